@@ -1,0 +1,136 @@
+/**
+ * RunEvent: the contract between the orchestrator and every consumer (panel, CLI, logs, tests).
+ * Plain JSON data only. `agentId` is always the config id; anonymity is for prompts only.
+ */
+import type { Usage } from '../providers/model.js';
+
+export type RunStatus = 'completed' | 'cancelled' | 'timeout' | 'failed';
+export type Phase = 'coordination' | 'presentation';
+export type ChangeKind = 'add' | 'modify' | 'delete';
+
+interface EventBase {
+	readonly runId: string;
+	/** Monotonic per run, starting at 0. */
+	readonly seq: number;
+	/** Milliseconds since the run started. */
+	readonly t: number;
+}
+
+export interface RunAgentInfo {
+	readonly agentId: string;
+	/** The anonymous id prompts use for this agent's answers (`agentN`), fixed for the run. */
+	readonly anonId: string;
+	readonly provider: string;
+	readonly model: string;
+}
+
+export type RunEventBody =
+	| {
+			type: 'run-start';
+			question: string;
+			workspace: string;
+			agents: RunAgentInfo[];
+	  }
+	| {
+			type: 'round-start';
+			agentId: string;
+			/** 1-based count of executions this agent has started. */
+			round: number;
+			/** Answer labels (`agentN.k`) in this execution's frozen snapshot. */
+			snapshot: string[];
+	  }
+	| { type: 'text-delta'; agentId: string; phase: Phase; text: string }
+	| { type: 'reasoning-delta'; agentId: string; phase: Phase; text: string }
+	| {
+			type: 'tool-call';
+			agentId: string;
+			phase: Phase;
+			callId: string;
+			name: string;
+			args: Record<string, unknown>;
+	  }
+	| {
+			type: 'tool-result';
+			agentId: string;
+			phase: Phase;
+			callId: string;
+			name: string;
+			isError: boolean;
+			/** The result text (truncated for very large outputs). */
+			text: string;
+	  }
+	| {
+			type: 'approval-request';
+			agentId: string;
+			requestId: string;
+			action: string;
+			target: string;
+			reason: string;
+	  }
+	| {
+			type: 'approval-result';
+			agentId: string;
+			requestId: string;
+			decision: 'allow' | 'deny';
+			by: 'user' | 'rule' | 'timeout';
+	  }
+	| { type: 'update-injected'; agentId: string; labels: string[] }
+	| { type: 'new-answer'; agentId: string; label: string; content: string }
+	| {
+			type: 'vote';
+			agentId: string;
+			/** Config id of the voter (same as agentId). */
+			voter: string;
+			/** Label of the answer version voted for (`agentN.k`). */
+			votedFor: string;
+			/** Config id of the agent voted for. */
+			votedForAgent: string;
+			reason: string;
+	  }
+	| {
+			type: 'votes-invalidated';
+			/** Voters whose votes no longer count. */
+			voters: string[];
+			/** The new answer label that invalidated them. */
+			byLabel: string;
+	  }
+	| { type: 'workflow-error'; agentId: string; attempt: number; message: string }
+	| {
+			type: 'agent-error';
+			agentId: string;
+			message: string;
+			kind: string;
+			retryable: boolean;
+			/** Consecutive failures of this agent so far. */
+			failures: number;
+	  }
+	| { type: 'agent-killed'; agentId: string; reason: string }
+	| {
+			type: 'winner-selected';
+			agentId: string;
+			label: string;
+			/** Valid votes per config agent id. */
+			tally: Record<string, number>;
+			reason: 'votes' | 'tie-break' | 'no-votes';
+	  }
+	| { type: 'presentation-start'; agentId: string }
+	| { type: 'file-edit'; agentId: string; phase: Phase; path: string; kind: ChangeKind }
+	| { type: 'final-answer'; agentId: string; label: string; content: string }
+	| {
+			type: 'usage';
+			agentId: string;
+			usage: Usage;
+			/** USD for this call; null when the model has no known price. */
+			costUsd: number | null;
+	  }
+	| {
+			type: 'run-end';
+			status: RunStatus;
+			durationMs: number;
+			/** A clear message when status is failed (or why a timeout ended without an answer). */
+			error?: string;
+	  };
+
+export type RunEventType = RunEventBody['type'];
+export type RunEvent = EventBase & RunEventBody;
+export type RunEventOf<T extends RunEventType> = EventBase & Extract<RunEventBody, { type: T }>;

@@ -1,0 +1,109 @@
+import type { ChatModel, Usage } from '../providers/model.js';
+import type { FileChange, Workspace } from '../workspace/types.js';
+import type { RunStatus } from './events.js';
+
+export type Sensitivity = 'lenient' | 'balanced' | 'strict';
+
+/** Orchestrator knobs, already defaulted (the config layer maps YAML onto this). */
+export interface OrchestratorSettings {
+	readonly votingSensitivity: Sensitivity;
+	readonly answerNoveltyRequirement: Sensitivity;
+	/** null = unlimited. */
+	readonly maxNewAnswersPerAgent: number | null;
+	readonly maxToolCallsPerTurn: number;
+	/** Attempts per turn for the workflow call (MassGen: 3). */
+	readonly maxAttemptsPerTurn: number;
+	/** null = no cap; when reached, coordination ends with the usual winner rule. */
+	readonly maxRounds: number | null;
+	readonly agentTurnTimeoutMs: number | null;
+	readonly coordinationTimeoutMs: number;
+	readonly presentationTimeoutMs: number;
+	/** Consecutive provider failures after which an agent is killed. */
+	readonly maxAgentFailures: number;
+	/** Base delay of the exponential backoff between an agent's retries. */
+	readonly retryBaseDelayMs: number;
+	readonly retryMaxDelayMs: number;
+	/** Skip coordination: the first agent presents at once (MassGen's debug switch). */
+	readonly skipCoordinationRounds: boolean;
+}
+
+export const defaultOrchestratorSettings: OrchestratorSettings = {
+	votingSensitivity: 'lenient',
+	answerNoveltyRequirement: 'lenient',
+	maxNewAnswersPerAgent: null,
+	maxToolCallsPerTurn: 40,
+	maxAttemptsPerTurn: 3,
+	maxRounds: null,
+	agentTurnTimeoutMs: null,
+	coordinationTimeoutMs: 1_800_000,
+	presentationTimeoutMs: 600_000,
+	maxAgentFailures: 3,
+	retryBaseDelayMs: 1_000,
+	retryMaxDelayMs: 30_000,
+	skipCoordinationRounds: false,
+};
+
+export interface AgentSpec {
+	/** Config id (never shown to any model). */
+	readonly id: string;
+	readonly model: ChatModel;
+	readonly systemMessage?: string;
+	readonly temperature?: number;
+	readonly maxOutputTokens?: number;
+	readonly providerOptions?: Record<string, unknown>;
+	/** Prices for cost accounting; omitted = tokens only ("no price"). */
+	readonly price?: ModelPrice;
+}
+
+/** USD per million tokens. */
+export interface ModelPrice {
+	readonly input: number;
+	readonly output: number;
+	readonly cachedInput?: number;
+	readonly cacheWrite?: number;
+}
+
+export interface Turn {
+	readonly question: string;
+	readonly answer: string;
+}
+
+export interface RunOptions {
+	readonly runId?: string;
+	readonly question: string;
+	readonly workspace: Workspace;
+	readonly agents: readonly AgentSpec[];
+	readonly settings?: Partial<OrchestratorSettings>;
+	/** Earlier turns of this conversation (multi-turn). */
+	readonly history?: readonly Turn[];
+	readonly signal?: AbortSignal;
+	/** Injected clock and sleep, for tests and benchmarks. */
+	readonly now?: () => number;
+}
+
+export interface AgentUsage extends Usage {
+	readonly agentId: string;
+	readonly calls: number;
+	/** USD; null when any call had no known price. */
+	readonly costUsd: number | null;
+}
+
+/** What `result.json` holds (DESIGN §5); agent ids are config ids. */
+export interface RunResult {
+	readonly runId: string;
+	readonly question: string;
+	readonly status: RunStatus;
+	readonly winner: { readonly agentId: string; readonly label: string } | null;
+	readonly answers: readonly { readonly agentId: string; readonly label: string; readonly content: string }[];
+	readonly votes: readonly {
+		readonly voter: string;
+		readonly votedFor: string;
+		readonly votedForLabel: string;
+		readonly reason: string;
+	}[];
+	readonly finalAnswer: string | null;
+	readonly changes: readonly FileChange[];
+	readonly usage: readonly AgentUsage[];
+	readonly durationMs: number;
+	readonly error?: string;
+}

@@ -1,0 +1,53 @@
+/**
+ * Contracts of the workspace layer: a read-only view of the user's files, per-agent
+ * copy-on-write overlays, immutable snapshots and change sets. Nothing here writes to disk
+ * except `applyChanges`, which only the CLI's --apply and the editor's Accept call.
+ */
+import type { ChangeKind } from '../orchestrator/events.js';
+
+export interface FileChange {
+	/** Workspace-relative path with `/` separators. */
+	readonly path: string;
+	readonly kind: ChangeKind;
+	/** sha256 (hex) of the base content the agents read; null for added files. */
+	readonly baseHash: string | null;
+	/** New content; null for deletions. */
+	readonly content: string | null;
+}
+
+/** Immutable record of an overlay's edits at one moment (what an answer carries). */
+export interface OverlaySnapshot {
+	/** Path → new content, or null for a deletion. */
+	readonly edits: ReadonlyMap<string, string | null>;
+}
+
+export type PathMode = 'read' | 'write';
+
+export type ResolvedPath =
+	| { readonly ok: true; readonly path: string; readonly absolute: string }
+	| { readonly ok: false; readonly path: string; readonly reason: string };
+
+export interface DirectoryEntry {
+	readonly name: string;
+	readonly kind: 'file' | 'directory';
+}
+
+/** Read-only view of the workspace root with the path-safety policy of DESIGN §4. */
+export interface Workspace {
+	readonly root: string;
+	/** Resolves a user- or model-supplied path; refuses escapes, `.git/`, `.massgen/`, `.env*`, protected paths. */
+	resolve(path: string, mode: PathMode): Promise<ResolvedPath>;
+	createOverlay(from?: OverlaySnapshot): Overlay;
+}
+
+export interface Overlay {
+	readonly workspace: Workspace;
+	/** Current text of a file as this overlay sees it; null when it does not exist. */
+	readText(path: string): Promise<string | null>;
+	write(path: string, content: string): Promise<void>;
+	delete(path: string): Promise<void>;
+	list(path: string): Promise<DirectoryEntry[]>;
+	snapshot(): OverlaySnapshot;
+	/** The overlay's edits against the base, as a change set (no-op edits dropped). */
+	changes(): Promise<FileChange[]>;
+}
