@@ -1,0 +1,114 @@
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { MemoryOverlay } from './memoryOverlay.js';
+import { normaliseRelative, policyRefusal } from './pathPolicy.js';
+import type { Overlay, OverlaySnapshot, PathMode, ResolvedPath, Workspace } from './types.js';
+
+export interface WorkspaceOptions {
+	/** Workspace-relative (or absolute, inside the root) files or folders that are never written. */
+	readonly protectedPaths?: readonly string[];
+	/** Cap for a single `read_file` result; default 256 KiB. */
+	readonly maxReadBytes?: number;
+}
+
+export const defaultMaxReadBytes = 256 * 1024;
+
+/**
+ * Opens a workspace rooted at `root` (which must be an existing directory). The root is
+ * canonicalised with realpath so symlink checks compare real paths on both sides.
+ */
+export async function createWorkspace(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
+	const given = resolve(root);
+	const real = await realpath(given);
+	if (!(await stat(real)).isDirectory()) throw new Error(`workspace root '${root}' is not a directory`);
+	const guarded = (options.protectedPaths ?? []).map((path) => {
+		const rel = toRelative(path.replace(/\\/g, '/'), [real, given]);
+		if (rel === null) throw new Error(`protected path '${path}' is outside the workspace '${root}'`);
+		return rel;
+	});
+	return new DiskWorkspace(real, given, guarded, options.maxReadBytes ?? defaultMaxReadBytes);
+}
+
+/** A `Workspace` over a real directory. It never writes; overlays keep edits in memory. */
+export class DiskWorkspace implements Workspace {
+	constructor(
+		readonly root: string,
+		/** The root as the caller spelled it, so absolute paths under a symlinked root still resolve. */
+		private readonly givenRoot: string,
+		private readonly protectedPaths: readonly string[],
+		readonly maxReadBytes: number,
+	) {}
+
+	async resolve(path: string, mode: PathMode): Promise<ResolvedPath> {
+		if (typeof path !== 'string' || path.trim() === '') {
+			return { ok: false, path: String(path ?? ''), reason: 'refused: the path is empty' };
+		}
+		const display = path.replace(/\\/g, '/');
+		const refuse = (reason: string): ResolvedPath => ({ ok: false, path: display, reason });
+		if (display.includes('\0')) return refuse(`refused: '${display}' contains a NUL character`);
+		const rel = toRelative(display, [this.root, this.givenRoot]);
+		if (rel === null) return refuse(`refused: '${display}' is outside the workspace`);
+		const lexical = policyRefusal(rel, display, mode, this.protectedPaths);
+		if (lexical !== null) return refuse(lexical);
+
+		const absolute = join(this.root, rel);
+		const real = await realTarget(absolute);
+		if (real === null) return refuse(`refused: '${display}' is a symlink that cannot be resolved`);
+		const realRel = toRelative(real, [this.root]);
+		if (realRel === null) {
+			return refuse(`refused: '${display}' resolves outside the workspace through a symlink`);
+		}
+		// A link inside the root may still point at .git/, a secrets file or a protected path.
+		const viaLink = realRel === rel ? null : policyRefusal(realRel, display, mode, this.protectedPaths);
+		if (viaLink !== null) return refuse(`${viaLink} (via a symlink to '${realRel}')`);
+		return { ok: true, path: rel, absolute };
+	}
+
+	createOverlay(from?: OverlaySnapshot): Overlay {
+		return new MemoryOverlay(this, from);
+	}
+}
+
+/** Workspace-relative form of a relative or absolute path; null when it lies outside every root. */
+function toRelative(path: string, roots: readonly string[]): string | null {
+	if (!isAbsolute(path) && !/^[a-zA-Z]:\//.test(path)) return normaliseRelative(path);
+	for (const root of roots) {
+		const rel = relative(root, resolve(path));
+		if (isAbsolute(rel)) continue;
+		const normalised = normaliseRelative(rel.split(sep).join('/'));
+		if (normalised !== null) return normalised;
+	}
+	return null;
+}
+
+/**
+ * Real path of `absolute`, following symlinks in the file and every parent. For paths that do
+ * not exist yet, the deepest existing ancestor is resolved and the rest appended. Returns null
+ * for dangling or looping links (a write would follow them to an unknown place).
+ */
+async function realTarget(absolute: string): Promise<string | null> {
+	const rest: string[] = [];
+	let current = absolute;
+	for (;;) {
+		try {
+			return join(await realpath(current), ...rest.reverse());
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+			if (code === 'ENOENT' && (await exists(current))) return null;
+			const parent = dirname(current);
+			if (parent === current) return null;
+			rest.push(basename(current));
+			current = parent;
+		}
+	}
+}
+
+async function exists(path: string): Promise<boolean> {
+	try {
+		await lstat(path);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,56 @@
+/**
+ * The lexical half of the path-safety policy (DESIGN §4): pure string checks on a normalised,
+ * workspace-relative path. The symlink half needs the disk and lives in `createWorkspace`.
+ */
+import { posix } from 'node:path';
+import type { PathMode } from './types.js';
+
+/** The workspace root, as a normalised relative path. */
+export const rootPath = '.';
+
+/**
+ * Normalises a relative path: `\` becomes `/`, `.` and `..` segments are folded, trailing
+ * slashes dropped. Returns null when the path climbs above the root.
+ */
+export function normaliseRelative(path: string): string | null {
+	const folded = posix.normalize(path.replace(/\\/g, '/')).replace(/\/+$/, '');
+	if (folded === '..' || folded.startsWith('../')) return null;
+	return folded === '' ? rootPath : folded;
+}
+
+/** Whether a file name is a dotenv secrets file (`.env`, `.env.local`, `.env.*`). */
+export function isSecretsFile(name: string): boolean {
+	const lower = name.toLowerCase();
+	return lower === '.env' || lower.startsWith('.env.');
+}
+
+/**
+ * The refusal reason for a normalised relative path, or null when the policy allows it.
+ * Internal folders compare case-insensitively because macOS and Windows file systems do.
+ */
+export function policyRefusal(
+	path: string,
+	display: string,
+	mode: PathMode,
+	protectedPaths: readonly string[],
+): string | null {
+	const segments = path === rootPath ? [] : path.split('/');
+	const lowered = segments.map((segment) => segment.toLowerCase());
+	if (lowered.includes('.git')) {
+		return `refused: '${display}' is inside .git/ (repository internals are never touched)`;
+	}
+	if (lowered.includes('.massgen')) {
+		return `refused: '${display}' is inside .massgen/ (MassGen's own run data is never touched)`;
+	}
+	const name = segments.at(-1);
+	if (name !== undefined && isSecretsFile(name)) return `refused: '${display}' is a secrets file`;
+	if (mode === 'write' && protectedPaths.some((guarded) => isSameOrInside(path, guarded))) {
+		return `refused: '${display}' is a protected path`;
+	}
+	return null;
+}
+
+/** Whether `path` equals `folder` or lies below it (both normalised). */
+export function isSameOrInside(path: string, folder: string): boolean {
+	return folder === rootPath || path === folder || path.startsWith(`${folder}/`);
+}

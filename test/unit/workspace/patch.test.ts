@@ -1,0 +1,62 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import { formatPatch } from '../../../src/core/workspace/patch.js';
+import { makeTree, removeTrees } from './tempTree.js';
+
+afterEach(removeTrees);
+
+const lines = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join('\n');
+
+describe('formatPatch', () => {
+	it('produces a diff that real `git apply` accepts and applies exactly', async () => {
+		const root = await makeTree({
+			'src/main.ts': `${lines(30, 'line')}\n`,
+			'no-newline.txt': 'first\nsecond',
+			'gone.txt': 'bye\n',
+			'gone-empty.txt': '',
+			'spaced name.md': 'old\n',
+			'crlf.txt': 'one\r\ntwo\r\n',
+		});
+		execFileSync('git', ['init', '-q'], { cwd: root });
+		const workspace = await createWorkspace(root);
+		const overlay = workspace.createOverlay();
+		const edited = `${lines(30, 'line').replace('line 3\n', 'line three\n').replace('line 27\n', '')}\n`;
+		await overlay.write('src/main.ts', edited);
+		await overlay.write('no-newline.txt', 'first\nsecond changed');
+		await overlay.write('nested/deeper/new.ts', 'export {};\n');
+		await overlay.write('nested/no-eol.txt', 'tail');
+		await overlay.write('empty.txt', '');
+		await overlay.write('spaced name.md', 'new\n');
+		await overlay.write('crlf.txt', 'one\r\n2\r\n');
+		await overlay.delete('gone.txt');
+		await overlay.delete('gone-empty.txt');
+		const changes = await overlay.changes();
+		const base = workspace.createOverlay();
+		const patch = await formatPatch(changes, (path) => base.readText(path));
+
+		expect(patch).toContain('diff --git a/src/main.ts b/src/main.ts\n--- a/src/main.ts\n+++ b/src/main.ts\n@@');
+		expect(patch).toContain('diff --git a/nested/deeper/new.ts b/nested/deeper/new.ts\nnew file mode 100644\n--- /dev/null\n+++ b/nested/deeper/new.ts\n');
+		expect(patch).toContain('diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n');
+		expect(patch).toContain('diff --git a/empty.txt b/empty.txt\nnew file mode 100644\n');
+		expect(patch).toContain('\\ No newline at end of file');
+
+		const patchFile = join(root, '..', `${root.split(/[\\/]/).pop()}.patch`);
+		await writeFile(patchFile, patch);
+		const check = spawnSync('git', ['apply', '--check', patchFile], { cwd: root, encoding: 'utf8' });
+		expect(check.stderr).toBe('');
+		expect(check.status).toBe(0);
+		execFileSync('git', ['apply', patchFile], { cwd: root });
+
+		for (const change of changes) {
+			const onDisk = await readFile(join(root, change.path), 'utf8').catch(() => null);
+			expect(onDisk, change.path).toBe(change.content);
+		}
+	});
+
+	it('is empty for an empty change set', async () => {
+		expect(await formatPatch([], async () => null)).toBe('');
+	});
+});
