@@ -25,6 +25,11 @@ export interface OrchestratorSettings {
 	readonly retryMaxDelayMs: number;
 	/** Skip coordination: the first agent presents at once (MassGen's debug switch). */
 	readonly skipCoordinationRounds: boolean;
+	/**
+	 * A model call with no output yet, started at most this long before a new answer arrived,
+	 * is restarted at once with the update instead of finishing on a stale snapshot.
+	 */
+	readonly freshCallWindowMs: number;
 }
 
 export const defaultOrchestratorSettings: OrchestratorSettings = {
@@ -41,6 +46,7 @@ export const defaultOrchestratorSettings: OrchestratorSettings = {
 	retryBaseDelayMs: 1_000,
 	retryMaxDelayMs: 30_000,
 	skipCoordinationRounds: false,
+	freshCallWindowMs: 2_000,
 };
 
 export interface AgentSpec {
@@ -77,8 +83,14 @@ export interface RunOptions {
 	/** Earlier turns of this conversation (multi-turn). */
 	readonly history?: readonly Turn[];
 	readonly signal?: AbortSignal;
-	/** Injected clock and sleep, for tests and benchmarks. */
+	/** Injected clock (ms), for tests and benchmarks. */
 	readonly now?: () => number;
+	/**
+	 * How config agents map to `agent1..agentN`: shuffled per run by default (MassGen issue #148:
+	 * a fixed alphabetical mapping lets position bias leak into votes); `config` keeps config order.
+	 */
+	readonly anonymousOrder?: 'shuffled' | 'config';
+	readonly random?: () => number;
 }
 
 export interface AgentUsage extends Usage {

@@ -1,0 +1,158 @@
+import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
+import type { AgentSpec } from '../orchestrator/types.js';
+import type { ChatMessage, ChatRequest, ToolCall } from '../providers/model.js';
+import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
+import type { AgentHost } from './agentHost.js';
+import type { ModelCallResult } from './modelCall.js';
+import * as prompts from './prompts.js';
+import { ResilientCaller } from './resilientCaller.js';
+import { runToolCalls } from './toolRunner.js';
+import { decideWorkflow, workflowToolNames, workflowTools } from './workflowTools.js';
+
+export type ExecutionOutcome =
+	| { readonly kind: 'answered' }
+	| { readonly kind: 'voted' }
+	/** Every workflow attempt of the turn was invalid. */
+	| { readonly kind: 'exhausted'; readonly message: string }
+	/** Aborted from outside, or the agent is out after failures. */
+	| { readonly kind: 'stopped' };
+
+/**
+ * One coordination execution ("round") of one agent: a conversation that ends in exactly one
+ * accepted workflow call. New answers reach it mid-way as UPDATE messages (inject-and-continue).
+ */
+export class AgentExecution {
+	private snapshot: AnswerSnapshot;
+	private readonly messages: ChatMessage[] = [];
+	private readonly caller: ResilientCaller;
+	private attempts = 0;
+	private toolCalls = 0;
+
+	constructor(
+		private readonly agent: AgentSpec,
+		private readonly anonId: string,
+		private readonly overlay: Overlay,
+		private readonly host: AgentHost,
+		private readonly signal: AbortSignal,
+	) {
+		this.snapshot = host.snapshot();
+		this.caller = new ResilientCaller(agent, 'coordination', host, signal);
+		this.messages.push({ role: 'user', content: prompts.coordinationUserMessage(host.question, host.history, this.snapshot) });
+	}
+
+	/** Labels of the answers in the snapshot this execution starts from. */
+	get startLabels(): string[] {
+		return [...this.snapshot.answers.values()].map((answer) => answer.label);
+	}
+
+	answersChanged(): void {
+		this.caller.answersChanged();
+	}
+
+	async run(): Promise<ExecutionOutcome> {
+		const { settings } = this.host;
+		for (;;) {
+			this.injectUpdates();
+			const result = await this.caller.call(this.request());
+			if (result === 'stopped') return { kind: 'stopped' };
+			if (result === 'restart') continue;
+			this.messages.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls, providerData: result.providerData });
+			const outcome = await this.handle(result);
+			if (outcome) return outcome;
+			if (this.attempts >= settings.maxAttemptsPerTurn) {
+				return { kind: 'exhausted', message: `no valid workflow call after ${this.attempts} attempts` };
+			}
+		}
+	}
+
+	private request(): ChatRequest {
+		const { settings } = this.host;
+		const toolbox = this.toolbox();
+		const workflow = workflowTools(this.snapshot);
+		return {
+			system: prompts.coordinationSystemPrompt({
+				systemMessage: this.agent.systemMessage,
+				votingSensitivity: settings.votingSensitivity,
+				noveltyRequirement: settings.answerNoveltyRequirement,
+			}),
+			messages: [...this.messages],
+			tools: this.toolCalls < settings.maxToolCallsPerTurn ? [...toolbox.definitions, ...workflow] : workflow,
+			temperature: this.agent.temperature,
+			maxOutputTokens: this.agent.maxOutputTokens,
+			providerOptions: this.agent.providerOptions,
+			stablePrefixMessages: 1,
+		};
+	}
+
+	/** Returns the outcome when the turn is over, undefined to make another call. */
+	private async handle(result: ModelCallResult): Promise<ExecutionOutcome | undefined> {
+		const workflow = result.toolCalls.filter((call) => workflowToolNames.has(call.name));
+		const others = result.toolCalls.filter((call) => !workflowToolNames.has(call.name));
+		if (others.length > 0) await this.runTools(others);
+		if (workflow.length === 0) {
+			if (others.length > 0) return undefined;
+			this.attempts++;
+			this.host.emit({ type: 'workflow-error', agentId: this.agent.id, attempt: this.attempts, message: 'no workflow call (new_answer or vote) in the response' });
+			this.messages.push({ role: 'user', content: prompts.enforcementMessage });
+			return undefined;
+		}
+		return this.decide(workflow);
+	}
+
+	private async runTools(calls: readonly ToolCall[]): Promise<void> {
+		const budget = this.host.settings.maxToolCallsPerTurn - this.toolCalls;
+		const run = { agentId: this.agent.id, phase: 'coordination' as const, toolbox: this.toolbox(), signal: this.signal, emit: this.host.emit.bind(this.host) };
+		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, budget))));
+		this.toolCalls += calls.length;
+		if (this.toolCalls >= this.host.settings.maxToolCallsPerTurn) this.messages.push({ role: 'user', content: prompts.toolBudgetMessage });
+	}
+
+	private decide(workflow: readonly ToolCall[]): ExecutionOutcome | undefined {
+		const decision = decideWorkflow(workflow, {
+			snapshot: this.snapshot,
+			ownAnonId: this.anonId,
+			answersSoFar: this.host.answerCount(this.agent.id),
+			maxAnswers: this.host.settings.maxNewAnswersPerAgent,
+			novelty: this.host.settings.answerNoveltyRequirement,
+		});
+		if (decision.kind === 'errors') {
+			this.attempts++;
+			for (const { call, message } of decision.errors) {
+				this.host.emit({ type: 'workflow-error', agentId: this.agent.id, attempt: this.attempts, message: `${call.name}: ${message}` });
+				this.messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: message, isError: true });
+			}
+			return undefined;
+		}
+		if (decision.kind === 'answer') {
+			this.host.submitAnswer(this.agent.id, decision.content, this.overlay.snapshot());
+			return { kind: 'answered' };
+		}
+		if (this.host.submitVote(this.agent.id, decision.target, decision.reason, this.snapshot.version) === 'accepted') {
+			return { kind: 'voted' };
+		}
+		const changed = this.refreshSnapshot();
+		this.messages.push({ role: 'tool', toolCallId: decision.call.id, toolName: 'vote', content: prompts.staleVoteMessage(changed), isError: true });
+		return undefined;
+	}
+
+	/** At each decision point, answers accepted since the snapshot reach the agent as an UPDATE. */
+	private injectUpdates(): void {
+		if (this.host.snapshot().version === this.snapshot.version) return;
+		const changed = this.refreshSnapshot();
+		if (changed.length > 0) this.messages.push({ role: 'user', content: prompts.updateMessage(changed) });
+	}
+
+	private refreshSnapshot(): AnswerRecord[] {
+		const previous = this.snapshot;
+		this.snapshot = this.host.snapshot();
+		const changed = [...this.snapshot.answers.values()].filter((answer) => previous.answers.get(answer.anonId)?.label !== answer.label);
+		if (changed.length > 0) this.host.emit({ type: 'update-injected', agentId: this.agent.id, labels: changed.map((answer) => answer.label) });
+		return changed;
+	}
+
+	private toolbox() {
+		const answers = new Map<string, OverlaySnapshot>();
+		for (const [anonId, answer] of this.snapshot.answers) answers.set(anonId, answer.overlay);
+		return this.host.createToolbox(this.overlay, answers, true);
+	}
+}

@@ -1,0 +1,25 @@
+import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
+import type { RunEventBody } from '../orchestrator/events.js';
+import type { OrchestratorSettings, Turn } from '../orchestrator/types.js';
+import type { Usage } from '../providers/model.js';
+import type { ProviderError } from '../providers/providerError.js';
+import type { Toolbox } from '../tools/types.js';
+import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
+
+/** What an agent's turn loop needs from the orchestrator; the orchestrator owns all shared state. */
+export interface AgentHost {
+	readonly settings: OrchestratorSettings;
+	readonly question: string;
+	readonly history: readonly Turn[];
+	now(): number;
+	emit(body: RunEventBody): void;
+	snapshot(): AnswerSnapshot;
+	answerCount(agentId: string): number;
+	submitAnswer(agentId: string, content: string, overlay: OverlaySnapshot): AnswerRecord;
+	submitVote(agentId: string, target: AnswerRecord, reason: string, snapshotVersion: number): 'accepted' | 'stale';
+	recordUsage(agentId: string, usage: Usage): void;
+	/** Reports a failed model call; resolves true to retry (after backoff), false when the agent is out. */
+	callFailed(agentId: string, error: ProviderError, signal: AbortSignal): Promise<boolean>;
+	callSucceeded(agentId: string): void;
+	createToolbox(overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean): Toolbox;
+}

@@ -1,0 +1,73 @@
+import type { Phase } from '../orchestrator/events.js';
+import type { AgentSpec } from '../orchestrator/types.js';
+import type { ChatRequest } from '../providers/model.js';
+import { ProviderError } from '../providers/providerError.js';
+import type { AgentHost } from './agentHost.js';
+import { runModelCall, type ModelCallResult } from './modelCall.js';
+
+const stale = Symbol('stale snapshot');
+
+/**
+ * One agent's model calls: streams deltas as events, retries failures through the host's backoff,
+ * and can drop a call that has only just started when the answers it was built on go stale.
+ */
+export class ResilientCaller {
+	private current: AbortController | undefined;
+	private startedAt = 0;
+	private hasOutput = false;
+
+	constructor(
+		private readonly agent: AgentSpec,
+		private readonly phase: Phase,
+		private readonly host: AgentHost,
+		private readonly signal: AbortSignal,
+	) {}
+
+	/** Resolves with the result, `'restart'` when dropped as stale, or `'stopped'` when aborted or the agent is out. */
+	async call(request: ChatRequest): Promise<ModelCallResult | 'restart' | 'stopped'> {
+		for (;;) {
+			if (this.signal.aborted) return 'stopped';
+			const controller = new AbortController();
+			const forward = () => controller.abort(this.signal.reason);
+			this.signal.addEventListener('abort', forward, { once: true });
+			this.current = controller;
+			this.startedAt = this.host.now();
+			this.hasOutput = false;
+			try {
+				const result = await runModelCall(this.agent.model, request, controller.signal, this.listener());
+				if (result.usage) this.host.recordUsage(this.agent.id, result.usage);
+				this.host.callSucceeded(this.agent.id);
+				return result;
+			} catch (error) {
+				if (this.signal.aborted) return 'stopped';
+				if (controller.signal.reason === stale) return 'restart';
+				const failure = asProviderError(error, this.agent.model.provider);
+				if (!(await this.host.callFailed(this.agent.id, failure, this.signal))) return 'stopped';
+			} finally {
+				this.signal.removeEventListener('abort', forward);
+				this.current = undefined;
+			}
+		}
+	}
+
+	/** New answers were accepted: a call with no output yet, started within the window, is restarted at once. */
+	answersChanged(): void {
+		const fresh = this.host.now() - this.startedAt <= this.host.settings.freshCallWindowMs;
+		if (this.current && !this.hasOutput && fresh) this.current.abort(stale);
+	}
+
+	private listener() {
+		const { host, agent, phase } = this;
+		return {
+			onText: (text: string) => host.emit({ type: 'text-delta', agentId: agent.id, phase, text }),
+			onReasoning: (text: string) => host.emit({ type: 'reasoning-delta', agentId: agent.id, phase, text }),
+			onFirstOutput: () => (this.hasOutput = true),
+		};
+	}
+}
+
+function asProviderError(error: unknown, provider: string): ProviderError {
+	if (ProviderError.is(error)) return error;
+	const message = error instanceof Error ? error.message : String(error);
+	return new ProviderError({ provider, kind: 'invalid-response', message: `unexpected failure: ${message}`, cause: error });
+}

@@ -1,0 +1,104 @@
+import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
+import type { ToolCall, ToolDefinition } from '../providers/model.js';
+import { jaccardSimilarity, noveltyThreshold } from './novelty.js';
+import type { Sensitivity } from '../orchestrator/types.js';
+
+export const workflowToolNames = new Set(['new_answer', 'vote']);
+
+/** `vote` is offered only when the snapshot has answers, and its enum holds exactly their ids. */
+export function workflowTools(snapshot: AnswerSnapshot): ToolDefinition[] {
+	const tools: ToolDefinition[] = [
+		{
+			name: 'new_answer',
+			description: 'Submit a new, complete and improved answer to the ORIGINAL MESSAGE. Ends your turn.',
+			parameters: {
+				type: 'object',
+				properties: { content: { type: 'string', description: 'Your complete answer (Markdown).' } },
+				required: ['content'],
+				additionalProperties: false,
+			},
+		},
+	];
+	const ids = [...snapshot.answers.keys()];
+	if (ids.length > 0) {
+		tools.push({
+			name: 'vote',
+			description: 'Vote for the best current answer when it already addresses the ORIGINAL MESSAGE. Ends your turn.',
+			parameters: {
+				type: 'object',
+				properties: {
+					agent_id: { type: 'string', enum: ids, description: 'The id of the answer you vote for.' },
+					reason: { type: 'string', description: 'Why this answer is the best.' },
+				},
+				required: ['agent_id', 'reason'],
+				additionalProperties: false,
+			},
+		});
+	}
+	return tools;
+}
+
+export interface WorkflowRules {
+	readonly snapshot: AnswerSnapshot;
+	readonly ownAnonId: string;
+	readonly answersSoFar: number;
+	readonly maxAnswers: number | null;
+	readonly novelty: Sensitivity;
+}
+
+export type WorkflowDecision =
+	| { readonly kind: 'answer'; readonly call: ToolCall; readonly content: string }
+	| { readonly kind: 'vote'; readonly call: ToolCall; readonly target: AnswerRecord; readonly reason: string }
+	| { readonly kind: 'errors'; readonly errors: readonly { readonly call: ToolCall; readonly message: string }[] };
+
+/** Checks one response's workflow calls (MassGen §1.5 rules, with the own-answer novelty defect fixed). */
+export function decideWorkflow(calls: readonly ToolCall[], rules: WorkflowRules): WorkflowDecision {
+	const votes = calls.filter((call) => call.name === 'vote');
+	const answers = calls.filter((call) => call.name === 'new_answer');
+	const all = (message: string, others = message) =>
+		({ kind: 'errors', errors: calls.map((call, i) => ({ call, message: i === 0 ? message : others })) }) as const;
+	if (votes.length > 1) return all('Multiple vote calls are not allowed: make exactly one workflow call.', 'Rejected: only one vote per turn.');
+	if (votes.length && answers.length) return all('You cannot both vote and submit a new answer: choose one.');
+	if (answers.length > 1) return all('Multiple new_answer calls are not allowed: submit exactly one answer.', 'Rejected: only one answer per turn.');
+	const call = calls[0]!;
+	if (call.parseError) return one(call, `Invalid arguments for ${call.name}: ${call.parseError}. Send a JSON object.`);
+	return call.name === 'vote' ? checkVote(call, rules) : checkAnswer(call, rules);
+}
+
+function checkVote(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
+	const ids = [...rules.snapshot.answers.keys()];
+	if (ids.length === 0) return one(call, 'You cannot vote: no answers exist yet. Use new_answer.');
+	const agentId = call.arguments['agent_id'];
+	const reason = call.arguments['reason'];
+	const target = typeof agentId === 'string' ? rules.snapshot.answers.get(agentId) : undefined;
+	if (!target) return one(call, `Invalid agent_id '${String(agentId)}'. Valid ids: ${ids.join(', ')}.`);
+	if (typeof reason !== 'string' || !reason.trim()) return one(call, 'vote needs a non-empty reason.');
+	return { kind: 'vote', call, target, reason: reason.trim() };
+}
+
+function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
+	const content = call.arguments['content'];
+	if (typeof content !== 'string' || !content.trim()) return one(call, 'new_answer needs non-empty content.');
+	if (rules.maxAnswers !== null && rules.answersSoFar >= rules.maxAnswers) {
+		return one(call, `Answer limit reached (${rules.maxAnswers} per agent). Vote for the best existing answer.`);
+	}
+	const text = content.trim();
+	for (const [anonId, answer] of rules.snapshot.answers) {
+		if (answer.content.trim() === text) return one(call, `This answer is identical to ${anonId}. Vote for it instead.`);
+	}
+	const threshold = noveltyThreshold(rules.novelty);
+	if (threshold !== null) {
+		for (const [anonId, answer] of rules.snapshot.answers) {
+			if (anonId === rules.ownAnonId) continue;
+			const similarity = jaccardSimilarity(text, answer.content);
+			if (similarity > threshold) {
+				return one(call, `This answer is too similar to ${anonId} (${Math.round(similarity * 100)}% overlap). Take a different approach or vote.`);
+			}
+		}
+	}
+	return { kind: 'answer', call, content: text };
+}
+
+function one(call: ToolCall, message: string): WorkflowDecision {
+	return { kind: 'errors', errors: [{ call, message }] };
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentHost } from '../agents/agentHost.js';
+import { AgentExecution, type ExecutionOutcome } from '../agents/agentExecution.js';
+import type { Usage } from '../providers/model.js';
+import type { ProviderError } from '../providers/providerError.js';
+import { createToolbox } from '../tools/createToolbox.js';
+import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
+import { EventQueue } from '../util/eventQueue.js';
+import { sleep } from '../util/sleep.js';
+import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.js';
+import { backoffDelay } from './backoff.js';
+import { Board, type AnswerRecord } from './board.js';
+import type { RunEvent, RunEventBody } from './events.js';
+import { emptyResult, finishRun } from './finishRun.js';
+import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions, type RunResult, type Turn } from './types.js';
+import { UsageLedger } from './usageLedger.js';
+
+export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted';
+
+/**
+ * Runs one question through the team (DESIGN §3): parallel executions, anonymous answers,
+ * votes, consensus, then the winner's presentation. Never writes to the workspace.
+ */
+export class Orchestrator implements AgentHost {
+	readonly runId: string;
+	readonly settings: OrchestratorSettings;
+	readonly question: string;
+	readonly history: readonly Turn[];
+	readonly board: Board;
+	readonly runtimes = new Map<string, AgentRuntime>();
+	readonly ledger = new UsageLedger();
+	/** Aborted on cancel; every execution's signal follows it. */
+	readonly signal: AbortSignal;
+	private readonly queue = new EventQueue<RunEvent>();
+	private readonly clock: () => number;
+	private readonly startedAt: number;
+	private seq = 0;
+	private ended = false;
+	private phase: 'coordination' | 'presentation' = 'coordination';
+	private endCoordination: ((reason: CoordinationEnd) => void) | undefined;
+	/** True from the start of coordination until its end is decided (set synchronously). */
+	private coordinating = false;
+	private started = false;
+	private finalResult: RunResult | undefined;
+
+	constructor(readonly options: RunOptions) {
+		this.runId = options.runId ?? randomUUID();
+		this.settings = { ...defaultOrchestratorSettings, ...options.settings };
+		this.question = options.question;
+		this.history = options.history ?? [];
+		this.signal = options.signal ?? new AbortController().signal;
+		this.clock = options.now ?? (() => performance.now());
+		this.startedAt = this.clock();
+		const ids = options.agents.map((agent) => agent.id);
+		const order = anonymousOrder(ids, options.anonymousOrder ?? 'shuffled', options.random ?? Math.random);
+		this.board = new Board(order);
+		for (const spec of options.agents) {
+			const overlay = options.workspace.createOverlay();
+			this.runtimes.set(spec.id, { spec, anonId: this.board.anonOf(spec.id), overlay, killed: false, failures: 0, rounds: 0, lastError: undefined, running: undefined });
+		}
+	}
+
+	/** Starts the run; the events end with `run-end`. Can be called once. */
+	run(): AsyncIterable<RunEvent> {
+		if (this.started) throw new Error('Orchestrator.run() can only be called once');
+		this.started = true;
+		void this.execute();
+		return this.queue;
+	}
+
+	/** Set once `run-end` has been emitted. */
+	get result(): RunResult | undefined {
+		return this.finalResult;
+	}
+
+	now(): number {
+		return this.clock() - this.startedAt;
+	}
+
+	emit(body: RunEventBody): void {
+		if (this.ended) return;
+		if (body.type === 'run-end') this.ended = true;
+		this.queue.push({ runId: this.runId, seq: this.seq++, t: Math.round(this.now()), ...body } as RunEvent);
+	}
+
+	private async execute(): Promise<void> {
+		const agents = [...this.runtimes.values()].map((rt) => ({ agentId: rt.spec.id, anonId: rt.anonId, provider: rt.spec.model.provider, model: rt.spec.model.modelId }));
+		this.emit({ type: 'run-start', question: this.question, workspace: this.options.workspace.root, agents });
+		try {
+			const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
+			const end = single ? undefined : await this.coordinate();
+			this.phase = 'presentation';
+			this.finalResult = await finishRun(this, end);
+		} catch (error) {
+			this.finalResult = { ...emptyResult(this), status: 'failed', error: `internal error: ${(error as Error).message}` };
+			this.emit({ type: 'run-end', status: 'failed', durationMs: Math.round(this.now()), error: this.finalResult.error });
+		}
+		this.queue.close();
+	}
+
+	/** Resolves when every live agent holds a valid vote, or on timeout, cancel or exhaustion. */
+	private async coordinate(): Promise<CoordinationEnd> {
+		let timer: NodeJS.Timeout | undefined;
+		const onAbort = () => this.endCoordination?.('cancelled');
+		const end = await new Promise<CoordinationEnd>((resolve) => {
+			this.coordinating = true;
+			this.endCoordination = (reason) => {
+				if (!this.coordinating) return;
+				this.coordinating = false;
+				resolve(reason);
+			};
+			if (this.signal.aborted) return this.endCoordination('cancelled');
+			this.signal.addEventListener('abort', onAbort, { once: true });
+			timer = setTimeout(() => this.endCoordination?.('timeout'), this.settings.coordinationTimeoutMs);
+			this.schedule();
+		});
+		clearTimeout(timer);
+		this.signal.removeEventListener('abort', onAbort);
+		this.endCoordination = undefined;
+		await this.stopAll(stopReasons.coordinationEnded);
+		return end;
+	}
+
+	private readonly settling = new Set<Promise<void>>();
+
+	private async stopAll(reason: symbol): Promise<void> {
+		for (const rt of this.runtimes.values()) rt.running?.controller.abort(reason);
+		await Promise.all([...this.settling]);
+	}
+
+	/** Starts an execution for every live agent that has no valid vote and is not running. */
+	private schedule(): void {
+		if (!this.coordinating) return;
+		this.checkConsensus();
+		if (!this.coordinating) return;
+		const maxRounds = this.settings.maxRounds;
+		for (const rt of this.runtimes.values()) {
+			const roundsLeft = maxRounds === null || rt.rounds < maxRounds;
+			if (!rt.killed && !rt.running && !this.board.hasVote(rt.spec.id) && roundsLeft) this.start(rt, 0);
+		}
+		const live = [...this.runtimes.values()].filter((rt) => !rt.killed);
+		if (live.length === 0 || live.every((rt) => !rt.running)) this.endCoordination?.('exhausted');
+	}
+
+	private checkConsensus(): void {
+		const live = [...this.runtimes.values()].filter((rt) => !rt.killed);
+		if (live.length > 0 && live.every((rt) => this.board.hasVote(rt.spec.id))) this.endCoordination?.('consensus');
+	}
+
+	private start(rt: AgentRuntime, delayMs: number): void {
+		const controller = new AbortController();
+		const forward = () => controller.abort(this.signal.reason);
+		this.signal.addEventListener('abort', forward, { once: true });
+		const running = { controller, execution: undefined as AgentExecution | undefined };
+		rt.running = running;
+		const task = (async (): Promise<ExecutionOutcome> => {
+			if (delayMs > 0) await sleep(delayMs, controller.signal).catch(() => undefined);
+			if (controller.signal.aborted) return { kind: 'stopped' };
+			rt.rounds++;
+			const execution = new AgentExecution(rt.spec, rt.anonId, rt.overlay, this, controller.signal);
+			running.execution = execution;
+			this.emit({ type: 'round-start', agentId: rt.spec.id, round: rt.rounds, snapshot: execution.startLabels });
+			const timeout = this.settings.agentTurnTimeoutMs;
+			const timer = timeout === null ? undefined : setTimeout(() => controller.abort(stopReasons.turnTimeout), timeout);
+			try {
+				return await execution.run();
+			} finally {
+				clearTimeout(timer);
+			}
+		})();
+		const settled = task
+			.catch((error: unknown): ExecutionOutcome => ({ kind: 'exhausted', message: `internal error: ${(error as Error).message}` }))
+			.then((outcome) => {
+				this.signal.removeEventListener('abort', forward);
+				rt.running = undefined;
+				this.executionEnded(rt, outcome, controller.signal.reason);
+			})
+			.finally(() => this.settling.delete(settled));
+		this.settling.add(settled);
+	}
+
+	private executionEnded(rt: AgentRuntime, outcome: ExecutionOutcome, reason: unknown): void {
+		if (!this.coordinating || rt.killed) return;
+		if (reason === stopReasons.turnTimeout) {
+			this.kill(rt, `exceeded its turn timeout (${Math.round((this.settings.agentTurnTimeoutMs ?? 0) / 1000)} s)`);
+			return;
+		}
+		if (outcome.kind === 'exhausted') {
+			rt.failures++;
+			rt.lastError = outcome.message;
+			this.emit({ type: 'agent-error', agentId: rt.spec.id, message: outcome.message, kind: 'workflow', retryable: true, failures: rt.failures });
+			if (rt.failures >= this.settings.maxAgentFailures) return this.kill(rt, `failed ${rt.failures} times in a row: ${outcome.message}`);
+			this.start(rt, this.backoff(rt.failures));
+			return;
+		}
+		this.schedule();
+	}
+
+	private kill(rt: AgentRuntime, reason: string): void {
+		if (rt.killed) return;
+		rt.killed = true;
+		this.board.removeVote(rt.spec.id);
+		this.emit({ type: 'agent-killed', agentId: rt.spec.id, reason });
+		rt.running?.controller.abort(stopReasons.killed);
+		this.checkConsensus();
+		this.schedule();
+	}
+
+	private backoff(failures: number, retryAfterMs?: number): number {
+		return backoffDelay(failures, this.settings.retryBaseDelayMs, this.settings.retryMaxDelayMs, retryAfterMs, this.options.random);
+	}
+
+	// AgentHost ---------------------------------------------------------------
+
+	snapshot() {
+		return this.board.snapshot();
+	}
+
+	answerCount(agentId: string): number {
+		return this.board.answerCount(agentId);
+	}
+
+	submitAnswer(agentId: string, content: string, overlay: OverlaySnapshot): AnswerRecord {
+		const { record, invalidated } = this.board.acceptAnswer(agentId, content, overlay, this.now());
+		this.emit({ type: 'new-answer', agentId, label: record.label, content });
+		if (invalidated.length > 0) this.emit({ type: 'votes-invalidated', voters: invalidated, byLabel: record.label });
+		for (const rt of this.runtimes.values()) if (rt.spec.id !== agentId) rt.running?.execution?.answersChanged();
+		this.schedule();
+		return record;
+	}
+
+	submitVote(agentId: string, target: AnswerRecord, reason: string, snapshotVersion: number): 'accepted' | 'stale' {
+		const vote = this.board.castVote(agentId, target, reason, snapshotVersion);
+		if (vote === 'stale') return 'stale';
+		this.emit({ type: 'vote', agentId, voter: agentId, votedFor: vote.label, votedForAgent: vote.votedForAgent, reason });
+		this.checkConsensus();
+		return 'accepted';
+	}
+
+	recordUsage(agentId: string, usage: Usage): void {
+		const costUsd = this.ledger.record(agentId, usage, this.runtimes.get(agentId)?.spec.price);
+		this.emit({ type: 'usage', agentId, usage, costUsd });
+	}
+
+	async callFailed(agentId: string, error: ProviderError, signal: AbortSignal): Promise<boolean> {
+		const rt = this.runtimes.get(agentId)!;
+		rt.failures++;
+		rt.lastError = error.message;
+		this.emit({ type: 'agent-error', agentId, message: error.message, kind: error.kind, retryable: error.retryable, failures: rt.failures });
+		const fatal = error.kind === 'auth' || error.kind === 'context-length';
+		if (fatal || rt.failures >= this.settings.maxAgentFailures) {
+			if (this.phase === 'coordination') this.kill(rt, fatal ? error.message : `failed ${rt.failures} times in a row: ${error.message}`);
+			return false;
+		}
+		try {
+			await sleep(this.backoff(rt.failures, error.retryAfterMs), signal);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
+	callSucceeded(agentId: string): void {
+		this.runtimes.get(agentId)!.failures = 0;
+	}
+
+	createToolbox(overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean) {
+		return createToolbox({ overlay, writable, answers: answers.size > 0 ? answers : undefined });
+	}
+}

@@ -1,0 +1,62 @@
+import type { BackendSettings } from './backendSettings.js';
+import type { ChatModel, ChatRequest } from './model.js';
+import { scriptSchema, type Script, type ScriptEdit, type ScriptStep } from './scriptedSchema.js';
+import { ScriptedModel, type ScriptedReply } from './scriptedModel.js';
+
+/** Builds the model of a `type: scripted` backend from its declarative script (validated by the config). */
+export function createScriptedModel(settings: BackendSettings): ChatModel {
+	const script = scriptSchema.parse(settings.options['script']);
+	const state = { decisions: 0 };
+	return new ScriptedModel((request) => replyFor(script, request, state), {
+		modelId: settings.model,
+		latencyMs: script.latency_ms,
+		chunks: script.chunks,
+		usage: { inputTokens: script.usage.input, outputTokens: script.usage.output },
+	});
+}
+
+/**
+ * Coordination calls are told apart from the presentation by the offered tools; a call whose
+ * last message is a tool result continues the current step (edits first, then the decision).
+ * Every other coordination call moves to the next step; the last step repeats.
+ */
+function replyFor(script: Script, request: ChatRequest, state: { decisions: number }): ScriptedReply {
+	const coordinating = request.tools.some((tool) => tool.name === 'new_answer');
+	const continuing = request.messages.at(-1)?.role === 'tool';
+	if (!coordinating) {
+		const { presentation } = script;
+		if (presentation.fail) return { fail: presentation.fail && toFault(presentation.fail) };
+		if (!continuing && presentation.edits?.length) return { toolCalls: presentation.edits.map(editCall) };
+		return { text: presentation.text ?? '' };
+	}
+	if (!continuing) state.decisions++;
+	const step = script.coordination[Math.min(state.decisions - 1, script.coordination.length - 1)]!;
+	if (step.fail) return { fail: toFault(step.fail) };
+	if (!continuing && step.edits?.length) return { text: step.text, toolCalls: step.edits.map(editCall) };
+	return { text: continuing ? undefined : step.text, reasoning: step.reasoning, toolCalls: [decision(step, request)] };
+}
+
+function decision(step: ScriptStep, request: ChatRequest) {
+	const voteTool = request.tools.find((tool) => tool.name === 'vote');
+	const options = voteEnum(voteTool?.parameters);
+	if (step.vote && options.length > 0) {
+		const target = step.vote === 'first' ? options[0] : step.vote === 'last' ? options.at(-1) : step.vote;
+		return { name: 'vote', arguments: { agent_id: target, reason: step.reason ?? 'Best answer so far.' } };
+	}
+	return { name: 'new_answer', arguments: { content: step.answer ?? step.text ?? 'An answer.' } };
+}
+
+function voteEnum(parameters: Record<string, unknown> | undefined): string[] {
+	const properties = parameters?.['properties'] as Record<string, { enum?: string[] }> | undefined;
+	return properties?.['agent_id']?.enum ?? [];
+}
+
+function editCall(edit: ScriptEdit) {
+	return edit.delete
+		? { name: 'delete_file', arguments: { path: edit.path } }
+		: { name: 'write_file', arguments: { path: edit.path, content: edit.content ?? '' } };
+}
+
+function toFault(fault: NonNullable<ScriptStep['fail']>): NonNullable<ScriptedReply['fail']> {
+	return { kind: fault.kind, status: fault.status, retryAfterMs: fault.retry_after_ms, message: fault.message };
+}

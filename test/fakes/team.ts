@@ -1,0 +1,98 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { RunEvent, RunEventOf, RunEventType } from '../../src/core/orchestrator/events.js';
+import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
+import type { AgentSpec, OrchestratorSettings, RunOptions, RunResult } from '../../src/core/orchestrator/types.js';
+import type { ChatRequest } from '../../src/core/providers/model.js';
+import { ScriptedModel, type ScriptedHandler, type ScriptedModelOptions, type ScriptedReply } from '../../src/core/providers/scriptedModel.js';
+import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
+
+/** A temp workspace with the given files. */
+export function makeWorkspaceDir(files: Record<string, string> = {}): string {
+	const root = mkdtempSync(join(tmpdir(), 'massgen-ws-'));
+	for (const [path, content] of Object.entries(files)) {
+		mkdirSync(dirname(join(root, path)), { recursive: true });
+		writeFileSync(join(root, path), content);
+	}
+	return root;
+}
+
+export interface TeamMember {
+	readonly id: string;
+	readonly handler: ScriptedHandler;
+	readonly options?: ScriptedModelOptions;
+	readonly spec?: Partial<AgentSpec>;
+}
+
+export interface TeamRun {
+	readonly events: RunEvent[];
+	readonly result: RunResult;
+	readonly models: Map<string, ScriptedModel>;
+	of<T extends RunEventType>(type: T): RunEventOf<T>[];
+}
+
+/** Fast settings for tests: no real backoff waits. */
+export const fastSettings: Partial<OrchestratorSettings> = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
+
+export async function runTeam(
+	members: readonly TeamMember[],
+	options: { question?: string; root?: string; settings?: Partial<OrchestratorSettings>; signal?: AbortSignal } & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random'>> = {},
+): Promise<TeamRun> {
+	const models = new Map<string, ScriptedModel>();
+	const agents: AgentSpec[] = members.map((member) => {
+		const model = new ScriptedModel(member.handler, member.options);
+		models.set(member.id, model);
+		return { id: member.id, model, ...member.spec };
+	});
+	const workspace = await createWorkspace(options.root ?? makeWorkspaceDir());
+	const orchestrator = new Orchestrator({
+		question: options.question ?? 'What is 2 + 2?',
+		workspace,
+		agents,
+		settings: { ...fastSettings, ...options.settings },
+		signal: options.signal,
+		history: options.history,
+		anonymousOrder: options.anonymousOrder ?? 'config',
+		random: options.random,
+	});
+	const events: RunEvent[] = [];
+	for await (const event of orchestrator.run()) events.push(event);
+	return {
+		events,
+		result: orchestrator.result!,
+		models,
+		of: <T extends RunEventType>(type: T) => events.filter((event): event is RunEventOf<T> => event.type === type),
+	};
+}
+
+/** Helpers that read a request the way a model would. */
+export const read = {
+	isPresentation: (request: ChatRequest) => !request.tools.some((tool) => tool.name === 'new_answer'),
+	voteOptions(request: ChatRequest): string[] {
+		const vote = request.tools.find((tool) => tool.name === 'vote');
+		const properties = vote?.parameters['properties'] as { agent_id?: { enum?: string[] } } | undefined;
+		return properties?.agent_id?.enum ?? [];
+	},
+	lastMessage: (request: ChatRequest) => request.messages.at(-1),
+	allText: (request: ChatRequest) => JSON.stringify([request.system, request.messages, request.tools]),
+};
+
+export const answer = (content: string): ScriptedReply => ({ toolCalls: [{ name: 'new_answer', arguments: { content } }] });
+export const vote = (agentId: string, reason = 'best'): ScriptedReply => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: agentId, reason } }] });
+
+/**
+ * The common policy: answer once with `content`, then vote for `target(options)`; present `final`.
+ */
+export function answerThenVote(content: string, target: (options: string[]) => string = (o) => o[0]!, final = `final:${content}`): ScriptedHandler {
+	let answered = false;
+	return (request) => {
+		if (read.isPresentation(request)) return { text: final };
+		const options = read.voteOptions(request);
+		if (!answered || options.length === 0) {
+			answered = true;
+			return answer(content);
+		}
+		return vote(target(options), `I like ${target(options)}`);
+	};
+}
