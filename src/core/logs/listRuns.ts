@@ -1,0 +1,82 @@
+/**
+ * The past-runs list: one summary per run directory, newest first.
+ */
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { RunStatus } from '../orchestrator/events.js';
+import type { PastRunSummary } from './pastRunSummary.js';
+import { parseEventLine } from './readRunEvents.js';
+import { runsDir } from './runLog.js';
+import { isSafeRunId, runIdDate } from './runId.js';
+
+const statuses: readonly string[] = ['completed', 'cancelled', 'timeout', 'failed'] satisfies RunStatus[];
+
+/**
+ * Summaries of the runs under `<workspace>/.massgen/runs/`, newest first. A run without
+ * `result.json` (the process died) is summarised from its first event as `incomplete`;
+ * directories that are neither are left out. No runs directory means no runs.
+ */
+export async function listRuns(workspaceRoot: string): Promise<PastRunSummary[]> {
+	const root = runsDir(workspaceRoot);
+	let names: string[];
+	try {
+		const entries = await readdir(root, { withFileTypes: true });
+		names = entries.filter((e) => e.isDirectory() && isSafeRunId(e.name)).map((e) => e.name);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+		throw error;
+	}
+	const summaries = await Promise.all(names.map((name) => summarise(join(root, name), name)));
+	return summaries
+		.filter((s): s is PastRunSummary => s !== null)
+		.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.runId.localeCompare(a.runId));
+}
+
+async function summarise(runDir: string, runId: string): Promise<PastRunSummary | null> {
+	const fromResult = await readResult(runDir);
+	const partial = fromResult ?? (await readFirstEvent(runDir));
+	if (!partial) return null;
+	const startedAt = runIdDate(runId) ?? (await stat(runDir)).mtime;
+	return { runId, startedAt: startedAt.toISOString(), ...partial };
+}
+
+type SummaryFields = Omit<PastRunSummary, 'runId' | 'startedAt'>;
+
+async function readResult(runDir: string): Promise<SummaryFields | null> {
+	let value: unknown;
+	try {
+		value = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8'));
+	} catch {
+		return null;
+	}
+	if (typeof value !== 'object' || value === null) return null;
+	const { question, status, winner } = value as Record<string, unknown>;
+	if (typeof question !== 'string' || typeof status !== 'string' || !statuses.includes(status)) return null;
+	return { question, status: status as RunStatus, winner: parseWinner(winner) };
+}
+
+function parseWinner(value: unknown): PastRunSummary['winner'] {
+	if (typeof value !== 'object' || value === null) return null;
+	const { agentId, label } = value as Record<string, unknown>;
+	return typeof agentId === 'string' && typeof label === 'string' ? { agentId, label } : null;
+}
+
+/** Reads only the first line: a crashed run's log may be large. */
+async function readFirstEvent(runDir: string): Promise<SummaryFields | null> {
+	const stream = createReadStream(join(runDir, 'events.jsonl'), { encoding: 'utf8' });
+	const lines = createInterface({ input: stream, crlfDelay: Infinity });
+	try {
+		for await (const line of lines) {
+			const event = parseEventLine(line);
+			return event?.type === 'run-start' ? { question: event.question, status: 'incomplete', winner: null } : null;
+		}
+		return null;
+	} catch {
+		return null;
+	} finally {
+		lines.close();
+		stream.destroy();
+	}
+}

@@ -1,0 +1,139 @@
+/**
+ * The run directory writer (DESIGN §5): `<workspace>/.massgen/runs/<runId>/` with `events.jsonl`
+ * streamed during the run and `result.json`, `final-answer.md`, `changes.patch`, `config.yaml`
+ * written at the end (also for cancelled, timed-out and failed runs).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunEvent } from '../orchestrator/events.js';
+import type { RunResult } from '../orchestrator/types.js';
+import { createRedactor, stringifyRedacted, type Redactor } from './redactSecrets.js';
+import { isSafeRunId } from './runId.js';
+
+export interface RunLogOptions {
+	/** Known secret values (resolved API keys); they are redacted from everything written. */
+	readonly secrets?: readonly string[];
+	/** How long appended events may wait in memory before a write starts (default 50 ms). */
+	readonly flushDelayMs?: number;
+}
+
+export interface RunLogFinish {
+	readonly result: RunResult;
+	/** The resolved config, already redacted by the caller (redacted again here regardless). */
+	readonly configYaml: string;
+	/** Unified diff of the winner's change set; empty when there are no changes. */
+	readonly patch: string;
+}
+
+/** Where the runs of a workspace live. */
+export function runsDir(workspaceRoot: string): string {
+	return join(workspaceRoot, '.massgen', 'runs');
+}
+
+/** A buffer this large is written at once instead of waiting for the flush timer. */
+const MAX_BUFFERED_CHARS = 256 * 1024;
+
+/**
+ * Appends events as JSON lines. `append` is synchronous and never throws on I/O: lines are
+ * batched and written in order by one chain of writes, so events arriving while a write is
+ * pending simply join the next batch. A write failure is reported by `close()`.
+ */
+export class RunLogWriter {
+	private buffer: string[] = [];
+	private bufferedChars = 0;
+	private writing: Promise<void> = Promise.resolve();
+	private timer: NodeJS.Timeout | null = null;
+	private failure: unknown = null;
+	private closed = false;
+
+	private constructor(
+		/** Absolute path of this run's directory. */
+		readonly runDir: string,
+		private readonly events: FileHandle,
+		private readonly redact: Redactor,
+		private readonly flushDelayMs: number,
+	) {}
+
+	/** Creates the run directory (and `.massgen/runs/`) and opens `events.jsonl` for appending. */
+	static async create(workspaceRoot: string, runId: string, options: RunLogOptions = {}): Promise<RunLogWriter> {
+		if (!isSafeRunId(runId)) throw new Error(`Run id ${JSON.stringify(runId)} is not a safe directory name.`);
+		const runDir = join(runsDir(workspaceRoot), runId);
+		await mkdir(runDir, { recursive: true });
+		const events = await open(join(runDir, 'events.jsonl'), 'a');
+		return new RunLogWriter(runDir, events, createRedactor(options.secrets ?? []), options.flushDelayMs ?? 50);
+	}
+
+	/** Queues one event as one line (secrets redacted). */
+	append(event: RunEvent): void {
+		if (this.closed) throw new Error('The run log is closed.');
+		const line = `${stringifyRedacted(event, this.redact)}\n`;
+		this.buffer.push(line);
+		this.bufferedChars += line.length;
+		if (this.bufferedChars >= MAX_BUFFERED_CHARS) {
+			void this.flush();
+		} else if (this.timer === null) {
+			this.timer = setTimeout(() => void this.flush(), this.flushDelayMs);
+			// A pending flush must not keep a finished CLI alive; close() flushes anyway.
+			this.timer.unref();
+		}
+	}
+
+	/** Starts writing the buffered lines; resolves once everything appended so far was written. */
+	flush(): Promise<void> {
+		if (this.timer !== null) {
+			clearTimeout(this.timer);
+			this.timer = null;
+		}
+		if (this.buffer.length > 0) {
+			const chunk = this.buffer.join('');
+			this.buffer = [];
+			this.bufferedChars = 0;
+			this.writing = this.writing.then(() => this.writeChunk(chunk));
+		}
+		return this.writing;
+	}
+
+	/** Writes the end-of-run files; each appears whole or not at all (temp file + rename). */
+	async finish({ result, configYaml, patch }: RunLogFinish): Promise<void> {
+		if (this.closed) throw new Error('The run log is closed.');
+		await this.flush();
+		await writeAtomic(join(this.runDir, 'result.json'), `${stringifyRedacted(result, this.redact, '  ')}\n`);
+		if (result.finalAnswer !== null) {
+			await writeAtomic(join(this.runDir, 'final-answer.md'), this.redact(result.finalAnswer));
+		}
+		if (patch.trim() !== '') await writeAtomic(join(this.runDir, 'changes.patch'), this.redact(patch));
+		await writeAtomic(join(this.runDir, 'config.yaml'), this.redact(configYaml));
+	}
+
+	/** Flushes and closes `events.jsonl`; rejects if any event could not be written. Idempotent. */
+	async close(): Promise<void> {
+		if (this.closed) return;
+		await this.flush();
+		this.closed = true;
+		await this.events.close();
+		if (this.failure !== null) {
+			throw new Error(`Could not write ${join(this.runDir, 'events.jsonl')}: ${String(this.failure)}`);
+		}
+	}
+
+	private async writeChunk(chunk: string): Promise<void> {
+		if (this.failure !== null) return;
+		try {
+			await this.events.appendFile(chunk, 'utf8');
+		} catch (error) {
+			this.failure = error;
+		}
+	}
+}
+
+async function writeAtomic(path: string, data: string): Promise<void> {
+	const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+	try {
+		await writeFile(temp, data, 'utf8');
+		await rename(temp, path);
+	} catch (error) {
+		await rm(temp, { force: true });
+		throw error;
+	}
+}

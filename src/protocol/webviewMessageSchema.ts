@@ -1,0 +1,59 @@
+/**
+ * Host-side validation of everything the webview posts (DESIGN §7: the webview is untrusted).
+ * Kept apart from `messages.ts` so the webview bundle never includes zod.
+ */
+import { z } from 'zod';
+import { runIdPattern } from '../core/logs/runId.js';
+import type { WebviewMessage } from './messages.js';
+
+export const MAX_QUESTION_CHARS = 100_000;
+export const MAX_PATH_CHARS = 1_024;
+export const MAX_ACCEPT_PATHS = 10_000;
+export const MAX_NOTE_CHARS = 2_000;
+
+/**
+ * Workspace-relative, `/`-separated, no `..` segment, no leading `/` or drive letter, no control
+ * characters or backslashes. The host still checks the path against the pending change set.
+ */
+const relativePath = z
+	.string()
+	.min(1)
+	.max(MAX_PATH_CHARS)
+	.regex(/^(?![/]|[A-Za-z]:)(?!.*(?:^|\/)\.\.(?:\/|$))[^\\\u0000-\u001f\u007f]+$/, 'must be a workspace-relative path');
+
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+	z.strictObject({ type: z.literal('ready') }),
+	z.strictObject({ type: z.literal('ask'), question: z.string().trim().min(1).max(MAX_QUESTION_CHARS) }),
+	z.strictObject({ type: z.literal('cancel') }),
+	z.strictObject({ type: z.literal('open-diff'), path: relativePath }),
+	z.strictObject({ type: z.literal('accept'), paths: z.array(relativePath).min(1).max(MAX_ACCEPT_PATHS).optional() }),
+	z.strictObject({ type: z.literal('reject') }),
+	z.strictObject({ type: z.literal('open-run'), runId: z.string().regex(runIdPattern, 'must be a run id') }),
+	z.strictObject({
+		type: z.literal('approval'),
+		requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a request id'),
+		decision: z.enum(['allow-once', 'allow-run', 'always', 'deny']),
+		note: z.string().max(MAX_NOTE_CHARS).optional(),
+	}),
+]);
+
+// Fails to compile when the schema and the hand-written WebviewMessage union drift apart:
+// every parsed value is a WebviewMessage, and both cover the same message types.
+type Parsed = z.infer<typeof webviewMessageSchema>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: [Parsed] extends [WebviewMessage] ? Same<Parsed['type'], WebviewMessage['type']> : false =
+	true;
+void schemaMatchesType;
+
+export type ParseResult = { readonly ok: true; readonly message: WebviewMessage } | { readonly ok: false; readonly error: string };
+
+/** Validates one inbound message; the error is a short, user-safe description (never throws). */
+export function parseWebviewMessage(input: unknown): ParseResult {
+	const parsed = webviewMessageSchema.safeParse(input);
+	if (parsed.success) return { ok: true, message: parsed.data };
+	const issues = parsed.error.issues.slice(0, 3).map((issue) => {
+		const path = issue.path.length > 0 ? issue.path.join('.') : 'message';
+		return `${path}: ${issue.message}`;
+	});
+	return { ok: false, error: `invalid webview message (${issues.join('; ')})`.slice(0, 500) };
+}

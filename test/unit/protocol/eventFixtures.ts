@@ -1,0 +1,101 @@
+/**
+ * Test fixtures: one valid event of every RunEvent type, and a helper that stamps bodies with
+ * runId/seq/t. The mapped type makes adding an event type to the contract a compile error here
+ * until it has a sample.
+ */
+import type { RunEvent, RunEventBody, RunEventType } from '../../../src/core/orchestrator/events.js';
+
+export const RUN_ID = '20250102-030405-abcd';
+
+type Samples = { [K in RunEventType]: Extract<RunEventBody, { type: K }> };
+
+const samples: Samples = {
+	'run-start': {
+		type: 'run-start',
+		question: 'Refactor parse() — keep the API «stable»?',
+		workspace: '/tmp/ws',
+		agents: [
+			{ agentId: 'alice', anonId: 'agent1', provider: 'openai', model: 'gpt-4o' },
+			{ agentId: 'bob', anonId: 'agent2', provider: 'claude', model: 'claude-sonnet-4' },
+		],
+	},
+	'round-start': { type: 'round-start', agentId: 'alice', round: 1, snapshot: [] },
+	'text-delta': { type: 'text-delta', agentId: 'alice', phase: 'coordination', text: 'Hello\n"quoted" \u2028 ✓' },
+	'reasoning-delta': { type: 'reasoning-delta', agentId: 'alice', phase: 'coordination', text: 'thinking…' },
+	'tool-call': {
+		type: 'tool-call',
+		agentId: 'alice',
+		phase: 'coordination',
+		callId: 'call_1',
+		name: 'read_file',
+		args: { path: 'src/a.ts', nested: { list: [1, 'two', null, true] } },
+	},
+	'tool-result': {
+		type: 'tool-result',
+		agentId: 'alice',
+		phase: 'coordination',
+		callId: 'call_1',
+		name: 'read_file',
+		isError: false,
+		text: 'export const a = 1;\n',
+	},
+	'approval-request': {
+		type: 'approval-request',
+		agentId: 'bob',
+		requestId: 'req-1',
+		action: 'run_command',
+		target: 'npm test',
+		reason: 'commands need approval',
+	},
+	'approval-result': { type: 'approval-result', agentId: 'bob', requestId: 'req-1', decision: 'allow', by: 'user' },
+	'update-injected': { type: 'update-injected', agentId: 'bob', labels: ['agent1.1'] },
+	'new-answer': { type: 'new-answer', agentId: 'alice', label: 'agent1.1', content: '# Answer\n\nUse a map.' },
+	vote: {
+		type: 'vote',
+		agentId: 'bob',
+		voter: 'bob',
+		votedFor: 'agent1.1',
+		votedForAgent: 'alice',
+		reason: 'complete and correct',
+	},
+	'votes-invalidated': { type: 'votes-invalidated', voters: ['bob'], byLabel: 'agent1.2' },
+	'workflow-error': { type: 'workflow-error', agentId: 'bob', attempt: 1, message: 'vote: unknown agent_id "agent9"' },
+	'agent-error': {
+		type: 'agent-error',
+		agentId: 'bob',
+		message: '429 rate limited',
+		kind: 'rate-limit',
+		retryable: true,
+		failures: 1,
+	},
+	'agent-killed': { type: 'agent-killed', agentId: 'bob', reason: 'failed 3 times' },
+	'winner-selected': {
+		type: 'winner-selected',
+		agentId: 'alice',
+		label: 'agent1.1',
+		tally: { alice: 2, bob: 0 },
+		reason: 'votes',
+	},
+	'presentation-start': { type: 'presentation-start', agentId: 'alice' },
+	'file-edit': { type: 'file-edit', agentId: 'alice', phase: 'presentation', path: 'src/a.ts', kind: 'modify' },
+	'final-answer': { type: 'final-answer', agentId: 'alice', label: 'agent1.1', content: 'Final: use a map.' },
+	usage: {
+		type: 'usage',
+		agentId: 'alice',
+		usage: { inputTokens: 1200, outputTokens: 300, reasoningTokens: 50, cachedInputTokens: 100 },
+		costUsd: 0.0123,
+	},
+	'run-end': { type: 'run-end', status: 'failed', durationMs: 4321, error: 'all agents failed' },
+};
+
+/** One valid event of each type, in contract order, with seq 0.. and t 0, 10, 20… */
+export function oneEventOfEachType(runId = RUN_ID): RunEvent[] {
+	return stamp(Object.values(samples) as RunEventBody[], runId);
+}
+
+export const allEventTypes = Object.keys(samples) as RunEventType[];
+
+/** Stamps bodies into events: seq from `firstSeq`, t advancing by `step` ms. */
+export function stamp(bodies: readonly RunEventBody[], runId = RUN_ID, firstSeq = 0, step = 10): RunEvent[] {
+	return bodies.map((body, i) => ({ ...body, runId, seq: firstSeq + i, t: (firstSeq + i) * step }) as RunEvent);
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { assertNever } from '../../../src/protocol/assertNever.js';
+import type { WebviewMessage, WebviewMessageType } from '../../../src/protocol/messages.js';
+import {
+	MAX_ACCEPT_PATHS,
+	MAX_NOTE_CHARS,
+	MAX_PATH_CHARS,
+	MAX_QUESTION_CHARS,
+	parseWebviewMessage,
+} from '../../../src/protocol/webviewMessageSchema.js';
+
+/** One or more valid messages per type; the mapped type fails to compile when a type is missing. */
+const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[] } = {
+	ready: [{ type: 'ready' }],
+	ask: [{ type: 'ask', question: 'Why is the build slow?' }, { type: 'ask', question: 'x'.repeat(MAX_QUESTION_CHARS) }],
+	cancel: [{ type: 'cancel' }],
+	'open-diff': [
+		{ type: 'open-diff', path: 'src/a.ts' },
+		{ type: 'open-diff', path: 'docs/read me.md' },
+		{ type: 'open-diff', path: '.github/workflows/ci.yml' },
+		{ type: 'open-diff', path: 'a..b/c' },
+	],
+	accept: [{ type: 'accept' }, { type: 'accept', paths: ['src/a.ts', 'src/b.ts'] }],
+	reject: [{ type: 'reject' }],
+	'open-run': [{ type: 'open-run', runId: '20250102-030405-ab12' }],
+	approval: [
+		{ type: 'approval', requestId: 'req-1', decision: 'allow-once' },
+		{ type: 'approval', requestId: 'call_abc:2', decision: 'allow-run' },
+		{ type: 'approval', requestId: 'r', decision: 'always' },
+		{ type: 'approval', requestId: 'r', decision: 'deny', note: 'not on main' },
+	],
+};
+
+const invalid: [string, unknown][] = [
+	['not an object', 'ready'],
+	['null', null],
+	['an array', [{ type: 'ready' }]],
+	['no type', {}],
+	['unknown type', { type: 'apply-everything' }],
+	['extra key on ready', { type: 'ready', extra: 1 }],
+	['extra key on accept', { type: 'accept', paths: ['a'], force: true }],
+	['question missing', { type: 'ask' }],
+	['question not a string', { type: 'ask', question: 42 }],
+	['question blank', { type: 'ask', question: '   ' }],
+	['question oversized', { type: 'ask', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }],
+	['absolute path', { type: 'open-diff', path: '/etc/passwd' }],
+	['drive path', { type: 'open-diff', path: 'C:/Windows/win.ini' }],
+	['parent escape', { type: 'open-diff', path: '../secret' }],
+	['inner parent escape', { type: 'open-diff', path: 'src/../../secret' }],
+	['trailing parent', { type: 'open-diff', path: 'src/..' }],
+	['backslash path', { type: 'open-diff', path: 'src\\a.ts' }],
+	['control char in path', { type: 'open-diff', path: 'a\u0000b' }],
+	['empty path', { type: 'open-diff', path: '' }],
+	['oversized path', { type: 'open-diff', path: 'a'.repeat(MAX_PATH_CHARS + 1) }],
+	['empty accept list', { type: 'accept', paths: [] }],
+	['too many accept paths', { type: 'accept', paths: Array.from({ length: MAX_ACCEPT_PATHS + 1 }, (_, i) => `f${i}`) }],
+	['bad accept path', { type: 'accept', paths: ['ok.ts', '../x'] }],
+	['runId traversal', { type: 'open-run', runId: '../../etc' }],
+	['runId wrong format', { type: 'open-run', runId: '2025-01-02' }],
+	['unknown decision', { type: 'approval', requestId: 'r', decision: 'allow' }],
+	['bad request id', { type: 'approval', requestId: 'r 1', decision: 'deny' }],
+	['oversized note', { type: 'approval', requestId: 'r', decision: 'deny', note: 'x'.repeat(MAX_NOTE_CHARS + 1) }],
+	['prototype pollution attempt', JSON.parse('{"type":"cancel","__proto__":{"polluted":true}}')],
+];
+
+describe('parseWebviewMessage', () => {
+	for (const [type, messages] of Object.entries(valid)) {
+		it(`accepts valid ${type} messages`, () => {
+			for (const message of messages) {
+				expect(parseWebviewMessage(JSON.parse(JSON.stringify(message)))).toEqual({ ok: true, message });
+			}
+		});
+	}
+
+	for (const [name, input] of invalid) {
+		it(`rejects ${name}`, () => {
+			const result = parseWebviewMessage(input);
+			expect(result.ok).toBe(false);
+			if (!result.ok) {
+				expect(result.error).toMatch(/^invalid webview message/);
+				expect(result.error.length).toBeLessThanOrEqual(500);
+			}
+		});
+	}
+
+	it('trims the question', () => {
+		expect(parseWebviewMessage({ type: 'ask', question: '  hi \n' })).toEqual({
+			ok: true,
+			message: { type: 'ask', question: 'hi' },
+		});
+	});
+});
+
+describe('assertNever', () => {
+	function describeMessage(message: WebviewMessage): string {
+		switch (message.type) {
+			case 'ready':
+			case 'cancel':
+			case 'reject':
+				return message.type;
+			case 'ask':
+				return message.question;
+			case 'open-diff':
+				return message.path;
+			case 'accept':
+				return (message.paths ?? []).join(',');
+			case 'open-run':
+				return message.runId;
+			case 'approval':
+				return message.decision;
+			default:
+				return assertNever(message, 'webview message');
+		}
+	}
+
+	it('is unreachable for known messages and throws, naming the type, for others', () => {
+		expect(describeMessage({ type: 'open-run', runId: 'x' })).toBe('x');
+		expect(() => describeMessage({ type: 'bogus' } as never)).toThrow('Unexpected webview message: "bogus"');
+	});
+});
