@@ -1,0 +1,32 @@
+// The extension's command ids, context keys, setting keys and view types. No `vscode` import, so unit tests can read it.
+// package.json `contributes.commands` must list exactly these ids (test/unit/vscode/contributes.test.ts).
+
+export const commandIds = {
+	askTeam: 'massgen.askTeam',
+	reviewSelection: 'massgen.reviewSelection',
+	showPanel: 'massgen.showPanel',
+	cancelRun: 'massgen.cancelRun',
+	acceptChanges: 'massgen.acceptChanges',
+	rejectChanges: 'massgen.rejectChanges',
+	setApiKey: 'massgen.setApiKey',
+	selectTeamConfig: 'massgen.selectTeamConfig',
+	openRunLog: 'massgen.openRunLog',
+} as const;
+
+export type CommandId = (typeof commandIds)[keyof typeof commandIds];
+
+/** Context keys used in package.json `when` clauses; set with `setContext`. */
+export const contextKeys = {
+	runActive: 'massgen.runActive',
+	hasPendingChanges: 'massgen.hasPendingChanges',
+} as const;
+
+/** Setting keys (package.json `contributes.configuration`). */
+export const settingKeys = {
+	config: 'massgen.config',
+} as const;
+
+/** Webview panel view types. */
+export const viewTypes = {
+	panel: 'massgen.panel',
+} as const;

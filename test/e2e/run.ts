@@ -1,0 +1,130 @@
+// The real-VS-Code test run: one code-server, one Chromium; the in-host mocha suite, then the
+// Playwright scenarios. Prints `e2e: N passed, M failed` and exits non-zero on any failure.
+// Usage (after setupCodeServer.sh and the builds; `npm run test:e2e` does all of it):
+//   tsx test/e2e/run.ts [--only in-host|ui]
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { signalDirEnv } from '../integration/harness';
+import { type CodeServer, startCodeServer } from './codeServer';
+import { runInHost } from './runInHost';
+import { scenarios } from './scenarios/index';
+import { launchBrowser, resultsDir, Workbench } from './workbench';
+
+interface Result {
+	readonly name: string;
+	readonly ok: boolean;
+	readonly error?: string;
+}
+
+const results: Result[] = [];
+const started = Date.now();
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
+
+function record(result: Result, ms?: number): void {
+	results.push(result);
+	const time = ms === undefined ? '' : ` (${(ms / 1000).toFixed(1)}s)`;
+	console.log(`  ${result.ok ? 'ok  ' : 'FAIL'} ${result.name}${time}`);
+	if (result.error) console.log(result.error.replace(/^/gm, '       '));
+}
+
+let workspaceCount = 0;
+/** A fresh copy of the test workspace for each window. */
+function createWorkspace(server: CodeServer): string {
+	const dir = join(server.root, `workspace-${++workspaceCount}`);
+	mkdirSync(join(dir, 'src'), { recursive: true });
+	writeFileSync(join(dir, 'README.md'), '# e2e workspace\n');
+	writeFileSync(join(dir, 'src', 'hello.ts'), 'export const hello = (name: string) => `Hello, ${name}!`;\n');
+	// Mirrors src so the explorer shows a known file at the top level.
+	writeFileSync(join(dir, 'hello.ts'), 'export const hello = (name: string) => `Hello, ${name}!`;\n');
+	return dir;
+}
+
+function noNetwork(blocked: readonly string[]): string | undefined {
+	return blocked.length ? `${blocked.length} non-loopback request(s) blocked:\n${blocked.join('\n')}` : undefined;
+}
+
+async function inHostSuite(browser: Browser, server: CodeServer, signalDir: string): Promise<void> {
+	const t = Date.now();
+	console.log('in-host suite (mocha inside the extension host):');
+	try {
+		const run = await runInHost(browser, server, { folder: createWorkspace(server), signalDir });
+		writeFileSync(join(resultsDir, 'in-host.log'), run.log.join('\n') + '\n');
+		for (const test of run.summary?.tests ?? []) record({ name: `in-host: ${test.title}`, ok: test.ok, error: test.error }, test.ms);
+		if (!run.summary) {
+			record({ name: 'in-host: suite', ok: false, error: `no summary (exit code ${run.exitCode}); see test-results/e2e/in-host.log` });
+		} else if (run.exitCode !== 0 && run.summary.failures === 0) {
+			record({ name: 'in-host: suite exit code', ok: false, error: `exit code ${run.exitCode}` });
+		}
+		const network = noNetwork(run.blockedRequests);
+		record({ name: 'in-host: no non-loopback requests', ok: !network, error: network });
+	} catch (error) {
+		record({ name: 'in-host: suite', ok: false, error: String(error instanceof Error ? error.stack : error) });
+	}
+	console.log(`  in-host suite took ${seconds(t)}`);
+}
+
+async function uiScenarios(browser: Browser, server: CodeServer): Promise<void> {
+	console.log('Playwright scenarios:');
+	for (const scenario of scenarios) {
+		const t = Date.now();
+		let workbench: Workbench | undefined;
+		try {
+			workbench = await Workbench.open(browser, server, { folder: createWorkspace(server) });
+			await scenario.run(workbench);
+			const network = noNetwork(workbench.blockedRequests);
+			record({ name: `ui: ${scenario.name}`, ok: !network, error: network }, Date.now() - t);
+		} catch (error) {
+			const failure = `failure-${results.length}`;
+			await workbench?.screenshot(failure).catch(() => undefined);
+			const message = String(error instanceof Error ? error.stack : error);
+			record({ name: `ui: ${scenario.name}`, ok: false, error: `${message}\n(screenshot: ${failure}.png)` }, Date.now() - t);
+		} finally {
+			await workbench?.close().catch(() => undefined);
+		}
+	}
+}
+
+async function main(): Promise<number> {
+	const onlyArg = process.argv.indexOf('--only');
+	const only = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
+	if (only && only !== 'in-host' && only !== 'ui') throw new Error('--only takes in-host or ui');
+
+	mkdirSync(resultsDir, { recursive: true });
+	for (const name of readdirSync(resultsDir)) rmSync(join(resultsDir, name), { recursive: true, force: true });
+	const signalDir = mkdtempSync(join(resultsDir, '.signals-'));
+
+	let t = Date.now();
+	const server = await startCodeServer({
+		logFile: join(resultsDir, 'code-server.log'),
+		env: { [signalDirEnv]: signalDir },
+	});
+	console.log(`code-server ${server.url} ready in ${seconds(t)}`);
+	let browser: Browser | undefined;
+	try {
+		t = Date.now();
+		browser = await launchBrowser(server.home);
+		console.log(`chromium launched in ${seconds(t)}`);
+		if (only !== 'ui') await inHostSuite(browser, server, signalDir);
+		if (only !== 'in-host') await uiScenarios(browser, server);
+	} catch (error) {
+		record({ name: 'harness', ok: false, error: String(error instanceof Error ? error.stack : error) });
+	} finally {
+		await browser?.close().catch(() => undefined);
+		await server.stop();
+		rmSync(signalDir, { recursive: true, force: true });
+	}
+	const failed = results.filter((r) => !r.ok).length;
+	console.log(`artifacts: ${resultsDir} (total ${seconds(started)})`);
+	console.log(`e2e: ${results.length - failed} passed, ${failed} failed`);
+	return failed || !results.length ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		console.error(error instanceof Error ? error.stack : error);
+		console.log('e2e: 0 passed, 1 failed');
+		process.exit(1);
+	},
+);

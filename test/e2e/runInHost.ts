@@ -1,0 +1,77 @@
+// Launcher (a): runs the in-host mocha suite (out/integration/index.js) inside code-server's
+// extension host. The workbench reports the result through `window.codeAutomationExit`.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { type InHostSummary, screenshotPrefix, summaryPrefix } from '../integration/harness';
+import type { CodeServer } from './codeServer';
+import { repoRoot, Workbench } from './workbench';
+
+export interface InHostRun {
+	readonly exitCode: number;
+	/** Parsed from the suite's summary line; undefined if the suite never got that far. */
+	readonly summary: InHostSummary | undefined;
+	readonly blockedRequests: readonly string[];
+	readonly log: readonly string[];
+}
+
+export interface InHostOptions {
+	readonly folder: string;
+	/** The directory code-server's MASSGEN_E2E_SIGNAL_DIR points at (screenshot handshake). */
+	readonly signalDir: string;
+	readonly timeoutMs?: number;
+	readonly echo?: (line: string) => void;
+}
+
+export async function runInHost(browser: Browser, server: CodeServer, options: InHostOptions): Promise<InHostRun> {
+	const log: string[] = [];
+	let summary: InHostSummary | undefined;
+	let workbench: Workbench | undefined;
+	let exit!: (code: number) => void;
+	const exited = new Promise<number>((resolve) => (exit = resolve));
+
+	const onLog = (line: string) => {
+		log.push(line);
+		if (line.startsWith(summaryPrefix)) {
+			summary = JSON.parse(line.slice(summaryPrefix.length + 1)) as InHostSummary;
+			return;
+		}
+		const shot = line.match(new RegExp(`^${screenshotPrefix} ([\\w.-]+)$`));
+		if (shot) {
+			const name = shot[1]!;
+			void (async () => {
+				try {
+					// The request may arrive while Workbench.open is still waiting for the page.
+					while (!workbench) await new Promise((resolve) => setTimeout(resolve, 50));
+					await workbench.screenshot(name);
+				} finally {
+					writeFileSync(join(options.signalDir, `${name}.done`), '');
+				}
+			})();
+			return;
+		}
+		options.echo?.(line);
+	};
+
+	const timeoutMs = options.timeoutMs ?? 180_000;
+	let timer: NodeJS.Timeout | undefined;
+	const timedOut = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`in-host tests did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
+	});
+	try {
+		workbench = await Promise.race([
+			Workbench.open(browser, server, {
+				folder: options.folder,
+				extensionTestsPath: join(repoRoot, 'out', 'integration', 'index.js'),
+				onLog,
+				onExit: exit,
+			}),
+			timedOut,
+		]);
+		const exitCode = await Promise.race([exited, timedOut]);
+		return { exitCode, summary, blockedRequests: [...workbench.blockedRequests], log };
+	} finally {
+		clearTimeout(timer);
+		await workbench?.close();
+	}
+}

@@ -1,0 +1,4 @@
+import type { Scenario } from './scenario';
+import { showPanel } from './showPanel';
+
+export const scenarios: readonly Scenario[] = [showPanel];

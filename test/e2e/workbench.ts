@@ -1,0 +1,157 @@
+// Playwright helpers for the code-server workbench, using Debian's Chromium (playwright-core only).
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { format } from 'node:util';
+import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
+import type { CodeServer } from './codeServer';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+export const resultsDir = join(repoRoot, 'test-results', 'e2e');
+const chromiumPath = process.env.MASSGEN_CHROMIUM || '/usr/bin/chromium';
+
+export function launchBrowser(home: string): Promise<Browser> {
+	return chromium.launch({
+		executablePath: chromiumPath,
+		headless: true,
+		// HOME keeps Chromium's crash reports and dconf out of the real home directory.
+		env: { ...process.env, HOME: home },
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
+	});
+}
+
+export interface OpenOptions {
+	/** Absolute path of the workspace folder to open. */
+	readonly folder: string;
+	/** Absolute path of the extension under development (default: the repo). */
+	readonly extensionDevelopmentPath?: string;
+	/** Absolute path of a compiled test entry exporting `run()`; runs mocha inside the extension host. */
+	readonly extensionTestsPath?: string;
+	/** Workbench and extension-host console lines (printf-style args already formatted). */
+	readonly onLog?: (line: string) => void;
+	/** Called by the workbench when the extension tests finish (only with `extensionTestsPath`). */
+	readonly onExit?: (code: number) => void;
+}
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function isLoopback(url: string): boolean {
+	try {
+		const { protocol, hostname } = new URL(url);
+		return /^(https?|wss?):$/.test(protocol) && loopbackHosts.has(hostname);
+	} catch {
+		return false;
+	}
+}
+
+/** One workbench window (fresh browser context, fresh extension host). */
+export class Workbench {
+	/** Requests to anything but loopback; each was aborted. */
+	readonly blockedRequests: string[] = [];
+
+	private constructor(
+		readonly context: BrowserContext,
+		readonly page: Page,
+	) {}
+
+	static async open(browser: Browser, server: CodeServer, options: OpenOptions): Promise<Workbench> {
+		const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+		const page = await context.newPage();
+		const workbench = new Workbench(context, page);
+		await context.route('**/*', (route) => {
+			const url = route.request().url();
+			if (isLoopback(url)) return route.continue();
+			workbench.blockedRequests.push(url);
+			return route.abort('blockedbyclient');
+		});
+		// WebSockets bypass `route`; count any that leave loopback (there should be none).
+		page.on('websocket', (ws) => {
+			if (!isLoopback(ws.url())) workbench.blockedRequests.push(ws.url());
+		});
+		// The workbench calls these globals if they exist; they must be exposed before navigation.
+		if (options.onLog) {
+			const onLog = options.onLog;
+			await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) =>
+				onLog(format(...(Array.isArray(args) ? args : [args]))),
+			);
+		}
+		if (options.onExit) {
+			const onExit = options.onExit;
+			await page.exposeFunction('codeAutomationExit', (code: number) => onExit(code));
+		}
+		await page.goto(workbenchUrl(server, options));
+		await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+		return workbench;
+	}
+
+	/** Waits until the explorer lists `name` (the remote file system is up). */
+	async waitForExplorer(name: string): Promise<void> {
+		await this.page.getByRole('treeitem', { name }).first().waitFor({ timeout: 60_000 });
+	}
+
+	/**
+	 * Runs a command from the palette by its full title ("MassGen: Show Panel"). The palette's list is
+	 * computed when it opens, so a command the extension host has not registered yet never appears:
+	 * retry opening it until the row shows up.
+	 */
+	async runCommand(title: string, options: { beforeRun?: () => Promise<void> } = {}): Promise<void> {
+		const input = this.page.locator('.quick-input-widget input.input');
+		const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+		for (let attempt = 1; attempt <= 20; attempt++) {
+			await this.page.keyboard.press('F1');
+			await input.waitFor({ state: 'visible', timeout: 10_000 });
+			await input.fill(`>${title}`);
+			try {
+				await row.waitFor({ state: 'visible', timeout: 2_000 });
+			} catch {
+				await this.page.keyboard.press('Escape');
+				continue;
+			}
+			await options.beforeRun?.();
+			await row.click();
+			await input.waitFor({ state: 'hidden', timeout: 10_000 });
+			return;
+		}
+		throw new Error(`command "${title}" did not appear in the palette`);
+	}
+
+	/** The content frame of the `index`-th ready webview (two nested iframes in VS Code web). */
+	webviewFrame(index = 0): FrameLocator {
+		return this.page
+			.locator('iframe.webview.ready')
+			.nth(index)
+			.contentFrame()
+			.locator('iframe#active-frame')
+			.contentFrame();
+	}
+
+	/** Full-window screenshot into test-results/e2e/<name>.png; returns the path. */
+	async screenshot(name: string): Promise<string> {
+		mkdirSync(resultsDir, { recursive: true });
+		const path = join(resultsDir, `${name}.png`);
+		await this.page.screenshot({ path });
+		return path;
+	}
+
+	async close(): Promise<void> {
+		await this.context.close();
+	}
+}
+
+export function workbenchUrl(server: CodeServer, options: OpenOptions): string {
+	const remote = (path: string) => `vscode-remote://${server.authority}${path}`;
+	const payload: [string, string][] = [
+		['extensionDevelopmentPath', remote(options.extensionDevelopmentPath ?? repoRoot)],
+	];
+	if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
+	const query = `folder=${encodeURIComponent(options.folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+	return `${server.url}/?${query}`;
+}
