@@ -21,9 +21,8 @@ export async function formatPatch(
 		const before = change.kind === 'add' ? '' : ((await readBase(change.path)) ?? '');
 		const after = change.kind === 'delete' ? '' : (change.content ?? '');
 		if (change.kind === 'modify' && before === after) continue;
-		const patch = structuredPatch(`a/${change.path}`, `b/${change.path}`, before, after, undefined, undefined, {
-			context: contextLines,
-		});
+		const [oldName, newName] = [`a/${change.path}`, `b/${change.path}`];
+		const patch = structuredPatch(oldName, newName, before, after, undefined, undefined, { context: contextLines });
 		// The library emits git headers (and omits ---/+++ for empty files, as git does) when told.
 		patch.isGit = true;
 		if (change.kind === 'add') {

@@ -35,7 +35,7 @@ export interface DirectoryEntry {
 /** Read-only view of the workspace root with the path-safety policy of DESIGN §4. */
 export interface Workspace {
 	readonly root: string;
-	/** Cap in bytes for one `read_file` result (longer files are truncated with a note); tools default to 256 KiB. */
+	/** Cap in bytes for one `read_file` result (longer files are truncated); tools default to 256 KiB. */
 	readonly maxReadBytes?: number;
 	/** Resolves a user- or model-supplied path; refuses escapes, `.git/`, `.massgen/`, `.env*`, protected paths. */
 	resolve(path: string, mode: PathMode): Promise<ResolvedPath>;

@@ -43,7 +43,7 @@ describe('formatPatch', () => {
 		expect(patch).toContain('diff --git a/empty.txt b/empty.txt\nnew file mode 100644\n');
 		expect(patch).toContain('\\ No newline at end of file');
 
-		const patchFile = join(root, '..', `${root.split(/[\\/]/).pop()}.patch`);
+		const patchFile = join(await makeTree(), 'changes.patch');
 		await writeFile(patchFile, patch);
 		const check = spawnSync('git', ['apply', '--check', patchFile], { cwd: root, encoding: 'utf8' });
 		expect(check.stderr).toBe('');

@@ -89,6 +89,12 @@ describe('Workspace.resolve', () => {
 		expect(await workspace.resolve('.environment.md', 'read')).toMatchObject({ ok: true });
 	});
 
+	it('overlay listings hide refused entries and links that lead out', async () => {
+		const { workspace } = await setup();
+		const names = (await workspace.createOverlay().list('.')).map((entry) => `${entry.name}:${entry.kind}`);
+		expect(names).toEqual(['.gitignore:file', 'locked:directory', 'src:directory', 'src-link:directory', 'sub:directory']);
+	});
+
 	it('rejects protected paths outside the root at creation', async () => {
 		const root = await makeTree();
 		await expect(createWorkspace(root, { protectedPaths: ['../elsewhere'] })).rejects.toThrow(/outside the workspace/);
