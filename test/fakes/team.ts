@@ -96,3 +96,9 @@ export function answerThenVote(content: string, target: (options: string[]) => s
 		return vote(target(options), `I like ${target(options)}`);
 	};
 }
+
+/** Plays replies in order by call number; presentation calls get `final`. The last reply repeats. */
+export function sequence(replies: readonly ScriptedReply[], final = 'final answer'): ScriptedHandler {
+	let call = 0;
+	return (request) => (read.isPresentation(request) ? { text: final } : replies[Math.min(call++, replies.length - 1)]!);
+}

@@ -9,8 +9,10 @@ export interface AgentRuntime {
 	/** The agent's private copy-on-write overlay; it persists across its executions. */
 	readonly overlay: Overlay;
 	killed: boolean;
-	/** Consecutive failed calls or exhausted turns; reset by a successful call. */
+	/** Consecutive failed model calls; reset by a successful call. */
 	failures: number;
+	/** Consecutive turns that ended without a valid workflow call; reset by an accepted answer or vote. */
+	exhaustedTurns: number;
 	/** Executions started so far. */
 	rounds: number;
 	lastError: string | undefined;

@@ -56,7 +56,7 @@ export class Orchestrator implements AgentHost {
 		this.board = new Board(order);
 		for (const spec of options.agents) {
 			const overlay = options.workspace.createOverlay();
-			this.runtimes.set(spec.id, { spec, anonId: this.board.anonOf(spec.id), overlay, killed: false, failures: 0, rounds: 0, lastError: undefined, running: undefined });
+			this.runtimes.set(spec.id, { spec, anonId: this.board.anonOf(spec.id), overlay, killed: false, failures: 0, exhaustedTurns: 0, rounds: 0, lastError: undefined, running: undefined });
 		}
 	}
 
@@ -186,13 +186,14 @@ export class Orchestrator implements AgentHost {
 			return;
 		}
 		if (outcome.kind === 'exhausted') {
-			rt.failures++;
+			const failures = ++rt.exhaustedTurns;
 			rt.lastError = outcome.message;
-			this.emit({ type: 'agent-error', agentId: rt.spec.id, message: outcome.message, kind: 'workflow', retryable: true, failures: rt.failures });
-			if (rt.failures >= this.settings.maxAgentFailures) return this.kill(rt, `failed ${rt.failures} times in a row: ${outcome.message}`);
-			this.start(rt, this.backoff(rt.failures));
+			this.emit({ type: 'agent-error', agentId: rt.spec.id, message: outcome.message, kind: 'workflow', retryable: true, failures });
+			if (failures >= this.settings.maxAgentFailures) return this.kill(rt, `failed ${failures} turns in a row: ${outcome.message}`);
+			this.start(rt, this.backoff(failures));
 			return;
 		}
+		if (outcome.kind === 'answered' || outcome.kind === 'voted') rt.exhaustedTurns = 0;
 		this.schedule();
 	}
 
