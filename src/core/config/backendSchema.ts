@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { scriptSchema } from '../providers/scriptedSchema.js';
+import { unsupportedBackendKeys } from './massgenKeys.js';
+
+/** Backend `type`s we can run (DESIGN §6). */
+export const backendTypes = [
+	'openai',
+	'chatcompletion',
+	'grok',
+	'openrouter',
+	'groq',
+	'together',
+	'cerebras',
+	'fireworks',
+	'lmstudio',
+	'ollama',
+	'vllm',
+	'sglang',
+	'azure_openai',
+	'claude',
+	'gemini',
+	'vscode_lm',
+	'scripted',
+] as const;
+
+export type BackendType = (typeof backendTypes)[number];
+
+/** MassGen's model-name inference (`utils.get_backend_type_from_model`), for configs without `type`. */
+export function inferBackendType(model: string): BackendType | undefined {
+	const name = model.toLowerCase();
+	if (/^(gpt-|chatgpt-|o[134](-|$))/.test(name)) return 'openai';
+	if (name.startsWith('claude-')) return 'claude';
+	if (name.startsWith('gemini-')) return 'gemini';
+	if (name.startsWith('grok-')) return 'grok';
+	return undefined;
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as http://localhost:11434/v1' });
+
+/** The keys we interpret; any other key goes to `options` (the escape hatch to the provider). */
+export const backendObject = z.looseObject({
+	type: z.enum(backendTypes).optional().describe('Provider; inferred from `model` when omitted.'),
+	model: z.string().min(1).optional().describe('Model id; optional only for `scripted`.'),
+	api_key: z.string().min(1).optional().describe('Prefer the environment or VS Code secret storage.'),
+	base_url: httpUrl.optional().describe('OpenAI-style: including /v1; Anthropic and Gemini: the host root.'),
+	temperature: z.number().min(0).max(2).optional(),
+	max_tokens: z.number().int().positive().optional(),
+	reasoning: z
+		.looseObject({
+			effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
+			summary: z.enum(['auto', 'concise', 'detailed']).optional(),
+		})
+		.optional(),
+	text: z.looseObject({ verbosity: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+	api_version: z.string().min(1).optional().describe('Azure OpenAI API version.'),
+	script: scriptSchema.optional().describe('Required for, and only allowed with, type: scripted.'),
+});
+
+const knownKeys = new Set(Object.keys(backendObject.shape));
+
+/** One agent's `backend`, with `type` and `model` always set. */
+export const backendSchema = backendObject
+	.superRefine((backend, ctx) => {
+		const { type, model, script } = backend;
+		// Missing keys are reported at the `backend:` key; a bad model name at its value.
+		const issue = (path: string[], message: string, code: string, target = 'key'): void => {
+			ctx.addIssue({ code: 'custom', path, message, params: { code, target } });
+		};
+		if (type === undefined && typeof model === 'string' && inferBackendType(model) === undefined) {
+			issue(
+				['model'],
+				`cannot infer the backend type from model '${model}': add 'type' (e.g. openai, claude, gemini, ollama)`,
+				'unknown-backend-type',
+				'value',
+			);
+		}
+		if (model === undefined && type !== 'scripted') {
+			issue([], "missing required key 'model'", 'missing-model');
+		}
+		if (type === 'chatcompletion' && backend.base_url === undefined) {
+			issue([], "type chatcompletion needs 'base_url' (the server's OpenAI-compatible /v1 URL)", 'missing-base-url');
+		}
+		if (type === 'scripted' && script === undefined) {
+			issue([], "type scripted needs 'script' (its coordination steps)", 'missing-script');
+		}
+		if (script !== undefined && type !== 'scripted') {
+			issue(['script'], "'script' is only allowed with type: scripted", 'script-not-scripted');
+		}
+	}, { when: (payload) => isRecord(payload.value) })
+	.transform((backend) => {
+		const { type, model, api_key, base_url, temperature, max_tokens, reasoning, text, api_version, script } = backend;
+		const options: Record<string, unknown> = {};
+		for (const [key, value] of Object.entries(backend)) {
+			if (!knownKeys.has(key) && !(key in unsupportedBackendKeys)) options[key] = value;
+		}
+		return {
+			// The refinement guarantees both; the fallbacks only satisfy the types.
+			type: type ?? inferBackendType(model ?? '') ?? 'openai',
+			model: model ?? 'scripted',
+			...defined({ api_key, base_url, temperature, max_tokens, reasoning, text, api_version, script }),
+			options: options as Readonly<Record<string, unknown>>,
+		};
+	});
+
+export type BackendConfig = z.output<typeof backendSchema>;
+
+// Checks also run when sibling keys are invalid (so all issues are reported), but only on a mapping.
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Drops undefined members, so serialised configs and spreads stay clean. */
+function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
+	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

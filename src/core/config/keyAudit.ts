@@ -1,0 +1,111 @@
+import { backendObject } from './backendSchema.js';
+import { formatPath } from './configIssue.js';
+import { didYouMeanSuffix } from './didYouMean.js';
+import { isDefaultLike, supportedDisplayTypes, unsupportedKeys } from './massgenKeys.js';
+import type { KeyLocation } from './massgenKeys.js';
+import {
+	contextPathSchema,
+	coordinationSchema,
+	orchestratorSchema,
+	timeoutSettingsSchema,
+	uiSchema,
+} from './orchestratorSchema.js';
+import { agentObject, rootObject } from './schema.js';
+
+type Path = (string | number)[];
+
+/** A warning about a key or value the schema accepts (by ignoring it) but the user should know about. */
+export interface KeyWarning {
+	readonly path: Path;
+	/** Point at the key itself or at its value. */
+	readonly target: 'key' | 'value';
+	readonly code: 'unknown-key' | 'unsupported-key' | 'unsupported-value';
+	readonly message: string;
+}
+
+const knownKeys: Readonly<Record<KeyLocation, readonly string[]>> = {
+	root: Object.keys(rootObject.shape),
+	agent: Object.keys(agentObject.shape),
+	backend: Object.keys(backendObject.shape),
+	orchestrator: Object.keys(orchestratorSchema.shape),
+	coordination: Object.keys(coordinationSchema.shape),
+	context_path: Object.keys(contextPathSchema.shape),
+	timeout_settings: Object.keys(timeoutSettingsSchema.shape),
+	ui: Object.keys(uiSchema.shape),
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Warnings for keys zod strips silently: MassGen keys we do not support yet (named, with a
+ * hint) and unknown keys (with a did-you-mean). Backend keys we do not know are not warned
+ * about: they are passed to the provider as `options`.
+ */
+export function auditKeys(raw: unknown): KeyWarning[] {
+	const warnings: KeyWarning[] = [];
+	const visit = (value: unknown, path: Path, location: KeyLocation): void => {
+		if (!isRecord(value)) return;
+		const known = knownKeys[location];
+		const unsupported = unsupportedKeys[location];
+		for (const [key, child] of Object.entries(value)) {
+			if (known.includes(key)) continue;
+			const entry = unsupported[key];
+			const where = [...path, key];
+			const place = path.length ? `in ${formatPath(path)}` : 'at the top level';
+			if (entry) {
+				if (!entry.always && isDefaultLike(child)) continue;
+				const hint = entry.hint ? `: ${entry.hint}` : '';
+				const message = entry.ignoredByMassGen
+					? `'${formatPath(where)}' is ignored (MassGen ignores it too)${hint}`
+					: `MassGen key '${key}' ${place} is not supported yet and is ignored${hint}`;
+				warnings.push({ path: where, target: 'key', code: 'unsupported-key', message });
+				continue;
+			}
+			const suffix = didYouMeanSuffix(key, [...known, ...Object.keys(unsupported)]);
+			// Unknown backend keys are provider options; only a likely typo is worth a warning.
+			if (location === 'backend' && !suffix) continue;
+			const fate = location === 'backend' ? 'passed to the provider as is' : 'ignored';
+			warnings.push({
+				path: where,
+				target: 'key',
+				code: 'unknown-key',
+				message: `unknown key '${key}' ${place}${suffix}; ${fate}`,
+			});
+		}
+	};
+
+	if (!isRecord(raw)) return warnings;
+	visit(raw, [], 'root');
+	const agents: [unknown, Path][] = [];
+	if (isRecord(raw.agent)) agents.push([raw.agent, ['agent']]);
+	if (Array.isArray(raw.agents)) raw.agents.forEach((agent, i) => agents.push([agent, ['agents', i]]));
+	for (const [agent, path] of agents) {
+		visit(agent, path, 'agent');
+		if (isRecord(agent)) visit(agent.backend, [...path, 'backend'], 'backend');
+	}
+	const { orchestrator, timeout_settings, ui } = raw;
+	visit(orchestrator, ['orchestrator'], 'orchestrator');
+	if (isRecord(orchestrator)) {
+		visit(orchestrator.coordination, ['orchestrator', 'coordination'], 'coordination');
+		if (Array.isArray(orchestrator.context_paths)) {
+			orchestrator.context_paths.forEach((entry, i) =>
+				visit(entry, ['orchestrator', 'context_paths', i], 'context_path'),
+			);
+		}
+	}
+	visit(timeout_settings, ['timeout_settings'], 'timeout_settings');
+	visit(ui, ['ui'], 'ui');
+	if (isRecord(ui) && typeof ui.display_type === 'string' && !supportedDisplayTypes.includes(ui.display_type)) {
+		warnings.push({
+			path: ['ui', 'display_type'],
+			target: 'value',
+			code: 'unsupported-value',
+			message:
+				`ui.display_type '${ui.display_type}' is not supported and is ignored ` +
+				`(use ${supportedDisplayTypes.join(' or ')}; the display also adapts to the terminal)`,
+		});
+	}
+	return warnings;
+}

@@ -1,0 +1,153 @@
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument } from 'yaml';
+import type { Document, YAMLError } from 'yaml';
+import { hasErrors, sortIssues } from './configIssue.js';
+import type { ConfigIssue } from './configIssue.js';
+import { auditKeys } from './keyAudit.js';
+import { massGenConfigSchema } from './schema.js';
+import type { MassGenConfig } from './schema.js';
+import { locate } from './yamlPositions.js';
+import type { Position } from './yamlPositions.js';
+import { fromZodIssues } from './zodIssues.js';
+
+type Path = readonly (string | number)[];
+
+/** Where the loaded config's nodes are, for checks made after loading (e.g. API keys). */
+export interface ConfigSource {
+	readonly file: string;
+	/** Position of a path of the normalised config (`['agents', 0, 'backend']` also finds a single `agent:`). */
+	locate(path: Path, target?: 'key' | 'value'): Position;
+}
+
+/** `config` is undefined exactly when `issues` holds an error. Issues are sorted by position. */
+export interface ConfigLoadResult {
+	readonly config: MassGenConfig | undefined;
+	readonly issues: ConfigIssue[];
+	/** Absent when the text is not even valid YAML. */
+	readonly source?: ConfigSource;
+}
+
+/** Parses and validates config text. Never throws: every problem, even a bug of ours, is an issue. */
+export function loadConfigText(text: string, file: string): ConfigLoadResult {
+	try {
+		return load(text, file);
+	} catch (error) {
+		const why = error instanceof Error ? error.message : String(error);
+		return { config: undefined, issues: [fileIssue(file, 'internal-error', `internal error reading the config: ${why}`)] };
+	}
+}
+
+function load(text: string, file: string): ConfigLoadResult {
+	const lineCounter = new LineCounter();
+	const doc = parseDocument(text, {
+		lineCounter,
+		prettyErrors: false,
+		// MassGen reads YAML with PyYAML (1.1: yes/no booleans, merge keys), but dates stay strings
+		// so that e.g. `api_version: 2024-10-21` is not turned into a timestamp.
+		version: '1.1',
+		customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
+	});
+	const at = (offset: number): Position => lineCounter.linePos(offset);
+	const issue = (severity: ConfigIssue['severity'], code: string, message: string, pos: Position, path: Path = []) =>
+		({ severity, code, message, file, line: pos.line, col: pos.col, path: [...path] }) satisfies ConfigIssue;
+
+	// One syntax error per line: the first is the cause, the rest on that line are its echoes.
+	const errorLines = new Set<number>();
+	const firstPerLine = doc.errors.filter((e) => {
+		const line = at(e.pos[0]).line;
+		return errorLines.has(line) ? false : (errorLines.add(line), true);
+	});
+	const syntax = [
+		...firstPerLine.map((e) => issue('error', yamlCode(e), yamlMessage(e, text), at(e.pos[0]))),
+		...doc.warnings.map((e) => issue('warning', yamlCode(e), yamlMessage(e, text), at(e.pos[0]))),
+	];
+	if (hasErrors(syntax)) return { config: undefined, issues: sortIssues(syntax) };
+
+	let raw: unknown;
+	let unreadable: string | undefined;
+	try {
+		raw = doc.toJS({ maxAliasCount: 1000 });
+	} catch (error) {
+		unreadable = error instanceof Error ? error.message : String(error);
+	}
+	const singleAgent = isRecord(raw) && 'agent' in raw && !('agents' in raw);
+	const source = positionsOf(doc, lineCounter, file, singleAgent);
+	const done = (issues: ConfigIssue[], config?: MassGenConfig): ConfigLoadResult => ({
+		config: hasErrors(issues) ? undefined : config,
+		issues: sortIssues(issues),
+		source,
+	});
+	const rootError = (code: string, message: string, pos: Position) => done([...syntax, issue('error', code, message, pos)]);
+
+	if (unreadable !== undefined) {
+		return rootError('yaml-unreadable', `the YAML cannot be read: ${unreadable}`, source.locate([], 'value'));
+	}
+	if (doc.contents === null) {
+		return rootError('empty-file', "the config is empty: it needs 'agents:' (a list) or 'agent:'", { line: 1, col: 1 });
+	}
+	if (!isRecord(raw)) {
+		const found = Array.isArray(raw) ? 'a list' : `a single value (${JSON.stringify(raw)})`;
+		const message = `the top level must be a mapping (key: value) with 'agents:' or 'agent:', not ${found}`;
+		return rootError('root-not-mapping', message, source.locate([], 'value'));
+	}
+
+	const issues = [...syntax];
+	for (const warning of auditKeys(raw)) {
+		const pos = locate(doc, lineCounter, warning.path, warning.target);
+		issues.push(issue('warning', warning.code, warning.message, pos, warning.path));
+	}
+	const parsed = massGenConfigSchema.safeParse(raw, { reportInput: true });
+	if (!parsed.success) {
+		for (const error of fromZodIssues(parsed.error.issues)) {
+			const pos = locate(doc, lineCounter, error.path, error.target);
+			issues.push(issue('error', error.code, error.message, pos, error.path));
+		}
+	}
+	return done(issues, parsed.data);
+}
+
+/** Reads and loads a config file; an unreadable file is one issue at 1:1. */
+export async function loadConfigFile(path: string): Promise<ConfigLoadResult> {
+	let text: string;
+	try {
+		text = await readFile(path, 'utf8');
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code ?? error);
+		const issue = fileIssue(path, code === 'ENOENT' ? 'file-not-found' : 'file-unreadable', `cannot read the config: ${why}`);
+		return { config: undefined, issues: [issue] };
+	}
+	return loadConfigText(text, path);
+}
+
+function fileIssue(file: string, code: string, message: string): ConfigIssue {
+	return { severity: 'error', code, message, file, line: 1, col: 1, path: [] };
+}
+
+function positionsOf(doc: Document, lineCounter: LineCounter, file: string, singleAgent: boolean): ConfigSource {
+	return {
+		file,
+		locate(path, target = 'value') {
+			// The normalised config always has `agents`; map back to what the file says.
+			const written = singleAgent && path[0] === 'agents' && path[1] === 0 ? ['agent', ...path.slice(2)] : path;
+			return locate(doc, lineCounter, written, target);
+		},
+	};
+}
+
+function yamlCode(error: YAMLError): string {
+	return `yaml-${error.code.toLowerCase().replace(/_/g, '-')}`;
+}
+
+function yamlMessage(error: YAMLError, text: string): string {
+	if (error.code === 'DUPLICATE_KEY') {
+		const key = /^[^:\n]*/.exec(text.slice(error.pos[0]))?.[0].trim();
+		return `duplicate key${key ? ` '${key}'` : ''}: keys must be unique within a mapping`;
+	}
+	if (error.code === 'TAB_AS_INDENT') return 'tab used for indentation: YAML indentation must use spaces';
+	return `YAML syntax: ${error.message}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

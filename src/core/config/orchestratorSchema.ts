@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+const sensitivity = z.enum(['lenient', 'balanced', 'strict']);
+
+/** A directory or file outside the agents' copies that they may read (or the winner may write). */
+export const contextPathSchema = z.object({
+	path: z.string().min(1),
+	permission: z.enum(['read', 'write']).default('read'),
+	/** Relative to `path` (or absolute): never writable, even with `permission: write`. */
+	protected_paths: z.array(z.string().min(1)).default([]),
+});
+
+/** MassGen's `orchestrator.coordination`; none of its keys is supported yet (each warns). */
+export const coordinationSchema = z.object({});
+
+/** MassGen's `orchestrator` block plus our limits (`max_rounds`, `max_tool_calls_per_turn`, `protected_paths`). */
+export const orchestratorSchema = z.object({
+	context_paths: z.array(contextPathSchema).default([]),
+	voting_sensitivity: sensitivity.default('lenient').describe('Prompt wording only (as in MassGen).'),
+	answer_novelty_requirement: sensitivity
+		.default('lenient')
+		.describe('balanced rejects answers >70% similar to an existing one, strict >50%.'),
+	max_new_answers_per_agent: z
+		.number()
+		.int()
+		.min(1)
+		.nullable()
+		.default(null)
+		.describe('After this many accepted answers an agent must vote; null = unlimited.'),
+	skip_coordination_rounds: z.boolean().default(false).describe('The first agent presents at once.'),
+	max_rounds: z.number().int().min(1).nullable().default(null).describe('Cap on coordination rounds; null = none.'),
+	max_tool_calls_per_turn: z.number().int().min(1).default(40),
+	protected_paths: z
+		.array(z.string().min(1))
+		.default([])
+		.describe('Workspace-relative paths that agents may never write.'),
+	coordination: coordinationSchema.optional(),
+});
+
+export type OrchestratorConfig = z.output<typeof orchestratorSchema>;
+export type ContextPathConfig = z.output<typeof contextPathSchema>;
+
+/** Top-level `timeout_settings` (MassGen has only the first key). */
+export const timeoutSettingsSchema = z.object({
+	orchestrator_timeout_seconds: z.number().positive().default(1800).describe('Whole coordination phase.'),
+	agent_timeout_seconds: z.number().positive().nullable().default(null).describe('One agent turn; null = none.'),
+	presentation_timeout_seconds: z.number().positive().default(600).describe('Final presentation.'),
+});
+
+export type TimeoutSettingsConfig = z.output<typeof timeoutSettingsSchema>;
+
+/** Top-level `ui`; the CLI and the panel pick their own display, so these are hints. */
+export const uiSchema = z.object({
+	display_type: z.string().min(1).optional().describe('rich_terminal or simple.'),
+	logging_enabled: z.boolean().optional(),
+	use_orchestrator_for_single_agent: z.boolean().default(true),
+});
+
+export type UiConfig = z.output<typeof uiSchema>;

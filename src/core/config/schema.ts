@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { backendSchema } from './backendSchema.js';
+import { orchestratorSchema, timeoutSettingsSchema, uiSchema } from './orchestratorSchema.js';
+
+/** One agent as written in YAML; `id` defaults to `agent{i}` (1-based) after parsing. */
+export const agentObject = z
+	.object({
+		id: z.string().min(1).optional().describe('Shown in the UI and logs, never to a model. Default agent{i}.'),
+		backend: backendSchema,
+		system_message: z.string().optional().describe("The agent's role, added to its system prompt."),
+	})
+	// A named definition, so the JSON Schema describes it once for both `agent` and `agents`.
+	.meta({ id: 'ConfigAgent' });
+
+/** The top level as written in YAML: exactly one of `agent` and `agents`. */
+export const rootObject = z.object({
+	agent: agentObject.optional().describe('A single agent (use either agent or agents).'),
+	agents: z.array(agentObject).min(1).optional().describe('The team (use either agent or agents).'),
+	orchestrator: orchestratorSchema.prefault({}),
+	timeout_settings: timeoutSettingsSchema.prefault({}),
+	ui: uiSchema.prefault({}),
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A MassGen-compatible config (DESIGN §6), normalised: always `agents`, every agent with an id,
+ * every default applied. Parse with `loadConfigText` for positioned issues and warnings.
+ */
+export const massGenConfigSchema = rootObject
+	.superRefine((root, ctx) => {
+		const { agent, agents } = root as Record<string, unknown>;
+		if (agent !== undefined && agents !== undefined) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['agents'],
+				message: "use either 'agent' (one agent) or 'agents' (a list), not both",
+				params: { code: 'agent-and-agents', target: 'key' },
+			});
+		}
+		if (agent === undefined && agents === undefined) {
+			ctx.addIssue({
+				code: 'custom',
+				path: [],
+				message: "no agents: add 'agents:' (a list of agents) or 'agent:' (a single agent)",
+				params: { code: 'no-agents' },
+			});
+		}
+		if (!Array.isArray(agents)) return;
+		const seen = new Map<string, number>();
+		agents.forEach((entry: unknown, index) => {
+			const explicit = isRecord(entry) && typeof entry.id === 'string';
+			const id = explicit ? (entry.id as string) : `agent${index + 1}`;
+			const first = seen.get(id);
+			if (first === undefined) {
+				seen.set(id, index);
+				return;
+			}
+			ctx.addIssue({
+				code: 'custom',
+				path: explicit ? ['agents', index, 'id'] : ['agents', index],
+				message:
+					`duplicate id '${id}' (already used by agents[${first}])` +
+					(explicit ? '' : "; this agent has no 'id' and defaults to it"),
+				params: { code: 'duplicate-agent-id' },
+			});
+		});
+	}, { when: (payload) => isRecord(payload.value) })
+	.transform(({ agent, agents, orchestrator, timeout_settings, ui }) => ({
+		agents: (agents ?? (agent ? [agent] : [])).map(({ id, ...rest }, index) => ({
+			id: id ?? `agent${index + 1}`,
+			...rest,
+		})),
+		orchestrator,
+		timeout_settings,
+		ui,
+	}));
+
+/** The parsed, normalised config. */
+export type MassGenConfig = z.output<typeof massGenConfigSchema>;
+/** One agent of a parsed config (`id` always set). */
+export type AgentConfig = MassGenConfig['agents'][number];

@@ -1,0 +1,108 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatIssue } from '../../../src/core/config/configIssue.js';
+import { loadConfigText } from '../../../src/core/config/loadConfig.js';
+
+const dir = join(__dirname, '..', '..', 'fixtures', 'config', 'broken');
+
+/** `line:col severity code` and a fragment of the message, for every issue, in order. */
+type Expected = readonly [at: string, severity: 'error' | 'warning', code: string, fragment: string];
+
+const cases: Readonly<Record<string, readonly Expected[]>> = {
+	'syntax-unclosed-flow.yaml': [
+		['3:1', 'error', 'yaml-bad-indent', 'YAML syntax: Flow map in block collection must be sufficiently indented'],
+	],
+	'bad-indentation.yaml': [['5:1', 'error', 'yaml-bad-indent', 'All mapping items must start at the same column']],
+	'tab-indent.yaml': [['4:1', 'error', 'yaml-tab-as-indent', 'tab used for indentation']],
+	'json-unclosed.yaml': [['6:1', 'error', 'yaml-bad-indent', 'end with a }']],
+	'duplicate-keys.yaml': [['5:7', 'error', 'yaml-duplicate-key', "duplicate key 'model'"]],
+	'empty.yaml': [['1:1', 'error', 'empty-file', 'the config is empty']],
+	'root-list.yaml': [['1:1', 'error', 'root-not-mapping', 'the top level must be a mapping (key: value)']],
+	'agent-and-agents.yaml': [
+		['3:1', 'error', 'agent-and-agents', "use either 'agent' (one agent) or 'agents' (a list), not both"],
+	],
+	'no-agents.yaml': [['2:1', 'error', 'no-agents', "no agents: add 'agents:'"]],
+	'agents-not-list.yaml': [['2:3', 'error', 'invalid-type', 'agents: expected a list, got a mapping']],
+	'missing-backend.yaml': [['2:5', 'error', 'invalid-type', "agents[0]: missing required key 'backend'"]],
+	'unknown-backend-type.yaml': [
+		['4:13', 'error', 'unknown-backend-type', "unknown backend type 'openia' (did you mean 'openai'?)"],
+	],
+	'model-not-inferable.yaml': [
+		['4:12', 'error', 'unknown-backend-type', "cannot infer the backend type from model 'llama3.2': add 'type'"],
+	],
+	'bad-temperature-type.yaml': [
+		['5:20', 'error', 'invalid-type', "agents[0].backend.temperature: expected a number, got 'warm'"],
+	],
+	'temperature-out-of-range.yaml': [
+		['4:18', 'error', 'too-big', 'agent.backend.temperature: must be at most 2, got 3.5'],
+	],
+	'negative-max-new-answers.yaml': [
+		['4:30', 'error', 'too-small', 'orchestrator.max_new_answers_per_agent: must be at least 1, got -1'],
+	],
+	'duplicate-ids.yaml': [
+		['4:9', 'error', 'duplicate-agent-id', "agents[1].id: duplicate id 'expert' (already used by agents[0])"],
+	],
+	'duplicate-default-id.yaml': [
+		['4:5', 'error', 'duplicate-agent-id', "duplicate id 'agent2' (already used by agents[0]); this agent has no 'id'"],
+	],
+	'bad-url.yaml': [
+		['6:17', 'error', 'invalid-format', "base_url: expected an http(s) URL such as http://localhost:11434/v1, got 'localhost:"],
+	],
+	'chatcompletion-no-base-url.yaml': [['3:5', 'error', 'missing-base-url', "type chatcompletion needs 'base_url'"]],
+	'scripted-without-script.yaml': [
+		['3:5', 'error', 'missing-script', "agents[0].backend: type scripted needs 'script'"],
+	],
+	'script-on-openai.yaml': [['6:7', 'error', 'script-not-scripted', "'script' is only allowed with type: scripted"]],
+	'bad-voting-sensitivity.yaml': [
+		['4:23', 'error', 'invalid-value', "'strickt' is not one of 'lenient', 'balanced', 'strict' (did you mean 'strict'?)"],
+	],
+	'bad-context-path.yaml': [['6:19', 'error', 'invalid-value', "permission: 'readwrite' is not one of 'read', 'write'"]],
+	'unknown-key-typo.yaml': [
+		['5:3', 'warning', 'unknown-key', "'voting_sensitivty' in orchestrator (did you mean 'voting_sensitivity'?)"],
+	],
+	'backend-key-typo.yaml': [
+		['5:7', 'warning', 'unknown-key', "unknown key 'temprature' in agents[0].backend (did you mean 'temperature'?)"],
+	],
+	'massgen-unsupported.yaml': [
+		['6:7', 'warning', 'unsupported-key', "MassGen key 'enable_web_search' in agents[0].backend is not supported yet"],
+		['7:7', 'warning', 'unsupported-key', "MassGen key 'mcp_servers' in agents[0].backend is not supported yet"],
+	],
+	'max-orchestration-restarts.yaml': [
+		['5:5', 'warning', 'unsupported-key', "'max_orchestration_restarts' in orchestrator.coordination is not supported yet"],
+	],
+	'orchestrator-timeout.yaml': [
+		['4:3', 'warning', 'unsupported-key', "'orchestrator.timeout' is ignored (MassGen ignores it too): use top-level"],
+	],
+	'ui-display-type.yaml': [['4:17', 'warning', 'unsupported-value', "ui.display_type 'silent' is not supported"]],
+	'several-problems.yaml': [
+		['5:19', 'error', 'too-small', 'agents[0].backend.max_tokens: must be greater than 0, got 0'],
+		['7:5', 'error', 'missing-model', "agents[1].backend: missing required key 'model'"],
+		['10:31', 'error', 'invalid-value', "answer_novelty_requirement: 'high' is not one of"],
+		['11:28', 'error', 'invalid-type', 'max_tool_calls_per_turn: expected an integer, got 2.5'],
+		['13:33', 'error', 'invalid-type', "orchestrator_timeout_seconds: expected a number, got '30'"],
+	],
+};
+
+describe('broken configs', () => {
+	it('every fixture has a row and every row a fixture', () => {
+		expect(readdirSync(dir).sort()).toEqual(Object.keys(cases).sort());
+	});
+
+	for (const [file, expected] of Object.entries(cases)) {
+		it(file, () => {
+			const result = loadConfigText(readFileSync(join(dir, file), 'utf8'), file);
+			const got = result.issues.map((i) => [`${i.line}:${i.col}`, i.severity, i.code, i.message] as const);
+			expect(got.map(([at, severity, code]) => [at, severity, code])).toEqual(
+				expected.map(([at, severity, code]) => [at, severity, code]),
+			);
+			got.forEach(([, , , message], index) => expect(message).toContain(expected[index]![3]));
+			const hasError = expected.some(([, severity]) => severity === 'error');
+			expect(result.config === undefined).toBe(hasError);
+			for (const issue of result.issues) {
+				expect(issue.file).toBe(file);
+				expect(formatIssue(issue)).toBe(`${file}:${issue.line}:${issue.col}: ${issue.severity}: ${issue.message}`);
+			}
+		});
+	}
+});
