@@ -1,0 +1,100 @@
+import type OpenAI from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import type { BackendSettings } from './backendSettings.js';
+import { invalidResponse, type ErrorContext } from './errors.js';
+import { guardedStream } from './guardedStream.js';
+import { lazyClient, type ClientFactory } from './lazyClient.js';
+import type { ChatModel, ChatRequest, FinishReason, ModelEvent, Usage } from './model.js';
+import { createOpenAIClient } from './openaiClient.js';
+import { toolCallFromText } from './toolArguments.js';
+import { toChatCompletionsRequest } from './toChatCompletionsRequest.js';
+
+interface PartialCall {
+	id: string;
+	name: string;
+	args: string;
+}
+
+/** `type: chatcompletion` and its presets (grok, groq, ollama, azure_openai, …) over Chat Completions. */
+export class ChatCompletionsModel implements ChatModel {
+	readonly provider: string;
+	readonly modelId: string;
+	readonly capabilities = { tools: true, reasoning: true };
+	private readonly context: ErrorContext;
+	private readonly client: () => Promise<OpenAI>;
+
+	constructor(
+		private readonly settings: BackendSettings,
+		options: { keyVariable?: string; client?: ClientFactory<OpenAI> } = {},
+	) {
+		this.provider = settings.type;
+		this.modelId = settings.model;
+		this.context = { provider: settings.type, keyVariable: options.keyVariable, apiKey: settings.apiKey };
+		this.client = lazyClient(options.client ?? (() => createOpenAIClient(settings, options.keyVariable)));
+	}
+
+	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
+	}
+
+	private async *run(request: ChatRequest, signal: AbortSignal, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+		const client = await this.client();
+		const stream = await client.chat.completions.create(toChatCompletionsRequest(this.settings, request), { signal });
+		const calls = new Map<number, PartialCall>();
+		let finish: string | undefined;
+		let usage: CompletionUsage | undefined;
+		for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+			if (chunk.usage) usage = chunk.usage;
+			const choice = chunk.choices?.[0];
+			if (!choice) continue;
+			const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+			const reasoning = delta.reasoning_content ?? delta.reasoning;
+			if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning-delta', text: reasoning };
+			if (delta.content) yield { type: 'text-delta', text: delta.content };
+			for (const [position, part] of (delta.tool_calls ?? []).entries()) {
+				const index = part.index ?? position;
+				const call = calls.get(index) ?? { id: '', name: '', args: '' };
+				if (part.id) call.id = part.id;
+				if (part.function?.name) call.name += part.function.name;
+				if (part.function?.arguments) call.args += part.function.arguments;
+				calls.set(index, call);
+			}
+			if (choice.finish_reason) finish = choice.finish_reason;
+		}
+		if (!finish) throw invalidResponse(ctx, 'stream ended before a finish_reason');
+		const ordered = [...calls.entries()].sort(([a], [b]) => a - b);
+		for (const [index, call] of ordered) {
+			yield { type: 'tool-call', call: toolCallFromText(call.id || `call_${index}`, call.name, call.args) };
+		}
+		if (usage) yield { type: 'usage', usage: fromChatUsage(usage) };
+		yield { type: 'finish', reason: mapChatFinish(finish, ordered.length > 0) };
+	}
+}
+
+export function fromChatUsage(usage: CompletionUsage): Usage {
+	return {
+		inputTokens: usage.prompt_tokens ?? 0,
+		outputTokens: usage.completion_tokens ?? 0,
+		reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+		cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+	};
+}
+
+/** Some servers (older Ollama, vLLM) report `stop` even when they returned tool calls. */
+export function mapChatFinish(reason: string, hasCalls: boolean): FinishReason {
+	if (hasCalls) return 'tool-calls';
+	switch (reason) {
+		case 'stop':
+			return 'stop';
+		case 'length':
+			return 'length';
+		case 'content_filter':
+			return 'content-filter';
+		case 'tool_calls':
+		case 'function_call':
+			return 'tool-calls';
+		default:
+			return 'other';
+	}
+}

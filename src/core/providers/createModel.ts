@@ -1,0 +1,49 @@
+import type { BackendSettings } from './backendSettings.js';
+import type { ChatModel } from './model.js';
+import { AnthropicModel } from './anthropic.js';
+import { ChatCompletionsModel } from './chatCompletions.js';
+import { GeminiModel } from './gemini.js';
+import { OpenAIResponsesModel } from './openaiResponses.js';
+import { presetFor } from './presets.js';
+import { ProviderError } from './providerError.js';
+import { createScriptedModel } from './scripted.js';
+
+export interface CreateModelOptions {
+	/** Environment variable the key came from, named in auth errors (defaults to the type's first variable). */
+	readonly keyVariable?: string;
+}
+
+/**
+ * Backend settings → the adapter for its `type`. No SDK is loaded here: each adapter imports
+ * its SDK on its first call, so the extension activates fast.
+ */
+export function createModel(settings: BackendSettings, options: CreateModelOptions = {}): ChatModel {
+	const keyVariable = options.keyVariable ?? presetFor(settings.type)?.keyVariables[0];
+	if (settings.type === 'scripted') return createScriptedModel(settings);
+	if (settings.type === 'vscode_lm') {
+		throw new ProviderError({
+			provider: 'vscode_lm',
+			kind: 'invalid-response',
+			retryable: false,
+			message: 'vscode_lm backends (VS Code language models) are only available inside VS Code',
+		});
+	}
+	const preset = presetFor(settings.type);
+	switch (preset?.api) {
+		case 'responses':
+			return new OpenAIResponsesModel(settings, { keyVariable });
+		case 'chat-completions':
+			return new ChatCompletionsModel(settings, { keyVariable });
+		case 'anthropic':
+			return new AnthropicModel(settings, { keyVariable });
+		case 'gemini':
+			return new GeminiModel(settings, { keyVariable });
+		default:
+			throw new ProviderError({
+				provider: settings.type,
+				kind: 'invalid-response',
+				retryable: false,
+				message: `unknown backend type "${settings.type}"`,
+			});
+	}
+}

@@ -1,0 +1,133 @@
+import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
+import type { BackendSettings } from './backendSettings.js';
+import { invalidResponse, toProviderError, type ErrorContext } from './errors.js';
+import { guardedStream } from './guardedStream.js';
+import { lazyClient, type ClientFactory } from './lazyClient.js';
+import type { ChatModel, ChatRequest, FinishReason, ModelEvent, Usage } from './model.js';
+import { presetFor } from './presets.js';
+import { ProviderError } from './providerError.js';
+import { toolCallFromValue } from './toolArguments.js';
+import {
+	geminiCallSignatureKey,
+	geminiGeneratedIdPrefix,
+	geminiTextSignatureKey,
+	toGeminiRequest,
+} from './toGeminiRequest.js';
+
+/** `type: gemini` — @google/genai streaming with native function calling. */
+export class GeminiModel implements ChatModel {
+	readonly provider: string;
+	readonly modelId: string;
+	readonly capabilities = { tools: true, reasoning: true };
+	private readonly context: ErrorContext;
+	private readonly client: () => Promise<GoogleGenAI>;
+
+	constructor(
+		private readonly settings: BackendSettings,
+		options: { keyVariable?: string; client?: ClientFactory<GoogleGenAI> } = {},
+	) {
+		this.provider = settings.type;
+		this.modelId = settings.model;
+		const keyVariable = options.keyVariable ?? 'GEMINI_API_KEY';
+		this.context = { provider: settings.type, keyVariable, apiKey: settings.apiKey };
+		this.client = lazyClient(options.client ?? (() => createGeminiClient(settings, keyVariable)));
+	}
+
+	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
+	}
+
+	private async *run(request: ChatRequest, signal: AbortSignal, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+		// The SDK's errors carry no headers: a recording fetch keeps them for `retry-after`.
+		const seen: { headers?: Headers } = {};
+		const recordingFetch: typeof fetch = async (input, init) => {
+			const response = await fetch(input, init);
+			if (!response.ok) seen.headers = response.headers;
+			return response;
+		};
+		try {
+			const client = await this.client();
+			const params = toGeminiRequest(this.settings, request, signal);
+			params.config = { ...params.config, httpOptions: { ...params.config?.httpOptions, fetch: recordingFetch } };
+			const stream = await client.models.generateContentStream(params);
+			yield* this.read(stream, ctx);
+		} catch (error) {
+			throw toProviderError(error, { ...ctx, headers: seen.headers });
+		}
+	}
+
+	private async *read(stream: AsyncIterable<GenerateContentResponse>, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+		let usage: GenerateContentResponseUsageMetadata | undefined;
+		let finish: string | undefined;
+		let textSignature: string | undefined;
+		let calls = 0;
+		for await (const chunk of stream) {
+			if (chunk.usageMetadata) usage = chunk.usageMetadata;
+			if (chunk.promptFeedback?.blockReason && !chunk.candidates?.length) finish = 'PROMPT_BLOCKED';
+			const candidate = chunk.candidates?.[0];
+			for (const part of candidate?.content?.parts ?? []) {
+				if (part.functionCall) {
+					const id = part.functionCall.id || `${geminiGeneratedIdPrefix}${crypto.randomUUID()}`;
+					const providerData = part.thoughtSignature ? { [geminiCallSignatureKey]: part.thoughtSignature } : undefined;
+					calls += 1;
+					yield { type: 'tool-call', call: toolCallFromValue(id, part.functionCall.name ?? '', part.functionCall.args, providerData) };
+					continue;
+				}
+				if (part.thoughtSignature) textSignature = part.thoughtSignature;
+				if (part.text) yield { type: part.thought ? 'reasoning-delta' : 'text-delta', text: part.text };
+			}
+			if (candidate?.finishReason) finish = candidate.finishReason;
+		}
+		if (!finish) throw invalidResponse(ctx, 'stream ended before a finishReason');
+		if (usage) yield { type: 'usage', usage: fromGeminiUsage(usage) };
+		yield {
+			type: 'finish',
+			reason: mapGeminiFinish(finish, calls > 0),
+			...(textSignature ? { providerData: { [geminiTextSignatureKey]: textSignature } } : {}),
+		};
+	}
+}
+
+async function createGeminiClient(settings: BackendSettings, keyVariable: string): Promise<GoogleGenAI> {
+	if (!settings.apiKey) {
+		throw new ProviderError({ provider: settings.type, kind: 'auth', retryable: false, message: `${keyVariable} is not set` });
+	}
+	const sdk = await import('@google/genai');
+	// Explicit backend, key and URL: the SDK would otherwise consult GOOGLE_GENAI_USE_VERTEXAI,
+	// GOOGLE_API_KEY and GOOGLE_GEMINI_BASE_URL. No `retryOptions` = a single attempt.
+	return new sdk.GoogleGenAI({
+		vertexai: false,
+		apiKey: settings.apiKey,
+		httpOptions: { baseUrl: settings.baseUrl ?? presetFor('gemini')?.baseUrl },
+	});
+}
+
+/** Gemini counts thoughts apart from candidates; our output includes reasoning (as billed). */
+export function fromGeminiUsage(usage: GenerateContentResponseUsageMetadata): Usage {
+	const thoughts = usage.thoughtsTokenCount ?? 0;
+	return {
+		inputTokens: (usage.promptTokenCount ?? 0) + (usage.toolUsePromptTokenCount ?? 0),
+		outputTokens: (usage.candidatesTokenCount ?? 0) + thoughts,
+		reasoningTokens: thoughts,
+		cachedInputTokens: usage.cachedContentTokenCount ?? 0,
+	};
+}
+
+export function mapGeminiFinish(reason: string, hasCalls: boolean): FinishReason {
+	switch (reason) {
+		case 'STOP':
+			return hasCalls ? 'tool-calls' : 'stop';
+		case 'MAX_TOKENS':
+			return 'length';
+		case 'SAFETY':
+		case 'RECITATION':
+		case 'BLOCKLIST':
+		case 'PROHIBITED_CONTENT':
+		case 'SPII':
+		case 'IMAGE_SAFETY':
+		case 'PROMPT_BLOCKED':
+			return 'content-filter';
+		default:
+			return hasCalls ? 'tool-calls' : 'other';
+	}
+}

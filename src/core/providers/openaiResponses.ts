@@ -1,0 +1,116 @@
+import type OpenAI from 'openai';
+import type { Response, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
+import type { BackendSettings } from './backendSettings.js';
+import { fromStreamError, invalidResponse, type ErrorContext } from './errors.js';
+import { guardedStream } from './guardedStream.js';
+import { lazyClient, type ClientFactory } from './lazyClient.js';
+import type { ChatModel, ChatRequest, FinishReason, ModelEvent, Usage } from './model.js';
+import { createOpenAIClient } from './openaiClient.js';
+import { toolCallFromText } from './toolArguments.js';
+import { responsesReasoningKey, toResponsesRequest } from './toResponsesRequest.js';
+
+/** `type: openai` — the OpenAI Responses API, streamed and stateless. */
+export class OpenAIResponsesModel implements ChatModel {
+	readonly provider: string;
+	readonly modelId: string;
+	readonly capabilities = { tools: true, reasoning: true };
+	private readonly context: ErrorContext;
+	private readonly client: () => Promise<OpenAI>;
+
+	constructor(
+		private readonly settings: BackendSettings,
+		options: { keyVariable?: string; client?: ClientFactory<OpenAI> } = {},
+	) {
+		this.provider = settings.type;
+		this.modelId = settings.model;
+		const keyVariable = options.keyVariable ?? 'OPENAI_API_KEY';
+		this.context = { provider: settings.type, keyVariable, apiKey: settings.apiKey };
+		this.client = lazyClient(options.client ?? (() => createOpenAIClient(settings, keyVariable)));
+	}
+
+	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
+	}
+
+	private async *run(request: ChatRequest, signal: AbortSignal, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+		const client = await this.client();
+		const stream = await client.responses.create(toResponsesRequest(this.settings, request), { signal });
+		const calls = new Map<number, { id: string; name: string; args: string }>();
+		const reasoningItems: unknown[] = [];
+		let sawCall = false;
+		for await (const event of stream as AsyncIterable<ResponseStreamEvent>) {
+			switch (event.type) {
+				case 'response.output_text.delta':
+				case 'response.refusal.delta':
+					if (event.delta) yield { type: 'text-delta', text: event.delta };
+					break;
+				case 'response.reasoning_summary_text.delta':
+				case 'response.reasoning_text.delta':
+					if (event.delta) yield { type: 'reasoning-delta', text: event.delta };
+					break;
+				case 'response.reasoning_summary_part.added':
+					if (event.summary_index > 0) yield { type: 'reasoning-delta', text: '\n\n' };
+					break;
+				case 'response.output_item.added':
+					if (event.item.type === 'function_call') {
+						const { call_id, name, arguments: args } = event.item;
+						calls.set(event.output_index, { id: call_id, name, args: args ?? '' });
+					}
+					break;
+				case 'response.function_call_arguments.delta': {
+					const call = calls.get(event.output_index);
+					if (call) call.args += event.delta;
+					break;
+				}
+				case 'response.output_item.done': {
+					const item = event.item;
+					if (item.type === 'function_call') {
+						const partial = calls.get(event.output_index);
+						const id = item.call_id || partial?.id || `call_${event.output_index}`;
+						sawCall = true;
+						yield { type: 'tool-call', call: toolCallFromText(id, item.name || partial?.name || '', item.arguments ?? partial?.args ?? '') };
+					} else if (item.type === 'reasoning' && item.encrypted_content) {
+						reasoningItems.push(item);
+					}
+					break;
+				}
+				case 'response.completed':
+				case 'response.incomplete': {
+					if (event.response.usage) yield { type: 'usage', usage: fromResponsesUsage(event.response.usage) };
+					yield {
+						type: 'finish',
+						reason: finishReason(event.response, sawCall),
+						...(reasoningItems.length ? { providerData: { [responsesReasoningKey]: reasoningItems } } : {}),
+					};
+					return;
+				}
+				case 'response.failed':
+					throw fromStreamError(event.response.error?.code, event.response.error?.message, ctx);
+				case 'error':
+					throw fromStreamError(event.code ?? undefined, event.message, ctx);
+				default:
+					break;
+			}
+		}
+		throw invalidResponse(ctx, 'stream ended before response.completed');
+	}
+}
+
+export function fromResponsesUsage(usage: ResponseUsage): Usage {
+	const cacheWrite = usage.input_tokens_details?.cache_write_tokens;
+	return {
+		inputTokens: usage.input_tokens ?? 0,
+		outputTokens: usage.output_tokens ?? 0,
+		reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+		cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+		...(cacheWrite ? { cacheWriteTokens: cacheWrite } : {}),
+	};
+}
+
+function finishReason(response: Response, sawCall: boolean): FinishReason {
+	if (response.status === 'incomplete') {
+		const reason = response.incomplete_details?.reason;
+		return reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content-filter' : 'other';
+	}
+	return sawCall ? 'tool-calls' : 'stop';
+}

@@ -1,0 +1,115 @@
+/** Which wire API an adapter speaks. */
+export type WireApi = 'responses' | 'chat-completions' | 'anthropic' | 'gemini';
+
+export interface ProviderPreset {
+	readonly api: WireApi;
+	/** Default base URL handed to the SDK; undefined = the SDK's own default (or required, see `baseUrlRequired`). */
+	readonly baseUrl?: string;
+	/** Environment variables to look the key up in, in order (MassGen's names). */
+	readonly keyVariables: readonly string[];
+	/** Local servers need no key; a placeholder is sent instead. */
+	readonly keyOptional?: boolean;
+	/** A value to send when no key is configured (OpenAI-compatible local servers). */
+	readonly placeholderKey?: string;
+	readonly baseUrlRequired?: boolean;
+}
+
+/** Backend `type` → defaults, after massgen-reference §6.1. */
+export const providerPresets: Readonly<Record<string, ProviderPreset>> = {
+	openai: { api: 'responses', baseUrl: 'https://api.openai.com/v1', keyVariables: ['OPENAI_API_KEY'] },
+	claude: { api: 'anthropic', baseUrl: 'https://api.anthropic.com', keyVariables: ['ANTHROPIC_API_KEY'] },
+	gemini: {
+		api: 'gemini',
+		baseUrl: 'https://generativelanguage.googleapis.com',
+		keyVariables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+	},
+	chatcompletion: { api: 'chat-completions', keyVariables: ['OPENAI_API_KEY'], baseUrlRequired: true },
+	grok: { api: 'chat-completions', baseUrl: 'https://api.x.ai/v1', keyVariables: ['XAI_API_KEY'] },
+	openrouter: { api: 'chat-completions', baseUrl: 'https://openrouter.ai/api/v1', keyVariables: ['OPENROUTER_API_KEY'] },
+	groq: { api: 'chat-completions', baseUrl: 'https://api.groq.com/openai/v1', keyVariables: ['GROQ_API_KEY'] },
+	together: { api: 'chat-completions', baseUrl: 'https://api.together.xyz/v1', keyVariables: ['TOGETHER_API_KEY'] },
+	cerebras: { api: 'chat-completions', baseUrl: 'https://api.cerebras.ai/v1', keyVariables: ['CEREBRAS_API_KEY'] },
+	fireworks: {
+		api: 'chat-completions',
+		baseUrl: 'https://api.fireworks.ai/inference/v1',
+		keyVariables: ['FIREWORKS_API_KEY'],
+	},
+	nebius: { api: 'chat-completions', baseUrl: 'https://api.studio.nebius.ai/v1', keyVariables: ['NEBIUS_API_KEY'] },
+	moonshot: { api: 'chat-completions', baseUrl: 'https://api.moonshot.ai/v1', keyVariables: ['MOONSHOT_API_KEY', 'KIMI_API_KEY'] },
+	qwen: {
+		api: 'chat-completions',
+		baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+		keyVariables: ['QWEN_API_KEY'],
+	},
+	zai: { api: 'chat-completions', keyVariables: ['ZAI_API_KEY'], baseUrlRequired: true },
+	poe: { api: 'chat-completions', keyVariables: ['POE_API_KEY'], baseUrlRequired: true },
+	lmstudio: {
+		api: 'chat-completions',
+		baseUrl: 'http://localhost:1234/v1',
+		keyVariables: ['LMSTUDIO_API_KEY'],
+		keyOptional: true,
+		placeholderKey: 'lm-studio',
+	},
+	ollama: {
+		api: 'chat-completions',
+		baseUrl: 'http://localhost:11434/v1',
+		keyVariables: ['OLLAMA_API_KEY'],
+		keyOptional: true,
+		placeholderKey: 'ollama',
+	},
+	vllm: {
+		api: 'chat-completions',
+		baseUrl: 'http://localhost:8000/v1',
+		keyVariables: ['VLLM_API_KEY'],
+		keyOptional: true,
+		placeholderKey: 'EMPTY',
+	},
+	sglang: {
+		api: 'chat-completions',
+		baseUrl: 'http://localhost:30000/v1',
+		keyVariables: ['SGLANG_API_KEY'],
+		keyOptional: true,
+		placeholderKey: 'EMPTY',
+	},
+	azure_openai: {
+		api: 'chat-completions',
+		keyVariables: ['AZURE_OPENAI_API_KEY'],
+		baseUrlRequired: true,
+	},
+};
+
+/** `chatcompletion` picks its key variable from the base URL's host (massgen-reference §6.1). */
+const hostKeyVariables: readonly (readonly [RegExp, string])[] = [
+	[/(^|\.)cerebras\.ai$/, 'CEREBRAS_API_KEY'],
+	[/(^|\.)together\.(xyz|ai)$/, 'TOGETHER_API_KEY'],
+	[/(^|\.)fireworks\.ai$/, 'FIREWORKS_API_KEY'],
+	[/(^|\.)groq\.com$/, 'GROQ_API_KEY'],
+	[/(^|\.)nebius\.(com|ai)$/, 'NEBIUS_API_KEY'],
+	[/(^|\.)openrouter\.ai$/, 'OPENROUTER_API_KEY'],
+	[/(^|\.)(z\.ai|bigmodel\.cn)$/, 'ZAI_API_KEY'],
+	[/(^|\.)moonshot\.(ai|cn)$/, 'MOONSHOT_API_KEY'],
+	[/(^|\.)poe\.com$/, 'POE_API_KEY'],
+	[/(^|\.)aliyuncs\.com$/, 'QWEN_API_KEY'],
+	[/(^|\.)x\.ai$/, 'XAI_API_KEY'],
+	[/(^|\.)openai\.com$/, 'OPENAI_API_KEY'],
+];
+
+/** Default settings for a backend type; undefined for types without an adapter here (`scripted`, `vscode_lm`). */
+export function presetFor(type: string): ProviderPreset | undefined {
+	return Object.hasOwn(providerPresets, type) ? providerPresets[type] : undefined;
+}
+
+/** Environment variables to look a key up in for this backend, in order (the config layer reads them). */
+export function keyVariablesFor(type: string, baseUrl?: string): readonly string[] {
+	if (type === 'chatcompletion' && baseUrl) {
+		let host = '';
+		try {
+			host = new URL(baseUrl).hostname;
+		} catch {
+			/* not a URL: fall through to the preset */
+		}
+		const match = hostKeyVariables.find(([pattern]) => pattern.test(host));
+		if (match) return [match[1]];
+	}
+	return presetFor(type)?.keyVariables ?? [];
+}

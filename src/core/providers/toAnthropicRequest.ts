@@ -1,0 +1,91 @@
+import type {
+	ContentBlockParam,
+	MessageCreateParamsStreaming,
+	MessageParam,
+	Tool,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { BackendSettings } from './backendSettings.js';
+import type { ChatRequest, ToolDefinition } from './model.js';
+import { passThroughOptions } from './passThrough.js';
+
+/** Key under which an assistant message's `providerData` carries Anthropic thinking blocks. */
+export const anthropicThinkingKey = 'anthropicThinkingBlocks';
+
+const defaultMaxTokens = 8192;
+const ephemeral = { type: 'ephemeral' } as const;
+
+/**
+ * Our request → a streamed Messages call. Prompt caching: `cache_control` on the system prompt
+ * (which caches tools + system) and on the last block of the stable prefix
+ * (`request.stablePrefixMessages`), so repeated coordination calls re-read the prefix cheaply.
+ */
+export function toAnthropicRequest(settings: BackendSettings, request: ChatRequest): MessageCreateParamsStreaming {
+	const extra = passThroughOptions(settings, request);
+	const thinking = extra['thinking'] as { type?: string; budget_tokens?: number } | undefined;
+	const thinkingOn = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
+	let maxTokens = request.maxOutputTokens ?? settings.maxTokens ?? defaultMaxTokens;
+	if (thinking?.budget_tokens !== undefined && maxTokens <= thinking.budget_tokens) maxTokens = thinking.budget_tokens + defaultMaxTokens;
+	const params: MessageCreateParamsStreaming = {
+		model: settings.model,
+		max_tokens: maxTokens,
+		messages: toAnthropicMessages(request),
+		stream: true,
+		...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: ephemeral }] } : {}),
+		...(request.tools.length ? { tools: request.tools.map(toAnthropicTool) } : {}),
+	};
+	const temperature = request.temperature ?? settings.temperature;
+	// Not in SDK 1.x's types, still accepted by the API for the models that support it;
+	// extended thinking accepts no temperature other than the default.
+	const sampling = temperature !== undefined && !thinkingOn ? { temperature } : {};
+	return { ...params, ...sampling, ...extra, stream: true } as MessageCreateParamsStreaming;
+}
+
+export function toAnthropicTool(tool: ToolDefinition): Tool {
+	return { name: tool.name, description: tool.description, input_schema: tool.parameters as Tool['input_schema'] };
+}
+
+/**
+ * Messages in Anthropic's shape: tool results become `tool_result` blocks in a user turn,
+ * consecutive same-role turns are merged (the API requires alternation), empty text is dropped.
+ */
+export function toAnthropicMessages(request: ChatRequest): MessageParam[] {
+	const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
+	const prefix = request.stablePrefixMessages ?? 0;
+	let prefixBlock: ContentBlockParam | undefined;
+	request.messages.forEach((message, index) => {
+		const blocks: ContentBlockParam[] = [];
+		let role: 'user' | 'assistant' = 'user';
+		switch (message.role) {
+			case 'user':
+				if (message.content) blocks.push({ type: 'text', text: message.content });
+				break;
+			case 'assistant': {
+				role = 'assistant';
+				const thinking = message.providerData?.[anthropicThinkingKey];
+				if (Array.isArray(thinking)) blocks.push(...(thinking as ContentBlockParam[]));
+				if (message.content) blocks.push({ type: 'text', text: message.content });
+				for (const call of message.toolCalls ?? []) {
+					blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+				}
+				break;
+			}
+			case 'tool':
+				blocks.push({
+					type: 'tool_result',
+					tool_use_id: message.toolCallId,
+					content: message.content,
+					...(message.isError ? { is_error: true } : {}),
+				});
+				break;
+		}
+		if (!blocks.length) return;
+		if (index < prefix) prefixBlock = blocks.at(-1);
+		const last = out.at(-1);
+		if (last && last.role === role) last.content.push(...blocks);
+		else out.push({ role, content: blocks });
+	});
+	if (prefixBlock && prefixBlock.type !== 'thinking' && prefixBlock.type !== 'redacted_thinking') {
+		(prefixBlock as { cache_control?: unknown }).cache_control = ephemeral;
+	}
+	return out;
+}

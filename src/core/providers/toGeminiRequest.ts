@@ -1,0 +1,86 @@
+import type { Content, FunctionDeclaration, GenerateContentConfig, GenerateContentParameters, Part } from '@google/genai';
+import type { BackendSettings } from './backendSettings.js';
+import type { ChatRequest, ToolDefinition } from './model.js';
+import { camelCaseKeys, passThroughOptions } from './passThrough.js';
+
+/** Key under which an assistant message's `providerData` carries the signature of its text part. */
+export const geminiTextSignatureKey = 'geminiThoughtSignature';
+/** `ToolCall.providerData` key of the call's thought signature. */
+export const geminiCallSignatureKey = 'thoughtSignature';
+/** Prefix of the ids the adapter makes up when Gemini sends none; they are never sent back. */
+export const geminiGeneratedIdPrefix = 'gemini_call_';
+
+/**
+ * Our request → `generateContentStream` parameters. Tools use native function calling with
+ * the JSON Schema passed as `parametersJsonSchema` (no lossy conversion to Gemini's Schema).
+ * The SDK's automatic function calling and automatic continuation (which re-sends requests)
+ * are switched off: one call is one HTTP request, and retries belong to the orchestrator.
+ */
+export function toGeminiRequest(settings: BackendSettings, request: ChatRequest, signal: AbortSignal): GenerateContentParameters {
+	const extra = camelCaseKeys(passThroughOptions(settings, request)) as GenerateContentConfig;
+	const config: GenerateContentConfig = {
+		abortSignal: signal,
+		automaticFunctionCalling: { disable: true },
+		automaticContinuation: false,
+		...(request.system ? { systemInstruction: request.system } : {}),
+		...(request.tools.length ? { tools: [{ functionDeclarations: request.tools.map(toGeminiFunction) }] } : {}),
+		...(/gemini-(2\.5|[3-9])/.test(settings.model) ? { thinkingConfig: { includeThoughts: true } } : {}),
+	};
+	const temperature = request.temperature ?? settings.temperature;
+	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;
+	if (temperature !== undefined) config.temperature = temperature;
+	if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
+	return { model: settings.model, contents: toGeminiContents(request), config: { ...config, ...extra, abortSignal: signal } };
+}
+
+export function toGeminiFunction(tool: ToolDefinition): FunctionDeclaration {
+	return { name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters };
+}
+
+/**
+ * Contents in Gemini's shape: assistant → `model` with `functionCall` parts (signatures echoed),
+ * tool results → `functionResponse` parts (`{output}` or `{error}`), same-role turns merged so
+ * all responses to one model turn travel together.
+ */
+export function toGeminiContents(request: ChatRequest): Content[] {
+	const out: Content[] = [];
+	for (const message of request.messages) {
+		const parts: Part[] = [];
+		let role: 'user' | 'model' = 'user';
+		switch (message.role) {
+			case 'user':
+				if (message.content) parts.push({ text: message.content });
+				break;
+			case 'assistant': {
+				role = 'model';
+				const signature = message.providerData?.[geminiTextSignatureKey];
+				if (message.content) parts.push({ text: message.content, ...(typeof signature === 'string' ? { thoughtSignature: signature } : {}) });
+				for (const call of message.toolCalls ?? []) {
+					const callSignature = call.providerData?.[geminiCallSignatureKey];
+					const ours = call.id.startsWith(geminiGeneratedIdPrefix);
+					parts.push({
+						functionCall: { ...(ours ? {} : { id: call.id }), name: call.name, args: call.arguments },
+						...(typeof callSignature === 'string' ? { thoughtSignature: callSignature } : {}),
+					});
+				}
+				break;
+			}
+			case 'tool': {
+				const id = message.toolCallId;
+				parts.push({
+					functionResponse: {
+						...(id.startsWith(geminiGeneratedIdPrefix) ? {} : { id }),
+						name: message.toolName,
+						response: message.isError ? { error: message.content } : { output: message.content },
+					},
+				});
+				break;
+			}
+		}
+		if (!parts.length) continue;
+		const last = out.at(-1);
+		if (last && last.role === role) last.parts = [...(last.parts ?? []), ...parts];
+		else out.push({ role, parts });
+	}
+	return out;
+}

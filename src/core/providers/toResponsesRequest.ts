@@ -1,0 +1,63 @@
+import type {
+	ResponseCreateParamsStreaming,
+	ResponseInputItem,
+	FunctionTool,
+} from 'openai/resources/responses/responses';
+import type { BackendSettings } from './backendSettings.js';
+import type { ChatRequest, ToolDefinition } from './model.js';
+import { passThroughOptions } from './passThrough.js';
+import { argumentsText } from './toolArguments.js';
+
+/** Key under which an assistant message's `providerData` carries Responses reasoning items. */
+export const responsesReasoningKey = 'openaiReasoningItems';
+
+/**
+ * Our request → a stateless Responses API call (`store: false`, full input every call, as
+ * MassGen does). Reasoning items come back encrypted so tool-call turns keep their reasoning.
+ */
+export function toResponsesRequest(settings: BackendSettings, request: ChatRequest): ResponseCreateParamsStreaming {
+	const extra = passThroughOptions(settings, request);
+	const reasoningModel = /^(o\d|gpt-5|codex)/.test(settings.model) || extra['reasoning'] !== undefined;
+	const params: ResponseCreateParamsStreaming = {
+		model: settings.model,
+		instructions: request.system || null,
+		input: toResponsesInput(request),
+		stream: true,
+		store: false,
+		...(reasoningModel ? { include: ['reasoning.encrypted_content'] } : {}),
+		...(request.tools.length ? { tools: request.tools.map(toResponsesTool) } : {}),
+	};
+	const temperature = request.temperature ?? settings.temperature;
+	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;
+	if (temperature !== undefined) params.temperature = temperature;
+	if (maxTokens !== undefined) params.max_output_tokens = maxTokens;
+	return { ...params, ...extra, stream: true } as ResponseCreateParamsStreaming;
+}
+
+export function toResponsesTool(tool: ToolDefinition): FunctionTool {
+	return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false };
+}
+
+export function toResponsesInput(request: ChatRequest): ResponseInputItem[] {
+	const items: ResponseInputItem[] = [];
+	for (const message of request.messages) {
+		switch (message.role) {
+			case 'user':
+				items.push({ role: 'user', content: message.content });
+				break;
+			case 'assistant': {
+				const reasoning = message.providerData?.[responsesReasoningKey];
+				if (Array.isArray(reasoning)) items.push(...(reasoning as ResponseInputItem[]));
+				if (message.content) items.push({ role: 'assistant', content: message.content });
+				for (const call of message.toolCalls ?? []) {
+					items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: argumentsText(call) });
+				}
+				break;
+			}
+			case 'tool':
+				items.push({ type: 'function_call_output', call_id: message.toolCallId, output: message.content });
+				break;
+		}
+	}
+	return items;
+}

@@ -1,0 +1,65 @@
+import type { PromptView, Turn } from './types.js';
+
+export interface AutoAgentOptions {
+	/** Shown in answers and presentations so peers' answers differ (default: the protocol name). */
+	readonly name?: string;
+	/** Answer text for `new_answer` (default: derived from the name and the question). */
+	readonly answer?: string | ((prompt: PromptView) => string);
+	/** Final-presentation text (default: derived from the name). */
+	readonly presentation?: string | ((prompt: PromptView) => string);
+	readonly usage?: Turn['usage'];
+}
+
+const answerTag = /<answer id="([^"]+)">/;
+
+/**
+ * A model stand-in that plays one MassGen coordination turn from the request alone:
+ * - `vote` offered with a non-empty `agent_id` enum and answers in the prompt → vote for the first id;
+ * - else `new_answer` offered → answer (also when the last tool result reported an error for a vote);
+ * - no workflow tools (final presentation, single agent) → plain text.
+ */
+export function autoAgentTurn(prompt: PromptView, options: AutoAgentOptions = {}): Turn {
+	const name = options.name ?? 'loopback';
+	const usage = options.usage ?? { input: 120, output: 30 };
+	const offers = (tool: string) => prompt.tools.find((t) => t.name === tool);
+	const vote = offers('vote');
+	const newAnswer = offers('new_answer');
+	const everything = [prompt.system, ...prompt.texts].join('\n');
+	const hasAnswers = answerTag.test(everything);
+	const last = prompt.lastToolResult ?? '';
+	const voteFailed = /vote/i.test(last) && /error|invalid|not allowed|cannot|unknown/i.test(last);
+	const ids = voteEnum(vote?.parameters);
+
+	if (vote && ids.length && hasAnswers && !(voteFailed && newAnswer)) {
+		return {
+			text: `Reviewing the answers; ${ids[0]} is solid.`,
+			toolCalls: [{ name: 'vote', arguments: { agent_id: ids[0], reason: `${name} agent: ${ids[0]} answers the question fully.` } }],
+			usage,
+		};
+	}
+	if (newAnswer) {
+		const content = typeof options.answer === 'function' ? options.answer(prompt) : (options.answer ?? defaultAnswer(name, prompt));
+		return { text: 'Drafting an answer.', toolCalls: [{ name: 'new_answer', arguments: { content } }], usage };
+	}
+	const text =
+		typeof options.presentation === 'function'
+			? options.presentation(prompt)
+			: (options.presentation ?? `Final answer (presented by the ${name} agent): ${question(prompt)}`);
+	return { text, usage };
+}
+
+function voteEnum(parameters: Record<string, unknown> | undefined): string[] {
+	const properties = parameters?.['properties'] as Record<string, Record<string, unknown>> | undefined;
+	const values = properties?.['agent_id']?.['enum'];
+	return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function question(prompt: PromptView): string {
+	const first = prompt.texts.find((t) => t.trim()) ?? '';
+	const line = first.replace(/\s+/g, ' ').trim();
+	return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}
+
+function defaultAnswer(name: string, prompt: PromptView): string {
+	return `Answer from the ${name} agent (${prompt.model}): ${question(prompt) || 'the task'} — done.`;
+}

@@ -1,0 +1,212 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { autoAgentTurn, type AutoAgentOptions } from './autoAgent.js';
+import type { LoopbackProtocol, PromptView, Reply, SseEvent, Turn, WireProtocol } from './types.js';
+import { anthropicWire } from './wire/anthropic.js';
+import { chatWire } from './wire/chat.js';
+import { geminiWire } from './wire/gemini.js';
+import { responsesWire } from './wire/responses.js';
+
+export type { LoopbackProtocol, PromptView, Reply, SseEvent, Turn } from './types.js';
+
+const protocols: Record<LoopbackProtocol, WireProtocol> = {
+	responses: responsesWire,
+	chat: chatWire,
+	anthropic: anthropicWire,
+	gemini: geminiWire,
+};
+
+export interface RecordedRequest {
+	readonly method: string;
+	readonly path: string;
+	readonly query: Readonly<Record<string, string>>;
+	/** Lower-cased header names. */
+	readonly headers: Readonly<Record<string, string>>;
+	readonly body: unknown;
+	readonly rawBody: string;
+	/** The model named by the request (body or URL). */
+	readonly model: string;
+	/** The request as an auto-agent reads it. */
+	readonly prompt: PromptView;
+	/** True when the client closed the connection before the server finished its reply. */
+	closedByClient: boolean;
+	/** Resolves once the reply is finished or the connection closed. */
+	readonly settled: Promise<void>;
+}
+
+export interface LoopbackOptions {
+	/**
+	 * Answer with the auto-agent policy whenever the reply queue is empty (see `autoAgent.ts`);
+	 * otherwise an unexpected request gets a 500 and is counted in `unexpected`.
+	 */
+	readonly auto?: boolean | AutoAgentOptions;
+	/** Pause between SSE events for every streamed reply (default 0). */
+	readonly delayMs?: number;
+}
+
+export interface LoopbackProvider {
+	readonly protocol: LoopbackProtocol;
+	/** Base URL for the SDK: includes `/v1` for OpenAI-style protocols, the host root otherwise. */
+	readonly baseUrl: string;
+	readonly requests: readonly RecordedRequest[];
+	/** Requests that found no scripted reply (auto mode off). */
+	readonly unexpected: number;
+	enqueue(...replies: Reply[]): void;
+	/** Shorthand for `enqueue({ turn })`. */
+	say(turn: Turn): void;
+	/** Replies still queued (a test that scripted exactly what it needed ends with 0). */
+	pending(): number;
+	close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1 (random port) that speaks one provider's wire protocol. */
+export async function startLoopbackProvider(
+	protocol: LoopbackProtocol,
+	options: LoopbackOptions = {},
+): Promise<LoopbackProvider> {
+	const wire = protocols[protocol];
+	const queue: Reply[] = [];
+	const requests: RecordedRequest[] = [];
+	const auto = options.auto === true ? {} : options.auto || undefined;
+	let unexpected = 0;
+
+	const server = createServer((req, res) => {
+		void handle(req, res).catch((error: unknown) => {
+			if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(wire.errorBody(500, `loopback failure: ${(error as Error).message}`)));
+		});
+	});
+
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		const rawBody = await readBody(req);
+		let body: unknown;
+		try {
+			body = rawBody ? JSON.parse(rawBody) : undefined;
+		} catch {
+			body = rawBody;
+		}
+		const model = wire.modelOf(url.pathname, body);
+		let settle!: () => void;
+		const record: RecordedRequest = {
+			method: req.method ?? 'GET',
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+			body,
+			rawBody,
+			model,
+			prompt: wire.readPrompt(body, model),
+			closedByClient: false,
+			settled: new Promise<void>((resolve) => (settle = resolve)),
+		};
+		requests.push(record);
+		res.on('close', () => {
+			if (!res.writableFinished) record.closedByClient = true;
+			settle();
+		});
+		if (!wire.matches(record.method, record.path)) {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(wire.errorBody(404, `loopback ${protocol}: no route ${record.method} ${record.path}`)));
+			return;
+		}
+		const reply = queue.shift() ?? (auto ? { turn: autoAgentTurn(record.prompt, { name: protocol, ...auto }) } : undefined);
+		if (!reply) {
+			unexpected += 1;
+			res.writeHead(500, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(wire.errorBody(500, `loopback ${protocol}: no scripted reply for request ${requests.length}`)));
+			return;
+		}
+		if ('status' in reply) {
+			res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+			res.end(JSON.stringify(reply.body ?? wire.errorBody(reply.status, reply.message ?? `loopback error ${reply.status}`)));
+			return;
+		}
+		const events = 'turn' in reply ? wire.encodeTurn(reply.turn, model) : reply.events;
+		await streamEvents(res, events, reply, reply.delayMs ?? options.delayMs ?? 0);
+	}
+
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+
+	return {
+		protocol,
+		baseUrl: `http://127.0.0.1:${port}${wire.basePath}`,
+		requests,
+		get unexpected() {
+			return unexpected;
+		},
+		enqueue: (...replies) => queue.push(...replies),
+		say: (turn) => queue.push({ turn }),
+		pending: () => queue.length,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+interface StreamShape {
+	readonly cutAfter?: number;
+	readonly endAfter?: number;
+	readonly stallAfter?: number;
+	readonly headers?: Readonly<Record<string, string>>;
+}
+
+async function streamEvents(
+	res: ServerResponse,
+	events: readonly SseEvent[],
+	reply: StreamShape,
+	delayMs: number,
+): Promise<void> {
+	// Negative positions count from the end: `stallAfter: -1` sends all but the terminal event.
+	const at = (n: number | undefined) => (n !== undefined && n < 0 ? Math.max(0, events.length + n) : n);
+	const shape = { ...reply, cutAfter: at(reply.cutAfter), endAfter: at(reply.endAfter), stallAfter: at(reply.stallAfter) };
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...shape.headers });
+	res.flushHeaders();
+	let sent = 0;
+	for (const event of events) {
+		if (res.destroyed) return;
+		if (shape.cutAfter !== undefined && sent >= shape.cutAfter) {
+			res.socket?.destroy();
+			return;
+		}
+		if (shape.endAfter !== undefined && sent >= shape.endAfter) break;
+		if (shape.stallAfter !== undefined && sent >= shape.stallAfter) {
+			await waitClosed(res);
+			return;
+		}
+		res.write(formatEvent(event));
+		sent += 1;
+		if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+	}
+	if (shape.cutAfter !== undefined && sent >= shape.cutAfter) {
+		res.socket?.destroy();
+		return;
+	}
+	if (shape.stallAfter !== undefined && sent >= shape.stallAfter) {
+		await waitClosed(res);
+		return;
+	}
+	res.end();
+}
+
+function waitClosed(res: ServerResponse): Promise<void> {
+	if (res.closed || res.destroyed) return Promise.resolve();
+	return new Promise<void>((resolve) => res.once('close', () => resolve()));
+}
+
+function formatEvent(event: SseEvent): string {
+	const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+	return `${event.event ? `event: ${event.event}\n` : ''}data: ${data}\n\n`;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
