@@ -1,0 +1,42 @@
+import { version } from '../../package.json';
+import { parseCliArgs, usage, UsageError } from './args.js';
+import { runCommand } from './runCommand.js';
+import { validateCommand } from './validateCommand.js';
+
+/** The `massgen` command. User errors print a message and an exit code, never a stack trace. */
+async function main(): Promise<number> {
+	const controller = new AbortController();
+	const stop = () => {
+		if (controller.signal.aborted) process.exit(4);
+		process.stderr.write('\nmassgen: cancelling (press Ctrl-C again to quit at once)\n');
+		controller.abort();
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	try {
+		const command = parseCliArgs(process.argv.slice(2), process.cwd());
+		switch (command.kind) {
+			case 'version':
+				process.stdout.write(`${version}\n`);
+				return 0;
+			case 'help':
+				process.stdout.write(`${usage}\n`);
+				return 0;
+			case 'validate':
+				return await validateCommand(command.file, process.env, process.stderr);
+			case 'run':
+				return await runCommand(command, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
+		}
+	} catch (error) {
+		if (error instanceof UsageError) {
+			process.stderr.write(`massgen: ${error.message}\n\n${usage}\n`);
+			return 1;
+		}
+		process.stderr.write(`massgen: internal error: ${(error as Error).message}\n`);
+		return 2;
+	}
+}
+
+void main().then((code) => {
+	process.exitCode = code;
+});

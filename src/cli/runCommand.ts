@@ -1,0 +1,115 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
+import { formatIssue, hasErrors } from '../core/config/configIssue.js';
+import { loadConfigFile } from '../core/config/loadConfig.js';
+import { redactConfig } from '../core/config/redact.js';
+import type { MassGenConfig } from '../core/config/schema.js';
+import { toOrchestratorSettings } from '../core/config/toSettings.js';
+import { RunLogWriter } from '../core/logs/runLog.js';
+import { newRunId } from '../core/logs/runId.js';
+import type { RunStatus } from '../core/orchestrator/events.js';
+import { Orchestrator } from '../core/orchestrator/orchestrator.js';
+import { buildAgents, selectDefaultTeam } from '../core/team/buildAgents.js';
+import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
+import { applyChanges } from '../core/workspace/applyChanges.js';
+import { createWorkspace } from '../core/workspace/createWorkspace.js';
+import { formatPatch } from '../core/workspace/patch.js';
+import type { CliCommand } from './args.js';
+import { createDisplay } from './display/createDisplay.js';
+import { shippedConfigsDir } from './shippedFiles.js';
+
+export interface CliIo {
+	readonly stdout: NodeJS.WriteStream;
+	readonly stderr: NodeJS.WriteStream;
+	readonly env: NodeJS.ProcessEnv;
+	/** Aborted on SIGINT/SIGTERM. */
+	readonly signal: AbortSignal;
+}
+
+const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
+
+/** `massgen run`: DESIGN §8. Returns the exit code. */
+export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, io: CliIo): Promise<number> {
+	const root = resolve(command.workspace);
+	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
+	const team = await loadTeam(root, command.config, io);
+	if (!team) return 1;
+	const { agents, secrets } = buildAgents(team.config, { keys: team.keys });
+	const workspace = await createWorkspace(root, { protectedPaths: team.config.orchestrator.protected_paths });
+	const runId = newRunId();
+	const log = await RunLogWriter.create(root, runId, { secrets });
+	const settings = { ...toOrchestratorSettings(team.config), ...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}) };
+	const orchestrator = new Orchestrator({ runId, question: command.question, workspace, agents, settings, signal: io.signal });
+	const display = command.json ? undefined : createDisplay(io.stderr);
+	for await (const event of orchestrator.run()) {
+		log.append(event);
+		display?.onEvent(event);
+		if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+	}
+	display?.close();
+	const result = orchestrator.result!;
+	const patch = await formatPatch(result.changes, (path) => readOrNull(join(root, path)));
+	await log.finish({ result, configYaml: redactConfig(team.config, secrets), patch });
+	await log.close();
+	io.stderr.write(`run log: ${log.runDir}\n`);
+	if (result.error) io.stderr.write(`error: ${result.error}\n`);
+	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
+	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
+		const applied = await applyChanges(root, result.changes);
+		if (applied.conflicts.length > 0) {
+			for (const conflict of applied.conflicts) io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
+			return fail(io, 'the workspace changed since the agents read it; nothing was written (see changes.patch in the run log)', 2);
+		}
+		io.stderr.write(`applied ${applied.applied.length} change(s): ${applied.applied.join(', ')}\n`);
+	} else if (result.changes.length > 0) {
+		io.stderr.write(`${result.changes.length} proposed change(s) in ${join(log.runDir, 'changes.patch')} (use --apply to write them)\n`);
+	}
+	return exitCodes[result.status];
+}
+
+interface LoadedTeam {
+	readonly config: MassGenConfig;
+	readonly keys: { env: NodeJS.ProcessEnv; dotenv: Record<string, string> };
+}
+
+/** Loads and checks the team config; prints every issue with its position. Undefined = exit 1. */
+async function loadTeam(root: string, explicit: string | undefined, io: CliIo): Promise<LoadedTeam | undefined> {
+	const choice = await chooseConfigFile(root, shippedConfigsDir(), explicit);
+	const loaded = await loadConfigFile(choice.file);
+	const keys = { env: io.env, dotenv: await readDotenv(root) };
+	let config = loaded.config;
+	const issues = [...loaded.issues];
+	if (config && choice.kind === 'default') {
+		const selection = await selectDefaultTeam(config, keys, choice.file);
+		for (const dropped of selection.dropped) io.stderr.write(`default team: leaving out ${dropped.id}: ${dropped.why}\n`);
+		issues.push(...selection.issues);
+		config = selection.config;
+	} else {
+		issues.push(...checkApiKeys(loaded, keys, 'run'));
+	}
+	for (const issue of issues) io.stderr.write(`${formatIssue(issue)}\n`);
+	if (!config || hasErrors(issues)) return undefined;
+	return { config, keys };
+}
+
+function fail(io: CliIo, message: string, code = 1): number {
+	io.stderr.write(`massgen: ${message}\n`);
+	return code;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+	try {
+		return (await stat(path)).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+	try {
+		return await readFile(path, 'utf8');
+	} catch {
+		return null;
+	}
+}
