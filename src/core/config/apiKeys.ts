@@ -79,7 +79,7 @@ export function apiKeyVariables(backend: Pick<BackendConfig, 'type' | 'base_url'
 	return { variables: [], required: false };
 }
 
-/** Looks the key up in order: config `api_key` → secrets → environment → `.env`; empty values do not count. */
+/** Looks the key up: config `api_key` → secrets → environment → `.env`. Empty values do not count. */
 export function resolveApiKey(
 	backend: Pick<BackendConfig, 'type' | 'base_url' | 'api_key'>,
 	sources: ApiKeySources,
@@ -123,13 +123,14 @@ export function checkApiKeys(
 	return result.config.agents.flatMap((agent, index): ConfigIssue[] => {
 		const resolved = resolveApiKey(agent.backend, sources);
 		if (!resolved.required || resolved.key) return [];
+		const variables = resolved.variables.join(' or ');
 		const path = ['agents', index, 'backend'];
 		const pos = result.source?.locate(path, 'key') ?? { line: 1, col: 1 };
 		return [
 			{
 				severity: mode === 'run' ? 'error' : 'warning',
 				code: 'missing-api-key',
-				message: `agent '${agent.id}': no API key: set ${resolved.variables.join(' or ')} (or api_key in the config)`,
+				message: `agent '${agent.id}': no API key: set ${variables} (or api_key in the config)`,
 				file,
 				line: pos.line,
 				col: pos.col,

@@ -35,7 +35,10 @@ export function inferBackendType(model: string): BackendType | undefined {
 	return undefined;
 }
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as http://localhost:11434/v1' });
+const httpUrl = z.url({
+	protocol: /^https?$/,
+	error: 'expected an http(s) URL such as http://localhost:11434/v1',
+});
 
 /** The keys we interpret; any other key goes to `options` (the escape hatch to the provider). */
 export const backendObject = z.looseObject({
@@ -78,7 +81,8 @@ export const backendSchema = backendObject
 			issue([], "missing required key 'model'", 'missing-model');
 		}
 		if (type === 'chatcompletion' && backend.base_url === undefined) {
-			issue([], "type chatcompletion needs 'base_url' (the server's OpenAI-compatible /v1 URL)", 'missing-base-url');
+			const message = "type chatcompletion needs 'base_url' (the server's OpenAI-compatible /v1 URL)";
+			issue([], message, 'missing-base-url');
 		}
 		if (type === 'scripted' && script === undefined) {
 			issue([], "type scripted needs 'script' (its coordination steps)", 'missing-script');
@@ -88,7 +92,8 @@ export const backendSchema = backendObject
 		}
 	}, { when: (payload) => isRecord(payload.value) })
 	.transform((backend) => {
-		const { type, model, api_key, base_url, temperature, max_tokens, reasoning, text, api_version, script } = backend;
+		const { type, model, api_key, base_url, temperature, max_tokens } = backend;
+		const { reasoning, text, api_version, script } = backend;
 		const options: Record<string, unknown> = {};
 		for (const [key, value] of Object.entries(backend)) {
 			if (!knownKeys.has(key) && !(key in unsupportedBackendKeys)) options[key] = value;

@@ -12,7 +12,7 @@ export function buildJsonSchema(): Record<string, unknown> {
 	return {
 		$schema,
 		title: 'MassGen for VS Code config',
-		description: 'A MassGen-compatible team of agents (DESIGN §6). Unknown backend keys are passed to the provider.',
+		description: 'A MassGen-compatible team of agents. Unknown backend keys are passed to the provider.',
 		...rest,
 	};
 }

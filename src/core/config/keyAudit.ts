@@ -51,6 +51,8 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 		const unsupported = unsupportedKeys[location];
 		for (const [key, child] of Object.entries(value)) {
 			if (known.includes(key)) continue;
+			// `x-…` top-level keys hold YAML anchors (the docker-compose convention).
+			if (location === 'root' && key.startsWith('x-')) continue;
 			const entry = unsupported[key];
 			const where = [...path, key];
 			const place = path.length ? `in ${formatPath(path)}` : 'at the top level';
@@ -97,13 +99,14 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 	}
 	visit(timeout_settings, ['timeout_settings'], 'timeout_settings');
 	visit(ui, ['ui'], 'ui');
-	if (isRecord(ui) && typeof ui.display_type === 'string' && !supportedDisplayTypes.includes(ui.display_type)) {
+	const displayType = isRecord(ui) ? ui.display_type : undefined;
+	if (typeof displayType === 'string' && !supportedDisplayTypes.includes(displayType)) {
 		warnings.push({
 			path: ['ui', 'display_type'],
 			target: 'value',
 			code: 'unsupported-value',
 			message:
-				`ui.display_type '${ui.display_type}' is not supported and is ignored ` +
+				`ui.display_type '${displayType}' is not supported and is ignored ` +
 				`(use ${supportedDisplayTypes.join(' or ')}; the display also adapts to the terminal)`,
 		});
 	}

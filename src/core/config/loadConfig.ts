@@ -33,7 +33,8 @@ export function loadConfigText(text: string, file: string): ConfigLoadResult {
 		return load(text, file);
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
-		return { config: undefined, issues: [fileIssue(file, 'internal-error', `internal error reading the config: ${why}`)] };
+		const issue = fileIssue(file, 'internal-error', `internal error reading the config: ${why}`);
+		return { config: undefined, issues: [issue] };
 	}
 }
 
@@ -45,11 +46,17 @@ function load(text: string, file: string): ConfigLoadResult {
 		// MassGen reads YAML with PyYAML (1.1: yes/no booleans, merge keys), but dates stay strings
 		// so that e.g. `api_version: 2024-10-21` is not turned into a timestamp.
 		version: '1.1',
-		customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
+		customTags: (tags) =>
+			tags.filter((tag) => typeof tag === 'string' || tag.tag !== 'tag:yaml.org,2002:timestamp'),
 	});
 	const at = (offset: number): Position => lineCounter.linePos(offset);
-	const issue = (severity: ConfigIssue['severity'], code: string, message: string, pos: Position, path: Path = []) =>
-		({ severity, code, message, file, line: pos.line, col: pos.col, path: [...path] }) satisfies ConfigIssue;
+	const issue = (
+		severity: ConfigIssue['severity'],
+		code: string,
+		message: string,
+		pos: Position,
+		path: Path = [],
+	): ConfigIssue => ({ severity, code, message, file, line: pos.line, col: pos.col, path: [...path] });
 
 	// One syntax error per line: the first is the cause, the rest on that line are its echoes.
 	const errorLines = new Set<number>();
@@ -77,13 +84,15 @@ function load(text: string, file: string): ConfigLoadResult {
 		issues: sortIssues(issues),
 		source,
 	});
-	const rootError = (code: string, message: string, pos: Position) => done([...syntax, issue('error', code, message, pos)]);
+	const rootError = (code: string, message: string, pos: Position): ConfigLoadResult =>
+		done([...syntax, issue('error', code, message, pos)]);
 
 	if (unreadable !== undefined) {
 		return rootError('yaml-unreadable', `the YAML cannot be read: ${unreadable}`, source.locate([], 'value'));
 	}
 	if (doc.contents === null) {
-		return rootError('empty-file', "the config is empty: it needs 'agents:' (a list) or 'agent:'", { line: 1, col: 1 });
+		const message = "the config is empty: it needs 'agents:' (a list) or 'agent:'";
+		return rootError('empty-file', message, { line: 1, col: 1 });
 	}
 	if (!isRecord(raw)) {
 		const found = Array.isArray(raw) ? 'a list' : `a single value (${JSON.stringify(raw)})`;
@@ -113,9 +122,10 @@ export async function loadConfigFile(path: string): Promise<ConfigLoadResult> {
 		text = await readFile(path, 'utf8');
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code ?? error);
-		const issue = fileIssue(path, code === 'ENOENT' ? 'file-not-found' : 'file-unreadable', `cannot read the config: ${why}`);
-		return { config: undefined, issues: [issue] };
+		const why =
+			code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code ?? error);
+		const kind = code === 'ENOENT' ? 'file-not-found' : 'file-unreadable';
+		return { config: undefined, issues: [fileIssue(path, kind, `cannot read the config: ${why}`)] };
 	}
 	return loadConfigText(text, path);
 }
@@ -124,7 +134,12 @@ function fileIssue(file: string, code: string, message: string): ConfigIssue {
 	return { severity: 'error', code, message, file, line: 1, col: 1, path: [] };
 }
 
-function positionsOf(doc: Document, lineCounter: LineCounter, file: string, singleAgent: boolean): ConfigSource {
+function positionsOf(
+	doc: Document,
+	lineCounter: LineCounter,
+	file: string,
+	singleAgent: boolean,
+): ConfigSource {
 	return {
 		file,
 		locate(path, target = 'value') {

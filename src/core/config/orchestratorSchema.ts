@@ -13,7 +13,7 @@ export const contextPathSchema = z.object({
 /** MassGen's `orchestrator.coordination`; none of its keys is supported yet (each warns). */
 export const coordinationSchema = z.object({});
 
-/** MassGen's `orchestrator` block plus our limits (`max_rounds`, `max_tool_calls_per_turn`, `protected_paths`). */
+/** MassGen's `orchestrator` plus our limits: `max_rounds`, `max_tool_calls_per_turn`, `protected_paths`. */
 export const orchestratorSchema = z.object({
 	context_paths: z.array(contextPathSchema).default([]),
 	voting_sensitivity: sensitivity.default('lenient').describe('Prompt wording only (as in MassGen).'),
@@ -28,7 +28,13 @@ export const orchestratorSchema = z.object({
 		.default(null)
 		.describe('After this many accepted answers an agent must vote; null = unlimited.'),
 	skip_coordination_rounds: z.boolean().default(false).describe('The first agent presents at once.'),
-	max_rounds: z.number().int().min(1).nullable().default(null).describe('Cap on coordination rounds; null = none.'),
+	max_rounds: z
+		.number()
+		.int()
+		.min(1)
+		.nullable()
+		.default(null)
+		.describe('Cap on coordination rounds; null = none.'),
 	max_tool_calls_per_turn: z.number().int().min(1).default(40),
 	protected_paths: z
 		.array(z.string().min(1))
@@ -43,7 +49,12 @@ export type ContextPathConfig = z.output<typeof contextPathSchema>;
 /** Top-level `timeout_settings` (MassGen has only the first key). */
 export const timeoutSettingsSchema = z.object({
 	orchestrator_timeout_seconds: z.number().positive().default(1800).describe('Whole coordination phase.'),
-	agent_timeout_seconds: z.number().positive().nullable().default(null).describe('One agent turn; null = none.'),
+	agent_timeout_seconds: z
+		.number()
+		.positive()
+		.nullable()
+		.default(null)
+		.describe('One agent turn; null = none.'),
 	presentation_timeout_seconds: z.number().positive().default(600).describe('Final presentation.'),
 });
 

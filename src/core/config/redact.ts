@@ -11,7 +11,10 @@ const redacted = '[redacted]';
  * sensitive-looking keys (`max_tokens`) are kept. This is what a run directory's config.yaml holds.
  */
 export function redactConfig(config: MassGenConfig, secrets: readonly string[]): string {
-	const values = [...new Set(secrets.filter((secret) => secret.length > 0))].sort((a, b) => b.length - a.length);
+	// Longest first, so a secret containing another is replaced whole.
+	const values = [...new Set(secrets.filter((secret) => secret.length > 0))].sort(
+		(a, b) => b.length - a.length,
+	);
 	const scrub = (text: string): string =>
 		values.reduce((out, secret) => out.split(secret).join(redacted), text);
 	const visit = (value: unknown, sensitive: boolean): unknown => {
@@ -19,7 +22,10 @@ export function redactConfig(config: MassGenConfig, secrets: readonly string[]):
 		if (Array.isArray(value)) return value.map((item) => visit(item, sensitive));
 		if (typeof value === 'object' && value !== null) {
 			return Object.fromEntries(
-				Object.entries(value).map(([key, child]) => [scrub(key), visit(child, sensitive || sensitiveKey.test(key))]),
+				Object.entries(value).map(([key, child]) => [
+					scrub(key),
+					visit(child, sensitive || sensitiveKey.test(key)),
+				]),
 			);
 		}
 		return value;

@@ -31,7 +31,8 @@ export function fromZodIssues(issues: readonly z.core.$ZodIssue[]): SchemaError[
 			return [{ path, target: params.target ?? 'value', code: params.code ?? 'invalid', message }];
 		}
 		const isBackendType = path.at(-1) === 'type' && path.at(-2) === 'backend';
-		const code = isBackendType && issue.code === 'invalid_value' ? 'unknown-backend-type' : issue.code.replace(/_/g, '-');
+		const code =
+			isBackendType && issue.code === 'invalid_value' ? 'unknown-backend-type' : issue.code.replace(/_/g, '-');
 		return [{ path, target: 'value', code, message: describe(issue, path) }];
 	});
 }
@@ -66,7 +67,12 @@ function describe(issue: z.core.$ZodIssue, path: (string | number)[]): string {
 	}
 }
 
-function bound(origin: string, limit: number | bigint, inclusive: boolean | undefined, side: 'small' | 'big'): string {
+function bound(
+	origin: string,
+	limit: number | bigint,
+	inclusive: boolean | undefined,
+	side: 'small' | 'big',
+): string {
 	const n = String(limit);
 	if (origin === 'array' || origin === 'set') {
 		return side === 'small' ? `needs at least ${n} item${n === '1' ? '' : 's'}` : `allows at most ${n} items`;
