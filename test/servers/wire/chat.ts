@@ -1,12 +1,15 @@
 import type { PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
 import { argumentText, asArray, asRecord, nextId, pieces, textOf } from './split.js';
 
+const azurePath = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
+
 /** OpenAI Chat Completions: `POST /v1/chat/completions`, `data:` chunks ending with `[DONE]`. */
 export const chatWire: WireProtocol = {
 	name: 'chat',
 	basePath: '/v1',
-	matches: (method, path) => method === 'POST' && path === '/v1/chat/completions',
-	modelOf: (_path, body) => String(asRecord(body)['model'] ?? 'unknown'),
+	// Azure OpenAI addresses the deployment in the path instead.
+	matches: (method, path) => method === 'POST' && (path === '/v1/chat/completions' || azurePath.test(path)),
+	modelOf: (path, body) => String(asRecord(body)['model'] ?? azurePath.exec(path)?.[1] ?? 'unknown'),
 	encodeTurn,
 	readPrompt,
 	errorBody: (status, message) => ({
