@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { scriptSchema } from '../providers/scriptedSchema.js';
+import { isRecord } from './isRecord.js';
 import { unsupportedBackendKeys } from './massgenKeys.js';
 
 /** Backend `type`s we can run (DESIGN §6). */
@@ -90,6 +91,7 @@ export const backendSchema = backendObject
 		if (script !== undefined && type !== 'scripted') {
 			issue(['script'], "'script' is only allowed with type: scripted", 'script-not-scripted');
 		}
+		// `when`: check even when sibling keys are invalid, so every issue is reported at once.
 	}, { when: (payload) => isRecord(payload.value) })
 	.transform((backend) => {
 		const { type, model, api_key, base_url, temperature, max_tokens } = backend;
@@ -108,11 +110,6 @@ export const backendSchema = backendObject
 	});
 
 export type BackendConfig = z.output<typeof backendSchema>;
-
-// Checks also run when sibling keys are invalid (so all issues are reported), but only on a mapping.
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Drops undefined members, so serialised configs and spreads stay clean. */
 function defined<T extends Record<string, unknown>>(value: T): Partial<T> {

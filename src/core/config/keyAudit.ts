@@ -1,6 +1,7 @@
 import { backendObject } from './backendSchema.js';
 import { formatPath } from './configIssue.js';
 import { didYouMeanSuffix } from './didYouMean.js';
+import { isRecord } from './isRecord.js';
 import { isDefaultLike, supportedDisplayTypes, unsupportedKeys } from './massgenKeys.js';
 import type { KeyLocation } from './massgenKeys.js';
 import {
@@ -33,10 +34,6 @@ const knownKeys: Readonly<Record<KeyLocation, readonly string[]>> = {
 	timeout_settings: Object.keys(timeoutSettingsSchema.shape),
 	ui: Object.keys(uiSchema.shape),
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Warnings for keys zod strips silently: MassGen keys we do not support yet (named, with a

@@ -3,6 +3,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { Document, YAMLError } from 'yaml';
 import { hasErrors, sortIssues } from './configIssue.js';
 import type { ConfigIssue } from './configIssue.js';
+import { isRecord } from './isRecord.js';
 import { auditKeys } from './keyAudit.js';
 import { massGenConfigSchema } from './schema.js';
 import type { MassGenConfig } from './schema.js';
@@ -15,7 +16,7 @@ type Path = readonly (string | number)[];
 /** Where the loaded config's nodes are, for checks made after loading (e.g. API keys). */
 export interface ConfigSource {
 	readonly file: string;
-	/** Position of a path of the normalised config (`['agents', 0, 'backend']` also finds a single `agent:`). */
+	/** Position of a path of the normalised config; `['agents', 0, …]` also finds a single `agent:`. */
 	locate(path: Path, target?: 'key' | 'value'): Position;
 }
 
@@ -23,7 +24,7 @@ export interface ConfigSource {
 export interface ConfigLoadResult {
 	readonly config: MassGenConfig | undefined;
 	readonly issues: ConfigIssue[];
-	/** Absent when the text is not even valid YAML. */
+	/** Absent when the file cannot be read or is not valid YAML. */
 	readonly source?: ConfigSource;
 }
 
@@ -160,9 +161,6 @@ function yamlMessage(error: YAMLError, text: string): string {
 		return `duplicate key${key ? ` '${key}'` : ''}: keys must be unique within a mapping`;
 	}
 	if (error.code === 'TAB_AS_INDENT') return 'tab used for indentation: YAML indentation must use spaces';
+	if (error.code === 'MULTIPLE_DOCS') return "a config is a single YAML document: remove this '---' and what follows";
 	return `YAML syntax: ${error.message}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { backendSchema } from './backendSchema.js';
+import { isRecord } from './isRecord.js';
 import { orchestratorSchema, timeoutSettingsSchema, uiSchema } from './orchestratorSchema.js';
 
 /** One agent as written in YAML; `id` defaults to `agent{i}` (1-based) after parsing. */
@@ -20,10 +21,6 @@ export const rootObject = z.object({
 	timeout_settings: timeoutSettingsSchema.prefault({}),
 	ui: uiSchema.prefault({}),
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * A MassGen-compatible config (DESIGN §6), normalised: always `agents`, every agent with an id,
@@ -67,6 +64,7 @@ export const massGenConfigSchema = rootObject
 				params: { code: 'duplicate-agent-id' },
 			});
 		});
+		// `when`: check even when sibling keys are invalid, so every issue is reported at once.
 	}, { when: (payload) => isRecord(payload.value) })
 	.transform(({ agent, agents, orchestrator, timeout_settings, ui }) => ({
 		agents: (agents ?? (agent ? [agent] : [])).map(({ id, ...rest }, index) => ({

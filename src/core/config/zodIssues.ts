@@ -95,7 +95,7 @@ function article(expected: string): string {
 /** The offending value, short: `'hot'`, `5`, `a list`, `a mapping`, `null`. */
 function show(value: unknown): string {
 	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'a list';
+	if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
 	if (typeof value === 'object') return 'a mapping';
 	if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
 	return String(value);

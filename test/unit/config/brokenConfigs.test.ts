@@ -22,6 +22,11 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 	'agent-and-agents.yaml': [
 		['3:1', 'error', 'agent-and-agents', "use either 'agent' (one agent) or 'agents' (a list), not both"],
 	],
+	'multiple-documents.yaml': [['3:1', 'error', 'yaml-multiple-docs', 'a config is a single YAML document']],
+	'empty-agents.yaml': [['1:9', 'error', 'too-small', 'agents: needs at least 1 item, got an empty list']],
+	'script-unknown-key.yaml': [
+		['7:13', 'error', 'unknown-key', "unknown key 'anser' in agents[0].backend.script.coordination[0]"],
+	],
 	'no-agents.yaml': [['2:1', 'error', 'no-agents', "no agents: add 'agents:'"]],
 	'agents-not-list.yaml': [['2:3', 'error', 'invalid-type', 'agents: expected a list, got a mapping']],
 	'missing-backend.yaml': [['2:5', 'error', 'invalid-type', "agents[0]: missing required key 'backend'"]],
