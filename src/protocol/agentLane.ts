@@ -1,8 +1,15 @@
 /**
  * Small pure helpers behind `reduceRun` for one agent lane.
  */
-import type { RunAgentInfo } from '../core/orchestrator/events.js';
-import { MAX_STREAM_CHARS, type AgentLane, type AgentLaneState, type RunState } from './runState.js';
+import type { RunAgentInfo, RunEventOf } from '../core/orchestrator/events.js';
+import {
+	MAX_STREAM_CHARS,
+	MAX_TOOL_CALLS,
+	type AgentLane,
+	type AgentLaneState,
+	type RunState,
+	type ToolCallView,
+} from './runState.js';
 
 /** Trimming happens only past this slack, so a streaming lane is not re-sliced on every delta. */
 const TRIM_SLACK = 4_096;
@@ -40,7 +47,11 @@ export function emptyLane(agentId: string, info?: RunAgentInfo): AgentLane {
 }
 
 /** Appends a delta keeping roughly the last MAX_STREAM_CHARS characters. */
-export function appendBounded(text: string, dropped: number, delta: string): { text: string; dropped: number } {
+export function appendBounded(
+	text: string,
+	dropped: number,
+	delta: string,
+): { text: string; dropped: number } {
 	const next = text + delta;
 	if (next.length <= MAX_STREAM_CHARS + TRIM_SLACK) return { text: next, dropped };
 	const cut = next.length - MAX_STREAM_CHARS;
@@ -94,4 +105,40 @@ export function tallyVotes(votes: RunState['votes']): Record<string, number> {
 		setOwn(tally, vote.votedForAgent, (getOwn(tally, vote.votedForAgent) ?? 0) + 1);
 	}
 	return tally;
+}
+
+/** The lane's tool calls with this result attached to its call (matched by callId). */
+export function withToolResult(lane: AgentLane, e: RunEventOf<'tool-result'>): ToolCallView[] {
+	const result = { isError: e.isError, text: e.text, t: e.t };
+	const calls = [...lane.toolCalls];
+	for (let i = calls.length - 1; i >= 0; i--) {
+		const call = calls[i]!;
+		if (call.callId === e.callId) {
+			calls[i] = { ...call, result };
+			return calls;
+		}
+	}
+	// A result whose call was dropped (or never seen) still shows.
+	const orphan: ToolCallView = {
+		callId: e.callId,
+		name: e.name,
+		args: {},
+		phase: e.phase,
+		round: lane.round,
+		t: e.t,
+		result,
+	};
+	return [...(calls.length >= MAX_TOOL_CALLS ? calls.slice(1) : calls), orphan];
+}
+
+/** Moves lanes in one of `from` to `done` (coordination or the run is over for them). */
+export function settleLanes(state: RunState, from: readonly AgentLaneState[]): RunState {
+	let agents: Record<string, AgentLane> | null = null;
+	for (const id of state.agentOrder) {
+		const lane = getOwn(state.agents, id);
+		if (!lane || !from.includes(lane.state)) continue;
+		agents ??= { ...state.agents };
+		setOwn(agents, id, { ...lane, state: 'done' });
+	}
+	return agents ? { ...state, agents } : state;
 }

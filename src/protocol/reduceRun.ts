@@ -2,7 +2,16 @@
  * The pure fold from RunEvents to RunState, shared by the webview, the extension host and the CLI.
  */
 import type { Phase, RunEvent, RunEventOf } from '../core/orchestrator/events.js';
-import { appendBounded, emptyLane, getOwn, nextLaneState, setOwn, withLane } from './agentLane.js';
+import {
+	appendBounded,
+	emptyLane,
+	getOwn,
+	nextLaneState,
+	setOwn,
+	settleLanes,
+	withLane,
+	withToolResult,
+} from './agentLane.js';
 import { invalidateVotes, recordVote, removeVoter } from './reduceVotes.js';
 import {
 	initialRunState,
@@ -239,31 +248,4 @@ function startRun(state: RunState, e: RunEventOf<'run-start'>): RunState {
 		agentOrder: [...order, ...extra],
 		agents,
 	};
-}
-
-function withToolResult(lane: AgentLane, e: RunEventOf<'tool-result'>): ToolCallView[] {
-	const result = { isError: e.isError, text: e.text, t: e.t };
-	const calls = [...lane.toolCalls];
-	for (let i = calls.length - 1; i >= 0; i--) {
-		const call = calls[i]!;
-		if (call.callId === e.callId) {
-			calls[i] = { ...call, result };
-			return calls;
-		}
-	}
-	// A result whose call was dropped (or never seen) still shows.
-	const orphan: ToolCallView = { callId: e.callId, name: e.name, args: {}, phase: e.phase, round: lane.round, t: e.t, result };
-	return [...(calls.length >= MAX_TOOL_CALLS ? calls.slice(1) : calls), orphan];
-}
-
-/** Moves lanes in one of `from` to `done` (coordination or the run is over for them). */
-function settleLanes(state: RunState, from: readonly AgentLaneState[]): RunState {
-	let agents: Record<string, AgentLane> | null = null;
-	for (const id of state.agentOrder) {
-		const lane = getOwn(state.agents, id);
-		if (!lane || !from.includes(lane.state)) continue;
-		agents ??= { ...state.agents };
-		setOwn(agents, id, { ...lane, state: 'done' });
-	}
-	return agents ? { ...state, agents } : state;
 }

@@ -19,14 +19,20 @@ const relativePath = z
 	.string()
 	.min(1)
 	.max(MAX_PATH_CHARS)
-	.regex(/^(?![/]|[A-Za-z]:)(?!.*(?:^|\/)\.\.(?:\/|$))[^\\\u0000-\u001f\u007f]+$/, 'must be a workspace-relative path');
+	.regex(
+		/^(?![/]|[A-Za-z]:)(?!.*(?:^|\/)\.\.(?:\/|$))[^\\\u0000-\u001f\u007f]+$/,
+		'must be a workspace-relative path',
+	);
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready') }),
 	z.strictObject({ type: z.literal('ask'), question: z.string().trim().min(1).max(MAX_QUESTION_CHARS) }),
 	z.strictObject({ type: z.literal('cancel') }),
 	z.strictObject({ type: z.literal('open-diff'), path: relativePath }),
-	z.strictObject({ type: z.literal('accept'), paths: z.array(relativePath).min(1).max(MAX_ACCEPT_PATHS).optional() }),
+	z.strictObject({
+		type: z.literal('accept'),
+		paths: z.array(relativePath).min(1).max(MAX_ACCEPT_PATHS).optional(),
+	}),
 	z.strictObject({ type: z.literal('reject') }),
 	z.strictObject({ type: z.literal('open-run'), runId: z.string().regex(runIdPattern, 'must be a run id') }),
 	z.strictObject({
@@ -41,11 +47,13 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 // every parsed value is a WebviewMessage, and both cover the same message types.
 type Parsed = z.infer<typeof webviewMessageSchema>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const schemaMatchesType: [Parsed] extends [WebviewMessage] ? Same<Parsed['type'], WebviewMessage['type']> : false =
-	true;
+type Matches = [Parsed] extends [WebviewMessage] ? Same<Parsed['type'], WebviewMessage['type']> : false;
+const schemaMatchesType: Matches = true;
 void schemaMatchesType;
 
-export type ParseResult = { readonly ok: true; readonly message: WebviewMessage } | { readonly ok: false; readonly error: string };
+export type ParseResult =
+	| { readonly ok: true; readonly message: WebviewMessage }
+	| { readonly ok: false; readonly error: string };
 
 /** Validates one inbound message; the error is a short, user-safe description (never throws). */
 export function parseWebviewMessage(input: unknown): ParseResult {

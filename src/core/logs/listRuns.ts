@@ -70,7 +70,8 @@ async function readFirstEvent(runDir: string): Promise<SummaryFields | null> {
 	try {
 		for await (const line of lines) {
 			const event = parseEventLine(line);
-			return event?.type === 'run-start' ? { question: event.question, status: 'incomplete', winner: null } : null;
+			if (event?.type !== 'run-start') return null;
+			return { question: event.question, status: 'incomplete', winner: null };
 		}
 		return null;
 	} catch {

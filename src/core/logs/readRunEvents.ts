@@ -35,8 +35,6 @@ export function parseEventLine(line: string): RunEvent | null {
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
 	const { type, seq, runId, t } = value as Record<string, unknown>;
-	if (typeof type !== 'string' || typeof seq !== 'number' || typeof runId !== 'string' || typeof t !== 'number') {
-		return null;
-	}
-	return value as RunEvent;
+	const envelope = typeof type === 'string' && typeof seq === 'number' && typeof runId === 'string';
+	return envelope && typeof t === 'number' ? (value as RunEvent) : null;
 }

@@ -56,12 +56,17 @@ export class RunLogWriter {
 	) {}
 
 	/** Creates the run directory (and `.massgen/runs/`) and opens `events.jsonl` for appending. */
-	static async create(workspaceRoot: string, runId: string, options: RunLogOptions = {}): Promise<RunLogWriter> {
+	static async create(
+		workspaceRoot: string,
+		runId: string,
+		options: RunLogOptions = {},
+	): Promise<RunLogWriter> {
 		if (!isSafeRunId(runId)) throw new Error(`Run id ${JSON.stringify(runId)} is not a safe directory name.`);
 		const runDir = join(runsDir(workspaceRoot), runId);
 		await mkdir(runDir, { recursive: true });
 		const events = await open(join(runDir, 'events.jsonl'), 'a');
-		return new RunLogWriter(runDir, events, createRedactor(options.secrets ?? []), options.flushDelayMs ?? 50);
+		const redact = createRedactor(options.secrets ?? []);
+		return new RunLogWriter(runDir, events, redact, options.flushDelayMs ?? 50);
 	}
 
 	/** Queues one event as one line (secrets redacted). */

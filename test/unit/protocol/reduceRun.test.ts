@@ -261,7 +261,7 @@ describe('reduceRun: ordering, replay and bounds', () => {
 			]),
 		);
 		expect(state.agentOrder).toEqual(['alice', 'bob', 'constructor', '__proto__']);
-		expect(state.agents.constructor!.text).toBe('a');
+		expect(state.agents['constructor' as string]!.text).toBe('a');
 		expect(Object.hasOwn(state.agents, '__proto__')).toBe(true);
 		expect(Object.getPrototypeOf(state.agents)).toBe(Object.prototype);
 	});
@@ -281,6 +281,7 @@ describe('reduceRun: ordering, replay and bounds', () => {
 			});
 		}
 		expect(state.agents.alice!.textDropped).toBeGreaterThan(0);
-		expect(performance.now() - began).toBeLessThan(2_000);
+		// A smoke bound: a per-delta copy of the whole state or text would take far longer.
+		expect(performance.now() - began).toBeLessThan(5_000);
 	});
 });

@@ -1,0 +1,84 @@
+/**
+ * One human line per meaningful event (plain progress, and the log above the live table).
+ * Streaming deltas, tool calls and usage are too frequent to print and return null.
+ */
+import type { RunEvent } from '../../core/orchestrator/events.js';
+import type { RunState } from '../../protocol/runState.js';
+import { formatDuration } from './terminalText.js';
+
+/**
+ * Formats `event` with `state` already folded over it (for tallies and names). The result may
+ * contain model text: sanitize it before it reaches a terminal.
+ */
+export function formatEventLine(event: RunEvent, state: RunState): string | null {
+	switch (event.type) {
+		case 'run-start': {
+			const team = event.agents.map((a) => `${a.agentId} (${a.provider}/${a.model})`).join(', ');
+			return `run ${event.runId}: ${plural(event.agents.length, 'agent')}: ${team}`;
+		}
+		case 'round-start':
+			return event.snapshot.length === 0
+				? `${event.agentId}: round ${event.round}`
+				: `${event.agentId}: round ${event.round} (sees ${event.snapshot.join(', ')})`;
+		case 'update-injected':
+			return `${event.agentId}: update injected (${event.labels.join(', ')})`;
+		case 'new-answer':
+			return `${event.agentId}: new answer ${event.label} (${event.content.length} chars)`;
+		case 'vote':
+			return `${event.voter} votes ${event.votedFor}: ${event.reason}`;
+		case 'votes-invalidated':
+			return `${event.byLabel} invalidates the votes of ${event.voters.join(', ')}`;
+		case 'workflow-error':
+			return `${event.agentId}: workflow error (attempt ${event.attempt}): ${event.message}`;
+		case 'agent-error': {
+			const retry = event.retryable ? ', retrying' : '';
+			return `${event.agentId}: ${event.kind} error (failure ${event.failures}${retry}): ${event.message}`;
+		}
+		case 'agent-killed':
+			return `${event.agentId}: killed: ${event.reason}`;
+		case 'tool-result':
+			return event.isError ? `${event.agentId}: ${event.name} refused: ${event.text}` : null;
+		case 'approval-request':
+			return `${event.agentId} asks approval to ${event.action} ${event.target}: ${event.reason}`;
+		case 'approval-result':
+			return `${event.agentId}: ${event.decision === 'allow' ? 'allowed' : 'denied'} (${event.by})`;
+		case 'winner-selected': {
+			const votes = Object.hasOwn(event.tally, event.agentId) ? event.tally[event.agentId]! : 0;
+			const why = event.reason === 'no-votes' ? 'no votes' : plural(votes, 'vote');
+			const tie = event.reason === 'tie-break' ? ', tie-break' : '';
+			return `winner: ${event.agentId} with ${event.label} (${why}${tie})`;
+		}
+		case 'presentation-start':
+			return `${event.agentId}: presenting the final answer`;
+		case 'file-edit':
+			// Coordination edits stay in that agent's own overlay; only presentation edits are the change set.
+			const draft = event.phase === 'coordination' ? ' (draft)' : '';
+			return `${event.agentId}: ${event.kind} ${event.path}${draft}`;
+		case 'final-answer':
+			return `final answer: ${event.label} by ${event.agentId} (${event.content.length} chars)`;
+		case 'run-end': {
+			const changes = state.fileEdits.filter((f) => f.phase === 'presentation').length;
+			const tail = changes > 0 ? `, ${plural(changes, 'file')} changed` : '';
+			const verb = event.status === 'completed' ? 'in' : 'after';
+			const error = event.error ? `: ${event.error}` : '';
+			return `run ${event.status} ${verb} ${formatDuration(event.durationMs)}${tail}${error}`;
+		}
+		case 'text-delta':
+		case 'reasoning-delta':
+		case 'tool-call':
+		case 'usage':
+			return null;
+		default:
+			return unknownEvent(event);
+	}
+}
+
+/** `1 vote`, `3 votes`. */
+export function plural(count: number, noun: string): string {
+	return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Compile-time exhaustiveness; an unknown type from a newer core prints nothing. */
+function unknownEvent(_event: never): null {
+	return null;
+}

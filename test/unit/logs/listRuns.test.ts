@@ -1,0 +1,81 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listRuns } from '../../../src/core/logs/listRuns.js';
+import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import { convergenceEvents } from '../protocol/scenarios.js';
+
+let ws: string;
+beforeEach(async () => {
+	ws = await mkdtemp(join(tmpdir(), 'massgen-runs-'));
+});
+afterEach(async () => {
+	await rm(ws, { recursive: true, force: true });
+});
+
+function resultOf(runId: string, question: string, status: RunResult['status']): RunResult {
+	return {
+		runId,
+		question,
+		status,
+		winner: status === 'completed' ? { agentId: 'alice', label: 'agent1.1' } : null,
+		answers: [],
+		votes: [],
+		finalAnswer: null,
+		changes: [],
+		usage: [],
+		durationMs: 1,
+	};
+}
+
+async function finishedRun(runId: string, question: string, status: RunResult['status']): Promise<void> {
+	const log = await RunLogWriter.create(ws, runId);
+	await log.finish({ result: resultOf(runId, question, status), configYaml: '', patch: '' });
+	await log.close();
+}
+
+describe('listRuns', () => {
+	it('returns nothing when the workspace has no runs directory', async () => {
+		expect(await listRuns(ws)).toEqual([]);
+	});
+
+	it('lists finished and crashed runs newest first and skips foreign directories', async () => {
+		await finishedRun('20250101-090000-aaaa', 'first', 'completed');
+		await finishedRun('20250103-090000-cccc', 'third', 'timeout');
+		const crashed = await RunLogWriter.create(ws, '20250102-090000-bbbb');
+		for (const event of convergenceEvents('20250102-090000-bbbb').slice(0, 5)) crashed.append(event);
+		await crashed.close();
+		const runs = join(ws, '.massgen', 'runs');
+		await mkdir(join(runs, 'empty-dir'));
+		await mkdir(join(runs, 'garbage'));
+		await writeFile(join(runs, 'garbage', 'result.json'), '{"question": 3}');
+		await writeFile(join(runs, 'stray-file.txt'), 'x');
+
+		expect(await listRuns(ws)).toEqual([
+			{ runId: '20250103-090000-cccc', question: 'third', status: 'timeout', startedAt: '2025-01-03T09:00:00.000Z', winner: null },
+			{
+				runId: '20250102-090000-bbbb',
+				question: 'How should parse() work?',
+				status: 'incomplete',
+				startedAt: '2025-01-02T09:00:00.000Z',
+				winner: null,
+			},
+			{
+				runId: '20250101-090000-aaaa',
+				question: 'first',
+				status: 'completed',
+				startedAt: '2025-01-01T09:00:00.000Z',
+				winner: { agentId: 'alice', label: 'agent1.1' },
+			},
+		]);
+	});
+
+	it('dates a run with a foreign id by its directory time', async () => {
+		await finishedRun('my-run', 'custom', 'cancelled');
+		const [run] = await listRuns(ws);
+		expect(run).toMatchObject({ runId: 'my-run', status: 'cancelled' });
+		expect(Math.abs(Date.parse(run!.startedAt) - Date.now())).toBeLessThan(60_000);
+	});
+});
