@@ -1,6 +1,6 @@
 // Starts code-server (the real VS Code workbench + Node extension host) on loopback for tests.
 // Recipe: /work/shared/docs/e2e-code-server.md. Install it first with test/e2e/setupCodeServer.sh.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -8,9 +8,13 @@ import { join } from 'node:path';
 
 export const codeServerVersion = '4.100.3';
 
+/** Where downloaded test tooling lives, outside the repo (setupCodeServer.sh uses the same default). */
+export function e2eCacheRoot(): string {
+	return process.env.MASSGEN_E2E_CACHE || join(homedir(), '.cache', 'massgen-e2e');
+}
+
 export function codeServerDir(): string {
-	const cache = process.env.MASSGEN_E2E_CACHE || join(homedir(), '.cache', 'massgen-e2e');
-	return join(cache, `code-server-${codeServerVersion}`);
+	return join(e2eCacheRoot(), `code-server-${codeServerVersion}`);
 }
 
 /** Settings that keep the workbench quiet, offline and deterministic. */
@@ -36,6 +40,8 @@ export interface CodeServerOptions {
 	readonly env?: Record<string, string>;
 	/** Merged over `defaultSettings`. */
 	readonly settings?: Record<string, unknown>;
+	/** A .vsix to install into the (empty) extensions dir before the server starts. */
+	readonly vsix?: string;
 	/** code-server's stdout/stderr go here (default: <root>/code-server.log, removed with the root). */
 	readonly logFile?: string;
 }
@@ -79,14 +85,16 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	for (const key of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'VSCODE_IPC_HOOK_CLI']) {
 		delete env[key];
 	}
+	const dirs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+	if (options.vsix) {
+		execFileSync(bin, [...dirs, '--install-extension', options.vsix], { env, cwd: root, stdio: 'pipe' });
+	}
 	const child = spawn(
 		bin,
 		[
+			...dirs,
 			'--bind-addr', `127.0.0.1:${port}`,
 			'--auth', 'none',
-			'--config', configFile,
-			'--user-data-dir', userDataDir,
-			'--extensions-dir', extensionsDir,
 			'--disable-telemetry',
 			'--disable-update-check',
 			'--disable-workspace-trust',

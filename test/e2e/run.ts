@@ -1,9 +1,11 @@
 // The real-VS-Code test run: one code-server, one Chromium; the in-host mocha suite, then the
 // Playwright scenarios. Prints `e2e: N passed, M failed` and exits non-zero on any failure.
 // Usage (after setupCodeServer.sh and the builds; `npm run test:e2e` does all of it):
-//   tsx test/e2e/run.ts [--only in-host|ui]
+//   tsx test/e2e/run.ts [--only in-host|ui] [--vsix FILE]
+// --vsix installs FILE into code-server and runs the UI scenarios against it instead of the
+// development path (the in-host suite needs a development path, so it is skipped).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { signalDirEnv } from '../integration/harness';
 import { type CodeServer, startCodeServer } from './codeServer';
@@ -64,13 +66,16 @@ async function inHostSuite(browser: Browser, server: CodeServer, signalDir: stri
 	console.log(`  in-host suite took ${seconds(t)}`);
 }
 
-async function uiScenarios(browser: Browser, server: CodeServer): Promise<void> {
-	console.log('Playwright scenarios:');
+async function uiScenarios(browser: Browser, server: CodeServer, vsix: string | undefined): Promise<void> {
+	console.log(`Playwright scenarios (extension from ${vsix ?? 'the repo, as development path'}):`);
 	for (const scenario of scenarios) {
 		const t = Date.now();
 		let workbench: Workbench | undefined;
 		try {
-			workbench = await Workbench.open(browser, server, { folder: createWorkspace(server) });
+			workbench = await Workbench.open(browser, server, {
+				folder: createWorkspace(server),
+				extensionDevelopmentPath: vsix ? null : undefined,
+			});
 			await scenario.run(workbench);
 			const network = noNetwork(workbench.blockedRequests);
 			record({ name: `ui: ${scenario.name}`, ok: !network, error: network }, Date.now() - t);
@@ -86,8 +91,12 @@ async function uiScenarios(browser: Browser, server: CodeServer): Promise<void> 
 }
 
 async function main(): Promise<number> {
-	const onlyArg = process.argv.indexOf('--only');
-	const only = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
+	const option = (name: string) => {
+		const at = process.argv.indexOf(name);
+		return at > 0 ? process.argv[at + 1] : undefined;
+	};
+	const vsix = option('--vsix') && resolve(option('--vsix')!);
+	const only = vsix ? 'ui' : option('--only');
 	if (only && only !== 'in-host' && only !== 'ui') throw new Error('--only takes in-host or ui');
 
 	mkdirSync(resultsDir, { recursive: true });
@@ -98,6 +107,7 @@ async function main(): Promise<number> {
 	const server = await startCodeServer({
 		logFile: join(resultsDir, 'code-server.log'),
 		env: { [signalDirEnv]: signalDir },
+		vsix,
 	});
 	console.log(`code-server ${server.url} ready in ${seconds(t)}`);
 	let browser: Browser | undefined;
@@ -106,7 +116,7 @@ async function main(): Promise<number> {
 		browser = await launchBrowser(server.home);
 		console.log(`chromium launched in ${seconds(t)}`);
 		if (only !== 'ui') await inHostSuite(browser, server, signalDir);
-		if (only !== 'in-host') await uiScenarios(browser, server);
+		if (only !== 'in-host') await uiScenarios(browser, server, vsix);
 	} catch (error) {
 		record({ name: 'harness', ok: false, error: String(error instanceof Error ? error.stack : error) });
 	} finally {

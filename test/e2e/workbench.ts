@@ -31,8 +31,8 @@ export function launchBrowser(home: string): Promise<Browser> {
 export interface OpenOptions {
 	/** Absolute path of the workspace folder to open. */
 	readonly folder: string;
-	/** Absolute path of the extension under development (default: the repo). */
-	readonly extensionDevelopmentPath?: string;
+	/** Absolute path of the extension under development (default: the repo; null: none, e.g. to test an installed VSIX). */
+	readonly extensionDevelopmentPath?: string | null;
 	/** Absolute path of a compiled test entry exporting `run()`; runs mocha inside the extension host. */
 	readonly extensionTestsPath?: string;
 	/** Workbench and extension-host console lines (printf-style args already formatted). */
@@ -148,10 +148,12 @@ export class Workbench {
 
 export function workbenchUrl(server: CodeServer, options: OpenOptions): string {
 	const remote = (path: string) => `vscode-remote://${server.authority}${path}`;
-	const payload: [string, string][] = [
-		['extensionDevelopmentPath', remote(options.extensionDevelopmentPath ?? repoRoot)],
-	];
+	const devPath = options.extensionDevelopmentPath === undefined ? repoRoot : options.extensionDevelopmentPath;
+	const payload: [string, string][] = [];
+	if (devPath !== null) payload.push(['extensionDevelopmentPath', remote(devPath)]);
+	// The extension host refuses a tests path without a development path.
 	if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
-	const query = `folder=${encodeURIComponent(options.folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+	let query = `folder=${encodeURIComponent(options.folder)}`;
+	if (payload.length) query += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 	return `${server.url}/?${query}`;
 }

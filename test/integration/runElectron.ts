@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runTests } from '@vscode/test-electron';
+import { e2eCacheRoot } from '../e2e/codeServer';
 
 async function main(): Promise<void> {
 	const repoRoot = resolve(__dirname, '..', '..');
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
 	try {
 		await runTests({
 			version: process.env.MASSGEN_VSCODE_VERSION ?? 'stable',
+			// Downloads, user data and extensions stay out of the repo.
+			cachePath: join(e2eCacheRoot(), 'vscode-test'),
 			extensionDevelopmentPath: repoRoot,
 			extensionTestsPath: join(repoRoot, 'out', 'integration', 'index.js'),
 			launchArgs: [
