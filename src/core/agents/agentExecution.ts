@@ -1,6 +1,7 @@
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
 import type { AgentSpec } from '../orchestrator/types.js';
 import type { ChatMessage, ChatRequest, ToolCall } from '../providers/model.js';
+import type { Toolbox } from '../tools/types.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';
 import type { ModelCallResult } from './modelCall.js';
@@ -27,6 +28,8 @@ export class AgentExecution {
 	private readonly caller: ResilientCaller;
 	private attempts = 0;
 	private toolCalls = 0;
+	/** Rebuilt only when the snapshot changes: building tool schemas is the costly part of a request. */
+	private toolboxCache: { readonly version: number; readonly toolbox: Toolbox } | undefined;
 
 	constructor(
 		private readonly agent: AgentSpec,
@@ -150,9 +153,12 @@ export class AgentExecution {
 		return changed;
 	}
 
-	private toolbox() {
+	private toolbox(): Toolbox {
+		if (this.toolboxCache?.version === this.snapshot.version) return this.toolboxCache.toolbox;
 		const answers = new Map<string, OverlaySnapshot>();
 		for (const [anonId, answer] of this.snapshot.answers) answers.set(anonId, answer.overlay);
-		return this.host.createToolbox(this.overlay, answers, true);
+		const toolbox = this.host.createToolbox(this.overlay, answers, true);
+		this.toolboxCache = { version: this.snapshot.version, toolbox };
+		return toolbox;
 	}
 }

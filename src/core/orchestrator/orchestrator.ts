@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { AgentHost } from '../agents/agentHost.js';
 import { AgentExecution, type ExecutionOutcome } from '../agents/agentExecution.js';
 import type { Usage } from '../providers/model.js';
@@ -48,7 +49,13 @@ export class Orchestrator implements AgentHost {
 		this.settings = { ...defaultOrchestratorSettings, ...options.settings };
 		this.question = options.question;
 		this.history = options.history ?? [];
-		this.signal = options.signal ?? new AbortController().signal;
+		// One internal signal that every execution listens to (many listeners by design).
+		const controller = new AbortController();
+		setMaxListeners(0, controller.signal);
+		const external = options.signal;
+		if (external?.aborted) controller.abort(external.reason);
+		else external?.addEventListener('abort', () => controller.abort(external.reason), { once: true });
+		this.signal = controller.signal;
 		this.clock = options.now ?? (() => performance.now());
 		this.startedAt = this.clock();
 		const ids = options.agents.map((agent) => agent.id);

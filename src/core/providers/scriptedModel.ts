@@ -55,8 +55,10 @@ export class ScriptedModel implements ChatModel {
 		const texts = splitText(reply.text ?? '', this.options.chunks ?? 4);
 		const steps = Math.max(1, texts.length);
 		if (reply.reasoning) yield { type: 'reasoning-delta', text: reply.reasoning };
+		// Deadlines are absolute so timer drift does not add up over the chunks.
+		const start = performance.now();
 		for (let i = 0; i < steps; i++) {
-			await sleep(latency / steps, signal);
+			await sleep(start + (latency * (i + 1)) / steps - performance.now(), signal);
 			const text = texts[i];
 			if (text) yield { type: 'text-delta', text };
 		}
