@@ -110,6 +110,13 @@ async function main(): Promise<number> {
 		vsix,
 	});
 	console.log(`code-server ${server.url} ready in ${seconds(t)}`);
+	// code-server runs in its own process group, so Ctrl-C does not reach it: stop it ourselves.
+	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+		process.once(sig, () => {
+			console.log(`${sig}: stopping code-server`);
+			void server.stop().finally(() => process.exit(130));
+		});
+	}
 	let browser: Browser | undefined;
 	try {
 		t = Date.now();
