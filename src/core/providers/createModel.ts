@@ -4,7 +4,7 @@ import { AnthropicModel } from './anthropic.js';
 import { ChatCompletionsModel } from './chatCompletions.js';
 import { GeminiModel } from './gemini.js';
 import { OpenAIResponsesModel } from './openaiResponses.js';
-import { presetFor } from './presets.js';
+import { keyVariablesFor, presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { createScriptedModel } from './scripted.js';
 
@@ -18,7 +18,7 @@ export interface CreateModelOptions {
  * its SDK on its first call, so the extension activates fast.
  */
 export function createModel(settings: BackendSettings, options: CreateModelOptions = {}): ChatModel {
-	const keyVariable = options.keyVariable ?? presetFor(settings.type)?.keyVariables[0];
+	const keyVariable = options.keyVariable ?? keyVariablesFor(settings.type, settings.baseUrl)[0];
 	if (settings.type === 'scripted') return createScriptedModel(settings);
 	if (settings.type === 'vscode_lm') {
 		throw new ProviderError({

@@ -243,6 +243,8 @@ function innermostMessage(error: unknown, apiKey: string | undefined): string {
 
 function messageOf(error: unknown): string {
 	if (error instanceof Error) return error.message;
+	const message = (error as { message?: unknown } | null)?.message;
+	if (typeof message === 'string') return message;
 	return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
 }
 

@@ -23,7 +23,9 @@ export const providerPresets: Readonly<Record<string, ProviderPreset>> = {
 		baseUrl: 'https://generativelanguage.googleapis.com',
 		keyVariables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
 	},
-	chatcompletion: { api: 'chat-completions', keyVariables: ['OPENAI_API_KEY'], baseUrlRequired: true },
+	// The key variable follows the base URL's host (`keyVariablesFor`); an unknown host is often a
+	// local server, which gets a placeholder key (the config layer reports keys that are required).
+	chatcompletion: { api: 'chat-completions', keyVariables: [], baseUrlRequired: true, placeholderKey: 'EMPTY' },
 	grok: { api: 'chat-completions', baseUrl: 'https://api.x.ai/v1', keyVariables: ['XAI_API_KEY'] },
 	openrouter: { api: 'chat-completions', baseUrl: 'https://openrouter.ai/api/v1', keyVariables: ['OPENROUTER_API_KEY'] },
 	groq: { api: 'chat-completions', baseUrl: 'https://api.groq.com/openai/v1', keyVariables: ['GROQ_API_KEY'] },
