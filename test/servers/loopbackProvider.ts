@@ -122,6 +122,10 @@ export async function startLoopbackProvider(
 			res.end(JSON.stringify(reply.body ?? wire.errorBody(reply.status, reply.message ?? `loopback error ${reply.status}`)));
 			return;
 		}
+		if ('raw' in reply) {
+			await writeRaw(res, reply.raw, reply.chunkBytes ?? 64, reply.contentType ?? 'text/event-stream', reply.delayMs ?? options.delayMs ?? 0);
+			return;
+		}
 		const events = 'turn' in reply ? wire.encodeTurn(reply.turn, model) : reply.events;
 		await streamEvents(res, events, reply, reply.delayMs ?? options.delayMs ?? 0);
 	}
@@ -188,6 +192,17 @@ async function streamEvents(
 	if (shape.stallAfter !== undefined && sent >= shape.stallAfter) {
 		await waitClosed(res);
 		return;
+	}
+	res.end();
+}
+
+/** Writes a body in small byte pieces, so SSE events and UTF-8 characters straddle chunk boundaries. */
+async function writeRaw(res: ServerResponse, text: string, chunkBytes: number, contentType: string, delayMs: number): Promise<void> {
+	res.writeHead(200, { 'content-type': contentType });
+	const bytes = Buffer.from(text, 'utf8');
+	for (let i = 0; i < bytes.length && !res.destroyed; i += chunkBytes) {
+		res.write(bytes.subarray(i, i + chunkBytes));
+		await new Promise((resolve) => setTimeout(resolve, delayMs));
 	}
 	res.end();
 }

@@ -53,6 +53,13 @@ export type Reply =
 	| (StreamShape & { readonly turn: Turn })
 	| (StreamShape & { readonly events: readonly SseEvent[] })
 	| {
+			/** Exact response body bytes (e.g. a fixture file), written in pieces of `chunkBytes`. */
+			readonly raw: string;
+			readonly chunkBytes?: number;
+			readonly contentType?: string;
+			readonly delayMs?: number;
+	  }
+	| {
 			readonly status: number;
 			readonly headers?: Readonly<Record<string, string>>;
 			/** JSON body; defaults to the protocol's error shape with `message`. */
