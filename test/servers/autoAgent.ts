@@ -54,9 +54,11 @@ function voteEnum(parameters: Record<string, unknown> | undefined): string[] {
 	return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** The user's question: MassGen wraps it in <ORIGINAL MESSAGE> tags inside coordination prompts. */
 function question(prompt: PromptView): string {
 	const first = prompt.texts.find((t) => t.trim()) ?? '';
-	const line = first.replace(/\s+/g, ' ').trim();
+	const tagged = /<ORIGINAL MESSAGE>\s*([\s\S]*?)\s*<\/ORIGINAL MESSAGE>/i.exec(first);
+	const line = (tagged?.[1] ?? first).replace(/\s+/g, ' ').trim();
 	return line.length > 120 ? `${line.slice(0, 120)}…` : line;
 }
 
