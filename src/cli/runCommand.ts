@@ -10,6 +10,7 @@ import { RunLogWriter } from '../core/logs/runLog.js';
 import { newRunId } from '../core/logs/runId.js';
 import type { RunStatus } from '../core/orchestrator/events.js';
 import { Orchestrator } from '../core/orchestrator/orchestrator.js';
+import { loadPriceTable, priceFor } from '../core/providers/pricing.js';
 import { buildAgents, selectDefaultTeam } from '../core/team/buildAgents.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { applyChanges } from '../core/workspace/applyChanges.js';
@@ -35,7 +36,9 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
 	const team = await loadTeam(root, command.config, io);
 	if (!team) return 1;
-	const { agents, secrets } = buildAgents(team.config, { keys: team.keys });
+	const prices = await loadPriceTable(join(shippedConfigsDir(), 'prices.yaml'));
+	const priceOf = (provider: string, model: string) => priceFor(provider, model, prices) ?? undefined;
+	const { agents, secrets } = buildAgents(team.config, { keys: team.keys, priceOf });
 	const workspace = await createWorkspace(root, { protectedPaths: team.config.orchestrator.protected_paths });
 	const runId = newRunId();
 	const log = await RunLogWriter.create(root, runId, { secrets });

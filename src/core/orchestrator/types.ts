@@ -1,4 +1,5 @@
 import type { ChatModel, Usage } from '../providers/model.js';
+import type { Price } from '../providers/pricing.js';
 import type { FileChange, Workspace } from '../workspace/types.js';
 import type { RunStatus } from './events.js';
 
@@ -61,13 +62,8 @@ export interface AgentSpec {
 	readonly price?: ModelPrice;
 }
 
-/** USD per million tokens. */
-export interface ModelPrice {
-	readonly input: number;
-	readonly output: number;
-	readonly cachedInput?: number;
-	readonly cacheWrite?: number;
-}
+/** USD per million tokens (from the dated price table, `configs/prices.yaml`). */
+export type ModelPrice = Price;
 
 export interface Turn {
 	readonly question: string;

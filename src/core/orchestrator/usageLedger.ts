@@ -1,17 +1,6 @@
 import type { Usage } from '../providers/model.js';
+import { costOf } from '../providers/pricing.js';
 import type { AgentUsage, ModelPrice } from './types.js';
-
-/** USD for one call; cached input is billed at its own rate when the price has one. */
-export function costOfUsage(usage: Usage, price: ModelPrice): number {
-	const cached = usage.cachedInputTokens ?? 0;
-	const fresh = Math.max(0, usage.inputTokens - cached);
-	const perMillion =
-		fresh * price.input +
-		cached * (price.cachedInput ?? price.input) +
-		(usage.cacheWriteTokens ?? 0) * (price.cacheWrite ?? price.input) +
-		usage.outputTokens * price.output;
-	return perMillion / 1_000_000;
-}
 
 /** Tokens and cost per agent over a run. */
 export class UsageLedger {
@@ -19,7 +8,7 @@ export class UsageLedger {
 
 	/** Records one call and returns its cost (null when the agent's model has no known price). */
 	record(agentId: string, usage: Usage, price: ModelPrice | undefined): number | null {
-		const cost = price ? costOfUsage(usage, price) : null;
+		const cost = costOf(usage, price ?? null);
 		const previous = this.totals.get(agentId);
 		const sum = (a: number | undefined, b: number | undefined) => (a ?? 0) + (b ?? 0);
 		this.totals.set(agentId, {

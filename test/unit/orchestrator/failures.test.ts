@@ -78,3 +78,20 @@ describe('agent failures are contained', () => {
 		expect(run.result.durationMs).toBeLessThan(2_000);
 	});
 });
+
+describe('usage and cost', () => {
+	it('sums tokens and prices per agent; an unpriced model reports null cost', async () => {
+		const price = { input: 1, output: 10 };
+		const run = await runTeam([
+			{ id: 'alice', handler: answerThenVote('A'), options: { usage: { inputTokens: 1_000, outputTokens: 100 } }, spec: { price } },
+			{ id: 'bob', handler: answerThenVote('B'), options: { usage: { inputTokens: 500, outputTokens: 50 } } },
+		], { settings: { freshCallWindowMs: 0 } });
+		const alice = run.result.usage.find((u) => u.agentId === 'alice')!;
+		const calls = run.models.get('alice')!.requests.length;
+		expect(alice.calls).toBe(calls);
+		expect(alice.inputTokens).toBe(1_000 * calls);
+		expect(alice.costUsd).toBeCloseTo(calls * (1_000 * 1 + 100 * 10) / 1_000_000, 10);
+		expect(run.result.usage.find((u) => u.agentId === 'bob')!.costUsd).toBeNull();
+		expect(run.of('usage').filter((e) => e.agentId === 'alice')[0]!.costUsd).toBeCloseTo(0.002, 10);
+	});
+});
