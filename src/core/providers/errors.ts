@@ -1,4 +1,6 @@
 import { ProviderError, type ProviderErrorKind } from './providerError.js';
+import { redact } from './redact.js';
+import { retryAfterMs, type HeadersLike } from './retryAfter.js';
 
 /** What an adapter knows when it turns an SDK failure into a `ProviderError`. */
 export interface ErrorContext {
@@ -13,8 +15,6 @@ export interface ErrorContext {
 	/** Response headers seen by a recording fetch (SDKs whose errors carry none, e.g. Gemini). */
 	readonly headers?: HeadersLike;
 }
-
-type HeadersLike = Headers | Record<string, string | string[] | undefined>;
 
 const networkCodes = new Set([
 	'ECONNREFUSED',
@@ -152,24 +152,6 @@ function aborted(ctx: ErrorContext, cause: unknown): ProviderError {
 	return new ProviderError({ provider: ctx.provider, kind: 'aborted', message: `${ctx.provider}: request aborted`, cause });
 }
 
-/** `retry-after-ms` (milliseconds), else `retry-after` (seconds or an HTTP date). */
-export function retryAfterMs(headers: HeadersLike | undefined, now = Date.now()): number | undefined {
-	if (!headers) return undefined;
-	const get = (name: string): string | undefined => {
-		if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-		const value = (headers as Record<string, string | string[] | undefined>)[name];
-		return Array.isArray(value) ? value[0] : value;
-	};
-	const ms = Number.parseFloat(get('retry-after-ms') ?? '');
-	if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
-	const raw = get('retry-after');
-	if (!raw) return undefined;
-	const seconds = Number(raw);
-	if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-	const date = Date.parse(raw);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 /** Gemini reports `RetryInfo.retryDelay` ("30s") in the error body instead of a header. */
 function retryDelayFromBody(detail: string, error: unknown): number | undefined {
 	const text = `${messageOf(error)} ${detail}`;
@@ -246,15 +228,6 @@ function messageOf(error: unknown): string {
 	const message = (error as { message?: unknown } | null)?.message;
 	if (typeof message === 'string') return message;
 	return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
-}
-
-const keyShapes = /\b(sk-(?:ant-)?[A-Za-z0-9_\-*]{8,}|xai-[A-Za-z0-9_\-*]{8,}|gsk_[A-Za-z0-9*]{8,}|AIza[A-Za-z0-9_\-*]{8,})/g;
-
-/** Removes the key (and anything shaped like a key) from text that may reach logs or the UI. */
-export function redact(text: string, apiKey: string | undefined): string {
-	let out = text;
-	if (apiKey && apiKey.length >= 4) out = out.split(apiKey).join('[redacted]');
-	return out.replace(keyShapes, '[redacted]');
 }
 
 function shorten(text: string, max = 400): string {

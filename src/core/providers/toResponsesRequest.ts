@@ -29,7 +29,8 @@ export function toResponsesRequest(settings: BackendSettings, request: ChatReque
 	};
 	const temperature = request.temperature ?? settings.temperature;
 	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;
-	if (temperature !== undefined) params.temperature = temperature;
+	// OpenAI's reasoning models reject any temperature (a 400 would kill the agent).
+	if (temperature !== undefined && !/^(o\d|gpt-5(?!-chat))/.test(settings.model)) params.temperature = temperature;
 	if (maxTokens !== undefined) params.max_output_tokens = maxTokens;
 	return { ...params, ...extra, stream: true } as ResponseCreateParamsStreaming;
 }

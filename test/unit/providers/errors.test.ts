@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { redact, retryAfterMs, toProviderError } from '../../../src/core/providers/errors.js';
+import { toProviderError } from '../../../src/core/providers/errors.js';
+import { redact } from '../../../src/core/providers/redact.js';
+import { retryAfterMs } from '../../../src/core/providers/retryAfter.js';
 import { ProviderError } from '../../../src/core/providers/providerError.js';
 
 const ctx = { provider: 'openai', keyVariable: 'OPENAI_API_KEY', apiKey: 'sk-proj-abcdefghijklmnop' };

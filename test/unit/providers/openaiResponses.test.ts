@@ -10,7 +10,7 @@ describeProviderContract(
 	(ctx) => {
 		it('sends a stateless Responses request: instructions, flattened function tools, store false', async () => {
 			const { server, settings } = ctx();
-			const model = createModel({ ...settings, temperature: 0.3, maxTokens: 900 });
+			const model = createModel({ ...settings, maxTokens: 900 });
 			server.say({ text: 'ok' });
 			await attempt(model, request());
 			const body = server.requests.at(-1)!.body as Record<string, unknown>;
@@ -20,7 +20,6 @@ describeProviderContract(
 				instructions: 'You are a careful engineer.',
 				stream: true,
 				store: false,
-				temperature: 0.3,
 				max_output_tokens: 900,
 				include: ['reasoning.encrypted_content'],
 				input: [{ role: 'user', content: 'Hello?' }],
@@ -28,6 +27,17 @@ describeProviderContract(
 			expect(body['tools']).toEqual([
 				{ type: 'function', name: 'read_file', description: readFileTool.description, parameters: readFileTool.parameters, strict: false },
 			]);
+		});
+
+		it('sends temperature to models that take it, never to reasoning models', async () => {
+			const { server, settings } = ctx();
+			server.say({ text: 'ok' });
+			await attempt(createModel({ ...settings, model: 'gpt-4.1', temperature: 0.5 }), request());
+			expect(server.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4.1', temperature: 0.5 });
+			expect(server.requests.at(-1)!.body).not.toHaveProperty('include');
+			server.say({ text: 'ok' });
+			await attempt(createModel({ ...settings, model: 'o4-mini', temperature: 0.5 }), request());
+			expect(server.requests.at(-1)!.body).not.toHaveProperty('temperature');
 		});
 
 		it('passes reasoning and text options through, and drops framework keys', async () => {
