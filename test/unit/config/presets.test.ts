@@ -6,7 +6,8 @@ import { loadConfigFile } from '../../../src/core/config/loadConfig.js';
 import type { MassGenConfig } from '../../../src/core/config/schema.js';
 
 const configs = join(__dirname, '..', '..', '..', 'configs');
-const presets = readdirSync(configs).filter((name) => name.endsWith('.yaml'));
+/** Team presets: every YAML in configs/ except the price table. */
+const presets = readdirSync(configs).filter((name) => name.endsWith('.yaml') && name !== 'prices.yaml');
 
 async function preset(name: string): Promise<MassGenConfig> {
 	const { config } = await loadConfigFile(join(configs, name));
