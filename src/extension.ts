@@ -1,18 +1,71 @@
-import type * as vscode from 'vscode';
-import { contributedTitles, registerCommands } from './vscode/commands';
+import * as vscode from 'vscode';
+import { contributedTitles, type CommandHandlers, registerCommands } from './vscode/commands';
+import { viewTypes } from './vscode/commandIds';
+import { ConfigDiagnostics } from './vscode/config/configDiagnostics';
+import type { MassGenApi } from './vscode/extensionApi';
+import type { FeatureFactory } from './vscode/feature';
 import { DisposableStore } from './vscode/lifecycle';
 import { createLog } from './vscode/log';
+import { RunController } from './vscode/run/runController';
+import { RunStatusBar } from './vscode/run/runStatusBar';
+import { KeyStore } from './vscode/secrets';
 import { PanelHost } from './vscode/view';
 
-/** Builds the object graph and hands one root disposable to VS Code. */
-export function activate(context: vscode.ExtensionContext): void {
+/**
+ * Feature modules built at activation. The change review adds its factory here: it returns the
+ * handlers of Review Selection / Accept Changes / Reject Changes and the panel's ChangeActions.
+ */
+const features: readonly FeatureFactory[] = [];
+
+/** Builds the object graph and hands one root disposable to VS Code. Loads no SDK and no config schema. */
+export function activate(context: vscode.ExtensionContext): MassGenApi {
+	const started = performance.now();
 	const root = new DisposableStore();
 	context.subscriptions.push(root);
 
 	const log = root.add(createLog());
-	const panel = root.add(new PanelHost(context.extensionUri, log));
-	root.add(registerCommands({ log, panel, titles: contributedTitles(context.extension.packageJSON) }));
-	log.info(`activated (${context.extension.packageJSON.version as string})`);
+	const keys = new KeyStore(context.secrets);
+	const configsDir = vscode.Uri.joinPath(context.extensionUri, 'configs').fsPath;
+	const statusBar = root.add(new RunStatusBar());
+	let panel: PanelHost | undefined;
+	const runs: RunController = root.add(
+		new RunController({
+			log,
+			keys,
+			statusBar,
+			shippedConfigsDir: configsDir,
+			isPanelVisible: () => panel?.visible ?? false,
+			diagnostics: root.add(
+				new ConfigDiagnostics(async (text, file) => {
+					const engine = await runs.engine();
+					return engine.loadConfigText(text, file).issues;
+				}),
+			),
+		}),
+	);
+	panel = root.add(new PanelHost({ extensionUri: context.extensionUri, log, runs, memento: context.workspaceState }));
+	root.add(
+		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
+			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
+		}),
+	);
+
+	const extra: CommandHandlers = {};
+	for (const create of features) {
+		const feature = root.add(create({ extensionContext: context, log, runs }));
+		Object.assign(extra, feature.commands);
+		if (feature.changeActions) panel.setChangeActions(feature.changeActions);
+	}
+	root.add(registerCommands({ log, panel, runs, keys, configsDir, extra, titles: contributedTitles(context.extension.packageJSON) }));
+
+	const activationMs = performance.now() - started;
+	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);
+	return {
+		runs,
+		lastState: () => runs.state,
+		ui: () => ({ runActive: runs.runActiveContext, statusBar: statusBar.text, panelOpen: panel.panel !== undefined }),
+		activationMs,
+	};
 }
 
 export function deactivate(): void {}

@@ -1,13 +1,30 @@
 import * as vscode from 'vscode';
 import { type CommandId, commandIds } from './commandIds';
+import { askTeam } from './commands/askTeam';
+import { openRunLog } from './commands/openRunLog';
+import { selectTeamConfig } from './commands/selectTeamConfig';
+import { setApiKey } from './commands/setApiKey';
 import { DisposableStore, type IDisposable } from './lifecycle';
+import type { RunController } from './run/runController';
+import type { KeyStore } from './secrets';
 import type { PanelHost } from './view';
+
+export type CommandHandler = (...args: unknown[]) => unknown;
+
+/** Handlers another module supplies (the change review: Review Selection, Accept/Reject Changes). */
+export type CommandHandlers = Partial<Record<CommandId, CommandHandler>>;
 
 export interface CommandDeps {
 	readonly log: vscode.LogOutputChannel;
 	readonly panel: PanelHost;
+	readonly runs: RunController;
+	readonly keys: KeyStore;
+	/** The extension's `configs/` folder (shipped presets). */
+	readonly configsDir: string;
 	/** Palette titles by command id, from package.json `contributes.commands`. */
 	readonly titles: ReadonlyMap<string, string>;
+	/** Handlers from feature modules; they take precedence over the built-in ones. */
+	readonly extra?: CommandHandlers;
 }
 
 /** Reads `contributes.commands` titles from a package.json object. */
@@ -17,17 +34,36 @@ export function contributedTitles(packageJSON: unknown): Map<string, string> {
 	return new Map((commands ?? []).map((c) => [c.command, c.title]));
 }
 
-/** Registers every contributed command. Returns one disposable for all of them. */
+/** Registers every contributed command exactly once. Returns one disposable for all of them. */
 export function registerCommands(deps: CommandDeps): IDisposable {
-	const handlers: Partial<Record<CommandId, (...args: unknown[]) => unknown>> = {
-		[commandIds.showPanel]: () => deps.panel.show(),
+	const builtIn: CommandHandlers = {
+		[commandIds.askTeam]: (arg) => askTeam(deps, arg),
+		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
+		[commandIds.cancelRun]: () => {
+			if (!deps.runs.cancel()) void vscode.window.showInformationMessage('MassGen: no run is active.');
+		},
+		[commandIds.setApiKey]: () => setApiKey(deps.keys),
+		[commandIds.selectTeamConfig]: () => selectTeamConfig(deps.configsDir),
+		[commandIds.openRunLog]: (arg) => openRunLog(arg),
 	};
+	const handlers: CommandHandlers = { ...builtIn, ...deps.extra };
 	const store = new DisposableStore();
 	for (const id of Object.values(commandIds)) {
 		const handler = handlers[id] ?? (() => notImplemented(deps, id));
-		store.add(vscode.commands.registerCommand(id, handler));
+		store.add(vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(deps.log, id, handler, args)));
 	}
 	return store;
+}
+
+/** A command never surfaces a stack trace: failures are logged and shown as one line. */
+async function guarded(log: vscode.LogOutputChannel, id: string, handler: CommandHandler, args: unknown[]): Promise<unknown> {
+	try {
+		return await handler(...args);
+	} catch (error) {
+		log.error(`${id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		void vscode.window.showErrorMessage(`MassGen: ${error instanceof Error ? error.message : String(error)}`);
+		return undefined;
+	}
 }
 
 function notImplemented(deps: CommandDeps, id: CommandId): void {

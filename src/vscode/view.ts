@@ -1,79 +1,243 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { listRuns } from '../core/logs/listRuns';
+import type { PastRunSummary } from '../core/logs/pastRunSummary';
+import { readRunEvents } from '../core/logs/readRunEvents';
+import { runsDir } from '../core/logs/runLog';
+import type { HostMessage } from '../protocol/messages';
+import { reduceRunEvents } from '../protocol/reduceRun';
+import { initialRunState, type RunState } from '../protocol/runState';
+import type { ParseResult } from '../protocol/webviewMessageSchema';
 import { viewTypes } from './commandIds';
 import { Disposable, toDisposable } from './lifecycle';
+import { dispatchWebviewMessage, type PanelActions } from './panel/dispatchWebviewMessage';
+import type { RunController } from './run/runController';
+import type { ChangeActions } from './run/runTypes';
+import { workspaceFolder } from './settings';
+import { webviewHtml } from './webviewHtml';
+
+export interface PanelHostDeps {
+	readonly extensionUri: vscode.Uri;
+	readonly log: vscode.LogOutputChannel;
+	readonly runs: RunController;
+	/** Remembers the run the panel showed last, so a reloaded window shows it again. */
+	readonly memento: vscode.Memento;
+}
+
+const lastRunKey = 'massgen.panel.lastRunId';
 
 /**
- * Hosts the MassGen webview panel (one at a time). For now it shows a static placeholder;
- * issue 4 replaces the body with the live run view (webview bundle, ready handshake, snapshot).
+ * Hosts the MassGen webview panel (one at a time): ready → snapshot → live event batches
+ * (house-style §3.4). The webview keeps no state the host cannot rebuild: after a reload the
+ * serializer revives the panel and the snapshot comes from the current run or, failing that, from
+ * the last run's `events.jsonl`. Never steals focus unless the user asked for the panel.
  */
 export class PanelHost extends Disposable {
 	private _panel: vscode.WebviewPanel | undefined;
+	private _panelStore: vscode.Disposable[] = [];
+	private _ready = false;
+	/** A past run shown read-only instead of the live one. */
+	private _viewing: RunState | undefined;
+	private _changes: ChangeActions | undefined;
+	private _parse: Promise<(raw: unknown) => ParseResult> | undefined;
 
-	constructor(
-		private readonly _extensionUri: vscode.Uri,
-		private readonly _log: vscode.LogOutputChannel,
-	) {
+	constructor(private readonly _deps: PanelHostDeps) {
 		super();
+		const { runs } = _deps;
 		this._register(toDisposable(() => this._panel?.dispose()));
+		this._register(
+			// Every run shows in the panel; opening it never takes the keyboard from the user.
+			runs.onDidStartRun(() => {
+				this._viewing = undefined;
+				this.show({ preserveFocus: true });
+			}),
+		);
+		this._register(
+			runs.onDidEmitEvents((batch) => {
+				void this._deps.memento.update(lastRunKey, batch.runId);
+				if (!this._viewing) this._post({ type: 'events', events: batch.events });
+			}),
+		);
+		this._register(runs.onDidFinishRun(() => void this._postRuns()));
 	}
 
-	show(): void {
+	/** The live panel (tests), undefined when closed. */
+	get panel(): vscode.WebviewPanel | undefined {
+		return this._panel;
+	}
+
+	get visible(): boolean {
+		return this._panel?.visible ?? false;
+	}
+
+	/** Plugs in the change review (open diff, accept, reject from the panel). */
+	setChangeActions(actions: ChangeActions | undefined): void {
+		this._changes = actions;
+	}
+
+	/**
+	 * Opens or reveals the panel. With `preserveFocus` (a run started from a command) the keyboard
+	 * stays where the user was, and a visible panel is left where it is.
+	 */
+	show(options: { preserveFocus: boolean }): void {
 		if (this._panel) {
-			this._panel.reveal(undefined, false);
+			if (!(options.preserveFocus && this._panel.visible)) this._panel.reveal(undefined, options.preserveFocus);
 			return;
 		}
-		const media = vscode.Uri.joinPath(this._extensionUri, 'media');
+		const column = options.preserveFocus && vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
 		const panel = vscode.window.createWebviewPanel(
 			viewTypes.panel,
 			'MassGen',
-			{ viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-			{ enableScripts: false, localResourceRoots: [media] },
+			{ viewColumn: column, preserveFocus: options.preserveFocus },
+			this._options(),
 		);
+		this._attach(panel);
+		this._deps.log.info('panel opened');
+	}
+
+	/** Called by the serializer when VS Code restores the panel after a reload. */
+	revive(panel: vscode.WebviewPanel): void {
+		if (this._panel) {
+			panel.dispose();
+			return;
+		}
+		panel.webview.options = this._options();
+		this._attach(panel);
+		this._deps.log.info('panel restored');
+	}
+
+	private _options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+		const { extensionUri } = this._deps;
+		return {
+			enableScripts: true,
+			enableFindWidget: true,
+			localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+		};
+	}
+
+	private _attach(panel: vscode.WebviewPanel): void {
+		const { extensionUri } = this._deps;
+		const media = vscode.Uri.joinPath(extensionUri, 'media');
+		const asset = (...path: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
 		panel.iconPath = {
 			light: vscode.Uri.joinPath(media, 'massgen-light.svg'),
 			dark: vscode.Uri.joinPath(media, 'massgen-dark.svg'),
 		};
-		panel.webview.html = renderPlaceholder(panel.webview.cspSource, createNonce());
-		panel.onDidDispose(() => {
-			this._panel = undefined;
-			this._log.debug('panel closed');
-		});
 		this._panel = panel;
-		this._log.info('panel opened');
+		this._ready = false;
+		this._panelStore = [
+			panel.webview.onDidReceiveMessage((raw: unknown) => void this._onMessage(raw)),
+			panel.onDidDispose(() => {
+				for (const d of this._panelStore) d.dispose();
+				this._panelStore = [];
+				this._panel = undefined;
+				this._ready = false;
+				this._viewing = undefined;
+				this._deps.log.debug('panel closed');
+			}),
+		];
+		panel.webview.html = webviewHtml({
+			cspSource: panel.webview.cspSource,
+			nonce: randomBytes(16).toString('base64'),
+			scriptUri: asset('webview.js'),
+			styleUri: asset('webview.css'),
+			codiconsUri: asset('codicons', 'codicon.css'),
+			title: 'MassGen',
+		});
+	}
+
+	private async _onMessage(raw: unknown): Promise<void> {
+		try {
+			const parse = await (this._parse ??= import('../protocol/webviewMessageSchema').then((m) => m.parseWebviewMessage));
+			await dispatchWebviewMessage(raw, parse, this._actions, this._deps.log);
+		} catch (error) {
+			this._deps.log.error(`panel: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	}
+
+	private readonly _actions: PanelActions = {
+		ready: async () => {
+			this._ready = true;
+			await this._postSnapshot();
+		},
+		ask: (question) => {
+			void this._deps.runs.start({ question, kind: 'ask', continueConversation: true });
+		},
+		cancel: () => {
+			this._deps.runs.cancel();
+		},
+		openRun: (runId) => this._openRun(runId),
+		openDiff: (path) => (this._changes ? this._changes.openDiff(path) : notAvailable('Opening a diff')),
+		accept: (paths) => (this._changes ? this._changes.accept(paths) : notAvailable('Accepting changes')),
+		reject: () => (this._changes ? this._changes.reject() : notAvailable('Rejecting changes')),
+		approval: (requestId, decision) => {
+			// Approval prompts arrive with permissions (issue 6); until then nothing waits for one.
+			this._deps.log.info(`panel: approval ${requestId}: ${decision} (no approval is pending)`);
+		},
+	};
+
+	private async _openRun(runId: string): Promise<void> {
+		const live = this._deps.runs.state;
+		if (live && live.runId === runId) {
+			this._viewing = undefined;
+			await this._postSnapshot();
+			return;
+		}
+		const state = await this._readRun(runId);
+		if (!state) {
+			void vscode.window.showErrorMessage(`MassGen: run ${runId} has no readable events.jsonl.`);
+			return;
+		}
+		this._viewing = state;
+		void this._deps.memento.update(lastRunKey, runId);
+		await this._postSnapshot();
+	}
+
+	private async _readRun(runId: string): Promise<RunState | undefined> {
+		const root = workspaceFolder()?.uri.fsPath;
+		if (!root) return undefined;
+		try {
+			const events = await readRunEvents(join(runsDir(root), runId));
+			return events.length ? reduceRunEvents(initialRunState(), events) : undefined;
+		} catch (error) {
+			this._deps.log.warn(`panel: cannot read run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+			return undefined;
+		}
+	}
+
+	private async _postSnapshot(): Promise<void> {
+		let state: RunState | null | undefined = this._viewing ?? this._deps.runs.state;
+		if (!state) {
+			const last = this._deps.memento.get<string>(lastRunKey);
+			if (last) state = await this._readRun(last);
+		}
+		this._post({ type: 'snapshot', state: state ?? null, runs: await this._pastRuns() });
+	}
+
+	private async _postRuns(): Promise<void> {
+		this._post({ type: 'runs', runs: await this._pastRuns() });
+	}
+
+	private async _pastRuns(): Promise<PastRunSummary[]> {
+		const root = workspaceFolder()?.uri.fsPath;
+		if (!root) return [];
+		try {
+			return await listRuns(root);
+		} catch (error) {
+			this._deps.log.warn(`panel: cannot list runs: ${error instanceof Error ? error.message : String(error)}`);
+			return [];
+		}
+	}
+
+	private _post(message: HostMessage): void {
+		if (!this._panel || !this._ready) return;
+		void this._panel.webview.postMessage(message).then(undefined, (error: unknown) =>
+			this._deps.log.warn(`panel: post failed: ${String(error)}`),
+		);
 	}
 }
 
-function createNonce(): string {
-	return randomBytes(16).toString('base64');
-}
-
-/** Strict CSP: nothing remote, no inline code without the nonce, no eval. */
-export function renderPlaceholder(cspSource: string, nonce: string): string {
-	const csp = [
-		"default-src 'none'",
-		`img-src ${cspSource}`,
-		`font-src ${cspSource}`,
-		`style-src 'nonce-${nonce}'`,
-		`script-src 'nonce-${nonce}'`,
-	].join('; ');
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>MassGen</title>
-<style nonce="${nonce}">
-	body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 1rem 1.5rem; }
-	h1 { font-size: 1.4em; font-weight: 600; margin: 0 0 0.5rem; }
-	p { color: var(--vscode-descriptionForeground); }
-</style>
-</head>
-<body>
-<h1 id="title">MassGen</h1>
-<p id="placeholder">No run to show yet. The live team panel is not implemented yet.</p>
-</body>
-</html>
-`;
+function notAvailable(what: string): void {
+	void vscode.window.showInformationMessage(`MassGen: ${what} is not available yet in this version.`);
 }

@@ -1,0 +1,78 @@
+import { access } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { listRuns } from '../../core/logs/listRuns';
+import { runsDir } from '../../core/logs/runLog';
+import { isSafeRunId } from '../../core/logs/runId';
+import { workspaceFolder } from '../settings';
+
+interface FileItem extends vscode.QuickPickItem {
+	readonly file?: string;
+	readonly reveal?: boolean;
+}
+
+/**
+ * "MassGen: Open Run Log": pick a past run (or pass its directory or id), then one of its files
+ * (final answer, events, result, patch, config), opened as a preview editor; or reveal the folder.
+ */
+export async function openRunLog(arg?: unknown): Promise<void> {
+	const root = workspaceFolder()?.uri.fsPath;
+	if (!root) {
+		void vscode.window.showInformationMessage('MassGen: open a folder first; run logs live in its .massgen/runs/.');
+		return;
+	}
+	const runDir = typeof arg === 'string' && arg ? runDirOf(root, arg) : await pickRun(root);
+	if (!runDir) return;
+	const candidates: FileItem[] = [
+		{ label: 'Final Answer', description: 'final-answer.md', file: 'final-answer.md' },
+		{ label: 'Result', description: 'result.json: status, winner, votes, changes, usage', file: 'result.json' },
+		{ label: 'Events', description: 'events.jsonl: every event of the run', file: 'events.jsonl' },
+		{ label: 'Proposed Changes', description: 'changes.patch', file: 'changes.patch' },
+		{ label: 'Config', description: 'config.yaml (secrets redacted)', file: 'config.yaml' },
+	];
+	const present = (await Promise.all(candidates.map(async (c) => ((await exists(join(runDir, c.file!))) ? c : undefined)))).filter(
+		(c): c is FileItem => c !== undefined,
+	);
+	const picked = await vscode.window.showQuickPick<FileItem>(
+		[...present, { label: '$(folder) Reveal in Explorer', description: runDir, reveal: true }],
+		{ title: `MassGen: Run ${basename(runDir)}` },
+	);
+	if (!picked) return;
+	if (picked.reveal) {
+		await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(runDir));
+		return;
+	}
+	await vscode.window.showTextDocument(vscode.Uri.file(join(runDir, picked.file!)), { preview: true });
+}
+
+function runDirOf(root: string, arg: string): string | undefined {
+	if (isSafeRunId(arg)) return join(runsDir(root), arg);
+	return arg.startsWith(runsDir(root)) ? arg : undefined;
+}
+
+async function pickRun(root: string): Promise<string | undefined> {
+	const runs = await listRuns(root);
+	if (runs.length === 0) {
+		void vscode.window.showInformationMessage('MassGen: no runs yet in this workspace. Run "MassGen: Ask Team" first.');
+		return undefined;
+	}
+	const picked = await vscode.window.showQuickPick(
+		runs.map((run) => ({
+			label: run.question.split('\n')[0]!.slice(0, 120),
+			description: `${run.status}${run.winner ? ` · winner ${run.winner.agentId}` : ''}`,
+			detail: `${new Date(run.startedAt).toLocaleString()} · ${run.runId}`,
+			runId: run.runId,
+		})),
+		{ title: 'MassGen: Open Run Log', placeHolder: 'Which run?', matchOnDetail: true },
+	);
+	return picked ? join(runsDir(root), picked.runId) : undefined;
+}
+
+async function exists(path: string): Promise<boolean> {
+	try {
+		await access(path);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,85 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import * as vscode from 'vscode';
+import { presetPrefix } from '../config/chooseTeamConfig';
+import { readConfigSetting, workspaceFolder, writeConfigSetting } from '../settings';
+
+interface ConfigItem extends vscode.QuickPickItem {
+	/** The setting value; '' = automatic; undefined = browse. */
+	readonly value?: string;
+}
+
+/** Shipped presets, except the price table and schema. */
+async function presets(configsDir: string): Promise<{ name: string; summary: string }[]> {
+	const names = (await readdir(configsDir)).filter((n) => /\.ya?ml$/.test(n) && n !== 'prices.yaml').sort();
+	return Promise.all(
+		names.map(async (name) => ({ name: name.replace(/\.ya?ml$/, ''), summary: summaryOf(await readFile(join(configsDir, name), 'utf8')) })),
+	);
+}
+
+/** The first comment line that is not the schema modeline. */
+export function summaryOf(yaml: string): string {
+	for (const line of yaml.split('\n')) {
+		const comment = line.match(/^#\s*(.*)$/);
+		if (!comment) break;
+		const text = comment[1]!.trim();
+		if (text && !text.startsWith('yaml-language-server')) return text;
+	}
+	return '';
+}
+
+/**
+ * "MassGen: Select Team Config": shipped presets, the workspace's `.massgen/*.yaml`, a file picked
+ * from disk, or automatic (empty setting). Writes `massgen.config`.
+ */
+export async function selectTeamConfig(configsDir: string): Promise<void> {
+	const folder = workspaceFolder();
+	const current = readConfigSetting(folder?.uri);
+	const mark = (value: string) => (value === current ? '$(check) ' : '');
+	const items: ConfigItem[] = [
+		{
+			label: `${mark('')}Automatic`,
+			description: '.massgen/config.yaml in the workspace, else the default team',
+			value: '',
+		},
+		{ label: 'Shipped presets', kind: vscode.QuickPickItemKind.Separator },
+		...(await presets(configsDir)).map(({ name, summary }) => ({
+			label: `${mark(`${presetPrefix}${name}`)}${name}`,
+			description: summary,
+			value: `${presetPrefix}${name}`,
+		})),
+	];
+	if (folder) {
+		const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '.massgen/*.{yaml,yml}'), null, 50);
+		if (files.length) {
+			const untrusted = vscode.workspace.isTrusted ? '' : ' (not used: the workspace is not trusted)';
+			items.push({ label: 'Workspace', kind: vscode.QuickPickItemKind.Separator });
+			for (const file of files.sort((a, b) => a.fsPath.localeCompare(b.fsPath))) {
+				const rel = relative(folder.uri.fsPath, file.fsPath).replace(/\\/g, '/');
+				items.push({ label: `${mark(rel)}${rel}`, description: untrusted || undefined, value: rel });
+			}
+		}
+	}
+	items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(folder-opened) Browse…' });
+	const picked = await vscode.window.showQuickPick(items, {
+		title: 'MassGen: Select Team Config',
+		placeHolder: current ? `Current: ${current}` : 'Current: automatic',
+		matchOnDescription: true,
+	});
+	if (!picked) return;
+	let value = picked.value;
+	if (value === undefined) {
+		const chosen = await vscode.window.showOpenDialog({
+			title: 'MassGen: team config',
+			canSelectMany: false,
+			defaultUri: folder?.uri,
+			filters: { 'MassGen team config': ['yaml', 'yml'] },
+		});
+		if (!chosen?.[0]) return;
+		const path = chosen[0].fsPath;
+		const rel = folder ? relative(folder.uri.fsPath, path) : path;
+		value = folder && !rel.startsWith('..') ? rel.replace(/\\/g, '/') : path;
+	}
+	await writeConfigSetting(value);
+	void vscode.window.showInformationMessage(`MassGen: team config set to ${value || 'automatic'}.`);
+}

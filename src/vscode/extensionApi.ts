@@ -1,0 +1,19 @@
+import type { RunState } from '../protocol/runState';
+import type { RunService } from './run/runTypes';
+
+/**
+ * What `activate()` returns: a small, typed surface for the in-host tests (and other
+ * extensions). It starts nothing by itself.
+ */
+export interface MassGenApi {
+	readonly runs: RunService & {
+		cancel(): boolean;
+		readonly isRunning: boolean;
+	};
+	/** The current run's state, or the last run's; null before any run. */
+	lastState(): RunState | null;
+	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
+	ui(): { readonly runActive: boolean; readonly statusBar: string | undefined; readonly panelOpen: boolean };
+	/** Milliseconds `activate()` took (module load excluded). */
+	readonly activationMs: number;
+}

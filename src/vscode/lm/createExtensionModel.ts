@@ -1,0 +1,10 @@
+import type { BackendSettings } from '../../core/providers/backendSettings';
+import { createModel, type CreateModelOptions } from '../../core/providers/createModel';
+import type { ChatModel } from '../../core/providers/model';
+import { type ChatModelLookup, VscodeLmModel } from './vscodeLmModel';
+
+/** The core's `createModel`, plus `type: vscode_lm`, which only exists inside VS Code. */
+export function extensionModelFactory(lookup?: ChatModelLookup) {
+	return (settings: BackendSettings, options: CreateModelOptions): ChatModel =>
+		settings.type === 'vscode_lm' ? new VscodeLmModel(settings.model, lookup) : createModel(settings, options);
+}

@@ -1,0 +1,57 @@
+import type { ApprovalDecision, WebviewMessage } from '../../protocol/messages';
+import { assertNever } from '../../protocol/assertNever';
+import type { ParseResult } from '../../protocol/webviewMessageSchema';
+
+/** What the panel can ask the host to do (each maps to one validated message type). */
+export interface PanelActions {
+	ready(): void | Promise<void>;
+	ask(question: string): void | Promise<void>;
+	cancel(): void | Promise<void>;
+	openDiff(path: string): void | Promise<void>;
+	accept(paths: readonly string[] | undefined): void | Promise<void>;
+	reject(): void | Promise<void>;
+	openRun(runId: string): void | Promise<void>;
+	approval(requestId: string, decision: ApprovalDecision, note: string | undefined): void | Promise<void>;
+}
+
+/**
+ * Validates one inbound webview message and dispatches it (house-style §3.4 step 5). Invalid
+ * messages are logged and ignored: nothing the webview says is trusted. Returns whether it was valid.
+ */
+export async function dispatchWebviewMessage(
+	raw: unknown,
+	parse: (raw: unknown) => ParseResult,
+	actions: PanelActions,
+	log: { warn(message: string): void },
+): Promise<boolean> {
+	const parsed = parse(raw);
+	if (!parsed.ok) {
+		log.warn(`panel: ignored a message: ${parsed.error}`);
+		return false;
+	}
+	await dispatch(parsed.message, actions);
+	return true;
+}
+
+function dispatch(message: WebviewMessage, actions: PanelActions): void | Promise<void> {
+	switch (message.type) {
+		case 'ready':
+			return actions.ready();
+		case 'ask':
+			return actions.ask(message.question);
+		case 'cancel':
+			return actions.cancel();
+		case 'open-diff':
+			return actions.openDiff(message.path);
+		case 'accept':
+			return actions.accept(message.paths);
+		case 'reject':
+			return actions.reject();
+		case 'open-run':
+			return actions.openRun(message.runId);
+		case 'approval':
+			return actions.approval(message.requestId, message.decision, message.note);
+		default:
+			return assertNever(message);
+	}
+}

@@ -1,0 +1,251 @@
+import { access } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import type { RunEvent } from '../../core/orchestrator/events';
+import type { Turn } from '../../core/orchestrator/types';
+import { reduceRun } from '../../protocol/reduceRun';
+import { initialRunState, type RunState } from '../../protocol/runState';
+import { abortSignalFromToken } from '../cancellation';
+import { contextKeys } from '../commandIds';
+import { chooseTeamConfig } from '../config/chooseTeamConfig';
+import type { ConfigDiagnostics } from '../config/configDiagnostics';
+import { Disposable } from '../lifecycle';
+import type { KeyStore } from '../secrets';
+import { readConfigSetting, workspaceFolder } from '../settings';
+import { EventBatcher } from './eventBatcher';
+import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages';
+import type { RunStatusBar } from './runStatusBar';
+import type { FinishedRun, RunRequest, RunService } from './runTypes';
+
+type Engine = typeof import('./runEngine');
+
+export interface RunControllerDeps {
+	readonly log: vscode.LogOutputChannel;
+	readonly keys: KeyStore;
+	readonly diagnostics: ConfigDiagnostics;
+	readonly statusBar: RunStatusBar;
+	/** The extension's `configs/` folder. */
+	readonly shippedConfigsDir: string;
+	/** Whether the panel is on screen (a finished run is then not announced by a notification). */
+	readonly isPanelVisible: () => boolean;
+	/** Environment keys are read from here (the extension host's environment). */
+	readonly env?: NodeJS.ProcessEnv;
+	/** Coalescing interval of the live event batches. */
+	readonly batchMs?: number;
+}
+
+/** Live events of the current run, coalesced (at most one batch per ~30 ms). */
+export interface RunEventBatch {
+	readonly runId: string;
+	readonly events: readonly RunEvent[];
+}
+
+interface ActiveRun {
+	readonly request: RunRequest;
+	readonly tokens: vscode.CancellationTokenSource;
+	readonly done: Promise<unknown>;
+}
+
+/**
+ * The one place runs start (Ask team, the panel's question box, Review selection): resolves the
+ * team (DESIGN §9), runs the orchestrator with a cancellation token, folds the events with the
+ * shared reducer and forwards them in batches. One run at a time; the conversation (question +
+ * final answer of each completed turn) feeds follow-ups asked from the panel.
+ */
+export class RunController extends Disposable implements RunService {
+	private readonly _onDidFinishRun = this._register(new vscode.EventEmitter<FinishedRun>());
+	readonly onDidFinishRun = this._onDidFinishRun.event;
+	private readonly _onDidStartRun = this._register(new vscode.EventEmitter<RunRequest>());
+	/** A run was accepted and is about to resolve its team. */
+	readonly onDidStartRun = this._onDidStartRun.event;
+	private readonly _onDidEmitEvents = this._register(new vscode.EventEmitter<RunEventBatch>());
+	readonly onDidEmitEvents = this._onDidEmitEvents.event;
+
+	private _active: ActiveRun | undefined;
+	private _state: RunState | null = null;
+	private _turns: Turn[] = [];
+	private _runActiveKey = false;
+	private _engine: Promise<Engine> | undefined;
+
+	constructor(private readonly _deps: RunControllerDeps) {
+		super();
+	}
+
+	/** The state of the current run, or of the last one (null before any). */
+	get state(): RunState | null {
+		return this._state;
+	}
+
+	get isRunning(): boolean {
+		return this._active !== undefined;
+	}
+
+	/** What the `massgen.runActive` context key was last set to. */
+	get runActiveContext(): boolean {
+		return this._runActiveKey;
+	}
+
+	/** Completed turns of the panel conversation, oldest first. */
+	get conversation(): readonly Turn[] {
+		return this._turns;
+	}
+
+	/** Cancels the active run; false when there is none. */
+	cancel(): boolean {
+		if (!this._active) return false;
+		this._deps.log.info('cancelling the run');
+		this._active.tokens.cancel();
+		return true;
+	}
+
+	/** Loads the run engine (config schema, orchestrator); the first run pays for it, activation does not. */
+	engine(): Promise<Engine> {
+		return (this._engine ??= import('./runEngine'));
+	}
+
+	async start(request: RunRequest): Promise<FinishedRun | undefined> {
+		if (this._active) {
+			const replace = 'Cancel It and Start';
+			const choice = await vscode.window.showWarningMessage(
+				'A MassGen run is in progress. Cancel it and start the new one?',
+				{ modal: true },
+				replace,
+			);
+			if (choice !== replace || !this._active) return undefined;
+			const previous = this._active;
+			this.cancel();
+			await previous.done;
+			if (this._active) return undefined;
+		}
+		const folder = workspaceFolder();
+		if (!folder) {
+			void vscode.window.showErrorMessage('MassGen: open a folder first. The team works on the open workspace.');
+			return undefined;
+		}
+		const tokens = new vscode.CancellationTokenSource();
+		let finish!: () => void;
+		const done = new Promise<void>((resolve) => (finish = resolve));
+		this._active = { request, tokens, done };
+		this._setRunActive(true);
+		this._deps.statusBar.start();
+		this._onDidStartRun.fire(request);
+		try {
+			return await this._run(request, folder, tokens.token);
+		} catch (error) {
+			reportUnexpected(this._deps.log, error);
+			return undefined;
+		} finally {
+			tokens.dispose();
+			this._active = undefined;
+			this._deps.statusBar.stop();
+			this._setRunActive(false);
+			finish();
+		}
+	}
+
+	private async _run(
+		request: RunRequest,
+		folder: vscode.WorkspaceFolder,
+		token: vscode.CancellationToken,
+	): Promise<FinishedRun | undefined> {
+		const { log } = this._deps;
+		const root = folder.uri.fsPath;
+		const engine = await this.engine();
+		const choice = await chooseTeamConfig({
+			setting: readConfigSetting(folder.uri),
+			workspaceRoot: root,
+			shippedDir: this._deps.shippedConfigsDir,
+			trusted: vscode.workspace.isTrusted,
+			home: homedir(),
+			exists,
+		});
+		for (const note of choice.notes) log.warn(note);
+		if (!choice.ok) {
+			reportTeamProblem({ problem: 'no-config', file: choice.file, message: choice.message, issues: [] });
+			return undefined;
+		}
+		const keys = {
+			secrets: await this._deps.keys.getAll(),
+			env: this._deps.env ?? process.env,
+			dotenv: vscode.workspace.isTrusted ? await engine.readDotenv(root) : {},
+		};
+		const resolution = await engine.resolveTeam({
+			file: choice.file,
+			kind: choice.kind,
+			keys,
+			lmModels: async () => vscode.lm.selectChatModels(),
+		});
+		if (!resolution.ok) {
+			if (resolution.kind !== 'default') await this._deps.diagnostics.set(resolution.file, resolution.issues);
+			log.error(`team config ${resolution.file}: ${resolution.problem}`);
+			for (const issue of resolution.issues) log.error(`${issue.file}:${issue.line}:${issue.col}: ${issue.message}`);
+			reportTeamProblem({ problem: resolution.problem, file: resolution.file, issues: resolution.issues });
+			return undefined;
+		}
+		const team = resolution.team;
+		if (team.kind !== 'default') await this._deps.diagnostics.set(team.file, team.issues);
+		const members = team.config.agents.map((a) => `${a.id} (${a.backend.type}/${a.backend.model})`);
+		log.info(`team: ${team.file} (${team.kind}): ${members.join(', ')}`);
+		for (const left of team.dropped) log.info(`team: left out ${left.id}: ${left.why}`);
+		reportTeamNotes(team, choice.notes);
+		if (token.isCancellationRequested) return undefined;
+
+		const continues = request.kind === 'ask' && request.continueConversation === true;
+		if (request.kind === 'ask' && !continues) this._turns = [];
+		const history = continues ? [...this._turns] : [];
+		this._state = initialRunState();
+		const batcher = new EventBatcher<RunEvent>(
+			(events) => {
+				this._deps.statusBar.update(this._state);
+				this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
+			},
+			this._deps.batchMs ?? 30,
+		);
+		const abort = abortSignalFromToken(token);
+		try {
+			const outcome = await engine.runTeam({
+				workspaceRoot: root,
+				question: request.question,
+				history,
+				team,
+				keys,
+				shippedConfigsDir: this._deps.shippedConfigsDir,
+				signal: abort.signal,
+				onRunDir: (runDir) => log.info(`run log: ${runDir}`),
+				onEvent: (event) => {
+					this._state = reduceRun(this._state ?? initialRunState(), event);
+					batcher.push(event);
+				},
+				onLogError: (error) => log.error(`run log: ${error instanceof Error ? error.message : String(error)}`),
+			});
+			batcher.flush();
+			const { result } = outcome;
+			log.info(`run ${result.runId}: ${result.status}${result.winner ? `, winner ${result.winner.agentId} (${result.winner.label})` : ''} in ${result.durationMs} ms`);
+			if (request.kind === 'ask' && result.finalAnswer !== null && result.status !== 'cancelled' && result.status !== 'failed') {
+				this._turns.push({ question: request.question, answer: result.finalAnswer });
+			}
+			const finished: FinishedRun = { request, result, state: this._state, workspace: outcome.workspace, runDir: outcome.runDir };
+			this._onDidFinishRun.fire(finished);
+			if (result.status === 'cancelled') reportCancelled();
+			else reportFinished(finished, this._deps.isPanelVisible());
+			return finished;
+		} finally {
+			batcher.dispose();
+			abort.dispose();
+		}
+	}
+
+	private _setRunActive(value: boolean): void {
+		this._runActiveKey = value;
+		void vscode.commands.executeCommand('setContext', contextKeys.runActive, value);
+	}
+}
+
+async function exists(path: string): Promise<boolean> {
+	try {
+		await access(path);
+		return true;
+	} catch {
+		return false;
+	}
+}

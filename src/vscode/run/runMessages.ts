@@ -1,0 +1,119 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { ConfigIssue } from '../../core/config/configIssue';
+import { commandIds } from '../commandIds';
+import type { ResolvedTeam, TeamProblem } from './resolveTeam';
+import type { FinishedRun } from './runTypes';
+
+/**
+ * What the user is told about a run, as non-modal notifications with the next step as a button.
+ * Never a stack trace: details go to the MassGen log.
+ */
+
+const openConfig = 'Open Config';
+const setApiKey = 'Set API Key';
+const selectTeamConfig = 'Select Team Config';
+const showPanel = 'Show Panel';
+const openRunLog = 'Open Run Log';
+
+export interface TeamProblemReport {
+	readonly problem: TeamProblem | 'no-config';
+	readonly file: string;
+	readonly issues: readonly ConfigIssue[];
+	readonly message?: string;
+}
+
+export function reportTeamProblem(report: TeamProblemReport): void {
+	const errors = report.issues.filter((issue) => issue.severity === 'error');
+	const first = errors[0];
+	const where = (issue: ConfigIssue) => `${basename(issue.file || report.file)}:${issue.line}:${issue.col}`;
+	switch (report.problem) {
+		case 'no-config':
+			void ask(`MassGen: ${report.message ?? `no team config at ${report.file}`}`, [selectTeamConfig], report);
+			return;
+		case 'config': {
+			const more = errors.length > 1 ? ` (and ${errors.length - 1} more; see Problems)` : '';
+			const text = first ? `${first.message} (${where(first)})${more}` : 'it cannot be read';
+			void ask(`MassGen: the team config ${basename(report.file)} has errors: ${text}`, [openConfig], report);
+			return;
+		}
+		case 'missing-key': {
+			const keys = errors.filter((issue) => issue.code === 'missing-api-key');
+			const text = keys.map((issue) => issue.message).join('; ');
+			void ask(`MassGen: an API key is missing: ${text}`, [setApiKey, openConfig], report);
+			return;
+		}
+		case 'vscode-lm':
+			void ask(`MassGen: ${errors.map((issue) => issue.message).join('; ')}`, [openConfig], report);
+			return;
+		case 'no-agents':
+			void ask(
+				`MassGen: no team member is available. ${first?.message ?? ''}. Set an API key, sign in to GitHub Copilot, or select a team config (the "demo" preset needs nothing).`,
+				[setApiKey, selectTeamConfig],
+				report,
+			);
+			return;
+	}
+}
+
+let lastTeamSummary = '';
+
+/** Says which agents a default team uses and who was left out (once per change), and any trust notes. */
+export function reportTeamNotes(team: ResolvedTeam, notes: readonly string[]): void {
+	for (const note of notes) void vscode.window.showWarningMessage(`MassGen: ${note}`);
+	if (team.kind !== 'default') return;
+	const used = team.config.agents.map((agent) => agent.id).join(', ');
+	const left = team.dropped.map((d) => `${d.id} (${d.why})`).join('; ');
+	const summary = `MassGen default team: ${used}.${left ? ` Left out: ${left}.` : ''}`;
+	if (summary === lastTeamSummary) return;
+	lastTeamSummary = summary;
+	void vscode.window.showInformationMessage(summary, setApiKey, selectTeamConfig).then(runChoice);
+}
+
+export function reportFinished(run: FinishedRun, panelVisible: boolean): void {
+	const { result } = run;
+	const reveal = (choice: string | undefined) => runChoice(choice, run.runDir);
+	if (result.status === 'failed') {
+		void vscode.window.showErrorMessage(`MassGen: the run failed: ${result.error ?? 'no agent produced an answer'}`, showPanel, openRunLog).then(reveal);
+	} else if (result.status === 'timeout') {
+		const what = result.finalAnswer !== null ? 'the best available answer is shown' : 'no answer was ready';
+		void vscode.window.showWarningMessage(`MassGen: the run timed out; ${what}.`, showPanel).then(reveal);
+	} else if (!panelVisible && result.changes.length === 0) {
+		// With changes, the change review announces the run (Accept / Review / Reject).
+		const winner = result.winner ? ` ${result.winner.agentId}'s answer won.` : '';
+		void vscode.window.showInformationMessage(`MassGen: the team has answered.${winner}`, showPanel).then(reveal);
+	}
+}
+
+export function reportCancelled(): void {
+	vscode.window.setStatusBarMessage('MassGen: run cancelled; nothing was written', 4000);
+}
+
+export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown): void {
+	log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+	const message = error instanceof Error ? error.message : String(error);
+	void vscode.window.showErrorMessage(`MassGen: the run could not complete: ${message}. See the MassGen log for details.`, 'Show Log').then(
+		(choice) => choice && log.show(true),
+	);
+}
+
+async function ask(message: string, actions: readonly string[], report: TeamProblemReport): Promise<void> {
+	const choice = await vscode.window.showErrorMessage(message, ...actions);
+	if (choice === openConfig) await openIssue(report);
+	else await runChoice(choice);
+}
+
+async function runChoice(choice: string | undefined, runDir?: string): Promise<void> {
+	if (choice === setApiKey) await vscode.commands.executeCommand(commandIds.setApiKey);
+	else if (choice === selectTeamConfig) await vscode.commands.executeCommand(commandIds.selectTeamConfig);
+	else if (choice === showPanel) await vscode.commands.executeCommand(commandIds.showPanel);
+	else if (choice === openRunLog) await vscode.commands.executeCommand(commandIds.openRunLog, runDir);
+}
+
+/** Opens the config at its first error (the user asked for it, so it may take focus). */
+async function openIssue(report: TeamProblemReport): Promise<void> {
+	const first = report.issues.find((issue) => issue.severity === 'error') ?? report.issues[0];
+	const file = first?.file || report.file;
+	const position = new vscode.Position(Math.max(0, (first?.line ?? 1) - 1), Math.max(0, (first?.col ?? 1) - 1));
+	await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position) });
+}

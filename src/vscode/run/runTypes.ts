@@ -1,0 +1,56 @@
+import type * as vscode from 'vscode';
+import type { RunResult } from '../../core/orchestrator/types';
+import type { Workspace } from '../../core/workspace/types';
+import type { RunState } from '../../protocol/runState';
+
+/** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
+
+/** What the user asked for. A review carries the selection it is about. */
+export interface RunRequest {
+	readonly question: string;
+	readonly kind: 'ask' | 'review';
+	readonly review?: ReviewTarget;
+	/**
+	 * `ask` only: a follow-up in the current conversation (the panel's question box). The earlier
+	 * turns (question + final answer) are given to the run as history. Otherwise a new conversation starts.
+	 */
+	readonly continueConversation?: boolean;
+}
+
+export interface ReviewTarget {
+	/** The reviewed document (a file in the workspace). */
+	readonly uri: vscode.Uri;
+	/** Workspace-relative path with `/` separators. */
+	readonly path: string;
+	/** 0-based, inclusive start and exclusive end lines of the selection. */
+	readonly startLine: number;
+	readonly endLine: number;
+}
+
+/** A run that ended (completed, timed out, failed or cancelled). */
+export interface FinishedRun {
+	readonly request: RunRequest;
+	readonly result: RunResult;
+	/** The folded state the panel shows (same reducer as the webview). */
+	readonly state: RunState;
+	readonly workspace: Workspace;
+	/** `<workspace>/.massgen/runs/<runId>/`. */
+	readonly runDir: string;
+}
+
+/** Implemented by the run controller. */
+export interface RunService {
+	/** Starts a run (one at a time: asks before replacing an active run). Resolves when it ends; undefined if not started. */
+	start(request: RunRequest): Promise<FinishedRun | undefined>;
+	readonly onDidFinishRun: vscode.Event<FinishedRun>;
+}
+
+/** Implemented by the change review; the panel and the commands call it. */
+export interface ChangeActions {
+	/** Opens the diff of one changed file (focus preserved). */
+	openDiff(path: string): Promise<void>;
+	/** Applies the pending change set (all files, or only `paths`) as one undoable WorkspaceEdit. */
+	accept(paths?: readonly string[]): Promise<void>;
+	/** Discards the pending change set; nothing is written. */
+	reject(): Promise<void>;
+}

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { settingKeys } from './commandIds';
+
+/** Typed access to the extension's settings (house-style §3.6 #8). */
+
+/** `massgen.config` for `folder` ('' when unset). In an untrusted workspace VS Code ignores workspace values of it (restrictedConfigurations). */
+export function readConfigSetting(folder?: vscode.Uri): string {
+	const value = vscode.workspace.getConfiguration(undefined, folder).get<string>(settingKeys.config);
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/** Writes `massgen.config`: in the workspace settings when a folder is open, else for the user. */
+export async function writeConfigSetting(value: string | undefined): Promise<void> {
+	const target = vscode.workspace.workspaceFolders?.length
+		? vscode.ConfigurationTarget.Workspace
+		: vscode.ConfigurationTarget.Global;
+	await vscode.workspace.getConfiguration().update(settingKeys.config, value || undefined, target);
+}
+
+/** The folder runs work on: the first workspace folder on disk. */
+export function workspaceFolder(): vscode.WorkspaceFolder | undefined {
+	return vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file');
+}
