@@ -67,8 +67,9 @@ describe('package.json contributes', () => {
 		}
 	});
 
-	it('activates only through its contributions and runs in the workspace', () => {
-		expect(manifest.activationEvents ?? []).toEqual([]);
+	it('activates only through its contributions (and its restored panel) and runs in the workspace', () => {
+		// Commands activate implicitly; a panel restored after a reload needs its serializer registered.
+		expect(manifest.activationEvents ?? []).toEqual(['onWebviewPanel:massgen.panel']);
 		expect(manifest.extensionKind).toEqual(['workspace']);
 	});
 });
