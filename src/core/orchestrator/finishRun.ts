@@ -6,7 +6,7 @@ import type { AnswerRecord } from './board.js';
 import type { RunStatus } from './events.js';
 import type { CoordinationEnd, Orchestrator } from './orchestrator.js';
 import { selectWinner } from './selectWinner.js';
-import type { RunResult } from './types.js';
+import type { AnswerChangeSet, RunResult } from './types.js';
 
 /**
  * After coordination (or for a single agent): pick the winner, run its presentation under its
@@ -29,8 +29,10 @@ export async function finishRun(orchestrator: Orchestrator, end: CoordinationEnd
 	if (orchestrator.signal.aborted) return finish(orchestrator, 'cancelled', {});
 	const content = presented?.text || stored.content;
 	const changes = presented?.changes ?? (await orchestrator.options.workspace.createOverlay(stored.overlay).changes());
+	const answerChanges = await answerChangesOf(orchestrator);
+	if (orchestrator.signal.aborted) return finish(orchestrator, 'cancelled', {});
 	orchestrator.emit({ type: 'final-answer', agentId: rt.spec.id, label: `${rt.anonId}.final`, content });
-	return finish(orchestrator, timedOut ? 'timeout' : 'completed', { winner: { agentId: winner.agentId, label: winner.label }, finalAnswer: content, changes });
+	return finish(orchestrator, timedOut ? 'timeout' : 'completed', { winner: { agentId: winner.agentId, label: winner.label }, finalAnswer: content, changes, answerChanges });
 }
 
 async function presentSingle(orchestrator: Orchestrator): Promise<RunResult> {
@@ -82,7 +84,13 @@ async function present(orchestrator: Orchestrator, rt: AgentRuntime, stored: Ans
 function finish(
 	orchestrator: Orchestrator,
 	status: RunStatus,
-	parts: { winner?: RunResult['winner']; finalAnswer?: string; changes?: readonly FileChange[]; error?: string },
+	parts: {
+		winner?: RunResult['winner'];
+		finalAnswer?: string;
+		changes?: readonly FileChange[];
+		answerChanges?: readonly AnswerChangeSet[];
+		error?: string;
+	},
 ): RunResult {
 	const base = emptyResult(orchestrator);
 	const result: RunResult = {
@@ -93,10 +101,23 @@ function finish(
 		votes: orchestrator.board.votes().map((vote) => ({ voter: vote.voter, votedFor: vote.votedForAgent, votedForLabel: vote.label, reason: vote.reason })),
 		finalAnswer: status === 'cancelled' ? null : (parts.finalAnswer ?? null),
 		changes: status === 'cancelled' ? [] : (parts.changes ?? []),
+		...(parts.answerChanges && status !== 'cancelled' ? { answerChanges: parts.answerChanges } : {}),
 		...(parts.error ? { error: parts.error } : {}),
 	};
 	orchestrator.emit({ type: 'run-end', status, durationMs: result.durationMs, ...(parts.error ? { error: parts.error } : {}) });
 	return result;
+}
+
+/** Every latest answer's overlay as a change set (consensus marks in the review). */
+async function answerChangesOf(orchestrator: Orchestrator): Promise<AnswerChangeSet[]> {
+	const workspace = orchestrator.options.workspace;
+	return Promise.all(
+		orchestrator.board.latestAnswers().map(async (answer) => ({
+			agentId: answer.agentId,
+			label: answer.label,
+			changes: await workspace.createOverlay(answer.overlay).changes(),
+		})),
+	);
 }
 
 function failureSummary(orchestrator: Orchestrator): string {

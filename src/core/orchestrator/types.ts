@@ -96,6 +96,14 @@ export interface AgentUsage extends Usage {
 	readonly costUsd: number | null;
 }
 
+/** The change set of one answer's overlay snapshot. */
+export interface AnswerChangeSet {
+	readonly agentId: string;
+	/** `agentN.k`. */
+	readonly label: string;
+	readonly changes: readonly FileChange[];
+}
+
 /** What `result.json` holds (DESIGN §5); agent ids are config ids. */
 export interface RunResult {
 	readonly runId: string;
@@ -111,6 +119,11 @@ export interface RunResult {
 	}[];
 	readonly finalAnswer: string | null;
 	readonly changes: readonly FileChange[];
+	/**
+	 * Each agent's latest answer as a change set against the same base as `changes` (present when
+	 * there is a winner), so a review can mark which of the winner's hunks other agents made too.
+	 */
+	readonly answerChanges?: readonly AnswerChangeSet[];
 	readonly usage: readonly AgentUsage[];
 	readonly durationMs: number;
 	readonly error?: string;
