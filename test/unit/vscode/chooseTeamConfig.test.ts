@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chooseTeamConfig, isInside, type TeamConfigInputs } from '../../../src/vscode/config/chooseTeamConfig';
+
+const ws = '/home/me/project';
+const shipped = '/ext/configs';
+
+function inputs(over: Partial<TeamConfigInputs> & { files?: string[] }): TeamConfigInputs {
+	const files = new Set(over.files ?? []);
+	return {
+		setting: '',
+		workspaceRoot: ws,
+		shippedDir: shipped,
+		trusted: true,
+		home: '/home/me',
+		exists: async (path) => files.has(path),
+		...over,
+	};
+}
+
+describe('chooseTeamConfig (DESIGN §9 order, Workspace Trust)', () => {
+	it('uses the setting first, relative to the workspace folder', async () => {
+		const choice = await chooseTeamConfig(
+			inputs({ setting: 'teams/a.yaml', files: [join(ws, 'teams/a.yaml'), join(ws, '.massgen/config.yaml')] }),
+		);
+		expect(choice).toMatchObject({ ok: true, kind: 'setting', file: join(ws, 'teams/a.yaml'), notes: [] });
+	});
+
+	it('expands ${workspaceFolder} and ~, and takes absolute paths as they are', async () => {
+		const files = ['/home/me/project/x.yaml', '/home/me/teams/t.yaml', '/etc/team.yaml'];
+		expect(await chooseTeamConfig(inputs({ setting: '${workspaceFolder}/x.yaml', files }))).toMatchObject({ file: files[0] });
+		expect(await chooseTeamConfig(inputs({ setting: '~/teams/t.yaml', files }))).toMatchObject({ file: files[1] });
+		expect(await chooseTeamConfig(inputs({ setting: '/etc/team.yaml', files }))).toMatchObject({ file: files[2] });
+	});
+
+	it('resolves preset:<name> to a shipped config', async () => {
+		const file = join(shipped, 'demo.yaml');
+		expect(await chooseTeamConfig(inputs({ setting: 'preset:demo', files: [file] }))).toMatchObject({ ok: true, kind: 'preset', file });
+		expect(await chooseTeamConfig(inputs({ setting: 'preset:demo.yaml', files: [file] }))).toMatchObject({ kind: 'preset', file });
+	});
+
+	it('reports a setting that points nowhere instead of silently falling back', async () => {
+		const choice = await chooseTeamConfig(inputs({ setting: 'missing.yaml', files: [join(ws, '.massgen/config.yaml')] }));
+		expect(choice.ok).toBe(false);
+		expect(choice.ok ? '' : choice.message).toMatch(/missing\.yaml, which does not exist/);
+	});
+
+	it('then <workspace>/.massgen/config.yaml, then the shipped default team', async () => {
+		const inWs = join(ws, '.massgen/config.yaml');
+		expect(await chooseTeamConfig(inputs({ files: [inWs] }))).toMatchObject({ ok: true, kind: 'workspace', file: inWs });
+		expect(await chooseTeamConfig(inputs({}))).toMatchObject({ ok: true, kind: 'default', file: join(shipped, 'default.yaml') });
+	});
+
+	it('untrusted: ignores .massgen/config.yaml and says why', async () => {
+		const choice = await chooseTeamConfig(inputs({ trusted: false, files: [join(ws, '.massgen/config.yaml')] }));
+		expect(choice).toMatchObject({ ok: true, kind: 'default' });
+		expect(choice.notes.join(' ')).toMatch(/not trusted.*\.massgen\/config\.yaml.*not used/);
+	});
+
+	it('untrusted: ignores a setting that points into the workspace, but not one outside it or a preset', async () => {
+		const inside = join(ws, 'team.yaml');
+		const ignored = await chooseTeamConfig(inputs({ trusted: false, setting: 'team.yaml', files: [inside] }));
+		expect(ignored).toMatchObject({ ok: true, kind: 'default' });
+		expect(ignored.notes[0]).toMatch(/not trusted.*massgen\.config setting \(team\.yaml\)/);
+
+		const outside = await chooseTeamConfig(inputs({ trusted: false, setting: '/home/me/teams/t.yaml', files: ['/home/me/teams/t.yaml'] }));
+		expect(outside).toMatchObject({ ok: true, kind: 'setting', notes: [] });
+		const preset = await chooseTeamConfig(inputs({ trusted: false, setting: 'preset:demo', files: [join(shipped, 'demo.yaml')] }));
+		expect(preset).toMatchObject({ ok: true, kind: 'preset' });
+	});
+
+	it('isInside compares path segments, not prefixes', () => {
+		expect(isInside('/a/b/c.yaml', '/a/b')).toBe(true);
+		expect(isInside('/a/b', '/a/b')).toBe(true);
+		expect(isInside('/a/bc/x.yaml', '/a/b')).toBe(false);
+		expect(isInside('/a/b/../c/x.yaml', '/a/b')).toBe(false);
+	});
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema';
+import { dispatchWebviewMessage, type PanelActions } from '../../../src/vscode/panel/dispatchWebviewMessage';
+
+function recorder() {
+	const calls: unknown[][] = [];
+	const warnings: string[] = [];
+	const record =
+		(name: string) =>
+		(...args: unknown[]) => {
+			calls.push([name, ...args]);
+		};
+	const actions: PanelActions = {
+		ready: record('ready'),
+		ask: record('ask'),
+		cancel: record('cancel'),
+		openDiff: record('openDiff'),
+		accept: record('accept'),
+		reject: record('reject'),
+		openRun: record('openRun'),
+		approval: record('approval'),
+	};
+	const send = (raw: unknown) => dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: (m) => warnings.push(m) });
+	return { calls, warnings, send };
+}
+
+describe('dispatchWebviewMessage', () => {
+	it('dispatches every valid message type to its action', async () => {
+		const { calls, send } = recorder();
+		const valid = [
+			{ type: 'ready' },
+			{ type: 'ask', question: '  Why?  ' },
+			{ type: 'cancel' },
+			{ type: 'open-diff', path: 'src/a.ts' },
+			{ type: 'accept' },
+			{ type: 'accept', paths: ['src/a.ts'] },
+			{ type: 'reject' },
+			{ type: 'open-run', runId: '20261130-040000-ab12' },
+			{ type: 'approval', requestId: 'r1', decision: 'deny' },
+		];
+		for (const message of valid) expect(await send(message)).toBe(true);
+		expect(calls).toEqual([
+			['ready'],
+			['ask', 'Why?'],
+			['cancel'],
+			['openDiff', 'src/a.ts'],
+			['accept', undefined],
+			['accept', ['src/a.ts']],
+			['reject'],
+			['openRun', '20261130-040000-ab12'],
+			['approval', 'r1', 'deny', undefined],
+		]);
+	});
+
+	it('logs and ignores invalid messages without calling anything', async () => {
+		const { calls, warnings, send } = recorder();
+		const invalid = [
+			null,
+			'ready',
+			{ type: 'nope' },
+			{ type: 'ask', question: '   ' },
+			{ type: 'ask', question: 'x', extra: 1 },
+			{ type: 'open-diff', path: '../etc/passwd' },
+			{ type: 'open-diff', path: '/abs/path' },
+			{ type: 'open-run', runId: '../../x' },
+			{ type: 'approval', requestId: 'r1', decision: 'sure' },
+		];
+		for (const message of invalid) expect(await send(message)).toBe(false);
+		expect(calls).toEqual([]);
+		expect(warnings).toHaveLength(invalid.length);
+		expect(warnings.every((w) => w.startsWith('panel: ignored a message: invalid webview message'))).toBe(true);
+	});
+});
