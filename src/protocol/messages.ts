@@ -5,6 +5,7 @@
  */
 import type { RunEvent } from '../core/orchestrator/events.js';
 import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
+import type { ChangeSetView } from './changeSetView.js';
 import type { RunState } from './runState.js';
 
 /** Host → webview. */
@@ -14,7 +15,18 @@ export type HostMessage =
 	/** Live events, coalesced by the host; the webview folds them with `reduceRun`. */
 	| { readonly type: 'events'; readonly events: readonly RunEvent[] }
 	/** The past-runs list changed. */
-	| { readonly type: 'runs'; readonly runs: readonly PastRunSummary[] };
+	| { readonly type: 'runs'; readonly runs: readonly PastRunSummary[] }
+	/**
+	 * The pending change set (sent after `snapshot` and whenever it, its selection or its files'
+	 * staleness change); null when nothing is pending (accepted, rejected, or no changes).
+	 */
+	| { readonly type: 'change-set'; readonly changeSet: ChangeSetView | null };
+
+/** Hunks picked in one file (ids from `HunkView.id`). */
+export interface HunkSelection {
+	readonly path: string;
+	readonly ids: readonly string[];
+}
 
 /** A decision on an approval card (DESIGN §1). */
 export type ApprovalDecision = 'allow-once' | 'allow-run' | 'always' | 'deny';
@@ -24,10 +36,23 @@ export type WebviewMessage =
 	| { readonly type: 'ready' }
 	| { readonly type: 'ask'; readonly question: string }
 	| { readonly type: 'cancel' }
-	/** Workspace-relative path of a change in the current change set. */
-	| { readonly type: 'open-diff'; readonly path: string }
-	/** Accept all pending changes, or only these paths. */
-	| { readonly type: 'accept'; readonly paths?: readonly string[] }
+	/**
+	 * Workspace-relative path of a change in the current change set. `version` picks the right side:
+	 * the proposed text (default: base + selected hunks), the winner's `final`, or an answer (`agentN.k`).
+	 */
+	| { readonly type: 'open-diff'; readonly path: string; readonly version?: string }
+	/**
+	 * Accept all pending changes, or only these paths. `hunks` overrides the host's selection for
+	 * the files it names (ids from `HunkView.id`); `runId` guards against accepting a newer change set.
+	 */
+	| {
+			readonly type: 'accept';
+			readonly paths?: readonly string[];
+			readonly hunks?: readonly HunkSelection[];
+			readonly runId?: string;
+	  }
+	/** Switch hunks of one file on or off in the host's selection (switching one on switches off those it overlaps). */
+	| { readonly type: 'select-hunks'; readonly path: string; readonly ids: readonly string[]; readonly selected: boolean }
 	| { readonly type: 'reject' }
 	| { readonly type: 'open-run'; readonly runId: string }
 	| {

@@ -10,6 +10,7 @@ export const MAX_QUESTION_CHARS = 100_000;
 export const MAX_PATH_CHARS = 1_024;
 export const MAX_ACCEPT_PATHS = 10_000;
 export const MAX_NOTE_CHARS = 2_000;
+export const MAX_HUNK_IDS = 10_000;
 
 /**
  * Workspace-relative, `/`-separated, no `..` segment, no leading `/` or drive letter, no control
@@ -24,14 +25,32 @@ const relativePath = z
 		'must be a workspace-relative path',
 	);
 
+/** `final#<n>` (the winner's hunks) or `alt#<n>` (runner-up hunks). */
+const hunkId = z.string().regex(/^(?:final|alt)#\d{1,6}$/, 'must be a hunk id');
+
+/** Which version an `open-diff` shows: proposed, the winner's final text, or an answer label. */
+const diffVersion = z.string().regex(/^(?:proposed|final|agent\d{1,4}\.\d{1,6})$/, 'must be a change version');
+
 export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready') }),
 	z.strictObject({ type: z.literal('ask'), question: z.string().trim().min(1).max(MAX_QUESTION_CHARS) }),
 	z.strictObject({ type: z.literal('cancel') }),
-	z.strictObject({ type: z.literal('open-diff'), path: relativePath }),
+	z.strictObject({ type: z.literal('open-diff'), path: relativePath, version: diffVersion.optional() }),
 	z.strictObject({
 		type: z.literal('accept'),
 		paths: z.array(relativePath).min(1).max(MAX_ACCEPT_PATHS).optional(),
+		hunks: z
+			.array(z.strictObject({ path: relativePath, ids: z.array(hunkId).max(MAX_HUNK_IDS) }))
+			.min(1)
+			.max(MAX_ACCEPT_PATHS)
+			.optional(),
+		runId: z.string().regex(runIdPattern, 'must be a run id').optional(),
+	}),
+	z.strictObject({
+		type: z.literal('select-hunks'),
+		path: relativePath,
+		ids: z.array(hunkId).min(1).max(MAX_HUNK_IDS),
+		selected: z.boolean(),
 	}),
 	z.strictObject({ type: z.literal('reject') }),
 	z.strictObject({ type: z.literal('open-run'), runId: z.string().regex(runIdPattern, 'must be a run id') }),

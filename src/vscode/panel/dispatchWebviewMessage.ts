@@ -1,4 +1,4 @@
-import type { ApprovalDecision, WebviewMessage } from '../../protocol/messages';
+import type { ApprovalDecision, HunkSelection, WebviewMessage } from '../../protocol/messages';
 import { assertNever } from '../../protocol/assertNever';
 import type { ParseResult } from '../../protocol/webviewMessageSchema';
 
@@ -7,8 +7,15 @@ export interface PanelActions {
 	ready(): void | Promise<void>;
 	ask(question: string): void | Promise<void>;
 	cancel(): void | Promise<void>;
-	openDiff(path: string): void | Promise<void>;
-	accept(paths: readonly string[] | undefined): void | Promise<void>;
+	/** `version` only when the message names one (proposed, final, or an answer label). */
+	openDiff(path: string, version?: string): void | Promise<void>;
+	/** `options` only when the message carries a hunk selection or a run id. */
+	accept(
+		paths: readonly string[] | undefined,
+		options?: { readonly hunks?: readonly HunkSelection[]; readonly runId?: string },
+	): void | Promise<void>;
+	/** Hunk checkboxes in the change list (the change review keeps the selection). */
+	selectHunks?(path: string, ids: readonly string[], selected: boolean): void | Promise<void>;
 	reject(): void | Promise<void>;
 	openRun(runId: string): void | Promise<void>;
 	approval(requestId: string, decision: ApprovalDecision, note: string | undefined): void | Promise<void>;
@@ -42,9 +49,13 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 		case 'cancel':
 			return actions.cancel();
 		case 'open-diff':
-			return actions.openDiff(message.path);
+			return message.version === undefined ? actions.openDiff(message.path) : actions.openDiff(message.path, message.version);
 		case 'accept':
-			return actions.accept(message.paths);
+			return message.hunks === undefined && message.runId === undefined
+				? actions.accept(message.paths)
+				: actions.accept(message.paths, { hunks: message.hunks, runId: message.runId });
+		case 'select-hunks':
+			return actions.selectHunks?.(message.path, message.ids, message.selected);
 		case 'reject':
 			return actions.reject();
 		case 'open-run':

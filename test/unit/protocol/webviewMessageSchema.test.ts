@@ -3,6 +3,7 @@ import { assertNever } from '../../../src/protocol/assertNever.js';
 import type { WebviewMessage, WebviewMessageType } from '../../../src/protocol/messages.js';
 import {
 	MAX_ACCEPT_PATHS,
+	MAX_HUNK_IDS,
 	MAX_NOTE_CHARS,
 	MAX_PATH_CHARS,
 	MAX_QUESTION_CHARS,
@@ -19,8 +20,20 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 		{ type: 'open-diff', path: 'docs/read me.md' },
 		{ type: 'open-diff', path: '.github/workflows/ci.yml' },
 		{ type: 'open-diff', path: 'a..b/c' },
+		{ type: 'open-diff', path: 'src/a.ts', version: 'final' },
+		{ type: 'open-diff', path: 'src/a.ts', version: 'proposed' },
+		{ type: 'open-diff', path: 'src/a.ts', version: 'agent2.13' },
 	],
-	accept: [{ type: 'accept' }, { type: 'accept', paths: ['src/a.ts', 'src/b.ts'] }],
+	accept: [
+		{ type: 'accept' },
+		{ type: 'accept', paths: ['src/a.ts', 'src/b.ts'] },
+		{ type: 'accept', hunks: [{ path: 'src/a.ts', ids: ['final#0', 'alt#2'] }, { path: 'b.md', ids: [] }] },
+		{ type: 'accept', paths: ['src/a.ts'], hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20250102-030405-ab12' },
+	],
+	'select-hunks': [
+		{ type: 'select-hunks', path: 'src/a.ts', ids: ['final#0'], selected: false },
+		{ type: 'select-hunks', path: 'src/a.ts', ids: ['alt#3', 'final#12'], selected: true },
+	],
 	reject: [{ type: 'reject' }],
 	'open-run': [{ type: 'open-run', runId: '20250102-030405-ab12' }],
 	approval: [
@@ -55,6 +68,18 @@ const invalid: [string, unknown][] = [
 	['empty accept list', { type: 'accept', paths: [] }],
 	['too many accept paths', { type: 'accept', paths: Array.from({ length: MAX_ACCEPT_PATHS + 1 }, (_, i) => `f${i}`) }],
 	['bad accept path', { type: 'accept', paths: ['ok.ts', '../x'] }],
+	['empty hunk selection list', { type: 'accept', hunks: [] }],
+	['bad hunk id', { type: 'accept', hunks: [{ path: 'a.ts', ids: ['final#x'] }] }],
+	['hunk id with a path', { type: 'accept', hunks: [{ path: 'a.ts', ids: ['../final#0'] }] }],
+	['bad hunk path', { type: 'accept', hunks: [{ path: '/etc/passwd', ids: ['final#0'] }] }],
+	['extra key in a hunk selection', { type: 'accept', hunks: [{ path: 'a.ts', ids: [], all: true }] }],
+	['bad accept runId', { type: 'accept', runId: '../x' }],
+	['unknown diff version', { type: 'open-diff', path: 'a.ts', version: 'base; rm' }],
+	['select-hunks without ids', { type: 'select-hunks', path: 'a.ts', ids: [], selected: true }],
+	['select-hunks without selected', { type: 'select-hunks', path: 'a.ts', ids: ['final#0'] }],
+	['select-hunks with a string flag', { type: 'select-hunks', path: 'a.ts', ids: ['final#0'], selected: 'yes' }],
+	['select-hunks escaping path', { type: 'select-hunks', path: '../a.ts', ids: ['final#0'], selected: true }],
+	['too many hunk ids', { type: 'select-hunks', path: 'a.ts', ids: Array.from({ length: MAX_HUNK_IDS + 1 }, (_, i) => `final#${i}`), selected: true }],
 	['runId traversal', { type: 'open-run', runId: '../../etc' }],
 	['runId wrong format', { type: 'open-run', runId: '2025-01-02' }],
 	['unknown decision', { type: 'approval', requestId: 'r', decision: 'allow' }],
@@ -104,6 +129,8 @@ describe('assertNever', () => {
 				return message.path;
 			case 'accept':
 				return (message.paths ?? []).join(',');
+			case 'select-hunks':
+				return message.ids.join(',');
 			case 'open-run':
 				return message.runId;
 			case 'approval':

@@ -1,0 +1,60 @@
+/**
+ * The pending change set as the panel shows it (host → webview `change-set`): files with +/-
+ * counts, each file's hunks with ids, consensus counts and whether they are selected, and the
+ * runner-up hunks that could replace or extend the winner's. Plain JSON only.
+ */
+import type { ChangeKind } from '../core/orchestrator/events.js';
+
+export interface ChangeSetView {
+	readonly runId: string;
+	/** Config id and answer label of the agent whose presentation made the changes (null: none). */
+	readonly winner: { readonly agentId: string; readonly label: string } | null;
+	/** Agents whose answers count for consensus ("K of N agents"): the winner plus others that answered. */
+	readonly agentCount: number;
+	readonly files: readonly ChangeFileView[];
+}
+
+export interface ChangeFileView {
+	/** Workspace-relative, `/`-separated; the key for `open-diff`, `accept` and `select-hunks`. */
+	readonly path: string;
+	readonly kind: ChangeKind;
+	/** Set on an added file whose content is that of a file this change set deletes. */
+	readonly renamedFrom: string | null;
+	/** Lines added / removed by the current selection. */
+	readonly added: number;
+	readonly removed: number;
+	/**
+	 * The file no longer is what the agents read (the user edited it): accepting merges the
+	 * user's edits with the team's (3-way), or reports a conflict.
+	 */
+	readonly stale: boolean;
+	/** The winner's hunks, in file order. */
+	readonly hunks: readonly HunkView[];
+	/** Runner-up hunks the winner did not make (take one instead of, or in addition to, the winner's). */
+	readonly alternatives: readonly HunkView[];
+}
+
+export interface HunkView {
+	/** `final#<n>` for the winner's hunks, `alt#<n>` for runner-up hunks; unique within the file. */
+	readonly id: string;
+	/** 1-based first base line and line count (a pure insertion has `oldLines` 0 and goes after `oldStart - 1`). */
+	readonly oldStart: number;
+	readonly oldLines: number;
+	/** 1-based first line and line count in the winner's (or runner-up's) version. */
+	readonly newStart: number;
+	readonly newLines: number;
+	/** Unified-diff body lines (`-` removed, `+` added), at most `MAX_HUNK_LINES`. */
+	readonly lines: readonly string[];
+	/** Lines left out of `lines`. */
+	readonly truncated: number;
+	readonly selected: boolean;
+	/** Agents (config ids) that made this exact change: for a winner hunk the winner first, then the others. */
+	readonly agents: readonly string[];
+	/** Answer labels this hunk comes from (`agent1.final`, or runner-up labels such as `agent2.1`). */
+	readonly sources: readonly string[];
+	/** Winner hunk ids that selecting this runner-up hunk deselects (empty for winner hunks and extras). */
+	readonly replaces: readonly string[];
+}
+
+/** Lines of one hunk sent to the webview; the diff editor always has the whole text. */
+export const MAX_HUNK_LINES = 400;
