@@ -1,0 +1,374 @@
+/**
+ * Serves the panel exactly as the extension host builds it (`webviewHtml`, same CSP) from a
+ * loopback HTTP server, and drives it in Debian's Chromium with playwright-core. A stub
+ * `acquireVsCodeApi` (injected before any page script) records posted messages and keeps
+ * `setState` data in sessionStorage, so a reload restores it as VS Code would. Every page also
+ * records `securitypolicyviolation` events and console errors.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { RunEvent } from '../../../src/core/orchestrator/events.js';
+import type { PastRunSummary } from '../../../src/core/logs/pastRunSummary.js';
+import type { HostMessage } from '../../../src/protocol/messages.js';
+import { webviewHtml } from '../../../src/vscode/webviewHtml.js';
+
+export const repoRoot = resolve(__dirname, '../../..');
+export const artifactsDir = join(repoRoot, 'test-results', 'webview');
+
+export const chromiumArgs = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+/** A realistic dark theme (VS Code "Dark Modern") as VS Code injects it into webviews. */
+export const darkTheme: Readonly<Record<string, string>> = {
+	'--vscode-font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif',
+	'--vscode-font-size': '13px',
+	'--vscode-font-weight': 'normal',
+	'--vscode-editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
+	'--vscode-editor-font-size': '12px',
+	'--vscode-editor-font-weight': 'normal',
+	'--vscode-editor-background': '#1f1f1f',
+	'--vscode-editor-foreground': '#cccccc',
+	'--vscode-foreground': '#cccccc',
+	'--vscode-descriptionForeground': '#9d9d9d',
+	'--vscode-sideBar-background': '#181818',
+	'--vscode-editorWidget-background': '#202020',
+	'--vscode-panel-border': '#2b2b2b',
+	'--vscode-widget-border': '#313131',
+	'--vscode-focusBorder': '#0078d4',
+	'--vscode-button-background': '#0078d4',
+	'--vscode-button-foreground': '#ffffff',
+	'--vscode-button-hoverBackground': '#026ec1',
+	'--vscode-button-border': '#ffffff12',
+	'--vscode-button-separator': '#ffffff66',
+	'--vscode-button-secondaryBackground': '#313131',
+	'--vscode-button-secondaryForeground': '#cccccc',
+	'--vscode-button-secondaryHoverBackground': '#3c3c3c',
+	'--vscode-badge-background': '#616161',
+	'--vscode-badge-foreground': '#f8f8f8',
+	'--vscode-input-background': '#313131',
+	'--vscode-input-border': '#3c3c3c',
+	'--vscode-input-foreground': '#cccccc',
+	'--vscode-input-placeholderForeground': '#989898',
+	'--vscode-settings-textInputBackground': '#313131',
+	'--vscode-settings-textInputBorder': '#3c3c3c',
+	'--vscode-settings-textInputForeground': '#cccccc',
+	'--vscode-textLink-foreground': '#4daafc',
+	'--vscode-textCodeBlock-background': '#2b2b2b',
+	'--vscode-textBlockQuote-background': '#2b2b2b',
+	'--vscode-textBlockQuote-border': '#616161',
+	'--vscode-errorForeground': '#f85149',
+	'--vscode-editorWarning-foreground': '#cca700',
+	'--vscode-inputValidation-errorBackground': '#5a1d1d',
+	'--vscode-inputValidation-errorBorder': '#be1100',
+	'--vscode-inputValidation-warningBackground': '#352a05',
+	'--vscode-inputValidation-warningBorder': '#b89500',
+	'--vscode-list-hoverBackground': '#2a2d2e',
+	'--vscode-list-inactiveSelectionBackground': '#37373d',
+	'--vscode-testing-iconPassed': '#73c991',
+	'--vscode-charts-red': '#f14c4c',
+	'--vscode-charts-blue': '#3794ff',
+	'--vscode-charts-yellow': '#cca700',
+	'--vscode-charts-orange': '#d18616',
+	'--vscode-charts-green': '#89d185',
+	'--vscode-charts-purple': '#b180d7',
+	'--vscode-gitDecoration-addedResourceForeground': '#81b88b',
+	'--vscode-gitDecoration-modifiedResourceForeground': '#e2c08d',
+	'--vscode-gitDecoration-deletedResourceForeground': '#c74e39',
+	'--vscode-progressBar-background': '#0078d4',
+	'--vscode-scrollbarSlider-background': '#79797966',
+	'--vscode-scrollbarSlider-hoverBackground': '#646464b3',
+	'--vscode-scrollbarSlider-activeBackground': '#bfbfbf66',
+	'--vscode-scrollbar-shadow': '#000000',
+};
+
+/** What the page-side helpers put on `window` (typed here; the root tsconfig has no DOM lib). */
+export interface PanelWindow {
+	__posted: unknown[];
+	__violations: { directive: string; blocked: string; sample: string }[];
+	__massgenRenders?: number;
+	__xss?: boolean;
+	postMessage(message: unknown, targetOrigin: string): void;
+	requestAnimationFrame(callback: () => void): number;
+}
+
+export type Variant = 'test' | 'prod';
+
+/** Builds the panel bundle with the render counter enabled (`MASSGEN_TEST`), like `build:webview`. */
+export async function buildTestBundle(outDir: string): Promise<void> {
+	mkdirSync(join(outDir, 'codicons'), { recursive: true });
+	await build({
+		entryPoints: [join(repoRoot, 'webview', 'main.ts')],
+		bundle: true,
+		platform: 'browser',
+		format: 'iife',
+		target: 'chrome120',
+		minify: true,
+		sourcemap: true,
+		define: { MASSGEN_TEST: 'true' },
+		outfile: join(outDir, 'webview.js'),
+		logLevel: 'silent',
+	});
+	await build({
+		entryPoints: [join(repoRoot, 'webview', 'style.css')],
+		bundle: true,
+		minify: true,
+		outfile: join(outDir, 'webview.css'),
+		logLevel: 'silent',
+	});
+	for (const file of ['codicon.css', 'codicon.ttf']) {
+		copyFileSync(join(repoRoot, 'node_modules', '@vscode', 'codicons', 'dist', file), join(outDir, 'codicons', file));
+	}
+}
+
+const contentTypes: Record<string, string> = {
+	'.html': 'text/html; charset=utf-8',
+	'.js': 'text/javascript; charset=utf-8',
+	'.css': 'text/css; charset=utf-8',
+	'.ttf': 'font/ttf',
+	'.map': 'application/json',
+};
+
+export interface PanelServer {
+	readonly origin: string;
+	url(variant: Variant): string;
+	close(): Promise<void>;
+}
+
+/** `/test/…` serves the test bundle, `/prod/…` the real `dist/` output (`npm run build:webview`). */
+export async function startPanelServer(testBundleDir: string): Promise<PanelServer> {
+	const roots: Record<Variant, string> = { test: testBundleDir, prod: join(repoRoot, 'dist') };
+	let origin = '';
+	const server: Server = createServer((request, response) => {
+		const url = new URL(request.url ?? '/', origin);
+		if (url.pathname === '/favicon.ico') {
+			response.writeHead(204).end();
+			return;
+		}
+		const [, variant, ...rest] = url.pathname.split('/');
+		if (variant !== 'test' && variant !== 'prod') {
+			response.writeHead(404).end();
+			return;
+		}
+		const path = rest.join('/');
+		if (path === 'panel.html') {
+			const base = `${origin}/${variant}`;
+			const html = webviewHtml({
+				cspSource: origin,
+				nonce: randomBytes(16).toString('base64'),
+				scriptUri: `${base}/webview.js`,
+				styleUri: `${base}/webview.css`,
+				codiconsUri: `${base}/codicons/codicon.css`,
+				title: 'MassGen',
+			});
+			response.writeHead(200, { 'content-type': contentTypes['.html']!, 'cache-control': 'no-store' }).end(html);
+			return;
+		}
+		const root = roots[variant];
+		const file = normalize(join(root, path));
+		if (!file.startsWith(root) || !existsSync(file)) {
+			response.writeHead(404).end();
+			return;
+		}
+		response
+			.writeHead(200, { 'content-type': contentTypes[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+			.end(readFileSync(file));
+	});
+	await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		origin,
+		url: (variant) => `${origin}/${variant}/panel.html`,
+		close: () => new Promise<void>((resolveClose) => server.close(() => resolveClose())),
+	};
+}
+
+/**
+ * Runs in the page before any of its scripts (like VS Code's own preload, not subject to the
+ * page's CSP). Plain JavaScript text: tsx/esbuild name helpers must not leak into the page.
+ */
+function pagePreload(theme: Record<string, string>): string {
+	return `(() => {
+	const theme = ${JSON.stringify(theme)};
+	window.__posted = [];
+	window.__violations = [];
+	document.addEventListener('securitypolicyviolation', (event) => {
+		window.__violations.push({ directive: event.violatedDirective, blocked: event.blockedURI, sample: event.sample });
+	}, true);
+	const applyTheme = () => {
+		for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(name, value);
+	};
+	if (document.documentElement) applyTheme();
+	else {
+		const observer = new MutationObserver(() => {
+			if (!document.documentElement) return;
+			observer.disconnect();
+			applyTheme();
+		});
+		observer.observe(document, { childList: true });
+	}
+	let acquired = false;
+	window.acquireVsCodeApi = function () {
+		if (acquired) throw new Error('An instance of the VS Code API has already been acquired');
+		acquired = true;
+		return {
+			postMessage(message) { window.__posted.push(JSON.parse(JSON.stringify(message))); },
+			getState() { return JSON.parse(sessionStorage.getItem('vscode-state') || 'null'); },
+			setState(state) { sessionStorage.setItem('vscode-state', JSON.stringify(state)); return state; },
+		};
+	};
+})();`;
+}
+
+export interface PanelPage {
+	readonly page: Page;
+	readonly consoleErrors: string[];
+	send(message: HostMessage): Promise<void>;
+	posted(): Promise<unknown[]>;
+	violations(): Promise<PanelWindow['__violations']>;
+	renders(): Promise<number>;
+	/** Resolves after the next two animation frames (a scheduled render has run). */
+	frames(count?: number): Promise<void>;
+	screenshot(name: string, fullPage?: boolean): Promise<string>;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+	return chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+}
+
+export async function openPanel(
+	context: BrowserContext,
+	server: PanelServer,
+	variant: Variant = 'test',
+): Promise<PanelPage> {
+	const page = await context.newPage();
+	page.setDefaultTimeout(5_000);
+	const consoleErrors: string[] = [];
+	page.on('console', (message) => {
+		if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) consoleErrors.push(message.text());
+	});
+	page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
+	await page.goto(server.url(variant));
+	await waitForExpression(page, 'window.__posted.length > 0');
+	return wrapPage(page, consoleErrors);
+}
+
+/**
+ * Polls a page expression (Playwright's `waitForFunction` evaluates its predicate with `eval`,
+ * which the panel's CSP rightly refuses).
+ */
+export async function waitForExpression(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await page.evaluate(expression))) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
+		await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+	}
+}
+
+export async function newPanelContext(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+	const context = await browser.newContext({ viewport, colorScheme: 'dark', deviceScaleFactor: 1 });
+	await context.addInitScript({ content: pagePreload({ ...darkTheme }) });
+	return context;
+}
+
+export function wrapPage(page: Page, consoleErrors: string[]): PanelPage {
+	const frames = (count = 2) =>
+		page.evaluate(`new Promise((resolve) => {
+			let left = ${Number(count)};
+			const step = () => (--left <= 0 ? resolve() : requestAnimationFrame(step));
+			requestAnimationFrame(step);
+		})`) as Promise<void>;
+	return {
+		page,
+		consoleErrors,
+		send: async (message) => {
+			await page.evaluate(`window.postMessage(${JSON.stringify(message)}, '*')`);
+			await frames();
+		},
+		posted: () => page.evaluate('window.__posted') as Promise<unknown[]>,
+		violations: () => page.evaluate('window.__violations') as Promise<PanelWindow['__violations']>,
+		renders: () => page.evaluate('window.__massgenRenders || 0') as Promise<number>,
+		frames,
+		screenshot: async (name, fullPage = true) => {
+			mkdirSync(artifactsDir, { recursive: true });
+			const path = join(artifactsDir, `${name}.png`);
+			await page.screenshot({ path, fullPage });
+			return path;
+		},
+	};
+}
+
+export function readNdjson(path: string): RunEvent[] {
+	return readFileSync(path, 'utf8')
+		.split('\n')
+		.filter((line) => line.trim().length > 0)
+		.map((line) => JSON.parse(line) as RunEvent);
+}
+
+export const demoEvents = (): RunEvent[] => readNdjson(join(repoRoot, 'test', 'fixtures', 'webview', 'demo-run.ndjson'));
+
+export function pastRuns(): PastRunSummary[] {
+	return [
+		{
+			runId: '20261130-035313-y0cy',
+			question: 'How should we document this project?',
+			status: 'completed',
+			startedAt: '2026-11-30T03:53:13.000Z',
+			winner: { agentId: 'reviewer', label: 'agent1.1' },
+		},
+		{
+			runId: '20261129-174002-k3p9',
+			question: 'Why does the config loader crash on an empty agents list?',
+			status: 'timeout',
+			startedAt: '2026-11-29T17:40:02.000Z',
+			winner: { agentId: 'gpt', label: 'agent1.2' },
+		},
+		{
+			runId: '20261128-091500-a1b2',
+			question: 'Refactor the retry loop',
+			status: 'cancelled',
+			startedAt: '2026-11-28T09:15:00.000Z',
+			winner: null,
+		},
+	];
+}
+
+/** A per-process bundle directory (vitest runs files in parallel processes). */
+export function makeBundleDir(): { dir: string; remove(): void } {
+	const dir = mkdtempSync(join(tmpdir(), 'massgen-webview-'));
+	return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Everything a test file needs: bundle, server, browser. */
+export async function startHarness(): Promise<{
+	server: PanelServer;
+	browser: Browser;
+	close(): Promise<void>;
+}> {
+	const bundle = makeBundleDir();
+	await buildTestBundle(bundle.dir);
+	const server = await startPanelServer(bundle.dir);
+	const browser = await launchBrowser();
+	return {
+		server,
+		browser,
+		close: async () => {
+			await browser.close();
+			await server.close();
+			bundle.remove();
+		},
+	};
+}

@@ -1,0 +1,233 @@
+/**
+ * The panel in Chromium, served with the real `webviewHtml` CSP: rendering a recorded demo run and
+ * a synthetic run with every feature, and the messages each control posts.
+ */
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
+import { initialRunState } from '../../../src/protocol/runState.js';
+import { richRunEvents } from '../../fixtures/webview/richRun.js';
+import { demoEvents, newPanelContext, openPanel, pastRuns, startHarness, type PanelPage, type PanelServer } from './harness.js';
+
+let harness: Awaited<ReturnType<typeof startHarness>>;
+let browser: Browser;
+let server: PanelServer;
+let context: BrowserContext;
+let panel: PanelPage;
+
+beforeAll(async () => {
+	harness = await startHarness();
+	browser = harness.browser;
+	server = harness.server;
+}, 60_000);
+
+afterAll(async () => {
+	await harness?.close();
+});
+
+beforeEach(async () => {
+	context = await newPanelContext(browser);
+	panel = await openPanel(context, server);
+});
+
+afterEach(async () => {
+	// Every test: no CSP violation, no script error.
+	expect(await panel.violations()).toEqual([]);
+	expect(panel.consoleErrors).toEqual([]);
+	await context.close();
+});
+
+describe('webview panel', () => {
+	it('posts ready first, and shows the empty panel with the question box and past runs', async () => {
+		const posted = await panel.posted();
+		expect(posted[0]).toEqual({ type: 'ready' });
+		await panel.send({ type: 'snapshot', state: null, runs: pastRuns() });
+		const page = panel.page;
+		await expect(page.locator('.empty-state h1').textContent()).resolves.toBe('MassGen');
+		expect(await page.locator('.run-header').isHidden()).toBe(true);
+		expect(await page.locator('#ask-input').isVisible()).toBe(true);
+		expect(await page.locator('.run-row').count()).toBe(3);
+		await panel.screenshot('empty');
+	});
+
+	it('renders a recorded demo run streamed as events: lanes, labels, votes, tally, winner, final answer, changed files', async () => {
+		await panel.send({ type: 'snapshot', state: null, runs: pastRuns() });
+		const events = demoEvents();
+		for (let i = 0; i < events.length; i += 5) await panel.send({ type: 'events', events: events.slice(i, i + 5) });
+		const page = panel.page;
+
+		await expect(page.locator('h1.question').textContent()).resolves.toBe('How should we document this project?');
+		await expect(page.locator('.run-status').textContent()).resolves.toContain('Completed');
+		expect(await page.locator('.cancel-run').isHidden()).toBe(true);
+
+		const lanes = page.locator('section.lane');
+		expect(await lanes.count()).toBe(3);
+		expect(await page.getByRole('region', { name: 'planner' }).count()).toBe(1);
+		const reviewer = page.getByRole('region', { name: /reviewer/ });
+		await expect(reviewer.locator('.lane-model').textContent()).resolves.toBe('scripted / scripted-reviewer');
+		await expect(reviewer.locator('.lane-anon').textContent()).resolves.toBe('agent1');
+		expect(await reviewer.locator('.lane-winner').isVisible()).toBe(true);
+		await expect(reviewer.locator('.answer .label-chip').allTextContents()).resolves.toEqual(['agent1.1']);
+		await expect(page.locator('section.lane[data-agent="planner"] .answer .label-chip').allTextContents()).resolves.toEqual(['agent2.1']);
+		await expect(page.locator('section.lane[data-agent="planner"] .lane-counters').textContent()).resolves.toContain('1 restart');
+		await expect(page.locator('section.lane[data-agent="planner"] .lane-counters').textContent()).resolves.toContain('2 updates');
+
+		// Votes: graph edges, tally, reasons.
+		expect(await page.locator('.vote-graph .vote-edge').count()).toBe(3);
+		const tally = page.locator('.tally li.is-winner');
+		await expect(tally.locator('.tally-agent').textContent()).resolves.toBe('reviewer');
+		await expect(tally.locator('.tally-count').textContent()).resolves.toBe('3 votes');
+		await expect(page.locator('.reasons li').first().textContent()).resolves.toContain('It is concise and covers setup, tests and review.');
+
+		// Winner and the final answer as Markdown.
+		await expect(page.locator('.winner-banner').textContent()).resolves.toMatch(/Winner: reviewer with agent1\.1.*3 of 3 votes/s);
+		await expect(page.locator('.final-markdown strong').textContent()).resolves.toBe('CONTRIBUTING.md');
+
+		// Changed files.
+		const rows = page.locator('.change');
+		expect(await rows.count()).toBe(1);
+		await expect(rows.first().getAttribute('data-path')).resolves.toBe('CONTRIBUTING.md');
+		await expect(rows.first().locator('.change-kind').textContent()).resolves.toBe('added');
+		expect(await page.locator('.accept-all').getAttribute('disabled')).toBeNull();
+
+		await panel.screenshot('demo-run');
+	});
+
+	it('renders a run with every feature: tool calls, restarts, invalidated votes, errors, killed agent, approvals, costs', async () => {
+		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
+		await panel.send({ type: 'snapshot', state, runs: pastRuns() });
+		const page = panel.page;
+		expect(await page.locator('section.lane').count()).toBe(4);
+
+		const grok = page.locator('section.lane[data-agent="grok"]');
+		await expect(grok.locator('.state-badge').textContent()).resolves.toContain('killed');
+		await expect(grok.locator('.lane-alert').textContent()).resolves.toContain('Killed: failed 3 times in a row (rate-limit)');
+		await expect(grok.locator('.tool-status').getAttribute('data-status')).resolves.toBe('error');
+
+		const gemini = page.locator('section.lane[data-agent="gemini"]');
+		await expect(gemini.locator('.lane-counters').textContent()).resolves.toContain('1 workflow error');
+		await expect(gemini.locator('.lane-usage').textContent()).resolves.toMatch(/tok · \$0\.\d+ · /);
+		expect(await gemini.locator('.tool-call').count()).toBe(5);
+
+		// The invalidated vote is struck through in the history, with what invalidated it.
+		const struck = page.locator('.history-list li.is-invalidated');
+		expect(await struck.count()).toBe(1);
+		expect(await struck.locator('s').count()).toBe(1);
+		await expect(struck.textContent()).resolves.toMatch(/claude → agent1\.1.*invalidated by agent3\.1/);
+
+		// Changed files: add, modify, delete with icons.
+		await expect(page.locator('.change').evaluateAll((rows) => rows.map((row) => row.className))).resolves.toEqual([
+			'change change-add',
+			'change change-modify',
+			'change change-modify',
+			'change change-delete',
+		]);
+		expect(await page.locator('.change-delete .codicon-diff-removed').count()).toBe(1);
+		await expect(page.locator('.run-header .meta-item-wrap').last().textContent()).resolves.toMatch(/\$0\.1\d/);
+
+		// Decided approvals are listed, none is pending.
+		await expect(page.locator('.approval-history li').count()).resolves.toBe(2);
+		expect(await page.locator('.approval-card').count()).toBe(0);
+
+		// Reasoning is collapsed by default; tool call details fill when opened.
+		expect(await page.locator('section.lane[data-agent="claude"] .lane-reasoning').getAttribute('open')).toBeNull();
+		const write = gemini.locator('.tool-call', { hasText: 'src/config/issues.ts' });
+		await write.locator('summary').click();
+		await expect(write.locator('.code-block').first().textContent()).resolves.toContain('"path": "src/config/issues.ts"');
+		await expect(write.locator('.code-block').last().textContent()).resolves.toBe("created 'src/config/issues.ts' (12 lines)");
+		await page.locator('section.lane[data-agent="claude"] .lane-reasoning summary').click();
+		await expect(page.locator('section.lane[data-agent="claude"] .reasoning-stream').textContent()).resolves.toContain('agent3.1 keeps every issue');
+		await panel.screenshot('rich-run');
+	});
+
+	it('shows a live run: streaming lanes, Cancel, and approval cards that post decisions', async () => {
+		const state = reduceRunEvents(initialRunState(), richRunEvents('live'));
+		await panel.send({ type: 'snapshot', state, runs: [] });
+		const page = panel.page;
+		await expect(page.locator('.run-status').textContent()).resolves.toContain('Running');
+		expect(await page.locator('.cancel-run').isVisible()).toBe(true);
+		await expect(page.locator('#ask-button').getAttribute('disabled')).resolves.not.toBeNull();
+
+		const card = page.locator('.approval-card');
+		expect(await card.count()).toBe(1);
+		await expect(card.locator('.approval-target').textContent()).resolves.toBe('https://zod.dev/error-formatting');
+		await panel.screenshot('live-run');
+
+		await card.locator('vscode-textfield').click();
+		await page.keyboard.type('Use the cached docs instead');
+		await card.getByRole('button', { name: /^Deny/ }).click();
+		await page.locator('.cancel-run').click();
+		const posted = await panel.posted();
+		expect(posted.slice(1)).toEqual([
+			{ type: 'approval', requestId: 'req-2', decision: 'deny', note: 'Use the cached docs instead' },
+			{ type: 'cancel' },
+		]);
+		// A second click on the same card posts nothing more.
+		await card.getByRole('button', { name: /^Allow once/ }).click({ force: true });
+		expect((await panel.posted()).length).toBe(3);
+	});
+
+	it('each approval button posts its decision', async () => {
+		const state = reduceRunEvents(initialRunState(), richRunEvents('live'));
+		const decisions = [
+			['Allow once', 'allow-once'],
+			['Allow for this run', 'allow-run'],
+			['Always allow', 'always'],
+		] as const;
+		for (const [label, decision] of decisions) {
+			await panel.send({ type: 'snapshot', state, runs: [] });
+			await panel.page.locator('.approval-card').getByRole('button', { name: new RegExp(`^${label}`) }).click();
+			expect((await panel.posted()).at(-1)).toEqual({ type: 'approval', requestId: 'req-2', decision });
+		}
+	});
+
+	it('Open diff, Accept all, Reject and open-run post the right messages', async () => {
+		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
+		await panel.send({ type: 'snapshot', state, runs: pastRuns() });
+		const page = panel.page;
+		await page.getByRole('button', { name: 'Open diff of src/config/load.ts' }).click();
+		await page.locator('.accept-all').click();
+		await page.locator('.reject-all').click();
+		await page.locator('.run-row[data-run-id="20261129-174002-k3p9"]').click();
+		expect((await panel.posted()).slice(1)).toEqual([
+			{ type: 'open-diff', path: 'src/config/load.ts' },
+			{ type: 'accept' },
+			{ type: 'reject' },
+			{ type: 'open-run', runId: '20261129-174002-k3p9' },
+		]);
+	});
+
+	it('Ask posts the question (button and Ctrl+Enter) and clears the box; empty questions post nothing', async () => {
+		const state = reduceRunEvents(initialRunState(), demoEvents());
+		await panel.send({ type: 'snapshot', state, runs: [] });
+		const page = panel.page;
+		const input = page.locator('#ask-input');
+		await page.locator('#ask-button').click({ force: true });
+		await input.click();
+		await page.keyboard.type('  Also add a CHANGELOG?  ');
+		await page.locator('#ask-button').click();
+		await input.click();
+		await page.keyboard.type('And a code of conduct');
+		await page.keyboard.press('Control+Enter');
+		expect((await panel.posted()).slice(1)).toEqual([
+			{ type: 'ask', question: 'Also add a CHANGELOG?' },
+			{ type: 'ask', question: 'And a code of conduct' },
+		]);
+		await expect(input.evaluate((element) => (element as unknown as { value: string }).value)).resolves.toBe('');
+	});
+
+	it('a new run-start in events replaces the previous run', async () => {
+		const state = reduceRunEvents(initialRunState(), demoEvents());
+		await panel.send({ type: 'snapshot', state, runs: [] });
+		await panel.send({ type: 'events', events: richRunEvents('live').slice(0, 6) });
+		const page = panel.page;
+		await expect(page.locator('h1.question').textContent()).resolves.toContain('input validation');
+		await expect(page.locator('section.lane').evaluateAll((lanes) => lanes.map((l) => l.getAttribute('data-agent')))).resolves.toEqual([
+			'gpt',
+			'claude',
+			'gemini',
+			'grok',
+		]);
+		expect(await page.locator('.winner-banner').isHidden()).toBe(true);
+	});
+});

@@ -1,0 +1,89 @@
+/**
+ * Webview entry: posts `ready`, takes the host's snapshot, folds live `events` with the shared
+ * reducer, and renders at most once per animation frame.
+ */
+import './components.js';
+import type { PastRunSummary } from '../src/core/logs/pastRunSummary.js';
+import type { HostMessage, WebviewMessage } from '../src/protocol/messages.js';
+import { reduceRunEvents } from '../src/protocol/reduceRun.js';
+import { initialRunState, type RunState } from '../src/protocol/runState.js';
+import { Panel } from './render/panel.js';
+import { ViewStateStore } from './viewState.js';
+
+const api = acquireVsCodeApi();
+const viewState = new ViewStateStore(api);
+const post = (message: WebviewMessage) => api.postMessage(message);
+const root = document.getElementById('app') ?? document.body;
+
+let state: RunState | null = null;
+let runs: readonly PastRunSummary[] = [];
+let frame = 0;
+let renders = 0;
+let restoredPageScroll = false;
+
+const panel = new Panel(root, post, viewState);
+
+function scheduleRender(): void {
+	if (frame !== 0) return;
+	frame = requestAnimationFrame(() => {
+		frame = 0;
+		panel.render(state, runs);
+		renders += 1;
+		if (MASSGEN_TEST) (globalThis as { __massgenRenders?: number }).__massgenRenders = renders;
+		if (!restoredPageScroll && state !== null) {
+			restoredPageScroll = true;
+			const y = viewState.scroll('page');
+			if (y !== undefined && y > 0) window.scrollTo(0, y);
+		}
+	});
+}
+
+function isHostMessage(data: unknown): data is HostMessage {
+	if (typeof data !== 'object' || data === null) return false;
+	const message = data as { type?: unknown; events?: unknown; runs?: unknown };
+	switch (message.type) {
+		case 'snapshot':
+			return Array.isArray(message.runs);
+		case 'events':
+			return Array.isArray(message.events);
+		case 'runs':
+			return Array.isArray(message.runs);
+		default:
+			return false;
+	}
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+	const message = event.data;
+	if (!isHostMessage(message)) return;
+	switch (message.type) {
+		case 'snapshot':
+			state = message.state;
+			runs = message.runs;
+			panel.reset();
+			break;
+		case 'events':
+			state = reduceRunEvents(state ?? initialRunState(), message.events);
+			break;
+		case 'runs':
+			runs = message.runs;
+			break;
+	}
+	scheduleRender();
+});
+
+window.addEventListener(
+	'scroll',
+	() => {
+		if (state !== null) viewState.setScroll('page', Math.round(window.scrollY));
+	},
+	{ passive: true },
+);
+window.addEventListener('pagehide', () => viewState.flush());
+
+setInterval(() => {
+	if (state?.status === 'running' && !document.hidden) panel.tick();
+}, 1_000);
+
+panel.render(null, []);
+post({ type: 'ready' });

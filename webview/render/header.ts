@@ -1,0 +1,122 @@
+/**
+ * The run header: question, status, elapsed time, agents, total tokens and cost, and Cancel while
+ * the run is going. Elapsed time ticks locally between events.
+ */
+import type { WebviewMessage } from '../../src/protocol/messages.js';
+import type { RunState } from '../../src/protocol/runState.js';
+import { button, h, icon, setData, setHidden, setText, setTitle } from './dom.js';
+import { formatCost, formatDuration, formatTokens, plural } from './format.js';
+import { runLook } from './laneState.js';
+
+export class HeaderView {
+	readonly element: HTMLElement;
+	private readonly _question: HTMLHeadingElement;
+	private readonly _status: HTMLSpanElement;
+	private readonly _elapsed: HTMLSpanElement;
+	private readonly _agents: HTMLSpanElement;
+	private readonly _tokens: HTMLSpanElement;
+	private readonly _cost: HTMLSpanElement;
+	private readonly _cancel: HTMLElement;
+	private readonly _error: HTMLDivElement;
+	private _state: RunState | null = null;
+	private _statusKey = '';
+	private _lastT = -1;
+	private _lastTAt = 0;
+
+	constructor(post: (message: WebviewMessage) => void) {
+		this._question = h('h1', { class: 'question' });
+		this._status = h('span', { class: 'run-status' });
+		this._elapsed = h('span', { class: 'meta-item elapsed' });
+		this._agents = h('span', { class: 'meta-item' });
+		this._tokens = h('span', { class: 'meta-item' });
+		this._cost = h('span', { class: 'meta-item' });
+		this._cancel = button('Cancel', () => post({ type: 'cancel' }), {
+			icon: 'debug-stop',
+			secondary: true,
+			ariaLabel: 'Cancel the run',
+			class: 'cancel-run',
+		});
+		this._error = h('div', { class: 'run-error', attrs: { role: 'alert' } });
+		this._error.hidden = true;
+		this.element = h(
+			'header',
+			{ class: 'run-header' },
+			h('div', { class: 'header-row' }, h('div', { class: 'header-main' }, this._question), this._cancel),
+			h(
+				'div',
+				{ class: 'header-meta' },
+				this._status,
+				h('span', { class: 'meta-item-wrap' }, icon('clock'), this._elapsed),
+				h('span', { class: 'meta-item-wrap' }, icon('organization'), this._agents),
+				h('span', { class: 'meta-item-wrap' }, icon('pulse'), this._tokens),
+				h('span', { class: 'meta-item-wrap' }, icon('credit-card'), this._cost),
+			),
+			this._error,
+		);
+	}
+
+	update(state: RunState): void {
+		const previous = this._state;
+		this._state = state;
+		if (state.lastT !== this._lastT) {
+			this._lastT = state.lastT;
+			this._lastTAt = performance.now();
+		}
+		if (!previous || previous.question !== state.question) {
+			setText(this._question, state.question || 'Untitled run');
+			setTitle(this._question, state.question);
+		}
+		if (state.status !== this._statusKey) {
+			this._statusKey = state.status;
+			const look = runLook(state.status);
+			setData(this._status, 'status', state.status);
+			this._status.replaceChildren(icon(look.icon, look.spin ? 'codicon-modifier-spin' : ''), look.label);
+		}
+		setHidden(this._cancel, state.status !== 'running');
+		setHidden(this._error, !state.error);
+		setText(this._error, state.error ?? '');
+		if (!previous || previous.agents !== state.agents || previous.agentOrder !== state.agentOrder) this._renderTotals(state);
+		this.tick();
+	}
+
+	/** Refreshes the elapsed time (called every second while running). */
+	tick(): void {
+		const state = this._state;
+		if (!state) return;
+		let elapsed = state.durationMs ?? state.lastT;
+		if (state.status === 'running') elapsed = state.lastT + (performance.now() - this._lastTAt);
+		setText(this._elapsed, formatDuration(elapsed));
+		setTitle(this._elapsed, state.status === 'running' ? 'Elapsed' : 'Duration');
+	}
+
+	private _renderTotals(state: RunState): void {
+		let input = 0;
+		let output = 0;
+		let cost = 0;
+		let priced = 0;
+		let unpriced = 0;
+		let live = 0;
+		for (const id of state.agentOrder) {
+			const lane = Object.hasOwn(state.agents, id) ? state.agents[id] : undefined;
+			if (!lane) continue;
+			input += lane.inputTokens;
+			output += lane.outputTokens;
+			if (lane.state !== 'killed') live += 1;
+			if (lane.calls === 0) continue;
+			if (lane.costUsd === null) unpriced += 1;
+			else {
+				priced += 1;
+				cost += lane.costUsd;
+			}
+		}
+		const total = state.agentOrder.length;
+		setText(this._agents, live === total ? plural(total, 'agent') : `${live} of ${plural(total, 'agent')} live`);
+		setText(this._tokens, `${formatTokens(input + output)} tokens`);
+		setTitle(this._tokens, `Input ${input.toLocaleString('en-US')} · output ${output.toLocaleString('en-US')}`);
+		setText(this._cost, unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : 'no price') : formatCost(cost));
+		setTitle(
+			this._cost,
+			unpriced > 0 ? `${plural(unpriced, 'agent')} use a model with no known list price` : 'Estimated from list prices',
+		);
+	}
+}

@@ -1,0 +1,216 @@
+/**
+ * One agent lane: identity, state badge, counters, streamed text (following the end), reasoning
+ * (collapsed, only synced while open), tool calls, answers, errors and cost. Updated in place; a
+ * lane whose data did not change is not touched.
+ */
+import type { AgentLane, LaneError } from '../../src/protocol/runState.js';
+import type { ViewStateStore } from '../viewState.js';
+import { AnswersView } from './answers.js';
+import { collapsible } from './collapsible.js';
+import { h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
+import { formatCost, formatDuration, formatTokens } from './format.js';
+import { laneLook } from './laneState.js';
+import { StreamText } from './streamText.js';
+import { ToolCallsView } from './toolCalls.js';
+
+/** Run-level facts a lane shows about itself. */
+export interface LaneExtras {
+	readonly isWinner: boolean;
+	readonly isPresenter: boolean;
+	readonly votesReceived: number;
+}
+
+export class LaneView {
+	readonly element: HTMLElement;
+	private readonly _badge: HTMLSpanElement;
+	private readonly _model: HTMLSpanElement;
+	private readonly _anon: HTMLSpanElement;
+	private readonly _crown: HTMLSpanElement;
+	private readonly _round: HTMLSpanElement;
+	private readonly _counters: HTMLSpanElement;
+	private readonly _usage: HTMLSpanElement;
+	private readonly _alert: HTMLDivElement;
+	private readonly _streamLabel: HTMLDivElement;
+	private readonly _stream: StreamText;
+	private readonly _reasoning: StreamText;
+	private readonly _reasoningGroup: HTMLDetailsElement;
+	private readonly _tools: ToolCallsView;
+	private readonly _answers: AnswersView;
+	private _lane: AgentLane | null = null;
+	private _extras: LaneExtras | null = null;
+	private _badgeState = '';
+	private _alertKey = '';
+
+	constructor(agentId: string, viewState: ViewStateStore) {
+		const headingId = uniqueId('lane');
+		this._badge = h('span', { class: 'state-badge' });
+		this._model = h('span', { class: 'lane-model' });
+		this._anon = h('span', { class: 'lane-anon' });
+		this._crown = h('span', { class: 'lane-winner', title: 'Winner' }, icon('star-full'), h('span', { class: 'sr-only', text: 'winner' }));
+		this._crown.hidden = true;
+		this._round = h('span', { class: 'lane-round' });
+		this._counters = h('span', { class: 'lane-counters' });
+		this._usage = h('span', { class: 'lane-usage' });
+		this._alert = h('div', { class: 'lane-alert', attrs: { role: 'note' } });
+		this._alert.hidden = true;
+
+		this._stream = new StreamText(`Output of ${agentId}`, 'lane-stream', (position) =>
+			viewState.setScroll(`stream:${agentId}`, position),
+		);
+		this._streamLabel = h('div', { class: 'stream-label' });
+		this._reasoning = new StreamText(`Reasoning of ${agentId}`, 'reasoning-stream');
+		const reasoning = collapsible({
+			key: `reasoning:${agentId}`,
+			defaultOpen: false,
+			viewState,
+			class: 'lane-group lane-reasoning',
+			summary: [h('span', { text: 'Reasoning' })],
+			onToggle: (open) => {
+				if (!open || !this._lane) return;
+				this._reasoning.update(this._lane.reasoning, this._lane.reasoningDropped);
+				this._reasoning.scrollToEndIfFollowing();
+			},
+		});
+		reasoning.body.append(this._reasoning.element);
+		this._reasoningGroup = reasoning.details;
+		this._reasoningGroup.hidden = true;
+		this._tools = new ToolCallsView(agentId, viewState);
+		this._answers = new AnswersView(agentId, viewState);
+
+		const heading = h(
+			'h3',
+			{ class: 'lane-title', attrs: { id: headingId } },
+			h('span', { class: 'lane-id', text: agentId }),
+			this._anon,
+			this._crown,
+		);
+		this.element = h(
+			'section',
+			{ class: 'lane', attrs: { 'aria-labelledby': headingId, role: 'region' } },
+			h('header', { class: 'lane-head' }, h('div', { class: 'lane-title-row' }, heading, this._badge), this._model),
+			h('div', { class: 'lane-stats' }, this._round, this._counters, this._usage),
+			this._alert,
+			this._reasoningGroup,
+			this._streamLabel,
+			this._stream.element,
+			this._tools.element,
+			this._answers.element,
+		);
+		this.element.dataset['agent'] = agentId;
+		const saved = viewState.scroll(`stream:${agentId}`);
+		if (saved !== undefined) requestAnimationFrame(() => this._stream.restore(saved));
+	}
+
+	/** Returns true when streamed text changed (the caller scrolls after all writes). */
+	update(lane: AgentLane, extras: LaneExtras): boolean {
+		const previous = this._lane;
+		const extrasChanged = !sameExtras(this._extras, extras);
+		if (previous === lane && !extrasChanged) return false;
+		this._lane = lane;
+		this._extras = extras;
+
+		if (!previous || previous.state !== lane.state) this._renderBadge(lane);
+		if (!previous || previous.provider !== lane.provider || previous.model !== lane.model) {
+			const model = [lane.provider, lane.model].filter(Boolean).join(' / ');
+			setText(this._model, model);
+			setTitle(this._model, model);
+		}
+		setText(this._anon, lane.anonId);
+		setTitle(this._anon, lane.anonId ? `Anonymous id in prompts: ${lane.anonId}` : '');
+		setHidden(this._crown, !extras.isWinner);
+		setClass(this.element, 'is-winner', extras.isWinner);
+		setData(this.element, 'state', lane.state);
+
+		setText(this._round, lane.round > 0 ? `Round ${lane.round}` : 'Not started');
+		setTitle(this._round, lane.snapshot.length > 0 ? `Saw answers: ${lane.snapshot.join(', ')}` : 'Saw no answers yet');
+		setText(this._counters, counters(lane, extras));
+		setText(this._usage, usage(lane));
+		setTitle(this._usage, usageTitle(lane));
+		this._renderAlert(lane);
+
+		const presenting = lane.state === 'presenting' || (extras.isPresenter && lane.state === 'done');
+		setText(this._streamLabel, presenting ? 'Presentation' : lane.round > 0 ? `Output · round ${lane.round}` : 'Output');
+		const showStream = lane.text.length > 0 || lane.state === 'streaming' || lane.state === 'presenting';
+		setHidden(this._streamLabel, !showStream);
+		setHidden(this._stream.element, !showStream);
+		setClass(this._stream.element, 'is-waiting', lane.text.length === 0);
+		const textChanged = this._stream.update(lane.text, lane.textDropped);
+
+		setHidden(this._reasoningGroup, lane.reasoning.length === 0 && lane.reasoningDropped === 0);
+		let reasoningChanged = false;
+		if (this._reasoningGroup.open) reasoningChanged = this._reasoning.update(lane.reasoning, lane.reasoningDropped);
+
+		this._tools.update(lane.toolCalls);
+		this._answers.update(lane.answers);
+		return textChanged || reasoningChanged;
+	}
+
+	/** Follow the end of the streams (after every lane's DOM writes). */
+	scrollToEnd(): void {
+		this._stream.scrollToEndIfFollowing();
+		if (this._reasoningGroup.open) this._reasoning.scrollToEndIfFollowing();
+	}
+
+	private _renderBadge(lane: AgentLane): void {
+		if (this._badgeState === lane.state) return;
+		this._badgeState = lane.state;
+		const look = laneLook(lane.state);
+		setData(this._badge, 'state', lane.state);
+		this._badge.replaceChildren(icon(look.icon, look.spin ? 'codicon-modifier-spin' : ''), look.label);
+	}
+
+	private _renderAlert(lane: AgentLane): void {
+		const error: LaneError | null = lane.lastError;
+		const key = `${lane.killedReason}\u0000${error?.t}\u0000${error?.message}\u0000${lane.state === 'error'}`;
+		if (key === this._alertKey) return;
+		this._alertKey = key;
+		if (lane.killedReason !== null) {
+			this._alert.dataset['kind'] = 'killed';
+			this._alert.replaceChildren(icon('circle-slash'), h('span', { text: `Killed: ${lane.killedReason}` }));
+		} else if (error) {
+			const recovered = lane.state !== 'error' && error.kind === 'workflow';
+			this._alert.dataset['kind'] = recovered ? 'warning' : 'error';
+			this._alert.replaceChildren(
+				icon(recovered ? 'warning' : 'error'),
+				h('span', { text: `${error.kind === 'workflow' ? 'Workflow error' : `Error (${error.kind})`}: ${error.message}` }),
+			);
+		}
+		setHidden(this._alert, lane.killedReason === null && !error);
+	}
+}
+
+function sameExtras(a: LaneExtras | null, b: LaneExtras): boolean {
+	return a !== null && a.isWinner === b.isWinner && a.isPresenter === b.isPresenter && a.votesReceived === b.votesReceived;
+}
+
+function counters(lane: AgentLane, extras: LaneExtras): string {
+	const parts: string[] = [];
+	if (lane.answers.length > 0) parts.push(`${lane.answers.length} answer${lane.answers.length === 1 ? '' : 's'}`);
+	if (extras.votesReceived > 0) parts.push(`${extras.votesReceived} vote${extras.votesReceived === 1 ? '' : 's'}`);
+	if (lane.restarts > 0) parts.push(`${lane.restarts} restart${lane.restarts === 1 ? '' : 's'}`);
+	if (lane.updates > 0) parts.push(`${lane.updates} update${lane.updates === 1 ? '' : 's'}`);
+	if (lane.workflowErrors > 0) parts.push(`${lane.workflowErrors} workflow error${lane.workflowErrors === 1 ? '' : 's'}`);
+	return parts.join(' · ');
+}
+
+function usage(lane: AgentLane): string {
+	const tokens = lane.inputTokens + lane.outputTokens;
+	const active = lane.firstEventT !== null && lane.lastEventT !== null ? lane.lastEventT - lane.firstEventT : 0;
+	return `${formatTokens(tokens)} tok · ${formatCost(lane.costUsd)} · ${formatDuration(active)}`;
+}
+
+function usageTitle(lane: AgentLane): string {
+	const lines = [
+		`Input tokens: ${lane.inputTokens.toLocaleString('en-US')}`,
+		`Output tokens: ${lane.outputTokens.toLocaleString('en-US')}`,
+	];
+	if (lane.reasoningTokens > 0) lines.push(`Reasoning tokens: ${lane.reasoningTokens.toLocaleString('en-US')}`);
+	if (lane.cachedInputTokens > 0) lines.push(`Cached input tokens: ${lane.cachedInputTokens.toLocaleString('en-US')}`);
+	lines.push(`Model calls: ${lane.calls}`);
+	lines.push(lane.costUsd === null ? 'Cost: no list price for this model' : `Cost: ${formatCost(lane.costUsd)}`);
+	if (lane.firstEventT !== null && lane.lastEventT !== null) {
+		lines.push(`Active: ${formatDuration(lane.lastEventT - lane.firstEventT)} (first event at ${formatDuration(lane.firstEventT)})`);
+		if (lane.calls > 0) lines.push(`Mean per call: ${formatDuration((lane.lastEventT - lane.firstEventT) / lane.calls)}`);
+	}
+	return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+/**
+ * The grid of agent lanes, keyed by config id. Only lanes whose data changed are updated, and the
+ * follow-the-end scrolling runs after every DOM write of the frame (one layout, not one per lane).
+ */
+import type { RunState } from '../../src/protocol/runState.js';
+import type { ViewStateStore } from '../viewState.js';
+import { LaneView, type LaneExtras } from './lane.js';
+
+export class LanesView {
+	readonly element: HTMLDivElement;
+	private readonly _lanes = new Map<string, LaneView>();
+	private _order: readonly string[] = [];
+	private _runId: string | null = null;
+
+	constructor(private readonly _viewState: ViewStateStore) {
+		this.element = document.createElement('div');
+		this.element.className = 'lanes';
+	}
+
+	update(state: RunState): void {
+		if (state.runId !== this._runId) {
+			this._runId = state.runId;
+			this._lanes.clear();
+			this.element.replaceChildren();
+			this._order = [];
+		}
+		if (state.agentOrder !== this._order) this._syncOrder(state.agentOrder);
+		const scroll: LaneView[] = [];
+		for (const agentId of state.agentOrder) {
+			const lane = Object.hasOwn(state.agents, agentId) ? state.agents[agentId] : undefined;
+			const view = this._lanes.get(agentId);
+			if (!lane || !view) continue;
+			const extras: LaneExtras = {
+				isWinner: state.winner?.agentId === agentId,
+				isPresenter: state.presenter === agentId,
+				votesReceived: Object.hasOwn(state.tally, agentId) ? (state.tally[agentId] ?? 0) : 0,
+			};
+			if (view.update(lane, extras)) scroll.push(view);
+		}
+		for (const view of scroll) view.scrollToEnd();
+	}
+
+	private _syncOrder(order: readonly string[]): void {
+		this._order = order;
+		const wanted = new Set(order);
+		for (const [id, view] of this._lanes) {
+			if (wanted.has(id)) continue;
+			view.element.remove();
+			this._lanes.delete(id);
+		}
+		let previous: Element | null = null;
+		for (const id of order) {
+			let view = this._lanes.get(id);
+			if (!view) {
+				view = new LaneView(id, this._viewState);
+				this._lanes.set(id, view);
+			}
+			const expected: Element | null = previous ? previous.nextElementSibling : this.element.firstElementChild;
+			if (expected !== view.element) this.element.insertBefore(view.element, expected);
+			previous = view.element;
+		}
+	}
+}

@@ -1,0 +1,115 @@
+/**
+ * The whole panel, built once; `render` hands the current state to each part, and each part
+ * skips work when its slice of the state is unchanged (the reducer shares unchanged objects).
+ */
+import type { PastRunSummary } from '../../src/core/logs/pastRunSummary.js';
+import type { WebviewMessage } from '../../src/protocol/messages.js';
+import type { RunState } from '../../src/protocol/runState.js';
+import type { ViewStateStore } from '../viewState.js';
+import { ApprovalsView } from './approvals.js';
+import { AskBox } from './askBox.js';
+import { panelSection } from './collapsible.js';
+import { h, icon, setHidden, setText } from './dom.js';
+import { HeaderView } from './header.js';
+import { runLook } from './laneState.js';
+import { LanesView } from './lanes.js';
+import { PastRunsView } from './pastRuns.js';
+import { ResultView } from './result.js';
+import { VotesView } from './votes.js';
+
+export class Panel {
+	private readonly _header: HeaderView;
+	private readonly _empty: HTMLElement;
+	private readonly _approvals: ApprovalsView;
+	private readonly _result: ResultView;
+	private readonly _agents: ReturnType<typeof panelSection>;
+	private readonly _lanes: LanesView;
+	private readonly _votesSection: ReturnType<typeof panelSection>;
+	private readonly _votes: VotesView;
+	private readonly _runsSection: ReturnType<typeof panelSection>;
+	private readonly _pastRuns: PastRunsView;
+	private readonly _ask: AskBox;
+	private readonly _live: HTMLDivElement;
+	private _announced = '';
+
+	constructor(root: HTMLElement, post: (message: WebviewMessage) => void, private readonly _viewState: ViewStateStore) {
+		this._live = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
+		const announce = (text: string) => setText(this._live, text);
+		this._header = new HeaderView(post);
+		this._empty = h(
+			'section',
+			{ class: 'empty-state', attrs: { 'aria-labelledby': 'empty-heading' } },
+			icon('organization', 'empty-icon'),
+			h('h1', { text: 'MassGen', attrs: { id: 'empty-heading' } }),
+			h('p', { text: 'A team of agents answers in parallel, reads each other’s answers, and votes for the best one. Ask a question below, or run “MassGen: Ask Team” from the Command Palette.' }),
+		);
+		this._approvals = new ApprovalsView(post, announce);
+		this._result = new ResultView(_viewState, post);
+		this._agents = panelSection('agents', 'Agents', _viewState);
+		this._lanes = new LanesView(_viewState);
+		this._agents.body.append(this._lanes.element);
+		this._votesSection = panelSection('votes', 'Votes', _viewState);
+		this._votes = new VotesView(_viewState);
+		this._votesSection.body.append(this._votes.element);
+		this._runsSection = panelSection('runs', 'Past runs', _viewState, true);
+		this._pastRuns = new PastRunsView(post);
+		this._runsSection.body.append(this._pastRuns.element);
+		this._ask = new AskBox(post, _viewState);
+		root.replaceChildren(
+			this._header.element,
+			this._empty,
+			this._approvals.element,
+			this._result.element,
+			this._agents.section,
+			this._votesSection.section,
+			this._runsSection.section,
+			this._ask.element,
+			this._live,
+		);
+		root.removeAttribute('aria-busy');
+	}
+
+	/** A snapshot replaced the state: drop per-request local bookkeeping. */
+	reset(): void {
+		this._approvals.reset();
+	}
+
+	render(state: RunState | null, runs: readonly PastRunSummary[]): void {
+		const hasRun = state !== null && state.runId !== null;
+		if (hasRun) this._viewState.useRun(state.runId);
+		setHidden(this._header.element, !hasRun);
+		setHidden(this._empty, hasRun);
+		setHidden(this._agents.section, !hasRun);
+		setHidden(this._votesSection.section, !hasRun || state.voteHistory.length === 0 && state.status === 'running' && Object.keys(state.answerLabels).length === 0);
+		if (state && hasRun) {
+			this._header.update(state);
+			this._approvals.update(state);
+			this._result.update(state);
+			this._lanes.update(state);
+			setText(this._agents.count, String(state.agentOrder.length));
+			const votes = this._votes.update(state);
+			setText(this._votesSection.count, votes > 0 ? String(votes) : '');
+			this._announce(state);
+		} else {
+			setHidden(this._approvals.element, true);
+			setHidden(this._result.element, true);
+		}
+		setText(this._runsSection.count, runs.length > 0 ? String(this._pastRuns.update(runs, state?.runId ?? null)) : '');
+		if (runs.length === 0) this._pastRuns.update(runs, state?.runId ?? null);
+		this._ask.update(state?.status ?? null, hasRun);
+	}
+
+	/** Once a second while a run is going. */
+	tick(): void {
+		this._header.tick();
+	}
+
+	private _announce(state: RunState): void {
+		const look = runLook(state.status);
+		const winner = state.winner ? ` Winner: ${state.winner.agentId} with ${state.winner.label}.` : '';
+		const text = `Run ${look.label.toLowerCase()}.${winner}`;
+		if (text === this._announced) return;
+		this._announced = text;
+		setText(this._live, text);
+	}
+}
