@@ -1,0 +1,47 @@
+/**
+ * The per-run budget: a cap on tool calls (every tool, workspace tools included) and on the
+ * run's model cost. Reaching it stops the agent that reaches it, with a message naming the cap.
+ */
+export interface BudgetLimits {
+	/** null = no cap. */
+	readonly maxToolCalls: number | null;
+	/** USD; null = no cap. Calls without a known price count as 0. */
+	readonly maxCostUsd: number | null;
+}
+
+export class RunBudget {
+	private toolCalls = 0;
+	private costUsd = 0;
+
+	constructor(readonly limits: BudgetLimits) {}
+
+	get usedToolCalls(): number {
+		return this.toolCalls;
+	}
+
+	get spentUsd(): number {
+		return this.costUsd;
+	}
+
+	/** Counts one tool call; returns why it is over budget, or null when it may run. */
+	takeToolCall(): string | null {
+		const over = this.costMessage();
+		if (over !== null) return over;
+		const max = this.limits.maxToolCalls;
+		if (max !== null && this.toolCalls >= max) return `the run's tool-call budget is used up (max_tool_calls: ${max})`;
+		this.toolCalls++;
+		return null;
+	}
+
+	/** Adds a model call's cost; returns why the run is now over budget, or null. */
+	addCost(usd: number | null): string | null {
+		if (usd !== null && Number.isFinite(usd)) this.costUsd += usd;
+		return this.costMessage();
+	}
+
+	private costMessage(): string | null {
+		const max = this.limits.maxCostUsd;
+		if (max === null || this.costUsd <= max) return null;
+		return `the run's cost budget is used up ($${this.costUsd.toFixed(4)} spent, max_cost_usd: ${max})`;
+	}
+}

@@ -1,0 +1,470 @@
+/**
+ * Static reading of a shell command line for the permission engine: splits compound commands
+ * (`;`, `&&`, `||`, `|`, `&`, newlines, subshells), pulls out command substitutions (`$(…)`,
+ * backticks, `<(…)`) and nested scripts (`sh -c`, `eval`, `find -exec`, `xargs`) as parts of
+ * their own, and removes quoting (so `r''m` reads as `rm`). Every part must pass on its own.
+ */
+import { parse, type ParseEntry } from 'shell-quote';
+
+/** Shell features that defeat (or weaken) static reading; the risk classifier weighs them. */
+export type ShellFeature =
+	| 'substitution'
+	| 'process-substitution'
+	| 'eval'
+	| 'nested-shell'
+	| 'heredoc'
+	| 'background'
+	| 'subshell'
+	| 'variable-program'
+	| 'too-deep'
+	| 'unbalanced';
+
+export interface Redirect {
+	readonly op: string;
+	readonly target: string;
+}
+
+export interface CommandPart {
+	/** Words as the shell passes them (quotes removed), wrappers included, assignments excluded. */
+	readonly words: readonly string[];
+	/** The words from the real program on, after wrappers such as `sudo`, `env`, `nice`, `xargs`. */
+	readonly program: readonly string[];
+	/** Lower-case base name of the real program (`/usr/bin/RM` → `rm`); '' when there is none. */
+	readonly name: string;
+	/** Base names of the wrappers removed to reach `program`, outermost first. */
+	readonly wrappers: readonly string[];
+	/** Leading `NAME=value` words. */
+	readonly assignments: readonly string[];
+	readonly redirects: readonly Redirect[];
+	/** Where the part was written: in the line, inside a substitution, or in a nested script. */
+	readonly origin: 'top' | 'substitution' | 'nested';
+	/** Base names of the programs piped into this part, nearest last. */
+	readonly upstream: readonly string[];
+	/** Indexes (into `ShellAnalysis.substitutions`) of the substitutions among this part's words. */
+	readonly substitutions: readonly number[];
+	/** The part as rules match it: `words` joined by single spaces. */
+	readonly text: string;
+}
+
+export interface Substitution {
+	readonly kind: 'command' | 'process';
+	readonly body: string;
+	/** Base names of every program inside the substitution (nested ones included). */
+	readonly programs: readonly string[];
+}
+
+export interface ShellAnalysis {
+	readonly raw: string;
+	readonly parts: readonly CommandPart[];
+	readonly substitutions: readonly Substitution[];
+	readonly features: ReadonlySet<ShellFeature>;
+}
+
+const maxDepth = 4;
+const placeholderPrefix = '__massgen_subst_';
+const placeholder = (index: number) => `${placeholderPrefix}${index}__`;
+const placeholderPattern = /__massgen_subst_(\d+)__/g;
+
+const separators = new Set([';', '&&', '||', '|', '|&', '&', ';;', '(', ')']);
+const redirectOps = new Set(['>', '>>', '<', '>&', '<&', '>|', '&>', '&>>', '<<', '<<<', '<>']);
+
+export const shellNames = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox']);
+
+/** Reads a command line. Never throws: what cannot be read is reported as a feature. */
+export function analyseShell(raw: string): ShellAnalysis {
+	const state: State = { parts: [], substitutions: [], features: new Set() };
+	read(raw, 'top', 0, state);
+	return { raw, parts: state.parts, substitutions: state.substitutions, features: state.features };
+}
+
+interface State {
+	parts: CommandPart[];
+	substitutions: Substitution[];
+	features: Set<ShellFeature>;
+}
+
+function read(raw: string, origin: CommandPart['origin'], depth: number, state: State): string[] {
+	if (depth > maxDepth) {
+		state.features.add('too-deep');
+		return [];
+	}
+	const first = state.parts.length;
+	const { text, bodies } = extractSubstitutions(raw, state.features);
+	// Substitutions are read first so their indexes are known to the parts that use them.
+	const indexes = bodies.map((body) => {
+		const index = state.substitutions.length;
+		state.substitutions.push({ kind: body.kind, body: body.text, programs: [] });
+		const programs = read(body.text, 'substitution', depth + 1, state);
+		state.substitutions[index] = { kind: body.kind, body: body.text, programs };
+		return index;
+	});
+	let entries: ParseEntry[];
+	try {
+		entries = parse(text, (key) => `$${key}`) as ParseEntry[];
+	} catch {
+		state.features.add('unbalanced');
+		entries = text.split(/\s+/).filter(Boolean);
+	}
+	splitParts(entries, origin, depth, state, indexes);
+	return state.parts.slice(first).map((part) => part.name).filter(Boolean);
+}
+
+interface Body {
+	readonly kind: Substitution['kind'];
+	readonly text: string;
+}
+
+/**
+ * Replaces `$(…)`, backticks and `<(…)`/`>(…)` (outside single quotes) with placeholders and
+ * returns their bodies; `$((…))` arithmetic becomes `0`; unquoted newlines become `;`;
+ * comments are dropped.
+ */
+export function extractSubstitutions(raw: string, features: Set<ShellFeature>): { text: string; bodies: Body[] } {
+	const bodies: Body[] = [];
+	let out = '';
+	let quote: '"' | "'" | null = null;
+	let i = 0;
+	const push = (kind: Body['kind'], body: string) => {
+		bodies.push({ kind, text: body });
+		// Part of the word it sits in, as in the shell: `x=$(ls)` stays one assignment.
+		out += placeholder(bodies.length - 1);
+	};
+	while (i < raw.length) {
+		const ch = raw[i]!;
+		const next = raw[i + 1];
+		if (quote === "'") {
+			if (ch === "'") quote = null;
+			out += ch;
+			i++;
+			continue;
+		}
+		if (ch === '\\') {
+			out += raw.slice(i, i + 2);
+			i += 2;
+			continue;
+		}
+		if (quote === null && ch === '$' && next === "'") {
+			// ANSI-C quoting: backslash escapes inside, no substitutions.
+			const end = findAnsiEnd(raw, i + 2);
+			out += raw.slice(i, end + 1);
+			i = end + 1;
+			continue;
+		}
+		if (ch === '"') {
+			quote = quote === '"' ? null : '"';
+			out += ch;
+			i++;
+			continue;
+		}
+		if (ch === "'" && quote === null) {
+			quote = "'";
+			out += ch;
+			i++;
+			continue;
+		}
+		if (ch === '`') {
+			const end = findBacktickEnd(raw, i + 1);
+			if (end < 0) features.add('unbalanced');
+			features.add('substitution');
+			push('command', raw.slice(i + 1, end < 0 ? raw.length : end).replace(/\\`/g, '`'));
+			i = end < 0 ? raw.length : end + 1;
+			continue;
+		}
+		if (ch === '$' && next === '(') {
+			if (raw[i + 2] === '(') {
+				const end = findClosingParen(raw, i + 3);
+				const close = end < 0 ? -1 : raw[end + 1] === ')' ? end + 1 : end;
+				if (close < 0) features.add('unbalanced');
+				out += '0';
+				i = close < 0 ? raw.length : close + 1;
+				continue;
+			}
+			const end = findClosingParen(raw, i + 2);
+			if (end < 0) features.add('unbalanced');
+			features.add('substitution');
+			push('command', raw.slice(i + 2, end < 0 ? raw.length : end));
+			i = end < 0 ? raw.length : end + 1;
+			continue;
+		}
+		if (quote === null && (ch === '<' || ch === '>') && next === '(') {
+			const end = findClosingParen(raw, i + 2);
+			if (end < 0) features.add('unbalanced');
+			features.add('process-substitution');
+			push('process', raw.slice(i + 2, end < 0 ? raw.length : end));
+			i = end < 0 ? raw.length : end + 1;
+			continue;
+		}
+		if (quote === null && ch === '#' && (i === 0 || /[\s;&|()]/.test(raw[i - 1]!))) {
+			while (i < raw.length && raw[i] !== '\n') i++;
+			continue;
+		}
+		if (quote === null && (ch === '\n' || ch === '\r')) {
+			out += ' ; ';
+			i++;
+			continue;
+		}
+		out += ch;
+		i++;
+	}
+	if (quote !== null) features.add('unbalanced');
+	return { text: out, bodies };
+}
+
+function findAnsiEnd(raw: string, from: number): number {
+	for (let i = from; i < raw.length; i++) {
+		if (raw[i] === '\\') i++;
+		else if (raw[i] === "'") return i;
+	}
+	return raw.length - 1;
+}
+
+function findBacktickEnd(raw: string, from: number): number {
+	for (let i = from; i < raw.length; i++) {
+		if (raw[i] === '\\') i++;
+		else if (raw[i] === '`') return i;
+	}
+	return -1;
+}
+
+/** Index of the `)` closing a group opened just before `from`, honouring quotes; -1 if none. */
+function findClosingParen(raw: string, from: number): number {
+	let depth = 1;
+	let quote: '"' | "'" | null = null;
+	for (let i = from; i < raw.length; i++) {
+		const ch = raw[i]!;
+		if (quote === "'") {
+			if (ch === "'") quote = null;
+			continue;
+		}
+		if (ch === '\\') {
+			i++;
+			continue;
+		}
+		if (ch === '"') quote = quote === '"' ? null : '"';
+		else if (ch === "'" && quote === null) quote = "'";
+		else if (quote === null && ch === '(') depth++;
+		else if (quote === null && ch === ')' && --depth === 0) return i;
+	}
+	return -1;
+}
+
+interface RawPart {
+	words: string[];
+	redirects: Redirect[];
+}
+
+function splitParts(entries: readonly ParseEntry[], origin: CommandPart['origin'], depth: number, state: State, substitutionIndexes: readonly number[]): void {
+	let current: RawPart = { words: [], redirects: [] };
+	let pendingRedirect: string | null = null;
+	let upstream: string[] = [];
+	const finish = (separator: string | null) => {
+		if (current.words.length > 0 || current.redirects.length > 0) {
+			const part = buildPart(current, origin, upstream, depth, state, substitutionIndexes);
+			upstream = separator === '|' || separator === '|&' ? [...upstream, part.name] : [];
+		} else if (separator !== '|' && separator !== '|&') {
+			upstream = [];
+		}
+		current = { words: [], redirects: [] };
+	};
+	for (const entry of entries) {
+		if (typeof entry === 'string' || 'pattern' in entry) {
+			const word = typeof entry === 'string' ? entry : entry.pattern;
+			if (pendingRedirect !== null) {
+				// `>&1`, `2>&-`: a file-descriptor copy, not a file.
+				if (!((pendingRedirect === '>&' || pendingRedirect === '<&') && /^(\d+|-)$/.test(word))) {
+					current.redirects.push({ op: pendingRedirect, target: word });
+				}
+				pendingRedirect = null;
+			} else {
+				current.words.push(word);
+			}
+			continue;
+		}
+		if ('comment' in entry) continue;
+		const op: string = entry.op;
+		if (redirectOps.has(op)) {
+			if (op === '<<') state.features.add('heredoc');
+			// A trailing descriptor number (`2>`) belongs to the redirection, not the words.
+			if (/^\d+$/.test(current.words.at(-1) ?? '') && current.words.length > 1) current.words.pop();
+			pendingRedirect = op;
+			continue;
+		}
+		if (separators.has(op)) {
+			if (op === '&') state.features.add('background');
+			if (op === '(' || op === ')') state.features.add('subshell');
+			pendingRedirect = null;
+			finish(op);
+			continue;
+		}
+		// Any other operator (e.g. `<(` left by an unbalanced line) is kept as a word.
+		current.words.push(op);
+	}
+	finish(null);
+}
+
+/** Words that group or negate and carry no meaning of their own in command position. */
+const groupingWords = new Set(['{', '}', '!', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done', 'time']);
+
+function buildPart(raw: RawPart, origin: CommandPart['origin'], upstream: readonly string[], depth: number, state: State, substitutionIndexes: readonly number[]): CommandPart {
+	let words = [...raw.words];
+	while (words.length > 0 && groupingWords.has(words[0]!)) words.shift();
+	while (words.length > 0 && (words.at(-1) === '}' || words.at(-1) === 'fi' || words.at(-1) === 'done')) words.pop();
+	const assignments: string[] = [];
+	while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) assignments.push(words.shift()!);
+	const { program, wrappers, nested } = unwrap(words);
+	const name = baseName(program[0] ?? '');
+	if (program[0] !== undefined && (program[0].startsWith('$') || program[0].includes(placeholderPrefix))) {
+		state.features.add('variable-program');
+	}
+	const substitutions = [...[...words, ...raw.redirects.map((r) => r.target), ...assignments].join(' ').matchAll(placeholderPattern)]
+		.map((match) => substitutionIndexes[Number(match[1])] ?? -1)
+		.filter((index) => index >= 0);
+	const part: CommandPart = {
+		words,
+		program,
+		name,
+		wrappers,
+		assignments,
+		redirects: raw.redirects,
+		origin,
+		upstream,
+		substitutions,
+		text: words.join(' '),
+	};
+	state.parts.push(part);
+	for (const script of [...nested, ...nestedScripts(program, name, state.features)]) {
+		read(script, 'nested', depth + 1, state);
+	}
+	return part;
+}
+
+/** Lower-case base name of a program word (`/usr/bin/rm` → `rm`, `C:\\x\\RM.EXE` → `rm.exe`). */
+export function baseName(word: string): string {
+	return word.replace(/^\\+/, '').split(/[\\/]/).pop()!.toLowerCase();
+}
+
+/** Wrapper programs, with the options that take a value (skipped together with it). */
+const wrapperOptions: Readonly<Record<string, ReadonlySet<string>>> = {
+	sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--host', '--prompt', '--chdir']),
+	doas: new Set(['-u', '-C']),
+	pkexec: new Set(['--user']),
+	run0: new Set(['-u', '--user']),
+	env: new Set(['-u', '-C', '--unset', '--chdir']),
+	nice: new Set(['-n', '--adjustment']),
+	ionice: new Set(['-c', '-n', '-p', '--class', '--classdata']),
+	nohup: new Set(),
+	time: new Set(['-f', '-o', '--format', '--output']),
+	timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
+	stdbuf: new Set(['-i', '-o', '-e']),
+	command: new Set(),
+	builtin: new Set(),
+	exec: new Set(['-a']),
+	setsid: new Set(),
+	unbuffer: new Set(),
+	xargs: new Set(['-I', '-n', '-P', '-d', '-E', '-L', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']),
+	watch: new Set(['-n', '-d', '--interval']),
+	chroot: new Set(['--userspec', '--groups']),
+	flock: new Set(['-w', '-E', '--timeout']),
+	taskset: new Set(),
+};
+
+/** Strips wrappers (`sudo -u x`, `env A=1`, `timeout 5`, `xargs -n1`, …) to reach the real program. */
+function unwrap(words: readonly string[]): { program: string[]; wrappers: string[]; nested: string[] } {
+	let rest = [...words];
+	const wrappers: string[] = [];
+	const nested: string[] = [];
+	for (let guard = 0; guard < 16 && rest.length > 0; guard++) {
+		const name = baseName(rest[0]!);
+		const options = wrapperOptions[name];
+		if (options === undefined) break;
+		// `command -v x` / `type`: a lookup, not a run.
+		if (name === 'command' && /^-[vV]$/.test(rest[1] ?? '')) break;
+		wrappers.push(name);
+		let i = 1;
+		while (i < rest.length) {
+			const word = rest[i]!;
+			if (word === '--') {
+				i++;
+				break;
+			}
+			if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
+				i++;
+				continue;
+			}
+			if (name === 'env' && (word === '-S' || word === '--split-string')) {
+				nested.push(rest.slice(i + 1).join(' '));
+				return { program: [], wrappers, nested };
+			}
+			if (!word.startsWith('-') || word === '-') break;
+			i += options.has(word) ? 2 : 1;
+		}
+		// Positional arguments before the command: `timeout 5 cmd`, `chroot DIR cmd`, `flock FILE cmd`, `taskset MASK cmd`.
+		if ((name === 'timeout' || name === 'chroot' || name === 'flock' || name === 'taskset') && i < rest.length) i++;
+		if ((name === 'nice' || name === 'ionice') && /^-\d+$/.test(rest[i] ?? '')) i++;
+		// `watch 'cmd args'` and `sudo -s 'cmd'` take the command as one string.
+		if (name === 'watch' && rest.length - i === 1) {
+			nested.push(rest[i]!);
+			return { program: [], wrappers, nested };
+		}
+		rest = rest.slice(i);
+	}
+	return { program: rest, wrappers, nested };
+}
+
+/** Scripts a program runs that are themselves shell: `sh -c S`, `eval S`, `find -exec C ;`, `su -c S`. */
+function nestedScripts(program: readonly string[], name: string, features: Set<ShellFeature>): string[] {
+	if (program.length === 0) return [];
+	if (shellNames.has(name)) {
+		const start = name === 'busybox' && shellNames.has(baseName(program[1] ?? '')) ? 2 : 1;
+		for (let i = start; i < program.length; i++) {
+			const word = program[i]!;
+			if (word === '--' || !word.startsWith('-')) break;
+			if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(word) || word === '--command') {
+				features.add('nested-shell');
+				return program[i + 1] === undefined ? [] : [program[i + 1]!];
+			}
+			if (word === '-o' || word === '+o') i++;
+		}
+		return [];
+	}
+	if (name === 'su' || name === 'runuser') {
+		const at = program.findIndex((word) => word === '-c' || word === '--command');
+		if (at > 0 && program[at + 1] !== undefined) {
+			features.add('nested-shell');
+			return [program[at + 1]!];
+		}
+		return [];
+	}
+	if (name === 'eval') {
+		features.add('eval');
+		return [program.slice(1).join(' ')];
+	}
+	if (name === 'find') {
+		const scripts: string[] = [];
+		for (let i = 1; i < program.length; i++) {
+			if (!['-exec', '-execdir', '-ok', '-okdir'].includes(program[i]!)) continue;
+			const end = program.findIndex((word, j) => j > i && (word === ';' || word === '+' || word === '\\;'));
+			const words = program.slice(i + 1, end < 0 ? undefined : end);
+			if (words.length > 0) scripts.push(quoteWords(words));
+			if (end < 0) break;
+			i = end;
+		}
+		return scripts;
+	}
+	return [];
+}
+
+/** Re-quotes words so a nested read sees the same words (single quotes, escaped). */
+function quoteWords(words: readonly string[]): string {
+	return words.map((word) => (/^[A-Za-z0-9_./=:@%+,{}-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** A part's text for people: substitution placeholders shown as `$(…)`. */
+export function displayText(text: string): string {
+	return text.replace(placeholderPattern, '$(…)');
+}
+
+/** Whether a word is (or contains) a substitution placeholder. */
+export function hasPlaceholder(word: string): boolean {
+	return word.includes(placeholderPrefix);
+}
