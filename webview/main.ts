@@ -4,6 +4,7 @@
  */
 import './components.js';
 import type { PastRunSummary } from '../src/core/logs/pastRunSummary.js';
+import type { ChangeSetView } from '../src/protocol/changeSetView.js';
 import type { HostMessage, WebviewMessage } from '../src/protocol/messages.js';
 import { reduceRunEvents } from '../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../src/protocol/runState.js';
@@ -17,6 +18,8 @@ const root = document.getElementById('app') ?? document.body;
 
 let state: RunState | null = null;
 let runs: readonly PastRunSummary[] = [];
+/** `undefined` until the host sends a `change-set` (older hosts never do). */
+let changeSet: ChangeSetView | null | undefined;
 let frame = 0;
 let renders = 0;
 let restoredPageScroll = false;
@@ -27,7 +30,7 @@ function scheduleRender(): void {
 	if (frame !== 0) return;
 	frame = requestAnimationFrame(() => {
 		frame = 0;
-		panel.render(state, runs);
+		panel.render(state, runs, changeSet);
 		renders += 1;
 		if (MASSGEN_TEST) (globalThis as { __massgenRenders?: number }).__massgenRenders = renders;
 		if (!restoredPageScroll && state !== null) {
@@ -48,6 +51,8 @@ function isHostMessage(data: unknown): data is HostMessage {
 			return Array.isArray(message.events);
 		case 'runs':
 			return Array.isArray(message.runs);
+		case 'change-set':
+			return 'changeSet' in message;
 		default:
 			return false;
 	}
@@ -60,6 +65,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 		case 'snapshot':
 			state = message.state;
 			runs = message.runs;
+			changeSet = undefined;
 			panel.reset();
 			break;
 		case 'events':
@@ -67,6 +73,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			break;
 		case 'runs':
 			runs = message.runs;
+			break;
+		case 'change-set':
+			changeSet = message.changeSet;
 			break;
 	}
 	scheduleRender();

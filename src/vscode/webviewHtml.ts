@@ -65,6 +65,7 @@ function escapeText(text: string): string {
 	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** For double-quoted attribute values. */
 function escapeAttribute(text: string): string {
-	return escapeText(text).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+	return escapeText(text).replace(/"/g, '&quot;');
 }

@@ -4,6 +4,8 @@
  */
 import type { ApprovalDecision, WebviewMessage } from '../../src/protocol/messages.js';
 import type { ApprovalView, RunState } from '../../src/protocol/runState.js';
+import type { ViewStateStore } from '../viewState.js';
+import { collapsible } from './collapsible.js';
 import { button, h, icon, setDisabled, setHidden, setText } from './dom.js';
 import { formatDuration } from './format.js';
 
@@ -11,6 +13,8 @@ export class ApprovalsView {
 	readonly element: HTMLElement;
 	private readonly _pending: HTMLDivElement;
 	private readonly _decided: HTMLUListElement;
+	private readonly _decidedGroup: HTMLDetailsElement;
+	private readonly _decidedCount: HTMLSpanElement;
 	private readonly _title: HTMLHeadingElement;
 	private readonly _cards = new Map<string, { card: HTMLElement; view: ApprovalView; buttons: HTMLElement[] }>();
 	/** Requests answered here and not yet confirmed by an `approval-result`. */
@@ -20,18 +24,34 @@ export class ApprovalsView {
 	constructor(
 		private readonly _post: (message: WebviewMessage) => void,
 		private readonly _announce: (text: string) => void,
+		viewState: ViewStateStore,
 	) {
 		this._title = h('h2', { attrs: { id: 'approvals-heading' } });
 		this._pending = h('div', { class: 'approval-cards' });
 		this._decided = h('ul', { class: 'approval-history' });
+		this._decidedCount = h('span', { class: 'count' });
+		const decided = collapsible({
+			key: 'section:approvals-decided',
+			defaultOpen: false,
+			viewState,
+			class: 'approvals-decided',
+			summary: [h('span', { text: 'Decided' }), this._decidedCount],
+		});
+		decided.body.append(this._decided);
+		this._decidedGroup = decided.details;
 		this.element = h(
 			'section',
 			{ class: 'panel-section approvals', attrs: { 'aria-labelledby': 'approvals-heading' } },
 			this._title,
 			this._pending,
-			this._decided,
+			this._decidedGroup,
 		);
 		this.element.hidden = true;
+	}
+
+	/** Requests waiting for a decision (the panel shows the section first while there are any). */
+	get pendingCount(): number {
+		return this._cards.size;
 	}
 
 	/** A new snapshot: forget what was sent (the host's state is the truth). */
@@ -49,6 +69,9 @@ export class ApprovalsView {
 		const decided = state.approvals.filter((a) => a.decision !== null);
 		setHidden(this.element, state.approvals.length === 0);
 		setText(this._title, pending.length > 0 ? `Waiting for your approval (${pending.length})` : 'Approvals');
+		this.element.classList.toggle('has-pending', pending.length > 0);
+		setHidden(this._decidedGroup, decided.length === 0);
+		setText(this._decidedCount, String(decided.length));
 		const keep = new Set(pending.map((a) => a.requestId));
 		for (const [id, entry] of this._cards) {
 			if (keep.has(id)) continue;

@@ -7,6 +7,7 @@ import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { ApprovalsView } from './approvals.js';
+import type { ChangeSetInput } from './changes.js';
 import { AskBox } from './askBox.js';
 import { panelSection } from './collapsible.js';
 import { h, icon, setHidden, setText } from './dom.js';
@@ -43,7 +44,7 @@ export class Panel {
 			h('h1', { text: 'MassGen', attrs: { id: 'empty-heading' } }),
 			h('p', { text: 'A team of agents answers in parallel, reads each other’s answers, and votes for the best one. Ask a question below, or run “MassGen: Ask Team” from the Command Palette.' }),
 		);
-		this._approvals = new ApprovalsView(post, announce);
+		this._approvals = new ApprovalsView(post, announce, _viewState);
 		this._result = new ResultView(_viewState, post);
 		this._agents = panelSection('agents', 'Agents', _viewState);
 		this._lanes = new LanesView(_viewState);
@@ -74,7 +75,7 @@ export class Panel {
 		this._approvals.reset();
 	}
 
-	render(state: RunState | null, runs: readonly PastRunSummary[]): void {
+	render(state: RunState | null, runs: readonly PastRunSummary[], changeSet: ChangeSetInput = undefined): void {
 		const hasRun = state !== null && state.runId !== null;
 		if (hasRun) this._viewState.useRun(state.runId);
 		setHidden(this._header.element, !hasRun);
@@ -84,7 +85,8 @@ export class Panel {
 		if (state && hasRun) {
 			this._header.update(state);
 			this._approvals.update(state);
-			this._result.update(state);
+			this._placeApprovals();
+			this._result.update(state, changeSet);
 			this._lanes.update(state);
 			setText(this._agents.count, String(state.agentOrder.length));
 			const votes = this._votes.update(state);
@@ -97,6 +99,12 @@ export class Panel {
 		setText(this._runsSection.count, runs.length > 0 ? String(this._pastRuns.update(runs, state?.runId ?? null)) : '');
 		if (runs.length === 0) this._pastRuns.update(runs, state?.runId ?? null);
 		this._ask.update(state?.status ?? null, hasRun);
+	}
+
+	/** Pending approvals go right under the header; a decided-only history sits above past runs. */
+	private _placeApprovals(): void {
+		const before = this._approvals.pendingCount > 0 ? this._result.element : this._runsSection.section;
+		if (this._approvals.element.nextElementSibling !== before) before.before(this._approvals.element);
 	}
 
 	/** Once a second while a run is going. */

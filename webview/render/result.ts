@@ -4,7 +4,7 @@
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
-import { ChangesView } from './changes.js';
+import { ChangesView, type ChangeSetInput } from './changes.js';
 import { collapsible } from './collapsible.js';
 import { h, icon, setHidden } from './dom.js';
 import { markdownBlock } from './markdown.js';
@@ -43,7 +43,7 @@ export class ResultView {
 		this.element.hidden = true;
 	}
 
-	update(state: RunState): void {
+	update(state: RunState, changeSet: ChangeSetInput): void {
 		if (state.winner !== this._winner || state.tally !== this._tally) {
 			this._winner = state.winner;
 			this._tally = state.tally;
@@ -60,7 +60,7 @@ export class ResultView {
 				);
 			}
 		}
-		this._changes.update(state);
+		this._changes.update(state, changeSet);
 		setHidden(this.element, state.winner === null && state.finalAnswer === null && this._changes.element.hidden);
 	}
 

@@ -104,11 +104,14 @@ function voteTargets(state: RunState): Target[] {
 function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	const voters = state.agentOrder.filter((id) => Object.hasOwn(state.agents, id));
 	const rowHeight = 30;
-	const width = 420;
-	const boxWidth = 150;
+	const width = 480;
+	const voterWidth = 150;
+	const targetWidth = 200;
 	const height = Math.max(voters.length, targets.length, 1) * rowHeight + 10;
 	const svg = document.createElementNS(svgNs, 'svg');
 	svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+	svg.setAttribute('width', String(width));
+	svg.setAttribute('height', String(height));
 	svg.setAttribute('class', 'vote-graph');
 	svg.setAttribute('role', 'img');
 	const described = Object.values(state.votes).map((v) => `${v.voter} voted for ${v.votedFor} (${v.votedForAgent})`);
@@ -139,8 +142,8 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 		if (from < 0 || to === undefined) continue;
 		const y1 = yOf(from, voters.length);
 		const y2 = yOf(to, targets.length);
-		const x1 = boxWidth + 4;
-		const x2 = width - boxWidth - 6;
+		const x1 = voterWidth + 4;
+		const x2 = width - targetWidth - 6;
 		const path = svgElement('path', {
 			d: `M ${x1} ${y1} C ${(x1 + x2) / 2} ${y1}, ${(x1 + x2) / 2} ${y2}, ${x2} ${y2}`,
 			class: `vote-edge${state.winner?.label === vote.votedFor ? ' is-winning' : ''}`,
@@ -153,22 +156,30 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	}
 	voters.forEach((voter, i) => {
 		const lane = state.agents[voter];
-		svg.append(node(voter, lane?.state === 'killed' ? 'killed' : Object.hasOwn(state.votes, voter) ? 'voted' : 'waiting', 2, yOf(i, voters.length), boxWidth, 'vote-node voter'));
+		const status = lane?.state === 'killed' ? 'killed' : Object.hasOwn(state.votes, voter) ? 'voted' : 'no vote';
+		svg.append(node(voter, status, 2, yOf(i, voters.length), voterWidth, `vote-node voter${status === 'killed' ? ' is-killed' : ''}`));
 	});
 	targets.forEach((target, i) => {
 		const winning = state.winner?.label === target.label;
 		svg.append(
-			node(`${target.label}`, `${target.agentId} · ${target.votes} vote${target.votes === 1 ? '' : 's'}`, width - boxWidth - 2, yOf(i, targets.length), boxWidth, `vote-node target${winning ? ' is-winner' : ''}`),
+			node(target.label, `${clip(target.agentId, 12)} · ${target.votes} vote${target.votes === 1 ? '' : 's'}`, width - targetWidth - 2, yOf(i, targets.length), targetWidth, `vote-node target${winning ? ' is-winner' : ''}`),
 		);
 	});
 	return h('div', { class: 'vote-graph-wrap' }, svg);
 }
 
+function clip(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 function node(title: string, subtitle: string, x: number, y: number, width: number, className: string): SVGGElement {
 	const group = svgElement('g', { class: className }) as SVGGElement;
+	const tooltip = svgElement('title', {});
+	tooltip.textContent = `${title} (${subtitle})`;
+	group.append(tooltip);
 	group.append(svgElement('rect', { x: String(x), y: String(y - 12), width: String(width), height: '24', rx: '3' }));
 	const text = svgElement('text', { x: String(x + 8), y: String(y + 4), class: 'vote-node-title' });
-	text.textContent = title;
+	text.textContent = clip(title, Math.max(6, Math.floor((width - 64) / 7.5)));
 	const sub = svgElement('text', { x: String(x + width - 8), y: String(y + 4), class: 'vote-node-sub', 'text-anchor': 'end' });
 	sub.textContent = subtitle;
 	group.append(text, sub);

@@ -16,6 +16,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { RunEvent } from '../../../src/core/orchestrator/events.js';
 import type { PastRunSummary } from '../../../src/core/logs/pastRunSummary.js';
 import type { HostMessage } from '../../../src/protocol/messages.js';
+import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
 import { webviewHtml } from '../../../src/vscode/webviewHtml.js';
 
 export const repoRoot = resolve(__dirname, '../../..');
@@ -205,6 +206,8 @@ function pagePreload(theme: Record<string, string>): string {
 	const theme = ${JSON.stringify(theme)};
 	window.__posted = [];
 	window.__violations = [];
+	// A VS Code webview reload is a fresh document: no browser scroll restoration.
+	history.scrollRestoration = 'manual';
 	document.addEventListener('securitypolicyviolation', (event) => {
 		window.__violations.push({ directive: event.violatedDirective, blocked: event.blockedURI, sample: event.sample });
 	}, true);
@@ -305,7 +308,18 @@ export function wrapPage(page: Page, consoleErrors: string[]): PanelPage {
 		screenshot: async (name, fullPage = true) => {
 			mkdirSync(artifactsDir, { recursive: true });
 			const path = join(artifactsDir, `${name}.png`);
-			await page.screenshot({ path, fullPage });
+			if (!fullPage) {
+				await page.screenshot({ path });
+				return path;
+			}
+			// Grow the viewport to the whole page, so sticky header and question box sit where a user sees them.
+			const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
+			const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+			await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(height)) });
+			await frames();
+			await page.screenshot({ path });
+			await page.setViewportSize(viewport);
+			await frames();
 			return path;
 		},
 	};
@@ -371,4 +385,19 @@ export async function startHarness(): Promise<{
 			bundle.remove();
 		},
 	};
+}
+
+/**
+ * What every test ends with: no CSP violation, no console error or uncaught exception, and every
+ * message the panel posted passes the host's zod validation.
+ */
+export async function pageProblems(panel: PanelPage): Promise<string[]> {
+	const problems: string[] = [];
+	for (const violation of await panel.violations()) problems.push(`CSP violation: ${JSON.stringify(violation)}`);
+	for (const error of panel.consoleErrors) problems.push(`console: ${error}`);
+	for (const message of await panel.posted()) {
+		const parsed = parseWebviewMessage(message);
+		if (!parsed.ok) problems.push(`rejected by the host: ${JSON.stringify(message)}: ${parsed.error}`);
+	}
+	return problems;
 }

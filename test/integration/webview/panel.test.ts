@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents } from '../../fixtures/webview/richRun.js';
-import { demoEvents, newPanelContext, openPanel, pastRuns, startHarness, type PanelPage, type PanelServer } from './harness.js';
+import { demoEvents, newPanelContext, openPanel, pageProblems, pastRuns, startHarness, type PanelPage, type PanelServer } from './harness.js';
 
 let harness: Awaited<ReturnType<typeof startHarness>>;
 let browser: Browser;
@@ -31,9 +31,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	// Every test: no CSP violation, no script error.
-	expect(await panel.violations()).toEqual([]);
-	expect(panel.consoleErrors).toEqual([]);
+	expect(await pageProblems(panel)).toEqual([]);
 	await context.close();
 });
 
@@ -229,5 +227,57 @@ describe('webview panel', () => {
 			'grok',
 		]);
 		expect(await page.locator('.winner-banner').isHidden()).toBe(true);
+	});
+
+	it('uses the host change set when there is one: +/- lines, renames, stale files, accept with the run id; hides actions once settled', async () => {
+		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
+		await panel.send({ type: 'snapshot', state, runs: [] });
+		const hunk = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: ['-a', '+b', '+c'], truncated: 0, selected: true, agents: ['gemini'], sources: ['agent3.final'], replaces: [] };
+		await panel.send({
+			type: 'change-set',
+			changeSet: {
+				runId: state.runId!,
+				winner: { agentId: 'gemini', label: 'agent3.final' },
+				agentCount: 3,
+				files: [
+					{ path: 'src/config/load.ts', kind: 'modify', renamedFrom: null, added: 12, removed: 3, stale: true, hunks: [{ ...hunk, id: 'final#1' }], alternatives: [] },
+					{ path: 'src/config/validate.ts', kind: 'add', renamedFrom: 'src/config/legacyValidate.js', added: 40, removed: 0, stale: false, hunks: [], alternatives: [] },
+				],
+			},
+		});
+		const page = panel.page;
+		const rows = page.locator('.change');
+		expect(await rows.count()).toBe(2);
+		await expect(rows.first().locator('.change-lines').textContent()).resolves.toBe('+12−3');
+		expect(await rows.first().locator('.change-stale').isVisible()).toBe(true);
+		await expect(rows.nth(1).locator('.change-kind').textContent()).resolves.toBe('renamed from src/config/legacyValidate.js');
+		await expect(page.locator('.changes-note').textContent()).resolves.toContain('1 file was edited since the agents read it');
+		await panel.screenshot('change-set', false);
+		await page.locator('.accept-all').click();
+		expect((await panel.posted()).at(-1)).toEqual({ type: 'accept', runId: state.runId });
+
+		await panel.send({ type: 'change-set', changeSet: null });
+		expect(await page.locator('.changes-actions').isHidden()).toBe(true);
+		await expect(page.locator('.changes-note').textContent()).resolves.toBe('No changes are pending any more (accepted or rejected).');
+	});
+
+	it('fits a narrow side panel', async () => {
+		await panel.page.setViewportSize({ width: 420, height: 900 });
+		const state = reduceRunEvents(initialRunState(), richRunEvents('live'));
+		await panel.send({ type: 'snapshot', state, runs: pastRuns() });
+		const overflow = await panel.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+		expect(overflow).toBe(0);
+		await panel.screenshot('narrow-live-run');
+	});
+});
+
+describe('production bundle (dist/, npm run build:webview)', () => {
+	it('boots under the same CSP with zero violations and no test hooks', async () => {
+		const prod = await openPanel(context, server, 'prod');
+		await prod.send({ type: 'snapshot', state: reduceRunEvents(initialRunState(), demoEvents()), runs: pastRuns() });
+		expect(await prod.page.locator('section.lane').count()).toBe(3);
+		await expect(prod.page.locator('.winner-banner').textContent()).resolves.toContain('reviewer');
+		expect(await prod.page.evaluate('window.__massgenRenders === undefined')).toBe(true);
+		expect(await pageProblems(prod)).toEqual([]);
 	});
 });
