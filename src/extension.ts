@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 	return {
 		runs,
 		lastState: () => runs.state,
+		conversation: () => runs.conversation,
 		ui: () => ({ runActive: runs.runActiveContext, statusBar: statusBar.text, panelOpen: panel.panel !== undefined }),
 		activationMs,
 	};

@@ -1,3 +1,4 @@
+import type { Turn } from '../core/orchestrator/types';
 import type { RunState } from '../protocol/runState';
 import type { RunService } from './run/runTypes';
 
@@ -12,6 +13,8 @@ export interface MassGenApi {
 	};
 	/** The current run's state, or the last run's; null before any run. */
 	lastState(): RunState | null;
+	/** The conversation follow-ups from the panel continue (question + final answer per turn). */
+	conversation(): readonly Turn[];
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
 	ui(): { readonly runActive: boolean; readonly statusBar: string | undefined; readonly panelOpen: boolean };
 	/** Milliseconds `activate()` took (module load excluded). */

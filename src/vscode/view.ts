@@ -137,14 +137,21 @@ export class PanelHost extends Disposable {
 				this._deps.log.debug('panel closed');
 			}),
 		];
-		panel.webview.html = webviewHtml({
-			cspSource: panel.webview.cspSource,
-			nonce: randomBytes(16).toString('base64'),
-			scriptUri: asset('webview.js'),
-			styleUri: asset('webview.css'),
-			codiconsUri: asset('codicons', 'codicon.css'),
-			title: 'MassGen',
-		});
+		try {
+			panel.webview.html = webviewHtml({
+				cspSource: panel.webview.cspSource,
+				nonce: randomBytes(16).toString('base64'),
+				scriptUri: asset('webview.js'),
+				styleUri: asset('webview.css'),
+				codiconsUri: asset('codicons', 'codicon.css'),
+				title: 'MassGen',
+			});
+		} catch (error) {
+			// Never leave a blank panel without a word: say what failed (details in the log).
+			const message = error instanceof Error ? error.message : String(error);
+			this._deps.log.error(`panel: cannot render (cspSource ${JSON.stringify(panel.webview.cspSource)}): ${message}`);
+			panel.webview.html = fallbackHtml(`The MassGen panel could not be rendered: ${message}. See the MassGen log.`);
+		}
 	}
 
 	private async _onMessage(raw: unknown): Promise<void> {
@@ -236,6 +243,12 @@ export class PanelHost extends Disposable {
 			this._deps.log.warn(`panel: post failed: ${String(error)}`),
 		);
 	}
+}
+
+/** A static page (no script at all) for when the panel itself cannot be built. */
+function fallbackHtml(text: string): string {
+	const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+	return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><title>MassGen</title></head><body><p id="panel-error">${escaped}</p></body></html>`;
 }
 
 function notAvailable(what: string): void {

@@ -72,11 +72,13 @@ async function uiScenarios(browser: Browser, server: CodeServer, vsix: string | 
 		const t = Date.now();
 		let workbench: Workbench | undefined;
 		try {
+			const folder = createWorkspace(server);
+			scenario.prepareWorkspace?.(folder);
 			workbench = await Workbench.open(browser, server, {
-				folder: createWorkspace(server),
+				folder,
 				extensionDevelopmentPath: vsix ? null : undefined,
 			});
-			await scenario.run(workbench);
+			await scenario.run(workbench, folder);
 			const network = noNetwork(workbench.blockedRequests);
 			record({ name: `ui: ${scenario.name}`, ok: !network, error: network }, Date.now() - t);
 		} catch (error) {

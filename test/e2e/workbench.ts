@@ -102,7 +102,14 @@ export class Workbench {
 	 * computed when it opens, so a command the extension host has not registered yet never appears:
 	 * retry opening it until the row shows up.
 	 */
-	async runCommand(title: string, options: { beforeRun?: () => Promise<void> } = {}): Promise<void> {
+	async runCommand(
+		title: string,
+		options: {
+			beforeRun?: () => Promise<void>;
+			/** The command opens its own quick input (an input box): do not wait for the palette to close. */
+			opensInput?: boolean;
+		} = {},
+	): Promise<void> {
 		const input = this.page.locator('.quick-input-widget input.input');
 		const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
 		for (let attempt = 1; attempt <= 20; attempt++) {
@@ -117,10 +124,24 @@ export class Workbench {
 			}
 			await options.beforeRun?.();
 			await row.click();
-			await input.waitFor({ state: 'hidden', timeout: 10_000 });
+			if (!options.opensInput) await input.waitFor({ state: 'hidden', timeout: 10_000 });
 			return;
 		}
 		throw new Error(`command "${title}" did not appear in the palette`);
+	}
+
+	/**
+	 * Waits for the quick input's prompt (an input box opened by a command) to contain `prompt`,
+	 * types `text` into it and presses Enter.
+	 */
+	async answerInputBox(prompt: string | RegExp, text: string, options: { beforeEnter?: () => Promise<void> } = {}): Promise<void> {
+		const widget = this.page.locator('.quick-input-widget');
+		await widget.locator('.quick-input-message', { hasText: prompt }).waitFor({ state: 'visible', timeout: 15_000 });
+		const input = widget.locator('input.input');
+		await input.fill(text);
+		await options.beforeEnter?.();
+		await input.press('Enter');
+		await input.waitFor({ state: 'hidden', timeout: 10_000 });
 	}
 
 	/** The content frame of the `index`-th ready webview (two nested iframes in VS Code web). */
@@ -131,6 +152,17 @@ export class Workbench {
 			.contentFrame()
 			.locator('iframe#active-frame')
 			.contentFrame();
+	}
+
+	/**
+	 * Waits in the panel's webview for `selector`; fails at once with the panel's own message when
+	 * the host could only render its error page (`#panel-error`).
+	 */
+	async waitInPanel(selector: string, timeout = 30_000): Promise<void> {
+		const frame = this.webviewFrame();
+		await frame.locator(`${selector}, #panel-error`).first().waitFor({ timeout });
+		const error = frame.locator('#panel-error');
+		if (await error.count()) throw new Error(`the panel shows an error: ${await error.textContent()}`);
 	}
 
 	/** Full-window screenshot into test-results/e2e/<name>.png; returns the path. */

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../workbench';
+import type { Scenario } from './scenario';
+
+const question = 'How should we document this project?';
+const agents = ['planner', 'reviewer', 'skeptic'];
+
+/**
+ * Like a user: a workspace with a team config (.massgen/config.yaml = the shipped scripted demo
+ * team), an editor open, F1 → "MassGen: Ask Team" → type the question → Enter. The panel opens
+ * beside the editor without taking focus and shows the lanes, the votes, the winner and the final
+ * answer; the proposed CONTRIBUTING.md is not on disk. Then a follow-up from the panel's box.
+ */
+export const askTeam: Scenario = {
+	name: 'palette: MassGen: Ask Team → question → the panel shows lanes, votes, winner and final answer',
+	prepareWorkspace(folder) {
+		mkdirSync(join(folder, '.massgen'), { recursive: true });
+		copyFileSync(join(repoRoot, 'configs', 'demo.yaml'), join(folder, '.massgen', 'config.yaml'));
+	},
+	async run(workbench, folder) {
+		const { page } = workbench;
+		await workbench.waitForExplorer('hello.ts');
+		// An editor with the keyboard focus: the run must not take it away.
+		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
+		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+
+		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
+		await workbench.answerInputBox(/read-only/, question, {
+			beforeEnter: async () => void (await workbench.screenshot('ask-team-01-question')),
+		});
+
+		await workbench.waitInPanel('.lane');
+		const frame = workbench.webviewFrame();
+		await frame.locator('.lane').nth(2).waitFor({ timeout: 30_000 });
+		assert.equal(await frame.locator('.question').textContent(), question);
+		const ids = (await frame.locator('.lane .lane-id').allTextContents()).sort();
+		assert.deepEqual(ids, [...agents].sort());
+		await workbench.screenshot('ask-team-02-running');
+		// Focus stayed in the editor: the panel opened beside it with preserveFocus.
+		assert.equal(await page.locator('.editor-instance .monaco-editor.focused').count(), 1, 'the editor keeps the focus');
+		assert.notEqual(await page.evaluate('document.activeElement && document.activeElement.tagName'), 'IFRAME', 'the webview did not take the focus');
+
+		const winner = frame.locator('.winner-banner .winner-title strong');
+		await winner.waitFor({ timeout: 30_000 });
+		const winnerId = (await winner.textContent())?.trim() ?? '';
+		assert.ok(agents.includes(winnerId), `winner ${winnerId}`);
+		const finalAnswer = frame.locator('.final-answer .final-markdown');
+		await finalAnswer.waitFor({ timeout: 30_000 });
+		assert.match((await finalAnswer.textContent()) ?? '', new RegExp(`CONTRIBUTING\\.md.*${winnerId}'s presentation`, 's'));
+		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 10_000 });
+
+		// The tally and the vote reasons.
+		const tally = await frame.locator('.tally li').allTextContents();
+		assert.equal(tally.length, 3, `tally rows: ${tally.join(' | ')}`);
+		assert.ok(tally.some((row) => row.includes(winnerId) && /3 votes/.test(row)), `tally: ${tally.join(' | ')}`);
+		assert.equal(await frame.locator('.reasons li').count(), 3);
+		await frame.locator('.final-answer').scrollIntoViewIfNeeded();
+		await workbench.screenshot('ask-team-03-finished');
+
+		// Nothing was written: the change is only proposed; the run log is there.
+		assert.equal(existsSync(join(folder, 'CONTRIBUTING.md')), false, 'CONTRIBUTING.md must not be written before Accept');
+		const runs = readdirSync(join(folder, '.massgen', 'runs'));
+		assert.equal(runs.length, 1);
+		const result = JSON.parse(readFileSync(join(folder, '.massgen', 'runs', runs[0]!, 'result.json'), 'utf8')) as { status: string; winner: { agentId: string } };
+		assert.deepEqual([result.status, result.winner.agentId], ['completed', winnerId]);
+
+		// A follow-up from the panel's question box starts the next turn (the past-runs list grows).
+		const box = frame.locator('#ask-input textarea');
+		await box.fill('And what about a changelog?');
+		await frame.locator('#ask-button').click();
+		await frame.locator('.question', { hasText: 'And what about a changelog?' }).waitFor({ timeout: 30_000 });
+		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 30_000 });
+		await frame.locator('.run-list .run-row').nth(1).waitFor({ timeout: 10_000 });
+		assert.equal(readdirSync(join(folder, '.massgen', 'runs')).length, 2);
+		await workbench.screenshot('ask-team-04-follow-up');
+	},
+};
