@@ -64,7 +64,8 @@ async function defaultTeam(config: MassGenConfig, issues: readonly ConfigIssue[]
 	const lmAgents: AgentConfig[] = [];
 	for (const model of candidates) {
 		const id = uniqueId(lmAgentId(model), taken);
-		if (lmAgents.length < room) lmAgents.push({ id, backend: { type: 'vscode_lm', model: model.family, options: {} } });
+		// The exact model id: a family can hold several models (e.g. a mini variant).
+		if (lmAgents.length < room) lmAgents.push({ id, backend: { type: 'vscode_lm', model: model.id, options: {} } });
 		else dropped.push({ id, why: `the default team is capped at ${maxDefaultTeam} agents` });
 	}
 	if (models.length === 0) {

@@ -56,7 +56,7 @@ export class RunController extends Disposable implements RunService {
 	private readonly _onDidFinishRun = this._register(new vscode.EventEmitter<FinishedRun>());
 	readonly onDidFinishRun = this._onDidFinishRun.event;
 	private readonly _onDidStartRun = this._register(new vscode.EventEmitter<RunRequest>());
-	/** A run was accepted and is about to resolve its team. */
+	/** A run's team is resolved and the run is about to start (the panel shows it). */
 	readonly onDidStartRun = this._onDidStartRun.event;
 	private readonly _onDidEmitEvents = this._register(new vscode.EventEmitter<RunEventBatch>());
 	readonly onDidEmitEvents = this._onDidEmitEvents.event;
@@ -128,7 +128,6 @@ export class RunController extends Disposable implements RunService {
 		this._active = { request, tokens, done };
 		this._setRunActive(true);
 		this._deps.statusBar.start();
-		this._onDidStartRun.fire(request);
 		try {
 			return await this._run(request, folder, tokens.token);
 		} catch (error) {
@@ -190,6 +189,8 @@ export class RunController extends Disposable implements RunService {
 		reportTeamNotes(team, choice.notes);
 		if (token.isCancellationRequested) return undefined;
 
+		// The team is known: the run really starts (the panel opens now, not for a config error).
+		this._onDidStartRun.fire(request);
 		const continues = request.kind === 'ask' && request.continueConversation === true;
 		if (request.kind === 'ask' && !continues) this._turns = [];
 		const history = continues ? [...this._turns] : [];

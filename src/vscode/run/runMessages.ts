@@ -57,10 +57,18 @@ export function reportTeamProblem(report: TeamProblemReport): void {
 }
 
 let lastTeamSummary = '';
+const notesShown = new Set<string>();
 
-/** Says which agents a default team uses and who was left out (once per change), and any trust notes. */
+/**
+ * Says which agents a default team uses and who was left out (again only when that changes),
+ * and each Workspace Trust note once per session (they stay in the log for every run).
+ */
 export function reportTeamNotes(team: ResolvedTeam, notes: readonly string[]): void {
-	for (const note of notes) void vscode.window.showWarningMessage(`MassGen: ${note}`);
+	for (const note of notes) {
+		if (notesShown.has(note)) continue;
+		notesShown.add(note);
+		void vscode.window.showWarningMessage(`MassGen: ${note}`);
+	}
 	if (team.kind !== 'default') return;
 	const used = team.config.agents.map((agent) => agent.id).join(', ');
 	const left = team.dropped.map((d) => `${d.id} (${d.why})`).join('; ');

@@ -16,6 +16,7 @@ function recorder() {
 		cancel: record('cancel'),
 		openDiff: record('openDiff'),
 		accept: record('accept'),
+		selectHunks: record('selectHunks'),
 		reject: record('reject'),
 		openRun: record('openRun'),
 		approval: record('approval'),
@@ -37,6 +38,9 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'reject' },
 			{ type: 'open-run', runId: '20261130-040000-ab12' },
 			{ type: 'approval', requestId: 'r1', decision: 'deny' },
+			{ type: 'open-diff', path: 'src/a.ts', version: 'final' },
+			{ type: 'accept', hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' },
+			{ type: 'select-hunks', path: 'src/a.ts', ids: ['alt#2'], selected: true },
 		];
 		for (const message of valid) expect(await send(message)).toBe(true);
 		expect(calls).toEqual([
@@ -49,6 +53,9 @@ describe('dispatchWebviewMessage', () => {
 			['reject'],
 			['openRun', '20261130-040000-ab12'],
 			['approval', 'r1', 'deny', undefined],
+			['openDiff', 'src/a.ts', 'final'],
+			['accept', undefined, { hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' }],
+			['selectHunks', 'src/a.ts', ['alt#2'], true],
 		]);
 	});
 

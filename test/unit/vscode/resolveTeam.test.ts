@@ -49,9 +49,9 @@ describe('resolveTeam: the default team', () => {
 		const agents = resolution.team.config.agents.map((a) => `${a.id}:${a.backend.type}:${a.backend.model}`);
 		expect(agents).toEqual([
 			'gpt:openai:gpt-5-mini',
-			'copilot-gpt-4o:vscode_lm:gpt-4o',
-			'copilot-claude-3.5-sonnet:vscode_lm:claude-3.5-sonnet',
-			'copilot-o3-mini:vscode_lm:o3-mini',
+			'copilot-gpt-4o:vscode_lm:copilot-gpt-4o',
+			'copilot-claude-3.5-sonnet:vscode_lm:copilot-claude',
+			'copilot-o3-mini:vscode_lm:copilot-o3',
 		]);
 		const dropped = Object.fromEntries(resolution.team.dropped.map((d) => [d.id, d.why]));
 		expect(dropped.claude).toMatch(/ANTHROPIC_API_KEY/);
