@@ -11,7 +11,8 @@ const agents = ['planner', 'reviewer', 'skeptic'];
  * Like a user: a workspace with a team config (.massgen/config.yaml = the shipped scripted demo
  * team), an editor open, F1 → "MassGen: Ask Team" → type the question → Enter. The panel opens
  * beside the editor without taking focus and shows the lanes, the votes, the winner and the final
- * answer; the proposed CONTRIBUTING.md is not on disk. Then a follow-up from the panel's box.
+ * answer; the proposed CONTRIBUTING.md is not on disk. Then a follow-up from the panel's box, and a
+ * window reload that restores the panel with the last run.
  */
 export const askTeam: Scenario = {
 	name: 'palette: MassGen: Ask Team → question → the panel shows lanes, votes, winner and final answer',
@@ -75,5 +76,16 @@ export const askTeam: Scenario = {
 		await frame.locator('.run-list .run-row').nth(1).waitFor({ timeout: 10_000 });
 		assert.equal(readdirSync(join(folder, '.massgen', 'runs')).length, 2);
 		await workbench.screenshot('ask-team-04-follow-up');
+
+		// Reload the window: the serializer restores the panel, and the host's snapshot (the last
+		// run, read back from its events.jsonl) fills it again.
+		await page.reload();
+		await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+		await workbench.waitInPanel('.question', 60_000);
+		const restored = workbench.webviewFrame();
+		assert.equal(await restored.locator('.question').textContent(), 'And what about a changelog?');
+		await restored.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 10_000 });
+		await restored.locator('.winner-banner .winner-title strong').waitFor({ timeout: 10_000 });
+		await workbench.screenshot('ask-team-05-after-reload');
 	},
 };
