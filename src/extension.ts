@@ -2,20 +2,24 @@ import * as vscode from 'vscode';
 import { contributedTitles, type CommandHandlers, registerCommands } from './vscode/commands';
 import { viewTypes } from './vscode/commandIds';
 import { ConfigDiagnostics } from './vscode/config/configDiagnostics';
+import { changeReviewFeature } from './vscode/changes/registerChangeReview';
 import type { MassGenApi } from './vscode/extensionApi';
 import type { FeatureFactory } from './vscode/feature';
+import type { FindingThread } from './vscode/review/selectionReview';
+import type { ChangeActions } from './vscode/run/runTypes';
 import { DisposableStore } from './vscode/lifecycle';
 import { createLog } from './vscode/log';
+import { selectionReviewFeature } from './vscode/review/registerSelectionReview';
 import { RunController } from './vscode/run/runController';
 import { RunStatusBar } from './vscode/run/runStatusBar';
 import { KeyStore } from './vscode/secrets';
 import { PanelHost } from './vscode/view';
 
 /**
- * Feature modules built at activation. The change review adds its factory here: it returns the
- * handlers of Review Selection / Accept Changes / Reject Changes and the panel's ChangeActions.
+ * Feature modules built at activation: the change review (Accept/Reject Changes and File, the
+ * diffs, the panel's ChangeActions) and the selection review (Review Selection, comment threads).
  */
-const features: readonly FeatureFactory[] = [];
+const features: readonly FeatureFactory[] = [changeReviewFeature, selectionReviewFeature];
 
 /** Builds the object graph and hands one root disposable to VS Code. Loads no SDK and no config schema. */
 export function activate(context: vscode.ExtensionContext): MassGenApi {
@@ -51,10 +55,13 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 	);
 
 	const extra: CommandHandlers = {};
+	let changes: ChangeActions | undefined;
+	const findingThreads: (() => readonly FindingThread[])[] = [];
 	for (const create of features) {
 		const feature = root.add(create({ extensionContext: context, log, runs }));
 		Object.assign(extra, feature.commands);
-		if (feature.changeActions) panel.setChangeActions(feature.changeActions);
+		if (feature.changeActions) panel.setChangeActions((changes = feature.changeActions));
+		if (feature.findingThreads) findingThreads.push(feature.findingThreads);
 	}
 	root.add(registerCommands({ log, panel, runs, keys, configsDir, extra, titles: contributedTitles(context.extension.packageJSON) }));
 
@@ -64,6 +71,8 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 		runs,
 		lastState: () => runs.state,
 		conversation: () => runs.conversation,
+		changes,
+		findingThreads: () => findingThreads.flatMap((threads) => threads()),
 		ui: () => ({ runActive: runs.runActiveContext, statusBar: statusBar.text, panelOpen: panel.panel !== undefined }),
 		activationMs,
 	};

@@ -11,6 +11,14 @@ export const commandIds = {
 	setApiKey: 'massgen.setApiKey',
 	selectTeamConfig: 'massgen.selectTeamConfig',
 	openRunLog: 'massgen.openRunLog',
+	// Change review (src/vscode/changes) and selection review comments (src/vscode/review).
+	acceptFile: 'massgen.acceptFile',
+	rejectFile: 'massgen.rejectFile',
+	nextChangedFile: 'massgen.nextChangedFile',
+	previousChangedFile: 'massgen.previousChangedFile',
+	reviewChanges: 'massgen.reviewChanges',
+	dismissFinding: 'massgen.dismissFinding',
+	clearReviewComments: 'massgen.clearReviewComments',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];
@@ -19,11 +27,16 @@ export type CommandId = (typeof commandIds)[keyof typeof commandIds];
 export const contextKeys = {
 	runActive: 'massgen.runActive',
 	hasPendingChanges: 'massgen.hasPendingChanges',
+	/** The active editor is a diff of the pending change set (drives the review keybindings). */
+	changeDiffActive: 'massgen.changeDiffActive',
+	hasReviewComments: 'massgen.hasReviewComments',
 } as const;
 
 /** Setting keys (package.json `contributes.configuration`). */
 export const settingKeys = {
 	config: 'massgen.config',
+	/** Accept shows VS Code's refactor preview first (`WorkspaceEditEntryMetadata.needsConfirmation`). */
+	previewBeforeApply: 'massgen.previewBeforeApply',
 } as const;
 
 /** Webview panel view types. */

@@ -1,6 +1,7 @@
 import type { Turn } from '../core/orchestrator/types';
 import type { RunState } from '../protocol/runState';
-import type { RunService } from './run/runTypes';
+import type { FindingThread } from './review/selectionReview';
+import type { ChangeActions, RunService } from './run/runTypes';
 
 /**
  * What `activate()` returns: a small, typed surface for the in-host tests (and other
@@ -15,6 +16,10 @@ export interface MassGenApi {
 	lastState(): RunState | null;
 	/** The conversation follow-ups from the panel continue (question + final answer per turn). */
 	conversation(): readonly Turn[];
+	/** The change review: the pending change set, its hunk selection, accept and reject. */
+	readonly changes: ChangeActions | undefined;
+	/** The selection review's finding threads (Comments API threads cannot be listed otherwise). */
+	findingThreads(): readonly FindingThread[];
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
 	ui(): { readonly runActive: boolean; readonly statusBar: string | undefined; readonly panelOpen: boolean };
 	/** Milliseconds `activate()` took (module load excluded). */

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { CommandHandlers } from './commands';
 import type { IDisposable } from './lifecycle';
+import type { FindingThread } from './review/selectionReview';
 import type { ChangeActions, RunService } from './run/runTypes';
 
 /** What a feature module (e.g. the change review) gets at activation. */
@@ -18,6 +19,8 @@ export interface FeatureContext {
 export interface Feature extends IDisposable {
 	readonly commands?: CommandHandlers;
 	readonly changeActions?: ChangeActions;
+	/** The finding threads a review feature shows (for `MassGenApi.findingThreads`). */
+	readonly findingThreads?: () => readonly FindingThread[];
 }
 
 export type FeatureFactory = (context: FeatureContext) => Feature;

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 export type Severity = 'error' | 'warning' | 'info';
 
 /** One review finding on 1-based file lines (`endLine` inclusive). */
@@ -26,13 +24,25 @@ const severities: Record<string, Severity> = {
 	suggestion: 'info',
 };
 
-const rawFinding = z.object({
-	line: z.coerce.number().int().positive(),
-	endLine: z.coerce.number().int().positive().optional(),
-	end_line: z.coerce.number().int().positive().optional(),
-	severity: z.string().optional(),
-	message: z.string().trim().min(1).max(4_000),
-});
+const MAX_MESSAGE_CHARS = 4_000;
+
+/** A positive integer line number (numeric strings accepted), else undefined. */
+function lineNumber(value: unknown): number | undefined {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : undefined;
+}
+
+/** One entry of a findings list, or undefined when it is not a usable finding. */
+function toFinding(item: unknown): Finding | undefined {
+	if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
+	const raw = item as Record<string, unknown>;
+	const line = lineNumber(raw.line);
+	const message = typeof raw.message === 'string' ? raw.message.trim().slice(0, MAX_MESSAGE_CHARS) : '';
+	if (line === undefined || message === '') return undefined;
+	const end = lineNumber(raw.endLine) ?? lineNumber(raw.end_line) ?? line;
+	const word = typeof raw.severity === 'string' ? raw.severity.trim().toLowerCase() : 'warning';
+	return { line, endLine: Math.max(line, end), severity: severities[word] ?? 'warning', message };
+}
 
 /** The ```findings block the review prompt asks for (one or more; ```json blocks of findings count too). */
 const blockPattern = /```[ \t]*(findings|json)[^\n]*\n([\s\S]*?)```/gi;
@@ -52,15 +62,10 @@ export function parseFindings(text: string): Finding[] {
 			continue;
 		}
 		const list = Array.isArray(data) ? data : isFindingsObject(data) ? data.findings : undefined;
-		if (!list || (match[1]!.toLowerCase() === 'json' && !list.every((item) => rawFinding.safeParse(item).success))) continue;
-		for (const item of list) {
-			const parsed = rawFinding.safeParse(item);
-			if (!parsed.success) continue;
-			const { line, message } = parsed.data;
-			const end = parsed.data.endLine ?? parsed.data.end_line ?? line;
-			const severity = severities[(parsed.data.severity ?? 'warning').trim().toLowerCase()] ?? 'warning';
-			findings.push({ line, endLine: Math.max(line, end), severity, message });
-		}
+		const parsed = (list ?? []).map(toFinding);
+		// A plain ```json block counts only when it is entirely findings.
+		if (match[1]!.toLowerCase() === 'json' && parsed.some((finding) => finding === undefined)) continue;
+		for (const finding of parsed) if (finding) findings.push(finding);
 	}
 	return findings;
 }

@@ -1,6 +1,8 @@
 import type * as vscode from 'vscode';
 import type { RunResult } from '../../core/orchestrator/types';
 import type { Workspace } from '../../core/workspace/types';
+import type { ChangeSetView } from '../../protocol/changeSetView';
+import type { HunkSelection } from '../../protocol/messages';
 import type { RunState } from '../../protocol/runState';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
@@ -47,10 +49,23 @@ export interface RunService {
 
 /** Implemented by the change review; the panel and the commands call it. */
 export interface ChangeActions {
-	/** Opens the diff of one changed file (focus preserved). */
-	openDiff(path: string): Promise<void>;
-	/** Applies the pending change set (all files, or only `paths`) as one undoable WorkspaceEdit. */
-	accept(paths?: readonly string[]): Promise<void>;
+	/**
+	 * Opens the diff of one changed file (focus preserved). `version` picks the right side:
+	 * `proposed` (default: base + selected hunks), `final` (the winner's text) or an answer label.
+	 */
+	openDiff(path: string, version?: string): Promise<void>;
+	/**
+	 * Applies the pending change set (all files, or only `paths`) as one undoable WorkspaceEdit.
+	 * `hunks` overrides the current hunk selection for the files it names; with `runId`, nothing
+	 * happens unless that run's change set is the pending one.
+	 */
+	accept(paths?: readonly string[], hunks?: readonly HunkSelection[], runId?: string): Promise<void>;
 	/** Discards the pending change set; nothing is written. */
 	reject(): Promise<void>;
+	/** Switches hunks of one file on or off in the selection that Accept uses. */
+	selectHunks?(path: string, ids: readonly string[], selected: boolean): void;
+	/** The pending change set as the panel shows it; null when nothing is pending. */
+	changeSet?(): ChangeSetView | null;
+	/** Fires whenever `changeSet()` changes (new run, selection, accept, reject, a file edited meanwhile). */
+	readonly onDidChangeChangeSet?: vscode.Event<ChangeSetView | null>;
 }

@@ -1,0 +1,111 @@
+import * as vscode from 'vscode';
+import { targetOf } from '../../core/changes/changeSet';
+import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile';
+import { sha256 } from '../../core/workspace/sha256';
+import type { HunkSelection } from '../../protocol/messages';
+import { buildWorkspaceEdit } from './buildWorkspaceEdit';
+import type { ChangePrompts } from './changePrompts';
+import type { PendingChangeSet } from './pendingChangeSet';
+import { readCurrent } from './workspaceFiles';
+
+export interface AcceptInput {
+	readonly pending: PendingChangeSet;
+	/** Files to accept (default: every pending file). */
+	readonly paths?: readonly string[];
+	/** Overrides the pending selection for the files it names. */
+	readonly hunks?: readonly HunkSelection[];
+	/** Open VS Code's refactor preview before anything is applied (`needsConfirmation`). */
+	readonly preview: boolean;
+	readonly prompts: ChangePrompts;
+}
+
+export interface AcceptResult {
+	/** `cancelled`: the user backed out (nothing written); `rerun`: they asked to re-run the team. */
+	readonly status: 'applied' | 'cancelled' | 'rerun' | 'refused';
+	/** Files no longer pending (written, already up to date, nothing selected, or kept by choice). */
+	readonly resolved: readonly string[];
+	readonly written: readonly string[];
+	/** Written after a clean 3-way merge with the user's edits. */
+	readonly merged: readonly string[];
+	/** Written with conflict markers for the user to resolve (left unsaved). */
+	readonly marked: readonly string[];
+	/** Conflicts left pending (the user chose to apply the others). */
+	readonly skipped: readonly string[];
+}
+
+const nothing = { resolved: [], written: [], merged: [], marked: [], skipped: [] } as const;
+
+/**
+ * Accepts (part of) a pending change set: checks every target against the base the agents read,
+ * merges the user's edits three-way, asks about conflicts, then applies ONE WorkspaceEdit and
+ * saves only the documents that had no unsaved edits before.
+ */
+export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
+	const { pending } = input;
+	const wanted = input.paths ? new Set(input.paths) : undefined;
+	const files = pending.files().filter((file) => !wanted || wanted.has(file.path));
+	const override = new Map((input.hunks ?? []).map((selection) => [selection.path, new Set(selection.ids)]));
+	const winner = pending.set.winner?.agentId ?? 'the team';
+	const labels = { ours: 'Current (your edits)', theirs: `MassGen run ${pending.runId} (${winner})` };
+
+	const plans: { plan: FilePlan; dirty: boolean }[] = [];
+	for (const file of files) {
+		const target = targetOf(file, override.get(file.path) ?? pending.selected(file.path));
+		const current = await readCurrent(pending.uri(file.path));
+		plans.push({ plan: planFile(file, target, current.text, sha256, labels), dirty: current.dirty });
+	}
+	const conflicts = plans.flatMap(({ plan }) => (plan.outcome === 'conflict' ? [plan] : []));
+	const writable = plans.filter(({ plan }) => plan.outcome === 'apply' || plan.outcome === 'merged').length;
+	let choice: 'resolve' | 'skip' | undefined;
+	if (conflicts.length > 0) {
+		const answer = await input.prompts.conflicts(conflicts.map(({ path, reason }) => ({ path, reason })), writable);
+		if (answer === 'rerun') return { status: 'rerun', ...nothing };
+		if (answer === undefined) return { status: 'cancelled', ...nothing };
+		choice = answer;
+	}
+
+	const entries: { path: string; op: FileOp; dirty: boolean; marked: boolean }[] = [];
+	const resolved: string[] = [];
+	const skipped: string[] = [];
+	for (const { plan, dirty } of plans) {
+		if (plan.outcome === 'apply' || plan.outcome === 'merged') {
+			entries.push({ path: plan.path, op: plan.op, dirty, marked: false });
+		} else if (plan.outcome === 'conflict') {
+			if (choice === 'skip') {
+				skipped.push(plan.path);
+				continue;
+			}
+			if (plan.resolution) entries.push({ path: plan.path, op: plan.resolution, dirty, marked: plan.reason !== 'deleted' });
+		}
+		resolved.push(plan.path);
+	}
+	if (entries.length === 0) return { status: 'applied', ...nothing, resolved, skipped };
+
+	const metadata: vscode.WorkspaceEditEntryMetadata = {
+		label: `MassGen run ${pending.runId}: ${winner}`,
+		needsConfirmation: input.preview,
+		iconPath: new vscode.ThemeIcon('sparkle'),
+	};
+	const { edit } = await buildWorkspaceEdit(
+		entries.map((entry) => ({ uri: pending.uri(entry.path), op: entry.op })),
+		metadata,
+	);
+	const applied = await vscode.workspace.applyEdit(edit);
+	if (!applied) return { status: 'refused', ...nothing };
+
+	// Save what had no unsaved edits before; the user's dirty buffers and conflict markers stay unsaved.
+	for (const entry of entries) {
+		if (entry.op.kind !== 'write' || entry.op.create || entry.dirty || entry.marked) continue;
+		const doc = await vscode.workspace.openTextDocument(pending.uri(entry.path));
+		if (doc.isDirty) await doc.save();
+	}
+	const merged = plans.flatMap(({ plan }) => (plan.outcome === 'merged' ? [plan.path] : []));
+	return {
+		status: 'applied',
+		resolved,
+		written: entries.map((entry) => entry.path),
+		merged,
+		marked: entries.filter((entry) => entry.marked).map((entry) => entry.path),
+		skipped,
+	};
+}

@@ -1,0 +1,300 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { AnswerChanges } from '../../core/changes/changeSet';
+import { sha256 } from '../../core/workspace/sha256';
+import type { ChangeSetView } from '../../protocol/changeSetView';
+import type { HunkSelection } from '../../protocol/messages';
+import { contextKeys, settingKeys } from '../commandIds';
+import { Disposable } from '../lifecycle';
+import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes';
+import type { AcceptResult } from './acceptPending';
+import { ChangeContentProvider } from './changeContentProvider';
+import { type ChangePrompts, windowPrompts } from './changePrompts';
+import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri';
+import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs';
+import type { PendingChangeSet } from './pendingChangeSet';
+import { openDocument, readCurrent } from './workspaceFiles';
+
+export interface ChangeReviewDeps {
+	readonly runs: RunService;
+	readonly log: vscode.LogOutputChannel;
+	/** Replaced in tests (modal conflict question, end-of-run notification). */
+	readonly prompts?: ChangePrompts;
+	/** How long the user must not have typed before a diff opens by itself (ms). */
+	readonly idleMs?: number;
+}
+
+/**
+ * Review and acceptance of the winner's changes (issue 5): keeps the pending change set, serves
+ * its versions as virtual documents, opens the diffs without taking the keyboard, and applies the
+ * accepted part as one WorkspaceEdit after the base-hash check (3-way merge on a mismatch).
+ */
+export class ChangeReview extends Disposable implements ChangeActions {
+	private readonly _provider = this._register(new ChangeContentProvider());
+	private readonly _onDidChangeChangeSet = this._register(new vscode.EventEmitter<ChangeSetView | null>());
+	readonly onDidChangeChangeSet = this._onDidChangeChangeSet.event;
+	private readonly _prompts: ChangePrompts;
+	private _pending: PendingChangeSet | undefined;
+	private _busy = false;
+	private _lastUserEdit = 0;
+	private _diffActive = false;
+	private _engine: Promise<typeof import('./changeEngine')> | undefined;
+
+	constructor(private readonly _deps: ChangeReviewDeps) {
+		super();
+		this._prompts = _deps.prompts ?? windowPrompts;
+		this._register(vscode.workspace.registerTextDocumentContentProvider(changeScheme, this._provider));
+		this._register(_deps.runs.onDidFinishRun((run) => void this._onFinished(run).catch((error: unknown) => this._fail('review', error))));
+		this._register(vscode.workspace.onDidChangeTextDocument((event) => this._onEdited(event)));
+		this._register(vscode.workspace.onDidSaveTextDocument((doc) => void this._refreshStale(doc.uri)));
+		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
+		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
+	}
+
+	/** The pending change set (tests and the panel); undefined when nothing is pending. */
+	get pending(): PendingChangeSet | undefined {
+		return this._pending;
+	}
+
+	changeSet(): ChangeSetView | null {
+		return this._pending?.view() ?? null;
+	}
+
+	async openDiff(path: string, version = 'proposed'): Promise<void> {
+		const pending = this._pending;
+		if (!pending?.anyFile(path) || !isChangeVersion(version) || version === 'base') {
+			this._deps.log.warn(`change review: no diff for ${path} (${version})`);
+			return;
+		}
+		await openChangeDiff(pending, path, version, { preserveFocus: true, preview: true });
+	}
+
+	/** The multi-file view of every pending file. */
+	async review(): Promise<void> {
+		if (this._pending) await openChangesEditor(this._pending);
+		else this._nothingPending();
+	}
+
+	selectHunks(path: string, ids: readonly string[], selected: boolean): void {
+		const pending = this._pending;
+		if (!pending?.select(path, ids, selected)) return;
+		this._provider.proposedChanged(pending.runId, path);
+		this._fireChanged();
+	}
+
+	async accept(paths?: readonly string[], hunks?: readonly HunkSelection[], runId?: string): Promise<void> {
+		const pending = this._pending;
+		if (!pending) return this._nothingPending();
+		if (runId !== undefined && runId !== pending.runId) {
+			this._deps.log.warn(`change review: accept for run ${runId} ignored; the pending changes are from run ${pending.runId}`);
+			return;
+		}
+		const unknown = (paths ?? []).filter((path) => !pending.file(path));
+		if (unknown.length > 0) this._deps.log.warn(`change review: not pending: ${unknown.join(', ')}`);
+		if (paths && unknown.length === paths.length) return;
+		if (this._busy) {
+			void vscode.window.showInformationMessage('MassGen: the changes are being applied already.');
+			return;
+		}
+		const engine = await this._loadEngine();
+		this._busy = true;
+		try {
+			const result = await engine.acceptPending({
+				pending,
+				paths: paths?.filter((path) => pending.file(path)),
+				hunks,
+				preview: vscode.workspace.getConfiguration().get<boolean>(settingKeys.previewBeforeApply, false),
+				prompts: this._prompts,
+			});
+			await this._afterAccept(pending, result);
+		} catch (error) {
+			if (error instanceof engine.HunkApplyError) void vscode.window.showErrorMessage(`MassGen: cannot apply that selection: ${error.message}.`);
+			else throw error;
+		} finally {
+			this._busy = false;
+		}
+	}
+
+	async reject(paths?: readonly string[]): Promise<void> {
+		const pending = this._pending;
+		if (!pending) return this._nothingPending();
+		const gone = paths ? paths.filter((path) => pending.file(path)) : pending.files().map((file) => file.path);
+		this._deps.log.info(`change review: rejected ${gone.join(', ')} of run ${pending.runId}; nothing was written`);
+		await this._resolve(pending, gone);
+	}
+
+	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
+	async acceptFile(arg?: unknown): Promise<void> {
+		const path = await this._fileOf(arg, 'Accept which file?');
+		if (path) await this.accept([path]);
+	}
+
+	async rejectFile(arg?: unknown): Promise<void> {
+		const path = await this._fileOf(arg, 'Reject which file?');
+		if (path) await this.reject([path]);
+	}
+
+	/** Opens the next (or previous) pending file's diff, wrapping around. */
+	async step(by: 1 | -1): Promise<void> {
+		const pending = this._pending;
+		if (!pending || pending.isEmpty) return this._nothingPending();
+		const files = pending.files();
+		const current = activeChange();
+		const at = current?.runId === pending.runId ? files.findIndex((file) => file.path === current.path) : -1;
+		const next = files[(at + by + files.length) % files.length]!;
+		await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
+	}
+
+	private async _onFinished(run: FinishedRun): Promise<void> {
+		const { result } = run;
+		if (result.changes.length === 0 || (result.status !== 'completed' && result.status !== 'timeout')) return;
+		const engine = await this._loadEngine();
+		const root = folderOf(run.workspace.root);
+		const bases = new Map<string, string | null>();
+		for (const change of result.changes) {
+			if (change.kind !== 'add') bases.set(change.path, (await readCurrent(vscode.Uri.joinPath(root, ...change.path.split('/')))).text);
+		}
+		const answers: AnswerChanges[] = [...(result.answerChanges ?? [])];
+		const set = engine.buildReviewChangeSet({ runId: result.runId, winner: result.winner, changes: result.changes, bases, answers, hash: sha256 });
+		const previous = this._pending;
+		const pending = new engine.PendingChangeSet(run, set, answers, root);
+		this._provider.add(pending);
+		this._pending = pending;
+		if (previous) {
+			this._deps.log.info(`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`);
+			await closeChangeTabs(previous.runId);
+		}
+		for (const file of pending.files()) await this._refreshStale(pending.uri(file.path));
+		this._setPendingContext(true);
+		this._fireChanged();
+		const winner = result.winner?.agentId ?? 'the team';
+		const count = set.files.length;
+		this._deps.log.info(`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`);
+		await this._whenUserIdle();
+		if (this._pending !== pending) return;
+		await openChangeDiff(pending, set.files[0]!.path, 'proposed', { preserveFocus: true, preview: true });
+		const message = `MassGen: ${count} ${count === 1 ? 'file' : 'files'} changed by ${winner}. Review the diff, then accept or reject.`;
+		void this._prompts.finished(message).then(async (choice) => {
+			if (this._pending !== pending || choice === undefined) return;
+			if (choice === 'accept') await this.accept(undefined, undefined, pending.runId);
+			else if (choice === 'review') await openChangesEditor(pending);
+			else await this.reject();
+		}).catch((error: unknown) => this._fail('notification', error));
+	}
+
+	private async _afterAccept(pending: PendingChangeSet, result: AcceptResult): Promise<void> {
+		const { log } = this._deps;
+		if (result.status === 'cancelled' || result.status === 'refused') {
+			log.info(`change review: accept ${result.status}; nothing was written`);
+			if (result.status === 'refused') void vscode.window.showInformationMessage('MassGen: the changes were not applied.');
+			return;
+		}
+		if (result.status === 'rerun') {
+			log.info(`change review: re-running the team on the current files (run ${pending.runId} discarded)`);
+			await this._resolve(pending, pending.files().map((file) => file.path));
+			void this._deps.runs.start(pending.run.request);
+			return;
+		}
+		log.info(`change review: run ${pending.runId}: wrote ${result.written.join(', ') || 'nothing'}${result.merged.length ? `; merged with your edits: ${result.merged.join(', ')}` : ''}${result.marked.length ? `; conflict markers: ${result.marked.join(', ')}` : ''}`);
+		await this._resolve(pending, result.resolved);
+		for (const path of result.marked) await vscode.window.showTextDocument(pending.uri(path), { preview: false });
+		const parts = [`applied ${result.written.length} ${result.written.length === 1 ? 'file' : 'files'}`];
+		if (result.merged.length) parts.push(`merged with your edits: ${result.merged.map((p) => basename(p)).join(', ')}`);
+		if (result.marked.length) parts.push(`resolve the conflict markers in ${result.marked.map((p) => basename(p)).join(', ')}`);
+		if (result.skipped.length) parts.push(`${result.skipped.length} left to review`);
+		vscode.window.setStatusBarMessage(`MassGen: ${parts.join('; ')}`, 6000);
+		if (result.merged.length || result.marked.length) void vscode.window.showInformationMessage(`MassGen: ${parts.join('; ')}.`);
+	}
+
+	/** Drops files from the pending set (accepted or rejected) and closes their diffs. */
+	private async _resolve(pending: PendingChangeSet, paths: readonly string[]): Promise<void> {
+		pending.remove(paths);
+		if (this._pending === pending && pending.isEmpty) {
+			this._pending = undefined;
+			this._setPendingContext(false);
+			await closeChangeTabs(pending.runId);
+		} else {
+			await closeChangeTabs(pending.runId, new Set(paths));
+		}
+		this._fireChanged();
+	}
+
+	private async _fileOf(arg: unknown, question: string): Promise<string | undefined> {
+		const pending = this._pending;
+		if (!pending) return void this._nothingPending();
+		const fromUri = arg instanceof vscode.Uri ? parseChangeUri(arg) : undefined;
+		const given = fromUri ?? activeChange();
+		if (given && given.runId === pending.runId && pending.file(given.path)) return given.path;
+		if (typeof arg === 'string' && pending.file(arg)) return arg;
+		const picked = await vscode.window.showQuickPick(pending.files().map((file) => ({ label: file.path, description: file.kind })), { placeHolder: question });
+		return picked?.label;
+	}
+
+	private _loadEngine(): Promise<typeof import('./changeEngine')> {
+		return (this._engine ??= import('./changeEngine'));
+	}
+
+	private _onEdited(event: vscode.TextDocumentChangeEvent): void {
+		if (event.document.uri.scheme !== 'file' || event.contentChanges.length === 0) return;
+		this._lastUserEdit = Date.now();
+		void this._refreshStale(event.document.uri);
+	}
+
+	/** Re-checks one file against the base the agents read (after an edit or a save). */
+	private async _refreshStale(uri: vscode.Uri): Promise<void> {
+		const pending = this._pending;
+		const path = pending && relativePath(pending.root, uri);
+		const file = path !== undefined ? pending?.file(path) : undefined;
+		if (!pending || !file) return;
+		const doc = openDocument(uri);
+		const text = doc?.isDirty ? doc.getText() : (await readCurrent(uri)).text;
+		const stale = file.kind === 'add' ? text !== null : text === null || sha256(text) !== file.baseHash;
+		if (pending.setStale(file.path, stale)) this._fireChanged();
+	}
+
+	/** Waits until the user has not typed for a moment (at most 30 s), so an opening diff takes no keystrokes. */
+	private async _whenUserIdle(): Promise<void> {
+		const idle = this._deps.idleMs ?? 1500;
+		const deadline = Date.now() + 30_000;
+		while (Date.now() - this._lastUserEdit < idle && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+	}
+
+	private _updateDiffContext(): void {
+		const active = activeChange();
+		const value = active !== undefined && active.runId === this._pending?.runId;
+		if (value === this._diffActive) return;
+		this._diffActive = value;
+		void vscode.commands.executeCommand('setContext', contextKeys.changeDiffActive, value);
+	}
+
+	private _setPendingContext(value: boolean): void {
+		void vscode.commands.executeCommand('setContext', contextKeys.hasPendingChanges, value);
+		this._updateDiffContext();
+	}
+
+	private _fireChanged(): void {
+		this._onDidChangeChangeSet.fire(this.changeSet());
+	}
+
+	private _nothingPending(): void {
+		void vscode.window.showInformationMessage('MassGen: no changes are waiting for review.');
+	}
+
+	private _fail(what: string, error: unknown): void {
+		this._deps.log.error(`change review (${what}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+	}
+}
+
+/** The workspace folder the run worked in (the run's root is a realpath; the folder may be spelled otherwise). */
+function folderOf(root: string): vscode.Uri {
+	const folders = vscode.workspace.workspaceFolders ?? [];
+	const match = folders.find((folder) => folder.uri.fsPath === root) ?? (folders.length === 1 ? folders[0] : undefined);
+	return match?.uri ?? vscode.Uri.file(root);
+}
+
+function relativePath(root: vscode.Uri, uri: vscode.Uri): string | undefined {
+	const base = root.path.endsWith('/') ? root.path : `${root.path}/`;
+	return uri.scheme === root.scheme && uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
+}

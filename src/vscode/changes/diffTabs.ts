@@ -1,0 +1,88 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { viewTypes } from '../commandIds';
+import { changeScheme, changeUri, parseChangeUri, type ParsedChangeUri } from './changeUri';
+import type { PendingChangeSet } from './pendingChangeSet';
+
+/** The change-set file shown by a tab (a diff of our scheme), if any. */
+export function changeOfTab(tab: vscode.Tab | undefined): ParsedChangeUri | undefined {
+	const input = tab?.input;
+	if (input instanceof vscode.TabInputTextDiff) return parseChangeUri(input.modified) ?? parseChangeUri(input.original);
+	if (input instanceof vscode.TabInputText) return parseChangeUri(input.uri);
+	return undefined;
+}
+
+export function activeChange(): ParsedChangeUri | undefined {
+	return changeOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
+}
+
+/** A column for a diff that leaves the MassGen panel visible: the active group, unless that is the panel's. */
+export function diffColumn(): vscode.ViewColumn {
+	const groups = vscode.window.tabGroups;
+	const isPanel = (tab: vscode.Tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel);
+	const panelGroup = groups.all.find((group) => group.activeTab !== undefined && isPanel(group.activeTab));
+	if (!panelGroup || groups.activeTabGroup !== panelGroup) return groups.activeTabGroup.viewColumn;
+	return groups.all.find((group) => group !== panelGroup)?.viewColumn ?? vscode.ViewColumn.Beside;
+}
+
+function versionTitle(pending: PendingChangeSet, version: string): string {
+	const winner = pending.set.winner?.agentId ?? 'MassGen';
+	if (version === 'proposed') return `MassGen: ${winner}`;
+	if (version === 'final') return `MassGen: ${winner} (all hunks)`;
+	const answer = pending.answers.find((candidate) => candidate.label === version);
+	return `MassGen: ${version}${answer ? ` (${answer.agentId})` : ''}`;
+}
+
+/** Opens base ↔ `version` of one file as a read-only diff; never takes the keyboard unless asked. */
+export async function openChangeDiff(
+	pending: PendingChangeSet,
+	path: string,
+	version: string,
+	options: { preserveFocus: boolean; preview: boolean },
+): Promise<void> {
+	const file = pending.anyFile(path);
+	const kind = file?.kind === 'add' ? ' (new file)' : file?.kind === 'delete' ? ' (deleted)' : '';
+	const title = `${basename(path)}${kind}: ${versionTitle(pending, version)}`;
+	await vscode.commands.executeCommand(
+		'vscode.diff',
+		changeUri(pending.runId, 'base', path),
+		changeUri(pending.runId, version, path),
+		title,
+		{ preserveFocus: options.preserveFocus, preview: options.preview, viewColumn: diffColumn() },
+	);
+}
+
+/** Titles of the multi-file views opened per run (their tab input type is not in the stable API). */
+const multiDiffTitles = new Map<string, Set<string>>();
+
+/** Every pending file in one multi-file diff editor (`vscode.changes`). */
+export async function openChangesEditor(pending: PendingChangeSet): Promise<void> {
+	const files = pending.files();
+	const winner = pending.set.winner?.agentId ?? 'the team';
+	const title = `MassGen: ${files.length} ${files.length === 1 ? 'file' : 'files'} changed by ${winner}`;
+	const titles = multiDiffTitles.get(pending.runId) ?? new Set<string>();
+	multiDiffTitles.set(pending.runId, titles.add(title));
+	await vscode.commands.executeCommand(
+		'vscode.changes',
+		title,
+		files.map((file) => [pending.uri(file.path), changeUri(pending.runId, 'base', file.path), changeUri(pending.runId, 'proposed', file.path)]),
+	);
+}
+
+/** Closes our diff tabs of a run (all files, or only `paths`) and multi-file views once nothing is left. */
+export async function closeChangeTabs(runId: string, paths?: ReadonlySet<string>): Promise<void> {
+	const ours = (uri: vscode.Uri | undefined) => {
+		const parsed = uri && uri.scheme === changeScheme ? parseChangeUri(uri) : undefined;
+		return parsed !== undefined && parsed.runId === runId && (!paths || paths.has(parsed.path));
+	};
+	const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => {
+		const input = tab.input;
+		if (input instanceof vscode.TabInputTextDiff) return ours(input.modified) || ours(input.original);
+		if (input instanceof vscode.TabInputText) return ours(input.uri);
+		// A multi-file diff tab's input class is proposed API: match the title we gave it.
+		const multi = input === undefined || (typeof input === 'object' && input !== null && 'textDiffs' in input);
+		return !paths && multi && (multiDiffTitles.get(runId)?.has(tab.label) ?? false);
+	});
+	if (!paths) multiDiffTitles.delete(runId);
+	if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+}

@@ -1,0 +1,76 @@
+import type { AnswerChanges, ReviewChangeSet, ReviewFile } from '../../core/changes/changeSet';
+import { type Hunk, hunkDiffLines } from '../../core/changes/hunks';
+import { type ChangeFileView, type ChangeSetView, type HunkView, MAX_HUNK_LINES } from '../../protocol/changeSetView';
+
+export interface ViewInput {
+	readonly set: ReviewChangeSet;
+	/** Files still pending (accepted or rejected ones are gone). */
+	readonly files: readonly ReviewFile[];
+	readonly answers: readonly AnswerChanges[];
+	readonly selected: (path: string) => ReadonlySet<string>;
+	readonly stale: (path: string) => boolean;
+}
+
+/** The panel's view of the pending change set (plain JSON, 1-based lines). */
+export function toChangeSetView(input: ViewInput): ChangeSetView {
+	const { set } = input;
+	const labelOf = (agentId: string) => input.answers.find((answer) => answer.agentId === agentId)?.label ?? agentId;
+	return {
+		runId: set.runId,
+		winner: set.winner,
+		agentCount: set.agentCount,
+		files: input.files.map((file): ChangeFileView => {
+			const selected = input.selected(file.path);
+			const hunks = file.hunks.map((hunk) => {
+				const agents = [...(set.winner ? [set.winner.agentId] : []), ...hunk.agreeing];
+				const sources = [...(set.winner ? [set.winner.label] : []), ...hunk.agreeing.map(labelOf)];
+				return hunkView(hunk, hunk.id, selected.has(hunk.id), agents, sources, []);
+			});
+			const alternatives = file.alternatives.map((alt) =>
+				hunkView(
+					alt,
+					alt.id,
+					selected.has(alt.id),
+					alt.from.map((from) => from.agentId),
+					alt.from.map((from) => from.label),
+					alt.replaces,
+				),
+			);
+			const chosen: Hunk[] = [...file.hunks, ...file.alternatives].filter((hunk) => selected.has(hunk.id));
+			return {
+				path: file.path,
+				kind: file.kind,
+				renamedFrom: file.renamedFrom,
+				added: chosen.reduce((sum, hunk) => sum + hunk.newLines, 0),
+				removed: chosen.reduce((sum, hunk) => sum + hunk.oldLines, 0),
+				stale: input.stale(file.path),
+				hunks,
+				alternatives,
+			};
+		}),
+	};
+}
+
+function hunkView(
+	hunk: Hunk,
+	id: string,
+	selected: boolean,
+	agents: readonly string[],
+	sources: readonly string[],
+	replaces: readonly string[],
+): HunkView {
+	const lines = hunkDiffLines(hunk);
+	return {
+		id,
+		oldStart: hunk.oldStart + 1,
+		oldLines: hunk.oldLines,
+		newStart: hunk.newStart + 1,
+		newLines: hunk.newLines,
+		lines: lines.slice(0, MAX_HUNK_LINES),
+		truncated: Math.max(0, lines.length - MAX_HUNK_LINES),
+		selected,
+		agents,
+		sources,
+		replaces,
+	};
+}

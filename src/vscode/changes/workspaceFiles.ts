@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+
+/** The text a file has for the user right now: an open dirty buffer, else the disk (null: no file). */
+export interface CurrentText {
+	readonly text: string | null;
+	/** An open buffer with unsaved edits: it is edited, never saved. */
+	readonly dirty: boolean;
+}
+
+export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+	const key = uri.toString();
+	return vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === key);
+}
+
+/**
+ * Reads a target file. A clean buffer is read from disk so the bytes hash exactly as the core
+ * hashed them (a BOM or mixed line endings are not normalised away).
+ */
+export async function readCurrent(uri: vscode.Uri): Promise<CurrentText> {
+	const doc = openDocument(uri);
+	if (doc?.isDirty) return { text: doc.getText(), dirty: true };
+	try {
+		const bytes = await vscode.workspace.fs.readFile(uri);
+		return { text: Buffer.from(bytes).toString('utf8'), dirty: false };
+	} catch (error) {
+		if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return { text: null, dirty: false };
+		throw error;
+	}
+}
