@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { scriptSchema } from '../providers/scriptedSchema.js';
 import { isRecord } from './isRecord.js';
 import { unsupportedBackendKeys } from './massgenKeys.js';
+import { checkMcpServers, commandRegexList, mcpServersSchema, normaliseMcpServers } from './toolsSchema.js';
 
 /** Backend `type`s we can run (DESIGN §6). */
 export const backendTypes = [
@@ -58,6 +59,18 @@ export const backendObject = z.looseObject({
 	text: z.looseObject({ verbosity: z.enum(['low', 'medium', 'high']).optional() }).optional(),
 	api_version: z.string().min(1).optional().describe('Azure OpenAI API version.'),
 	script: scriptSchema.optional().describe('Required for, and only allowed with, type: scripted.'),
+	mcp_servers: mcpServersSchema.optional(),
+	allowed_tools: z.array(z.string().min(1)).optional().describe('MCP tools this agent may use (unprefixed names).'),
+	exclude_tools: z.array(z.string().min(1)).optional().describe('MCP tools this agent may not use (unprefixed names).'),
+	enable_command_execution: z
+		.boolean()
+		.optional()
+		.describe('Offer run_command (in a scratch copy of the workspace; risky commands ask first).'),
+	enable_mcp_command_line: z.boolean().optional().describe("MassGen's name for enable_command_execution."),
+	command_line_allowed_commands: commandRegexList
+		.optional()
+		.describe('Regexes (matched at the start); when set, other commands are denied.'),
+	command_line_blocked_commands: commandRegexList.optional().describe('Regexes (matched at the start) of commands always denied.'),
 });
 
 const knownKeys = new Set(Object.keys(backendObject.shape));
@@ -67,7 +80,7 @@ export const backendSchema = backendObject
 	.superRefine((backend, ctx) => {
 		const { type, model, script } = backend;
 		// Missing keys are reported at the `backend:` key; a bad model name at its value.
-		const issue = (path: string[], message: string, code: string, target = 'key'): void => {
+		const issue = (path: (string | number)[], message: string, code: string, target = 'key'): void => {
 			ctx.addIssue({ code: 'custom', path, message, params: { code, target } });
 		};
 		if (type === undefined && typeof model === 'string' && inferBackendType(model) === undefined) {
@@ -91,11 +104,15 @@ export const backendSchema = backendObject
 		if (script !== undefined && type !== 'scripted') {
 			issue(['script'], "'script' is only allowed with type: scripted", 'script-not-scripted');
 		}
+		checkMcpServers(backend.mcp_servers, (path, message, code) => issue(path, message, code));
 		// `when`: check even when sibling keys are invalid, so every issue is reported at once.
 	}, { when: (payload) => isRecord(payload.value) })
 	.transform((backend) => {
 		const { type, model, api_key, base_url, temperature, max_tokens } = backend;
 		const { reasoning, text, api_version, script } = backend;
+		const { mcp_servers, allowed_tools, exclude_tools, enable_command_execution, enable_mcp_command_line } = backend;
+		const { command_line_allowed_commands, command_line_blocked_commands } = backend;
+		const commands = enable_command_execution ?? enable_mcp_command_line;
 		const options: Record<string, unknown> = {};
 		for (const [key, value] of Object.entries(backend)) {
 			if (!knownKeys.has(key) && !(key in unsupportedBackendKeys)) options[key] = value;
@@ -105,6 +122,14 @@ export const backendSchema = backendObject
 			type: type ?? inferBackendType(model ?? '') ?? 'openai',
 			model: model ?? 'scripted',
 			...defined({ api_key, base_url, temperature, max_tokens, reasoning, text, api_version, script }),
+			...defined({
+				mcp_servers: mcp_servers === undefined ? undefined : normaliseMcpServers(mcp_servers),
+				allowed_tools,
+				exclude_tools,
+				enable_command_execution: commands,
+				command_line_allowed_commands,
+				command_line_blocked_commands,
+			}),
 			options: options as Readonly<Record<string, unknown>>,
 		};
 	});

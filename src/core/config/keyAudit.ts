@@ -12,6 +12,7 @@ import {
 	uiSchema,
 } from './orchestratorSchema.js';
 import { agentObject, rootObject } from './schema.js';
+import { mcpServerObject, permissionsSchema } from './toolsSchema.js';
 
 type Path = (string | number)[];
 
@@ -33,6 +34,9 @@ const knownKeys: Readonly<Record<KeyLocation, readonly string[]>> = {
 	context_path: Object.keys(contextPathSchema.shape),
 	timeout_settings: Object.keys(timeoutSettingsSchema.shape),
 	ui: Object.keys(uiSchema.shape),
+	// `security` is accepted (MassGen configs have it) but warned about as ignored.
+	mcp_server: Object.keys(mcpServerObject.shape).filter((key) => key !== 'security'),
+	permissions: Object.keys(permissionsSchema.shape),
 };
 
 /**
@@ -82,9 +86,15 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 	if (Array.isArray(raw.agents)) raw.agents.forEach((agent, i) => agents.push([agent, ['agents', i]]));
 	for (const [agent, path] of agents) {
 		visit(agent, path, 'agent');
-		if (isRecord(agent)) visit(agent.backend, [...path, 'backend'], 'backend');
+		if (!isRecord(agent)) continue;
+		visit(agent.backend, [...path, 'backend'], 'backend');
+		const servers = isRecord(agent.backend) ? agent.backend.mcp_servers : undefined;
+		const serverPath = [...path, 'backend', 'mcp_servers'];
+		if (Array.isArray(servers)) servers.forEach((server, i) => visit(server, [...serverPath, i], 'mcp_server'));
+		else if (isRecord(servers)) for (const [name, server] of Object.entries(servers)) visit(server, [...serverPath, name], 'mcp_server');
 	}
-	const { orchestrator, timeout_settings, ui } = raw;
+	const { orchestrator, timeout_settings, ui, permissions } = raw;
+	visit(permissions, ['permissions'], 'permissions');
 	visit(orchestrator, ['orchestrator'], 'orchestrator');
 	if (isRecord(orchestrator)) {
 		visit(orchestrator.coordination, ['orchestrator', 'coordination'], 'coordination');

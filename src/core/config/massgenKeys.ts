@@ -13,7 +13,9 @@ export type KeyLocation =
 	| 'coordination'
 	| 'context_path'
 	| 'timeout_settings'
-	| 'ui';
+	| 'ui'
+	| 'mcp_server'
+	| 'permissions';
 
 export interface UnsupportedKey {
 	/** Why it is ignored or what to use instead; appended to the warning. */
@@ -25,7 +27,7 @@ export interface UnsupportedKey {
 }
 
 const workspaceHint = 'agents always work in isolated copies of the workspace';
-const mcpHint = 'tools from MCP servers are not available yet';
+const commandHint = 'commands run locally, in a scratch copy of the workspace, behind the permission engine';
 const notYet: UnsupportedKey = {};
 
 function keys(names: readonly string[], entry: UnsupportedKey = notYet): Record<string, UnsupportedKey> {
@@ -34,7 +36,6 @@ function keys(names: readonly string[], entry: UnsupportedKey = notYet): Record<
 
 /** Backend keys that MassGen passes to its tool layer, not to the model API. */
 export const unsupportedBackendKeys: Readonly<Record<string, UnsupportedKey>> = {
-	...keys(['mcp_servers', 'allowed_tools', 'exclude_tools'], { hint: mcpHint }),
 	...keys([
 		'enable_web_search',
 		'enable_code_interpreter',
@@ -49,10 +50,7 @@ export const unsupportedBackendKeys: Readonly<Record<string, UnsupportedKey>> = 
 	context_paths: { hint: 'use orchestrator.context_paths', always: true },
 	...keys(
 		[
-			'enable_mcp_command_line',
 			'command_line_execution_mode',
-			'command_line_allowed_commands',
-			'command_line_blocked_commands',
 			'command_line_docker_image',
 			'command_line_docker_memory_limit',
 			'command_line_docker_cpu_limit',
@@ -61,7 +59,7 @@ export const unsupportedBackendKeys: Readonly<Record<string, UnsupportedKey>> = 
 			'command_line_docker_credentials',
 			'command_line_docker_packages',
 		],
-		{ hint: 'command-line execution is not available yet' },
+		{ hint: commandHint },
 	),
 };
 
@@ -95,6 +93,11 @@ export const unsupportedKeys: Readonly<Record<KeyLocation, Readonly<Record<strin
 	context_path: {},
 	timeout_settings: {},
 	ui: keys(['automation_mode', 'debug'], { hint: 'use the command-line flags' }),
+	mcp_server: {
+		security: { hint: 'the permission engine and approvals decide what MCP tools may do', always: true },
+		timeout: { hint: 'use timeout_settings.mcp_tool_timeout_seconds' },
+	},
+	permissions: {},
 };
 
 /** `ui.display_type` values we honour; MassGen's others (`terminal`, `silent`) warn. */

@@ -46,7 +46,7 @@ export const orchestratorSchema = z.object({
 export type OrchestratorConfig = z.output<typeof orchestratorSchema>;
 export type ContextPathConfig = z.output<typeof contextPathSchema>;
 
-/** Top-level `timeout_settings` (MassGen has only the first key). */
+/** Top-level `timeout_settings` (MassGen has only the first key; the tool timeouts are ours). */
 export const timeoutSettingsSchema = z.object({
 	orchestrator_timeout_seconds: z.number().positive().default(1800).describe('Whole coordination phase.'),
 	agent_timeout_seconds: z
@@ -56,6 +56,8 @@ export const timeoutSettingsSchema = z.object({
 		.default(null)
 		.describe('One agent turn; null = none.'),
 	presentation_timeout_seconds: z.number().positive().default(600).describe('Final presentation.'),
+	command_timeout_seconds: z.number().positive().default(120).describe('One run_command call (its process group is killed).'),
+	mcp_tool_timeout_seconds: z.number().positive().default(120).describe('One MCP tool call.'),
 });
 
 export type TimeoutSettingsConfig = z.output<typeof timeoutSettingsSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { backendSchema } from './backendSchema.js';
 import { isRecord } from './isRecord.js';
 import { orchestratorSchema, timeoutSettingsSchema, uiSchema } from './orchestratorSchema.js';
+import { permissionsSchema } from './toolsSchema.js';
 
 /** One agent as written in YAML; `id` defaults to `agent{i}` (1-based) after parsing. */
 export const agentObject = z
@@ -20,6 +21,7 @@ export const rootObject = z.object({
 	orchestrator: orchestratorSchema.prefault({}),
 	timeout_settings: timeoutSettingsSchema.prefault({}),
 	ui: uiSchema.prefault({}),
+	permissions: permissionsSchema.prefault({}).describe('Ours: allow/ask/deny rules for tools, approval timeout, run budget.'),
 });
 
 /**
@@ -66,7 +68,7 @@ export const massGenConfigSchema = rootObject
 		});
 		// `when`: check even when sibling keys are invalid, so every issue is reported at once.
 	}, { when: (payload) => isRecord(payload.value) })
-	.transform(({ agent, agents, orchestrator, timeout_settings, ui }) => ({
+	.transform(({ agent, agents, orchestrator, timeout_settings, ui, permissions }) => ({
 		agents: (agents ?? (agent ? [agent] : [])).map(({ id, ...rest }, index) => ({
 			id: id ?? `agent${index + 1}`,
 			...rest,
@@ -74,6 +76,7 @@ export const massGenConfigSchema = rootObject
 		orchestrator,
 		timeout_settings,
 		ui,
+		permissions,
 	}));
 
 /** The parsed, normalised config. */

@@ -1,5 +1,7 @@
+import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { OrchestratorSettings } from '../orchestrator/types.js';
 import type { BackendSettings } from '../providers/backendSettings.js';
+import type { AgentToolSettings, PermissionSettings } from '../tools/guardedRunTools.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
 
 const ms = (seconds: number): number => Math.round(seconds * 1000);
@@ -26,7 +28,9 @@ export function toOrchestratorSettings(config: MassGenConfig): Partial<Orchestra
  * (`reasoning`, `text`, `api_version`, `script`, pass-through keys) goes into `options`.
  */
 export function toBackendSettings(agent: AgentConfig, apiKey?: string): BackendSettings {
-	const { type, model, api_key, base_url, temperature, max_tokens, options, ...rest } = agent.backend;
+	// The tool keys configure our tool layer, never the provider.
+	const { type, model, api_key, base_url, temperature, max_tokens, options, mcp_servers: _servers, allowed_tools: _allowed, exclude_tools: _excluded, ...more } = agent.backend;
+	const { enable_command_execution: _commands, command_line_allowed_commands: _allowedCommands, command_line_blocked_commands: _blocked, ...rest } = more;
 	const key = apiKey ?? api_key;
 	return {
 		type,
@@ -37,4 +41,59 @@ export function toBackendSettings(agent: AgentConfig, apiKey?: string): BackendS
 		...(max_tokens === undefined ? {} : { maxTokens: max_tokens }),
 		options: { ...options, ...rest },
 	};
+}
+
+export interface RunToolSettings {
+	readonly agents: Map<string, AgentToolSettings>;
+	readonly permissions: PermissionSettings;
+}
+
+/**
+ * What `createRunTools` needs from the config: each agent's MCP servers and command settings,
+ * and the `permissions` section with the tool timeouts. `configFromWorkspace`: the config file
+ * lives in the workspace (then its stdio servers count as workspace files for Workspace Trust).
+ */
+export function toRunToolSettings(config: MassGenConfig, options: { readonly configFromWorkspace: boolean }): RunToolSettings {
+	const agents = new Map<string, AgentToolSettings>();
+	for (const agent of config.agents) {
+		const backend = agent.backend;
+		const servers: McpServerSpec[] = (backend.mcp_servers ?? []).map((server) => ({
+			name: server.name,
+			type: server.type,
+			...defined({ command: server.command, args: server.args, env: server.env, cwd: server.cwd, url: server.url, headers: server.headers }),
+			...defined({ allowedTools: server.allowed_tools, excludeTools: server.exclude_tools }),
+			origin: { kind: 'config', fromWorkspace: options.configFromWorkspace },
+		}));
+		const allowed = backend.command_line_allowed_commands ?? [];
+		const blocked = backend.command_line_blocked_commands ?? [];
+		agents.set(agent.id, {
+			mcpServers: servers,
+			...defined({ allowedTools: backend.allowed_tools, excludeTools: backend.exclude_tools }),
+			commandExecution: backend.enable_command_execution === true,
+			...(allowed.length + blocked.length > 0 ? { commandFilters: { allowed: allowed.map(anchored), blocked: blocked.map(anchored) } } : {}),
+		});
+	}
+	const { permissions, timeout_settings: timeouts } = config;
+	return {
+		agents,
+		permissions: {
+			rules: { allow: permissions.allow, ask: permissions.ask, deny: permissions.deny },
+			approvalTimeoutMs: ms(permissions.approval_timeout_seconds),
+			maxToolCalls: permissions.max_tool_calls,
+			maxCostUsd: permissions.max_cost_usd,
+			commandTimeoutMs: ms(timeouts.command_timeout_seconds),
+			commandMaxOutputBytes: 64 * 1024,
+			mcpCallTimeoutMs: ms(timeouts.mcp_tool_timeout_seconds),
+			mcpStartTimeoutMs: 60_000,
+		},
+	};
+}
+
+/** MassGen matches these with Python's `re.match`: anchored at the start only. */
+function anchored(source: string): RegExp {
+	return new RegExp(`^(?:${source})`);
+}
+
+function defined<T extends Record<string, unknown>>(value: T): Partial<T> {
+	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

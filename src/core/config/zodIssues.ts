@@ -25,6 +25,13 @@ export function fromZodIssues(issues: readonly z.core.$ZodIssue[]): SchemaError[
 				message: `unknown key '${key}' in ${formatPath(path)}`,
 			}));
 		}
+		if (issue.code === 'invalid_union' && 'errors' in issue && issue.errors.length > 0) {
+			// The branch whose shape fit (no type mismatch at its root) explains the problem best.
+			const fitting = issue.errors.filter((branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'));
+			if (fitting.length === 1) {
+				return fromZodIssues(fitting[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue));
+			}
+		}
 		if (issue.code === 'custom') {
 			const params = (issue.params ?? {}) as { code?: string; target?: 'key' | 'value' };
 			const message = path.length > 0 ? `${formatPath(path)}: ${issue.message}` : issue.message;

@@ -13,7 +13,7 @@ import { backoffDelay } from './backoff.js';
 import { Board, type AnswerRecord } from './board.js';
 import type { RunEvent, RunEventBody } from './events.js';
 import { emptyResult, finishRun } from './finishRun.js';
-import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions, type RunResult, type Turn } from './types.js';
+import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions, type RunResult, type RunToolsSession, type Turn } from './types.js';
 import { UsageLedger } from './usageLedger.js';
 
 export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted';
@@ -43,6 +43,10 @@ export class Orchestrator implements AgentHost {
 	private coordinating = false;
 	private started = false;
 	private finalResult: RunResult | undefined;
+	/** The run's extra tools (MCP, commands), opened when the run starts and closed on every exit path. */
+	private tools: RunToolsSession | undefined;
+	/** Whose presentation is running (its overlay is not one of the runtimes' overlays). */
+	private presenter: string | undefined;
 
 	constructor(readonly options: RunOptions) {
 		this.runId = options.runId ?? randomUUID();
@@ -87,6 +91,7 @@ export class Orchestrator implements AgentHost {
 	emit(body: RunEventBody): void {
 		if (this.ended) return;
 		if (body.type === 'run-end') this.ended = true;
+		if (body.type === 'presentation-start') this.presenter = body.agentId;
 		this.queue.push({ runId: this.runId, seq: this.seq++, t: Math.round(this.now()), ...body } as RunEvent);
 	}
 
@@ -94,6 +99,7 @@ export class Orchestrator implements AgentHost {
 		const agents = [...this.runtimes.values()].map((rt) => ({ agentId: rt.spec.id, anonId: rt.anonId, provider: rt.spec.model.provider, model: rt.spec.model.modelId }));
 		this.emit({ type: 'run-start', question: this.question, workspace: this.options.workspace.root, agents });
 		try {
+			await this.openTools();
 			const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
 			const end = single ? undefined : await this.coordinate();
 			this.phase = 'presentation';
@@ -102,7 +108,21 @@ export class Orchestrator implements AgentHost {
 			this.finalResult = { ...emptyResult(this), status: 'failed', error: `internal error: ${(error as Error).message}` };
 			this.emit({ type: 'run-end', status: 'failed', durationMs: Math.round(this.now()), error: this.finalResult.error });
 		}
+		await this.tools?.close().catch(() => undefined);
 		this.queue.close();
+	}
+
+	private async openTools(): Promise<void> {
+		this.tools = this.options.tools?.open({
+			runId: this.runId,
+			signal: this.signal,
+			emit: (body) => this.emit(body),
+			stopAgent: (agentId, reason) => {
+				const rt = this.runtimes.get(agentId);
+				if (rt !== undefined && this.phase === 'coordination') this.kill(rt, reason);
+			},
+		});
+		await this.tools?.ready();
 	}
 
 	/** Resolves when every live agent holds a valid vote, or on timeout, cancel or exhaustion. */
@@ -248,6 +268,7 @@ export class Orchestrator implements AgentHost {
 	recordUsage(agentId: string, usage: Usage): void {
 		const costUsd = this.ledger.record(agentId, usage, this.runtimes.get(agentId)?.spec.price);
 		this.emit({ type: 'usage', agentId, usage, costUsd });
+		this.tools?.usage(agentId, costUsd);
 	}
 
 	async callFailed(agentId: string, error: ProviderError, signal: AbortSignal): Promise<boolean> {
@@ -273,6 +294,9 @@ export class Orchestrator implements AgentHost {
 	}
 
 	createToolbox(overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean) {
-		return createToolbox({ overlay, writable, answers: answers.size > 0 ? answers : undefined });
+		const workspace = createToolbox({ overlay, writable, answers: answers.size > 0 ? answers : undefined });
+		if (this.tools === undefined) return workspace;
+		const owner = [...this.runtimes.values()].find((rt) => rt.overlay === overlay)?.spec.id ?? this.presenter;
+		return owner === undefined ? workspace : this.tools.toolbox(owner, workspace, { overlay, phase: this.phase });
 	}
 }

@@ -1,7 +1,8 @@
 import type { ChatModel, Usage } from '../providers/model.js';
 import type { Price } from '../providers/pricing.js';
-import type { FileChange, Workspace } from '../workspace/types.js';
-import type { RunStatus } from './events.js';
+import type { Toolbox } from '../tools/types.js';
+import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
+import type { Phase, RunEventBody, RunStatus } from './events.js';
 
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 
@@ -87,6 +88,36 @@ export interface RunOptions {
 	 */
 	readonly anonymousOrder?: 'shuffled' | 'config';
 	readonly random?: () => number;
+	/**
+	 * Tools beyond the workspace (MCP servers, `run_command`) behind the permission engine and
+	 * approvals: `createRunTools` in `core/tools/guardedRunTools.ts`. Omitted = workspace tools only.
+	 */
+	readonly tools?: RunTools;
+}
+
+/** Opens the run's extra tools once, when the run starts. */
+export interface RunTools {
+	open(context: RunToolsContext): RunToolsSession;
+}
+
+export interface RunToolsContext {
+	readonly runId: string;
+	/** Aborted when the run is cancelled. */
+	readonly signal: AbortSignal;
+	emit(body: RunEventBody): void;
+	/** Stops an agent cleanly: during coordination it is killed with `reason`; no effect during the presentation. */
+	stopAgent(agentId: string, reason: string): void;
+}
+
+export interface RunToolsSession {
+	/** Resolves when the tools are known (MCP servers started or failed); never rejects. */
+	ready(): Promise<void>;
+	/** The agent's toolbox: its workspace tools plus its extra tools, every call through the permission gate. */
+	toolbox(agentId: string, workspace: Toolbox, context: { readonly overlay: Overlay; readonly phase: Phase }): Toolbox;
+	/** A model call's cost, for the run budget. */
+	usage(agentId: string, costUsd: number | null): void;
+	/** Ends every session, process and scratch copy of the run; never rejects. */
+	close(): Promise<void>;
 }
 
 export interface AgentUsage extends Usage {

@@ -71,7 +71,7 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 	],
 	'massgen-unsupported.yaml': [
 		['6:7', 'warning', 'unsupported-key', "MassGen key 'enable_web_search' in agents[0].backend is not supported yet"],
-		['7:7', 'warning', 'unsupported-key', "MassGen key 'mcp_servers' in agents[0].backend is not supported yet"],
+		['7:7', 'warning', 'unsupported-key', "MassGen key 'custom_tools' in agents[0].backend is not supported yet"],
 	],
 	'max-orchestration-restarts.yaml': [
 		['5:5', 'warning', 'unsupported-key', "'max_orchestration_restarts' in orchestrator.coordination is not supported yet"],

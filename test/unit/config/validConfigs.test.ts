@@ -39,8 +39,11 @@ describe('valid configs', () => {
 				orchestrator_timeout_seconds: 1800,
 				agent_timeout_seconds: null,
 				presentation_timeout_seconds: 600,
+				command_timeout_seconds: 120,
+				mcp_tool_timeout_seconds: 120,
 			},
 			ui: { use_orchestrator_for_single_agent: true },
+			permissions: { allow: [], ask: [], deny: [], approval_timeout_seconds: 300, max_tool_calls: null, max_cost_usd: null },
 		});
 	});
 
@@ -82,6 +85,26 @@ describe('valid configs', () => {
 			orchestrator_timeout_seconds: 300,
 			agent_timeout_seconds: 90.5,
 			presentation_timeout_seconds: 120,
+			command_timeout_seconds: 30,
+			mcp_tool_timeout_seconds: 45,
+		});
+		expect(claude!.backend).toMatchObject({
+			mcp_servers: [
+				{ name: 'files', type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], exclude_tools: ['write_file'] },
+				{ name: 'github', type: 'streamable-http', url: 'https://api.example.test/mcp/', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' } },
+			],
+			allowed_tools: ['read_file', 'search_issues'],
+			enable_command_execution: true,
+			command_line_blocked_commands: ['rm\\b'],
+		});
+		expect(claude!.backend.options).toEqual({});
+		expect(result.config!.permissions).toEqual({
+			allow: ['command(npm test)'],
+			ask: ['mcp(github/*)'],
+			deny: ['command(git push*)'],
+			approval_timeout_seconds: 60,
+			max_tool_calls: 200,
+			max_cost_usd: 2.5,
 		});
 		expect(ui).toEqual({ display_type: 'simple', logging_enabled: true, use_orchestrator_for_single_agent: false });
 	});

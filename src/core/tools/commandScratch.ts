@@ -1,0 +1,188 @@
+/**
+ * The scratch copy a `run_command` call runs in: a copy of the workspace in the OS temp folder
+ * with the agent's overlay applied, so commands see the agent's proposed edits and never write
+ * the real workspace (DESIGN §3/§4: nothing is written before the user accepts).
+ *
+ * What is copied, and why:
+ * - what git would see: files ignored by `.gitignore` (build output, caches, local secrets) are
+ *   left out, and so are `.git/` (no repository: commands cannot commit, push or rewrite
+ *   history), `.massgen/` and `.env*` secrets files (as for every tool);
+ * - dependency folders (`node_modules`, `.venv`, `venv`) are linked, not copied, so `npm test`
+ *   or `pytest` work without copying gigabytes. They are the one shared part: a command that
+ *   writes into them (an install) changes the real folder, which is why installs ask first;
+ * - symlinks are kept when they stay inside the workspace, dropped otherwise.
+ * One copy per agent per run, made at its first command; before each command the overlay's
+ * current edits are written in (and edits the overlay no longer has are restored). Files a
+ * command creates or changes stay in the scratch copy: they are not part of the agent's answer.
+ */
+import { constants } from 'node:fs';
+import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { isSecretsFile } from '../workspace/pathPolicy.js';
+
+export interface ScratchOptions {
+	readonly workspaceRoot: string;
+	/** Part of the temp folder's name (e.g. the agent id). */
+	readonly label: string;
+	/** Folder names linked instead of copied, at any depth. */
+	readonly linkedFolders?: readonly string[];
+	/** Refuse to copy more than this (default 512 MiB). */
+	readonly maxBytes?: number;
+	readonly maxFiles?: number;
+}
+
+export class ScratchTooLargeError extends Error {
+	override readonly name = 'ScratchTooLargeError';
+}
+
+export const defaultLinkedFolders: readonly string[] = ['node_modules', '.venv', 'venv'];
+const skippedFolders = new Set(['.git', '.massgen']);
+
+export class ScratchCopy {
+	private root: string | undefined;
+	private creating: Promise<string> | undefined;
+	/** Overlay content last written per path (null = deleted). */
+	private readonly applied = new Map<string, string | null>();
+	private readonly linked: ReadonlySet<string>;
+
+	constructor(private readonly options: ScratchOptions) {
+		this.linked = new Set((options.linkedFolders ?? defaultLinkedFolders).map((name) => name.toLowerCase()));
+	}
+
+	/** The scratch folder, once created. */
+	get dir(): string | undefined {
+		return this.root;
+	}
+
+	/** Creates the copy (once) and applies the overlay's edits; returns the folder. */
+	async prepare(edits: ReadonlyMap<string, string | null>): Promise<string> {
+		this.creating ??= this.create();
+		const root = await this.creating;
+		await this.sync(root, edits);
+		return root;
+	}
+
+	/** Whether a workspace-relative folder is (inside) a linked dependency folder. */
+	isLinked(path: string): boolean {
+		return path.split('/').some((segment) => this.linked.has(segment.toLowerCase()));
+	}
+
+	/** Removes the copy (links are removed, never followed). Never rejects. */
+	async dispose(): Promise<void> {
+		const root = this.root ?? (await this.creating?.catch(() => undefined));
+		this.root = undefined;
+		if (root !== undefined) await rm(root, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+	}
+
+	private async create(): Promise<string> {
+		const safeLabel = this.options.label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+		const root = await mkdtemp(join(tmpdir(), `massgen-cmd-${safeLabel}-`));
+		this.root = root;
+		const budget = { bytes: this.options.maxBytes ?? 512 * 1024 * 1024, files: this.options.maxFiles ?? 100_000 };
+		const workspace = await realpath(this.options.workspaceRoot);
+		try {
+			await this.copyFolder(workspace, workspace, root, [], budget);
+		} catch (error) {
+			await rm(root, { recursive: true, force: true }).catch(() => undefined);
+			this.root = undefined;
+			throw error;
+		}
+		return root;
+	}
+
+	private async copyFolder(workspace: string, from: string, to: string, rules: readonly { base: string; ignore: Ignore }[], budget: { bytes: number; files: number }): Promise<void> {
+		const gitignore = await readFile(join(from, '.gitignore'), 'utf8').catch(() => null);
+		const scoped = gitignore === null ? rules : [...rules, { base: from, ignore: ignore().add(gitignore) }];
+		const entries = await readdir(from, { withFileTypes: true });
+		for (const entry of entries) {
+			const source = join(from, entry.name);
+			const target = join(to, entry.name);
+			const lower = entry.name.toLowerCase();
+			if (skippedFolders.has(lower) || isSecretsFile(entry.name)) continue;
+			const isDirectory = entry.isDirectory();
+			if (isDirectory && this.linked.has(lower)) {
+				await symlink(source, target, 'junction');
+				continue;
+			}
+			if (isIgnored(scoped, source, isDirectory)) continue;
+			if (entry.isSymbolicLink()) {
+				await this.copyLink(workspace, source, target);
+			} else if (isDirectory) {
+				await mkdir(target);
+				await this.copyFolder(workspace, source, target, scoped, budget);
+			} else if (entry.isFile()) {
+				const size = (await stat(source)).size;
+				budget.bytes -= size;
+				budget.files -= 1;
+				if (budget.bytes < 0 || budget.files < 0) {
+					throw new ScratchTooLargeError(`the workspace is too large for a scratch copy (over ${this.options.maxBytes ?? 512 * 1024 * 1024} bytes or ${this.options.maxFiles ?? 100_000} files)`);
+				}
+				await copyFile(source, target, constants.COPYFILE_FICLONE);
+			}
+		}
+	}
+
+	/** Keeps a link that stays inside the workspace (re-pointed inside the copy); drops others. */
+	private async copyLink(workspace: string, source: string, target: string): Promise<void> {
+		const real = await realpath(source).catch(() => null);
+		if (real === null || !isInside(workspace, real)) return;
+		const linkText = await readlink(source);
+		const destination = isAbsolute(linkText) ? join(this.root!, relative(workspace, real)) : linkText;
+		await symlink(destination, target).catch(() => undefined);
+	}
+
+	private async sync(root: string, edits: ReadonlyMap<string, string | null>): Promise<void> {
+		for (const [path, content] of edits) {
+			if (this.applied.get(path) === content) continue;
+			if (!(await this.writable(root, path))) continue;
+			const target = join(root, path);
+			if (content === null) await rm(target, { force: true, recursive: true });
+			else {
+				await mkdir(dirname(target), { recursive: true });
+				await writeFile(target, content, 'utf8');
+			}
+			this.applied.set(path, content);
+		}
+		for (const path of [...this.applied.keys()]) {
+			if (edits.has(path)) continue;
+			this.applied.delete(path);
+			if (!(await this.writable(root, path))) continue;
+			// The overlay dropped this edit: back to the workspace's version.
+			const original = join(this.options.workspaceRoot, path);
+			const target = join(root, path);
+			const exists = await stat(original).then((info) => info.isFile()).catch(() => false);
+			if (exists) await copyFile(original, target);
+			else await rm(target, { force: true });
+		}
+	}
+
+	/** Never writes through a link (a linked dependency folder leads to the real workspace). */
+	private async writable(root: string, path: string): Promise<boolean> {
+		if (this.isLinked(path) || path.split('/').some((segment) => skippedFolders.has(segment.toLowerCase()))) return false;
+		let folder = dirname(join(root, path));
+		while (isInside(root, folder) && folder !== root) {
+			const info = await lstat(folder).catch(() => null);
+			if (info?.isSymbolicLink()) return false;
+			folder = dirname(folder);
+		}
+		return true;
+	}
+}
+
+function isIgnored(rules: readonly { base: string; ignore: Ignore }[], path: string, isDirectory: boolean): boolean {
+	for (let i = rules.length - 1; i >= 0; i--) {
+		const rule = rules[i]!;
+		const rel = relative(rule.base, path).split(sep).join('/') + (isDirectory ? '/' : '');
+		const verdict = rule.ignore.test(rel);
+		if (verdict.ignored) return true;
+		if (verdict.unignored) return false;
+	}
+	return false;
+}
+
+function isInside(root: string, path: string): boolean {
+	const rel = relative(resolve(root), resolve(path));
+	return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}

@@ -1,0 +1,209 @@
+/**
+ * The run's tools beyond the workspace (issue 6): MCP servers and `run_command`, behind one
+ * permission gate, with approvals, the audit ledger and the run budget. Hand `createRunTools(…)`
+ * to the orchestrator as `RunOptions.tools`; it opens one session per run and closes it on every
+ * exit path (completion, cancel, crash).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import { createRedactor } from '../logs/redactSecrets.js';
+import { McpHub, type McpTool } from '../mcp/mcpHub.js';
+import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
+import type { RunTools, RunToolsContext, RunToolsSession } from '../orchestrator/types.js';
+import { AuditLedger } from '../permissions/auditLedger.js';
+import { PermissionEngine, type CommandFilters, type PermissionStore } from '../permissions/permissionEngine.js';
+import { PermissionGate } from '../permissions/permissionGate.js';
+import { compileRuleLists, type RuleInput, type RuleLists } from '../permissions/rules.js';
+import { RunBudget } from '../permissions/runBudget.js';
+import { killProcessTree } from './commandProcess.js';
+import { ScratchCopy } from './commandScratch.js';
+import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
+import { commandEnvironment, runCommandTool } from './runCommandTool.js';
+
+/** One agent's tools beyond the workspace (from its `backend` config). */
+export interface AgentToolSettings {
+	readonly mcpServers: readonly McpServerSpec[];
+	/** Backend-level MCP filters (unprefixed names); a server's own `allowedTools` overrides `allowedTools`. */
+	readonly allowedTools?: readonly string[];
+	readonly excludeTools?: readonly string[];
+	/** `enable_command_execution` (MassGen: `enable_mcp_command_line`). */
+	readonly commandExecution: boolean;
+	readonly commandFilters?: CommandFilters;
+}
+
+/** The `permissions` section and the tool timeouts, in milliseconds. */
+export interface PermissionSettings {
+	readonly rules: RuleLists;
+	readonly approvalTimeoutMs: number;
+	readonly maxToolCalls: number | null;
+	readonly maxCostUsd: number | null;
+	readonly commandTimeoutMs: number;
+	readonly commandMaxOutputBytes: number;
+	readonly mcpCallTimeoutMs: number;
+	readonly mcpStartTimeoutMs: number;
+}
+
+export const defaultPermissionSettings: PermissionSettings = {
+	rules: {},
+	approvalTimeoutMs: 300_000,
+	maxToolCalls: null,
+	maxCostUsd: null,
+	commandTimeoutMs: 120_000,
+	commandMaxOutputBytes: 64 * 1024,
+	mcpCallTimeoutMs: 120_000,
+	mcpStartTimeoutMs: 60_000,
+};
+
+export interface RunToolsOptions {
+	readonly workspaceRoot: string;
+	/** Per agent id (list every agent); agents not listed get the workspace tools only (still charged to the budget). */
+	readonly agents: ReadonlyMap<string, AgentToolSettings>;
+	readonly permissions?: Partial<PermissionSettings>;
+	/** Where approval requests wait for an answer (the panel's cards, the CLI prompt or policy). */
+	readonly broker: ApprovalBroker;
+	/**
+	 * Workspace Trust. When false, stdio MCP servers from workspace files (and from the team
+	 * config when `configFromWorkspace`) never start, and `run_command` is off (it would run the
+	 * workspace's own scripts).
+	 */
+	readonly trusted: boolean;
+	/** The team config is a file inside the workspace (e.g. `.massgen/config.yaml`). */
+	readonly configFromWorkspace?: boolean;
+	/** Rules the caller adds (e.g. VS Code settings); invalid patterns are reported via `onNotice`. */
+	readonly settingsRules?: RuleLists;
+	/** Persisted "always allow" decisions. */
+	readonly store?: PermissionStore;
+	/** Servers from `.vscode/mcp.json` / `.mcp.json` (`readWorkspaceMcpServers`); a config server of the same name wins. */
+	readonly workspaceServers?: readonly McpServerSpec[];
+	/** Which agents get `workspaceServers` (default: every agent). */
+	readonly workspaceServersFor?: (agentId: string) => boolean;
+	/** The run directory (`permissions.jsonl` goes there); omitted = ledger in memory only. */
+	readonly runDir?: string;
+	/** For `${VAR}` expansion and the commands' environment (secret-looking variables are never passed to commands). */
+	readonly env?: Readonly<Record<string, string | undefined>>;
+	/** Known secret values, redacted from the audit ledger. */
+	readonly secrets?: readonly string[];
+	/** Warnings for the user: servers that did not start, rules that did not parse, trust refusals. */
+	readonly onNotice?: (message: string) => void;
+}
+
+/** What the session exposes beyond `RunToolsSession`, for tests and the glue. */
+export interface OpenRunTools extends RunToolsSession {
+	readonly hub: McpHub;
+	readonly ledger: AuditLedger;
+	readonly engine: PermissionEngine;
+	readonly budget: RunBudget;
+}
+
+/** Builds the `RunOptions.tools` hook. Keep one per run (the ledger and the scratch copies are per run). */
+export function createRunTools(options: RunToolsOptions): RunTools & { readonly last: OpenRunTools | undefined } {
+	let last: OpenRunTools | undefined;
+	return {
+		get last() {
+			return last;
+		},
+		open(context) {
+			last = openRunTools(options, context);
+			return last;
+		},
+	};
+}
+
+function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenRunTools {
+	const settings = { ...defaultPermissionSettings, ...options.permissions };
+	const notice = (message: string) => options.onNotice?.(message);
+	const env = options.env ?? {};
+	const rules: RuleInput[] = [];
+	for (const [lists, source] of [[settings.rules, 'config'], [options.settingsRules ?? {}, 'settings']] as const) {
+		const compiled = compileRuleLists(lists, source);
+		for (const error of compiled.errors) notice(`permission rule ignored: ${error}`);
+		rules.push(...compiled.rules.map(({ effect, pattern, source: from }) => ({ effect, pattern, source: from })));
+	}
+	const commandFilters = new Map<string, CommandFilters>();
+	for (const [agentId, agent] of options.agents) if (agent.commandFilters) commandFilters.set(agentId, agent.commandFilters);
+	const engine = new PermissionEngine({ rules, store: options.store, commandFilters });
+	const ledger = new AuditLedger(options.runDir, createRedactor(options.secrets ?? []));
+	const budget = new RunBudget({ maxToolCalls: settings.maxToolCalls, maxCostUsd: settings.maxCostUsd });
+	const gate = new PermissionGate({
+		runId: context.runId,
+		engine,
+		broker: options.broker,
+		ledger,
+		budget,
+		approvalTimeoutMs: settings.approvalTimeoutMs,
+		store: options.store,
+		emit: (body) => context.emit(body),
+		stopAgent: (agentId, reason) => context.stopAgent(agentId, reason),
+		onNotice: notice,
+	});
+
+	const hub = new McpHub({ env, workspaceRoot: options.workspaceRoot, trusted: options.trusted, startTimeoutMs: settings.mcpStartTimeoutMs, callTimeoutMs: settings.mcpCallTimeoutMs, onNotice: notice });
+	const commandsAllowed = options.trusted;
+	let commandNoticeGiven = false;
+	for (const [agentId, agent] of options.agents) {
+		const wanted = options.workspaceServersFor?.(agentId) ?? true;
+		const fromWorkspace = wanted ? (options.workspaceServers ?? []) : [];
+		const own = new Set(agent.mcpServers.map((spec) => spec.name));
+		const servers = [...agent.mcpServers, ...fromWorkspace.filter((spec) => !own.has(spec.name))];
+		hub.addAgent(agentId, { servers, allowedTools: agent.allowedTools, excludeTools: agent.excludeTools });
+		if (agent.commandExecution && !commandsAllowed && !commandNoticeGiven) {
+			commandNoticeGiven = true;
+			notice('run_command is off: the workspace is not trusted (commands would run its own scripts)');
+		}
+	}
+
+	const children = new Set<ChildProcess>();
+	const scratches = new Map<string, ScratchCopy>();
+	const scratch = (agentId: string) => {
+		let copy = scratches.get(agentId);
+		if (copy === undefined) {
+			copy = new ScratchCopy({ workspaceRoot: options.workspaceRoot, label: `${context.runId.slice(-8)}-${agentId}` });
+			scratches.set(agentId, copy);
+		}
+		return copy;
+	};
+	const commands = runCommandTool({
+		timeoutMs: settings.commandTimeoutMs,
+		maxOutputBytes: settings.commandMaxOutputBytes,
+		env: commandEnvironment(env, tmpdir()),
+		scratch,
+		onSpawn: (child) => {
+			children.add(child);
+			child.once('exit', () => children.delete(child));
+		},
+	});
+
+	let closing: Promise<void> | undefined;
+	return {
+		hub,
+		ledger,
+		engine,
+		budget,
+		ready: () => hub.start(context.signal),
+		toolbox(agentId, workspace, { overlay, phase }) {
+			const extra: ExtraTool[] = [];
+			if (commandsAllowed && options.agents.get(agentId)?.commandExecution) extra.push(commands);
+			for (const tool of hub.toolsFor(agentId)) extra.push(mcpExtraTool(tool));
+			return createGuardedToolbox(workspace, extra, gate, { agentId, overlay, phase });
+		},
+		usage: (agentId, costUsd) => gate.usage(agentId, costUsd),
+		close() {
+			closing ??= (async () => {
+				options.broker.cancelRun(context.runId);
+				for (const child of children) killProcessTree(child.pid, 'SIGKILL');
+				await Promise.all([hub.close(), ...[...scratches.values()].map((copy) => copy.dispose())]);
+			})().catch(() => undefined);
+			return closing;
+		},
+	};
+}
+
+function mcpExtraTool(tool: McpTool): ExtraTool {
+	return {
+		definition: tool.definition,
+		unavailable: () => tool.unavailable(),
+		describe: async (args) => ({ action: 'mcp', target: `${tool.server}/${tool.tool}`, args, ...(tool.hints ? { hints: tool.hints } : {}) }),
+		execute: (args, context) => tool.call(args, context.signal),
+	};
+}
