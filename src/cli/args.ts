@@ -1,7 +1,17 @@
 import { parseArgs } from 'node:util';
 
 export type CliCommand =
-	| { readonly kind: 'run'; readonly question: string; readonly config?: string; readonly workspace: string; readonly json: boolean; readonly timeoutSeconds?: number; readonly apply: boolean }
+	| {
+			readonly kind: 'run';
+			readonly question: string;
+			readonly config?: string;
+			readonly workspace: string;
+			readonly json: boolean;
+			readonly timeoutSeconds?: number;
+			readonly apply: boolean;
+			/** How tool approvals are answered: on the terminal, or automatically (`--yes`, `--deny-all`). */
+			readonly approvals?: 'ask' | 'yes' | 'deny-all';
+	  }
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
 	| { readonly kind: 'help' };
@@ -9,7 +19,7 @@ export type CliCommand =
 export class UsageError extends Error {}
 
 export const usage = `Usage:
-  massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] "QUESTION"
+  massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] "QUESTION"
   massgen validate FILE
   massgen --version
 
@@ -19,6 +29,9 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
           --json       print RunEvents as NDJSON on stdout instead of the answer
           --timeout    coordination timeout in seconds
           --apply      write the winner's changes to the workspace after the run
+          --yes        allow every tool call that needs approval (hardline and deny rules still apply)
+          --deny-all   deny every tool call that needs approval, without asking
+          (default: ask on the terminal; with no terminal, deny)
 validate  Check a config file; prints file:line:col: messages.
 Exit codes: 0 completed, 1 config or usage error, 2 run failed, 3 timed out, 4 cancelled.`;
 
@@ -36,6 +49,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				json: { type: 'boolean', default: false },
 				timeout: { type: 'string' },
 				apply: { type: 'boolean', default: false },
+				yes: { type: 'boolean', short: 'y', default: false },
+				'deny-all': { type: 'boolean', default: false },
 				version: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
 			},
@@ -59,6 +74,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		timeoutSeconds = Number(values.timeout);
 		if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
 	}
+	if (values.yes && values['deny-all']) throw new UsageError('use either --yes or --deny-all, not both');
 	return {
 		kind: 'run',
 		question,
@@ -67,5 +83,6 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		json: values.json ?? false,
 		timeoutSeconds,
 		apply: values.apply ?? false,
+		approvals: values.yes ? 'yes' : values['deny-all'] ? 'deny-all' : 'ask',
 	};
 }

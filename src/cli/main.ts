@@ -25,7 +25,7 @@ async function main(): Promise<number> {
 			case 'validate':
 				return await validateCommand(command.file, process.env, process.stderr);
 			case 'run':
-				return await runCommand(command, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal });
+				return await runCommand(command, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal, stdin: process.stdin });
 		}
 	} catch (error) {
 		if (error instanceof UsageError) {

@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, isAbsolute } from 'node:path';
+import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
 import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
 import { redactConfig } from '../core/config/redact.js';
 import type { MassGenConfig } from '../core/config/schema.js';
-import { toOrchestratorSettings } from '../core/config/toSettings.js';
+import { toOrchestratorSettings, toRunToolSettings } from '../core/config/toSettings.js';
 import { RunLogWriter } from '../core/logs/runLog.js';
 import { newRunId } from '../core/logs/runId.js';
 import type { RunStatus } from '../core/orchestrator/events.js';
@@ -14,10 +15,13 @@ import { loadPriceTable, priceFor } from '../core/providers/pricing.js';
 import { buildAgents, selectDefaultTeam } from '../core/team/buildAgents.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { applyChanges } from '../core/workspace/applyChanges.js';
+import { createRunTools } from '../core/tools/guardedRunTools.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';
 import { formatPatch } from '../core/workspace/patch.js';
+import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import { createDisplay } from './display/createDisplay.js';
+import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
 import { shippedConfigsDir } from './shippedFiles.js';
 
 export interface CliIo {
@@ -26,6 +30,8 @@ export interface CliIo {
 	readonly env: NodeJS.ProcessEnv;
 	/** Aborted on SIGINT/SIGTERM. */
 	readonly signal: AbortSignal;
+	/** Where approval answers are read (when it and stderr are terminals). */
+	readonly stdin?: NodeJS.ReadStream;
 }
 
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
@@ -43,12 +49,33 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	const runId = newRunId();
 	const log = await RunLogWriter.create(root, runId, { secrets });
 	const settings = { ...toOrchestratorSettings(team.config), ...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}) };
-	const orchestrator = new Orchestrator({ runId, question: command.question, workspace, agents, settings, signal: io.signal });
 	const display = command.json ? undefined : createDisplay(io.stderr);
-	for await (const event of orchestrator.run()) {
-		log.append(event);
-		display?.onEvent(event);
-		if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+	const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
+	const broker = new ApprovalBroker({ policy: cliApprovalPolicy(command.approvals ?? 'ask', interactive) });
+	const approver = interactive && io.stdin ? new TerminalApprover(broker, { input: io.stdin, output: io.stderr, pause: () => display?.pause?.(), resume: () => display?.resume?.() }) : undefined;
+	const toolSettings = toRunToolSettings(team.config, { configFromWorkspace: isInside(root, team.file) });
+	const tools = createRunTools({
+		workspaceRoot: root,
+		agents: toolSettings.agents,
+		permissions: toolSettings.permissions,
+		broker,
+		// The user ran the CLI in this folder with this config: the CLI trusts it.
+		trusted: true,
+		store: new FilePermissionStore(defaultStorePath(io.env), root),
+		runDir: log.runDir,
+		env: io.env,
+		secrets,
+		onNotice: (message) => io.stderr.write(`massgen: ${message}\n`),
+	});
+	const orchestrator = new Orchestrator({ runId, question: command.question, workspace, agents, settings, signal: io.signal, tools });
+	try {
+		for await (const event of orchestrator.run()) {
+			log.append(event);
+			display?.onEvent(event);
+			if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+		}
+	} finally {
+		approver?.dispose();
 	}
 	display?.close();
 	const result = orchestrator.result!;
@@ -56,6 +83,11 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	await log.finish({ result, configYaml: redactConfig(team.config, secrets), patch });
 	await log.close();
 	io.stderr.write(`run log: ${log.runDir}\n`);
+	const decisions = tools.last?.ledger.entries ?? [];
+	if (decisions.length > 0) {
+		const denied = decisions.filter((entry) => entry.decision === 'deny').length;
+		io.stderr.write(`tool permissions: ${decisions.length} decision(s), ${denied} denied (${tools.last?.ledger.path ?? 'permissions.jsonl'})\n`);
+	}
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
@@ -73,6 +105,8 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 
 interface LoadedTeam {
 	readonly config: MassGenConfig;
+	/** The config file used. */
+	readonly file: string;
 	readonly keys: { env: NodeJS.ProcessEnv; dotenv: Record<string, string> };
 }
 
@@ -93,12 +127,17 @@ async function loadTeam(root: string, explicit: string | undefined, io: CliIo): 
 	}
 	for (const issue of issues) io.stderr.write(`${formatIssue(issue)}\n`);
 	if (!config || hasErrors(issues)) return undefined;
-	return { config, keys };
+	return { config, keys, file: choice.file };
 }
 
 function fail(io: CliIo, message: string, code = 1): number {
 	io.stderr.write(`massgen: ${message}\n`);
 	return code;
+}
+
+function isInside(root: string, path: string): boolean {
+	const rel = relative(root, path);
+	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -16,4 +16,7 @@ export interface DisplayStream {
 export interface RunDisplay {
 	onEvent(event: RunEvent): void;
 	close(): void;
+	/** Steps aside for a prompt (a live table is erased and not redrawn until `resume`). */
+	pause?(): void;
+	resume?(): void;
 }

@@ -33,6 +33,7 @@ export class TtyDisplay implements RunDisplay {
 	private timer: NodeJS.Timeout | null = null;
 	private cursorHidden = false;
 	private closed = false;
+	private paused = false;
 	private drawCount = 0;
 	private readonly minIntervalMs: number;
 	private readonly color: boolean;
@@ -76,8 +77,28 @@ export class TtyDisplay implements RunDisplay {
 		this.drawnLines = 0;
 	}
 
+	/** Erases the table so a prompt can use the terminal; events keep folding in. */
+	pause(): void {
+		if (this.closed || this.paused) return;
+		this.paused = true;
+		if (this.timer !== null) {
+			clearTimeout(this.timer);
+			this.timer = null;
+		}
+		if (this.drawnLines > 0) this.stream.write(`\u001b[${this.drawnLines}A\r${CLEAR_BELOW}`);
+		if (this.cursorHidden) this.stream.write(SHOW_CURSOR);
+		this.cursorHidden = false;
+		this.drawnLines = 0;
+	}
+
+	resume(): void {
+		if (this.closed || !this.paused) return;
+		this.paused = false;
+		this.draw();
+	}
+
 	private schedule(): void {
-		if (this.timer !== null) return;
+		if (this.timer !== null || this.paused) return;
 		const wait = this.lastDrawAt + this.minIntervalMs - this.now();
 		if (wait <= 0) {
 			this.draw();
