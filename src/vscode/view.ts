@@ -40,12 +40,14 @@ export class PanelHost extends Disposable {
 	/** A past run shown read-only instead of the live one. */
 	private _viewing: RunState | undefined;
 	private _changes: ChangeActions | undefined;
+	private _changesListener: vscode.Disposable | undefined;
 	private _parse: Promise<(raw: unknown) => ParseResult> | undefined;
 
 	constructor(private readonly _deps: PanelHostDeps) {
 		super();
 		const { runs } = _deps;
 		this._register(toDisposable(() => this._panel?.dispose()));
+		this._register(toDisposable(() => this._changesListener?.dispose()));
 		this._register(
 			// Every run shows in the panel; opening it never takes the keyboard from the user.
 			runs.onDidStartRun(() => {
@@ -71,9 +73,11 @@ export class PanelHost extends Disposable {
 		return this._panel?.visible ?? false;
 	}
 
-	/** Plugs in the change review (open diff, accept, reject from the panel). */
+	/** Plugs in the change review (open diff, accept, reject, hunk selection, the change-set view). */
 	setChangeActions(actions: ChangeActions | undefined): void {
+		this._changesListener?.dispose();
 		this._changes = actions;
+		this._changesListener = actions?.onDidChangeChangeSet?.((changeSet) => this._post({ type: 'change-set', changeSet }));
 	}
 
 	/**
@@ -175,9 +179,11 @@ export class PanelHost extends Disposable {
 			this._deps.runs.cancel();
 		},
 		openRun: (runId) => this._openRun(runId),
-		openDiff: (path) => (this._changes ? this._changes.openDiff(path) : notAvailable('Opening a diff')),
-		accept: (paths) => (this._changes ? this._changes.accept(paths) : notAvailable('Accepting changes')),
+		openDiff: (path, version) => (this._changes ? this._changes.openDiff(path, version) : notAvailable('Opening a diff')),
+		accept: (paths, options) =>
+			this._changes ? this._changes.accept(paths, options?.hunks, options?.runId) : notAvailable('Accepting changes'),
 		reject: () => (this._changes ? this._changes.reject() : notAvailable('Rejecting changes')),
+		selectHunks: (path, ids, selected) => this._changes?.selectHunks?.(path, ids, selected),
 		approval: (requestId, decision) => {
 			// Approval prompts arrive with permissions (issue 6); until then nothing waits for one.
 			this._deps.log.info(`panel: approval ${requestId}: ${decision} (no approval is pending)`);
@@ -220,6 +226,7 @@ export class PanelHost extends Disposable {
 			if (last) state = await this._readRun(last);
 		}
 		this._post({ type: 'snapshot', state: state ?? null, runs: await this._pastRuns() });
+		if (this._changes?.changeSet) this._post({ type: 'change-set', changeSet: this._changes.changeSet() });
 	}
 
 	private async _postRuns(): Promise<void> {
