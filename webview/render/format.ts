@@ -6,7 +6,7 @@ export function formatDuration(ms: number): string {
 	if (!Number.isFinite(ms) || ms < 0) return '0 s';
 	if (ms < 1_000) return `${Math.round(ms)} ms`;
 	const seconds = ms / 1_000;
-	if (seconds < 60) return `${seconds.toFixed(1)} s`;
+	if (seconds < 60) return Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;
 	const minutes = Math.floor(seconds / 60);
 	const rest = Math.floor(seconds % 60);
 	if (minutes < 60) return `${minutes}m ${String(rest).padStart(2, '0')}s`;

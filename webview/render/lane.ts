@@ -50,7 +50,13 @@ export class LaneView {
 		this._crown.hidden = true;
 		this._round = h('span', { class: 'lane-round' });
 		this._counters = h('span', { class: 'lane-counters' });
-		this._usage = h('span', { class: 'lane-usage' });
+		this._usage = h('span', { class: 'lane-usage', attrs: { tabindex: '0' } });
+		// The breakdown tooltip is built when asked for, not on every streamed frame.
+		const describe = () => {
+			if (this._lane) setTitle(this._usage, usageTitle(this._lane));
+		};
+		this._usage.addEventListener('mouseenter', describe);
+		this._usage.addEventListener('focus', describe);
 		this._alert = h('div', { class: 'lane-alert', attrs: { role: 'note' } });
 		this._alert.hidden = true;
 
@@ -125,7 +131,6 @@ export class LaneView {
 		setTitle(this._round, lane.snapshot.length > 0 ? `Saw answers: ${lane.snapshot.join(', ')}` : 'Saw no answers yet');
 		setText(this._counters, counters(lane, extras));
 		setText(this._usage, usage(lane));
-		setTitle(this._usage, usageTitle(lane));
 		this._renderAlert(lane);
 
 		const presenting = lane.state === 'presenting' || (extras.isPresenter && lane.state === 'done');
@@ -196,7 +201,8 @@ function counters(lane: AgentLane, extras: LaneExtras): string {
 function usage(lane: AgentLane): string {
 	const tokens = lane.inputTokens + lane.outputTokens;
 	const active = lane.firstEventT !== null && lane.lastEventT !== null ? lane.lastEventT - lane.firstEventT : 0;
-	return `${formatTokens(tokens)} tok · ${formatCost(lane.costUsd)} · ${formatDuration(active)}`;
+	// Whole seconds: the line then changes about once a second while streaming, not every frame.
+	return `${formatTokens(tokens)} tok · ${formatCost(lane.costUsd)} · ${formatDuration(active < 1_000 ? active : Math.floor(active / 1_000) * 1_000)}`;
 }
 
 function usageTitle(lane: AgentLane): string {

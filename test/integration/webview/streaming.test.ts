@@ -63,7 +63,9 @@ async function burst(batches: RunEvent[][]): Promise<void> {
 }
 
 const streamText = (agentId: string) =>
-	panel.page.locator(`section.lane[data-agent="${agentId}"] .lane-stream`).evaluate((element) => (element.lastChild as unknown as { data: string }).data);
+	panel.page.evaluate(
+		`[...document.querySelectorAll('section.lane[data-agent="${agentId}"] .lane-stream .stream-chunk')].map((chunk) => chunk.textContent).join('')`,
+	) as Promise<string>;
 
 describe('webview streaming', () => {
 	it('1,000 text deltas in one burst of 1,000 messages cause at most a few renders, and the text is exact', async () => {
@@ -97,11 +99,11 @@ describe('webview streaming', () => {
 				new MutationObserver((records) => { window.__mutations[id] += records.length; })
 					.observe(document.querySelector('section.lane[data-agent="' + id + '"]'), { subtree: true, childList: true, characterData: true, attributes: true });
 			}
-			window.__alphaText = document.querySelector('section.lane[data-agent="alpha"] .lane-stream').lastChild;
+			window.__alphaText = document.querySelector('section.lane[data-agent="alpha"] .lane-stream .stream-chunk').firstChild;
 		})()`);
 		for (let i = 0; i < 5; i++) await panel.send({ type: 'events', events: source.deltas('alpha', 20, (k) => `more${i}.${k} `) });
 		const result = (await panel.page.evaluate(
-			`({ mutations: window.__mutations, sameNode: window.__alphaText === document.querySelector('section.lane[data-agent="alpha"] .lane-stream').lastChild })`,
+			`({ mutations: window.__mutations, sameNode: window.__alphaText === document.querySelector('section.lane[data-agent="alpha"] .lane-stream .stream-chunk').firstChild })`,
 		)) as { mutations: { beta: number; gamma: number }; sameNode: boolean };
 		expect(result.mutations.beta).toBe(0);
 		expect(result.mutations.gamma).toBe(0);
@@ -145,6 +147,7 @@ describe('webview streaming', () => {
 		await panel.send({ type: 'events', events: source.deltas('alpha', 40, () => chunk) });
 		const text = await streamText('alpha');
 		expect(text.length).toBeLessThanOrEqual(MAX_STREAM_CHARS + 4_096);
+		expect(text).toBe(chunk.repeat(40).slice(-text.length));
 		await expect(panel.page.locator('section.lane[data-agent="alpha"] .lane-stream .stream-dropped').textContent()).resolves.toMatch(/… [\d,]+ earlier characters not shown/);
 		await panel.screenshot('streaming-trimmed', false);
 	});
