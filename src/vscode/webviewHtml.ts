@@ -26,8 +26,10 @@ const noncePattern = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
  */
 export function webviewCsp(cspSource: string, nonce: string): string {
 	if (!noncePattern.test(nonce)) throw new Error('webviewHtml: the nonce must be 16+ base64/hex characters');
-	if (!/^[^\s;,'"<>]+(?: [^\s;,'"<>]+)*$/.test(cspSource)) {
-		throw new Error('webviewHtml: cspSource must be one or more source expressions');
+	// VS Code's value is e.g. `'self' https://*.vscode-cdn.net`: host sources and the 'self' keyword only.
+	const sources = cspSource.split(' ');
+	if (cspSource.length === 0 || !sources.every((source) => source === "'self'" || /^[^\s;,'"<>]+$/.test(source))) {
+		throw new Error('webviewHtml: cspSource must be host sources or \'self\'');
 	}
 	return [
 		"default-src 'none'",

@@ -168,7 +168,7 @@ export async function startPanelServer(testBundleDir: string): Promise<PanelServ
 		if (path === 'panel.html') {
 			const base = `${origin}/${variant}`;
 			const html = webviewHtml({
-				cspSource: origin,
+				cspSource: `'self' ${origin}`, // shaped like VS Code's own value
 				nonce: randomBytes(16).toString('base64'),
 				scriptUri: `${base}/webview.js`,
 				styleUri: `${base}/webview.css`,

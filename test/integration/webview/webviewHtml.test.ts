@@ -40,10 +40,16 @@ describe('webviewHtml', () => {
 		expect(html).toContain('src="https://x/a.js&quot;onload=&quot;alert(1)"');
 	});
 
+	it("accepts VS Code's real cspSource, which includes the 'self' keyword", () => {
+		expect(webviewCsp("'self' https://*.vscode-cdn.net", options.nonce)).toContain("style-src 'self' https://*.vscode-cdn.net; font-src 'self' https://*.vscode-cdn.net; img-src 'self' https://*.vscode-cdn.net data:");
+	});
+
 	it('refuses a weak nonce or a cspSource that would inject directives', () => {
 		expect(() => webviewHtml({ ...options, nonce: 'short' })).toThrow(/nonce/);
 		expect(() => webviewHtml({ ...options, nonce: "abcdefghijklmnopq' 'unsafe-inline" })).toThrow(/nonce/);
 		expect(() => webviewHtml({ ...options, cspSource: "https://a; script-src 'unsafe-eval'" })).toThrow(/cspSource/);
 		expect(() => webviewHtml({ ...options, cspSource: '' })).toThrow(/cspSource/);
+		expect(() => webviewHtml({ ...options, cspSource: "'self' 'unsafe-inline'" })).toThrow(/cspSource/);
+		expect(() => webviewHtml({ ...options, cspSource: "https://a  'self'" })).toThrow(/cspSource/);
 	});
 });
