@@ -64,7 +64,7 @@ export interface PermissionEngineOptions {
 
 export class PermissionEngine {
 	private readonly rules: CompiledRule[];
-	private storeCache: { readonly source: readonly string[]; readonly rules: CompiledRule[] } | undefined;
+	private storeCache: { readonly key: string; readonly rules: CompiledRule[] } | undefined;
 
 	constructor(private readonly options: PermissionEngineOptions = {}) {
 		this.rules = (options.rules ?? []).map(compileRule);
@@ -160,7 +160,8 @@ export class PermissionEngine {
 
 	private allRules(): CompiledRule[] {
 		const persisted = this.options.store?.rules() ?? [];
-		if (this.storeCache?.source !== persisted) {
+		const key = persisted.join('\n');
+		if (this.storeCache?.key !== key) {
 			const rules = persisted.flatMap((pattern) => {
 				try {
 					return [compileRule({ effect: 'allow', pattern, source: 'always' })];
@@ -168,7 +169,7 @@ export class PermissionEngine {
 					return [];
 				}
 			});
-			this.storeCache = { source: persisted, rules };
+			this.storeCache = { key, rules };
 		}
 		return [...this.rules, ...this.storeCache.rules];
 	}
