@@ -104,7 +104,7 @@ export const backendSchema = backendObject
 		if (script !== undefined && type !== 'scripted') {
 			issue(['script'], "'script' is only allowed with type: scripted", 'script-not-scripted');
 		}
-		checkMcpServers(backend.mcp_servers, (path, message, code) => issue(path, message, code));
+		checkMcpServers(backend.mcp_servers, (path, message, code, target) => issue(path, message, code, target));
 		// `when`: check even when sibling keys are invalid, so every issue is reported at once.
 	}, { when: (payload) => isRecord(payload.value) })
 	.transform((backend) => {

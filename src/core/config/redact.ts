@@ -31,7 +31,8 @@ export function redactConfig(config: MassGenConfig, secrets: readonly string[]):
 		return value;
 	};
 	// The second scrub guards against a secret assembled by serialisation (it cannot be, today).
-	return scrub(stringify(visit(toMassGenShape(config), false), { lineWidth: 0 }));
+	// YAML 1.1 quoting, as the loader reads 1.1: strings such as '.', 'yes' or 'on' stay strings.
+	return scrub(stringify(visit(toMassGenShape(config), false), { lineWidth: 0, version: '1.1' }));
 }
 
 /** The normalised config in MassGen's shape: pass-through backend keys sit in `backend` again. */

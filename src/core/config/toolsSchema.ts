@@ -50,7 +50,7 @@ export type McpServerConfig = {
 };
 
 /** Problems of a backend's `mcp_servers`, reported at their paths. */
-export function checkMcpServers(value: unknown, issue: (path: (string | number)[], message: string, code: string) => void): void {
+export function checkMcpServers(value: unknown, issue: (path: (string | number)[], message: string, code: string, target?: 'key' | 'value') => void): void {
 	const entries: [string | number, unknown, string][] = Array.isArray(value)
 		? value.map((entry, index) => [index, entry, isRecord(entry) && typeof entry.name === 'string' ? entry.name : `#${index + 1}`])
 		: isRecord(value)
@@ -66,12 +66,12 @@ export function checkMcpServers(value: unknown, issue: (path: (string | number)[
 		const url = typeof entry.url === 'string' ? entry.url : undefined;
 		const type = normaliseTransport(typeof entry.type === 'string' ? entry.type : undefined, url !== undefined);
 		if (type === undefined) {
-			issue(at('type'), `unknown MCP server type '${String(entry.type)}': use stdio, streamable-http (or http) or sse`, 'mcp-server-type');
+			issue(at('type'), `unknown MCP server type '${String(entry.type)}': use stdio, streamable-http (or http) or sse`, 'mcp-server-type', 'value');
 			continue;
 		}
 		if (type === 'stdio' && typeof entry.command !== 'string') issue(at(), `MCP server '${name}' (stdio) needs 'command'`, 'mcp-missing-command');
 		if (type !== 'stdio' && url === undefined) issue(at(), `MCP server '${name}' (${type}) needs 'url'`, 'mcp-missing-url');
-		if (typeof entry.cwd === 'string' && entry.cwd.split(/[\\/]/).includes('..')) issue(at('cwd'), `'cwd' may not contain '..'`, 'mcp-cwd');
+		if (typeof entry.cwd === 'string' && entry.cwd.split(/[\\/]/).includes('..')) issue(at('cwd'), `'cwd' may not contain '..'`, 'mcp-cwd', 'value');
 	}
 }
 
