@@ -18,6 +18,7 @@ import type { PastRunSummary } from '../../../src/core/logs/pastRunSummary.js';
 import type { HostMessage } from '../../../src/protocol/messages.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
 import { webviewHtml } from '../../../src/vscode/webviewHtml.js';
+import { darkTheme } from './darkTheme.js';
 
 export const repoRoot = resolve(__dirname, '../../..');
 export const artifactsDir = join(repoRoot, 'test-results', 'webview');
@@ -32,69 +33,6 @@ export const chromiumArgs = [
 	'--disable-component-update',
 	'--disable-sync',
 ];
-
-/** A realistic dark theme (VS Code "Dark Modern") as VS Code injects it into webviews. */
-export const darkTheme: Readonly<Record<string, string>> = {
-	'--vscode-font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif',
-	'--vscode-font-size': '13px',
-	'--vscode-font-weight': 'normal',
-	'--vscode-editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
-	'--vscode-editor-font-size': '12px',
-	'--vscode-editor-font-weight': 'normal',
-	'--vscode-editor-background': '#1f1f1f',
-	'--vscode-editor-foreground': '#cccccc',
-	'--vscode-foreground': '#cccccc',
-	'--vscode-descriptionForeground': '#9d9d9d',
-	'--vscode-sideBar-background': '#181818',
-	'--vscode-editorWidget-background': '#202020',
-	'--vscode-panel-border': '#2b2b2b',
-	'--vscode-widget-border': '#313131',
-	'--vscode-focusBorder': '#0078d4',
-	'--vscode-button-background': '#0078d4',
-	'--vscode-button-foreground': '#ffffff',
-	'--vscode-button-hoverBackground': '#026ec1',
-	'--vscode-button-border': '#ffffff12',
-	'--vscode-button-separator': '#ffffff66',
-	'--vscode-button-secondaryBackground': '#313131',
-	'--vscode-button-secondaryForeground': '#cccccc',
-	'--vscode-button-secondaryHoverBackground': '#3c3c3c',
-	'--vscode-badge-background': '#616161',
-	'--vscode-badge-foreground': '#f8f8f8',
-	'--vscode-input-background': '#313131',
-	'--vscode-input-border': '#3c3c3c',
-	'--vscode-input-foreground': '#cccccc',
-	'--vscode-input-placeholderForeground': '#989898',
-	'--vscode-settings-textInputBackground': '#313131',
-	'--vscode-settings-textInputBorder': '#3c3c3c',
-	'--vscode-settings-textInputForeground': '#cccccc',
-	'--vscode-textLink-foreground': '#4daafc',
-	'--vscode-textCodeBlock-background': '#2b2b2b',
-	'--vscode-textBlockQuote-background': '#2b2b2b',
-	'--vscode-textBlockQuote-border': '#616161',
-	'--vscode-errorForeground': '#f85149',
-	'--vscode-editorWarning-foreground': '#cca700',
-	'--vscode-inputValidation-errorBackground': '#5a1d1d',
-	'--vscode-inputValidation-errorBorder': '#be1100',
-	'--vscode-inputValidation-warningBackground': '#352a05',
-	'--vscode-inputValidation-warningBorder': '#b89500',
-	'--vscode-list-hoverBackground': '#2a2d2e',
-	'--vscode-list-inactiveSelectionBackground': '#37373d',
-	'--vscode-testing-iconPassed': '#73c991',
-	'--vscode-charts-red': '#f14c4c',
-	'--vscode-charts-blue': '#3794ff',
-	'--vscode-charts-yellow': '#cca700',
-	'--vscode-charts-orange': '#d18616',
-	'--vscode-charts-green': '#89d185',
-	'--vscode-charts-purple': '#b180d7',
-	'--vscode-gitDecoration-addedResourceForeground': '#81b88b',
-	'--vscode-gitDecoration-modifiedResourceForeground': '#e2c08d',
-	'--vscode-gitDecoration-deletedResourceForeground': '#c74e39',
-	'--vscode-progressBar-background': '#0078d4',
-	'--vscode-scrollbarSlider-background': '#79797966',
-	'--vscode-scrollbarSlider-hoverBackground': '#646464b3',
-	'--vscode-scrollbarSlider-activeBackground': '#bfbfbf66',
-	'--vscode-scrollbar-shadow': '#000000',
-};
 
 /** What the page-side helpers put on `window` (typed here; the root tsconfig has no DOM lib). */
 export interface PanelWindow {
