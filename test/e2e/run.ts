@@ -5,6 +5,7 @@
 // --vsix installs FILE into code-server and runs the UI scenarios against it instead of the
 // development path (the in-host suite needs a development path, so it is skipped).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { signalDirEnv } from '../integration/harness';
@@ -103,7 +104,8 @@ async function main(): Promise<number> {
 
 	mkdirSync(resultsDir, { recursive: true });
 	for (const name of readdirSync(resultsDir)) rmSync(join(resultsDir, name), { recursive: true, force: true });
-	const signalDir = mkdtempSync(join(resultsDir, '.signals-'));
+	// Outside the results folder, so another run wiping its artifacts cannot break this one's handshake.
+	const signalDir = mkdtempSync(join(tmpdir(), 'massgen-e2e-signals-'));
 
 	let t = Date.now();
 	const server = await startCodeServer({
@@ -117,6 +119,14 @@ async function main(): Promise<number> {
 		process.once(sig, () => {
 			console.log(`${sig}: stopping code-server`);
 			void server.stop().finally(() => process.exit(130));
+		});
+	}
+	// A bug in a handler must not leave code-server running either.
+	for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+		process.once(event, (error: unknown) => {
+			console.error(`${event}: ${error instanceof Error ? error.stack : String(error)}; stopping code-server`);
+			console.log('e2e: 0 passed, 1 failed');
+			void server.stop().finally(() => process.exit(1));
 		});
 	}
 	let browser: Browser | undefined;

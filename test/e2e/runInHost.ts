@@ -1,6 +1,6 @@
 // Launcher (a): runs the in-host mocha suite (out/integration/index.js) inside code-server's
 // extension host. The workbench reports the result through `window.codeAutomationExit`.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { type InHostSummary, screenshotPrefix, summaryPrefix } from '../integration/harness';
@@ -44,8 +44,16 @@ export async function runInHost(browser: Browser, server: CodeServer, options: I
 					// The request may arrive while Workbench.open is still waiting for the page.
 					while (!workbench) await new Promise((resolve) => setTimeout(resolve, 50));
 					await workbench.screenshot(name);
+				} catch (error) {
+					log.push(`screenshot ${name} failed: ${String(error)}`);
 				} finally {
-					writeFileSync(join(options.signalDir, `${name}.done`), '');
+					// Never let a failed handshake crash the launcher (and orphan code-server).
+					try {
+						mkdirSync(options.signalDir, { recursive: true });
+						writeFileSync(join(options.signalDir, `${name}.done`), '');
+					} catch (error) {
+						log.push(`screenshot ${name}: cannot signal: ${String(error)}`);
+					}
 				}
 			})();
 			return;

@@ -6,7 +6,10 @@ import { type Browser, type BrowserContext, chromium, type FrameLocator, type Pa
 import type { CodeServer } from './codeServer';
 
 export const repoRoot = resolve(__dirname, '..', '..');
-export const resultsDir = join(repoRoot, 'test-results', 'e2e');
+/** Artifacts (screenshots, logs); MASSGEN_E2E_RESULTS moves them, e.g. for two runs at once in one checkout. */
+export const resultsDir = process.env.MASSGEN_E2E_RESULTS
+	? resolve(process.env.MASSGEN_E2E_RESULTS)
+	: join(repoRoot, 'test-results', 'e2e');
 const chromiumPath = process.env.MASSGEN_CHROMIUM || '/usr/bin/chromium';
 
 export function launchBrowser(home: string): Promise<Browser> {

@@ -22,17 +22,22 @@ export const askTeam: Scenario = {
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
+		const started = Date.now();
+		const mark = (what: string) => console.log(`       ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
 		await workbench.waitForExplorer('hello.ts');
 		// An editor with the keyboard focus: the run must not take it away.
 		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
 		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
 
+		mark('workbench ready, editor focused');
 		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
 		await workbench.answerInputBox(/read-only/, question, {
 			beforeEnter: async () => void (await workbench.screenshot('ask-team-01-question')),
 		});
 
+		mark('question sent');
 		await workbench.waitInPanel('.lane');
+		mark('lanes shown');
 		const frame = workbench.webviewFrame();
 		await frame.locator('.lane').nth(2).waitFor({ timeout: 30_000 });
 		assert.equal(await frame.locator('.question').textContent(), question);
@@ -59,6 +64,7 @@ export const askTeam: Scenario = {
 		assert.equal(await frame.locator('.reasons li').count(), 3);
 		await frame.locator('.final-answer').scrollIntoViewIfNeeded();
 		await workbench.screenshot('ask-team-03-finished');
+		mark('winner, votes and final answer shown');
 
 		// Nothing was written: the change is only proposed; the run log is there.
 		assert.equal(existsSync(join(folder, 'CONTRIBUTING.md')), false, 'CONTRIBUTING.md must not be written before Accept');
@@ -68,14 +74,16 @@ export const askTeam: Scenario = {
 		assert.deepEqual([result.status, result.winner.agentId], ['completed', winnerId]);
 
 		// A follow-up from the panel's question box starts the next turn (the past-runs list grows).
+		// Keyboard (Ctrl+Enter), as the change review's notification may cover the Ask button.
 		const box = frame.locator('#ask-input textarea');
 		await box.fill('And what about a changelog?');
-		await frame.locator('#ask-button').click();
+		await box.press('Control+Enter');
 		await frame.locator('.question', { hasText: 'And what about a changelog?' }).waitFor({ timeout: 30_000 });
 		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 30_000 });
 		await frame.locator('.run-list .run-row').nth(1).waitFor({ timeout: 10_000 });
 		assert.equal(readdirSync(join(folder, '.massgen', 'runs')).length, 2);
 		await workbench.screenshot('ask-team-04-follow-up');
+		mark('follow-up answered');
 
 		// Reload the window: the serializer restores the panel, and the host's snapshot (the last
 		// run, read back from its events.jsonl) fills it again.
@@ -87,5 +95,6 @@ export const askTeam: Scenario = {
 		await restored.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 10_000 });
 		await restored.locator('.winner-banner .winner-title strong').waitFor({ timeout: 10_000 });
 		await workbench.screenshot('ask-team-05-after-reload');
+		mark('panel restored after reload');
 	},
 };
