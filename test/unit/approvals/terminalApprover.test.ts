@@ -1,0 +1,83 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { cliApprovalPolicy, parseAnswer, TerminalApprover } from '../../../src/cli/approvalPrompt.js';
+import { ApprovalBroker, type ApprovalQuestion, type PendingApproval } from '../../../src/core/approvals/approvalBroker.js';
+
+const question = (target: string, timeoutMs = 10_000): ApprovalQuestion => ({
+	runId: 'r',
+	agentId: 'alice',
+	tool: 'run_command',
+	action: 'command',
+	target,
+	args: { command: target, cwd: '.' },
+	reason: 'medium risk: runs a program (make)',
+	risk: { level: 'medium', reasons: [] },
+	key: target,
+	grantRule: `command(${target})`,
+	timeoutMs,
+	emit: () => undefined,
+});
+
+function terminal() {
+	const input = new PassThrough();
+	const output = new PassThrough();
+	let text = '';
+	output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+	const calls: string[] = [];
+	return { input, output, read: () => text, calls, pause: () => calls.push('pause'), resume: () => calls.push('resume') };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('CLI approvals', () => {
+	it('parses y / r / a / n [note]; anything else is asked again', () => {
+		expect(parseAnswer('y')).toEqual({ choice: 'allow-once' });
+		expect(parseAnswer(' YES ')).toEqual({ choice: 'allow-once' });
+		expect(parseAnswer('r')).toEqual({ choice: 'allow-run' });
+		expect(parseAnswer('always')).toEqual({ choice: 'always' });
+		expect(parseAnswer('n')).toEqual({ choice: 'deny' });
+		expect(parseAnswer('n use make test instead')).toEqual({ choice: 'deny', note: 'use make test instead' });
+		expect(parseAnswer('')).toBeUndefined();
+		expect(parseAnswer('maybe')).toBeUndefined();
+	});
+
+	it('policies: --yes allows, --deny-all denies, no terminal denies with how to choose; a terminal asks', () => {
+		const pending = {} as PendingApproval;
+		expect(cliApprovalPolicy('yes', false)!(pending)).toEqual({ decision: 'allow', note: 'allowed by --yes' });
+		expect(cliApprovalPolicy('deny-all', true)!(pending)).toEqual({ decision: 'deny', note: 'denied by --deny-all' });
+		expect(cliApprovalPolicy('ask', false)!(pending)).toMatchObject({ decision: 'deny', note: expect.stringContaining('--yes') });
+		expect(cliApprovalPolicy('ask', true)).toBeUndefined();
+	});
+
+	it('prompts one request at a time on the terminal, with the live display stepped aside', async () => {
+		const broker = new ApprovalBroker();
+		const t = terminal();
+		const approver = new TerminalApprover(broker, t);
+		const first = broker.request(question('make'), new AbortController().signal);
+		const second = broker.request(question('make install'), new AbortController().signal);
+		await tick();
+		expect(t.read()).toContain('alice asks to run a command:\n    make\n  why: medium risk: runs a program (make)');
+		expect(t.read()).not.toContain('make install');
+		t.input.write('what?\n');
+		await tick();
+		t.input.write('r\n');
+		expect(await first).toMatchObject({ decision: 'allow', scope: 'run', by: 'user' });
+		await tick();
+		expect(t.read()).toContain('    make install');
+		t.input.write('n not on this machine\n');
+		expect(await second).toMatchObject({ decision: 'deny', note: 'not on this machine' });
+		expect(t.calls).toEqual(['pause', 'resume', 'pause', 'resume']);
+		approver.dispose();
+	});
+
+	it('a request that times out while asked closes its prompt', async () => {
+		const broker = new ApprovalBroker();
+		const t = terminal();
+		const approver = new TerminalApprover(broker, t);
+		expect(await broker.request(question('make', 50), new AbortController().signal)).toMatchObject({ by: 'timeout' });
+		await tick();
+		expect(t.read()).toContain('(no decision in time: denied)');
+		expect(t.calls).toEqual(['pause', 'resume']);
+		approver.dispose();
+	});
+});
