@@ -117,12 +117,14 @@ const floorAndRisk: readonly Row[] = [
 
 describe('permission engine: hardline floor and risk classifier (no rules)', () => {
 	const e = engine();
-	it.each(floorAndRisk)('%j → %s (%s)', (line, decision, via, reason) => {
-		const verdict = e.evaluate(command(line));
-		expect({ decision: verdict.decision, via: verdict.via }).toEqual({ decision, via });
-		if (reason) expect(verdict.reason).toMatch(reason);
-		if (decision === 'ask') expect(verdict.risk.level).not.toBe('low');
-	});
+	for (const [line, decision, via, reason] of floorAndRisk) {
+		it(`${JSON.stringify(line)} → ${decision} (${via})`, () => {
+			const verdict = e.evaluate(command(line));
+			expect({ decision: verdict.decision, via: verdict.via }).toEqual({ decision, via });
+			if (reason) expect(verdict.reason).toMatch(reason);
+			if (decision === 'ask') expect(verdict.risk.level).not.toBe('low');
+		});
+	}
 });
 
 /** With rules from the config: deny wins, every part must pass, substitutions are not waved through by globs. */
@@ -165,11 +167,13 @@ const withRules: readonly Row[] = [
 
 describe('permission engine: rules', () => {
 	const e = engine(rules);
-	it.each(withRules)('%j → %s (%s)', (line, decision, via, reason) => {
-		const verdict = e.evaluate(command(line));
-		expect({ decision: verdict.decision, via: verdict.via }).toEqual({ decision, via });
-		if (reason) expect(verdict.reason).toMatch(reason);
-	});
+	for (const [line, decision, via, reason] of withRules) {
+		it(`${JSON.stringify(line)} → ${decision} (${via})`, () => {
+			const verdict = e.evaluate(command(line));
+			expect({ decision: verdict.decision, via: verdict.via }).toEqual({ decision, via });
+			if (reason) expect(verdict.reason).toMatch(reason);
+		});
+	}
 
 	it('an exact rule for the whole line (what "allow for this run" adds) allows even a substitution; deny still wins', () => {
 		const e2 = engine({ deny: ['command(curl *)'] });
