@@ -13,7 +13,7 @@ import { type ChangePrompts, windowPrompts } from './changePrompts';
 import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri';
 import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs';
 import type { PendingChangeSet } from './pendingChangeSet';
-import { openDocument, readCurrent } from './workspaceFiles';
+import { readCurrent } from './workspaceFiles';
 
 export interface ChangeReviewDeps {
 	readonly runs: RunService;
@@ -39,6 +39,10 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private _lastUserEdit = 0;
 	private _diffActive = false;
 	private _engine: Promise<typeof import('./changeEngine')> | undefined;
+	/** Watches the pending files on disk (edits outside any buffer make them stale too). */
+	private _watcher: vscode.FileSystemWatcher | undefined;
+	/** Latest staleness check per path: an older check that finishes later must not win. */
+	private readonly _staleChecks = new Map<string, number>();
 
 	constructor(private readonly _deps: ChangeReviewDeps) {
 		super();
@@ -49,6 +53,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._register(vscode.workspace.onDidSaveTextDocument((doc) => void this._refreshStale(doc.uri)));
 		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
 		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
+		this._register({ dispose: () => this._watch(undefined) });
 	}
 
 	/** The pending change set (tests and the panel); undefined when nothing is pending. */
@@ -164,6 +169,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			this._deps.log.info(`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`);
 			await closeChangeTabs(previous.runId);
 		}
+		this._watch(pending);
 		for (const file of pending.files()) await this._refreshStale(pending.uri(file.path));
 		this._setPendingContext(true);
 		this._fireChanged();
@@ -211,6 +217,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		pending.remove(paths);
 		if (this._pending === pending && pending.isEmpty) {
 			this._pending = undefined;
+			this._watch(undefined);
 			this._setPendingContext(false);
 			await closeChangeTabs(pending.runId);
 		} else {
@@ -230,13 +237,27 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		return picked?.label;
 	}
 
+	private _watch(pending: PendingChangeSet | undefined): void {
+		this._watcher?.dispose();
+		this._watcher = undefined;
+		if (!pending) return;
+		const paths = pending.files().map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
+		const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(pending.root, `{${paths.join(',')}}`));
+		const refresh = (uri: vscode.Uri) => void this._refreshStale(uri);
+		watcher.onDidChange(refresh);
+		watcher.onDidCreate(refresh);
+		watcher.onDidDelete(refresh);
+		this._watcher = watcher;
+	}
+
 	private _loadEngine(): Promise<typeof import('./changeEngine')> {
 		return (this._engine ??= import('./changeEngine'));
 	}
 
 	private _onEdited(event: vscode.TextDocumentChangeEvent): void {
-		if (event.document.uri.scheme !== 'file' || event.contentChanges.length === 0) return;
-		this._lastUserEdit = Date.now();
+		if (event.document.uri.scheme !== 'file') return;
+		if (event.contentChanges.length > 0) this._lastUserEdit = Date.now();
+		// Also without content changes: the event then reports a dirty-state change.
 		void this._refreshStale(event.document.uri);
 	}
 
@@ -246,8 +267,10 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const path = pending && relativePath(pending.root, uri);
 		const file = path !== undefined ? pending?.file(path) : undefined;
 		if (!pending || !file) return;
-		const doc = openDocument(uri);
-		const text = doc?.isDirty ? doc.getText() : (await readCurrent(uri)).text;
+		const check = (this._staleChecks.get(file.path) ?? 0) + 1;
+		this._staleChecks.set(file.path, check);
+		const { text } = await readCurrent(uri);
+		if (this._staleChecks.get(file.path) !== check) return;
 		const stale = file.kind === 'add' ? text !== null : text === null || sha256(text) !== file.baseHash;
 		if (pending.setStale(file.path, stale)) this._fireChanged();
 	}

@@ -25,6 +25,8 @@ export interface FindingThread {
 	/** Agents whose answers were counted. */
 	readonly of: number;
 	readonly label: string;
+	/** The comment thread itself (the argument Dismiss Finding takes). */
+	readonly thread: vscode.CommentThread;
 }
 
 const severityTitle: Record<AgreedFinding['severity'], string> = { error: 'Error', warning: 'Warning', info: 'Info' };
@@ -158,6 +160,7 @@ export class SelectionReview extends Disposable {
 			agents: finding.agents,
 			of,
 			label,
+			thread,
 		});
 	}
 

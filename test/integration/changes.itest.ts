@@ -1,0 +1,234 @@
+// In-host: reviewing and accepting the winner's changes (issue 5) in the real extension host,
+// with the scripted team of test/fixtures/changes/team.yaml run by the real run controller.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { ChangePrompts, ConflictChoice, ConflictSummary } from '../../src/vscode/changes/changePrompts';
+import { registerChangeReview } from '../../src/vscode/changes/registerChangeReview';
+import { commandIds } from '../../src/vscode/commandIds';
+import type { FinishedRun, RunRequest, RunService } from '../../src/vscode/run/runTypes';
+import type { MassGenApi } from '../../src/vscode/extensionApi';
+import { ChangeHarness, until } from '../fixtures/changes/changeHarness';
+import { addedFinal, addedPath, appBase, appFinal, appPath, appWith, notesBase, notesFinal, notesPath } from '../fixtures/changes/files';
+import { requestScreenshot } from './harness';
+
+describe('Change review (in VS Code, scripted team)', function () {
+	this.timeout(60_000);
+	let api: MassGenApi;
+	let h: ChangeHarness;
+
+	before(async () => {
+		const extension = vscode.extensions.getExtension<MassGenApi>('massgen.massgen-vscode');
+		assert.ok(extension);
+		api = await extension.activate();
+		h = new ChangeHarness(api, join(extension.extensionPath, 'test', 'fixtures', 'changes', 'team.yaml'));
+		// code-server saves dirty buffers after a delay by default; these tests need them to stay dirty.
+		await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+	});
+
+	beforeEach(async () => {
+		await h.reset();
+	});
+
+	afterEach(async () => {
+		if (h.changes.changeSet()) await h.changes.reject();
+		await h.reset();
+	});
+
+	after(async () => {
+		await h.cleanUp();
+		await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+	});
+
+	it('a run with changes: pending change set with consensus marks, the first diff opened, nothing written', async () => {
+		const { run, view } = await h.runTeam();
+		assert.deepEqual(
+			view.files.map((file) => `${file.kind} ${file.path} +${file.added} -${file.removed}`),
+			[`modify ${appPath} +3 -2`, `add ${addedPath} +3 -0`, `modify ${notesPath} +1 -0`],
+		);
+		const app = view.files[0]!;
+		const answers = JSON.stringify(run.result.answerChanges?.map((answer) => [answer.agentId, answer.label, answer.changes.map((c) => c.path)]));
+		// add() and sub(): every agent's answer made them; mul(): only the winner's presentation.
+		assert.deepEqual(app.hunks.map((hunk) => [hunk.id, hunk.oldStart, hunk.agents.length, hunk.selected]), [
+			['final#0', 1, 3, true],
+			['final#1', 6, 3, true],
+			['final#2', 10, 1, true],
+		], `answers: ${answers}; stale: ${JSON.stringify(view.files.map((file) => file.stale))}`);
+		assert.equal(app.hunks[2]!.agents[0], run.result.winner?.agentId);
+		assert.deepEqual(app.hunks[1]!.lines, ['-\treturn a - b;', '+\treturn a - b; // difference']);
+		assert.equal(view.agentCount, 3);
+
+		const tab = await until('the diff of the first file', () => h.diffTab(run.result.runId, appPath));
+		const input = tab.input as vscode.TabInputTextDiff;
+		assert.equal(input.original.toString(), `massgen-change:/${run.result.runId}/base/${appPath}`);
+		assert.equal(input.modified.toString(), `massgen-change:/${run.result.runId}/proposed/${appPath}`);
+		assert.match(tab.label, /app\.ts/);
+		assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), appBase);
+		assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), appFinal);
+		const answer = run.result.answerChanges![0]!;
+		const answerDoc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`massgen-change:/${run.result.runId}/${answer.label}/${appPath}`));
+		assert.equal(answerDoc.getText(), appWith('docComment', 'subComment'));
+
+		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null }, 'nothing is written before Accept');
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		await requestScreenshot('in-host-changes-diff');
+	});
+
+	it('deselect one hunk, accept: one WorkspaceEdit writes the rest (new folders too); one undo restores everything', async () => {
+		const { run } = await h.runTeam();
+		const actions = h.changes;
+		actions.selectHunks!(appPath, ['final#2'], false);
+		const view = actions.changeSet()!;
+		assert.deepEqual(view.files[0]!.hunks.map((hunk) => hunk.selected), [true, true, false]);
+		assert.equal(view.files[0]!.added, 2);
+		// The open diff shows the selection: the proposed side follows the checkboxes.
+		const proposed = await vscode.workspace.openTextDocument(vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${appPath}`));
+		await until('the proposed text to follow the selection', () => proposed.getText() === appWith('docComment', 'subComment'));
+
+		await actions.accept();
+		const expected = { app: appWith('docComment', 'subComment'), notes: notesFinal, added: addedFinal };
+		assert.deepEqual(h.readDisk(), expected);
+		assert.equal(actions.changeSet(), null, 'nothing pending after accepting everything');
+		await until('the diff tabs to close', () => (h.changeTabs(run.result.runId).length === 0 ? true : undefined));
+		for (const path of [appPath, notesPath]) assert.equal(h.document(path)?.isDirty, false, `${path} saved`);
+
+		// One undo, from one of the edited files, restores every file (the edit is one undo group).
+		await vscode.window.showTextDocument(h.uri(appPath));
+		await vscode.commands.executeCommand('undo');
+		await until('the undo to restore app.ts', () => h.document(appPath)?.getText() === appBase);
+		assert.equal(h.document(notesPath)?.getText(), notesBase);
+		await until('the undo to remove the added file', () => (existsSync(h.abs(addedPath)) ? undefined : true));
+	});
+
+	it('files the user edited meanwhile are merged three-way when the edits do not overlap; dirty buffers stay unsaved', async () => {
+		const { view: before } = await h.runTeam();
+		assert.ok(before.files.every((file) => !file.stale));
+		// app.ts changed on disk (line 2), notes.md edited in an open buffer and not saved.
+		await h.writeFile(appPath, appBase.replace('return a + b;', 'return b + a;'));
+		const notes = await vscode.workspace.openTextDocument(h.uri(notesPath));
+		const edit = new vscode.WorkspaceEdit();
+		edit.insert(notes.uri, new vscode.Position(0, 0), '<!-- mine -->\n');
+		assert.ok(await vscode.workspace.applyEdit(edit));
+		const stale = await until(`both files to be marked stale (dirty ${notes.isDirty})`, () => {
+			const view = h.changes.changeSet();
+			const flags = view?.files.filter((file) => file.stale).map((file) => file.path).sort();
+			return flags?.length === 2 ? flags : undefined;
+		});
+		assert.deepEqual(stale, [appPath, notesPath]);
+		await h.changes.accept();
+		assert.equal(readFileSync(h.abs(appPath), 'utf8'), appFinal.replace('return a + b;', 'return b + a;'));
+		assert.equal(notes.getText(), `<!-- mine -->\n${notesFinal}`);
+		assert.equal(readFileSync(h.abs(notesPath), 'utf8'), notesBase, 'the disk keeps the saved text');
+		assert.equal(notes.isDirty, true, 'a dirty buffer is edited, never saved');
+		assert.equal(readFileSync(h.abs(addedPath), 'utf8'), addedFinal);
+	});
+
+	it('reject writes nothing and closes the diffs', async () => {
+		const { run } = await h.runTeam();
+		await until('the diff', () => h.diffTab(run.result.runId, appPath));
+		await vscode.commands.executeCommand(commandIds.rejectChanges);
+		assert.equal(h.changes.changeSet(), null);
+		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
+		await until('the diff tabs to close', () => (h.changeTabs(run.result.runId).length === 0 ? true : undefined));
+	});
+
+	it('editor title actions: Next File, then Accept File on the active diff accepts only that file', async () => {
+		const { run } = await h.runTeam();
+		await until('the first diff', () => h.diffTab(run.result.runId, appPath));
+		const activeDiff = (path: string) => () => {
+			const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+			return input instanceof vscode.TabInputTextDiff && input.modified.path === `/${run.result.runId}/proposed/${path}` ? true : undefined;
+		};
+		// The diff opened without taking the focus; from outside a diff, Next File goes to the first file.
+		if (!activeDiff(appPath)()) await vscode.commands.executeCommand(commandIds.nextChangedFile);
+		await until('the first diff to be active', activeDiff(appPath));
+		await vscode.commands.executeCommand(commandIds.nextChangedFile);
+		await until('the next diff to be active', activeDiff(addedPath));
+		await vscode.commands.executeCommand(commandIds.previousChangedFile);
+		await until('the previous diff to be active', activeDiff(appPath));
+		await vscode.commands.executeCommand(commandIds.nextChangedFile);
+		await until('the next diff to be active again', activeDiff(addedPath));
+		await requestScreenshot('in-host-changes-added-file');
+		const active = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
+		await vscode.commands.executeCommand(commandIds.acceptFile, active.modified);
+		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: addedFinal });
+		assert.deepEqual(h.changes.changeSet()!.files.map((file) => file.path), [appPath, notesPath]);
+		await vscode.commands.executeCommand(commandIds.rejectFile, vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${notesPath}`));
+		assert.deepEqual(h.changes.changeSet()!.files.map((file) => file.path), [appPath]);
+		await vscode.commands.executeCommand(commandIds.acceptChanges);
+		assert.deepEqual(h.readDisk(), { app: appFinal, notes: notesBase, added: addedFinal });
+		assert.equal(h.changes.changeSet(), null);
+	});
+
+	it('an accept for another run id is ignored', async () => {
+		await h.runTeam();
+		await h.changes.accept(undefined, undefined, '20000101-000000-zzzz');
+		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
+		assert.ok(h.changes.changeSet());
+	});
+
+	it('overlapping edits: the conflict question; cancel writes nothing, Re-run starts the team again, Resolve in Editor writes conflict markers unsaved', async () => {
+		// A second change review with scripted answers to the (modal) conflict question, fed the real run.
+		const finished = new vscode.EventEmitter<FinishedRun>();
+		const started: RunRequest[] = [];
+		const runs: RunService = { start: async (request) => void started.push(request), onDidFinishRun: finished.event };
+		const asked: (readonly ConflictSummary[])[] = [];
+		let answer: ConflictChoice;
+		const prompts: ChangePrompts = {
+			conflicts: async (files) => {
+				asked.push(files);
+				return answer;
+			},
+			finished: async () => undefined,
+		};
+		const log = vscode.window.createOutputChannel('MassGen change review test', { log: true });
+		const feature = registerChangeReview({ runs, log, prompts, idleMs: 0 });
+		try {
+			const { run } = await h.runTeam();
+			await h.changes.reject();
+			const feed = async () => {
+				finished.fire(run);
+				await until('the second review to hold the run', () => feature.review.pending?.runId === run.result.runId);
+			};
+			await feed();
+			const mine = appBase.replace('return a - b;', 'return a - b - 0;');
+			await h.writeFile(appPath, mine);
+
+			answer = undefined;
+			await feature.review.accept();
+			assert.deepEqual(asked, [[{ path: appPath, reason: 'overlap' }]]);
+			assert.deepEqual(h.readDisk(), { app: mine, notes: notesBase, added: null }, 'cancel writes nothing');
+			assert.ok(feature.review.pending, 'still pending');
+
+			answer = 'rerun';
+			await feature.review.accept();
+			assert.deepEqual(started, [run.request]);
+			assert.equal(feature.review.pending, undefined);
+			assert.deepEqual(h.readDisk(), { app: mine, notes: notesBase, added: null });
+
+			// The run is fed again, so its base must be on disk again (else the base is unknown).
+			await h.writeFile(appPath, appBase);
+			await feed();
+			await h.writeFile(appPath, mine);
+			answer = 'resolve';
+			await feature.review.accept();
+			const app = await until('app.ts with conflict markers', () => {
+				const doc = h.document(appPath);
+				return doc?.getText().includes('<<<<<<< Current (your edits)') ? doc : undefined;
+			});
+			assert.equal(
+				app.getText(),
+				appFinal.replace('\treturn a - b; // difference\n', `<<<<<<< Current (your edits)\n\treturn a - b - 0;\n=======\n\treturn a - b; // difference\n>>>>>>> MassGen run ${run.result.runId} (${run.result.winner!.agentId})\n`),
+			);
+			assert.equal(app.isDirty, true, 'conflict markers are left for the user to resolve and save');
+			assert.deepEqual(h.readDisk(), { app: mine, notes: notesFinal, added: addedFinal });
+			await requestScreenshot('in-host-changes-conflict-markers');
+		} finally {
+			feature.dispose();
+			finished.dispose();
+			log.dispose();
+		}
+	});
+});
