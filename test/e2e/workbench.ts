@@ -147,6 +147,35 @@ export class Workbench {
 		await input.waitFor({ state: 'hidden', timeout: 10_000 });
 	}
 
+	/**
+	 * In an open quick pick titled `title`: types `filter`, waits for a row matching `row` (default:
+	 * the filter) to be the first one, and presses Enter. Waiting for the title matters when one
+	 * pick follows another: typing too early filters the closing one.
+	 */
+	async pickQuickItem(title: string | RegExp, filter: string, row: string | RegExp = filter): Promise<void> {
+		const widget = this.page.locator('.quick-input-widget');
+		const input = widget.locator('input.input');
+		await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
+		await input.waitFor({ state: 'visible', timeout: 15_000 });
+		await input.fill(filter);
+		try {
+			await widget.locator('.quick-input-list .monaco-list-row').first().filter({ hasText: row }).waitFor({ timeout: 15_000 });
+		} catch (error) {
+			await input.fill('');
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			const rows = await widget.locator('.quick-input-list .monaco-list-row').allTextContents();
+			throw new Error(`no row ${String(row)} for "${filter}" in the quick pick; unfiltered rows: ${JSON.stringify(rows)}`, { cause: error });
+		}
+		await input.press('Enter');
+	}
+
+	/** Waits for a notification toast containing `text`; returns it. */
+	async notification(text: string | RegExp, timeout = 15_000): Promise<string> {
+		const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+		await toast.waitFor({ timeout });
+		return (await toast.textContent()) ?? '';
+	}
+
 	/** The content frame of the `index`-th ready webview (two nested iframes in VS Code web). */
 	webviewFrame(index = 0): FrameLocator {
 		return this.page

@@ -57,9 +57,10 @@ export const askTeam: Scenario = {
 		assert.match((await finalAnswer.textContent()) ?? '', new RegExp(`CONTRIBUTING\\.md.*${winnerId}'s presentation`, 's'));
 		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 10_000 });
 
-		// The tally and the vote reasons.
+		// The tally (one row per agent with an answer: under load an agent may vote before it
+		// answers, which the protocol allows) and the three current votes with their reasons.
 		const tally = await frame.locator('.tally li').allTextContents();
-		assert.equal(tally.length, 3, `tally rows: ${tally.join(' | ')}`);
+		assert.ok(tally.length >= 1 && tally.length <= 3, `tally rows: ${tally.join(' | ')}`);
 		assert.ok(tally.some((row) => row.includes(winnerId) && /3 votes/.test(row)), `tally: ${tally.join(' | ')}`);
 		assert.equal(await frame.locator('.reasons li').count(), 3);
 		await frame.locator('.final-answer').scrollIntoViewIfNeeded();

@@ -1,5 +1,6 @@
 import { askTeam } from './askTeam';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
+import { teamConfigAndKeys } from './teamConfigAndKeys';
 
-export const scenarios: readonly Scenario[] = [showPanel, askTeam];
+export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys];
