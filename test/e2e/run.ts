@@ -69,7 +69,9 @@ async function inHostSuite(browser: Browser, server: CodeServer, signalDir: stri
 
 async function uiScenarios(browser: Browser, server: CodeServer, vsix: string | undefined): Promise<void> {
 	console.log(`Playwright scenarios (extension from ${vsix ?? 'the repo, as development path'}):`);
-	for (const scenario of scenarios) {
+	// MASSGEN_E2E_SCENARIO: run only the scenarios whose name contains it.
+	const only = process.env.MASSGEN_E2E_SCENARIO;
+	for (const scenario of scenarios.filter((candidate) => !only || candidate.name.includes(only))) {
 		const t = Date.now();
 		let workbench: Workbench | undefined;
 		try {

@@ -41,8 +41,8 @@ export async function openChangeDiff(
 	options: { preserveFocus: boolean; preview: boolean },
 ): Promise<void> {
 	const file = pending.anyFile(path);
-	const kind = file?.kind === 'add' ? ' (new file)' : file?.kind === 'delete' ? ' (deleted)' : '';
-	const title = `${basename(path)}${kind}: ${versionTitle(pending, version)}`;
+	const kind = file?.kind === 'add' ? 'new file, ' : file?.kind === 'delete' ? 'deleted, ' : '';
+	const title = `${basename(path)} (${kind}${versionTitle(pending, version)})`;
 	await vscode.commands.executeCommand(
 		'vscode.diff',
 		changeUri(pending.runId, 'base', path),

@@ -1,6 +1,7 @@
 import { askTeam } from './askTeam';
+import { changes } from './changes';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 
-export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys];
+export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes];

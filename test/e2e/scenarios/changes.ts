@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addedFinal, addedPath, appBase, appFinal, appPath, notesBase, notesFinal, notesPath } from '../../fixtures/changes/files';
+import { repoRoot, resultsDir, type Workbench } from '../workbench';
+import type { Scenario } from './scenario';
+
+const question = 'Document the math helpers';
+
+function writeBase(folder: string): void {
+	mkdirSync(join(folder, 'changes-demo'), { recursive: true });
+	writeFileSync(join(folder, appPath), appBase);
+	writeFileSync(join(folder, notesPath), notesBase);
+	rmSync(join(folder, 'changes-demo', 'new'), { recursive: true, force: true });
+}
+
+async function untilOnDisk(what: string, probe: () => boolean, timeoutMs = 15_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!probe()) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+const read = (folder: string, path: string) => (existsSync(join(folder, path)) ? readFileSync(join(folder, path), 'utf8') : null);
+
+async function askTeam(workbench: Workbench): Promise<void> {
+	await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
+	await workbench.answerInputBox(/read-only/, question);
+}
+
+/** The side-by-side diff of app.ts: base on the left, the proposed text on the right. */
+async function waitForAppDiff(workbench: Workbench): Promise<void> {
+	const diff = workbench.page.locator('.monaco-diff-editor').filter({ has: workbench.page.locator('.editor.modified .view-lines', { hasText: 'Adds two numbers' }) });
+	await diff.first().waitFor({ timeout: 30_000 });
+	await diff.locator('.editor.original .view-lines', { hasText: 'export function add' }).first().waitFor();
+}
+
+/**
+ * Like a user (issue 5): Ask Team with the scripted change team; when the run ends the diff of the
+ * first changed file opens beside the work, and a notification offers Accept All / Review /
+ * Reject. Accept All writes every file (a new one in new folders). A second run: the editor
+ * title's Accept File takes app.ts only, Reject Changes discards the rest.
+ */
+export const changes: Scenario = {
+	name: 'change review: the diff opens after the run; Accept All from the notification; Accept File / Reject Changes from the editor title',
+	prepareWorkspace(folder) {
+		writeBase(folder);
+		mkdirSync(join(folder, '.massgen'), { recursive: true });
+		copyFileSync(join(repoRoot, 'test', 'fixtures', 'changes', 'team.yaml'), join(folder, '.massgen', 'config.yaml'));
+	},
+	async run(workbench, folder) {
+		const { page } = workbench;
+		await workbench.waitForExplorer('hello.ts');
+		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
+		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+
+		await askTeam(workbench);
+		await waitForAppDiff(workbench);
+		const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /3 files changed by (alpha|beta|gamma)/ }).first();
+		await toast.waitFor({ timeout: 15_000 });
+		const tabs = await page.locator('.tabs-container .tab').allTextContents();
+		assert.ok(tabs.some((tab) => /app\.ts \(MassGen: (alpha|beta|gamma)\)/.test(tab)), `diff tab title: ${JSON.stringify(tabs)}`);
+		// Nothing is written before Accept.
+		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appBase, notesBase, null]);
+		await workbench.screenshot('changes-01-diff-and-notification');
+		const panelChanges = workbench.webviewFrame().locator('.changes');
+		if (await panelChanges.count()) {
+			await panelChanges.first().scrollIntoViewIfNeeded();
+			await workbench.screenshot('changes-02-panel-change-list');
+		}
+
+		await toast.getByRole('button', { name: 'Accept All' }).click();
+		await untilOnDisk('the accepted files', () => read(folder, appPath) === appFinal && read(folder, notesPath) === notesFinal && read(folder, addedPath) === addedFinal);
+		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'Adds two numbers' }).waitFor({ state: 'detached', timeout: 10_000 });
+		await workbench.screenshot('changes-03-accepted');
+
+		// A second run on the base again: the editor title actions of the diff.
+		writeBase(folder);
+		await askTeam(workbench);
+		await waitForAppDiff(workbench);
+		await page.locator('.notifications-toasts .notification-toast', { hasText: /files changed by/ }).first().waitFor({ timeout: 15_000 });
+		const title = page.locator('.editor-group-container.active .editor-actions, .editor-group-container .title-actions').first();
+		const acceptFile = page.locator('.editor-actions .action-label[aria-label^="Accept File"]').first();
+		await acceptFile.waitFor({ timeout: 10_000 });
+		await title.screenshot({ path: join(resultsDir, 'changes-04-title-actions.png') }).catch(() => undefined);
+		await workbench.screenshot('changes-04-second-run');
+		await acceptFile.click();
+		await untilOnDisk('app.ts accepted', () => read(folder, appPath) === appFinal);
+		assert.deepEqual([read(folder, notesPath), read(folder, addedPath)], [notesBase, null], 'only the file of the diff');
+		// The next pending file's diff (added.md or notes.md) carries the same actions: Reject Changes.
+		const rejectAll = page.locator('.editor-actions .action-label[aria-label^="Reject Changes"]').first();
+		if (!(await rejectAll.isVisible())) await workbench.runCommand('MassGen: Next Changed File');
+		await rejectAll.waitFor({ timeout: 10_000 });
+		await rejectAll.click();
+		await page.locator('.editor-actions .action-label[aria-label^="Reject Changes"]').first().waitFor({ state: 'detached', timeout: 10_000 });
+		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appFinal, notesBase, null]);
+		await workbench.screenshot('changes-05-rejected');
+	},
+};
