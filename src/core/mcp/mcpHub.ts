@@ -84,7 +84,8 @@ export class McpHub {
 		await Promise.all(
 			[...this.sessions.values()].map(async (session) => {
 				await session.start(signal);
-				if (session.state === 'failed' && !this.closed) this.options.onNotice?.(session.unavailable()!);
+				// A start cut short by cancelling the run is not worth a warning.
+				if (session.state === 'failed' && !this.closed && !signal?.aborted) this.options.onNotice?.(session.unavailable()!);
 			}),
 		);
 	}

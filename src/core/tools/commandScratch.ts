@@ -78,7 +78,7 @@ export class ScratchCopy {
 
 	private async create(): Promise<string> {
 		const safeLabel = this.options.label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
-		const root = await mkdtemp(join(tmpdir(), `massgen-cmd-${safeLabel}-`));
+		const root = await realpath(await mkdtemp(join(tmpdir(), `massgen-cmd-${safeLabel}-`)));
 		this.root = root;
 		const budget = { bytes: this.options.maxBytes ?? 512 * 1024 * 1024, files: this.options.maxFiles ?? 100_000 };
 		const workspace = await realpath(this.options.workspaceRoot);
@@ -101,6 +101,8 @@ export class ScratchCopy {
 			const target = join(to, entry.name);
 			const lower = entry.name.toLowerCase();
 			if (skippedFolders.has(lower) || isSecretsFile(entry.name)) continue;
+			// A workspace that contains the temp folder must not copy the copy into itself.
+			if (isInside(this.root!, source)) continue;
 			const isDirectory = entry.isDirectory();
 			if (isDirectory && this.linked.has(lower)) {
 				await symlink(source, target, 'junction');
