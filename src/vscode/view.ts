@@ -203,8 +203,8 @@ export class PanelHost extends Disposable {
 			return;
 		}
 		this._viewing = state;
-		void this._deps.memento.update(lastRunKey, runId);
 		await this._postSnapshot();
+		await this._deps.memento.update(lastRunKey, runId);
 	}
 
 	private async _readRun(runId: string): Promise<RunState | undefined> {

@@ -11,8 +11,8 @@ const agents = ['planner', 'reviewer', 'skeptic'];
  * Like a user: a workspace with a team config (.massgen/config.yaml = the shipped scripted demo
  * team), an editor open, F1 → "MassGen: Ask Team" → type the question → Enter. The panel opens
  * beside the editor without taking focus and shows the lanes, the votes, the winner and the final
- * answer; the proposed CONTRIBUTING.md is not on disk. Then a follow-up from the panel's box, and a
- * window reload that restores the panel with the last run.
+ * answer; the proposed CONTRIBUTING.md is not on disk. Then a follow-up from the panel's box, the
+ * first run reopened from the past-runs list, and a window reload that restores the panel as it was.
  */
 export const askTeam: Scenario = {
 	name: 'palette: MassGen: Ask Team → question → the panel shows lanes, votes, winner and final answer',
@@ -86,13 +86,24 @@ export const askTeam: Scenario = {
 		await workbench.screenshot('ask-team-04-follow-up');
 		mark('follow-up answered');
 
-		// Reload the window: the serializer restores the panel, and the host's snapshot (the last
-		// run, read back from its events.jsonl) fills it again.
+		// Past runs: open the first run again (read back from its events.jsonl, read-only).
+		const firstRun = frame.locator('.run-list .run-row', { hasText: question });
+		await firstRun.press('Enter');
+		await frame.locator('.question', { hasText: question }).waitFor({ timeout: 15_000 });
+		await frame.locator('.winner-banner .winner-title strong', { hasText: winnerId }).waitFor({ timeout: 10_000 });
+		assert.equal(await frame.locator('.run-list .run-row[aria-current="true"] .run-question').textContent(), question);
+		mark('past run reopened');
+		// VS Code writes workspace storage (where the host remembers the shown run) a moment after
+		// the change; a user does not reload within that moment either.
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+
+		// Reload the window: the serializer restores the panel, and the host's snapshot (the run the
+		// panel showed last, read back from its events.jsonl) fills it again.
 		await page.reload();
 		await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
 		await workbench.waitInPanel('.question', 60_000);
 		const restored = workbench.webviewFrame();
-		assert.equal(await restored.locator('.question').textContent(), 'And what about a changelog?');
+		assert.equal(await restored.locator('.question').textContent(), question);
 		await restored.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 10_000 });
 		await restored.locator('.winner-banner .winner-title strong').waitFor({ timeout: 10_000 });
 		await workbench.screenshot('ask-team-05-after-reload');
