@@ -224,6 +224,53 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		expect(r.result.changes.map((change) => change.path)).toEqual(['NOTES.md']);
 	});
 
+	it('an agent waiting for approval does not hold up the others', async () => {
+		let broker: ApprovalBroker | undefined;
+		const r = await run({
+			members: [
+				{ id: 'alice', handler: sequence([tools(call('run_command', { command: 'make' })), answer('alice answer'), vote('agent2')]) },
+				{ id: 'bob', handler: sequence([answer('bob answer'), vote('agent2')], 'bob presents') },
+			],
+			agents: { alice: { commandExecution: true } },
+			options: {
+				broker: (broker = new ApprovalBroker()),
+			},
+			onEvent: (event) => {
+				// Decide only once bob has answered and voted: bob must not wait for alice's approval.
+				if (event.type === 'vote' && event.agentId === 'bob') setTimeout(() => broker!.resolve(broker!.pending()[0]!.requestId, 'deny'), 50);
+			},
+		});
+		expect(r.result.status).toBe('completed');
+		const bobVote = r.of('vote').find((event) => event.agentId === 'bob')!;
+		const request = r.of('approval-request')[0]!;
+		const decided = r.of('approval-result')[0]!;
+		expect(request.seq).toBeLessThan(bobVote.seq);
+		expect(bobVote.seq).toBeLessThan(decided.seq);
+		expect(decided).toMatchObject({ agentId: 'alice', decision: 'deny', by: 'user' });
+	});
+
+	it('closes the tool session on the crash path too (a failure inside the run)', async () => {
+		let closed = 0;
+		const orchestrator = new Orchestrator({
+			question: 'q',
+			workspace: await createWorkspace(makeWorkspaceDir()),
+			agents: [{ id: 'solo', model: new ScriptedModel(() => ({ text: 'x' })) }],
+			settings: fastSettings,
+			tools: {
+				open: () => ({
+					ready: () => Promise.reject(new Error('tools exploded')),
+					toolbox: (_agent, workspace) => workspace,
+					usage: () => undefined,
+					close: async () => void closed++,
+				}),
+			},
+		});
+		const events: RunEvent[] = [];
+		for await (const event of orchestrator.run()) events.push(event);
+		expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'failed', error: 'internal error: tools exploded' });
+		expect(closed).toBe(1);
+	});
+
 	it('an untrusted workspace offers no run_command and starts no stdio server from workspace files', async () => {
 		const log = join(mkdtempSync(join(tmpdir(), 'massgen-log-')), 'server.log');
 		const r = await run({
