@@ -1,7 +1,7 @@
 /**
  * MassGen v0.1.12 keys we accept without supporting them yet (massgen-reference §5). Each one
  * gets a warning naming it instead of the "unknown key" warning, and is left out of the parsed
- * config, so a MassGen config loads unchanged and a provider never receives e.g. `mcp_servers`.
+ * config, so a MassGen config loads unchanged and a provider never receives e.g. `custom_tools`.
  */
 
 /** Where in the document a table applies; `agent` is an entry of `agents` or the single `agent`. */
