@@ -125,13 +125,21 @@ describe('Change review (in VS Code, scripted team)', function () {
 		assert.equal(readFileSync(h.abs(addedPath), 'utf8'), addedFinal);
 	});
 
-	it('reject writes nothing and closes the diffs', async () => {
+	it('Review Changes opens every file in one multi-file diff; reject writes nothing and closes the diffs', async () => {
 		const { run } = await h.runTeam();
 		await until('the diff', () => h.diffTab(run.result.runId, appPath));
+		await vscode.commands.executeCommand(commandIds.reviewChanges);
+		const multi = await until(`the multi-file diff tab (tabs: ${JSON.stringify(vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label))})`, () =>
+			vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => /^MassGen: 3 files changed by (alpha|beta|gamma)( \(3 files\))?$/.test(tab.label)),
+		);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		await requestScreenshot('in-host-changes-multi-file');
+		assert.ok(multi);
 		await vscode.commands.executeCommand(commandIds.rejectChanges);
 		assert.equal(h.changes.changeSet(), null);
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
 		await until('the diff tabs to close', () => (h.changeTabs(run.result.runId).length === 0 ? true : undefined));
+		await until('the multi-file diff to close', () => !vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.label.startsWith('MassGen: 3 files')));
 	});
 
 	it('editor title actions: Next File, then Accept File on the active diff accepts only that file', async () => {

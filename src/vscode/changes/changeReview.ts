@@ -131,12 +131,25 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
 	async acceptFile(arg?: unknown): Promise<void> {
 		const path = await this._fileOf(arg, 'Accept which file?');
-		if (path) await this.accept([path]);
+		if (path) await this._thenNext(path, () => this.accept([path]));
 	}
 
 	async rejectFile(arg?: unknown): Promise<void> {
 		const path = await this._fileOf(arg, 'Reject which file?');
-		if (path) await this.reject([path]);
+		if (path) await this._thenNext(path, () => this.reject([path]));
+	}
+
+	/** Resolves one file; when its diff was the active editor, the next pending file's diff takes its place. */
+	private async _thenNext(path: string, resolve: () => Promise<void>): Promise<void> {
+		const pending = this._pending;
+		const active = activeChange();
+		const wasActive = pending !== undefined && active?.runId === pending.runId && active.path === path;
+		const at = pending?.files().findIndex((file) => file.path === path) ?? -1;
+		await resolve();
+		if (!wasActive || this._pending !== pending || pending.file(path)) return;
+		const rest = pending.files();
+		const next = rest[Math.min(at, rest.length - 1)];
+		if (next) await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
 	}
 
 	/** Opens the next (or previous) pending file's diff, wrapping around. */

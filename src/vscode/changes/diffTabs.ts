@@ -81,7 +81,9 @@ export async function closeChangeTabs(runId: string, paths?: ReadonlySet<string>
 		if (input instanceof vscode.TabInputText) return ours(input.uri);
 		// A multi-file diff tab's input class is proposed API: match the title we gave it.
 		const multi = input === undefined || (typeof input === 'object' && input !== null && 'textDiffs' in input);
-		return !paths && multi && (multiDiffTitles.get(runId)?.has(tab.label) ?? false);
+		// The workbench appends the file count to the title: "<title> (3 files)".
+		const titles = [...(multiDiffTitles.get(runId) ?? [])];
+		return !paths && multi && titles.some((title) => tab.label === title || tab.label.startsWith(`${title} (`));
 	});
 	if (!paths) multiDiffTitles.delete(runId);
 	if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);

@@ -88,13 +88,14 @@ export const changes: Scenario = {
 		await acceptFile.click();
 		await untilOnDisk('app.ts accepted', () => read(folder, appPath) === appFinal);
 		assert.deepEqual([read(folder, notesPath), read(folder, addedPath)], [notesBase, null], 'only the file of the diff');
-		// The next pending file's diff (added.md or notes.md) carries the same actions: Reject Changes.
+		// The next pending file's diff takes the place of the accepted one, with the same actions: Reject Changes.
+		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'A new file in a new folder' }).first().waitFor({ timeout: 10_000 });
 		const rejectAll = page.locator('.editor-actions .action-label[aria-label^="Reject Changes"]').first();
-		if (!(await rejectAll.isVisible())) await workbench.runCommand('MassGen: Next Changed File');
 		await rejectAll.waitFor({ timeout: 10_000 });
+		await workbench.screenshot('changes-05-next-file');
 		await rejectAll.click();
-		await page.locator('.editor-actions .action-label[aria-label^="Reject Changes"]').first().waitFor({ state: 'detached', timeout: 10_000 });
+		await rejectAll.waitFor({ state: 'detached', timeout: 10_000 });
 		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appFinal, notesBase, null]);
-		await workbench.screenshot('changes-05-rejected');
+		await workbench.screenshot('changes-06-rejected');
 	},
 };
