@@ -21,7 +21,7 @@ export interface StateApi {
 }
 
 /** Keys that belong to a run's content (lanes, tool calls, answers); reset when the run changes. */
-const runScoped = /^(lane|reasoning|tools|tool|answers|answer|stream):/;
+const runScoped = /^(lane|reasoning|tools|tool|answers|answer|stream|change|hunk):/;
 
 const saveDelayMs = 250;
 

@@ -1,57 +1,60 @@
 /**
- * The run's change set: one row per file (kind, +/- lines when the host sent the change set,
- * "Open diff"), plus Accept all / Reject. Rows come from the host's `change-set` message when
- * there is one, else from the winner's presentation edits in the run state. Kept apart from the
- * rest of the panel so per-hunk review (issue 5) can grow each row on its own.
+ * The run's change set for review: one row per file (changeFiles.ts) with its hunks and the
+ * runner-ups' alternatives (hunkList.ts, hunkView.ts), a summary, and Accept selected / Reject
+ * all. Rows come from the host's `change-set` message when there is one, else from the winner's
+ * presentation edits in the run state (no hunks then). Rows and hunks are keyed and updated in
+ * place: a new change set after a toggle keeps focus and scroll where they were.
  */
 import type { ChangeSetView } from '../../src/protocol/changeSetView.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import { presentationChanges, type RunState } from '../../src/protocol/runState.js';
-import type { ChangeKind } from '../../src/core/orchestrator/events.js';
-import { button, h, icon, setDisabled, setHidden, setText } from './dom.js';
+import type { ViewStateStore } from '../viewState.js';
+import { ChangeSelection } from './changeSelection.js';
+import { FileRow, type FileRowData } from './changeFiles.js';
+import { button, h, icon, setDisabled, setHidden, setText, setTitle } from './dom.js';
+import { placeChildren } from './hunkList.js';
 
 /** `undefined`: the host never sent a change set; `null`: nothing is pending any more. */
 export type ChangeSetInput = ChangeSetView | null | undefined;
-
-interface ChangeRow {
-	readonly path: string;
-	readonly kind: ChangeKind;
-	readonly renamedFrom: string | null;
-	readonly added: number | null;
-	readonly removed: number | null;
-	readonly stale: boolean;
-}
-
-const kindLook: Record<ChangeKind, { icon: string; label: string }> = {
-	add: { icon: 'diff-added', label: 'added' },
-	modify: { icon: 'diff-modified', label: 'modified' },
-	delete: { icon: 'diff-removed', label: 'deleted' },
-};
 
 export class ChangesView {
 	readonly element: HTMLElement;
 	private readonly _list: HTMLUListElement;
 	private readonly _note: HTMLParagraphElement;
+	private readonly _summary: HTMLSpanElement;
+	private readonly _solo: HTMLButtonElement;
+	private readonly _footer: HTMLDivElement;
 	private readonly _actions: HTMLDivElement;
 	private readonly _accept: HTMLElement;
 	private readonly _reject: HTMLElement;
 	private readonly _title: HTMLHeadingElement;
+	private readonly _selection = new ChangeSelection();
+	private readonly _rows = new Map<string, FileRow>();
 	private _key: unknown[] = [];
-	private _changeSetRunId: string | null = null;
+	private _state: RunState | null = null;
+	private _changeSet: ChangeSetInput;
+	private _soloCursor = -1;
 
-	constructor(private readonly _post: (message: WebviewMessage) => void) {
+	constructor(
+		private readonly _post: (message: WebviewMessage) => void,
+		private readonly _viewState: ViewStateStore,
+	) {
 		this._title = h('h3', { class: 'changes-title', attrs: { id: 'changes-heading' } });
+		this._summary = h('span', { class: 'changes-summary' });
+		this._solo = h('button', { class: 'link-action solo-jump', attrs: { type: 'button' } });
+		this._solo.addEventListener('click', () => this._nextSolo());
 		this._list = h('ul', { class: 'change-list' });
 		this._note = h('p', { class: 'changes-note' });
-		this._accept = button('Accept all', () => this._acceptAll(), { icon: 'check-all', class: 'accept-all' });
-		this._reject = button('Reject', () => this._post({ type: 'reject' }), { icon: 'close', secondary: true, class: 'reject-all' });
+		this._accept = button('Accept selected', () => this._post(this._selection.acceptMessage()), { icon: 'check', class: 'accept-all' });
+		this._reject = button('Reject all', () => this._post({ type: 'reject' }), { icon: 'close', secondary: true, class: 'reject-all' });
 		this._actions = h('div', { class: 'changes-actions' }, this._accept, this._reject);
+		this._footer = h('div', { class: 'changes-footer' }, this._note, this._actions);
 		this.element = h(
 			'section',
 			{ class: 'changes', attrs: { 'aria-labelledby': 'changes-heading' } },
-			h('div', { class: 'changes-head' }, this._title, this._actions),
+			h('div', { class: 'changes-head' }, this._title, this._summary, this._solo),
 			this._list,
-			this._note,
+			this._footer,
 		);
 		this.element.hidden = true;
 	}
@@ -60,19 +63,51 @@ export class ChangesView {
 		const key = [state.fileEdits, state.status, changeSet];
 		if (key.every((part, i) => part === this._key[i])) return;
 		this._key = key;
-		const pending = changeSet && changeSet.runId === state.runId ? changeSet : null;
-		this._changeSetRunId = pending?.runId ?? null;
-		const rows = pending ? pending.files.map(fromChangeSet) : presentationChanges(state).map(fromEdit);
+		this._state = state;
+		if (changeSet !== this._changeSet) {
+			this._changeSet = changeSet;
+			this._selection.setChangeSet(changeSet && changeSet.runId === state.runId ? changeSet : null);
+		}
+		this._render();
+	}
+
+	/** A checkbox or button of a file: updates the panel at once, then tells the host. */
+	private _select(path: string, ids: readonly string[], on: boolean): void {
+		if (ids.length === 0) return;
+		this._selection.intend(path, ids, on);
+		this._post({ type: 'select-hunks', path, ids: [...ids], selected: on });
+		this._render();
+	}
+
+	private _render(): void {
+		const state = this._state;
+		if (!state) return;
+		const focus = this._focusAnchor();
+		const pending = this._selection.changeSet;
+		const rows: FileRowData[] = pending
+			? pending.files.map((file) => ({
+					path: file.path,
+					kind: file.kind,
+					renamedFrom: file.renamedFrom,
+					stale: file.stale,
+					review: { file, selection: this._selection.file(file), agentCount: pending.agentCount },
+				}))
+			: presentationChanges(state).map((edit) => ({ path: edit.path, kind: edit.kind, renamedFrom: null, stale: false, review: null }));
 		setHidden(this.element, rows.length === 0);
 		if (rows.length === 0) return;
 		setText(this._title, `Changed files (${rows.length})`);
-		this._list.replaceChildren(...rows.map((row) => this._row(row)));
+		this._renderRows(rows);
 
-		const settled = changeSet === null && state.status !== 'running';
+		const settled = this._changeSet === null && state.status !== 'running';
 		const reviewable = !settled && (state.status === 'completed' || state.status === 'timeout');
+		const totals = this._selection.totals();
 		setHidden(this._actions, settled);
-		setDisabled(this._accept, !reviewable);
+		setDisabled(this._accept, !reviewable || (pending !== null && totals.selected === 0));
 		setDisabled(this._reject, !reviewable);
+		setText(this._accept, pending ? (totals.selected === totals.hunks && totals.selected === totals.winnerSelected ? 'Accept all' : 'Accept selected') : 'Accept all');
+		setTitle(this._accept, pending ? `Apply the ${totals.selected} selected change${totals.selected === 1 ? '' : 's'} as one undoable edit` : 'Apply every change as one undoable edit');
+		this._renderSummary(pending, totals);
+
 		const stale = rows.filter((row) => row.stale).length;
 		setText(
 			this._note,
@@ -81,47 +116,106 @@ export class ChangesView {
 				: settled
 					? 'No changes are pending any more (accepted or rejected).'
 					: reviewable
-						? `Nothing has been written yet. Open a diff to review, then accept or reject.${stale > 0 ? ` ${stale} file${stale === 1 ? ' was' : 's were'} edited since the agents read ${stale === 1 ? 'it' : 'them'}: accepting merges your edits.` : ''}`
+						? `Nothing has been written yet. ${pending ? 'Untick the changes you do not want, then accept or reject.' : 'Open a diff to review, then accept or reject.'}${stale > 0 ? ` ${stale} file${stale === 1 ? ' was' : 's were'} edited since the agents read ${stale === 1 ? 'it' : 'them'}: accepting merges your edits.` : ''}`
 						: 'The run did not complete; these changes cannot be applied.',
 		);
+		this._restoreFocus(focus);
 	}
 
-	private _acceptAll(): void {
-		this._post(this._changeSetRunId ? { type: 'accept', runId: this._changeSetRunId } : { type: 'accept' });
+	private _renderRows(rows: readonly FileRowData[]): void {
+		const seen = new Set<string>();
+		const order: HTMLLIElement[] = [];
+		for (const data of rows) {
+			const key = `${data.kind}:${data.path}`;
+			let row = this._rows.get(key);
+			if (!row) {
+				row = new FileRow(
+					{
+						viewState: this._viewState,
+						openDiff: (path, version) => this._post(version ? { type: 'open-diff', path, version } : { type: 'open-diff', path }),
+						select: (path, ids, on) => this._select(path, ids, on),
+					},
+					data.path,
+					data.kind,
+				);
+				this._rows.set(key, row);
+			}
+			row.update(data);
+			seen.add(key);
+			order.push(row.element);
+		}
+		for (const [key, row] of this._rows) {
+			if (seen.has(key)) continue;
+			row.element.remove();
+			this._rows.delete(key);
+		}
+		placeChildren(this._list, order);
 	}
 
-	private _row(change: ChangeRow): HTMLLIElement {
-		const look = kindLook[change.kind] ?? { icon: 'file', label: change.kind };
-		const slash = change.path.lastIndexOf('/');
-		const name = change.path.slice(slash + 1);
-		const dir = slash > 0 ? change.path.slice(0, slash) : '';
-		const open = button('Open diff', () => this._post({ type: 'open-diff', path: change.path }), {
-			icon: 'diff',
-			secondary: true,
-			ariaLabel: `Open diff of ${change.path}`,
-			class: 'open-diff',
-		});
-		const kind = change.renamedFrom ? `renamed from ${change.renamedFrom}` : look.label;
-		const row = h(
-			'li',
-			{ class: `change change-${change.kind}` },
-			h('span', { class: 'change-icon', title: look.label }, icon(look.icon)),
-			h('span', { class: 'change-name', text: name, title: change.path }),
-			dir ? h('span', { class: 'change-dir', text: dir }) : null,
-			change.stale ? h('span', { class: 'change-stale', title: 'You edited this file since the agents read it' }, icon('warning'), 'edited since') : null,
-			change.added !== null ? h('span', { class: 'change-lines' }, h('span', { class: 'lines-added', text: `+${change.added}` }), h('span', { class: 'lines-removed', text: `−${change.removed ?? 0}` })) : null,
-			h('span', { class: 'change-kind', text: kind }),
-			open,
+	private _renderSummary(pending: ChangeSetView | null, totals: ReturnType<ChangeSelection['totals']>): void {
+		setHidden(this._summary, pending === null);
+		const solo = this._soloHunks();
+		setHidden(this._solo, solo.length === 0);
+		if (!pending) return;
+		const taken = totals.selected - totals.winnerSelected;
+		setText(
+			this._summary,
+			`${totals.winnerSelected} of ${totals.hunks} change${totals.hunks === 1 ? '' : 's'}${taken > 0 ? ` + ${taken} runner-up` : ''} · +${totals.added} −${totals.removed}`,
 		);
-		row.dataset['path'] = change.path;
-		return row;
+		setTitle(this._summary, `${totals.winnerSelected} of the winner’s ${totals.hunks} changes selected${taken > 0 ? `, ${taken} taken from runner-ups` : ''}; ${totals.added} lines added, ${totals.removed} removed`);
+		if (solo.length > 0) {
+			const text = `${solo.length} change${solo.length === 1 ? '' : 's'} only the winner made`;
+			if (this._solo.dataset['text'] !== text) {
+				this._solo.dataset['text'] = text;
+				this._solo.replaceChildren(icon('eye'), text);
+			}
+			setTitle(this._solo, 'No other agent made these changes: review them first. Click to go to the next one.');
+		}
 	}
-}
 
-function fromEdit(edit: { path: string; kind: ChangeKind }): ChangeRow {
-	return { path: edit.path, kind: edit.kind, renamedFrom: null, added: null, removed: null, stale: false };
-}
+	/** Winner hunks no other agent made (when there are other agents), in file order. */
+	private _soloHunks(): { path: string; kind: string; id: string }[] {
+		const set = this._selection.changeSet;
+		if (!set || set.agentCount <= 1) return [];
+		return set.files.flatMap((file) => file.hunks.filter((hunk) => hunk.agents.length === 1).map((hunk) => ({ path: file.path, kind: file.kind, id: hunk.id })));
+	}
 
-function fromChangeSet(file: ChangeSetView['files'][number]): ChangeRow {
-	return { path: file.path, kind: file.kind, renamedFrom: file.renamedFrom, added: file.added, removed: file.removed, stale: file.stale };
+	private _nextSolo(): void {
+		const solo = this._soloHunks();
+		if (solo.length === 0) return;
+		this._soloCursor = (this._soloCursor + 1) % solo.length;
+		const target = solo[this._soloCursor]!;
+		const row = this._rows.get(`${target.kind}:${target.path}`);
+		const check = row?.reveal(`hunk:${target.path}#${target.id}`);
+		if (!check) return;
+		check.focus({ preventScroll: true });
+		check.closest('.hunk')?.scrollIntoView({ block: 'nearest' });
+	}
+
+	/** The focused control inside the change list (by its stable key) and where it is on screen. */
+	private _focusAnchor(): { key: string; top: number; index: number } | null {
+		const active = document.activeElement;
+		if (!(active instanceof HTMLElement) || !this.element.contains(active)) return null;
+		const key = active.dataset['focusKey'];
+		if (!key) return null;
+		const li = active.closest('li.change');
+		const index = li ? [...this._list.children].indexOf(li) : -1;
+		return { key, top: active.getBoundingClientRect().top, index };
+	}
+
+	/** Puts focus back on the same control (re-created or moved) and keeps it where it was on screen. */
+	private _restoreFocus(anchor: { key: string; top: number; index: number } | null): void {
+		if (!anchor) return;
+		let target = this.element.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(anchor.key)}"]`);
+		if (!target || target.offsetParent === null) {
+			// Its file is gone (accepted or rejected elsewhere): the file now in its place.
+			const rows = [...this._list.children] as HTMLElement[];
+			const row = rows[Math.min(Math.max(anchor.index, 0), rows.length - 1)];
+			target = row?.querySelector<HTMLElement>('.file-check:not([hidden]), .open-diff') ?? null;
+		}
+		if (!target) return;
+		if (document.activeElement !== target) target.focus({ preventScroll: true });
+		const shift = target.getBoundingClientRect().top - anchor.top;
+		if (Math.abs(shift) >= 1) window.scrollBy(0, shift);
+	}
 }

@@ -38,7 +38,7 @@ export class ResultView {
 		this._final = final.details;
 		this._final.hidden = true;
 		this._finalBody = final.body;
-		this._changes = new ChangesView(post);
+		this._changes = new ChangesView(post, viewState);
 		this.element = h('section', { class: 'result', attrs: { 'aria-label': 'Result' } }, this._banner, this._final, this._changes.element);
 		this.element.hidden = true;
 	}

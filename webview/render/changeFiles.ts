@@ -1,0 +1,224 @@
+/**
+ * One changed file: a row with expand/collapse, a file checkbox (all / some / none of its
+ * changes), kind icon, path, +/- lines of the current selection, the "edited since" warning and
+ * Open diff; below it (when expanded) the stale note and the hunk list. Rows without a host
+ * change set (the winner's edits while the run goes on) have no hunks and no checkbox.
+ */
+import type { ChangeKind } from '../../src/core/orchestrator/events.js';
+import type { ChangeFileView } from '../../src/protocol/changeSetView.js';
+import type { ViewStateStore } from '../viewState.js';
+import type { FileSelection } from './changeSelection.js';
+import { h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
+import { HunkList } from './hunkList.js';
+
+const kindLook: Record<ChangeKind, { icon: string; label: string }> = {
+	add: { icon: 'diff-added', label: 'added' },
+	modify: { icon: 'diff-modified', label: 'modified' },
+	delete: { icon: 'diff-removed', label: 'deleted' },
+};
+
+/** Files whose winner hunks have more lines than this start collapsed unless modified. */
+const OPEN_LINES = 30;
+
+export interface FileRowContext {
+	readonly viewState: ViewStateStore;
+	/** Posts `open-diff` (`version`: an answer label). */
+	openDiff(path: string, version?: string): void;
+	/** Posts `select-hunks` and updates the panel at once. */
+	select(path: string, ids: readonly string[], on: boolean): void;
+}
+
+export interface FileRowData {
+	readonly path: string;
+	readonly kind: ChangeKind;
+	readonly renamedFrom: string | null;
+	readonly stale: boolean;
+	/** Host change set data; null for a row built from the run's edits. */
+	readonly review: { readonly file: ChangeFileView; readonly selection: FileSelection; readonly agentCount: number } | null;
+}
+
+function splitPath(path: string): { name: string; dir: string } {
+	const slash = path.lastIndexOf('/');
+	return { name: path.slice(slash + 1), dir: slash > 0 ? path.slice(0, slash) : '' };
+}
+
+export class FileRow {
+	readonly element: HTMLLIElement;
+	readonly kind: ChangeKind;
+	private readonly _twisty: HTMLButtonElement;
+	private readonly _check: HTMLInputElement;
+	private readonly _stale: HTMLSpanElement;
+	private readonly _lines: HTMLSpanElement;
+	private readonly _added: HTMLSpanElement;
+	private readonly _removed: HTMLSpanElement;
+	private readonly _kindText: HTMLSpanElement;
+	private readonly _body: HTMLDivElement;
+	private readonly _staleNote: HTMLDivElement;
+	private readonly _count: HTMLSpanElement;
+	private _hunks: HunkList | null = null;
+	private _agentCount = 0;
+	private _data: FileRowData | null = null;
+	/** Checkbox state as last rendered (a click on "some" selects the rest). */
+	private _checkState: 'all' | 'some' | 'none' = 'all';
+
+	constructor(
+		private readonly _ctx: FileRowContext,
+		readonly path: string,
+		kind: ChangeKind,
+	) {
+		this.kind = kind;
+		const look = kindLook[kind] ?? { icon: 'file', label: kind };
+		const { name, dir } = splitPath(path);
+		const bodyId = uniqueId('change-body');
+		this._twisty = h('button', { class: 'change-twisty icon-action', attrs: { type: 'button', 'aria-controls': bodyId } }, icon('chevron-right', 'twisty'));
+		this._twisty.dataset['focusKey'] = `twisty:${path}`;
+		this._twisty.addEventListener('click', () => this._setExpanded(!this._expanded()));
+		this._check = h('input', { class: 'file-check', attrs: { type: 'checkbox', 'aria-label': `Include the changes to ${path}` } });
+		this._check.dataset['focusKey'] = `file:${path}`;
+		this._check.addEventListener('change', () => this._toggleFile());
+		this._stale = h('span', { class: 'change-stale', title: 'You edited this file since the agents read it: accepting merges your edits (3-way)' }, icon('warning'), 'edited since');
+		this._added = h('span', { class: 'lines-added' });
+		this._removed = h('span', { class: 'lines-removed' });
+		this._lines = h('span', { class: 'change-lines' }, this._added, this._removed);
+		this._count = h('span', { class: 'change-count' });
+		this._kindText = h('span', { class: 'change-kind sr-only' });
+		const nameEl = h('span', { class: 'change-name', text: name, title: path });
+		nameEl.addEventListener('click', () => {
+			if (this._data?.review) this._setExpanded(!this._expanded());
+		});
+		const open = h('button', { class: 'open-diff icon-action', title: 'Open diff', attrs: { type: 'button', 'aria-label': `Open diff of ${path}` } }, icon('diff'));
+		open.dataset['focusKey'] = `open:${path}`;
+		open.addEventListener('click', () => this._ctx.openDiff(path));
+		const row = h(
+			'div',
+			{ class: 'change-row' },
+			this._twisty,
+			this._check,
+			h('span', { class: 'change-icon', title: look.label }, icon(look.icon)),
+			nameEl,
+			dir ? h('span', { class: 'change-dir', text: dir, title: path }) : h('span', { class: 'change-dir' }),
+			this._stale,
+			this._count,
+			this._lines,
+			open,
+		);
+		this._staleNote = h(
+			'div',
+			{ class: 'change-stale-note', attrs: { role: 'note' } },
+			icon('warning'),
+			h('span', {
+				text: 'You edited this file after the agents read it. Accepting merges your edits with the selected changes (3-way); if they overlap you are asked, nothing is overwritten.',
+			}),
+		);
+		this._body = h('div', { class: 'change-body', attrs: { id: bodyId } }, this._staleNote);
+		this.element = h('li', { class: `change change-${kind}` }, row, this._kindText, this._body);
+		this.element.dataset['path'] = path;
+	}
+
+	update(data: FileRowData): void {
+		this._data = data;
+		const look = kindLook[data.kind] ?? { icon: 'file', label: data.kind };
+		const review = data.review;
+		setHidden(this._twisty, review === null);
+		setHidden(this._check, review === null);
+		setHidden(this._stale, !data.stale);
+		setData(this.element, 'stale', String(data.stale));
+		setText(this._kindText, data.renamedFrom ? `renamed from ${data.renamedFrom}` : look.label);
+		setClass(this._kindText, 'sr-only', data.renamedFrom === null);
+		setHidden(this._lines, review === null);
+		if (!review) {
+			setHidden(this._count, true);
+			setHidden(this._body, true);
+			return;
+		}
+		const { file, selection } = review;
+		setText(this._added, `+${selection.added}`);
+		setText(this._removed, `−${selection.removed}`);
+		setTitle(this._lines, `${selection.added} added, ${selection.removed} removed by the selected changes${selection.pending ? ' (updating)' : ''}`);
+		setData(this.element, 'pending', String(selection.pending));
+
+		const winnerSelected = file.hunks.filter((hunk) => selection.ids.has(hunk.id)).length;
+		const covered = file.hunks.filter(
+			(hunk) => selection.ids.has(hunk.id) || file.alternatives.some((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id)),
+		).length;
+		const state = selection.ids.size === 0 ? 'none' : covered === file.hunks.length ? 'all' : 'some';
+		this._checkState = state;
+		if (this._check.checked !== (state !== 'none')) this._check.checked = state !== 'none';
+		if (this._check.indeterminate !== (state === 'some')) this._check.indeterminate = state === 'some';
+		setData(this.element, 'selection', state);
+		const taken = selection.ids.size - winnerSelected;
+		const countText = file.hunks.length > 1 || taken > 0 || winnerSelected < file.hunks.length ? `${winnerSelected}/${file.hunks.length}${taken > 0 ? ` +${taken}` : ''}` : '';
+		setHidden(this._count, countText === '');
+		setText(this._count, countText);
+		setTitle(this._count, `${winnerSelected} of the winner’s ${file.hunks.length} change${file.hunks.length === 1 ? '' : 's'} selected${taken > 0 ? `, ${taken} from runner-ups` : ''}`);
+
+		setHidden(this._staleNote, !data.stale);
+		const expanded = this._expanded();
+		setHidden(this._body, !expanded);
+		setData(this.element, 'expanded', String(expanded));
+		this._twisty.setAttribute('aria-expanded', String(expanded));
+		const what = `changes to ${file.path}`;
+		const twistyLabel = `${expanded ? 'Hide' : 'Show'} the ${what}`;
+		if (this._twisty.getAttribute('aria-label') !== twistyLabel) this._twisty.setAttribute('aria-label', twistyLabel);
+		if (expanded) this._renderHunks(review.file, selection, review.agentCount);
+	}
+
+	/** Opens the file (if collapsed) and focuses a hunk's checkbox or action. */
+	reveal(focusKey: string): HTMLElement | null {
+		if (!this._expanded()) this._setExpanded(true);
+		const target = this.element.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+		return target;
+	}
+
+	private _renderHunks(file: ChangeFileView, selection: FileSelection, agentCount: number): void {
+		this._agentCount = agentCount;
+		if (!this._hunks) {
+			const row = this;
+			this._hunks = new HunkList({
+				path: this.path,
+				get agentCount() {
+					return row._agentCount;
+				},
+				viewState: this._ctx.viewState,
+				select: (ids, on) => this._ctx.select(this.path, ids, on),
+				openDiff: (version) => this._ctx.openDiff(this.path, version),
+			});
+			this._body.append(this._hunks.element);
+		}
+		this._hunks.update(file, selection);
+	}
+
+	private _defaultExpanded(): boolean {
+		const file = this._data?.review?.file;
+		if (!file) return false;
+		if (file.kind === 'modify') return true;
+		return file.hunks.reduce((sum, hunk) => sum + hunk.lines.length + hunk.truncated, 0) <= OPEN_LINES;
+	}
+
+	private _expanded(): boolean {
+		return this._ctx.viewState.isOpen(`change:${this.path}`, this._defaultExpanded());
+	}
+
+	private _setExpanded(open: boolean): void {
+		this._ctx.viewState.setOpen(`change:${this.path}`, open);
+		if (this._data) this.update(this._data);
+	}
+
+	private _toggleFile(): void {
+		const review = this._data?.review;
+		if (!review) return;
+		const { file, selection } = review;
+		if (this._checkState === 'all') {
+			const ids = [...file.hunks, ...file.alternatives].filter((hunk) => selection.ids.has(hunk.id)).map((hunk) => hunk.id);
+			if (ids.length > 0) this._ctx.select(file.path, ids, false);
+			else this.update(this._data!);
+			return;
+		}
+		// Switch on the winner's hunks that are off and not replaced by a chosen alternative.
+		const ids = file.hunks
+			.filter((hunk) => !selection.ids.has(hunk.id) && !file.alternatives.some((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id)))
+			.map((hunk) => hunk.id);
+		if (ids.length > 0) this._ctx.select(file.path, ids, true);
+		else this.update(this._data!);
+	}
+}

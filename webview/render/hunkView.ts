@@ -1,0 +1,334 @@
+/**
+ * One hunk of the change set: the winner's (with a checkbox) or a runner-up's alternative (with
+ * "Use instead" / "Add"), its `@@` header, consensus mark and diff lines. Elements are kept
+ * across change sets and updated in place, so focus and scroll never jump.
+ */
+import type { HunkView } from '../../src/protocol/changeSetView.js';
+import type { ViewStateStore } from '../viewState.js';
+import { button, h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
+
+export interface HunkContext {
+	readonly path: string;
+	/** Agents that count for consensus (the N of "K of N"). */
+	readonly agentCount: number;
+	readonly viewState: ViewStateStore;
+	/** Posts `select-hunks` for this file (and updates the panel at once). */
+	select(ids: readonly string[], on: boolean): void;
+	/** Posts `open-diff` for this file (`version`: an answer label). */
+	openDiff(version?: string): void;
+}
+
+/** Diff lines shown before "Show N more lines" for a long hunk. */
+const PREVIEW_LINES = 16;
+/** Hunks up to this many lines are shown whole. */
+const FULL_LINES = 24;
+/** Dots of the consensus meter (more agents: text only). */
+const MAX_DOTS = 8;
+
+const answerLabel = /^agent\d{1,4}\.\d{1,6}$/;
+
+/** `@@ -a,b +c,d @@`, with unified-diff numbering (an empty side names the line before). */
+export function hunkHeader(hunk: HunkView): string {
+	const side = (start: number, count: number) => `${count === 0 ? Math.max(0, start - 1) : start},${count}`;
+	return `@@ -${side(hunk.oldStart, hunk.oldLines)} +${side(hunk.newStart, hunk.newLines)} @@`;
+}
+
+/** "lines 12–14", "line 12", "after line 11" (base side). */
+export function baseLines(hunk: HunkView): string {
+	if (hunk.oldLines === 0) return hunk.oldStart <= 1 ? 'at the start' : `after line ${hunk.oldStart - 1}`;
+	if (hunk.oldLines === 1) return `line ${hunk.oldStart}`;
+	return `lines ${hunk.oldStart}–${hunk.oldStart + hunk.oldLines - 1}`;
+}
+
+function plural(n: number, word: string): string {
+	return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** What the change does, in words ("replaces 3 lines with 5"). */
+export function hunkSummary(hunk: HunkView): string {
+	if (hunk.oldLines === 0 && hunk.newLines === 0) return 'empty file';
+	if (hunk.oldLines === 0) return `adds ${plural(hunk.newLines, 'line')}`;
+	if (hunk.newLines === 0) return `removes ${plural(hunk.oldLines, 'line')}`;
+	return `replaces ${plural(hunk.oldLines, 'line')} with ${hunk.newLines}`;
+}
+
+function joinWords(items: readonly string[]): string {
+	if (items.length <= 1) return items.join('');
+	return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * "K of N agents" with a dot meter; "only the winner" (highlighted) when no other agent made the
+ * winner's change. The agents, with their answer labels, are in the tooltip and for screen readers.
+ */
+class ConsensusMark {
+	readonly element: HTMLSpanElement;
+	readonly id = uniqueId('consensus');
+	private _key = '';
+
+	constructor() {
+		this.element = h('span', { class: 'consensus', attrs: { id: this.id } });
+	}
+
+	update(hunk: HunkView, agentCount: number, winnerHunk: boolean): void {
+		const k = hunk.agents.length;
+		const key = `${k}/${agentCount}/${winnerHunk}/${hunk.agents.join(',')}/${hunk.sources.join(',')}`;
+		if (key === this._key) return;
+		this._key = key;
+		const hidden = agentCount <= 1 || k === 0;
+		setHidden(this.element, hidden);
+		if (hidden) return;
+		const solo = winnerHunk && k === 1;
+		const level = solo ? 'solo' : k >= agentCount ? 'all' : 'some';
+		setData(this.element, 'level', level);
+		setData(this.element, 'agents', String(k));
+		setData(this.element, 'of', String(agentCount));
+		const who = hunk.agents.map((agent, i) => {
+			const label = hunk.sources[i];
+			const role = winnerHunk && i === 0 ? 'winner' : label;
+			return role ? `${agent} (${role})` : agent;
+		});
+		const counted = `${k} of ${agentCount} agents`;
+		setTitle(this.element, `${counted} made this change: ${joinWords(who)}`);
+		const dots =
+			agentCount <= MAX_DOTS
+				? h('span', { class: 'consensus-dots', attrs: { 'aria-hidden': 'true' } }, ...Array.from({ length: agentCount }, (_, i) => h('span', { class: i < k ? 'dot is-on' : 'dot' })))
+				: null;
+		this.element.replaceChildren(
+			dots ?? icon(solo ? 'person' : 'organization'),
+			h('span', { class: 'consensus-text', text: solo ? 'only the winner' : counted }),
+			h('span', { class: 'sr-only', text: solo ? ` (${counted}): ${joinWords(who)}` : `: ${joinWords(who)}` }),
+		);
+	}
+}
+
+/** The diff lines of a hunk, numbered, with "Show N more lines" for long ones and the truncation note. */
+class DiffBody {
+	readonly element: HTMLDivElement;
+	private _key = '';
+	private _hunk: HunkView | null = null;
+
+	constructor(
+		private readonly _ctx: HunkContext,
+		private readonly _stateKey: string,
+	) {
+		this.element = h('div', { class: 'hunk-diff' });
+	}
+
+	update(hunk: HunkView): void {
+		const key = `${hunk.oldStart},${hunk.oldLines},${hunk.newStart},${hunk.newLines},${hunk.truncated}\n${hunk.lines.join('\n')}`;
+		this._hunk = hunk;
+		if (key === this._key) return;
+		this._key = key;
+		this._render();
+	}
+
+	private _render(): void {
+		const hunk = this._hunk;
+		if (!hunk) return;
+		const full = hunk.lines.length <= FULL_LINES || this._ctx.viewState.isOpen(this._stateKey, false);
+		const shown = full ? hunk.lines : hunk.lines.slice(0, PREVIEW_LINES);
+		const code = h('div', { class: 'diff-lines' });
+		let oldLine = hunk.oldStart;
+		let newLine = hunk.newStart;
+		for (const line of shown) {
+			const sign = line[0] === '-' || line[0] === '+' ? line[0] : ' ';
+			const text = sign === ' ' && line[0] !== ' ' ? line : line.slice(1);
+			const number = sign === '-' ? oldLine++ : newLine++;
+			if (sign === ' ') oldLine += 1;
+			code.append(
+				h(
+					'div',
+					{ class: sign === '-' ? 'dl dl-del' : sign === '+' ? 'dl dl-add' : 'dl' },
+					h('span', { class: 'dl-num', text: String(number), attrs: { 'aria-hidden': 'true' } }),
+					h('span', { class: 'dl-sign', text: sign === '-' ? '−' : sign, attrs: { 'aria-hidden': 'true' } }),
+					h('span', { class: 'dl-text', text: text.length > 0 ? text : ' ' }),
+				),
+			);
+		}
+		const parts: (Node | null)[] = [];
+		if (hunk.lines.length === 0 && hunk.truncated === 0) {
+			parts.push(h('div', { class: 'diff-empty', text: hunk.oldLines === 0 && hunk.newLines === 0 ? 'Empty file (no lines)' : 'No lines to show' }));
+		} else {
+			parts.push(h('div', { class: 'diff-scroll', attrs: { tabindex: '-1' } }, code));
+		}
+		if (!full) {
+			const more = h('button', { class: 'diff-more link-action', attrs: { type: 'button' } }, icon('unfold'), `Show ${plural(hunk.lines.length - shown.length, 'more line')}`);
+			more.addEventListener('click', () => {
+				this._ctx.viewState.setOpen(this._stateKey, true);
+				this._render();
+				this.element.querySelector<HTMLElement>('.diff-scroll')?.focus({ preventScroll: true });
+			});
+			parts.push(more);
+		}
+		if (hunk.truncated > 0) {
+			const open = h('button', { class: 'link-action diff-open', text: 'Open the diff', attrs: { type: 'button' } });
+			open.addEventListener('click', () => this._ctx.openDiff());
+			parts.push(h('div', { class: 'diff-truncated' }, icon('info'), `${plural(hunk.truncated, 'more line')} not shown here. `, open));
+		}
+		this.element.replaceChildren(...parts.filter((part): part is Node => part !== null));
+	}
+}
+
+export interface WinnerHunkState {
+	readonly hunk: HunkView;
+	/** 1-based position among the file's winner hunks, and their count. */
+	readonly index: number;
+	readonly total: number;
+	readonly selected: boolean;
+	/** Labels of the selected alternatives that replace this hunk. */
+	readonly replacedBy: readonly string[];
+}
+
+/** A hunk of the winner's change: checkbox, header, consensus, lines. */
+export class WinnerHunk {
+	readonly element: HTMLDivElement;
+	readonly checkbox: HTMLInputElement;
+	private readonly _range: HTMLSpanElement;
+	private readonly _summary: HTMLSpanElement;
+	private readonly _replaced: HTMLSpanElement;
+	private readonly _consensus = new ConsensusMark();
+	private readonly _body: DiffBody;
+	private _id = '';
+
+	constructor(private readonly _ctx: HunkContext, id: string) {
+		this._id = id;
+		const checkId = uniqueId('hunk-check');
+		this.checkbox = h('input', { class: 'hunk-check', attrs: { type: 'checkbox', id: checkId } });
+		this.checkbox.dataset['focusKey'] = `hunk:${_ctx.path}#${id}`;
+		this.checkbox.addEventListener('change', () => this._ctx.select([this._id], this.checkbox.checked));
+		this._range = h('span', { class: 'hunk-range' });
+		this._summary = h('span', { class: 'hunk-summary' });
+		this._replaced = h('span', { class: 'hunk-replaced' });
+		const label = h('label', { class: 'hunk-label', attrs: { for: checkId } }, this._range, this._summary);
+		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
+		this.element = h(
+			'div',
+			{ class: 'hunk', attrs: { role: 'group' } },
+			h('div', { class: 'hunk-head' }, this.checkbox, label, this._replaced, this._consensus.element),
+			this._body.element,
+		);
+		this.element.dataset['id'] = id;
+	}
+
+	update(state: WinnerHunkState): void {
+		const { hunk } = state;
+		this._id = hunk.id;
+		if (this.checkbox.checked !== state.selected) this.checkbox.checked = state.selected;
+		setData(this.element, 'selected', String(state.selected));
+		const solo = this._ctx.agentCount > 1 && hunk.agents.length === 1;
+		setClass(this.element, 'is-solo', solo);
+		setText(this._range, hunkHeader(hunk));
+		setText(this._summary, hunkSummary(hunk));
+		setHidden(this._replaced, state.replacedBy.length === 0);
+		setText(this._replaced, state.replacedBy.length > 0 ? `replaced by ${state.replacedBy.join(', ')}` : '');
+		this._consensus.update(hunk, this._ctx.agentCount, true);
+		const name = `Change ${state.index} of ${state.total} in ${this._ctx.path}, ${baseLines(hunk)}: ${hunkSummary(hunk)}`;
+		if (this.checkbox.getAttribute('aria-label') !== name) this.checkbox.setAttribute('aria-label', name);
+		const described = [this._consensus.element.hidden ? '' : this._consensus.id].filter(Boolean).join(' ');
+		if (described) this.checkbox.setAttribute('aria-describedby', described);
+		else this.checkbox.removeAttribute('aria-describedby');
+		this.element.setAttribute('aria-label', `Change ${state.index} of ${state.total}`);
+		this._body.update(hunk);
+	}
+}
+
+export interface AlternativeState {
+	readonly hunk: HunkView;
+	readonly selected: boolean;
+	/** 1-based positions of the winner hunks it replaces (empty: an extra change). */
+	readonly replacesIndex: readonly number[];
+}
+
+/** A runner-up's hunk: its answer label(s), consensus, and "Use instead" / "Add". */
+export class AlternativeHunk {
+	readonly element: HTMLDivElement;
+	readonly action: HTMLElement;
+	private readonly _labels: HTMLSpanElement;
+	private readonly _state: HTMLSpanElement;
+	private readonly _range: HTMLSpanElement;
+	private readonly _relation: HTMLSpanElement;
+	private readonly _open: HTMLButtonElement;
+	private readonly _consensus = new ConsensusMark();
+	private readonly _body: DiffBody;
+	private _current: AlternativeState | null = null;
+
+	constructor(private readonly _ctx: HunkContext, id: string) {
+		this._labels = h('span', { class: 'alt-labels' });
+		this._state = h('span', { class: 'alt-state' }, icon('check'), 'in use');
+		this.action = button('Use instead', () => this._act(), { secondary: true, class: 'alt-action' });
+		this.action.dataset['focusKey'] = `alt:${_ctx.path}#${id}`;
+		this._open = h('button', { class: 'icon-action alt-open', attrs: { type: 'button' } }, icon('diff'));
+		this._open.addEventListener('click', () => {
+			const label = this._current?.hunk.sources.find((source) => answerLabel.test(source));
+			this._ctx.openDiff(label);
+		});
+		this._range = h('span', { class: 'hunk-range' });
+		this._relation = h('span', { class: 'hunk-summary alt-relation' });
+		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
+		this.element = h(
+			'div',
+			{ class: 'hunk hunk-alt', attrs: { role: 'group' } },
+			h(
+				'div',
+				{ class: 'hunk-head alt-head' },
+				icon('git-compare', 'alt-icon'),
+				h('span', { class: 'alt-title', text: 'Runner-up' }),
+				this._labels,
+				this._state,
+				this._consensus.element,
+			),
+			h('div', { class: 'alt-sub' }, this._range, this._relation, h('span', { class: 'alt-actions' }, this._open, this.action)),
+			this._body.element,
+		);
+		this.element.dataset['id'] = id;
+	}
+
+	update(state: AlternativeState): void {
+		this._current = state;
+		const { hunk } = state;
+		const labels = hunk.sources.length > 0 ? hunk.sources : hunk.agents;
+		const labelKey = labels.join(',');
+		if (this._labels.dataset['key'] !== labelKey) {
+			this._labels.dataset['key'] = labelKey;
+			this._labels.replaceChildren(...labels.map((label) => h('span', { class: 'label-chip', text: label })));
+		}
+		const extra = hunk.replaces.length === 0;
+		setData(this.element, 'selected', String(state.selected));
+		setData(this.element, 'kind', extra ? 'extra' : 'replacement');
+		setHidden(this._state, !state.selected);
+		setText(this._range, hunkHeader(hunk));
+		const which = state.replacesIndex.length === 1 ? `change ${state.replacesIndex[0]}` : `changes ${joinWords(state.replacesIndex.map(String))}`;
+		setText(this._relation, extra ? `extra change: ${hunkSummary(hunk)}` : `instead of ${which}`);
+		this._consensus.update(hunk, this._ctx.agentCount, false);
+		const source = labels[0] ?? 'a runner-up';
+		const verb = state.selected ? (extra ? 'Remove' : 'Use winner’s') : extra ? 'Add' : 'Use instead';
+		setText(this.action, verb);
+		const actionLabel = state.selected
+			? extra
+				? `Remove ${source}’s extra change at ${baseLines(hunk)}`
+				: `Go back to the winner’s ${which}`
+			: extra
+				? `Add ${source}’s extra change at ${baseLines(hunk)}`
+				: `Use ${source}’s change at ${baseLines(hunk)} instead of the winner’s ${which}`;
+		if (this.action.getAttribute('aria-label') !== actionLabel) this.action.setAttribute('aria-label', actionLabel);
+		if (!this._consensus.element.hidden) this.action.setAttribute('aria-describedby', this._consensus.id);
+		const openVersion = hunk.sources.find((source) => answerLabel.test(source));
+		setHidden(this._open, openVersion === undefined);
+		const openLabel = openVersion ? `Open the diff of ${openVersion}’s version of ${this._ctx.path}` : '';
+		if (this._open.getAttribute('aria-label') !== openLabel) this._open.setAttribute('aria-label', openLabel);
+		setTitle(this._open, openVersion ? `Open ${openVersion}’s version` : '');
+		this.element.setAttribute('aria-label', `Runner-up change from ${joinWords(labels)}`);
+		this._body.update(hunk);
+	}
+
+	private _act(): void {
+		const state = this._current;
+		if (!state) return;
+		const { hunk } = state;
+		if (!state.selected) this._ctx.select([hunk.id], true);
+		else if (hunk.replaces.length === 0) this._ctx.select([hunk.id], false);
+		// Switching the winner's hunks back on switches this one off (they overlap).
+		else this._ctx.select(hunk.replaces, true);
+	}
+}
