@@ -56,8 +56,11 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 		assert.equal(byLine.get(3)?.thread.uri.toString(), h.uri(calcPath).toString());
 		assert.equal(byLine.get(3)?.thread.range?.start.line, 2);
 		assert.equal(byLine.get(3)?.thread.canReply, false);
-		const body = byLine.get(6)!.thread.comments[0]!.body as vscode.MarkdownString;
-		assert.match(body.value, /\*\*Warning\*\* · raised by 2 of 3 agents/);
+		const comment = byLine.get(6)!.thread.comments[0]!;
+		assert.equal(typeof comment.body, 'string', 'the model text is shown as plain text');
+		assert.match(comment.body as string, /zero/i);
+		assert.equal(comment.author.name, 'MassGen');
+		assert.equal(comment.label?.split(', ').length, 2, 'the agents that raised it');
 
 		// The fix arrives as the run's change set, reviewed like any other.
 		const view = await until('the fix as a change set', () => {

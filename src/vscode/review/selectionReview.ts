@@ -135,12 +135,10 @@ export class SelectionReview extends Disposable {
 		const endLine = Math.min(finding.endLine, doc.lineCount);
 		const range = new vscode.Range(finding.line - 1, 0, endLine - 1, doc.lineAt(endLine - 1).text.length);
 		const raised = `raised by ${finding.agents.length} of ${of} ${of === 1 ? 'agent' : 'agents'}`;
-		const label = `${severityTitle[finding.severity]} · ${raised}`;
-		const body = new vscode.MarkdownString();
-		body.appendMarkdown(`**${severityTitle[finding.severity]}** · ${raised}${finding.inWinner ? '' : ' (not in the winning review)'}\n\n`);
-		body.appendText(finding.message);
+		const label = `${severityTitle[finding.severity]} · ${raised}${finding.inWinner ? '' : ' · not in the winning review'}`;
+		// A plain-string body is shown as text: nothing the model wrote is rendered as Markdown.
 		const comment: vscode.Comment = {
-			body,
+			body: finding.message,
 			mode: vscode.CommentMode.Preview,
 			author: { name: 'MassGen' },
 			contextValue: 'massgen-finding',

@@ -1,7 +1,8 @@
 import { askTeam } from './askTeam';
 import { changes } from './changes';
+import { review } from './review';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 
-export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes];
+export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes, review];
