@@ -29,7 +29,7 @@ export interface AcceptResult {
 	readonly merged: readonly string[];
 	/** Written with conflict markers for the user to resolve (left unsaved). */
 	readonly marked: readonly string[];
-	/** Conflicts left pending (the user chose to apply the others). */
+	/** Left pending: conflicts the user chose to skip, and changes left out in the refactor preview. */
 	readonly skipped: readonly string[];
 }
 
@@ -93,19 +93,34 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const applied = await vscode.workspace.applyEdit(edit);
 	if (!applied) return { status: 'refused', ...nothing };
 
-	// Save what had no unsaved edits before; the user's dirty buffers and conflict markers stay unsaved.
+	// In the refactor preview the user may leave changes out: a file counts as done only when its change fully landed.
+	const landed = new Set<string>();
+	for (const entry of entries) if (await hasLanded(pending.uri(entry.path), entry.op)) landed.add(entry.path);
+	if (landed.size === 0) return { status: 'refused', ...nothing };
+	// Save what had no unsaved edits before; the user's dirty buffers, conflict markers and partly applied files stay unsaved.
 	for (const entry of entries) {
-		if (entry.op.kind !== 'write' || entry.op.create || entry.dirty || entry.marked) continue;
+		if (!landed.has(entry.path) || entry.op.kind !== 'write' || entry.op.create || entry.dirty || entry.marked) continue;
 		const doc = await vscode.workspace.openTextDocument(pending.uri(entry.path));
 		if (doc.isDirty) await doc.save();
 	}
-	const merged = plans.flatMap(({ plan }) => (plan.outcome === 'merged' ? [plan.path] : []));
+	const left = entries.filter((entry) => !landed.has(entry.path)).map((entry) => entry.path);
+	const merged = plans.flatMap(({ plan }) => (plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : []));
 	return {
 		status: 'applied',
-		resolved,
-		written: entries.map((entry) => entry.path),
+		resolved: resolved.filter((path) => !left.includes(path)),
+		written: [...landed],
 		merged,
-		marked: entries.filter((entry) => entry.marked).map((entry) => entry.path),
-		skipped,
+		marked: entries.filter((entry) => entry.marked && landed.has(entry.path)).map((entry) => entry.path),
+		skipped: [...skipped, ...left],
 	};
+}
+
+/** Whether a file now is what the op makes it (the buffer for an edited file, the disk for created and deleted ones). */
+async function hasLanded(uri: vscode.Uri, op: FileOp): Promise<boolean> {
+	if (op.kind === 'write' && !op.create) {
+		const text = (await vscode.workspace.openTextDocument(uri)).getText();
+		return text === op.text || `\uFEFF${text}` === op.text;
+	}
+	const current = await readCurrent(uri);
+	return op.kind === 'delete' ? current.text === null : current.text === op.text;
 }

@@ -99,3 +99,40 @@ export const changes: Scenario = {
 		await workbench.screenshot('changes-06-rejected');
 	},
 };
+
+/**
+ * With `massgen.previewBeforeApply`, Accept goes through VS Code's refactor preview: a checkbox
+ * per file and change, labelled with the run and the agent; Apply writes, one undo step as usual.
+ */
+export const changesPreview: Scenario = {
+	name: 'change review: previewBeforeApply shows the refactor preview before anything is written',
+	prepareWorkspace(folder) {
+		changes.prepareWorkspace!(folder);
+		mkdirSync(join(folder, '.vscode'), { recursive: true });
+		writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'massgen.previewBeforeApply': true }));
+	},
+	async run(workbench, folder) {
+		const { page } = workbench;
+		await workbench.waitForExplorer('hello.ts');
+		await askTeam(workbench);
+		await waitForAppDiff(workbench);
+		const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /3 files changed by/ }).first();
+		await toast.waitFor({ timeout: 15_000 });
+		await toast.getByRole('button', { name: 'Accept All' }).click();
+		const previewRow = (name: string) => page.locator('.monaco-list-row', { hasText: name }).filter({ has: page.locator('input[type="checkbox"], .monaco-custom-toggle') }).first();
+		await previewRow('app.ts').waitFor({ timeout: 15_000 });
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		await workbench.screenshot('changes-07-refactor-preview');
+		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appBase, notesBase, null], 'nothing written while the preview is open');
+		// Tick app.ts only (its changes start unticked), then Apply: the other files stay pending.
+		await previewRow('app.ts').locator('input[type="checkbox"], .monaco-custom-toggle').first().click();
+		await workbench.screenshot('changes-08-refactor-preview-ticked');
+		await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
+		await untilOnDisk('app.ts applied from the preview', () => read(folder, appPath) === appFinal);
+		assert.deepEqual([read(folder, notesPath), read(folder, addedPath)], [notesBase, null], 'files left out in the preview are not written');
+		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'Adds two numbers' }).waitFor({ state: 'detached', timeout: 10_000 });
+		await workbench.runCommand('MassGen: Reject Changes');
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appFinal, notesBase, null]);
+	},
+};
