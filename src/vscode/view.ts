@@ -57,8 +57,9 @@ export class PanelHost extends Disposable {
 		);
 		this._register(
 			runs.onDidEmitEvents((batch) => {
-				void this._deps.memento.update(lastRunKey, batch.runId);
-				if (!this._viewing) this._post({ type: 'events', events: batch.events });
+				if (this._viewing) return;
+				void this._remember(batch.runId);
+				this._post({ type: 'events', events: batch.events });
 			}),
 		);
 		this._register(runs.onDidFinishRun(() => void this._postRuns()));
@@ -169,7 +170,8 @@ export class PanelHost extends Disposable {
 
 	private readonly _actions: PanelActions = {
 		ready: async () => {
-			this._ready = true;
+			// A (re)loaded webview has no state: nothing is posted to it before its snapshot.
+			this._ready = false;
 			await this._postSnapshot();
 		},
 		ask: (question) => {
@@ -204,7 +206,13 @@ export class PanelHost extends Disposable {
 		}
 		this._viewing = state;
 		await this._postSnapshot();
-		await this._deps.memento.update(lastRunKey, runId);
+		await this._remember(runId);
+	}
+
+	/** Remembers the run the panel shows (workspace state), for the snapshot after a reload. */
+	private _remember(runId: string): Thenable<void> {
+		if (this._deps.memento.get<string>(lastRunKey) === runId) return Promise.resolve();
+		return this._deps.memento.update(lastRunKey, runId);
 	}
 
 	private async _readRun(runId: string): Promise<RunState | undefined> {
@@ -219,13 +227,19 @@ export class PanelHost extends Disposable {
 		}
 	}
 
+	/**
+	 * Posts the whole state, then lets live batches through. The state is read after the last
+	 * await: a batch that arrived meanwhile is in it (and was not posted), so the webview neither
+	 * misses events nor has them overwritten by an older snapshot.
+	 */
 	private async _postSnapshot(): Promise<void> {
-		let state: RunState | null | undefined = this._viewing ?? this._deps.runs.state;
-		if (!state) {
-			const last = this._deps.memento.get<string>(lastRunKey);
-			if (last) state = await this._readRun(last);
-		}
-		this._post({ type: 'snapshot', state: state ?? null, runs: await this._pastRuns() });
+		const runs = await this._pastRuns();
+		let fallback: RunState | undefined;
+		const last = this._deps.memento.get<string>(lastRunKey);
+		if (!this._viewing && !this._deps.runs.state && last) fallback = await this._readRun(last);
+		const state = this._viewing ?? this._deps.runs.state ?? fallback ?? null;
+		this._ready = this._panel !== undefined;
+		this._post({ type: 'snapshot', state, runs });
 		if (this._changes?.changeSet) this._post({ type: 'change-set', changeSet: this._changes.changeSet() });
 	}
 

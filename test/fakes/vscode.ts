@@ -134,3 +134,84 @@ export const lm = {
 	models: [] as unknown[],
 	selectChatModels: async () => lm.models,
 };
+
+export class Uri {
+	private constructor(
+		readonly scheme: string,
+		readonly path: string,
+	) {}
+	static file(path: string): Uri {
+		return new Uri('file', path);
+	}
+	static joinPath(base: Uri, ...parts: string[]): Uri {
+		return new Uri(base.scheme, [base.path, ...parts].join('/').replace(/\/+/g, '/'));
+	}
+	get fsPath(): string {
+		return this.path;
+	}
+	toString(): string {
+		return `${this.scheme}://${this.path}`;
+	}
+}
+
+export enum ViewColumn {
+	Active = -1,
+	Beside = -2,
+	One = 1,
+	Two = 2,
+}
+
+/** A webview panel that records what the host does with it; tests drive `receive`. */
+export class FakeWebviewPanel {
+	readonly posted: unknown[] = [];
+	readonly revealed: { column: unknown; preserveFocus: unknown }[] = [];
+	visible = true;
+	iconPath: unknown;
+	private readonly _onMessage = new EventEmitter<unknown>();
+	private readonly _onDispose = new EventEmitter<void>();
+	readonly webview = {
+		html: '',
+		options: {} as unknown,
+		cspSource: "'self' https://*.vscode-cdn.net",
+		asWebviewUri: (uri: Uri) => `https://webview${uri.path}`,
+		onDidReceiveMessage: this._onMessage.event,
+		postMessage: async (message: unknown) => {
+			this.posted.push(message);
+			return true;
+		},
+	};
+	readonly onDidDispose = this._onDispose.event;
+	constructor(
+		readonly viewType: string,
+		readonly title: string,
+		readonly showOptions: unknown,
+		readonly options: unknown,
+	) {}
+	receive(message: unknown): void {
+		this._onMessage.fire(message);
+	}
+	reveal(column?: unknown, preserveFocus?: unknown): void {
+		this.revealed.push({ column, preserveFocus });
+	}
+	dispose(): void {
+		this._onDispose.fire();
+	}
+}
+
+/** Tests read `window.panels` and set `window.activeTextEditor`. */
+export const window = {
+	panels: [] as FakeWebviewPanel[],
+	activeTextEditor: undefined as unknown,
+	createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: unknown): FakeWebviewPanel {
+		const panel = new FakeWebviewPanel(viewType, title, showOptions, options);
+		window.panels.push(panel);
+		return panel;
+	},
+	showInformationMessage: async (..._args: unknown[]) => undefined,
+	showErrorMessage: async (..._args: unknown[]) => undefined,
+};
+
+/** Tests set `workspace.workspaceFolders`. */
+export const workspace = {
+	workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
+};

@@ -1,0 +1,259 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as vscode from 'vscode';
+import type { RunEvent, RunEventBody } from '../../../src/core/orchestrator/events';
+import type { HostMessage } from '../../../src/protocol/messages';
+import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun';
+import { initialRunState, type RunState } from '../../../src/protocol/runState';
+import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
+import type { ChangeActions, FinishedRun, RunRequest } from '../../../src/vscode/run/runTypes';
+import { PanelHost } from '../../../src/vscode/view';
+
+type Fake = typeof vscode & {
+	window: { panels: FakePanel[]; activeTextEditor: unknown; showInformationMessage: (...args: unknown[]) => Promise<unknown> };
+	workspace: { workspaceFolders: unknown };
+};
+interface FakePanel {
+	posted: HostMessage[];
+	revealed: { column: unknown; preserveFocus: unknown }[];
+	showOptions: { viewColumn: unknown; preserveFocus: boolean };
+	options: { enableScripts: boolean; localResourceRoots: { path: string }[] };
+	webview: { html: string };
+	receive(message: unknown): void;
+	dispose(): void;
+}
+const fake = vscode as unknown as Fake;
+
+function stamp(runId: string, bodies: RunEventBody[], from = 0): RunEvent[] {
+	return bodies.map((body, i) => ({ runId, seq: from + i, t: (from + i) * 10, ...body }) as RunEvent);
+}
+const start = (question: string): RunEventBody => ({
+	type: 'run-start',
+	question,
+	workspace: '/ws',
+	agents: [{ agentId: 'a', anonId: 'agent1', provider: 'scripted', model: 'm' }],
+});
+const delta = (text: string): RunEventBody => ({ type: 'text-delta', agentId: 'a', phase: 'coordination', text });
+
+/** The parts of RunController the panel uses, driven by the test. */
+function fakeRuns() {
+	const started = new vscode.EventEmitter<RunRequest>();
+	const emitted = new vscode.EventEmitter<RunEventBatch>();
+	const finished = new vscode.EventEmitter<FinishedRun>();
+	const calls: unknown[][] = [];
+	const runs = {
+		state: null as RunState | null,
+		onDidStartRun: started.event,
+		onDidEmitEvents: emitted.event,
+		onDidFinishRun: finished.event,
+		start: async (request: RunRequest) => void calls.push(['start', request]),
+		cancel: () => (calls.push(['cancel']), true),
+		/** Folds and forwards events as the controller does. */
+		emit(events: RunEvent[]) {
+			for (const event of events) runs.state = reduceRun(runs.state ?? initialRunState(), event);
+			emitted.fire({ runId: events[0]!.runId, events });
+		},
+		fireStart: (request: RunRequest) => started.fire(request),
+		calls,
+	};
+	return runs;
+}
+
+function memento() {
+	const values = new Map<string, unknown>();
+	return { get: <T>(key: string) => values.get(key) as T | undefined, update: async (key: string, value: unknown) => void values.set(key, value), keys: () => [...values.keys()], values };
+}
+
+function workspaceWithRun(runId: string, events: RunEvent[]): string {
+	const root = mkdtempSync(join(tmpdir(), 'massgen-panel-'));
+	const dir = join(root, '.massgen', 'runs', runId);
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(join(dir, 'events.jsonl'), events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+	return root;
+}
+
+async function settle(): Promise<void> {
+	for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+	await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+function setup(options: { root?: string } = {}) {
+	const root = options.root ?? mkdtempSync(join(tmpdir(), 'massgen-panel-'));
+	fake.workspace.workspaceFolders = [{ uri: vscode.Uri.file(root), name: 'ws', index: 0 }];
+	const runs = fakeRuns();
+	const store = memento();
+	const warnings: string[] = [];
+	const log = { info() {}, debug() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
+	const host = new PanelHost({
+		extensionUri: vscode.Uri.file('/ext'),
+		log: log as unknown as vscode.LogOutputChannel,
+		runs: runs as unknown as RunController,
+		memento: store as unknown as vscode.Memento,
+	});
+	return { host, runs, store, warnings, root };
+}
+
+const lastPanel = () => fake.window.panels.at(-1)!;
+
+beforeAll(async () => {
+	// The host loads the message schema (zod) lazily; load it once up front so timings below are the host's own.
+	await import('../../../src/protocol/webviewMessageSchema');
+});
+
+beforeEach(() => {
+	fake.window.panels.length = 0;
+	fake.window.activeTextEditor = undefined;
+});
+
+describe('PanelHost', () => {
+	it('opens with scripts, dist and media as the only local roots, the shared HTML and a nonce', () => {
+		const { host } = setup();
+		host.show({ preserveFocus: true });
+		const panel = lastPanel();
+		expect(panel.showOptions).toEqual({ viewColumn: vscode.ViewColumn.Active, preserveFocus: true });
+		expect(panel.options.enableScripts).toBe(true);
+		expect(panel.options.localResourceRoots.map((u) => u.path)).toEqual(['/ext/dist', '/ext/media']);
+		expect(panel.webview.html).toMatch(/script-src 'nonce-[^']+'/);
+		expect(panel.webview.html).toContain('https://webview/ext/dist/webview.js');
+	});
+
+	it('never steals focus: beside the active editor, a visible panel is left alone; Show Panel reveals with focus', () => {
+		const { host } = setup();
+		(fake.window as { activeTextEditor: unknown }).activeTextEditor = {};
+		host.show({ preserveFocus: true });
+		expect(lastPanel().showOptions.viewColumn).toBe(vscode.ViewColumn.Beside);
+		host.show({ preserveFocus: true });
+		expect(lastPanel().revealed).toEqual([]);
+		host.show({ preserveFocus: false });
+		expect(lastPanel().revealed).toEqual([{ column: undefined, preserveFocus: false }]);
+		expect(fake.window.panels).toHaveLength(1);
+	});
+
+	it('a run that starts opens the panel without focus', () => {
+		const { runs } = setup();
+		runs.fireStart({ question: 'q', kind: 'ask' });
+		expect(lastPanel().showOptions.preserveFocus).toBe(true);
+	});
+
+	it('ready → one snapshot first, then live batches; events arriving meanwhile are neither lost nor posted before it', async () => {
+		const { host, runs } = setup();
+		host.show({ preserveFocus: true });
+		const panel = lastPanel();
+		let seq = 0;
+		const texts: string[] = [];
+		runs.emit(stamp('r1', [start('q')], seq++));
+		expect(panel.posted).toEqual([]); // not ready yet
+		panel.receive({ type: 'ready' });
+		// Keep streaming, one event per event-loop turn, while the host prepares the snapshot and a bit after.
+		const emitOne = () => {
+			texts.push(`t${seq}`);
+			runs.emit(stamp('r1', [delta(`t${seq}`)], seq++));
+		};
+		const deadline = Date.now() + 10_000;
+		while (!panel.posted.some((m) => m.type === 'snapshot') && Date.now() < deadline) {
+			emitOne();
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		for (let i = 0; i < 5; i++) emitOne();
+		await settle();
+		const [first, ...rest] = panel.posted;
+		expect(first?.type).toBe('snapshot');
+		expect(rest.every((m) => m.type === 'events')).toBe(true);
+		// Folding the snapshot and the batches after it gives the full run.
+		const snapshot = first as Extract<HostMessage, { type: 'snapshot' }>;
+		const folded = reduceRunEvents(snapshot.state!, rest.flatMap((m) => (m as Extract<HostMessage, { type: 'events' }>).events));
+		expect(folded.lastSeq).toBe(seq - 1);
+		expect(folded.agents['a']!.text).toBe(texts.join(''));
+	});
+
+	it('validates every message: invalid ones are logged and ignored; ask continues the conversation; cancel cancels', async () => {
+		const { host, runs, warnings } = setup();
+		host.show({ preserveFocus: true });
+		const panel = lastPanel();
+		panel.receive({ type: 'ask', question: '  Follow-up?  ' });
+		panel.receive({ type: 'cancel' });
+		panel.receive({ type: 'ask', question: 42 });
+		panel.receive({ type: 'open-diff', path: '../../etc/passwd' });
+		panel.receive({ type: 'write-file', path: 'x', content: 'y' });
+		await vi.waitFor(() => expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3));
+		await settle();
+		expect(runs.calls).toEqual([['start', { question: 'Follow-up?', kind: 'ask', continueConversation: true }], ['cancel']]);
+		expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3);
+	});
+
+	it('open-diff / accept / reject: "not available" without a change review; forwarded with hunks and run id to it', async () => {
+		const { host } = setup();
+		host.show({ preserveFocus: true });
+		const panel = lastPanel();
+		const info = vi.spyOn(fake.window, 'showInformationMessage');
+		panel.receive({ type: 'accept' });
+		await vi.waitFor(() => expect(info).toHaveBeenCalled());
+		expect(info).toHaveBeenCalledWith(expect.stringMatching(/Accepting changes is not available/));
+
+		const calls: unknown[][] = [];
+		const changed = new vscode.EventEmitter<null>();
+		const actions: ChangeActions = {
+			openDiff: async (...args) => void calls.push(['openDiff', ...args]),
+			accept: async (...args) => void calls.push(['accept', ...args]),
+			reject: async () => void calls.push(['reject']),
+			selectHunks: (...args) => void calls.push(['selectHunks', ...args]),
+			changeSet: () => null,
+			onDidChangeChangeSet: changed.event,
+		};
+		host.setChangeActions(actions);
+		panel.receive({ type: 'ready' });
+		panel.receive({ type: 'open-diff', path: 'a.ts', version: 'final' });
+		panel.receive({ type: 'accept', paths: ['a.ts'], hunks: [{ path: 'a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' });
+		panel.receive({ type: 'select-hunks', path: 'a.ts', ids: ['alt#1'], selected: true });
+		panel.receive({ type: 'reject' });
+		await vi.waitFor(() => expect(calls).toHaveLength(4));
+		await vi.waitFor(() => expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set']));
+		changed.fire(null);
+		expect(calls).toEqual([
+			['openDiff', 'a.ts', 'final'],
+			['accept', ['a.ts'], [{ path: 'a.ts', ids: ['final#1'] }], '20261130-040000-ab12'],
+			['selectHunks', 'a.ts', ['alt#1'], true],
+			['reject'],
+		]);
+		expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set', 'change-set']);
+	});
+
+	it('open-run shows a past run read-only (from events.jsonl) and holds back live events; a reload shows it again', async () => {
+		const past = stamp('20261130-010000-aaaa', [start('Old question'), delta('old text')]);
+		const { host, runs, store } = setup({ root: workspaceWithRun('20261130-010000-aaaa', past) });
+		host.show({ preserveFocus: true });
+		let panel = lastPanel();
+		panel.receive({ type: 'ready' });
+		await vi.waitFor(() => expect(panel.posted).toHaveLength(1));
+		const [snapshot] = panel.posted as Extract<HostMessage, { type: 'snapshot' }>[];
+		expect(snapshot!.state).toBeNull();
+		expect(snapshot!.runs.map((r) => r.runId)).toEqual(['20261130-010000-aaaa']);
+
+		runs.emit(stamp('live', [start('Live question')]));
+		panel.receive({ type: 'open-run', runId: '20261130-010000-aaaa' });
+		await vi.waitFor(() => expect(store.values.get('massgen.panel.lastRunId')).toBe('20261130-010000-aaaa'));
+		const shown = panel.posted.at(-1) as Extract<HostMessage, { type: 'snapshot' }>;
+		expect(shown.type).toBe('snapshot');
+		expect(shown.state!.question).toBe('Old question');
+		expect(store.values.get('massgen.panel.lastRunId')).toBe('20261130-010000-aaaa');
+		const before = panel.posted.length;
+		runs.emit(stamp('live', [delta('more')], 1));
+		expect(panel.posted.length).toBe(before);
+
+		// A reloaded window: a new host (no live run) and a revived panel show the remembered run.
+		panel.dispose();
+		const reloaded = new PanelHost({
+			extensionUri: vscode.Uri.file('/ext'),
+			log: { info() {}, debug() {}, warn() {}, error() {} } as unknown as vscode.LogOutputChannel,
+			runs: fakeRuns() as unknown as RunController,
+			memento: store as unknown as vscode.Memento,
+		});
+		reloaded.revive(new (vscode as unknown as { FakeWebviewPanel: new (...a: unknown[]) => FakePanel }).FakeWebviewPanel('massgen.panel', 'MassGen', {}, {}) as never);
+		panel = reloaded.panel as unknown as FakePanel;
+		panel.receive({ type: 'ready' });
+		await vi.waitFor(() => expect(panel.posted.length).toBeGreaterThan(0), { timeout: 5_000 });
+		expect((panel.posted[0] as Extract<HostMessage, { type: 'snapshot' }>).state?.question).toBe('Old question');
+	});
+});
