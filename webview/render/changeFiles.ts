@@ -19,6 +19,8 @@ const kindLook: Record<ChangeKind, { icon: string; label: string }> = {
 
 /** Files whose winner hunks have more lines than this start collapsed unless modified. */
 const OPEN_LINES = 30;
+/** Change sets with more files than this start with every file collapsed. */
+const MANY_FILES = 12;
 
 export interface FileRowContext {
 	readonly viewState: ViewStateStore;
@@ -34,7 +36,13 @@ export interface FileRowData {
 	readonly renamedFrom: string | null;
 	readonly stale: boolean;
 	/** Host change set data; null for a row built from the run's edits. */
-	readonly review: { readonly file: ChangeFileView; readonly selection: FileSelection; readonly agentCount: number } | null;
+	readonly review: {
+		readonly file: ChangeFileView;
+		readonly selection: FileSelection;
+		readonly agentCount: number;
+		/** Files in the change set (many files start collapsed). */
+		readonly fileCount: number;
+	} | null;
 }
 
 function splitPath(path: string): { name: string; dir: string } {
@@ -119,23 +127,28 @@ export class FileRow {
 		this._data = data;
 		const look = kindLook[data.kind] ?? { icon: 'file', label: data.kind };
 		const review = data.review;
-		setHidden(this._twisty, review === null);
-		setHidden(this._check, review === null);
+		// A file without hunks (nothing to pick) shows no checkbox and nothing to expand.
+		const selectable = review !== null && review.file.hunks.length + review.file.alternatives.length > 0;
+		setHidden(this._twisty, !selectable);
+		setHidden(this._check, !selectable);
 		setHidden(this._stale, !data.stale);
 		setData(this.element, 'stale', String(data.stale));
 		setText(this._kindText, data.renamedFrom ? `renamed from ${data.renamedFrom}` : look.label);
 		setClass(this._kindText, 'sr-only', data.renamedFrom === null);
 		setHidden(this._lines, review === null);
-		if (!review) {
+		if (review) {
+			const { selection } = review;
+			setText(this._added, `+${selection.added}`);
+			setText(this._removed, `−${selection.removed}`);
+			setTitle(this._lines, `${selection.added} added, ${selection.removed} removed by the selected changes${selection.pending ? ' (updating)' : ''}`);
+			setData(this.element, 'pending', String(selection.pending));
+		}
+		if (!review || !selectable) {
 			setHidden(this._count, true);
 			setHidden(this._body, true);
 			return;
 		}
 		const { file, selection } = review;
-		setText(this._added, `+${selection.added}`);
-		setText(this._removed, `−${selection.removed}`);
-		setTitle(this._lines, `${selection.added} added, ${selection.removed} removed by the selected changes${selection.pending ? ' (updating)' : ''}`);
-		setData(this.element, 'pending', String(selection.pending));
 
 		const winnerSelected = file.hunks.filter((hunk) => selection.ids.has(hunk.id)).length;
 		const covered = file.hunks.filter(
@@ -147,7 +160,8 @@ export class FileRow {
 		if (this._check.indeterminate !== (state === 'some')) this._check.indeterminate = state === 'some';
 		setData(this.element, 'selection', state);
 		const taken = selection.ids.size - winnerSelected;
-		const countText = file.hunks.length > 1 || taken > 0 || winnerSelected < file.hunks.length ? `${winnerSelected}/${file.hunks.length}${taken > 0 ? ` +${taken}` : ''}` : '';
+		// Only when the selection is not the winner's whole change ("1/2", "1/2 +1" with a runner-up's hunk).
+		const countText = taken > 0 || winnerSelected < file.hunks.length ? `${winnerSelected}/${file.hunks.length}${taken > 0 ? ` +${taken}` : ''}` : '';
 		setHidden(this._count, countText === '');
 		setText(this._count, countText);
 		setTitle(this._count, `${winnerSelected} of the winner’s ${file.hunks.length} change${file.hunks.length === 1 ? '' : 's'} selected${taken > 0 ? `, ${taken} from runner-ups` : ''}`);
@@ -189,8 +203,10 @@ export class FileRow {
 	}
 
 	private _defaultExpanded(): boolean {
-		const file = this._data?.review?.file;
-		if (!file) return false;
+		const review = this._data?.review;
+		if (!review) return false;
+		const { file } = review;
+		if (review.fileCount > MANY_FILES) return false;
 		if (file.kind === 'modify') return true;
 		return file.hunks.reduce((sum, hunk) => sum + hunk.lines.length + hunk.truncated, 0) <= OPEN_LINES;
 	}

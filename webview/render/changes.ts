@@ -90,7 +90,7 @@ export class ChangesView {
 					kind: file.kind,
 					renamedFrom: file.renamedFrom,
 					stale: file.stale,
-					review: { file, selection: this._selection.file(file), agentCount: pending.agentCount },
+					review: { file, selection: this._selection.file(file), agentCount: pending.agentCount, fileCount: pending.files.length },
 				}))
 			: presentationChanges(state).map((edit) => ({ path: edit.path, kind: edit.kind, renamedFrom: null, stale: false, review: null }));
 		setHidden(this.element, rows.length === 0);

@@ -141,7 +141,7 @@ class DiffBody {
 					'div',
 					{ class: sign === '-' ? 'dl dl-del' : sign === '+' ? 'dl dl-add' : 'dl' },
 					h('span', { class: 'dl-num', text: String(number), attrs: { 'aria-hidden': 'true' } }),
-					h('span', { class: 'dl-sign', text: sign === '-' ? '−' : sign, attrs: { 'aria-hidden': 'true' } }),
+					h('span', { class: 'dl-sign', text: sign === '-' ? '−' : sign }),
 					h('span', { class: 'dl-text', text: text.length > 0 ? text : ' ' }),
 				),
 			);
@@ -200,12 +200,12 @@ export class WinnerHunk {
 		this._range = h('span', { class: 'hunk-range' });
 		this._summary = h('span', { class: 'hunk-summary' });
 		this._replaced = h('span', { class: 'hunk-replaced' });
-		const label = h('label', { class: 'hunk-label', attrs: { for: checkId } }, this._range, this._summary);
+		const label = h('label', { class: 'hunk-label', attrs: { for: checkId } }, this._range, this._summary, this._replaced);
 		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
 		this.element = h(
 			'div',
 			{ class: 'hunk', attrs: { role: 'group' } },
-			h('div', { class: 'hunk-head' }, this.checkbox, label, this._replaced, this._consensus.element),
+			h('div', { class: 'hunk-head' }, this.checkbox, label, this._consensus.element),
 			this._body.element,
 		);
 		this.element.dataset['id'] = id;
@@ -221,6 +221,7 @@ export class WinnerHunk {
 		setText(this._range, hunkHeader(hunk));
 		setText(this._summary, hunkSummary(hunk));
 		setHidden(this._replaced, state.replacedBy.length === 0);
+		setHidden(this._summary, state.replacedBy.length > 0);
 		setText(this._replaced, state.replacedBy.length > 0 ? `replaced by ${state.replacedBy.join(', ')}` : '');
 		this._consensus.update(hunk, this._ctx.agentCount, true);
 		const name = `Change ${state.index} of ${state.total} in ${this._ctx.path}, ${baseLines(hunk)}: ${hunkSummary(hunk)}`;
@@ -248,6 +249,8 @@ export class AlternativeHunk {
 	private readonly _state: HTMLSpanElement;
 	private readonly _range: HTMLSpanElement;
 	private readonly _relation: HTMLSpanElement;
+	private readonly _summary: HTMLSpanElement;
+	private readonly _icon: HTMLSpanElement;
 	private readonly _open: HTMLButtonElement;
 	private readonly _consensus = new ConsensusMark();
 	private readonly _body: DiffBody;
@@ -255,7 +258,8 @@ export class AlternativeHunk {
 
 	constructor(private readonly _ctx: HunkContext, id: string) {
 		this._labels = h('span', { class: 'alt-labels' });
-		this._state = h('span', { class: 'alt-state' }, icon('check'), 'in use');
+		this._state = h('span', { class: 'alt-state sr-only', text: '(in use)' });
+		this._icon = h('span', { class: 'alt-icon' });
 		this.action = button('Use instead', () => this._act(), { secondary: true, class: 'alt-action' });
 		this.action.dataset['focusKey'] = `alt:${_ctx.path}#${id}`;
 		this._open = h('button', { class: 'icon-action alt-open', attrs: { type: 'button' } }, icon('diff'));
@@ -264,7 +268,8 @@ export class AlternativeHunk {
 			this._ctx.openDiff(label);
 		});
 		this._range = h('span', { class: 'hunk-range' });
-		this._relation = h('span', { class: 'hunk-summary alt-relation' });
+		this._relation = h('span', { class: 'alt-relation' });
+		this._summary = h('span', { class: 'hunk-summary' });
 		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
 		this.element = h(
 			'div',
@@ -272,13 +277,13 @@ export class AlternativeHunk {
 			h(
 				'div',
 				{ class: 'hunk-head alt-head' },
-				icon('git-compare', 'alt-icon'),
-				h('span', { class: 'alt-title', text: 'Runner-up' }),
+				this._icon,
 				this._labels,
+				this._relation,
 				this._state,
 				this._consensus.element,
 			),
-			h('div', { class: 'alt-sub' }, this._range, this._relation, h('span', { class: 'alt-actions' }, this._open, this.action)),
+			h('div', { class: 'alt-sub' }, this._range, this._summary, h('span', { class: 'alt-actions' }, this._open, this.action)),
 			this._body.element,
 		);
 		this.element.dataset['id'] = id;
@@ -299,7 +304,14 @@ export class AlternativeHunk {
 		setHidden(this._state, !state.selected);
 		setText(this._range, hunkHeader(hunk));
 		const which = state.replacesIndex.length === 1 ? `change ${state.replacesIndex[0]}` : `changes ${joinWords(state.replacesIndex.map(String))}`;
-		setText(this._relation, extra ? `extra change: ${hunkSummary(hunk)}` : `instead of ${which}`);
+		setText(this._relation, extra ? 'extra change' : `instead of ${which}`);
+		const glyph = state.selected ? 'pass-filled' : 'git-compare';
+		if (this._icon.dataset['glyph'] !== glyph) {
+			this._icon.dataset['glyph'] = glyph;
+			this._icon.replaceChildren(icon(glyph));
+		}
+		setTitle(this._icon, state.selected ? 'A runner-up’s change, in use' : 'A runner-up’s change');
+		setText(this._summary, hunkSummary(hunk));
 		this._consensus.update(hunk, this._ctx.agentCount, false);
 		const source = labels[0] ?? 'a runner-up';
 		const verb = state.selected ? (extra ? 'Remove' : 'Use winner’s') : extra ? 'Add' : 'Use instead';

@@ -86,7 +86,8 @@ describe('change review in the panel', () => {
 		await expect(file(changePaths.load).locator('.change-lines').textContent()).resolves.toBe('+6−3');
 		await expect(file(changePaths.docs).locator('.change-lines').textContent()).resolves.toBe('+5−1');
 		await expect(file(changePaths.issues).locator('.change-lines').textContent()).resolves.toBe('+16−0');
-		await expect(file(changePaths.load).locator('.change-count').textContent()).resolves.toBe('2/2');
+		// The selected/total badge appears only when the selection is not the winner's whole change.
+		expect(await page.locator('.change-count:not([hidden])').count()).toBe(0);
 		await expect(file(changePaths.issues).locator('.change-kind').textContent()).resolves.toBe('added');
 		expect(await file(changePaths.issues).locator('.codicon-diff-added').count()).toBe(1);
 
@@ -138,7 +139,7 @@ describe('change review in the panel', () => {
 		await expect(alt.locator('.alt-relation').textContent()).resolves.toBe('instead of change 2');
 		await expect(alt.locator('.alt-action').textContent()).resolves.toBe('Use instead');
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('false');
-		expect(await alt.locator('.alt-state').isHidden()).toBe(true);
+		await expect(alt.locator('.alt-state').getAttribute('hidden')).resolves.toBe('');
 
 		// The stale file: warning in the row and a note in the body.
 		expect(await file(changePaths.docs).locator('.change-stale').isVisible()).toBe(true);
@@ -235,7 +236,8 @@ describe('change review in the panel', () => {
 
 		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['alt#0'], true).view() });
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('true');
-		expect(await alt.locator('.alt-state').isVisible()).toBe(true);
+		expect(await alt.locator('.alt-icon .codicon-pass-filled').count()).toBe(1);
+		await expect(alt.locator('.alt-state').getAttribute('hidden')).resolves.toBeNull();
 		await expect(alt.locator('.alt-action').textContent()).resolves.toBe('Use winner’s');
 		expect(await isChecked(checkbox(changePaths.load, 'final#1'))).toBe(false);
 		// Host counts: imports (+2) and claude's 1 → 2 lines.
@@ -264,7 +266,8 @@ describe('change review in the panel', () => {
 		await expect(file(changePaths.load).locator('.hunk-group-head').textContent()).resolves.toBe('Extra changes from runner-ups (1)');
 		const extra = hunk(changePaths.load, 'alt#0');
 		await expect(extra.getAttribute('data-kind')).resolves.toBe('extra');
-		await expect(extra.locator('.alt-relation').textContent()).resolves.toBe('extra change: adds 1 line');
+		await expect(extra.locator('.alt-relation').textContent()).resolves.toBe('extra change');
+		await expect(extra.locator('.hunk-summary').textContent()).resolves.toBe('adds 1 line');
 		await expect(extra.locator('.alt-action').textContent()).resolves.toBe('Add');
 		await expect(file(changePaths.load).locator('.hunk').evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { id: string } }).dataset.id))).resolves.toEqual([
 			'final#0',
@@ -412,9 +415,16 @@ describe('change review in the panel', () => {
 					],
 					alternatives: [],
 				},
+				// Nothing to pick (no hunks): no checkbox, nothing to expand.
+				{ path: 'src/unchanged.ts', kind: 'modify', renamedFrom: null, added: 0, removed: 0, stale: false, hunks: [], alternatives: [] },
 			],
 		};
 		await show(big);
+		const empty = file('src/unchanged.ts');
+		expect(await empty.locator('.file-check').isHidden()).toBe(true);
+		expect(await empty.locator('.change-twisty').isHidden()).toBe(true);
+		expect(await empty.locator('.change-body').isHidden()).toBe(true);
+		await expect(empty.locator('.change-lines').textContent()).resolves.toBe('+0−0');
 		const page = panel.page;
 		const row = file('src/generated/table.ts');
 		// A big added file starts collapsed; one agent: no consensus marks.
@@ -432,5 +442,26 @@ describe('change review in the panel', () => {
 		expect(await lastPosted()).toEqual({ type: 'open-diff', path: 'src/generated/table.ts' });
 		const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 		expect(overflow).toBe(0);
+	});
+
+	it('a change set with many files starts with every file collapsed (hunks are built only when a file is opened)', async () => {
+		const hunkOf = (n: number) => ({ id: 'final#0', oldStart: n, oldLines: 1, newStart: n, newLines: 1, lines: [`-old ${n}`, `+new ${n}`], truncated: 0, selected: true, agents: ['gemini'], sources: ['agent3.final'], replaces: [] });
+		const many: ChangeSetView = {
+			runId: richRunId,
+			winner: { agentId: 'gemini', label: 'agent3.final' },
+			agentCount: 3,
+			files: Array.from({ length: 13 }, (_, i) => ({ path: `src/mod${i}.ts`, kind: 'modify' as const, renamedFrom: null, added: 1, removed: 1, stale: false, hunks: [hunkOf(i + 1)], alternatives: [] })),
+		};
+		await show(many);
+		const page = panel.page;
+		await expect(page.locator('.change-twisty').evaluateAll((items) => items.map((item) => item.getAttribute('aria-expanded')))).resolves.toEqual(Array(13).fill('false'));
+		expect(await page.locator('.hunk').count()).toBe(0);
+		await expect(page.locator('.changes-summary').textContent()).resolves.toBe('13 of 13 changes · +13 −13');
+		await expect(page.locator('.solo-jump').textContent()).resolves.toBe('13 changes only the winner made');
+		// The solo link opens the file it goes to.
+		await page.locator('.solo-jump').click();
+		expect(await focusKey()).toBe('hunk:src/mod0.ts#final#0');
+		expect(await page.locator('.hunk').count()).toBe(1);
+		await expect(file('src/mod0.ts').locator('.change-twisty').getAttribute('aria-expanded')).resolves.toBe('true');
 	});
 });
