@@ -1,12 +1,7 @@
-import type { ChatModel, ChatRequest, FinishReason, ToolCall, Usage } from '../providers/model.js';
+import { generate, type Generation } from '../providers/generate.js';
+import type { ChatModel, ChatRequest } from '../providers/model.js';
 
-export interface ModelCallResult {
-	readonly text: string;
-	readonly toolCalls: readonly ToolCall[];
-	readonly usage: Usage | undefined;
-	readonly finishReason: FinishReason | undefined;
-	readonly providerData: Record<string, unknown> | undefined;
-}
+export type ModelCallResult = Generation;
 
 export interface ModelCallListener {
 	onText(text: string): void;
@@ -22,40 +17,14 @@ export async function runModelCall(
 	signal: AbortSignal,
 	listener: ModelCallListener,
 ): Promise<ModelCallResult> {
-	let text = '';
-	let usage: Usage | undefined;
-	let finishReason: FinishReason | undefined;
-	let providerData: Record<string, unknown> | undefined;
 	let output = false;
-	const toolCalls: ToolCall[] = [];
-	const sawOutput = () => {
-		if (output) return;
-		output = true;
-		listener.onFirstOutput();
-	};
-	for await (const event of model.stream(request, signal)) {
-		switch (event.type) {
-			case 'text-delta':
-				sawOutput();
-				text += event.text;
-				listener.onText(event.text);
-				break;
-			case 'reasoning-delta':
-				sawOutput();
-				listener.onReasoning(event.text);
-				break;
-			case 'tool-call':
-				sawOutput();
-				toolCalls.push(event.call);
-				break;
-			case 'usage':
-				usage = event.usage;
-				break;
-			case 'finish':
-				finishReason = event.reason;
-				providerData = event.providerData;
-				break;
+	return generate(model, request, signal, (event) => {
+		if (event.type === 'usage' || event.type === 'finish') return;
+		if (!output) {
+			output = true;
+			listener.onFirstOutput();
 		}
-	}
-	return { text, toolCalls, usage, finishReason, providerData };
+		if (event.type === 'text-delta') listener.onText(event.text);
+		else if (event.type === 'reasoning-delta') listener.onReasoning(event.text);
+	});
 }

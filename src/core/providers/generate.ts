@@ -11,8 +11,16 @@ export interface Generation {
 	readonly events: readonly ModelEvent[];
 }
 
-/** Collects one streamed call (house-style §3.3: adapters have a single, streaming code path). */
-export async function generate(model: ChatModel, request: ChatRequest, signal: AbortSignal): Promise<Generation> {
+/**
+ * Collects one streamed call (house-style §3.3: adapters have a single, streaming code path).
+ * `onEvent` sees every event as it arrives, for callers that forward deltas live.
+ */
+export async function generate(
+	model: ChatModel,
+	request: ChatRequest,
+	signal: AbortSignal,
+	onEvent?: (event: ModelEvent) => void,
+): Promise<Generation> {
 	const events: ModelEvent[] = [];
 	let text = '';
 	let reasoning = '';
@@ -22,6 +30,7 @@ export async function generate(model: ChatModel, request: ChatRequest, signal: A
 	let providerData: Record<string, unknown> | undefined;
 	for await (const event of model.stream(request, signal)) {
 		events.push(event);
+		onEvent?.(event);
 		switch (event.type) {
 			case 'text-delta':
 				text += event.text;
