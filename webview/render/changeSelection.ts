@@ -134,25 +134,20 @@ export class ChangeSelection {
 	}
 
 	/** Selected and total change counts over all files (winner hunks plus chosen alternatives). */
-	totals(): { selected: number; winnerSelected: number; hunks: number; added: number; removed: number; soloSelected: number } {
+	totals(): { selected: number; winnerSelected: number; hunks: number; added: number; removed: number } {
 		let selected = 0;
 		let winnerSelected = 0;
 		let hunks = 0;
 		let added = 0;
 		let removed = 0;
-		let soloSelected = 0;
 		for (const file of this._set?.files ?? []) {
 			const selection = this.file(file);
 			hunks += file.hunks.length;
 			selected += selection.ids.size;
 			added += selection.added;
 			removed += selection.removed;
-			for (const hunk of file.hunks) {
-				if (!selection.ids.has(hunk.id)) continue;
-				winnerSelected += 1;
-				if (hunk.agents.length <= 1) soloSelected += 1;
-			}
+			for (const hunk of file.hunks) if (selection.ids.has(hunk.id)) winnerSelected += 1;
 		}
-		return { selected, winnerSelected, hunks, added, removed, soloSelected };
+		return { selected, winnerSelected, hunks, added, removed };
 	}
 }

@@ -64,10 +64,10 @@ export class ChangesView {
 		if (key.every((part, i) => part === this._key[i])) return;
 		this._key = key;
 		this._state = state;
-		if (changeSet !== this._changeSet) {
-			this._changeSet = changeSet;
-			this._selection.setChangeSet(changeSet && changeSet.runId === state.runId ? changeSet : null);
-		}
+		this._changeSet = changeSet;
+		// Only the shown run's change set (a new run may start while the old one is pending).
+		const pending = changeSet && changeSet.runId === state.runId ? changeSet : null;
+		if (pending !== this._selection.changeSet) this._selection.setChangeSet(pending);
 		this._render();
 	}
 

@@ -464,4 +464,17 @@ describe('change review in the panel', () => {
 		expect(await page.locator('.hunk').count()).toBe(1);
 		await expect(file('src/mod0.ts').locator('.change-twisty').getAttribute('aria-expanded')).resolves.toBe('true');
 	});
+
+	it('a new run started while the old change set is pending does not show the old run’s hunks', async () => {
+		await show(new ChangeSetFixture().view());
+		const page = panel.page;
+		expect(await page.locator('.hunk').count()).toBe(5);
+		const next = richRunEvents('live')
+			.slice(0, 6)
+			.map((event) => ({ ...event, runId: '20260116-090000-next' }));
+		await panel.send({ type: 'events', events: next });
+		await expect(page.locator('h1.question').textContent()).resolves.toContain('input validation');
+		expect(await page.locator('.changes').isHidden()).toBe(true);
+		expect(await page.locator('.hunk:visible').count()).toBe(0);
+	});
 });
