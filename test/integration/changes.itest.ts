@@ -225,6 +225,9 @@ describe('Change review (in VS Code, scripted team)', function () {
 			const app = await until('app.ts with conflict markers', () => {
 				const doc = h.document(appPath);
 				return doc?.getText().includes('<<<<<<< Current (your edits)') ? doc : undefined;
+			}).catch((error: Error) => {
+				const state = `asked ${asked.length} times; pending: ${feature.review.pending?.files().map((f) => f.path).join(', ')}; buffer: ${JSON.stringify(h.document(appPath)?.getText())}; disk: ${JSON.stringify(h.readDisk())}`;
+				throw new Error(`${error.message} (${state})`);
 			});
 			assert.equal(
 				app.getText(),

@@ -118,8 +118,9 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 /** Whether a file now is what the op makes it (the buffer for an edited file, the disk for created and deleted ones). */
 async function hasLanded(uri: vscode.Uri, op: FileOp): Promise<boolean> {
 	if (op.kind === 'write' && !op.create) {
-		const text = (await vscode.workspace.openTextDocument(uri)).getText();
-		return text === op.text || `\uFEFF${text}` === op.text;
+		// The editor keeps a document's own line endings and strips a BOM: compare without either.
+		const plain = (text: string) => text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+		return plain((await vscode.workspace.openTextDocument(uri)).getText()) === plain(op.text);
 	}
 	const current = await readCurrent(uri);
 	return op.kind === 'delete' ? current.text === null : current.text === op.text;
