@@ -1,6 +1,6 @@
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatModel, ChatRequest } from './model.js';
-import { scriptSchema, type Script, type ScriptEdit, type ScriptStep } from './scriptedSchema.js';
+import { scriptSchema, type Script, type ScriptEdit, type ScriptStep, type ScriptToolCall } from './scriptedSchema.js';
 import { ScriptedModel, type ScriptedReply } from './scriptedModel.js';
 
 /** Builds the model of a `type: scripted` backend from its declarative script (validated by the config). */
@@ -17,7 +17,8 @@ export function createScriptedModel(settings: BackendSettings): ChatModel {
 
 /**
  * Coordination calls are told apart from the presentation by the offered tools; a call whose
- * last message is a tool result continues the current step (edits first, then the decision).
+ * last message is a tool result continues the current step (tool calls and edits first, then
+ * the decision).
  * Every other coordination call moves to the next step; the last step repeats.
  */
 function replyFor(script: Script, request: ChatRequest, state: { decisions: number }): ScriptedReply {
@@ -32,7 +33,8 @@ function replyFor(script: Script, request: ChatRequest, state: { decisions: numb
 	if (!continuing) state.decisions++;
 	const step = script.coordination[Math.min(state.decisions - 1, script.coordination.length - 1)]!;
 	if (step.fail) return { fail: toFault(step.fail) };
-	if (!continuing && step.edits?.length) return { text: step.text, toolCalls: step.edits.map(editCall) };
+	const calls = [...(step.tool_calls ?? []).map(toolCall), ...(step.edits ?? []).map(editCall)];
+	if (!continuing && calls.length > 0) return { text: step.text, toolCalls: calls };
 	return { text: continuing ? undefined : step.text, reasoning: step.reasoning, toolCalls: [decision(step, request)] };
 }
 
@@ -49,6 +51,10 @@ function decision(step: ScriptStep, request: ChatRequest) {
 function voteEnum(parameters: Record<string, unknown> | undefined): string[] {
 	const properties = parameters?.['properties'] as Record<string, { enum?: string[] }> | undefined;
 	return properties?.['agent_id']?.enum ?? [];
+}
+
+function toolCall(call: ScriptToolCall) {
+	return { name: call.name, arguments: call.arguments ?? {} };
 }
 
 function editCall(edit: ScriptEdit) {

@@ -18,6 +18,12 @@ export const scriptEditSchema = z.strictObject({
 	delete: z.literal(true).optional(),
 });
 
+/** Any other tool call (e.g. `run_command` or an MCP tool `mcp__<server>__<tool>`), with its arguments. */
+export const scriptToolCallSchema = z.strictObject({
+	name: z.string().min(1),
+	arguments: z.record(z.string(), z.unknown()).optional(),
+});
+
 /** One coordination call. `vote` wins when the snapshot has answers, else `answer` is used. */
 export const scriptStepSchema = z.strictObject({
 	text: z.string().optional(),
@@ -28,6 +34,8 @@ export const scriptStepSchema = z.strictObject({
 	reason: z.string().optional(),
 	/** Edits made (to the agent's overlay) before the workflow call. */
 	edits: z.array(scriptEditSchema).optional(),
+	/** Tool calls made (together with `edits`, before them) before the workflow call; their results only end the step's first call. */
+	tool_calls: z.array(scriptToolCallSchema).optional(),
 	fail: scriptFaultSchema.optional(),
 });
 
@@ -55,3 +63,4 @@ export type Script = z.infer<typeof scriptSchema>;
 export type ScriptStep = z.infer<typeof scriptStepSchema>;
 export type ScriptEdit = z.infer<typeof scriptEditSchema>;
 export type ScriptFault = z.infer<typeof scriptFaultSchema>;
+export type ScriptToolCall = z.infer<typeof scriptToolCallSchema>;
