@@ -13,7 +13,8 @@ import { type ChangePrompts, windowPrompts } from './changePrompts';
 import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri';
 import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs';
 import type { PendingChangeSet } from './pendingChangeSet';
-import { readCurrent } from './workspaceFiles';
+import { PendingFileTracker } from './pendingFileTracker';
+import { readDisk } from './workspaceFiles';
 
 export interface ChangeReviewDeps {
 	readonly runs: RunService;
@@ -36,24 +37,17 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private readonly _prompts: ChangePrompts;
 	private _pending: PendingChangeSet | undefined;
 	private _busy = false;
-	private _lastUserEdit = 0;
 	private _diffActive = false;
 	private _engine: Promise<typeof import('./changeEngine')> | undefined;
-	/** Watches the pending files on disk (edits outside any buffer make them stale too). */
-	private _watcher: vscode.FileSystemWatcher | undefined;
-	/** Latest staleness check per path: an older check that finishes later must not win. */
-	private readonly _staleChecks = new Map<string, number>();
+	private readonly _files = this._register(new PendingFileTracker(() => this._pending, () => this._fireChanged()));
 
 	constructor(private readonly _deps: ChangeReviewDeps) {
 		super();
 		this._prompts = _deps.prompts ?? windowPrompts;
 		this._register(vscode.workspace.registerTextDocumentContentProvider(changeScheme, this._provider));
 		this._register(_deps.runs.onDidFinishRun((run) => void this._onFinished(run).catch((error: unknown) => this._fail('review', error))));
-		this._register(vscode.workspace.onDidChangeTextDocument((event) => this._onEdited(event)));
-		this._register(vscode.workspace.onDidSaveTextDocument((doc) => void this._refreshStale(doc.uri)));
 		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
 		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
-		this._register({ dispose: () => this._watch(undefined) });
 	}
 
 	/** The pending change set (tests and the panel); undefined when nothing is pending. */
@@ -170,7 +164,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const root = folderOf(run.workspace.root);
 		const bases = new Map<string, string | null>();
 		for (const change of result.changes) {
-			if (change.kind !== 'add') bases.set(change.path, (await readCurrent(vscode.Uri.joinPath(root, ...change.path.split('/')))).text);
+			if (change.kind !== 'add') bases.set(change.path, await readDisk(vscode.Uri.joinPath(root, ...change.path.split('/'))));
 		}
 		const answers: AnswerChanges[] = [...(result.answerChanges ?? [])];
 		const set = engine.buildReviewChangeSet({ runId: result.runId, winner: result.winner, changes: result.changes, bases, answers, hash: sha256 });
@@ -182,14 +176,14 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			this._deps.log.info(`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`);
 			await closeChangeTabs(previous.runId);
 		}
-		this._watch(pending);
-		for (const file of pending.files()) await this._refreshStale(pending.uri(file.path));
+		this._files.watch(pending);
+		for (const file of pending.files()) await this._files.refresh(pending.uri(file.path));
 		this._setPendingContext(true);
 		this._fireChanged();
 		const winner = result.winner?.agentId ?? 'the team';
 		const count = set.files.length;
 		this._deps.log.info(`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`);
-		await this._whenUserIdle();
+		await this._files.whenUserIdle(this._deps.idleMs ?? 1500);
 		if (this._pending !== pending) return;
 		await openChangeDiff(pending, set.files[0]!.path, 'proposed', { preserveFocus: true, preview: true });
 		const message = `MassGen: ${count} ${count === 1 ? 'file' : 'files'} changed by ${winner}. Review the diff, then accept or reject.`;
@@ -230,7 +224,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		pending.remove(paths);
 		if (this._pending === pending && pending.isEmpty) {
 			this._pending = undefined;
-			this._watch(undefined);
+			this._files.watch(undefined);
 			this._setPendingContext(false);
 			await closeChangeTabs(pending.runId);
 		} else {
@@ -250,51 +244,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		return picked?.label;
 	}
 
-	private _watch(pending: PendingChangeSet | undefined): void {
-		this._watcher?.dispose();
-		this._watcher = undefined;
-		if (!pending) return;
-		const paths = pending.files().map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
-		const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(pending.root, `{${paths.join(',')}}`));
-		const refresh = (uri: vscode.Uri) => void this._refreshStale(uri);
-		watcher.onDidChange(refresh);
-		watcher.onDidCreate(refresh);
-		watcher.onDidDelete(refresh);
-		this._watcher = watcher;
-	}
-
 	private _loadEngine(): Promise<typeof import('./changeEngine')> {
 		return (this._engine ??= import('./changeEngine'));
-	}
-
-	private _onEdited(event: vscode.TextDocumentChangeEvent): void {
-		if (event.document.uri.scheme !== 'file') return;
-		if (event.contentChanges.length > 0) this._lastUserEdit = Date.now();
-		// Also without content changes: the event then reports a dirty-state change.
-		void this._refreshStale(event.document.uri);
-	}
-
-	/** Re-checks one file against the base the agents read (after an edit or a save). */
-	private async _refreshStale(uri: vscode.Uri): Promise<void> {
-		const pending = this._pending;
-		const path = pending && relativePath(pending.root, uri);
-		const file = path !== undefined ? pending?.file(path) : undefined;
-		if (!pending || !file) return;
-		const check = (this._staleChecks.get(file.path) ?? 0) + 1;
-		this._staleChecks.set(file.path, check);
-		const { text } = await readCurrent(uri);
-		if (this._staleChecks.get(file.path) !== check) return;
-		const stale = file.kind === 'add' ? text !== null : text === null || sha256(text) !== file.baseHash;
-		if (pending.setStale(file.path, stale)) this._fireChanged();
-	}
-
-	/** Waits until the user has not typed for a moment (at most 30 s), so an opening diff takes no keystrokes. */
-	private async _whenUserIdle(): Promise<void> {
-		const idle = this._deps.idleMs ?? 1500;
-		const deadline = Date.now() + 30_000;
-		while (Date.now() - this._lastUserEdit < idle && Date.now() < deadline) {
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
 	}
 
 	private _updateDiffContext(): void {
@@ -328,9 +279,4 @@ function folderOf(root: string): vscode.Uri {
 	const folders = vscode.workspace.workspaceFolders ?? [];
 	const match = folders.find((folder) => folder.uri.fsPath === root) ?? (folders.length === 1 ? folders[0] : undefined);
 	return match?.uri ?? vscode.Uri.file(root);
-}
-
-function relativePath(root: vscode.Uri, uri: vscode.Uri): string | undefined {
-	const base = root.path.endsWith('/') ? root.path : `${root.path}/`;
-	return uri.scheme === root.scheme && uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
 }

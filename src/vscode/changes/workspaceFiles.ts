@@ -19,11 +19,15 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 export async function readCurrent(uri: vscode.Uri): Promise<CurrentText> {
 	const doc = openDocument(uri);
 	if (doc?.isDirty) return { text: doc.getText(), dirty: true };
+	return { text: await readDisk(uri), dirty: false };
+}
+
+/** A file's text on disk, whatever its buffer holds (what the agents read); null when there is none. */
+export async function readDisk(uri: vscode.Uri): Promise<string | null> {
 	try {
-		const bytes = await vscode.workspace.fs.readFile(uri);
-		return { text: Buffer.from(bytes).toString('utf8'), dirty: false };
+		return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
 	} catch (error) {
-		if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return { text: null, dirty: false };
+		if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return null;
 		throw error;
 	}
 }
