@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addedFinal, addedPath, appBase, appFinal, appPath, notesBase, notesFinal, notesPath } from '../../fixtures/changes/files';
+import { addedFinal, addedPath, appBase, appFinal, appPath, appWith, notesBase, notesFinal, notesPath } from '../../fixtures/changes/files';
 import { repoRoot, resultsDir, type Workbench } from '../workbench';
 import type { Scenario } from './scenario';
 
@@ -134,5 +134,36 @@ export const changesPreview: Scenario = {
 		await workbench.runCommand('MassGen: Reject Changes');
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appFinal, notesBase, null]);
+	},
+};
+
+/**
+ * Per-hunk review in the panel: untick a hunk (the open diff follows: its right side is what
+ * Accept writes), then "Accept selected" writes only the ticked hunks.
+ */
+export const changesPanel: Scenario = {
+	name: 'change review in the panel: untick a hunk, the diff follows, Accept selected writes the rest',
+	prepareWorkspace(folder) {
+		changes.prepareWorkspace!(folder);
+	},
+	async run(workbench, folder) {
+		const { page } = workbench;
+		await workbench.waitForExplorer('hello.ts');
+		await askTeam(workbench);
+		await waitForAppDiff(workbench);
+		const frame = workbench.webviewFrame();
+		const app = frame.locator(`li.change[data-path="${appPath}"]`);
+		const mul = app.locator('.hunk[data-id="final#2"]');
+		await mul.waitFor({ timeout: 15_000 });
+		assert.match((await app.locator('.hunk[data-id="final#0"] .consensus').textContent()) ?? '', /3 of 3/);
+		assert.match((await mul.locator('.consensus').textContent()) ?? '', /only the winner/);
+		await mul.locator('input.hunk-check').click();
+		// The host keeps the selection: the diff's right side drops the unticked hunk.
+		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: '// product' }).waitFor({ state: 'detached', timeout: 10_000 });
+		await mul.scrollIntoViewIfNeeded();
+		await workbench.screenshot('changes-09-panel-hunk-unticked');
+		await frame.getByRole('button', { name: 'Accept selected' }).click();
+		await untilOnDisk('the selected hunks', () => read(folder, appPath) === appWith('docComment', 'subComment') && read(folder, notesPath) === notesFinal && read(folder, addedPath) === addedFinal);
+		await workbench.screenshot('changes-10-panel-accepted');
 	},
 };

@@ -1,8 +1,8 @@
 import { askTeam } from './askTeam';
-import { changes, changesPreview } from './changes';
+import { changes, changesPanel, changesPreview } from './changes';
 import { review } from './review';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 
-export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes, changesPreview, review];
+export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes, changesPreview, changesPanel, review];
