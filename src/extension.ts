@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { createApprovals, type MassGenApprovalsApi } from './vscode/approvals/registerApprovals';
 import { contributedTitles, type CommandHandlers, registerCommands } from './vscode/commands';
 import { viewTypes } from './vscode/commandIds';
 import { ConfigDiagnostics } from './vscode/config/configDiagnostics';
@@ -10,6 +11,7 @@ import type { ChangeActions } from './vscode/run/runTypes';
 import { DisposableStore } from './vscode/lifecycle';
 import { createLog } from './vscode/log';
 import { selectionReviewFeature } from './vscode/review/registerSelectionReview';
+import { loadEngineBundle } from './vscode/run/loadEngine';
 import { RunController } from './vscode/run/runController';
 import { RunStatusBar } from './vscode/run/runStatusBar';
 import { KeyStore } from './vscode/secrets';
@@ -21,8 +23,11 @@ import { PanelHost } from './vscode/view';
  */
 const features: readonly FeatureFactory[] = [changeReviewFeature, selectionReviewFeature];
 
-/** Builds the object graph and hands one root disposable to VS Code. Loads no SDK and no config schema. */
-export function activate(context: vscode.ExtensionContext): MassGenApi {
+/**
+ * Builds the object graph and hands one root disposable to VS Code. Loads no SDK and no config
+ * schema: the run engine is `dist/engine.js`, loaded at the first run.
+ */
+export function activate(context: vscode.ExtensionContext): MassGenApi & { readonly approvals: MassGenApprovalsApi } {
 	const started = performance.now();
 	const root = new DisposableStore();
 	context.subscriptions.push(root);
@@ -31,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 	const keys = new KeyStore(context.secrets);
 	const configsDir = vscode.Uri.joinPath(context.extensionUri, 'configs').fsPath;
 	const statusBar = root.add(new RunStatusBar());
+	const approvals = root.add(createApprovals({ log, workspaceState: context.workspaceState }));
 	let panel: PanelHost | undefined;
 	const runs: RunController = root.add(
 		new RunController({
@@ -39,6 +45,8 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 			statusBar,
 			shippedConfigsDir: configsDir,
 			isPanelVisible: () => panel?.visible ?? false,
+			loadEngine: () => loadEngineBundle(vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath),
+			approvals: { broker: approvals.broker, store: approvals.store },
 			diagnostics: root.add(
 				new ConfigDiagnostics(async (text, file) => {
 					const engine = await runs.engine();
@@ -47,7 +55,10 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 			),
 		}),
 	);
-	panel = root.add(new PanelHost({ extensionUri: context.extensionUri, log, runs, memento: context.workspaceState }));
+	panel = root.add(
+		new PanelHost({ extensionUri: context.extensionUri, log, runs, memento: context.workspaceState, approvals: approvals.prompts }),
+	);
+	approvals.attach(panel);
 	root.add(
 		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
 			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
@@ -75,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi {
 		findingThreads: () => findingThreads.flatMap((threads) => threads()),
 		ui: () => ({ runActive: runs.runActiveContext, statusBar: statusBar.text, panelOpen: panel.panel !== undefined }),
 		activationMs,
+		approvals: approvals.api,
 	};
 }
 

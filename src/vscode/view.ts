@@ -5,7 +5,7 @@ import { listRuns } from '../core/logs/listRuns';
 import type { PastRunSummary } from '../core/logs/pastRunSummary';
 import { readRunEvents } from '../core/logs/readRunEvents';
 import { runsDir } from '../core/logs/runLog';
-import type { HostMessage } from '../protocol/messages';
+import type { ApprovalDecision, HostMessage } from '../protocol/messages';
 import { reduceRunEvents } from '../protocol/reduceRun';
 import { initialRunState, type RunState } from '../protocol/runState';
 import type { ParseResult } from '../protocol/webviewMessageSchema';
@@ -23,6 +23,13 @@ export interface PanelHostDeps {
 	readonly runs: RunController;
 	/** Remembers the run the panel showed last, so a reloaded window shows it again. */
 	readonly memento: vscode.Memento;
+	/** Where the approval cards' answers go (`ApprovalPrompts.answer`; stale request ids are ignored there). */
+	readonly approvals?: PanelApprovals;
+}
+
+export interface PanelApprovals {
+	/** False when the request no longer waits (decided elsewhere, timed out, run over). */
+	answer(requestId: string, decision: ApprovalDecision, note: string | undefined): boolean;
 }
 
 const lastRunKey = 'massgen.panel.lastRunId';
@@ -42,6 +49,7 @@ export class PanelHost extends Disposable {
 	private _changes: ChangeActions | undefined;
 	private _changesListener: vscode.Disposable | undefined;
 	private _parse: Promise<(raw: unknown) => ParseResult> | undefined;
+	private _title = 'MassGen';
 
 	constructor(private readonly _deps: PanelHostDeps) {
 		super();
@@ -74,6 +82,26 @@ export class PanelHost extends Disposable {
 		return this._panel?.visible ?? false;
 	}
 
+	/** The panel is visible and has the keyboard focus. */
+	get focused(): boolean {
+		return (this._panel?.visible ?? false) && (this._panel?.active ?? false);
+	}
+
+	/** The panel's tab title; `MassGen (1 waiting)` stands in for a badge while approvals wait. */
+	get title(): string {
+		return this._title;
+	}
+
+	set title(title: string) {
+		this._title = title;
+		if (this._panel && this._panel.title !== title) this._panel.title = title;
+	}
+
+	/** A message as if the webview had posted it (validated and dispatched the same way; in-host tests). */
+	receive(raw: unknown): Promise<void> {
+		return this._onMessage(raw);
+	}
+
 	/** Plugs in the change review (open diff, accept, reject, hunk selection, the change-set view). */
 	setChangeActions(actions: ChangeActions | undefined): void {
 		this._changesListener?.dispose();
@@ -93,7 +121,7 @@ export class PanelHost extends Disposable {
 		const column = options.preserveFocus && vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
 		const panel = vscode.window.createWebviewPanel(
 			viewTypes.panel,
-			'MassGen',
+			this._title,
 			{ viewColumn: column, preserveFocus: options.preserveFocus },
 			this._options(),
 		);
@@ -108,6 +136,7 @@ export class PanelHost extends Disposable {
 			return;
 		}
 		panel.webview.options = this._options();
+		panel.title = this._title;
 		this._attach(panel);
 		this._deps.log.info('panel restored');
 	}
@@ -186,9 +215,9 @@ export class PanelHost extends Disposable {
 			this._changes ? this._changes.accept(paths, options?.hunks, options?.runId) : notAvailable('Accepting changes'),
 		reject: () => (this._changes ? this._changes.reject() : notAvailable('Rejecting changes')),
 		selectHunks: (path, ids, selected) => this._changes?.selectHunks?.(path, ids, selected),
-		approval: (requestId, decision) => {
-			// Approval prompts arrive with permissions (issue 6); until then nothing waits for one.
-			this._deps.log.info(`panel: approval ${requestId}: ${decision} (no approval is pending)`);
+		approval: (requestId, decision, note) => {
+			if (this._deps.approvals) this._deps.approvals.answer(requestId, decision, note);
+			else this._deps.log.info(`panel: approval ${requestId}: ${decision} (nothing asks for approvals)`);
 		},
 	};
 

@@ -1,7 +1,9 @@
 import { access } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
 import type { RunEvent } from '../../core/orchestrator/events';
+import type { PermissionStore } from '../../core/permissions/permissionEngine';
 import type { Turn } from '../../core/orchestrator/types';
 import { reduceRun } from '../../protocol/reduceRun';
 import { initialRunState, type RunState } from '../../protocol/runState';
@@ -9,15 +11,15 @@ import { abortSignalFromToken } from '../cancellation';
 import { contextKeys } from '../commandIds';
 import { chooseTeamConfig } from '../config/chooseTeamConfig';
 import type { ConfigDiagnostics } from '../config/configDiagnostics';
+import { readToolSettings } from '../approvals/readToolSettings';
 import { Disposable } from '../lifecycle';
 import type { KeyStore } from '../secrets';
 import { readConfigSetting, workspaceFolder } from '../settings';
 import { EventBatcher } from './eventBatcher';
-import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages';
+import type { Engine } from './loadEngine';
+import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportToolNotices, reportUnexpected } from './runMessages';
 import type { RunStatusBar } from './runStatusBar';
 import type { FinishedRun, RunRequest, RunService } from './runTypes';
-
-type Engine = typeof import('./runEngine');
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;
@@ -32,6 +34,14 @@ export interface RunControllerDeps {
 	readonly env?: NodeJS.ProcessEnv;
 	/** Coalescing interval of the live event batches. */
 	readonly batchMs?: number;
+	/** Loads the run engine (`dist/engine.js`, see `loadEngineBundle`) at the first run. */
+	readonly loadEngine: () => Promise<Engine>;
+	/**
+	 * Tools beyond the workspace (MCP, `run_command`) behind the permission engine: the one broker
+	 * of the extension (the panel's cards and the notifications answer it) and the "always allow"
+	 * grants of this workspace. Omitted = the agents get the workspace tools only.
+	 */
+	readonly approvals?: { readonly broker: ApprovalBroker; readonly store?: PermissionStore };
 }
 
 /** Live events of the current run, coalesced (at most one batch per ~30 ms). */
@@ -90,17 +100,24 @@ export class RunController extends Disposable implements RunService {
 		return this._turns;
 	}
 
-	/** Cancels the active run; false when there is none. */
+	/** Cancels the active run (its pending approval requests are denied); false when there is none. */
 	cancel(): boolean {
 		if (!this._active) return false;
 		this._deps.log.info('cancelling the run');
+		const runId = this._state?.runId;
+		if (runId) this._deps.approvals?.broker.cancelRun(runId);
 		this._active.tokens.cancel();
 		return true;
 	}
 
 	/** Loads the run engine (config schema, orchestrator); the first run pays for it, activation does not. */
 	engine(): Promise<Engine> {
-		return (this._engine ??= import('./runEngine'));
+		const loading = (this._engine ??= this._deps.loadEngine());
+		// A failed load (e.g. a missing bundle) is reported by the caller and tried again next time.
+		loading.catch(() => {
+			if (this._engine === loading) this._engine = undefined;
+		});
+		return loading;
 	}
 
 	async start(request: RunRequest): Promise<FinishedRun | undefined> {
@@ -203,6 +220,7 @@ export class RunController extends Disposable implements RunService {
 			this._deps.batchMs ?? 30,
 		);
 		const abort = abortSignalFromToken(token);
+		const tools = this._tools(folder, token);
 		try {
 			const outcome = await engine.runTeam({
 				workspaceRoot: root,
@@ -218,6 +236,7 @@ export class RunController extends Disposable implements RunService {
 					batcher.push(event);
 				},
 				onLogError: (error) => log.error(`run log: ${error instanceof Error ? error.message : String(error)}`),
+				...(tools ? { tools } : {}),
 			});
 			batcher.flush();
 			const { result } = outcome;
@@ -234,6 +253,37 @@ export class RunController extends Disposable implements RunService {
 			batcher.dispose();
 			abort.dispose();
 		}
+	}
+
+	/** The run's tools settings (architecture §11): Workspace Trust, the `massgen.permissions.*` and `massgen.mcp.*` settings. */
+	private _tools(folder: vscode.WorkspaceFolder, token: vscode.CancellationToken) {
+		const approvals = this._deps.approvals;
+		if (!approvals) return undefined;
+		const { log } = this._deps;
+		const trusted = vscode.workspace.isTrusted;
+		const settings = readToolSettings(folder.uri, trusted);
+		for (const note of settings.notes) log.warn(`settings: ${note}`);
+		const notices: string[] = [];
+		let timer: NodeJS.Timeout | undefined;
+		let reported = false;
+		return {
+			broker: approvals.broker,
+			trusted,
+			rules: settings.rules,
+			...(settings.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: settings.approvalTimeoutMs }),
+			readWorkspaceServers: settings.readWorkspaceServers,
+			...(approvals.store ? { store: approvals.store } : {}),
+			onNotice: (message: string) => {
+				log.warn(`tools: ${message}`);
+				if (token.isCancellationRequested || reported) return;
+				notices.push(message);
+				// Servers start in parallel: one notification for what went wrong at the start (the rest is in the log).
+				timer ??= setTimeout(() => {
+					reported = true;
+					reportToolNotices(log, notices);
+				}, 400);
+			},
+		};
 	}
 
 	private _setRunActive(value: boolean): void {

@@ -1,20 +1,25 @@
 /**
- * Everything heavy a run needs (config schema, orchestrator, provider adapters), loaded with a
- * dynamic `import()` at the first run so activation stays fast (esbuild keeps this module and
- * its imports uninitialised until then). The SDKs themselves load later still, at an adapter's
- * first call.
+ * Everything heavy a run needs (config schema, orchestrator, provider adapters, MCP, the
+ * permission engine): its own bundle, `dist/engine.js` (see `build:ext`), loaded at the first run
+ * by `loadEngineBundle` so activation neither reads nor compiles it. The SDKs themselves load
+ * later still, at an adapter's first call.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
+import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
 import { redactConfig } from '../../core/config/redact';
-import { toOrchestratorSettings } from '../../core/config/toSettings';
+import { toOrchestratorSettings, toRunToolSettings } from '../../core/config/toSettings';
 import { newRunId } from '../../core/logs/runId';
 import { RunLogWriter } from '../../core/logs/runLog';
 import type { RunEvent } from '../../core/orchestrator/events';
 import { Orchestrator } from '../../core/orchestrator/orchestrator';
 import type { RunResult, Turn } from '../../core/orchestrator/types';
 import { loadPriceTable, priceFor } from '../../core/providers/pricing';
+import { readWorkspaceMcpServers } from '../../core/mcp/workspaceMcpFiles';
+import type { PermissionStore } from '../../core/permissions/permissionEngine';
+import type { RuleLists } from '../../core/permissions/rules';
 import { buildAgents } from '../../core/team/buildAgents';
+import { createRunTools } from '../../core/tools/guardedRunTools';
 import { createWorkspace } from '../../core/workspace/createWorkspace';
 import { formatPatch } from '../../core/workspace/patch';
 import type { Workspace } from '../../core/workspace/types';
@@ -41,6 +46,26 @@ export interface EngineRun {
 	/** The run directory exists (called before the first event). */
 	readonly onRunDir?: (runDir: string, runId: string) => void;
 	readonly onLogError?: (error: unknown) => void;
+	/** MCP servers, `run_command` and the permission engine (architecture §11); omitted = workspace tools only. */
+	readonly tools?: EngineTools;
+}
+
+/** What the editor adds to the team config's tools: trust, its settings, the broker and the grants store. */
+export interface EngineTools {
+	/** One per extension: the panel's cards and the notifications answer its requests. */
+	readonly broker: ApprovalBroker;
+	/** Workspace Trust (`vscode.workspace.isTrusted`). */
+	readonly trusted: boolean;
+	/** `massgen.permissions.allow|ask|deny`. */
+	readonly rules: RuleLists;
+	/** `massgen.permissions.approvalTimeoutSeconds` when set (else the config's). */
+	readonly approvalTimeoutMs?: number;
+	/** `massgen.mcp.readWorkspaceServers`: also `.vscode/mcp.json` and `.mcp.json`. */
+	readonly readWorkspaceServers: boolean;
+	/** "Always allow" decisions of this workspace. */
+	readonly store?: PermissionStore;
+	/** Servers that did not start, rules that did not parse, trust refusals, unreadable MCP files. */
+	readonly onNotice: (message: string) => void;
 }
 
 export interface EngineResult {
@@ -67,6 +92,7 @@ export async function runTeam(run: EngineRun): Promise<EngineResult> {
 	const log = await RunLogWriter.create(root, runId, { secrets });
 	run.onRunDir?.(log.runDir, runId);
 	try {
+		const tools = run.tools ? await runTools(run, run.tools, log.runDir, secrets) : undefined;
 		const orchestrator = new Orchestrator({
 			runId,
 			question: run.question,
@@ -75,6 +101,7 @@ export async function runTeam(run: EngineRun): Promise<EngineResult> {
 			settings: toOrchestratorSettings(config),
 			history: run.history,
 			signal: run.signal,
+			...(tools ? { tools } : {}),
 		});
 		for await (const event of orchestrator.run()) {
 			log.append(event);
@@ -91,6 +118,39 @@ export async function runTeam(run: EngineRun): Promise<EngineResult> {
 	} finally {
 		await log.close().catch((error: unknown) => run.onLogError?.(error));
 	}
+}
+
+/** The run's `RunOptions.tools`, as `createRunTools` documents it (the CLI's `runCommand` does the same with its own broker and store). */
+async function runTools(run: EngineRun, tools: EngineTools, runDir: string, secrets: readonly string[]) {
+	const root = run.workspaceRoot;
+	const { config, file } = run.team;
+	const settings = toRunToolSettings(config, { configFromWorkspace: isInside(root, file) });
+	let workspaceServers;
+	if (tools.readWorkspaceServers) {
+		const read = await readWorkspaceMcpServers(root);
+		for (const notice of read.notices) tools.onNotice(notice);
+		workspaceServers = read.servers;
+	}
+	return createRunTools({
+		workspaceRoot: root,
+		agents: settings.agents,
+		permissions: tools.approvalTimeoutMs === undefined ? settings.permissions : { ...settings.permissions, approvalTimeoutMs: tools.approvalTimeoutMs },
+		broker: tools.broker,
+		trusted: tools.trusted,
+		configFromWorkspace: isInside(root, file),
+		settingsRules: tools.rules,
+		...(tools.store ? { store: tools.store } : {}),
+		...(workspaceServers ? { workspaceServers } : {}),
+		runDir,
+		env: run.keys.env,
+		secrets,
+		onNotice: tools.onNotice,
+	});
+}
+
+function isInside(root: string, path: string): boolean {
+	const rel = relative(root, path);
+	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 async function readOrNull(path: string): Promise<string | null> {

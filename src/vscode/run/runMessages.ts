@@ -125,3 +125,13 @@ async function openIssue(report: TeamProblemReport): Promise<void> {
 	const position = new vscode.Position(Math.max(0, (first?.line ?? 1) - 1), Math.max(0, (first?.col ?? 1) - 1));
 	await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position) });
 }
+
+/** Warnings about the run's tools (a server that did not start, a rule that did not parse, a trust refusal). */
+export function reportToolNotices(log: vscode.LogOutputChannel, notices: readonly string[]): void {
+	if (notices.length === 0) return;
+	const more = notices.length > 1 ? ` (and ${notices.length - 1} more in the log)` : '';
+	const showLog = 'Show Log';
+	void vscode.window.showWarningMessage(`MassGen: ${notices[0]}${more}`, showLog).then((choice) => {
+		if (choice === showLog) log.show(true);
+	});
+}

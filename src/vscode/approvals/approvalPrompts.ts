@@ -1,0 +1,142 @@
+/**
+ * Approvals in the editor (issue 6, architecture §11): the panel's cards answer through
+ * `answer` (validated by the panel host first; stale ids are ignored), a request that arrives
+ * while the panel is hidden or not focused also raises a notification (Allow once / Deny /
+ * Show), and the waiting count drives the badge (status bar text and panel title). The broker
+ * dedupes identical requests of a run, so each request is one card and at most one notification.
+ * No `vscode` import: the surface is injected (unit-tested with the real broker).
+ */
+import type { ApprovalChoice, ApprovalOutcome, PendingApproval } from '../../core/approvals/approvalBroker';
+import type { IDisposable } from '../lifecycle';
+
+/** The part of `ApprovalBroker` this needs. */
+export interface ApprovalSource {
+	onDidRequest(listener: (request: PendingApproval) => void): () => void;
+	onDidSettle(listener: (request: PendingApproval, outcome: ApprovalOutcome) => void): () => void;
+	resolve(requestId: string, choice: ApprovalChoice, note?: string): boolean;
+	pending(runId?: string): PendingApproval[];
+}
+
+export interface ApprovalSurface {
+	/** The panel is on screen and has the keyboard focus: its card is enough. */
+	panelFocused(): boolean;
+	/** Reveals the panel without taking the focus. */
+	showPanel(): void;
+	/** The number of requests waiting changed (badge). */
+	onCount(count: number): void;
+	/** A non-modal notification; resolves with the clicked button (undefined when dismissed). */
+	notify(message: string, ...buttons: string[]): Thenable<string | undefined>;
+	readonly log: { info(message: string): void; warn(message: string): void };
+}
+
+export const notificationButtons = { allowOnce: 'Allow once', deny: 'Deny', show: 'Show' } as const;
+
+/** Shown in a notification or a status text; long targets are cut. */
+const maxTarget = 120;
+
+export class ApprovalPrompts implements IDisposable {
+	private readonly _unsubscribe: (() => void)[] = [];
+	private _count = 0;
+	/** Notifications shown (newest last, at most 20): in-host tests read it. */
+	readonly notifications: string[] = [];
+
+	constructor(
+		private readonly _source: ApprovalSource,
+		private readonly _surface: ApprovalSurface,
+	) {
+		this._unsubscribe.push(
+			_source.onDidRequest((request) => this._onRequest(request)),
+			_source.onDidSettle((request, outcome) => this._onSettle(request, outcome)),
+		);
+	}
+
+	/** Requests waiting for a decision. */
+	get waiting(): number {
+		return this._count;
+	}
+
+	/**
+	 * A decision from the panel's card. False when the request is no longer pending (decided
+	 * meanwhile from the notification, timed out, or its run ended): nothing happens then.
+	 */
+	answer(requestId: string, choice: ApprovalChoice, note?: string): boolean {
+		const pending = this._source.pending().find((request) => request.requestId === requestId);
+		if (!pending || !this._source.resolve(requestId, choice, note)) {
+			this._surface.log.info(`approval ${requestId}: ${choice} ignored (no longer waiting)`);
+			return false;
+		}
+		this._surface.log.info(`approval ${requestId} (${describeTarget(pending)}): ${choice} from the panel${note?.trim() ? ' with a note' : ''}`);
+		return true;
+	}
+
+	dispose(): void {
+		for (const unsubscribe of this._unsubscribe.splice(0)) unsubscribe();
+	}
+
+	private _onRequest(request: PendingApproval): void {
+		this._setCount();
+		this._surface.log.info(`approval ${request.requestId}: ${request.agentIds.join(', ')} asks to ${request.action} ${request.target} (${request.reason})`);
+		if (this._surface.panelFocused()) return;
+		const message = approvalMessage(request);
+		this.notifications.push(message);
+		if (this.notifications.length > 20) this.notifications.shift();
+		const { allowOnce, deny, show } = notificationButtons;
+		void Promise.resolve(this._surface.notify(message, allowOnce, deny, show)).then(
+			(choice) => {
+				if (choice === show) this._surface.showPanel();
+				else if (choice === allowOnce || choice === deny) {
+					const decision: ApprovalChoice = choice === deny ? 'deny' : 'allow-once';
+					if (this._source.resolve(request.requestId, decision)) this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification`);
+					else this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification ignored (no longer waiting)`);
+				}
+			},
+			(error: unknown) => this._surface.log.warn(`approval notification: ${String(error)}`),
+		);
+	}
+
+	private _onSettle(request: PendingApproval, outcome: ApprovalOutcome): void {
+		this._setCount();
+		this._surface.log.info(`approval ${request.requestId}: ${outcome.decision} by ${outcome.by}${outcome.note ? ` (${outcome.note})` : ''}`);
+	}
+
+	private _setCount(): void {
+		const count = this._source.pending().length;
+		if (count === this._count) return;
+		this._count = count;
+		this._surface.onCount(count);
+	}
+}
+
+/** "MassGen: alpha wants to run `npm publish`". */
+export function approvalMessage(request: Pick<PendingApproval, 'agentIds' | 'action' | 'target'>): string {
+	const who = joinNames(request.agentIds.length ? request.agentIds : ['an agent']);
+	const verb = request.agentIds.length > 1 ? 'want' : 'wants';
+	return `MassGen: ${who} ${verb} ${describeTarget(request)}`;
+}
+
+function describeTarget(request: Pick<PendingApproval, 'action' | 'target'>): string {
+	const target = `\`${cut(request.target)}\``;
+	if (request.action === 'command') return `to run ${target}`;
+	if (request.action === 'mcp') return `to call ${target}`;
+	return `to ${request.action} ${target}`;
+}
+
+function cut(text: string): string {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > maxTarget ? `${line.slice(0, maxTarget - 1)}…` : line;
+}
+
+function joinNames(names: readonly string[]): string {
+	if (names.length <= 1) return names[0] ?? '';
+	return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** Status bar text while requests wait: `$(shield) 1 approval`. */
+export function badgeText(count: number): string {
+	return `$(shield) ${count} approval${count === 1 ? '' : 's'}`;
+}
+
+/** The panel's title: `MassGen (1 waiting)` while requests wait. */
+export function panelTitle(count: number): string {
+	return count > 0 ? `MassGen (${count} waiting)` : 'MassGen';
+}

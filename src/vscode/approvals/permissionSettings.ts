@@ -1,0 +1,98 @@
+/**
+ * The editor's side of the permission rules (architecture §11): `massgen.permissions.allow|ask|deny`,
+ * `massgen.permissions.approvalTimeoutSeconds` and `massgen.mcp.readWorkspaceServers`, mapped to
+ * what `createRunTools` takes. Pure: `readToolSettings` (below) feeds it VS Code's `inspect()`.
+ *
+ * Rule lists from the user, workspace and folder settings are merged (VS Code's `get()` would let
+ * a workspace replace the user's deny list with `[]`). A workspace cannot widen what its agents
+ * may do unless it is trusted: allow rules from workspace and folder settings count only then.
+ */
+import type { RuleLists } from '../../core/permissions/rules';
+
+/** Setting keys (package.json `contributes.configuration`). */
+export const permissionSettingKeys = {
+	allow: 'massgen.permissions.allow',
+	ask: 'massgen.permissions.ask',
+	deny: 'massgen.permissions.deny',
+	approvalTimeoutSeconds: 'massgen.permissions.approvalTimeoutSeconds',
+	readWorkspaceServers: 'massgen.mcp.readWorkspaceServers',
+} as const;
+
+export type PermissionSettingKey = (typeof permissionSettingKeys)[keyof typeof permissionSettingKeys];
+
+/** What `WorkspaceConfiguration.inspect(key)` returns (the levels this extension reads). */
+export interface SettingLevels {
+	readonly defaultValue?: unknown;
+	readonly globalValue?: unknown;
+	readonly workspaceValue?: unknown;
+	readonly workspaceFolderValue?: unknown;
+}
+
+export interface EditorToolSettings {
+	/** Rules for `RunToolsOptions.settingsRules` (invalid patterns are reported by the run's notices). */
+	readonly rules: RuleLists;
+	/** Set when the user chose a timeout; otherwise the team config's `permissions.approval_timeout_seconds` applies. */
+	readonly approvalTimeoutMs?: number;
+	/** Also read `.vscode/mcp.json` and `.mcp.json`. */
+	readonly readWorkspaceServers: boolean;
+	/** Values that were ignored, one line each (for the log). */
+	readonly notes: readonly string[];
+}
+
+/** Longest approval wait a setting may ask for (a day); shorter than 1 s makes no sense for a person. */
+const maxTimeoutSeconds = 86_400;
+
+export function toEditorToolSettings(inspect: (key: PermissionSettingKey) => SettingLevels | undefined, trusted: boolean): EditorToolSettings {
+	const notes: string[] = [];
+	const rules: { allow: string[]; ask: string[]; deny: string[] } = { allow: [], ask: [], deny: [] };
+	for (const effect of ['allow', 'ask', 'deny'] as const) {
+		const key = permissionSettingKeys[effect];
+		const levels = inspect(key);
+		const sources: [string, unknown][] = [
+			['user', levels?.globalValue],
+			['workspace', levels?.workspaceValue],
+			['folder', levels?.workspaceFolderValue],
+		];
+		for (const [level, value] of sources) {
+			if (value === undefined || value === null) continue;
+			if (!Array.isArray(value)) {
+				notes.push(`${key} (${level} settings) is not a list of rules; ignored`);
+				continue;
+			}
+			if (effect === 'allow' && level !== 'user' && !trusted) {
+				if (value.length > 0) notes.push(`${key} from the ${level} settings is ignored: the workspace is not trusted`);
+				continue;
+			}
+			for (const rule of value) {
+				if (typeof rule !== 'string' || rule.trim() === '') {
+					notes.push(`${key} (${level} settings): ${JSON.stringify(rule)} is not a rule like command(npm test); ignored`);
+					continue;
+				}
+				const trimmed = rule.trim();
+				if (!rules[effect].includes(trimmed)) rules[effect].push(trimmed);
+			}
+		}
+	}
+
+	let approvalTimeoutMs: number | undefined;
+	const timeout = mostSpecific(inspect(permissionSettingKeys.approvalTimeoutSeconds));
+	if (timeout !== undefined && timeout !== null) {
+		if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 1 && timeout <= maxTimeoutSeconds) {
+			approvalTimeoutMs = Math.round(timeout * 1000);
+		} else {
+			notes.push(`${permissionSettingKeys.approvalTimeoutSeconds}: ${JSON.stringify(timeout)} is not a number of seconds from 1 to ${maxTimeoutSeconds}; the team config's timeout applies`);
+		}
+	}
+
+	const read = mostSpecific(inspect(permissionSettingKeys.readWorkspaceServers)) ?? inspect(permissionSettingKeys.readWorkspaceServers)?.defaultValue;
+	return {
+		rules: Object.fromEntries(Object.entries(rules).filter(([, list]) => list.length > 0)) as RuleLists,
+		...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+		readWorkspaceServers: read === true,
+		notes,
+	};
+}
+
+function mostSpecific(levels: SettingLevels | undefined): unknown {
+	return levels?.workspaceFolderValue ?? levels?.workspaceValue ?? levels?.globalValue;
+}

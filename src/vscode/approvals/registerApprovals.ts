@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { ApprovalBroker, type PendingApproval } from '../../core/approvals/approvalBroker';
+import { DisposableStore, toDisposable } from '../lifecycle';
+import type { PanelHost } from '../view';
+import { ApprovalBadge } from './approvalBadge';
+import { ApprovalPrompts, panelTitle } from './approvalPrompts';
+import { WorkspacePermissionStore } from './workspacePermissionStore';
+
+/** What the in-host tests see of the approvals (`MassGenApi.approvals`). */
+export interface MassGenApprovalsApi {
+	/** Requests waiting for a decision (each once, with every agent waiting on it). */
+	pending(): readonly PendingApproval[];
+	/** Notifications shown for requests (newest last). */
+	notifications(): readonly string[];
+	/** The badge: the status bar text (undefined when hidden) and the panel's title. */
+	ui(): { readonly badge: string | undefined; readonly panelTitle: string };
+	/** Feeds a message into the panel's message path as if the webview had posted it. */
+	postFromPanel(message: unknown): Promise<void>;
+	/** This workspace's "always allow" grants. */
+	alwaysAllowed(): readonly string[];
+	clearAlwaysAllowed(): Promise<void>;
+}
+
+export interface Approvals extends vscode.Disposable {
+	readonly broker: ApprovalBroker;
+	readonly store: WorkspacePermissionStore;
+	readonly prompts: ApprovalPrompts;
+	/** Connects the panel (created after the run controller, which needs the broker first). */
+	attach(panel: PanelHost): void;
+	readonly api: MassGenApprovalsApi;
+}
+
+/**
+ * One approval broker for the extension (every run's requests), the "always allow" store in
+ * workspace state, the notification + badge for requests, and the panel's answers.
+ */
+export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; readonly workspaceState: vscode.Memento }): Approvals {
+	const store = new DisposableStore();
+	const broker = new ApprovalBroker();
+	const permissions = new WorkspacePermissionStore(deps.workspaceState);
+	const badge = store.add(new ApprovalBadge());
+	let panel: PanelHost | undefined;
+	const prompts = store.add(
+		new ApprovalPrompts(broker, {
+			panelFocused: () => panel?.focused ?? false,
+			showPanel: () => panel?.show({ preserveFocus: true }),
+			onCount: (count) => {
+				badge.update(count);
+				if (panel) panel.title = panelTitle(count);
+			},
+			notify: (message, ...buttons) => vscode.window.showInformationMessage(message, ...buttons),
+			log: deps.log,
+		}),
+	);
+	// Requests still waiting when the extension goes away are denied (their runs end with it).
+	store.add(toDisposable(() => new Set(broker.pending().map((request) => request.runId)).forEach((runId) => broker.cancelRun(runId))));
+	return {
+		broker,
+		store: permissions,
+		prompts,
+		attach(host) {
+			panel = host;
+			host.title = panelTitle(prompts.waiting);
+		},
+		api: {
+			pending: () => broker.pending(),
+			notifications: () => [...prompts.notifications],
+			ui: () => ({ badge: badge.text, panelTitle: panel?.title ?? panelTitle(prompts.waiting) }),
+			postFromPanel: async (message) => {
+				if (!panel) throw new Error('the panel host is not attached');
+				await panel.receive(message);
+			},
+			alwaysAllowed: () => permissions.rules(),
+			clearAlwaysAllowed: () => permissions.clear(),
+		},
+		dispose: () => store.dispose(),
+	};
+}

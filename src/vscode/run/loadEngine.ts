@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+
+export type Engine = typeof import('./runEngine');
+
+/** The engine bundle's file name, next to `extension.js` in `dist/` (package.json `build:ext`). */
+export const engineBundle = 'engine.js';
+
+/**
+ * Loads `dist/engine.js` (the orchestrator, providers, config schema, MCP and permissions: most of
+ * the extension's code) at the first run. It is a bundle of its own so that activation neither
+ * reads nor compiles it: nothing but this function refers to it, through a path computed at run
+ * time, which esbuild leaves as a plain `require`.
+ */
+export function loadEngineBundle(distDir: string): Promise<Engine> {
+	return new Promise<Engine>((resolve) => resolve(require(join(distDir, engineBundle)) as Engine));
+}
