@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ApprovalBroker, type PendingApproval } from '../../core/approvals/approvalBroker';
+import { viewTypes } from '../commandIds';
 import { DisposableStore, toDisposable } from '../lifecycle';
 import type { PanelHost } from '../view';
 import { ApprovalBadge } from './approvalBadge';
@@ -42,7 +43,7 @@ export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; r
 	let panel: PanelHost | undefined;
 	const prompts = store.add(
 		new ApprovalPrompts(broker, {
-			panelFocused: () => panel?.focused ?? false,
+			panelFocused: () => (panel?.focused ?? false) && panelTabActive(),
 			showPanel: () => panel?.show({ preserveFocus: true }),
 			onCount: (count) => {
 				badge.update(count);
@@ -75,4 +76,14 @@ export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; r
 		},
 		dispose: () => store.dispose(),
 	};
+}
+
+/**
+ * The panel's tab is the active tab of the active group. `WebviewPanel.active` alone is not
+ * enough: a new panel starts out active until VS Code reports its view state, even when it
+ * opened beside the editor without the focus (seen under load in the in-host tests).
+ */
+function panelTabActive(): boolean {
+	const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+	return tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel);
 }
