@@ -37,6 +37,8 @@ const maxTarget = 120;
 export class ApprovalPrompts implements IDisposable {
 	private readonly _unsubscribe: (() => void)[] = [];
 	private _count = 0;
+	/** How recent requests ended, for a click on a notification that outlived its request (VS Code cannot close one). */
+	private readonly _settled = new Map<string, ApprovalOutcome>();
 	/** Notifications shown (newest last, at most 20): in-host tests read it. */
 	readonly notifications: string[] = [];
 
@@ -86,8 +88,13 @@ export class ApprovalPrompts implements IDisposable {
 				if (choice === show) this._surface.showPanel();
 				else if (choice === allowOnce || choice === deny) {
 					const decision: ApprovalChoice = choice === deny ? 'deny' : 'allow-once';
-					if (this._source.resolve(request.requestId, decision)) this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification`);
-					else this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification ignored (no longer waiting)`);
+					if (this._source.resolve(request.requestId, decision)) {
+						this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification`);
+						return;
+					}
+					this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification ignored (no longer waiting)`);
+					const outcome = this._settled.get(request.requestId);
+					void this._surface.notify(`MassGen: nothing changed: the request ${describeTarget(request)} was already ${settledText(outcome)}.`);
 				}
 			},
 			(error: unknown) => this._surface.log.warn(`approval notification: ${String(error)}`),
@@ -95,6 +102,8 @@ export class ApprovalPrompts implements IDisposable {
 	}
 
 	private _onSettle(request: PendingApproval, outcome: ApprovalOutcome): void {
+		this._settled.set(request.requestId, outcome);
+		if (this._settled.size > 50) this._settled.delete(this._settled.keys().next().value!);
 		this._setCount();
 		this._surface.log.info(`approval ${request.requestId}: ${outcome.decision} by ${outcome.by}${outcome.note ? ` (${outcome.note})` : ''}`);
 	}
@@ -119,6 +128,21 @@ function describeTarget(request: Pick<PendingApproval, 'action' | 'target'>): st
 	if (request.action === 'command') return `to run ${target}`;
 	if (request.action === 'mcp') return `to call ${target}`;
 	return `to ${request.action} ${target}`;
+}
+
+function settledText(outcome: ApprovalOutcome | undefined): string {
+	if (!outcome) return 'decided';
+	const decided = outcome.decision === 'allow' ? 'allowed' : 'denied';
+	switch (outcome.by) {
+		case 'user':
+			return `${decided} in the panel`;
+		case 'timeout':
+			return `${decided}: nobody answered in time`;
+		case 'cancelled':
+			return `${decided}: the run ended`;
+		case 'rule':
+			return `${decided} by a rule`;
+	}
 }
 
 function cut(text: string): string {

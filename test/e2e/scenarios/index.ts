@@ -1,3 +1,4 @@
+import { approvals } from './approvals';
 import { askTeam } from './askTeam';
 import { changes, changesPanel, changesPreview } from './changes';
 import { review } from './review';
@@ -5,4 +6,4 @@ import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 
-export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes, changesPreview, changesPanel, review];
+export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes, changesPreview, changesPanel, review, approvals];

@@ -184,8 +184,9 @@ describe('approval routing in the editor', () => {
 
 	it('Allow once from the notification after the card answered is ignored', async () => {
 		let answerFromPanel: (() => void) | undefined;
-		const { broker, panel, logged } = setup({
-			click: () => {
+		const { broker, panel, logged, notified } = setup({
+			click: (message) => {
+				if (!/wants to run/.test(message)) return undefined;
 				answerFromPanel?.();
 				return notificationButtons.allowOnce;
 			},
@@ -195,6 +196,11 @@ describe('approval routing in the editor', () => {
 		await expect(ask(broker, 'alpha', 'npm publish')).resolves.toMatchObject({ decision: 'deny' });
 		await settle();
 		expect(logged.some((line) => /allow-once from the notification ignored/.test(line))).toBe(true);
+		// VS Code cannot close a notification: a late click says what happened instead.
+		expect(notified.map((n) => n.message)).toEqual([
+			'MassGen: alpha wants to run `npm publish`',
+			'MassGen: nothing changed: the request to run `npm publish` was already denied in the panel.',
+		]);
 	});
 
 	it('cards and badge clear on timeout and when the run is cancelled', async () => {
