@@ -11,13 +11,13 @@ import { abortSignalFromToken } from '../cancellation';
 import { contextKeys } from '../commandIds';
 import { chooseTeamConfig } from '../config/chooseTeamConfig';
 import type { ConfigDiagnostics } from '../config/configDiagnostics';
-import { readToolSettings } from '../approvals/readToolSettings';
 import { Disposable } from '../lifecycle';
 import type { KeyStore } from '../secrets';
 import { readConfigSetting, workspaceFolder } from '../settings';
+import { editorTools } from './editorTools';
 import { EventBatcher } from './eventBatcher';
 import type { Engine } from './loadEngine';
-import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportToolNotices, reportUnexpected } from './runMessages';
+import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages';
 import type { RunStatusBar } from './runStatusBar';
 import type { FinishedRun, RunRequest, RunService } from './runTypes';
 
@@ -220,7 +220,7 @@ export class RunController extends Disposable implements RunService {
 			this._deps.batchMs ?? 30,
 		);
 		const abort = abortSignalFromToken(token);
-		const tools = this._tools(folder, token);
+		const tools = this._deps.approvals && editorTools({ ...this._deps.approvals, folder, log, token });
 		try {
 			const outcome = await engine.runTeam({
 				workspaceRoot: root,
@@ -253,37 +253,6 @@ export class RunController extends Disposable implements RunService {
 			batcher.dispose();
 			abort.dispose();
 		}
-	}
-
-	/** The run's tools settings (architecture §11): Workspace Trust, the `massgen.permissions.*` and `massgen.mcp.*` settings. */
-	private _tools(folder: vscode.WorkspaceFolder, token: vscode.CancellationToken) {
-		const approvals = this._deps.approvals;
-		if (!approvals) return undefined;
-		const { log } = this._deps;
-		const trusted = vscode.workspace.isTrusted;
-		const settings = readToolSettings(folder.uri, trusted);
-		for (const note of settings.notes) log.warn(`settings: ${note}`);
-		const notices: string[] = [];
-		let timer: NodeJS.Timeout | undefined;
-		let reported = false;
-		return {
-			broker: approvals.broker,
-			trusted,
-			rules: settings.rules,
-			...(settings.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: settings.approvalTimeoutMs }),
-			readWorkspaceServers: settings.readWorkspaceServers,
-			...(approvals.store ? { store: approvals.store } : {}),
-			onNotice: (message: string) => {
-				log.warn(`tools: ${message}`);
-				if (token.isCancellationRequested || reported) return;
-				notices.push(message);
-				// Servers start in parallel: one notification for what went wrong at the start (the rest is in the log).
-				timer ??= setTimeout(() => {
-					reported = true;
-					reportToolNotices(log, notices);
-				}, 400);
-			},
-		};
 	}
 
 	private _setRunActive(value: boolean): void {

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
+import type { PermissionStore } from '../../core/permissions/permissionEngine';
+import { readToolSettings } from '../approvals/readToolSettings';
+import type { EngineTools } from './runEngine';
+import { reportToolNotices } from './runMessages';
+
+export interface EditorToolsInputs {
+	readonly broker: ApprovalBroker;
+	readonly store?: PermissionStore;
+	readonly folder: vscode.WorkspaceFolder;
+	readonly log: vscode.LogOutputChannel;
+	/** The run's token: notices of a cancelled run go to the log only. */
+	readonly token: vscode.CancellationToken;
+}
+
+/**
+ * What the editor adds to a run's tools (architecture §11): Workspace Trust, the
+ * `massgen.permissions.*` and `massgen.mcp.*` settings (read at the start of each run), the
+ * extension's broker and the workspace's "always allow" grants. Notices go to the log, and the
+ * first ones of a run (servers start in parallel) to one notification.
+ */
+export function editorTools(inputs: EditorToolsInputs): EngineTools {
+	const { log, token } = inputs;
+	const trusted = vscode.workspace.isTrusted;
+	const settings = readToolSettings(inputs.folder.uri, trusted);
+	for (const note of settings.notes) log.warn(`settings: ${note}`);
+	const notices: string[] = [];
+	let timer: NodeJS.Timeout | undefined;
+	let reported = false;
+	return {
+		broker: inputs.broker,
+		trusted,
+		rules: settings.rules,
+		...(settings.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: settings.approvalTimeoutMs }),
+		readWorkspaceServers: settings.readWorkspaceServers,
+		...(inputs.store ? { store: inputs.store } : {}),
+		onNotice: (message) => {
+			log.warn(`tools: ${message}`);
+			if (token.isCancellationRequested || reported) return;
+			notices.push(message);
+			timer ??= setTimeout(() => {
+				reported = true;
+				reportToolNotices(log, notices);
+			}, 400);
+		},
+	};
+}
