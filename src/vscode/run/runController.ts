@@ -112,11 +112,16 @@ export class RunController extends Disposable implements RunService {
 
 	/** Loads the run engine (config schema, orchestrator); the first run pays for it, activation does not. */
 	engine(): Promise<Engine> {
-		const loading = (this._engine ??= this._deps.loadEngine());
-		// A failed load (e.g. a missing bundle) is reported by the caller and tried again next time.
-		loading.catch(() => {
-			if (this._engine === loading) this._engine = undefined;
-		});
+		if (this._engine) return this._engine;
+		const started = performance.now();
+		const loading = (this._engine = this._deps.loadEngine());
+		loading.then(
+			() => this._deps.log.info(`run engine loaded in ${(performance.now() - started).toFixed(1)} ms`),
+			// A failed load (e.g. a missing bundle) is reported by the caller and tried again next time.
+			() => {
+				if (this._engine === loading) this._engine = undefined;
+			},
+		);
 		return loading;
 	}
 
