@@ -131,10 +131,14 @@ describe('webview panel', () => {
 		expect(await page.locator('section.lane[data-agent="claude"] .lane-reasoning').getAttribute('open')).toBeNull();
 		const write = gemini.locator('.tool-call', { hasText: 'src/config/issues.ts' });
 		await write.locator('summary').click();
+		// Opened sections fill on the next animation frame: wait for the text, then check it exactly.
+		await write.locator('.code-block', { hasText: "created 'src/config/issues.ts'" }).waitFor({ timeout: 5_000 });
 		await expect(write.locator('.code-block').first().textContent()).resolves.toContain('"path": "src/config/issues.ts"');
 		await expect(write.locator('.code-block').last().textContent()).resolves.toBe("created 'src/config/issues.ts' (12 lines)");
 		await page.locator('section.lane[data-agent="claude"] .lane-reasoning summary').click();
-		await expect(page.locator('section.lane[data-agent="claude"] .reasoning-stream').textContent()).resolves.toContain('agent3.1 keeps every issue');
+		await page
+			.locator('section.lane[data-agent="claude"] .reasoning-stream', { hasText: 'agent3.1 keeps every issue' })
+			.waitFor({ timeout: 5_000 });
 		await panel.screenshot('rich-run');
 	});
 
