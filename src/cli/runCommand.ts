@@ -12,9 +12,9 @@ import { newRunId } from '../core/logs/runId.js';
 import type { RunStatus } from '../core/orchestrator/events.js';
 import { Orchestrator } from '../core/orchestrator/orchestrator.js';
 import { loadPriceTable, priceFor } from '../core/providers/pricing.js';
+import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import { buildAgents, selectDefaultTeam } from '../core/team/buildAgents.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
-import { applyChanges } from '../core/workspace/applyChanges.js';
 import { createRunTools } from '../core/tools/guardedRunTools.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';
 import { formatPatch } from '../core/workspace/patch.js';
@@ -79,7 +79,9 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	}
 	display?.close();
 	const result = orchestrator.result!;
-	const patch = await formatPatch(result.changes, (path) => readOrNull(join(root, path)));
+	// The base texts at the end of the run: the patch and --apply's three-way merge read them.
+	const bases = new Map(await Promise.all(result.changes.map(async (change) => [change.path, await readOrNull(join(root, change.path))] as const)));
+	const patch = await formatPatch(result.changes, async (path) => bases.get(path) ?? null);
 	await log.finish({ result, configYaml: redactConfig(team.config, secrets), patch });
 	await log.close();
 	io.stderr.write(`run log: ${log.runDir}\n`);
@@ -91,11 +93,12 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
-		const applied = await applyChanges(root, result.changes);
+		const applied = await applyChangeSet(root, runId, result.changes, bases);
 		if (applied.conflicts.length > 0) {
 			for (const conflict of applied.conflicts) io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
 			return fail(io, 'the workspace changed since the agents read it; nothing was written (see changes.patch in the run log)', 2);
 		}
+		for (const path of applied.merged) io.stderr.write(`merged your edits with the team's in ${path}\n`);
 		io.stderr.write(`applied ${applied.applied.length} change(s): ${applied.applied.join(', ')}\n`);
 	} else if (result.changes.length > 0) {
 		io.stderr.write(`${result.changes.length} proposed change(s) in ${join(log.runDir, 'changes.patch')} (use --apply to write them)\n`);

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { applyChanges } from '../workspace/applyChanges.js';
+import { sha256 } from '../workspace/sha256.js';
+import type { FileChange } from '../workspace/types.js';
+import { allHunkIds, buildReviewChangeSet, targetOf } from './changeSet.js';
+import { planFile, type FilePlan } from './planFile.js';
+
+export interface ApplySetResult {
+	/** Paths written or deleted. */
+	readonly applied: string[];
+	/** Files changed by the user in ways that overlap the team's: nothing at all was written. */
+	readonly conflicts: { readonly path: string; readonly reason: string }[];
+	/** Files where the user's edits and the team's were merged three-way. */
+	readonly merged: string[];
+}
+
+/**
+ * The editor's accept logic without the editor (the CLI's `--apply`): every file is planned with
+ * the base-hash check and the three-way merge of `planFile`; if any file conflicts, nothing is
+ * written; otherwise all files are written through `applyChanges`, which keeps the path-safety checks.
+ */
+export async function applyChangeSet(root: string, runId: string, changes: readonly FileChange[], bases: ReadonlyMap<string, string | null>): Promise<ApplySetResult> {
+	const set = buildReviewChangeSet({ runId, winner: null, changes, bases, hash: sha256 });
+	const plans: FilePlan[] = [];
+	for (const file of set.files) {
+		const target = targetOf(file, new Set(allHunkIds(file)));
+		plans.push(planFile(file, target, await readOrNull(join(root, file.path)), sha256));
+	}
+	const conflicts = plans.flatMap((plan) => (plan.outcome === 'conflict' ? [{ path: plan.path, reason: describe(plan.reason) }] : []));
+	if (conflicts.length > 0) return { applied: [], conflicts, merged: [] };
+	const resolved: FileChange[] = plans.flatMap((plan) => {
+		if (plan.outcome !== 'apply' && plan.outcome !== 'merged') return [];
+		const original = changes.find((change) => change.path === plan.path)!;
+		return [{ ...original, content: plan.op.kind === 'delete' ? null : plan.op.text }];
+	});
+	const written = await applyChanges(root, resolved, { force: true });
+	return {
+		applied: written.applied,
+		conflicts: written.conflicts,
+		merged: plans.filter((plan) => plan.outcome === 'merged').map((plan) => plan.path),
+	};
+}
+
+function describe(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']): string {
+	switch (reason) {
+		case 'overlap':
+			return 'you changed it since the team read it, and the changes overlap';
+		case 'deleted':
+			return 'it was deleted since the team read it';
+		case 'exists':
+			return 'the team adds it, but a different file exists there now';
+		case 'modified':
+			return 'the team deletes it, but you changed it since';
+		case 'base-unknown':
+			return 'it changed before the team finished, so the version it read is unknown';
+	}
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+	try {
+		return await readFile(path, 'utf8');
+	} catch {
+		return null;
+	}
+}

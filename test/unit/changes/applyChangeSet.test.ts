@@ -1,0 +1,51 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
+import { sha256 } from '../../../src/core/workspace/sha256.js';
+import type { FileChange } from '../../../src/core/workspace/types.js';
+import { makeWorkspaceDir } from '../../fakes/team.js';
+
+const base = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
+
+function setup() {
+	const root = makeWorkspaceDir({ 'a.txt': base, 'gone.txt': 'bye\n' });
+	const changes: FileChange[] = [
+		{ path: 'a.txt', kind: 'modify', baseHash: sha256(base), content: base.replace('two', 'TWO') },
+		{ path: 'new/dir/b.txt', kind: 'add', baseHash: null, content: 'bee\n' },
+		{ path: 'gone.txt', kind: 'delete', baseHash: sha256('bye\n'), content: null },
+	];
+	const bases = new Map<string, string | null>([['a.txt', base], ['new/dir/b.txt', null], ['gone.txt', 'bye\n']]);
+	return { root, changes, bases };
+}
+
+describe('applyChangeSet (the CLI --apply)', () => {
+	it('writes modifications, additions in new folders and deletions', async () => {
+		const { root, changes, bases } = setup();
+		const result = await applyChangeSet(root, 'run', changes, bases);
+		expect(result.conflicts).toEqual([]);
+		expect(result.applied.sort()).toEqual(['a.txt', 'gone.txt', 'new/dir/b.txt']);
+		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'TWO'));
+		expect(readFileSync(join(root, 'new/dir/b.txt'), 'utf8')).toBe('bee\n');
+		expect(existsSync(join(root, 'gone.txt'))).toBe(false);
+	});
+
+	it("merges the user's non-overlapping edit with the team's change", async () => {
+		const { root, changes, bases } = setup();
+		writeFileSync(join(root, 'a.txt'), base.replace('six', 'SIX'));
+		const result = await applyChangeSet(root, 'run', changes, bases);
+		expect(result.merged).toEqual(['a.txt']);
+		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'TWO').replace('six', 'SIX'));
+	});
+
+	it('an overlapping edit is a conflict and nothing at all is written', async () => {
+		const { root, changes, bases } = setup();
+		writeFileSync(join(root, 'a.txt'), base.replace('two', 'deux'));
+		const result = await applyChangeSet(root, 'run', changes, bases);
+		expect(result.applied).toEqual([]);
+		expect(result.conflicts).toEqual([{ path: 'a.txt', reason: 'you changed it since the team read it, and the changes overlap' }]);
+		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'deux'));
+		expect(existsSync(join(root, 'new'))).toBe(false);
+		expect(existsSync(join(root, 'gone.txt'))).toBe(true);
+	});
+});
