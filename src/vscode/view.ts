@@ -50,11 +50,20 @@ export class PanelHost extends Disposable {
 	private _changesListener: vscode.Disposable | undefined;
 	private _parse: Promise<(raw: unknown) => ParseResult> | undefined;
 	private _title = 'MassGen';
+	/** Set while the host itself closes the panel (deactivate, window reload): not a user's close. */
+	private _closingOurselves = false;
 
 	constructor(private readonly _deps: PanelHostDeps) {
 		super();
 		const { runs } = _deps;
-		this._register(toDisposable(() => this._panel?.dispose()));
+		this._register(
+			toDisposable(() => {
+				// Deactivation (e.g. a window reload) disposes the host first: the run is not the
+				// user's to lose here, and the serializer restores the panel afterwards.
+				this._closingOurselves = true;
+				this._panel?.dispose();
+			}),
+		);
 		this._register(toDisposable(() => this._changesListener?.dispose()));
 		this._register(
 			// Every run shows in the panel; opening it never takes the keyboard from the user.
@@ -169,6 +178,7 @@ export class PanelHost extends Disposable {
 				this._ready = false;
 				this._viewing = undefined;
 				this._deps.log.debug('panel closed');
+				if (!this._closingOurselves) this._cancelRunOfClosedPanel();
 			}),
 		];
 		try {
@@ -186,6 +196,16 @@ export class PanelHost extends Disposable {
 			this._deps.log.error(`panel: cannot render (cspSource ${JSON.stringify(panel.webview.cspSource)}): ${message}`);
 			panel.webview.html = fallbackHtml(`The MassGen panel could not be rendered: ${message}. See the MassGen log.`);
 		}
+	}
+
+	/**
+	 * The user closed the panel (not merely hid it: a hidden panel is not disposed): its run is
+	 * cancelled the way Cancel Run does it (every request aborted, nothing written, partial log kept).
+	 */
+	private _cancelRunOfClosedPanel(): void {
+		if (!this._deps.runs.cancel()) return;
+		this._deps.log.info('panel closed during a run: run cancelled');
+		void vscode.window.showInformationMessage('MassGen: run cancelled because its panel was closed.');
 	}
 
 	private async _onMessage(raw: unknown): Promise<void> {

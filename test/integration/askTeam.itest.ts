@@ -177,6 +177,34 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		assert.deepEqual(api.ui(), { runActive: false, statusBar: undefined, panelOpen: true });
 	});
 
+	it('closing the panel tab during a run cancels it: status cancelled, partial log kept, nothing written', async () => {
+		const root = workspaceRoot();
+		await useConfig(join(fixtures, 'slow-team.yaml'));
+		const before = snapshotFiles(root);
+		const finished = nextFinish(api);
+		const command = vscode.commands.executeCommand(commandIds.askTeam, 'A question whose panel gets closed');
+		await until('the run to start streaming', () => api.lastState()?.status === 'running' && api.lastState()!.agentOrder.length === 2);
+		const [tab] = await until('the panel tab', () => (panelTabs().length === 1 ? panelTabs() : undefined));
+		const t = Date.now();
+		assert.ok(await vscode.window.tabGroups.close(tab!), 'the panel tab closes');
+		const run = await finished;
+		await command;
+		console.log(`close panel: run ended ${Date.now() - t} ms after the tab was closed`);
+		assert.ok(Date.now() - t < 5_000, 'closing the panel does not wait for the 30 s model calls');
+		assert.equal(run.result.status, 'cancelled');
+		assert.equal(run.state.status, 'cancelled');
+		const onDisk = JSON.parse(readFileSync(join(run.runDir, 'result.json'), 'utf8')) as { status: string };
+		assert.equal(onDisk.status, 'cancelled');
+		assert.ok(existsSync(join(run.runDir, 'events.jsonl')), 'the partial log is kept');
+		assert.deepEqual(snapshotFiles(root), before);
+		assert.deepEqual(api.ui(), { runActive: false, statusBar: undefined, panelOpen: false });
+		assert.equal(panelTabs().length, 0);
+
+		// Leave the panel open as the other tests expect it.
+		await vscode.commands.executeCommand(commandIds.showPanel);
+		await until('the panel again', () => api.ui().panelOpen);
+	});
+
 	it('a broken config: diagnostics at each line:col, no run', async () => {
 		const root = workspaceRoot();
 		const file = join(fixtures, 'broken.yaml');

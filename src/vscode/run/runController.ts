@@ -125,7 +125,12 @@ export class RunController extends Disposable implements RunService {
 		return loading;
 	}
 
-	async start(request: RunRequest): Promise<FinishedRun | undefined> {
+	/**
+	 * Starts a run; `token` (optional, for callers that have one, e.g. a `withProgress` task)
+	 * cancels it the way Cancel Run does.
+	 */
+	async start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined> {
+		if (token?.isCancellationRequested) return undefined;
 		if (this._active) {
 			const replace = 'Cancel It and Start';
 			const choice = await vscode.window.showWarningMessage(
@@ -137,7 +142,7 @@ export class RunController extends Disposable implements RunService {
 			const previous = this._active;
 			this.cancel();
 			await previous.done;
-			if (this._active) return undefined;
+			if (this._active || token?.isCancellationRequested) return undefined;
 		}
 		const folder = workspaceFolder();
 		if (!folder) {
@@ -147,7 +152,11 @@ export class RunController extends Disposable implements RunService {
 		const tokens = new vscode.CancellationTokenSource();
 		let finish!: () => void;
 		const done = new Promise<void>((resolve) => (finish = resolve));
-		this._active = { request, tokens, done };
+		const active: ActiveRun = { request, tokens, done };
+		this._active = active;
+		const caller = token?.onCancellationRequested(() => {
+			if (this._active === active) this.cancel();
+		});
 		this._setRunActive(true);
 		this._deps.statusBar.start();
 		try {
@@ -156,6 +165,7 @@ export class RunController extends Disposable implements RunService {
 			reportUnexpected(this._deps.log, error);
 			return undefined;
 		} finally {
+			caller?.dispose();
 			tokens.dispose();
 			this._active = undefined;
 			this._deps.statusBar.stop();

@@ -43,7 +43,7 @@ export interface FinishedRun {
 /** Implemented by the run controller. */
 export interface RunService {
 	/** Starts a run (one at a time: asks before replacing an active run). Resolves when it ends; undefined if not started. */
-	start(request: RunRequest): Promise<FinishedRun | undefined>;
+	start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined>;
 	readonly onDidFinishRun: vscode.Event<FinishedRun>;
 }
 

@@ -17,6 +17,7 @@ type Fake = typeof vscode & {
 };
 interface FakePanel {
 	posted: HostMessage[];
+	visible: boolean;
 	revealed: { column: unknown; preserveFocus: unknown }[];
 	showOptions: { viewColumn: unknown; preserveFocus: boolean };
 	options: { enableScripts: boolean; localResourceRoots: { path: string }[] };
@@ -49,7 +50,9 @@ function fakeRuns() {
 		onDidEmitEvents: emitted.event,
 		onDidFinishRun: finished.event,
 		start: async (request: RunRequest) => void calls.push(['start', request]),
-		cancel: () => (calls.push(['cancel']), true),
+		/** True while a run is active (`cancel()` returns it, as the controller does). */
+		running: false,
+		cancel: () => (calls.push(['cancel']), runs.running),
 		/** Folds and forwards events as the controller does. */
 		emit(events: RunEvent[]) {
 			for (const event of events) runs.state = reduceRun(runs.state ?? initialRunState(), event);
@@ -218,6 +221,47 @@ describe('PanelHost', () => {
 			['reject'],
 		]);
 		expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set', 'change-set']);
+	});
+
+	it('closing the panel during a run cancels it (same path as Cancel Run) and says why', async () => {
+		const { host, runs } = setup();
+		const info = vi.spyOn(fake.window, 'showInformationMessage');
+		info.mockClear();
+		runs.running = true;
+		runs.fireStart({ question: 'q', kind: 'ask' });
+		const panel = lastPanel();
+		panel.dispose(); // the user closes the tab
+		expect(host.panel).toBeUndefined();
+		expect(runs.calls).toEqual([['cancel']]);
+		expect(info).toHaveBeenCalledWith('MassGen: run cancelled because its panel was closed.');
+
+		// Closing the panel when no run is active cancels nothing and says nothing.
+		runs.running = false;
+		info.mockClear();
+		host.show({ preserveFocus: true });
+		lastPanel().dispose();
+		expect(info).not.toHaveBeenCalled();
+	});
+
+	it('a hidden panel (other tab, moved to another group) does not cancel the run; nor does the host disposing it (deactivate, reload)', () => {
+		const { host, runs } = setup();
+		const info = vi.spyOn(fake.window, 'showInformationMessage');
+		info.mockClear();
+		runs.running = true;
+		runs.fireStart({ question: 'q', kind: 'ask' });
+		const panel = lastPanel();
+		panel.visible = false; // hidden: VS Code keeps the panel, only its view state changes
+		expect(host.visible).toBe(false);
+		expect(host.panel).toBe(panel);
+		panel.visible = true;
+		host.show({ preserveFocus: true });
+		expect(runs.calls).toEqual([]);
+
+		// Deactivation (a window reload) disposes the host, which disposes the panel: not a user's close.
+		host.dispose();
+		expect(host.panel).toBeUndefined();
+		expect(runs.calls).toEqual([]);
+		expect(info).not.toHaveBeenCalled();
 	});
 
 	it('open-run shows a past run read-only (from events.jsonl) and holds back live events; a reload shows it again', async () => {
