@@ -1,6 +1,9 @@
 /**
  * Approval cards: a risky tool call waits for the user (allow once / for this run / always /
- * deny with an optional note). Decided requests collapse into a one-line history.
+ * deny with an optional note). A pending card sits in the lane of the agent that asked (a request
+ * several agents share is deduped by the core and belongs to the first one's lane); the section at
+ * the top of the panel keeps a one-line summary with a button per card that scrolls to it.
+ * Decided requests collapse into a one-line history.
  */
 import type { ApprovalDecision, WebviewMessage } from '../../src/protocol/messages.js';
 import type { ApprovalView, RunState } from '../../src/protocol/runState.js';
@@ -11,7 +14,9 @@ import { formatDuration } from './format.js';
 
 export class ApprovalsView {
 	readonly element: HTMLElement;
+	/** Holds a card only while its lane does not exist yet (nothing is lost). */
 	private readonly _pending: HTMLDivElement;
+	private readonly _jumps: HTMLDivElement;
 	private readonly _decided: HTMLUListElement;
 	private readonly _decidedGroup: HTMLDetailsElement;
 	private readonly _decidedCount: HTMLSpanElement;
@@ -28,6 +33,7 @@ export class ApprovalsView {
 	) {
 		this._title = h('h2', { attrs: { id: 'approvals-heading' } });
 		this._pending = h('div', { class: 'approval-cards' });
+		this._jumps = h('div', { class: 'approval-jumps' });
 		this._decided = h('ul', { class: 'approval-history' });
 		this._decidedCount = h('span', { class: 'count' });
 		const decided = collapsible({
@@ -42,7 +48,7 @@ export class ApprovalsView {
 		this.element = h(
 			'section',
 			{ class: 'panel-section approvals', attrs: { 'aria-labelledby': 'approvals-heading' } },
-			this._title,
+			h('div', { class: 'approvals-summary' }, this._title, this._jumps),
 			this._pending,
 			this._decidedGroup,
 		);
@@ -57,18 +63,23 @@ export class ApprovalsView {
 	/** A new snapshot: forget what was sent (the host's state is the truth). */
 	reset(): void {
 		this._sent.clear();
+		for (const { card } of this._cards.values()) card.remove();
 		this._cards.clear();
 		this._pending.replaceChildren();
+		this._jumps.replaceChildren();
 		this._approvals = null;
 	}
 
 	update(state: RunState): void {
-		if (state.approvals === this._approvals) return;
+		if (state.approvals === this._approvals) {
+			this._place();
+			return;
+		}
 		this._approvals = state.approvals;
 		const pending = state.approvals.filter((a) => a.decision === null);
 		const decided = state.approvals.filter((a) => a.decision !== null);
 		setHidden(this.element, state.approvals.length === 0);
-		setText(this._title, pending.length > 0 ? `Waiting for your approval (${pending.length})` : 'Approvals');
+		setText(this._title, pending.length > 0 ? pendingSummary(pending) : 'Approvals');
 		this.element.classList.toggle('has-pending', pending.length > 0);
 		setHidden(this._decidedGroup, decided.length === 0);
 		setText(this._decidedCount, String(decided.length));
@@ -84,15 +95,28 @@ export class ApprovalsView {
 			const entry = this._card(approval);
 			this._cards.set(approval.requestId, entry);
 			this._pending.append(entry.card);
-			this._announce(`Approval needed: ${approval.agentId} wants to ${approval.action} ${approval.target}`);
+			this._announce(`Approval needed: ${approval.agentId} wants to ${describe(approval)}`);
 		}
+		this._jumps.replaceChildren(
+			...pending.map((a) =>
+				button(pending.length === 1 ? 'Show' : `Show ${a.agentId}’s`, () => this._reveal(a.requestId), {
+					icon: 'arrow-down',
+					secondary: true,
+					class: 'approval-jump',
+					ariaLabel: `Show the request in ${a.agentId}’s lane: ${describe(a)}`,
+				}),
+			),
+		);
+		this._place();
+		// The lanes are drawn after this section in the same frame: place new cards once they exist.
+		if (this._pending.childElementCount > 0) queueMicrotask(() => this._place());
 		this._decided.replaceChildren(
 			...decided.map((a) =>
 				h(
 					'li',
 					{ class: `decided decided-${a.decision}` },
 					icon(a.decision === 'allow' ? 'check' : 'circle-slash'),
-					h('span', { text: `${a.agentId}: ${a.action} ${a.target}` }),
+					h('span', { text: `${a.agentId}: ${describe(a)}` }),
 					h('span', { class: 'decided-by', text: `${a.decision === 'allow' ? 'allowed' : 'denied'}${a.by ? ` by ${a.by}` : ''}` }),
 				),
 			),
@@ -117,7 +141,7 @@ export class ApprovalsView {
 			for (const b of buttons) setDisabled(b, true);
 			card.classList.add('is-sent');
 		};
-		const what = `${approval.action} ${approval.target}`;
+		const what = describe(approval);
 		const buttons = [
 			button('Allow once', () => decide('allow-once'), { icon: 'check', ariaLabel: `Allow once: ${what}` }),
 			button('Allow for this run', () => decide('allow-run'), { secondary: true, ariaLabel: `Allow for this run: ${what}` }),
@@ -126,14 +150,14 @@ export class ApprovalsView {
 		];
 		const card = h(
 			'article',
-			{ class: 'approval-card', attrs: { 'aria-label': `Approval request from ${approval.agentId}` } },
+			{ class: 'approval-card', attrs: { 'aria-label': `Approval request: ${approval.agentId} wants to ${what}`, tabindex: '-1' } },
 			h(
 				'div',
 				{ class: 'approval-head' },
 				icon('shield'),
 				h('strong', { text: approval.agentId }),
 				h('span', { text: ' wants to ' }),
-				h('code', { class: 'approval-action', text: approval.action }),
+				h('span', { class: 'approval-action', text: actionVerb(approval.action), title: approval.action }),
 				h('span', { class: 'approval-time', text: formatDuration(approval.t) }),
 			),
 			h('pre', { class: 'approval-target', text: approval.target }),
@@ -142,6 +166,58 @@ export class ApprovalsView {
 			note,
 		);
 		card.dataset['request'] = approval.requestId;
+		card.dataset['agent'] = approval.agentId;
 		return { card, view: approval, buttons };
 	}
+
+	/** Moves each pending card into its agent's lane (drawn by the lanes view in the same panel). */
+	private _place(): void {
+		if (this._cards.size === 0) return;
+		const root = this.element.parentElement;
+		if (!root) return;
+		for (const { card, view } of this._cards.values()) {
+			const slot = root.querySelector<HTMLElement>(`section.lane[data-agent="${CSS.escape(view.agentId)}"] > .lane-approvals`);
+			const target = slot ?? this._pending;
+			if (card.parentElement !== target) target.append(card);
+		}
+	}
+
+	/** Opens what hides the card (the Agents section), scrolls it into view and focuses it. */
+	private _reveal(requestId: string): void {
+		this._place();
+		const card = this._cards.get(requestId)?.card;
+		if (!card) return;
+		for (let node = card.parentElement; node; node = node.parentElement) {
+			if (node instanceof HTMLDetailsElement && !node.open) node.open = true;
+		}
+		const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+		card.scrollIntoView({ block: 'center', behavior: reduce ? 'auto' : 'smooth' });
+		card.focus({ preventScroll: true });
+	}
+}
+
+/** `command` → run, `mcp` → use the tool, `read_url` → read; anything else reads as its name. */
+export function actionVerb(action: string): string {
+	switch (action) {
+		case 'command':
+			return 'run';
+		case 'mcp':
+			return 'use the tool';
+		case 'read_url':
+			return 'read';
+		default:
+			return action;
+	}
+}
+
+/** "run npm publish" (the exact target stays in the card's code block). */
+function describe(approval: ApprovalView): string {
+	return `${actionVerb(approval.action)} ${approval.target}`;
+}
+
+/** "1 approval waiting — in builder’s lane", "3 approvals waiting — in builder’s and critic’s lanes". */
+function pendingSummary(pending: readonly ApprovalView[]): string {
+	const agents = [...new Set(pending.map((a) => a.agentId))].map((id) => `${id}’s`);
+	const names = agents.length <= 1 ? (agents[0] ?? '') : `${agents.slice(0, -1).join(', ')} and ${agents.at(-1)}`;
+	return `${pending.length} approval${pending.length === 1 ? '' : 's'} waiting — in ${names} lane${agents.length === 1 ? '' : 's'}`;
 }

@@ -1,6 +1,7 @@
 /**
- * One agent lane: identity, state badge, counters, streamed text (following the end), reasoning
- * (collapsed, only synced while open), tool calls, answers, errors and cost. Updated in place; a
+ * One agent lane: identity, state badge, counters, pending approval requests (the approvals view
+ * places its cards in `approvalSlot`), streamed text (following the end), reasoning (collapsed, only
+ * synced while open), tool calls, answers, errors and cost. Updated in place; a
  * lane whose data did not change is not touched.
  */
 import type { AgentLane, LaneError } from '../../src/protocol/runState.js';
@@ -22,6 +23,8 @@ export interface LaneExtras {
 
 export class LaneView {
 	readonly element: HTMLElement;
+	/** Where this agent's pending approval cards go (filled by the approvals view). */
+	readonly approvalSlot: HTMLDivElement;
 	private readonly _badge: HTMLSpanElement;
 	private readonly _model: HTMLSpanElement;
 	private readonly _anon: HTMLSpanElement;
@@ -59,6 +62,7 @@ export class LaneView {
 		this._usage.addEventListener('focus', describe);
 		this._alert = h('div', { class: 'lane-alert', attrs: { role: 'note' } });
 		this._alert.hidden = true;
+		this.approvalSlot = h('div', { class: 'lane-approvals' });
 
 		this._stream = new StreamText(`Output of ${agentId}`, 'lane-stream', (position) =>
 			viewState.setScroll(`stream:${agentId}`, position),
@@ -96,6 +100,7 @@ export class LaneView {
 			h('header', { class: 'lane-head' }, h('div', { class: 'lane-title-row' }, heading, this._badge), this._model),
 			h('div', { class: 'lane-stats' }, this._round, this._counters, this._usage),
 			this._alert,
+			this.approvalSlot,
 			this._reasoningGroup,
 			this._streamLabel,
 			this._stream.element,

@@ -45,7 +45,10 @@ export const approvals: Scenario = {
 		assert.ok(agents.includes(asker), `the card names the asking agent (${asker})`);
 		assert.equal((await card.locator('.approval-target').textContent())?.trim(), 'npm publish');
 		assert.match((await card.locator('.approval-reason').textContent()) ?? '', /publish/);
-		assert.match((await frame.locator('#approvals-heading').textContent()) ?? '', /Waiting for your approval \(1\)/);
+		// The card sits in the asker's lane; the top of the panel keeps a one-line summary.
+		assert.equal(await frame.locator(`section.lane[data-agent="${asker}"] .lane-approvals .approval-card`).count(), 1, 'the card is in the asker\'s lane');
+		assert.equal((await frame.locator('#approvals-heading').textContent())?.trim(), `1 approval waiting — in ${asker}’s lane`);
+		assert.match((await card.locator('.approval-head').textContent()) ?? '', new RegExp(`^${asker} wants to run`));
 		// Both agents wait on the same request: their lanes show the run_command call still running…
 		for (const agent of agents) {
 			const lane = frame.locator('.lane', { has: frame.locator('.lane-id', { hasText: agent }) });

@@ -2,12 +2,13 @@
  * The panel in Chromium, served with the real `webviewHtml` CSP: rendering a recorded demo run and
  * a synthetic run with every feature, and the messages each control posts.
  */
+import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
-import { richRunEvents } from '../../fixtures/webview/richRun.js';
-import { demoEvents, newPanelContext, openPanel, pageProblems, pastRuns, startHarness, type PanelPage, type PanelServer } from './harness.js';
+import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
+import { artifactsDir, demoEvents, newPanelContext, openPanel, pageProblems, pastRuns, startHarness, type PanelPage, type PanelServer } from './harness.js';
 
 let harness: Awaited<ReturnType<typeof startHarness>>;
 let browser: Browser;
@@ -152,8 +153,19 @@ describe('webview panel', () => {
 
 		const card = page.locator('.approval-card');
 		expect(await card.count()).toBe(1);
+		// The pending card sits in the lane of the agent that asked; the top section is a summary line.
+		expect(await page.locator('section.lane[data-agent="gemini"] > .lane-approvals > .approval-card').count()).toBe(1);
+		expect(await page.locator('section.approvals .approval-card').count()).toBe(0);
+		await expect(page.locator('#approvals-heading').textContent()).resolves.toBe('1 approval waiting — in gemini’s lane');
+		await expect(card.locator('.approval-head').textContent()).resolves.toMatch(/^gemini wants to mcp:fetch/);
 		await expect(card.locator('.approval-target').textContent()).resolves.toBe('https://zod.dev/error-formatting');
+		await expect(card.locator('.approval-reason').textContent()).resolves.toBe('Network access needs your approval.');
 		await panel.screenshot('live-run');
+		await page.locator('section.lane[data-agent="gemini"]').screenshot({ path: join(artifactsDir, 'live-run-approval-lane.png') });
+
+		// The summary's button brings the card into view and focuses it.
+		await page.getByRole('button', { name: /^Show the request in gemini’s lane/ }).click();
+		await expect.poll(() => card.evaluate((el) => document.activeElement === el)).toBe(true);
 
 		await card.locator('vscode-textfield').click();
 		await page.keyboard.type('Use the cached docs instead');
@@ -167,6 +179,31 @@ describe('webview panel', () => {
 		// A second click on the same card posts nothing more.
 		await card.getByRole('button', { name: /^Allow once/ }).click({ force: true });
 		expect((await panel.posted()).length).toBe(3);
+	});
+
+	it('a new request lands in its agent\'s lane, reads with the action\'s verb, and is announced', async () => {
+		const events = richRunEvents('live');
+		await panel.send({ type: 'snapshot', state: reduceRunEvents(initialRunState(), events), runs: [] });
+		const page = panel.page;
+		await page.locator('section.lane[data-agent="gemini"] .approval-card').waitFor({ timeout: 5_000 });
+		const t = events.at(-1)!.t + 10;
+		await panel.send({
+			type: 'events',
+			events: [{ runId: richRunId, seq: events.length, t, type: 'approval-request', agentId: 'claude', requestId: 'req-9', action: 'command', target: 'npm publish', reason: 'Rule: commands that publish need your approval.' }],
+		});
+		const card = page.locator('section.lane[data-agent="claude"] > .lane-approvals > .approval-card');
+		await card.waitFor({ timeout: 5_000 });
+		await expect(card.locator('.approval-head').textContent()).resolves.toMatch(/^claude wants to run/);
+		await expect(card.getAttribute('aria-label')).resolves.toBe('Approval request: claude wants to run npm publish');
+		await expect(card.locator('.approval-target').textContent()).resolves.toBe('npm publish');
+		await expect(card.locator('.approval-reason').textContent()).resolves.toBe('Rule: commands that publish need your approval.');
+		await expect(page.locator('.sr-only[role="status"]').textContent()).resolves.toBe('Approval needed: claude wants to run npm publish');
+		await expect(page.locator('#approvals-heading').textContent()).resolves.toBe('2 approvals waiting — in gemini’s and claude’s lanes');
+		expect(await page.locator('section.approvals .approval-card').count()).toBe(0);
+		await page.locator('section.lane[data-agent="claude"]').screenshot({ path: join(artifactsDir, 'approval-in-lane.png') });
+
+		await card.getByRole('button', { name: 'Allow for this run: run npm publish' }).click();
+		expect((await panel.posted()).at(-1)).toEqual({ type: 'approval', requestId: 'req-9', decision: 'allow-run' });
 	});
 
 	it('each approval button posts its decision', async () => {
