@@ -58,7 +58,11 @@ export class AgentExecution {
 			this.injectUpdates();
 			const result = await this.caller.call(this.request());
 			if (result === 'stopped') return { kind: 'stopped' };
-			if (result === 'restart') continue;
+			if (result === 'restart') {
+				// Answers that land in the same turn of the event loop cost one restart, not one each.
+				await new Promise((resolve) => setImmediate(resolve));
+				continue;
+			}
 			this.messages.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls, providerData: result.providerData });
 			const outcome = await this.handle(result);
 			if (outcome) return outcome;
