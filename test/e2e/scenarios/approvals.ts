@@ -72,7 +72,7 @@ export const approvals: Scenario = {
 
 		// A note for the agents, then Deny.
 		await card.locator('.approval-note input').fill(note);
-		await card.getByRole('button', { name: 'Deny: command npm publish' }).click();
+		await card.getByRole('button', { name: 'Deny: run npm publish' }).click();
 		await card.waitFor({ state: 'detached', timeout: 15_000 });
 		mark('denied');
 
