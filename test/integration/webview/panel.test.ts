@@ -165,7 +165,8 @@ describe('webview panel', () => {
 
 		// The summary's button brings the card into view and focuses it.
 		await page.getByRole('button', { name: /^Show the request in gemini’s lane/ }).click();
-		await expect.poll(() => card.evaluate((el) => document.activeElement === el)).toBe(true);
+		// The root tsconfig has no DOM lib: the check runs as page code, like the other tests' evaluations.
+		await expect.poll(() => card.evaluate((el) => (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === el)).toBe(true);
 
 		await card.locator('vscode-textfield').click();
 		await page.keyboard.type('Use the cached docs instead');
