@@ -185,7 +185,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._deps.log.info(`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`);
 		await this._files.whenUserIdle(this._deps.idleMs ?? 1500);
 		if (this._pending !== pending) return;
-		await openChangeDiff(pending, set.files[0]!.path, 'proposed', { preserveFocus: true, preview: true });
+		// After a selection review the reviewed code and its comment threads stay in view: the fix opens beside it.
+		const viewColumn = run.request.kind === 'review' ? vscode.ViewColumn.Beside : undefined;
+		await openChangeDiff(pending, set.files[0]!.path, 'proposed', { preserveFocus: true, preview: true, viewColumn });
 		const message = `MassGen: ${count} ${count === 1 ? 'file' : 'files'} changed by ${winner}. Review the diff, then accept or reject.`;
 		void this._prompts.finished(message).then(async (choice) => {
 			if (this._pending !== pending || choice === undefined) return;

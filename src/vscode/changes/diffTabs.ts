@@ -38,7 +38,7 @@ export async function openChangeDiff(
 	pending: PendingChangeSet,
 	path: string,
 	version: string,
-	options: { preserveFocus: boolean; preview: boolean },
+	options: { preserveFocus: boolean; preview: boolean; viewColumn?: vscode.ViewColumn },
 ): Promise<void> {
 	const file = pending.anyFile(path);
 	const kind = file?.kind === 'add' ? 'new file, ' : file?.kind === 'delete' ? 'deleted, ' : '';
@@ -48,7 +48,7 @@ export async function openChangeDiff(
 		changeUri(pending.runId, 'base', path),
 		changeUri(pending.runId, version, path),
 		title,
-		{ preserveFocus: options.preserveFocus, preview: options.preview, viewColumn: diffColumn() },
+		{ preserveFocus: options.preserveFocus, preview: options.preview, viewColumn: options.viewColumn ?? diffColumn() },
 	);
 }
 
