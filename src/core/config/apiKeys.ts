@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
-import type { BackendConfig, BackendType } from './backendSchema.js';
+import { keyVariablesFor, presetFor } from '../providers/presets.js';
+import type { BackendConfig } from './backendSchema.js';
 import type { ConfigIssue } from './configIssue.js';
 import type { ConfigLoadResult } from './loadConfig.js';
 
@@ -23,60 +24,18 @@ export interface ResolvedApiKey {
 	readonly required: boolean;
 }
 
-const variablesByType: Readonly<Partial<Record<BackendType, readonly string[]>>> = {
-	openai: ['OPENAI_API_KEY'],
-	claude: ['ANTHROPIC_API_KEY'],
-	gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-	grok: ['XAI_API_KEY'],
-	openrouter: ['OPENROUTER_API_KEY'],
-	groq: ['GROQ_API_KEY'],
-	together: ['TOGETHER_API_KEY'],
-	cerebras: ['CEREBRAS_API_KEY'],
-	fireworks: ['FIREWORKS_API_KEY'],
-	azure_openai: ['AZURE_OPENAI_API_KEY'],
-};
-
-/** Self-hosted servers: a key is used when set, but none is needed (MassGen sends "EMPTY"). */
-const optionalByType: Readonly<Partial<Record<BackendType, readonly string[]>>> = {
-	vllm: ['VLLM_API_KEY'],
-	sglang: ['SGLANG_API_KEY'],
-};
-
-/** `chatcompletion` picks its variable from the `base_url` host (massgen-reference §6.1). */
-const variablesByHost: readonly (readonly [string, readonly string[]])[] = [
-	['api.openai.com', ['OPENAI_API_KEY']],
-	['x.ai', ['XAI_API_KEY']],
-	['cerebras.ai', ['CEREBRAS_API_KEY']],
-	['together.xyz', ['TOGETHER_API_KEY']],
-	['fireworks.ai', ['FIREWORKS_API_KEY']],
-	['groq.com', ['GROQ_API_KEY']],
-	['nebius.com', ['NEBIUS_API_KEY']],
-	['openrouter.ai', ['OPENROUTER_API_KEY']],
-	['z.ai', ['ZAI_API_KEY']],
-	['bigmodel.cn', ['ZAI_API_KEY']],
-	['moonshot', ['MOONSHOT_API_KEY', 'KIMI_API_KEY']],
-	['poe.com', ['POE_API_KEY']],
-	['aliyuncs.com', ['QWEN_API_KEY']],
-];
-
-/** The variables a backend's key is looked up under, and whether it cannot run without one. */
+/**
+ * The variables a backend's key is looked up under (the providers' preset table), and whether it
+ * cannot run without one. Local servers take a key when set but need none; `chatcompletion` on a
+ * host of no known vendor (often a local server) gets none: never send one vendor's key to another.
+ */
 export function apiKeyVariables(backend: Pick<BackendConfig, 'type' | 'base_url'>): {
 	variables: string[];
 	required: boolean;
 } {
-	const named = variablesByType[backend.type];
-	if (named) return { variables: [...named], required: true };
-	const optional = optionalByType[backend.type];
-	if (optional) return { variables: [...optional], required: false };
-	if (backend.type === 'chatcompletion' && backend.base_url) {
-		const host = hostOf(backend.base_url);
-		// An unknown host (often a local server) gets no key: never send one vendor's key to another.
-		const match = variablesByHost.find(([part]) =>
-			part.includes('.') ? host === part || host.endsWith(`.${part}`) : host.includes(part),
-		);
-		if (match) return { variables: [...match[1]], required: true };
-	}
-	return { variables: [], required: false };
+	const preset = presetFor(backend.type);
+	const variables = [...keyVariablesFor(backend.type, backend.base_url)];
+	return { variables, required: variables.length > 0 && !preset?.keyOptional };
 }
 
 /** Looks the key up: config `api_key` → secrets → environment → `.env`. Empty values do not count. */
@@ -138,12 +97,4 @@ export function checkApiKeys(
 			},
 		];
 	});
-}
-
-function hostOf(url: string): string {
-	try {
-		return new URL(url).hostname.toLowerCase();
-	} catch {
-		return '';
-	}
 }

@@ -48,14 +48,14 @@ export const providerPresets: Readonly<Record<string, ProviderPreset>> = {
 	lmstudio: {
 		api: 'chat-completions',
 		baseUrl: 'http://localhost:1234/v1',
-		keyVariables: ['LMSTUDIO_API_KEY'],
+		keyVariables: [],
 		keyOptional: true,
 		placeholderKey: 'lm-studio',
 	},
 	ollama: {
 		api: 'chat-completions',
 		baseUrl: 'http://localhost:11434/v1',
-		keyVariables: ['OLLAMA_API_KEY'],
+		keyVariables: [],
 		keyOptional: true,
 		placeholderKey: 'ollama',
 	},
@@ -80,20 +80,20 @@ export const providerPresets: Readonly<Record<string, ProviderPreset>> = {
 	},
 };
 
-/** `chatcompletion` picks its key variable from the base URL's host (massgen-reference §6.1). */
-const hostKeyVariables: readonly (readonly [RegExp, string])[] = [
-	[/(^|\.)cerebras\.ai$/, 'CEREBRAS_API_KEY'],
-	[/(^|\.)together\.(xyz|ai)$/, 'TOGETHER_API_KEY'],
-	[/(^|\.)fireworks\.ai$/, 'FIREWORKS_API_KEY'],
-	[/(^|\.)groq\.com$/, 'GROQ_API_KEY'],
-	[/(^|\.)nebius\.(com|ai)$/, 'NEBIUS_API_KEY'],
-	[/(^|\.)openrouter\.ai$/, 'OPENROUTER_API_KEY'],
-	[/(^|\.)(z\.ai|bigmodel\.cn)$/, 'ZAI_API_KEY'],
-	[/(^|\.)moonshot\.(ai|cn)$/, 'MOONSHOT_API_KEY'],
-	[/(^|\.)poe\.com$/, 'POE_API_KEY'],
-	[/(^|\.)aliyuncs\.com$/, 'QWEN_API_KEY'],
-	[/(^|\.)x\.ai$/, 'XAI_API_KEY'],
-	[/(^|\.)openai\.com$/, 'OPENAI_API_KEY'],
+/** `chatcompletion` takes the key variables of the vendor its base URL's host belongs to (massgen-reference §6.1). */
+const hostVendors: readonly (readonly [RegExp, string])[] = [
+	[/(^|\.)cerebras\.ai$/, 'cerebras'],
+	[/(^|\.)together\.(xyz|ai)$/, 'together'],
+	[/(^|\.)fireworks\.ai$/, 'fireworks'],
+	[/(^|\.)groq\.com$/, 'groq'],
+	[/(^|\.)nebius\.(com|ai)$/, 'nebius'],
+	[/(^|\.)openrouter\.ai$/, 'openrouter'],
+	[/(^|\.)(z\.ai|bigmodel\.cn)$/, 'zai'],
+	[/(^|\.)moonshot\.(ai|cn)$/, 'moonshot'],
+	[/(^|\.)poe\.com$/, 'poe'],
+	[/(^|\.)aliyuncs\.com$/, 'qwen'],
+	[/(^|\.)x\.ai$/, 'grok'],
+	[/(^|\.)openai\.com$/, 'openai'],
 ];
 
 /** Default settings for a backend type; undefined for types without an adapter here (`scripted`, `vscode_lm`). */
@@ -101,7 +101,10 @@ export function presetFor(type: string): ProviderPreset | undefined {
 	return Object.hasOwn(providerPresets, type) ? providerPresets[type] : undefined;
 }
 
-/** Environment variables to look a key up in for this backend, in order (the config layer reads them). */
+/**
+ * Environment variables to look a key up in for this backend, in order (MassGen's names); the
+ * config layer's key lookup and the adapters' error messages both read this one table.
+ */
 export function keyVariablesFor(type: string, baseUrl?: string): readonly string[] {
 	if (type === 'chatcompletion' && baseUrl) {
 		let host = '';
@@ -110,8 +113,8 @@ export function keyVariablesFor(type: string, baseUrl?: string): readonly string
 		} catch {
 			/* not a URL: fall through to the preset */
 		}
-		const match = hostKeyVariables.find(([pattern]) => pattern.test(host));
-		if (match) return [match[1]];
+		const vendor = hostVendors.find(([pattern]) => pattern.test(host))?.[1];
+		if (vendor) return presetFor(vendor)?.keyVariables ?? [];
 	}
 	return presetFor(type)?.keyVariables ?? [];
 }
