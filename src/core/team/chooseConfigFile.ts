@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { pathExists } from '../util/pathExists.js';
 import { join, resolve } from 'node:path';
 
 export interface ConfigChoice {
@@ -11,15 +11,6 @@ export interface ConfigChoice {
 export async function chooseConfigFile(workspaceRoot: string, shippedConfigsDir: string, explicit?: string): Promise<ConfigChoice> {
 	if (explicit) return { file: resolve(explicit), kind: 'explicit' };
 	const inWorkspace = join(workspaceRoot, '.massgen', 'config.yaml');
-	if (await exists(inWorkspace)) return { file: inWorkspace, kind: 'workspace' };
+	if (await pathExists(inWorkspace)) return { file: inWorkspace, kind: 'workspace' };
 	return { file: join(shippedConfigsDir, 'default.yaml'), kind: 'default' };
-}
-
-async function exists(path: string): Promise<boolean> {
-	try {
-		await access(path);
-		return true;
-	} catch {
-		return false;
-	}
 }

@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { pathExists } from '../../core/util/pathExists';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns } from '../../core/logs/listRuns';
@@ -30,7 +30,7 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 		{ label: 'Proposed Changes', description: 'changes.patch', file: 'changes.patch' },
 		{ label: 'Config', description: 'config.yaml (secrets redacted)', file: 'config.yaml' },
 	];
-	const present = (await Promise.all(candidates.map(async (c) => ((await exists(join(runDir, c.file!))) ? c : undefined)))).filter(
+	const present = (await Promise.all(candidates.map(async (c) => ((await pathExists(join(runDir, c.file!))) ? c : undefined)))).filter(
 		(c): c is FileItem => c !== undefined,
 	);
 	const picked = await vscode.window.showQuickPick<FileItem>(
@@ -66,13 +66,4 @@ async function pickRun(root: string): Promise<string | undefined> {
 		{ title: 'MassGen: Open Run Log', placeHolder: 'Which run?', matchOnDetail: true },
 	);
 	return picked ? join(runsDir(root), picked.runId) : undefined;
-}
-
-async function exists(path: string): Promise<boolean> {
-	try {
-		await access(path);
-		return true;
-	} catch {
-		return false;
-	}
 }

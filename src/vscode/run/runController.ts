@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { pathExists } from '../../core/util/pathExists';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
@@ -188,7 +188,7 @@ export class RunController extends Disposable implements RunService {
 			shippedDir: this._deps.shippedConfigsDir,
 			trusted: vscode.workspace.isTrusted,
 			home: homedir(),
-			exists,
+			exists: pathExists,
 		});
 		for (const note of choice.notes) log.warn(note);
 		if (!choice.ok) {
@@ -273,14 +273,5 @@ export class RunController extends Disposable implements RunService {
 	private _setRunActive(value: boolean): void {
 		this._runActiveKey = value;
 		void vscode.commands.executeCommand('setContext', contextKeys.runActive, value);
-	}
-}
-
-async function exists(path: string): Promise<boolean> {
-	try {
-		await access(path);
-		return true;
-	} catch {
-		return false;
 	}
 }
