@@ -7,11 +7,14 @@
  * - what git would see: files ignored by `.gitignore` (build output, caches, local secrets) are
  *   left out, and so are `.git/` (no repository: commands cannot commit, push or rewrite
  *   history), `.massgen/` and `.env*` secrets files (as for every tool);
- * - dependency folders (`node_modules`, `.venv`, `venv`) are linked, not copied, so `npm test`
- *   or `pytest` work without copying gigabytes. They are the one shared part: a command that
- *   writes into them (an install) changes the real folder, which is why installs ask first;
+ * - dependency folders (`node_modules`, `.venv`, `venv`) are not copied, so `npm test` or
+ *   `pytest` work without copying gigabytes. With a sandbox that can bind folders (bubblewrap) the
+ *   copy holds an empty folder where the sandbox binds the real one read-only (`dependencyMounts`);
+ *   otherwise (macOS, unsandboxed) a link to the real one, which the sandbox-exec profile keeps
+ *   read-only and an unsandboxed command could write through (the risk the user opted in to);
  * - symlinks are kept when they stay inside the workspace, dropped otherwise.
- * One copy per agent per run, made at its first command; before each command the overlay's
+ * One copy per agent per run, made at its first command, with a scratch home beside it (the
+ * commands' `HOME`); before each command the overlay's
  * current edits are written in (and edits the overlay no longer has are restored). Files a
  * command creates or changes stay in the scratch copy: they are not part of the agent's answer.
  */
@@ -20,7 +23,7 @@ import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath,
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { isSecretsFile } from '../workspace/pathPolicy.js';
+import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 
 export interface ScratchOptions {
 	readonly workspaceRoot: string;
@@ -31,6 +34,16 @@ export interface ScratchOptions {
 	/** Refuse to copy more than this (default 512 MiB). */
 	readonly maxBytes?: number;
 	readonly maxFiles?: number;
+	/** Never copied (default: the built-in secret paths only). */
+	readonly secretPaths?: SecretPaths;
+	/** `mount`: dependency folders are mount points for the sandbox; `link` (default): links to the real ones. */
+	readonly dependencies?: 'mount' | 'link';
+}
+
+/** A real dependency folder and the place in the copy where a sandbox binds it read-only. */
+export interface DependencyMount {
+	readonly source: string;
+	readonly target: string;
 }
 
 export class ScratchTooLargeError extends Error {
@@ -46,6 +59,7 @@ export class ScratchCopy {
 	/** Overlay content last written per path (null = deleted). */
 	private readonly applied = new Map<string, string | null>();
 	private readonly linked: ReadonlySet<string>;
+	private readonly mounts: DependencyMount[] = [];
 
 	constructor(private readonly options: ScratchOptions) {
 		this.linked = new Set((options.linkedFolders ?? defaultLinkedFolders).map((name) => name.toLowerCase()));
@@ -64,6 +78,16 @@ export class ScratchCopy {
 		return root;
 	}
 
+	/** The commands' `HOME`, once created: beside the copy, never inside it (it is not part of the workspace). */
+	get homeDir(): string | undefined {
+		return this.root === undefined ? undefined : `${this.root}.home`;
+	}
+
+	/** Dependency folders to bind read-only (`mount` mode; empty otherwise). */
+	get dependencyMounts(): readonly DependencyMount[] {
+		return this.mounts;
+	}
+
 	/** Whether a workspace-relative folder is (inside) a linked dependency folder. */
 	isLinked(path: string): boolean {
 		return path.split('/').some((segment) => this.linked.has(segment.toLowerCase()));
@@ -73,7 +97,8 @@ export class ScratchCopy {
 	async dispose(): Promise<void> {
 		const root = this.root ?? (await this.creating?.catch(() => undefined));
 		this.root = undefined;
-		if (root !== undefined) await rm(root, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+		if (root === undefined) return;
+		for (const folder of [root, `${root}.home`]) await rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
 	}
 
 	private async create(): Promise<string> {
@@ -83,9 +108,10 @@ export class ScratchCopy {
 		const budget = { bytes: this.options.maxBytes ?? 512 * 1024 * 1024, files: this.options.maxFiles ?? 100_000 };
 		const workspace = await realpath(this.options.workspaceRoot);
 		try {
+			await mkdir(join(`${root}.home`, 'tmp'), { recursive: true });
 			await this.copyFolder(workspace, workspace, root, [], budget);
 		} catch (error) {
-			await rm(root, { recursive: true, force: true }).catch(() => undefined);
+			for (const folder of [root, `${root}.home`]) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
 			this.root = undefined;
 			throw error;
 		}
@@ -100,12 +126,15 @@ export class ScratchCopy {
 			const source = join(from, entry.name);
 			const target = join(to, entry.name);
 			const lower = entry.name.toLowerCase();
-			if (skippedFolders.has(lower) || isSecretsFile(entry.name)) continue;
+			if (skippedFolders.has(lower) || (this.options.secretPaths ?? builtinSecretPaths).match(relative(workspace, source).split(sep).join('/')) !== null) continue;
 			// A workspace that contains the temp folder must not copy the copy into itself.
 			if (isInside(this.root!, source)) continue;
 			const isDirectory = entry.isDirectory();
 			if (isDirectory && this.linked.has(lower)) {
-				await symlink(source, target, 'junction');
+				if (this.options.dependencies === 'mount') {
+					await mkdir(target);
+					this.mounts.push({ source, target });
+				} else await symlink(source, target, 'junction');
 				continue;
 			}
 			if (isIgnored(scoped, source, isDirectory)) continue;

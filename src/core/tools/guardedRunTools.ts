@@ -18,6 +18,7 @@ import { compileRuleLists, type RuleInput, type RuleLists } from '../permissions
 import { RunBudget } from '../permissions/runBudget.js';
 import { killProcessTree } from './commandProcess.js';
 import { ScratchCopy } from './commandScratch.js';
+import type { SecretPaths } from '../workspace/secretPaths.js';
 import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
 import { commandEnvironment, runCommandTool } from './runCommandTool.js';
 
@@ -82,6 +83,8 @@ export interface RunToolsOptions {
 	readonly runDir?: string;
 	/** For `${VAR}` expansion and the commands' environment (secret-looking variables are never passed to commands). */
 	readonly env?: Readonly<Record<string, string | undefined>>;
+	/** Files `run_command`'s scratch copy leaves out (default: the built-in secret paths). */
+	readonly secretPaths?: SecretPaths;
 	/** Known secret values, redacted from the audit ledger. */
 	readonly secrets?: readonly string[];
 	/** Warnings for the user: servers that did not start, rules that did not parse, trust refusals. */
@@ -158,7 +161,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 	const scratch = (agentId: string) => {
 		let copy = scratches.get(agentId);
 		if (copy === undefined) {
-			copy = new ScratchCopy({ workspaceRoot: options.workspaceRoot, label: `${context.runId.slice(-8)}-${agentId}` });
+			copy = new ScratchCopy({ workspaceRoot: options.workspaceRoot, label: `${context.runId.slice(-8)}-${agentId}`, ...(options.secretPaths ? { secretPaths: options.secretPaths } : {}) });
 			scratches.set(agentId, copy);
 		}
 		return copy;

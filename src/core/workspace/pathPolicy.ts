@@ -3,6 +3,7 @@
  * workspace-relative path. The symlink half needs the disk and lives in `createWorkspace`.
  */
 import { posix } from 'node:path';
+import { builtinSecretPaths, type SecretPaths } from './secretPaths.js';
 import type { PathMode } from './types.js';
 
 /** The workspace root, as a normalised relative path. */
@@ -18,12 +19,6 @@ export function normaliseRelative(path: string): string | null {
 	return folded === '' ? rootPath : folded;
 }
 
-/** Whether a file name is a dotenv secrets file (`.env`, `.env.local`, `.env.*`). */
-export function isSecretsFile(name: string): boolean {
-	const lower = name.toLowerCase();
-	return lower === '.env' || lower.startsWith('.env.');
-}
-
 /**
  * The refusal reason for a normalised relative path, or null when the policy allows it.
  * Internal folders compare case-insensitively because macOS and Windows file systems do.
@@ -33,6 +28,7 @@ export function policyRefusal(
 	display: string,
 	mode: PathMode,
 	protectedPaths: readonly string[],
+	secrets: SecretPaths = builtinSecretPaths,
 ): string | null {
 	const segments = path === rootPath ? [] : path.split('/');
 	const lowered = segments.map((segment) => segment.toLowerCase());
@@ -42,12 +38,17 @@ export function policyRefusal(
 	if (lowered.includes('.massgen')) {
 		return `refused: '${display}' is inside .massgen/ (MassGen's own run data is never touched)`;
 	}
-	const name = segments.at(-1);
-	if (name !== undefined && isSecretsFile(name)) return `refused: '${display}' is a secrets file`;
+	const secret = secrets.match(path);
+	if (secret !== null) return secretRefusal(display, secret);
 	if (mode === 'write' && protectedPaths.some((guarded) => isSameOrInside(path, guarded))) {
 		return `refused: '${display}' is a protected path`;
 	}
 	return null;
+}
+
+/** No tool argument can lift this; only the user can add patterns (never remove them). */
+function secretRefusal(display: string, pattern: string): string {
+	return `refused: '${display}' is a secret path (matches '${pattern}'): agents never read, list, search, copy or write secret files, and no tool argument can allow it`;
 }
 
 /** Whether `path` equals `folder` or lies below it (both normalised). */

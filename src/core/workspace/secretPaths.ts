@@ -1,0 +1,90 @@
+/**
+ * The one secret-path policy (issue 9): files that hold credentials are never read, listed,
+ * searched, copied into a command's scratch copy or written, by any tool, at any depth. The
+ * built-in list cannot be narrowed; the user may only add patterns (`secret_paths` in the config,
+ * `massgen.secretPaths` in VS Code), and nothing a model sends can change either.
+ * Every `.env*` file counts, `.env.example` included: a template is easy to copy to a name
+ * outside the policy, while telling a template from a real file by its name is guesswork.
+ */
+import picomatch from 'picomatch';
+
+export interface SecretPaths {
+	/** The pattern a normalised workspace-relative path (or one of its folders) matches, or null. */
+	match(path: string): string | null;
+}
+
+interface BuiltinRule {
+	readonly pattern: string;
+	/** Tests the lower-cased segments ending at one position of the path. */
+	readonly test: (name: string, previous: string | undefined) => boolean;
+}
+
+/** Case-insensitive on purpose: macOS and Windows file systems are. */
+const builtinRules: readonly BuiltinRule[] = [
+	{ pattern: '.env*', test: (name) => name.startsWith('.env') },
+	...['.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', 'kubeconfig'].map((file) => ({
+		pattern: file,
+		test: (name: string) => name === file,
+	})),
+	{ pattern: '.aws/', test: (name) => name === '.aws' },
+	{ pattern: '.ssh/', test: (name) => name === '.ssh' },
+	{ pattern: '.docker/config.json', test: (name, previous) => name === 'config.json' && previous === '.docker' },
+	{ pattern: '.kube/config', test: (name, previous) => name === 'config' && previous === '.kube' },
+	{ pattern: '*.pem', test: (name) => name.endsWith('.pem') },
+	{ pattern: '*.key', test: (name) => name.endsWith('.key') },
+	...['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa'].map((prefix) => ({
+		pattern: `${prefix}*`,
+		test: (name: string) => name.startsWith(prefix),
+	})),
+];
+
+/** The patterns every workspace refuses, for messages and docs. */
+export const builtinSecretPatterns: readonly string[] = builtinRules.map((rule) => rule.pattern);
+
+/** Gitignore-like: a pattern without `/` matches a name at any depth, one with `/` the path from the root. */
+const globOptions = { dot: true, nocase: true, nonegate: true, windows: false } as const;
+
+/** Why a user pattern cannot be used, or null when it is fine. */
+export function secretPatternProblem(pattern: string): string | null {
+	if (pattern.trim() === '') return 'a secret path pattern may not be empty';
+	if (pattern.startsWith('!')) return `'${pattern}': negated patterns are not supported (secret paths can only be added)`;
+	if (pattern.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(pattern)) {
+		return `'${pattern}' is absolute: write it relative to the workspace root (e.g. 'config/prod.yaml' or '*.secret')`;
+	}
+	if (pattern.split(/[\\/]/).includes('..')) return `'${pattern}' climbs out of the workspace ('..')`;
+	return null;
+}
+
+/** Compiles the policy: the built-in patterns plus the user's (which must pass `secretPatternProblem`). */
+export function secretPaths(extra: readonly string[] = []): SecretPaths {
+	const user = extra.map((pattern) => {
+		const problem = secretPatternProblem(pattern);
+		if (problem !== null) throw new Error(`secret_paths: ${problem}`);
+		const glob = pattern.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+		const anchored = glob.includes('/');
+		return { pattern, anchored, matches: picomatch(glob, globOptions) };
+	});
+	return {
+		match(path) {
+			if (path === '.' || path === '') return null;
+			const segments = path.toLowerCase().split('/');
+			for (let i = 0; i < segments.length; i++) {
+				const rule = builtinRules.find((candidate) => candidate.test(segments[i]!, segments[i - 1]));
+				if (rule) return rule.pattern;
+			}
+			if (user.length === 0) return null;
+			// A folder that matches makes everything inside it secret, as in .gitignore.
+			const original = path.split('/');
+			for (let i = 1; i <= original.length; i++) {
+				const prefix = original.slice(0, i).join('/');
+				const name = original[i - 1]!;
+				const hit = user.find((rule) => rule.matches(rule.anchored ? prefix : name));
+				if (hit) return hit.pattern;
+			}
+			return null;
+		},
+	};
+}
+
+/** The built-in policy alone (callers that have no user additions). */
+export const builtinSecretPaths: SecretPaths = secretPaths();
