@@ -1,76 +1,99 @@
 import { z } from 'zod';
-import { defineTool, resolvePath, success, ToolError } from './defineTool.js';
+import { defineTool, resolvePath, success } from './defineTool.js';
 import { GitignoreFilter } from './gitignoreFilter.js';
+import { compileLinear } from './linearRegex.js';
 import { looksBinary } from './textFiles.js';
+import { TimeSlice } from './timeSlice.js';
+import { walkFiles } from './workspaceWalk.js';
 
 const maxMatches = 200;
 /** Longer lines (minified code) are clipped in results. */
 const maxLineChars = 300;
 /** Larger files are generated or data; scanning them costs more than it tells. */
 const maxFileBytes = 1024 * 1024;
+/**
+ * RE2 steps one line may cost (program size × characters matched): a few hundred ms at worst, so
+ * a complex pattern on a minified line cannot hold the event loop. Simple patterns match whole lines.
+ */
+const maxLineWork = 20_000_000;
+/** A search that takes longer returns what it found so far. */
+const maxSearchMs = 30_000;
 
 export const searchFilesTool = defineTool(
 	'search_files',
-	'Search the text files of the workspace line by line with a JavaScript regular expression ' +
-		'(case-sensitive). Skips files ignored by .gitignore, binary files, .git/, .massgen/ and ' +
-		`node_modules/. Returns up to ${maxMatches} matches as "path:line: text".`,
+	'Search the text files of the workspace line by line with a regular expression in RE2 syntax ' +
+		'(case-sensitive; like JavaScript regexes but without backreferences or lookahead; use (?i) for ' +
+		'case-insensitive). Skips files ignored by .gitignore, binary files, files over 1 MB, .git/, ' +
+		`.massgen/, node_modules/ and linked folders. Returns up to ${maxMatches} matches as "path:line: text".`,
 	z.object({
-		pattern: z.string().describe("JavaScript regular expression, e.g. 'function\\s+main' or 'TODO'."),
+		pattern: z.string().describe("RE2 regular expression, e.g. 'function\\s+main' or 'TODO'."),
 		path: z
 			.string()
 			.optional()
-			.describe("File or directory to search, relative to the workspace root; omit for the whole workspace."),
+			.describe('File or directory to search, relative to the workspace root; omit for the whole workspace.'),
 	}),
 	async ({ pattern, path: given = '.' }, { overlay, signal }) => {
-		const regex = compile(pattern);
+		const regex = compileLinear(pattern);
 		const start = await resolvePath(overlay, given.trim() === '' ? '.' : given, 'read');
 		const filter = new GitignoreFilter(overlay);
+		const slice = new TimeSlice(signal);
+		const deadline = performance.now() + maxSearchMs;
+		const matchChars = Math.max(1000, Math.floor(maxLineWork / regex.programSize));
 		const matches: string[] = [];
+		const notes: string[] = [];
 		let truncated = false;
+		let clippedLines = 0;
+		let largeFiles = 0;
 
-		const searchFile = async (path: string): Promise<void> => {
+		/** Returns false to stop the search. */
+		const searchFile = async (path: string): Promise<boolean> => {
 			const text = await overlay.readText(path).catch(() => null);
-			if (text === null || text.length > maxFileBytes || looksBinary(text)) return;
+			if (text !== null && text.length > maxFileBytes) largeFiles++;
+			if (text === null || text.length > maxFileBytes || looksBinary(text)) return true;
 			const lines = text.split('\n');
-			for (let index = 0; index < lines.length && !truncated; index++) {
-				const line = lines[index]!.replace(/\r$/, '');
+			for (let index = 0; index < lines.length; index++) {
+				await slice.check();
+				if (performance.now() > deadline) {
+					notes.push(`stopped after ${maxSearchMs / 1000} s`);
+					return false;
+				}
+				let line = lines[index]!.replace(/\r$/, '');
+				if (line.length > matchChars) {
+					clippedLines++;
+					line = line.slice(0, matchChars);
+				}
 				if (!regex.test(line)) continue;
-				if (matches.length === maxMatches) truncated = true;
-				else matches.push(`${path}:${index + 1}: ${clip(line)}`);
+				if (matches.length === maxMatches) return !(truncated = true);
+				matches.push(`${path}:${index + 1}: ${clip(line)}`);
 			}
-		};
-		const walk = async (dir: string, filtered: boolean): Promise<void> => {
-			for (const entry of await overlay.list(dir)) {
-				if (truncated) return;
-				if (signal.aborted) throw new ToolError('cancelled');
-				const child = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-				const isDirectory = entry.kind === 'directory';
-				if (filtered && (await filter.ignores(child, isDirectory))) continue;
-				if (isDirectory) await walk(child, filtered);
-				else await searchFile(child);
-			}
+			return true;
 		};
 
-		if ((await overlay.readText(start)) !== null) await searchFile(start);
-		// A folder the agent names explicitly is searched even if it is ignored (e.g. node_modules/x).
-		else await walk(start, start === '.' || !(await ignoredPath(filter, start)));
+		if ((await overlay.readText(start).catch(() => null)) !== null) await searchFile(start);
+		else {
+			// A folder the agent names explicitly is searched even if it is ignored (e.g. node_modules/x).
+			const filtered = start === '.' || !(await ignoredPath(filter, start));
+			const walk = await walkFiles(
+				overlay,
+				start,
+				{ filter: filtered ? filter : undefined, slice },
+				searchFile,
+			);
+			notes.push(...walk.cuts);
+		}
+		if (largeFiles > 0)
+			notes.push(`skipped ${largeFiles} file(s) over 1 MB (use read_file with offset/limit)`);
+		if (clippedLines > 0) {
+			notes.push(`${clippedLines} long line(s) were searched only in their first ${matchChars} characters`);
+		}
 
 		const where = start === '.' ? 'the workspace' : `'${start}'`;
-		if (matches.length === 0) return success(`no matches for /${pattern}/ in ${where}`);
-		if (truncated) {
-			matches.push(`(truncated: more than ${maxMatches} matches; narrow the pattern or the path)`);
-		}
-		return success(matches.join('\n'));
+		const lines = matches.length === 0 ? [`no matches for /${pattern}/ in ${where}`] : matches;
+		if (truncated) lines.push(`(truncated: more than ${maxMatches} matches; narrow the pattern or the path)`);
+		if (notes.length > 0) lines.push(`(search cut: ${notes.join('; ')}; narrow the search with 'path')`);
+		return success(lines.join('\n'));
 	},
 );
-
-function compile(pattern: string): RegExp {
-	try {
-		return new RegExp(pattern);
-	} catch (error) {
-		throw new ToolError(`invalid regular expression /${pattern}/: ${(error as Error).message}`);
-	}
-}
 
 function clip(line: string): string {
 	return line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line;

@@ -1,0 +1,136 @@
+/** search_files against what a model (or a hostile workspace) can throw at it: none of it may hang. */
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createToolbox } from '../../../src/core/tools/createToolbox.js';
+import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import { makeTree, removeTrees } from '../workspace/tempTree.js';
+
+afterEach(removeTrees);
+
+async function searchIn(root: string) {
+	const toolbox = createToolbox({ overlay: (await createWorkspace(root)).createOverlay(), writable: false });
+	return (args: Record<string, unknown>, signal = new AbortController().signal) =>
+		toolbox.execute('search_files', args, signal);
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
+	const started = performance.now();
+	const value = await run();
+	return { value, ms: performance.now() - started };
+}
+
+describe('search_files limits', () => {
+	// With RegExp each of these takes minutes (exponential or high-polynomial backtracking).
+	it.each([
+		['^(a+)+$', `${'a'.repeat(41)}!`],
+		['(a|aa)+$', `${'a'.repeat(60)}!`],
+		['(.*a){20}', 'a'.repeat(200)],
+		['^(\\w+\\s?)*$', `${'word '.repeat(40)}!`],
+	])('catastrophic pattern %s on an adversarial line answers within 1 s', async (pattern, line) => {
+		const search = await searchIn(await makeTree({ 'evil.txt': `${line}\n`, 'ok.txt': 'fine\n' }));
+		const { value, ms } = await timed(() => search({ pattern }));
+		expect(ms).toBeLessThan(1000);
+		expect(value.isError).toBe(false);
+	});
+
+	it('matches what RegExp matches for ordinary patterns, and JavaScript \\u escapes', async () => {
+		const search = await searchIn(
+			await makeTree({ 'a.ts': 'function  main() {}\nconst é = 1;\nTODO later\n' }),
+		);
+		expect((await search({ pattern: 'function\\s+main' })).text).toBe('a.ts:1: function  main() {}');
+		expect((await search({ pattern: '\\u00e9' })).text).toBe('a.ts:2: const é = 1;');
+		expect((await search({ pattern: '(?i)todo' })).text).toBe('a.ts:3: TODO later');
+		expect((await search({ pattern: '(?<=const )\\S' })).text).toBe('a.ts:2: const é = 1;');
+	});
+
+	it.each([
+		['(a)\\1', /backreferences .* not supported .*RE2/],
+		['foo(?=bar)', /lookahead .* not supported .* 'foo\(\?=bar\)' → 'foobar'/],
+		['a++', /possessive quantifiers .* not supported/],
+		['(a{1000}){1000}', /invalid repeat count|too complex/],
+	])('unsupported syntax %s is a clear tool error', async (pattern, message) => {
+		const search = await searchIn(await makeTree({ 'a.txt': 'a\n' }));
+		const outcome = await search({ pattern });
+		expect(outcome.isError).toBe(true);
+		expect(outcome.text).toMatch(/^search_files: /);
+		expect(outcome.text).toMatch(message);
+	});
+
+	it('does not follow symlink loops, and says so', async () => {
+		const root = await makeTree({ 'src/x.txt': 'needle\n' });
+		await symlink('.', join(root, 'a'));
+		await symlink('.', join(root, 'b'));
+		await symlink('..', join(root, 'src', 'up'));
+		const search = await searchIn(root);
+		const { value, ms } = await timed(() => search({ pattern: 'needle' }));
+		expect(ms).toBeLessThan(5000);
+		expect(value.text).toBe(
+			"src/x.txt:1: needle\n(search cut: did not follow 3 linked folder(s): name one in 'path' to search it; narrow the search with 'path')",
+		);
+		// Named explicitly, a linked folder is searched (its own links still are not followed).
+		expect((await search({ pattern: 'needle', path: 'a/src' })).text).toMatch(/^a\/src\/x\.txt:1: needle\n/);
+	});
+
+	it('skips folders past 64 levels in a 1,500-deep tree and says where', async () => {
+		const root = await makeTree({ 'top.txt': 'needle\n' });
+		const deep = join(root, ...Array.from({ length: 1500 }, () => 'd'));
+		await mkdir(deep, { recursive: true });
+		await makeTreeFile(join(deep, 'bottom.txt'));
+		const search = await searchIn(root);
+		const { value, ms } = await timed(() => search({ pattern: 'needle' }));
+		expect(ms).toBeLessThan(10_000);
+		expect(value.text.split('\n')[0]).toBe('top.txt:1: needle');
+		expect(value.text).toContain(
+			`skipped folders more than 64 levels deep, e.g. '${Array(65).fill('d').join('/')}'`,
+		);
+	});
+
+	it('stops after 50,000 files and folders with a message', async () => {
+		const root = await makeTree();
+		// 300 folders × 170 empty files = 51,300 entries: one past the cap is enough.
+		for (let dir = 0; dir < 300; dir++) {
+			await mkdir(join(root, `f${dir}`));
+			await Promise.all(
+				Array.from({ length: 170 }, (_, file) => makeTreeFile(join(root, `f${dir}`, `${file}.txt`), '')),
+			);
+		}
+		const search = await searchIn(root);
+		const { value } = await timed(() => search({ pattern: 'needle' }));
+		expect(value.text).toBe(
+			"no matches for /needle/ in the workspace\n(search cut: stopped after 50000 files and folders (the limit); narrow the search with 'path')",
+		);
+	}, 60_000);
+
+	it('yields to the event loop and stops when cancelled', async () => {
+		const root = await makeTree();
+		for (let dir = 0; dir < 40; dir++) {
+			await Promise.all(
+				Array.from({ length: 100 }, (_, file) => makeTreeFile(join(root, `f${dir}`, `${file}.txt`))),
+			);
+		}
+		const search = await searchIn(root);
+		const controller = new AbortController();
+		let ticks = 0;
+		const timer = setInterval(() => ticks++, 5);
+		setTimeout(() => controller.abort(), 50);
+		const { value, ms } = await timed(() => search({ pattern: 'needle' }, controller.signal));
+		clearInterval(timer);
+		expect(value).toEqual({ text: 'search_files: cancelled', isError: true });
+		expect(ms).toBeLessThan(1000);
+		expect(ticks).toBeGreaterThan(2);
+	});
+
+	it('bounds the work on a long line for a complex pattern and says the line was clipped', async () => {
+		const search = await searchIn(await makeTree({ 'min.js': `${'word '.repeat(200_000)}\n` }));
+		const { value, ms } = await timed(() => search({ pattern: '(\\w+\\s?){1000}$' }));
+		// Unbounded, RE2 needs ~80 s for this (6,000 instructions × 1M characters).
+		expect(ms).toBeLessThan(3000);
+		expect(value.text).toMatch(/1 long line\(s\) were searched only in their first \d+ characters/);
+	});
+});
+
+async function makeTreeFile(path: string, text = 'needle\n'): Promise<void> {
+	await mkdir(join(path, '..'), { recursive: true });
+	await writeFile(path, text);
+}
