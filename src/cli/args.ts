@@ -11,6 +11,8 @@ export type CliCommand =
 			readonly apply: boolean;
 			/** How tool approvals are answered: on the terminal, or automatically (`--yes`, `--deny-all`). */
 			readonly approvals?: 'ask' | 'yes' | 'deny-all';
+			/** `--unsandboxed-commands`: where no OS sandbox can start, run commands without one. */
+			readonly unsandboxedCommands?: boolean;
 	  }
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
@@ -19,7 +21,7 @@ export type CliCommand =
 export class UsageError extends Error {}
 
 export const usage = `Usage:
-  massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] "QUESTION"
+  massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands] "QUESTION"
   massgen validate FILE
   massgen --version
 
@@ -32,6 +34,9 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
           --yes        allow every tool call that needs approval (hardline and deny rules still apply)
           --deny-all   deny every tool call that needs approval, without asking
           (default: ask on the terminal; with no terminal, deny)
+          --unsandboxed-commands  where no OS sandbox (bubblewrap, sandbox-exec) can start, run
+                       commands without one: they can read and change anything your user can
+                       (default: run_command is off there)
 validate  Check a config file; prints file:line:col: messages.
 Exit codes: 0 completed, 1 config or usage error, 2 run failed, 3 timed out, 4 cancelled.`;
 
@@ -51,6 +56,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				apply: { type: 'boolean', default: false },
 				yes: { type: 'boolean', short: 'y', default: false },
 				'deny-all': { type: 'boolean', default: false },
+				'unsandboxed-commands': { type: 'boolean', default: false },
 				version: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
 			},
@@ -84,5 +90,6 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		timeoutSeconds,
 		apply: values.apply ?? false,
 		approvals: values.yes ? 'yes' : values['deny-all'] ? 'deny-all' : 'ask',
+		...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
 	};
 }

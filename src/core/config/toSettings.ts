@@ -83,6 +83,8 @@ export function toRunToolSettings(config: MassGenConfig, options: { readonly con
 			maxCostUsd: permissions.max_cost_usd,
 			commandTimeoutMs: ms(timeouts.command_timeout_seconds),
 			commandMaxOutputBytes: 64 * 1024,
+			commandSandbox: permissions.command_sandbox,
+			commandNetwork: permissions.command_network,
 			mcpCallTimeoutMs: ms(timeouts.mcp_tool_timeout_seconds),
 			mcpStartTimeoutMs: 60_000,
 		},

@@ -109,6 +109,11 @@ export const permissionsSchema = z.object({
 	approval_timeout_seconds: z.number().positive().default(300).describe('An unanswered approval is denied after this.'),
 	max_tool_calls: z.number().int().min(1).nullable().default(null).describe('Per run, all agents and tools together; null = no cap.'),
 	max_cost_usd: z.number().positive().nullable().default(null).describe('Per run (priced models only); null = no cap.'),
+	command_sandbox: z
+		.enum(['required', 'allow-unsandboxed'])
+		.default('required')
+		.describe('run_command runs in an OS sandbox (bubblewrap, sandbox-exec); where none can start it is off, unless allow-unsandboxed: then commands can read and change anything your user can.'),
+	command_network: z.boolean().default(false).describe('Give sandboxed commands the network (all or nothing; no per-domain rules).'),
 });
 
 export type PermissionsConfig = z.output<typeof permissionsSchema>;

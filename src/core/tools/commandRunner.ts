@@ -16,6 +16,8 @@ export interface CommandRunOptions {
 	/** Output beyond this is cut from the middle (the head and the tail are kept). */
 	readonly maxOutputBytes: number;
 	readonly signal: AbortSignal;
+	/** The argv to spawn for the shell's argv (a sandbox's `wrap`); default: the shell itself. */
+	readonly wrap?: (argv: readonly string[]) => readonly string[];
 	/** Told about the child as soon as it exists (so a run can end it on close). */
 	readonly onSpawn?: (child: ChildProcess) => void;
 }
@@ -83,11 +85,12 @@ export async function runShellCommand(options: CommandRunOptions): Promise<Comma
 	const elapsed = () => Math.round(performance.now() - started);
 	const base = { output: '', omittedBytes: 0, timedOut: false, exitCode: null, signal: null };
 	if (options.signal.aborted) return { ...base, cancelled: true, durationMs: 0 };
-	const [shell, args] = isWindows ? [process.env['ComSpec'] ?? 'cmd.exe', ['/d', '/s', '/c', options.command]] : ['/bin/sh', ['-c', options.command]];
+	const shell = isWindows ? [options.env['ComSpec'] ?? process.env['ComSpec'] ?? 'cmd.exe', '/d', '/s', '/c', options.command] : ['/bin/sh', '-c', options.command];
+	const [file, ...args] = options.wrap ? options.wrap(shell) : shell;
 	const capture = new HeadTail(Math.floor(options.maxOutputBytes / 4), options.maxOutputBytes - Math.floor(options.maxOutputBytes / 4));
 	let child: ChildProcess;
 	try {
-		child = spawnGroup(shell, args, { cwd: options.cwd, env: { ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], windowsVerbatimArguments: isWindows });
+		child = spawnGroup(file!, args, { cwd: options.cwd, env: { ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], windowsVerbatimArguments: isWindows });
 	} catch (error) {
 		return { ...base, cancelled: false, durationMs: elapsed(), error: (error as Error).message };
 	}

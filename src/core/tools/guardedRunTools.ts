@@ -5,9 +5,7 @@
  * exit path (completion, cancel, crash).
  */
 import type { ChildProcess } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
-import { createRedactor } from '../logs/redactSecrets.js';
 import { McpHub, type McpTool } from '../mcp/mcpHub.js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { RunTools, RunToolsContext, RunToolsSession } from '../orchestrator/types.js';
@@ -16,11 +14,14 @@ import { PermissionEngine, type CommandFilters, type PermissionStore } from '../
 import { PermissionGate } from '../permissions/permissionGate.js';
 import { compileRuleLists, type RuleInput, type RuleLists } from '../permissions/rules.js';
 import { RunBudget } from '../permissions/runBudget.js';
+import { chooseCommandSandbox, type CommandSandboxChoice, type CommandSandboxPolicy } from '../sandbox/commandSandboxPolicy.js';
+import { detectSandbox } from '../sandbox/detectSandbox.js';
 import { killProcessTree } from './commandProcess.js';
 import { ScratchCopy } from './commandScratch.js';
 import type { SecretPaths } from '../workspace/secretPaths.js';
+import { Redactor } from '../secrets/redactor.js';
 import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
-import { commandEnvironment, runCommandTool } from './runCommandTool.js';
+import { runCommandTool } from './runCommandTool.js';
 
 /** One agent's tools beyond the workspace (from its `backend` config). */
 export interface AgentToolSettings {
@@ -41,6 +42,10 @@ export interface PermissionSettings {
 	readonly maxCostUsd: number | null;
 	readonly commandTimeoutMs: number;
 	readonly commandMaxOutputBytes: number;
+	/** Whether `run_command` may run without an OS sandbox where none can start (`permissions.command_sandbox`). */
+	readonly commandSandbox: CommandSandboxPolicy;
+	/** Whether commands get the network (all or nothing: bubblewrap cannot filter by domain). */
+	readonly commandNetwork: boolean;
 	readonly mcpCallTimeoutMs: number;
 	readonly mcpStartTimeoutMs: number;
 }
@@ -52,6 +57,8 @@ export const defaultPermissionSettings: PermissionSettings = {
 	maxCostUsd: null,
 	commandTimeoutMs: 120_000,
 	commandMaxOutputBytes: 64 * 1024,
+	commandSandbox: 'required',
+	commandNetwork: false,
 	mcpCallTimeoutMs: 120_000,
 	mcpStartTimeoutMs: 60_000,
 };
@@ -81,7 +88,10 @@ export interface RunToolsOptions {
 	readonly workspaceServersFor?: (agentId: string) => boolean;
 	/** The run directory (`permissions.jsonl` goes there); omitted = ledger in memory only. */
 	readonly runDir?: string;
-	/** For `${VAR}` expansion and the commands' environment (secret-looking variables are never passed to commands). */
+	/**
+	 * For `${VAR}` expansion; commands get only allow-listed names from it (`commandEnvironment`).
+	 * `MASSGEN_BWRAP_PATH` names the `bwrap` to use (default: the one on `PATH`).
+	 */
 	readonly env?: Readonly<Record<string, string | undefined>>;
 	/** Files `run_command`'s scratch copy leaves out (default: the built-in secret paths). */
 	readonly secretPaths?: SecretPaths;
@@ -126,7 +136,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 	const commandFilters = new Map<string, CommandFilters>();
 	for (const [agentId, agent] of options.agents) if (agent.commandFilters) commandFilters.set(agentId, agent.commandFilters);
 	const engine = new PermissionEngine({ rules, store: options.store, commandFilters });
-	const ledger = new AuditLedger(options.runDir, createRedactor(options.secrets ?? []));
+	const ledger = new AuditLedger(options.runDir, new Redactor(options.secrets).text);
 	const budget = new RunBudget({ maxToolCalls: settings.maxToolCalls, maxCostUsd: settings.maxCostUsd });
 	const gate = new PermissionGate({
 		runId: context.runId,
@@ -143,6 +153,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 
 	const hub = new McpHub({ env, workspaceRoot: options.workspaceRoot, trusted: options.trusted, startTimeoutMs: settings.mcpStartTimeoutMs, callTimeoutMs: settings.mcpCallTimeoutMs, onNotice: notice });
 	const commandsAllowed = options.trusted;
+	const commandsWanted = commandsAllowed && [...options.agents.values()].some((agent) => agent.commandExecution);
 	let commandNoticeGiven = false;
 	for (const [agentId, agent] of options.agents) {
 		const wanted = options.workspaceServersFor?.(agentId) ?? true;
@@ -158,24 +169,39 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 
 	const children = new Set<ChildProcess>();
 	const scratches = new Map<string, ScratchCopy>();
+	let sandboxChoice: CommandSandboxChoice | undefined;
 	const scratch = (agentId: string) => {
 		let copy = scratches.get(agentId);
 		if (copy === undefined) {
-			copy = new ScratchCopy({ workspaceRoot: options.workspaceRoot, label: `${context.runId.slice(-8)}-${agentId}`, ...(options.secretPaths ? { secretPaths: options.secretPaths } : {}) });
+			// Only bubblewrap can bind the real dependency folders read-only into the copy.
+			const dependencies = sandboxChoice?.sandbox?.mode === 'bubblewrap' ? 'mount' : 'link';
+			copy = new ScratchCopy({ workspaceRoot: options.workspaceRoot, label: `${context.runId.slice(-8)}-${agentId}`, dependencies, ...(options.secretPaths ? { secretPaths: options.secretPaths } : {}) });
 			scratches.set(agentId, copy);
 		}
 		return copy;
 	};
-	const commands = runCommandTool({
-		timeoutMs: settings.commandTimeoutMs,
-		maxOutputBytes: settings.commandMaxOutputBytes,
-		env: commandEnvironment(env, tmpdir()),
-		scratch,
-		onSpawn: (child) => {
-			children.add(child);
-			child.once('exit', () => children.delete(child));
-		},
-	});
+	let commands: ExtraTool | undefined;
+	/** Decides the run's command sandbox (once, before any toolbox is built) and tells the user which. */
+	const prepareCommands = async () => {
+		if (!commandsWanted) return;
+		const detection = await detectSandbox({ bwrapPath: env['MASSGEN_BWRAP_PATH'], path: env['PATH'] });
+		sandboxChoice = chooseCommandSandbox(settings.commandSandbox, detection, settings.commandNetwork);
+		notice(sandboxChoice.notice);
+		if (sandboxChoice.sandbox === null) return;
+		commands = runCommandTool({
+			timeoutMs: settings.commandTimeoutMs,
+			maxOutputBytes: settings.commandMaxOutputBytes,
+			parentEnv: env,
+			sandbox: sandboxChoice.sandbox,
+			network: settings.commandNetwork,
+			workspaceRoot: options.workspaceRoot,
+			scratch,
+			onSpawn: (child) => {
+				children.add(child);
+				child.once('exit', () => children.delete(child));
+			},
+		});
+	};
 
 	let closing: Promise<void> | undefined;
 	return {
@@ -183,10 +209,12 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		ledger,
 		engine,
 		budget,
-		ready: () => hub.start(context.signal),
+		ready: async () => {
+			await Promise.all([hub.start(context.signal), prepareCommands().catch((error: unknown) => notice(`run_command is off: ${(error as Error).message}`))]);
+		},
 		toolbox(agentId, workspace, { overlay, phase }) {
 			const extra: ExtraTool[] = [];
-			if (commandsAllowed && options.agents.get(agentId)?.commandExecution) extra.push(commands);
+			if (commands && options.agents.get(agentId)?.commandExecution) extra.push(commands);
 			for (const tool of hub.toolsFor(agentId)) extra.push(mcpExtraTool(tool));
 			return createGuardedToolbox(workspace, extra, gate, { agentId, overlay, phase });
 		},

@@ -1,11 +1,16 @@
 /**
  * `run_command(command, cwd?)`: runs a shell command line in the agent's scratch copy of the
- * workspace (see `commandScratch.ts`), after the permission engine (and maybe the user) let it.
+ * workspace (see `commandScratch.ts`), after the permission engine (and maybe the user) let it,
+ * behind the run's OS sandbox (`core/sandbox`) with an allow-listed environment.
  */
 import type { ChildProcess } from 'node:child_process';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import type { CommandSandbox } from '../sandbox/commandSandbox.js';
+import { commandEnvironment } from '../sandbox/commandEnvironment.js';
+import { sandboxRequest } from '../sandbox/sandboxRequest.js';
 import { formatCommandResult, runShellCommand } from './commandRunner.js';
 import type { ScratchCopy } from './commandScratch.js';
 import type { ExtraTool, ExtraToolContext } from './guardedToolbox.js';
@@ -20,8 +25,13 @@ const argsSchema = z.object({
 export interface RunCommandToolOptions {
 	readonly timeoutMs: number;
 	readonly maxOutputBytes: number;
-	/** The environment commands get (already stripped of secrets). */
-	readonly env: Readonly<Record<string, string>>;
+	/** The parent's environment: only allow-listed names reach commands (`commandEnvironment`). */
+	readonly parentEnv: Readonly<Record<string, string | undefined>>;
+	/** The wall every command runs behind (`unsandboxed` only when the user opted in). */
+	readonly sandbox: CommandSandbox;
+	/** Whether commands may use the network (`permissions.command_network`). */
+	readonly network: boolean;
+	readonly workspaceRoot: string;
 	/** The agent's scratch copy (one per agent per run). */
 	readonly scratch: (agentId: string) => ScratchCopy;
 	/** Called with every child, so the run can end them all on close. */
@@ -43,7 +53,9 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 				'includes your edits so far. Returns the exit code and the combined stdout/stderr (long output is ' +
 				`cut in the middle). Times out after ${Math.round(options.timeoutMs / 1000)} s. Files the command ` +
 				'changes stay in the scratch copy: use write_file/edit_file for changes you propose. There is no .git/ ' +
-				'and no .env* in the copy. Risky commands wait for the user\'s approval and may be denied.',
+				'and no secrets file in the copy' +
+				(options.sandbox.mode === 'none' ? '' : `; it runs in a sandbox: only the copy is writable (dependency folders such as node_modules are read-only)${options.network ? '' : ', no network'}`) +
+				'. Risky commands wait for the user\'s approval and may be denied.',
 			parameters,
 		},
 		unavailable: () => null,
@@ -59,9 +71,10 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			if (!parsed.success) return { text: `${runCommandName}: invalid arguments`, isError: true };
 			const cwd = await resolveCwd(parsed.data.cwd, context, options);
 			if ('error' in cwd) return { text: `${runCommandName}: ${cwd.error}`, isError: true };
+			const copy = options.scratch(context.agentId);
 			let root: string;
 			try {
-				root = await options.scratch(context.agentId).prepare(context.overlay.snapshot().edits);
+				root = await copy.prepare(context.overlay.snapshot().edits);
 			} catch (error) {
 				return { text: `${runCommandName}: could not prepare the scratch copy: ${(error as Error).message}`, isError: true };
 			}
@@ -69,10 +82,15 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			if (!(await stat(folder).then((info) => info.isDirectory()).catch(() => false))) {
 				return { text: `${runCommandName}: '${cwd.path}' is not a folder in the workspace`, isError: true };
 			}
+			const home = copy.homeDir!;
+			const env = commandEnvironment(options.parentEnv, { home, tempDir: options.sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(root) });
+			const host = { workspaceRoot: await realpath(options.workspaceRoot), hostHome: options.parentEnv['HOME'], tempRoot: tmpdir(), path: env['PATH'], execPath: process.execPath };
+			const request = sandboxRequest(host, { scratchDir: root, cwd: folder, homeDir: home, dependencyMounts: copy.dependencyMounts, network: options.network });
 			const result = await runShellCommand({
 				command: parsed.data.command,
 				cwd: folder,
-				env: options.env,
+				env,
+				wrap: (argv) => options.sandbox.wrap(argv, request),
 				timeoutMs: options.timeoutMs,
 				maxOutputBytes: options.maxOutputBytes,
 				signal: context.signal,
@@ -91,29 +109,4 @@ async function resolveCwd(given: string | undefined, context: ExtraToolContext, 
 	if (!resolved.ok) return { error: resolved.reason };
 	if (options.scratch(context.agentId).isLinked(resolved.path)) return { error: `refused: '${resolved.path}' is a shared dependency folder; run commands from the project folder` };
 	return { path: resolved.path };
-}
-
-/** Variable names that look like secrets: commands never see them (an agent could print them). */
-const secretName = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
-
-/**
- * The environment for commands: the caller's minus anything secret-looking, made
- * non-interactive (no pagers, no prompts, no colours, `CI=1` so test runners do not watch).
- */
-export function commandEnvironment(env: Readonly<Record<string, string | undefined>>, scratchParent?: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of Object.entries(env)) {
-		if (value !== undefined && !secretName.test(key)) out[key] = value;
-	}
-	return {
-		...out,
-		CI: '1',
-		PAGER: 'cat',
-		GIT_PAGER: 'cat',
-		GIT_TERMINAL_PROMPT: '0',
-		NO_COLOR: '1',
-		FORCE_COLOR: '0',
-		TERM: 'dumb',
-		...(scratchParent ? { GIT_CEILING_DIRECTORIES: scratchParent } : {}),
-	};
 }

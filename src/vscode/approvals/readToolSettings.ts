@@ -1,8 +1,17 @@
 import * as vscode from 'vscode';
 import { type EditorToolSettings, type PermissionSettingKey, toEditorToolSettings } from './permissionSettings';
 
-/** The permission and MCP settings for a run in `folder` (user, workspace and folder levels). */
-export function readToolSettings(folder: vscode.Uri | undefined, trusted: boolean): EditorToolSettings {
+/** Setting key (package.json `contributes.configuration`, application scope: user settings only). */
+export const allowUnsandboxedKey = 'massgen.commands.allowUnsandboxed';
+
+export interface RunToolSettings extends EditorToolSettings {
+	/** Where no OS sandbox can start, run commands without one. Only the user's own settings count: a workspace cannot lower the wall. */
+	readonly allowUnsandboxedCommands: boolean;
+}
+
+/** The permission, MCP and command settings for a run in `folder` (user, workspace and folder levels). */
+export function readToolSettings(folder: vscode.Uri | undefined, trusted: boolean): RunToolSettings {
 	const configuration = vscode.workspace.getConfiguration(undefined, folder);
-	return toEditorToolSettings((key: PermissionSettingKey) => configuration.inspect(key), trusted);
+	const settings = toEditorToolSettings((key: PermissionSettingKey) => configuration.inspect(key), trusted);
+	return { ...settings, allowUnsandboxedCommands: configuration.inspect(allowUnsandboxedKey)?.globalValue === true };
 }

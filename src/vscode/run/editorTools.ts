@@ -34,6 +34,7 @@ export function editorTools(inputs: EditorToolsInputs): EngineTools {
 		rules: settings.rules,
 		...(settings.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: settings.approvalTimeoutMs }),
 		readWorkspaceServers: settings.readWorkspaceServers,
+		allowUnsandboxedCommands: settings.allowUnsandboxedCommands,
 		...(inputs.store ? { store: inputs.store } : {}),
 		onNotice: (message) => {
 			log.warn(`tools: ${message}`);

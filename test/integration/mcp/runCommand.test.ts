@@ -1,9 +1,10 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatCommandResult, runShellCommand } from '../../../src/core/tools/commandRunner.js';
 import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
-import { commandEnvironment } from '../../../src/core/tools/runCommandTool.js';
+import { commandEnvironment } from '../../../src/core/sandbox/commandEnvironment.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { isAlive, waitFor } from '../../servers/mcp/launch.js';
 
@@ -28,7 +29,7 @@ function project(): string {
 	return root;
 }
 
-const env = commandEnvironment(process.env);
+const env = commandEnvironment(process.env, { home: tmpdir(), tempDir: tmpdir() });
 
 describe('scratch copy for run_command', () => {
 	it('copies what git would see, links dependency folders, applies the overlay, and never writes the workspace', async () => {
@@ -125,12 +126,15 @@ describe.runIf(posix)('runShellCommand', () => {
 		expect(Buffer.byteLength(result.output)).toBeLessThan(4200);
 	});
 
-	it('gives commands no secret-looking variables, and a non-interactive environment', async () => {
-		const environment = commandEnvironment({ PATH: process.env['PATH'], OPENAI_API_KEY: 'sk-x', GITHUB_TOKEN: 'ghp', MY_PASSWORD: 'p', HOME: '/home/u' });
-		expect(environment).toMatchObject({ PATH: process.env['PATH'], HOME: '/home/u', CI: '1', GIT_TERMINAL_PROMPT: '0', PAGER: 'cat' });
-		expect(Object.keys(environment)).not.toEqual(expect.arrayContaining(['OPENAI_API_KEY']));
+	it('gives commands only allow-listed variables, a scratch home and a non-interactive environment', async () => {
+		const parent = { PATH: process.env['PATH'], LANG: 'C.UTF-8', LC_ALL: 'C', OPENAI_API_KEY: 'sk-x', GITHUB_TOKEN: 'ghp', DATABASE_URL: 'postgres://u:pw@h/db', GH_PAT: 'pat-1', HOME: '/home/u' };
+		const environment = commandEnvironment(parent, { home: '/scratch/home', tempDir: '/scratch/home/tmp', ceiling: '/scratch' });
+		expect(environment).toEqual({
+			PATH: process.env['PATH'], LANG: 'C.UTF-8', LC_ALL: 'C', HOME: '/scratch/home', TMPDIR: '/scratch/home/tmp', CI: '1', PAGER: 'cat', GIT_PAGER: 'cat',
+			GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1', FORCE_COLOR: '0', TERM: 'dumb', GIT_CEILING_DIRECTORIES: '/scratch',
+		});
 		const result = await runShellCommand({ command: 'env', cwd: makeWorkspaceDir(), env: environment, timeoutMs: 5000, maxOutputBytes: 65536, signal: new AbortController().signal });
-		expect(result.output).not.toMatch(/sk-x|ghp|MY_PASSWORD/);
+		expect(result.output).not.toMatch(/sk-x|ghp|pw@h|pat-1|\/home\/u/);
 	});
 
 	it('runs in the given folder', async () => {

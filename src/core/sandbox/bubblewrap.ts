@@ -1,0 +1,39 @@
+/**
+ * Linux: bubblewrap (`bwrap`, Debian package `bubblewrap`) driven directly. The system is bound
+ * read-only; the hidden folders get an empty tmpfs over them; then the scratch copy and the
+ * scratch home are bound writable and the dependency folders read-only on top (later mounts
+ * shadow earlier ones, and bind sources are always host paths). Every namespace is new: PIDs (a
+ * fresh `/proc` shows only the sandbox), network (none, unless allowed), IPC, UTS, user.
+ */
+import { existsSync } from 'node:fs';
+import type { CommandSandbox, SandboxRequest } from './commandSandbox.js';
+
+/** System folders hidden in every sandbox: `/run` holds sockets to daemons (Docker, D-Bus, the user session). */
+const alwaysHidden = ['/tmp', '/run'].filter((path) => existsSync(path));
+
+export function bubblewrapArgs(request: SandboxRequest): string[] {
+	const args = ['--die-with-parent', '--new-session', '--unshare-all'];
+	if (request.network) args.push('--share-net');
+	args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+	for (const path of unique([...alwaysHidden, ...request.hiddenPaths])) if (path !== '/') args.push('--tmpfs', path);
+	// Tool folders under the hidden $HOME come back before the writable copy, dependency folders after it.
+	const inScratch = (target: string) => target === request.scratchDir || target.startsWith(`${request.scratchDir}/`);
+	const binds = request.readOnlyBinds;
+	for (const bind of binds.filter((b) => !inScratch(b.target))) args.push('--ro-bind', bind.source, bind.target);
+	args.push('--bind', request.scratchDir, request.scratchDir, '--bind', request.homeDir, request.homeDir);
+	for (const bind of binds.filter((b) => inScratch(b.target))) args.push('--ro-bind', bind.source, bind.target);
+	args.push('--chdir', request.cwd);
+	return args;
+}
+
+export function bubblewrapSandbox(bwrapPath: string): CommandSandbox {
+	return {
+		mode: 'bubblewrap',
+		tempDir: '/tmp',
+		wrap: (argv, request) => [bwrapPath, ...bubblewrapArgs(request), '--', ...argv],
+	};
+}
+
+function unique(paths: readonly string[]): string[] {
+	return [...new Set(paths.filter((path) => path !== ''))];
+}

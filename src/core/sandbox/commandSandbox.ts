@@ -1,0 +1,44 @@
+/**
+ * The wall beneath the permission engine (issue 9): how a `run_command` shell is started so the
+ * operating system, not our text checks, keeps it inside the agent's scratch copy. The rules and
+ * approvals decide *whether* a command runs (policy); a sandbox decides *what it can touch*.
+ */
+
+/** `bubblewrap` (Linux), `sandbox-exec` (macOS), or `none` (the user opted out of the wall). */
+export type SandboxMode = 'bubblewrap' | 'sandbox-exec' | 'none';
+
+/** A host folder made visible, read-only, at `target` inside the sandbox. */
+export interface ReadOnlyBind {
+	readonly source: string;
+	readonly target: string;
+}
+
+/** What one command may see. Every path is absolute and already resolved (realpath). */
+export interface SandboxRequest {
+	/** The agent's scratch copy: the only writable folder besides `homeDir`. */
+	readonly scratchDir: string;
+	/** Where the shell starts (inside `scratchDir`). */
+	readonly cwd: string;
+	/** The scratch home (`HOME` of the command), writable. */
+	readonly homeDir: string;
+	/** Dependency folders at their place in the copy, and tool folders under the hidden `$HOME`. */
+	readonly readOnlyBinds: readonly ReadOnlyBind[];
+	/** Folders that must not be readable: the real workspace, `$HOME`, the temp folder holding other copies. */
+	readonly hiddenPaths: readonly string[];
+	/** Whether the command may use the network (all or nothing: neither backend filters by domain). */
+	readonly network: boolean;
+}
+
+export interface CommandSandbox {
+	readonly mode: SandboxMode;
+	/** `TMPDIR` inside the sandbox; undefined = a `tmp` folder in the scratch home. */
+	readonly tempDir?: string;
+	/** The argv to spawn instead of `argv` (`argv[0]` is the shell). */
+	wrap(argv: readonly string[], request: SandboxRequest): readonly string[];
+}
+
+/** No wall at all: only for a user who opted in (`permissions.command_sandbox: allow-unsandboxed`). */
+export const unsandboxed: CommandSandbox = {
+	mode: 'none',
+	wrap: (argv) => argv,
+};

@@ -1,0 +1,74 @@
+/**
+ * Which sandbox can start here. Finding `bwrap` is not enough: containers without user
+ * namespaces have it and still cannot start one, so a trial run decides (once per path).
+ */
+import { spawn } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { bubblewrapSandbox } from './bubblewrap.js';
+import type { CommandSandbox } from './commandSandbox.js';
+import { sandboxExecPath, sandboxExecSandbox } from './sandboxExec.js';
+
+export type SandboxDetection = { readonly sandbox: CommandSandbox } | { readonly sandbox: null; readonly reason: string };
+
+export interface DetectOptions {
+	readonly platform?: NodeJS.Platform;
+	/** `bwrap` to use (`MASSGEN_BWRAP_PATH`); default: found on `PATH`. */
+	readonly bwrapPath?: string;
+	/** For finding `bwrap`. */
+	readonly path?: string;
+}
+
+const probes = new Map<string, Promise<string | null>>();
+
+export async function detectSandbox(options: DetectOptions = {}): Promise<SandboxDetection> {
+	const platform = options.platform ?? process.platform;
+	if (platform === 'darwin') {
+		return (await isExecutable(sandboxExecPath)) ? { sandbox: sandboxExecSandbox() } : { sandbox: null, reason: `${sandboxExecPath} is missing` };
+	}
+	if (platform !== 'linux') return { sandbox: null, reason: `no OS sandbox is supported on ${platform}` };
+	const bwrap = options.bwrapPath ?? (await findOnPath('bwrap', options.path ?? process.env['PATH'] ?? ''));
+	if (bwrap === undefined || !(await isExecutable(bwrap))) {
+		return { sandbox: null, reason: `bubblewrap is not installed (${bwrap ?? 'bwrap'} not found; Debian/Ubuntu: apt-get install bubblewrap)` };
+	}
+	let probe = probes.get(bwrap);
+	if (probe === undefined) {
+		probe = tryBubblewrap(bwrap);
+		probes.set(bwrap, probe);
+	}
+	const failure = await probe;
+	return failure === null ? { sandbox: bubblewrapSandbox(bwrap) } : { sandbox: null, reason: `bubblewrap cannot start a sandbox here (${failure})` };
+}
+
+/** Null when a minimal sandbox (every namespace, as `run_command` uses) runs; else why not. */
+function tryBubblewrap(bwrap: string): Promise<string | null> {
+	return new Promise((resolve) => {
+		const args = ['--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'];
+		const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], env: {} });
+		let stderr = '';
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+		child.once('error', (error) => {
+			clearTimeout(timer);
+			resolve(error.message);
+		});
+		child.once('close', (code, signal) => {
+			clearTimeout(timer);
+			resolve(code === 0 ? null : stderr.trim().split('\n')[0] || `exit ${code ?? signal}`);
+		});
+	});
+}
+
+async function findOnPath(name: string, path: string): Promise<string | undefined> {
+	for (const folder of path.split(delimiter)) {
+		if (folder !== '' && (await isExecutable(join(folder, name)))) return join(folder, name);
+	}
+	return undefined;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+	return access(file, constants.X_OK).then(
+		() => true,
+		() => false,
+	);
+}

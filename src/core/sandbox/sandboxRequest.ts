@@ -1,0 +1,59 @@
+/** What a command may see, from where the run's files are on the host. */
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, isAbsolute, relative, resolve } from 'node:path';
+import type { ReadOnlyBind, SandboxRequest } from './commandSandbox.js';
+
+export interface HostLayout {
+	/** The real workspace (realpath). */
+	readonly workspaceRoot: string;
+	/** Default: `$HOME` of `env`, else the OS's. */
+	readonly hostHome?: string;
+	/** Holds every agent's scratch copy (default: the OS temp folder). */
+	readonly tempRoot?: string;
+	/** The commands' `PATH` (folders under the hidden home are bound back read-only). */
+	readonly path?: string;
+	/** The running Node (its install folder is bound back when under the home, e.g. nvm). */
+	readonly execPath?: string;
+}
+
+export interface CommandPlace {
+	readonly scratchDir: string;
+	readonly cwd: string;
+	readonly homeDir: string;
+	readonly dependencyMounts: readonly ReadOnlyBind[];
+	readonly network: boolean;
+}
+
+export function sandboxRequest(host: HostLayout, place: CommandPlace): SandboxRequest {
+	const home = real(host.hostHome ?? homedir());
+	// Only existing folders: a sandbox cannot mount over (or bind) what is not there.
+	const hidden = [host.workspaceRoot, home, real(host.tempRoot ?? tmpdir())].filter((path): path is string => path !== undefined && path !== '/');
+	const toolFolders = (host.path ?? '').split(delimiter).filter(isAbsolute).map(real);
+	if (host.execPath !== undefined) toolFolders.push(real(dirname(dirname(host.execPath))));
+	const tools = [...new Set(toolFolders)]
+		.filter((folder): folder is string => folder !== undefined && home !== undefined && isInside(home, folder) && !isInside(host.workspaceRoot, folder))
+		.map((folder) => ({ source: folder, target: folder }));
+	return {
+		scratchDir: place.scratchDir,
+		cwd: place.cwd,
+		homeDir: place.homeDir,
+		readOnlyBinds: [...tools, ...place.dependencyMounts],
+		hiddenPaths: hidden,
+		network: place.network,
+	};
+}
+
+function isInside(root: string, path: string): boolean {
+	const rel = relative(resolve(root), resolve(path));
+	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+function real(path: string | undefined): string | undefined {
+	if (path === undefined || path === '' || !existsSync(path)) return undefined;
+	try {
+		return realpathSync(path);
+	} catch {
+		return undefined;
+	}
+}
