@@ -57,7 +57,7 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	const tools = createRunTools({
 		workspaceRoot: root,
 		agents: toolSettings.agents,
-		permissions: toolSettings.permissions,
+		permissions: command.unsandboxedCommands ? { ...toolSettings.permissions, commandSandbox: 'allow-unsandboxed' } : toolSettings.permissions,
 		broker,
 		// The user ran the CLI in this folder with this config: the CLI trusts it.
 		trusted: true,

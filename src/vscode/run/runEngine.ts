@@ -62,6 +62,8 @@ export interface EngineTools {
 	readonly approvalTimeoutMs?: number;
 	/** `massgen.mcp.readWorkspaceServers`: also `.vscode/mcp.json` and `.mcp.json`. */
 	readonly readWorkspaceServers: boolean;
+	/** `massgen.commands.allowUnsandboxed` (user settings): where no OS sandbox can start, run commands without one. */
+	readonly allowUnsandboxedCommands?: boolean;
 	/** "Always allow" decisions of this workspace. */
 	readonly store?: PermissionStore;
 	/** Servers that did not start, rules that did not parse, trust refusals, unreadable MCP files. */
@@ -134,7 +136,11 @@ async function runTools(run: EngineRun, tools: EngineTools, runDir: string, secr
 	return createRunTools({
 		workspaceRoot: root,
 		agents: settings.agents,
-		permissions: tools.approvalTimeoutMs === undefined ? settings.permissions : { ...settings.permissions, approvalTimeoutMs: tools.approvalTimeoutMs },
+		permissions: {
+			...settings.permissions,
+			...(tools.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: tools.approvalTimeoutMs }),
+			...(tools.allowUnsandboxedCommands ? { commandSandbox: 'allow-unsandboxed' as const } : {}),
+		},
 		broker: tools.broker,
 		trusted: tools.trusted,
 		configFromWorkspace: isInside(root, file),
