@@ -5,18 +5,59 @@ import { looksBinary, missingReason, truncateUtf8 } from './textFiles.js';
 export const readFileTool = defineTool(
 	'read_file',
 	'Read a text file from the workspace, including any changes you have already made to it. ' +
-		'Paths are relative to the workspace root. Very large files are truncated.',
-	z.object({ path: z.string().describe("File path relative to the workspace root, e.g. 'src/index.ts'.") }),
-	async ({ path }, { overlay, maxReadBytes }) => {
+		'Paths are relative to the workspace root. A read returns at most 256 KB of whole lines; for a ' +
+		'larger file the result says which lines it shows and how many there are: read on with `offset` ' +
+		'(first line, from 1) and `limit` (number of lines), or find the lines with search_files first.',
+	z.object({
+		path: z.string().describe("File path relative to the workspace root, e.g. 'src/index.ts'."),
+		offset: z.number().int().min(1).optional().describe('First line to read (1-based); default 1.'),
+		limit: z.number().int().min(1).optional().describe('How many lines to read; default: as many as fit.'),
+	}),
+	async ({ path, offset, limit }, { overlay, maxReadBytes }) => {
 		const text = await overlay.readText(path);
 		if (text === null) throw new ToolError(await missingReason(overlay, path));
 		if (looksBinary(text)) throw new ToolError(`'${path}' is a binary file (only text files can be read)`);
 		if (text === '') return success(`('${path}' is empty)`);
-		const bytes = Buffer.byteLength(text, 'utf8');
-		if (bytes <= maxReadBytes) return success(text);
-		return success(
-			`${truncateUtf8(text, maxReadBytes)}\n\n[truncated: '${path}' has ${bytes} bytes; only the first ` +
-				`${maxReadBytes} are shown. Use search_files to find the lines you need.]`,
-		);
+		if (offset === undefined && limit === undefined && Buffer.byteLength(text, 'utf8') <= maxReadBytes) {
+			return success(text);
+		}
+		return success(readLines(path, text, offset ?? 1, limit, maxReadBytes));
 	},
 );
+
+/** Lines `first…` (1-based) up to `limit` lines and `maxBytes`, with a note saying what is shown. */
+function readLines(
+	path: string,
+	text: string,
+	first: number,
+	limit: number | undefined,
+	maxBytes: number,
+): string {
+	const lines = text.split('\n');
+	// A final newline ends the last line rather than starting an empty one.
+	if (lines.at(-1) === '') lines.pop();
+	const total = lines.length;
+	if (first > total) throw new ToolError(`'${path}' has ${total} line(s); offset ${first} is past the end`);
+	const end = Math.min(total, limit === undefined ? total : first - 1 + limit);
+	const shown: string[] = [];
+	let bytes = 0;
+	for (let index = first - 1; index < end; index++) {
+		const line = `${lines[index]}${index < total - 1 || text.endsWith('\n') ? '\n' : ''}`;
+		const size = Buffer.byteLength(line, 'utf8');
+		if (bytes + size > maxBytes) {
+			// One line longer than a whole read (minified code): show its start rather than nothing.
+			if (shown.length === 0) {
+				return (
+					`${truncateUtf8(line, maxBytes)}\n\n[line ${first} of ${total} in '${path}' has ${size} bytes; ` +
+					`only the first ${maxBytes} are shown. Use search_files to find what you need in it.]`
+				);
+			}
+			break;
+		}
+		shown.push(line);
+		bytes += size;
+	}
+	const last = first - 1 + shown.length;
+	const more = last < total ? ` Read on with offset: ${last + 1}.` : '';
+	return `${shown.join('')}\n[lines ${first}-${last} of ${total} in '${path}'.${more}]`;
+}

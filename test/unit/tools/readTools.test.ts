@@ -98,7 +98,31 @@ describe('read_file', () => {
 		const { call } = await setup({ maxReadBytes: 105 });
 		const { text, isError } = await call('read_file', { path: 'big.txt' });
 		expect(isError).toBe(false);
-		expect(text.startsWith(`${'x'.repeat(100)}éé\n\n[truncated: 'big.txt' has 200 bytes; only the first 105 are shown.`)).toBe(true);
+		expect(text.startsWith(`${'x'.repeat(100)}éé\n\n[line 1 of 1 in 'big.txt' has 200 bytes; only the first 105 are shown.`)).toBe(true);
+	});
+
+	it('reads line ranges with offset/limit and says which lines it shows', async () => {
+		const root = await makeTree({ 'log.txt': Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join('') });
+		const toolbox = createToolbox({ overlay: (await createWorkspace(root)).createOverlay(), writable: false });
+		const read = (args: Record<string, unknown>) => toolbox.execute('read_file', { path: 'log.txt', ...args }, signal);
+		expect((await read({ offset: 3, limit: 2 })).text).toBe("line 3\nline 4\n\n[lines 3-4 of 10 in 'log.txt'. Read on with offset: 5.]");
+		expect((await read({ offset: 9 })).text).toBe("line 9\nline 10\n\n[lines 9-10 of 10 in 'log.txt'.]");
+		expect((await read({ limit: 1 })).text).toBe("line 1\n\n[lines 1-1 of 10 in 'log.txt'. Read on with offset: 2.]");
+		expect(await read({ offset: 11 })).toEqual({ text: "read_file: 'log.txt' has 10 line(s); offset 11 is past the end", isError: true });
+		expect((await read({ offset: 0 })).isError).toBe(true);
+		expect((await read({ limit: 1.5 })).isError).toBe(true);
+	});
+
+	it('shows whole lines up to the cap of a large file, then tells how to read on', async () => {
+		const lines = Array.from({ length: 50_000 }, (_, i) => `row ${String(i + 1).padStart(5, '0')}\n`);
+		const root = await makeTree({ 'data.csv': lines.join('') });
+		const workspace = await createWorkspace(root, { maxReadBytes: 1000 });
+		const toolbox = createToolbox({ overlay: workspace.createOverlay(), writable: false });
+		const first = await toolbox.execute('read_file', { path: 'data.csv' }, signal);
+		// 10 bytes a line: 100 whole lines fit in 1,000 bytes.
+		expect(first.text).toBe(`${lines.slice(0, 100).join('')}\n[lines 1-100 of 50000 in 'data.csv'. Read on with offset: 101.]`);
+		const next = await toolbox.execute('read_file', { path: 'data.csv', offset: 49_999 }, signal);
+		expect(next.text).toBe("row 49999\nrow 50000\n\n[lines 49999-50000 of 50000 in 'data.csv'.]");
 	});
 });
 
