@@ -1,6 +1,6 @@
 import type { Phase, RunEventBody } from '../orchestrator/events.js';
 import type { ChatMessage, ToolCall } from '../providers/model.js';
-import type { Toolbox } from '../tools/types.js';
+import type { Toolbox, ToolOutcome } from '../tools/types.js';
 
 /** Caps what one tool result may add to a conversation and to an event. */
 const maxResultChars = 100_000;
@@ -30,13 +30,28 @@ export async function runToolCalls(calls: readonly ToolCall[], run: ToolRun, bud
 	return messages;
 }
 
-async function execute(call: ToolCall, run: ToolRun, allowed: boolean) {
+async function execute(call: ToolCall, run: ToolRun, allowed: boolean): Promise<ToolOutcome> {
 	if (!allowed) return { text: `${call.name}: tool call limit for this turn reached.`, isError: true };
 	if (call.parseError) return { text: `${call.name}: invalid JSON arguments (${call.parseError}).`, isError: true };
 	if (!run.toolbox.has(call.name)) return { text: `Unknown tool '${call.name}'.`, isError: true };
 	try {
-		return await run.toolbox.execute(call.name, call.arguments, run.signal);
+		return await untilAborted(run.toolbox.execute(call.name, call.arguments, run.signal), call.name, run.signal);
 	} catch (error) {
 		return { text: `${call.name} failed: ${(error as Error).message}`, isError: true };
 	}
+}
+
+/**
+ * The tool's outcome, or `cancelled` as soon as the run is: a tool that is slow to notice the
+ * signal (an MCP server, a command, a long walk between checks) must not hold up a cancel or
+ * a timeout. Its late result is dropped.
+ */
+function untilAborted(outcome: Promise<ToolOutcome>, name: string, signal: AbortSignal): Promise<ToolOutcome> {
+	const cancelled: ToolOutcome = { text: `${name}: cancelled`, isError: true };
+	if (signal.aborted) return Promise.resolve(cancelled);
+	return new Promise((resolve, reject) => {
+		const onAbort = () => resolve(cancelled);
+		signal.addEventListener('abort', onAbort, { once: true });
+		outcome.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
 }
