@@ -1,0 +1,176 @@
+/**
+ * The promises of the Linux sandbox, on real bubblewrap: each test runs a real shell command in
+ * an agent's scratch copy the way `run_command` does (scratch copy in mount mode, allow-listed
+ * environment, `sandboxRequest`, `runShellCommand`).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandSandbox } from '../../../src/core/sandbox/commandSandbox.js';
+import { commandEnvironment } from '../../../src/core/sandbox/commandEnvironment.js';
+import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
+import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
+import { runShellCommand } from '../../../src/core/tools/commandRunner.js';
+import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+
+const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null, reason: 'not Linux' };
+const secrets = { OPENAI_API_KEY: 'sk-test-sandbox-1', DATABASE_URL: 'postgres://u:pw-sandbox@h/db', GH_PAT: 'ghp_sandbox_2' };
+
+const made: string[] = [];
+afterAll(() => {
+	for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A workspace outside the OS temp folder (so hiding it is the sandbox's own doing), with a dependency and a secret. */
+function workspace(): string {
+	const root = mkdtempSync(join('/var/tmp', 'massgen-sbx-ws-'));
+	made.push(root);
+	const files: Record<string, string> = {
+		'README.md': '# project\n',
+		'src/app.ts': 'export const app = 1;\n',
+		'.env': 'SECRET=dotenv-sandbox-3\n',
+		'.git/config': '[core]\n',
+		'node_modules/x/index.js': 'module.exports = 42;\n',
+		'node_modules/x/package.json': '{"name":"x","main":"index.js"}\n',
+	};
+	for (const [path, content] of Object.entries(files)) {
+		mkdirSync(dirname(join(root, path)), { recursive: true });
+		writeFileSync(join(root, path), content);
+	}
+	return root;
+}
+
+/** Path → sha256 of every file under `root` (links and dot folders included). */
+function hashTree(root: string): Record<string, string> {
+	const out: Record<string, string> = {};
+	const walk = (dir: string) => {
+		for (const entry of readdirSync(dir, { withFileTypes: true })) {
+			const path = join(dir, entry.name);
+			if (entry.isDirectory()) walk(path);
+			else out[path.slice(root.length + 1)] = entry.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'link';
+		}
+	};
+	walk(root);
+	return out;
+}
+
+async function inSandbox(sandbox: CommandSandbox, root: string, command: string, options: { label?: string; network?: boolean; copy?: ScratchCopy } = {}) {
+	const copy = options.copy ?? new ScratchCopy({ workspaceRoot: root, label: options.label ?? 'sbx', dependencies: 'mount' });
+	const scratch = await copy.prepare(new Map());
+	const home = copy.homeDir!;
+	const env = commandEnvironment({ ...process.env, ...secrets }, { home, tempDir: sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(scratch) });
+	const request = sandboxRequest({ workspaceRoot: root, hostHome: process.env['HOME'], tempRoot: tmpdir(), path: env['PATH'], execPath: process.execPath }, { scratchDir: scratch, cwd: scratch, homeDir: home, dependencyMounts: copy.dependencyMounts, network: options.network ?? false });
+	const result = await runShellCommand({ command, cwd: scratch, env, wrap: (argv) => sandbox.wrap(argv, request), timeoutMs: 20_000, maxOutputBytes: 256 * 1024, signal: new AbortController().signal });
+	return { ...result, scratch, copy };
+}
+
+describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
+	const sandbox = detection.sandbox!;
+	let server: Server;
+	let port = 0;
+	beforeAll(async () => {
+		server = createServer((_, response) => response.end('host-secret-page'));
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		port = (server.address() as AddressInfo).port;
+	});
+	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('only the scratch copy is writable: the real workspace (through node_modules/..), /tmp, $HOME and the system are not', async () => {
+		const root = workspace();
+		const outside = mkdtempSync(join(tmpdir(), 'massgen-sbx-outside-'));
+		made.push(outside);
+		writeFileSync(join(outside, 'target.txt'), 'untouched\n');
+		const before = { root: hashTree(root), outside: hashTree(outside) };
+		const run = await inSandbox(sandbox, root, [
+			'sort -onode_modules/../src/app.ts README.md',
+			'echo x > node_modules/../a.txt',
+			'echo x > node_modules/x/index.js',
+			`echo x > ${root}/README.md`,
+			`echo x > ${outside}/target.txt`,
+			`echo x > ${outside}/new.txt`,
+			`echo x > ${process.env['HOME']}/massgen-sbx-probe`,
+			'echo x > /etc/massgen-sbx-probe',
+			'echo ok > scratch-file.txt && cat scratch-file.txt',
+			'echo ok > "$HOME/home-file" && echo ok > "$TMPDIR/tmp-file" && echo home-and-tmp-ok',
+		].join('; '));
+		expect(run.output).toMatch(/Read-only file system/);
+		expect(run.output).toContain('home-and-tmp-ok');
+		expect(readFileSync(join(run.scratch, 'scratch-file.txt'), 'utf8')).toBe('ok\n');
+		expect(hashTree(root)).toEqual(before.root);
+		expect(hashTree(outside)).toEqual(before.outside);
+		expect(() => statSync(join(process.env['HOME']!, 'massgen-sbx-probe'))).toThrow();
+		expect(() => statSync('/etc/massgen-sbx-probe')).toThrow();
+		await run.copy.dispose();
+	});
+
+	it('the real workspace, other agents\' copies and the host /tmp are invisible', async () => {
+		const root = workspace();
+		const other = new ScratchCopy({ workspaceRoot: root, label: 'other-agent', dependencies: 'mount' });
+		const otherDir = await other.prepare(new Map());
+		const run = await inSandbox(sandbox, root, `cat ${root}/.env; cat node_modules/../.env; ls ${otherDir}; ls -A ${root} | wc -l; ls /tmp`);
+		expect(run.output).not.toContain('dotenv-sandbox-3');
+		expect(run.output).toMatch(new RegExp(`cannot access '${otherDir}'`));
+		expect(run.output).toMatch(/^0$/m);
+		// /tmp holds only this agent's copy and home (mount points), nothing of the host's.
+		const tmpListing = run.output.trim().split('\n').slice(-2);
+		expect(tmpListing.sort()).toEqual([run.scratch, run.copy.homeDir!].map((path) => path.slice('/tmp/'.length)).sort());
+		await Promise.all([run.copy.dispose(), other.dispose()]);
+	});
+
+	it('a new PID namespace: /proc shows only the sandbox, so no other process\'s environment can be read', async () => {
+		const run = await inSandbox(sandbox, workspace(), `ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/${process.pid}/environ; echo $PPID | sed 's/.*/cat \\/proc\\/&\\/environ/e'; echo done`);
+		const count = Number(run.output.trim().split('\n')[0]);
+		expect(count).toBeGreaterThan(0);
+		expect(count).toBeLessThan(8);
+		expect(run.output).toContain('done');
+		for (const value of Object.values(secrets)) expect(run.output).not.toContain(value);
+		await run.copy.dispose();
+	});
+
+	it('no network: a loopback server on the host is unreachable (and reachable when allowed)', async () => {
+		const fetchIt = `node -e "fetch('http://127.0.0.1:${port}/').then(r => r.text()).then(t => console.log('got', t), e => console.log('failed', e.cause?.code ?? e.message))"`;
+		const blocked = await inSandbox(sandbox, workspace(), fetchIt);
+		expect(blocked.output).toMatch(/^failed /m);
+		expect(blocked.output).not.toContain('host-secret-page');
+		await blocked.copy.dispose();
+		const allowed = await inSandbox(sandbox, workspace(), fetchIt, { network: true });
+		expect(allowed.output).toContain('got host-secret-page');
+		await allowed.copy.dispose();
+	});
+
+	it('the environment has only allow-listed names, HOME is the scratch home', async () => {
+		const run = await inSandbox(sandbox, workspace(), 'env');
+		const names = run.output.trim().split('\n').map((line) => line.split('=')[0]!).filter((name) => name !== '');
+		const allowed = ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'HOME', 'TMPDIR', 'CI', 'PAGER', 'GIT_PAGER', 'GIT_TERMINAL_PROMPT', 'NO_COLOR', 'FORCE_COLOR', 'TERM', 'GIT_CEILING_DIRECTORIES', 'PWD', 'SHLVL', 'OLDPWD', '_'];
+		for (const name of names) expect(name.startsWith('LC_') || allowed.includes(name), name).toBe(true);
+		expect(run.output).toContain(`HOME=${run.copy.homeDir}`);
+		for (const value of Object.values(secrets)) expect(run.output).not.toContain(value);
+		await run.copy.dispose();
+	});
+
+	it('dependency folders are read-only inside but usable', async () => {
+		const root = workspace();
+		const run = await inSandbox(sandbox, root, `node -e "console.log('x =', require('x'))"; touch node_modules/new-file; rm -rf node_modules/x; ls node_modules`);
+		expect(run.output).toContain('x = 42');
+		expect(run.output).toMatch(/touch: cannot touch 'node_modules\/new-file': Read-only file system/);
+		expect(run.output.trim().endsWith('x')).toBe(true);
+		expect(readFileSync(join(root, 'node_modules/x/index.js'), 'utf8')).toBe('module.exports = 42;\n');
+		await run.copy.dispose();
+	});
+
+	it('background jobs end with the command (the PID namespace dies with it)', async () => {
+		const root = workspace();
+		const copy = new ScratchCopy({ workspaceRoot: root, label: 'bg', dependencies: 'mount' });
+		const started = Date.now();
+		const first = await inSandbox(sandbox, root, '(sleep 2; echo late > late.txt) > /dev/null 2>&1 & echo started', { copy });
+		expect(first.output).toContain('started');
+		await new Promise((resolve) => setTimeout(resolve, 2500));
+		expect(() => statSync(join(first.scratch, 'late.txt'))).toThrow();
+		expect(Date.now() - started).toBeLessThan(10_000);
+		await copy.dispose();
+	});
+});
