@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
 import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
@@ -79,9 +79,8 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	}
 	display?.close();
 	const result = orchestrator.result!;
-	// The base texts at the end of the run: the patch and --apply's three-way merge read them.
-	const bases = new Map(await Promise.all(result.changes.map(async (change) => [change.path, await readOrNull(join(root, change.path))] as const)));
-	const patch = await formatPatch(result.changes, async (path) => bases.get(path) ?? null);
+	// Against the bases the agents read (the run snapshot), as the changes carry them.
+	const patch = formatPatch(result.changes);
 	await log.finish({ result, configYaml: redactConfig(team.config, secrets), patch });
 	await log.close();
 	io.stderr.write(`run log: ${log.runDir}\n`);
@@ -93,7 +92,7 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
-		const applied = await applyChangeSet(root, runId, result.changes, bases);
+		const applied = await applyChangeSet(root, runId, result.changes, { protectedPaths: workspace.protectedPaths });
 		if (applied.conflicts.length > 0) {
 			for (const conflict of applied.conflicts) io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
 			return fail(io, 'the workspace changed since the agents read it; nothing was written (see changes.patch in the run log)', 2);
@@ -148,13 +147,5 @@ async function isDirectory(path: string): Promise<boolean> {
 		return (await stat(path)).isDirectory();
 	} catch {
 		return false;
-	}
-}
-
-async function readOrNull(path: string): Promise<string | null> {
-	try {
-		return await readFile(path, 'utf8');
-	} catch {
-		return null;
 	}
 }

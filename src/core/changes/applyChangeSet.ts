@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyChanges } from '../workspace/applyChanges.js';
+import { type ApplyOptions, applyChanges, writeRefusal } from '../workspace/applyChanges.js';
 import { sha256 } from '../workspace/sha256.js';
 import type { FileChange } from '../workspace/types.js';
 import { allHunkIds, buildReviewChangeSet, targetOf } from './changeSet.js';
@@ -17,16 +17,28 @@ export interface ApplySetResult {
 
 /**
  * The editor's accept logic without the editor (the CLI's `--apply`): every file is planned with
- * the base-hash check and the three-way merge of `planFile`; if any file conflicts, nothing is
- * written; otherwise all files are written through `applyChanges`, which keeps the path-safety checks.
+ * the base-hash check and the three-way merge of `planFile` against the base each change carries
+ * (the run snapshot's), so whatever the user changed since is merged or reported, never
+ * reverted; if any file conflicts or is refused, nothing is written; otherwise all files are
+ * written through `applyChanges`, which re-resolves every path as it writes.
  */
-export async function applyChangeSet(root: string, runId: string, changes: readonly FileChange[], bases: ReadonlyMap<string, string | null>): Promise<ApplySetResult> {
-	const set = buildReviewChangeSet({ runId, winner: null, changes, bases, hash: sha256 });
+export async function applyChangeSet(
+	root: string,
+	runId: string,
+	changes: readonly FileChange[],
+	options: Pick<ApplyOptions, 'protectedPaths' | 'secrets'> = {},
+): Promise<ApplySetResult> {
+	const set = buildReviewChangeSet({ runId, winner: null, changes });
 	const plans: FilePlan[] = [];
+	const refused: { path: string; reason: string }[] = [];
+	const realRoot = await realpath(root);
 	for (const file of set.files) {
+		const refusal = await writeRefusal(realRoot, file.path, options);
+		if (refusal !== null) refused.push({ path: file.path, reason: refusal });
 		const target = targetOf(file, new Set(allHunkIds(file)));
 		plans.push(planFile(file, target, await readOrNull(join(root, file.path)), sha256));
 	}
+	if (refused.length > 0) return { applied: [], conflicts: refused, merged: [] };
 	const conflicts = plans.flatMap((plan) => (plan.outcome === 'conflict' ? [{ path: plan.path, reason: describe(plan.reason) }] : []));
 	if (conflicts.length > 0) return { applied: [], conflicts, merged: [] };
 	const resolved: FileChange[] = plans.flatMap((plan) => {
@@ -34,7 +46,7 @@ export async function applyChangeSet(root: string, runId: string, changes: reado
 		const original = changes.find((change) => change.path === plan.path)!;
 		return [{ ...original, content: plan.op.kind === 'delete' ? null : plan.op.text }];
 	});
-	const written = await applyChanges(root, resolved, { force: true });
+	const written = await applyChanges(root, resolved, { ...options, force: true });
 	return {
 		applied: written.applied,
 		conflicts: written.conflicts,
@@ -52,8 +64,6 @@ function describe(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']):
 			return 'the team adds it, but a different file exists there now';
 		case 'modified':
 			return 'the team deletes it, but you changed it since';
-		case 'base-unknown':
-			return 'it changed before the team finished, so the version it read is unknown';
 	}
 }
 

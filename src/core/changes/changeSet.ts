@@ -32,12 +32,8 @@ export interface ReviewFile {
 	readonly path: string;
 	readonly kind: ChangeKind;
 	readonly baseHash: string | null;
-	/**
-	 * The text the agents read ('' for an added file). When the file changed on disk before the
-	 * base could be captured, this is that newer text and `baseMatches` is false.
-	 */
+	/** The text the agents read, from the run snapshot ('' for an added file). */
 	readonly base: string;
-	readonly baseMatches: boolean;
 	/** The winner's version; null for a deletion. */
 	readonly final: string | null;
 	readonly hunks: readonly ReviewHunk[];
@@ -57,19 +53,16 @@ export interface ReviewChangeSet {
 export interface ChangeSetInput {
 	readonly runId: string;
 	readonly winner: { readonly agentId: string; readonly label: string } | null;
+	/** The winner's changes, each carrying the base the agents read. */
 	readonly changes: readonly FileChange[];
-	/** Current base text per path as read when the run ended (null: no such file). */
-	readonly bases: ReadonlyMap<string, string | null>;
 	/** Every agent's latest answer change set (optional: without it there are no consensus marks). */
 	readonly answers?: readonly AnswerChanges[];
-	/** sha256 of a text, to tell whether a captured base is the one the agents read. */
-	readonly hash: (text: string) => string;
 }
 
 /** Builds the reviewable change set: per-file hunks, consensus marks and runner-up alternatives. */
 export function buildReviewChangeSet(input: ChangeSetInput): ReviewChangeSet {
 	const others = (input.answers ?? []).filter((answer) => answer.agentId !== input.winner?.agentId);
-	const files = input.changes.map((change) => buildFile(change, input, others));
+	const files = input.changes.map((change) => buildFile(change, others));
 	const withRenames = markRenames(files);
 	return {
 		runId: input.runId,
@@ -79,21 +72,17 @@ export function buildReviewChangeSet(input: ChangeSetInput): ReviewChangeSet {
 	};
 }
 
-function buildFile(change: FileChange, input: ChangeSetInput, others: readonly AnswerChanges[]): ReviewFile {
-	const captured = change.kind === 'add' ? '' : (input.bases.get(change.path) ?? null);
-	const baseMatches = change.kind === 'add' || (captured !== null && input.hash(captured) === change.baseHash);
-	const base = captured ?? '';
+function buildFile(change: FileChange, others: readonly AnswerChanges[]): ReviewFile {
+	const base = change.base ?? '';
 	const winnerHunks = wholeFileHunks(change.kind, base, change.content ?? '');
 	const theirs = others.map((answer) => ({ answer, hunks: splitHunks(base, versionOf(answer, change.path, base)) }));
 	const hunks: ReviewHunk[] = winnerHunks.map((hunk, n) => ({
 		...hunk,
 		id: `final#${n}`,
-		agreeing: baseMatches
-			? theirs.filter(({ hunks }) => hunks.some((other) => sameHunk(other, hunk))).map(({ answer }) => answer.agentId)
-			: [],
+		agreeing: theirs.filter(({ hunks }) => hunks.some((other) => sameHunk(other, hunk))).map(({ answer }) => answer.agentId),
 	}));
 	const alternatives: AlternativeHunk[] = [];
-	for (const { answer, hunks: theirHunks } of baseMatches ? theirs : []) {
+	for (const { answer, hunks: theirHunks } of theirs) {
 		for (const hunk of theirHunks) {
 			if (winnerHunks.some((own) => sameHunk(own, hunk))) continue;
 			const known = alternatives.findIndex((alt) => sameHunk(alt, hunk));
@@ -111,7 +100,6 @@ function buildFile(change: FileChange, input: ChangeSetInput, others: readonly A
 		kind: change.kind,
 		baseHash: change.baseHash,
 		base,
-		baseMatches,
 		final: change.content,
 		hunks,
 		alternatives,
@@ -136,7 +124,7 @@ function versionOf(answer: AnswerChanges, path: string, base: string): string {
 }
 
 function markRenames(files: ReviewFile[]): ReviewFile[] {
-	const deleted = files.filter((file) => file.kind === 'delete' && file.baseMatches);
+	const deleted = files.filter((file) => file.kind === 'delete');
 	return files.map((file) => {
 		if (file.kind !== 'add') return file;
 		const source = deleted.find((gone) => gone.base === file.final);

@@ -54,22 +54,6 @@ export function merge3(base: string, ours: string, theirs: string, labels: Merge
 	return { clean: false, text: applyHunks(base, [...clean, ...conflictHunks]), conflicts: regions.length };
 }
 
-/**
- * Conflict markers for every difference between two texts whose common base is unknown: each
- * hunk of `ours` → `theirs` becomes a region the user resolves.
- */
-export function markEveryDifference(ours: string, theirs: string, labels: MergeLabels = defaultLabels): MergeResult {
-	const eol = ours.includes('\r\n') ? '\r\n' : '\n';
-	const hunks = splitHunks(ours, theirs).map((hunk) => ({
-		...hunk,
-		added:
-			`<<<<<<< ${labels.ours}${eol}${terminated(hunk.removed, eol)}` +
-			`=======${eol}${terminated(hunk.added, eol)}` +
-			`>>>>>>> ${labels.theirs}${eol}`,
-	}));
-	return { clean: hunks.length === 0, text: applyHunks(ours, hunks), conflicts: hunks.length };
-}
-
 /** Groups of hunks linked by overlaps between the two sides (hunks of one side never overlap). */
 function overlapGroups(ours: readonly Hunk[], theirs: readonly Hunk[]): { ours: Hunk[]; theirs: Hunk[] }[] {
 	const all = [...ours.map((hunk) => ({ hunk, mine: true })), ...theirs.map((hunk) => ({ hunk, mine: false }))];

@@ -1,5 +1,5 @@
 import type { FileTarget, ReviewFile } from './changeSet.js';
-import { markEveryDifference, type MergeLabels, merge3 } from './merge3.js';
+import { type MergeLabels, merge3 } from './merge3.js';
 
 /** What accepting does to one file on disk or in its buffer. */
 export type FileOp =
@@ -15,9 +15,7 @@ export type ConflictReason =
 	/** A file the team adds exists now (with other content). */
 	| 'exists'
 	/** The team deletes a file the user changed since. */
-	| 'modified'
-	/** The file changed before the review started, so its base is unknown: every difference is a conflict. */
-	| 'base-unknown';
+	| 'modified';
 
 export type FilePlan =
 	/** Nothing selected in this file. */
@@ -70,10 +68,6 @@ export function planFile(
 		return { path, outcome: 'conflict', reason: 'exists', resolution: write(merged.text), conflicts: merged.conflicts };
 	}
 	if (hash(current) === file.baseHash) return { path, outcome: 'apply', op: write(target.text) };
-	if (!file.baseMatches) {
-		const marked = markEveryDifference(current, target.text, labels);
-		return { path, outcome: 'conflict', reason: 'base-unknown', resolution: write(marked.text), conflicts: marked.conflicts };
-	}
 	const merged = merge3(file.base, current, target.text, labels);
 	if (merged.clean) return merged.text === current ? { path, outcome: 'already' } : { path, outcome: 'merged', op: write(merged.text) };
 	return { path, outcome: 'conflict', reason: 'overlap', resolution: write(merged.text), conflicts: merged.conflicts };

@@ -26,8 +26,7 @@ export function viewAnswerChangesTool(answers: ReadonlyMap<string, OverlaySnapsh
 			}
 			const changes = await overlay.workspace.createOverlay(snapshot).changes();
 			if (changes.length === 0) return success(`no file changes in ${id}'s answer`);
-			const base = overlay.workspace.createOverlay();
-			const patch = await formatPatch(changes, (path) => base.readText(path));
+			const patch = formatPatch(changes);
 			const count = (kind: string) => changes.filter((change) => change.kind === kind).length;
 			const summary =
 				`${id}'s answer changes ${changes.length} file(s): ${count('add')} added, ` +

@@ -1,5 +1,5 @@
 import { lstat, mkdir, readFile, realpath, rm, rmdir, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { normaliseRelative, policyRefusal, rootPath } from './pathPolicy.js';
 import { sha256 } from './sha256.js';
 import type { FileChange } from './types.js';
@@ -19,12 +19,22 @@ export interface ApplyResult {
 export interface ApplyOptions {
 	/** Write even when a file changed since the agents read it (path safety still holds). */
 	readonly force?: boolean;
+	/** The config's `protected_paths` (normalised, workspace-relative): never written. */
+	readonly protectedPaths?: readonly string[];
+	/** The run's secret-path policy (the built-in one when absent). */
+	readonly secrets?: SecretPolicy;
 }
+
+type SecretPolicy = NonNullable<Parameters<typeof policyRefusal>[4]>;
 
 /**
  * Writes a change set to disk, all or nothing: every target is checked first (its current
  * sha256 must equal `baseHash`; added files must not exist yet) and on any conflict nothing is
- * written. Used only by the CLI's --apply and the editor's Accept (DESIGN §4).
+ * written. Each path is resolved again right before its write (realpath of every parent), so a
+ * symlink the user's tree gained after the run cannot redirect a write into `.git/`, a secret or
+ * protected path, or out of the workspace; one that appears between the checks and a write stops
+ * the rest (what was written before is listed in `applied`). Used only by the CLI's --apply and
+ * the editor's Accept (DESIGN §4).
  */
 export async function applyChanges(
 	root: string,
@@ -34,13 +44,15 @@ export async function applyChanges(
 	const realRoot = await realpath(resolve(root));
 	const conflicts: ApplyConflict[] = [];
 	for (const change of changes) {
-		const reason = await conflictOf(realRoot, change, options.force === true);
+		const reason = await conflictOf(realRoot, change, options);
 		if (reason !== null) conflicts.push({ path: change.path, reason });
 	}
 	if (conflicts.length > 0) return { applied: [], conflicts };
 
 	const applied: string[] = [];
 	for (const change of changes) {
+		const refusal = await writeRefusal(realRoot, change.path, options);
+		if (refusal !== null) return { applied, conflicts: [{ path: change.path, reason: refusal }] };
 		const target = join(realRoot, change.path);
 		if (change.content === null) {
 			await rm(target, { force: true });
@@ -54,22 +66,35 @@ export async function applyChanges(
 	return { applied, conflicts: [] };
 }
 
-async function conflictOf(root: string, change: FileChange, force: boolean): Promise<string | null> {
-	const rel = normaliseRelative(change.path);
-	if (rel === null || rel === rootPath || rel !== change.path || isAbsolute(change.path)) {
-		return `'${change.path}' is not a normalised path inside the workspace`;
-	}
-	const refusal = policyRefusal(rel, rel, 'write', []);
+async function conflictOf(root: string, change: FileChange, options: ApplyOptions): Promise<string | null> {
+	const refusal = await writeRefusal(root, change.path, options);
 	if (refusal !== null) return refusal;
-	if (!(await staysInside(root, join(root, rel)))) {
-		return `refused: '${rel}' resolves outside the workspace through a symlink`;
-	}
+	const rel = change.path;
 	const current = await readCurrent(join(root, rel));
 	if (current === 'not-a-file') return `'${rel}' is not a regular file`;
-	if (force) return null;
+	if (options.force === true) return null;
 	if (change.kind === 'add') return current === null ? null : `'${rel}' already exists`;
 	if (current === null) return `'${rel}' no longer exists`;
 	return sha256(current) === change.baseHash ? null : `'${rel}' changed since the agents read it`;
+}
+
+/**
+ * Why `path` may not be written now, or null: the lexical policy on the path as given, then on
+ * where it really lands (realpath of its deepest existing parent, the rest appended).
+ */
+export async function writeRefusal(root: string, path: string, options: ApplyOptions = {}): Promise<string | null> {
+	const rel = normaliseRelative(path);
+	if (rel === null || rel === rootPath || rel !== path || isAbsolute(path)) {
+		return `'${path}' is not a normalised path inside the workspace`;
+	}
+	const guarded = options.protectedPaths ?? [];
+	const lexical = policyRefusal(rel, rel, 'write', guarded, options.secrets);
+	if (lexical !== null) return lexical;
+	const landing = await realLanding(root, rel);
+	if (landing === null) return `refused: '${rel}' resolves outside the workspace through a symlink`;
+	if (landing === rel) return null;
+	const viaLink = policyRefusal(landing, rel, 'write', guarded, options.secrets);
+	return viaLink === null ? null : `${viaLink} (via a symlink to '${landing}')`;
 }
 
 /** Text of the target, null when absent, or 'not-a-file' for directories and symlinks. */
@@ -82,14 +107,21 @@ async function readCurrent(target: string): Promise<string | null | 'not-a-file'
 	return readFile(target, 'utf8');
 }
 
-/** Whether the deepest existing ancestor of `target` really lies inside `root`. */
-async function staysInside(root: string, target: string): Promise<boolean> {
-	for (let current = dirname(target); ; current = dirname(current)) {
+/**
+ * Workspace-relative path where a write to `rel` lands once every symlinked parent is followed;
+ * null when that is outside the root. (The target itself is never followed: a link there is
+ * refused as not a regular file.)
+ */
+async function realLanding(root: string, rel: string): Promise<string | null> {
+	const rest = [basename(rel)];
+	for (let current = dirname(join(root, rel)); ; current = dirname(current)) {
 		try {
-			const rel = relative(root, await realpath(current));
-			return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+			const inside = relative(root, join(await realpath(current), ...rest));
+			if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return null;
+			return inside.split(sep).join('/');
 		} catch {
-			if (dirname(current) === current) return false;
+			if (dirname(current) === current) return null;
+			rest.unshift(basename(current));
 		}
 	}
 }

@@ -1,18 +1,8 @@
 /** Read-only disk access for overlays: every miss is `null`, never an exception. */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import type { DirectoryEntry } from './types.js';
 
 const missing = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
-
-/** UTF-8 text of a file, or null when there is no file there. */
-export async function readBaseText(absolute: string): Promise<string | null> {
-	try {
-		return await readFile(absolute, 'utf8');
-	} catch (error) {
-		if (missing.has((error as NodeJS.ErrnoException).code ?? '')) return null;
-		throw error;
-	}
-}
 
 /** What is at `absolute` (following symlinks), or null when nothing usable is. */
 export async function baseKind(absolute: string): Promise<DirectoryEntry['kind'] | null> {

@@ -2,6 +2,8 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { MemoryOverlay } from './memoryOverlay.js';
 import { normaliseRelative, policyRefusal } from './pathPolicy.js';
+import { defaultMaxFileBytes, RunSnapshot } from './runSnapshot.js';
+import { builtinSecretPaths, type SecretPaths } from './secretPaths.js';
 import type { Overlay, OverlaySnapshot, PathMode, ResolvedPath, Workspace } from './types.js';
 
 export interface WorkspaceOptions {
@@ -9,6 +11,10 @@ export interface WorkspaceOptions {
 	readonly protectedPaths?: readonly string[];
 	/** Cap for a single `read_file` result; default 256 KiB. */
 	readonly maxReadBytes?: number;
+	/** Larger files are never read into the run snapshot (stat first); default 8 MiB. */
+	readonly maxFileBytes?: number;
+	/** Never read, listed or written (`secretPaths(config + settings)`); default: the built-in list. */
+	readonly secretPaths?: SecretPaths;
 }
 
 export const defaultMaxReadBytes = 256 * 1024;
@@ -26,17 +32,23 @@ export async function createWorkspace(root: string, options: WorkspaceOptions = 
 		if (rel === null) throw new Error(`protected path '${path}' is outside the workspace '${root}'`);
 		return rel;
 	});
-	return new DiskWorkspace(real, given, guarded, options.maxReadBytes ?? defaultMaxReadBytes);
+	const snapshot = new RunSnapshot(real, options.maxFileBytes ?? defaultMaxFileBytes);
+	return new DiskWorkspace(real, given, guarded, options.maxReadBytes ?? defaultMaxReadBytes, snapshot, options.secretPaths ?? builtinSecretPaths);
 }
 
-/** A `Workspace` over a real directory. It never writes; overlays keep edits in memory. */
+/**
+ * A `Workspace` over a real directory, created once per run: it owns the run's snapshot. It
+ * never writes; overlays keep edits in memory.
+ */
 export class DiskWorkspace implements Workspace {
 	constructor(
 		readonly root: string,
 		/** The root as the caller spelled it, so absolute paths under a symlinked root still resolve. */
 		private readonly givenRoot: string,
-		private readonly protectedPaths: readonly string[],
+		readonly protectedPaths: readonly string[],
 		readonly maxReadBytes: number,
+		readonly runSnapshot: RunSnapshot,
+		readonly secretPaths: SecretPaths,
 	) {}
 
 	async resolve(path: string, mode: PathMode): Promise<ResolvedPath> {
@@ -48,7 +60,7 @@ export class DiskWorkspace implements Workspace {
 		if (display.includes('\0')) return refuse(`refused: '${display}' contains a NUL character`);
 		const rel = toRelative(display, [this.root, this.givenRoot]);
 		if (rel === null) return refuse(`refused: '${display}' is outside the workspace`);
-		const lexical = policyRefusal(rel, display, mode, this.protectedPaths);
+		const lexical = policyRefusal(rel, display, mode, this.protectedPaths, this.secretPaths);
 		if (lexical !== null) return refuse(lexical);
 
 		const absolute = join(this.root, rel);
@@ -59,7 +71,7 @@ export class DiskWorkspace implements Workspace {
 			return refuse(`refused: '${display}' resolves outside the workspace through a symlink`);
 		}
 		// A link inside the root may still point at .git/, a secrets file or a protected path.
-		const viaLink = realRel === rel ? null : policyRefusal(realRel, display, mode, this.protectedPaths);
+		const viaLink = realRel === rel ? null : policyRefusal(realRel, display, mode, this.protectedPaths, this.secretPaths);
 		if (viaLink !== null) return refuse(`${viaLink} (via a symlink to '${realRel}')`);
 		return { ok: true, path: rel, absolute };
 	}

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { baseKind, readBaseDirectory, readBaseText } from './baseFiles.js';
+import { baseKind, readBaseDirectory } from './baseFiles.js';
 import { PathRefusedError } from './pathRefusedError.js';
 import { isSameOrInside, policyRefusal, rootPath } from './pathPolicy.js';
-import { sha256 } from './sha256.js';
+import { FileTooLargeError } from './runSnapshot.js';
 import type { DirectoryEntry, FileChange, Overlay, OverlaySnapshot, PathMode, Workspace } from './types.js';
 
 type Kind = DirectoryEntry['kind'];
 
 /**
- * Copy-on-write overlay kept entirely in memory: reads fall through to the workspace files,
- * writes and deletes are recorded here and never reach the disk. Keys are normalised
- * workspace-relative paths; `null` marks a deletion of a base file.
+ * Copy-on-write overlay kept entirely in memory: reads fall through to the run snapshot (each
+ * base file as the run first saw it), writes and deletes are recorded here and never reach the
+ * disk. Keys are normalised workspace-relative paths; `null` marks a deletion of a base file.
  */
 export class MemoryOverlay implements Overlay {
 	private readonly edits: Map<string, string | null>;
@@ -25,11 +25,12 @@ export class MemoryOverlay implements Overlay {
 	async readText(path: string): Promise<string | null> {
 		const rel = await this.resolveOrThrow(path, 'read');
 		const edit = this.edits.get(rel);
-		return edit !== undefined ? edit : readBaseText(this.absolute(rel));
+		return edit !== undefined ? edit : this.workspace.runSnapshot.text(rel);
 	}
 
 	async write(path: string, content: string): Promise<void> {
 		const rel = await this.resolveOrThrow(path, 'write');
+		await this.refuseTooLarge(rel);
 		if ((await this.kindAt(rel)) === 'directory') throw new Error(`'${path}' is a directory`);
 		for (let parent = parentOf(rel); parent !== rootPath; parent = parentOf(parent)) {
 			if ((await this.kindAt(parent)) === 'file') {
@@ -41,11 +42,12 @@ export class MemoryOverlay implements Overlay {
 
 	async delete(path: string): Promise<void> {
 		const rel = await this.resolveOrThrow(path, 'write');
+		await this.refuseTooLarge(rel);
 		const kind = await this.kindAt(rel);
 		if (kind === null) throw new Error(`'${path}' does not exist`);
 		if (kind === 'directory') throw new Error(`'${path}' is a directory (delete its files one by one)`);
 		// A file that only this overlay created simply disappears; a base file gets a tombstone.
-		if ((await baseKind(this.absolute(rel))) === 'file') this.edits.set(rel, null);
+		if ((await this.workspace.runSnapshot.entry(rel)).kind === 'file') this.edits.set(rel, null);
 		else this.edits.delete(rel);
 	}
 
@@ -55,17 +57,33 @@ export class MemoryOverlay implements Overlay {
 		if (kind === null) throw new Error(`'${path}' does not exist`);
 		if (kind === 'file') throw new Error(`'${path}' is a file, not a directory`);
 
+		const snapshot = this.workspace.runSnapshot;
 		const entries = new Map<string, Kind>();
+		// Names that are symlinks (inside the workspace): walks do not descend into them (loops).
+		const links = new Set<string>();
 		for (const entry of (await readBaseDirectory(this.absolute(dir))) ?? []) {
 			const child = dir === rootPath ? entry.name : `${dir}/${entry.name}`;
 			// Hide what reads would refuse anyway (.git/, .massgen/, .env*, links leading out).
-			if (policyRefusal(child, child, 'read', []) !== null) continue;
+			if (policyRefusal(child, child, 'read', [], this.workspace.secretPaths) !== null) continue;
 			if (this.edits.get(child) === null) continue;
-			if (entry.kind !== 'symlink') entries.set(entry.name, entry.kind);
-			else if ((await this.workspace.resolve(child, 'read')).ok) {
-				const target = await baseKind(this.absolute(child));
-				if (target !== null) entries.set(entry.name, target);
+			let kind: Kind | null = entry.kind === 'symlink' ? null : entry.kind;
+			if (entry.kind === 'symlink' && (await this.workspace.resolve(child, 'read')).ok) {
+				kind = await baseKind(this.absolute(child));
 			}
+			// A file the listing shows is a file the team has seen: its base is captured now.
+			if (kind === 'file' && (await snapshot.entry(child)).kind === 'absent') continue;
+			if (kind !== null) entries.set(entry.name, kind);
+			if (kind !== null && entry.kind === 'symlink') links.add(entry.name);
+		}
+		// What the run captured earlier stays visible as it was, whatever the disk holds now.
+		for (const [key, entry] of snapshot.captured()) {
+			if (key === dir || !isSameOrInside(key, dir) || this.edits.get(key) === null) continue;
+			const rest = dir === rootPath ? key : key.slice(dir.length + 1);
+			const slash = rest.indexOf('/');
+			if (slash !== -1) {
+				if (entry.kind !== 'absent') entries.set(rest.slice(0, slash), 'directory');
+			} else if (entry.kind !== 'absent') entries.set(rest, 'file');
+			else if (entries.get(rest) === 'file') entries.delete(rest);
 		}
 		for (const [key, content] of this.edits) {
 			if (content === null || key === dir || !isSameOrInside(key, dir)) continue;
@@ -75,7 +93,7 @@ export class MemoryOverlay implements Overlay {
 			else entries.set(rest.slice(0, slash), 'directory');
 		}
 		return [...entries]
-			.map(([name, entryKind]) => ({ name, kind: entryKind }))
+			.map(([name, entryKind]) => (links.has(name) ? { name, kind: entryKind, link: true } : { name, kind: entryKind }))
 			.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	}
 
@@ -87,13 +105,15 @@ export class MemoryOverlay implements Overlay {
 		const changes: FileChange[] = [];
 		for (const path of [...this.edits.keys()].sort()) {
 			const content = this.edits.get(path) ?? null;
-			const base = await readBaseText(this.absolute(path));
+			// Every edited path was touched (and so captured) when the edit was made.
+			const base = await this.workspace.runSnapshot.entry(path);
+			if (base.kind === 'too-large') continue;
 			if (content === null) {
-				if (base !== null) changes.push({ path, kind: 'delete', baseHash: sha256(base), content: null });
-			} else if (base === null) {
-				changes.push({ path, kind: 'add', baseHash: null, content });
-			} else if (base !== content) {
-				changes.push({ path, kind: 'modify', baseHash: sha256(base), content });
+				if (base.kind === 'file') changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });
+			} else if (base.kind === 'absent') {
+				changes.push({ path, kind: 'add', baseHash: null, base: null, content });
+			} else if (base.text !== content) {
+				changes.push({ path, kind: 'modify', baseHash: base.hash, base: base.text, content });
 			}
 		}
 		return changes;
@@ -107,7 +127,17 @@ export class MemoryOverlay implements Overlay {
 			if (content !== null && key !== rel && isSameOrInside(key, rel)) return 'directory';
 		}
 		if (edit === null) return null;
-		return baseKind(this.absolute(rel));
+		const base = await this.workspace.runSnapshot.entry(rel);
+		if (base.kind !== 'absent') return 'file';
+		for (const [key, entry] of this.workspace.runSnapshot.captured()) {
+			if (entry.kind !== 'absent' && key !== rel && isSameOrInside(key, rel)) return 'directory';
+		}
+		return (await baseKind(this.absolute(rel))) === 'directory' ? 'directory' : null;
+	}
+
+	private async refuseTooLarge(rel: string): Promise<void> {
+		const base = await this.workspace.runSnapshot.entry(rel);
+		if (base.kind === 'too-large') throw new FileTooLargeError(rel, base.size, this.workspace.runSnapshot.maxFileBytes);
 	}
 
 	private async resolveOrThrow(path: string, mode: PathMode): Promise<string> {

@@ -7,18 +7,13 @@ const contextLines = 3;
 /**
  * Formats a change set as a git-style unified diff (`diff --git`, `new file mode`,
  * `deleted file mode`, `/dev/null` sides, `\ No newline at end of file`) that
- * `git apply` accepts against the base the changes were made on.
- *
- * @param readBase the base text of a path, or null when the base has no such file.
+ * `git apply` accepts against the base the changes carry (what the agents read).
  */
-export async function formatPatch(
-	changes: readonly FileChange[],
-	readBase: (path: string) => Promise<string | null>,
-): Promise<string> {
+export function formatPatch(changes: readonly FileChange[]): string {
 	const sorted = [...changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 	let out = '';
 	for (const change of sorted) {
-		const before = change.kind === 'add' ? '' : ((await readBase(change.path)) ?? '');
+		const before = change.kind === 'add' ? '' : (change.base ?? '');
 		const after = change.kind === 'delete' ? '' : (change.content ?? '');
 		if (change.kind === 'modify' && before === after) continue;
 		const [oldName, newName] = [`a/${change.path}`, `b/${change.path}`];

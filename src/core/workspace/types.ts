@@ -4,6 +4,8 @@
  * except `applyChanges`, which only the CLI's --apply and the editor's Accept call.
  */
 import type { ChangeKind } from '../orchestrator/events.js';
+import type { RunSnapshot } from './runSnapshot.js';
+import type { SecretPaths } from './secretPaths.js';
 
 export interface FileChange {
 	/** Workspace-relative path with `/` separators. */
@@ -11,6 +13,11 @@ export interface FileChange {
 	readonly kind: ChangeKind;
 	/** sha256 (hex) of the base content the agents read; null for added files. */
 	readonly baseHash: string | null;
+	/**
+	 * The base text the agents read (the run snapshot's); null for added files. Patches, reviews
+	 * and accepts diff against it, so a user's edit made during the run is merged, never reverted.
+	 */
+	readonly base: string | null;
 	/** New content; null for deletions. */
 	readonly content: string | null;
 }
@@ -30,6 +37,8 @@ export type ResolvedPath =
 export interface DirectoryEntry {
 	readonly name: string;
 	readonly kind: 'file' | 'directory';
+	/** A symlink (to `kind`, inside the workspace): walks do not descend into linked folders, which may loop. */
+	readonly link?: boolean;
 }
 
 /** Read-only view of the workspace root with the path-safety policy of DESIGN §4. */
@@ -37,6 +46,12 @@ export interface Workspace {
 	readonly root: string;
 	/** Cap in bytes for one `read_file` result (longer files are truncated); tools default to 256 KiB. */
 	readonly maxReadBytes?: number;
+	/** Normalised workspace-relative files or folders that are never written (accepts check them too). */
+	readonly protectedPaths: readonly string[];
+	/** Files no tool reads, lists, searches, copies or writes (built-in list plus the user's). */
+	readonly secretPaths: SecretPaths;
+	/** The bases the run's agents read, each captured at its first touch. */
+	readonly runSnapshot: RunSnapshot;
 	/** Resolves a user- or model-supplied path; refuses escapes, `.git/`, `.massgen/`, `.env*`, protected paths. */
 	resolve(path: string, mode: PathMode): Promise<ResolvedPath>;
 	createOverlay(from?: OverlaySnapshot): Overlay;

@@ -23,7 +23,6 @@ const reasons: Record<ConflictReason, string> = {
 	deleted: 'it was deleted since the team read it',
 	exists: 'it was created meanwhile with other content',
 	modified: 'the team deletes it but you edited it',
-	'base-unknown': 'it changed before the review started',
 };
 
 export const windowPrompts: ChangePrompts = {

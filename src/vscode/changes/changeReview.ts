@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnswerChanges } from '../../core/changes/changeSet';
-import { sha256 } from '../../core/workspace/sha256';
 import type { ChangeSetView } from '../../protocol/changeSetView';
 import type { HunkSelection } from '../../protocol/messages';
 import { contextKeys, settingKeys } from '../commandIds';
@@ -14,7 +13,6 @@ import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri';
 import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs';
 import type { PendingChangeSet } from './pendingChangeSet';
 import { PendingFileTracker } from './pendingFileTracker';
-import { readDisk } from './workspaceFiles';
 
 export interface ChangeReviewDeps {
 	readonly runs: RunService;
@@ -162,12 +160,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		if (result.changes.length === 0 || (result.status !== 'completed' && result.status !== 'timeout')) return;
 		const engine = await this._loadEngine();
 		const root = folderOf(run.workspace.root);
-		const bases = new Map<string, string | null>();
-		for (const change of result.changes) {
-			if (change.kind !== 'add') bases.set(change.path, await readDisk(vscode.Uri.joinPath(root, ...change.path.split('/'))));
-		}
 		const answers: AnswerChanges[] = [...(result.answerChanges ?? [])];
-		const set = engine.buildReviewChangeSet({ runId: result.runId, winner: result.winner, changes: result.changes, bases, answers, hash: sha256 });
+		// The bases are the run snapshot's (carried by each change): what the team read, not the disk now.
+		const set = engine.buildReviewChangeSet({ runId: result.runId, winner: result.winner, changes: result.changes, answers });
 		const previous = this._pending;
 		const pending = new engine.PendingChangeSet(run, set, answers, root);
 		this._provider.add(pending);

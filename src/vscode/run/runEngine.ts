@@ -4,7 +4,6 @@
  * by `loadEngineBundle` so activation neither reads nor compiles it. The SDKs themselves load
  * later still, at an adapter's first call.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
 import { redactConfig } from '../../core/config/redact';
@@ -111,7 +110,7 @@ export async function runTeam(run: EngineRun): Promise<EngineResult> {
 		}
 		const result = orchestrator.result!;
 		try {
-			const patch = await formatPatch(result.changes, (path) => readOrNull(join(root, path)));
+			const patch = formatPatch(result.changes);
 			await log.finish({ result, configYaml: redactConfig(config, secrets), patch });
 		} catch (error) {
 			run.onLogError?.(error);
@@ -157,12 +156,4 @@ async function runTools(run: EngineRun, tools: EngineTools, runDir: string, secr
 function isInside(root: string, path: string): boolean {
 	const rel = relative(root, path);
 	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}
-
-async function readOrNull(path: string): Promise<string | null> {
-	try {
-		return await readFile(path, 'utf8');
-	} catch {
-		return null;
-	}
 }

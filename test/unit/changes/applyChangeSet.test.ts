@@ -11,18 +11,17 @@ const base = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 function setup() {
 	const root = makeWorkspaceDir({ 'a.txt': base, 'gone.txt': 'bye\n' });
 	const changes: FileChange[] = [
-		{ path: 'a.txt', kind: 'modify', baseHash: sha256(base), content: base.replace('two', 'TWO') },
-		{ path: 'new/dir/b.txt', kind: 'add', baseHash: null, content: 'bee\n' },
-		{ path: 'gone.txt', kind: 'delete', baseHash: sha256('bye\n'), content: null },
+		{ path: 'a.txt', kind: 'modify', baseHash: sha256(base), base, content: base.replace('two', 'TWO') },
+		{ path: 'new/dir/b.txt', kind: 'add', baseHash: null, base: null, content: 'bee\n' },
+		{ path: 'gone.txt', kind: 'delete', baseHash: sha256('bye\n'), base: 'bye\n', content: null },
 	];
-	const bases = new Map<string, string | null>([['a.txt', base], ['new/dir/b.txt', null], ['gone.txt', 'bye\n']]);
-	return { root, changes, bases };
+	return { root, changes };
 }
 
 describe('applyChangeSet (the CLI --apply)', () => {
 	it('writes modifications, additions in new folders and deletions', async () => {
-		const { root, changes, bases } = setup();
-		const result = await applyChangeSet(root, 'run', changes, bases);
+		const { root, changes } = setup();
+		const result = await applyChangeSet(root, 'run', changes);
 		expect(result.conflicts).toEqual([]);
 		expect(result.applied.sort()).toEqual(['a.txt', 'gone.txt', 'new/dir/b.txt']);
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'TWO'));
@@ -31,17 +30,17 @@ describe('applyChangeSet (the CLI --apply)', () => {
 	});
 
 	it("merges the user's non-overlapping edit with the team's change", async () => {
-		const { root, changes, bases } = setup();
+		const { root, changes } = setup();
 		writeFileSync(join(root, 'a.txt'), base.replace('six', 'SIX'));
-		const result = await applyChangeSet(root, 'run', changes, bases);
+		const result = await applyChangeSet(root, 'run', changes);
 		expect(result.merged).toEqual(['a.txt']);
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'TWO').replace('six', 'SIX'));
 	});
 
 	it('an overlapping edit is a conflict and nothing at all is written', async () => {
-		const { root, changes, bases } = setup();
+		const { root, changes } = setup();
 		writeFileSync(join(root, 'a.txt'), base.replace('two', 'deux'));
-		const result = await applyChangeSet(root, 'run', changes, bases);
+		const result = await applyChangeSet(root, 'run', changes);
 		expect(result.applied).toEqual([]);
 		expect(result.conflicts).toEqual([{ path: 'a.txt', reason: 'you changed it since the team read it, and the changes overlap' }]);
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'deux'));

@@ -6,7 +6,7 @@ import { sha256 } from '../../../src/core/workspace/sha256.js';
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
 const app = lines('const a = 1;', 'const b = 2;', 'const c = 3;', 'const d = 4;', 'const e = 5;');
 const old = lines('legacy');
-const modify = (path: string, base: string, content: string): FileChange => ({ path, kind: 'modify', baseHash: sha256(base), content });
+const modify = (path: string, base: string, content: string): FileChange => ({ path, kind: 'modify', baseHash: sha256(base), base, content });
 
 // The winner changes a and e; bob made the same change to a; carol changed a differently and also c.
 const winnerApp = app.replace('a = 1', 'a = 10').replace('e = 5', 'e = 50');
@@ -15,20 +15,15 @@ const input = (overrides: Partial<ChangeSetInput> = {}): ChangeSetInput => ({
 	winner: { agentId: 'alice', label: 'agent1.final' },
 	changes: [
 		modify('src/app.ts', app, winnerApp),
-		{ path: 'docs/new/guide.md', kind: 'add', baseHash: null, content: lines('# Guide') },
-		{ path: 'old.txt', kind: 'delete', baseHash: sha256(old), content: null },
-		{ path: 'moved.txt', kind: 'add', baseHash: null, content: old },
+		{ path: 'docs/new/guide.md', kind: 'add', baseHash: null, base: null, content: lines('# Guide') },
+		{ path: 'old.txt', kind: 'delete', baseHash: sha256(old), base: old, content: null },
+		{ path: 'moved.txt', kind: 'add', baseHash: null, base: null, content: old },
 	],
-	bases: new Map<string, string | null>([
-		['src/app.ts', app],
-		['old.txt', old],
-	]),
 	answers: [
 		{ agentId: 'alice', label: 'agent1.2', changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 10'))] },
-		{ agentId: 'bob', label: 'agent2.1', changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 10')), { path: 'old.txt', kind: 'delete', baseHash: sha256(old), content: null }] },
+		{ agentId: 'bob', label: 'agent2.1', changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 10')), { path: 'old.txt', kind: 'delete', baseHash: sha256(old), base: old, content: null }] },
 		{ agentId: 'carol', label: 'agent3.1', changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 11').replace('c = 3', 'c = 30'))] },
 	],
-	hash: sha256,
 	...overrides,
 });
 
@@ -38,11 +33,11 @@ describe('buildReviewChangeSet', () => {
 
 	it('counts the agents whose answers count (winner + others with answers)', () => {
 		expect(set.agentCount).toBe(3);
-		expect(set.files.map((f) => [f.path, f.kind, f.baseMatches])).toEqual([
-			['src/app.ts', 'modify', true],
-			['docs/new/guide.md', 'add', true],
-			['old.txt', 'delete', true],
-			['moved.txt', 'add', true],
+		expect(set.files.map((f) => [f.path, f.kind, f.base])).toEqual([
+			['src/app.ts', 'modify', app],
+			['docs/new/guide.md', 'add', ''],
+			['old.txt', 'delete', old],
+			['moved.txt', 'add', ''],
 		]);
 	});
 
@@ -68,14 +63,6 @@ describe('buildReviewChangeSet', () => {
 		expect(file('docs/new/guide.md').renamedFrom).toBeNull();
 	});
 
-	it('flags a base that no longer matches and makes no consensus claims on it', () => {
-		const stale = buildReviewChangeSet(input({ bases: new Map([['src/app.ts', app + 'more\n'], ['old.txt', old]]) }));
-		const appFile = stale.files[0]!;
-		expect(appFile.baseMatches).toBe(false);
-		expect(appFile.hunks.every((h) => h.agreeing.length === 0)).toBe(true);
-		expect(appFile.alternatives).toEqual([]);
-	});
-
 	it('without answers there are no marks and the count is the winner alone', () => {
 		const bare = buildReviewChangeSet(input({ answers: undefined }));
 		expect(bare.agentCount).toBe(1);
@@ -83,7 +70,7 @@ describe('buildReviewChangeSet', () => {
 	});
 
 	it('gives an empty added file one hunk to select', () => {
-		const empty = buildReviewChangeSet(input({ changes: [{ path: 'pkg/__init__.py', kind: 'add', baseHash: null, content: '' }] }));
+		const empty = buildReviewChangeSet(input({ changes: [{ path: 'pkg/__init__.py', kind: 'add', baseHash: null, base: null, content: '' }] }));
 		expect(empty.files[0]!.hunks).toHaveLength(1);
 		expect(targetOf(empty.files[0]!, new Set(['final#0']))).toEqual({ op: 'write', text: '' });
 	});

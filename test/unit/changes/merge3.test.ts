@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markEveryDifference, merge3 } from '../../../src/core/changes/merge3.js';
+import { merge3 } from '../../../src/core/changes/merge3.js';
 
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
 const base = lines('import a', '', 'function f() {', '  return 1;', '}', '', 'function g() {', '  return 2;', '}');
@@ -75,15 +75,5 @@ describe('merge3', () => {
 
 	it('returns the base unchanged when neither side changed it', () => {
 		expect(merge3(base, base, base)).toEqual({ clean: true, text: base, conflicts: 0 });
-	});
-});
-
-describe('markEveryDifference', () => {
-	it('marks each difference when no common base is known', () => {
-		const marked = markEveryDifference(lines('a', 'b', 'c', 'd'), lines('a', 'B', 'c', 'D'));
-		expect(marked.conflicts).toBe(2);
-		expect(marked.text).toBe(
-			lines('a', '<<<<<<< Current', 'b', '=======', 'B', '>>>>>>> MassGen', 'c', '<<<<<<< Current', 'd', '=======', 'D', '>>>>>>> MassGen'),
-		);
 	});
 });

@@ -8,13 +8,13 @@ const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
 const base = lines('alpha', 'beta', 'gamma', 'delta', 'epsilon');
 const final = base.replace('beta', 'BETA');
 
-function plan(change: FileChange, current: string | null, captured: string | null = base, selected = ['final#0']) {
-	const set = buildReviewChangeSet({ runId: 'r', winner: { agentId: 'w', label: 'agent1.final' }, changes: [change], bases: new Map([[change.path, captured]]), hash: sha256 });
+function plan(change: FileChange, current: string | null, selected = ['final#0']) {
+	const set = buildReviewChangeSet({ runId: 'r', winner: { agentId: 'w', label: 'agent1.final' }, changes: [change] });
 	const file = set.files[0]!;
 	return planFile(file, targetOf(file, new Set(selected)), current, sha256, { ours: 'Yours', theirs: 'MassGen' });
 }
 
-const modify: FileChange = { path: 'a.txt', kind: 'modify', baseHash: sha256(base), content: final };
+const modify: FileChange = { path: 'a.txt', kind: 'modify', baseHash: sha256(base), base, content: final };
 
 describe('planFile: the base-hash check', () => {
 	it('applies when the current text is the base the agents read', () => {
@@ -22,7 +22,7 @@ describe('planFile: the base-hash check', () => {
 	});
 
 	it('skips a file with nothing selected and one that already is the target', () => {
-		expect(plan(modify, base, base, [])).toEqual({ path: 'a.txt', outcome: 'skip' });
+		expect(plan(modify, base, [])).toEqual({ path: 'a.txt', outcome: 'skip' });
 		expect(plan(modify, final)).toEqual({ path: 'a.txt', outcome: 'already' });
 	});
 
@@ -42,28 +42,19 @@ describe('planFile: the base-hash check', () => {
 	it('a file deleted since the run is a conflict whose resolution recreates it', () => {
 		expect(plan(modify, null)).toEqual({ path: 'a.txt', outcome: 'conflict', reason: 'deleted', resolution: { kind: 'write', text: final, create: true }, conflicts: 1 });
 	});
-
-	it('marks every difference when the base could not be captured', () => {
-		// The user's ALPHA (saved during the run) would be reverted by the team's text: it is shown, not written.
-		const result = plan(modify, base.replace('alpha', 'ALPHA'), base.replace('alpha', 'ALPHA'));
-		expect(result).toMatchObject({ outcome: 'conflict', reason: 'base-unknown', conflicts: 1 });
-		expect(result.outcome === 'conflict' && result.resolution?.kind === 'write' && result.resolution.text).toBe(
-			lines('<<<<<<< Yours', 'ALPHA', 'beta', '=======', 'alpha', 'BETA', '>>>>>>> MassGen', 'gamma', 'delta', 'epsilon'),
-		);
-	});
 });
 
 describe('planFile: adds and deletes', () => {
-	const add: FileChange = { path: 'new/dir/b.txt', kind: 'add', baseHash: null, content: 'new\n' };
-	const del: FileChange = { path: 'a.txt', kind: 'delete', baseHash: sha256(base), content: null };
+	const add: FileChange = { path: 'new/dir/b.txt', kind: 'add', baseHash: null, base: null, content: 'new\n' };
+	const del: FileChange = { path: 'a.txt', kind: 'delete', baseHash: sha256(base), base, content: null };
 
 	it('creates an added file that does not exist yet', () => {
-		expect(plan(add, null, null)).toEqual({ path: 'new/dir/b.txt', outcome: 'apply', op: { kind: 'write', text: 'new\n', create: true } });
+		expect(plan(add, null)).toEqual({ path: 'new/dir/b.txt', outcome: 'apply', op: { kind: 'write', text: 'new\n', create: true } });
 	});
 
 	it('an added file that appeared meanwhile is a conflict (or already done when equal)', () => {
-		expect(plan(add, 'other\n', null)).toMatchObject({ outcome: 'conflict', reason: 'exists' });
-		expect(plan(add, 'new\n', null)).toEqual({ path: 'new/dir/b.txt', outcome: 'already' });
+		expect(plan(add, 'other\n')).toMatchObject({ outcome: 'conflict', reason: 'exists' });
+		expect(plan(add, 'new\n')).toEqual({ path: 'new/dir/b.txt', outcome: 'already' });
 	});
 
 	it('deletes an unchanged file; a changed one is a conflict that keeps the file; a gone one is done', () => {

@@ -7,20 +7,18 @@ import { toChangeSetView } from '../../../src/vscode/changes/toChangeSetView.js'
 const base = 'a\nb\nc\nd\ne\n';
 const winner = base.replace('b\n', 'B\n').replace('e\n', 'e\nf\n');
 const answers = [
-	{ agentId: 'alice', label: 'agent1.2', changes: [{ path: 'x.txt', kind: 'modify' as const, baseHash: sha256(base), content: winner }] },
-	{ agentId: 'bob', label: 'agent2.1', changes: [{ path: 'x.txt', kind: 'modify' as const, baseHash: sha256(base), content: base.replace('b\n', 'B\n') }] },
-	{ agentId: 'carol', label: 'agent3.1', changes: [{ path: 'x.txt', kind: 'modify' as const, baseHash: sha256(base), content: base.replace('d\n', 'D\n') }] },
+	{ agentId: 'alice', label: 'agent1.2', changes: [{ path: 'x.txt', kind: 'modify' as const, baseHash: sha256(base), base, content: winner }] },
+	{ agentId: 'bob', label: 'agent2.1', changes: [{ path: 'x.txt', kind: 'modify' as const, baseHash: sha256(base), base, content: base.replace('b\n', 'B\n') }] },
+	{ agentId: 'carol', label: 'agent3.1', changes: [{ path: 'x.txt', kind: 'modify' as const, baseHash: sha256(base), base, content: base.replace('d\n', 'D\n') }] },
 ];
 const set = buildReviewChangeSet({
 	runId: '20250102-030405-ab12',
 	winner: { agentId: 'alice', label: 'agent1.2' },
 	changes: [
-		{ path: 'x.txt', kind: 'modify', baseHash: sha256(base), content: winner },
-		{ path: 'big.txt', kind: 'add', baseHash: null, content: 'line\n'.repeat(MAX_HUNK_LINES + 5) },
+		{ path: 'x.txt', kind: 'modify', baseHash: sha256(base), base, content: winner },
+		{ path: 'big.txt', kind: 'add', baseHash: null, base: null, content: 'line\n'.repeat(MAX_HUNK_LINES + 5) },
 	],
-	bases: new Map([['x.txt', base]]),
 	answers,
-	hash: sha256,
 });
 
 describe('toChangeSetView', () => {

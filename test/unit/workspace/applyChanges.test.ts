@@ -1,4 +1,4 @@
-import { readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyChanges } from '../../../src/core/workspace/applyChanges.js';
@@ -41,7 +41,7 @@ describe('applyChanges', () => {
 		const { root, changes } = await setup();
 		await writeFile(join(root, 'src/a.ts'), 'edited by the user\n');
 		await writeFile(join(root, 'new-clash.txt'), 'already here');
-		const clash: FileChange = { path: 'new-clash.txt', kind: 'add', baseHash: null, content: 'mine' };
+		const clash: FileChange = { path: 'new-clash.txt', kind: 'add', baseHash: null, base: null, content: 'mine' };
 		const before = await hashTree(root);
 		expect(await applyChanges(root, [...changes, clash])).toEqual({
 			applied: [],
@@ -55,7 +55,7 @@ describe('applyChanges', () => {
 
 	it('reports a deleted base file as a conflict', async () => {
 		const { root } = await setup();
-		const change: FileChange = { path: 'missing.txt', kind: 'modify', baseHash: sha256('x'), content: 'y' };
+		const change: FileChange = { path: 'missing.txt', kind: 'modify', baseHash: sha256('x'), base: 'x', content: 'y' };
 		expect((await applyChanges(root, [change])).conflicts).toEqual([
 			{ path: 'missing.txt', reason: "'missing.txt' no longer exists" },
 		]);
@@ -70,13 +70,45 @@ describe('applyChanges', () => {
 		const outside = await makeTree();
 		await symlink(outside, join(root, 'out'));
 		const unsafe: FileChange[] = [
-			{ path: '../escape.txt', kind: 'add', baseHash: null, content: 'x' },
-			{ path: '.git/hooks/pre-commit', kind: 'add', baseHash: null, content: 'x' },
-			{ path: 'out/x.txt', kind: 'add', baseHash: null, content: 'x' },
+			{ path: '../escape.txt', kind: 'add', baseHash: null, base: null, content: 'x' },
+			{ path: '.git/hooks/pre-commit', kind: 'add', baseHash: null, base: null, content: 'x' },
+			{ path: 'out/x.txt', kind: 'add', baseHash: null, base: null, content: 'x' },
 		];
 		const result = await applyChanges(root, unsafe, { force: true });
 		expect(result.applied).toEqual([]);
 		expect(result.conflicts.map((conflict) => conflict.path)).toEqual(['../escape.txt', '.git/hooks/pre-commit', 'out/x.txt']);
 		expect(await exists(join(outside, 'x.txt'))).toBe(false);
+	});
+
+	it('re-resolves every parent when it writes: a folder that became a link into .git/, a secret or protected path, or out', async () => {
+		const root = await makeTree({ 'hooks/readme.txt': 'x\n', '.git/hooks/sample': 's\n', 'locked/a.txt': 'a\n', '.ssh/known_hosts': 'h\n' });
+		const overlay = (await createWorkspace(root)).createOverlay();
+		await overlay.write('hooks/pre-commit', '#!/bin/sh\necho pwned\n');
+		await overlay.write('cfg/a.txt', 'team\n');
+		await overlay.write('keys/known_hosts', 'team\n');
+		const changes = await overlay.changes();
+		// After the run, the user's tree gets links where the team wrote plain folders.
+		await rm(join(root, 'hooks'), { recursive: true });
+		await symlink(join(root, '.git/hooks'), join(root, 'hooks'));
+		await symlink(join(root, 'locked'), join(root, 'cfg'));
+		await symlink(join(root, '.ssh'), join(root, 'keys'));
+		const before = await hashTree(root);
+		const result = await applyChanges(root, changes, { force: true, protectedPaths: ['locked'] });
+		expect(result.applied).toEqual([]);
+		expect(result.conflicts).toEqual([
+			{ path: 'cfg/a.txt', reason: "refused: 'cfg/a.txt' is a protected path (via a symlink to 'locked/a.txt')" },
+			{ path: 'hooks/pre-commit', reason: "refused: 'hooks/pre-commit' is inside .git/ (repository internals are never touched) (via a symlink to '.git/hooks/pre-commit')" },
+			{ path: 'keys/known_hosts', reason: expect.stringMatching(/^refused: 'keys\/known_hosts' is a secret path .*\(via a symlink to '\.ssh\/known_hosts'\)$/) },
+		]);
+		expect(await hashTree(root)).toBe(before);
+		expect(await exists(join(root, '.git/hooks/pre-commit'))).toBe(false);
+	});
+
+	it('refuses protected paths named directly', async () => {
+		const { root, changes } = await setup();
+		const before = await hashTree(root);
+		const result = await applyChanges(root, changes, { protectedPaths: ['src'] });
+		expect(result).toEqual({ applied: [], conflicts: [{ path: 'src/a.ts', reason: "refused: 'src/a.ts' is a protected path" }] });
+		expect(await hashTree(root)).toBe(before);
 	});
 });

@@ -94,9 +94,9 @@ describe('MemoryOverlay', () => {
 		await overlay.write('scratch.ts', 'scratch');
 		await overlay.delete('scratch.ts');
 		expect(await overlay.changes()).toEqual([
-			{ path: 'added/x.ts', kind: 'add', baseHash: null, content: 'x\n' },
-			{ path: 'src/a.ts', kind: 'modify', baseHash: sha256('export const a = 1;\n'), content: 'export const a = 2;\n' },
-			{ path: 'src/deep/c.ts', kind: 'delete', baseHash: sha256('c\n'), content: null },
+			{ path: 'added/x.ts', kind: 'add', baseHash: null, base: null, content: 'x\n' },
+			{ path: 'src/a.ts', kind: 'modify', baseHash: sha256('export const a = 1;\n'), base: 'export const a = 1;\n', content: 'export const a = 2;\n' },
+			{ path: 'src/deep/c.ts', kind: 'delete', baseHash: sha256('c\n'), base: 'c\n', content: null },
 		]);
 		expect(await overlay.readText('scratch.ts')).toBeNull();
 		expect(await hashTree(root)).toBe(before);

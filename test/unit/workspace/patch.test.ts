@@ -34,8 +34,7 @@ describe('formatPatch', () => {
 		await overlay.delete('gone.txt');
 		await overlay.delete('gone-empty.txt');
 		const changes = await overlay.changes();
-		const base = workspace.createOverlay();
-		const patch = await formatPatch(changes, (path) => base.readText(path));
+		const patch = formatPatch(changes);
 
 		expect(patch).toContain('diff --git a/src/main.ts b/src/main.ts\n--- a/src/main.ts\n+++ b/src/main.ts\n@@');
 		expect(patch).toContain('diff --git a/nested/deeper/new.ts b/nested/deeper/new.ts\nnew file mode 100644\n--- /dev/null\n+++ b/nested/deeper/new.ts\n');
@@ -56,7 +55,26 @@ describe('formatPatch', () => {
 		}
 	});
 
-	it('is empty for an empty change set', async () => {
-		expect(await formatPatch([], async () => null)).toBe('');
+	it("diffs against the run snapshot's base, not against what the disk holds when the run ends", async () => {
+		const base = `${lines(12, 'line')}\n`;
+		const root = await makeTree({ 'notes.txt': base });
+		execFileSync('git', ['init', '-q'], { cwd: root });
+		const overlay = (await createWorkspace(root)).createOverlay();
+		await overlay.write('notes.txt', base.replace('line 1\n', 'line one\n'));
+		// The user saves an edit after the team read the file.
+		await writeFile(join(root, 'notes.txt'), base.replace('line 9\n', 'line nine\n'));
+		const patch = formatPatch(await overlay.changes());
+		expect(patch).toContain('-line 1\n+line one\n');
+		expect(patch).not.toContain('line nine');
+
+		await writeFile(join(root, 'notes.txt'), base);
+		const patchFile = join(await makeTree(), 'changes.patch');
+		await writeFile(patchFile, patch);
+		execFileSync('git', ['apply', patchFile], { cwd: root });
+		expect(await readFile(join(root, 'notes.txt'), 'utf8')).toBe(base.replace('line 1\n', 'line one\n'));
+	});
+
+	it('is empty for an empty change set', () => {
+		expect(formatPatch([])).toBe('');
 	});
 });
