@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document, YAMLError } from 'yaml';
 import { hasErrors, sortIssues } from './configIssue.js';
@@ -7,11 +7,17 @@ import { isRecord } from './isRecord.js';
 import { auditKeys } from './keyAudit.js';
 import { massGenConfigSchema } from './schema.js';
 import type { MassGenConfig } from './schema.js';
+import { aliasPastCap } from './yamlExpansion.js';
 import { locate } from './yamlPositions.js';
 import type { Position } from './yamlPositions.js';
 import { fromZodIssues } from './zodIssues.js';
 
 type Path = readonly (string | number)[];
+
+/** A team config is a few KB; a larger file is a mistake or an attack on the parser's memory. */
+export const maxConfigBytes = 1024 * 1024;
+/** What the YAML may grow to once aliases are expanded (a 1 MB anchor used 300 times is 300 MB). */
+export const maxExpandedChars = 2 * 1024 * 1024;
 
 /** Where the loaded config's nodes are, for checks made after loading (e.g. API keys). */
 export interface ConfigSource {
@@ -40,6 +46,8 @@ export function loadConfigText(text: string, file: string): ConfigLoadResult {
 }
 
 function load(text: string, file: string): ConfigLoadResult {
+	const bytes = Buffer.byteLength(text, 'utf8');
+	if (bytes > maxConfigBytes) return { config: undefined, issues: [tooLargeIssue(file, bytes)] };
 	const lineCounter = new LineCounter();
 	const doc = parseDocument(text, {
 		lineCounter,
@@ -70,6 +78,17 @@ function load(text: string, file: string): ConfigLoadResult {
 		...doc.warnings.map((e) => issue('warning', yamlCode(e), yamlMessage(e, text), at(e.pos[0]))),
 	];
 	if (hasErrors(syntax)) return { config: undefined, issues: sortIssues(syntax) };
+
+	const bomb = aliasPastCap(doc, maxExpandedChars);
+	if (bomb !== undefined) {
+		const message =
+			`YAML aliases expand the config past ${maxExpandedChars / 1024 / 1024} MiB at '*${bomb.source}': ` +
+			'a team config is a few KB; use the alias less or anchor something smaller';
+		return {
+			config: undefined,
+			issues: [issue('error', 'yaml-alias-expansion', message, at(bomb.range?.[0] ?? 0))],
+		};
+	}
 
 	let raw: unknown;
 	let unreadable: string | undefined;
@@ -120,7 +139,9 @@ function load(text: string, file: string): ConfigLoadResult {
 export async function loadConfigFile(path: string): Promise<ConfigLoadResult> {
 	let text: string;
 	try {
-		text = await readFile(path, 'utf8');
+		const read = await readAtMost(path, maxConfigBytes);
+		if (read.size > maxConfigBytes) return { config: undefined, issues: [tooLargeIssue(path, read.size)] };
+		text = read.text;
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		const why =
@@ -129,6 +150,28 @@ export async function loadConfigFile(path: string): Promise<ConfigLoadResult> {
 		return { config: undefined, issues: [fileIssue(path, kind, `cannot read the config: ${why}`)] };
 	}
 	return loadConfigText(text, path);
+}
+
+/** The file's text if it has at most `max` bytes; otherwise only its size (a pipe or /dev/zero: `max + 1`). */
+async function readAtMost(path: string, max: number): Promise<{ text: string; size: number }> {
+	const file = await open(path, 'r');
+	try {
+		const { size } = await file.stat();
+		if (size > max) return { text: '', size };
+		const buffer = Buffer.alloc(max + 1);
+		let length = 0;
+		for (let got = -1; got !== 0 && length < buffer.length; length += got) {
+			({ bytesRead: got } = await file.read(buffer, length, buffer.length - length, null));
+		}
+		return { text: buffer.toString('utf8', 0, length), size: length };
+	} finally {
+		await file.close();
+	}
+}
+
+function tooLargeIssue(file: string, size: number): ConfigIssue {
+	const message = `the config is ${size} bytes, over the ${maxConfigBytes / 1024 / 1024} MiB limit for a team config`;
+	return fileIssue(file, 'file-too-large', message);
 }
 
 function fileIssue(file: string, code: string, message: string): ConfigIssue {
@@ -145,7 +188,8 @@ function positionsOf(
 		file,
 		locate(path, target = 'value') {
 			// The normalised config always has `agents`; map back to what the file says.
-			const written = singleAgent && path[0] === 'agents' && path[1] === 0 ? ['agent', ...path.slice(2)] : path;
+			const written =
+				singleAgent && path[0] === 'agents' && path[1] === 0 ? ['agent', ...path.slice(2)] : path;
 			return locate(doc, lineCounter, written, target);
 		},
 	};
@@ -161,6 +205,7 @@ function yamlMessage(error: YAMLError, text: string): string {
 		return `duplicate key${key ? ` '${key}'` : ''}: keys must be unique within a mapping`;
 	}
 	if (error.code === 'TAB_AS_INDENT') return 'tab used for indentation: YAML indentation must use spaces';
-	if (error.code === 'MULTIPLE_DOCS') return "a config is a single YAML document: remove this '---' and what follows";
+	if (error.code === 'MULTIPLE_DOCS')
+		return "a config is a single YAML document: remove this '---' and what follows";
 	return `YAML syntax: ${error.message}`;
 }

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../../src/core/config/configIssue.js';
-import { loadConfigText } from '../../../src/core/config/loadConfig.js';
+import { loadConfigFile, loadConfigText, maxConfigBytes } from '../../../src/core/config/loadConfig.js';
 
 const dir = join(__dirname, '..', '..', 'fixtures', 'config', 'broken');
 
@@ -80,6 +81,7 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 		['4:3', 'warning', 'unsupported-key', "'orchestrator.timeout' is ignored (MassGen ignores it too): use top-level"],
 	],
 	'ui-display-type.yaml': [['4:17', 'warning', 'unsupported-value', "ui.display_type 'silent' is not supported"]],
+	'alias-bomb.yaml': [['7:37', 'error', 'yaml-alias-expansion', "YAML aliases expand the config past 2 MiB at '*l5'"]],
 	'several-problems.yaml': [
 		['5:19', 'error', 'too-small', 'agents[0].backend.max_tokens: must be greater than 0, got 0'],
 		['7:5', 'error', 'missing-model', "agents[1].backend: missing required key 'model'"],
@@ -110,4 +112,40 @@ describe('broken configs', () => {
 			}
 		});
 	}
+});
+
+describe('config size limits', () => {
+	const agents = 'agents:\n  - backend: { type: scripted, script: { coordination: [{ answer: hi }] } }\n';
+
+	it.each([300, 900])('a 1 MB config with %i aliases of one big anchor is an error, in bounded memory', (copies) => {
+		// yaml's maxAliasCount does not see these (the anchor holds no alias); expanded, they are 270+ MB.
+		const text = `x-big: &big "${'x'.repeat(900_000)}"\nx-copies: [${Array(copies).fill('*big').join(', ')}]\n${agents}`;
+		expect(text.length).toBeLessThan(maxConfigBytes);
+		const heapBefore = process.memoryUsage().heapUsed;
+		const started = performance.now();
+		const result = loadConfigText(text, 'big.yaml');
+		expect(performance.now() - started).toBeLessThan(5000);
+		expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(100 * 1024 * 1024);
+		expect(result.config).toBeUndefined();
+		expect(result.issues.map(formatIssue)).toEqual([
+			"big.yaml:2:18: error: YAML aliases expand the config past 2 MiB at '*big': a team config is a few KB; " +
+				'use the alias less or anchor something smaller',
+		]);
+	});
+
+	it('refuses a config file over 1 MiB before reading it whole', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'massgen-config-'));
+		try {
+			const file = join(dir, 'huge.yaml');
+			writeFileSync(file, `${agents}# ${'x'.repeat(maxConfigBytes)}\n`);
+			const result = await loadConfigFile(file);
+			expect(result.config).toBeUndefined();
+			expect(result.issues.map(formatIssue)).toEqual([
+				`${file}:1:1: error: the config is ${maxConfigBytes + agents.length + 3} bytes, over the 1 MiB limit for a team config`,
+			]);
+			expect(loadConfigText(readFileSync(file, 'utf8'), 'x.yaml').issues[0]?.code).toBe('file-too-large');
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 });
