@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests need, offline-safe (only apt and the npm registry are used):
-#   - Debian packages: chromium, fonts-dejavu-core, ripgrep, libkrb5-dev (only those that are missing);
+#   - Debian packages: chromium, fonts-dejavu-core, ripgrep, libkrb5-dev, bubblewrap (run_command's
+#     sandbox) (only those that are missing);
 #   - code-server 4.100.3 (VS Code 1.100.3, needs Node 20) into a cache folder outside the repo.
 # Idempotent: a marker file makes later runs a no-op. See /work/shared/docs/e2e-code-server.md.
 #
@@ -14,7 +15,7 @@ CS_VERSION=4.100.3
 # lib/postinstall.js has `const VERSION = 'v13.0.0-10'` (checked with `npm pack` on both packages).
 RG_PKG_VERSION=1.15.11
 RG_ASSET_VERSION=v13.0.0-10
-APT_PACKAGES=(chromium fonts-dejavu-core ripgrep libkrb5-dev)
+APT_PACKAGES=(chromium fonts-dejavu-core ripgrep libkrb5-dev bubblewrap)
 
 CACHE_ROOT="${MASSGEN_E2E_CACHE:-$HOME/.cache/massgen-e2e}"
 CS_DIR="$CACHE_ROOT/code-server-$CS_VERSION"
@@ -43,7 +44,7 @@ if ((${#missing[@]})); then
 else
 	log "apt: ${APT_PACKAGES[*]} already installed"
 fi
-for bin in chromium rg; do command -v "$bin" >/dev/null || { log "$bin not on PATH after apt"; exit 1; }; done
+for bin in chromium rg bwrap; do command -v "$bin" >/dev/null || { log "$bin not on PATH after apt"; exit 1; }; done
 
 # --- code-server -------------------------------------------------------------------------------
 mkdir -p "$CACHE_ROOT"
