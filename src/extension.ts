@@ -9,7 +9,7 @@ import type { FeatureFactory } from './vscode/feature';
 import type { FindingThread } from './vscode/review/selectionReview';
 import type { ChangeActions } from './vscode/run/runTypes';
 import { DisposableStore } from './vscode/lifecycle';
-import { createLog } from './vscode/log';
+import { createLog, SessionSecrets } from './vscode/log';
 import { selectionReviewFeature } from './vscode/review/registerSelectionReview';
 import { loadEngineBundle } from './vscode/run/loadEngine';
 import { RunController } from './vscode/run/runController';
@@ -32,7 +32,8 @@ export function activate(context: vscode.ExtensionContext): MassGenApi & { reado
 	const root = new DisposableStore();
 	context.subscriptions.push(root);
 
-	const log = root.add(createLog());
+	const secrets = new SessionSecrets();
+	const log = root.add(createLog(secrets));
 	const keys = new KeyStore(context.secrets);
 	const configsDir = vscode.Uri.joinPath(context.extensionUri, 'configs').fsPath;
 	const statusBar = root.add(new RunStatusBar());
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi & { reado
 	const runs: RunController = root.add(
 		new RunController({
 			log,
+			secrets,
 			keys,
 			statusBar,
 			shippedConfigsDir: configsDir,
@@ -56,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi & { reado
 		}),
 	);
 	panel = root.add(
-		new PanelHost({ extensionUri: context.extensionUri, log, runs, memento: context.workspaceState, approvals: approvals.prompts }),
+		new PanelHost({ extensionUri: context.extensionUri, log, runs, memento: context.workspaceState, approvals: approvals.prompts, secrets }),
 	);
 	approvals.attach(panel);
 	root.add(

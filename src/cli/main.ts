@@ -1,4 +1,6 @@
 import { version } from '../../package.json';
+import { Redactor } from '../core/secrets/redactor.js';
+import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
 import { runCommand } from './runCommand.js';
 import { validateCommand } from './validateCommand.js';
@@ -32,7 +34,9 @@ async function main(): Promise<number> {
 			process.stderr.write(`massgen: ${error.message}\n\n${usage}\n`);
 			return 1;
 		}
-		process.stderr.write(`massgen: internal error: ${(error as Error).message}\n`);
+		// The run's own redactor is gone with it: mask what the environment and URLs reveal.
+		const redactor = new Redactor(environmentSecrets(process.env));
+		process.stderr.write(redactor.text(`massgen: internal error: ${(error as Error).message}\n`));
 		return 2;
 	}
 }

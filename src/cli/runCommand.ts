@@ -12,16 +12,21 @@ import { newRunId } from '../core/logs/runId.js';
 import type { RunStatus } from '../core/orchestrator/events.js';
 import { Orchestrator } from '../core/orchestrator/orchestrator.js';
 import { loadPriceTable, priceFor } from '../core/providers/pricing.js';
+import { redactEvents } from '../core/secrets/redactedEvents.js';
+import { Redactor } from '../core/secrets/redactor.js';
+import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import { buildAgents, selectDefaultTeam } from '../core/team/buildAgents.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { createRunTools } from '../core/tools/guardedRunTools.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';
+import { secretPaths } from '../core/workspace/secretPaths.js';
 import { formatPatch } from '../core/workspace/patch.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import { createDisplay } from './display/createDisplay.js';
 import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
+import { redactedIo } from './redactedIo.js';
 import { shippedConfigsDir } from './shippedFiles.js';
 
 export interface CliIo {
@@ -37,7 +42,10 @@ export interface CliIo {
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 
 /** `massgen run`: DESIGN §8. Returns the exit code. */
-export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, io: CliIo): Promise<number> {
+export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, callerIo: CliIo): Promise<number> {
+	// Every byte on stdout and stderr passes the run's redactor; it learns the team's secrets below.
+	let redactor = new Redactor(environmentSecrets(callerIo.env));
+	const io = redactedIo(callerIo, () => redactor);
 	const root = resolve(command.workspace);
 	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
 	const team = await loadTeam(root, command.config, io);
@@ -45,9 +53,11 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	const prices = await loadPriceTable(join(shippedConfigsDir(), 'prices.yaml'));
 	const priceOf = (provider: string, model: string) => priceFor(provider, model, prices) ?? undefined;
 	const { agents, secrets } = buildAgents(team.config, { keys: team.keys, priceOf });
-	const workspace = await createWorkspace(root, { protectedPaths: team.config.orchestrator.protected_paths });
+	redactor = new Redactor(secrets);
+	const secretFiles = secretPaths(team.config.orchestrator.secret_paths);
+	const workspace = await createWorkspace(root, { protectedPaths: team.config.orchestrator.protected_paths, secretPaths: secretFiles });
 	const runId = newRunId();
-	const log = await RunLogWriter.create(root, runId, { secrets });
+	const log = await RunLogWriter.create(root, runId, { redactor });
 	const settings = { ...toOrchestratorSettings(team.config), ...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}) };
 	const display = command.json ? undefined : createDisplay(io.stderr);
 	const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
@@ -65,11 +75,12 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 		runDir: log.runDir,
 		env: io.env,
 		secrets,
+		secretPaths: secretFiles,
 		onNotice: (message) => io.stderr.write(`massgen: ${message}\n`),
 	});
 	const orchestrator = new Orchestrator({ runId, question: command.question, workspace, agents, settings, signal: io.signal, tools });
 	try {
-		for await (const event of orchestrator.run()) {
+		for await (const event of redactEvents(orchestrator.run(), redactor)) {
 			log.append(event);
 			display?.onEvent(event);
 			if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
@@ -81,7 +92,7 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	const result = orchestrator.result!;
 	// Against the bases the agents read (the run snapshot), as the changes carry them.
 	const patch = formatPatch(result.changes);
-	await log.finish({ result, configYaml: redactConfig(team.config, secrets), patch });
+	await log.finish({ result, configYaml: redactConfig(team.config, redactor), patch });
 	await log.close();
 	io.stderr.write(`run log: ${log.runDir}\n`);
 	const decisions = tools.last?.ledger.entries ?? [];
@@ -92,7 +103,7 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
-		const applied = await applyChangeSet(root, runId, result.changes, { protectedPaths: workspace.protectedPaths });
+		const applied = await applyChangeSet(root, runId, result.changes, { protectedPaths: workspace.protectedPaths, secrets: workspace.secretPaths });
 		if (applied.conflicts.length > 0) {
 			for (const conflict of applied.conflicts) io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
 			return fail(io, 'the workspace changed since the agents read it; nothing was written (see changes.patch in the run log)', 2);

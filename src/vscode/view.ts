@@ -15,6 +15,7 @@ import { dispatchWebviewMessage, type PanelActions } from './panel/dispatchWebvi
 import type { RunController } from './run/runController';
 import type { ChangeActions } from './run/runTypes';
 import { workspaceFolder } from './settings';
+import type { SessionSecrets } from './log';
 import { webviewHtml } from './webviewHtml';
 
 export interface PanelHostDeps {
@@ -25,6 +26,8 @@ export interface PanelHostDeps {
 	readonly memento: vscode.Memento;
 	/** Where the approval cards' answers go (`ApprovalPrompts.answer`; stale request ids are ignored there). */
 	readonly approvals?: PanelApprovals;
+	/** Every message to the webview passes through them (live events are redacted already; past runs, change sets and late errors too). */
+	readonly secrets?: SessionSecrets;
 }
 
 export interface PanelApprovals {
@@ -309,7 +312,8 @@ export class PanelHost extends Disposable {
 
 	private _post(message: HostMessage): void {
 		if (!this._panel || !this._ready) return;
-		void this._panel.webview.postMessage(message).then(undefined, (error: unknown) =>
+		const safe = this._deps.secrets ? this._deps.secrets.json(message) : message;
+		void this._panel.webview.postMessage(safe).then(undefined, (error: unknown) =>
 			this._deps.log.warn(`panel: post failed: ${String(error)}`),
 		);
 	}

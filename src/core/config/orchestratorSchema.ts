@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretPatternProblem } from '../workspace/secretPaths.js';
 
 const sensitivity = z.enum(['lenient', 'balanced', 'strict']);
 
@@ -13,7 +14,7 @@ export const contextPathSchema = z.object({
 /** MassGen's `orchestrator.coordination`; none of its keys is supported yet (each warns). */
 export const coordinationSchema = z.object({});
 
-/** MassGen's `orchestrator` plus our limits: `max_rounds`, `max_tool_calls_per_turn`, `protected_paths`. */
+/** MassGen's `orchestrator` plus our limits: `max_rounds`, `max_tool_calls_per_turn`, `protected_paths`, `secret_paths`. */
 export const orchestratorSchema = z.object({
 	context_paths: z.array(contextPathSchema).default([]),
 	voting_sensitivity: sensitivity.default('lenient').describe('Prompt wording only (as in MassGen).'),
@@ -40,6 +41,20 @@ export const orchestratorSchema = z.object({
 		.array(z.string().min(1))
 		.default([])
 		.describe('Workspace-relative paths that agents may never write.'),
+	secret_paths: z
+		.array(
+			z
+				.string()
+				.min(1)
+				.superRefine((pattern, ctx) => {
+					const problem = secretPatternProblem(pattern);
+					if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+				}),
+		)
+		.default([])
+		.describe(
+			'Globs (workspace-relative, case-insensitive; a name without / matches at any depth) of files no tool may read, list, search, copy or write, added to the built-in list (.env*, .npmrc, *.pem, .ssh/ …).',
+		),
 	coordination: coordinationSchema.optional(),
 });
 

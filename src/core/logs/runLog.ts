@@ -8,19 +8,19 @@ import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/pro
 import { join } from 'node:path';
 import type { RunEvent } from '../orchestrator/events.js';
 import type { RunResult } from '../orchestrator/types.js';
-import { createRedactor, stringifyRedacted, type Redactor } from './redactSecrets.js';
+import { Redactor } from '../secrets/redactor.js';
 import { isSafeRunId } from './runId.js';
 
 export interface RunLogOptions {
-	/** Known secret values (resolved API keys); they are redacted from everything written. */
-	readonly secrets?: readonly string[];
+	/** The run's redactor: everything written passes through it (default: URL credentials only). */
+	readonly redactor?: Redactor;
 	/** How long appended events may wait in memory before a write starts (default 50 ms). */
 	readonly flushDelayMs?: number;
 }
 
 export interface RunLogFinish {
 	readonly result: RunResult;
-	/** The resolved config, already redacted by the caller (redacted again here regardless). */
+	/** The resolved config, already redacted by the caller (`redactConfig`; redacted again here regardless). */
 	readonly configYaml: string;
 	/** Unified diff of the winner's change set; empty when there are no changes. */
 	readonly patch: string;
@@ -51,7 +51,7 @@ export class RunLogWriter {
 		/** Absolute path of this run's directory. */
 		readonly runDir: string,
 		private readonly events: FileHandle,
-		private readonly redact: Redactor,
+		private readonly redactor: Redactor,
 		private readonly flushDelayMs: number,
 	) {}
 
@@ -65,14 +65,13 @@ export class RunLogWriter {
 		const runDir = join(runsDir(workspaceRoot), runId);
 		await mkdir(runDir, { recursive: true });
 		const events = await open(join(runDir, 'events.jsonl'), 'a');
-		const redact = createRedactor(options.secrets ?? []);
-		return new RunLogWriter(runDir, events, redact, options.flushDelayMs ?? 50);
+		return new RunLogWriter(runDir, events, options.redactor ?? new Redactor(), options.flushDelayMs ?? 50);
 	}
 
 	/** Queues one event as one line (secrets redacted). */
 	append(event: RunEvent): void {
 		if (this.closed) throw new Error('The run log is closed.');
-		const line = `${stringifyRedacted(event, this.redact)}\n`;
+		const line = `${this.redactor.stringify(event)}\n`;
 		this.buffer.push(line);
 		this.bufferedChars += line.length;
 		if (this.bufferedChars >= MAX_BUFFERED_CHARS) {
@@ -103,12 +102,12 @@ export class RunLogWriter {
 	async finish({ result, configYaml, patch }: RunLogFinish): Promise<void> {
 		if (this.closed) throw new Error('The run log is closed.');
 		await this.flush();
-		await writeAtomic(join(this.runDir, 'result.json'), `${stringifyRedacted(result, this.redact, '  ')}\n`);
+		await writeAtomic(join(this.runDir, 'result.json'), `${this.redactor.stringify(result, '  ')}\n`);
 		if (result.finalAnswer !== null) {
-			await writeAtomic(join(this.runDir, 'final-answer.md'), this.redact(result.finalAnswer));
+			await writeAtomic(join(this.runDir, 'final-answer.md'), this.redactor.text(result.finalAnswer));
 		}
-		if (patch.trim() !== '') await writeAtomic(join(this.runDir, 'changes.patch'), this.redact(patch));
-		await writeAtomic(join(this.runDir, 'config.yaml'), this.redact(configYaml));
+		if (patch.trim() !== '') await writeAtomic(join(this.runDir, 'changes.patch'), this.redactor.text(patch));
+		await writeAtomic(join(this.runDir, 'config.yaml'), this.redactor.text(configYaml));
 	}
 
 	/** Flushes and closes `events.jsonl`; rejects if any event could not be written. Idempotent. */

@@ -2,6 +2,7 @@
  * One MCP server as the run starts it, whatever file defined it: MassGen's `mcp_servers`
  * entries, VS Code's `.vscode/mcp.json` (`servers`) and Claude Code's `.mcp.json` (`mcpServers`).
  */
+import { isSecretName, urlCredentials } from '../secrets/runSecrets.js';
 
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
 
@@ -88,4 +89,34 @@ export function expandRecord(record: Readonly<Record<string, string>> | undefine
 		out[key] = expanded.value;
 	}
 	return out;
+}
+
+/** Variables that expand to the workspace's own paths, not to the caller's values. */
+const workspaceVariables = new Set(['workspaceFolder', 'workspaceRoot', 'userHome']);
+
+/**
+ * The secret values a server's definition resolves to, for the run's redactor: what `${VAR}`
+ * expands to in its command, args, env, url and headers (the workspace paths aside), whole env and
+ * header values under credential-like names (`Authorization`, `API_TOKEN`…), and URL credentials.
+ */
+export function specSecrets(spec: Pick<McpServerSpec, 'command' | 'args' | 'env' | 'url' | 'headers'>, context: ExpandContext): string[] {
+	const found: string[] = [];
+	const expanded = (raw: string): string => {
+		for (const match of raw.matchAll(/\$\{([^}]+)\}/g)) {
+			const name = match[1]!.trim().replace(/^env:/, '');
+			if (!workspaceVariables.has(name)) found.push(context.env[name] ?? '');
+		}
+		return expandVariables(raw, context).value;
+	};
+	for (const raw of [spec.command, spec.url, ...(spec.args ?? [])]) {
+		if (raw !== undefined) found.push(...urlCredentials(expanded(raw)));
+	}
+	for (const [name, raw] of [...Object.entries(spec.env ?? {}), ...Object.entries(spec.headers ?? {})]) {
+		const value = expanded(raw);
+		found.push(...urlCredentials(value));
+		if (!isSecretName(name)) continue;
+		// `Authorization: Bearer <token>`: the token alone may be echoed too.
+		found.push(value, value.replace(/^(Bearer|Basic|Token)\s+/i, ''));
+	}
+	return found;
 }

@@ -1,5 +1,5 @@
 import { ProviderError, type ProviderErrorKind } from './providerError.js';
-import { redact } from './redact.js';
+import { redactProviderText } from '../secrets/redactor.js';
 import { retryAfterMs, type HeadersLike } from './retryAfter.js';
 
 /** What an adapter knows when it turns an SDK failure into a `ProviderError`. */
@@ -58,7 +58,7 @@ export function toProviderError(error: unknown, ctx: ErrorContext): ProviderErro
 			cause: error,
 		});
 	}
-	return invalidResponse(ctx, `malformed response (${redact(messageOf(error), ctx.apiKey)})`, error);
+	return invalidResponse(ctx, `malformed response (${redactProviderText(messageOf(error), ctx.apiKey)})`, error);
 }
 
 /** A stream that ended or broke in a way the protocol does not allow. */
@@ -77,7 +77,7 @@ export function fromStreamError(
 	cause?: unknown,
 ): ProviderError {
 	const code = (typeOrCode ?? '').toLowerCase();
-	const text = redact(message ?? typeOrCode ?? 'unknown error', ctx.apiKey);
+	const text = redactProviderText(message ?? typeOrCode ?? 'unknown error', ctx.apiKey);
 	let kind: ProviderErrorKind = 'server';
 	let retryable: boolean | undefined;
 	if (/rate_limit|rate-limit|too_many_requests|resource_exhausted/.test(code)) kind = 'rate-limit';
@@ -170,7 +170,7 @@ function providerDetail(error: unknown, apiKey: string | undefined): string {
 		messageOf(error).replace(/^\d{3}\s+/, '');
 	const parsed = parseJsonMessage(text);
 	if (parsed) text = parsed;
-	return shorten(redact(text, apiKey));
+	return shorten(redactProviderText(text, apiKey));
 }
 
 /** Gemini's `ApiError` message is the JSON error body. */
@@ -220,7 +220,7 @@ function innermostMessage(error: unknown, apiKey: string | undefined): string {
 		if (typeof e['message'] === 'string' && e['message']) parts.push(e['message']);
 		e = e['cause'] as Record<string, unknown> | undefined;
 	}
-	return shorten(redact([...new Set(parts)].join(': ') || 'connection failed', apiKey));
+	return shorten(redactProviderText([...new Set(parts)].join(': ') || 'connection failed', apiKey));
 }
 
 function messageOf(error: unknown): string {

@@ -6,6 +6,9 @@ import type { AgentSpec, ModelPrice } from '../orchestrator/types.js';
 import type { BackendSettings } from '../providers/backendSettings.js';
 import { createModel as createSdkModel, type CreateModelOptions } from '../providers/createModel.js';
 import type { ChatModel } from '../providers/model.js';
+import { configSecrets } from '../config/redact.js';
+import { specSecrets } from '../mcp/mcpServerSpec.js';
+import { environmentSecrets } from '../secrets/runSecrets.js';
 import { probeLocalServer } from './probeLocalServer.js';
 
 export interface TeamSources {
@@ -18,17 +21,24 @@ export interface TeamSources {
 
 export interface BuiltTeam {
 	readonly agents: AgentSpec[];
-	/** Every resolved key, so logs can redact them. */
+	/**
+	 * Every secret value the run resolved, for its redactor: the agents' keys (from any source),
+	 * every value in secret storage, secret-looking environment and `.env` values, URL credentials
+	 * and secret-looking values anywhere in the config, and what its MCP servers' `${VAR}`s expand to.
+	 */
 	readonly secrets: string[];
 }
 
 /** Turns a validated config into agents with resolved keys and models (no network). */
 export function buildAgents(config: MassGenConfig, sources: TeamSources): BuiltTeam {
-	const secrets: string[] = [];
+	const { env, dotenv = {}, secrets: stored = {} } = sources.keys;
+	const secrets: string[] = [...Object.values(stored), ...environmentSecrets(env), ...environmentSecrets(dotenv), ...configSecrets(config)];
+	const expandContext = { env, workspaceFolder: '', userHome: env['HOME'] ?? env['USERPROFILE'] };
 	const make = sources.createModel ?? createSdkModel;
 	const agents = config.agents.map((agent): AgentSpec => {
 		const key = resolveApiKey(agent.backend, sources.keys);
 		if (key.key) secrets.push(key.key);
+		for (const server of agent.backend.mcp_servers ?? []) secrets.push(...specSecrets(server, expandContext));
 		const settings = toBackendSettings(agent, key.key);
 		const model = make(settings, { keyVariable: key.variables[0] });
 		return {

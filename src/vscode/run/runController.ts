@@ -12,10 +12,12 @@ import { contextKeys } from '../commandIds';
 import { chooseTeamConfig } from '../config/chooseTeamConfig';
 import type { ConfigDiagnostics } from '../config/configDiagnostics';
 import { Disposable } from '../lifecycle';
+import type { SessionSecrets } from '../log';
 import type { KeyStore } from '../secrets';
 import { readConfigSetting, workspaceFolder } from '../settings';
 import { editorTools } from './editorTools';
 import { EventBatcher } from './eventBatcher';
+import { readSecretPathsSetting } from './secretPathsSetting';
 import type { Engine } from './loadEngine';
 import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages';
 import type { RunStatusBar } from './runStatusBar';
@@ -23,6 +25,8 @@ import type { FinishedRun, RunRequest, RunService } from './runTypes';
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;
+	/** What runs resolved as secret: the log, notifications and panel redact it (omitted: notifications are not redacted). */
+	readonly secrets?: SessionSecrets;
 	readonly keys: KeyStore;
 	readonly diagnostics: ConfigDiagnostics;
 	readonly statusBar: RunStatusBar;
@@ -162,7 +166,7 @@ export class RunController extends Disposable implements RunService {
 		try {
 			return await this._run(request, folder, tokens.token);
 		} catch (error) {
-			reportUnexpected(this._deps.log, error);
+			reportUnexpected(this._deps.log, error, this._redact);
 			return undefined;
 		} finally {
 			caller?.dispose();
@@ -200,6 +204,8 @@ export class RunController extends Disposable implements RunService {
 			env: this._deps.env ?? process.env,
 			dotenv: vscode.workspace.isTrusted ? await engine.readDotenv(root) : {},
 		};
+		// Known before the team resolves, so config errors and notes are redacted too.
+		this._deps.secrets?.learn(engine.keySecrets(keys));
 		const resolution = await engine.resolveTeam({
 			file: choice.file,
 			kind: choice.kind,
@@ -210,7 +216,7 @@ export class RunController extends Disposable implements RunService {
 			if (resolution.kind !== 'default') await this._deps.diagnostics.set(resolution.file, resolution.issues);
 			log.error(`team config ${resolution.file}: ${resolution.problem}`);
 			for (const issue of resolution.issues) log.error(`${issue.file}:${issue.line}:${issue.col}: ${issue.message}`);
-			reportTeamProblem({ problem: resolution.problem, file: resolution.file, issues: resolution.issues });
+			reportTeamProblem({ problem: resolution.problem, file: resolution.file, issues: resolution.issues }, this._redact);
 			return undefined;
 		}
 		const team = resolution.team;
@@ -236,6 +242,8 @@ export class RunController extends Disposable implements RunService {
 		);
 		const abort = abortSignalFromToken(token);
 		const tools = this._deps.approvals && editorTools({ ...this._deps.approvals, folder, log, token });
+		const secretPathsSetting = readSecretPathsSetting(folder.uri);
+		for (const note of secretPathsSetting.notes) log.warn(`settings: ${note}`);
 		try {
 			const outcome = await engine.runTeam({
 				workspaceRoot: root,
@@ -250,6 +258,8 @@ export class RunController extends Disposable implements RunService {
 					this._state = reduceRun(this._state ?? initialRunState(), event);
 					batcher.push(event);
 				},
+				secretPaths: secretPathsSetting.patterns,
+				onRedactor: (redactor) => this._deps.secrets?.learn(redactor),
 				onLogError: (error) => log.error(`run log: ${error instanceof Error ? error.message : String(error)}`),
 				...(tools ? { tools } : {}),
 			});
@@ -262,13 +272,15 @@ export class RunController extends Disposable implements RunService {
 			const finished: FinishedRun = { request, result, state: this._state, workspace: outcome.workspace, runDir: outcome.runDir };
 			this._onDidFinishRun.fire(finished);
 			if (result.status === 'cancelled') reportCancelled();
-			else reportFinished(finished, this._deps.isPanelVisible());
+			else reportFinished(finished, this._deps.isPanelVisible(), this._redact);
 			return finished;
 		} finally {
 			batcher.dispose();
 			abort.dispose();
 		}
 	}
+
+	private readonly _redact = (text: string): string => this._deps.secrets?.text(text) ?? text;
 
 	private _setRunActive(value: boolean): void {
 		this._runActiveKey = value;

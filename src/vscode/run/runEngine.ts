@@ -14,12 +14,17 @@ import type { RunEvent } from '../../core/orchestrator/events';
 import { Orchestrator } from '../../core/orchestrator/orchestrator';
 import type { RunResult, Turn } from '../../core/orchestrator/types';
 import { loadPriceTable, priceFor } from '../../core/providers/pricing';
-import { readWorkspaceMcpServers } from '../../core/mcp/workspaceMcpFiles';
+import { specSecrets } from '../../core/mcp/mcpServerSpec';
+import { readWorkspaceMcpServers, type WorkspaceMcpServers } from '../../core/mcp/workspaceMcpFiles';
 import type { PermissionStore } from '../../core/permissions/permissionEngine';
 import type { RuleLists } from '../../core/permissions/rules';
+import { redactEvents } from '../../core/secrets/redactedEvents';
+import { Redactor } from '../../core/secrets/redactor';
+import { environmentSecrets } from '../../core/secrets/runSecrets';
 import { buildAgents } from '../../core/team/buildAgents';
 import { createRunTools } from '../../core/tools/guardedRunTools';
 import { createWorkspace } from '../../core/workspace/createWorkspace';
+import { secretPaths, type SecretPaths } from '../../core/workspace/secretPaths';
 import { formatPatch } from '../../core/workspace/patch';
 import type { Workspace } from '../../core/workspace/types';
 import type { ApiKeySources } from '../../core/config/apiKeys';
@@ -30,6 +35,12 @@ import type { ResolvedTeam } from './resolveTeam';
 export { loadConfigText } from '../../core/config/loadConfig';
 export { readDotenv } from '../../core/config/apiKeys';
 export { resolveTeam } from './resolveTeam';
+
+/** The secrets the key sources hold (secret storage, environment, `.env`), before any team is resolved. */
+export function keySecrets(keys: ApiKeySources): Redactor {
+	const { secrets = {}, env, dotenv = {} } = keys;
+	return new Redactor([...Object.values(secrets), ...environmentSecrets(env), ...environmentSecrets(dotenv)]);
+}
 
 export interface EngineRun {
 	readonly workspaceRoot: string;
@@ -45,6 +56,10 @@ export interface EngineRun {
 	/** The run directory exists (called before the first event). */
 	readonly onRunDir?: (runDir: string, runId: string) => void;
 	readonly onLogError?: (error: unknown) => void;
+	/** The run's redactor, once its secrets are known (before the first event and notice). */
+	readonly onRedactor?: (redactor: Redactor) => void;
+	/** `massgen.secretPaths`: added to the config's `secret_paths` (already validated). */
+	readonly secretPaths?: readonly string[];
 	/** MCP servers, `run_command` and the permission engine (architecture §11); omitted = workspace tools only. */
 	readonly tools?: EngineTools;
 }
@@ -88,12 +103,18 @@ export async function runTeam(run: EngineRun): Promise<EngineResult> {
 		priceOf,
 		createModel: extensionModelFactory(run.lookup),
 	});
-	const workspace = await createWorkspace(root, { protectedPaths: config.orchestrator.protected_paths });
+	// Read first: what their `${VAR}`s expand to is secret too, and the redactor must know it before any output.
+	const workspaceMcp = run.tools?.readWorkspaceServers ? await readWorkspaceMcpServers(root) : undefined;
+	const expand = { env: run.keys.env, workspaceFolder: root, userHome: run.keys.env['HOME'] ?? run.keys.env['USERPROFILE'] };
+	const redactor = new Redactor([...secrets, ...(workspaceMcp?.servers ?? []).flatMap((spec) => specSecrets(spec, expand))]);
+	run.onRedactor?.(redactor);
+	const secretFiles = secretPaths([...config.orchestrator.secret_paths, ...(run.secretPaths ?? [])]);
+	const workspace = await createWorkspace(root, { protectedPaths: config.orchestrator.protected_paths, secretPaths: secretFiles });
 	const runId = newRunId();
-	const log = await RunLogWriter.create(root, runId, { secrets });
+	const log = await RunLogWriter.create(root, runId, { redactor });
 	run.onRunDir?.(log.runDir, runId);
 	try {
-		const tools = run.tools ? await runTools(run, run.tools, log.runDir, secrets) : undefined;
+		const tools = run.tools ? runTools(run, run.tools, { runDir: log.runDir, redactor, secretFiles, workspaceMcp }) : undefined;
 		const orchestrator = new Orchestrator({
 			runId,
 			question: run.question,
@@ -104,14 +125,14 @@ export async function runTeam(run: EngineRun): Promise<EngineResult> {
 			signal: run.signal,
 			...(tools ? { tools } : {}),
 		});
-		for await (const event of orchestrator.run()) {
+		for await (const event of redactEvents(orchestrator.run(), redactor)) {
 			log.append(event);
 			run.onEvent(event);
 		}
 		const result = orchestrator.result!;
 		try {
 			const patch = formatPatch(result.changes);
-			await log.finish({ result, configYaml: redactConfig(config, secrets), patch });
+			await log.finish({ result, configYaml: redactConfig(config, redactor), patch });
 		} catch (error) {
 			run.onLogError?.(error);
 		}
@@ -122,16 +143,14 @@ export async function runTeam(run: EngineRun): Promise<EngineResult> {
 }
 
 /** The run's `RunOptions.tools`, as `createRunTools` documents it (the CLI's `runCommand` does the same with its own broker and store). */
-async function runTools(run: EngineRun, tools: EngineTools, runDir: string, secrets: readonly string[]) {
+function runTools(run: EngineRun, tools: EngineTools, context: RunToolsContext) {
 	const root = run.workspaceRoot;
 	const { config, file } = run.team;
+	const { runDir, redactor, workspaceMcp } = context;
 	const settings = toRunToolSettings(config, { configFromWorkspace: isInside(root, file) });
-	let workspaceServers;
-	if (tools.readWorkspaceServers) {
-		const read = await readWorkspaceMcpServers(root);
-		for (const notice of read.notices) tools.onNotice(notice);
-		workspaceServers = read.servers;
-	}
+	const onNotice = (message: string) => tools.onNotice(redactor.text(message));
+	for (const notice of workspaceMcp?.notices ?? []) onNotice(notice);
+	const workspaceServers = workspaceMcp?.servers;
 	return createRunTools({
 		workspaceRoot: root,
 		agents: settings.agents,
@@ -148,9 +167,17 @@ async function runTools(run: EngineRun, tools: EngineTools, runDir: string, secr
 		...(workspaceServers ? { workspaceServers } : {}),
 		runDir,
 		env: run.keys.env,
-		secrets,
-		onNotice: tools.onNotice,
+		secrets: redactor.needles,
+		secretPaths: context.secretFiles,
+		onNotice,
 	});
+}
+
+interface RunToolsContext {
+	readonly runDir: string;
+	readonly redactor: Redactor;
+	readonly secretFiles: SecretPaths;
+	readonly workspaceMcp: WorkspaceMcpServers | undefined;
 }
 
 function isInside(root: string, path: string): boolean {

@@ -7,8 +7,12 @@ import type { FinishedRun } from './runTypes';
 
 /**
  * What the user is told about a run, as non-modal notifications with the next step as a button.
- * Never a stack trace: details go to the MassGen log.
+ * Never a stack trace: details go to the MassGen log. `redact` (the session's secrets) cleans
+ * every text that carries a message from elsewhere (config issues, errors).
  */
+
+type Redact = (text: string) => string;
+const asIs: Redact = (text) => text;
 
 const openConfig = 'Open Config';
 const setApiKey = 'Set API Key';
@@ -23,34 +27,35 @@ export interface TeamProblemReport {
 	readonly message?: string;
 }
 
-export function reportTeamProblem(report: TeamProblemReport): void {
+export function reportTeamProblem(report: TeamProblemReport, redact: Redact = asIs): void {
 	const errors = report.issues.filter((issue) => issue.severity === 'error');
 	const first = errors[0];
 	const where = (issue: ConfigIssue) => `${basename(issue.file || report.file)}:${issue.line}:${issue.col}`;
 	switch (report.problem) {
 		case 'no-config':
-			void ask(`MassGen: ${report.message ?? `no team config at ${report.file}`}`, [selectTeamConfig], report);
+			void ask(`MassGen: ${report.message ?? `no team config at ${report.file}`}`, [selectTeamConfig], report, redact);
 			return;
 		case 'config': {
 			const more = errors.length > 1 ? ` (and ${errors.length - 1} more; see Problems)` : '';
 			const text = first ? `${first.message} (${where(first)})${more}` : 'it cannot be read';
-			void ask(`MassGen: the team config ${basename(report.file)} has errors: ${text}`, [openConfig], report);
+			void ask(`MassGen: the team config ${basename(report.file)} has errors: ${text}`, [openConfig], report, redact);
 			return;
 		}
 		case 'missing-key': {
 			const keys = errors.filter((issue) => issue.code === 'missing-api-key');
 			const text = keys.map((issue) => issue.message).join('; ');
-			void ask(`MassGen: an API key is missing: ${text}`, [setApiKey, openConfig], report);
+			void ask(`MassGen: an API key is missing: ${text}`, [setApiKey, openConfig], report, redact);
 			return;
 		}
 		case 'vscode-lm':
-			void ask(`MassGen: ${errors.map((issue) => issue.message).join('; ')}`, [openConfig], report);
+			void ask(`MassGen: ${errors.map((issue) => issue.message).join('; ')}`, [openConfig], report, redact);
 			return;
 		case 'no-agents':
 			void ask(
 				`MassGen: no team member is available. ${first?.message ?? ''}. Set an API key, sign in to GitHub Copilot, or select a team config (the "demo" preset needs nothing).`,
 				[setApiKey, selectTeamConfig],
 				report,
+				redact,
 			);
 			return;
 	}
@@ -78,11 +83,11 @@ export function reportTeamNotes(team: ResolvedTeam, notes: readonly string[]): v
 	void vscode.window.showInformationMessage(summary, setApiKey, selectTeamConfig).then(runChoice);
 }
 
-export function reportFinished(run: FinishedRun, panelVisible: boolean): void {
+export function reportFinished(run: FinishedRun, panelVisible: boolean, redact: Redact = asIs): void {
 	const { result } = run;
 	const reveal = (choice: string | undefined) => runChoice(choice, run.runDir);
 	if (result.status === 'failed') {
-		void vscode.window.showErrorMessage(`MassGen: the run failed: ${result.error ?? 'no agent produced an answer'}`, showPanel, openRunLog).then(reveal);
+		void vscode.window.showErrorMessage(redact(`MassGen: the run failed: ${result.error ?? 'no agent produced an answer'}`), showPanel, openRunLog).then(reveal);
 	} else if (result.status === 'timeout') {
 		const what = result.finalAnswer !== null ? 'the best available answer is shown' : 'no answer was ready';
 		void vscode.window.showWarningMessage(`MassGen: the run timed out; ${what}.`, showPanel).then(reveal);
@@ -97,16 +102,16 @@ export function reportCancelled(): void {
 	vscode.window.setStatusBarMessage('MassGen: run cancelled; nothing was written', 4000);
 }
 
-export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown): void {
+export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown, redact: Redact = asIs): void {
 	log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
 	const message = error instanceof Error ? error.message : String(error);
-	void vscode.window.showErrorMessage(`MassGen: the run could not complete: ${message}. See the MassGen log for details.`, 'Show Log').then(
+	void vscode.window.showErrorMessage(redact(`MassGen: the run could not complete: ${message}. See the MassGen log for details.`), 'Show Log').then(
 		(choice) => choice && log.show(true),
 	);
 }
 
-async function ask(message: string, actions: readonly string[], report: TeamProblemReport): Promise<void> {
-	const choice = await vscode.window.showErrorMessage(message, ...actions);
+async function ask(message: string, actions: readonly string[], report: TeamProblemReport, redact: Redact): Promise<void> {
+	const choice = await vscode.window.showErrorMessage(redact(message), ...actions);
 	if (choice === openConfig) await openIssue(report);
 	else await runChoice(choice);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
-import { redactConfig } from '../../../src/core/config/redact.js';
+import { configSecrets, redactConfig } from '../../../src/core/config/redact.js';
+import { Redactor } from '../../../src/core/secrets/redactor.js';
 
 const secret = 'sk-proj-SUPERSECRET123';
 const text = `
@@ -24,7 +25,8 @@ agents:
 
 describe('redactConfig', () => {
 	const { config } = loadConfigText(text, 'team.yaml');
-	const out = redactConfig(config!, [secret, '']);
+	// The secret is known only because the config names it `api_key`: configSecrets finds it.
+	const out = redactConfig(config!, new Redactor(configSecrets(config!)));
 
 	it('never contains the secret, wherever it was', () => {
 		expect(out).not.toContain(secret);
@@ -52,6 +54,23 @@ describe('redactConfig', () => {
 
 	it('redacts a secret that appears in a key name too', () => {
 		const odd = loadConfigText(`agent:\n  backend:\n    model: gpt-5\n    headers: {"${secret}": 1}\n`, 'x.yaml');
-		expect(redactConfig(odd.config!, [secret])).not.toContain(secret);
+		expect(redactConfig(odd.config!, new Redactor([secret]))).not.toContain(secret);
+	});
+
+	it('masks URL credentials in any field and collects them as secrets', () => {
+		const withUrl = loadConfigText(
+			'agent:\n  system_message: "use http://bob:hunter2-pw@host/v1"\n  backend:\n    type: chatcompletion\n    model: m\n    base_url: http://bob:hunter2-pw@127.0.0.1:9/v1\n',
+			'x.yaml',
+		).config!;
+		expect(configSecrets(withUrl)).toEqual(expect.arrayContaining(['bob:hunter2-pw', 'hunter2-pw']));
+		const yaml = redactConfig(withUrl, new Redactor());
+		expect(yaml).not.toContain('hunter2');
+		expect(yaml).toContain('base_url: http://[redacted]@127.0.0.1:9/v1');
+	});
+
+	it('keeps secret_paths (file names, not secrets)', () => {
+		const paths = loadConfigText('agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["config/prod.yaml"]\n', 'x.yaml').config!;
+		expect(configSecrets(paths)).toEqual([]);
+		expect(redactConfig(paths, new Redactor())).toContain('config/prod.yaml');
 	});
 });

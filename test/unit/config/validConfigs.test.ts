@@ -34,6 +34,7 @@ describe('valid configs', () => {
 				max_rounds: null,
 				max_tool_calls_per_turn: 40,
 				protected_paths: [],
+				secret_paths: [],
 			},
 			timeout_settings: {
 				orchestrator_timeout_seconds: 1800,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunEvents } from '../../../src/core/logs/readRunEvents.js';
 import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+import { Redactor } from '../../../src/core/secrets/redactor.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { RUN_ID, stamp } from '../protocol/eventFixtures.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
@@ -27,7 +28,7 @@ const result: RunResult = {
 	],
 	votes: [{ voter: 'bob', votedFor: 'alice', votedForLabel: 'agent1.2', reason: 'better' }],
 	finalAnswer: '# Final\nUse a map.',
-	changes: [{ path: 'src/parse.ts', kind: 'modify', baseHash: 'ab'.repeat(32), content: 'new' }],
+	changes: [{ path: 'src/parse.ts', kind: 'modify', baseHash: 'ab'.repeat(32), base: 'old', content: 'new' }],
 	usage: [{ agentId: 'alice', inputTokens: 300, outputTokens: 50, calls: 2, costUsd: 0.03 }],
 	durationMs: 12_345,
 };
@@ -105,7 +106,7 @@ describe('RunLogWriter', () => {
 
 	it('never lets a known secret reach disk', async () => {
 		const secrets = ['sk-live-0123456789', 'k"ey\\with-quotes'];
-		const log = await RunLogWriter.create(ws, RUN_ID, { secrets });
+		const log = await RunLogWriter.create(ws, RUN_ID, { redactor: new Redactor(secrets) });
 		const events = stamp([
 			{ type: 'text-delta', agentId: 'alice', phase: 'coordination', text: 'my key is sk-live-0123456789!' },
 			{ type: 'tool-call', agentId: 'alice', phase: 'coordination', callId: 'c', name: 'x', args: { 'sk-live-0123456789': secrets[1] } },
@@ -127,8 +128,8 @@ describe('RunLogWriter', () => {
 		}
 		const back = await readRunEvents(log.runDir);
 		expect(back).toHaveLength(3);
-		expect(back[0]).toMatchObject({ text: 'my key is [REDACTED]!' });
-		expect(back[1]).toMatchObject({ args: { '[REDACTED]': '[REDACTED]' } });
+		expect(back[0]).toMatchObject({ text: 'my key is [redacted]!' });
+		expect(back[1]).toMatchObject({ args: { '[redacted]': '[redacted]' } });
 	});
 
 	it('refuses an unsafe run id and appends after close', async () => {

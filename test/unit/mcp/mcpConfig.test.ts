@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import { redactConfig } from '../../../src/core/config/redact.js';
+import { Redactor } from '../../../src/core/secrets/redactor.js';
 import { toBackendSettings, toRunToolSettings } from '../../../src/core/config/toSettings.js';
 
 const issuesOf = (text: string) => loadConfigText(text, 'team.yaml').issues.map((issue) => `${issue.line}:${issue.col} ${issue.severity}: ${issue.message}`);
@@ -65,7 +66,7 @@ permissions:
 
 	it('the redacted config.yaml of a run reloads and hides header secrets', () => {
 		const config = loadConfigText(text.replace('${GITHUB_TOKEN}', 'ghp_realtoken123'), 'team.yaml').config!;
-		const out = redactConfig(config, []);
+		const out = redactConfig(config, new Redactor());
 		expect(out).not.toContain('ghp_realtoken123');
 		const again = loadConfigText(out, 'config.yaml');
 		expect(again.issues.filter((issue) => issue.severity === 'error')).toEqual([]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker, type ApprovalChoice } from '../../../src/core/approvals/approvalBroker.js';
-import { createRedactor } from '../../../src/core/logs/redactSecrets.js';
+import { Redactor } from '../../../src/core/secrets/redactor.js';
 import type { RunEventBody } from '../../../src/core/orchestrator/events.js';
 import { AuditLedger, auditFileName } from '../../../src/core/permissions/auditLedger.js';
 import { PermissionEngine, type PermissionRequest } from '../../../src/core/permissions/permissionEngine.js';
@@ -23,7 +23,7 @@ function setup(options: { answer?: ApprovalChoice; note?: string; maxToolCalls?:
 		if (options.answer) queueMicrotask(() => broker.resolve(request.requestId, options.answer!, options.note));
 	});
 	const engine = new PermissionEngine({ store });
-	const ledger = new AuditLedger(runDir, createRedactor(options.secrets ?? []));
+	const ledger = new AuditLedger(runDir, new Redactor(options.secrets).text);
 	const gate = new PermissionGate({
 		runId: 'run-1',
 		engine,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toProviderError } from '../../../src/core/providers/errors.js';
-import { redact } from '../../../src/core/providers/redact.js';
+import { redactProviderText } from '../../../src/core/secrets/redactor.js';
 import { retryAfterMs } from '../../../src/core/providers/retryAfter.js';
 import { ProviderError } from '../../../src/core/providers/providerError.js';
 
@@ -56,6 +56,6 @@ describe('toProviderError', () => {
 		expect(error.message).not.toContain(ctx.apiKey);
 		expect(error.message).not.toContain('sk-ant-api03');
 		expect(error.message.startsWith('OPENAI_API_KEY rejected (401)')).toBe(true);
-		expect(redact('key=AIzaSyA1234567890abcdef', undefined)).toBe('key=[redacted]');
+		expect(redactProviderText('key=AIzaSyA1234567890abcdef', undefined)).toBe('key=[redacted]');
 	});
 });
