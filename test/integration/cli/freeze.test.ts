@@ -105,6 +105,18 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 		expect(toolResults(logged)).toEqual([{ text: 'search_files: cancelled', isError: true, ms: expect.any(Number) }]);
 	}, 60_000);
 
+	it('the coordination timeout fires while a tool is busy: exit 3', async () => {
+		const root = makeWorkspaceDir({ 'minified.js': `${'word '.repeat(700)}\n`.repeat(200) });
+		const started = Date.now();
+		const run = await runCli(['run', '--timeout', '1', '--config', fixture('freeze-busy.yaml'), 'search'], { cwd: root });
+		// Startup, one second of coordination, then the log: far below the minute the search needs.
+		expect(Date.now() - started).toBeLessThan(4000);
+		expect(run.code).toBe(3);
+		const dir = onlyRunDir(root);
+		expect(JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')).status).toBe('timeout');
+		expect(toolResults(events(dir))).toEqual([{ text: 'search_files: cancelled', isError: true, ms: expect.any(Number) }]);
+	}, 60_000);
+
 	it('a 1 MB config with 300 aliases: a clear error, no run directory, nothing huge written', async () => {
 		const root = makeWorkspaceDir();
 		const config = join(root, 'bomb.yaml');
