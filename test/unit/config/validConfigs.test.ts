@@ -44,7 +44,7 @@ describe('valid configs', () => {
 				mcp_tool_timeout_seconds: 120,
 			},
 			ui: { use_orchestrator_for_single_agent: true },
-			permissions: { allow: [], ask: [], deny: [], approval_timeout_seconds: 300, max_tool_calls: null, max_cost_usd: null },
+			permissions: { allow: [], ask: [], deny: [], approval_timeout_seconds: 300, max_tool_calls: null, max_cost_usd: null, command_sandbox: 'required', command_network: false },
 		});
 	});
 
@@ -106,6 +106,8 @@ describe('valid configs', () => {
 			approval_timeout_seconds: 60,
 			max_tool_calls: 200,
 			max_cost_usd: 2.5,
+			command_sandbox: 'allow-unsandboxed',
+			command_network: true,
 		});
 		expect(ui).toEqual({ display_type: 'simple', logging_enabled: true, use_orchestrator_for_single_agent: false });
 	});
