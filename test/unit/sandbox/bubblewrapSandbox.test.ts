@@ -58,13 +58,13 @@ function hashTree(root: string): Record<string, string> {
 	return out;
 }
 
-async function inSandbox(sandbox: CommandSandbox, root: string, command: string, options: { label?: string; network?: boolean; copy?: ScratchCopy } = {}) {
+async function inSandbox(sandbox: CommandSandbox, root: string, command: string, options: { label?: string; network?: boolean; copy?: ScratchCopy; timeoutMs?: number; signal?: AbortSignal } = {}) {
 	const copy = options.copy ?? new ScratchCopy({ workspaceRoot: root, label: options.label ?? 'sbx', dependencies: 'mount' });
 	const scratch = await copy.prepare(new Map());
 	const home = copy.homeDir!;
 	const env = commandEnvironment({ ...process.env, ...secrets }, { home, tempDir: sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(scratch) });
 	const request = sandboxRequest({ workspaceRoot: root, hostHome: process.env['HOME'], tempRoot: tmpdir(), path: env['PATH'], execPath: process.execPath }, { scratchDir: scratch, cwd: scratch, homeDir: home, dependencyMounts: copy.dependencyMounts, network: options.network ?? false });
-	const result = await runShellCommand({ command, cwd: scratch, env, wrap: (argv) => sandbox.wrap(argv, request), timeoutMs: 20_000, maxOutputBytes: 256 * 1024, signal: new AbortController().signal });
+	const result = await runShellCommand({ command, cwd: scratch, env, wrap: (argv) => sandbox.wrap(argv, request), timeoutMs: options.timeoutMs ?? 20_000, maxOutputBytes: 256 * 1024, signal: options.signal ?? new AbortController().signal });
 	return { ...result, scratch, copy };
 }
 
@@ -160,6 +160,30 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		expect(run.output.trim().endsWith('x')).toBe(true);
 		expect(readFileSync(join(root, 'node_modules/x/index.js'), 'utf8')).toBe('module.exports = 42;\n');
 		await run.copy.dispose();
+	});
+
+	it('a timeout or a cancel ends the sandbox and everything in it at once', async () => {
+		// A distinctive argument to find leftovers by in the host's process table.
+		const marker = '43.21';
+		const cmdline = (pid: string) => {
+			try {
+				return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+			} catch {
+				return ''; // gone meanwhile
+			}
+		};
+		const leftovers = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && cmdline(pid).includes(`sleep\0${marker}`));
+		const started = Date.now();
+		const timedOut = await inSandbox(sandbox, workspace(), `sleep ${marker} & sleep ${marker}`, { timeoutMs: 500 });
+		expect(timedOut.timedOut).toBe(true);
+		expect(Date.now() - started).toBeLessThan(5000);
+		const controller = new AbortController();
+		setTimeout(() => controller.abort(), 300);
+		const cancelled = await inSandbox(sandbox, workspace(), `sleep ${marker}`, { signal: controller.signal });
+		expect(cancelled.cancelled).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(leftovers()).toEqual([]);
+		await Promise.all([timedOut.copy.dispose(), cancelled.copy.dispose()]);
 	});
 
 	it('background jobs end with the command (the PID namespace dies with it)', async () => {
