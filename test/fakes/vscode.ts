@@ -209,6 +209,12 @@ export const window = {
 	},
 	showInformationMessage: async (..._args: unknown[]) => undefined,
 	showErrorMessage: async (..._args: unknown[]) => undefined,
+	/** Every line a channel received, as `level: text`; tests read `window.outputLines`. */
+	outputLines: [] as string[],
+	createOutputChannel(name: string): unknown {
+		const record = (level: string) => (message: unknown) => void window.outputLines.push(`${level}: ${String(message)}`);
+		return { name, info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug'), trace: record('trace'), appendLine: record('line'), show() {}, dispose() {} };
+	},
 };
 
 /** Tests set `workspace.workspaceFolders`. */

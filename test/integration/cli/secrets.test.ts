@@ -117,7 +117,7 @@ describe('massgen run: no secret leaves (dist/cli.js)', () => {
 		expect(result.files['config.yaml']).toContain('base_url: http://[redacted]@127.0.0.1:9/v1');
 		expect(result.files['config.yaml']).toContain('api_key: "[redacted]"');
 		// The MCP server that printed its token into the notice.
-		expect(result.stderr).toMatch(/MCP server 'leaky'/);
+		expect(result.stderr).toMatch(/MCP server 'leaky' is unavailable: .*stderr: token \[redacted\]/);
 		// Streams: the echo's text deltas, joined, show the redacted text whole.
 		const events = result.files['events.jsonl']!.trim().split('\n').map((line) => JSON.parse(line));
 		const streamed = events.filter((e) => e.type === 'text-delta' && e.agentId === 'echo' && e.phase === 'coordination').map((e) => e.text).join('');

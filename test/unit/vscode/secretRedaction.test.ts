@@ -1,0 +1,125 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as vscode from 'vscode';
+import { loadConfigText } from '../../../src/core/config/loadConfig';
+import type { RunEvent } from '../../../src/core/orchestrator/events';
+import { Redactor } from '../../../src/core/secrets/redactor';
+import type { HostMessage } from '../../../src/protocol/messages';
+import { initialRunState, type RunState } from '../../../src/protocol/runState';
+import { reduceRun } from '../../../src/protocol/reduceRun';
+import { createLog, SessionSecrets } from '../../../src/vscode/log';
+import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
+import { runTeam } from '../../../src/vscode/run/runEngine';
+import { PanelHost } from '../../../src/vscode/view';
+
+/** The extension's output channels: the log, the panel, and the run's event path (issue 9). */
+const secret = 'sk-test-EXTENSIONKEY-0123456789';
+const fake = vscode as unknown as { window: { outputLines: string[]; panels: { posted: HostMessage[]; receive(m: unknown): void }[] }; workspace: { workspaceFolders: unknown } };
+
+function filesUnder(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+}
+
+describe('the extension redacts secrets', () => {
+	it('the MassGen log: every message, once a run made the secret known (errors and late lines too)', () => {
+		const secrets = new SessionSecrets();
+		const log = createLog(secrets);
+		fake.window.outputLines.length = 0;
+		secrets.learn(new Redactor([secret]));
+		log.info(`team key ${secret}`);
+		log.error(new Error(`401 for ${secret}`));
+		log.warn(`tools: server at http://bob:pw-1234@host/mcp failed`);
+		expect(fake.window.outputLines.join('\n')).not.toContain(secret);
+		expect(fake.window.outputLines).toEqual([
+			'info: team key [redacted]',
+			expect.stringMatching(/^error: Error: 401 for \[redacted\]/),
+			'warn: tools: server at http://[redacted]@host/mcp failed',
+		]);
+	});
+
+	it('the panel: no message to the webview carries a known secret (live batches and snapshots)', async () => {
+		const root = mkdtempSync(join(tmpdir(), 'massgen-redact-'));
+		fake.workspace.workspaceFolders = [{ uri: vscode.Uri.file(root), name: 'ws', index: 0 }];
+		const emitted = new vscode.EventEmitter<RunEventBatch>();
+		let state: RunState | null = null;
+		const runs = {
+			get state() {
+				return state;
+			},
+			onDidStartRun: new vscode.EventEmitter<unknown>().event,
+			onDidEmitEvents: emitted.event,
+			onDidFinishRun: new vscode.EventEmitter<unknown>().event,
+		};
+		const secrets = new SessionSecrets();
+		secrets.learn(new Redactor([secret]));
+		const quiet = { info() {}, debug() {}, warn() {}, error() {} } as unknown as vscode.LogOutputChannel;
+		const host = new PanelHost({ extensionUri: vscode.Uri.file('/ext'), log: quiet, runs: runs as unknown as RunController, memento: { get: () => undefined, update: async () => undefined } as unknown as vscode.Memento, secrets });
+		const events: RunEvent[] = [
+			{ runId: 'r', seq: 0, t: 0, type: 'run-start', question: `use ${secret}`, workspace: root, agents: [{ agentId: 'a', anonId: 'agent1', provider: 'scripted', model: 'm' }] },
+			{ runId: 'r', seq: 1, t: 1, type: 'text-delta', agentId: 'a', phase: 'coordination', text: `the key is ${secret}` },
+		];
+		state = reduceRun(initialRunState(), events[0]!);
+		host.show({ preserveFocus: true });
+		const panel = fake.window.panels.at(-1)!;
+		panel.receive({ type: 'ready' });
+		for (let i = 0; i < 50 && !panel.posted.some((m) => m.type === 'snapshot'); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+		emitted.fire({ runId: 'r', events: [events[1]!] });
+		const posted = JSON.stringify(panel.posted);
+		expect(posted).toContain('the key is [redacted]');
+		expect(posted).toContain('use [redacted]');
+		expect(posted).not.toContain(secret);
+	});
+
+	it('the run event path (runTeam): events, notices and the run directory lose the key, also split across deltas', async () => {
+		const root = mkdtempSync(join(tmpdir(), 'massgen-redact-run-'));
+		const text = [
+			'agents:',
+			'  - id: echo',
+			'    backend:',
+			'      type: scripted',
+			`      api_key: ${secret}`,
+			'      script:',
+			'        chunks: 7',
+			'        coordination:',
+			`          - answer: "the key is ${secret}, the header token is \${HEADER_TOKEN}"`,
+			`            text: "streaming ${secret} and \${HEADER_TOKEN_VALUE_ECHO}"`,
+			'          - vote: first',
+			`        presentation: { text: "final: ${secret}" }`,
+			'      mcp_servers:',
+			'        - name: remote',
+			'          type: http',
+			'          url: http://127.0.0.1:9/mcp',
+			'          headers: { Authorization: "Bearer ${HEADER_TOKEN}" }',
+			// A second agent, so the team coordinates (a lone agent goes straight to its presentation).
+			'  - id: quiet',
+			'    backend: { type: scripted, script: { coordination: [{ answer: ok }, { vote: first }] } }',
+		].join('\n');
+		const headerToken = 'header-TOKEN-from-env-4242';
+		const loaded = loadConfigText(text.replace('${HEADER_TOKEN_VALUE_ECHO}', headerToken), join(root, 'team.yaml'));
+		expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+		const events: RunEvent[] = [];
+		const notices: string[] = [];
+		let learned: Redactor | undefined;
+		const { runDir } = await runTeam({
+			workspaceRoot: root,
+			question: 'q',
+			history: [],
+			team: { config: loaded.config!, file: join(root, 'team.yaml'), kind: 'setting', issues: [], dropped: [] },
+			keys: { env: { HEADER_TOKEN: headerToken } },
+			shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs'),
+			signal: new AbortController().signal,
+			onEvent: (event) => events.push(event),
+			onRedactor: (redactor) => (learned = redactor),
+			tools: { broker: new (await import('../../../src/core/approvals/approvalBroker')).ApprovalBroker({ policy: () => 'allow' }), trusted: true, rules: {}, readWorkspaceServers: false, onNotice: (message) => notices.push(message) },
+		});
+		expect(learned?.needles).toEqual(expect.arrayContaining([secret, headerToken]));
+		const joined = events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
+		expect(joined).toContain('streaming [redacted] and [redacted]');
+		const everything = [JSON.stringify(events), joined, notices.join('\n'), ...filesUnder(runDir).map((file) => readFileSync(file, 'utf8'))].join('\n');
+		expect(everything).not.toContain(secret);
+		expect(everything).not.toContain(headerToken);
+		expect(events.map((event) => event.seq)).toEqual(events.map((_, i) => i));
+	});
+});
