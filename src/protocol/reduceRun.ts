@@ -116,6 +116,8 @@ function apply(state: RunState, e: RunEvent): RunState {
 				e.t,
 				() => ({}),
 			);
+		case 'command-sandbox':
+			return { ...state, commandSandbox: { mode: e.mode, network: e.network, notice: e.notice } };
 		case 'approval-result':
 			return withLane(
 				{

@@ -4,6 +4,7 @@
  * posted to the webview, persisted with `setState` and compared in tests.
  */
 import type { ChangeKind, Phase, RunStatus } from '../core/orchestrator/events.js';
+import type { SandboxMode } from '../core/sandbox/commandSandbox.js';
 
 /** Overall run status; `idle` before `run-start`, `running` until `run-end`. */
 export type RunStateStatus = 'idle' | 'running' | RunStatus;
@@ -161,6 +162,8 @@ export interface RunState {
 	/** One entry per (agent, phase, path), latest kind wins. */
 	readonly fileEdits: readonly FileEditView[];
 	readonly approvals: readonly ApprovalView[];
+	/** How `run_command` is contained this run; absent when no agent may run commands. */
+	readonly commandSandbox?: { readonly mode: SandboxMode | 'off'; readonly network: boolean; readonly notice: string };
 	/** Set by `run-end`. */
 	readonly durationMs: number | null;
 	readonly error: string | null;

@@ -1,6 +1,6 @@
 /**
- * The run header: question, status, elapsed time, agents, total tokens and cost, and Cancel while
- * the run is going. Elapsed time ticks locally between events.
+ * The run header: question, status, elapsed time, agents, total tokens and cost, how commands
+ * are contained (when agents may run any), and Cancel while the run is going. Elapsed time ticks locally between events.
  */
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
@@ -16,6 +16,7 @@ export class HeaderView {
 	private readonly _agents: HTMLSpanElement;
 	private readonly _tokens: HTMLSpanElement;
 	private readonly _cost: HTMLSpanElement;
+	private readonly _commands: HTMLSpanElement;
 	private readonly _cancel: HTMLElement;
 	private readonly _error: HTMLDivElement;
 	private _state: RunState | null = null;
@@ -30,6 +31,8 @@ export class HeaderView {
 		this._agents = h('span', { class: 'meta-item' });
 		this._tokens = h('span', { class: 'meta-item' });
 		this._cost = h('span', { class: 'meta-item' });
+		this._commands = h('span', { class: 'meta-item-wrap command-sandbox' });
+		this._commands.hidden = true;
 		this._cancel = button('Cancel', () => post({ type: 'cancel' }), {
 			icon: 'debug-stop',
 			secondary: true,
@@ -50,6 +53,7 @@ export class HeaderView {
 				h('span', { class: 'meta-item-wrap' }, icon('organization'), this._agents),
 				h('span', { class: 'meta-item-wrap' }, icon('pulse'), this._tokens),
 				h('span', { class: 'meta-item-wrap' }, icon('credit-card'), this._cost),
+				this._commands,
 			),
 			this._error,
 		);
@@ -76,6 +80,7 @@ export class HeaderView {
 		setHidden(this._error, !state.error);
 		setText(this._error, state.error ?? '');
 		if (!previous || previous.agents !== state.agents || previous.agentOrder !== state.agentOrder) this._renderTotals(state);
+		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
 		this.tick();
 	}
 
@@ -87,6 +92,21 @@ export class HeaderView {
 		if (state.status === 'running') elapsed = state.lastT + (performance.now() - this._lastTAt);
 		setText(this._elapsed, formatDuration(elapsed));
 		setTitle(this._elapsed, state.status === 'running' ? 'Elapsed' : 'Duration');
+	}
+
+	private _renderCommands(state: RunState): void {
+		const sandbox = state.commandSandbox;
+		setHidden(this._commands, !sandbox);
+		if (!sandbox) return;
+		const [name, label] =
+			sandbox.mode === 'off'
+				? ['circle-slash', 'commands off']
+				: sandbox.mode === 'none'
+					? ['warning', 'commands NOT sandboxed']
+					: ['shield', `commands sandboxed (${sandbox.mode})`];
+		setData(this._commands, 'mode', sandbox.mode);
+		this._commands.replaceChildren(icon(name), h('span', { class: 'meta-item' }, label));
+		setTitle(this._commands, sandbox.notice);
 	}
 
 	private _renderTotals(state: RunState): void {

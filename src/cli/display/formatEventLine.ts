@@ -67,6 +67,8 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'reasoning-delta':
 		case 'tool-call':
 		case 'usage':
+		// The run's notices already say it on stderr.
+		case 'command-sandbox':
 			return null;
 		default:
 			return unknownEvent(event);

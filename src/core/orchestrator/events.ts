@@ -3,6 +3,7 @@
  * Plain JSON data only. `agentId` is always the config id; anonymity is for prompts only.
  */
 import type { Usage } from '../providers/model.js';
+import type { SandboxMode } from '../sandbox/commandSandbox.js';
 
 export type RunStatus = 'completed' | 'cancelled' | 'timeout' | 'failed';
 export type Phase = 'coordination' | 'presentation';
@@ -73,6 +74,14 @@ export type RunEventBody =
 			requestId: string;
 			decision: 'allow' | 'deny';
 			by: 'user' | 'rule' | 'timeout';
+	  }
+	| {
+			/** How the run's `run_command` calls are contained (once, when the tools are ready); `off`: not offered. */
+			type: 'command-sandbox';
+			mode: SandboxMode | 'off';
+			network: boolean;
+			/** What the user is told (with the reason when off or unsandboxed). */
+			notice: string;
 	  }
 	| { type: 'update-injected'; agentId: string; labels: string[] }
 	| { type: 'new-answer'; agentId: string; label: string; content: string }

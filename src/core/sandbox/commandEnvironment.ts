@@ -16,7 +16,10 @@ export interface CommandEnvironmentOptions {
 	readonly ceiling?: string;
 }
 
-export function commandEnvironment(parent: Readonly<Record<string, string | undefined>>, options: CommandEnvironmentOptions): Record<string, string> {
+export function commandEnvironment(
+	parent: Readonly<Record<string, string | undefined>>,
+	options: CommandEnvironmentOptions,
+): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [key, value] of Object.entries(parent)) {
 		if (value === undefined) continue;

@@ -16,13 +16,21 @@ export interface CommandSandboxChoice {
 	readonly notice: string;
 }
 
-export const optInHint = 'permissions.command_sandbox: allow-unsandboxed in the team config, --unsandboxed-commands (CLI) or massgen.commands.allowUnsandboxed (VS Code user settings)';
+export const optInHint =
+	'permissions.command_sandbox: allow-unsandboxed in the team config, --unsandboxed-commands (CLI) or massgen.commands.allowUnsandboxed (VS Code user settings)';
 
-export function chooseCommandSandbox(policy: CommandSandboxPolicy, detection: SandboxDetection, network: boolean): CommandSandboxChoice {
+export function chooseCommandSandbox(
+	policy: CommandSandboxPolicy,
+	detection: SandboxDetection,
+	network: boolean,
+): CommandSandboxChoice {
 	const net = network ? 'network allowed' : 'no network';
 	if (detection.sandbox !== null) {
 		const name = detection.sandbox.mode === 'bubblewrap' ? 'a bubblewrap sandbox' : 'a sandbox-exec sandbox';
-		return { sandbox: detection.sandbox, notice: `run_command: commands run in ${name} (only the scratch copy is writable; ${net})` };
+		return {
+			sandbox: detection.sandbox,
+			notice: `run_command: commands run in ${name} (only the scratch copy is writable; ${net})`,
+		};
 	}
 	if (policy === 'allow-unsandboxed') {
 		return {
@@ -30,5 +38,8 @@ export function chooseCommandSandbox(policy: CommandSandboxPolicy, detection: Sa
 			notice: `run_command: commands run WITHOUT a sandbox (${detection.reason}), as opted in: a command can read and change anything your user can`,
 		};
 	}
-	return { sandbox: null, notice: `run_command is off: ${detection.reason}. To run commands without a sandbox (they could read and change anything your user can), set ${optInHint}` };
+	return {
+		sandbox: null,
+		notice: `run_command is off: ${detection.reason}. To run commands without a sandbox (they could read and change anything your user can), set ${optInHint}`,
+	};
 }

@@ -9,7 +9,8 @@ import { bubblewrapSandbox } from './bubblewrap.js';
 import type { CommandSandbox } from './commandSandbox.js';
 import { sandboxExecPath, sandboxExecSandbox } from './sandboxExec.js';
 
-export type SandboxDetection = { readonly sandbox: CommandSandbox } | { readonly sandbox: null; readonly reason: string };
+export type SandboxDetection =
+	{ readonly sandbox: CommandSandbox } | { readonly sandbox: null; readonly reason: string };
 
 export interface DetectOptions {
 	readonly platform?: NodeJS.Platform;
@@ -24,12 +25,17 @@ const probes = new Map<string, Promise<string | null>>();
 export async function detectSandbox(options: DetectOptions = {}): Promise<SandboxDetection> {
 	const platform = options.platform ?? process.platform;
 	if (platform === 'darwin') {
-		return (await isExecutable(sandboxExecPath)) ? { sandbox: sandboxExecSandbox() } : { sandbox: null, reason: `${sandboxExecPath} is missing` };
+		return (await isExecutable(sandboxExecPath))
+			? { sandbox: sandboxExecSandbox() }
+			: { sandbox: null, reason: `${sandboxExecPath} is missing` };
 	}
 	if (platform !== 'linux') return { sandbox: null, reason: `no OS sandbox is supported on ${platform}` };
 	const bwrap = options.bwrapPath ?? (await findOnPath('bwrap', options.path ?? process.env['PATH'] ?? ''));
 	if (bwrap === undefined || !(await isExecutable(bwrap))) {
-		return { sandbox: null, reason: `bubblewrap is not installed (${bwrap ?? 'bwrap'} not found; Debian/Ubuntu: apt-get install bubblewrap)` };
+		return {
+			sandbox: null,
+			reason: `bubblewrap is not installed (${bwrap ?? 'bwrap'} not found; Debian/Ubuntu: apt-get install bubblewrap)`,
+		};
 	}
 	let probe = probes.get(bwrap);
 	if (probe === undefined) {
@@ -37,13 +43,27 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
 		probes.set(bwrap, probe);
 	}
 	const failure = await probe;
-	return failure === null ? { sandbox: bubblewrapSandbox(bwrap) } : { sandbox: null, reason: `bubblewrap cannot start a sandbox here (${failure})` };
+	return failure === null
+		? { sandbox: bubblewrapSandbox(bwrap) }
+		: { sandbox: null, reason: `bubblewrap cannot start a sandbox here (${failure})` };
 }
 
 /** Null when a minimal sandbox (every namespace, as `run_command` uses) runs; else why not. */
 function tryBubblewrap(bwrap: string): Promise<string | null> {
 	return new Promise((resolve) => {
-		const args = ['--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'];
+		const args = [
+			'--die-with-parent',
+			'--unshare-all',
+			'--ro-bind',
+			'/',
+			'/',
+			'--dev',
+			'/dev',
+			'--proc',
+			'/proc',
+			'--',
+			'true',
+		];
 		const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], env: {} });
 		let stderr = '';
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

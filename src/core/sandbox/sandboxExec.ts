@@ -18,7 +18,9 @@ export function sandboxExecProfile(request: SandboxRequest): string {
 	const readable = [...request.readOnlyBinds.map((bind) => bind.source), request.scratchDir, request.homeDir];
 	lines.push(`(allow file-read* ${subpaths(readable)})`);
 	lines.push('(deny file-write*)');
-	lines.push(`(allow file-write* ${subpaths([request.scratchDir, request.homeDir])} (literal "/dev/null") (regex #"^/dev/(tty|fd/)"))`);
+	lines.push(
+		`(allow file-write* ${subpaths([request.scratchDir, request.homeDir])} (literal "/dev/null") (regex #"^/dev/(tty|fd/)"))`,
+	);
 	return `${lines.join('\n')}\n`;
 }
 

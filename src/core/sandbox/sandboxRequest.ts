@@ -28,11 +28,19 @@ export interface CommandPlace {
 export function sandboxRequest(host: HostLayout, place: CommandPlace): SandboxRequest {
 	const home = real(host.hostHome ?? homedir());
 	// Only existing folders: a sandbox cannot mount over (or bind) what is not there.
-	const hidden = [host.workspaceRoot, home, real(host.tempRoot ?? tmpdir())].filter((path): path is string => path !== undefined && path !== '/');
+	const hidden = [host.workspaceRoot, home, real(host.tempRoot ?? tmpdir())].filter(
+		(path): path is string => path !== undefined && path !== '/',
+	);
 	const toolFolders = (host.path ?? '').split(delimiter).filter(isAbsolute).map(real);
 	if (host.execPath !== undefined) toolFolders.push(real(dirname(dirname(host.execPath))));
 	const tools = [...new Set(toolFolders)]
-		.filter((folder): folder is string => folder !== undefined && home !== undefined && isInside(home, folder) && !isInside(host.workspaceRoot, folder))
+		.filter(
+			(folder): folder is string =>
+				folder !== undefined &&
+				home !== undefined &&
+				isInside(home, folder) &&
+				!isInside(host.workspaceRoot, folder),
+		)
 		.map((folder) => ({ source: folder, target: folder }));
 	return {
 		scratchDir: place.scratchDir,

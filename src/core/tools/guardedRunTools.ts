@@ -187,6 +187,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		const detection = await detectSandbox({ bwrapPath: env['MASSGEN_BWRAP_PATH'], path: env['PATH'] });
 		sandboxChoice = chooseCommandSandbox(settings.commandSandbox, detection, settings.commandNetwork);
 		notice(sandboxChoice.notice);
+		context.emit({ type: 'command-sandbox', mode: sandboxChoice.sandbox?.mode ?? 'off', network: settings.commandNetwork, notice: sandboxChoice.notice });
 		if (sandboxChoice.sandbox === null) return;
 		commands = runCommandTool({
 			timeoutMs: settings.commandTimeoutMs,

@@ -7,7 +7,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,7 +56,11 @@ function workspace(): string {
 		mkdirSync(dirname(join(root, path)), { recursive: true });
 		writeFileSync(join(root, path), content);
 	}
-	const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, stdio: 'ignore' });
+	const git = (...args: string[]) =>
+		execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+			cwd: root,
+			stdio: 'ignore',
+		});
 	git('init', '-q');
 	git('add', '-A');
 	git('commit', '-q', '-m', 'init');
@@ -97,8 +109,21 @@ function team(commands: readonly string[]): string {
 		config,
 		stringify({
 			agents: [
-				{ id: 'attacker', backend: { type: 'scripted', enable_command_execution: true, script: { coordination: [{ tool_calls: toolCalls, answer: 'I tried.' }, { vote: 'first' }] } } },
-				{ id: 'checker', backend: { type: 'scripted', script: { latency_ms: 50, coordination: [{ answer: 'Nothing to do.' }, { vote: 'first' }] } } },
+				{
+					id: 'attacker',
+					backend: {
+						type: 'scripted',
+						enable_command_execution: true,
+						script: { coordination: [{ tool_calls: toolCalls, answer: 'I tried.' }, { vote: 'first' }] },
+					},
+				},
+				{
+					id: 'checker',
+					backend: {
+						type: 'scripted',
+						script: { latency_ms: 50, coordination: [{ answer: 'Nothing to do.' }, { vote: 'first' }] },
+					},
+				},
 			],
 			timeout_settings: { orchestrator_timeout_seconds: 120 },
 		}),
@@ -111,81 +136,137 @@ function runDir(root: string): string {
 	return join(runs, readdirSync(runs)[0]!);
 }
 
-const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = (file: string) =>
+	readFileSync(file, 'utf8')
+		.trim()
+		.split('\n')
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+/** The run's `command-sandbox` event: the mode the panel shows. */
+const sandboxEvent = (dir: string) =>
+	lines(join(dir, 'events.jsonl')).find((event) => event.type === 'command-sandbox');
 const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null };
 
-describe.runIf(detection.sandbox !== null && existsSync(cliPath))('massgen run: run_command attacks in the bubblewrap sandbox', () => {
-	for (const approvals of ['--deny-all', '--yes'] as const) {
-		it(`${approvals}: nothing outside the scratch copy changes and no secret is printed`, async () => {
+describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
+	'massgen run: run_command attacks in the bubblewrap sandbox',
+	() => {
+		for (const approvals of ['--deny-all', '--yes'] as const) {
+			it(`${approvals}: nothing outside the scratch copy changes and no secret is printed`, async () => {
+				const root = workspace();
+				const outside = folder('/var/tmp', 'massgen-attack-outside-');
+				writeFileSync(join(outside, 'keep.txt'), 'keep\n');
+				const commands = attacks(root, outside);
+				const before = { root: hashTree(root), outside: hashTree(outside) };
+				const env = { ...secrets, XDG_CONFIG_HOME: folder(tmpdir(), 'massgen-attack-xdg-') };
+				const run = await runCli(['run', approvals, '--config', team(commands), 'Try everything'], {
+					cwd: root,
+					env,
+				});
+				expect(run.code, run.stderr).toBe(0);
+
+				expect(hashTree(root)).toEqual(before.root);
+				expect(hashTree(outside)).toEqual(before.outside);
+				// The fsmonitor attack would run on the user's next `git status`.
+				execFileSync('git', ['status', '--porcelain'], { cwd: root });
+				expect(readdirSync(outside)).toEqual(['keep.txt']);
+
+				const dir = runDir(root);
+				const everything = [
+					run.stdout,
+					run.stderr,
+					...readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')),
+				].join('\n');
+				for (const value of [...Object.values(secrets), dotenvSecret])
+					expect(everything).not.toContain(value);
+
+				const results = lines(join(dir, 'events.jsonl')).filter(
+					(event) => event.type === 'tool-result' && event.name === 'run_command',
+				);
+				expect(results).toHaveLength(commands.length);
+				const texts = results.map((event) => String(event.text));
+				const ran = texts.filter((text) => !text.startsWith('run_command: denied'));
+				if (approvals === '--yes') {
+					// Every attack ran (none was refused by policy): the sandbox alone held.
+					expect(ran).toHaveLength(commands.length);
+					// The system is visible read-only (the outside folder is not under the hidden /tmp).
+					expect(texts[3]).toMatch(/touch: cannot touch '.*\/pwned-awk': Read-only file system/);
+					expect(texts[5]).toMatch(/could not open '.*\/diff\.txt' for writing: Read-only file system/);
+					expect(texts[8]).toMatch(/rm: cannot remove 'node_modules\/x\/index\.js': Read-only file system/);
+					// `/proc/$PPID` is the sandbox's own process, with the allow-listed environment.
+					expect(texts[9]).toMatch(/HOME=\/tmp\/massgen-cmd-[^\0]*\.home\0/);
+					expect(texts[12]).toMatch(/cat: .*\/\.env: No such file or directory/);
+				} else {
+					expect(ran.length).toBeGreaterThan(0);
+				}
+				// What ran, ran in the sandbox: the environment listing (if it ran) holds only allow-listed names.
+				const listing = texts.find((text) => /\nPATH=/.test(text));
+				if (listing !== undefined) expect(listing).not.toMatch(/API_KEY|DATABASE_URL|GH_PAT|XDG_CONFIG_HOME/);
+				expect(run.stderr).toContain(
+					'massgen: run_command: commands run in a bubblewrap sandbox (only the scratch copy is writable; no network)',
+				);
+				expect(sandboxEvent(dir)).toMatchObject({ mode: 'bubblewrap', network: false });
+			}, 120_000);
+		}
+	},
+);
+
+describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
+	'massgen run: without a usable sandbox',
+	() => {
+		const env = () => ({
+			...secrets,
+			MASSGEN_BWRAP_PATH: '/nonexistent/bwrap',
+			XDG_CONFIG_HOME: folder(tmpdir(), 'massgen-attack-xdg-'),
+		});
+
+		it('run_command is off, with the reason and the setting that would turn it on', async () => {
 			const root = workspace();
-			const outside = folder('/var/tmp', 'massgen-attack-outside-');
-			writeFileSync(join(outside, 'keep.txt'), 'keep\n');
-			const commands = attacks(root, outside);
-			const before = { root: hashTree(root), outside: hashTree(outside) };
-			const env = { ...secrets, XDG_CONFIG_HOME: folder(tmpdir(), 'massgen-attack-xdg-') };
-			const run = await runCli(['run', approvals, '--config', team(commands), 'Try everything'], { cwd: root, env });
+			const before = hashTree(root);
+			const run = await runCli(['run', '--yes', '--config', team(['echo ran > made.txt; echo ran']), 'Try'], {
+				cwd: root,
+				env: env(),
+			});
 			expect(run.code, run.stderr).toBe(0);
+			expect(run.stderr).toContain(
+				'massgen: run_command is off: bubblewrap is not installed (/nonexistent/bwrap not found; Debian/Ubuntu: apt-get install bubblewrap). To run commands without a sandbox',
+			);
+			expect(run.stderr).toContain('--unsandboxed-commands');
+			const result = lines(join(runDir(root), 'events.jsonl')).find(
+				(event) => event.type === 'tool-result' && event.name === 'run_command',
+			);
+			expect(result).toMatchObject({ isError: true });
+			expect(String(result?.text)).not.toMatch(/^exit code/);
+			expect(sandboxEvent(runDir(root))).toMatchObject({
+				mode: 'off',
+				notice: expect.stringContaining('run_command is off'),
+			});
+			expect(hashTree(root)).toEqual(before);
+		});
 
-			expect(hashTree(root)).toEqual(before.root);
-			expect(hashTree(outside)).toEqual(before.outside);
-			// The fsmonitor attack would run on the user's next `git status`.
-			execFileSync('git', ['status', '--porcelain'], { cwd: root });
-			expect(readdirSync(outside)).toEqual(['keep.txt']);
-
+		it('--unsandboxed-commands runs commands without one and says so; the environment is still allow-listed', async () => {
+			const root = workspace();
+			const run = await runCli(
+				['run', '--yes', '--unsandboxed-commands', '--config', team(['echo ran-unsandboxed; env']), 'Try'],
+				{ cwd: root, env: env() },
+			);
+			expect(run.code, run.stderr).toBe(0);
+			expect(run.stderr).toContain(
+				'massgen: run_command: commands run WITHOUT a sandbox (bubblewrap is not installed (/nonexistent/bwrap not found; Debian/Ubuntu: apt-get install bubblewrap)), as opted in',
+			);
 			const dir = runDir(root);
-			const everything = [run.stdout, run.stderr, ...readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8'))].join('\n');
-			for (const value of [...Object.values(secrets), dotenvSecret]) expect(everything).not.toContain(value);
-
-			const results = lines(join(dir, 'events.jsonl')).filter((event) => event.type === 'tool-result' && event.name === 'run_command');
-			expect(results).toHaveLength(commands.length);
-			const texts = results.map((event) => String(event.text));
-			const ran = texts.filter((text) => !text.startsWith('run_command: denied'));
-			if (approvals === '--yes') {
-				// Every attack ran (none was refused by policy): the sandbox alone held.
-				expect(ran).toHaveLength(commands.length);
-				// The system is visible read-only (the outside folder is not under the hidden /tmp).
-				expect(texts[3]).toMatch(/touch: cannot touch '.*\/pwned-awk': Read-only file system/);
-				expect(texts[5]).toMatch(/could not open '.*\/diff\.txt' for writing: Read-only file system/);
-				expect(texts[8]).toMatch(/rm: cannot remove 'node_modules\/x\/index\.js': Read-only file system/);
-				// `/proc/$PPID` is the sandbox's own process, with the allow-listed environment.
-				expect(texts[9]).toMatch(/HOME=\/tmp\/massgen-cmd-[^\0]*\.home\0/);
-				expect(texts[12]).toMatch(/cat: .*\/\.env: No such file or directory/);
-			} else {
-				expect(ran.length).toBeGreaterThan(0);
-			}
-			// What ran, ran in the sandbox: the environment listing (if it ran) holds only allow-listed names.
-			const listing = texts.find((text) => /\nPATH=/.test(text));
-			if (listing !== undefined) expect(listing).not.toMatch(/API_KEY|DATABASE_URL|GH_PAT|XDG_CONFIG_HOME/);
-			expect(run.stderr).toContain('massgen: run_command: commands run in a bubblewrap sandbox (only the scratch copy is writable; no network)');
-		}, 120_000);
-	}
-});
-
-describe.runIf(process.platform === 'linux' && existsSync(cliPath))('massgen run: without a usable sandbox', () => {
-	const env = () => ({ ...secrets, MASSGEN_BWRAP_PATH: '/nonexistent/bwrap', XDG_CONFIG_HOME: folder(tmpdir(), 'massgen-attack-xdg-') });
-
-	it('run_command is off, with the reason and the setting that would turn it on', async () => {
-		const root = workspace();
-		const before = hashTree(root);
-		const run = await runCli(['run', '--yes', '--config', team(['echo ran > made.txt; echo ran']), 'Try'], { cwd: root, env: env() });
-		expect(run.code, run.stderr).toBe(0);
-		expect(run.stderr).toContain('massgen: run_command is off: bubblewrap is not installed (/nonexistent/bwrap not found; Debian/Ubuntu: apt-get install bubblewrap). To run commands without a sandbox');
-		expect(run.stderr).toContain('--unsandboxed-commands');
-		const result = lines(join(runDir(root), 'events.jsonl')).find((event) => event.type === 'tool-result' && event.name === 'run_command');
-		expect(result).toMatchObject({ isError: true });
-		expect(String(result?.text)).not.toMatch(/^exit code/);
-		expect(hashTree(root)).toEqual(before);
-	});
-
-	it('--unsandboxed-commands runs commands without one and says so; the environment is still allow-listed', async () => {
-		const root = workspace();
-		const run = await runCli(['run', '--yes', '--unsandboxed-commands', '--config', team(['echo ran-unsandboxed; env']), 'Try'], { cwd: root, env: env() });
-		expect(run.code, run.stderr).toBe(0);
-		expect(run.stderr).toContain('massgen: run_command: commands run WITHOUT a sandbox (bubblewrap is not installed (/nonexistent/bwrap not found; Debian/Ubuntu: apt-get install bubblewrap)), as opted in');
-		const dir = runDir(root);
-		const result = lines(join(dir, 'events.jsonl')).find((event) => event.type === 'tool-result' && event.name === 'run_command');
-		expect(result).toMatchObject({ isError: false, text: expect.stringMatching(/^exit code 0 .*\nran-unsandboxed\n/) });
-		const everything = [run.stdout, run.stderr, ...readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8'))].join('\n');
-		for (const value of Object.values(secrets)) expect(everything).not.toContain(value);
-	});
-});
+			expect(sandboxEvent(dir)).toMatchObject({ mode: 'none' });
+			const result = lines(join(dir, 'events.jsonl')).find(
+				(event) => event.type === 'tool-result' && event.name === 'run_command',
+			);
+			expect(result).toMatchObject({
+				isError: false,
+				text: expect.stringMatching(/^exit code 0 .*\nran-unsandboxed\n/),
+			});
+			const everything = [
+				run.stdout,
+				run.stderr,
+				...readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')),
+			].join('\n');
+			for (const value of Object.values(secrets)) expect(everything).not.toContain(value);
+		});
+	},
+);

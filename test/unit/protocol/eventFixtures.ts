@@ -48,6 +48,7 @@ const samples: Samples = {
 		reason: 'commands need approval',
 	},
 	'approval-result': { type: 'approval-result', agentId: 'bob', requestId: 'req-1', decision: 'allow', by: 'user' },
+	'command-sandbox': { type: 'command-sandbox', mode: 'bubblewrap', network: false, notice: 'run_command: commands run in a bubblewrap sandbox' },
 	'update-injected': { type: 'update-injected', agentId: 'bob', labels: ['agent1.1'] },
 	'new-answer': { type: 'new-answer', agentId: 'alice', label: 'agent1.1', content: '# Answer\n\nUse a map.' },
 	vote: {

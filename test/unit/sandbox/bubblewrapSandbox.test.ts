@@ -17,8 +17,13 @@ import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
 import { runShellCommand } from '../../../src/core/tools/commandRunner.js';
 import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
 
-const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null, reason: 'not Linux' };
-const secrets = { OPENAI_API_KEY: 'sk-test-sandbox-1', DATABASE_URL: 'postgres://u:pw-sandbox@h/db', GH_PAT: 'ghp_sandbox_2' };
+const detection =
+	process.platform === 'linux' ? await detectSandbox() : { sandbox: null, reason: 'not Linux' };
+const secrets = {
+	OPENAI_API_KEY: 'sk-test-sandbox-1',
+	DATABASE_URL: 'postgres://u:pw-sandbox@h/db',
+	GH_PAT: 'ghp_sandbox_2',
+};
 
 const made: string[] = [];
 afterAll(() => {
@@ -51,20 +56,62 @@ function hashTree(root: string): Record<string, string> {
 		for (const entry of readdirSync(dir, { withFileTypes: true })) {
 			const path = join(dir, entry.name);
 			if (entry.isDirectory()) walk(path);
-			else out[path.slice(root.length + 1)] = entry.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'link';
+			else
+				out[path.slice(root.length + 1)] = entry.isFile()
+					? createHash('sha256').update(readFileSync(path)).digest('hex')
+					: 'link';
 		}
 	};
 	walk(root);
 	return out;
 }
 
-async function inSandbox(sandbox: CommandSandbox, root: string, command: string, options: { label?: string; network?: boolean; copy?: ScratchCopy; timeoutMs?: number; signal?: AbortSignal } = {}) {
-	const copy = options.copy ?? new ScratchCopy({ workspaceRoot: root, label: options.label ?? 'sbx', dependencies: 'mount' });
+async function inSandbox(
+	sandbox: CommandSandbox,
+	root: string,
+	command: string,
+	options: {
+		label?: string;
+		network?: boolean;
+		copy?: ScratchCopy;
+		timeoutMs?: number;
+		signal?: AbortSignal;
+	} = {},
+) {
+	const copy =
+		options.copy ??
+		new ScratchCopy({ workspaceRoot: root, label: options.label ?? 'sbx', dependencies: 'mount' });
 	const scratch = await copy.prepare(new Map());
 	const home = copy.homeDir!;
-	const env = commandEnvironment({ ...process.env, ...secrets }, { home, tempDir: sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(scratch) });
-	const request = sandboxRequest({ workspaceRoot: root, hostHome: process.env['HOME'], tempRoot: tmpdir(), path: env['PATH'], execPath: process.execPath }, { scratchDir: scratch, cwd: scratch, homeDir: home, dependencyMounts: copy.dependencyMounts, network: options.network ?? false });
-	const result = await runShellCommand({ command, cwd: scratch, env, wrap: (argv) => sandbox.wrap(argv, request), timeoutMs: options.timeoutMs ?? 20_000, maxOutputBytes: 256 * 1024, signal: options.signal ?? new AbortController().signal });
+	const env = commandEnvironment(
+		{ ...process.env, ...secrets },
+		{ home, tempDir: sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(scratch) },
+	);
+	const request = sandboxRequest(
+		{
+			workspaceRoot: root,
+			hostHome: process.env['HOME'],
+			tempRoot: tmpdir(),
+			path: env['PATH'],
+			execPath: process.execPath,
+		},
+		{
+			scratchDir: scratch,
+			cwd: scratch,
+			homeDir: home,
+			dependencyMounts: copy.dependencyMounts,
+			network: options.network ?? false,
+		},
+	);
+	const result = await runShellCommand({
+		command,
+		cwd: scratch,
+		env,
+		wrap: (argv) => sandbox.wrap(argv, request),
+		timeoutMs: options.timeoutMs ?? 20_000,
+		maxOutputBytes: 256 * 1024,
+		signal: options.signal ?? new AbortController().signal,
+	});
 	return { ...result, scratch, copy };
 }
 
@@ -85,18 +132,22 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		made.push(outside);
 		writeFileSync(join(outside, 'target.txt'), 'untouched\n');
 		const before = { root: hashTree(root), outside: hashTree(outside) };
-		const run = await inSandbox(sandbox, root, [
-			'sort -onode_modules/../src/app.ts README.md',
-			'echo x > node_modules/../a.txt',
-			'echo x > node_modules/x/index.js',
-			`echo x > ${root}/README.md`,
-			`echo x > ${outside}/target.txt`,
-			`echo x > ${outside}/new.txt`,
-			`echo x > ${process.env['HOME']}/massgen-sbx-probe`,
-			'echo x > /etc/massgen-sbx-probe',
-			'echo ok > scratch-file.txt && cat scratch-file.txt',
-			'echo ok > "$HOME/home-file" && echo ok > "$TMPDIR/tmp-file" && echo home-and-tmp-ok',
-		].join('; '));
+		const run = await inSandbox(
+			sandbox,
+			root,
+			[
+				'sort -onode_modules/../src/app.ts README.md',
+				'echo x > node_modules/../a.txt',
+				'echo x > node_modules/x/index.js',
+				`echo x > ${root}/README.md`,
+				`echo x > ${outside}/target.txt`,
+				`echo x > ${outside}/new.txt`,
+				`echo x > ${process.env['HOME']}/massgen-sbx-probe`,
+				'echo x > /etc/massgen-sbx-probe',
+				'echo ok > scratch-file.txt && cat scratch-file.txt',
+				'echo ok > "$HOME/home-file" && echo ok > "$TMPDIR/tmp-file" && echo home-and-tmp-ok',
+			].join('; '),
+		);
 		expect(run.output).toMatch(/Read-only file system/);
 		expect(run.output).toContain('home-and-tmp-ok');
 		expect(readFileSync(join(run.scratch, 'scratch-file.txt'), 'utf8')).toBe('ok\n');
@@ -107,22 +158,32 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		await run.copy.dispose();
 	});
 
-	it('the real workspace, other agents\' copies and the host /tmp are invisible', async () => {
+	it("the real workspace, other agents' copies and the host /tmp are invisible", async () => {
 		const root = workspace();
 		const other = new ScratchCopy({ workspaceRoot: root, label: 'other-agent', dependencies: 'mount' });
 		const otherDir = await other.prepare(new Map());
-		const run = await inSandbox(sandbox, root, `cat ${root}/.env; cat node_modules/../.env; ls ${otherDir}; ls -A ${root} | wc -l; ls /tmp`);
+		const run = await inSandbox(
+			sandbox,
+			root,
+			`cat ${root}/.env; cat node_modules/../.env; ls ${otherDir}; ls -A ${root} | wc -l; ls /tmp`,
+		);
 		expect(run.output).not.toContain('dotenv-sandbox-3');
 		expect(run.output).toMatch(new RegExp(`cannot access '${otherDir}'`));
 		expect(run.output).toMatch(/^0$/m);
 		// /tmp holds only this agent's copy and home (mount points), nothing of the host's.
 		const tmpListing = run.output.trim().split('\n').slice(-2);
-		expect(tmpListing.sort()).toEqual([run.scratch, run.copy.homeDir!].map((path) => path.slice('/tmp/'.length)).sort());
+		expect(tmpListing.sort()).toEqual(
+			[run.scratch, run.copy.homeDir!].map((path) => path.slice('/tmp/'.length)).sort(),
+		);
 		await Promise.all([run.copy.dispose(), other.dispose()]);
 	});
 
-	it('a new PID namespace: /proc shows only the sandbox, so no other process\'s environment can be read', async () => {
-		const run = await inSandbox(sandbox, workspace(), `ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/${process.pid}/environ; echo $PPID | sed 's/.*/cat \\/proc\\/&\\/environ/e'; echo done`);
+	it("a new PID namespace: /proc shows only the sandbox, so no other process's environment can be read", async () => {
+		const run = await inSandbox(
+			sandbox,
+			workspace(),
+			`ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/${process.pid}/environ; echo $PPID | sed 's/.*/cat \\/proc\\/&\\/environ/e'; echo done`,
+		);
 		const count = Number(run.output.trim().split('\n')[0]);
 		expect(count).toBeGreaterThan(0);
 		expect(count).toBeLessThan(8);
@@ -144,8 +205,31 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 
 	it('the environment has only allow-listed names, HOME is the scratch home', async () => {
 		const run = await inSandbox(sandbox, workspace(), 'env');
-		const names = run.output.trim().split('\n').map((line) => line.split('=')[0]!).filter((name) => name !== '');
-		const allowed = ['PATH', 'LANG', 'LANGUAGE', 'TZ', 'HOME', 'TMPDIR', 'CI', 'PAGER', 'GIT_PAGER', 'GIT_TERMINAL_PROMPT', 'NO_COLOR', 'FORCE_COLOR', 'TERM', 'GIT_CEILING_DIRECTORIES', 'PWD', 'SHLVL', 'OLDPWD', '_'];
+		const names = run.output
+			.trim()
+			.split('\n')
+			.map((line) => line.split('=')[0]!)
+			.filter((name) => name !== '');
+		const allowed = [
+			'PATH',
+			'LANG',
+			'LANGUAGE',
+			'TZ',
+			'HOME',
+			'TMPDIR',
+			'CI',
+			'PAGER',
+			'GIT_PAGER',
+			'GIT_TERMINAL_PROMPT',
+			'NO_COLOR',
+			'FORCE_COLOR',
+			'TERM',
+			'GIT_CEILING_DIRECTORIES',
+			'PWD',
+			'SHLVL',
+			'OLDPWD',
+			'_',
+		];
 		for (const name of names) expect(name.startsWith('LC_') || allowed.includes(name), name).toBe(true);
 		expect(run.output).toContain(`HOME=${run.copy.homeDir}`);
 		for (const value of Object.values(secrets)) expect(run.output).not.toContain(value);
@@ -154,7 +238,11 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 
 	it('dependency folders are read-only inside but usable', async () => {
 		const root = workspace();
-		const run = await inSandbox(sandbox, root, `node -e "console.log('x =', require('x'))"; touch node_modules/new-file; rm -rf node_modules/x; ls node_modules`);
+		const run = await inSandbox(
+			sandbox,
+			root,
+			`node -e "console.log('x =', require('x'))"; touch node_modules/new-file; rm -rf node_modules/x; ls node_modules`,
+		);
 		expect(run.output).toContain('x = 42');
 		expect(run.output).toMatch(/touch: cannot touch 'node_modules\/new-file': Read-only file system/);
 		expect(run.output.trim().endsWith('x')).toBe(true);
@@ -172,9 +260,12 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 				return ''; // gone meanwhile
 			}
 		};
-		const leftovers = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && cmdline(pid).includes(`sleep\0${marker}`));
+		const leftovers = () =>
+			readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && cmdline(pid).includes(`sleep\0${marker}`));
 		const started = Date.now();
-		const timedOut = await inSandbox(sandbox, workspace(), `sleep ${marker} & sleep ${marker}`, { timeoutMs: 500 });
+		const timedOut = await inSandbox(sandbox, workspace(), `sleep ${marker} & sleep ${marker}`, {
+			timeoutMs: 500,
+		});
 		expect(timedOut.timedOut).toBe(true);
 		expect(Date.now() - started).toBeLessThan(5000);
 		const controller = new AbortController();
@@ -190,7 +281,12 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		const root = workspace();
 		const copy = new ScratchCopy({ workspaceRoot: root, label: 'bg', dependencies: 'mount' });
 		const started = Date.now();
-		const first = await inSandbox(sandbox, root, '(sleep 2; echo late > late.txt) > /dev/null 2>&1 & echo started', { copy });
+		const first = await inSandbox(
+			sandbox,
+			root,
+			'(sleep 2; echo late > late.txt) > /dev/null 2>&1 & echo started',
+			{ copy },
+		);
 		expect(first.output).toContain('started');
 		await new Promise((resolve) => setTimeout(resolve, 2500));
 		expect(() => statSync(join(first.scratch, 'late.txt'))).toThrow();

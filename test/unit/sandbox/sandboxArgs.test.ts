@@ -32,7 +32,12 @@ describe('bubblewrap arguments', () => {
 		const scratch = at(args, '--bind', request.scratchDir, request.scratchDir);
 		const home = at(args, '--bind', request.homeDir, request.homeDir);
 		const tools = at(args, '--ro-bind', '/home/u/.cargo/bin', '/home/u/.cargo/bin');
-		const dependencies = at(args, '--ro-bind', '/home/u/proj/node_modules', '/tmp/massgen-cmd-a/node_modules');
+		const dependencies = at(
+			args,
+			'--ro-bind',
+			'/home/u/proj/node_modules',
+			'/tmp/massgen-cmd-a/node_modules',
+		);
 		expect(system).toBeGreaterThan(0);
 		for (const index of hidden) expect(index).toBeGreaterThan(system);
 		// Later mounts shadow earlier ones: the order is the security property.
@@ -54,27 +59,51 @@ describe('bubblewrap arguments', () => {
 
 describe('sandbox-exec profile (macOS; only the text is testable here)', () => {
 	it('denies writes but the copy and home, reads of the hidden folders but the binds, the network and other processes', () => {
-		const profile = sandboxExecProfile({ ...request, hiddenPaths: ['/Users/u/proj', '/Users/u', '/private/var/folders/x'], readOnlyBinds: [{ source: '/Users/u/proj/node_modules', target: '/x/node_modules' }] });
+		const profile = sandboxExecProfile({
+			...request,
+			hiddenPaths: ['/Users/u/proj', '/Users/u', '/private/var/folders/x'],
+			readOnlyBinds: [{ source: '/Users/u/proj/node_modules', target: '/x/node_modules' }],
+		});
 		const lines = profile.trim().split('\n');
 		expect(lines.slice(0, 2)).toEqual(['(version 1)', '(allow default)']);
 		expect(lines).toContain('(deny network*)');
 		expect(lines).toContain('(deny process-info* (target others))');
-		expect(lines).toContain('(deny file-read* (subpath "/Users/u/proj") (subpath "/Users/u") (subpath "/private/var/folders/x"))');
-		expect(lines).toContain('(allow file-read* (subpath "/Users/u/proj/node_modules") (subpath "/tmp/massgen-cmd-a") (subpath "/tmp/massgen-cmd-a.home"))');
+		expect(lines).toContain(
+			'(deny file-read* (subpath "/Users/u/proj") (subpath "/Users/u") (subpath "/private/var/folders/x"))',
+		);
+		expect(lines).toContain(
+			'(allow file-read* (subpath "/Users/u/proj/node_modules") (subpath "/tmp/massgen-cmd-a") (subpath "/tmp/massgen-cmd-a.home"))',
+		);
 		// SBPL: the last matching rule wins, so each allow follows its deny.
-		expect(lines.indexOf('(deny file-write*)')).toBeLessThan(lines.findIndex((line) => line.startsWith('(allow file-write*')));
-		expect(lines.find((line) => line.startsWith('(allow file-write*'))).toBe('(allow file-write* (subpath "/tmp/massgen-cmd-a") (subpath "/tmp/massgen-cmd-a.home") (literal "/dev/null") (regex #"^/dev/(tty|fd/)"))');
+		expect(lines.indexOf('(deny file-write*)')).toBeLessThan(
+			lines.findIndex((line) => line.startsWith('(allow file-write*')),
+		);
+		expect(lines.find((line) => line.startsWith('(allow file-write*'))).toBe(
+			'(allow file-write* (subpath "/tmp/massgen-cmd-a") (subpath "/tmp/massgen-cmd-a.home") (literal "/dev/null") (regex #"^/dev/(tty|fd/)"))',
+		);
 		expect(sandboxExecProfile({ ...request, network: true })).not.toContain('network');
-		expect(sandboxExecProfile({ ...request, scratchDir: '/a "quoted" \\ dir' })).toContain('(subpath "/a \\"quoted\\" \\\\ dir")');
+		expect(sandboxExecProfile({ ...request, scratchDir: '/a "quoted" \\ dir' })).toContain(
+			'(subpath "/a \\"quoted\\" \\\\ dir")',
+		);
 	});
 });
 
 describe('which mode a run uses', () => {
 	it('reports a missing bwrap with the package to install, and refuses other platforms', async () => {
 		const missing = await detectSandbox({ platform: 'linux', bwrapPath: '/nonexistent/bwrap' });
-		expect(missing).toEqual({ sandbox: null, reason: 'bubblewrap is not installed (/nonexistent/bwrap not found; Debian/Ubuntu: apt-get install bubblewrap)' });
-		expect(await detectSandbox({ platform: 'linux', path: '/nonexistent' })).toMatchObject({ sandbox: null, reason: expect.stringContaining('bwrap not found') });
-		expect(await detectSandbox({ platform: 'win32' })).toEqual({ sandbox: null, reason: 'no OS sandbox is supported on win32' });
+		expect(missing).toEqual({
+			sandbox: null,
+			reason:
+				'bubblewrap is not installed (/nonexistent/bwrap not found; Debian/Ubuntu: apt-get install bubblewrap)',
+		});
+		expect(await detectSandbox({ platform: 'linux', path: '/nonexistent' })).toMatchObject({
+			sandbox: null,
+			reason: expect.stringContaining('bwrap not found'),
+		});
+		expect(await detectSandbox({ platform: 'win32' })).toEqual({
+			sandbox: null,
+			reason: 'no OS sandbox is supported on win32',
+		});
 	});
 
 	it('a bwrap that cannot start a sandbox counts as none (the reason is its error)', async () => {
@@ -87,12 +116,22 @@ describe('which mode a run uses', () => {
 		const none = { sandbox: null, reason: 'bubblewrap is not installed' } as const;
 		const off = chooseCommandSandbox('required', none, false);
 		expect(off.sandbox).toBeNull();
-		expect(off.notice).toMatch(/^run_command is off: bubblewrap is not installed\. To run commands without a sandbox .* set permissions\.command_sandbox: allow-unsandboxed .*--unsandboxed-commands.*massgen\.commands\.allowUnsandboxed/);
+		expect(off.notice).toMatch(
+			/^run_command is off: bubblewrap is not installed\. To run commands without a sandbox .* set permissions\.command_sandbox: allow-unsandboxed .*--unsandboxed-commands.*massgen\.commands\.allowUnsandboxed/,
+		);
 		const optedIn = chooseCommandSandbox('allow-unsandboxed', none, false);
 		expect(optedIn.sandbox?.mode).toBe('none');
-		expect(optedIn.notice).toMatch(/commands run WITHOUT a sandbox \(bubblewrap is not installed\), as opted in: a command can read and change anything your user can/);
-		const walled = chooseCommandSandbox('allow-unsandboxed', { sandbox: bubblewrapSandbox('/usr/bin/bwrap') }, false);
+		expect(optedIn.notice).toMatch(
+			/commands run WITHOUT a sandbox \(bubblewrap is not installed\), as opted in: a command can read and change anything your user can/,
+		);
+		const walled = chooseCommandSandbox(
+			'allow-unsandboxed',
+			{ sandbox: bubblewrapSandbox('/usr/bin/bwrap') },
+			false,
+		);
 		expect(walled.sandbox?.mode).toBe('bubblewrap');
-		expect(walled.notice).toBe('run_command: commands run in a bubblewrap sandbox (only the scratch copy is writable; no network)');
+		expect(walled.notice).toBe(
+			'run_command: commands run in a bubblewrap sandbox (only the scratch copy is writable; no network)',
+		);
 	});
 });

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { formatEventLine } from '../../../src/cli/display/formatEventLine.js';
+import { reduceRun } from '../../../src/protocol/reduceRun.js';
+import { initialRunState } from '../../../src/protocol/runState.js';
+import { stamp } from '../protocol/eventFixtures.js';
+
+describe('the command-sandbox event', () => {
+	it('puts the mode into the run state the panel header shows; the CLI display leaves it to the notice', () => {
+		const events = stamp([
+			{ type: 'run-start', question: 'q', workspace: '/w', agents: [] },
+			{
+				type: 'command-sandbox',
+				mode: 'none',
+				network: false,
+				notice: 'run_command: commands run WITHOUT a sandbox',
+			},
+		]);
+		const state = events.reduce(reduceRun, initialRunState());
+		expect(state.commandSandbox).toEqual({
+			mode: 'none',
+			network: false,
+			notice: 'run_command: commands run WITHOUT a sandbox',
+		});
+		expect(reduceRun(initialRunState(), events[0]!).commandSandbox).toBeUndefined();
+		expect(formatEventLine(events[1]!, state)).toBeNull();
+	});
+});
