@@ -14,6 +14,8 @@ export interface ChangeSetView {
 	readonly files: readonly ChangeFileView[];
 }
 
+export type UserEdit = 'none' | 'merged' | 'conflict';
+
 export interface ChangeFileView {
 	/** Workspace-relative, `/`-separated; the key for `open-diff`, `accept` and `select-hunks`. */
 	readonly path: string;
@@ -24,10 +26,12 @@ export interface ChangeFileView {
 	readonly added: number;
 	readonly removed: number;
 	/**
-	 * The file no longer is what the agents read (the user edited it): accepting merges the
-	 * user's edits with the team's (3-way), or reports a conflict.
+	 * Whether the user changed the file since the team read it (the run snapshot's base), and what
+	 * accepting the selection would then do: `merged` (3-way, both edits kept) or `conflict`
+	 * (overlapping edits, or the file was created, deleted or edited where the team adds or
+	 * deletes it: accepting asks). `none`: the file is what the team read.
 	 */
-	readonly stale: boolean;
+	readonly userEdit: UserEdit;
 	/** The winner's hunks, in file order. */
 	readonly hunks: readonly HunkView[];
 	/** Runner-up hunks the winner did not make (take one instead of, or in addition to, the winner's). */

@@ -55,7 +55,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 			['final#0', 1, 3, true],
 			['final#1', 6, 3, true],
 			['final#2', 10, 1, true],
-		], `answers: ${answers}; stale: ${JSON.stringify(view.files.map((file) => file.stale))}`);
+		], `answers: ${answers}; user edits: ${JSON.stringify(view.files.map((file) => file.userEdit))}`);
 		assert.equal(app.hunks[2]!.agents[0], run.result.winner?.agentId);
 		assert.deepEqual(app.hunks[1]!.lines, ['-\treturn a - b;', '+\treturn a - b; // difference']);
 		assert.equal(view.agentCount, 3);
@@ -104,25 +104,56 @@ describe('Change review (in VS Code, scripted team)', function () {
 
 	it('files the user edited meanwhile are merged three-way when the edits do not overlap; dirty buffers stay unsaved', async () => {
 		const { view: before } = await h.runTeam();
-		assert.ok(before.files.every((file) => !file.stale));
+		assert.ok(before.files.every((file) => file.userEdit === 'none'));
 		// app.ts changed on disk (line 2), notes.md edited in an open buffer and not saved.
 		await h.writeFile(appPath, appBase.replace('return a + b;', 'return b + a;'));
 		const notes = await vscode.workspace.openTextDocument(h.uri(notesPath));
 		const edit = new vscode.WorkspaceEdit();
 		edit.insert(notes.uri, new vscode.Position(0, 0), '<!-- mine -->\n');
 		assert.ok(await vscode.workspace.applyEdit(edit));
-		const stale = await until(`both files to be marked stale (dirty ${notes.isDirty})`, () => {
+		const edited = await until(`both files to be marked edited: merged (dirty ${notes.isDirty})`, () => {
 			const view = h.changes.changeSet();
-			const flags = view?.files.filter((file) => file.stale).map((file) => file.path).sort();
+			const flags = view?.files.filter((file) => file.userEdit === 'merged').map((file) => file.path).sort();
 			return flags?.length === 2 ? flags : undefined;
 		});
-		assert.deepEqual(stale, [appPath, notesPath]);
+		assert.deepEqual(edited, [appPath, notesPath]);
 		await h.changes.accept();
 		assert.equal(readFileSync(h.abs(appPath), 'utf8'), appFinal.replace('return a + b;', 'return b + a;'));
 		assert.equal(notes.getText(), `<!-- mine -->\n${notesFinal}`);
 		assert.equal(readFileSync(h.abs(notesPath), 'utf8'), notesBase, 'the disk keeps the saved text');
 		assert.equal(notes.isDirty, true, 'a dirty buffer is edited, never saved');
 		assert.equal(readFileSync(h.abs(addedPath), 'utf8'), addedFinal);
+	});
+
+	it('a file edited and saved while the team works (after it read the file): both edits survive Accept; one undo restores the saved edit', async () => {
+		const mine = appBase.replace('return a + b;', 'return b + a;');
+		const running = h.api.runs.start({ question: 'Document the math helpers', kind: 'ask' });
+		// The team has touched app.ts (its base is in the run snapshot) and is still working.
+		await until('an agent to edit app.ts', () => h.api.lastState()?.fileEdits.some((edit) => edit.path === appPath));
+		const doc = await vscode.workspace.openTextDocument(h.uri(appPath));
+		const edit = new vscode.WorkspaceEdit();
+		edit.replace(doc.uri, doc.lineAt(1).range, '\treturn b + a;');
+		assert.ok(await vscode.workspace.applyEdit(edit));
+		assert.ok(await doc.save());
+		assert.equal(h.api.lastState()?.status, 'running', 'the edit was saved while the team worked');
+		const run = await running;
+		assert.ok(run, 'the run started');
+		assert.equal(run.result.status, 'completed', run.result.error);
+		// The change set's base is what the team read, not the file at the end of the run.
+		assert.equal(run.result.changes.find((change) => change.path === appPath)?.base, appBase);
+		const marked = await until('app.ts to be marked edited since the team read it: merged', () => {
+			const view = h.changes.changeSet();
+			return view?.runId === run.result.runId ? view.files.find((file) => file.path === appPath)?.userEdit === 'merged' : undefined;
+		});
+		assert.ok(marked);
+
+		await h.changes.accept();
+		assert.equal(readFileSync(h.abs(appPath), 'utf8'), appFinal.replace('return a + b;', 'return b + a;'), "the user's line and the team's three hunks");
+		assert.equal(readFileSync(h.abs(notesPath), 'utf8'), notesFinal);
+		await vscode.window.showTextDocument(h.uri(appPath));
+		await vscode.commands.executeCommand('undo');
+		await until('one undo to restore the saved edit', () => h.document(appPath)?.getText() === mine);
+		assert.equal(h.document(notesPath)?.getText(), notesBase, 'the same undo step restores the other files');
 	});
 
 	it('Review Changes opens every file in one multi-file diff; reject writes nothing and closes the diffs', async () => {
@@ -216,10 +247,9 @@ describe('Change review (in VS Code, scripted team)', function () {
 			assert.equal(feature.review.pending, undefined);
 			assert.deepEqual(h.readDisk(), { app: mine, notes: notesBase, added: null });
 
-			// The run is fed again, so its base must be on disk again (else the base is unknown).
-			await h.writeFile(appPath, appBase);
+			// Fed again with the user's edit still on disk: the base is the run snapshot's, so it is still a conflict.
 			await feed();
-			await h.writeFile(appPath, mine);
+			await until('app.ts to be marked edited: conflict', () => feature.review.pending?.userEdit(appPath) === 'conflict');
 			answer = 'resolve';
 			await feature.review.accept();
 			const app = await until('app.ts with conflict markers', () => {

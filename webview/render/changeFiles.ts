@@ -1,15 +1,29 @@
 /**
  * One changed file: a row with expand/collapse, a file checkbox (all / some / none of its
- * changes), kind icon, path, +/- lines of the current selection, the "edited since" warning and
- * Open diff; below it (when expanded) the stale note and the hunk list. Rows without a host
+ * changes), kind icon, path, +/- lines of the current selection, the "edited since the team read
+ * it" mark (merged / conflict) and Open diff; below it (when expanded) the user-edit note and the hunk list. Rows without a host
  * change set (the winner's edits while the run goes on) have no hunks and no checkbox.
  */
 import type { ChangeKind } from '../../src/core/orchestrator/events.js';
-import type { ChangeFileView } from '../../src/protocol/changeSetView.js';
+import type { ChangeFileView, UserEdit } from '../../src/protocol/changeSetView.js';
 import type { ViewStateStore } from '../viewState.js';
 import type { FileSelection } from './changeSelection.js';
 import { h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
 import { HunkList } from './hunkList.js';
+
+/** What the row mark and the note say when the user changed the file since the team read it. */
+const userEditLook: Record<Exclude<UserEdit, 'none'>, { mark: string; title: string; note: string }> = {
+	merged: {
+		mark: 'edited since: merged',
+		title: 'Edited since the team read it: merged. Accepting keeps your edits and adds the selected changes (3-way).',
+		note: 'Edited since the team read it: merged. You changed this file after the team read it; accepting keeps your edits and adds the selected changes (3-way).',
+	},
+	conflict: {
+		mark: 'edited since: conflict',
+		title: 'Edited since the team read it: conflict. Your edits and the selected changes overlap; accepting asks first.',
+		note: 'Edited since the team read it: conflict. Your edits and the selected changes overlap (or the file was created or deleted meanwhile). Accepting asks how to resolve it; nothing of yours is overwritten.',
+	},
+};
 
 const kindLook: Record<ChangeKind, { icon: string; label: string }> = {
 	add: { icon: 'diff-added', label: 'added' },
@@ -34,7 +48,7 @@ export interface FileRowData {
 	readonly path: string;
 	readonly kind: ChangeKind;
 	readonly renamedFrom: string | null;
-	readonly stale: boolean;
+	readonly userEdit: UserEdit;
 	/** Host change set data; null for a row built from the run's edits. */
 	readonly review: {
 		readonly file: ChangeFileView;
@@ -55,13 +69,15 @@ export class FileRow {
 	readonly kind: ChangeKind;
 	private readonly _twisty: HTMLButtonElement;
 	private readonly _check: HTMLInputElement;
-	private readonly _stale: HTMLSpanElement;
+	private readonly _userEdit: HTMLSpanElement;
+	private readonly _userEditText: HTMLSpanElement;
 	private readonly _lines: HTMLSpanElement;
 	private readonly _added: HTMLSpanElement;
 	private readonly _removed: HTMLSpanElement;
 	private readonly _kindText: HTMLSpanElement;
 	private readonly _body: HTMLDivElement;
-	private readonly _staleNote: HTMLDivElement;
+	private readonly _userEditNote: HTMLDivElement;
+	private readonly _userEditNoteText: HTMLSpanElement;
 	private readonly _count: HTMLSpanElement;
 	private _hunks: HunkList | null = null;
 	private _agentCount = 0;
@@ -84,7 +100,8 @@ export class FileRow {
 		this._check = h('input', { class: 'file-check', attrs: { type: 'checkbox', 'aria-label': `Include the changes to ${path}` } });
 		this._check.dataset['focusKey'] = `file:${path}`;
 		this._check.addEventListener('change', () => this._toggleFile());
-		this._stale = h('span', { class: 'change-stale', title: 'You edited this file since the agents read it: accepting merges your edits (3-way)' }, icon('warning'), 'edited since');
+		this._userEditText = h('span', {});
+		this._userEdit = h('span', { class: 'change-stale' }, icon('warning'), this._userEditText);
 		this._added = h('span', { class: 'lines-added' });
 		this._removed = h('span', { class: 'lines-removed' });
 		this._lines = h('span', { class: 'change-lines' }, this._added, this._removed);
@@ -105,20 +122,14 @@ export class FileRow {
 			h('span', { class: 'change-icon', title: look.label }, icon(look.icon)),
 			nameEl,
 			dir ? h('span', { class: 'change-dir', text: dir, title: path }) : h('span', { class: 'change-dir' }),
-			this._stale,
+			this._userEdit,
 			this._count,
 			this._lines,
 			open,
 		);
-		this._staleNote = h(
-			'div',
-			{ class: 'change-stale-note', attrs: { role: 'note' } },
-			icon('warning'),
-			h('span', {
-				text: 'You edited this file after the agents read it. Accepting merges your edits with the selected changes (3-way); if they overlap you are asked, nothing is overwritten.',
-			}),
-		);
-		this._body = h('div', { class: 'change-body', attrs: { id: bodyId } }, this._staleNote);
+		this._userEditNoteText = h('span', {});
+		this._userEditNote = h('div', { class: 'change-stale-note', attrs: { role: 'note' } }, icon('warning'), this._userEditNoteText);
+		this._body = h('div', { class: 'change-body', attrs: { id: bodyId } }, this._userEditNote);
 		this.element = h('li', { class: `change change-${kind}` }, row, this._kindText, this._body);
 		this.element.dataset['path'] = path;
 	}
@@ -131,8 +142,14 @@ export class FileRow {
 		const selectable = review !== null && review.file.hunks.length + review.file.alternatives.length > 0;
 		setHidden(this._twisty, !selectable);
 		setHidden(this._check, !selectable);
-		setHidden(this._stale, !data.stale);
-		setData(this.element, 'stale', String(data.stale));
+		const edited = data.userEdit === 'none' ? null : userEditLook[data.userEdit];
+		setHidden(this._userEdit, edited === null);
+		setData(this.element, 'userEdit', data.userEdit);
+		if (edited) {
+			setText(this._userEditText, edited.mark);
+			setTitle(this._userEdit, edited.title);
+			setText(this._userEditNoteText, edited.note);
+		}
 		setText(this._kindText, data.renamedFrom ? `renamed from ${data.renamedFrom}` : look.label);
 		setClass(this._kindText, 'sr-only', data.renamedFrom === null);
 		setHidden(this._lines, review === null);
@@ -166,7 +183,7 @@ export class FileRow {
 		setText(this._count, countText);
 		setTitle(this._count, `${winnerSelected} of the winner’s ${file.hunks.length} change${file.hunks.length === 1 ? '' : 's'} selected${taken > 0 ? `, ${taken} from runner-ups` : ''}`);
 
-		setHidden(this._staleNote, !data.stale);
+		setHidden(this._userEditNote, edited === null);
 		const expanded = this._expanded();
 		setHidden(this._body, !expanded);
 		setData(this.element, 'expanded', String(expanded));

@@ -89,10 +89,10 @@ export class ChangesView {
 					path: file.path,
 					kind: file.kind,
 					renamedFrom: file.renamedFrom,
-					stale: file.stale,
+					userEdit: file.userEdit,
 					review: { file, selection: this._selection.file(file), agentCount: pending.agentCount, fileCount: pending.files.length },
 				}))
-			: presentationChanges(state).map((edit) => ({ path: edit.path, kind: edit.kind, renamedFrom: null, stale: false, review: null }));
+			: presentationChanges(state).map((edit) => ({ path: edit.path, kind: edit.kind, renamedFrom: null, userEdit: 'none' as const, review: null }));
 		setHidden(this.element, rows.length === 0);
 		if (rows.length === 0) return;
 		setText(this._title, `Changed files (${rows.length})`);
@@ -108,7 +108,8 @@ export class ChangesView {
 		setTitle(this._accept, pending ? `Apply the ${totals.selected} selected change${totals.selected === 1 ? '' : 's'} as one undoable edit` : 'Apply every change as one undoable edit');
 		this._renderSummary(pending, totals);
 
-		const stale = rows.filter((row) => row.stale).length;
+		const edited = rows.filter((row) => row.userEdit !== 'none').length;
+		const conflicts = rows.filter((row) => row.userEdit === 'conflict').length;
 		setText(
 			this._note,
 			state.status === 'running'
@@ -116,7 +117,7 @@ export class ChangesView {
 				: settled
 					? 'No changes are pending any more (accepted or rejected).'
 					: reviewable
-						? `Nothing has been written yet. ${pending ? 'Untick the changes you do not want, then accept or reject.' : 'Open a diff to review, then accept or reject.'}${stale > 0 ? ` ${stale} file${stale === 1 ? ' was' : 's were'} edited since the agents read ${stale === 1 ? 'it' : 'them'}: accepting merges your edits.` : ''}`
+						? `Nothing has been written yet. ${pending ? 'Untick the changes you do not want, then accept or reject.' : 'Open a diff to review, then accept or reject.'}${edited > 0 ? ` ${edited} file${edited === 1 ? ' was' : 's were'} edited since the team read ${edited === 1 ? 'it' : 'them'}: accepting keeps your edits${conflicts > 0 ? ` and asks about ${conflicts} conflict${conflicts === 1 ? '' : 's'}` : ' (merged)'}.` : ''}`
 						: 'The run did not complete; these changes cannot be applied.',
 		);
 		this._restoreFocus(focus);

@@ -91,7 +91,10 @@ export async function writeRefusal(root: string, path: string, options: ApplyOpt
 	const lexical = policyRefusal(rel, rel, 'write', guarded, options.secrets);
 	if (lexical !== null) return lexical;
 	const landing = await realLanding(root, rel);
-	if (landing === null) return `refused: '${rel}' resolves outside the workspace through a symlink`;
+	if (landing === 'outside') return `refused: '${rel}' resolves outside the workspace through a symlink`;
+	if (landing === 'dangling') return `refused: '${rel}' lies under a symlink that cannot be resolved`;
+	const target = await lstat(join(root, rel)).catch(() => null);
+	if (target?.isSymbolicLink()) return `refused: '${rel}' is a symlink (an accept never writes through one)`;
 	if (landing === rel) return null;
 	const viaLink = policyRefusal(landing, rel, 'write', guarded, options.secrets);
 	return viaLink === null ? null : `${viaLink} (via a symlink to '${landing}')`;
@@ -108,21 +111,25 @@ async function readCurrent(target: string): Promise<string | null | 'not-a-file'
 }
 
 /**
- * Workspace-relative path where a write to `rel` lands once every symlinked parent is followed;
- * null when that is outside the root. (The target itself is never followed: a link there is
- * refused as not a regular file.)
+ * Workspace-relative path where a write to `rel` lands once every symlinked parent is followed
+ * (the deepest existing parent's realpath, the rest appended): `outside` when that leaves the
+ * root, `dangling` when a parent is a link that cannot be resolved (a write would create its target).
  */
-async function realLanding(root: string, rel: string): Promise<string | null> {
+async function realLanding(root: string, rel: string): Promise<string | 'outside' | 'dangling'> {
 	const rest = [basename(rel)];
 	for (let current = dirname(join(root, rel)); ; current = dirname(current)) {
+		let real: string;
 		try {
-			const inside = relative(root, join(await realpath(current), ...rest));
-			if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return null;
-			return inside.split(sep).join('/');
+			real = await realpath(current);
 		} catch {
-			if (dirname(current) === current) return null;
+			if ((await lstat(current).catch(() => null)) !== null) return 'dangling';
+			if (dirname(current) === current) return 'outside';
 			rest.unshift(basename(current));
+			continue;
 		}
+		const inside = relative(root, join(real, ...rest));
+		if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return 'outside';
+		return inside.split(sep).join('/');
 	}
 }
 

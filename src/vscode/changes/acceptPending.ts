@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { targetOf } from '../../core/changes/changeSet';
 import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile';
+import { writeRefusal } from '../../core/workspace/applyChanges';
 import { sha256 } from '../../core/workspace/sha256';
 import type { HunkSelection } from '../../protocol/messages';
 import { buildWorkspaceEdit } from './buildWorkspaceEdit';
@@ -20,8 +21,12 @@ export interface AcceptInput {
 }
 
 export interface AcceptResult {
-	/** `cancelled`: the user backed out (nothing written); `rerun`: they asked to re-run the team. */
-	readonly status: 'applied' | 'cancelled' | 'rerun' | 'refused';
+	/**
+	 * `cancelled`: the user backed out (nothing written); `rerun`: they asked to re-run the team;
+	 * `unsafe`: a target now resolves into `.git/`, a secret or protected path, or out of the
+	 * workspace (nothing written, see `unsafe`); `refused`: the editor did not apply the edit.
+	 */
+	readonly status: 'applied' | 'cancelled' | 'rerun' | 'refused' | 'unsafe';
 	/** Files no longer pending (written, already up to date, nothing selected, or kept by choice). */
 	readonly resolved: readonly string[];
 	readonly written: readonly string[];
@@ -31,9 +36,11 @@ export interface AcceptResult {
 	readonly marked: readonly string[];
 	/** Left pending: conflicts the user chose to skip, and changes left out in the refactor preview. */
 	readonly skipped: readonly string[];
+	/** Targets refused by the path check at write time, with the reason. */
+	readonly unsafe: readonly { readonly path: string; readonly reason: string }[];
 }
 
-const nothing = { resolved: [], written: [], merged: [], marked: [], skipped: [] } as const;
+const nothing = { resolved: [], written: [], merged: [], marked: [], skipped: [], unsafe: [] } as const;
 
 /**
  * Accepts (part of) a pending change set: checks every target against the base the agents read,
@@ -81,6 +88,15 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	}
 	if (entries.length === 0) return { status: 'applied', ...nothing, resolved, skipped };
 
+	// Re-resolved now, right before the edit: a link the tree gained since the run must not redirect a write.
+	const { workspace } = pending.run;
+	const unsafe: { path: string; reason: string }[] = [];
+	for (const entry of entries) {
+		const reason = await writeRefusal(workspace.root, entry.path, { protectedPaths: workspace.protectedPaths, secrets: workspace.secretPaths });
+		if (reason !== null) unsafe.push({ path: entry.path, reason });
+	}
+	if (unsafe.length > 0) return { status: 'unsafe', ...nothing, unsafe };
+
 	const metadata: vscode.WorkspaceEditEntryMetadata = {
 		label: `MassGen run ${pending.runId}: ${winner}`,
 		needsConfirmation: input.preview,
@@ -107,6 +123,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const merged = plans.flatMap(({ plan }) => (plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : []));
 	return {
 		status: 'applied',
+		unsafe: [],
 		resolved: resolved.filter((path) => !left.includes(path)),
 		written: [...landed],
 		merged,

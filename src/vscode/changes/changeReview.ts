@@ -199,6 +199,12 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			if (result.status === 'refused') void vscode.window.showInformationMessage('MassGen: the changes were not applied.');
 			return;
 		}
+		if (result.status === 'unsafe') {
+			const reasons = result.unsafe.map((refusal) => refusal.reason);
+			log.warn(`change review: run ${pending.runId}: nothing was written: ${reasons.join('; ')}`);
+			void vscode.window.showErrorMessage(`MassGen: nothing was written. ${reasons.join(' ')}`);
+			return;
+		}
 		if (result.status === 'rerun') {
 			log.info(`change review: re-running the team on the current files (run ${pending.runId} discarded)`);
 			await this._resolve(pending, pending.files().map((file) => file.path));

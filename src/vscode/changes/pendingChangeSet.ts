@@ -1,17 +1,21 @@
 import * as vscode from 'vscode';
 import { type AnswerChanges, allHunkIds, type ReviewChangeSet, type ReviewFile, targetOf, toggleHunk } from '../../core/changes/changeSet';
-import type { ChangeSetView } from '../../protocol/changeSetView';
+import { planFile } from '../../core/changes/planFile';
+import { sha256 } from '../../core/workspace/sha256';
+import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView';
 import type { FinishedRun } from '../run/runTypes';
 import { toChangeSetView } from './toChangeSetView';
 
 /**
  * A run's change set while the user reviews it: the files still pending, the hunk selection
- * per file (the winner's hunks by default) and which files the user has edited since.
+ * per file (the winner's hunks by default) and each file's current text (buffer or disk), to
+ * tell which files the user changed since the team read them.
  */
 export class PendingChangeSet {
 	private readonly _files: Map<string, ReviewFile>;
 	private readonly _selection = new Map<string, Set<string>>();
-	private readonly _stale = new Map<string, boolean>();
+	/** Current text per path as last seen (null: no file); absent until first checked. */
+	private readonly _current = new Map<string, string | null>();
 
 	constructor(
 		readonly run: FinishedRun,
@@ -75,15 +79,25 @@ export class PendingChangeSet {
 		return target.op === 'delete' ? '' : file.base;
 	}
 
-	isStale(path: string): boolean {
-		return this._stale.get(path) ?? false;
+	/** Records a file's current text; returns whether it changed. */
+	setCurrent(path: string, text: string | null): boolean {
+		if (this._current.has(path) && this._current.get(path) === text) return false;
+		this._current.set(path, text);
+		return true;
 	}
 
-	/** Returns whether the flag changed. */
-	setStale(path: string, stale: boolean): boolean {
-		if (this.isStale(path) === stale) return false;
-		this._stale.set(path, stale);
-		return true;
+	/**
+	 * Whether the user changed the file since the team read it, and if so whether accepting the
+	 * current selection (the winner's whole change when nothing is selected) merges or conflicts.
+	 */
+	userEdit(path: string): UserEdit {
+		const file = this._files.get(path);
+		const current = this._current.get(path);
+		if (!file || current === undefined) return 'none';
+		const unchanged = file.kind === 'add' ? current === null : current !== null && sha256(current) === file.baseHash;
+		if (unchanged) return 'none';
+		const selected = this.selected(path).size > 0 ? this.selected(path) : new Set(allHunkIds(file));
+		return planFile(file, targetOf(file, selected), current, sha256).outcome === 'conflict' ? 'conflict' : 'merged';
 	}
 
 	remove(paths: Iterable<string>): void {
@@ -96,7 +110,7 @@ export class PendingChangeSet {
 			files: this.files(),
 			answers: this.answers,
 			selected: (path) => this.selected(path),
-			stale: (path) => this.isStale(path),
+			userEdit: (path) => this.userEdit(path),
 		});
 	}
 }

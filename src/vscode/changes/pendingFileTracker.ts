@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { sha256 } from '../../core/workspace/sha256';
 import { Disposable, toDisposable } from '../lifecycle';
 import type { PendingChangeSet } from './pendingChangeSet';
 import { readCurrent } from './workspaceFiles';
 
 /**
- * Watches the pending files (buffers and disk) and marks each one stale when it no longer is the
- * base the agents read; also tracks when the user last typed, so a diff never opens mid-keystroke.
+ * Watches the pending files (buffers and disk) and hands each one's current text to the pending
+ * set, which compares it with the base the team read (the run snapshot's); also tracks when the
+ * user last typed, so a diff never opens mid-keystroke.
  */
 export class PendingFileTracker extends Disposable {
 	private _lastUserEdit = 0;
@@ -16,7 +16,7 @@ export class PendingFileTracker extends Disposable {
 
 	constructor(
 		private readonly _pending: () => PendingChangeSet | undefined,
-		private readonly _onStaleChanged: () => void,
+		private readonly _onCurrentChanged: () => void,
 	) {
 		super();
 		this._register(vscode.workspace.onDidChangeTextDocument((event) => this._onEdited(event)));
@@ -38,7 +38,7 @@ export class PendingFileTracker extends Disposable {
 		this._watcher = watcher;
 	}
 
-	/** Re-checks one file against the base the agents read. */
+	/** Re-reads one pending file's current text. */
 	async refresh(uri: vscode.Uri): Promise<void> {
 		const pending = this._pending();
 		const path = pending && relativePath(pending.root, uri);
@@ -48,8 +48,7 @@ export class PendingFileTracker extends Disposable {
 		this._checks.set(file.path, check);
 		const { text } = await readCurrent(uri);
 		if (this._checks.get(file.path) !== check) return;
-		const stale = file.kind === 'add' ? text !== null : text === null || sha256(text) !== file.baseHash;
-		if (pending.setStale(file.path, stale)) this._onStaleChanged();
+		if (pending.setCurrent(file.path, text)) this._onCurrentChanged();
 	}
 
 	/** Resolves once the user has not typed for `idleMs` (at most 30 s later). */

@@ -1,6 +1,6 @@
 import type { AnswerChanges, ReviewChangeSet, ReviewFile } from '../../core/changes/changeSet';
 import { type Hunk, hunkDiffLines } from '../../core/changes/hunks';
-import { type ChangeFileView, type ChangeSetView, type HunkView, MAX_HUNK_LINES } from '../../protocol/changeSetView';
+import { type ChangeFileView, type ChangeSetView, type HunkView, MAX_HUNK_LINES, type UserEdit } from '../../protocol/changeSetView';
 
 export interface ViewInput {
 	readonly set: ReviewChangeSet;
@@ -8,7 +8,7 @@ export interface ViewInput {
 	readonly files: readonly ReviewFile[];
 	readonly answers: readonly AnswerChanges[];
 	readonly selected: (path: string) => ReadonlySet<string>;
-	readonly stale: (path: string) => boolean;
+	readonly userEdit: (path: string) => UserEdit;
 }
 
 /** The panel's view of the pending change set (plain JSON, 1-based lines). */
@@ -43,7 +43,7 @@ export function toChangeSetView(input: ViewInput): ChangeSetView {
 				renamedFrom: file.renamedFrom,
 				added: chosen.reduce((sum, hunk) => sum + hunk.newLines, 0),
 				removed: chosen.reduce((sum, hunk) => sum + hunk.oldLines, 0),
-				stale: input.stale(file.path),
+				userEdit: input.userEdit(file.path),
 				hunks,
 				alternatives,
 			};

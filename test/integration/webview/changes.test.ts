@@ -141,11 +141,19 @@ describe('change review in the panel', () => {
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('false');
 		await expect(alt.locator('.alt-state').getAttribute('hidden')).resolves.toBe('');
 
-		// The stale file: warning in the row and a note in the body.
-		expect(await file(changePaths.docs).locator('.change-stale').isVisible()).toBe(true);
-		expect(await file(changePaths.docs).locator('.change-stale-note').isVisible()).toBe(true);
+		// Files the user changed since the team read them: a mark in the row (merged / conflict) and a note in the body.
+		const docs = file(changePaths.docs);
+		await expect(docs.locator('.change-stale').textContent()).resolves.toBe('edited since: merged');
+		await expect(docs.locator('.change-stale').getAttribute('title')).resolves.toMatch(/^Edited since the team read it: merged\./);
+		await expect(docs.locator('.change-stale-note').textContent()).resolves.toMatch(/^Edited since the team read it: merged\. .*keeps your edits/);
+		expect(await docs.locator('.change-stale-note').isVisible()).toBe(true);
+		const issuesRow = file(changePaths.issues);
+		await expect(issuesRow.getAttribute('data-user-edit')).resolves.toBe('conflict');
+		await expect(issuesRow.locator('.change-stale').textContent()).resolves.toBe('edited since: conflict');
+		await expect(issuesRow.locator('.change-stale-note').textContent()).resolves.toMatch(/^Edited since the team read it: conflict\. .*Accepting asks/);
 		expect(await file(changePaths.load).locator('.change-stale').isHidden()).toBe(true);
-		await expect(page.locator('.changes-note').textContent()).resolves.toContain('1 file was edited since the agents read it');
+		await expect(file(changePaths.load).getAttribute('data-user-edit')).resolves.toBe('none');
+		await expect(page.locator('.changes-note').textContent()).resolves.toContain('2 files were edited since the team read them: accepting keeps your edits and asks about 1 conflict.');
 
 		// Footer.
 		await expect(page.locator('.accept-all').textContent()).resolves.toBe('Accept all');
@@ -409,14 +417,14 @@ describe('change review in the panel', () => {
 					renamedFrom: null,
 					added: 450,
 					removed: 0,
-					stale: false,
+					userEdit: 'none',
 					hunks: [
 						{ id: 'final#0', oldStart: 1, oldLines: 0, newStart: 1, newLines: 450, lines, truncated: 50, selected: true, agents: ['gemini'], sources: ['agent3.final'], replaces: [] },
 					],
 					alternatives: [],
 				},
 				// Nothing to pick (no hunks): no checkbox, nothing to expand.
-				{ path: 'src/unchanged.ts', kind: 'modify', renamedFrom: null, added: 0, removed: 0, stale: false, hunks: [], alternatives: [] },
+				{ path: 'src/unchanged.ts', kind: 'modify', renamedFrom: null, added: 0, removed: 0, userEdit: 'none', hunks: [], alternatives: [] },
 			],
 		};
 		await show(big);
@@ -450,7 +458,7 @@ describe('change review in the panel', () => {
 			runId: richRunId,
 			winner: { agentId: 'gemini', label: 'agent3.final' },
 			agentCount: 3,
-			files: Array.from({ length: 13 }, (_, i) => ({ path: `src/mod${i}.ts`, kind: 'modify' as const, renamedFrom: null, added: 1, removed: 1, stale: false, hunks: [hunkOf(i + 1)], alternatives: [] })),
+			files: Array.from({ length: 13 }, (_, i) => ({ path: `src/mod${i}.ts`, kind: 'modify' as const, renamedFrom: null, added: 1, removed: 1, userEdit: 'none' as const, hunks: [hunkOf(i + 1)], alternatives: [] })),
 		};
 		await show(many);
 		const page = panel.page;

@@ -271,7 +271,7 @@ describe('webview panel', () => {
 		expect(await page.locator('.winner-banner').isHidden()).toBe(true);
 	});
 
-	it('uses the host change set when there is one: +/- lines, renames, stale files, accept with the run id; hides actions once settled', async () => {
+	it('uses the host change set when there is one: +/- lines, renames, files edited since the team read them, accept with the run id; hides actions once settled', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
 		await panel.send({ type: 'snapshot', state, runs: [] });
 		const hunk = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: ['-a', '+b', '+c'], truncated: 0, selected: true, agents: ['gemini'], sources: ['agent3.final'], replaces: [] };
@@ -282,8 +282,8 @@ describe('webview panel', () => {
 				winner: { agentId: 'gemini', label: 'agent3.final' },
 				agentCount: 3,
 				files: [
-					{ path: 'src/config/load.ts', kind: 'modify', renamedFrom: null, added: 12, removed: 3, stale: true, hunks: [{ ...hunk, id: 'final#1' }], alternatives: [] },
-					{ path: 'src/config/validate.ts', kind: 'add', renamedFrom: 'src/config/legacyValidate.js', added: 40, removed: 0, stale: false, hunks: [], alternatives: [] },
+					{ path: 'src/config/load.ts', kind: 'modify', renamedFrom: null, added: 12, removed: 3, userEdit: 'merged', hunks: [{ ...hunk, id: 'final#1' }], alternatives: [] },
+					{ path: 'src/config/validate.ts', kind: 'add', renamedFrom: 'src/config/legacyValidate.js', added: 40, removed: 0, userEdit: 'none', hunks: [], alternatives: [] },
 				],
 			},
 		});
@@ -291,9 +291,9 @@ describe('webview panel', () => {
 		const rows = page.locator('.change');
 		expect(await rows.count()).toBe(2);
 		await expect(rows.first().locator('.change-lines').textContent()).resolves.toBe('+12−3');
-		expect(await rows.first().locator('.change-stale').isVisible()).toBe(true);
+		await expect(rows.first().locator('.change-stale').textContent()).resolves.toBe('edited since: merged');
 		await expect(rows.nth(1).locator('.change-kind').textContent()).resolves.toBe('renamed from src/config/legacyValidate.js');
-		await expect(page.locator('.changes-note').textContent()).resolves.toContain('1 file was edited since the agents read it');
+		await expect(page.locator('.changes-note').textContent()).resolves.toContain('1 file was edited since the team read it: accepting keeps your edits (merged).');
 		await panel.screenshot('change-set', false);
 		await page.locator('.accept-all').click();
 		expect((await panel.posted()).at(-1)).toEqual({ type: 'accept', runId: state.runId });

@@ -104,6 +104,24 @@ describe('applyChanges', () => {
 		expect(await exists(join(root, '.git/hooks/pre-commit'))).toBe(false);
 	});
 
+	it('refuses a parent that became a dangling link and a target that became a link', async () => {
+		const root = await makeTree({ 'docs/a.md': 'a\n', 'plain.txt': 'p\n' });
+		const overlay = (await createWorkspace(root)).createOverlay();
+		await overlay.write('docs/new/b.md', 'b\n');
+		await overlay.write('plain.txt', 'team\n');
+		const changes = await overlay.changes();
+		await rm(join(root, 'docs'), { recursive: true });
+		await symlink(join(root, '.git', 'not-yet'), join(root, 'docs'));
+		await rm(join(root, 'plain.txt'));
+		await symlink(join(root, 'elsewhere.txt'), join(root, 'plain.txt'));
+		const before = await hashTree(root);
+		expect((await applyChanges(root, changes, { force: true })).conflicts).toEqual([
+			{ path: 'docs/new/b.md', reason: "refused: 'docs/new/b.md' lies under a symlink that cannot be resolved" },
+			{ path: 'plain.txt', reason: "refused: 'plain.txt' is a symlink (an accept never writes through one)" },
+		]);
+		expect(await hashTree(root)).toBe(before);
+	});
+
 	it('refuses protected paths named directly', async () => {
 		const { root, changes } = await setup();
 		const before = await hashTree(root);
