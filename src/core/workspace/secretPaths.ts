@@ -21,7 +21,9 @@ interface BuiltinRule {
 
 /** Case-insensitive on purpose: macOS and Windows file systems are. */
 const builtinRules: readonly BuiltinRule[] = [
-	{ pattern: '.env*', test: (name) => name.startsWith('.env') },
+	// `.env` alone or followed by `.`, `-` or `_` (`.env.local`, `.env-production`, `.env_local`); not `.environment.md`.
+	{ pattern: '.env*', test: (name) => /^\.env($|[._-])/.test(name) },
+	{ pattern: '.envrc', test: (name) => name === '.envrc' },
 	...['.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', 'kubeconfig'].map((file) => ({
 		pattern: file,
 		test: (name: string) => name === file,

@@ -183,7 +183,7 @@ describe('single agent and file changes', () => {
 		expect(results.map((r) => r.isError)).toEqual([true, true]);
 		expect(results[0]!.text).toContain('../escape.txt');
 		expect(results[0]!.text).toContain('outside the workspace');
-		expect(results[1]!.text).toContain('secrets file');
+		expect(results[1]!.text).toContain('is a secret path');
 		expect(results[1]!.text).not.toContain('SECRET=1');
 		expect(run.result.changes).toEqual([]);
 	});

@@ -53,6 +53,8 @@ const ordinary = [
 	'my_id_rsa_notes.md',
 	'pem.txt',
 	'docs/environment-setup.md',
+	'.environment.md',
+	'.envs.txt',
 	'.github/workflows/ci.yml',
 	'.',
 ];

@@ -87,7 +87,7 @@ describe('read_file', () => {
 			['nope.ts', "read_file: 'nope.ts' does not exist"],
 			['src', "read_file: 'src' is a directory (use list_directory)"],
 			['image.png', "read_file: 'image.png' is a binary file (only text files can be read)"],
-			['.env.local', "read_file: refused: '.env.local' is a secrets file"],
+			['.env.local', "read_file: refused: '.env.local' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it"],
 			['.git/config', "read_file: refused: '.git/config' is inside .git/ (repository internals are never touched)"],
 			['../outside', "read_file: refused: '../outside' is outside the workspace"],
 		];

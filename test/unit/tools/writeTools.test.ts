@@ -83,7 +83,7 @@ describe('write tools', () => {
 		const cases: [string, Record<string, unknown>, string][] = [
 			['write_file', { path: '../evil.sh', content: 'x' }, "write_file: refused: '../evil.sh' is outside the workspace"],
 			['write_file', { path: '.git/hooks/pre-commit', content: 'x' }, "write_file: refused: '.git/hooks/pre-commit' is inside .git/ (repository internals are never touched)"],
-			['write_file', { path: '.env', content: 'x' }, "write_file: refused: '.env' is a secrets file"],
+			['write_file', { path: '.env', content: 'x' }, "write_file: refused: '.env' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it"],
 			['write_file', { path: 'src/keep.ts', content: 'x' }, "write_file: refused: 'src/keep.ts' is a protected path"],
 			['write_file', { path: 'src/a.ts' }, "write_file: 'content' must be a string"],
 			['write_file', { path: 'src', content: 'x' }, "write_file: 'src' is a directory"],
