@@ -67,9 +67,10 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'reasoning-delta':
 		case 'tool-call':
 		case 'usage':
-		// The run's notices already say it on stderr.
-		case 'command-sandbox':
 			return null;
+		case 'command-sandbox':
+			// Off and unsandboxed are run notices (warnings) already.
+			return event.mode === 'off' || event.mode === 'none' ? null : event.notice;
 		default:
 			return unknownEvent(event);
 	}

@@ -186,7 +186,8 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		if (!commandsWanted) return;
 		const detection = await detectSandbox({ bwrapPath: env['MASSGEN_BWRAP_PATH'], path: env['PATH'] });
 		sandboxChoice = chooseCommandSandbox(settings.commandSandbox, detection, settings.commandNetwork);
-		notice(sandboxChoice.notice);
+		// Off or unsandboxed is a warning; the event tells every mode (CLI display, panel header, events.jsonl).
+		if (sandboxChoice.sandbox === null || sandboxChoice.sandbox.mode === 'none') notice(sandboxChoice.notice);
 		context.emit({ type: 'command-sandbox', mode: sandboxChoice.sandbox?.mode ?? 'off', network: settings.commandNetwork, notice: sandboxChoice.notice });
 		if (sandboxChoice.sandbox === null) return;
 		commands = runCommandTool({

@@ -201,7 +201,7 @@ describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 				const listing = texts.find((text) => /\nPATH=/.test(text));
 				if (listing !== undefined) expect(listing).not.toMatch(/API_KEY|DATABASE_URL|GH_PAT|XDG_CONFIG_HOME/);
 				expect(run.stderr).toContain(
-					'massgen: run_command: commands run in a bubblewrap sandbox (only the scratch copy is writable; no network)',
+					'run_command: commands run in a bubblewrap sandbox (only the scratch copy is writable; no network)',
 				);
 				expect(sandboxEvent(dir)).toMatchObject({ mode: 'bubblewrap', network: false });
 			}, 120_000);
