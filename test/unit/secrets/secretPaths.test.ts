@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import { policyRefusal } from '../../../src/core/workspace/pathPolicy.js';
 import { builtinSecretPaths, secretPaths, secretPatternProblem } from '../../../src/core/workspace/secretPaths.js';
 
@@ -98,5 +99,14 @@ describe('the secret-path policy', () => {
 		expect(secretPatternProblem(' ')).toMatch(/may not be empty/);
 		expect(secretPatternProblem('secrets/**')).toBeNull();
 		expect(() => secretPaths(['/abs'])).toThrow(/secret_paths: '\/abs' is absolute/);
+	});
+
+	it("the config's secret_paths is validated: a clear file:line:col error, and good patterns load", () => {
+		const bad = loadConfigText('agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["*.secret", "/etc/shadow"]\n', 'team.yaml');
+		expect(bad.issues).toEqual([
+			expect.objectContaining({ severity: 'error', line: 4, message: expect.stringMatching(/'\/etc\/shadow' is absolute: write it relative to the workspace root/) }),
+		]);
+		const good = loadConfigText('agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["*.secret"]\n', 'team.yaml');
+		expect(good.config?.orchestrator.secret_paths).toEqual(['*.secret']);
 	});
 });
