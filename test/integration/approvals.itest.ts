@@ -229,6 +229,8 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		const touched = events.find((e) => e.type === 'tool-result' && e.name === 'run_command');
 		assert.ok(touched && touched.type === 'tool-result');
 		assert.equal(touched.isError, false, touched.text);
+		// It ran behind bubblewrap in the extension host (Node 20), and the panel's state says so.
+		assert.equal(run.state.commandSandbox?.mode, 'bubblewrap', run.state.commandSandbox?.notice);
 		assert.deepEqual(
 			jsonLines<LedgerLine>(join(run.runDir, 'permissions.jsonl')).map((l) => [l.agentId, l.decision, l.via, l.by, l.scope]),
 			[['toucher', 'allow', 'approval', 'user', 'always']],
