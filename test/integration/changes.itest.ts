@@ -1,7 +1,7 @@
 // In-host: reviewing and accepting the winner's changes (issue 5) in the real extension host,
 // with the scripted team of test/fixtures/changes/team.yaml run by the real run controller.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
@@ -127,9 +127,15 @@ describe('Change review (in VS Code, scripted team)', function () {
 
 	it('a file edited and saved while the team works (after it read the file): both edits survive Accept; one undo restores the saved edit', async () => {
 		const mine = appBase.replace('return a + b;', 'return b + a;');
+		const previous = h.api.lastState()?.runId;
 		const running = h.api.runs.start({ question: 'Document the math helpers', kind: 'ask' });
-		// The team has touched app.ts (its base is in the run snapshot) and is still working.
-		await until('an agent to edit app.ts', () => h.api.lastState()?.fileEdits.some((edit) => edit.path === appPath));
+		// This run's team has written app.ts (its base is in the run snapshot) and is still working.
+		await until('an agent of this run to have written app.ts', () => {
+			const state = h.api.lastState();
+			if (!state || state.runId === previous || state.status !== 'running') return undefined;
+			const lanes = Object.values(state.agents);
+			return lanes.some((lane) => lane.toolCalls.some((call) => call.name === 'write_file' && call.args['path'] === appPath && call.result?.isError === false));
+		});
 		const doc = await vscode.workspace.openTextDocument(h.uri(appPath));
 		const edit = new vscode.WorkspaceEdit();
 		edit.replace(doc.uri, doc.lineAt(1).range, '\treturn b + a;');
@@ -154,6 +160,23 @@ describe('Change review (in VS Code, scripted team)', function () {
 		await vscode.commands.executeCommand('undo');
 		await until('one undo to restore the saved edit', () => h.document(appPath)?.getText() === mine);
 		assert.equal(h.document(notesPath)?.getText(), notesBase, 'the same undo step restores the other files');
+	});
+
+	it('Accept re-resolves every target: a folder that became a link to a secret folder after the run refuses the whole accept', async () => {
+		const { run } = await h.runTeam();
+		const secretDir = h.abs('.ssh');
+		const linked = h.abs('changes-demo/new');
+		mkdirSync(secretDir, { recursive: true });
+		symlinkSync(secretDir, linked);
+		try {
+			await h.changes.accept();
+			assert.deepEqual(readdirSync(secretDir), [], 'nothing was written through the link');
+			assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null }, 'nothing at all was written');
+			assert.equal(h.changes.changeSet()?.runId, run.result.runId, 'the changes stay pending');
+		} finally {
+			unlinkSync(linked);
+			rmSync(secretDir, { recursive: true, force: true });
+		}
 	});
 
 	it('Review Changes opens every file in one multi-file diff; reject writes nothing and closes the diffs', async () => {
