@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): MassGenApi & { reado
 	const keys = new KeyStore(context.secrets);
 	const configsDir = vscode.Uri.joinPath(context.extensionUri, 'configs').fsPath;
 	const statusBar = root.add(new RunStatusBar());
-	const approvals = root.add(createApprovals({ log, workspaceState: context.workspaceState }));
+	const approvals = root.add(createApprovals({ log, workspaceState: context.workspaceState, secrets }));
 	let panel: PanelHost | undefined;
 	const runs: RunController = root.add(
 		new RunController({

@@ -12,7 +12,8 @@ export function redactedIo(io: CliIo, redactor: () => Redactor): CliIo {
 
 function redactedStream(stream: NodeJS.WriteStream, redactor: () => Redactor): NodeJS.WriteStream {
 	const write = (chunk: unknown, ...rest: unknown[]): boolean => {
-		const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+		const text =
+			typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
 		return (stream.write as (...args: unknown[]) => boolean)(redactor().text(text), ...rest);
 	};
 	return new Proxy(stream, {

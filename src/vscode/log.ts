@@ -20,7 +20,16 @@ export class SessionSecrets {
 	}
 }
 
-const messageMethods = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
+const messageMethods = new Set<PropertyKey>([
+	'trace',
+	'debug',
+	'info',
+	'warn',
+	'error',
+	'append',
+	'appendLine',
+	'replace',
+]);
 
 /**
  * The single "MassGen" log channel (Output view; level follows "Developer: Set Log Level"). Every

@@ -19,7 +19,10 @@ export function redactConfig(config: MassGenConfig, redactor: Redactor): string 
 		if (Array.isArray(value)) return value.map((item) => visit(item, sensitive));
 		if (typeof value === 'object' && value !== null) {
 			return Object.fromEntries(
-				Object.entries(value).map(([key, child]) => [redactor.text(key), visit(child, sensitive || sensitiveKey.test(key))]),
+				Object.entries(value).map(([key, child]) => [
+					redactor.text(key),
+					visit(child, sensitive || sensitiveKey.test(key)),
+				]),
 			);
 		}
 		return value;

@@ -74,7 +74,11 @@ export class RedactedEvents {
 		while (cut < text.length) {
 			let end = cut;
 			for (const needle of needles) {
-				for (let at = text.indexOf(needle, Math.max(0, cut - needle.length + 1)); at !== -1 && at < cut; at = text.indexOf(needle, at + 1)) {
+				for (
+					let at = text.indexOf(needle, Math.max(0, cut - needle.length + 1));
+					at !== -1 && at < cut;
+					at = text.indexOf(needle, at + 1)
+				) {
 					end = Math.max(end, at + needle.length);
 				}
 			}
@@ -89,14 +93,20 @@ export class RedactedEvents {
 		for (let start = from; start < text.length; start++) {
 			if (!this.firstChars.has(text[start]!)) continue;
 			const rest = text.length - start;
-			if (this.redactor.needles.some((needle) => needle.length > rest && needle.startsWith(text.slice(start)))) return start;
+			if (
+				this.redactor.needles.some((needle) => needle.length > rest && needle.startsWith(text.slice(start)))
+			)
+				return start;
 		}
 		return text.length;
 	}
 }
 
 /** The orchestrator's events, redacted and renumbered (see `RedactedEvents`). */
-export async function* redactEvents(events: AsyncIterable<RunEvent>, redactor: Redactor): AsyncGenerator<RunEvent> {
+export async function* redactEvents(
+	events: AsyncIterable<RunEvent>,
+	redactor: Redactor,
+): AsyncGenerator<RunEvent> {
 	const stream = new RedactedEvents(redactor);
 	for await (const event of events) yield* stream.push(event);
 	yield* stream.end();

@@ -66,7 +66,8 @@ export class Redactor {
 function replaceCovered(text: string, needles: readonly string[]): string {
 	const ranges: [number, number][] = [];
 	for (const needle of needles) {
-		for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) ranges.push([at, at + needle.length]);
+		for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1))
+			ranges.push([at, at + needle.length]);
 	}
 	ranges.sort((a, b) => a[0] - b[0]);
 	let out = '';
@@ -93,7 +94,12 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
 			const safeItem = redactValue(item, redact);
 			if (safeKey !== key || safeItem !== item) changed = true;
 			// defineProperty: a redacted key named `__proto__` stays a plain key.
-			Object.defineProperty(out, safeKey, { value: safeItem, enumerable: true, writable: true, configurable: true });
+			Object.defineProperty(out, safeKey, {
+				value: safeItem,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 		}
 		return changed ? out : value;
 	}
@@ -101,7 +107,8 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
 }
 
 /** Shapes of provider keys, for provider error texts (which may quote a key we were never given). */
-const keyShapes = /\b(sk-(?:ant-)?[A-Za-z0-9_\-*]{8,}|xai-[A-Za-z0-9_\-*]{8,}|gsk_[A-Za-z0-9*]{8,}|AIza[A-Za-z0-9_\-*]{8,})/g;
+const keyShapes =
+	/\b(sk-(?:ant-)?[A-Za-z0-9_\-*]{8,}|xai-[A-Za-z0-9_\-*]{8,}|gsk_[A-Za-z0-9*]{8,}|AIza[A-Za-z0-9_\-*]{8,})/g;
 
 /** A provider's error text without the key, and without anything shaped like a key. */
 export function redactProviderText(text: string, apiKey: string | undefined): string {

@@ -5,7 +5,8 @@
  */
 
 /** Names whose values are treated as secrets (`GH_PAT`, `DATABASE_PASSWORD`, `AWS_SESSION_TOKEN`…). */
-const secretName = /KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(^|_)PAT($|_)|(^|_)DSN$/i;
+const secretName =
+	/KEY|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(^|_)PAT($|_)|(^|_)DSN$/i;
 
 /** Environment values shorter than this are flags (`1`, `true`), not secrets. */
 const minEnvSecretChars = 8;
@@ -37,7 +38,8 @@ export function environmentSecrets(env: Readonly<Record<string, string | undefin
 		const value = raw?.trim();
 		if (!value) continue;
 		found.push(...urlCredentials(value));
-		if (secretName.test(name) && value.length >= minEnvSecretChars && !looksLikePath(value)) found.push(value);
+		if (secretName.test(name) && value.length >= minEnvSecretChars && !looksLikePath(value))
+			found.push(value);
 	}
 	return found;
 }

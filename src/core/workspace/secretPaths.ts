@@ -30,7 +30,10 @@ const builtinRules: readonly BuiltinRule[] = [
 	})),
 	{ pattern: '.aws/', test: (name) => name === '.aws' },
 	{ pattern: '.ssh/', test: (name) => name === '.ssh' },
-	{ pattern: '.docker/config.json', test: (name, previous) => name === 'config.json' && previous === '.docker' },
+	{
+		pattern: '.docker/config.json',
+		test: (name, previous) => name === 'config.json' && previous === '.docker',
+	},
 	{ pattern: '.kube/config', test: (name, previous) => name === 'config' && previous === '.kube' },
 	{ pattern: '*.pem', test: (name) => name.endsWith('.pem') },
 	{ pattern: '*.key', test: (name) => name.endsWith('.key') },
@@ -49,7 +52,8 @@ const globOptions = { dot: true, nocase: true, nonegate: true, windows: false } 
 /** Why a user pattern cannot be used, or null when it is fine. */
 export function secretPatternProblem(pattern: string): string | null {
 	if (pattern.trim() === '') return 'a secret path pattern may not be empty';
-	if (pattern.startsWith('!')) return `'${pattern}': negated patterns are not supported (secret paths can only be added)`;
+	if (pattern.startsWith('!'))
+		return `'${pattern}': negated patterns are not supported (secret paths can only be added)`;
 	if (pattern.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(pattern)) {
 		return `'${pattern}' is absolute: write it relative to the workspace root (e.g. 'config/prod.yaml' or '*.secret')`;
 	}

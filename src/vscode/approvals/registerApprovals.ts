@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ApprovalBroker, type PendingApproval } from '../../core/approvals/approvalBroker';
 import { viewTypes } from '../commandIds';
 import { DisposableStore, toDisposable } from '../lifecycle';
+import type { SessionSecrets } from '../log';
 import type { PanelHost } from '../view';
 import { ApprovalBadge } from './approvalBadge';
 import { ApprovalPrompts, panelTitle } from './approvalPrompts';
@@ -35,7 +36,7 @@ export interface Approvals extends vscode.Disposable {
  * One approval broker for the extension (every run's requests), the "always allow" store in
  * workspace state, the notification + badge for requests, and the panel's answers.
  */
-export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; readonly workspaceState: vscode.Memento }): Approvals {
+export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; readonly workspaceState: vscode.Memento; readonly secrets?: SessionSecrets }): Approvals {
 	const store = new DisposableStore();
 	const broker = new ApprovalBroker();
 	const permissions = new WorkspacePermissionStore(deps.workspaceState);
@@ -49,7 +50,8 @@ export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; r
 				badge.update(count);
 				if (panel) panel.title = panelTitle(count);
 			},
-			notify: (message, ...buttons) => vscode.window.showInformationMessage(message, ...buttons),
+			// A command the model wrote may quote a key: the notification shows it redacted (the panel card too).
+			notify: (message, ...buttons) => vscode.window.showInformationMessage(deps.secrets?.text(message) ?? message, ...buttons),
 			log: deps.log,
 		}),
 	);

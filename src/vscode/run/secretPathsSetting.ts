@@ -8,7 +8,10 @@ export const secretPathsKey = 'massgen.secretPaths';
  * workspace value cannot weaken a user one). Patterns that cannot be honoured are left out, each
  * with a note for the log.
  */
-export function readSecretPathsSetting(folder: vscode.Uri | undefined): { patterns: string[]; notes: string[] } {
+export function readSecretPathsSetting(folder: vscode.Uri | undefined): {
+	patterns: string[];
+	notes: string[];
+} {
 	const inspected = vscode.workspace.getConfiguration(undefined, folder).inspect<unknown>(secretPathsKey);
 	const values = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
 	const patterns: string[] = [];
@@ -20,7 +23,10 @@ export function readSecretPathsSetting(folder: vscode.Uri | undefined): { patter
 			continue;
 		}
 		for (const pattern of value) {
-			const problem = typeof pattern === 'string' ? secretPatternProblem(pattern) : `${JSON.stringify(pattern)} is not a string`;
+			const problem =
+				typeof pattern === 'string'
+					? secretPatternProblem(pattern)
+					: `${JSON.stringify(pattern)} is not a string`;
 			if (problem === null) patterns.push(pattern as string);
 			else notes.push(`${secretPathsKey}: ${problem}; this pattern is ignored`);
 		}

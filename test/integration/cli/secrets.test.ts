@@ -18,7 +18,15 @@ const headerToken = 'mcp-header-TOKEN-value-8080';
 const envPat = 'ghp_ENVPAT0123456789abcdefABCDEF';
 const dbPassword = 'db-PASSWORD-in-env-url';
 const baseUrl = `http://massuser:${urlPassword}@127.0.0.1:9/v1`;
-const secrets = [configKey, urlPassword, `massuser:${urlPassword}`, mcpToken, headerToken, envPat, dbPassword];
+const secrets = [
+	configKey,
+	urlPassword,
+	`massuser:${urlPassword}`,
+	mcpToken,
+	headerToken,
+	envPat,
+	dbPassword,
+];
 
 /** Contents of the secret files: never read, listed, searched or copied. */
 const secretFiles: Record<string, string> = {
@@ -38,7 +46,10 @@ function teamConfig(): string {
 	const reads = Object.keys(secretFiles).map((path) => ({ name: 'read_file', arguments: { path } }));
 	return JSON.stringify({
 		agents: [
-			{ id: 'remote', backend: { type: 'openai', model: 'gpt-5-mini', api_key: configKey, base_url: baseUrl } },
+			{
+				id: 'remote',
+				backend: { type: 'openai', model: 'gpt-5-mini', api_key: configKey, base_url: baseUrl },
+			},
 			{
 				id: 'echo',
 				backend: {
@@ -48,7 +59,11 @@ function teamConfig(): string {
 						coordination: [
 							{
 								text: leak,
-								tool_calls: [...reads, { name: 'list_directory', arguments: { path: '.' } }, { name: 'search_files', arguments: { pattern: 'SECRETFIL[E]' } }],
+								tool_calls: [
+									...reads,
+									{ name: 'list_directory', arguments: { path: '.' } },
+									{ name: 'search_files', arguments: { pattern: 'SECRETFIL[E]' } },
+								],
 								answer: leak,
 							},
 							{ vote: 'first' },
@@ -62,7 +77,12 @@ function teamConfig(): string {
 							args: ['-e', 'console.error("token " + process.env.TOKEN); process.exit(1)'],
 							env: { TOKEN: '${MY_TOKEN}' },
 						},
-						{ name: 'remote_mcp', type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${MY_HEADER_TOKEN}' } },
+						{
+							name: 'remote_mcp',
+							type: 'http',
+							url: 'http://127.0.0.1:9/mcp',
+							headers: { Authorization: 'Bearer ${MY_HEADER_TOKEN}' },
+						},
 					],
 				},
 			},
@@ -84,11 +104,18 @@ async function run(extra: string[]) {
 	writeFileSync(join(root, 'team.json'), teamConfig());
 	const result = await runCli(['run', ...extra, '--config', join(root, 'team.json'), 'Tell me everything.'], {
 		cwd: root,
-		env: { MY_TOKEN: mcpToken, MY_HEADER_TOKEN: headerToken, GH_PAT: envPat, DATABASE_URL: `postgres://app:${dbPassword}@db.internal/prod` },
+		env: {
+			MY_TOKEN: mcpToken,
+			MY_HEADER_TOKEN: headerToken,
+			GH_PAT: envPat,
+			DATABASE_URL: `postgres://app:${dbPassword}@db.internal/prod`,
+		},
 	});
 	const runsDir = join(root, '.massgen', 'runs');
 	const [runDir] = readdirSync(runsDir).map((name) => join(runsDir, name));
-	const files = Object.fromEntries(filesUnder(runDir!).map((path) => [path.slice(runDir!.length + 1), readFileSync(path, 'utf8')]));
+	const files = Object.fromEntries(
+		filesUnder(runDir!).map((path) => [path.slice(runDir!.length + 1), readFileSync(path, 'utf8')]),
+	);
 	return { ...result, files };
 }
 
@@ -111,7 +138,9 @@ describe('massgen run: no secret leaves (dist/cli.js)', () => {
 		expectNoSecret('stderr', result.stderr);
 		for (const [name, text] of Object.entries(result.files)) expectNoSecret(name, text);
 		// The echoes are there, redacted.
-		expect(result.stdout).toContain(`key [redacted], url http://[redacted]@127.0.0.1:9/v1, mcp [redacted] / [redacted], env [redacted] [redacted].`);
+		expect(result.stdout).toContain(
+			`key [redacted], url http://[redacted]@127.0.0.1:9/v1, mcp [redacted] / [redacted], env [redacted] [redacted].`,
+		);
 		expect(result.files['final-answer.md']).toContain('key [redacted]');
 		expect(result.files['changes.patch']).toContain('+key [redacted]');
 		expect(result.files['config.yaml']).toContain('base_url: http://[redacted]@127.0.0.1:9/v1');
@@ -119,19 +148,31 @@ describe('massgen run: no secret leaves (dist/cli.js)', () => {
 		// The MCP server that printed its token into the notice.
 		expect(result.stderr).toMatch(/MCP server 'leaky' is unavailable: .*stderr: token \[redacted\]/);
 		// Streams: the echo's text deltas, joined, show the redacted text whole.
-		const events = result.files['events.jsonl']!.trim().split('\n').map((line) => JSON.parse(line));
-		const streamed = events.filter((e) => e.type === 'text-delta' && e.agentId === 'echo' && e.phase === 'coordination').map((e) => e.text).join('');
+		const events = result.files['events.jsonl']!.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line));
+		const streamed = events
+			.filter((e) => e.type === 'text-delta' && e.agentId === 'echo' && e.phase === 'coordination')
+			.map((e) => e.text)
+			.join('');
 		expectNoSecret('the joined deltas', streamed);
 		expect(streamed).toContain(`key [redacted], url http://[redacted]@127.0.0.1:9/v1`);
 		// Every secret file was refused by read_file, hidden from the listing and from search.
 		const results = events.filter((e) => e.type === 'tool-result' && e.agentId === 'echo');
 		const reads = results.filter((e) => e.name === 'read_file');
 		expect(reads).toHaveLength(Object.keys(secretFiles).length);
-		for (const read of reads) expect(read).toMatchObject({ isError: true, text: expect.stringMatching(/is a secret path \(matches '/) });
+		for (const read of reads)
+			expect(read).toMatchObject({
+				isError: true,
+				text: expect.stringMatching(/is a secret path \(matches '/),
+			});
 		const listing = results.find((e) => e.name === 'list_directory')!.text;
 		expect(listing).toContain('README.md');
-		for (const hidden of ['.envrc', '.env-production', '.env_local', '.npmrc']) expect(listing).not.toContain(hidden);
-		expect(results.find((e) => e.name === 'search_files')!.text).not.toMatch(/\.npmrc|\.envrc|prod\.yaml|server\.pem/);
+		for (const hidden of ['.envrc', '.env-production', '.env_local', '.npmrc'])
+			expect(listing).not.toContain(hidden);
+		expect(results.find((e) => e.name === 'search_files')!.text).not.toMatch(
+			/\.npmrc|\.envrc|prod\.yaml|server\.pem/,
+		);
 	});
 
 	it('--json: the NDJSON events hold no secret, stay numbered 0..n, and show [redacted]', async () => {
@@ -140,11 +181,17 @@ describe('massgen run: no secret leaves (dist/cli.js)', () => {
 		expectNoSecret('stdout', result.stdout);
 		expectNoSecret('stderr', result.stderr);
 		for (const [name, text] of Object.entries(result.files)) expectNoSecret(name, text);
-		const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+		const events = result.stdout
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line));
 		expect(events.map((e) => e.seq)).toEqual(events.map((_: unknown, i: number) => i));
 		expect(events.find((e) => e.type === 'final-answer').content).toContain('key [redacted]');
 		// What a consumer joining the deltas sees (a split secret would reappear here).
-		const joined = events.filter((e) => e.type === 'text-delta' && e.agentId === 'echo').map((e) => e.text).join('');
+		const joined = events
+			.filter((e) => e.type === 'text-delta' && e.agentId === 'echo')
+			.map((e) => e.text)
+			.join('');
 		expectNoSecret('the joined --json deltas', joined);
 		expect(joined).toContain('key [redacted], url http://[redacted]@127.0.0.1:9/v1');
 	});

@@ -9,11 +9,18 @@ function numbered(bodies: RunEventBody[]): RunEvent[] {
 	return bodies.map((body, seq) => ({ runId: 'r', seq, t: seq, ...body }) as RunEvent);
 }
 
-const delta = (agentId: string, text: string): RunEventBody => ({ type: 'text-delta', agentId, phase: 'coordination', text });
+const delta = (agentId: string, text: string): RunEventBody => ({
+	type: 'text-delta',
+	agentId,
+	phase: 'coordination',
+	text,
+});
 
 /** What a display shows: the deltas of one agent joined. */
 function streamed(events: readonly RunEvent[], agentId: string): string {
-	return events.map((event) => (event.type === 'text-delta' && event.agentId === agentId ? event.text : '')).join('');
+	return events
+		.map((event) => (event.type === 'text-delta' && event.agentId === agentId ? event.text : ''))
+		.join('');
 }
 
 async function collect(bodies: RunEventBody[], secrets: string[]): Promise<RunEvent[]> {
@@ -28,7 +35,12 @@ async function collect(bodies: RunEventBody[], secrets: string[]): Promise<RunEv
 describe('redactEvents', () => {
 	it('catches a secret split across two deltas, with another agent streaming in between', async () => {
 		const out = await collect(
-			[delta('a', `the key is ${secret.slice(0, 12)}`), delta('b', 'hello'), delta('a', `${secret.slice(12)} ok`), { type: 'new-answer', agentId: 'a', label: 'agent1.1', content: `key ${secret}` }],
+			[
+				delta('a', `the key is ${secret.slice(0, 12)}`),
+				delta('b', 'hello'),
+				delta('a', `${secret.slice(12)} ok`),
+				{ type: 'new-answer', agentId: 'a', label: 'agent1.1', content: `key ${secret}` },
+			],
 			[secret],
 		);
 		const serialized = out.map((event) => JSON.stringify(event)).join('\n');
@@ -40,7 +52,13 @@ describe('redactEvents', () => {
 	});
 
 	it('keeps seq monotonic without gaps and releases a kept-back tail before the agent’s next event', async () => {
-		const out = await collect([delta('a', 'ends with sk-te'), { type: 'tool-call', agentId: 'a', phase: 'coordination', callId: 'c', name: 'read_file', args: {} }], [secret]);
+		const out = await collect(
+			[
+				delta('a', 'ends with sk-te'),
+				{ type: 'tool-call', agentId: 'a', phase: 'coordination', callId: 'c', name: 'read_file', args: {} },
+			],
+			[secret],
+		);
 		expect(out.map((event) => event.seq)).toEqual([0, 1, 2]);
 		expect(out.map((event) => event.type)).toEqual(['text-delta', 'text-delta', 'tool-call']);
 		expect(streamed(out, 'a')).toBe('ends with sk-te');
@@ -58,7 +76,13 @@ describe('redactEvents', () => {
 	});
 
 	it('a secret split over a reasoning stream and a text stream is not joined (different streams)', async () => {
-		const out = await collect([{ type: 'reasoning-delta', agentId: 'a', phase: 'coordination', text: 'think sk' }, delta('a', 'plain')], [secret]);
+		const out = await collect(
+			[
+				{ type: 'reasoning-delta', agentId: 'a', phase: 'coordination', text: 'think sk' },
+				delta('a', 'plain'),
+			],
+			[secret],
+		);
 		expect(out.map((event) => [event.type, 'text' in event ? event.text : ''])).toEqual([
 			['reasoning-delta', 'think '],
 			['reasoning-delta', 'sk'],
@@ -67,7 +91,12 @@ describe('redactEvents', () => {
 	});
 
 	it('passes events through unchanged (but renumbered) when there is nothing to hide', async () => {
-		const out = await collect([delta('a', 'hello'), { type: 'run-end', status: 'completed', durationMs: 1 }], []);
-		expect(out).toEqual(numbered([delta('a', 'hello'), { type: 'run-end', status: 'completed', durationMs: 1 }]));
+		const out = await collect(
+			[delta('a', 'hello'), { type: 'run-end', status: 'completed', durationMs: 1 }],
+			[],
+		);
+		expect(out).toEqual(
+			numbered([delta('a', 'hello'), { type: 'run-end', status: 'completed', durationMs: 1 }]),
+		);
 	});
 });

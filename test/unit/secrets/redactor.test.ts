@@ -33,7 +33,9 @@ describe('Redactor', () => {
 		expect(none.text('GET http://user:pw@127.0.0.1:9/v1 failed; see https://example.com/a@b')).toBe(
 			`GET http://${REDACTED}@127.0.0.1:9/v1 failed; see https://example.com/a@b`,
 		);
-		expect(none.text('postgres://app:s3cr3t@db/prod and git@github.com:o/r')).toBe(`postgres://${REDACTED}@db/prod and git@github.com:o/r`);
+		expect(none.text('postgres://app:s3cr3t@db/prod and git@github.com:o/r')).toBe(
+			`postgres://${REDACTED}@db/prod and git@github.com:o/r`,
+		);
 	});
 
 	it('stringifies with secrets removed from keys and values, keeping the JSON valid', () => {
@@ -51,10 +53,14 @@ describe('Redactor', () => {
 	});
 
 	it('learns more secrets with `with`', () => {
-		expect(new Redactor(['first-secret']).with(['second-secret']).text('first-secret second-secret')).toBe(`${REDACTED} ${REDACTED}`);
+		expect(new Redactor(['first-secret']).with(['second-secret']).text('first-secret second-secret')).toBe(
+			`${REDACTED} ${REDACTED}`,
+		);
 	});
 
 	it('provider texts lose the key and anything shaped like one', () => {
-		expect(redactProviderText('bad key my-own-key-1234, also sk-ant-abcdefghijkl', 'my-own-key-1234')).toBe(`bad key ${REDACTED}, also ${REDACTED}`);
+		expect(redactProviderText('bad key my-own-key-1234, also sk-ant-abcdefghijkl', 'my-own-key-1234')).toBe(
+			`bad key ${REDACTED}, also ${REDACTED}`,
+		);
 	});
 });

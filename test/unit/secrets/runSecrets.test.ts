@@ -6,8 +6,16 @@ import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 
 describe('where a run’s secrets come from', () => {
 	it('URL credentials: the whole userinfo and the password, raw and percent-decoded', () => {
-		expect(urlCredentials('x http://bob:p%40ss-word@host/v1 y')).toEqual(['bob:p%40ss-word', 'bob:p@ss-word', 'p%40ss-word', 'p@ss-word']);
-		expect(urlCredentials('https://ghp_TOKEN123@github.com/o/r.git')).toEqual(['ghp_TOKEN123', 'ghp_TOKEN123']);
+		expect(urlCredentials('x http://bob:p%40ss-word@host/v1 y')).toEqual([
+			'bob:p%40ss-word',
+			'bob:p@ss-word',
+			'p%40ss-word',
+			'p@ss-word',
+		]);
+		expect(urlCredentials('https://ghp_TOKEN123@github.com/o/r.git')).toEqual([
+			'ghp_TOKEN123',
+			'ghp_TOKEN123',
+		]);
 		expect(urlCredentials('https://example.com/a@b and git@github.com:o/r')).toEqual([]);
 	});
 
@@ -23,13 +31,29 @@ describe('where a run’s secrets come from', () => {
 			EDITOR: 'code-insiders-with-a-long-name',
 		});
 		expect(found).toEqual(
-			expect.arrayContaining(['ghp_0123456789abcdef', 'sk-test-key-with-space', 'FQoGZXIvYXdzEJr-token', 'app:db-pass-1234', 'db-pass-1234']),
+			expect.arrayContaining([
+				'ghp_0123456789abcdef',
+				'sk-test-key-with-space',
+				'FQoGZXIvYXdzEJr-token',
+				'app:db-pass-1234',
+				'db-pass-1234',
+			]),
 		);
-		for (const kept of ['true', '/run/user/1000/ssh-agent.sock', '/usr/bin:/bin', 'code-insiders-with-a-long-name']) expect(found).not.toContain(kept);
+		for (const kept of [
+			'true',
+			'/run/user/1000/ssh-agent.sock',
+			'/usr/bin:/bin',
+			'code-insiders-with-a-long-name',
+		])
+			expect(found).not.toContain(kept);
 	});
 
 	it('MCP servers: what ${VAR} expands to anywhere, credential-named env and header values, URL credentials', () => {
-		const context = { env: { TOKEN: 'tok-from-env-1234', API: 'api-from-env-5678', HOME: '/home/u' }, workspaceFolder: '/ws', userHome: '/home/u' };
+		const context = {
+			env: { TOKEN: 'tok-from-env-1234', API: 'api-from-env-5678', HOME: '/home/u' },
+			workspaceFolder: '/ws',
+			userHome: '/home/u',
+		};
 		const found = specSecrets(
 			{
 				command: 'server',
@@ -41,9 +65,18 @@ describe('where a run’s secrets come from', () => {
 			context,
 		);
 		expect(found).toEqual(
-			expect.arrayContaining(['api-from-env-5678', 'tok-from-env-1234', 'literal-token-9999', 'Bearer literal-bearer-777', 'literal-bearer-777', 'svc:svc-pass-42', 'svc-pass-42']),
+			expect.arrayContaining([
+				'api-from-env-5678',
+				'tok-from-env-1234',
+				'literal-token-9999',
+				'Bearer literal-bearer-777',
+				'literal-bearer-777',
+				'svc:svc-pass-42',
+				'svc-pass-42',
+			]),
 		);
-		for (const kept of ['production', 'application/json', '/ws', '/ws/data']) expect(found).not.toContain(kept);
+		for (const kept of ['production', 'application/json', '/ws', '/ws/data'])
+			expect(found).not.toContain(kept);
 	});
 
 	it('buildAgents collects keys from the config, secret storage, env and .env, URL credentials and MCP expansions', () => {
@@ -71,7 +104,15 @@ describe('where a run’s secrets come from', () => {
 			createModel: () => ({ provider: 'x', modelId: 'm', capabilities: {} }) as never,
 		});
 		expect(secrets).toEqual(
-			expect.arrayContaining(['env-openai-1111', 'dotenv-anthropic-3333', 'config-key-0000', 'stored-xai-4444', 'u:url-pass-1234', 'url-pass-1234', 'mcp-token-2222']),
+			expect.arrayContaining([
+				'env-openai-1111',
+				'dotenv-anthropic-3333',
+				'config-key-0000',
+				'stored-xai-4444',
+				'u:url-pass-1234',
+				'url-pass-1234',
+				'mcp-token-2222',
+			]),
 		);
 	});
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import { policyRefusal } from '../../../src/core/workspace/pathPolicy.js';
-import { builtinSecretPaths, secretPaths, secretPatternProblem } from '../../../src/core/workspace/secretPaths.js';
+import {
+	builtinSecretPaths,
+	secretPaths,
+	secretPatternProblem,
+} from '../../../src/core/workspace/secretPaths.js';
 
 /** Every built-in pattern, at the root, at depth and in other cases. */
 const secret = [
@@ -63,7 +67,8 @@ const ordinary = [
 describe('the secret-path policy', () => {
 	it.each(secret)('refuses %s', (path) => {
 		expect(builtinSecretPaths.match(path)).not.toBeNull();
-		for (const mode of ['read', 'write'] as const) expect(policyRefusal(path, path, mode, [])).toMatch(/is a secret path \(matches '.+'\)/);
+		for (const mode of ['read', 'write'] as const)
+			expect(policyRefusal(path, path, mode, [])).toMatch(/is a secret path \(matches '.+'\)/);
 	});
 
 	it.each(ordinary)('allows %s', (path) => {
@@ -89,7 +94,9 @@ describe('the secret-path policy', () => {
 		expect(policy.match('src/app.ts')).toBeNull();
 		// The built-in list still applies: user patterns only add.
 		expect(policy.match('.env')).toBe('.env*');
-		expect(policyRefusal('vault/a.txt', 'vault/a.txt', 'read', [], policy)).toMatch(/secret path \(matches 'vault'\)/);
+		expect(policyRefusal('vault/a.txt', 'vault/a.txt', 'read', [], policy)).toMatch(
+			/secret path \(matches 'vault'\)/,
+		);
 	});
 
 	it('rejects patterns that cannot be honoured, with the reason', () => {
@@ -102,11 +109,23 @@ describe('the secret-path policy', () => {
 	});
 
 	it("the config's secret_paths is validated: a clear file:line:col error, and good patterns load", () => {
-		const bad = loadConfigText('agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["*.secret", "/etc/shadow"]\n', 'team.yaml');
+		const bad = loadConfigText(
+			'agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["*.secret", "/etc/shadow"]\n',
+			'team.yaml',
+		);
 		expect(bad.issues).toEqual([
-			expect.objectContaining({ severity: 'error', line: 4, message: expect.stringMatching(/'\/etc\/shadow' is absolute: write it relative to the workspace root/) }),
+			expect.objectContaining({
+				severity: 'error',
+				line: 4,
+				message: expect.stringMatching(
+					/'\/etc\/shadow' is absolute: write it relative to the workspace root/,
+				),
+			}),
 		]);
-		const good = loadConfigText('agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["*.secret"]\n', 'team.yaml');
+		const good = loadConfigText(
+			'agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["*.secret"]\n',
+			'team.yaml',
+		);
 		expect(good.config?.orchestrator.secret_paths).toEqual(['*.secret']);
 	});
 });

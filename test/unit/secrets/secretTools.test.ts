@@ -37,7 +37,10 @@ const secretFiles = [
 const marker = (path: string) => `MARKER-${path.replace(/[^A-Za-z0-9]/g, '_')}`;
 
 async function setup() {
-	const files: Record<string, string> = { 'README.md': '# app MARKER-readme\n', 'src/app.ts': 'export {};\n' };
+	const files: Record<string, string> = {
+		'README.md': '# app MARKER-readme\n',
+		'src/app.ts': 'export {};\n',
+	};
 	for (const path of secretFiles) files[path] = `${marker(path)}\n`;
 	const root = await makeTree(files);
 	const policy = secretPaths(['config/prod.yaml']);
@@ -49,7 +52,9 @@ async function setup() {
 }
 
 function filesUnder(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+	return readdirSync(dir).flatMap((name) =>
+		statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)],
+	);
 }
 
 describe('secret files through the real workspace tools', () => {
@@ -64,7 +69,10 @@ describe('secret files through the real workspace tools', () => {
 				['delete_file', { path }],
 			] as const) {
 				const outcome = await call(name, args);
-				expect(outcome, `${name} ${path}`).toMatchObject({ isError: true, text: expect.stringMatching(/is a secret path \(matches '/) });
+				expect(outcome, `${name} ${path}`).toMatchObject({
+					isError: true,
+					text: expect.stringMatching(/is a secret path \(matches '/),
+				});
 				expect(outcome.text).not.toContain('MARKER');
 			}
 		}
@@ -77,10 +85,44 @@ describe('secret files through the real workspace tools', () => {
 
 	it('list_directory hides them and search_files never opens them', async () => {
 		const { call } = await setup();
-		const listings = await Promise.all(['.', 'packages/app', 'ci', 'ci/.docker', '.kube', 'certs', 'tls', 'deploy', 'ops', 'config', 'web'].map((path) => call('list_directory', { path })));
+		const listings = await Promise.all(
+			[
+				'.',
+				'packages/app',
+				'ci',
+				'ci/.docker',
+				'.kube',
+				'certs',
+				'tls',
+				'deploy',
+				'ops',
+				'config',
+				'web',
+			].map((path) => call('list_directory', { path })),
+		);
 		const listed = listings.map((outcome) => outcome.text).join('\n');
-		for (const name of ['.env', '.envrc', '.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.aws', '.ssh', 'config.json', 'server.pem', 'private.KEY', 'id_rsa', 'kubeconfig', 'prod.yaml', '.env.example']) {
-			expect(listed.split(/\s+/).some((word) => word.replace(/\/$/, '') === name), name).toBe(false);
+		for (const name of [
+			'.env',
+			'.envrc',
+			'.npmrc',
+			'.pypirc',
+			'.netrc',
+			'_netrc',
+			'.git-credentials',
+			'.aws',
+			'.ssh',
+			'config.json',
+			'server.pem',
+			'private.KEY',
+			'id_rsa',
+			'kubeconfig',
+			'prod.yaml',
+			'.env.example',
+		]) {
+			expect(
+				listed.split(/\s+/).some((word) => word.replace(/\/$/, '') === name),
+				name,
+			).toBe(false);
 		}
 		expect(listed).toContain('README.md');
 		// `.kube/` itself is an ordinary folder: only its `config` is secret.

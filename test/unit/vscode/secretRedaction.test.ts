@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as vscode from 'vscode';
+import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker';
 import { loadConfigText } from '../../../src/core/config/loadConfig';
 import type { RunEvent } from '../../../src/core/orchestrator/events';
 import { Redactor } from '../../../src/core/secrets/redactor';
@@ -16,10 +17,15 @@ import { PanelHost } from '../../../src/vscode/view';
 
 /** The extension's output channels: the log, the panel, and the run's event path (issue 9). */
 const secret = 'sk-test-EXTENSIONKEY-0123456789';
-const fake = vscode as unknown as { window: { outputLines: string[]; panels: { posted: HostMessage[]; receive(m: unknown): void }[] }; workspace: { workspaceFolders: unknown } };
+const fake = vscode as unknown as {
+	window: { outputLines: string[]; panels: { posted: HostMessage[]; receive(m: unknown): void }[] };
+	workspace: { workspaceFolders: unknown };
+};
 
 function filesUnder(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+	return readdirSync(dir).flatMap((name) =>
+		statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)],
+	);
 }
 
 describe('the extension redacts secrets', () => {
@@ -55,16 +61,39 @@ describe('the extension redacts secrets', () => {
 		const secrets = new SessionSecrets();
 		secrets.learn(new Redactor([secret]));
 		const quiet = { info() {}, debug() {}, warn() {}, error() {} } as unknown as vscode.LogOutputChannel;
-		const host = new PanelHost({ extensionUri: vscode.Uri.file('/ext'), log: quiet, runs: runs as unknown as RunController, memento: { get: () => undefined, update: async () => undefined } as unknown as vscode.Memento, secrets });
+		const host = new PanelHost({
+			extensionUri: vscode.Uri.file('/ext'),
+			log: quiet,
+			runs: runs as unknown as RunController,
+			memento: { get: () => undefined, update: async () => undefined } as unknown as vscode.Memento,
+			secrets,
+		});
 		const events: RunEvent[] = [
-			{ runId: 'r', seq: 0, t: 0, type: 'run-start', question: `use ${secret}`, workspace: root, agents: [{ agentId: 'a', anonId: 'agent1', provider: 'scripted', model: 'm' }] },
-			{ runId: 'r', seq: 1, t: 1, type: 'text-delta', agentId: 'a', phase: 'coordination', text: `the key is ${secret}` },
+			{
+				runId: 'r',
+				seq: 0,
+				t: 0,
+				type: 'run-start',
+				question: `use ${secret}`,
+				workspace: root,
+				agents: [{ agentId: 'a', anonId: 'agent1', provider: 'scripted', model: 'm' }],
+			},
+			{
+				runId: 'r',
+				seq: 1,
+				t: 1,
+				type: 'text-delta',
+				agentId: 'a',
+				phase: 'coordination',
+				text: `the key is ${secret}`,
+			},
 		];
 		state = reduceRun(initialRunState(), events[0]!);
 		host.show({ preserveFocus: true });
 		const panel = fake.window.panels.at(-1)!;
 		panel.receive({ type: 'ready' });
-		for (let i = 0; i < 50 && !panel.posted.some((m) => m.type === 'snapshot'); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+		for (let i = 0; i < 50 && !panel.posted.some((m) => m.type === 'snapshot'); i++)
+			await new Promise((resolve) => setTimeout(resolve, 5));
 		emitted.fire({ runId: 'r', events: [events[1]!] });
 		const posted = JSON.stringify(panel.posted);
 		expect(posted).toContain('the key is [redacted]');
@@ -97,7 +126,10 @@ describe('the extension redacts secrets', () => {
 			'    backend: { type: scripted, script: { coordination: [{ answer: ok }, { vote: first }] } }',
 		].join('\n');
 		const headerToken = 'header-TOKEN-from-env-4242';
-		const loaded = loadConfigText(text.replace('${HEADER_TOKEN_VALUE_ECHO}', headerToken), join(root, 'team.yaml'));
+		const loaded = loadConfigText(
+			text.replace('${HEADER_TOKEN_VALUE_ECHO}', headerToken),
+			join(root, 'team.yaml'),
+		);
 		expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
 		const events: RunEvent[] = [];
 		const notices: string[] = [];
@@ -106,18 +138,35 @@ describe('the extension redacts secrets', () => {
 			workspaceRoot: root,
 			question: 'q',
 			history: [],
-			team: { config: loaded.config!, file: join(root, 'team.yaml'), kind: 'setting', issues: [], dropped: [] },
+			team: {
+				config: loaded.config!,
+				file: join(root, 'team.yaml'),
+				kind: 'setting',
+				issues: [],
+				dropped: [],
+			},
 			keys: { env: { HEADER_TOKEN: headerToken } },
 			shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs'),
 			signal: new AbortController().signal,
 			onEvent: (event) => events.push(event),
 			onRedactor: (redactor) => (learned = redactor),
-			tools: { broker: new (await import('../../../src/core/approvals/approvalBroker')).ApprovalBroker({ policy: () => 'allow' }), trusted: true, rules: {}, readWorkspaceServers: false, onNotice: (message) => notices.push(message) },
+			tools: {
+				broker: new ApprovalBroker({ policy: () => ({ decision: 'allow' }) }),
+				trusted: true,
+				rules: {},
+				readWorkspaceServers: false,
+				onNotice: (message) => notices.push(message),
+			},
 		});
 		expect(learned?.needles).toEqual(expect.arrayContaining([secret, headerToken]));
 		const joined = events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
 		expect(joined).toContain('streaming [redacted] and [redacted]');
-		const everything = [JSON.stringify(events), joined, notices.join('\n'), ...filesUnder(runDir).map((file) => readFileSync(file, 'utf8'))].join('\n');
+		const everything = [
+			JSON.stringify(events),
+			joined,
+			notices.join('\n'),
+			...filesUnder(runDir).map((file) => readFileSync(file, 'utf8')),
+		].join('\n');
 		expect(everything).not.toContain(secret);
 		expect(everything).not.toContain(headerToken);
 		expect(events.map((event) => event.seq)).toEqual(events.map((_, i) => i));
