@@ -106,7 +106,9 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 		const applied = await applyChangeSet(root, runId, result.changes, { protectedPaths: workspace.protectedPaths, secrets: workspace.secretPaths });
 		if (applied.conflicts.length > 0) {
 			for (const conflict of applied.conflicts) io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
-			return fail(io, 'the workspace changed since the agents read it; nothing was written (see changes.patch in the run log)', 2);
+			// Written files only when a path turned into a link between the checks and its write.
+			const wrote = applied.applied.length > 0 ? `only ${applied.applied.join(', ')} written` : 'nothing was written';
+			return fail(io, `${wrote}: the files above changed since the team read them in ways that clash with its changes, or may not be written (the proposed changes are in changes.patch in the run log)`, 2);
 		}
 		for (const path of applied.merged) io.stderr.write(`merged your edits with the team's in ${path}\n`);
 		io.stderr.write(`applied ${applied.applied.length} change(s): ${applied.applied.join(', ')}\n`);
