@@ -13,7 +13,7 @@ export interface LinearRegex {
 }
 
 /** A pattern this large is a mistake or an attack; RE2 caps repeats at 1000, not their product. */
-const maxProgramSize = 20_000;
+const maxProgramSize = 2_000;
 const maxPatternChars = 2_000;
 
 export function compileLinear(pattern: string): LinearRegex {

@@ -12,10 +12,11 @@ const maxLineChars = 300;
 /** Larger files are generated or data; scanning them costs more than it tells. */
 const maxFileBytes = 1024 * 1024;
 /**
- * RE2 steps one line may cost (program size × characters matched): a few hundred ms at worst, so
- * a complex pattern on a minified line cannot hold the event loop. Simple patterns match whole lines.
+ * RE2 steps one line may cost (program size × characters matched): a complex pattern on a minified
+ * line holds the event loop for tens of ms (a few hundred on a cold, thrashing DFA), never seconds.
+ * Simple patterns (program size up to ~100) match 10,000+ characters of a line.
  */
-const maxLineWork = 20_000_000;
+const maxLineWork = 1_000_000;
 /** A search that takes longer returns what it found so far. */
 const maxSearchMs = 30_000;
 
@@ -38,7 +39,7 @@ export const searchFilesTool = defineTool(
 		const filter = new GitignoreFilter(overlay);
 		const slice = new TimeSlice(signal);
 		const deadline = performance.now() + maxSearchMs;
-		const matchChars = Math.max(1000, Math.floor(maxLineWork / regex.programSize));
+		const matchChars = Math.max(500, Math.floor(maxLineWork / regex.programSize));
 		const matches: string[] = [];
 		const notes: string[] = [];
 		let truncated = false;

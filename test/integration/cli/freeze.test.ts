@@ -17,6 +17,12 @@ interface LoggedEvent {
 	readonly isError?: boolean;
 }
 
+/** 40 files of 500,000 short lines: a search over `data/` is busy for many seconds. */
+function busyWorkspace(): string {
+	const lines = 'a\n'.repeat(500_000);
+	return makeWorkspaceDir(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`data/f${i}.txt`, lines])));
+}
+
 function onlyRunDir(root: string): string {
 	const runs = readdirSync(join(root, '.massgen', 'runs'));
 	expect(runs).toHaveLength(1);
@@ -77,8 +83,7 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 	}, 60_000);
 
 	it('SIGINT ends a run within 2 s while a tool is busy: exit 4, partial log kept', async () => {
-		// 200 lines of 3,300+ characters: at RE2's ~6,000 steps a character, this search takes a minute.
-		const root = makeWorkspaceDir({ 'minified.js': `${'word '.repeat(700)}\n`.repeat(200) });
+		const root = busyWorkspace();
 		let sentAt = 0;
 		const run = await runCli(['run', '--config', fixture('freeze-busy.yaml'), 'search'], {
 			cwd: root,
@@ -106,7 +111,7 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 	}, 60_000);
 
 	it('the coordination timeout fires while a tool is busy: exit 3', async () => {
-		const root = makeWorkspaceDir({ 'minified.js': `${'word '.repeat(700)}\n`.repeat(200) });
+		const root = busyWorkspace();
 		const started = Date.now();
 		const run = await runCli(['run', '--timeout', '1', '--config', fixture('freeze-busy.yaml'), 'search'], { cwd: root });
 		// Startup, one second of coordination, then the log: far below the minute the search needs.
