@@ -83,7 +83,7 @@ export class ScratchCopy {
 		return this.root === undefined ? undefined : `${this.root}.home`;
 	}
 
-	/** Dependency folders to bind read-only (`mount` mode; empty otherwise). */
+	/** The dependency folders: bound read-only at `target` (`mount`), or linked there (`link`: a sandbox may still allow reading `source`). */
 	get dependencyMounts(): readonly DependencyMount[] {
 		return this.mounts;
 	}
@@ -131,10 +131,9 @@ export class ScratchCopy {
 			if (isInside(this.root!, source)) continue;
 			const isDirectory = entry.isDirectory();
 			if (isDirectory && this.linked.has(lower)) {
-				if (this.options.dependencies === 'mount') {
-					await mkdir(target);
-					this.mounts.push({ source, target });
-				} else await symlink(source, target, 'junction');
+				if (this.options.dependencies === 'mount') await mkdir(target);
+				else await symlink(source, target, 'junction');
+				this.mounts.push({ source, target });
 				continue;
 			}
 			if (isIgnored(scoped, source, isDirectory)) continue;

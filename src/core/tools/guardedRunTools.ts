@@ -109,6 +109,8 @@ export interface OpenRunTools extends RunToolsSession {
 	readonly budget: RunBudget;
 }
 
+const untrustedNotice = 'run_command is off: the workspace is not trusted (commands would run its own scripts)';
+
 /** Builds the `RunOptions.tools` hook. Keep one per run (the ledger and the scratch copies are per run). */
 export function createRunTools(options: RunToolsOptions): RunTools & { readonly last: OpenRunTools | undefined } {
 	let last: OpenRunTools | undefined;
@@ -153,7 +155,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 
 	const hub = new McpHub({ env, workspaceRoot: options.workspaceRoot, trusted: options.trusted, startTimeoutMs: settings.mcpStartTimeoutMs, callTimeoutMs: settings.mcpCallTimeoutMs, onNotice: notice });
 	const commandsAllowed = options.trusted;
-	const commandsWanted = commandsAllowed && [...options.agents.values()].some((agent) => agent.commandExecution);
+	const commandsWanted = [...options.agents.values()].some((agent) => agent.commandExecution);
 	let commandNoticeGiven = false;
 	for (const [agentId, agent] of options.agents) {
 		const wanted = options.workspaceServersFor?.(agentId) ?? true;
@@ -163,7 +165,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		hub.addAgent(agentId, { servers, allowedTools: agent.allowedTools, excludeTools: agent.excludeTools });
 		if (agent.commandExecution && !commandsAllowed && !commandNoticeGiven) {
 			commandNoticeGiven = true;
-			notice('run_command is off: the workspace is not trusted (commands would run its own scripts)');
+			notice(untrustedNotice);
 		}
 	}
 
@@ -184,6 +186,10 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 	/** Decides the run's command sandbox (once, before any toolbox is built) and tells the user which. */
 	const prepareCommands = async () => {
 		if (!commandsWanted) return;
+		if (!commandsAllowed) {
+			context.emit({ type: 'command-sandbox', mode: 'off', network: false, notice: untrustedNotice });
+			return;
+		}
 		const detection = await detectSandbox({ bwrapPath: env['MASSGEN_BWRAP_PATH'], path: env['PATH'] });
 		sandboxChoice = chooseCommandSandbox(settings.commandSandbox, detection, settings.commandNetwork);
 		// Off or unsandboxed is a warning; the event tells every mode (CLI display, panel header, events.jsonl).
