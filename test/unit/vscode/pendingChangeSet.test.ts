@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type * as vscode from 'vscode';
+import { buildReviewChangeSet } from '../../../src/core/changes/changeSet.js';
+import { sha256 } from '../../../src/core/workspace/sha256.js';
+import type { FileChange } from '../../../src/core/workspace/types.js';
+import { PendingChangeSet } from '../../../src/vscode/changes/pendingChangeSet.js';
+import type { FinishedRun } from '../../../src/vscode/run/runTypes.js';
+
+const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
+const base = lines('one', 'two', 'three', 'four', 'five', 'six');
+const team = base.replace('two', 'TWO').replace('five', 'FIVE');
+const changes: FileChange[] = [
+	{ path: 'a.txt', kind: 'modify', baseHash: sha256(base), base, content: team },
+	{ path: 'new.txt', kind: 'add', baseHash: null, base: null, content: 'team\n' },
+	{ path: 'old.txt', kind: 'delete', baseHash: sha256('old\n'), base: 'old\n', content: null },
+];
+
+function pending() {
+	const set = buildReviewChangeSet({ runId: 'r1', winner: { agentId: 'w', label: 'agent1.final' }, changes });
+	return new PendingChangeSet({} as FinishedRun, set, [], {} as vscode.Uri);
+}
+
+describe('PendingChangeSet.userEdit: files the user changed since the team read them', () => {
+	it('is none until the file is checked, and while it is what the team read', () => {
+		const set = pending();
+		expect(set.userEdit('a.txt')).toBe('none');
+		expect(set.setCurrent('a.txt', base)).toBe(true);
+		expect(set.setCurrent('a.txt', base)).toBe(false);
+		expect(set.setCurrent('new.txt', null)).toBe(true);
+		expect(set.setCurrent('old.txt', 'old\n')).toBe(true);
+		expect(['a.txt', 'new.txt', 'old.txt'].map((path) => set.userEdit(path))).toEqual(['none', 'none', 'none']);
+	});
+
+	it('merged when the edits do not overlap; conflict when they do, following the live selection', () => {
+		const set = pending();
+		set.setCurrent('a.txt', base.replace('six', 'SIX'));
+		expect(set.userEdit('a.txt')).toBe('merged');
+		set.setCurrent('a.txt', base.replace('five', 'cinq'));
+		expect(set.userEdit('a.txt')).toBe('conflict');
+		// Leaving out the team's hunk on line 5 leaves nothing to clash with.
+		const fiveHunk = set.file('a.txt')!.hunks.find((hunk) => hunk.added.includes('FIVE'))!;
+		set.select('a.txt', [fiveHunk.id], false);
+		expect(set.userEdit('a.txt')).toBe('merged');
+		expect(set.view().files.find((file) => file.path === 'a.txt')?.userEdit).toBe('merged');
+	});
+
+	it('conflict for a file created where the team adds one, edited where it deletes one, or deleted where it edits one', () => {
+		const set = pending();
+		set.setCurrent('new.txt', 'mine\n');
+		set.setCurrent('old.txt', 'old, edited\n');
+		set.setCurrent('a.txt', null);
+		expect(set.view().files.map((file) => [file.path, file.userEdit])).toEqual([
+			['a.txt', 'conflict'],
+			['new.txt', 'conflict'],
+			['old.txt', 'conflict'],
+		]);
+	});
+});
