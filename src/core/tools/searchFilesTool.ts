@@ -4,7 +4,7 @@ import { GitignoreFilter } from './gitignoreFilter.js';
 import { compileLinear } from './linearRegex.js';
 import { looksBinary } from './textFiles.js';
 import { TimeSlice } from './timeSlice.js';
-import { walkFiles } from './workspaceWalk.js';
+import { maxWalkEntries, walkFiles } from './workspaceWalk.js';
 
 const maxMatches = 200;
 /** Longer lines (minified code) are clipped in results. */
@@ -25,7 +25,8 @@ export const searchFilesTool = defineTool(
 	'Search the text files of the workspace line by line with a regular expression in RE2 syntax ' +
 		'(case-sensitive; like JavaScript regexes but without backreferences or lookahead; use (?i) for ' +
 		'case-insensitive). Skips files ignored by .gitignore, binary files, files over 1 MB, .git/, ' +
-		`.massgen/, node_modules/ and linked folders. Returns up to ${maxMatches} matches as "path:line: text".`,
+		`.massgen/, node_modules/ and linked folders. Returns up to ${maxMatches} matches as "path:line: text"; ` +
+		`a search stops after ${maxSearchMs / 1000} s or ${maxWalkEntries} files and folders and says so.`,
 	z.object({
 		pattern: z.string().describe("RE2 regular expression, e.g. 'function\\s+main' or 'TODO'."),
 		path: z
@@ -55,7 +56,7 @@ export const searchFilesTool = defineTool(
 			for (let index = 0; index < lines.length; index++) {
 				await slice.check();
 				if (performance.now() > deadline) {
-					notes.push(`stopped after ${maxSearchMs / 1000} s`);
+					notes.push('stopped at the time limit');
 					return false;
 				}
 				let line = lines[index]!.replace(/\r$/, '');
@@ -77,7 +78,7 @@ export const searchFilesTool = defineTool(
 			const walk = await walkFiles(
 				overlay,
 				start,
-				{ filter: filtered ? filter : undefined, slice },
+				{ filter: filtered ? filter : undefined, slice, deadline },
 				searchFile,
 			);
 			notes.push(...walk.cuts);

@@ -13,6 +13,8 @@ export interface WalkOptions {
 	readonly slice: TimeSlice;
 	readonly maxDepth?: number;
 	readonly maxEntries?: number;
+	/** `performance.now()` past which the walk stops (e.g. a huge .gitignore makes every entry slow). */
+	readonly deadline?: number;
 }
 
 /** What a walk left out, in words for the model; empty when it saw everything. */
@@ -38,6 +40,7 @@ export async function walkFiles(
 	let entries = 0;
 	let stopped = false;
 	let capped = false;
+	let late = false;
 	let tooDeep: string | undefined;
 	let links = 0;
 
@@ -48,6 +51,10 @@ export async function walkFiles(
 		for (const entry of await listing) {
 			await options.slice.check();
 			if (stopped) return;
+			if (options.deadline !== undefined && performance.now() > options.deadline) {
+				late = stopped = true;
+				return;
+			}
 			if (entries === maxEntries) {
 				capped = stopped = true;
 				return;
@@ -66,6 +73,7 @@ export async function walkFiles(
 	return {
 		cuts: [
 			...(capped ? [`stopped after ${maxEntries} files and folders (the limit)`] : []),
+			...(late ? ['stopped at the time limit'] : []),
 			...(tooDeep ? [`skipped folders more than ${maxDepth} levels deep, e.g. '${tooDeep}'`] : []),
 			...(links > 0 ? [`did not follow ${links} linked folder(s): name one in 'path' to search it`] : []),
 		],
