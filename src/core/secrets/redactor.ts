@@ -9,7 +9,7 @@
 export const REDACTED = '[redacted]';
 
 /** Shorter values would match ordinary text and mangle output; real keys are far longer. */
-export const MIN_SECRET_CHARS = 4;
+const MIN_SECRET_CHARS = 4;
 
 /** `scheme://user:password@` or `scheme://token@`: the userinfo goes, the rest of the URL stays. */
 const urlUserinfo = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'`<>]+@/gi;

@@ -43,9 +43,6 @@ const builtinRules: readonly BuiltinRule[] = [
 	})),
 ];
 
-/** The patterns every workspace refuses, for messages and docs. */
-export const builtinSecretPatterns: readonly string[] = builtinRules.map((rule) => rule.pattern);
-
 /** Gitignore-like: a pattern without `/` matches a name at any depth, one with `/` the path from the root. */
 const globOptions = { dot: true, nocase: true, nonegate: true, windows: false } as const;
 
