@@ -11,8 +11,19 @@ import type { CommandSandbox, SandboxRequest } from './commandSandbox.js';
 /** System folders hidden in every sandbox: `/run` holds sockets to daemons (Docker, D-Bus, the user session). */
 const alwaysHidden = ['/tmp', '/run'].filter((path) => existsSync(path));
 
-export function bubblewrapArgs(request: SandboxRequest): string[] {
-	const args = ['--die-with-parent', '--new-session', '--unshare-all'];
+/**
+ * Namespaces and privileges of every sandbox. Without `--cap-drop ALL` a sandbox started by root
+ * keeps every capability: it could unmount what hides the workspace and remount `/` read-write.
+ * `strict` (bubblewrap ≥ 0.8 with user namespaces) also forbids nested user namespaces, the way
+ * to regain capabilities; setuid bubblewrap without user namespaces cannot do that.
+ */
+export function isolationArgs(strict: boolean): string[] {
+	const user = strict ? ['--unshare-user', '--disable-userns'] : [];
+	return ['--die-with-parent', '--new-session', '--unshare-all', ...user, '--cap-drop', 'ALL'];
+}
+
+export function bubblewrapArgs(request: SandboxRequest, strict = true): string[] {
+	const args = isolationArgs(strict);
 	if (request.network) args.push('--share-net');
 	args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
 	for (const path of unique([...alwaysHidden, ...request.hiddenPaths]))
@@ -30,11 +41,11 @@ export function bubblewrapArgs(request: SandboxRequest): string[] {
 	return args;
 }
 
-export function bubblewrapSandbox(bwrapPath: string): CommandSandbox {
+export function bubblewrapSandbox(bwrapPath: string, strict = true): CommandSandbox {
 	return {
 		mode: 'bubblewrap',
 		tempDir: '/tmp',
-		wrap: (argv, request) => [bwrapPath, ...bubblewrapArgs(request), '--', ...argv],
+		wrap: (argv, request) => [bwrapPath, ...bubblewrapArgs(request, strict), '--', ...argv],
 	};
 }
 

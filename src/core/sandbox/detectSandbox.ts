@@ -1,11 +1,12 @@
 /**
  * Which sandbox can start here. Finding `bwrap` is not enough: containers without user
- * namespaces have it and still cannot start one, so a trial run decides (once per path).
+ * namespaces have it and still cannot start one, so a trial run decides (once per path), first
+ * with the strict isolation, then without nested-namespace blocking (older or setuid bubblewrap).
  */
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { bubblewrapSandbox } from './bubblewrap.js';
+import { bubblewrapSandbox, isolationArgs } from './bubblewrap.js';
 import type { CommandSandbox } from './commandSandbox.js';
 import { sandboxExecPath, sandboxExecSandbox } from './sandboxExec.js';
 
@@ -20,7 +21,8 @@ export interface DetectOptions {
 	readonly path?: string;
 }
 
-const probes = new Map<string, Promise<string | null>>();
+type Probe = { readonly strict: boolean } | { readonly failure: string };
+const probes = new Map<string, Promise<Probe>>();
 
 export async function detectSandbox(options: DetectOptions = {}): Promise<SandboxDetection> {
 	const platform = options.platform ?? process.platform;
@@ -39,21 +41,26 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
 	}
 	let probe = probes.get(bwrap);
 	if (probe === undefined) {
-		probe = tryBubblewrap(bwrap);
+		probe = probeBubblewrap(bwrap);
 		probes.set(bwrap, probe);
 	}
-	const failure = await probe;
-	return failure === null
-		? { sandbox: bubblewrapSandbox(bwrap) }
-		: { sandbox: null, reason: `bubblewrap cannot start a sandbox here (${failure})` };
+	const result = await probe;
+	return 'strict' in result
+		? { sandbox: bubblewrapSandbox(bwrap, result.strict) }
+		: { sandbox: null, reason: `bubblewrap cannot start a sandbox here (${result.failure})` };
 }
 
-/** Null when a minimal sandbox (every namespace, as `run_command` uses) runs; else why not. */
-function tryBubblewrap(bwrap: string): Promise<string | null> {
+async function probeBubblewrap(bwrap: string): Promise<Probe> {
+	if ((await tryBubblewrap(bwrap, true)) === null) return { strict: true };
+	const failure = await tryBubblewrap(bwrap, false);
+	return failure === null ? { strict: false } : { failure };
+}
+
+/** Null when a minimal sandbox with the isolation `run_command` uses runs; else why not. */
+function tryBubblewrap(bwrap: string, strict: boolean): Promise<string | null> {
 	return new Promise((resolve) => {
 		const args = [
-			'--die-with-parent',
-			'--unshare-all',
+			...isolationArgs(strict),
 			'--ro-bind',
 			'/',
 			'/',

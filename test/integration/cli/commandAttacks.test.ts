@@ -99,6 +99,8 @@ function attacks(root: string, outside: string): string[] {
 		'env',
 		'cat node_modules/../.env',
 		`cat ${root}/.env`,
+		// As root (CI), a sandbox that kept its capabilities could undo the hiding and remount / writable.
+		`umount ${root}; mount -o remount,bind,rw /; echo x > ${root}/pwned-remount; cat ${root}/.env`,
 	];
 }
 

@@ -178,6 +178,27 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		await Promise.all([run.copy.dispose(), other.dispose()]);
 	});
 
+	it('no capabilities, even when started by root: what hides the workspace cannot be unmounted, / cannot be remounted writable', async () => {
+		const root = workspace();
+		const before = hashTree(root);
+		const run = await inSandbox(
+			sandbox,
+			root,
+			[
+				'grep CapEff /proc/self/status',
+				`umount ${root} && echo UNMOUNTED`,
+				'mount -o remount,bind,rw / && echo REMOUNTED',
+				`unshare -Urm sh -c 'umount ${root}; mount -o remount,bind,rw /; echo NESTED'`,
+				`cat ${root}/.env`,
+				`echo x > ${root}/README.md`,
+			].join('; '),
+		);
+		expect(run.output).toMatch(/CapEff:\s+0+\n/);
+		expect(run.output).not.toMatch(/UNMOUNTED|REMOUNTED|NESTED|dotenv-sandbox-3/);
+		expect(hashTree(root)).toEqual(before);
+		await run.copy.dispose();
+	});
+
 	it("a new PID namespace: /proc shows only the sandbox, so no other process's environment can be read", async () => {
 		const run = await inSandbox(
 			sandbox,

@@ -25,7 +25,22 @@ function at(args: readonly string[], ...sequence: string[]): number {
 describe('bubblewrap arguments', () => {
 	it('hides the workspace, $HOME, /tmp and /run, then binds the copy writable and dependency folders read-only on top', () => {
 		const args = bubblewrapArgs(request);
-		expect(args.slice(0, 3)).toEqual(['--die-with-parent', '--new-session', '--unshare-all']);
+		expect(args.slice(0, 7)).toEqual([
+			'--die-with-parent',
+			'--new-session',
+			'--unshare-all',
+			'--unshare-user',
+			'--disable-userns',
+			'--cap-drop',
+			'ALL',
+		]);
+		expect(bubblewrapArgs(request, false).slice(0, 5)).toEqual([
+			'--die-with-parent',
+			'--new-session',
+			'--unshare-all',
+			'--cap-drop',
+			'ALL',
+		]);
 		expect(args).not.toContain('--share-net');
 		const system = at(args, '--ro-bind', '/', '/');
 		const hidden = ['/home/u/proj', '/home/u', '/tmp', '/run'].map((path) => at(args, '--tmpfs', path));
