@@ -168,8 +168,9 @@ export class ScratchCopy {
 			if (this.applied.get(path) === content) continue;
 			if (!(await this.writable(root, path))) continue;
 			const target = join(root, path);
-			if (content === null) await rm(target, { force: true, recursive: true });
-			else {
+			// Whatever a command left there goes first: a link it made must not redirect this write.
+			await rm(target, { force: true, recursive: true });
+			if (content !== null) {
 				await mkdir(dirname(target), { recursive: true });
 				await writeFile(target, content, 'utf8');
 			}
@@ -183,8 +184,8 @@ export class ScratchCopy {
 			const original = join(this.options.workspaceRoot, path);
 			const target = join(root, path);
 			const exists = await stat(original).then((info) => info.isFile()).catch(() => false);
+			await rm(target, { force: true, recursive: true });
 			if (exists) await copyFile(original, target);
-			else await rm(target, { force: true });
 		}
 	}
 

@@ -4,7 +4,16 @@
  * environment, `sandboxRequest`, `runShellCommand`).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	lstatSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,6 +83,7 @@ async function inSandbox(
 		label?: string;
 		network?: boolean;
 		copy?: ScratchCopy;
+		edits?: ReadonlyMap<string, string | null>;
 		timeoutMs?: number;
 		signal?: AbortSignal;
 	} = {},
@@ -81,7 +91,7 @@ async function inSandbox(
 	const copy =
 		options.copy ??
 		new ScratchCopy({ workspaceRoot: root, label: options.label ?? 'sbx', dependencies: 'mount' });
-	const scratch = await copy.prepare(new Map());
+	const scratch = await copy.prepare(options.edits ?? new Map());
 	const home = copy.homeDir!;
 	const env = commandEnvironment(
 		{ ...process.env, ...secrets },
@@ -269,6 +279,36 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		expect(run.output.trim().endsWith('x')).toBe(true);
 		expect(readFileSync(join(root, 'node_modules/x/index.js'), 'utf8')).toBe('module.exports = 42;\n');
 		await run.copy.dispose();
+	});
+
+	it('a link a command leaves in the copy never redirects the next overlay write to the host', async () => {
+		const root = workspace();
+		const before = hashTree(root);
+		const copy = new ScratchCopy({ workspaceRoot: root, label: 'links', dependencies: 'mount' });
+		await inSandbox(
+			sandbox,
+			root,
+			`ln -sf ${root}/README.md src/app.ts; ln -sf ${root}/.git/config notes.md`,
+			{ copy },
+		);
+		// The agent then edits both paths: the next command sees them as plain files, and links one again.
+		const edits = new Map([
+			['src/app.ts', 'edited\n'],
+			['notes.md', 'notes\n'],
+		]);
+		const second = await inSandbox(
+			sandbox,
+			root,
+			`cat src/app.ts notes.md; ln -sf ${root}/README.md src/app.ts`,
+			{ copy, edits },
+		);
+		expect(second.output).toBe('edited\nnotes\n');
+		// The overlay drops the edits: the workspace's version comes back, again not through the link.
+		await copy.prepare(new Map());
+		expect(lstatSync(join(second.scratch, 'src/app.ts')).isFile()).toBe(true);
+		expect(readFileSync(join(second.scratch, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
+		expect(hashTree(root)).toEqual(before);
+		await copy.dispose();
 	});
 
 	it('a timeout or a cancel ends the sandbox and everything in it at once', async () => {
