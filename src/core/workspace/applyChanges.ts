@@ -82,7 +82,11 @@ async function conflictOf(root: string, change: FileChange, options: ApplyOption
  * Why `path` may not be written now, or null: the lexical policy on the path as given, then on
  * where it really lands (realpath of its deepest existing parent, the rest appended).
  */
-export async function writeRefusal(root: string, path: string, options: ApplyOptions = {}): Promise<string | null> {
+export async function writeRefusal(
+	root: string,
+	path: string,
+	options: ApplyOptions = {},
+): Promise<string | null> {
 	const rel = normaliseRelative(path);
 	if (rel === null || rel === rootPath || rel !== path || isAbsolute(path)) {
 		return `'${path}' is not a normalised path inside the workspace`;
@@ -128,7 +132,8 @@ async function realLanding(root: string, rel: string): Promise<string | 'outside
 			continue;
 		}
 		const inside = relative(root, join(real, ...rest));
-		if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return 'outside';
+		if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+			return 'outside';
 		return inside.split(sep).join('/');
 	}
 }

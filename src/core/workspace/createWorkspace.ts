@@ -33,7 +33,14 @@ export async function createWorkspace(root: string, options: WorkspaceOptions = 
 		return rel;
 	});
 	const snapshot = new RunSnapshot(real, options.maxFileBytes ?? defaultMaxFileBytes);
-	return new DiskWorkspace(real, given, guarded, options.maxReadBytes ?? defaultMaxReadBytes, snapshot, options.secretPaths ?? builtinSecretPaths);
+	return new DiskWorkspace(
+		real,
+		given,
+		guarded,
+		options.maxReadBytes ?? defaultMaxReadBytes,
+		snapshot,
+		options.secretPaths ?? builtinSecretPaths,
+	);
 }
 
 /**
@@ -71,7 +78,8 @@ export class DiskWorkspace implements Workspace {
 			return refuse(`refused: '${display}' resolves outside the workspace through a symlink`);
 		}
 		// A link inside the root may still point at .git/, a secrets file or a protected path.
-		const viaLink = realRel === rel ? null : policyRefusal(realRel, display, mode, this.protectedPaths, this.secretPaths);
+		const viaLink =
+			realRel === rel ? null : policyRefusal(realRel, display, mode, this.protectedPaths, this.secretPaths);
 		if (viaLink !== null) return refuse(`${viaLink} (via a symlink to '${realRel}')`);
 		return { ok: true, path: rel, absolute };
 	}

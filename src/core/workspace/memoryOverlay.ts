@@ -93,7 +93,9 @@ export class MemoryOverlay implements Overlay {
 			else entries.set(rest.slice(0, slash), 'directory');
 		}
 		return [...entries]
-			.map(([name, entryKind]) => (links.has(name) ? { name, kind: entryKind, link: true } : { name, kind: entryKind }))
+			.map(([name, entryKind]) =>
+				links.has(name) ? { name, kind: entryKind, link: true } : { name, kind: entryKind },
+			)
 			.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	}
 
@@ -109,7 +111,8 @@ export class MemoryOverlay implements Overlay {
 			const base = await this.workspace.runSnapshot.entry(path);
 			if (base.kind === 'too-large') continue;
 			if (content === null) {
-				if (base.kind === 'file') changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });
+				if (base.kind === 'file')
+					changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });
 			} else if (base.kind === 'absent') {
 				changes.push({ path, kind: 'add', baseHash: null, base: null, content });
 			} else if (base.text !== content) {
@@ -137,7 +140,8 @@ export class MemoryOverlay implements Overlay {
 
 	private async refuseTooLarge(rel: string): Promise<void> {
 		const base = await this.workspace.runSnapshot.entry(rel);
-		if (base.kind === 'too-large') throw new FileTooLargeError(rel, base.size, this.workspace.runSnapshot.maxFileBytes);
+		if (base.kind === 'too-large')
+			throw new FileTooLargeError(rel, base.size, this.workspace.runSnapshot.maxFileBytes);
 	}
 
 	private async resolveOrThrow(path: string, mode: PathMode): Promise<string> {

@@ -15,7 +15,9 @@ export class FileTooLargeError extends Error {
 	override readonly name = 'FileTooLargeError';
 
 	constructor(path: string, size: number, cap: number) {
-		super(`'${path}' is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(cap)} limit for a file the team may read or change`);
+		super(
+			`'${path}' is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(cap)} limit for a file the team may read or change`,
+		);
 	}
 }
 

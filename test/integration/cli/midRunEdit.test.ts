@@ -5,7 +5,17 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	lstatSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +43,10 @@ function teamConfig(reads: readonly string[], edits: readonly Edit[]): string {
 				latency_ms: 700,
 				chunks: 1,
 				coordination: [
-					{ tool_calls: reads.map((path) => ({ name: 'read_file', arguments: { path } })), answer: `${id}'s plan` },
+					{
+						tool_calls: reads.map((path) => ({ name: 'read_file', arguments: { path } })),
+						answer: `${id}'s plan`,
+					},
 					{ vote: 'first', reason: 'fine' },
 				],
 				presentation: { edits, text: 'done' },
@@ -60,11 +73,15 @@ interface RunEvent {
  */
 function runApply(root: string, config: string, onEvent: (event: RunEvent) => void) {
 	return new Promise<{ code: number | null; stderr: string; events: RunEvent[] }>((resolve, reject) => {
-		const child = spawn(process.execPath, [cliPath, 'run', '--json', '--apply', '--config', config, 'Edit the notes'], {
-			cwd: root,
-			env: { PATH: process.env.PATH, HOME: process.env.HOME },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			process.execPath,
+			[cliPath, 'run', '--json', '--apply', '--config', config, 'Edit the notes'],
+			{
+				cwd: root,
+				env: { PATH: process.env.PATH, HOME: process.env.HOME },
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		const events: RunEvent[] = [];
 		let pending = '';
 		let stderr = '';
@@ -128,16 +145,24 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 		const teamVersion = notes.replace('line 1\n', 'line 1 (team)\n');
 		const config = teamConfig(['notes.txt'], [{ path: 'notes.txt', content: teamVersion }]);
 		const userVersion = notes.replace('line 9\n', 'line 9 (user)\n');
-		const run = await runApply(root, config, afterReads(2, () => writeFileSync(join(root, 'notes.txt'), userVersion)));
+		const run = await runApply(
+			root,
+			config,
+			afterReads(2, () => writeFileSync(join(root, 'notes.txt'), userVersion)),
+		);
 
 		expect(run.stderr).toContain("merged your edits with the team's in notes.txt");
 		expect(run.stderr).toContain('applied 1 change(s): notes.txt');
 		expect(run.code).toBe(0);
-		expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe(notes.replace('line 1\n', 'line 1 (team)\n').replace('line 9\n', 'line 9 (user)\n'));
+		expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe(
+			notes.replace('line 1\n', 'line 1 (team)\n').replace('line 9\n', 'line 9 (user)\n'),
+		);
 
 		const dir = runDir(root);
 		const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
-		expect(result.changes).toEqual([expect.objectContaining({ path: 'notes.txt', kind: 'modify', base: notes })]);
+		expect(result.changes).toEqual([
+			expect.objectContaining({ path: 'notes.txt', kind: 'modify', base: notes }),
+		]);
 		// The patch is made against the snapshot the agents read, not the user's edited file.
 		const base = makeWorkspaceDir({ 'notes.txt': notes });
 		execFileSync('git', ['init', '-q'], { cwd: base });
@@ -147,18 +172,27 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 
 	it('an overlapping edit is a conflict: nothing is written, the user keeps their text', async () => {
 		const root = workspace({ 'notes.txt': notes });
-		const config = teamConfig(['notes.txt'], [
-			{ path: 'notes.txt', content: notes.replace('line 1\n', 'line 1 (team)\n') },
-			{ path: 'added.txt', content: 'new\n' },
-		]);
+		const config = teamConfig(
+			['notes.txt'],
+			[
+				{ path: 'notes.txt', content: notes.replace('line 1\n', 'line 1 (team)\n') },
+				{ path: 'added.txt', content: 'new\n' },
+			],
+		);
 		let before = '';
-		const run = await runApply(root, config, afterReads(2, () => {
-			writeFileSync(join(root, 'notes.txt'), notes.replace('line 1\n', 'line 1 (user)\n'));
-			before = hashTree(root);
-		}));
+		const run = await runApply(
+			root,
+			config,
+			afterReads(2, () => {
+				writeFileSync(join(root, 'notes.txt'), notes.replace('line 1\n', 'line 1 (user)\n'));
+				before = hashTree(root);
+			}),
+		);
 
 		expect(run.code).toBe(2);
-		expect(run.stderr).toContain('not applied: notes.txt: you changed it since the team read it, and the changes overlap');
+		expect(run.stderr).toContain(
+			'not applied: notes.txt: you changed it since the team read it, and the changes overlap',
+		);
 		expect(run.stderr).toContain('nothing was written');
 		expect(hashTree(root)).toBe(before);
 		expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe(notes.replace('line 1\n', 'line 1 (user)\n'));
@@ -166,19 +200,28 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 
 	it('a file the team adds that the user created mid-run, and one it deletes that the user edited, are conflicts', async () => {
 		const root = workspace({ 'notes.txt': notes, 'old.txt': 'old\n' });
-		const config = teamConfig(['notes.txt', 'old.txt', 'todo.txt'], [
-			{ path: 'todo.txt', content: 'team todo\n' },
-			{ path: 'old.txt', delete: true },
-		]);
+		const config = teamConfig(
+			['notes.txt', 'old.txt', 'todo.txt'],
+			[
+				{ path: 'todo.txt', content: 'team todo\n' },
+				{ path: 'old.txt', delete: true },
+			],
+		);
 		let before = '';
-		const run = await runApply(root, config, afterReads(6, () => {
-			writeFileSync(join(root, 'todo.txt'), 'user todo\n');
-			writeFileSync(join(root, 'old.txt'), 'old, kept and edited by the user\n');
-			before = hashTree(root);
-		}));
+		const run = await runApply(
+			root,
+			config,
+			afterReads(6, () => {
+				writeFileSync(join(root, 'todo.txt'), 'user todo\n');
+				writeFileSync(join(root, 'old.txt'), 'old, kept and edited by the user\n');
+				before = hashTree(root);
+			}),
+		);
 
 		expect(run.code).toBe(2);
-		expect(run.stderr).toContain('not applied: todo.txt: the team adds it, but a different file exists there now');
+		expect(run.stderr).toContain(
+			'not applied: todo.txt: the team adds it, but a different file exists there now',
+		);
 		expect(run.stderr).toContain('not applied: old.txt: the team deletes it, but you changed it since');
 		expect(hashTree(root)).toBe(before);
 		// What the team saw stayed what it read: todo.txt absent (it adds it), old.txt with its old text.
@@ -191,12 +234,16 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 
 	it('refuses a write that a link created after the run redirects into .git/', async () => {
 		const root = workspace({ 'hooks/readme.txt': 'our hooks\n' });
-		const config = teamConfig(['hooks/readme.txt'], [{ path: 'hooks/pre-commit', content: '#!/bin/sh\necho hi\n' }]);
+		const config = teamConfig(
+			['hooks/readme.txt'],
+			[{ path: 'hooks/pre-commit', content: '#!/bin/sh\necho hi\n' }],
+		);
 		let gitBefore = '';
 		let before = '';
 		const run = await runApply(root, config, (event) => {
 			// The winner's write has landed in its overlay: now the user's tree gets hooks -> .git/hooks.
-			if (event.type !== 'tool-result' || event.name !== 'write_file' || event.phase !== 'presentation') return;
+			if (event.type !== 'tool-result' || event.name !== 'write_file' || event.phase !== 'presentation')
+				return;
 			rmSync(join(root, 'hooks'), { recursive: true });
 			mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
 			symlinkSync(join(root, '.git', 'hooks'), join(root, 'hooks'));
@@ -206,7 +253,9 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 
 		expect(gitBefore).not.toBe('');
 		expect(run.code).toBe(2);
-		expect(run.stderr).toContain("not applied: hooks/pre-commit: refused: 'hooks/pre-commit' is inside .git/");
+		expect(run.stderr).toContain(
+			"not applied: hooks/pre-commit: refused: 'hooks/pre-commit' is inside .git/",
+		);
 		expect(run.stderr).toContain("(via a symlink to '.git/hooks/pre-commit')");
 		expect(hashTree(join(root, '.git'), new Set())).toBe(gitBefore);
 		expect(hashTree(root)).toBe(before);

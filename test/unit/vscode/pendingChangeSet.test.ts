@@ -28,7 +28,11 @@ describe('PendingChangeSet.userEdit: files the user changed since the team read 
 		expect(set.setCurrent('a.txt', base)).toBe(false);
 		expect(set.setCurrent('new.txt', null)).toBe(true);
 		expect(set.setCurrent('old.txt', 'old\n')).toBe(true);
-		expect(['a.txt', 'new.txt', 'old.txt'].map((path) => set.userEdit(path))).toEqual(['none', 'none', 'none']);
+		expect(['a.txt', 'new.txt', 'old.txt'].map((path) => set.userEdit(path))).toEqual([
+			'none',
+			'none',
+			'none',
+		]);
 	});
 
 	it('merged when the edits do not overlap; conflict when they do, following the live selection', () => {

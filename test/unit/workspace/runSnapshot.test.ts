@@ -35,7 +35,9 @@ describe('RunSnapshot (one base per run, captured at first touch)', () => {
 		await writeFile(join(root, 'new.txt'), 'user\n');
 		expect(await workspace.createOverlay().readText('new.txt')).toBeNull();
 		await overlay.write('new.txt', 'team\n');
-		expect(await overlay.changes()).toEqual([{ path: 'new.txt', kind: 'add', baseHash: null, base: null, content: 'team\n' }]);
+		expect(await overlay.changes()).toEqual([
+			{ path: 'new.txt', kind: 'add', baseHash: null, base: null, content: 'team\n' },
+		]);
 	});
 
 	it('captures the files a listing shows, and keeps listing them as they were', async () => {
@@ -100,7 +102,12 @@ describe('RunSnapshot (one base per run, captured at first touch)', () => {
 
 		const tools = createToolbox({ overlay, writable: false });
 		const read = await tools.execute('read_file', { path: 'huge.log' }, new AbortController().signal);
-		expect(read).toEqual({ isError: true, text: expect.stringContaining('read_file: \'huge.log\' is 190.7 MiB (200000000 bytes), over the 1.0 MiB limit') });
+		expect(read).toEqual({
+			isError: true,
+			text: expect.stringContaining(
+				"read_file: 'huge.log' is 190.7 MiB (200000000 bytes), over the 1.0 MiB limit",
+			),
+		});
 		const search = await tools.execute('search_files', { pattern: 'ok' }, new AbortController().signal);
 		expect(search.text).toContain('small.txt:1: ok');
 	});
