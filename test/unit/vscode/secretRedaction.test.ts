@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +103,17 @@ describe('the extension redacts secrets', () => {
 
 	it('the run event path (runTeam): events, notices and the run directory lose the key, also split across deltas', async () => {
 		const root = mkdtempSync(join(tmpdir(), 'massgen-redact-run-'));
+		// A workspace MCP file whose server prints what its \${VAR} expanded to, then exits: the notice quotes it.
+		const workspaceToken = 'workspace-MCP-token-5150';
+		const script = 'console.error("token " + process.env.TOKEN); process.exit(1)';
+		writeFileSync(
+			join(root, '.mcp.json'),
+			JSON.stringify({
+				mcpServers: {
+					wsleak: { command: process.execPath, args: ['-e', script], env: { TOKEN: '${WS_VALUE}' } },
+				},
+			}),
+		);
 		const text = [
 			'agents:',
 			'  - id: echo',
@@ -145,7 +156,7 @@ describe('the extension redacts secrets', () => {
 				issues: [],
 				dropped: [],
 			},
-			keys: { env: { HEADER_TOKEN: headerToken } },
+			keys: { env: { HEADER_TOKEN: headerToken, WS_VALUE: workspaceToken } },
 			shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs'),
 			signal: new AbortController().signal,
 			onEvent: (event) => events.push(event),
@@ -154,7 +165,7 @@ describe('the extension redacts secrets', () => {
 				broker: new ApprovalBroker({ policy: () => ({ decision: 'allow' }) }),
 				trusted: true,
 				rules: {},
-				readWorkspaceServers: false,
+				readWorkspaceServers: true,
 				onNotice: (message) => notices.push(message),
 			},
 		});
@@ -169,6 +180,8 @@ describe('the extension redacts secrets', () => {
 		].join('\n');
 		expect(everything).not.toContain(secret);
 		expect(everything).not.toContain(headerToken);
+		expect(everything).not.toContain(workspaceToken);
+		expect(notices.join('\n')).toMatch(/MCP server 'wsleak' is unavailable: .*stderr: token \[redacted\]/);
 		expect(events.map((event) => event.seq)).toEqual(events.map((_, i) => i));
 	});
 });
