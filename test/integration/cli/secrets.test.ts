@@ -75,13 +75,13 @@ function teamConfig(): string {
 							name: 'leaky',
 							command: process.execPath,
 							args: ['-e', 'console.error("token " + process.env.TOKEN); process.exit(1)'],
-							env: { TOKEN: '${MY_TOKEN}' },
+							env: { TOKEN: '${MY_MCP_VALUE}' },
 						},
 						{
 							name: 'remote_mcp',
 							type: 'http',
 							url: 'http://127.0.0.1:9/mcp',
-							headers: { Authorization: 'Bearer ${MY_HEADER_TOKEN}' },
+							headers: { Authorization: 'Bearer ${MY_HEADER_VALUE}' },
 						},
 					],
 				},
@@ -105,8 +105,9 @@ async function run(extra: string[]) {
 	const result = await runCli(['run', ...extra, '--config', join(root, 'team.json'), 'Tell me everything.'], {
 		cwd: root,
 		env: {
-			MY_TOKEN: mcpToken,
-			MY_HEADER_TOKEN: headerToken,
+			// Names that do not look secret: only the MCP expansion can make these values known.
+			MY_MCP_VALUE: mcpToken,
+			MY_HEADER_VALUE: headerToken,
 			GH_PAT: envPat,
 			DATABASE_URL: `postgres://app:${dbPassword}@db.internal/prod`,
 		},
