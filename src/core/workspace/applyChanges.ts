@@ -1,4 +1,5 @@
-import { lstat, mkdir, readFile, realpath, rm, rmdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readFile, realpath, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { normaliseRelative, policyRefusal, rootPath } from './pathPolicy.js';
 import { sha256 } from './sha256.js';
@@ -59,7 +60,7 @@ export async function applyChanges(
 			await removeEmptyParents(realRoot, dirname(target));
 		} else {
 			await mkdir(dirname(target), { recursive: true });
-			await writeFile(target, change.content, 'utf8');
+			await writeNoFollow(target, change.content);
 		}
 		applied.push(change.path);
 	}
@@ -135,6 +136,17 @@ async function realLanding(root: string, rel: string): Promise<string | 'outside
 		if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
 			return 'outside';
 		return inside.split(sep).join('/');
+	}
+}
+
+/** Writes a file, refusing (ELOOP) if its last component became a symlink after the checks. */
+async function writeNoFollow(target: string, content: string): Promise<void> {
+	const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+	const handle = await open(target, flags, 0o666);
+	try {
+		await handle.writeFile(content, 'utf8');
+	} finally {
+		await handle.close();
 	}
 }
 
