@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readFile, realpath, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { normaliseRelative, policyRefusal, rootPath } from './pathPolicy.js';
+import type { SecretPaths } from './secretPaths.js';
 import { sha256 } from './sha256.js';
 import type { FileChange } from './types.js';
 
@@ -23,10 +24,8 @@ export interface ApplyOptions {
 	/** The config's `protected_paths` (normalised, workspace-relative): never written. */
 	readonly protectedPaths?: readonly string[];
 	/** The run's secret-path policy (the built-in one when absent). */
-	readonly secrets?: SecretPolicy;
+	readonly secrets?: SecretPaths;
 }
-
-type SecretPolicy = NonNullable<Parameters<typeof policyRefusal>[4]>;
 
 /**
  * Writes a change set to disk, all or nothing: every target is checked first (its current
