@@ -14,6 +14,7 @@ import { sandboxRequest } from '../sandbox/sandboxRequest.js';
 import { formatCommandResult, runShellCommand } from './commandRunner.js';
 import type { ScratchCopy } from './commandScratch.js';
 import type { ExtraTool, ExtraToolContext } from './guardedToolbox.js';
+import type { ToolOutcome } from './types.js';
 
 export const runCommandName = 'run_command';
 
@@ -45,6 +46,7 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 		const cleaned = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));
 		return argsSchema.safeParse(cleaned);
 	};
+	const running = new Map<string, Promise<unknown>>();
 	return {
 		definition: {
 			name: runCommandName,
@@ -71,35 +73,43 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			if (!parsed.success) return { text: `${runCommandName}: invalid arguments`, isError: true };
 			const cwd = await resolveCwd(parsed.data.cwd, context, options);
 			if ('error' in cwd) return { text: `${runCommandName}: ${cwd.error}`, isError: true };
-			const copy = options.scratch(context.agentId);
-			let root: string;
-			try {
-				root = await copy.prepare(context.overlay.snapshot().edits);
-			} catch (error) {
-				return { text: `${runCommandName}: could not prepare the scratch copy: ${(error as Error).message}`, isError: true };
-			}
-			const folder = join(root, cwd.path);
-			if (!(await stat(folder).then((info) => info.isDirectory()).catch(() => false))) {
-				return { text: `${runCommandName}: '${cwd.path}' is not a folder in the workspace`, isError: true };
-			}
-			const home = copy.homeDir!;
-			const env = commandEnvironment(options.parentEnv, { home, tempDir: options.sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(root) });
-			const host = { workspaceRoot: await realpath(options.workspaceRoot), hostHome: options.parentEnv['HOME'], tempRoot: tmpdir(), path: env['PATH'], execPath: process.execPath };
-			const request = sandboxRequest(host, { scratchDir: root, cwd: folder, homeDir: home, dependencyMounts: copy.dependencyMounts, network: options.network });
-			const result = await runShellCommand({
-				command: parsed.data.command,
-				cwd: folder,
-				env,
-				wrap: (argv) => options.sandbox.wrap(argv, request),
-				timeoutMs: options.timeoutMs,
-				maxOutputBytes: options.maxOutputBytes,
-				signal: context.signal,
-				onSpawn: options.onSpawn,
-			});
-			const failed = result.error !== undefined || result.timedOut || result.cancelled;
-			return { text: formatCommandResult(result, options.timeoutMs), isError: failed };
+			// A cancelled call returns before its process is gone: the next one waits, so no command
+			// still running can swap a link into the copy while the overlay is written in.
+			const current = (running.get(context.agentId) ?? Promise.resolve()).then(() => run(parsed.data.command, cwd.path, context));
+			running.set(context.agentId, current.catch(() => undefined));
+			return current;
 		},
 	};
+
+	async function run(command: string, cwdPath: string, context: ExtraToolContext): Promise<ToolOutcome> {
+		const copy = options.scratch(context.agentId);
+		let root: string;
+		try {
+			root = await copy.prepare(context.overlay.snapshot().edits);
+		} catch (error) {
+			return { text: `${runCommandName}: could not prepare the scratch copy: ${(error as Error).message}`, isError: true };
+		}
+		const folder = join(root, cwdPath);
+		if (!(await stat(folder).then((info) => info.isDirectory()).catch(() => false))) {
+			return { text: `${runCommandName}: '${cwdPath}' is not a folder in the workspace`, isError: true };
+		}
+		const home = copy.homeDir!;
+		const env = commandEnvironment(options.parentEnv, { home, tempDir: options.sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(root) });
+		const host = { workspaceRoot: await realpath(options.workspaceRoot), hostHome: options.parentEnv['HOME'], tempRoot: tmpdir(), path: env['PATH'], execPath: process.execPath };
+		const request = sandboxRequest(host, { scratchDir: root, cwd: folder, homeDir: home, dependencyMounts: copy.dependencyMounts, network: options.network });
+		const result = await runShellCommand({
+			command,
+			cwd: folder,
+			env,
+			wrap: (argv) => options.sandbox.wrap(argv, request),
+			timeoutMs: options.timeoutMs,
+			maxOutputBytes: options.maxOutputBytes,
+			signal: context.signal,
+			onSpawn: options.onSpawn,
+		});
+		const failed = result.error !== undefined || result.timedOut || result.cancelled;
+		return { text: formatCommandResult(result, options.timeoutMs), isError: failed };
+	}
 }
 
 /** The workspace-relative folder (`.` = root); refused outside the workspace, in .git/ etc., or in a linked dependency folder. */

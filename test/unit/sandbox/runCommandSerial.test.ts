@@ -1,0 +1,57 @@
+/**
+ * `run_command` through the tool itself, on real bubblewrap: a cancelled call returns at once,
+ * but the agent's next call waits until the cancelled command's sandbox is gone, so no command
+ * is still running while the overlay is written into the copy.
+ */
+import { tmpdir } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
+import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
+import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import { makeWorkspaceDir } from '../../fakes/team.js';
+
+const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null };
+const copies: ScratchCopy[] = [];
+afterAll(() => Promise.all(copies.map((copy) => copy.dispose())));
+
+describe.runIf(detection.sandbox !== null)('run_command (the tool, real bubblewrap)', () => {
+	it('runs one command of an agent at a time, even after a cancel', async () => {
+		const root = makeWorkspaceDir({ 'README.md': '# x\n' });
+		const workspace = await createWorkspace(root);
+		const overlay = workspace.createOverlay();
+		const copy = new ScratchCopy({ workspaceRoot: root, label: 'serial', dependencies: 'mount' });
+		copies.push(copy);
+		const tool = runCommandTool({
+			timeoutMs: 20_000,
+			maxOutputBytes: 64 * 1024,
+			parentEnv: { PATH: process.env['PATH'], HOME: tmpdir() },
+			sandbox: detection.sandbox!,
+			network: false,
+			workspaceRoot: root,
+			scratch: () => copy,
+		});
+		const context = (signal: AbortSignal) => ({
+			agentId: 'a',
+			overlay,
+			phase: 'coordination' as const,
+			signal,
+		});
+		const first = new AbortController();
+		// The first command notes when it started, then sleeps until cancelled; the second notes when it starts.
+		const slow = tool.execute({ command: 'date +%s%N > started.txt; sleep 5' }, context(first.signal));
+		setTimeout(() => first.abort(), 400);
+		const second = tool.execute(
+			{ command: 'cat started.txt; date +%s%N' },
+			context(new AbortController().signal),
+		);
+		expect((await slow).text).toMatch(/^cancelled/);
+		const outcome = await second;
+		expect(outcome).toMatchObject({ isError: false });
+		const [startedFirst, startedSecond] = outcome.text
+			.split('\n')
+			.slice(1)
+			.map((line) => Number(line) / 1e6);
+		expect(startedSecond! - startedFirst!).toBeGreaterThan(300);
+	});
+});
