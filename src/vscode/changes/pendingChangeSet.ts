@@ -16,6 +16,7 @@ export class PendingChangeSet {
 	private readonly _selection = new Map<string, Set<string>>();
 	/** Current text per path as last seen (null: no file); absent until first checked. */
 	private readonly _current = new Map<string, string | null>();
+	private readonly _userEdits = new Map<string, UserEdit>();
 
 	constructor(
 		readonly run: FinishedRun,
@@ -67,6 +68,7 @@ export class PendingChangeSet {
 		for (const id of ids) next = toggleHunk(file, next, id, on);
 		if (next.size === before.size && [...next].every((id) => before.has(id))) return false;
 		this._selection.set(path, next);
+		this._updateUserEdit(path);
 		return true;
 	}
 
@@ -79,11 +81,13 @@ export class PendingChangeSet {
 		return target.op === 'delete' ? '' : file.base;
 	}
 
-	/** Records a file's current text; returns whether it changed. */
+	/**
+	 * Records a file's current text (buffer or disk; null: no file); returns whether its user-edit
+	 * state changed (so typing in a file re-renders the panel only when that state flips).
+	 */
 	setCurrent(path: string, text: string | null): boolean {
-		if (this._current.has(path) && this._current.get(path) === text) return false;
 		this._current.set(path, text);
-		return true;
+		return this._updateUserEdit(path);
 	}
 
 	/**
@@ -91,13 +95,21 @@ export class PendingChangeSet {
 	 * current selection (the winner's whole change when nothing is selected) merges or conflicts.
 	 */
 	userEdit(path: string): UserEdit {
+		return this._userEdits.get(path) ?? 'none';
+	}
+
+	private _updateUserEdit(path: string): boolean {
+		const before = this.userEdit(path);
 		const file = this._files.get(path);
 		const current = this._current.get(path);
-		if (!file || current === undefined) return 'none';
-		const unchanged = file.kind === 'add' ? current === null : current !== null && sha256(current) === file.baseHash;
-		if (unchanged) return 'none';
-		const selected = this.selected(path).size > 0 ? this.selected(path) : new Set(allHunkIds(file));
-		return planFile(file, targetOf(file, selected), current, sha256).outcome === 'conflict' ? 'conflict' : 'merged';
+		let state: UserEdit = 'none';
+		if (file && current !== undefined) {
+			const unchanged = file.kind === 'add' ? current === null : current !== null && sha256(current) === file.baseHash;
+			const selected = this.selected(path).size > 0 ? this.selected(path) : new Set(allHunkIds(file));
+			if (!unchanged) state = planFile(file, targetOf(file, selected), current, sha256).outcome === 'conflict' ? 'conflict' : 'merged';
+		}
+		this._userEdits.set(path, state);
+		return state !== before;
 	}
 
 	remove(paths: Iterable<string>): void {

@@ -24,10 +24,13 @@ describe('PendingChangeSet.userEdit: files the user changed since the team read 
 	it('is none until the file is checked, and while it is what the team read', () => {
 		const set = pending();
 		expect(set.userEdit('a.txt')).toBe('none');
-		expect(set.setCurrent('a.txt', base)).toBe(true);
+		// setCurrent reports a change of state only (typing re-renders the panel only when it flips).
 		expect(set.setCurrent('a.txt', base)).toBe(false);
-		expect(set.setCurrent('new.txt', null)).toBe(true);
-		expect(set.setCurrent('old.txt', 'old\n')).toBe(true);
+		expect(set.setCurrent('new.txt', null)).toBe(false);
+		expect(set.setCurrent('old.txt', 'old\n')).toBe(false);
+		expect(set.setCurrent('a.txt', base.replace('six', 'SIX'))).toBe(true);
+		expect(set.setCurrent('a.txt', base.replace('six', 'SIX!'))).toBe(false);
+		expect(set.setCurrent('a.txt', base)).toBe(true);
 		expect(['a.txt', 'new.txt', 'old.txt'].map((path) => set.userEdit(path))).toEqual([
 			'none',
 			'none',
