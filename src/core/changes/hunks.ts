@@ -1,4 +1,4 @@
-import { diffLines } from 'diff';
+import { boundedDiffLines } from './boundedDiff.js';
 
 /**
  * One block of consecutive changed lines between a base text and a new text, as `diffLines`
@@ -28,7 +28,7 @@ export function splitHunks(base: string, next: string): Hunk[] {
 	let oldLine = 0;
 	let newLine = 0;
 	let open: { oldStart: number; newStart: number; oldLines: number; newLines: number; removed: string; added: string } | null = null;
-	for (const part of diffLines(base, next)) {
+	for (const part of boundedDiffLines(base, next)) {
 		const count = part.count;
 		if (!part.added && !part.removed) {
 			if (open) hunks.push(open);

@@ -1,4 +1,5 @@
-import { formatPatch as formatStructuredPatch, structuredPatch } from 'diff';
+import { formatPatch as formatStructuredPatch } from 'diff';
+import { boundedStructuredPatch } from '../changes/boundedDiff.js';
 import type { FileChange } from './types.js';
 
 /** Lines of context around each hunk, as `git diff` uses. */
@@ -17,7 +18,7 @@ export function formatPatch(changes: readonly FileChange[]): string {
 		const after = change.kind === 'delete' ? '' : (change.content ?? '');
 		if (change.kind === 'modify' && before === after) continue;
 		const [oldName, newName] = [`a/${change.path}`, `b/${change.path}`];
-		const patch = structuredPatch(oldName, newName, before, after, undefined, undefined, { context: contextLines });
+		const patch = boundedStructuredPatch(oldName, newName, before, after, contextLines);
 		// The library emits git headers (and omits ---/+++ for empty files, as git does) when told.
 		patch.isGit = true;
 		if (change.kind === 'add') {
