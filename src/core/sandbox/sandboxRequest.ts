@@ -27,19 +27,24 @@ export interface CommandPlace {
 
 export function sandboxRequest(host: HostLayout, place: CommandPlace): SandboxRequest {
 	const home = real(host.hostHome ?? homedir());
+	const temp = real(host.tempRoot ?? tmpdir());
 	// Only existing folders: a sandbox cannot mount over (or bind) what is not there.
-	const hidden = [host.workspaceRoot, home, real(host.tempRoot ?? tmpdir())].filter(
+	const hidden = [host.workspaceRoot, home, temp].filter(
 		(path): path is string => path !== undefined && path !== '/',
 	);
 	const toolFolders = (host.path ?? '').split(delimiter).filter(isAbsolute).map(real);
 	if (host.execPath !== undefined) toolFolders.push(real(dirname(dirname(host.execPath))));
+	// A tool folder comes back only from under the hidden home, and never one that holds (or is in) the workspace or the copies.
+	const overlaps = (a: string, b: string | undefined) =>
+		b !== undefined && (a === b || isInside(a, b) || isInside(b, a));
 	const tools = [...new Set(toolFolders)]
 		.filter(
 			(folder): folder is string =>
 				folder !== undefined &&
 				home !== undefined &&
 				isInside(home, folder) &&
-				!isInside(host.workspaceRoot, folder),
+				!overlaps(folder, host.workspaceRoot) &&
+				!overlaps(folder, temp),
 		)
 		.map((folder) => ({ source: folder, target: folder }));
 	return {
