@@ -62,6 +62,9 @@ export interface PermissionEngineOptions {
 	readonly commandFilters?: ReadonlyMap<string, CommandFilters>;
 }
 
+/** Longer command lines are refused unanalysed (see `evaluateCommand`). */
+export const maxCommandChars = 8_000;
+
 export class PermissionEngine {
 	private readonly rules: CompiledRule[];
 	private storeCache: { readonly key: string; readonly rules: CompiledRule[] } | undefined;
@@ -97,6 +100,12 @@ export class PermissionEngine {
 
 	private evaluateCommand(request: PermissionRequest): PermissionVerdict {
 		const line = request.target.trim();
+		// The shell analysis and rule matching are superlinear on hostile text (100 KB of `a|a|…` took
+		// over 20 s, blocking the engine): a command line this long is refused before it is analysed.
+		if (line.length > maxCommandChars) {
+			const why = `the command has ${line.length} characters (at most ${maxCommandChars}): write a script with write_file and run that`;
+			return { decision: 'deny', via: 'hardline', risk: { level: 'high', reasons: [why] }, reason: `refused by the safety floor: ${why}` };
+		}
 		const analysis = analyseShell(line);
 		const risk = classifyCommand(analysis, request.cwd);
 		const hardline = hardlineForCommand(analysis);
