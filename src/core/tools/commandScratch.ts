@@ -108,7 +108,9 @@ export class ScratchCopy {
 		const budget = { bytes: this.options.maxBytes ?? 512 * 1024 * 1024, files: this.options.maxFiles ?? 100_000 };
 		const workspace = await realpath(this.options.workspaceRoot);
 		try {
-			await mkdir(join(`${root}.home`, 'tmp'), { recursive: true });
+			// Private like the copy (mkdtemp): nothing a command leaves there (a setuid file) is reachable by other users.
+			await mkdir(`${root}.home`, { mode: 0o700 });
+			await mkdir(join(`${root}.home`, 'tmp'));
 			await this.copyFolder(workspace, workspace, root, [], budget);
 		} catch (error) {
 			for (const folder of [root, `${root}.home`]) await rm(folder, { recursive: true, force: true }).catch(() => undefined);

@@ -160,6 +160,8 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		);
 		expect(run.output).toMatch(/Read-only file system/);
 		expect(run.output).toContain('home-and-tmp-ok');
+		// The copy and its home are private to this user (a setuid file left there is of no use to others).
+		for (const dir of [run.scratch, run.copy.homeDir!]) expect(statSync(dir).mode & 0o777).toBe(0o700);
 		expect(readFileSync(join(run.scratch, 'scratch-file.txt'), 'utf8')).toBe('ok\n');
 		expect(hashTree(root)).toEqual(before.root);
 		expect(hashTree(outside)).toEqual(before.outside);

@@ -119,6 +119,12 @@ describe('which mode a run uses', () => {
 			sandbox: null,
 			reason: 'no OS sandbox is supported on win32',
 		});
+		if (process.platform !== 'darwin') {
+			expect(await detectSandbox({ platform: 'darwin' })).toEqual({
+				sandbox: null,
+				reason: '/usr/bin/sandbox-exec is missing',
+			});
+		}
 	});
 
 	it('a bwrap that cannot start a sandbox counts as none (the reason is its error)', async () => {
