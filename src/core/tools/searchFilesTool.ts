@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FileTooLargeError } from '../workspace/runSnapshot.js';
 import { defineTool, resolvePath, success } from './defineTool.js';
 import { GitignoreFilter } from './gitignoreFilter.js';
 import { compileLinear } from './linearRegex.js';
@@ -46,10 +47,14 @@ export const searchFilesTool = defineTool(
 		let truncated = false;
 		let clippedLines = 0;
 		let largeFiles = 0;
+		let unreadableFiles = 0;
 
 		/** Returns false to stop the search. */
 		const searchFile = async (path: string): Promise<boolean> => {
-			const text = await overlay.readText(path).catch(() => null);
+			const text = await overlay.readText(path).catch((error: unknown) => {
+				if (isTooLarge(error)) unreadableFiles++;
+				return null;
+			});
 			if (text !== null && text.length > maxFileBytes) largeFiles++;
 			if (text === null || text.length > maxFileBytes || looksBinary(text)) return true;
 			const lines = text.split('\n');
@@ -71,7 +76,12 @@ export const searchFilesTool = defineTool(
 			return true;
 		};
 
-		if ((await overlay.readText(start).catch(() => null)) !== null) await searchFile(start);
+		// A file too large to read at all is the answer itself when the agent names it.
+		const startText = await overlay.readText(start).catch((error: unknown) => {
+			if (isTooLarge(error)) throw error;
+			return null;
+		});
+		if (startText !== null) await searchFile(start);
 		else {
 			// A folder the agent names explicitly is searched even if it is ignored (e.g. node_modules/x).
 			const filtered = start === '.' || !(await ignoredPath(filter, start));
@@ -84,7 +94,8 @@ export const searchFilesTool = defineTool(
 			notes.push(...walk.cuts);
 		}
 		if (largeFiles > 0)
-			notes.push(`skipped ${largeFiles} file(s) over 1 MB (use read_file with offset/limit)`);
+			notes.push(`skipped ${largeFiles} file(s) over 1 MB (read them in parts: read_file offset/limit)`);
+		if (unreadableFiles > 0) notes.push(`skipped ${unreadableFiles} file(s) too large to read at all`);
 		if (clippedLines > 0) {
 			notes.push(`${clippedLines} long line(s) were searched only in their first ${matchChars} characters`);
 		}
@@ -96,6 +107,11 @@ export const searchFilesTool = defineTool(
 		return success(lines.join('\n'));
 	},
 );
+
+/** The overlay refuses files over its size cap. */
+function isTooLarge(error: unknown): boolean {
+	return error instanceof FileTooLargeError;
+}
 
 function clip(line: string): string {
 	return line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line;

@@ -108,19 +108,39 @@ describe('search_files limits', () => {
 		const root = await makeTree();
 		for (let dir = 0; dir < 40; dir++) {
 			await Promise.all(
-				Array.from({ length: 100 }, (_, file) => makeTreeFile(join(root, `f${dir}`, `${file}.txt`))),
+				Array.from({ length: 100 }, (_, file) => makeTreeFile(join(root, `f${dir}`, `${file}.txt`), 'hay\n')),
 			);
 		}
 		const search = await searchIn(root);
 		const controller = new AbortController();
+		// Timers run during the search (it yields), and the third one cancels it.
 		let ticks = 0;
-		const timer = setInterval(() => ticks++, 5);
-		setTimeout(() => controller.abort(), 50);
+		const timer = setInterval(() => ++ticks === 3 && controller.abort(), 5);
 		const { value, ms } = await timed(() => search({ pattern: 'needle' }, controller.signal));
 		clearInterval(timer);
 		expect(value).toEqual({ text: 'search_files: cancelled', isError: true });
 		expect(ms).toBeLessThan(1000);
-		expect(ticks).toBeGreaterThan(2);
+		expect(ticks).toBeGreaterThanOrEqual(3);
+	});
+
+	it('skips files too large to read and says so; named, such a file is a clear error', async () => {
+		// Over the run snapshot's 8 MiB cap: never loaded (read_file would refuse it too).
+		const search = await searchIn(
+			await makeTree({
+				'huge.log': 'needle\n'.repeat(1_400_000),
+				'small.txt': 'needle\n',
+				'mid.txt': 'x\n'.repeat(600_000),
+			}),
+		);
+		expect((await search({ pattern: 'needle' })).text).toBe(
+			'small.txt:1: needle\n(search cut: skipped 1 file(s) over 1 MB (read them in parts: read_file offset/limit); ' +
+				"skipped 1 file(s) too large to read at all; narrow the search with 'path')",
+		);
+		const named = await search({ pattern: 'needle', path: 'huge.log' });
+		expect(named.isError).toBe(true);
+		expect(named.text).toMatch(
+			/^search_files: 'huge\.log' is 9\.3 MiB \(9800000 bytes\), over the 8\.0 MiB limit/,
+		);
 	});
 
 	it('bounds the work on a long line for a complex pattern and says the line was clipped', async () => {
