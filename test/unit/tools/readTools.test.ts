@@ -1,3 +1,5 @@
+import { truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
@@ -111,6 +113,19 @@ describe('read_file', () => {
 		expect(await read({ offset: 11 })).toEqual({ text: "read_file: 'log.txt' has 10 line(s); offset 11 is past the end", isError: true });
 		expect((await read({ offset: 0 })).isError).toBe(true);
 		expect((await read({ limit: 1.5 })).isError).toBe(true);
+	});
+
+	it('refuses a 200 MB file without loading it', async () => {
+		const root = await makeTree({});
+		// Sparse: 200 MB long, no disk used. It used to be read whole (890 MB RSS).
+		await writeFile(join(root, 'dump.sql'), '');
+		await truncate(join(root, 'dump.sql'), 200 * 1024 * 1024);
+		const toolbox = createToolbox({ overlay: (await createWorkspace(root)).createOverlay(), writable: false });
+		const rssBefore = process.memoryUsage().rss;
+		const outcome = await toolbox.execute('read_file', { path: 'dump.sql' }, signal);
+		expect(process.memoryUsage().rss - rssBefore).toBeLessThan(50 * 1024 * 1024);
+		expect(outcome.isError).toBe(true);
+		expect(outcome.text).toMatch(/^read_file: 'dump\.sql' is 200\.0 MiB \(209715200 bytes\), over the 8\.0 MiB limit/);
 	});
 
 	it('shows whole lines up to the cap of a large file, then tells how to read on', async () => {
