@@ -16,6 +16,7 @@ const alwaysHidden = ['/tmp', '/run'].filter((path) => existsSync(path));
  * keeps every capability: it could unmount what hides the workspace and remount `/` read-write.
  * `strict` (bubblewrap ≥ 0.8 with user namespaces) also forbids nested user namespaces, the way
  * to regain capabilities; setuid bubblewrap without user namespaces cannot do that.
+ * `--new-session`: no terminal to push input into (TIOCSTI); `--die-with-parent`: nothing outlives us.
  */
 export function isolationArgs(strict: boolean): string[] {
 	const user = strict ? ['--unshare-user', '--disable-userns'] : [];

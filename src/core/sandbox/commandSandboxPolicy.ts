@@ -3,8 +3,7 @@
  * without one (`permissions.command_sandbox: allow-unsandboxed`, `--unsandboxed-commands`,
  * `massgen.commands.allowUnsandboxed`). Either way the run says which mode it used.
  */
-import type { CommandSandbox } from './commandSandbox.js';
-import { unsandboxed } from './commandSandbox.js';
+import { unsandboxed, type CommandSandbox } from './commandSandbox.js';
 import type { SandboxDetection } from './detectSandbox.js';
 
 export type CommandSandboxPolicy = 'required' | 'allow-unsandboxed';
@@ -16,7 +15,7 @@ export interface CommandSandboxChoice {
 	readonly notice: string;
 }
 
-export const optInHint =
+const optInHint =
 	'permissions.command_sandbox: allow-unsandboxed in the team config, --unsandboxed-commands (CLI) or massgen.commands.allowUnsandboxed (VS Code user settings)';
 
 export function chooseCommandSandbox(
