@@ -104,6 +104,15 @@ describe('sandbox-exec profile (macOS; only the text is testable here)', () => {
 });
 
 describe('which mode a run uses', () => {
+	// The real-sandbox tests skip where bubblewrap cannot start; CI (`.ci/run`) requires it, so they never skip silently there.
+	it.runIf(process.env['MASSGEN_REQUIRE_SANDBOX'] === '1')(
+		'bubblewrap starts here (MASSGEN_REQUIRE_SANDBOX=1)',
+		async () => {
+			const detection = await detectSandbox();
+			expect(detection.sandbox?.mode, 'reason' in detection ? detection.reason : '').toBe('bubblewrap');
+		},
+	);
+
 	it('reports a missing bwrap with the package to install, and refuses other platforms', async () => {
 		const missing = await detectSandbox({ platform: 'linux', bwrapPath: '/nonexistent/bwrap' });
 		expect(missing).toEqual({
