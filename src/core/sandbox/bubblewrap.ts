@@ -5,11 +5,21 @@
  * shadow earlier ones, and bind sources are always host paths). Every namespace is new: PIDs (a
  * fresh `/proc` shows only the sandbox), network (none, unless allowed), IPC, UTS, user.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { CommandSandbox, SandboxRequest } from './commandSandbox.js';
 
 /** System folders hidden in every sandbox: `/run` holds sockets to daemons (Docker, D-Bus, the user session). */
 const alwaysHidden = ['/tmp', '/run'].filter((path) => existsSync(path));
+/** With the network allowed, name resolution must work: systemd-resolved keeps `resolv.conf` under `/run`. */
+const resolverFolder = ((): string | undefined => {
+	try {
+		const folder = dirname(realpathSync('/etc/resolv.conf'));
+		return folder.startsWith('/run/') ? folder : undefined;
+	} catch {
+		return undefined;
+	}
+})();
 
 /**
  * Namespaces and privileges of every sandbox. Without `--cap-drop ALL` a sandbox started by root
@@ -29,6 +39,7 @@ export function bubblewrapArgs(request: SandboxRequest, strict = true): string[]
 	args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
 	for (const path of unique([...alwaysHidden, ...request.hiddenPaths]))
 		if (path !== '/') args.push('--tmpfs', path);
+	if (request.network && resolverFolder !== undefined) args.push('--ro-bind', resolverFolder, resolverFolder);
 	// Tool folders under the hidden $HOME come back before the writable copy, dependency folders after it.
 	const inScratch = (target: string) =>
 		target === request.scratchDir || target.startsWith(`${request.scratchDir}/`);
