@@ -1,5 +1,7 @@
+import { RE2JS } from 're2js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { OrchestratorSettings } from '../orchestrator/types.js';
+import type { CommandMatcher } from '../permissions/permissionEngine.js';
 import type { BackendSettings } from '../providers/backendSettings.js';
 import type { AgentToolSettings, PermissionSettings } from '../tools/guardedRunTools.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
@@ -91,9 +93,13 @@ export function toRunToolSettings(config: MassGenConfig, options: { readonly con
 	};
 }
 
-/** MassGen matches these with Python's `re.match`: anchored at the start only. */
-function anchored(source: string): RegExp {
-	return new RegExp(`^(?:${source})`);
+/**
+ * MassGen matches these with Python's `re.match`: anchored at the start only. Compiled for RE2, so
+ * that a command a model writes cannot make a config's regex backtrack for minutes.
+ */
+function anchored(source: string): CommandMatcher {
+	const regex = RE2JS.compile(`^(?:${source})`);
+	return { source: regex.pattern(), test: (text) => regex.test(text) };
 }
 
 function defined<T extends Record<string, unknown>>(value: T): Partial<T> {

@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { normaliseTransport } from '../mcp/mcpServerSpec.js';
 import { ruleSyntaxError } from '../permissions/rules.js';
@@ -84,16 +85,19 @@ export function normaliseMcpServers(value: z.output<typeof mcpServersSchema>): M
 	}));
 }
 
-/** A regex as MassGen's `command_line_*_commands` write them (matched at the start, like `re.match`). */
+/**
+ * A regex as MassGen's `command_line_*_commands` write them (matched at the start, like `re.match`),
+ * in RE2 syntax: matched in linear time, so no command can make it backtrack.
+ */
 export const commandRegexList = z.array(
 	z.string().refine((source) => {
 		try {
-			new RegExp(source);
+			RE2JS.compile(source);
 			return true;
 		} catch {
 			return false;
 		}
-	}, 'not a valid regular expression'),
+	}, 'not a valid RE2 regular expression (lookahead and backreferences are not supported)'),
 );
 
 const rule = z.string().superRefine((pattern, ctx) => {

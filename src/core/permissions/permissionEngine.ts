@@ -41,9 +41,15 @@ export interface PermissionVerdict {
 }
 
 /** Per-agent command filters from MassGen's `command_line_allowed_commands` / `_blocked_commands` (regex, matched at the start). */
+/** A compiled `command_line_*_commands` regex (linear-time: a model's command cannot make it backtrack). */
+export interface CommandMatcher {
+	readonly source: string;
+	test(text: string): boolean;
+}
+
 export interface CommandFilters {
-	readonly allowed: readonly RegExp[];
-	readonly blocked: readonly RegExp[];
+	readonly allowed: readonly CommandMatcher[];
+	readonly blocked: readonly CommandMatcher[];
 }
 
 /** Where "always allow" decisions persist (the caller implements it: VS Code workspace state, a CLI file). */

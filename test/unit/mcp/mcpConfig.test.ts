@@ -106,7 +106,7 @@ permissions:
 			"15:15 error: agent.backend.mcp_servers[3].name: MCP server names use letters, digits, - and _ only, got 'bad name'",
 			"17:9 error: agent.backend.mcp_servers[4]: MCP server 'c' (stdio) needs 'command'",
 			"18:9 warning: unknown key 'comand' in agent.backend.mcp_servers[4] (did you mean 'command'?); ignored",
-			'19:37 error: agent.backend.command_line_allowed_commands[0]: not a valid regular expression',
+			'19:37 error: agent.backend.command_line_allowed_commands[0]: not a valid RE2 regular expression (lookahead and backreferences are not supported)',
 			"21:11 error: permissions.allow[0]: 'run everything' is not a rule: write action(target), e.g. command(npm test) or mcp(github/*)",
 			'22:19 error: permissions.max_tool_calls: must be at least 1, got 0',
 		]);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { massGenConfigSchema } from '../../../src/core/config/schema.js';
+import { toRunToolSettings } from '../../../src/core/config/toSettings.js';
 import { maxCommandChars, PermissionEngine } from '../../../src/core/permissions/permissionEngine.js';
 
 const evaluate = (target: string) =>
@@ -24,5 +26,22 @@ describe('command length floor', () => {
 		const verdict = evaluate('a|'.repeat(maxCommandChars / 2));
 		expect(performance.now() - started).toBeLessThan(1000);
 		expect(verdict.via).not.toBe('hardline');
+	});
+});
+
+describe('command_line_*_commands regexes', () => {
+	it('a catastrophic config regex cannot be made to backtrack by a command (RE2)', () => {
+		const config = massGenConfigSchema.parse({
+			agent: { id: 'a1', backend: { type: 'scripted', script: { coordination: [{ answer: 'x' }] }, command_line_blocked_commands: ['(a+)+$'] } },
+		});
+		const filters = toRunToolSettings(config, { configFromWorkspace: false }).agents.get('a1')!.commandFilters!;
+		const engine = new PermissionEngine({ commandFilters: new Map([['a1', filters]]) });
+		const started = performance.now();
+		// With RegExp, `^(?:(a+)+$)` on this takes minutes.
+		const target = `${'a'.repeat(40)}!`;
+		const verdict = engine.evaluate({ agentId: 'a1', tool: 'run_command', action: 'command', target, args: { command: target }, cwd: '.' });
+		expect(performance.now() - started).toBeLessThan(1000);
+		expect(verdict.decision).not.toBe('deny');
+		expect(filters.blocked[0]!.test('aaa')).toBe(true);
 	});
 });
