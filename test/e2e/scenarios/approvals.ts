@@ -49,6 +49,10 @@ export const approvals: Scenario = {
 		assert.equal(await frame.locator(`section.lane[data-agent="${asker}"] .lane-approvals .approval-card`).count(), 1, 'the card is in the asker\'s lane');
 		assert.equal((await frame.locator('#approvals-heading').textContent())?.trim(), `1 approval waiting — in ${asker}’s lane`);
 		assert.match((await card.locator('.approval-head').textContent()) ?? '', new RegExp(`^${asker} wants to run`));
+		// The header says how the run's commands are contained (the notice as its tooltip).
+		const sandbox = frame.locator('.run-header .command-sandbox');
+		assert.equal((await sandbox.textContent())?.trim(), 'commands sandboxed (bubblewrap)');
+		assert.match((await sandbox.getAttribute('title')) ?? '', /only the scratch copy is writable; no network/);
 		// Both agents wait on the same request: their lanes show the run_command call still running…
 		for (const agent of agents) {
 			const lane = frame.locator('.lane', { has: frame.locator('.lane-id', { hasText: agent }) });
