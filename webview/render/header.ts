@@ -30,7 +30,7 @@ export class HeaderView {
 		this._elapsed = h('span', { class: 'meta-item elapsed' });
 		this._agents = h('span', { class: 'meta-item' });
 		this._tokens = h('span', { class: 'meta-item' });
-		this._cost = h('span', { class: 'meta-item' });
+		this._cost = h('span', { class: 'meta-item cost' });
 		this._commands = h('span', { class: 'meta-item-wrap command-sandbox' });
 		this._commands.hidden = true;
 		this._cancel = button('Cancel', () => post({ type: 'cancel' }), {

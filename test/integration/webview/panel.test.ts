@@ -122,7 +122,7 @@ describe('webview panel', () => {
 			'change change-delete',
 		]);
 		expect(await page.locator('.change-delete .codicon-diff-removed').count()).toBe(1);
-		await expect(page.locator('.run-header .meta-item-wrap').last().textContent()).resolves.toMatch(/\$0\.1\d/);
+		await expect(page.locator('.run-header .cost').textContent()).resolves.toMatch(/\$0\.1\d/);
 
 		// Decided approvals are listed, none is pending.
 		await expect(page.locator('.approval-history li').count()).resolves.toBe(2);
