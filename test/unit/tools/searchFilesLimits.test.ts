@@ -42,6 +42,9 @@ describe('search_files limits', () => {
 		expect((await search({ pattern: '\\u00e9' })).text).toBe('a.ts:2: const é = 1;');
 		expect((await search({ pattern: '(?i)todo' })).text).toBe('a.ts:3: TODO later');
 		expect((await search({ pattern: '(?<=const )\\S' })).text).toBe('a.ts:2: const é = 1;');
+		// An escaped backslash before `u` stays literal: this searches for the text `\u00e9`.
+		const literal = await searchIn(await makeTree({ 'b.txt': 'escape \\u00e9 here\n' }));
+		expect((await literal({ pattern: '\\\\u00e9' })).text).toBe('b.txt:1: escape \\u00e9 here');
 	});
 
 	it.each([
