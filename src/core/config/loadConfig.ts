@@ -8,6 +8,7 @@ import { auditKeys } from './keyAudit.js';
 import { massGenConfigSchema } from './schema.js';
 import type { MassGenConfig } from './schema.js';
 import { aliasPastCap } from './yamlExpansion.js';
+import { flowNestingPastCap } from './yamlNesting.js';
 import { locate } from './yamlPositions.js';
 import type { Position } from './yamlPositions.js';
 import { fromZodIssues } from './zodIssues.js';
@@ -18,6 +19,8 @@ type Path = readonly (string | number)[];
 export const maxConfigBytes = 1024 * 1024;
 /** What the YAML may grow to once aliases are expanded (a 1 MB anchor used 300 times is 300 MB). */
 export const maxExpandedChars = 2 * 1024 * 1024;
+/** Flow collections (`[…]`, `{…}`) nested deeper are refused before parsing. */
+export const maxFlowNesting = 100;
 
 /** Where the loaded config's nodes are, for checks made after loading (e.g. API keys). */
 export interface ConfigSource {
@@ -48,6 +51,16 @@ export function loadConfigText(text: string, file: string): ConfigLoadResult {
 function load(text: string, file: string): ConfigLoadResult {
 	const bytes = Buffer.byteLength(text, 'utf8');
 	if (bytes > maxConfigBytes) return { config: undefined, issues: [tooLargeIssue(file, bytes)] };
+	const tooDeep = flowNestingPastCap(text, maxFlowNesting);
+	if (tooDeep !== undefined) {
+		const line = text.slice(0, tooDeep).split('\n').length;
+		const col = tooDeep - text.lastIndexOf('\n', tooDeep - 1);
+		const message = `'[' and '{' nest more than ${maxFlowNesting} levels deep here: a team config needs a few`;
+		return {
+			config: undefined,
+			issues: [{ severity: 'error', code: 'yaml-too-deep', message, file, line, col, path: [] }],
+		};
+	}
 	const lineCounter = new LineCounter();
 	const doc = parseDocument(text, {
 		lineCounter,

@@ -81,6 +81,7 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 		['4:3', 'warning', 'unsupported-key', "'orchestrator.timeout' is ignored (MassGen ignores it too): use top-level"],
 	],
 	'ui-display-type.yaml': [['4:17', 'warning', 'unsupported-value', "ui.display_type 'silent' is not supported"]],
+	'deep-nesting.yaml': [['2:109', 'error', 'yaml-too-deep', "'[' and '{' nest more than 100 levels deep here"]],
 	'alias-bomb.yaml': [['7:37', 'error', 'yaml-alias-expansion', "YAML aliases expand the config past 2 MiB at '*l5'"]],
 	'several-problems.yaml': [
 		['5:19', 'error', 'too-small', 'agents[0].backend.max_tokens: must be greater than 0, got 0'],
@@ -131,6 +132,23 @@ describe('config size limits', () => {
 			"big.yaml:2:18: error: YAML aliases expand the config past 2 MiB at '*big': a team config is a few KB; " +
 				'use the alias less or anchor something smaller',
 		]);
+	});
+
+	it('400,000 nested brackets are refused at once; brackets in strings, comments and earlier keys do not count', () => {
+		const started = performance.now();
+		const deep = loadConfigText(`x: ${'['.repeat(400_000)}${']'.repeat(400_000)}\n${agents}`, 'deep.yaml');
+		expect(performance.now() - started).toBeLessThan(500);
+		expect(deep.issues.map((i) => `${i.line}:${i.col} ${i.code}`)).toEqual(['1:104 yaml-too-deep']);
+		const opens = '['.repeat(150);
+		const fine = [
+			`a: "${opens}"`,
+			`b: '${opens}'' ${opens}'`,
+			`c: 1 # ${opens}`,
+			`d: ${'['.repeat(60)}`,
+			// A new top-level key: the unclosed brackets above (a YAML error of its own) do not carry over.
+			`e: ${'['.repeat(60)}${']'.repeat(60)}`,
+		].join('\n');
+		expect(loadConfigText(`${fine}\n${agents}`, 'fine.yaml').issues.map((i) => i.code)).not.toContain('yaml-too-deep');
 	});
 
 	it('refuses a config file over 1 MiB before reading it whole', async () => {
