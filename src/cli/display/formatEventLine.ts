@@ -37,7 +37,7 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'agent-killed':
 			return `${event.agentId}: killed: ${event.reason}`;
 		case 'tool-result':
-			return event.isError ? `${event.agentId}: ${event.name} refused: ${event.text}` : null;
+			return event.isError ? `${event.agentId}: ${event.name} failed: ${event.text}` : null;
 		case 'approval-request':
 			return `${event.agentId} asks approval to ${event.action} ${event.target}: ${event.reason}`;
 		case 'approval-result':

@@ -56,7 +56,7 @@ describe('PlainDisplay', () => {
 		const events = stamp(bodies);
 		for (const event of [...events, ...events]) display.onEvent(event);
 		expect(stream.text.split('\n').slice(1, -1)).toEqual([
-			'a: read_file refused: .env is a secrets file',
+			'a: read_file failed: .env is a secrets file',
 			'a: workflow error (attempt 2): no workflow call',
 			'a: server error (failure 2, retrying): overloaded',
 			'a: killed: failed 3 times',
