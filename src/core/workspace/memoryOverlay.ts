@@ -70,8 +70,8 @@ export class MemoryOverlay implements Overlay {
 			if (entry.kind === 'symlink' && (await this.workspace.resolve(child, 'read')).ok) {
 				kind = await baseKind(this.absolute(child));
 			}
-			// A file the listing shows is a file the team has seen: its base is captured now.
-			if (kind === 'file' && (await snapshot.entry(child)).kind === 'absent') continue;
+			// Listing does not capture: reading every listed file would cost memory and I/O for files the
+			// team never opens. What a read captured as absent stays hidden (below).
 			if (kind !== null) entries.set(entry.name, kind);
 			if (kind !== null && entry.kind === 'symlink') links.add(entry.name);
 		}

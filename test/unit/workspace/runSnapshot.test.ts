@@ -40,22 +40,26 @@ describe('RunSnapshot (one base per run, captured at first touch)', () => {
 		]);
 	});
 
-	it('captures the files a listing shows, and keeps listing them as they were', async () => {
+	it('keeps listing what reads captured as it was, and captures nothing by listing', async () => {
 		const root = await makeTree({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n' });
 		const workspace = await createWorkspace(root);
 		const overlay = workspace.createOverlay();
+		expect(await overlay.readText('src/a.ts')).toBe('a\n');
+		expect(await overlay.readText('src/gone.ts')).toBeNull();
 		expect((await overlay.list('src')).map((entry) => entry.name)).toEqual(['a.ts', 'b.ts']);
 		await writeFile(join(root, 'src/b.ts'), 'changed\n');
 		await unlink(join(root, 'src/a.ts'));
 		await writeFile(join(root, 'src/c.ts'), 'c\n');
+		await writeFile(join(root, 'src/gone.ts'), 'late\n');
 		const other = workspace.createOverlay();
-		expect(await other.readText('src/b.ts')).toBe('b\n');
 		expect(await other.readText('src/a.ts')).toBe('a\n');
-		// c.ts is new to the run: the listing shows it (and captures it now).
+		// b.ts was only listed, never read: its base is the disk's at the first read.
+		expect(await other.readText('src/b.ts')).toBe('changed\n');
+		// a.ts stays (captured), gone.ts stays hidden (captured absent), c.ts is new to the run.
 		expect((await other.list('src')).map((entry) => entry.name)).toEqual(['a.ts', 'b.ts', 'c.ts']);
 		await rm(join(root, 'src'), { recursive: true });
 		expect((await other.list('.')).map((entry) => entry.name)).toEqual(['src']);
-		expect(await other.readText('src/c.ts')).toBe('c\n');
+		expect(await other.readText('src/b.ts')).toBe('changed\n');
 	});
 
 	it('captures at the first write or delete, so the change set carries the base the team replaced', async () => {
