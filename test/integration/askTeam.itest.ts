@@ -9,6 +9,7 @@ import { commandIds, viewTypes } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { requestScreenshot } from './harness';
+import { nextFinish, until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 
@@ -37,29 +38,6 @@ function snapshotFiles(root: string): Record<string, string> {
 function runDirs(root: string): string[] {
 	const dir = join(root, '.massgen', 'runs');
 	return existsSync(dir) ? readdirSync(dir).sort() : [];
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = probe();
-		if (value !== undefined && value !== false) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-}
-
-function nextFinish(api: MassGenApi): Promise<FinishedRun> {
-	return new Promise((resolve) => {
-		const listener = api.runs.onDidFinishRun((run) => {
-			listener.dispose();
-			resolve(run);
-		});
-	});
-}
-
-async function useConfig(path: string | undefined): Promise<void> {
-	await vscode.workspace.getConfiguration().update('massgen.config', path, vscode.ConfigurationTarget.Global);
 }
 
 function panelTabs(): vscode.Tab[] {

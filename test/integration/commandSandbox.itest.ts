@@ -10,18 +10,10 @@ import type { RunEvent } from '../../src/core/orchestrator/events';
 import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
+import { nextFinish } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 const setting = 'massgen.commands.allowUnsandboxed';
-
-function nextFinish(api: MassGenApi): Promise<FinishedRun> {
-	return new Promise((resolve) => {
-		const listener = api.runs.onDidFinishRun((run) => {
-			listener.dispose();
-			resolve(run);
-		});
-	});
-}
 
 async function runTeam(
 	api: MassGenApi,

@@ -7,33 +7,10 @@ import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
-import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import type { ToolCallView } from '../../src/protocol/runState';
+import { nextFinish, until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = probe();
-		if (value !== undefined && value !== false) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-}
-
-function nextFinish(api: MassGenApi): Promise<FinishedRun> {
-	return new Promise((resolve) => {
-		const listener = api.runs.onDidFinishRun((run) => {
-			listener.dispose();
-			resolve(run);
-		});
-	});
-}
-
-async function useConfig(path: string | undefined): Promise<void> {
-	await vscode.workspace.getConfiguration().update('massgen.config', path, vscode.ConfigurationTarget.Global);
-}
 
 describe('A hostile or busy tool call never freezes the extension host', function () {
 	this.timeout(60_000);
