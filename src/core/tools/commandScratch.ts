@@ -14,15 +14,38 @@
  *   read-only and an unsandboxed command could write through (the risk the user opted in to);
  * - symlinks are kept when they stay inside the workspace, dropped otherwise.
  * One copy per agent per run, made at its first command, with a scratch home beside it (the
- * commands' `HOME`); before each command the overlay's
- * current edits are written in (and edits the overlay no longer has are restored). Files a
- * command creates or changes stay in the scratch copy: they are not part of the agent's answer.
+ * commands' `HOME`). Commands see what the read tools show, in three layers:
+ * - the disk at copy time, for files nobody in the run has touched;
+ * - above it, the run snapshot (`RunSnapshot`): every path the run has captured gets the captured
+ *   text, or is removed when captured absent — at creation and, for paths captured since, before
+ *   each command — so a file the user edits mid-run looks the same to `read_file` and to `cat`, in
+ *   every agent's copy. Two kinds of entry keep the disk's bytes: files over the snapshot's size cap
+ *   (never read, so nothing to agree with) and files that are not UTF-8 text (the snapshot holds only
+ *   a lossy decoding; writing it would corrupt them). Paths the copy leaves out by its own rules
+ *   (ignored, secret, `.git`, dependency folders) stay out, and folders are never replaced;
+ * - on top, the agent's overlay: before each command its current edits are written in (and edits it
+ *   no longer has go back to the snapshot's base).
+ * Files a command creates or changes stay in the scratch copy: they are not part of the agent's answer.
  */
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+	copyFile,
+	lstat,
+	mkdir,
+	mkdtemp,
+	readdir,
+	readFile,
+	readlink,
+	realpath,
+	rm,
+	stat,
+	symlink,
+	writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import type { SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 
 export interface ScratchOptions {
@@ -46,6 +69,11 @@ export interface DependencyMount {
 	readonly target: string;
 }
 
+/** What the copy needs of the run snapshot (`RunSnapshot`): each path captured so far with its base. */
+export interface CapturedBases {
+	captured(): Iterable<[string, SnapshotEntry]>;
+}
+
 export class ScratchTooLargeError extends Error {
 	override readonly name = 'ScratchTooLargeError';
 }
@@ -58,6 +86,13 @@ export class ScratchCopy {
 	private creating: Promise<string> | undefined;
 	/** Overlay content last written per path (null = deleted). */
 	private readonly applied = new Map<string, string | null>();
+	/** Snapshot entries already laid into the copy (or left, under an overlay edit). */
+	private readonly based = new Map<string, SnapshotEntry>();
+	/** The `.gitignore` rules in force in each copied folder ('' = the root), as read at copy time. */
+	private readonly folderRules = new Map<string, readonly IgnoreRule[]>();
+	private workspace = '';
+	/** When the copy was done: a file changed after it (ctime) was changed by a command, and stays. */
+	private copiedAt = Infinity;
 	private readonly linked: ReadonlySet<string>;
 	private readonly mounts: DependencyMount[] = [];
 
@@ -70,11 +105,11 @@ export class ScratchCopy {
 		return this.root;
 	}
 
-	/** Creates the copy (once) and applies the overlay's edits; returns the folder. */
-	async prepare(edits: ReadonlyMap<string, string | null>): Promise<string> {
+	/** Creates the copy (once), lays in the run snapshot's bases and the overlay's edits; returns the folder. */
+	async prepare(edits: ReadonlyMap<string, string | null>, bases: CapturedBases): Promise<string> {
 		this.creating ??= this.create();
 		const root = await this.creating;
-		await this.sync(root, edits);
+		await this.sync(root, edits, bases);
 		return root;
 	}
 
@@ -98,37 +133,53 @@ export class ScratchCopy {
 		const root = this.root ?? (await this.creating?.catch(() => undefined));
 		this.root = undefined;
 		if (root === undefined) return;
-		for (const folder of [root, `${root}.home`]) await rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+		for (const folder of [root, `${root}.home`])
+			await rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
 	}
 
 	private async create(): Promise<string> {
 		const safeLabel = this.options.label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
 		const root = await realpath(await mkdtemp(join(tmpdir(), `massgen-cmd-${safeLabel}-`)));
 		this.root = root;
-		const budget = { bytes: this.options.maxBytes ?? 512 * 1024 * 1024, files: this.options.maxFiles ?? 100_000 };
+		const budget = {
+			bytes: this.options.maxBytes ?? 512 * 1024 * 1024,
+			files: this.options.maxFiles ?? 100_000,
+		};
 		const workspace = await realpath(this.options.workspaceRoot);
+		this.workspace = workspace;
 		try {
 			// Private like the copy (mkdtemp): nothing a command leaves there (a setuid file) is reachable by other users.
 			await mkdir(`${root}.home`, { mode: 0o700 });
 			await mkdir(join(`${root}.home`, 'tmp'));
 			await this.copyFolder(workspace, workspace, root, [], budget);
+			// Whole milliseconds; a file's ctime has a fraction of one.
+			this.copiedAt = Date.now() + 1;
 		} catch (error) {
-			for (const folder of [root, `${root}.home`]) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+			for (const folder of [root, `${root}.home`])
+				await rm(folder, { recursive: true, force: true }).catch(() => undefined);
 			this.root = undefined;
 			throw error;
 		}
 		return root;
 	}
 
-	private async copyFolder(workspace: string, from: string, to: string, rules: readonly { base: string; ignore: Ignore }[], budget: { bytes: number; files: number }): Promise<void> {
+	private async copyFolder(
+		workspace: string,
+		from: string,
+		to: string,
+		rules: readonly IgnoreRule[],
+		budget: { bytes: number; files: number },
+	): Promise<void> {
 		const gitignore = await readFile(join(from, '.gitignore'), 'utf8').catch(() => null);
 		const scoped = gitignore === null ? rules : [...rules, { base: from, ignore: ignore().add(gitignore) }];
+		this.folderRules.set(toPosix(relative(workspace, from)), scoped);
 		const entries = await readdir(from, { withFileTypes: true });
 		for (const entry of entries) {
 			const source = join(from, entry.name);
 			const target = join(to, entry.name);
 			const lower = entry.name.toLowerCase();
-			if (skippedFolders.has(lower) || (this.options.secretPaths ?? builtinSecretPaths).match(relative(workspace, source).split(sep).join('/')) !== null) continue;
+			if (skippedFolders.has(lower) || this.secretPaths.match(toPosix(relative(workspace, source))) !== null)
+				continue;
 			// A workspace that contains the temp folder must not copy the copy into itself.
 			if (isInside(this.root!, source)) continue;
 			const isDirectory = entry.isDirectory();
@@ -149,7 +200,9 @@ export class ScratchCopy {
 				budget.bytes -= size;
 				budget.files -= 1;
 				if (budget.bytes < 0 || budget.files < 0) {
-					throw new ScratchTooLargeError(`the workspace is too large for a scratch copy (over ${this.options.maxBytes ?? 512 * 1024 * 1024} bytes or ${this.options.maxFiles ?? 100_000} files)`);
+					throw new ScratchTooLargeError(
+						`the workspace is too large for a scratch copy (over ${this.options.maxBytes ?? 512 * 1024 * 1024} bytes or ${this.options.maxFiles ?? 100_000} files)`,
+					);
 				}
 				await copyFile(source, target, constants.COPYFILE_FICLONE);
 			}
@@ -165,35 +218,111 @@ export class ScratchCopy {
 		await symlink(destination, target).catch(() => undefined);
 	}
 
-	private async sync(root: string, edits: ReadonlyMap<string, string | null>): Promise<void> {
+	private async sync(
+		root: string,
+		edits: ReadonlyMap<string, string | null>,
+		bases: CapturedBases,
+	): Promise<void> {
+		// The run snapshot first (what every read tool shows), then the overlay above it.
+		for (const [path, entry] of bases.captured()) {
+			if (this.based.get(path) === entry) continue;
+			this.based.set(path, entry);
+			// Under an overlay edit the base waits until the edit is dropped.
+			if (!edits.has(path)) await this.layBase(root, path, entry, { keepCommandChanges: true });
+		}
 		for (const [path, content] of edits) {
 			if (this.applied.get(path) === content) continue;
 			if (!(await this.writable(root, path))) continue;
 			const target = join(root, path);
-			// Whatever a command left there goes first: a link it made must not redirect this write.
-			await rm(target, { force: true, recursive: true });
-			if (content !== null) {
-				await mkdir(dirname(target), { recursive: true });
-				await writeFile(target, content, 'utf8');
-			}
+			if (content === null) await rm(target, { force: true, recursive: true });
+			else await replaceFile(target, Buffer.from(content, 'utf8'));
 			this.applied.set(path, content);
 		}
 		for (const path of [...this.applied.keys()]) {
 			if (edits.has(path)) continue;
 			this.applied.delete(path);
-			if (!(await this.writable(root, path))) continue;
-			// The overlay dropped this edit: back to the workspace's version.
-			const original = join(this.options.workspaceRoot, path);
-			const target = join(root, path);
-			const exists = await stat(original).then((info) => info.isFile()).catch(() => false);
-			await rm(target, { force: true, recursive: true });
-			if (exists) await copyFile(original, target);
+			await this.restore(root, path);
 		}
+	}
+
+	/**
+	 * Makes the copy show the snapshot's base of `path`. False when the entry cannot say what the
+	 * bytes are (over the size cap, or not UTF-8 text): then the copy keeps the disk's.
+	 * `keepCommandChanges`: what a command made or changed there stays (it is the copy's own state).
+	 */
+	private async layBase(
+		root: string,
+		path: string,
+		entry: SnapshotEntry,
+		options: { readonly keepCommandChanges: boolean },
+	): Promise<boolean> {
+		if (entry.kind === 'too-large' || (entry.kind === 'file' && entry.text.includes('\uFFFD'))) return false;
+		if (!this.copies(path) || !(await this.writable(root, path))) return true;
+		const target = join(root, path);
+		const found = await lstat(target).catch(() => null);
+		if (found !== null && options.keepCommandChanges && found.ctimeMs > this.copiedAt) return true;
+		// A folder here (or a kept link to one) is not replaced: it may hold files the run relies on.
+		if (found !== null && (found.isDirectory() || (await stat(target).catch(() => null))?.isDirectory()))
+			return true;
+		if (entry.kind === 'absent') {
+			if (found !== null) await rm(target, { force: true });
+			return true;
+		}
+		const bytes = Buffer.from(entry.text, 'utf8');
+		if (found !== null && (await readFile(target).catch(() => null))?.equals(bytes)) return true;
+		await replaceFile(target, bytes).catch((error: NodeJS.ErrnoException) => {
+			// A file where the base needs a folder (the user restructured mid-run): the copy keeps its layout.
+			if (error.code !== 'ENOTDIR' && error.code !== 'EEXIST') throw error;
+		});
+		return true;
+	}
+
+	/** The overlay dropped its edit of `path`: back to the snapshot's base (or, without a usable one, the disk's file). */
+	private async restore(root: string, path: string): Promise<void> {
+		if (!(await this.writable(root, path))) return;
+		const target = join(root, path);
+		// A path the copy leaves out (ignored …) held only the overlay's file.
+		if (!this.copies(path)) {
+			await rm(target, { force: true, recursive: true });
+			return;
+		}
+		const entry = this.based.get(path);
+		if (entry !== undefined && (await this.layBase(root, path, entry, { keepCommandChanges: false }))) return;
+		const original = join(this.workspace, path);
+		const info = await lstat(original).catch(() => null);
+		await rm(target, { force: true, recursive: true });
+		if (info?.isFile()) await copyFile(original, target);
+	}
+
+	/** Whether the copy's own rules hold `path` (not ignored as of copy time, not secret, not in .git/, .massgen/ or a dependency folder). */
+	private copies(path: string): boolean {
+		const segments = path.split('/');
+		let rules = this.folderRules.get('') ?? [];
+		for (let i = 0; i < segments.length; i++) {
+			const sub = segments.slice(0, i + 1).join('/');
+			const isFolder = i < segments.length - 1;
+			const name = segments[i]!.toLowerCase();
+			if (
+				skippedFolders.has(name) ||
+				this.secretPaths.match(sub) !== null ||
+				(isFolder && this.linked.has(name))
+			)
+				return false;
+			if (isIgnored(rules, join(this.workspace, sub), isFolder)) return false;
+			// A folder made after the copy has no rules of its own on record: its parent's apply.
+			if (isFolder) rules = this.folderRules.get(sub) ?? rules;
+		}
+		return true;
+	}
+
+	private get secretPaths(): SecretPaths {
+		return this.options.secretPaths ?? builtinSecretPaths;
 	}
 
 	/** Never writes through a link (a linked dependency folder leads to the real workspace). */
 	private async writable(root: string, path: string): Promise<boolean> {
-		if (this.isLinked(path) || path.split('/').some((segment) => skippedFolders.has(segment.toLowerCase()))) return false;
+		if (this.isLinked(path) || path.split('/').some((segment) => skippedFolders.has(segment.toLowerCase())))
+			return false;
 		let folder = dirname(join(root, path));
 		while (isInside(root, folder) && folder !== root) {
 			const info = await lstat(folder).catch(() => null);
@@ -204,7 +333,28 @@ export class ScratchCopy {
 	}
 }
 
-function isIgnored(rules: readonly { base: string; ignore: Ignore }[], path: string, isDirectory: boolean): boolean {
+/**
+ * Writes a file where whatever a command left goes first (a link it made must not redirect the
+ * write; `wx` refuses one that reappears), keeping the permission bits of a file it replaces (an
+ * edited script stays executable).
+ */
+async function replaceFile(target: string, content: Buffer): Promise<void> {
+	const previous = await lstat(target).catch(() => null);
+	await rm(target, { force: true, recursive: true });
+	await mkdir(dirname(target), { recursive: true });
+	await writeFile(target, content, { flag: 'wx', mode: previous?.isFile() ? previous.mode & 0o777 : 0o666 });
+}
+
+interface IgnoreRule {
+	readonly base: string;
+	readonly ignore: Ignore;
+}
+
+function toPosix(path: string): string {
+	return path.split(sep).join('/');
+}
+
+function isIgnored(rules: readonly IgnoreRule[], path: string, isDirectory: boolean): boolean {
 	for (let i = rules.length - 1; i >= 0; i--) {
 		const rule = rules[i]!;
 		const rel = relative(rule.base, path).split(sep).join('/') + (isDirectory ? '/' : '');

@@ -56,17 +56,29 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 				`cut in the middle). Times out after ${Math.round(options.timeoutMs / 1000)} s. Files the command ` +
 				'changes stay in the scratch copy: use write_file/edit_file for changes you propose. There is no .git/ ' +
 				'and no secrets file in the copy' +
-				(options.sandbox.mode === 'none' ? '' : `; it runs in a sandbox: only the copy is writable (dependency folders such as node_modules are read-only)${options.network ? '' : ', no network'}`) +
-				'. Risky commands wait for the user\'s approval and may be denied.',
+				(options.sandbox.mode === 'none'
+					? ''
+					: `; it runs in a sandbox: only the copy is writable (dependency folders such as node_modules are read-only)${options.network ? '' : ', no network'}`) +
+				". Risky commands wait for the user's approval and may be denied.",
 			parameters,
 		},
 		unavailable: () => null,
 		async describe(args, context) {
 			const parsed = parse(args);
-			if (!parsed.success) return { error: parsed.error.issues.map((issue) => `'${issue.path.join('.') || 'arguments'}': ${issue.message}`).join('; ') };
+			if (!parsed.success)
+				return {
+					error: parsed.error.issues
+						.map((issue) => `'${issue.path.join('.') || 'arguments'}': ${issue.message}`)
+						.join('; '),
+				};
 			const cwd = await resolveCwd(parsed.data.cwd, context, options);
 			if ('error' in cwd) return cwd;
-			return { action: 'command', target: parsed.data.command, args: { command: parsed.data.command, cwd: cwd.path }, cwd: cwd.path };
+			return {
+				action: 'command',
+				target: parsed.data.command,
+				args: { command: parsed.data.command, cwd: cwd.path },
+				cwd: cwd.path,
+			};
 		},
 		async execute(args, context) {
 			const parsed = parse(args);
@@ -75,8 +87,13 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			if ('error' in cwd) return { text: `${runCommandName}: ${cwd.error}`, isError: true };
 			// A cancelled call returns before its process is gone: the next one waits, so no command
 			// still running can swap a link into the copy while the overlay is written in.
-			const current = (running.get(context.agentId) ?? Promise.resolve()).then(() => run(parsed.data.command, cwd.path, context));
-			running.set(context.agentId, current.catch(() => undefined));
+			const current = (running.get(context.agentId) ?? Promise.resolve()).then(() =>
+				run(parsed.data.command, cwd.path, context),
+			);
+			running.set(
+				context.agentId,
+				current.catch(() => undefined),
+			);
 			return current;
 		},
 	};
@@ -85,18 +102,42 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 		const copy = options.scratch(context.agentId);
 		let root: string;
 		try {
-			root = await copy.prepare(context.overlay.snapshot().edits);
+			// The run snapshot too: a command sees the version of each file the read tools show.
+			root = await copy.prepare(context.overlay.snapshot().edits, context.overlay.workspace.runSnapshot);
 		} catch (error) {
-			return { text: `${runCommandName}: could not prepare the scratch copy: ${(error as Error).message}`, isError: true };
+			return {
+				text: `${runCommandName}: could not prepare the scratch copy: ${(error as Error).message}`,
+				isError: true,
+			};
 		}
 		const folder = join(root, cwdPath);
-		if (!(await stat(folder).then((info) => info.isDirectory()).catch(() => false))) {
+		if (
+			!(await stat(folder)
+				.then((info) => info.isDirectory())
+				.catch(() => false))
+		) {
 			return { text: `${runCommandName}: '${cwdPath}' is not a folder in the workspace`, isError: true };
 		}
 		const home = copy.homeDir!;
-		const env = commandEnvironment(options.parentEnv, { home, tempDir: options.sandbox.tempDir ?? join(home, 'tmp'), ceiling: dirname(root) });
-		const host = { workspaceRoot: await realpath(options.workspaceRoot), hostHome: options.parentEnv['HOME'], tempRoot: tmpdir(), path: env['PATH'], execPath: process.execPath };
-		const request = sandboxRequest(host, { scratchDir: root, cwd: folder, homeDir: home, dependencyMounts: copy.dependencyMounts, network: options.network });
+		const env = commandEnvironment(options.parentEnv, {
+			home,
+			tempDir: options.sandbox.tempDir ?? join(home, 'tmp'),
+			ceiling: dirname(root),
+		});
+		const host = {
+			workspaceRoot: await realpath(options.workspaceRoot),
+			hostHome: options.parentEnv['HOME'],
+			tempRoot: tmpdir(),
+			path: env['PATH'],
+			execPath: process.execPath,
+		};
+		const request = sandboxRequest(host, {
+			scratchDir: root,
+			cwd: folder,
+			homeDir: home,
+			dependencyMounts: copy.dependencyMounts,
+			network: options.network,
+		});
 		const result = await runShellCommand({
 			command,
 			cwd: folder,
@@ -113,10 +154,17 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 }
 
 /** The workspace-relative folder (`.` = root); refused outside the workspace, in .git/ etc., or in a linked dependency folder. */
-async function resolveCwd(given: string | undefined, context: ExtraToolContext, options: RunCommandToolOptions): Promise<{ path: string } | { error: string }> {
+async function resolveCwd(
+	given: string | undefined,
+	context: ExtraToolContext,
+	options: RunCommandToolOptions,
+): Promise<{ path: string } | { error: string }> {
 	if (given === undefined || given.trim() === '' || given.trim() === '.') return { path: '.' };
 	const resolved = await context.overlay.workspace.resolve(given, 'read');
 	if (!resolved.ok) return { error: resolved.reason };
-	if (options.scratch(context.agentId).isLinked(resolved.path)) return { error: `refused: '${resolved.path}' is a shared dependency folder; run commands from the project folder` };
+	if (options.scratch(context.agentId).isLinked(resolved.path))
+		return {
+			error: `refused: '${resolved.path}' is a shared dependency folder; run commands from the project folder`,
+		};
 	return { path: resolved.path };
 }

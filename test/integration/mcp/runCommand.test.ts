@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatCommandResult, runShellCommand } from '../../../src/core/tools/commandRunner.js';
 import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 import { commandEnvironment } from '../../../src/core/sandbox/commandEnvironment.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { isAlive, waitFor } from '../../servers/mcp/launch.js';
@@ -40,7 +41,7 @@ describe('scratch copy for run_command', () => {
 			['new/b.txt', 'new file'],
 			['README.md', null],
 			['node_modules/pkg/index.js', 'tampered'],
-		]));
+		]), new RunSnapshot(root));
 		expect(dir).toMatch(/massgen-cmd-agent_1-/);
 		expect(readFileSync(join(dir, 'src/a.ts'), 'utf8')).toBe('export const a = 2;\n');
 		expect(readFileSync(join(dir, 'new/b.txt'), 'utf8')).toBe('new file');
@@ -56,7 +57,7 @@ describe('scratch copy for run_command', () => {
 
 		// The next command sees the overlay as it is now: dropped edits are restored.
 		writeFileSync(join(dir, 'made-by-a-command.txt'), 'x');
-		await scratch.prepare(new Map([['src/a.ts', 'export const a = 3;\n']]));
+		await scratch.prepare(new Map([['src/a.ts', 'export const a = 3;\n']]), new RunSnapshot(root));
 		expect(readFileSync(join(dir, 'src/a.ts'), 'utf8')).toBe('export const a = 3;\n');
 		expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe('# project\n');
 		expect(existsSync(join(dir, 'new/b.txt'))).toBe(false);
@@ -74,7 +75,7 @@ describe('scratch copy for run_command', () => {
 	it('refuses a workspace larger than its cap', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'x'.repeat(2000) });
 		const scratch = new ScratchCopy({ workspaceRoot: root, label: 'big', maxBytes: 1000 });
-		await expect(scratch.prepare(new Map())).rejects.toThrow(/too large for a scratch copy/);
+		await expect(scratch.prepare(new Map(), new RunSnapshot(root))).rejects.toThrow(/too large for a scratch copy/);
 		await scratch.dispose();
 	});
 });

@@ -25,6 +25,7 @@ import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
 import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
 import { runShellCommand } from '../../../src/core/tools/commandRunner.js';
 import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 
 const detection =
 	process.platform === 'linux' ? await detectSandbox() : { sandbox: null, reason: 'not Linux' };
@@ -91,7 +92,7 @@ async function inSandbox(
 	const copy =
 		options.copy ??
 		new ScratchCopy({ workspaceRoot: root, label: options.label ?? 'sbx', dependencies: 'mount' });
-	const scratch = await copy.prepare(options.edits ?? new Map());
+	const scratch = await copy.prepare(options.edits ?? new Map(), new RunSnapshot(root));
 	const home = copy.homeDir!;
 	const env = commandEnvironment(
 		{ ...process.env, ...secrets },
@@ -173,7 +174,7 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 	it("the real workspace, other agents' copies and the host /tmp are invisible", async () => {
 		const root = workspace();
 		const other = new ScratchCopy({ workspaceRoot: root, label: 'other-agent', dependencies: 'mount' });
-		const otherDir = await other.prepare(new Map());
+		const otherDir = await other.prepare(new Map(), new RunSnapshot(root));
 		const run = await inSandbox(
 			sandbox,
 			root,
@@ -306,7 +307,7 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		);
 		expect(second.output).toBe('edited\nnotes\n');
 		// The overlay drops the edits: the workspace's version comes back, again not through the link.
-		await copy.prepare(new Map());
+		await copy.prepare(new Map(), new RunSnapshot(root));
 		expect(lstatSync(join(second.scratch, 'src/app.ts')).isFile()).toBe(true);
 		expect(readFileSync(join(second.scratch, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
 		expect(hashTree(root)).toEqual(before);

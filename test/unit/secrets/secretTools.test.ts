@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 import { secretPaths } from '../../../src/core/workspace/secretPaths.js';
 import { hashTree, makeTree, removeTrees } from '../workspace/tempTree.js';
 
@@ -138,7 +139,7 @@ describe('secret files through the real workspace tools', () => {
 		const { root, policy } = await setup();
 		const scratch = new ScratchCopy({ workspaceRoot: root, label: 'secrets', secretPaths: policy });
 		try {
-			const dir = await scratch.prepare(new Map());
+			const dir = await scratch.prepare(new Map(), new RunSnapshot(root));
 			const copied = filesUnder(dir).map((file) => relative(dir, file).split('\\').join('/'));
 			expect(copied.sort()).toEqual(['README.md', 'src/app.ts']);
 			for (const path of secretFiles) expect(existsSync(join(dir, path)), path).toBe(false);
