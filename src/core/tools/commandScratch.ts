@@ -269,7 +269,7 @@ export class ScratchCopy {
 			return true;
 		}
 		const bytes = Buffer.from(entry.text, 'utf8');
-		if (found !== null && (await readFile(target).catch(() => null))?.equals(bytes)) return true;
+		if (found !== null && (await holds(root, target, bytes))) return true;
 		await replaceFile(target, bytes).catch((error: NodeJS.ErrnoException) => {
 			// A file where the base needs a folder (the user restructured mid-run): the copy keeps its layout.
 			if (error.code !== 'ENOTDIR' && error.code !== 'EEXIST') throw error;
@@ -343,6 +343,18 @@ async function replaceFile(target: string, content: Buffer): Promise<void> {
 	await rm(target, { force: true, recursive: true });
 	await mkdir(dirname(target), { recursive: true });
 	await writeFile(target, content, { flag: 'wx', mode: previous?.isFile() ? previous.mode & 0o777 : 0o666 });
+}
+
+/**
+ * Whether `target` (a file, or a link the copy kept) already has these bytes. Only a regular file
+ * inside the copy, of the right size, is read: a FIFO or `/dev/zero` would make the read endless.
+ */
+async function holds(root: string, target: string, bytes: Buffer): Promise<boolean> {
+	const real = await realpath(target).catch(() => null);
+	if (real === null || !isInside(root, real)) return false;
+	const info = await stat(real).catch(() => null);
+	if (info?.isFile() !== true || info.size !== bytes.length) return false;
+	return (await readFile(real).catch(() => null))?.equals(bytes) === true;
 }
 
 interface IgnoreRule {

@@ -4,7 +4,17 @@
  * mid-run. What `cat` prints in any agent's copy is what `read_file` shows: the base the run
  * captured, below the agent's own edits.
  */
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+	chmodSync,
+	existsSync,
+	lstatSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,43 +121,62 @@ describe.runIf(detection.sandbox !== null)('run_command sees the run snapshot (r
 	});
 });
 
-describe('scratch copy: the snapshot layer on the real file system', () => {
-	it('goes back to the snapshot’s base, not the disk, when the overlay drops an edit', async () => {
-		const root = makeWorkspaceDir({ 'notes.txt': 'base\n' });
-		const snapshot = new RunSnapshot(root);
-		expect(await snapshot.text('notes.txt')).toBe('base\n');
-		writeFileSync(join(root, 'notes.txt'), 'user edit\n');
-		const copy = new ScratchCopy({ workspaceRoot: root, label: 'restore' });
-		copies.push(copy);
-		const dir = await copy.prepare(new Map([['notes.txt', 'edit\n']]), snapshot);
-		expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('edit\n');
-		await copy.prepare(new Map(), snapshot);
-		expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('base\n');
-	});
-
-	it('keeps the disk’s bytes for files too large for the snapshot or not UTF-8, and leaves out what the copy ignores', async () => {
-		const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x80]);
-		const root = makeWorkspaceDir({
-			'.gitignore': 'dist/\n',
-			'big.txt': 'x'.repeat(2048),
-			'dist/out.js': 'built by the user\n',
-			'script.sh': '#!/bin/sh\necho base\n',
+describe.runIf(process.platform !== 'win32')(
+	'scratch copy: the snapshot layer on the real file system',
+	() => {
+		it('goes back to the snapshot’s base, not the disk, when the overlay drops an edit', async () => {
+			const root = makeWorkspaceDir({ 'notes.txt': 'base\n' });
+			const snapshot = new RunSnapshot(root);
+			expect(await snapshot.text('notes.txt')).toBe('base\n');
+			writeFileSync(join(root, 'notes.txt'), 'user edit\n');
+			const copy = new ScratchCopy({ workspaceRoot: root, label: 'restore' });
+			copies.push(copy);
+			const dir = await copy.prepare(new Map([['notes.txt', 'edit\n']]), snapshot);
+			expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('edit\n');
+			await copy.prepare(new Map(), snapshot);
+			expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('base\n');
 		});
-		writeFileSync(join(root, 'image.png'), binary);
-		const snapshot = new RunSnapshot(root, 1024);
-		for (const path of ['big.txt', 'image.png', 'dist/out.js', 'script.sh']) await snapshot.entry(path);
-		expect((await snapshot.entry('big.txt')).kind).toBe('too-large');
-		// The user edits the script and gives it the executable bit after the capture.
-		writeFileSync(join(root, 'script.sh'), '#!/bin/sh\necho edited\n');
-		chmodSync(join(root, 'script.sh'), 0o755);
-		const copy = new ScratchCopy({ workspaceRoot: root, label: 'bytes' });
-		copies.push(copy);
-		const dir = await copy.prepare(new Map(), snapshot);
-		expect(readFileSync(join(dir, 'image.png')).equals(binary)).toBe(true);
-		expect(readFileSync(join(dir, 'big.txt'), 'utf8')).toBe('x'.repeat(2048));
-		expect(existsSync(join(dir, 'dist'))).toBe(false);
-		// The snapshot's text, in the file the copy made (its mode kept).
-		expect(readFileSync(join(dir, 'script.sh'), 'utf8')).toBe('#!/bin/sh\necho base\n');
-		if (process.platform !== 'win32') expect(statSync(join(dir, 'script.sh')).mode & 0o111).not.toBe(0);
-	});
-});
+
+		it('keeps a link the copy made when its base agrees, and never reads a FIFO a command left', async () => {
+			const root = makeWorkspaceDir({ 'src/a.ts': 'export const a = 1;\n', 'notes.txt': 'base\n' });
+			symlinkSync('src/a.ts', join(root, 'link.ts'));
+			const snapshot = new RunSnapshot(root);
+			for (const path of ['link.ts', 'notes.txt']) await snapshot.entry(path);
+			const copy = new ScratchCopy({ workspaceRoot: root, label: 'fifo' });
+			copies.push(copy);
+			const dir = await copy.prepare(new Map([['notes.txt', 'edit\n']]), snapshot);
+			expect(lstatSync(join(dir, 'link.ts')).isSymbolicLink()).toBe(true);
+			// A command replaces the agent's file with a FIFO; the overlay then drops its edit.
+			rmSync(join(dir, 'notes.txt'));
+			execFileSync('mkfifo', [join(dir, 'notes.txt')]);
+			await copy.prepare(new Map(), snapshot);
+			expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('base\n');
+		});
+
+		it('keeps the disk’s bytes for files too large for the snapshot or not UTF-8, and leaves out what the copy ignores', async () => {
+			const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x80]);
+			const root = makeWorkspaceDir({
+				'.gitignore': 'dist/\n',
+				'big.txt': 'x'.repeat(2048),
+				'dist/out.js': 'built by the user\n',
+				'script.sh': '#!/bin/sh\necho base\n',
+			});
+			writeFileSync(join(root, 'image.png'), binary);
+			const snapshot = new RunSnapshot(root, 1024);
+			for (const path of ['big.txt', 'image.png', 'dist/out.js', 'script.sh']) await snapshot.entry(path);
+			expect((await snapshot.entry('big.txt')).kind).toBe('too-large');
+			// The user edits the script and gives it the executable bit after the capture.
+			writeFileSync(join(root, 'script.sh'), '#!/bin/sh\necho edited\n');
+			chmodSync(join(root, 'script.sh'), 0o755);
+			const copy = new ScratchCopy({ workspaceRoot: root, label: 'bytes' });
+			copies.push(copy);
+			const dir = await copy.prepare(new Map(), snapshot);
+			expect(readFileSync(join(dir, 'image.png')).equals(binary)).toBe(true);
+			expect(readFileSync(join(dir, 'big.txt'), 'utf8')).toBe('x'.repeat(2048));
+			expect(existsSync(join(dir, 'dist'))).toBe(false);
+			// The snapshot's text, in the file the copy made (its mode kept).
+			expect(readFileSync(join(dir, 'script.sh'), 'utf8')).toBe('#!/bin/sh\necho base\n');
+			if (process.platform !== 'win32') expect(statSync(join(dir, 'script.sh')).mode & 0o111).not.toBe(0);
+		});
+	},
+);
