@@ -3,7 +3,7 @@ import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { OrchestratorSettings } from '../orchestrator/types.js';
 import type { CommandMatcher } from '../permissions/permissionEngine.js';
 import type { BackendSettings } from '../providers/backendSettings.js';
-import type { AgentToolSettings, PermissionSettings } from '../tools/guardedRunTools.js';
+import type { AgentToolSettings, PermissionSettings, SandboxKey } from '../tools/guardedRunTools.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
 
 const ms = (seconds: number): number => Math.round(seconds * 1000);
@@ -53,7 +53,9 @@ export interface RunToolSettings {
 /**
  * What `createRunTools` needs from the config: each agent's MCP servers and command settings,
  * and the `permissions` section with the tool timeouts. `configFromWorkspace`: the config file
- * lives in the workspace (then its stdio servers count as workspace files for Workspace Trust).
+ * lives in the workspace (then its stdio servers count as workspace files for Workspace Trust,
+ * and its `command_sandbox: allow-unsandboxed` and `command_network: true` are ignored, each
+ * named in `ignoredSandboxKeys` for the run's warning).
  */
 export function toRunToolSettings(config: MassGenConfig, options: { readonly configFromWorkspace: boolean }): RunToolSettings {
 	const agents = new Map<string, AgentToolSettings>();
@@ -76,6 +78,11 @@ export function toRunToolSettings(config: MassGenConfig, options: { readonly con
 		});
 	}
 	const { permissions, timeout_settings: timeouts } = config;
+	// A config inside the workspace (a cloned repository's own) cannot weaken the command sandbox: only the user can.
+	const fromWorkspace = options.configFromWorkspace;
+	const ignoredSandboxKeys: SandboxKey[] = [];
+	if (fromWorkspace && permissions.command_sandbox === 'allow-unsandboxed') ignoredSandboxKeys.push('command_sandbox');
+	if (fromWorkspace && permissions.command_network) ignoredSandboxKeys.push('command_network');
 	return {
 		agents,
 		permissions: {
@@ -85,8 +92,9 @@ export function toRunToolSettings(config: MassGenConfig, options: { readonly con
 			maxCostUsd: permissions.max_cost_usd,
 			commandTimeoutMs: ms(timeouts.command_timeout_seconds),
 			commandMaxOutputBytes: 64 * 1024,
-			commandSandbox: permissions.command_sandbox,
-			commandNetwork: permissions.command_network,
+			commandSandbox: fromWorkspace ? 'required' : permissions.command_sandbox,
+			commandNetwork: fromWorkspace ? false : permissions.command_network,
+			ignoredSandboxKeys,
 			mcpCallTimeoutMs: ms(timeouts.mcp_tool_timeout_seconds),
 			mcpStartTimeoutMs: 60_000,
 		},

@@ -116,8 +116,8 @@ export const permissionsSchema = z.object({
 	command_sandbox: z
 		.enum(['required', 'allow-unsandboxed'])
 		.default('required')
-		.describe('run_command runs in an OS sandbox (bubblewrap, sandbox-exec); where none can start it is off, unless allow-unsandboxed: then commands can read and change anything your user can.'),
-	command_network: z.boolean().default(false).describe('Give sandboxed commands the network (all or nothing; no per-domain rules).'),
+		.describe('run_command runs in an OS sandbox (bubblewrap, sandbox-exec); where none can start it is off, unless allow-unsandboxed: then commands can read and change anything your user can. Ignored in a config inside the workspace (a repository cannot opt its own commands out; use --unsandboxed-commands or massgen.commands.allowUnsandboxed).'),
+	command_network: z.boolean().default(false).describe('Give sandboxed commands the network (all or nothing; no per-domain rules). Ignored in a config inside the workspace.'),
 });
 
 export type PermissionsConfig = z.output<typeof permissionsSchema>;

@@ -1,7 +1,8 @@
 /**
  * Where no sandbox can start, `run_command` is off unless the user opted in to running commands
- * without one (`permissions.command_sandbox: allow-unsandboxed`, `--unsandboxed-commands`,
- * `massgen.commands.allowUnsandboxed`). Either way the run says which mode it used.
+ * without one (`--unsandboxed-commands`, `massgen.commands.allowUnsandboxed`, or
+ * `permissions.command_sandbox: allow-unsandboxed` in a config outside the workspace: a
+ * repository's own config cannot opt out). Either way the run says which mode it used.
  */
 import { unsandboxed, type CommandSandbox } from './commandSandbox.js';
 import type { SandboxDetection } from './detectSandbox.js';
@@ -16,7 +17,7 @@ export interface CommandSandboxChoice {
 }
 
 const optInHint =
-	'permissions.command_sandbox: allow-unsandboxed in the team config, --unsandboxed-commands (CLI) or massgen.commands.allowUnsandboxed (VS Code user settings)';
+	'--unsandboxed-commands (CLI), massgen.commands.allowUnsandboxed (VS Code user settings) or permissions.command_sandbox: allow-unsandboxed in a team config outside the workspace';
 
 export function chooseCommandSandbox(
 	policy: CommandSandboxPolicy,

@@ -10,11 +10,19 @@ import { McpHub, type McpTool } from '../mcp/mcpHub.js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { RunTools, RunToolsContext, RunToolsSession } from '../orchestrator/types.js';
 import { AuditLedger } from '../permissions/auditLedger.js';
-import { PermissionEngine, type CommandFilters, type PermissionStore } from '../permissions/permissionEngine.js';
+import {
+	PermissionEngine,
+	type CommandFilters,
+	type PermissionStore,
+} from '../permissions/permissionEngine.js';
 import { PermissionGate } from '../permissions/permissionGate.js';
 import { compileRuleLists, type RuleInput, type RuleLists } from '../permissions/rules.js';
 import { RunBudget } from '../permissions/runBudget.js';
-import { chooseCommandSandbox, type CommandSandboxChoice, type CommandSandboxPolicy } from '../sandbox/commandSandboxPolicy.js';
+import {
+	chooseCommandSandbox,
+	type CommandSandboxChoice,
+	type CommandSandboxPolicy,
+} from '../sandbox/commandSandboxPolicy.js';
 import { detectSandbox } from '../sandbox/detectSandbox.js';
 import { killProcessTree } from './commandProcess.js';
 import { ScratchCopy } from './commandScratch.js';
@@ -46,9 +54,17 @@ export interface PermissionSettings {
 	readonly commandSandbox: CommandSandboxPolicy;
 	/** Whether commands get the network (all or nothing: bubblewrap cannot filter by domain). */
 	readonly commandNetwork: boolean;
+	/**
+	 * Sandbox keys a team config inside the workspace set and that were ignored: a repository must
+	 * not turn the wall off for its own commands (`toRunToolSettings`). The run warns about each.
+	 */
+	readonly ignoredSandboxKeys: readonly SandboxKey[];
 	readonly mcpCallTimeoutMs: number;
 	readonly mcpStartTimeoutMs: number;
 }
+
+/** The `permissions` keys that weaken the command sandbox, which only the user may set. */
+export type SandboxKey = 'command_sandbox' | 'command_network';
 
 export const defaultPermissionSettings: PermissionSettings = {
 	rules: {},
@@ -59,6 +75,7 @@ export const defaultPermissionSettings: PermissionSettings = {
 	commandMaxOutputBytes: 64 * 1024,
 	commandSandbox: 'required',
 	commandNetwork: false,
+	ignoredSandboxKeys: [],
 	mcpCallTimeoutMs: 120_000,
 	mcpStartTimeoutMs: 60_000,
 };
@@ -109,10 +126,25 @@ export interface OpenRunTools extends RunToolsSession {
 	readonly budget: RunBudget;
 }
 
-const untrustedNotice = 'run_command is off: the workspace is not trusted (commands would run its own scripts)';
+const untrustedNotice =
+	'run_command is off: the workspace is not trusted (commands would run its own scripts)';
+
+/** Why a workspace config's sandbox key did nothing, and where the user can set it instead. */
+const ignoredKeyNotices: Record<SandboxKey, string> = {
+	command_sandbox:
+		'permissions.command_sandbox: allow-unsandboxed is ignored: the team config is inside the workspace, which cannot turn ' +
+		'the command sandbox off for its own commands. To run commands without a sandbox, use --unsandboxed-commands (CLI), ' +
+		'massgen.commands.allowUnsandboxed (VS Code user settings) or a team config outside the workspace',
+	command_network:
+		'permissions.command_network: true is ignored: the team config is inside the workspace, which cannot give its own ' +
+		'commands the network (they could send the scratch copy anywhere or reach services on this machine). To allow it, ' +
+		'set it in a team config outside the workspace',
+};
 
 /** Builds the `RunOptions.tools` hook. Keep one per run (the ledger and the scratch copies are per run). */
-export function createRunTools(options: RunToolsOptions): RunTools & { readonly last: OpenRunTools | undefined } {
+export function createRunTools(
+	options: RunToolsOptions,
+): RunTools & { readonly last: OpenRunTools | undefined } {
 	let last: OpenRunTools | undefined;
 	return {
 		get last() {
@@ -130,13 +162,19 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 	const notice = (message: string) => options.onNotice?.(message);
 	const env = options.env ?? {};
 	const rules: RuleInput[] = [];
-	for (const [lists, source] of [[settings.rules, 'config'], [options.settingsRules ?? {}, 'settings']] as const) {
+	for (const [lists, source] of [
+		[settings.rules, 'config'],
+		[options.settingsRules ?? {}, 'settings'],
+	] as const) {
 		const compiled = compileRuleLists(lists, source);
 		for (const error of compiled.errors) notice(`permission rule ignored: ${error}`);
-		rules.push(...compiled.rules.map(({ effect, pattern, source: from }) => ({ effect, pattern, source: from })));
+		rules.push(
+			...compiled.rules.map(({ effect, pattern, source: from }) => ({ effect, pattern, source: from })),
+		);
 	}
 	const commandFilters = new Map<string, CommandFilters>();
-	for (const [agentId, agent] of options.agents) if (agent.commandFilters) commandFilters.set(agentId, agent.commandFilters);
+	for (const [agentId, agent] of options.agents)
+		if (agent.commandFilters) commandFilters.set(agentId, agent.commandFilters);
 	const engine = new PermissionEngine({ rules, store: options.store, commandFilters });
 	const ledger = new AuditLedger(options.runDir, new Redactor(options.secrets).text);
 	const budget = new RunBudget({ maxToolCalls: settings.maxToolCalls, maxCostUsd: settings.maxCostUsd });
@@ -153,7 +191,14 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		onNotice: notice,
 	});
 
-	const hub = new McpHub({ env, workspaceRoot: options.workspaceRoot, trusted: options.trusted, startTimeoutMs: settings.mcpStartTimeoutMs, callTimeoutMs: settings.mcpCallTimeoutMs, onNotice: notice });
+	const hub = new McpHub({
+		env,
+		workspaceRoot: options.workspaceRoot,
+		trusted: options.trusted,
+		startTimeoutMs: settings.mcpStartTimeoutMs,
+		callTimeoutMs: settings.mcpCallTimeoutMs,
+		onNotice: notice,
+	});
 	const commandsAllowed = options.trusted;
 	const commandsWanted = [...options.agents.values()].some((agent) => agent.commandExecution);
 	let commandNoticeGiven = false;
@@ -177,7 +222,12 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		if (copy === undefined) {
 			// Only bubblewrap can bind the real dependency folders read-only into the copy.
 			const dependencies = sandboxChoice?.sandbox?.mode === 'bubblewrap' ? 'mount' : 'link';
-			copy = new ScratchCopy({ workspaceRoot: options.workspaceRoot, label: `${context.runId.slice(-8)}-${agentId}`, dependencies, ...(options.secretPaths ? { secretPaths: options.secretPaths } : {}) });
+			copy = new ScratchCopy({
+				workspaceRoot: options.workspaceRoot,
+				label: `${context.runId.slice(-8)}-${agentId}`,
+				dependencies,
+				...(options.secretPaths ? { secretPaths: options.secretPaths } : {}),
+			});
 			scratches.set(agentId, copy);
 		}
 		return copy;
@@ -190,11 +240,21 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 			context.emit({ type: 'command-sandbox', mode: 'off', network: false, notice: untrustedNotice });
 			return;
 		}
+		for (const key of settings.ignoredSandboxKeys) {
+			// The user's own opt-in (flag or user setting) made the workspace's key moot.
+			if (key === 'command_sandbox' && settings.commandSandbox === 'allow-unsandboxed') continue;
+			notice(ignoredKeyNotices[key]);
+		}
 		const detection = await detectSandbox({ bwrapPath: env['MASSGEN_BWRAP_PATH'], path: env['PATH'] });
 		sandboxChoice = chooseCommandSandbox(settings.commandSandbox, detection, settings.commandNetwork);
 		// Off or unsandboxed is a warning; the event tells every mode (CLI display, panel header, events.jsonl).
 		if (sandboxChoice.sandbox === null || sandboxChoice.sandbox.mode === 'none') notice(sandboxChoice.notice);
-		context.emit({ type: 'command-sandbox', mode: sandboxChoice.sandbox?.mode ?? 'off', network: settings.commandNetwork, notice: sandboxChoice.notice });
+		context.emit({
+			type: 'command-sandbox',
+			mode: sandboxChoice.sandbox?.mode ?? 'off',
+			network: settings.commandNetwork,
+			notice: sandboxChoice.notice,
+		});
 		if (sandboxChoice.sandbox === null) return;
 		commands = runCommandTool({
 			timeoutMs: settings.commandTimeoutMs,
@@ -218,7 +278,12 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		engine,
 		budget,
 		ready: async () => {
-			await Promise.all([hub.start(context.signal), prepareCommands().catch((error: unknown) => notice(`run_command is off: ${(error as Error).message}`))]);
+			await Promise.all([
+				hub.start(context.signal),
+				prepareCommands().catch((error: unknown) =>
+					notice(`run_command is off: ${(error as Error).message}`),
+				),
+			]);
 		},
 		toolbox(agentId, workspace, { overlay, phase }) {
 			const extra: ExtraTool[] = [];
@@ -242,7 +307,12 @@ function mcpExtraTool(tool: McpTool): ExtraTool {
 	return {
 		definition: tool.definition,
 		unavailable: () => tool.unavailable(),
-		describe: async (args) => ({ action: 'mcp', target: `${tool.server}/${tool.tool}`, args, ...(tool.hints ? { hints: tool.hints } : {}) }),
+		describe: async (args) => ({
+			action: 'mcp',
+			target: `${tool.server}/${tool.tool}`,
+			args,
+			...(tool.hints ? { hints: tool.hints } : {}),
+		}),
 		execute: (args, context) => tool.call(args, context.signal),
 	};
 }

@@ -148,7 +148,7 @@ describe('which mode a run uses', () => {
 		const off = chooseCommandSandbox('required', none, false);
 		expect(off.sandbox).toBeNull();
 		expect(off.notice).toMatch(
-			/^run_command is off: bubblewrap is not installed\. To run commands without a sandbox .* set permissions\.command_sandbox: allow-unsandboxed .*--unsandboxed-commands.*massgen\.commands\.allowUnsandboxed/,
+			/^run_command is off: bubblewrap is not installed\. To run commands without a sandbox .* set --unsandboxed-commands.*massgen\.commands\.allowUnsandboxed.*permissions\.command_sandbox: allow-unsandboxed in a team config outside the workspace$/,
 		);
 		const optedIn = chooseCommandSandbox('allow-unsandboxed', none, false);
 		expect(optedIn.sandbox?.mode).toBe('none');
