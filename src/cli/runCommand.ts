@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { join, relative, resolve, isAbsolute } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
 import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
@@ -7,6 +7,7 @@ import { loadConfigFile } from '../core/config/loadConfig.js';
 import { redactConfig } from '../core/config/redact.js';
 import type { MassGenConfig } from '../core/config/schema.js';
 import { toOrchestratorSettings, toRunToolSettings } from '../core/config/toSettings.js';
+import { isWorkspaceFile } from '../core/config/workspaceFile.js';
 import { RunLogWriter } from '../core/logs/runLog.js';
 import { newRunId } from '../core/logs/runId.js';
 import type { RunStatus } from '../core/orchestrator/events.js';
@@ -63,7 +64,7 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
 	const broker = new ApprovalBroker({ policy: cliApprovalPolicy(command.approvals ?? 'ask', interactive) });
 	const approver = interactive && io.stdin ? new TerminalApprover(broker, { input: io.stdin, output: io.stderr, pause: () => display?.pause?.(), resume: () => display?.resume?.() }) : undefined;
-	const toolSettings = toRunToolSettings(team.config, { configFromWorkspace: isInside(root, team.file) });
+	const toolSettings = toRunToolSettings(team.config, { configFromWorkspace: isWorkspaceFile(root, team.file) });
 	const tools = createRunTools({
 		workspaceRoot: root,
 		agents: toolSettings.agents,
@@ -148,11 +149,6 @@ async function loadTeam(root: string, explicit: string | undefined, io: CliIo): 
 function fail(io: CliIo, message: string, code = 1): number {
 	io.stderr.write(`massgen: ${message}\n`);
 	return code;
-}
-
-function isInside(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -4,10 +4,11 @@
  * by `loadEngineBundle` so activation neither reads nor compiles it. The SDKs themselves load
  * later still, at an adapter's first call.
  */
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
 import { redactConfig } from '../../core/config/redact';
 import { toOrchestratorSettings, toRunToolSettings } from '../../core/config/toSettings';
+import { isWorkspaceFile } from '../../core/config/workspaceFile';
 import { newRunId } from '../../core/logs/runId';
 import { RunLogWriter } from '../../core/logs/runLog';
 import type { RunEvent } from '../../core/orchestrator/events';
@@ -147,7 +148,7 @@ function runTools(run: EngineRun, tools: EngineTools, context: RunToolsContext) 
 	const root = run.workspaceRoot;
 	const { config, file } = run.team;
 	const { runDir, redactor, workspaceMcp } = context;
-	const settings = toRunToolSettings(config, { configFromWorkspace: isInside(root, file) });
+	const settings = toRunToolSettings(config, { configFromWorkspace: isWorkspaceFile(root, file) });
 	const onNotice = (message: string) => tools.onNotice(redactor.text(message));
 	for (const notice of workspaceMcp?.notices ?? []) onNotice(notice);
 	const workspaceServers = workspaceMcp?.servers;
@@ -161,7 +162,7 @@ function runTools(run: EngineRun, tools: EngineTools, context: RunToolsContext) 
 		},
 		broker: tools.broker,
 		trusted: tools.trusted,
-		configFromWorkspace: isInside(root, file),
+		configFromWorkspace: isWorkspaceFile(root, file),
 		settingsRules: tools.rules,
 		...(tools.store ? { store: tools.store } : {}),
 		...(workspaceServers ? { workspaceServers } : {}),
@@ -178,9 +179,4 @@ interface RunToolsContext {
 	readonly redactor: Redactor;
 	readonly secretFiles: SecretPaths;
 	readonly workspaceMcp: WorkspaceMcpServers | undefined;
-}
-
-function isInside(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

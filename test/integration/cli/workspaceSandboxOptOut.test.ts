@@ -108,6 +108,17 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 			expect(String(result?.text)).not.toContain('ran-unsandboxed');
 		});
 
+		it('the workspace file named by an outside path (/proc/self/root/…) is still ignored', async () => {
+			const { root, config } = workspace('echo ran-unsandboxed');
+			const run = await runCli(['run', '--yes', '--config', `/proc/self/root${config}`, 'Run it'], {
+				cwd: root,
+				env: env(),
+			});
+			expect(run.code, run.stderr).toBe(0);
+			expect(run.stderr).toContain(ignoredSandbox);
+			expect(sandboxEvent(root)).toMatchObject({ mode: 'off' });
+		});
+
 		it('the same file from outside the workspace turns it on', async () => {
 			const { root, config } = workspace('echo ran-unsandboxed');
 			const run = await runCli(['run', '--yes', '--config', outsideCopy(config), 'Run it'], {
