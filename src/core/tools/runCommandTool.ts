@@ -52,7 +52,7 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			name: runCommandName,
 			description:
 				'Run a shell command (build, tests, linters, git status…) in a scratch copy of the workspace that ' +
-				'includes your edits so far. Returns the exit code and the combined stdout/stderr (long output is ' +
+				'includes your edits so far (other files as read_file shows them). Returns the exit code and the combined stdout/stderr (long output is ' +
 				`cut in the middle). Times out after ${Math.round(options.timeoutMs / 1000)} s. Files the command ` +
 				'changes stay in the scratch copy: use write_file/edit_file for changes you propose. There is no .git/ ' +
 				'and no secrets file in the copy' +
