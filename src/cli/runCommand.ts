@@ -10,7 +10,7 @@ import { toOrchestratorSettings, toRunToolSettings } from '../core/config/toSett
 import { isWorkspaceFile } from '../core/config/workspaceFile.js';
 import { RunLogWriter } from '../core/logs/runLog.js';
 import { newRunId } from '../core/logs/runId.js';
-import type { RunStatus } from '../core/orchestrator/events.js';
+import type { RunStatus } from '../core/events/runEvents.js';
 import { Orchestrator } from '../core/orchestrator/orchestrator.js';
 import { loadPriceTable, priceFor } from '../core/providers/pricing.js';
 import { redactEvents } from '../core/secrets/redactedEvents.js';

@@ -3,7 +3,7 @@
  * counts, each file's hunks with ids, consensus counts and whether they are selected, and the
  * runner-up hunks that could replace or extend the winner's. Plain JSON only.
  */
-import type { ChangeKind } from '../core/orchestrator/events.js';
+import type { ChangeKind } from '../core/events/runEvents.js';
 
 export interface ChangeSetView {
 	readonly runId: string;

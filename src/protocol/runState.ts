@@ -3,8 +3,7 @@
  * folded from RunEvents by `reduceRun`. Plain JSON only (no undefined, Map or Date) so it can be
  * posted to the webview, persisted with `setState` and compared in tests.
  */
-import type { ChangeKind, Phase, RunStatus } from '../core/orchestrator/events.js';
-import type { SandboxMode } from '../core/sandbox/commandSandbox.js';
+import type { ChangeKind, Phase, RunStatus, SandboxMode } from '../core/events/runEvents.js';
 
 /** Overall run status; `idle` before `run-start`, `running` until `run-end`. */
 export type RunStateStatus = 'idle' | 'running' | RunStatus;

@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { RunEvent, RunEventOf, RunEventType } from '../../src/core/orchestrator/events.js';
+import type { RunEvent, RunEventOf, RunEventType } from '../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
 import type { AgentSpec, OrchestratorSettings, RunOptions, RunResult } from '../../src/core/orchestrator/types.js';
 import type { ChatRequest } from '../../src/core/providers/model.js';

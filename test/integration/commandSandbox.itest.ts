@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import type { RunEvent } from '../../src/core/orchestrator/events';
+import type { RunEvent } from '../../src/core/events/runEvents';
 import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';

@@ -1,7 +1,7 @@
 /**
  * What the CLI feeds its live progress display (stderr, DESIGN §8).
  */
-import type { RunEvent } from '../../core/orchestrator/events.js';
+import type { RunEvent } from '../../core/events/runEvents.js';
 
 /** The part of a `NodeJS.WriteStream` the displays use (a fake in tests). */
 export interface DisplayStream {

@@ -1,7 +1,6 @@
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
-import type { RunEventBody } from '../orchestrator/events.js';
+import type { RunEventBody, Usage } from '../events/runEvents.js';
 import type { OrchestratorSettings, Turn } from '../orchestrator/types.js';
-import type { Usage } from '../providers/model.js';
 import type { ProviderError } from '../providers/providerError.js';
 import type { Toolbox } from '../tools/types.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';

@@ -1,4 +1,4 @@
-import type { Phase } from '../orchestrator/events.js';
+import type { Phase } from '../events/runEvents.js';
 import type { AgentSpec } from '../orchestrator/types.js';
 import type { ChatRequest } from '../providers/model.js';
 import { ProviderError } from '../providers/providerError.js';

@@ -1,4 +1,4 @@
-import type { ChangeKind } from '../orchestrator/events.js';
+import type { ChangeKind } from '../events/runEvents.js';
 import type { FileChange } from '../workspace/types.js';
 import { applyHunks, type Hunk, hunksOverlap, sameHunk, splitHunks } from './hunks.js';
 

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { RunStatus } from '../orchestrator/events.js';
+import type { RunStatus } from '../events/runEvents.js';
 import type { PastRunSummary } from './pastRunSummary.js';
 import { parseEventLine } from './readRunEvents.js';
 import { runsDir } from './runLog.js';

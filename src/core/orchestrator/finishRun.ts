@@ -3,7 +3,7 @@ import type { FileChange } from '../workspace/types.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { stopReasons } from './agentRuntime.js';
 import type { AnswerRecord } from './board.js';
-import type { RunStatus } from './events.js';
+import type { RunStatus } from '../events/runEvents.js';
 import type { CoordinationEnd, Orchestrator } from './orchestrator.js';
 import { selectWinner } from './selectWinner.js';
 import type { AnswerChangeSet, RunResult } from './types.js';

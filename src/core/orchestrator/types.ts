@@ -1,8 +1,8 @@
-import type { ChatModel, Usage } from '../providers/model.js';
+import type { ChatModel } from '../providers/model.js';
 import type { Price } from '../providers/pricing.js';
 import type { Toolbox } from '../tools/types.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
-import type { Phase, RunEventBody, RunStatus } from './events.js';
+import type { Phase, RunEventBody, RunStatus, Usage } from '../events/runEvents.js';
 
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 

@@ -6,7 +6,7 @@
  * was refused.
  */
 import type { ApprovalBroker, ApprovalOutcome } from '../approvals/approvalBroker.js';
-import type { Phase, RunEventBody } from '../orchestrator/events.js';
+import type { Phase, RunEventBody } from '../events/runEvents.js';
 import type { AuditEntry, AuditLedger } from './auditLedger.js';
 import type { PermissionEngine, PermissionRequest, PermissionStore, PermissionVerdict } from './permissionEngine.js';
 import { exactRule } from './rules.js';

@@ -1,4 +1,5 @@
-import type { ChatModel, ChatRequest, FinishReason, ModelEvent, ToolCall, Usage } from './model.js';
+import type { Usage } from '../events/runEvents.js';
+import type { ChatModel, ChatRequest, FinishReason, ModelEvent, ToolCall } from './model.js';
 
 export interface Generation {
 	readonly text: string;

@@ -2,6 +2,7 @@
  * The one interface every provider adapter implements (house-style §3.3).
  * Adapters translate; they never retry, never read the environment and never build prompts.
  */
+import type { Usage } from '../events/runEvents.js';
 
 /** A JSON Schema object, as sent to the provider for a tool's parameters. */
 export type JsonSchema = Record<string, unknown>;
@@ -56,14 +57,6 @@ export interface ChatRequest {
 	readonly stablePrefixMessages?: number;
 	/** Provider-specific options passed through untouched (MassGen's `reasoning`, `text`, …). */
 	readonly providerOptions?: Record<string, unknown>;
-}
-
-export interface Usage {
-	readonly inputTokens: number;
-	readonly outputTokens: number;
-	readonly reasoningTokens?: number;
-	readonly cachedInputTokens?: number;
-	readonly cacheWriteTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';

@@ -1,4 +1,5 @@
-import type { ChatModel, ChatRequest, ModelEvent, Usage } from './model.js';
+import type { Usage } from '../events/runEvents.js';
+import type { ChatModel, ChatRequest, ModelEvent } from './model.js';
 import { ProviderError, type ProviderErrorKind } from './providerError.js';
 
 /** What a scripted model does on one call. */

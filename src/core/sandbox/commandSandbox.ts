@@ -4,8 +4,7 @@
  * approvals decide *whether* a command runs (policy); a sandbox decides *what it can touch*.
  */
 
-/** `bubblewrap` (Linux), `sandbox-exec` (macOS), or `none` (the user opted out of the wall). */
-export type SandboxMode = 'bubblewrap' | 'sandbox-exec' | 'none';
+import type { SandboxMode } from '../events/runEvents.js';
 
 /** A host folder made visible, read-only, at `target` inside the sandbox. */
 export interface ReadOnlyBind {

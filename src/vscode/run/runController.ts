@@ -2,7 +2,7 @@ import { pathExists } from '../../core/util/pathExists';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
-import type { RunEvent } from '../../core/orchestrator/events';
+import type { RunEvent } from '../../core/events/runEvents';
 import type { PermissionStore } from '../../core/permissions/permissionEngine';
 import type { Turn } from '../../core/orchestrator/types';
 import { reduceRun } from '../../protocol/reduceRun';

@@ -11,7 +11,7 @@ import { toOrchestratorSettings, toRunToolSettings } from '../../core/config/toS
 import { isWorkspaceFile } from '../../core/config/workspaceFile';
 import { newRunId } from '../../core/logs/runId';
 import { RunLogWriter } from '../../core/logs/runLog';
-import type { RunEvent } from '../../core/orchestrator/events';
+import type { RunEvent } from '../../core/events/runEvents';
 import { Orchestrator } from '../../core/orchestrator/orchestrator';
 import type { RunResult, Turn } from '../../core/orchestrator/types';
 import { loadPriceTable, priceFor } from '../../core/providers/pricing';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker, type ApprovalChoice, type PendingApproval } from '../../../src/core/approvals/approvalBroker.js';
-import type { RunEvent, RunEventOf, RunEventType } from '../../../src/core/orchestrator/events.js';
+import type { RunEvent, RunEventOf, RunEventType } from '../../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { OrchestratorSettings } from '../../../src/core/orchestrator/types.js';
 import { ScriptedModel, type ScriptedHandler } from '../../../src/core/providers/scriptedModel.js';

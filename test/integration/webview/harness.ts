@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { RunEvent } from '../../../src/core/orchestrator/events.js';
+import type { RunEvent } from '../../../src/core/events/runEvents.js';
 import type { PastRunSummary } from '../../../src/core/logs/pastRunSummary.js';
 import type { HostMessage } from '../../../src/protocol/messages.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';

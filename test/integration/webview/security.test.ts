@@ -5,7 +5,7 @@
  */
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/orchestrator/events.js';
+import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
 import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
 
 const runId = '20260201-120000-xss0';

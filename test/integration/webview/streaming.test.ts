@@ -5,7 +5,7 @@
  */
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/orchestrator/events.js';
+import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
 import { MAX_STREAM_CHARS } from '../../../src/protocol/runState.js';
 import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
 

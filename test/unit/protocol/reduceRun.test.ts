@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/orchestrator/events.js';
+import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState, MAX_STREAM_CHARS, MAX_TOOL_CALLS, presentationChanges } from '../../../src/protocol/runState.js';
 import { RUN_ID, stamp } from './eventFixtures.js';

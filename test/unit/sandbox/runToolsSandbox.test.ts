@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import { toOrchestratorSettings, toRunToolSettings } from '../../../src/core/config/toSettings.js';
-import type { RunEvent } from '../../../src/core/orchestrator/events.js';
+import type { RunEvent } from '../../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
 import { buildAgents } from '../../../src/core/team/buildAgents.js';

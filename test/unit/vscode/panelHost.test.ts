@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as vscode from 'vscode';
-import type { RunEvent, RunEventBody } from '../../../src/core/orchestrator/events';
+import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents';
 import type { HostMessage } from '../../../src/protocol/messages';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';

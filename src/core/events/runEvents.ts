@@ -1,9 +1,20 @@
 /**
- * RunEvent: the contract between the orchestrator and every consumer (panel, CLI, logs, tests).
- * Plain JSON data only. `agentId` is always the config id; anonymity is for prompts only.
+ * RunEvent: the contract between the orchestrator and every consumer (panel, CLI, logs, tests),
+ * and the words it is made of. Plain JSON data only. `agentId` is always the config id; anonymity
+ * is for prompts only. Imports nothing: every layer may import it without forming a loop.
  */
-import type { Usage } from '../providers/model.js';
-import type { SandboxMode } from '../sandbox/commandSandbox.js';
+
+/** Tokens of one model call as the provider reports them. */
+export interface Usage {
+	readonly inputTokens: number;
+	readonly outputTokens: number;
+	readonly reasoningTokens?: number;
+	readonly cachedInputTokens?: number;
+	readonly cacheWriteTokens?: number;
+}
+
+/** `bubblewrap` (Linux), `sandbox-exec` (macOS), or `none` (the user opted out of the wall). */
+export type SandboxMode = 'bubblewrap' | 'sandbox-exec' | 'none';
 
 export type RunStatus = 'completed' | 'cancelled' | 'timeout' | 'failed';
 export type Phase = 'coordination' | 'presentation';
