@@ -161,7 +161,7 @@ export class AgentExecution {
 		if (this.toolboxCache?.version === this.snapshot.version) return this.toolboxCache.toolbox;
 		const answers = new Map<string, OverlaySnapshot>();
 		for (const [anonId, answer] of this.snapshot.answers) answers.set(anonId, answer.overlay);
-		const toolbox = this.host.createToolbox(this.overlay, answers, true);
+		const toolbox = this.host.createToolbox(this.agent.id, this.overlay, answers, true);
 		this.toolboxCache = { version: this.snapshot.version, toolbox };
 		return toolbox;
 	}

@@ -20,5 +20,6 @@ export interface AgentHost {
 	/** Reports a failed model call; resolves true to retry (after backoff), false when the agent is out. */
 	callFailed(agentId: string, error: ProviderError, signal: AbortSignal): Promise<boolean>;
 	callSucceeded(agentId: string): void;
-	createToolbox(overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean): Toolbox;
+	/** `agentId`'s toolbox over `overlay` (its own, or its presentation's). */
+	createToolbox(agentId: string, overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean): Toolbox;
 }

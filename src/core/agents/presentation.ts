@@ -31,7 +31,7 @@ export async function runPresentation(input: PresentationInput, host: AgentHost,
 			? prompts.singleAgentUserMessage(host.question, host.history)
 			: prompts.presentationUserMessage({ question: host.question, history: host.history, answers: input.answers, ownAnonId: input.anonId, voteReasons: input.voteReasons });
 	const messages: ChatMessage[] = [{ role: 'user', content: first }];
-	const toolbox = host.createToolbox(input.overlay, new Map(), true);
+	const toolbox = host.createToolbox(agent.id, input.overlay, new Map(), true);
 	const texts: string[] = [];
 	let toolCalls = 0;
 	for (;;) {

@@ -11,11 +11,9 @@ import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.j
 import { backoffDelay } from './backoff.js';
 import { Board, type AnswerRecord } from './board.js';
 import type { RunEvent, RunEventBody, Usage } from '../events/runEvents.js';
-import { emptyResult, finishRun } from './finishRun.js';
+import { emptyResult, finishRun, type CoordinationEnd, type FinishingRun } from './finishRun.js';
 import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions, type RunResult, type RunToolsSession, type Turn } from './types.js';
 import { UsageLedger } from './usageLedger.js';
-
-export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted';
 
 /**
  * Runs one question through the team (DESIGN §3): parallel executions, anonymous answers,
@@ -26,11 +24,11 @@ export class Orchestrator implements AgentHost {
 	readonly settings: OrchestratorSettings;
 	readonly question: string;
 	readonly history: readonly Turn[];
-	readonly board: Board;
-	readonly runtimes = new Map<string, AgentRuntime>();
-	readonly ledger = new UsageLedger();
+	private readonly board: Board;
+	private readonly runtimes = new Map<string, AgentRuntime>();
+	private readonly ledger = new UsageLedger();
 	/** Aborted on cancel; every execution's signal follows it. */
-	readonly signal: AbortSignal;
+	private readonly signal: AbortSignal;
 	private readonly queue = new EventQueue<RunEvent>();
 	private readonly clock: () => number;
 	private readonly startedAt: number;
@@ -44,10 +42,8 @@ export class Orchestrator implements AgentHost {
 	private finalResult: RunResult | undefined;
 	/** The run's extra tools (MCP, commands), opened when the run starts and closed on every exit path. */
 	private tools: RunToolsSession | undefined;
-	/** Whose presentation is running (its overlay is not one of the runtimes' overlays). */
-	private presenter: string | undefined;
 
-	constructor(readonly options: RunOptions) {
+	constructor(private readonly options: RunOptions) {
 		this.runId = options.runId ?? randomUUID();
 		this.settings = { ...defaultOrchestratorSettings, ...options.settings };
 		this.question = options.question;
@@ -90,7 +86,6 @@ export class Orchestrator implements AgentHost {
 	emit(body: RunEventBody): void {
 		if (this.ended) return;
 		if (body.type === 'run-end') this.ended = true;
-		if (body.type === 'presentation-start') this.presenter = body.agentId;
 		this.queue.push({ runId: this.runId, seq: this.seq++, t: Math.round(this.now()), ...body } as RunEvent);
 	}
 
@@ -102,13 +97,19 @@ export class Orchestrator implements AgentHost {
 			const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
 			const end = single ? undefined : await this.coordinate();
 			this.phase = 'presentation';
-			this.finalResult = await finishRun(this, end);
+			this.finalResult = await finishRun(this.finishing(), end);
 		} catch (error) {
-			this.finalResult = { ...emptyResult(this), status: 'failed', error: `internal error: ${(error as Error).message}` };
+			this.finalResult = { ...emptyResult(this.finishing()), status: 'failed', error: `internal error: ${(error as Error).message}` };
 			this.emit({ type: 'run-end', status: 'failed', durationMs: Math.round(this.now()), error: this.finalResult.error });
 		}
 		await this.tools?.close().catch(() => undefined);
 		this.queue.close();
+	}
+
+	/** What `finishRun` reads (and `emit`, through the host); it keeps no state of its own. */
+	private finishing(): FinishingRun {
+		const { runId, signal, board, runtimes, ledger } = this;
+		return { host: this, runId, signal, board, runtimes, ledger, workspace: this.options.workspace };
 	}
 
 	private async openTools(): Promise<void> {
@@ -292,10 +293,8 @@ export class Orchestrator implements AgentHost {
 		this.runtimes.get(agentId)!.failures = 0;
 	}
 
-	createToolbox(overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean) {
+	createToolbox(agentId: string, overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean) {
 		const workspace = createToolbox({ overlay, writable, answers: answers.size > 0 ? answers : undefined });
-		if (this.tools === undefined) return workspace;
-		const owner = [...this.runtimes.values()].find((rt) => rt.overlay === overlay)?.spec.id ?? this.presenter;
-		return owner === undefined ? workspace : this.tools.toolbox(owner, workspace, { overlay, phase: this.phase });
+		return this.tools === undefined ? workspace : this.tools.toolbox(agentId, workspace, { overlay, phase: this.phase });
 	}
 }
