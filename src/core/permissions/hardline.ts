@@ -5,7 +5,8 @@
  * opening the whole system's permissions, and piping downloads into a shell.
  */
 import { isCriticalPath, operands, optionValues, rawDevice, touchesGitDir } from './pathWords.js';
-import { displayText, shellNames, type CommandPart, type ShellAnalysis } from './shellCommand.js';
+import type { CommandPart, ShellAnalysis } from './shellAnalysis.js';
+import { displayText, shellNames } from './shellCommand.js';
 
 const fetchers = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'iwr', 'invoke-webrequest', 'irm', 'invoke-restmethod', 'nc', 'ncat']);
 const interpreters = new Set([...shellNames, 'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'deno', 'bun', 'php', 'pwsh', 'powershell', 'iex', 'invoke-expression', 'source', '.', 'eval']);

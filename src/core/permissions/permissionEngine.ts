@@ -10,7 +10,8 @@
 import { hardlineForCommand, hardlineForTool } from './hardline.js';
 import { classifyCommand, classifyFeatures, classifyMcpTool, classifyPart, maxRisk, opaqueFeatures, type Risk, type ToolHints } from './riskClassifier.js';
 import { compileRule, describeRule, findRule, type CompiledRule, type RuleInput } from './rules.js';
-import { analyseShell, type CommandPart } from './shellCommand.js';
+import type { CommandPart } from './shellAnalysis.js';
+import { analyseShell } from './shellCommand.js';
 
 export interface PermissionRequest {
 	/** Config id of the agent asking. */

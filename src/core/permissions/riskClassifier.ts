@@ -6,7 +6,8 @@
  * (substitutions, `eval`, nested shells).
  */
 import { isOutside, looksLikePath, operands, optionValues } from './pathWords.js';
-import { hasPlaceholder, type CommandPart, type ShellAnalysis, type ShellFeature } from './shellCommand.js';
+import type { CommandPart, ShellAnalysis, ShellFeature } from './shellAnalysis.js';
+import { hasPlaceholder } from './shellCommand.js';
 
 export type RiskLevel = 'low' | 'medium' | 'high';
 

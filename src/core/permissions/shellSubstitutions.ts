@@ -4,7 +4,7 @@
  * outer line still splits correctly. Quotes are honoured (nothing inside single quotes is a
  * substitution), comments dropped, unquoted newlines turned into `;`.
  */
-import type { ShellFeature, Substitution } from './shellCommand.js';
+import type { ShellFeature, Substitution } from './shellAnalysis.js';
 
 export const placeholderPrefix = '__massgen_subst_';
 export const placeholderPattern = /__massgen_subst_(\d+)__/g;
