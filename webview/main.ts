@@ -3,9 +3,8 @@
  * reducer, and renders at most once per animation frame.
  */
 import './components.js';
-import type { PastRunSummary } from '../src/core/logs/pastRunSummary.js';
 import type { ChangeSetView } from '../src/protocol/changeSetView.js';
-import type { HostMessage, WebviewMessage } from '../src/protocol/messages.js';
+import type { HostMessage, PastRunSummary, WebviewMessage } from '../src/protocol/messages.js';
 import { reduceRunEvents } from '../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../src/protocol/runState.js';
 import { Panel } from './render/panel.js';

@@ -1,5 +1,5 @@
 import type { Redactor } from '../core/secrets/redactor.js';
-import type { CliIo } from './runCommand.js';
+import type { CliIo } from './cliIo.js';
 
 /**
  * The CLI's stdout and stderr with every write passed through the run's redactor (read at each

@@ -25,20 +25,11 @@ import { secretPaths } from '../core/workspace/secretPaths.js';
 import { formatPatch } from '../core/workspace/patch.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
+import type { CliIo } from './cliIo.js';
 import { createDisplay } from './display/createDisplay.js';
 import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
 import { redactedIo } from './redactedIo.js';
 import { shippedConfigsDir } from './shippedFiles.js';
-
-export interface CliIo {
-	readonly stdout: NodeJS.WriteStream;
-	readonly stderr: NodeJS.WriteStream;
-	readonly env: NodeJS.ProcessEnv;
-	/** Aborted on SIGINT/SIGTERM. */
-	readonly signal: AbortSignal;
-	/** Where approval answers are read (when it and stderr are terminals). */
-	readonly stdin?: NodeJS.ReadStream;
-}
 
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 

@@ -5,6 +5,9 @@
  */
 import type { ChangeKind } from '../core/events/runEvents.js';
 
+/** A file's kind of change: part of the protocol, so the webview imports it from here. */
+export type { ChangeKind };
+
 export interface ChangeSetView {
 	readonly runId: string;
 	/** Config id and answer label of the agent whose presentation made the changes (null: none). */

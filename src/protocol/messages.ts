@@ -8,6 +8,9 @@ import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
 import type { ChangeSetView } from './changeSetView.js';
 import type { RunState } from './runState.js';
 
+/** The panel's past-run rows: part of the protocol, so the webview imports it from here. */
+export type { PastRunSummary };
+
 /** Host → webview. */
 export type HostMessage =
 	/** Sent in answer to `ready` and on reopening a run: the whole state, then live `events`. */

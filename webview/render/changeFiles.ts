@@ -4,8 +4,7 @@
  * it" mark (merged / conflict) and Open diff; below it (when expanded) the user-edit note and the hunk list. Rows without a host
  * change set (the winner's edits while the run goes on) have no hunks and no checkbox.
  */
-import type { ChangeKind } from '../../src/core/events/runEvents.js';
-import type { ChangeFileView, UserEdit } from '../../src/protocol/changeSetView.js';
+import type { ChangeFileView, ChangeKind, UserEdit } from '../../src/protocol/changeSetView.js';
 import type { ViewStateStore } from '../viewState.js';
 import type { FileSelection } from './changeSelection.js';
 import { h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';

@@ -2,8 +2,7 @@
  * The whole panel, built once; `render` hands the current state to each part, and each part
  * skips work when its slice of the state is unchanged (the reducer shares unchanged objects).
  */
-import type { PastRunSummary } from '../../src/core/logs/pastRunSummary.js';
-import type { WebviewMessage } from '../../src/protocol/messages.js';
+import type { PastRunSummary, WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { ApprovalsView } from './approvals.js';

@@ -1,8 +1,7 @@
 /**
  * Past runs from `.massgen/runs/`: one button per run that asks the host to reopen it.
  */
-import type { PastRunSummary } from '../../src/core/logs/pastRunSummary.js';
-import type { WebviewMessage } from '../../src/protocol/messages.js';
+import type { PastRunSummary, WebviewMessage } from '../../src/protocol/messages.js';
 import { h, icon } from './dom.js';
 import { formatStartedAt } from './format.js';
 

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repo = join(__dirname, '..', '..', '..');
+const depcruise = join(repo, 'node_modules', '.bin', 'depcruise');
+const config = join(repo, '.dependency-cruiser.cjs');
+
+interface Violation {
+	readonly rule: { readonly name: string };
+	readonly from: string;
+	readonly to: string;
+}
+
+function cruise(root: string): Violation[] {
+	const run = spawnSync(depcruise, ['src', 'webview', '--config', config, '--output-type', 'json'], { cwd: root, encoding: 'utf8' });
+	return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+describe('the import rules (.dependency-cruiser.cjs)', () => {
+	it('the source tree keeps them', () => {
+		expect(cruise(repo).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
+	});
+
+	// Guards the guard: a small tree breaking each rule once.
+	const root = mkdtempSync(join(tmpdir(), 'massgen-deps-'));
+	afterAll(() => rmSync(root, { recursive: true, force: true }));
+	const files: Record<string, string> = {
+		'tsconfig.json': '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "bundler" } }',
+		'src/core/a.ts': "import type { B } from './b.js';\nexport type A = B;\n",
+		'src/core/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n",
+		'src/core/events/runEvents.ts': "import type { P } from '../../protocol/p.js';\nexport type E = P;\n",
+		'src/protocol/p.ts': "import type * as vscode from 'vscode';\nexport type P = vscode.Uri;\n",
+		'webview/main.ts': "import type { P } from '../src/protocol/p.js';\nimport type { A } from '../src/core/a.js';\nexport type W = [P, A];\n",
+		'src/cli/c.ts': "import { v } from '../vscode/v.js';\nexport const c = v;\n",
+		'src/vscode/v.ts': 'export const v = 1;\n',
+		'src/vscode/w.ts': "import { d } from '../cli/d.js';\nexport const w = d;\n",
+		'src/cli/d.ts': 'export const d = 1;\n',
+	};
+	for (const [path, text] of Object.entries(files)) {
+		mkdirSync(dirname(join(root, path)), { recursive: true });
+		writeFileSync(join(root, path), text);
+	}
+
+	it('each rule catches its breach', () => {
+		const found = cruise(root)
+			.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
+			.sort();
+		expect(found).toEqual([
+			'cli-not-editor: src/cli/c.ts → src/vscode/v.ts',
+			'core-and-protocol-host-free: src/protocol/p.ts → vscode',
+			'editor-not-cli: src/vscode/w.ts → src/cli/d.ts',
+			'no-circular: src/core/a.ts → src/core/b.ts',
+			'run-events-import-nothing: src/core/events/runEvents.ts → src/protocol/p.ts',
+			'webview-only-protocol: webview/main.ts → src/core/a.ts',
+		]);
+	});
+});
