@@ -4,25 +4,14 @@ import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
 import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
-import { redactConfig } from '../core/config/redact.js';
 import type { MassGenConfig } from '../core/config/schema.js';
-import { toOrchestratorSettings, toRunToolSettings } from '../core/config/toSettings.js';
-import { isWorkspaceFile } from '../core/config/workspaceFile.js';
-import { RunLogWriter } from '../core/logs/runLog.js';
-import { newRunId } from '../core/logs/runId.js';
 import type { RunStatus } from '../core/events/runEvents.js';
-import { Orchestrator } from '../core/orchestrator/orchestrator.js';
-import { loadPriceTable, priceFor } from '../core/providers/pricing.js';
-import { redactEvents } from '../core/secrets/redactedEvents.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
-import { buildAgents, selectDefaultTeam } from '../core/team/buildAgents.js';
+import { runSession, type RunSessionOutcome } from '../core/run/runSession.js';
+import { selectDefaultTeam } from '../core/team/buildAgents.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
-import { createRunTools } from '../core/tools/guardedRunTools.js';
-import { createWorkspace } from '../core/workspace/createWorkspace.js';
-import { secretPaths } from '../core/workspace/secretPaths.js';
-import { formatPatch } from '../core/workspace/patch.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
@@ -42,55 +31,46 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
 	const team = await loadTeam(root, command.config, io);
 	if (!team) return 1;
-	const prices = await loadPriceTable(join(shippedConfigsDir(), 'prices.yaml'));
-	const priceOf = (provider: string, model: string) => priceFor(provider, model, prices) ?? undefined;
-	const { agents, secrets } = buildAgents(team.config, { keys: team.keys, priceOf });
-	redactor = new Redactor(secrets);
-	const secretFiles = secretPaths(team.config.orchestrator.secret_paths);
-	const workspace = await createWorkspace(root, { protectedPaths: team.config.orchestrator.protected_paths, secretPaths: secretFiles });
-	const runId = newRunId();
-	const log = await RunLogWriter.create(root, runId, { redactor });
-	const settings = { ...toOrchestratorSettings(team.config), ...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}) };
 	const display = command.json ? undefined : createDisplay(io.stderr);
 	const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
 	const broker = new ApprovalBroker({ policy: cliApprovalPolicy(command.approvals ?? 'ask', interactive) });
 	const approver = interactive && io.stdin ? new TerminalApprover(broker, { input: io.stdin, output: io.stderr, pause: () => display?.pause?.(), resume: () => display?.resume?.() }) : undefined;
-	const toolSettings = toRunToolSettings(team.config, { configFromWorkspace: isWorkspaceFile(root, team.file) });
-	const tools = createRunTools({
-		workspaceRoot: root,
-		agents: toolSettings.agents,
-		permissions: command.unsandboxedCommands ? { ...toolSettings.permissions, commandSandbox: 'allow-unsandboxed' } : toolSettings.permissions,
-		broker,
-		// The user ran the CLI in this folder with this config: the CLI trusts it.
-		trusted: true,
-		store: new FilePermissionStore(defaultStorePath(io.env), root),
-		runDir: log.runDir,
-		env: io.env,
-		secrets,
-		secretPaths: secretFiles,
-		onNotice: (message) => io.stderr.write(`massgen: ${message}\n`),
-	});
-	const orchestrator = new Orchestrator({ runId, question: command.question, workspace, agents, settings, signal: io.signal, tools });
+	let outcome: RunSessionOutcome;
 	try {
-		for await (const event of redactEvents(orchestrator.run(), redactor)) {
-			log.append(event);
-			display?.onEvent(event);
-			if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-		}
+		outcome = await runSession({
+			team,
+			keys: team.keys,
+			workspaceRoot: root,
+			question: command.question,
+			signal: io.signal,
+			shippedConfigsDir: shippedConfigsDir(),
+			...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}),
+			tools: {
+				broker,
+				// The user ran the CLI in this folder with this config: the CLI trusts it.
+				trusted: true,
+				allowUnsandboxedCommands: command.unsandboxedCommands === true,
+				store: new FilePermissionStore(defaultStorePath(io.env), root),
+				onNotice: (message) => io.stderr.write(`massgen: ${message}\n`),
+			},
+			onRedactor: (learned) => (redactor = learned),
+			onEvent: (event) => {
+				display?.onEvent(event);
+				if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+			},
+			onLogError: (error) => io.stderr.write(`massgen: run log: ${error instanceof Error ? error.message : String(error)}\n`),
+		});
 	} finally {
 		approver?.dispose();
 	}
 	display?.close();
-	const result = orchestrator.result!;
-	// Against the bases the agents read (the run snapshot), as the changes carry them.
-	const patch = formatPatch(result.changes);
-	await log.finish({ result, configYaml: redactConfig(team.config, redactor), patch });
-	await log.close();
-	io.stderr.write(`run log: ${log.runDir}\n`);
-	const decisions = tools.last?.ledger.entries ?? [];
+	const { result, runDir, workspace } = outcome;
+	const runId = result.runId;
+	io.stderr.write(`run log: ${runDir}\n`);
+	const decisions = outcome.ledger?.entries ?? [];
 	if (decisions.length > 0) {
 		const denied = decisions.filter((entry) => entry.decision === 'deny').length;
-		io.stderr.write(`tool permissions: ${decisions.length} decision(s), ${denied} denied (${tools.last?.ledger.path ?? 'permissions.jsonl'})\n`);
+		io.stderr.write(`tool permissions: ${decisions.length} decision(s), ${denied} denied (${outcome.ledger?.path ?? 'permissions.jsonl'})\n`);
 	}
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
@@ -105,7 +85,7 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 		for (const path of applied.merged) io.stderr.write(`merged your edits with the team's in ${path}\n`);
 		io.stderr.write(`applied ${applied.applied.length} change(s): ${applied.applied.join(', ')}\n`);
 	} else if (result.changes.length > 0) {
-		io.stderr.write(`${result.changes.length} proposed change(s) in ${join(log.runDir, 'changes.patch')} (use --apply to write them)\n`);
+		io.stderr.write(`${result.changes.length} proposed change(s) in ${join(runDir, 'changes.patch')} (use --apply to write them)\n`);
 	}
 	return exitCodes[result.status];
 }

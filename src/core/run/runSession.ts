@@ -1,0 +1,131 @@
+/**
+ * One run, assembled once for both shells (the CLI's `runCommand` and the editor's `runEngine`):
+ * agents with their keys, the redactor, the workspace with its run snapshot, the run log, the
+ * tools and the orchestrator. Nothing is written to the workspace (the CLI's `--apply` and the
+ * editor's Accept do that afterwards), and the log and tools close on every exit path.
+ */
+import { join } from 'node:path';
+import type { ApiKeySources } from '../config/apiKeys.js';
+import { redactConfig } from '../config/redact.js';
+import type { MassGenConfig } from '../config/schema.js';
+import { toOrchestratorSettings } from '../config/toSettings.js';
+import { newRunId } from '../logs/runId.js';
+import { RunLogWriter } from '../logs/runLog.js';
+import { specSecrets } from '../mcp/mcpServerSpec.js';
+import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
+import type { RunEvent } from '../events/runEvents.js';
+import { Orchestrator } from '../orchestrator/orchestrator.js';
+import type { RunResult, Turn } from '../orchestrator/types.js';
+import { loadPriceTable, priceFor } from '../providers/pricing.js';
+import { redactEvents } from '../secrets/redactedEvents.js';
+import { Redactor } from '../secrets/redactor.js';
+import { buildAgents, type TeamSources } from '../team/buildAgents.js';
+import type { AuditLedger } from '../permissions/auditLedger.js';
+import { createWorkspace } from '../workspace/createWorkspace.js';
+import { formatPatch } from '../workspace/patch.js';
+import { secretPaths } from '../workspace/secretPaths.js';
+import type { Workspace } from '../workspace/types.js';
+import { runTools, type RunToolInputs } from './runTools.js';
+
+export type { RunToolInputs } from './runTools.js';
+
+/** The team a run uses: a checked config and the file it came from (is it the workspace's?). */
+export interface RunTeam {
+	readonly config: MassGenConfig;
+	readonly file: string;
+}
+
+export interface RunSessionOptions {
+	readonly team: RunTeam;
+	readonly keys: ApiKeySources;
+	readonly workspaceRoot: string;
+	readonly question: string;
+	readonly history?: readonly Turn[];
+	readonly signal: AbortSignal;
+	/** The shipped `configs/` folder (its `prices.yaml`). */
+	readonly shippedConfigsDir: string;
+	/** Models the host adds (the editor's `vscode_lm`); default: the core's SDK adapters. */
+	readonly createModel?: TeamSources['createModel'];
+	/** Overrides the config's coordination timeout (the CLI's `--timeout`). */
+	readonly coordinationTimeoutMs?: number;
+	/** Added to the config's `secret_paths` (already validated). */
+	readonly secretPaths?: readonly string[];
+	/** MCP servers, `run_command` and the permission engine (architecture §11); omitted = workspace tools only. */
+	readonly tools?: RunToolInputs;
+	/** Called for every event, already redacted and logged, in order, before the next one is read. */
+	readonly onEvent: (event: RunEvent) => void;
+	/** The run's redactor, once its secrets are known (before the first event and notice). */
+	readonly onRedactor?: (redactor: Redactor) => void;
+	/** The run directory exists (called before the first event). */
+	readonly onRunDir?: (runDir: string, runId: string) => void;
+	/** The log could not be finished or closed: the run's outcome stands. */
+	readonly onLogError?: (error: unknown) => void;
+}
+
+export interface RunSessionOutcome {
+	readonly result: RunResult;
+	readonly runDir: string;
+	readonly workspace: Workspace;
+	/** Path → the base text the agents read (the run snapshot's, `FileChange.base`) of each changed file. */
+	readonly bases: ReadonlyMap<string, string | null>;
+	/** The tools' permission decisions (`permissions.jsonl`); undefined without tools. */
+	readonly ledger: AuditLedger | undefined;
+}
+
+/** Runs one team on one question; resolves when the run has ended and its log is closed. */
+export async function runSession(options: RunSessionOptions): Promise<RunSessionOutcome> {
+	const { config } = options.team;
+	const root = options.workspaceRoot;
+	const prices = await loadPriceTable(join(options.shippedConfigsDir, 'prices.yaml')).catch(() => undefined);
+	// vscode_lm models are paid for by the user's subscription: no per-token price.
+	const priceOf = (provider: string, model: string) =>
+		provider === 'vscode_lm' || !prices ? undefined : (priceFor(provider, model, prices) ?? undefined);
+	const { agents, secrets } = buildAgents(config, {
+		keys: options.keys,
+		priceOf,
+		...(options.createModel ? { createModel: options.createModel } : {}),
+	});
+	// Read first: what their `${VAR}`s expand to is secret too, and the redactor must know it before any output.
+	const workspaceMcp = options.tools?.readWorkspaceServers ? await readWorkspaceMcpServers(root) : undefined;
+	const { env } = options.keys;
+	const expand = { env, workspaceFolder: root, userHome: env['HOME'] ?? env['USERPROFILE'] };
+	const redactor = new Redactor([...secrets, ...(workspaceMcp?.servers ?? []).flatMap((spec) => specSecrets(spec, expand))]);
+	options.onRedactor?.(redactor);
+	const secretFiles = secretPaths([...config.orchestrator.secret_paths, ...(options.secretPaths ?? [])]);
+	const workspace = await createWorkspace(root, { protectedPaths: config.orchestrator.protected_paths, secretPaths: secretFiles });
+	const runId = newRunId();
+	const log = await RunLogWriter.create(root, runId, { redactor });
+	options.onRunDir?.(log.runDir, runId);
+	try {
+		const context = { ...options.team, root, env, runDir: log.runDir, redactor, secretFiles, workspaceMcp };
+		const tools = options.tools && runTools(options.tools, context);
+		const orchestrator = new Orchestrator({
+			runId,
+			question: options.question,
+			workspace,
+			agents,
+			settings: {
+				...toOrchestratorSettings(config),
+				...(options.coordinationTimeoutMs ? { coordinationTimeoutMs: options.coordinationTimeoutMs } : {}),
+			},
+			history: options.history ?? [],
+			signal: options.signal,
+			...(tools ? { tools } : {}),
+		});
+		for await (const event of redactEvents(orchestrator.run(), redactor)) {
+			log.append(event);
+			options.onEvent(event);
+		}
+		const result = orchestrator.result!;
+		try {
+			// Against the bases the agents read (the run snapshot), as the changes carry them.
+			await log.finish({ result, configYaml: redactConfig(config, redactor), patch: formatPatch(result.changes) });
+		} catch (error) {
+			options.onLogError?.(error);
+		}
+		const bases = new Map(result.changes.map((change) => [change.path, change.base] as const));
+		return { result, runDir: log.runDir, workspace, bases, ledger: tools?.last?.ledger };
+	} finally {
+		await log.close().catch((error: unknown) => options.onLogError?.(error));
+	}
+}

@@ -1,0 +1,74 @@
+import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import type { MassGenConfig } from '../config/schema.js';
+import { toRunToolSettings } from '../config/toSettings.js';
+import { isWorkspaceFile } from '../config/workspaceFile.js';
+import type { WorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
+import type { PermissionStore } from '../permissions/permissionEngine.js';
+import type { RuleLists } from '../permissions/rules.js';
+import type { Redactor } from '../secrets/redactor.js';
+import { createRunTools } from '../tools/guardedRunTools.js';
+import type { SecretPaths } from '../workspace/secretPaths.js';
+
+/** What a shell adds to the team config's tools: trust, its rules and settings, the broker and the grants store. */
+export interface RunToolInputs {
+	/** Where approval requests wait (the panel's cards and notifications, the CLI's prompt or policy). */
+	readonly broker: ApprovalBroker;
+	/** Workspace Trust (the CLI trusts the folder it was run in). */
+	readonly trusted: boolean;
+	/** Rules the shell adds (`massgen.permissions.allow|ask|deny`). */
+	readonly rules?: RuleLists;
+	/** Overrides the config's approval timeout (`massgen.permissions.approvalTimeoutSeconds`). */
+	readonly approvalTimeoutMs?: number;
+	/** Also the workspace's `.vscode/mcp.json` and `.mcp.json` (`massgen.mcp.readWorkspaceServers`). */
+	readonly readWorkspaceServers?: boolean;
+	/**
+	 * The user's opt-in (`--unsandboxed-commands`, `massgen.commands.allowUnsandboxed`): where no OS
+	 * sandbox can start, run commands without one.
+	 */
+	readonly allowUnsandboxedCommands?: boolean;
+	/** "Always allow" decisions of this workspace. */
+	readonly store?: PermissionStore;
+	/** Servers that did not start, rules that did not parse, trust refusals, unreadable MCP files (already redacted). */
+	readonly onNotice: (message: string) => void;
+}
+
+export interface RunToolsContext {
+	readonly config: MassGenConfig;
+	/** The team config file: one inside the workspace cannot weaken the sandbox or start stdio servers untrusted. */
+	readonly file: string;
+	readonly root: string;
+	readonly env: Readonly<Record<string, string | undefined>>;
+	readonly runDir: string;
+	readonly redactor: Redactor;
+	readonly secretFiles: SecretPaths;
+	readonly workspaceMcp: WorkspaceMcpServers | undefined;
+}
+
+/** The run's `RunOptions.tools`, as `createRunTools` documents it. */
+export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
+	const { root, redactor, workspaceMcp } = context;
+	const configFromWorkspace = isWorkspaceFile(root, context.file);
+	const settings = toRunToolSettings(context.config, { configFromWorkspace });
+	const onNotice = (message: string) => inputs.onNotice(redactor.text(message));
+	for (const notice of workspaceMcp?.notices ?? []) onNotice(notice);
+	return createRunTools({
+		workspaceRoot: root,
+		agents: settings.agents,
+		permissions: {
+			...settings.permissions,
+			...(inputs.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: inputs.approvalTimeoutMs }),
+			...(inputs.allowUnsandboxedCommands ? { commandSandbox: 'allow-unsandboxed' as const } : {}),
+		},
+		broker: inputs.broker,
+		trusted: inputs.trusted,
+		configFromWorkspace,
+		...(inputs.rules ? { settingsRules: inputs.rules } : {}),
+		...(inputs.store ? { store: inputs.store } : {}),
+		...(workspaceMcp ? { workspaceServers: workspaceMcp.servers } : {}),
+		runDir: context.runDir,
+		env: context.env,
+		secrets: redactor.needles,
+		secretPaths: context.secretFiles,
+		onNotice,
+	});
+}
