@@ -1,17 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
-import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
-import { formatIssue, hasErrors } from '../core/config/configIssue.js';
-import { loadConfigFile } from '../core/config/loadConfig.js';
-import type { MassGenConfig } from '../core/config/schema.js';
+import { readDotenv } from '../core/config/apiKeys.js';
+import { formatIssue } from '../core/config/configIssue.js';
 import type { RunStatus } from '../core/events/runEvents.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import { runSession, type RunSessionOutcome } from '../core/run/runSession.js';
-import { selectDefaultTeam } from '../core/team/buildAgents.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
+import { resolveTeam, type ResolvedTeam } from '../core/team/resolveTeam.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
@@ -90,31 +88,19 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	return exitCodes[result.status];
 }
 
-interface LoadedTeam {
-	readonly config: MassGenConfig;
-	/** The config file used. */
-	readonly file: string;
+interface LoadedTeam extends ResolvedTeam {
 	readonly keys: { env: NodeJS.ProcessEnv; dotenv: Record<string, string> };
 }
 
 /** Loads and checks the team config; prints every issue with its position. Undefined = exit 1. */
 async function loadTeam(root: string, explicit: string | undefined, io: CliIo): Promise<LoadedTeam | undefined> {
 	const choice = await chooseConfigFile(root, shippedConfigsDir(), explicit);
-	const loaded = await loadConfigFile(choice.file);
 	const keys = { env: io.env, dotenv: await readDotenv(root) };
-	let config = loaded.config;
-	const issues = [...loaded.issues];
-	if (config && choice.kind === 'default') {
-		const selection = await selectDefaultTeam(config, keys, choice.file);
-		for (const dropped of selection.dropped) io.stderr.write(`default team: leaving out ${dropped.id}: ${dropped.why}\n`);
-		issues.push(...selection.issues);
-		config = selection.config;
-	} else {
-		issues.push(...checkApiKeys(loaded, keys, 'run'));
-	}
+	const resolution = await resolveTeam({ ...choice, keys });
+	const { dropped, issues } = resolution.ok ? resolution.team : resolution;
+	for (const left of dropped) io.stderr.write(`default team: leaving out ${left.id}: ${left.why}\n`);
 	for (const issue of issues) io.stderr.write(`${formatIssue(issue)}\n`);
-	if (!config || hasErrors(issues)) return undefined;
-	return { config, keys, file: choice.file };
+	return resolution.ok ? { ...resolution.team, keys } : undefined;
 }
 
 function fail(io: CliIo, message: string, code = 1): number {

@@ -1,11 +1,12 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { chooseConfigFile } from '../../core/team/chooseConfigFile';
 
 /**
  * Which team config a run uses (DESIGN §9) — pure, so the order and the Workspace Trust rule are
- * unit-tested: the `massgen.config` setting, else `<workspace>/.massgen/config.yaml`, else the
- * shipped default team. In an untrusted workspace no config file inside the workspace is used
- * (it could later start processes: MCP servers, commands); the default team is used instead and
- * the notes say why.
+ * unit-tested: the `massgen.config` setting, else the core's `chooseConfigFile` rule
+ * (`<workspace>/.massgen/config.yaml`, else the shipped default team). In an untrusted workspace
+ * no config file inside the workspace is used (it could later start processes: MCP servers,
+ * commands); the default team is used instead and the notes say why.
  */
 
 /** `preset:<name>` in the setting names a shipped config in `configs/` (survives extension updates). */
@@ -37,6 +38,7 @@ export type TeamConfigChoice =
 export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamConfigChoice> {
 	const notes: string[] = [];
 	const setting = inputs.setting.trim();
+	let explicit: { file: string; kind: 'setting' | 'preset' } | undefined;
 	if (setting) {
 		const { file, kind } = settingPath(setting, inputs);
 		if (!inputs.trusted && isInside(file, inputs.workspaceRoot)) {
@@ -52,18 +54,19 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 				message: `The massgen.config setting points to ${file}, which does not exist.`,
 			};
 		} else {
-			return { ok: true, kind, file, notes };
+			explicit = { file, kind };
 		}
 	}
-	const inWorkspace = join(inputs.workspaceRoot, '.massgen', 'config.yaml');
-	if (await inputs.exists(inWorkspace)) {
-		if (inputs.trusted) return { ok: true, kind: 'workspace', file: inWorkspace, notes };
+	const { trusted, exists } = inputs;
+	const choice = await chooseConfigFile(inputs.workspaceRoot, inputs.shippedDir, explicit?.file, { trusted, exists });
+	if (choice.skippedUntrusted) {
 		notes.push(
 			'The workspace is not trusted, so its team config (.massgen/config.yaml) is not used. ' +
 				'Trust the workspace to use it.',
 		);
 	}
-	return { ok: true, kind: 'default', file: join(inputs.shippedDir, 'default.yaml'), notes };
+	const kind = choice.kind === 'explicit' ? explicit!.kind : choice.kind;
+	return { ok: true, kind, file: choice.file, notes };
 }
 
 function settingPath(setting: string, inputs: TeamConfigInputs): { file: string; kind: 'setting' | 'preset' } {

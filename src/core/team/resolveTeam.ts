@@ -1,0 +1,118 @@
+import { type ApiKeySources, checkApiKeys } from '../config/apiKeys.js';
+import { type ConfigIssue, hasErrors } from '../config/configIssue.js';
+import type { DroppedAgent } from '../config/defaultTeam.js';
+import { type ConfigLoadResult, loadConfigFile } from '../config/loadConfig.js';
+import type { AgentConfig, MassGenConfig } from '../config/schema.js';
+import { selectDefaultTeam } from './buildAgents.js';
+
+/**
+ * Models a host adds to the core's providers (the editor's `vscode_lm`): both shells resolve a
+ * team the same way, and only the editor passes this.
+ */
+export interface HostModels {
+	/** Does the host provide this agent's model (its backend type is the host's)? */
+	provides(agent: AgentConfig): boolean;
+	/** One error per agent whose host model is unavailable (asked for only when an agent uses one). */
+	check(loaded: ConfigLoadResult): Promise<ConfigIssue[]>;
+	/**
+	 * What a default team adds: asked for while the keyed members are probed (local servers take
+	 * a moment), then given them, it returns the members it adds and the ones it left out.
+	 */
+	defaultMembers(): Promise<(keyed: readonly AgentConfig[]) => HostMembers>;
+}
+
+export interface HostMembers {
+	readonly agents: readonly AgentConfig[];
+	readonly dropped: readonly DroppedAgent[];
+}
+
+const noMembers = (): HostMembers => ({ agents: [], dropped: [] });
+
+export interface TeamInputs<Kind extends string> {
+	readonly file: string;
+	/** How the file was chosen (`chooseConfigFile`); `default` is the shipped team, kept to what is available. */
+	readonly kind: Kind;
+	readonly keys: ApiKeySources;
+	readonly host?: HostModels;
+}
+
+export interface ResolvedTeam<Kind extends string = string> {
+	readonly config: MassGenConfig;
+	readonly file: string;
+	readonly kind: Kind;
+	/** Warnings of the config (shown as diagnostics, never blocking). */
+	readonly issues: readonly ConfigIssue[];
+	/** Agents of a default team that were left out, with the reason. */
+	readonly dropped: readonly DroppedAgent[];
+}
+
+/** `vscode-lm`: a host model the config names is unavailable. */
+export type TeamProblem = 'config' | 'missing-key' | 'vscode-lm' | 'no-agents';
+
+export type TeamResolution<Kind extends string = string> =
+	| { readonly ok: true; readonly team: ResolvedTeam<Kind> }
+	| {
+			readonly ok: false;
+			readonly problem: TeamProblem;
+			readonly file: string;
+			readonly kind: Kind;
+			readonly issues: readonly ConfigIssue[];
+			readonly dropped: readonly DroppedAgent[];
+	  };
+
+/**
+ * Loads the chosen config and checks that it can run here: every key present, every host model
+ * available. The default team instead keeps only the members that are available (keys, local
+ * servers) and adds the host's models, saying who was left out and why.
+ */
+export async function resolveTeam<Kind extends string>(inputs: TeamInputs<Kind>): Promise<TeamResolution<Kind>> {
+	const loaded = await loadConfigFile(inputs.file);
+	if (!loaded.config || hasErrors(loaded.issues)) return failure('config', inputs, loaded.issues);
+	if (inputs.kind === 'default') return defaultTeam(loaded.config, loaded.issues, inputs);
+	const { host } = inputs;
+	const usesHost = host !== undefined && loaded.config.agents.some((agent) => host.provides(agent));
+	const hostIssues = usesHost ? await host.check(loaded) : [];
+	const keyIssues = checkApiKeys(loaded, inputs.keys, 'run');
+	const issues = [...loaded.issues, ...keyIssues, ...hostIssues];
+	if (hasErrors(keyIssues)) return failure('missing-key', inputs, issues);
+	if (hasErrors(hostIssues)) return failure('vscode-lm', inputs, issues);
+	return { ok: true, team: { config: loaded.config, file: inputs.file, kind: inputs.kind, issues, dropped: [] } };
+}
+
+async function defaultTeam<Kind extends string>(
+	config: MassGenConfig,
+	issues: readonly ConfigIssue[],
+	inputs: TeamInputs<Kind>,
+): Promise<TeamResolution<Kind>> {
+	const [selection, addMembers = noMembers] = await Promise.all([
+		selectDefaultTeam(config, inputs.keys, inputs.file),
+		inputs.host?.defaultMembers(),
+	]);
+	const keyed = selection.config?.agents ?? [];
+	const added = addMembers(keyed);
+	const dropped = [...selection.dropped, ...added.dropped];
+	const agents = [...keyed, ...added.agents];
+	if (agents.length === 0) {
+		const options = dropped.map(({ id, why }) => `${id}: ${why}`).join('; ');
+		const issue: ConfigIssue = {
+			severity: 'error',
+			code: 'no-available-agents',
+			message: `no agent of the default team is available (${options})`,
+			file: inputs.file,
+			line: 1,
+			col: 1,
+			path: ['agents'],
+		};
+		return failure('no-agents', inputs, [...issues, issue], dropped);
+	}
+	return { ok: true, team: { config: { ...config, agents }, file: inputs.file, kind: inputs.kind, issues, dropped } };
+}
+
+function failure<Kind extends string>(
+	problem: TeamProblem,
+	inputs: TeamInputs<Kind>,
+	issues: readonly ConfigIssue[],
+	dropped: readonly DroppedAgent[] = [],
+): TeamResolution<Kind> {
+	return { ok: false, problem, file: inputs.file, kind: inputs.kind, issues, dropped };
+}
