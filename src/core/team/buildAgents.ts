@@ -29,10 +29,16 @@ export interface BuiltTeam {
 	readonly secrets: string[];
 }
 
+/** The secrets the key sources hold (secret storage, secret-looking environment and `.env` values). */
+export function keySecrets(keys: ApiKeySources): string[] {
+	const { secrets = {}, env, dotenv = {} } = keys;
+	return [...Object.values(secrets), ...environmentSecrets(env), ...environmentSecrets(dotenv)];
+}
+
 /** Turns a validated config into agents with resolved keys and models (no network). */
 export function buildAgents(config: MassGenConfig, sources: TeamSources): BuiltTeam {
-	const { env, dotenv = {}, secrets: stored = {} } = sources.keys;
-	const secrets: string[] = [...Object.values(stored), ...environmentSecrets(env), ...environmentSecrets(dotenv), ...configSecrets(config)];
+	const { env } = sources.keys;
+	const secrets: string[] = [...keySecrets(sources.keys), ...configSecrets(config)];
 	const expandContext = { env, workspaceFolder: '', userHome: env['HOME'] ?? env['USERPROFILE'] };
 	const make = sources.createModel ?? createSdkModel;
 	const agents = config.agents.map((agent): AgentSpec => {

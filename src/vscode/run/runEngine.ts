@@ -7,7 +7,7 @@
 import type { ApiKeySources } from '../../core/config/apiKeys';
 import { runSession, type RunSessionOptions, type RunSessionOutcome, type RunToolInputs } from '../../core/run/runSession';
 import { Redactor } from '../../core/secrets/redactor';
-import { environmentSecrets } from '../../core/secrets/runSecrets';
+import { keySecrets as keyValues } from '../../core/team/buildAgents';
 import { extensionModelFactory } from '../lm/createExtensionModel';
 import type { ChatModelLookup } from '../lm/vscodeLmModel';
 import type { ResolvedTeam } from './resolveTeam';
@@ -18,8 +18,7 @@ export { resolveTeam } from './resolveTeam';
 
 /** The secrets the key sources hold (secret storage, environment, `.env`), before any team is resolved. */
 export function keySecrets(keys: ApiKeySources): Redactor {
-	const { secrets = {}, env, dotenv = {} } = keys;
-	return new Redactor([...Object.values(secrets), ...environmentSecrets(env), ...environmentSecrets(dotenv)]);
+	return new Redactor(keyValues(keys));
 }
 
 /** A run as the editor starts it: its resolved team and its `vscode_lm` models (`vscode.lm`). */
