@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
 import type { PermissionStore } from '../../core/permissions/permissionEngine';
+import type { RunToolInputs } from '../../core/run/runTools';
 import { readToolSettings } from '../approvals/readToolSettings';
-import type { EngineTools } from './runEngine';
 import { reportToolNotices } from './runMessages';
 
 export interface EditorToolsInputs {
@@ -20,7 +20,7 @@ export interface EditorToolsInputs {
  * extension's broker and the workspace's "always allow" grants. Notices go to the log, and the
  * first ones of a run (servers start in parallel) to one notification.
  */
-export function editorTools(inputs: EditorToolsInputs): EngineTools {
+export function editorTools(inputs: EditorToolsInputs): RunToolInputs {
 	const { log, token } = inputs;
 	const trusted = vscode.workspace.isTrusted;
 	const settings = readToolSettings(inputs.folder.uri, trusted);

@@ -5,7 +5,7 @@
  * themselves load later still, at an adapter's first call.
  */
 import type { ApiKeySources } from '../../core/config/apiKeys';
-import { runSession, type RunSessionOptions, type RunSessionOutcome, type RunToolInputs } from '../../core/run/runSession';
+import { runSession, type RunSessionOptions, type RunSessionOutcome } from '../../core/run/runSession';
 import { Redactor } from '../../core/secrets/redactor';
 import { keySecrets as keyValues } from '../../core/team/buildAgents';
 import { extensionModelFactory } from '../lm/createExtensionModel';
@@ -27,13 +27,8 @@ export interface EngineRun extends Omit<RunSessionOptions, 'createModel'> {
 	readonly lookup?: ChatModelLookup;
 }
 
-/** What the editor adds to the team config's tools: trust, its settings, the broker and the grants store. */
-export type EngineTools = RunToolInputs;
-
-export type EngineResult = RunSessionOutcome;
-
 /** One run with the editor's inputs; nothing is written to the workspace. */
-export function runTeam(run: EngineRun): Promise<EngineResult> {
+export function runTeam(run: EngineRun): Promise<RunSessionOutcome> {
 	const { lookup, ...session } = run;
 	return runSession({ ...session, createModel: extensionModelFactory(lookup) });
 }
