@@ -20,7 +20,7 @@ import { shippedConfigsDir } from './shippedFiles.js';
 
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 
-/** `massgen run`: DESIGN §8. Returns the exit code. */
+/** `massgen run`: architecture §8. Returns the exit code. */
 export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, callerIo: CliIo): Promise<number> {
 	// Every byte on stdout and stderr passes the run's redactor; it learns the team's secrets below.
 	let redactor = new Redactor(environmentSecrets(callerIo.env));

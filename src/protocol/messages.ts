@@ -1,5 +1,5 @@
 /**
- * The host ⇄ webview wire protocol (DESIGN §7, house-style §3.4): ready → snapshot → batched
+ * The host ⇄ webview wire protocol (architecture §7, house-style §3.4): ready → snapshot → batched
  * live events. Types only, so the webview bundle pulls in no runtime code from here; the host
  * validates inbound messages with `parseWebviewMessage`.
  */
@@ -31,7 +31,7 @@ export interface HunkSelection {
 	readonly ids: readonly string[];
 }
 
-/** A decision on an approval card (DESIGN §1). */
+/** A decision on an approval card (architecture §11). */
 export type ApprovalDecision = 'allow-once' | 'allow-run' | 'always' | 'deny';
 
 /** Webview → host. Untrusted: the host accepts only what `parseWebviewMessage` returns. */

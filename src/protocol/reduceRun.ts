@@ -160,7 +160,7 @@ function apply(state: RunState, e: RunEvent): RunState {
 				lastError: { kind: e.kind, message: e.message, t: e.t },
 			}));
 		case 'agent-killed':
-			// DESIGN §3.5: a killed agent leaves the vote.
+			// architecture §3: a killed agent leaves the vote.
 			return withLane(removeVoter(state, e.agentId), e.agentId, e.t, () => ({
 				state: 'killed',
 				killedReason: e.reason,

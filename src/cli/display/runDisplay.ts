@@ -1,5 +1,5 @@
 /**
- * What the CLI feeds its live progress display (stderr, DESIGN §8).
+ * What the CLI feeds its live progress display (stderr, architecture §8).
  */
 import type { RunEvent } from '../../core/events/runEvents.js';
 

@@ -4,7 +4,7 @@ import { isRecord } from './isRecord.js';
 import { unsupportedBackendKeys } from './massgenKeys.js';
 import { checkMcpServers, commandRegexList, mcpServersSchema, normaliseMcpServers } from './toolsSchema.js';
 
-/** Backend `type`s we can run (DESIGN §6). */
+/** Backend `type`s we can run (architecture §6). */
 export const backendTypes = [
 	'openai',
 	'chatcompletion',

@@ -1,5 +1,5 @@
 /**
- * The run directory writer (DESIGN §5): `<workspace>/.massgen/runs/<runId>/` with `events.jsonl`
+ * The run directory writer (architecture §5): `<workspace>/.massgen/runs/<runId>/` with `events.jsonl`
  * streamed during the run and `result.json`, `final-answer.md`, `changes.patch`, `config.yaml`
  * written at the end (also for cancelled, timed-out and failed runs).
  */

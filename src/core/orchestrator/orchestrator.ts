@@ -16,7 +16,7 @@ import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions
 import { UsageLedger } from './usageLedger.js';
 
 /**
- * Runs one question through the team (DESIGN §3): parallel executions, anonymous answers,
+ * Runs one question through the team (architecture §3): parallel executions, anonymous answers,
  * votes, consensus, then the winner's presentation. Never writes to the workspace.
  */
 export class Orchestrator implements AgentHost {

@@ -10,7 +10,7 @@ import { viewAnswerChangesTool } from './viewAnswerChangesTool.js';
 import { writeFileTool } from './writeFileTool.js';
 
 /**
- * The workspace tools of DESIGN §4 over one agent's overlay: reading tools always, write tools
+ * The workspace tools of architecture §4 over one agent's overlay: reading tools always, write tools
  * only when `writable`, and `view_answer_changes` only when there are answers to inspect.
  */
 export function createToolbox(options: ToolboxOptions): Toolbox {

@@ -20,7 +20,7 @@ export interface ToolboxOptions {
 	readonly answers?: ReadonlyMap<string, OverlaySnapshot>;
 }
 
-/** The workspace tools of DESIGN §4 over one agent's overlay. */
+/** The workspace tools of architecture §4 over one agent's overlay. */
 export interface Toolbox {
 	readonly definitions: readonly ToolDefinition[];
 	has(name: string): boolean;

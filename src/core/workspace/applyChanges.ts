@@ -34,7 +34,7 @@ export interface ApplyOptions {
  * symlink the user's tree gained after the run cannot redirect a write into `.git/`, a secret or
  * protected path, or out of the workspace; one that appears between the checks and a write stops
  * the rest (what was written before is listed in `applied`). Used only by the CLI's --apply and
- * the editor's Accept (DESIGN §4).
+ * the editor's Accept (architecture §4).
  */
 export async function applyChanges(
 	root: string,

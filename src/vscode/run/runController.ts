@@ -62,7 +62,7 @@ interface ActiveRun {
 
 /**
  * The one place runs start (Ask team, the panel's question box, Review selection): resolves the
- * team (DESIGN §9), runs the orchestrator with a cancellation token, folds the events with the
+ * team (architecture §9), runs the orchestrator with a cancellation token, folds the events with the
  * shared reducer and forwards them in batches. One run at a time; the conversation (question +
  * final answer of each completed turn) feeds follow-ups asked from the panel.
  */

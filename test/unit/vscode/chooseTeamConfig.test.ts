@@ -18,7 +18,7 @@ function inputs(over: Partial<TeamConfigInputs> & { files?: string[] }): TeamCon
 	};
 }
 
-describe('chooseTeamConfig (DESIGN §9 order, Workspace Trust)', () => {
+describe('chooseTeamConfig (architecture §9 order, Workspace Trust)', () => {
 	it('uses the setting first, relative to the workspace folder', async () => {
 		const choice = await chooseTeamConfig(
 			inputs({ setting: 'teams/a.yaml', files: [join(ws, 'teams/a.yaml'), join(ws, '.massgen/config.yaml')] }),
