@@ -1,6 +1,7 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ApplyOptions, applyChanges, writeRefusal } from '../workspace/applyChanges.js';
+import { readOrNull } from '../util/paths.js';
 import { sha256 } from '../workspace/sha256.js';
 import type { FileChange } from '../workspace/types.js';
 import { allHunkIds, buildReviewChangeSet, targetOf } from './changeSet.js';
@@ -64,13 +65,5 @@ function describe(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']):
 			return 'the team adds it, but a different file exists there now';
 		case 'modified':
 			return 'the team deletes it, but you changed it since';
-	}
-}
-
-async function readOrNull(path: string): Promise<string | null> {
-	try {
-		return await readFile(path, 'utf8');
-	} catch {
-		return null;
 	}
 }

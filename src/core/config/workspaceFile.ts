@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isInside } from '../util/paths.js';
 
 /**
  * Whether a team config file is the workspace's (a cloned repository's own) rather than the
@@ -9,10 +9,10 @@ import { isAbsolute, relative, resolve } from 'node:path';
  * Synchronous: two `realpath` calls, once per run.
  */
 export function isWorkspaceFile(root: string, file: string): boolean {
-	if (isBelow(resolve(root), resolve(file))) return true;
+	if (isInside(root, file)) return true;
 	const realRoot = realOrNull(root);
 	const realFile = realOrNull(file);
-	return realRoot !== null && realFile !== null && isBelow(realRoot, realFile);
+	return realRoot !== null && realFile !== null && isInside(realRoot, realFile);
 }
 
 function realOrNull(path: string): string | null {
@@ -21,9 +21,4 @@ function realOrNull(path: string): string | null {
 	} catch {
 		return null;
 	}
-}
-
-function isBelow(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

@@ -1,7 +1,8 @@
 /** What a command may see, from where the run's files are on the host. */
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { delimiter, dirname, isAbsolute } from 'node:path';
+import { isInside } from '../util/paths.js';
 import type { ReadOnlyBind, SandboxRequest } from './commandSandbox.js';
 
 export interface HostLayout {
@@ -55,11 +56,6 @@ export function sandboxRequest(host: HostLayout, place: CommandPlace): SandboxRe
 		hiddenPaths: hidden,
 		network: place.network,
 	};
-}
-
-function isInside(root: string, path: string): boolean {
-	const rel = relative(resolve(root), resolve(path));
-	return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 function real(path: string | undefined): string | undefined {

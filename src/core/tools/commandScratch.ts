@@ -43,8 +43,9 @@ import {
 	writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isRootOrInside, readOrNull } from '../util/paths.js';
 import type { SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 
@@ -170,7 +171,7 @@ export class ScratchCopy {
 		rules: readonly IgnoreRule[],
 		budget: { bytes: number; files: number },
 	): Promise<void> {
-		const gitignore = await readFile(join(from, '.gitignore'), 'utf8').catch(() => null);
+		const gitignore = await readOrNull(join(from, '.gitignore'));
 		const scoped = gitignore === null ? rules : [...rules, { base: from, ignore: ignore().add(gitignore) }];
 		this.folderRules.set(toPosix(relative(workspace, from)), scoped);
 		const entries = await readdir(from, { withFileTypes: true });
@@ -181,7 +182,7 @@ export class ScratchCopy {
 			if (skippedFolders.has(lower) || this.secretPaths.match(toPosix(relative(workspace, source))) !== null)
 				continue;
 			// A workspace that contains the temp folder must not copy the copy into itself.
-			if (isInside(this.root!, source)) continue;
+			if (isRootOrInside(this.root!, source)) continue;
 			const isDirectory = entry.isDirectory();
 			if (isDirectory && this.linked.has(lower)) {
 				if (this.options.dependencies === 'mount') await mkdir(target);
@@ -212,7 +213,7 @@ export class ScratchCopy {
 	/** Keeps a link that stays inside the workspace (re-pointed inside the copy); drops others. */
 	private async copyLink(workspace: string, source: string, target: string): Promise<void> {
 		const real = await realpath(source).catch(() => null);
-		if (real === null || !isInside(workspace, real)) return;
+		if (real === null || !isRootOrInside(workspace, real)) return;
 		const linkText = await readlink(source);
 		const destination = isAbsolute(linkText) ? join(this.root!, relative(workspace, real)) : linkText;
 		await symlink(destination, target).catch(() => undefined);
@@ -324,7 +325,7 @@ export class ScratchCopy {
 		if (this.isLinked(path) || path.split('/').some((segment) => skippedFolders.has(segment.toLowerCase())))
 			return false;
 		let folder = dirname(join(root, path));
-		while (isInside(root, folder) && folder !== root) {
+		while (isRootOrInside(root, folder) && folder !== root) {
 			const info = await lstat(folder).catch(() => null);
 			if (info?.isSymbolicLink()) return false;
 			folder = dirname(folder);
@@ -351,7 +352,7 @@ async function replaceFile(target: string, content: Buffer): Promise<void> {
  */
 async function holds(root: string, target: string, bytes: Buffer): Promise<boolean> {
 	const real = await realpath(target).catch(() => null);
-	if (real === null || !isInside(root, real)) return false;
+	if (real === null || !isRootOrInside(root, real)) return false;
 	const info = await stat(real).catch(() => null);
 	if (info?.isFile() !== true || info.size !== bytes.length) return false;
 	return (await readFile(real).catch(() => null))?.equals(bytes) === true;
@@ -375,9 +376,4 @@ function isIgnored(rules: readonly IgnoreRule[], path: string, isDirectory: bool
 		if (verdict.unignored) return false;
 	}
 	return false;
-}
-
-function isInside(root: string, path: string): boolean {
-	const rel = relative(resolve(root), resolve(path));
-	return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

@@ -1,5 +1,6 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { chooseConfigFile } from '../../core/team/chooseConfigFile';
+import { isRootOrInside } from '../../core/util/paths';
 
 /**
  * Which team config a run uses (architecture §9) — pure, so the order and the Workspace Trust rule are
@@ -41,7 +42,7 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 	let explicit: { file: string; kind: 'setting' | 'preset' } | undefined;
 	if (setting) {
 		const { file, kind } = settingPath(setting, inputs);
-		if (!inputs.trusted && isInside(file, inputs.workspaceRoot)) {
+		if (!inputs.trusted && isRootOrInside(inputs.workspaceRoot, file)) {
 			notes.push(
 				`The workspace is not trusted, so the team config from the massgen.config setting (${setting}) ` +
 					'is not used because it lies inside the workspace. Trust the workspace to use it.',
@@ -79,10 +80,4 @@ function settingPath(setting: string, inputs: TeamConfigInputs): { file: string;
 	let path = setting.replace(/\$\{workspaceFolder\}/g, inputs.workspaceRoot);
 	if (path === '~' || path.startsWith('~/')) path = join(inputs.home, path.slice(1));
 	return { file: isAbsolute(path) ? resolve(path) : resolve(inputs.workspaceRoot, path), kind: 'setting' };
-}
-
-/** True when `file` is `root` or below it. */
-export function isInside(file: string, root: string): boolean {
-	const rel = relative(resolve(root), resolve(file));
-	return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
