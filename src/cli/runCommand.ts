@@ -17,6 +17,7 @@ import { createDisplay } from './display/createDisplay.js';
 import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
 import { redactedIo } from './redactedIo.js';
 import { shippedConfigsDir } from './shippedFiles.js';
+import { errorMessage } from '../core/util/errorMessage.js';
 
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 
@@ -56,7 +57,7 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 				display?.onEvent(event);
 				if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
 			},
-			onLogError: (error) => io.stderr.write(`massgen: run log: ${error instanceof Error ? error.message : String(error)}\n`),
+			onLogError: (error) => io.stderr.write(`massgen: run log: ${errorMessage(error)}\n`),
 		});
 	} finally {
 		approver?.dispose();

@@ -8,6 +8,7 @@ import { DisposableStore, type IDisposable } from './lifecycle';
 import type { RunController } from './run/runController';
 import type { KeyStore } from './secrets';
 import type { PanelHost } from './view';
+import { errorMessage } from '../core/util/errorMessage';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
@@ -61,7 +62,7 @@ async function guarded(log: vscode.LogOutputChannel, id: string, handler: Comman
 		return await handler(...args);
 	} catch (error) {
 		log.error(`${id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-		void vscode.window.showErrorMessage(`MassGen: ${error instanceof Error ? error.message : String(error)}`);
+		void vscode.window.showErrorMessage(`MassGen: ${errorMessage(error)}`);
 		return undefined;
 	}
 }

@@ -17,6 +17,7 @@ import type { ChangeActions } from './run/runTypes';
 import { workspaceFolder } from './settings';
 import type { SessionSecrets } from './log';
 import { webviewHtml } from './webviewHtml';
+import { errorMessage } from '../core/util/errorMessage';
 
 export interface PanelHostDeps {
 	readonly extensionUri: vscode.Uri;
@@ -195,7 +196,7 @@ export class PanelHost extends Disposable {
 			});
 		} catch (error) {
 			// Never leave a blank panel without a word: say what failed (details in the log).
-			const message = error instanceof Error ? error.message : String(error);
+			const message = errorMessage(error);
 			this._deps.log.error(`panel: cannot render (cspSource ${JSON.stringify(panel.webview.cspSource)}): ${message}`);
 			panel.webview.html = fallbackHtml(`The MassGen panel could not be rendered: ${message}. See the MassGen log.`);
 		}
@@ -216,7 +217,7 @@ export class PanelHost extends Disposable {
 			const parse = await (this._parse ??= import('../protocol/webviewMessageSchema').then((m) => m.parseWebviewMessage));
 			await dispatchWebviewMessage(raw, parse, this._actions, this._deps.log);
 		} catch (error) {
-			this._deps.log.error(`panel: ${error instanceof Error ? error.message : String(error)}`);
+			this._deps.log.error(`panel: ${errorMessage(error)}`);
 		}
 	}
 
@@ -274,7 +275,7 @@ export class PanelHost extends Disposable {
 			const events = await readRunEvents(join(runsDir(root), runId));
 			return events.length ? reduceRunEvents(initialRunState(), events) : undefined;
 		} catch (error) {
-			this._deps.log.warn(`panel: cannot read run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+			this._deps.log.warn(`panel: cannot read run ${runId}: ${errorMessage(error)}`);
 			return undefined;
 		}
 	}
@@ -305,7 +306,7 @@ export class PanelHost extends Disposable {
 		try {
 			return await listRuns(root);
 		} catch (error) {
-			this._deps.log.warn(`panel: cannot list runs: ${error instanceof Error ? error.message : String(error)}`);
+			this._deps.log.warn(`panel: cannot list runs: ${errorMessage(error)}`);
 			return [];
 		}
 	}

@@ -4,6 +4,7 @@ import type { ChatRequest } from '../providers/model.js';
 import { ProviderError } from '../providers/providerError.js';
 import type { AgentHost } from './agentHost.js';
 import { runModelCall, type ModelCallResult } from './modelCall.js';
+import { errorMessage } from '../util/errorMessage.js';
 
 const stale = Symbol('stale snapshot');
 
@@ -68,6 +69,6 @@ export class ResilientCaller {
 
 function asProviderError(error: unknown, provider: string): ProviderError {
 	if (ProviderError.is(error)) return error;
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	return new ProviderError({ provider, kind: 'invalid-response', message: `unexpected failure: ${message}`, cause: error });
 }

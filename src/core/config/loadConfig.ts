@@ -12,6 +12,7 @@ import { flowNestingPastCap } from './yamlNesting.js';
 import { locate } from './yamlPositions.js';
 import type { Position } from './yamlPositions.js';
 import { fromZodIssues } from './zodIssues.js';
+import { errorMessage } from '../util/errorMessage.js';
 
 type Path = readonly (string | number)[];
 
@@ -42,7 +43,7 @@ export function loadConfigText(text: string, file: string): ConfigLoadResult {
 	try {
 		return load(text, file);
 	} catch (error) {
-		const why = error instanceof Error ? error.message : String(error);
+		const why = errorMessage(error);
 		const issue = fileIssue(file, 'internal-error', `internal error reading the config: ${why}`);
 		return { config: undefined, issues: [issue] };
 	}
@@ -108,7 +109,7 @@ function load(text: string, file: string): ConfigLoadResult {
 	try {
 		raw = doc.toJS({ maxAliasCount: 1000 });
 	} catch (error) {
-		unreadable = error instanceof Error ? error.message : String(error);
+		unreadable = errorMessage(error);
 	}
 	const singleAgent = isRecord(raw) && 'agent' in raw && !('agents' in raw);
 	const source = positionsOf(doc, lineCounter, file, singleAgent);

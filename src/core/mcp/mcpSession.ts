@@ -16,6 +16,7 @@ import type { ToolOutcome } from '../tools/types.js';
 import { GroupStdioTransport } from './groupStdioTransport.js';
 import { toToolOutcome, type McpCallResult } from './mcpResult.js';
 import { expandRecord, expandVariables, type ExpandContext, type McpServerSpec } from './mcpServerSpec.js';
+import { errorMessage } from '../util/errorMessage.js';
 
 export interface McpToolInfo {
 	/** The server's own (unprefixed) name. */
@@ -192,7 +193,7 @@ export class McpSession {
 
 function describeError(error: unknown): string {
 	if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'timed out';
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	return message.replace(/^MCP error -?\d+: /, '');
 }
 

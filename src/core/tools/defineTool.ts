@@ -3,6 +3,7 @@ import type { ToolDefinition } from '../providers/model.js';
 import { PathRefusedError } from '../workspace/pathRefusedError.js';
 import type { Overlay, PathMode } from '../workspace/types.js';
 import type { ToolOutcome } from './types.js';
+import { errorMessage } from '../util/errorMessage.js';
 
 /** What a tool runs against: one agent's overlay and the call's cancellation signal. */
 export interface ToolContext {
@@ -48,7 +49,7 @@ export function defineTool<Args extends z.ZodObject>(
 				return await run(parsed.data, context);
 			} catch (error) {
 				if (PathRefusedError.is(error)) return fail(error.reason);
-				return fail(error instanceof Error ? error.message : String(error));
+				return fail(errorMessage(error));
 			}
 		},
 	};

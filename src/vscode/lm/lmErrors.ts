@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ProviderError } from '../../core/providers/providerError';
+import { errorMessage } from '../../core/util/errorMessage';
 
 const provider = 'vscode_lm';
 
@@ -10,7 +11,7 @@ const provider = 'vscode_lm';
  */
 export function toProviderError(error: unknown, signal: AbortSignal, model: string): ProviderError {
 	if (ProviderError.is(error)) return error;
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	if (signal.aborted || error instanceof vscode.CancellationError) {
 		return new ProviderError({ provider, kind: 'aborted', message: 'the request was cancelled', cause: error });
 	}

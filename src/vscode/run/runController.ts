@@ -22,6 +22,7 @@ import type { Engine } from './loadEngine';
 import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages';
 import type { RunStatusBar } from './runStatusBar';
 import type { FinishedRun, RunRequest, RunService } from './runTypes';
+import { errorMessage } from '../../core/util/errorMessage';
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;
@@ -260,7 +261,7 @@ export class RunController extends Disposable implements RunService {
 				},
 				secretPaths: secretPathsSetting.patterns,
 				onRedactor: (redactor) => this._deps.secrets?.learn(redactor),
-				onLogError: (error) => log.error(`run log: ${error instanceof Error ? error.message : String(error)}`),
+				onLogError: (error) => log.error(`run log: ${errorMessage(error)}`),
 				...(tools ? { tools } : {}),
 			});
 			batcher.flush();

@@ -4,6 +4,7 @@ import type { ConfigIssue } from '../../core/config/configIssue';
 import { commandIds } from '../commandIds';
 import type { ResolvedTeam, TeamProblem } from './resolveTeam';
 import type { FinishedRun } from './runTypes';
+import { errorMessage } from '../../core/util/errorMessage';
 
 /**
  * What the user is told about a run, as non-modal notifications with the next step as a button.
@@ -104,7 +105,7 @@ export function reportCancelled(): void {
 
 export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown, redact: Redact = asIs): void {
 	log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	void vscode.window.showErrorMessage(redact(`MassGen: the run could not complete: ${message}. See the MassGen log for details.`), 'Show Log').then(
 		(choice) => choice && log.show(true),
 	);
