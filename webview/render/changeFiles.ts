@@ -203,6 +203,8 @@ export class FileRow {
 	private _renderHunks(file: ChangeFileView, selection: FileSelection, agentCount: number): void {
 		this._agentCount = agentCount;
 		if (!this._hunks) {
+			// The getter below has the options object as its own `this`; it must read this row's count.
+			// eslint-disable-next-line @typescript-eslint/no-this-alias
 			const row = this;
 			this._hunks = new HunkList({
 				path: this.path,

@@ -220,6 +220,6 @@ function yamlMessage(error: YAMLError, text: string): string {
 	}
 	if (error.code === 'TAB_AS_INDENT') return 'tab used for indentation: YAML indentation must use spaces';
 	if (error.code === 'MULTIPLE_DOCS')
-		return "a config is a single YAML document: remove this '---' and what follows";
+		{return "a config is a single YAML document: remove this '---' and what follows";}
 	return `YAML syntax: ${error.message}`;
 }

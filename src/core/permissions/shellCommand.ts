@@ -112,7 +112,7 @@ function splitParts(entries: readonly ParseEntry[], origin: CommandPart['origin'
 const groupingWords = new Set(['{', '}', '!', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done', 'time']);
 
 function buildPart(raw: RawPart, origin: CommandPart['origin'], upstream: readonly string[], depth: number, state: State, substitutionIndexes: readonly number[]): CommandPart {
-	let words = [...raw.words];
+	const words = [...raw.words];
 	while (words.length > 0 && groupingWords.has(words[0]!)) words.shift();
 	while (words.length > 0 && (words.at(-1) === '}' || words.at(-1) === 'fi' || words.at(-1) === 'done')) words.pop();
 	const assignments: string[] = [];

@@ -96,7 +96,7 @@ export class RedactedEvents {
 			if (
 				this.redactor.needles.some((needle) => needle.length > rest && needle.startsWith(text.slice(start)))
 			)
-				return start;
+				{return start;}
 		}
 		return text.length;
 	}

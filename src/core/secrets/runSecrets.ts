@@ -39,7 +39,7 @@ export function environmentSecrets(env: Readonly<Record<string, string | undefin
 		if (!value) continue;
 		found.push(...urlCredentials(value));
 		if (secretName.test(name) && value.length >= minEnvSecretChars && !looksLikePath(value))
-			found.push(value);
+			{found.push(value);}
 	}
 	return found;
 }

@@ -135,7 +135,7 @@ export class ScratchCopy {
 		this.root = undefined;
 		if (root === undefined) return;
 		for (const folder of [root, `${root}.home`])
-			await rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+			{await rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);}
 	}
 
 	private async create(): Promise<string> {
@@ -157,7 +157,7 @@ export class ScratchCopy {
 			this.copiedAt = Date.now() + 1;
 		} catch (error) {
 			for (const folder of [root, `${root}.home`])
-				await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+				{await rm(folder, { recursive: true, force: true }).catch(() => undefined);}
 			this.root = undefined;
 			throw error;
 		}
@@ -180,7 +180,7 @@ export class ScratchCopy {
 			const target = join(to, entry.name);
 			const lower = entry.name.toLowerCase();
 			if (skippedFolders.has(lower) || this.secretPaths.match(toPosix(relative(workspace, source))) !== null)
-				continue;
+				{continue;}
 			// A workspace that contains the temp folder must not copy the copy into itself.
 			if (isRootOrInside(this.root!, source)) continue;
 			const isDirectory = entry.isDirectory();
@@ -264,7 +264,7 @@ export class ScratchCopy {
 		if (found !== null && options.keepCommandChanges && found.ctimeMs > this.copiedAt) return true;
 		// A folder here (or a kept link to one) is not replaced: it may hold files the run relies on.
 		if (found !== null && (found.isDirectory() || (await stat(target).catch(() => null))?.isDirectory()))
-			return true;
+			{return true;}
 		if (entry.kind === 'absent') {
 			if (found !== null) await rm(target, { force: true });
 			return true;
@@ -308,7 +308,7 @@ export class ScratchCopy {
 				this.secretPaths.match(sub) !== null ||
 				(isFolder && this.linked.has(name))
 			)
-				return false;
+				{return false;}
 			if (isIgnored(rules, join(this.workspace, sub), isFolder)) return false;
 			// A folder made after the copy has no rules of its own on record: its parent's apply.
 			if (isFolder) rules = this.folderRules.get(sub) ?? rules;
@@ -323,7 +323,7 @@ export class ScratchCopy {
 	/** Never writes through a link (a linked dependency folder leads to the real workspace). */
 	private async writable(root: string, path: string): Promise<boolean> {
 		if (this.isLinked(path) || path.split('/').some((segment) => skippedFolders.has(segment.toLowerCase())))
-			return false;
+			{return false;}
 		let folder = dirname(join(root, path));
 		while (isRootOrInside(root, folder) && folder !== root) {
 			const info = await lstat(folder).catch(() => null);

@@ -66,11 +66,11 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 		async describe(args, context) {
 			const parsed = parse(args);
 			if (!parsed.success)
-				return {
+				{return {
 					error: parsed.error.issues
 						.map((issue) => `'${issue.path.join('.') || 'arguments'}': ${issue.message}`)
 						.join('; '),
-				};
+				};}
 			const cwd = await resolveCwd(parsed.data.cwd, context, options);
 			if ('error' in cwd) return cwd;
 			return {
@@ -163,8 +163,8 @@ async function resolveCwd(
 	const resolved = await context.overlay.workspace.resolve(given, 'read');
 	if (!resolved.ok) return { error: resolved.reason };
 	if (options.scratch(context.agentId).isLinked(resolved.path))
-		return {
+		{return {
 			error: `refused: '${resolved.path}' is a shared dependency folder; run commands from the project folder`,
-		};
+		};}
 	return { path: resolved.path };
 }

@@ -133,7 +133,7 @@ async function realLanding(root: string, rel: string): Promise<string | 'outside
 		}
 		const inside = relative(root, join(real, ...rest));
 		if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
-			return 'outside';
+			{return 'outside';}
 		return inside.split(sep).join('/');
 	}
 }

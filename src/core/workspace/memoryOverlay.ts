@@ -112,7 +112,7 @@ export class MemoryOverlay implements Overlay {
 			if (base.kind === 'too-large') continue;
 			if (content === null) {
 				if (base.kind === 'file')
-					changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });
+					{changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });}
 			} else if (base.kind === 'absent') {
 				changes.push({ path, kind: 'add', baseHash: null, base: null, content });
 			} else if (base.text !== content) {
@@ -141,7 +141,7 @@ export class MemoryOverlay implements Overlay {
 	private async refuseTooLarge(rel: string): Promise<void> {
 		const base = await this.workspace.runSnapshot.entry(rel);
 		if (base.kind === 'too-large')
-			throw new FileTooLargeError(rel, base.size, this.workspace.runSnapshot.maxFileBytes);
+			{throw new FileTooLargeError(rel, base.size, this.workspace.runSnapshot.maxFileBytes);}
 	}
 
 	private async resolveOrThrow(path: string, mode: PathMode): Promise<string> {

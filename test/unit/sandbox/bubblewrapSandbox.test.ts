@@ -67,9 +67,9 @@ function hashTree(root: string): Record<string, string> {
 			const path = join(dir, entry.name);
 			if (entry.isDirectory()) walk(path);
 			else
-				out[path.slice(root.length + 1)] = entry.isFile()
+				{out[path.slice(root.length + 1)] = entry.isFile()
 					? createHash('sha256').update(readFileSync(path)).digest('hex')
-					: 'link';
+					: 'link';}
 		}
 	};
 	walk(root);

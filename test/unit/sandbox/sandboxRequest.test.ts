@@ -14,7 +14,7 @@ describe('what a command may see', () => {
 			'.nvm/versions/node/v20/bin',
 			'bin',
 		])
-			mkdirSync(join(home, folder), { recursive: true });
+			{mkdirSync(join(home, folder), { recursive: true });}
 		const workspace = join(home, 'projects/app');
 		const path = [
 			join(home, '.cargo/bin'),

@@ -45,7 +45,7 @@ describe('where a run’s secrets come from', () => {
 			'/usr/bin:/bin',
 			'code-insiders-with-a-long-name',
 		])
-			expect(found).not.toContain(kept);
+			{expect(found).not.toContain(kept);}
 	});
 
 	it('MCP servers: what ${VAR} expands to anywhere, credential-named env and header values, URL credentials', () => {
@@ -76,7 +76,7 @@ describe('where a run’s secrets come from', () => {
 			]),
 		);
 		for (const kept of ['production', 'application/json', '/ws', '/ws/data'])
-			expect(found).not.toContain(kept);
+			{expect(found).not.toContain(kept);}
 	});
 
 	it('buildAgents collects keys from the config, secret storage, env and .env, URL credentials and MCP expansions', () => {

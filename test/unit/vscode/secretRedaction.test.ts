@@ -93,7 +93,7 @@ describe('the extension redacts secrets', () => {
 		const panel = fake.window.panels.at(-1)!;
 		panel.receive({ type: 'ready' });
 		for (let i = 0; i < 50 && !panel.posted.some((m) => m.type === 'snapshot'); i++)
-			await new Promise((resolve) => setTimeout(resolve, 5));
+			{await new Promise((resolve) => setTimeout(resolve, 5));}
 		emitted.fire({ runId: 'r', events: [events[1]!] });
 		const posted = JSON.stringify(panel.posted);
 		expect(posted).toContain('the key is [redacted]');
