@@ -14,7 +14,8 @@ module.exports = {
 		},
 		{
 			name: 'run-events-import-nothing',
-			comment: 'The run events and their words are the leaf every layer imports; they import nothing of ours.',
+			comment:
+				'The run events and their words are the leaf every layer imports; they import nothing of ours.',
 			severity: 'error',
 			from: { path: '^src/core/events/runEvents[.]ts$' },
 			to: { path: '^(src|webview)/' },
@@ -24,7 +25,9 @@ module.exports = {
 			comment: 'The core and the protocol run in the CLI, the extension host and (protocol) the webview.',
 			severity: 'error',
 			from: { path: '^src/(core|protocol)/' },
-			to: { path: '^(vscode$|src/(vscode|cli)/|src/extension[.]ts$|webview/)|(^|/)node_modules/@types/vscode/' },
+			to: {
+				path: '^(vscode$|src/(vscode|cli)/|src/extension[.]ts$|webview/)|(^|/)node_modules/@types/vscode/',
+			},
 		},
 		{
 			name: 'webview-only-protocol',

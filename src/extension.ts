@@ -27,7 +27,9 @@ const features: readonly FeatureFactory[] = [changeReviewFeature, selectionRevie
  * Builds the object graph and hands one root disposable to VS Code. Loads no SDK and no config
  * schema: the run engine is `dist/engine.js`, loaded at the first run.
  */
-export function activate(context: vscode.ExtensionContext): MassGenApi & { readonly approvals: MassGenApprovalsApi } {
+export function activate(
+	context: vscode.ExtensionContext,
+): MassGenApi & { readonly approvals: MassGenApprovalsApi } {
 	const started = performance.now();
 	const root = new DisposableStore();
 	context.subscriptions.push(root);
@@ -58,7 +60,14 @@ export function activate(context: vscode.ExtensionContext): MassGenApi & { reado
 		}),
 	);
 	panel = root.add(
-		new PanelHost({ extensionUri: context.extensionUri, log, runs, memento: context.workspaceState, approvals: approvals.prompts, secrets }),
+		new PanelHost({
+			extensionUri: context.extensionUri,
+			log,
+			runs,
+			memento: context.workspaceState,
+			approvals: approvals.prompts,
+			secrets,
+		}),
 	);
 	approvals.attach(panel);
 	root.add(
@@ -76,7 +85,17 @@ export function activate(context: vscode.ExtensionContext): MassGenApi & { reado
 		if (feature.changeActions) panel.setChangeActions((changes = feature.changeActions));
 		if (feature.findingThreads) findingThreads.push(feature.findingThreads);
 	}
-	root.add(registerCommands({ log, panel, runs, keys, configsDir, extra, titles: contributedTitles(context.extension.packageJSON) }));
+	root.add(
+		registerCommands({
+			log,
+			panel,
+			runs,
+			keys,
+			configsDir,
+			extra,
+			titles: contributedTitles(context.extension.packageJSON),
+		}),
+	);
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);
@@ -86,7 +105,11 @@ export function activate(context: vscode.ExtensionContext): MassGenApi & { reado
 		conversation: () => runs.conversation,
 		changes,
 		findingThreads: () => findingThreads.flatMap((threads) => threads()),
-		ui: () => ({ runActive: runs.runActiveContext, statusBar: statusBar.text, panelOpen: panel.panel !== undefined }),
+		ui: () => ({
+			runActive: runs.runActiveContext,
+			statusBar: statusBar.text,
+			panelOpen: panel.panel !== undefined,
+		}),
 		activationMs,
 		approvals: approvals.api,
 	};

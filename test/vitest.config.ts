@@ -7,7 +7,9 @@ import { defineConfig, type Plugin } from 'vitest/config';
  */
 function vscodeFake(): Plugin {
 	const fake = join(__dirname, 'fakes', 'vscode.ts');
-	const allowed = [join(__dirname, 'unit', 'vscode'), join(__dirname, '..', 'src', 'vscode')].map((dir) => dir.replace(/\\/g, '/'));
+	const allowed = [join(__dirname, 'unit', 'vscode'), join(__dirname, '..', 'src', 'vscode')].map((dir) =>
+		dir.replace(/\\/g, '/'),
+	);
 	return {
 		name: 'massgen-vscode-fake',
 		enforce: 'pre',

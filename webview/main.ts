@@ -31,7 +31,9 @@ function scheduleRender(): void {
 		frame = 0;
 		panel.render(state, runs, changeSet);
 		renders += 1;
-		if (typeof MASSGEN_TEST !== 'undefined' && MASSGEN_TEST) (globalThis as { __massgenRenders?: number }).__massgenRenders = renders;
+		if (typeof MASSGEN_TEST !== 'undefined' && MASSGEN_TEST) {
+			(globalThis as { __massgenRenders?: number }).__massgenRenders = renders;
+		}
 		if (!restoredPageScroll && state !== null) {
 			restoredPageScroll = true;
 			const y = viewState.scroll('page');

@@ -108,7 +108,9 @@ function record<T>(raw: unknown, ok: (value: unknown) => value is T): Record<str
 	const out: Record<string, T> = {};
 	if (typeof raw !== 'object' || raw === null) return out;
 	for (const [key, value] of Object.entries(raw)) {
-		if (ok(value)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+		if (ok(value)) {
+			Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+		}
 	}
 	return out;
 }

@@ -4,7 +4,12 @@
  * no terminal and no flag every request is denied with a message saying how to choose.
  */
 import { createInterface, type Interface } from 'node:readline';
-import type { ApprovalBroker, ApprovalChoice, ApprovalPolicy, PendingApproval } from '../core/approvals/approvalBroker.js';
+import type {
+	ApprovalBroker,
+	ApprovalChoice,
+	ApprovalPolicy,
+	PendingApproval,
+} from '../core/approvals/approvalBroker.js';
 
 export type ApprovalMode = 'ask' | 'yes' | 'deny-all';
 
@@ -37,7 +42,9 @@ export function parseAnswer(text: string): { choice: ApprovalChoice; note?: stri
 	if (word === 'y' || word === 'yes' || word === 'o' || word === 'once') return { choice: 'allow-once' };
 	if (word === 'r' || word === 'run') return { choice: 'allow-run' };
 	if (word === 'a' || word === 'always') return { choice: 'always' };
-	if (word === 'n' || word === 'no' || word === 'd' || word === 'deny') return note ? { choice: 'deny', note } : { choice: 'deny' };
+	if (word === 'n' || word === 'no' || word === 'd' || word === 'deny') {
+		return note ? { choice: 'deny', note } : { choice: 'deny' };
+	}
 	return undefined;
 }
 
@@ -61,7 +68,9 @@ export class TerminalApprover {
 				const index = this.queue.findIndex((queued) => queued.requestId === request.requestId);
 				if (index >= 0) this.queue.splice(index, 1);
 				if (this.current?.request.requestId === request.requestId && outcome.by !== 'user') {
-					this.streams.output.write(`\n(${outcome.by === 'timeout' ? 'no decision in time: denied' : 'no longer needed'})\n`);
+					this.streams.output.write(
+						`\n(${outcome.by === 'timeout' ? 'no decision in time: denied' : 'no longer needed'})\n`,
+					);
 					this.finish();
 				}
 			}),
@@ -80,7 +89,11 @@ export class TerminalApprover {
 		const request = this.queue.shift();
 		if (request === undefined) return;
 		this.streams.pause?.();
-		const rl = createInterface({ input: this.streams.input, output: this.streams.output, terminal: this.streams.output.isTTY === true });
+		const rl = createInterface({
+			input: this.streams.input,
+			output: this.streams.output,
+			terminal: this.streams.output.isTTY === true,
+		});
 		// In raw mode Ctrl-C reaches readline, not the process: pass it on (the CLI cancels the run).
 		rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
 		this.current = { request, rl };
@@ -89,16 +102,19 @@ export class TerminalApprover {
 	}
 
 	private ask(rl: Interface, request: PendingApproval): void {
-		rl.question('  [y] allow once  [r] allow for this run  [a] always allow  [n] deny (n <note> tells the agent why) > ', (text) => {
-			if (this.current?.rl !== rl) return;
-			const answer = parseAnswer(text);
-			if (answer === undefined) {
-				this.ask(rl, request);
-				return;
-			}
-			this.finish();
-			this.broker.resolve(request.requestId, answer.choice, answer.note);
-		});
+		rl.question(
+			'  [y] allow once  [r] allow for this run  [a] always allow  [n] deny (n <note> tells the agent why) > ',
+			(text) => {
+				if (this.current?.rl !== rl) return;
+				const answer = parseAnswer(text);
+				if (answer === undefined) {
+					this.ask(rl, request);
+					return;
+				}
+				this.finish();
+				this.broker.resolve(request.requestId, answer.choice, answer.note);
+			},
+		);
 	}
 
 	private finish(): void {
@@ -113,7 +129,11 @@ export class TerminalApprover {
 
 function describe(request: PendingApproval): string {
 	const who = request.agentIds.join(', ');
-	const what = request.action === 'command' ? `run a command${request.args['cwd'] && request.args['cwd'] !== '.' ? ` in ${String(request.args['cwd'])}` : ''}` : `call ${request.tool}`;
-	const detail = request.action === 'command' ? request.target : `${request.target} ${JSON.stringify(request.args)}`;
+	const what =
+		request.action === 'command'
+			? `run a command${request.args['cwd'] && request.args['cwd'] !== '.' ? ` in ${String(request.args['cwd'])}` : ''}`
+			: `call ${request.tool}`;
+	const detail =
+		request.action === 'command' ? request.target : `${request.target} ${JSON.stringify(request.args)}`;
 	return `\n${who} asks to ${what}:\n    ${detail.length > 500 ? `${detail.slice(0, 500)}…` : detail}\n  why: ${request.reason}\n`;
 }

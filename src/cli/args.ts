@@ -78,7 +78,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	let timeoutSeconds: number | undefined;
 	if (values.timeout !== undefined) {
 		timeoutSeconds = Number(values.timeout);
-		if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
+		if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+			throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
+		}
 	}
 	if (values.yes && values['deny-all']) throw new UsageError('use either --yes or --deny-all, not both');
 	return {

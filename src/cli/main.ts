@@ -27,7 +27,13 @@ async function main(): Promise<number> {
 			case 'validate':
 				return await validateCommand(command.file, process.env, process.stderr);
 			case 'run':
-				return await runCommand(command, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal, stdin: process.stdin });
+				return await runCommand(command, {
+					stdout: process.stdout,
+					stderr: process.stderr,
+					env: process.env,
+					signal: controller.signal,
+					stdin: process.stdin,
+				});
 		}
 	} catch (error) {
 		if (error instanceof UsageError) {

@@ -10,7 +10,10 @@ import { dirname, join } from 'node:path';
 import type { PermissionStore } from '../core/permissions/permissionEngine.js';
 
 export function defaultStorePath(env: NodeJS.ProcessEnv): string {
-	const base = env['XDG_CONFIG_HOME'] || (process.platform === 'win32' ? env['APPDATA'] : undefined) || join(env['HOME'] || homedir(), '.config');
+	const base =
+		env['XDG_CONFIG_HOME'] ||
+		(process.platform === 'win32' ? env['APPDATA'] : undefined) ||
+		join(env['HOME'] || homedir(), '.config');
 	return join(base, 'massgen', 'permissions.json');
 }
 

@@ -22,7 +22,10 @@ import { errorMessage } from '../core/util/errorMessage.js';
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 
 /** `massgen run`: architecture §8. Returns the exit code. */
-export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, callerIo: CliIo): Promise<number> {
+export async function runCommand(
+	command: Extract<CliCommand, { kind: 'run' }>,
+	callerIo: CliIo,
+): Promise<number> {
 	// Every byte on stdout and stderr passes the run's redactor; it learns the team's secrets below.
 	let redactor = new Redactor(environmentSecrets(callerIo.env));
 	const io = redactedIo(callerIo, () => redactor);
@@ -33,7 +36,15 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	const display = command.json ? undefined : createDisplay(io.stderr);
 	const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
 	const broker = new ApprovalBroker({ policy: cliApprovalPolicy(command.approvals ?? 'ask', interactive) });
-	const approver = interactive && io.stdin ? new TerminalApprover(broker, { input: io.stdin, output: io.stderr, pause: () => display?.pause?.(), resume: () => display?.resume?.() }) : undefined;
+	const approver =
+		interactive && io.stdin
+			? new TerminalApprover(broker, {
+					input: io.stdin,
+					output: io.stderr,
+					pause: () => display?.pause?.(),
+					resume: () => display?.resume?.(),
+				})
+			: undefined;
 	let outcome: RunSessionOutcome;
 	try {
 		outcome = await runSession({
@@ -69,22 +80,36 @@ export async function runCommand(command: Extract<CliCommand, { kind: 'run' }>, 
 	const decisions = outcome.ledger?.entries ?? [];
 	if (decisions.length > 0) {
 		const denied = decisions.filter((entry) => entry.decision === 'deny').length;
-		io.stderr.write(`tool permissions: ${decisions.length} decision(s), ${denied} denied (${outcome.ledger?.path ?? 'permissions.jsonl'})\n`);
+		io.stderr.write(
+			`tool permissions: ${decisions.length} decision(s), ${denied} denied (${outcome.ledger?.path ?? 'permissions.jsonl'})\n`,
+		);
 	}
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
-		const applied = await applyChangeSet(root, runId, result.changes, { protectedPaths: workspace.protectedPaths, secrets: workspace.secretPaths });
+		const applied = await applyChangeSet(root, runId, result.changes, {
+			protectedPaths: workspace.protectedPaths,
+			secrets: workspace.secretPaths,
+		});
 		if (applied.conflicts.length > 0) {
-			for (const conflict of applied.conflicts) io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
+			for (const conflict of applied.conflicts) {
+				io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
+			}
 			// Written files only when a path turned into a link between the checks and its write.
-			const wrote = applied.applied.length > 0 ? `only ${applied.applied.join(', ')} written` : 'nothing was written';
-			return fail(io, `${wrote}: the files above changed since the team read them in ways that clash with its changes, or may not be written (the proposed changes are in changes.patch in the run log)`, 2);
+			const wrote =
+				applied.applied.length > 0 ? `only ${applied.applied.join(', ')} written` : 'nothing was written';
+			return fail(
+				io,
+				`${wrote}: the files above changed since the team read them in ways that clash with its changes, or may not be written (the proposed changes are in changes.patch in the run log)`,
+				2,
+			);
 		}
 		for (const path of applied.merged) io.stderr.write(`merged your edits with the team's in ${path}\n`);
 		io.stderr.write(`applied ${applied.applied.length} change(s): ${applied.applied.join(', ')}\n`);
 	} else if (result.changes.length > 0) {
-		io.stderr.write(`${result.changes.length} proposed change(s) in ${join(runDir, 'changes.patch')} (use --apply to write them)\n`);
+		io.stderr.write(
+			`${result.changes.length} proposed change(s) in ${join(runDir, 'changes.patch')} (use --apply to write them)\n`,
+		);
 	}
 	return exitCodes[result.status];
 }
@@ -94,7 +119,11 @@ interface LoadedTeam extends ResolvedTeam {
 }
 
 /** Loads and checks the team config; prints every issue with its position. Undefined = exit 1. */
-async function loadTeam(root: string, explicit: string | undefined, io: CliIo): Promise<LoadedTeam | undefined> {
+async function loadTeam(
+	root: string,
+	explicit: string | undefined,
+	io: CliIo,
+): Promise<LoadedTeam | undefined> {
 	const choice = await chooseConfigFile(root, shippedConfigsDir(), explicit);
 	const keys = { env: io.env, dotenv: await readDotenv(root) };
 	const resolution = await resolveTeam({ ...choice, keys });

@@ -3,13 +3,19 @@ import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
 
 /** `massgen validate FILE`: positioned issues on stderr; 0 when usable (warnings allowed), 1 otherwise. */
-export async function validateCommand(file: string, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<number> {
+export async function validateCommand(
+	file: string,
+	env: NodeJS.ProcessEnv,
+	stderr: NodeJS.WritableStream,
+): Promise<number> {
 	const result = await loadConfigFile(file);
 	const dotenv = await readDotenv(process.cwd());
 	const issues = [...result.issues, ...checkApiKeys(result, { env, dotenv }, 'validate')];
 	for (const issue of issues) stderr.write(`${formatIssue(issue)}\n`);
 	if (hasErrors(issues)) return 1;
 	const agents = result.config?.agents.length ?? 0;
-	stderr.write(`${file}: ok (${agents} agent${agents === 1 ? '' : 's'}${issues.length ? `, ${issues.length} warning(s)` : ''})\n`);
+	stderr.write(
+		`${file}: ok (${agents} agent${agents === 1 ? '' : 's'}${issues.length ? `, ${issues.length} warning(s)` : ''})\n`,
+	);
 	return 0;
 }

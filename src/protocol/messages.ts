@@ -55,7 +55,12 @@ export type WebviewMessage =
 			readonly runId?: string;
 	  }
 	/** Switch hunks of one file on or off in the host's selection (switching one on switches off those it overlaps). */
-	| { readonly type: 'select-hunks'; readonly path: string; readonly ids: readonly string[]; readonly selected: boolean }
+	| {
+			readonly type: 'select-hunks';
+			readonly path: string;
+			readonly ids: readonly string[];
+			readonly selected: boolean;
+	  }
 	| { readonly type: 'reject' }
 	| { readonly type: 'open-run'; readonly runId: string }
 	| {

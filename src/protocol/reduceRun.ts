@@ -214,10 +214,13 @@ function apply(state: RunState, e: RunEvent): RunState {
 				costUsd: lane.costUsd === null || e.costUsd === null ? null : lane.costUsd + e.costUsd,
 			}));
 		case 'run-end':
-			return settleLanes(
-				{ ...state, status: e.status, durationMs: e.durationMs, error: e.error ?? null },
-				['idle', 'streaming', 'answered', 'voted', 'presenting'],
-			);
+			return settleLanes({ ...state, status: e.status, durationMs: e.durationMs, error: e.error ?? null }, [
+				'idle',
+				'streaming',
+				'answered',
+				'voted',
+				'presenting',
+			]);
 		default:
 			return ignoreUnknown(e, state);
 	}

@@ -10,14 +10,7 @@ export type RunStateStatus = 'idle' | 'running' | RunStatus;
 
 /** What an agent lane is doing right now. */
 export type AgentLaneState =
-	| 'idle'
-	| 'streaming'
-	| 'answered'
-	| 'voted'
-	| 'presenting'
-	| 'error'
-	| 'killed'
-	| 'done';
+	'idle' | 'streaming' | 'answered' | 'voted' | 'presenting' | 'error' | 'killed' | 'done';
 
 /** Streamed text kept per lane; older text is dropped (counted in `textDropped`). */
 export const MAX_STREAM_CHARS = 20_000;
@@ -162,7 +155,11 @@ export interface RunState {
 	readonly fileEdits: readonly FileEditView[];
 	readonly approvals: readonly ApprovalView[];
 	/** How `run_command` is contained this run; absent when no agent may run commands. */
-	readonly commandSandbox?: { readonly mode: SandboxMode | 'off'; readonly network: boolean; readonly notice: string };
+	readonly commandSandbox?: {
+		readonly mode: SandboxMode | 'off';
+		readonly network: boolean;
+		readonly notice: string;
+	};
 	/** Set by `run-end`. */
 	readonly durationMs: number | null;
 	readonly error: string | null;

@@ -29,7 +29,9 @@ const relativePath = z
 const hunkId = z.string().regex(/^(?:final|alt)#\d{1,6}$/, 'must be a hunk id');
 
 /** Which version an `open-diff` shows: proposed, the winner's final text, or an answer label. */
-const diffVersion = z.string().regex(/^(?:proposed|final|agent\d{1,4}\.\d{1,6})$/, 'must be a change version');
+const diffVersion = z
+	.string()
+	.regex(/^(?:proposed|final|agent\d{1,4}\.\d{1,6})$/, 'must be a change version');
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready') }),
@@ -71,8 +73,7 @@ const schemaMatchesType: Matches = true;
 void schemaMatchesType;
 
 export type ParseResult =
-	| { readonly ok: true; readonly message: WebviewMessage }
-	| { readonly ok: false; readonly error: string };
+	{ readonly ok: true; readonly message: WebviewMessage } | { readonly ok: false; readonly error: string };
 
 /** Validates one inbound message; the error is a short, user-safe description (never throws). */
 export function parseWebviewMessage(input: unknown): ParseResult {

@@ -7,7 +7,9 @@ import type { IDisposable } from './lifecycle';
  */
 
 /** An AbortSignal that aborts when `token` is cancelled. Dispose to stop listening. */
-export function abortSignalFromToken(token: vscode.CancellationToken): { readonly signal: AbortSignal } & IDisposable {
+export function abortSignalFromToken(
+	token: vscode.CancellationToken,
+): { readonly signal: AbortSignal } & IDisposable {
 	const controller = new AbortController();
 	if (token.isCancellationRequested) {
 		controller.abort(new vscode.CancellationError());

@@ -51,13 +51,20 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 	const store = new DisposableStore();
 	for (const id of Object.values(commandIds)) {
 		const handler = handlers[id] ?? (() => notImplemented(deps, id));
-		store.add(vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(deps.log, id, handler, args)));
+		store.add(
+			vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(deps.log, id, handler, args)),
+		);
 	}
 	return store;
 }
 
 /** A command never surfaces a stack trace: failures are logged and shown as one line. */
-async function guarded(log: vscode.LogOutputChannel, id: string, handler: CommandHandler, args: unknown[]): Promise<unknown> {
+async function guarded(
+	log: vscode.LogOutputChannel,
+	id: string,
+	handler: CommandHandler,
+	args: unknown[],
+): Promise<unknown> {
 	try {
 		return await handler(...args);
 	} catch (error) {
@@ -70,5 +77,7 @@ async function guarded(log: vscode.LogOutputChannel, id: string, handler: Comman
 function notImplemented(deps: CommandDeps, id: CommandId): void {
 	deps.log.info(`${id}: not implemented yet`);
 	// Not awaited: the command completes while the message is still showing.
-	void vscode.window.showInformationMessage(`MassGen: "${deps.titles.get(id) ?? id}" is not implemented yet.`);
+	void vscode.window.showInformationMessage(
+		`MassGen: "${deps.titles.get(id) ?? id}" is not implemented yet.`,
+	);
 }

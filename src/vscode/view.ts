@@ -119,7 +119,9 @@ export class PanelHost extends Disposable {
 	setChangeActions(actions: ChangeActions | undefined): void {
 		this._changesListener?.dispose();
 		this._changes = actions;
-		this._changesListener = actions?.onDidChangeChangeSet?.((changeSet) => this._post({ type: 'change-set', changeSet }));
+		this._changesListener = actions?.onDidChangeChangeSet?.((changeSet) =>
+			this._post({ type: 'change-set', changeSet }),
+		);
 	}
 
 	/**
@@ -128,10 +130,15 @@ export class PanelHost extends Disposable {
 	 */
 	show(options: { preserveFocus: boolean }): void {
 		if (this._panel) {
-			if (!(options.preserveFocus && this._panel.visible)) this._panel.reveal(undefined, options.preserveFocus);
+			if (!(options.preserveFocus && this._panel.visible)) {
+				this._panel.reveal(undefined, options.preserveFocus);
+			}
 			return;
 		}
-		const column = options.preserveFocus && vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+		const column =
+			options.preserveFocus && vscode.window.activeTextEditor
+				? vscode.ViewColumn.Beside
+				: vscode.ViewColumn.Active;
 		const panel = vscode.window.createWebviewPanel(
 			viewTypes.panel,
 			this._title,
@@ -159,14 +166,18 @@ export class PanelHost extends Disposable {
 		return {
 			enableScripts: true,
 			enableFindWidget: true,
-			localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+			localResourceRoots: [
+				vscode.Uri.joinPath(extensionUri, 'dist'),
+				vscode.Uri.joinPath(extensionUri, 'media'),
+			],
 		};
 	}
 
 	private _attach(panel: vscode.WebviewPanel): void {
 		const { extensionUri } = this._deps;
 		const media = vscode.Uri.joinPath(extensionUri, 'media');
-		const asset = (...path: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
+		const asset = (...path: string[]) =>
+			panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', ...path)).toString();
 		panel.iconPath = {
 			light: vscode.Uri.joinPath(media, 'massgen-light.svg'),
 			dark: vscode.Uri.joinPath(media, 'massgen-dark.svg'),
@@ -197,8 +208,12 @@ export class PanelHost extends Disposable {
 		} catch (error) {
 			// Never leave a blank panel without a word: say what failed (details in the log).
 			const message = errorMessage(error);
-			this._deps.log.error(`panel: cannot render (cspSource ${JSON.stringify(panel.webview.cspSource)}): ${message}`);
-			panel.webview.html = fallbackHtml(`The MassGen panel could not be rendered: ${message}. See the MassGen log.`);
+			this._deps.log.error(
+				`panel: cannot render (cspSource ${JSON.stringify(panel.webview.cspSource)}): ${message}`,
+			);
+			panel.webview.html = fallbackHtml(
+				`The MassGen panel could not be rendered: ${message}. See the MassGen log.`,
+			);
 		}
 	}
 
@@ -214,7 +229,9 @@ export class PanelHost extends Disposable {
 
 	private async _onMessage(raw: unknown): Promise<void> {
 		try {
-			const parse = await (this._parse ??= import('../protocol/webviewMessageSchema').then((m) => m.parseWebviewMessage));
+			const parse = await (this._parse ??= import('../protocol/webviewMessageSchema').then(
+				(m) => m.parseWebviewMessage,
+			));
 			await dispatchWebviewMessage(raw, parse, this._actions, this._deps.log);
 		} catch (error) {
 			this._deps.log.error(`panel: ${errorMessage(error)}`);
@@ -234,9 +251,12 @@ export class PanelHost extends Disposable {
 			this._deps.runs.cancel();
 		},
 		openRun: (runId) => this._openRun(runId),
-		openDiff: (path, version) => (this._changes ? this._changes.openDiff(path, version) : notAvailable('Opening a diff')),
+		openDiff: (path, version) =>
+			this._changes ? this._changes.openDiff(path, version) : notAvailable('Opening a diff'),
 		accept: (paths, options) =>
-			this._changes ? this._changes.accept(paths, options?.hunks, options?.runId) : notAvailable('Accepting changes'),
+			this._changes
+				? this._changes.accept(paths, options?.hunks, options?.runId)
+				: notAvailable('Accepting changes'),
 		reject: () => (this._changes ? this._changes.reject() : notAvailable('Rejecting changes')),
 		selectHunks: (path, ids, selected) => this._changes?.selectHunks?.(path, ids, selected),
 		approval: (requestId, decision, note) => {
@@ -314,9 +334,9 @@ export class PanelHost extends Disposable {
 	private _post(message: HostMessage): void {
 		if (!this._panel || !this._ready) return;
 		const safe = this._deps.secrets ? this._deps.secrets.json(message) : message;
-		void this._panel.webview.postMessage(safe).then(undefined, (error: unknown) =>
-			this._deps.log.warn(`panel: post failed: ${String(error)}`),
-		);
+		void this._panel.webview
+			.postMessage(safe)
+			.then(undefined, (error: unknown) => this._deps.log.warn(`panel: post failed: ${String(error)}`));
 	}
 }
 

@@ -28,8 +28,11 @@ export function webviewCsp(cspSource: string, nonce: string): string {
 	if (!noncePattern.test(nonce)) throw new Error('webviewHtml: the nonce must be 16+ base64/hex characters');
 	// VS Code's value is e.g. `'self' https://*.vscode-cdn.net`: host sources and the 'self' keyword only.
 	const sources = cspSource.split(' ');
-	if (cspSource.length === 0 || !sources.every((source) => source === "'self'" || /^[^\s;,'"<>]+$/.test(source))) {
-		throw new Error('webviewHtml: cspSource must be host sources or \'self\'');
+	if (
+		cspSource.length === 0 ||
+		!sources.every((source) => source === "'self'" || /^[^\s;,'"<>]+$/.test(source))
+	) {
+		throw new Error("webviewHtml: cspSource must be host sources or 'self'");
 	}
 	return [
 		"default-src 'none'",

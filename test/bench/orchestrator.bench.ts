@@ -18,20 +18,28 @@ const repeats = Number(process.env['BENCH_REPEATS'] ?? 3);
 
 function voteOptions(request: ChatRequest): string[] {
 	const vote = request.tools.find((tool) => tool.name === 'vote');
-	return ((vote?.parameters['properties'] as { agent_id?: { enum?: string[] } })?.agent_id?.enum ?? []);
+	return (vote?.parameters['properties'] as { agent_id?: { enum?: string[] } })?.agent_id?.enum ?? [];
 }
 
 /** Answers once (distinct text), then votes for the first answer; presents plain text. */
 function agentScript(index: number, text: string) {
 	let answered = false;
 	return (request: ChatRequest) => {
-		if (!request.tools.some((tool) => tool.name === 'new_answer')) return { text: `Final answer from agent ${index}. ${text}` };
+		if (!request.tools.some((tool) => tool.name === 'new_answer')) {
+			return { text: `Final answer from agent ${index}. ${text}` };
+		}
 		const options = voteOptions(request);
 		if (!answered || options.length === 0) {
 			answered = true;
-			return { text, toolCalls: [{ name: 'new_answer', arguments: { content: `Answer ${index}: ${text}` } }] };
+			return {
+				text,
+				toolCalls: [{ name: 'new_answer', arguments: { content: `Answer ${index}: ${text}` } }],
+			};
 		}
-		return { text: 'Voting.', toolCalls: [{ name: 'vote', arguments: { agent_id: options[0], reason: 'best' } }] };
+		return {
+			text: 'Voting.',
+			toolCalls: [{ name: 'vote', arguments: { agent_id: options[0], reason: 'best' } }],
+		};
 	};
 }
 
@@ -40,9 +48,17 @@ async function runOnce(agents: number, latency: number, words: number) {
 	const text = Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
 	const specs = Array.from({ length: agents }, (_, i) => ({
 		id: `a${i + 1}`,
-		model: new ScriptedModel(agentScript(i + 1, text), { latencyMs: latency, chunks: Math.max(4, Math.ceil(words / 2)) }),
+		model: new ScriptedModel(agentScript(i + 1, text), {
+			latencyMs: latency,
+			chunks: Math.max(4, Math.ceil(words / 2)),
+		}),
 	}));
-	const orchestrator = new Orchestrator({ question: 'Benchmark question', workspace, agents: specs, settings: { retryBaseDelayMs: 1 } });
+	const orchestrator = new Orchestrator({
+		question: 'Benchmark question',
+		workspace,
+		agents: specs,
+		settings: { retryBaseDelayMs: 1 },
+	});
 	const cpuBefore = process.cpuUsage();
 	const started = performance.now();
 	let events = 0;
@@ -80,7 +96,12 @@ async function main() {
 	const output = {
 		node: process.version,
 		criticalPath,
-		cpuOnly: { agents: 16, events: stress.events, cpuMs: Math.round(stress.cpuMs), cpuMsPer1000Events: Number(((stress.cpuMs / stress.events) * 1000).toFixed(2)) },
+		cpuOnly: {
+			agents: 16,
+			events: stress.events,
+			cpuMs: Math.round(stress.cpuMs),
+			cpuMsPer1000Events: Number(((stress.cpuMs / stress.events) * 1000).toFixed(2)),
+		},
 	};
 	process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
 }

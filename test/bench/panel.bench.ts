@@ -13,7 +13,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { buildTestBundle, launchBrowser, makeBundleDir, newPanelContext, openPanel, startPanelServer } from '../integration/webview/harness.js';
+import {
+	buildTestBundle,
+	launchBrowser,
+	makeBundleDir,
+	newPanelContext,
+	openPanel,
+	startPanelServer,
+} from '../integration/webview/harness.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 20);
 const agents = Number(process.env['BENCH_AGENTS'] ?? 8);
@@ -139,9 +146,13 @@ function traceTasks(trace: Buffer): {
 	const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
 	const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
 	const mainThreads = new Set(
-		events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+		events
+			.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+			.map((e) => `${e.pid}:${e.tid}`),
 	);
-	const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && mainThreads.has(`${e.pid}:${e.tid}`));
+	const tasks = events.filter(
+		(e) => e.name === 'RunTask' && e.ph === 'X' && mainThreads.has(`${e.pid}:${e.tid}`),
+	);
 	const wall = tasks.map((e) => (e.dur ?? 0) / 1000);
 	const cpu = tasks.map((e) => (e.tdur ?? e.dur ?? 0) / 1000);
 	return {
@@ -164,7 +175,9 @@ async function main(): Promise<void> {
 		const panel = await openPanel(context, server, 'prod');
 		if (process.env['BENCH_REDUCED_MOTION']) await panel.page.emulateMedia({ reducedMotion: 'reduce' });
 		await panel.send({ type: 'snapshot', state: null, runs: [] });
-		await browser.startTracing(panel.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+		await browser.startTracing(panel.page, {
+			categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+		});
 		const result = (await panel.page.evaluate(pageScript())) as PageResult;
 		const trace = await browser.stopTracing();
 		if (process.env['BENCH_TRACE']) writeFileSync(process.env['BENCH_TRACE'], trace);

@@ -1,7 +1,16 @@
 // Starts code-server (the real VS Code workbench + Node extension host) on loopback for tests.
 // Recipe: /work/shared/docs/e2e-code-server.md. Install it first with test/e2e/setupCodeServer.sh.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +72,9 @@ export interface CodeServer {
 
 export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
 	const bin = join(codeServerDir(), 'node_modules', '.bin', 'code-server');
-	if (!existsSync(bin)) throw new Error(`code-server not installed at ${bin}; run test/e2e/setupCodeServer.sh`);
+	if (!existsSync(bin)) {
+		throw new Error(`code-server not installed at ${bin}; run test/e2e/setupCodeServer.sh`);
+	}
 
 	const root = mkdtempSync(join(tmpdir(), 'massgen-e2e-'));
 	const home = join(root, 'home');
@@ -82,7 +93,13 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 
 	const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, EXTENSIONS_GALLERY: '{}', ...options.env };
 	// Everything code-server and VS Code write must land in the temp HOME.
-	for (const key of ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'VSCODE_IPC_HOOK_CLI']) {
+	for (const key of [
+		'XDG_CONFIG_HOME',
+		'XDG_DATA_HOME',
+		'XDG_CACHE_HOME',
+		'XDG_STATE_HOME',
+		'VSCODE_IPC_HOOK_CLI',
+	]) {
 		delete env[key];
 	}
 	const dirs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
@@ -93,8 +110,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 		bin,
 		[
 			...dirs,
-			'--bind-addr', `127.0.0.1:${port}`,
-			'--auth', 'none',
+			'--bind-addr',
+			`127.0.0.1:${port}`,
+			'--auth',
+			'none',
 			'--disable-telemetry',
 			'--disable-update-check',
 			'--disable-workspace-trust',
@@ -137,7 +156,9 @@ function freePort(): Promise<number> {
 		probe.once('error', reject);
 		probe.listen(0, '127.0.0.1', () => {
 			const address = probe.address();
-			probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+			probe.close(() =>
+				typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+			);
 		});
 	});
 }
@@ -147,7 +168,9 @@ async function waitHealthy(url: string, exited: Promise<number | null>, logFile:
 	void exited.then((code) => (exitCode = code));
 	const deadline = Date.now() + 30_000;
 	while (Date.now() < deadline) {
-		if (exitCode !== undefined) throw new Error(`code-server exited with ${exitCode} before it was ready; see ${logFile}`);
+		if (exitCode !== undefined) {
+			throw new Error(`code-server exited with ${exitCode} before it was ready; see ${logFile}`);
+		}
 		try {
 			const response = await fetch(`${url}/healthz`);
 			if (response.ok) return;

@@ -44,7 +44,9 @@ function createWorkspace(server: CodeServer): string {
 }
 
 function noNetwork(blocked: readonly string[]): string | undefined {
-	return blocked.length ? `${blocked.length} non-loopback request(s) blocked:\n${blocked.join('\n')}` : undefined;
+	return blocked.length
+		? `${blocked.length} non-loopback request(s) blocked:\n${blocked.join('\n')}`
+		: undefined;
 }
 
 async function inHostSuite(browser: Browser, server: CodeServer, signalDir: string): Promise<void> {
@@ -53,16 +55,26 @@ async function inHostSuite(browser: Browser, server: CodeServer, signalDir: stri
 	try {
 		const run = await runInHost(browser, server, { folder: createWorkspace(server), signalDir });
 		writeFileSync(join(resultsDir, 'in-host.log'), run.log.join('\n') + '\n');
-		for (const test of run.summary?.tests ?? []) record({ name: `in-host: ${test.title}`, ok: test.ok, error: test.error }, test.ms);
+		for (const test of run.summary?.tests ?? []) {
+			record({ name: `in-host: ${test.title}`, ok: test.ok, error: test.error }, test.ms);
+		}
 		if (!run.summary) {
-			record({ name: 'in-host: suite', ok: false, error: `no summary (exit code ${run.exitCode}); see test-results/e2e/in-host.log` });
+			record({
+				name: 'in-host: suite',
+				ok: false,
+				error: `no summary (exit code ${run.exitCode}); see test-results/e2e/in-host.log`,
+			});
 		} else if (run.exitCode !== 0 && run.summary.failures === 0) {
 			record({ name: 'in-host: suite exit code', ok: false, error: `exit code ${run.exitCode}` });
 		}
 		const network = noNetwork(run.blockedRequests);
 		record({ name: 'in-host: no non-loopback requests', ok: !network, error: network });
 	} catch (error) {
-		record({ name: 'in-host: suite', ok: false, error: String(error instanceof Error ? error.stack : error) });
+		record({
+			name: 'in-host: suite',
+			ok: false,
+			error: String(error instanceof Error ? error.stack : error),
+		});
 	}
 	console.log(`  in-host suite took ${seconds(t)}`);
 }
@@ -88,7 +100,10 @@ async function uiScenarios(browser: Browser, server: CodeServer, vsix: string | 
 			const failure = `failure-${results.length}`;
 			await workbench?.screenshot(failure).catch(() => undefined);
 			const message = String(error instanceof Error ? error.stack : error);
-			record({ name: `ui: ${scenario.name}`, ok: false, error: `${message}\n(screenshot: ${failure}.png)` }, Date.now() - t);
+			record(
+				{ name: `ui: ${scenario.name}`, ok: false, error: `${message}\n(screenshot: ${failure}.png)` },
+				Date.now() - t,
+			);
 		} finally {
 			await workbench?.close().catch(() => undefined);
 		}
@@ -105,7 +120,9 @@ async function main(): Promise<number> {
 	if (only && only !== 'in-host' && only !== 'ui') throw new Error('--only takes in-host or ui');
 
 	mkdirSync(resultsDir, { recursive: true });
-	for (const name of readdirSync(resultsDir)) rmSync(join(resultsDir, name), { recursive: true, force: true });
+	for (const name of readdirSync(resultsDir)) {
+		rmSync(join(resultsDir, name), { recursive: true, force: true });
+	}
 	// Outside the results folder, so another run wiping its artifacts cannot break this one's handshake.
 	const signalDir = mkdtempSync(join(tmpdir(), 'massgen-e2e-signals-'));
 
@@ -126,7 +143,9 @@ async function main(): Promise<number> {
 	// A bug in a handler must not leave code-server running either.
 	for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
 		process.once(event, (error: unknown) => {
-			console.error(`${event}: ${error instanceof Error ? error.stack : String(error)}; stopping code-server`);
+			console.error(
+				`${event}: ${error instanceof Error ? error.stack : String(error)}; stopping code-server`,
+			);
 			console.log('e2e: 0 passed, 1 failed');
 			void server.stop().finally(() => process.exit(1));
 		});

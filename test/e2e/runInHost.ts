@@ -23,7 +23,11 @@ export interface InHostOptions {
 	readonly echo?: (line: string) => void;
 }
 
-export async function runInHost(browser: Browser, server: CodeServer, options: InHostOptions): Promise<InHostRun> {
+export async function runInHost(
+	browser: Browser,
+	server: CodeServer,
+	options: InHostOptions,
+): Promise<InHostRun> {
 	const log: string[] = [];
 	let summary: InHostSummary | undefined;
 	let workbench: Workbench | undefined;
@@ -64,7 +68,10 @@ export async function runInHost(browser: Browser, server: CodeServer, options: I
 	const timeoutMs = options.timeoutMs ?? 180_000;
 	let timer: NodeJS.Timeout | undefined;
 	const timedOut = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`in-host tests did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
+		timer = setTimeout(
+			() => reject(new Error(`in-host tests did not finish within ${timeoutMs / 1000} s`)),
+			timeoutMs,
+		);
 	});
 	try {
 		workbench = await Promise.race([

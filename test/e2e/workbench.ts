@@ -137,9 +137,15 @@ export class Workbench {
 	 * Waits for the quick input's prompt (an input box opened by a command) to contain `prompt`,
 	 * types `text` into it and presses Enter.
 	 */
-	async answerInputBox(prompt: string | RegExp, text: string, options: { beforeEnter?: () => Promise<void> } = {}): Promise<void> {
+	async answerInputBox(
+		prompt: string | RegExp,
+		text: string,
+		options: { beforeEnter?: () => Promise<void> } = {},
+	): Promise<void> {
 		const widget = this.page.locator('.quick-input-widget');
-		await widget.locator('.quick-input-message', { hasText: prompt }).waitFor({ state: 'visible', timeout: 15_000 });
+		await widget
+			.locator('.quick-input-message', { hasText: prompt })
+			.waitFor({ state: 'visible', timeout: 15_000 });
 		const input = widget.locator('input.input');
 		await input.fill(text);
 		await options.beforeEnter?.();
@@ -155,16 +161,25 @@ export class Workbench {
 	async pickQuickItem(title: string | RegExp, filter: string, row: string | RegExp = filter): Promise<void> {
 		const widget = this.page.locator('.quick-input-widget');
 		const input = widget.locator('input.input');
-		await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
+		await widget
+			.locator('.quick-input-title', { hasText: title })
+			.waitFor({ state: 'visible', timeout: 15_000 });
 		await input.waitFor({ state: 'visible', timeout: 15_000 });
 		await input.fill(filter);
 		try {
-			await widget.locator('.quick-input-list .monaco-list-row').first().filter({ hasText: row }).waitFor({ timeout: 15_000 });
+			await widget
+				.locator('.quick-input-list .monaco-list-row')
+				.first()
+				.filter({ hasText: row })
+				.waitFor({ timeout: 15_000 });
 		} catch (error) {
 			await input.fill('');
 			await new Promise((resolve) => setTimeout(resolve, 500));
 			const rows = await widget.locator('.quick-input-list .monaco-list-row').allTextContents();
-			throw new Error(`no row ${String(row)} for "${filter}" in the quick pick; unfiltered rows: ${JSON.stringify(rows)}`, { cause: error });
+			throw new Error(
+				`no row ${String(row)} for "${filter}" in the quick pick; unfiltered rows: ${JSON.stringify(rows)}`,
+				{ cause: error },
+			);
 		}
 		await input.press('Enter');
 	}
@@ -212,7 +227,8 @@ export class Workbench {
 
 export function workbenchUrl(server: CodeServer, options: OpenOptions): string {
 	const remote = (path: string) => `vscode-remote://${server.authority}${path}`;
-	const devPath = options.extensionDevelopmentPath === undefined ? repoRoot : options.extensionDevelopmentPath;
+	const devPath =
+		options.extensionDevelopmentPath === undefined ? repoRoot : options.extensionDevelopmentPath;
 	const payload: [string, string][] = [];
 	if (devPath !== null) payload.push(['extensionDevelopmentPath', remote(devPath)]);
 	// The extension host refuses a tests path without a development path.

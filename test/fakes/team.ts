@@ -3,9 +3,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RunEvent, RunEventOf, RunEventType } from '../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
-import type { AgentSpec, OrchestratorSettings, RunOptions, RunResult } from '../../src/core/orchestrator/types.js';
+import type {
+	AgentSpec,
+	OrchestratorSettings,
+	RunOptions,
+	RunResult,
+} from '../../src/core/orchestrator/types.js';
 import type { ChatRequest } from '../../src/core/providers/model.js';
-import { ScriptedModel, type ScriptedHandler, type ScriptedModelOptions, type ScriptedReply } from '../../src/core/providers/scriptedModel.js';
+import {
+	ScriptedModel,
+	type ScriptedHandler,
+	type ScriptedModelOptions,
+	type ScriptedReply,
+} from '../../src/core/providers/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 
 /** A temp workspace with the given files. */
@@ -37,7 +47,12 @@ export const fastSettings: Partial<OrchestratorSettings> = { retryBaseDelayMs: 1
 
 export async function runTeam(
 	members: readonly TeamMember[],
-	options: { question?: string; root?: string; settings?: Partial<OrchestratorSettings>; signal?: AbortSignal } & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random'>> = {},
+	options: {
+		question?: string;
+		root?: string;
+		settings?: Partial<OrchestratorSettings>;
+		signal?: AbortSignal;
+	} & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random'>> = {},
 ): Promise<TeamRun> {
 	const models = new Map<string, ScriptedModel>();
 	const agents: AgentSpec[] = members.map((member) => {
@@ -62,7 +77,8 @@ export async function runTeam(
 		events,
 		result: orchestrator.result!,
 		models,
-		of: <T extends RunEventType>(type: T) => events.filter((event): event is RunEventOf<T> => event.type === type),
+		of: <T extends RunEventType>(type: T) =>
+			events.filter((event): event is RunEventOf<T> => event.type === type),
 	};
 }
 
@@ -78,13 +94,21 @@ export const read = {
 	allText: (request: ChatRequest) => JSON.stringify([request.system, request.messages, request.tools]),
 };
 
-export const answer = (content: string): ScriptedReply => ({ toolCalls: [{ name: 'new_answer', arguments: { content } }] });
-export const vote = (agentId: string, reason = 'best'): ScriptedReply => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: agentId, reason } }] });
+export const answer = (content: string): ScriptedReply => ({
+	toolCalls: [{ name: 'new_answer', arguments: { content } }],
+});
+export const vote = (agentId: string, reason = 'best'): ScriptedReply => ({
+	toolCalls: [{ name: 'vote', arguments: { agent_id: agentId, reason } }],
+});
 
 /**
  * The common policy: answer once with `content`, then vote for `target(options)`; present `final`.
  */
-export function answerThenVote(content: string, target: (options: string[]) => string = (o) => o[0]!, final = `final:${content}`): ScriptedHandler {
+export function answerThenVote(
+	content: string,
+	target: (options: string[]) => string = (o) => o[0]!,
+	final = `final:${content}`,
+): ScriptedHandler {
 	let answered = false;
 	return (request) => {
 		if (read.isPresentation(request)) return { text: final };
@@ -100,5 +124,6 @@ export function answerThenVote(content: string, target: (options: string[]) => s
 /** Plays replies in order by call number; presentation calls get `final`. The last reply repeats. */
 export function sequence(replies: readonly ScriptedReply[], final = 'final answer'): ScriptedHandler {
 	let call = 0;
-	return (request) => (read.isPresentation(request) ? { text: final } : replies[Math.min(call++, replies.length - 1)]!);
+	return (request) =>
+		read.isPresentation(request) ? { text: final } : replies[Math.min(call++, replies.length - 1)]!;
 }

@@ -202,7 +202,12 @@ export class FakeWebviewPanel {
 export const window = {
 	panels: [] as FakeWebviewPanel[],
 	activeTextEditor: undefined as unknown,
-	createWebviewPanel(viewType: string, title: string, showOptions: unknown, options: unknown): FakeWebviewPanel {
+	createWebviewPanel(
+		viewType: string,
+		title: string,
+		showOptions: unknown,
+		options: unknown,
+	): FakeWebviewPanel {
 		const panel = new FakeWebviewPanel(viewType, title, showOptions, options);
 		window.panels.push(panel);
 		return panel;
@@ -212,8 +217,19 @@ export const window = {
 	/** Every line a channel received, as `level: text`; tests read `window.outputLines`. */
 	outputLines: [] as string[],
 	createOutputChannel(name: string): unknown {
-		const record = (level: string) => (message: unknown) => void window.outputLines.push(`${level}: ${String(message)}`);
-		return { name, info: record('info'), warn: record('warn'), error: record('error'), debug: record('debug'), trace: record('trace'), appendLine: record('line'), show() {}, dispose() {} };
+		const record = (level: string) => (message: unknown) =>
+			void window.outputLines.push(`${level}: ${String(message)}`);
+		return {
+			name,
+			info: record('info'),
+			warn: record('warn'),
+			error: record('error'),
+			debug: record('debug'),
+			trace: record('trace'),
+			appendLine: record('line'),
+			show() {},
+			dispose() {},
+		};
 	},
 };
 

@@ -34,7 +34,11 @@ function nextFinish(api: Api, timeoutMs = 90_000): Promise<FinishedRun> {
 			listener.dispose();
 			const state = api.lastState();
 			const lanes = Object.values(state?.agents ?? {}).map((lane) => JSON.stringify(lane).slice(0, 400));
-			reject(new Error(`the run did not end within ${timeoutMs} ms: status ${state?.status}, approvals ${JSON.stringify(state?.approvals)}, pending ${JSON.stringify(api.approvals.pending())}\n${lanes.join('\n')}`));
+			reject(
+				new Error(
+					`the run did not end within ${timeoutMs} ms: status ${state?.status}, approvals ${JSON.stringify(state?.approvals)}, pending ${JSON.stringify(api.approvals.pending())}\n${lanes.join('\n')}`,
+				),
+			);
 		}, timeoutMs);
 		const listener = api.runs.onDidFinishRun((run) => {
 			clearTimeout(timer);
@@ -85,7 +89,9 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		const t = performance.now();
 		api = await extension.activate();
 		const ms = performance.now() - t;
-		console.log(`activation: ${ms.toFixed(1)} ms including loading dist/extension.js (activate() itself: ${api.activationMs.toFixed(1)} ms)${wasActive ? ' [was already active]' : ''}; dist/engine.js loaded: ${engineLoaded() ? 'yes' : 'no'}`);
+		console.log(
+			`activation: ${ms.toFixed(1)} ms including loading dist/extension.js (activate() itself: ${api.activationMs.toFixed(1)} ms)${wasActive ? ' [was already active]' : ''}; dist/engine.js loaded: ${engineLoaded() ? 'yes' : 'no'}`,
+		);
 		if (!wasActive || api.lastState() === null) {
 			// Activation (and everything until the first run) never loads the engine bundle.
 			assert.equal(engineLoaded(), undefined, 'dist/engine.js must not be loaded before the first run');
@@ -113,7 +119,10 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		await vscode.window.showTextDocument(vscode.Uri.file(join(root, 'README.md')));
 		const finished = nextFinish(api);
 		const t = Date.now();
-		const command = vscode.commands.executeCommand<FinishedRun | undefined>(commandIds.askTeam, 'Release version 1.0');
+		const command = vscode.commands.executeCommand<FinishedRun | undefined>(
+			commandIds.askTeam,
+			'Release version 1.0',
+		);
 
 		// Both agents wait on the one request (the second joined the first).
 		const pending = await until('both agents to wait on one approval request', () => {
@@ -133,17 +142,43 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 			return s && s.approvals.length > 0 ? s : undefined;
 		});
 		assert.equal(state.approvals.length, 1, 'identical requests are one card');
-		assert.deepEqual({ ...state.approvals[0], t: 0 }, { requestId: pending.requestId, agentId: pending.agentIds[0], action: 'command', target: 'npm publish', reason: pending.reason, t: 0, decision: null, by: null });
-		assert.deepEqual(api.approvals.ui(), { badge: '$(shield) 1 approval', panelTitle: 'MassGen (1 waiting)' });
+		assert.deepEqual(
+			{ ...state.approvals[0], t: 0 },
+			{
+				requestId: pending.requestId,
+				agentId: pending.agentIds[0],
+				action: 'command',
+				target: 'npm publish',
+				reason: pending.reason,
+				t: 0,
+				decision: null,
+				by: null,
+			},
+		);
+		assert.deepEqual(api.approvals.ui(), {
+			badge: '$(shield) 1 approval',
+			panelTitle: 'MassGen (1 waiting)',
+		});
 		// The panel opened without the focus: the request was also announced by one notification.
-		assert.deepEqual(api.approvals.notifications(), [`MassGen: ${pending.agentIds[0]} wants to run \`npm publish\``]);
+		assert.deepEqual(api.approvals.notifications(), [
+			`MassGen: ${pending.agentIds[0]} wants to run \`npm publish\``,
+		]);
 		await requestScreenshot('in-host-approval-pending');
 
 		// The panel's message path: validated, stale ids ignored, then Deny with a note.
 		await api.approvals.postFromPanel({ type: 'approval', requestId: pending.requestId, decision: 'maybe' });
-		await api.approvals.postFromPanel({ type: 'approval', requestId: 'approval-0-000000', decision: 'allow-once' });
+		await api.approvals.postFromPanel({
+			type: 'approval',
+			requestId: 'approval-0-000000',
+			decision: 'allow-once',
+		});
 		assert.equal(api.approvals.pending().length, 1, 'an invalid or stale message decides nothing');
-		await api.approvals.postFromPanel({ type: 'approval', requestId: pending.requestId, decision: 'deny', note: 'Publishing is for maintainers.' });
+		await api.approvals.postFromPanel({
+			type: 'approval',
+			requestId: pending.requestId,
+			decision: 'deny',
+			note: 'Publishing is for maintainers.',
+		});
 		assert.deepEqual(api.approvals.pending(), []);
 		assert.deepEqual(api.approvals.ui(), { badge: undefined, panelTitle: 'MassGen' });
 
@@ -161,18 +196,29 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 
 		// Each agent got the denial (with the note) as its tool result, and went on to answer.
 		const events = jsonLines<RunEvent>(join(run.runDir, 'events.jsonl'));
-		const results = events.filter((e): e is Extract<RunEvent, { type: 'tool-result' }> => e.type === 'tool-result' && e.name === 'run_command');
+		const results = events.filter(
+			(e): e is Extract<RunEvent, { type: 'tool-result' }> =>
+				e.type === 'tool-result' && e.name === 'run_command',
+		);
 		assert.deepEqual(results.map((e) => e.agentId).sort(), ['builder', 'tester']);
 		for (const e of results) {
 			assert.equal(e.isError, true);
-			assert.equal(e.text, 'run_command: denied by the user. Note from the user: Publishing is for maintainers.');
+			assert.equal(
+				e.text,
+				'run_command: denied by the user. Note from the user: Publishing is for maintainers.',
+			);
 		}
 		assert.equal(events.filter((e) => e.type === 'approval-request').length, 1);
 		assert.deepEqual(
-			events.filter((e) => e.type === 'approval-result').map((e) => (e.type === 'approval-result' ? [e.requestId, e.decision, e.by] : [])),
+			events
+				.filter((e) => e.type === 'approval-result')
+				.map((e) => (e.type === 'approval-result' ? [e.requestId, e.decision, e.by] : [])),
 			[[pending.requestId, 'deny', 'user']],
 		);
-		assert.ok(events.some((e) => e.type === 'new-answer'), 'the agents answered after the denial');
+		assert.ok(
+			events.some((e) => e.type === 'new-answer'),
+			'the agents answered after the denial',
+		);
 		assert.equal(events.at(-1)?.type, 'run-end');
 
 		// The audit ledger: one line per asking agent, decided by the user through the approval.
@@ -183,7 +229,16 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		for (const line of ledger) {
 			assert.deepEqual(
 				[line.tool, line.action, line.target, line.decision, line.via, line.by, line.requestId, line.note],
-				['run_command', 'command', 'npm publish', 'deny', 'approval', 'user', pending.requestId, 'Publishing is for maintainers.'],
+				[
+					'run_command',
+					'command',
+					'npm publish',
+					'deny',
+					'approval',
+					'user',
+					pending.requestId,
+					'Publishing is for maintainers.',
+				],
 			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 300));
@@ -204,9 +259,17 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		assert.deepEqual(api.approvals.ui(), { badge: undefined, panelTitle: 'MassGen' });
 		const ledger = jsonLines<LedgerLine>(join(run.runDir, 'permissions.jsonl'));
 		assert.ok(ledger.length >= 1, 'the cancelled request is in the ledger');
-		for (const line of ledger) assert.deepEqual([line.target, line.decision, line.by, line.requestId], ['npm publish', 'deny', 'cancelled', pending.requestId]);
+		for (const line of ledger) {
+			assert.deepEqual(
+				[line.target, line.decision, line.by, line.requestId],
+				['npm publish', 'deny', 'cancelled', pending.requestId],
+			);
+		}
 		// The panel's card is closed too (the event union has no "withdrawn": it expires).
-		assert.deepEqual(run.state.approvals.map((a) => [a.decision, a.by]), [['deny', 'timeout']]);
+		assert.deepEqual(
+			run.state.approvals.map((a) => [a.decision, a.by]),
+			[['deny', 'timeout']],
+		);
 	});
 
 	it('"Always allow" from the panel: the command runs in the scratch copy (not the workspace), the grant is kept in workspace state, and the next run does not ask', async () => {
@@ -224,7 +287,11 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		await first;
 		assert.equal(run.result.status, 'completed', run.result.error ?? undefined);
 		assert.deepEqual(api.approvals.alwaysAllowed(), ['command(touch approved.txt)']);
-		assert.equal(existsSync(join(root, 'approved.txt')), false, 'commands run in a scratch copy, never in the workspace');
+		assert.equal(
+			existsSync(join(root, 'approved.txt')),
+			false,
+			'commands run in a scratch copy, never in the workspace',
+		);
 		let events = jsonLines<RunEvent>(join(run.runDir, 'events.jsonl'));
 		const touched = events.find((e) => e.type === 'tool-result' && e.name === 'run_command');
 		assert.ok(touched && touched.type === 'tool-result');
@@ -232,7 +299,13 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		// It ran behind bubblewrap in the extension host (Node 20), and the panel's state says so.
 		assert.equal(run.state.commandSandbox?.mode, 'bubblewrap', run.state.commandSandbox?.notice);
 		assert.deepEqual(
-			jsonLines<LedgerLine>(join(run.runDir, 'permissions.jsonl')).map((l) => [l.agentId, l.decision, l.via, l.by, l.scope]),
+			jsonLines<LedgerLine>(join(run.runDir, 'permissions.jsonl')).map((l) => [
+				l.agentId,
+				l.decision,
+				l.via,
+				l.by,
+				l.scope,
+			]),
 			[['toucher', 'allow', 'approval', 'user', 'always']],
 		);
 
@@ -245,7 +318,10 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 		assert.equal(events.filter((e) => e.type === 'approval-request').length, 0);
 		assert.deepEqual(run.state.approvals, []);
 		const ledger = jsonLines<LedgerLine>(join(run.runDir, 'permissions.jsonl'));
-		assert.deepEqual(ledger.map((l) => [l.agentId, l.target, l.decision, l.by]), [['toucher', 'touch approved.txt', 'allow', 'engine']]);
+		assert.deepEqual(
+			ledger.map((l) => [l.agentId, l.target, l.decision, l.by]),
+			[['toucher', 'touch approved.txt', 'allow', 'engine']],
+		);
 		assert.equal(existsSync(join(root, 'approved.txt')), false);
 	});
 });

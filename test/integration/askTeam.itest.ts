@@ -43,7 +43,9 @@ function runDirs(root: string): string[] {
 function panelTabs(): vscode.Tab[] {
 	return vscode.window.tabGroups.all
 		.flatMap((group) => group.tabs)
-		.filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel));
+		.filter(
+			(tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel),
+		);
 }
 
 describe('Ask Team (in VS Code, scripted teams)', function () {
@@ -83,7 +85,10 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		const runsBefore = runDirs(root);
 		const finished = nextFinish(api);
 		const t = Date.now();
-		const command = vscode.commands.executeCommand<FinishedRun | undefined>(commandIds.askTeam, 'How should we document this project?');
+		const command = vscode.commands.executeCommand<FinishedRun | undefined>(
+			commandIds.askTeam,
+			'How should we document this project?',
+		);
 
 		// While it runs: the context key, the status bar, and the panel (opened without focus).
 		await until('the run to start', () => api.runs.isRunning);
@@ -107,7 +112,10 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		assert.match(result.finalAnswer ?? '', new RegExp(`${result.winner.agentId}'s presentation`));
 		assert.equal(state.status, 'completed');
 		assert.equal(api.lastState()?.runId, result.runId);
-		assert.deepEqual(result.changes.map((c) => `${c.kind} ${c.path}`).sort(), ['add docs/NOTES.md', 'modify README.md']);
+		assert.deepEqual(result.changes.map((c) => `${c.kind} ${c.path}`).sort(), [
+			'add docs/NOTES.md',
+			'modify README.md',
+		]);
 
 		// The run log.
 		assert.deepEqual(runDirs(root), [...runsBefore, result.runId].sort());
@@ -115,7 +123,10 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		for (const file of ['events.jsonl', 'result.json', 'final-answer.md', 'changes.patch', 'config.yaml']) {
 			assert.ok(existsSync(join(run.runDir, file)), `${file} in the run directory`);
 		}
-		const onDisk = JSON.parse(readFileSync(join(run.runDir, 'result.json'), 'utf8')) as { status: string; winner: { agentId: string } };
+		const onDisk = JSON.parse(readFileSync(join(run.runDir, 'result.json'), 'utf8')) as {
+			status: string;
+			winner: { agentId: string };
+		};
 		assert.equal(onDisk.status, 'completed');
 		assert.equal(onDisk.winner.agentId, result.winner.agentId);
 		const lines = readFileSync(join(run.runDir, 'events.jsonl'), 'utf8').trim().split('\n');
@@ -139,7 +150,10 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		const before = snapshotFiles(root);
 		const finished = nextFinish(api);
 		const command = vscode.commands.executeCommand(commandIds.askTeam, 'A question to cancel');
-		await until('the run to start streaming', () => api.lastState()?.status === 'running' && api.lastState()!.agentOrder.length === 2);
+		await until(
+			'the run to start streaming',
+			() => api.lastState()?.status === 'running' && api.lastState()!.agentOrder.length === 2,
+		);
 		const t = Date.now();
 		await vscode.commands.executeCommand(commandIds.cancelRun);
 		const run = await finished;
@@ -161,7 +175,10 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		const before = snapshotFiles(root);
 		const finished = nextFinish(api);
 		const command = vscode.commands.executeCommand(commandIds.askTeam, 'A question whose panel gets closed');
-		await until('the run to start streaming', () => api.lastState()?.status === 'running' && api.lastState()!.agentOrder.length === 2);
+		await until(
+			'the run to start streaming',
+			() => api.lastState()?.status === 'running' && api.lastState()!.agentOrder.length === 2,
+		);
 		const [tab] = await until('the panel tab', () => (panelTabs().length === 1 ? panelTabs() : undefined));
 		const t = Date.now();
 		assert.ok(await vscode.window.tabGroups.close(tab!), 'the panel tab closes');
@@ -196,9 +213,16 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 			return found.length ? found : undefined;
 		});
 		const seen = diagnostics
-			.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.character + 1} ${d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning'} ${String(d.code)}`)
+			.map(
+				(d) =>
+					`${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.character + 1} ${d.severity === vscode.DiagnosticSeverity.Error ? 'error' : 'warning'} ${String(d.code)}`,
+			)
 			.sort();
-		assert.deepEqual(seen, ['5:5-12 error missing-script', '7:20-23 error invalid-type', '8:9-10 error duplicate-agent-id']);
+		assert.deepEqual(seen, [
+			'5:5-12 error missing-script',
+			'7:20-23 error invalid-type',
+			'8:9-10 error duplicate-agent-id',
+		]);
 		assert.ok(diagnostics.every((d) => d.source === 'MassGen'));
 		assert.deepEqual(api.ui(), { runActive: false, statusBar: undefined, panelOpen: true });
 	});
@@ -225,11 +249,21 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		await useConfig(join(fixtures, 'team.yaml'));
 		const first = await api.runs.start({ question: 'First question', kind: 'ask' });
 		assert.equal(first?.result.status, 'completed');
-		const second = await api.runs.start({ question: 'And a follow-up?', kind: 'ask', continueConversation: true });
+		const second = await api.runs.start({
+			question: 'And a follow-up?',
+			kind: 'ask',
+			continueConversation: true,
+		});
 		assert.equal(second?.result.status, 'completed');
-		assert.deepEqual(api.conversation().map((turn) => turn.question), ['First question', 'And a follow-up?']);
+		assert.deepEqual(
+			api.conversation().map((turn) => turn.question),
+			['First question', 'And a follow-up?'],
+		);
 		assert.equal(api.conversation()[0]!.answer, first?.result.finalAnswer);
 		await api.runs.start({ question: 'Something else', kind: 'ask' });
-		assert.deepEqual(api.conversation().map((turn) => turn.question), ['Something else']);
+		assert.deepEqual(
+			api.conversation().map((turn) => turn.question),
+			['Something else'],
+		);
 	});
 });

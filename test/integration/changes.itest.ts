@@ -11,7 +11,17 @@ import { commandIds } from '../../src/vscode/commandIds';
 import type { FinishedRun, RunRequest, RunService } from '../../src/vscode/run/runTypes';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { ChangeHarness, until } from '../fixtures/changes/changeHarness';
-import { addedFinal, addedPath, appBase, appFinal, appPath, appWith, notesBase, notesFinal, notesPath } from '../fixtures/changes/files';
+import {
+	addedFinal,
+	addedPath,
+	appBase,
+	appFinal,
+	appPath,
+	appWith,
+	notesBase,
+	notesFinal,
+	notesPath,
+} from '../fixtures/changes/files';
 import { requestScreenshot } from './harness';
 
 describe('Change review (in VS Code, scripted team)', function () {
@@ -25,7 +35,9 @@ describe('Change review (in VS Code, scripted team)', function () {
 		api = await extension.activate();
 		h = new ChangeHarness(api, join(extension.extensionPath, 'test', 'fixtures', 'changes', 'team.yaml'));
 		// code-server saves dirty buffers after a delay by default; these tests need them to stay dirty.
-		await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+		await vscode.workspace
+			.getConfiguration('files')
+			.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
 	});
 
 	beforeEach(async () => {
@@ -39,7 +51,9 @@ describe('Change review (in VS Code, scripted team)', function () {
 
 	after(async () => {
 		await h.cleanUp();
-		await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+		await vscode.workspace
+			.getConfiguration('files')
+			.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
 	});
 
 	it('a run with changes: pending change set with consensus marks, the first diff opened, nothing written', async () => {
@@ -49,13 +63,23 @@ describe('Change review (in VS Code, scripted team)', function () {
 			[`modify ${appPath} +3 -2`, `add ${addedPath} +3 -0`, `modify ${notesPath} +1 -0`],
 		);
 		const app = view.files[0]!;
-		const answers = JSON.stringify(run.result.answerChanges?.map((answer) => [answer.agentId, answer.label, answer.changes.map((c) => c.path)]));
+		const answers = JSON.stringify(
+			run.result.answerChanges?.map((answer) => [
+				answer.agentId,
+				answer.label,
+				answer.changes.map((c) => c.path),
+			]),
+		);
 		// add() and sub(): every agent's answer made them; mul(): only the winner's presentation.
-		assert.deepEqual(app.hunks.map((hunk) => [hunk.id, hunk.oldStart, hunk.agents.length, hunk.selected]), [
-			['final#0', 1, 3, true],
-			['final#1', 6, 3, true],
-			['final#2', 10, 1, true],
-		], `answers: ${answers}; user edits: ${JSON.stringify(view.files.map((file) => file.userEdit))}`);
+		assert.deepEqual(
+			app.hunks.map((hunk) => [hunk.id, hunk.oldStart, hunk.agents.length, hunk.selected]),
+			[
+				['final#0', 1, 3, true],
+				['final#1', 6, 3, true],
+				['final#2', 10, 1, true],
+			],
+			`answers: ${answers}; user edits: ${JSON.stringify(view.files.map((file) => file.userEdit))}`,
+		);
 		assert.equal(app.hunks[2]!.agents[0], run.result.winner?.agentId);
 		assert.deepEqual(app.hunks[1]!.lines, ['-\treturn a - b;', '+\treturn a - b; // difference']);
 		assert.equal(view.agentCount, 3);
@@ -68,10 +92,16 @@ describe('Change review (in VS Code, scripted team)', function () {
 		assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), appBase);
 		assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), appFinal);
 		const answer = run.result.answerChanges![0]!;
-		const answerDoc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`massgen-change:/${run.result.runId}/${answer.label}/${appPath}`));
+		const answerDoc = await vscode.workspace.openTextDocument(
+			vscode.Uri.parse(`massgen-change:/${run.result.runId}/${answer.label}/${appPath}`),
+		);
 		assert.equal(answerDoc.getText(), appWith('docComment', 'subComment'));
 
-		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null }, 'nothing is written before Accept');
+		assert.deepEqual(
+			h.readDisk(),
+			{ app: appBase, notes: notesBase, added: null },
+			'nothing is written before Accept',
+		);
 		await new Promise((resolve) => setTimeout(resolve, 400));
 		await requestScreenshot('in-host-changes-diff');
 	});
@@ -81,17 +111,27 @@ describe('Change review (in VS Code, scripted team)', function () {
 		const actions = h.changes;
 		actions.selectHunks!(appPath, ['final#2'], false);
 		const view = actions.changeSet()!;
-		assert.deepEqual(view.files[0]!.hunks.map((hunk) => hunk.selected), [true, true, false]);
+		assert.deepEqual(
+			view.files[0]!.hunks.map((hunk) => hunk.selected),
+			[true, true, false],
+		);
 		assert.equal(view.files[0]!.added, 2);
 		// The open diff shows the selection: the proposed side follows the checkboxes.
-		const proposed = await vscode.workspace.openTextDocument(vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${appPath}`));
-		await until('the proposed text to follow the selection', () => proposed.getText() === appWith('docComment', 'subComment'));
+		const proposed = await vscode.workspace.openTextDocument(
+			vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${appPath}`),
+		);
+		await until(
+			'the proposed text to follow the selection',
+			() => proposed.getText() === appWith('docComment', 'subComment'),
+		);
 
 		await actions.accept();
 		const expected = { app: appWith('docComment', 'subComment'), notes: notesFinal, added: addedFinal };
 		assert.deepEqual(h.readDisk(), expected);
 		assert.equal(actions.changeSet(), null, 'nothing pending after accepting everything');
-		await until('the diff tabs to close', () => (h.changeTabs(run.result.runId).length === 0 ? true : undefined));
+		await until('the diff tabs to close', () =>
+			h.changeTabs(run.result.runId).length === 0 ? true : undefined,
+		);
 		for (const path of [appPath, notesPath]) assert.equal(h.document(path)?.isDirty, false, `${path} saved`);
 
 		// One undo, from one of the edited files, restores every file (the edit is one undo group).
@@ -113,7 +153,10 @@ describe('Change review (in VS Code, scripted team)', function () {
 		assert.ok(await vscode.workspace.applyEdit(edit));
 		const edited = await until(`both files to be marked edited: merged (dirty ${notes.isDirty})`, () => {
 			const view = h.changes.changeSet();
-			const flags = view?.files.filter((file) => file.userEdit === 'merged').map((file) => file.path).sort();
+			const flags = view?.files
+				.filter((file) => file.userEdit === 'merged')
+				.map((file) => file.path)
+				.sort();
 			return flags?.length === 2 ? flags : undefined;
 		});
 		assert.deepEqual(edited, [appPath, notesPath]);
@@ -134,7 +177,12 @@ describe('Change review (in VS Code, scripted team)', function () {
 			const state = h.api.lastState();
 			if (!state || state.runId === previous || state.status !== 'running') return undefined;
 			const lanes = Object.values(state.agents);
-			return lanes.some((lane) => lane.toolCalls.some((call) => call.name === 'write_file' && call.args['path'] === appPath && call.result?.isError === false));
+			return lanes.some((lane) =>
+				lane.toolCalls.some(
+					(call) =>
+						call.name === 'write_file' && call.args['path'] === appPath && call.result?.isError === false,
+				),
+			);
 		});
 		const doc = await vscode.workspace.openTextDocument(h.uri(appPath));
 		const edit = new vscode.WorkspaceEdit();
@@ -149,12 +197,18 @@ describe('Change review (in VS Code, scripted team)', function () {
 		assert.equal(run.result.changes.find((change) => change.path === appPath)?.base, appBase);
 		const marked = await until('app.ts to be marked edited since the team read it: merged', () => {
 			const view = h.changes.changeSet();
-			return view?.runId === run.result.runId ? view.files.find((file) => file.path === appPath)?.userEdit === 'merged' : undefined;
+			return view?.runId === run.result.runId
+				? view.files.find((file) => file.path === appPath)?.userEdit === 'merged'
+				: undefined;
 		});
 		assert.ok(marked);
 
 		await h.changes.accept();
-		assert.equal(readFileSync(h.abs(appPath), 'utf8'), appFinal.replace('return a + b;', 'return b + a;'), "the user's line and the team's three hunks");
+		assert.equal(
+			readFileSync(h.abs(appPath), 'utf8'),
+			appFinal.replace('return a + b;', 'return b + a;'),
+			"the user's line and the team's three hunks",
+		);
 		assert.equal(readFileSync(h.abs(notesPath), 'utf8'), notesFinal);
 		await vscode.window.showTextDocument(h.uri(appPath));
 		await vscode.commands.executeCommand('undo');
@@ -171,7 +225,11 @@ describe('Change review (in VS Code, scripted team)', function () {
 		try {
 			await h.changes.accept();
 			assert.deepEqual(readdirSync(secretDir), [], 'nothing was written through the link');
-			assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null }, 'nothing at all was written');
+			assert.deepEqual(
+				h.readDisk(),
+				{ app: appBase, notes: notesBase, added: null },
+				'nothing at all was written',
+			);
 			assert.equal(h.changes.changeSet()?.runId, run.result.runId, 'the changes stay pending');
 		} finally {
 			unlinkSync(linked);
@@ -183,8 +241,12 @@ describe('Change review (in VS Code, scripted team)', function () {
 		const { run } = await h.runTeam();
 		await until('the diff', () => h.diffTab(run.result.runId, appPath));
 		await vscode.commands.executeCommand(commandIds.reviewChanges);
-		const multi = await until(`the multi-file diff tab (tabs: ${JSON.stringify(vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label))})`, () =>
-			vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => /^MassGen: 3 files changed by (alpha|beta|gamma)( \(3 files\))?$/.test(tab.label)),
+		const multi = await until(
+			`the multi-file diff tab (tabs: ${JSON.stringify(vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label))})`,
+			() =>
+				vscode.window.tabGroups.all
+					.flatMap((group) => group.tabs)
+					.find((tab) => /^MassGen: 3 files changed by (alpha|beta|gamma)( \(3 files\))?$/.test(tab.label)),
 		);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		await requestScreenshot('in-host-changes-multi-file');
@@ -192,8 +254,16 @@ describe('Change review (in VS Code, scripted team)', function () {
 		await vscode.commands.executeCommand(commandIds.rejectChanges);
 		assert.equal(h.changes.changeSet(), null);
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
-		await until('the diff tabs to close', () => (h.changeTabs(run.result.runId).length === 0 ? true : undefined));
-		await until('the multi-file diff to close', () => !vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.label.startsWith('MassGen: 3 files')));
+		await until('the diff tabs to close', () =>
+			h.changeTabs(run.result.runId).length === 0 ? true : undefined,
+		);
+		await until(
+			'the multi-file diff to close',
+			() =>
+				!vscode.window.tabGroups.all
+					.flatMap((group) => group.tabs)
+					.some((tab) => tab.label.startsWith('MassGen: 3 files')),
+		);
 	});
 
 	it('editor title actions: Next File, then Accept File on the active diff accepts only that file', async () => {
@@ -201,7 +271,10 @@ describe('Change review (in VS Code, scripted team)', function () {
 		await until('the first diff', () => h.diffTab(run.result.runId, appPath));
 		const activeDiff = (path: string) => () => {
 			const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-			return input instanceof vscode.TabInputTextDiff && input.modified.path === `/${run.result.runId}/proposed/${path}` ? true : undefined;
+			return input instanceof vscode.TabInputTextDiff &&
+				input.modified.path === `/${run.result.runId}/proposed/${path}`
+				? true
+				: undefined;
 		};
 		// The diff opened without taking the focus; from outside a diff, Next File goes to the first file.
 		if (!activeDiff(appPath)()) await vscode.commands.executeCommand(commandIds.nextChangedFile);
@@ -216,9 +289,18 @@ describe('Change review (in VS Code, scripted team)', function () {
 		const active = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
 		await vscode.commands.executeCommand(commandIds.acceptFile, active.modified);
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: addedFinal });
-		assert.deepEqual(h.changes.changeSet()!.files.map((file) => file.path), [appPath, notesPath]);
-		await vscode.commands.executeCommand(commandIds.rejectFile, vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${notesPath}`));
-		assert.deepEqual(h.changes.changeSet()!.files.map((file) => file.path), [appPath]);
+		assert.deepEqual(
+			h.changes.changeSet()!.files.map((file) => file.path),
+			[appPath, notesPath],
+		);
+		await vscode.commands.executeCommand(
+			commandIds.rejectFile,
+			vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${notesPath}`),
+		);
+		assert.deepEqual(
+			h.changes.changeSet()!.files.map((file) => file.path),
+			[appPath],
+		);
 		await vscode.commands.executeCommand(commandIds.acceptChanges);
 		assert.deepEqual(h.readDisk(), { app: appFinal, notes: notesBase, added: addedFinal });
 		assert.equal(h.changes.changeSet(), null);
@@ -235,7 +317,10 @@ describe('Change review (in VS Code, scripted team)', function () {
 		// A second change review with scripted answers to the (modal) conflict question, fed the real run.
 		const finished = new vscode.EventEmitter<FinishedRun>();
 		const started: RunRequest[] = [];
-		const runs: RunService = { start: async (request) => void started.push(request), onDidFinishRun: finished.event };
+		const runs: RunService = {
+			start: async (request) => void started.push(request),
+			onDidFinishRun: finished.event,
+		};
 		const asked: (readonly ConflictSummary[])[] = [];
 		let answer: ConflictChoice;
 		const prompts: ChangePrompts = {
@@ -252,7 +337,10 @@ describe('Change review (in VS Code, scripted team)', function () {
 			await h.changes.reject();
 			const feed = async () => {
 				finished.fire(run);
-				await until('the second review to hold the run', () => feature.review.pending?.runId === run.result.runId);
+				await until(
+					'the second review to hold the run',
+					() => feature.review.pending?.runId === run.result.runId,
+				);
 			};
 			await feed();
 			const mine = appBase.replace('return a - b;', 'return a - b - 0;');
@@ -272,19 +360,30 @@ describe('Change review (in VS Code, scripted team)', function () {
 
 			// Fed again with the user's edit still on disk: the base is the run snapshot's, so it is still a conflict.
 			await feed();
-			await until('app.ts to be marked edited: conflict', () => feature.review.pending?.userEdit(appPath) === 'conflict');
+			await until(
+				'app.ts to be marked edited: conflict',
+				() => feature.review.pending?.userEdit(appPath) === 'conflict',
+			);
 			answer = 'resolve';
 			await feature.review.accept();
 			const app = await until('app.ts with conflict markers', () => {
 				const doc = h.document(appPath);
 				return doc?.getText().includes('<<<<<<< Current (your edits)') ? doc : undefined;
 			}).catch((error: Error) => {
-				const state = `asked ${asked.length} times; pending: ${feature.review.pending?.files().map((f) => f.path).join(', ')}; buffer: ${JSON.stringify(h.document(appPath)?.getText())}; disk: ${JSON.stringify(h.readDisk())}`;
+				const state = `asked ${asked.length} times; pending: ${feature.review.pending
+					?.files()
+					.map((f) => f.path)
+					.join(
+						', ',
+					)}; buffer: ${JSON.stringify(h.document(appPath)?.getText())}; disk: ${JSON.stringify(h.readDisk())}`;
 				throw new Error(`${error.message} (${state})`);
 			});
 			assert.equal(
 				app.getText(),
-				appFinal.replace('\treturn a - b; // difference\n', `<<<<<<< Current (your edits)\n\treturn a - b - 0;\n=======\n\treturn a - b; // difference\n>>>>>>> MassGen run ${run.result.runId} (${run.result.winner!.agentId})\n`),
+				appFinal.replace(
+					'\treturn a - b; // difference\n',
+					`<<<<<<< Current (your edits)\n\treturn a - b - 0;\n=======\n\treturn a - b; // difference\n>>>>>>> MassGen run ${run.result.runId} (${run.result.winner!.agentId})\n`,
+				),
 			);
 			assert.equal(app.isDirty, true, 'conflict markers are left for the user to resolve and save');
 			assert.deepEqual(h.readDisk(), { app: mine, notes: notesFinal, added: addedFinal });

@@ -47,7 +47,9 @@ describe('Command sandbox (in VS Code)', function () {
 	});
 
 	after(async () => {
-		await vscode.workspace.getConfiguration().update('massgen.config', undefined, vscode.ConfigurationTarget.Global);
+		await vscode.workspace
+			.getConfiguration()
+			.update('massgen.config', undefined, vscode.ConfigurationTarget.Global);
 	});
 
 	afterEach(async () => {

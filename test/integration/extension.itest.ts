@@ -17,7 +17,9 @@ interface ContributedCommand {
 function massgenPanelTabs(): vscode.Tab[] {
 	return vscode.window.tabGroups.all
 		.flatMap((group) => group.tabs)
-		.filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel));
+		.filter(
+			(tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel),
+		);
 }
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {
@@ -60,7 +62,9 @@ describe('MassGen extension (in VS Code)', () => {
 		const contributed = (extension.packageJSON.contributes.commands as ContributedCommand[])
 			.map((c) => c.command)
 			.sort();
-		const registered = (await vscode.commands.getCommands(true)).filter((id) => id.startsWith('massgen.')).sort();
+		const registered = (await vscode.commands.getCommands(true))
+			.filter((id) => id.startsWith('massgen.'))
+			.sort();
 		assert.deepEqual(registered, contributed);
 		assert.deepEqual(contributed, Object.values(commandIds).sort());
 	});
@@ -80,12 +84,20 @@ describe('MassGen extension (in VS Code)', () => {
 	});
 
 	it('commands that ask something (input box, quick pick) end quietly when dismissed', async () => {
-		const asking = [commandIds.askTeam, commandIds.setApiKey, commandIds.selectTeamConfig, commandIds.openRunLog];
+		const asking = [
+			commandIds.askTeam,
+			commandIds.setApiKey,
+			commandIds.selectTeamConfig,
+			commandIds.openRunLog,
+		];
 		for (const id of asking) {
 			const running = vscode.commands.executeCommand(id);
 			// The quick input opens asynchronously; keep dismissing until the command has returned.
 			let settled = false;
-			void running.then(() => (settled = true), () => (settled = true));
+			void running.then(
+				() => (settled = true),
+				() => (settled = true),
+			);
 			for (let i = 0; i < 100 && !settled; i++) {
 				await new Promise((resolve) => setTimeout(resolve, 50));
 				await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -95,7 +107,12 @@ describe('MassGen extension (in VS Code)', () => {
 	});
 
 	it('the other commands complete without throwing (Cancel Run with no run; the change review ones)', async () => {
-		const others = [commandIds.cancelRun, commandIds.reviewSelection, commandIds.acceptChanges, commandIds.rejectChanges];
+		const others = [
+			commandIds.cancelRun,
+			commandIds.reviewSelection,
+			commandIds.acceptChanges,
+			commandIds.rejectChanges,
+		];
 		for (const id of others) await vscode.commands.executeCommand(id);
 	});
 });

@@ -56,7 +56,10 @@ describe('A hostile or busy tool call never freezes the extension host', functio
 		const catastrophic = calls[0]!;
 		assert.equal(catastrophic.result?.isError, false);
 		assert.match(catastrophic.result!.text, /^no matches for \/\^\(a\+\)\+\$\/ in 'freeze\/evil\.txt'/);
-		assert.ok(catastrophic.result!.t - catastrophic.t < 1000, `the regex search took ${catastrophic.result!.t - catastrophic.t} ms`);
+		assert.ok(
+			catastrophic.result!.t - catastrophic.t < 1000,
+			`the regex search took ${catastrophic.result!.t - catastrophic.t} ms`,
+		);
 
 		const latencies: number[] = [];
 		for (let probe = 0; probe < 5; probe++) {
@@ -65,7 +68,9 @@ describe('A hostile or busy tool call never freezes the extension host', functio
 			latencies.push(performance.now() - started);
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}
-		console.log(`freeze: command round trips during the search: ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+		console.log(
+			`freeze: command round trips during the search: ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+		);
 		for (const ms of latencies) assert.ok(ms < 1000, `a command took ${ms} ms while the search ran`);
 		// The probes ran while the search was still going (it needs far longer than a second).
 		assert.equal(api.lastState()?.agents['searcher']?.toolCalls[1]?.result, null);

@@ -4,7 +4,11 @@ import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 
 /** Polls `probe` every 25 ms until it returns a value; fails naming `what` after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+	what: string,
+	probe: () => T | undefined | false,
+	timeoutMs = 20_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = probe();

@@ -8,7 +8,9 @@ import { type InHostTestResult, summaryPrefix } from './harness';
 export function run(): Promise<void> {
 	const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
 	if (process.env.MASSGEN_E2E_GREP) mocha.grep(process.env.MASSGEN_E2E_GREP);
-	for (const name of readdirSync(__dirname).filter((n) => n.endsWith('.itest.js')).sort()) {
+	for (const name of readdirSync(__dirname)
+		.filter((n) => n.endsWith('.itest.js'))
+		.sort()) {
 		mocha.addFile(join(__dirname, name));
 	}
 	const tests: InHostTestResult[] = [];

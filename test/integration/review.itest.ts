@@ -21,7 +21,12 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 		const extension = vscode.extensions.getExtension<MassGenApi>('massgen.massgen-vscode');
 		assert.ok(extension);
 		api = await extension.activate();
-		h = new ChangeHarness(api, join(extension.extensionPath, 'test', 'fixtures', 'changes', 'review-team.yaml'), { [calcPath]: calcBase }, []);
+		h = new ChangeHarness(
+			api,
+			join(extension.extensionPath, 'test', 'fixtures', 'changes', 'review-team.yaml'),
+			{ [calcPath]: calcBase },
+			[],
+		);
 		await h.reset();
 	});
 
@@ -32,7 +37,9 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 
 	after(async () => {
 		await h.cleanUp();
-		await vscode.workspace.fs.delete(h.uri('review-demo'), { recursive: true, useTrash: false }).then(undefined, () => undefined);
+		await vscode.workspace.fs
+			.delete(h.uri('review-demo'), { recursive: true, useTrash: false })
+			.then(undefined, () => undefined);
 	});
 
 	it('sends the selection with path, line numbers and context; findings become threads saying how many agents raised them; the fix is a change set', async () => {
@@ -42,18 +49,26 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 		assert.ok(run, 'the review ran');
 		assert.equal(run.result.status, 'completed', run.result.error);
 		assert.equal(run.request.kind, 'review');
-		assert.deepEqual({ ...run.request.review, uri: run.request.review?.uri.toString() }, { uri: h.uri(calcPath).toString(), path: calcPath, startLine: 2, endLine: 6 });
+		assert.deepEqual(
+			{ ...run.request.review, uri: run.request.review?.uri.toString() },
+			{ uri: h.uri(calcPath).toString(), path: calcPath, startLine: 2, endLine: 6 },
+		);
 		const question = run.request.question;
 		assert.match(question, /`review-demo\/calc\.ts` \(lines 3-6\)/);
 		assert.ok(question.includes('```findings'), 'asks for a findings block');
 		assert.ok(question.includes('3 | \tfor (let i = 0; i <= values.length; i++) {'), 'numbered selection');
 		assert.ok(question.includes('Context before (lines 1-2)'), 'context before');
 
-		const threads = await until('the finding threads', () => (api.findingThreads().length >= 2 ? api.findingThreads() : undefined));
+		const threads = await until('the finding threads', () =>
+			api.findingThreads().length >= 2 ? api.findingThreads() : undefined,
+		);
 		const byLine = new Map(threads.map((thread) => [thread.line, thread]));
 		assert.equal(byLine.get(3)?.label, 'Error · raised by 3 of 3 agents');
 		// When gamma wins, line 6 is not in its review but two other agents agree on it.
-		assert.match(byLine.get(6)?.label ?? '', /^Warning · raised by 2 of 3 agents( · not in the winning review)?$/);
+		assert.match(
+			byLine.get(6)?.label ?? '',
+			/^Warning · raised by 2 of 3 agents( · not in the winning review)?$/,
+		);
 		assert.equal(byLine.get(3)?.thread.uri.toString(), h.uri(calcPath).toString());
 		assert.equal(byLine.get(3)?.thread.range?.start.line, 2);
 		assert.equal(byLine.get(3)?.thread.canReply, false);
@@ -68,15 +83,31 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 			const current = h.changes.changeSet();
 			return current?.runId === run.result.runId ? current : undefined;
 		});
-		assert.deepEqual(view.files.map((file) => `${file.kind} ${file.path}`), [`modify ${calcPath}`]);
-		assert.equal((await vscode.workspace.openTextDocument(vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${calcPath}`))).getText(), calcFixed);
+		assert.deepEqual(
+			view.files.map((file) => `${file.kind} ${file.path}`),
+			[`modify ${calcPath}`],
+		);
+		assert.equal(
+			(
+				await vscode.workspace.openTextDocument(
+					vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${calcPath}`),
+				)
+			).getText(),
+			calcFixed,
+		);
 		await vscode.window.showTextDocument(h.uri(calcPath), { preview: false });
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		await requestScreenshot('in-host-review-threads');
 
 		// Dismiss one finding, then clear the rest.
 		await vscode.commands.executeCommand(commandIds.dismissFinding, byLine.get(3)!.thread);
-		assert.deepEqual(api.findingThreads().map((thread) => thread.line).includes(3), false);
+		assert.deepEqual(
+			api
+				.findingThreads()
+				.map((thread) => thread.line)
+				.includes(3),
+			false,
+		);
 		await vscode.commands.executeCommand(commandIds.clearReviewComments);
 		assert.equal(api.findingThreads().length, 0);
 	});

@@ -12,7 +12,10 @@ async function main(): Promise<void> {
 	const repoRoot = resolve(__dirname, '..', '..');
 	const workspace = mkdtempSync(join(tmpdir(), 'massgen-electron-ws-'));
 	mkdirSync(join(workspace, 'src'));
-	writeFileSync(join(workspace, 'src', 'hello.ts'), 'export const hello = (name: string) => `Hello, ${name}!`;\n');
+	writeFileSync(
+		join(workspace, 'src', 'hello.ts'),
+		'export const hello = (name: string) => `Hello, ${name}!`;\n',
+	);
 	try {
 		await runTests({
 			version: process.env.MASSGEN_VSCODE_VERSION ?? 'stable',

@@ -33,13 +33,25 @@ export function autoAgentTurn(prompt: PromptView, options: AutoAgentOptions = {}
 	if (vote && ids.length && hasAnswers && !(voteFailed && newAnswer)) {
 		return {
 			text: `Reviewing the answers; ${ids[0]} is solid.`,
-			toolCalls: [{ name: 'vote', arguments: { agent_id: ids[0], reason: `${name} agent: ${ids[0]} answers the question fully.` } }],
+			toolCalls: [
+				{
+					name: 'vote',
+					arguments: { agent_id: ids[0], reason: `${name} agent: ${ids[0]} answers the question fully.` },
+				},
+			],
 			usage,
 		};
 	}
 	if (newAnswer) {
-		const content = typeof options.answer === 'function' ? options.answer(prompt) : (options.answer ?? defaultAnswer(name, prompt));
-		return { text: 'Drafting an answer.', toolCalls: [{ name: 'new_answer', arguments: { content } }], usage };
+		const content =
+			typeof options.answer === 'function'
+				? options.answer(prompt)
+				: (options.answer ?? defaultAnswer(name, prompt));
+		return {
+			text: 'Drafting an answer.',
+			toolCalls: [{ name: 'new_answer', arguments: { content } }],
+			usage,
+		};
 	}
 	const text =
 		typeof options.presentation === 'function'

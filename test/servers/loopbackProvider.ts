@@ -92,7 +92,9 @@ export async function startLoopbackProvider(
 			method: req.method ?? 'GET',
 			path: url.pathname,
 			query: Object.fromEntries(url.searchParams),
-			headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+			headers: Object.fromEntries(
+				Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+			),
 			body,
 			rawBody,
 			model,
@@ -107,23 +109,41 @@ export async function startLoopbackProvider(
 		});
 		if (!wire.matches(record.method, record.path)) {
 			res.writeHead(404, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(wire.errorBody(404, `loopback ${protocol}: no route ${record.method} ${record.path}`)));
+			res.end(
+				JSON.stringify(wire.errorBody(404, `loopback ${protocol}: no route ${record.method} ${record.path}`)),
+			);
 			return;
 		}
-		const reply = queue.shift() ?? (auto ? { turn: autoAgentTurn(record.prompt, { name: protocol, ...auto }) } : undefined);
+		const reply =
+			queue.shift() ??
+			(auto ? { turn: autoAgentTurn(record.prompt, { name: protocol, ...auto }) } : undefined);
 		if (!reply) {
 			unexpected += 1;
 			res.writeHead(500, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(wire.errorBody(500, `loopback ${protocol}: no scripted reply for request ${requests.length}`)));
+			res.end(
+				JSON.stringify(
+					wire.errorBody(500, `loopback ${protocol}: no scripted reply for request ${requests.length}`),
+				),
+			);
 			return;
 		}
 		if ('status' in reply) {
 			res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-			res.end(JSON.stringify(reply.body ?? wire.errorBody(reply.status, reply.message ?? `loopback error ${reply.status}`)));
+			res.end(
+				JSON.stringify(
+					reply.body ?? wire.errorBody(reply.status, reply.message ?? `loopback error ${reply.status}`),
+				),
+			);
 			return;
 		}
 		if ('raw' in reply) {
-			await writeRaw(res, reply.raw, reply.chunkBytes ?? 64, reply.contentType ?? 'text/event-stream', reply.delayMs ?? options.delayMs ?? 0);
+			await writeRaw(
+				res,
+				reply.raw,
+				reply.chunkBytes ?? 64,
+				reply.contentType ?? 'text/event-stream',
+				reply.delayMs ?? options.delayMs ?? 0,
+			);
 			return;
 		}
 		const events = 'turn' in reply ? wire.encodeTurn(reply.turn, model) : reply.events;
@@ -166,7 +186,12 @@ async function streamEvents(
 ): Promise<void> {
 	// Negative positions count from the end: `stallAfter: -1` sends all but the terminal event.
 	const at = (n: number | undefined) => (n !== undefined && n < 0 ? Math.max(0, events.length + n) : n);
-	const shape = { ...reply, cutAfter: at(reply.cutAfter), endAfter: at(reply.endAfter), stallAfter: at(reply.stallAfter) };
+	const shape = {
+		...reply,
+		cutAfter: at(reply.cutAfter),
+		endAfter: at(reply.endAfter),
+		stallAfter: at(reply.stallAfter),
+	};
 	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...shape.headers });
 	res.flushHeaders();
 	let sent = 0;
@@ -197,7 +222,13 @@ async function streamEvents(
 }
 
 /** Writes a body in small byte pieces, so SSE events and UTF-8 characters straddle chunk boundaries. */
-async function writeRaw(res: ServerResponse, text: string, chunkBytes: number, contentType: string, delayMs: number): Promise<void> {
+async function writeRaw(
+	res: ServerResponse,
+	text: string,
+	chunkBytes: number,
+	contentType: string,
+	delayMs: number,
+): Promise<void> {
 	res.writeHead(200, { 'content-type': contentType });
 	const bytes = Buffer.from(text, 'utf8');
 	for (let i = 0; i < bytes.length && !res.destroyed; i += chunkBytes) {

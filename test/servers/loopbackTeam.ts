@@ -28,14 +28,29 @@ const members: readonly { protocol: LoopbackProtocol; id: string; type: string; 
  * gemini, chatcompletion) pointed at them: what the CLI's mixed-team run and the extension's
  * end-to-end tests use instead of real keys. Keys are dummies; the servers accept any.
  */
-export async function startLoopbackTeam(options: { auto?: AutoAgentOptions; delayMs?: number } = {}): Promise<LoopbackTeam> {
+export async function startLoopbackTeam(
+	options: { auto?: AutoAgentOptions; delayMs?: number } = {},
+): Promise<LoopbackTeam> {
 	const started = await Promise.all(
-		members.map((m) => startLoopbackProvider(m.protocol, { auto: { name: m.type, ...options.auto }, delayMs: options.delayMs })),
+		members.map((m) =>
+			startLoopbackProvider(m.protocol, {
+				auto: { name: m.type, ...options.auto },
+				delayMs: options.delayMs,
+			}),
+		),
 	);
-	const servers = Object.fromEntries(members.map((m, i) => [m.protocol, started[i]!])) as Record<LoopbackProtocol, LoopbackProvider>;
+	const servers = Object.fromEntries(members.map((m, i) => [m.protocol, started[i]!])) as Record<
+		LoopbackProtocol,
+		LoopbackProvider
+	>;
 	const agents = members.map((m) => ({
 		id: m.id,
-		backend: { type: m.type, model: m.model, base_url: servers[m.protocol].baseUrl, api_key: `loopback-${m.type}-key` },
+		backend: {
+			type: m.type,
+			model: m.model,
+			base_url: servers[m.protocol].baseUrl,
+			api_key: `loopback-${m.type}-key`,
+		},
 	}));
 	return {
 		servers,

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
 	} else {
 		process.stdout.write(yaml);
 	}
-	for (const [protocol, server] of Object.entries(team.servers)) process.stderr.write(`${protocol}: ${server.baseUrl}\n`);
+	for (const [protocol, server] of Object.entries(team.servers)) {
+		process.stderr.write(`${protocol}: ${server.baseUrl}\n`);
+	}
 	const stop = () => void team.close().then(() => process.exit(0));
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);

@@ -16,7 +16,10 @@ export class AnswersView {
 	private _answers: readonly AnswerView[] = [];
 	private _latest: HTMLElement | null = null;
 
-	constructor(private readonly _agentId: string, private readonly _viewState: ViewStateStore) {
+	constructor(
+		private readonly _agentId: string,
+		private readonly _viewState: ViewStateStore,
+	) {
 		this._count = h('span', { class: 'count' });
 		this._list = h('div', { class: 'answer-list' });
 		const parts = collapsible({
@@ -34,12 +37,15 @@ export class AnswersView {
 	update(answers: readonly AnswerView[]): void {
 		if (answers === this._answers) return;
 		const previous = this._answers;
-		const appendOnly = answers.length >= previous.length && previous.every((answer, i) => answers[i] === answer);
+		const appendOnly =
+			answers.length >= previous.length && previous.every((answer, i) => answers[i] === answer);
 		if (!appendOnly) {
 			this._list.replaceChildren();
 			this._latest = null;
 		}
-		for (const answer of answers.slice(appendOnly ? previous.length : 0)) this._list.append(this._item(answer));
+		for (const answer of answers.slice(appendOnly ? previous.length : 0)) {
+			this._list.append(this._item(answer));
+		}
 		this._answers = answers;
 		this.element.hidden = answers.length === 0;
 		setText(this._count, String(answers.length));

@@ -21,7 +21,10 @@ export class ApprovalsView {
 	private readonly _decidedGroup: HTMLDetailsElement;
 	private readonly _decidedCount: HTMLSpanElement;
 	private readonly _title: HTMLHeadingElement;
-	private readonly _cards = new Map<string, { card: HTMLElement; view: ApprovalView; buttons: HTMLElement[] }>();
+	private readonly _cards = new Map<
+		string,
+		{ card: HTMLElement; view: ApprovalView; buttons: HTMLElement[] }
+	>();
 	/** Requests answered here and not yet confirmed by an `approval-result`. */
 	private readonly _sent = new Set<string>();
 	private _approvals: readonly ApprovalView[] | null = null;
@@ -117,7 +120,10 @@ export class ApprovalsView {
 					{ class: `decided decided-${a.decision}` },
 					icon(a.decision === 'allow' ? 'check' : 'circle-slash'),
 					h('span', { text: `${a.agentId}: ${describe(a)}` }),
-					h('span', { class: 'decided-by', text: `${a.decision === 'allow' ? 'allowed' : 'denied'}${a.by ? ` by ${a.by}` : ''}` }),
+					h('span', {
+						class: 'decided-by',
+						text: `${a.decision === 'allow' ? 'allowed' : 'denied'}${a.by ? ` by ${a.by}` : ''}`,
+					}),
 				),
 			),
 		);
@@ -144,13 +150,23 @@ export class ApprovalsView {
 		const what = describe(approval);
 		const buttons = [
 			button('Allow once', () => decide('allow-once'), { icon: 'check', ariaLabel: `Allow once: ${what}` }),
-			button('Allow for this run', () => decide('allow-run'), { secondary: true, ariaLabel: `Allow for this run: ${what}` }),
+			button('Allow for this run', () => decide('allow-run'), {
+				secondary: true,
+				ariaLabel: `Allow for this run: ${what}`,
+			}),
 			button('Always allow', () => decide('always'), { secondary: true, ariaLabel: `Always allow: ${what}` }),
-			button('Deny', () => decide('deny'), { icon: 'circle-slash', secondary: true, ariaLabel: `Deny: ${what}` }),
+			button('Deny', () => decide('deny'), {
+				icon: 'circle-slash',
+				secondary: true,
+				ariaLabel: `Deny: ${what}`,
+			}),
 		];
 		const card = h(
 			'article',
-			{ class: 'approval-card', attrs: { 'aria-label': `Approval request: ${approval.agentId} wants to ${what}`, tabindex: '-1' } },
+			{
+				class: 'approval-card',
+				attrs: { 'aria-label': `Approval request: ${approval.agentId} wants to ${what}`, tabindex: '-1' },
+			},
 			h(
 				'div',
 				{ class: 'approval-head' },
@@ -176,7 +192,9 @@ export class ApprovalsView {
 		const root = this.element.parentElement;
 		if (!root) return;
 		for (const { card, view } of this._cards.values()) {
-			const slot = root.querySelector<HTMLElement>(`section.lane[data-agent="${CSS.escape(view.agentId)}"] > .lane-approvals`);
+			const slot = root.querySelector<HTMLElement>(
+				`section.lane[data-agent="${CSS.escape(view.agentId)}"] > .lane-approvals`,
+			);
 			const target = slot ?? this._pending;
 			if (card.parentElement !== target) target.append(card);
 		}
@@ -218,6 +236,7 @@ function describe(approval: ApprovalView): string {
 /** "1 approval waiting — in builder’s lane", "3 approvals waiting — in builder’s and critic’s lanes". */
 function pendingSummary(pending: readonly ApprovalView[]): string {
 	const agents = [...new Set(pending.map((a) => a.agentId))].map((id) => `${id}’s`);
-	const names = agents.length <= 1 ? (agents[0] ?? '') : `${agents.slice(0, -1).join(', ')} and ${agents.at(-1)}`;
+	const names =
+		agents.length <= 1 ? (agents[0] ?? '') : `${agents.slice(0, -1).join(', ')} and ${agents.at(-1)}`;
 	return `${pending.length} approval${pending.length === 1 ? '' : 's'} waiting — in ${names} lane${agents.length === 1 ? '' : 's'}`;
 }

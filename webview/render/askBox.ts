@@ -39,7 +39,11 @@ export class AskBox {
 				this._submit();
 			}
 		});
-		this._ask = button('Ask', () => this._submit(), { icon: 'send', class: 'ask-button', ariaLabel: 'Ask the team' });
+		this._ask = button('Ask', () => this._submit(), {
+			icon: 'send',
+			class: 'ask-button',
+			ariaLabel: 'Ask the team',
+		});
 		this._ask.id = 'ask-button';
 		this._hint = h('span', { class: 'ask-hint' });
 		this.element = h(
@@ -58,7 +62,10 @@ export class AskBox {
 		if (key === this._key) return;
 		this._key = key;
 		this._running = status === 'running';
-		this._input.setAttribute('placeholder', hasRun ? 'Ask a follow-up…' : 'Ask the team a question about this workspace…');
+		this._input.setAttribute(
+			'placeholder',
+			hasRun ? 'Ask a follow-up…' : 'Ask the team a question about this workspace…',
+		);
 		this._refresh();
 	}
 
@@ -72,7 +79,9 @@ export class AskBox {
 		setDisabled(this._ask, empty || this._running);
 		setText(
 			this._hint,
-			this._running ? 'A run is in progress. Cancel it to ask something else.' : `${isMac ? '⌘' : 'Ctrl'}+Enter to ask`,
+			this._running
+				? 'A run is in progress. Cancel it to ask something else.'
+				: `${isMac ? '⌘' : 'Ctrl'}+Enter to ask`,
 		);
 	}
 

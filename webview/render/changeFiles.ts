@@ -14,12 +14,14 @@ import { HunkList } from './hunkList.js';
 const userEditLook: Record<Exclude<UserEdit, 'none'>, { mark: string; title: string; note: string }> = {
 	merged: {
 		mark: 'edited since: merged',
-		title: 'Edited since the team read it: merged. Accepting keeps your edits and adds the selected changes (3-way).',
+		title:
+			'Edited since the team read it: merged. Accepting keeps your edits and adds the selected changes (3-way).',
 		note: 'Edited since the team read it: merged. You changed this file after the team read it; accepting keeps your edits and adds the selected changes (3-way).',
 	},
 	conflict: {
 		mark: 'edited since: conflict',
-		title: 'Edited since the team read it: conflict. Your edits and the selected changes overlap; accepting asks first.',
+		title:
+			'Edited since the team read it: conflict. Your edits and the selected changes overlap; accepting asks first.',
 		note: 'Edited since the team read it: conflict. Your edits and the selected changes overlap (or the file was created or deleted meanwhile). Accepting asks how to resolve it; nothing of yours is overwritten.',
 	},
 };
@@ -93,10 +95,17 @@ export class FileRow {
 		const look = kindLook[kind] ?? { icon: 'file', label: kind };
 		const { name, dir } = splitPath(path);
 		const bodyId = uniqueId('change-body');
-		this._twisty = h('button', { class: 'change-twisty icon-action', attrs: { type: 'button', 'aria-controls': bodyId } }, icon('chevron-right', 'twisty'));
+		this._twisty = h(
+			'button',
+			{ class: 'change-twisty icon-action', attrs: { type: 'button', 'aria-controls': bodyId } },
+			icon('chevron-right', 'twisty'),
+		);
 		this._twisty.dataset['focusKey'] = `twisty:${path}`;
 		this._twisty.addEventListener('click', () => this._setExpanded(!this._expanded()));
-		this._check = h('input', { class: 'file-check', attrs: { type: 'checkbox', 'aria-label': `Include the changes to ${path}` } });
+		this._check = h('input', {
+			class: 'file-check',
+			attrs: { type: 'checkbox', 'aria-label': `Include the changes to ${path}` },
+		});
 		this._check.dataset['focusKey'] = `file:${path}`;
 		this._check.addEventListener('change', () => this._toggleFile());
 		this._userEditText = h('span', {});
@@ -110,7 +119,15 @@ export class FileRow {
 		nameEl.addEventListener('click', () => {
 			if (this._data?.review) this._setExpanded(!this._expanded());
 		});
-		const open = h('button', { class: 'open-diff icon-action', title: 'Open diff', attrs: { type: 'button', 'aria-label': `Open diff of ${path}` } }, icon('diff'));
+		const open = h(
+			'button',
+			{
+				class: 'open-diff icon-action',
+				title: 'Open diff',
+				attrs: { type: 'button', 'aria-label': `Open diff of ${path}` },
+			},
+			icon('diff'),
+		);
 		open.dataset['focusKey'] = `open:${path}`;
 		open.addEventListener('click', () => this._ctx.openDiff(path));
 		const row = h(
@@ -127,7 +144,12 @@ export class FileRow {
 			open,
 		);
 		this._userEditNoteText = h('span', {});
-		this._userEditNote = h('div', { class: 'change-stale-note', attrs: { role: 'note' } }, icon('warning'), this._userEditNoteText);
+		this._userEditNote = h(
+			'div',
+			{ class: 'change-stale-note', attrs: { role: 'note' } },
+			icon('warning'),
+			this._userEditNoteText,
+		);
 		this._body = h('div', { class: 'change-body', attrs: { id: bodyId } }, this._userEditNote);
 		this.element = h('li', { class: `change change-${kind}` }, row, this._kindText, this._body);
 		this.element.dataset['path'] = path;
@@ -156,7 +178,10 @@ export class FileRow {
 			const { selection } = review;
 			setText(this._added, `+${selection.added}`);
 			setText(this._removed, `−${selection.removed}`);
-			setTitle(this._lines, `${selection.added} added, ${selection.removed} removed by the selected changes${selection.pending ? ' (updating)' : ''}`);
+			setTitle(
+				this._lines,
+				`${selection.added} added, ${selection.removed} removed by the selected changes${selection.pending ? ' (updating)' : ''}`,
+			);
 			setData(this.element, 'pending', String(selection.pending));
 		}
 		if (!review || !selectable) {
@@ -168,7 +193,9 @@ export class FileRow {
 
 		const winnerSelected = file.hunks.filter((hunk) => selection.ids.has(hunk.id)).length;
 		const covered = file.hunks.filter(
-			(hunk) => selection.ids.has(hunk.id) || file.alternatives.some((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id)),
+			(hunk) =>
+				selection.ids.has(hunk.id) ||
+				file.alternatives.some((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id)),
 		).length;
 		const state = selection.ids.size === 0 ? 'none' : covered === file.hunks.length ? 'all' : 'some';
 		this._checkState = state;
@@ -177,10 +204,16 @@ export class FileRow {
 		setData(this.element, 'selection', state);
 		const taken = selection.ids.size - winnerSelected;
 		// Only when the selection is not the winner's whole change ("1/2", "1/2 +1" with a runner-up's hunk).
-		const countText = taken > 0 || winnerSelected < file.hunks.length ? `${winnerSelected}/${file.hunks.length}${taken > 0 ? ` +${taken}` : ''}` : '';
+		const countText =
+			taken > 0 || winnerSelected < file.hunks.length
+				? `${winnerSelected}/${file.hunks.length}${taken > 0 ? ` +${taken}` : ''}`
+				: '';
 		setHidden(this._count, countText === '');
 		setText(this._count, countText);
-		setTitle(this._count, `${winnerSelected} of the winner’s ${file.hunks.length} change${file.hunks.length === 1 ? '' : 's'} selected${taken > 0 ? `, ${taken} from runner-ups` : ''}`);
+		setTitle(
+			this._count,
+			`${winnerSelected} of the winner’s ${file.hunks.length} change${file.hunks.length === 1 ? '' : 's'} selected${taken > 0 ? `, ${taken} from runner-ups` : ''}`,
+		);
 
 		setHidden(this._userEditNote, edited === null);
 		const expanded = this._expanded();
@@ -189,7 +222,9 @@ export class FileRow {
 		this._twisty.setAttribute('aria-expanded', String(expanded));
 		const what = `changes to ${file.path}`;
 		const twistyLabel = `${expanded ? 'Hide' : 'Show'} the ${what}`;
-		if (this._twisty.getAttribute('aria-label') !== twistyLabel) this._twisty.setAttribute('aria-label', twistyLabel);
+		if (this._twisty.getAttribute('aria-label') !== twistyLabel) {
+			this._twisty.setAttribute('aria-label', twistyLabel);
+		}
 		if (expanded) this._renderHunks(review.file, selection, review.agentCount);
 	}
 
@@ -243,14 +278,20 @@ export class FileRow {
 		if (!review) return;
 		const { file, selection } = review;
 		if (this._checkState === 'all') {
-			const ids = [...file.hunks, ...file.alternatives].filter((hunk) => selection.ids.has(hunk.id)).map((hunk) => hunk.id);
+			const ids = [...file.hunks, ...file.alternatives]
+				.filter((hunk) => selection.ids.has(hunk.id))
+				.map((hunk) => hunk.id);
 			if (ids.length > 0) this._ctx.select(file.path, ids, false);
 			else this.update(this._data!);
 			return;
 		}
 		// Switch on the winner's hunks that are off and not replaced by a chosen alternative.
 		const ids = file.hunks
-			.filter((hunk) => !selection.ids.has(hunk.id) && !file.alternatives.some((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id)))
+			.filter(
+				(hunk) =>
+					!selection.ids.has(hunk.id) &&
+					!file.alternatives.some((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id)),
+			)
 			.map((hunk) => hunk.id);
 		if (ids.length > 0) this._ctx.select(file.path, ids, true);
 		else this.update(this._data!);

@@ -37,7 +37,12 @@ export function hunksOverlap(a: HunkView, b: HunkView): boolean {
 }
 
 /** The host's toggle rule (`toggleHunk`): switching a hunk on switches off what it overlaps. */
-export function toggle(file: ChangeFileView, selected: ReadonlySet<string>, id: string, on: boolean): Set<string> {
+export function toggle(
+	file: ChangeFileView,
+	selected: ReadonlySet<string>,
+	id: string,
+	on: boolean,
+): Set<string> {
 	const next = new Set(selected);
 	if (!on) {
 		next.delete(id);
@@ -46,7 +51,9 @@ export function toggle(file: ChangeFileView, selected: ReadonlySet<string>, id: 
 	const all = [...file.hunks, ...file.alternatives];
 	const hunk = all.find((candidate) => candidate.id === id);
 	if (!hunk) return next;
-	for (const other of all) if (other.id !== id && next.has(other.id) && hunksOverlap(other, hunk)) next.delete(other.id);
+	for (const other of all) {
+		if (other.id !== id && next.has(other.id) && hunksOverlap(other, hunk)) next.delete(other.id);
+	}
 	next.add(id);
 	return next;
 }
@@ -124,11 +131,15 @@ export class ChangeSelection {
 		const set = this._set;
 		if (!set) return { type: 'accept' };
 		const selections = set.files.map((file) => ({ file, selection: this.file(file) }));
-		const plain = this._intents.length === 0 && selections.every(({ file, selection }) => isDefaultSelection(file, selection.ids));
+		const plain =
+			this._intents.length === 0 &&
+			selections.every(({ file, selection }) => isDefaultSelection(file, selection.ids));
 		if (plain || selections.length === 0) return { type: 'accept', runId: set.runId };
 		const hunks: HunkSelection[] = selections.map(({ file, selection }) => ({
 			path: file.path,
-			ids: [...file.hunks, ...file.alternatives].filter((hunk) => selection.ids.has(hunk.id)).map((hunk) => hunk.id),
+			ids: [...file.hunks, ...file.alternatives]
+				.filter((hunk) => selection.ids.has(hunk.id))
+				.map((hunk) => hunk.id),
 		}));
 		return { type: 'accept', runId: set.runId, hunks };
 	}

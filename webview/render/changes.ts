@@ -45,8 +45,15 @@ export class ChangesView {
 		this._solo.addEventListener('click', () => this._nextSolo());
 		this._list = h('ul', { class: 'change-list' });
 		this._note = h('p', { class: 'changes-note' });
-		this._accept = button('Accept selected', () => this._post(this._selection.acceptMessage()), { icon: 'check', class: 'accept-all' });
-		this._reject = button('Reject all', () => this._post({ type: 'reject' }), { icon: 'close', secondary: true, class: 'reject-all' });
+		this._accept = button('Accept selected', () => this._post(this._selection.acceptMessage()), {
+			icon: 'check',
+			class: 'accept-all',
+		});
+		this._reject = button('Reject all', () => this._post({ type: 'reject' }), {
+			icon: 'close',
+			secondary: true,
+			class: 'reject-all',
+		});
 		this._actions = h('div', { class: 'changes-actions' }, this._accept, this._reject);
 		this._footer = h('div', { class: 'changes-footer' }, this._note, this._actions);
 		this.element = h(
@@ -90,9 +97,20 @@ export class ChangesView {
 					kind: file.kind,
 					renamedFrom: file.renamedFrom,
 					userEdit: file.userEdit,
-					review: { file, selection: this._selection.file(file), agentCount: pending.agentCount, fileCount: pending.files.length },
+					review: {
+						file,
+						selection: this._selection.file(file),
+						agentCount: pending.agentCount,
+						fileCount: pending.files.length,
+					},
 				}))
-			: presentationChanges(state).map((edit) => ({ path: edit.path, kind: edit.kind, renamedFrom: null, userEdit: 'none' as const, review: null }));
+			: presentationChanges(state).map((edit) => ({
+					path: edit.path,
+					kind: edit.kind,
+					renamedFrom: null,
+					userEdit: 'none' as const,
+					review: null,
+				}));
 		setHidden(this.element, rows.length === 0);
 		if (rows.length === 0) return;
 		setText(this._title, `Changed files (${rows.length})`);
@@ -104,8 +122,20 @@ export class ChangesView {
 		setHidden(this._actions, settled);
 		setDisabled(this._accept, !reviewable || (pending !== null && totals.selected === 0));
 		setDisabled(this._reject, !reviewable);
-		setText(this._accept, pending ? (totals.selected === totals.hunks && totals.selected === totals.winnerSelected ? 'Accept all' : 'Accept selected') : 'Accept all');
-		setTitle(this._accept, pending ? `Apply the ${totals.selected} selected change${totals.selected === 1 ? '' : 's'} as one undoable edit` : 'Apply every change as one undoable edit');
+		setText(
+			this._accept,
+			pending
+				? totals.selected === totals.hunks && totals.selected === totals.winnerSelected
+					? 'Accept all'
+					: 'Accept selected'
+				: 'Accept all',
+		);
+		setTitle(
+			this._accept,
+			pending
+				? `Apply the ${totals.selected} selected change${totals.selected === 1 ? '' : 's'} as one undoable edit`
+				: 'Apply every change as one undoable edit',
+		);
 		this._renderSummary(pending, totals);
 
 		const edited = rows.filter((row) => row.userEdit !== 'none').length;
@@ -133,7 +163,8 @@ export class ChangesView {
 				row = new FileRow(
 					{
 						viewState: this._viewState,
-						openDiff: (path, version) => this._post(version ? { type: 'open-diff', path, version } : { type: 'open-diff', path }),
+						openDiff: (path, version) =>
+							this._post(version ? { type: 'open-diff', path, version } : { type: 'open-diff', path }),
 						select: (path, ids, on) => this._select(path, ids, on),
 					},
 					data.path,
@@ -163,14 +194,20 @@ export class ChangesView {
 			this._summary,
 			`${totals.winnerSelected} of ${totals.hunks} change${totals.hunks === 1 ? '' : 's'}${taken > 0 ? ` + ${taken} runner-up` : ''} · +${totals.added} −${totals.removed}`,
 		);
-		setTitle(this._summary, `${totals.winnerSelected} of the winner’s ${totals.hunks} changes selected${taken > 0 ? `, ${taken} taken from runner-ups` : ''}; ${totals.added} lines added, ${totals.removed} removed`);
+		setTitle(
+			this._summary,
+			`${totals.winnerSelected} of the winner’s ${totals.hunks} changes selected${taken > 0 ? `, ${taken} taken from runner-ups` : ''}; ${totals.added} lines added, ${totals.removed} removed`,
+		);
 		if (solo.length > 0) {
 			const text = `${solo.length} change${solo.length === 1 ? '' : 's'} only the winner made`;
 			if (this._solo.dataset['text'] !== text) {
 				this._solo.dataset['text'] = text;
 				this._solo.replaceChildren(icon('eye'), text);
 			}
-			setTitle(this._solo, 'No other agent made these changes: review them first. Click to go to the next one.');
+			setTitle(
+				this._solo,
+				'No other agent made these changes: review them first. Click to go to the next one.',
+			);
 		}
 	}
 
@@ -178,7 +215,11 @@ export class ChangesView {
 	private _soloHunks(): { path: string; kind: string; id: string }[] {
 		const set = this._selection.changeSet;
 		if (!set || set.agentCount <= 1) return [];
-		return set.files.flatMap((file) => file.hunks.filter((hunk) => hunk.agents.length === 1).map((hunk) => ({ path: file.path, kind: file.kind, id: hunk.id })));
+		return set.files.flatMap((file) =>
+			file.hunks
+				.filter((hunk) => hunk.agents.length === 1)
+				.map((hunk) => ({ path: file.path, kind: file.kind, id: hunk.id })),
+		);
 	}
 
 	private _nextSolo(): void {

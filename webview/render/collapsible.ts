@@ -50,7 +50,10 @@ export function panelSection(
 		summary: [heading],
 		class: 'panel-section-details',
 	});
-	const section = h('section', { class: `panel-section section-${id}`, attrs: { 'aria-labelledby': headingId } });
+	const section = h('section', {
+		class: `panel-section section-${id}`,
+		attrs: { 'aria-labelledby': headingId },
+	});
 	section.id = id;
 	section.append(parts.details);
 	return { ...parts, section, count };

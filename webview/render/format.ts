@@ -47,7 +47,10 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 
 /** First line of a text, collapsed whitespace, at most `max` characters. */
 export function preview(text: string, max = 90): string {
-	const flat = text.replace(/[#*_`>]+/g, '').replace(/\s+/g, ' ').trim();
+	const flat = text
+		.replace(/[#*_`>]+/g, '')
+		.replace(/\s+/g, ' ')
+		.trim();
 	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

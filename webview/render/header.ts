@@ -79,7 +79,9 @@ export class HeaderView {
 		setHidden(this._cancel, state.status !== 'running');
 		setHidden(this._error, !state.error);
 		setText(this._error, state.error ?? '');
-		if (!previous || previous.agents !== state.agents || previous.agentOrder !== state.agentOrder) this._renderTotals(state);
+		if (!previous || previous.agents !== state.agents || previous.agentOrder !== state.agentOrder) {
+			this._renderTotals(state);
+		}
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
 		this.tick();
 	}
@@ -130,13 +132,24 @@ export class HeaderView {
 			}
 		}
 		const total = state.agentOrder.length;
-		setText(this._agents, live === total ? plural(total, 'agent') : `${live} of ${plural(total, 'agent')} live`);
+		setText(
+			this._agents,
+			live === total ? plural(total, 'agent') : `${live} of ${plural(total, 'agent')} live`,
+		);
 		setText(this._tokens, `${formatTokens(input + output)} tokens`);
-		setTitle(this._tokens, `Input ${input.toLocaleString('en-US')} · output ${output.toLocaleString('en-US')}`);
-		setText(this._cost, unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : 'no price') : formatCost(cost));
+		setTitle(
+			this._tokens,
+			`Input ${input.toLocaleString('en-US')} · output ${output.toLocaleString('en-US')}`,
+		);
+		setText(
+			this._cost,
+			unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : 'no price') : formatCost(cost),
+		);
 		setTitle(
 			this._cost,
-			unpriced > 0 ? `${plural(unpriced, 'agent')} use a model with no known list price` : 'Estimated from list prices',
+			unpriced > 0
+				? `${plural(unpriced, 'agent')} use a model with no known list price`
+				: 'Estimated from list prices',
 		);
 	}
 }

@@ -34,12 +34,17 @@ export class HunkList {
 			anchored.set(anchor, [...(anchored.get(anchor) ?? []), alt]);
 		}
 		const labelsOf = (ids: readonly string[]) =>
-			file.alternatives.filter((alt) => ids.includes(alt.id)).map((alt) => alt.sources[0] ?? alt.agents[0] ?? 'a runner-up');
+			file.alternatives
+				.filter((alt) => ids.includes(alt.id))
+				.map((alt) => alt.sources[0] ?? alt.agents[0] ?? 'a runner-up');
 
 		const order: Node[] = [];
 		const seen = new Set<string>();
 		const altItem = (alt: ChangeFileView['alternatives'][number]) => {
-			const item = this._item(`alt:${alt.id}`, () => new AlternativeHunk(this._ctx, alt.id)) as AlternativeHunk;
+			const item = this._item(
+				`alt:${alt.id}`,
+				() => new AlternativeHunk(this._ctx, alt.id),
+			) as AlternativeHunk;
 			item.update({
 				hunk: alt,
 				selected: selection.ids.has(alt.id),
@@ -50,8 +55,16 @@ export class HunkList {
 		};
 		file.hunks.forEach((hunk, i) => {
 			const item = this._item(`hunk:${hunk.id}`, () => new WinnerHunk(this._ctx, hunk.id)) as WinnerHunk;
-			const replacing = file.alternatives.filter((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id)).map((alt) => alt.id);
-			item.update({ hunk, index: i + 1, total: file.hunks.length, selected: selection.ids.has(hunk.id), replacedBy: labelsOf(replacing) });
+			const replacing = file.alternatives
+				.filter((alt) => selection.ids.has(alt.id) && alt.replaces.includes(hunk.id))
+				.map((alt) => alt.id);
+			item.update({
+				hunk,
+				index: i + 1,
+				total: file.hunks.length,
+				selected: selection.ids.has(hunk.id),
+				replacedBy: labelsOf(replacing),
+			});
 			seen.add(`hunk:${hunk.id}`);
 			order.push(item.element);
 			for (const alt of anchored.get(hunk.id) ?? []) altItem(alt);

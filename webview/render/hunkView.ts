@@ -92,12 +92,21 @@ class ConsensusMark {
 		setTitle(this.element, `${counted} made this change: ${joinWords(who)}`);
 		const dots =
 			agentCount <= MAX_DOTS
-				? h('span', { class: 'consensus-dots', attrs: { 'aria-hidden': 'true' } }, ...Array.from({ length: agentCount }, (_, i) => h('span', { class: i < k ? 'dot is-on' : 'dot' })))
+				? h(
+						'span',
+						{ class: 'consensus-dots', attrs: { 'aria-hidden': 'true' } },
+						...Array.from({ length: agentCount }, (_, i) =>
+							h('span', { class: i < k ? 'dot is-on' : 'dot' }),
+						),
+					)
 				: null;
 		this.element.replaceChildren(
 			dots ?? icon(solo ? 'person' : 'organization'),
 			h('span', { class: 'consensus-text', text: solo ? 'only the winner' : counted }),
-			h('span', { class: 'sr-only', text: solo ? ` (${counted}): ${joinWords(who)}` : `: ${joinWords(who)}` }),
+			h('span', {
+				class: 'sr-only',
+				text: solo ? ` (${counted}): ${joinWords(who)}` : `: ${joinWords(who)}`,
+			}),
 		);
 	}
 }
@@ -148,12 +157,22 @@ class DiffBody {
 		}
 		const parts: (Node | null)[] = [];
 		if (hunk.lines.length === 0 && hunk.truncated === 0) {
-			parts.push(h('div', { class: 'diff-empty', text: hunk.oldLines === 0 && hunk.newLines === 0 ? 'Empty file (no lines)' : 'No lines to show' }));
+			parts.push(
+				h('div', {
+					class: 'diff-empty',
+					text: hunk.oldLines === 0 && hunk.newLines === 0 ? 'Empty file (no lines)' : 'No lines to show',
+				}),
+			);
 		} else {
 			parts.push(h('div', { class: 'diff-scroll', attrs: { tabindex: '-1' } }, code));
 		}
 		if (!full) {
-			const more = h('button', { class: 'diff-more link-action', attrs: { type: 'button' } }, icon('unfold'), `Show ${plural(hunk.lines.length - shown.length, 'more line')}`);
+			const more = h(
+				'button',
+				{ class: 'diff-more link-action', attrs: { type: 'button' } },
+				icon('unfold'),
+				`Show ${plural(hunk.lines.length - shown.length, 'more line')}`,
+			);
 			more.addEventListener('click', () => {
 				this._ctx.viewState.setOpen(this._stateKey, true);
 				this._render();
@@ -162,9 +181,21 @@ class DiffBody {
 			parts.push(more);
 		}
 		if (hunk.truncated > 0) {
-			const open = h('button', { class: 'link-action diff-open', text: 'Open the diff', attrs: { type: 'button' } });
+			const open = h('button', {
+				class: 'link-action diff-open',
+				text: 'Open the diff',
+				attrs: { type: 'button' },
+			});
 			open.addEventListener('click', () => this._ctx.openDiff());
-			parts.push(h('div', { class: 'diff-truncated' }, icon('info'), `${plural(hunk.truncated, 'more line')} not shown here. `, open));
+			parts.push(
+				h(
+					'div',
+					{ class: 'diff-truncated' },
+					icon('info'),
+					`${plural(hunk.truncated, 'more line')} not shown here. `,
+					open,
+				),
+			);
 		}
 		this.element.replaceChildren(...parts.filter((part): part is Node => part !== null));
 	}
@@ -191,7 +222,10 @@ export class WinnerHunk {
 	private readonly _body: DiffBody;
 	private _id = '';
 
-	constructor(private readonly _ctx: HunkContext, id: string) {
+	constructor(
+		private readonly _ctx: HunkContext,
+		id: string,
+	) {
 		this._id = id;
 		const checkId = uniqueId('hunk-check');
 		this.checkbox = h('input', { class: 'hunk-check', attrs: { type: 'checkbox', id: checkId } });
@@ -200,7 +234,13 @@ export class WinnerHunk {
 		this._range = h('span', { class: 'hunk-range' });
 		this._summary = h('span', { class: 'hunk-summary' });
 		this._replaced = h('span', { class: 'hunk-replaced' });
-		const label = h('label', { class: 'hunk-label', attrs: { for: checkId } }, this._range, this._summary, this._replaced);
+		const label = h(
+			'label',
+			{ class: 'hunk-label', attrs: { for: checkId } },
+			this._range,
+			this._summary,
+			this._replaced,
+		);
 		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
 		this.element = h(
 			'div',
@@ -256,7 +296,10 @@ export class AlternativeHunk {
 	private readonly _body: DiffBody;
 	private _current: AlternativeState | null = null;
 
-	constructor(private readonly _ctx: HunkContext, id: string) {
+	constructor(
+		private readonly _ctx: HunkContext,
+		id: string,
+	) {
 		this._labels = h('span', { class: 'alt-labels' });
 		this._state = h('span', { class: 'alt-state sr-only', text: '(in use)' });
 		this._icon = h('span', { class: 'alt-icon' });
@@ -283,7 +326,13 @@ export class AlternativeHunk {
 				this._state,
 				this._consensus.element,
 			),
-			h('div', { class: 'alt-sub' }, this._range, this._summary, h('span', { class: 'alt-actions' }, this._open, this.action)),
+			h(
+				'div',
+				{ class: 'alt-sub' },
+				this._range,
+				this._summary,
+				h('span', { class: 'alt-actions' }, this._open, this.action),
+			),
 			this._body.element,
 		);
 		this.element.dataset['id'] = id;
@@ -303,7 +352,10 @@ export class AlternativeHunk {
 		setData(this.element, 'kind', extra ? 'extra' : 'replacement');
 		setHidden(this._state, !state.selected);
 		setText(this._range, hunkHeader(hunk));
-		const which = state.replacesIndex.length === 1 ? `change ${state.replacesIndex[0]}` : `changes ${joinWords(state.replacesIndex.map(String))}`;
+		const which =
+			state.replacesIndex.length === 1
+				? `change ${state.replacesIndex[0]}`
+				: `changes ${joinWords(state.replacesIndex.map(String))}`;
 		setText(this._relation, extra ? 'extra change' : `instead of ${which}`);
 		const glyph = state.selected ? 'pass-filled' : 'git-compare';
 		if (this._icon.dataset['glyph'] !== glyph) {
@@ -323,7 +375,9 @@ export class AlternativeHunk {
 			: extra
 				? `Add ${source}’s extra change at ${baseLines(hunk)}`
 				: `Use ${source}’s change at ${baseLines(hunk)} instead of the winner’s ${which}`;
-		if (this.action.getAttribute('aria-label') !== actionLabel) this.action.setAttribute('aria-label', actionLabel);
+		if (this.action.getAttribute('aria-label') !== actionLabel) {
+			this.action.setAttribute('aria-label', actionLabel);
+		}
 		if (!this._consensus.element.hidden) this.action.setAttribute('aria-describedby', this._consensus.id);
 		const openVersion = hunk.sources.find((source) => answerLabel.test(source));
 		setHidden(this._open, openVersion === undefined);

@@ -49,7 +49,12 @@ export class LaneView {
 		this._badge = h('span', { class: 'state-badge' });
 		this._model = h('span', { class: 'lane-model' });
 		this._anon = h('span', { class: 'lane-anon' });
-		this._crown = h('span', { class: 'lane-winner', title: 'Winner' }, icon('star-full'), h('span', { class: 'sr-only', text: 'winner' }));
+		this._crown = h(
+			'span',
+			{ class: 'lane-winner', title: 'Winner' },
+			icon('star-full'),
+			h('span', { class: 'sr-only', text: 'winner' }),
+		);
 		this._crown.hidden = true;
 		this._round = h('span', { class: 'lane-round' });
 		this._counters = h('span', { class: 'lane-counters' });
@@ -97,7 +102,12 @@ export class LaneView {
 		this.element = h(
 			'section',
 			{ class: 'lane', attrs: { 'aria-labelledby': headingId, role: 'region' } },
-			h('header', { class: 'lane-head' }, h('div', { class: 'lane-title-row' }, heading, this._badge), this._model),
+			h(
+				'header',
+				{ class: 'lane-head' },
+				h('div', { class: 'lane-title-row' }, heading, this._badge),
+				this._model,
+			),
 			h('div', { class: 'lane-stats' }, this._round, this._counters, this._usage),
 			this._alert,
 			this.approvalSlot,
@@ -133,13 +143,19 @@ export class LaneView {
 		setData(this.element, 'state', lane.state);
 
 		setText(this._round, lane.round > 0 ? `Round ${lane.round}` : 'Not started');
-		setTitle(this._round, lane.snapshot.length > 0 ? `Saw answers: ${lane.snapshot.join(', ')}` : 'Saw no answers yet');
+		setTitle(
+			this._round,
+			lane.snapshot.length > 0 ? `Saw answers: ${lane.snapshot.join(', ')}` : 'Saw no answers yet',
+		);
 		setText(this._counters, counters(lane, extras));
 		setText(this._usage, usage(lane));
 		this._renderAlert(lane);
 
 		const presenting = lane.state === 'presenting' || (extras.isPresenter && lane.state === 'done');
-		setText(this._streamLabel, presenting ? 'Presentation' : lane.round > 0 ? `Output · round ${lane.round}` : 'Output');
+		setText(
+			this._streamLabel,
+			presenting ? 'Presentation' : lane.round > 0 ? `Output · round ${lane.round}` : 'Output',
+		);
 		const showStream = lane.text.length > 0 || lane.state === 'streaming' || lane.state === 'presenting';
 		setHidden(this._streamLabel, !showStream);
 		setHidden(this._stream.element, !showStream);
@@ -148,7 +164,9 @@ export class LaneView {
 
 		setHidden(this._reasoningGroup, lane.reasoning.length === 0 && lane.reasoningDropped === 0);
 		let reasoningChanged = false;
-		if (this._reasoningGroup.open) reasoningChanged = this._reasoning.update(lane.reasoning, lane.reasoningDropped);
+		if (this._reasoningGroup.open) {
+			reasoningChanged = this._reasoning.update(lane.reasoning, lane.reasoningDropped);
+		}
 
 		this._tools.update(lane.toolCalls);
 		this._answers.update(lane.answers);
@@ -182,7 +200,9 @@ export class LaneView {
 			this._alert.dataset['kind'] = recovered ? 'warning' : 'error';
 			this._alert.replaceChildren(
 				icon(recovered ? 'warning' : 'error'),
-				h('span', { text: `${error.kind === 'workflow' ? 'Workflow error' : `Error (${error.kind})`}: ${error.message}` }),
+				h('span', {
+					text: `${error.kind === 'workflow' ? 'Workflow error' : `Error (${error.kind})`}: ${error.message}`,
+				}),
 			);
 		}
 		setHidden(this._alert, lane.killedReason === null && !error);
@@ -190,22 +210,34 @@ export class LaneView {
 }
 
 function sameExtras(a: LaneExtras | null, b: LaneExtras): boolean {
-	return a !== null && a.isWinner === b.isWinner && a.isPresenter === b.isPresenter && a.votesReceived === b.votesReceived;
+	return (
+		a !== null &&
+		a.isWinner === b.isWinner &&
+		a.isPresenter === b.isPresenter &&
+		a.votesReceived === b.votesReceived
+	);
 }
 
 function counters(lane: AgentLane, extras: LaneExtras): string {
 	const parts: string[] = [];
-	if (lane.answers.length > 0) parts.push(`${lane.answers.length} answer${lane.answers.length === 1 ? '' : 's'}`);
-	if (extras.votesReceived > 0) parts.push(`${extras.votesReceived} vote${extras.votesReceived === 1 ? '' : 's'}`);
+	if (lane.answers.length > 0) {
+		parts.push(`${lane.answers.length} answer${lane.answers.length === 1 ? '' : 's'}`);
+	}
+	if (extras.votesReceived > 0) {
+		parts.push(`${extras.votesReceived} vote${extras.votesReceived === 1 ? '' : 's'}`);
+	}
 	if (lane.restarts > 0) parts.push(`${lane.restarts} restart${lane.restarts === 1 ? '' : 's'}`);
 	if (lane.updates > 0) parts.push(`${lane.updates} update${lane.updates === 1 ? '' : 's'}`);
-	if (lane.workflowErrors > 0) parts.push(`${lane.workflowErrors} workflow error${lane.workflowErrors === 1 ? '' : 's'}`);
+	if (lane.workflowErrors > 0) {
+		parts.push(`${lane.workflowErrors} workflow error${lane.workflowErrors === 1 ? '' : 's'}`);
+	}
 	return parts.join(' · ');
 }
 
 function usage(lane: AgentLane): string {
 	const tokens = lane.inputTokens + lane.outputTokens;
-	const active = lane.firstEventT !== null && lane.lastEventT !== null ? lane.lastEventT - lane.firstEventT : 0;
+	const active =
+		lane.firstEventT !== null && lane.lastEventT !== null ? lane.lastEventT - lane.firstEventT : 0;
 	// Whole seconds: the line then changes about once a second while streaming, not every frame.
 	return `${formatTokens(tokens)} tok · ${formatCost(lane.costUsd)} · ${formatDuration(active < 1_000 ? active : Math.floor(active / 1_000) * 1_000)}`;
 }
@@ -215,13 +247,23 @@ function usageTitle(lane: AgentLane): string {
 		`Input tokens: ${lane.inputTokens.toLocaleString('en-US')}`,
 		`Output tokens: ${lane.outputTokens.toLocaleString('en-US')}`,
 	];
-	if (lane.reasoningTokens > 0) lines.push(`Reasoning tokens: ${lane.reasoningTokens.toLocaleString('en-US')}`);
-	if (lane.cachedInputTokens > 0) lines.push(`Cached input tokens: ${lane.cachedInputTokens.toLocaleString('en-US')}`);
+	if (lane.reasoningTokens > 0) {
+		lines.push(`Reasoning tokens: ${lane.reasoningTokens.toLocaleString('en-US')}`);
+	}
+	if (lane.cachedInputTokens > 0) {
+		lines.push(`Cached input tokens: ${lane.cachedInputTokens.toLocaleString('en-US')}`);
+	}
 	lines.push(`Model calls: ${lane.calls}`);
-	lines.push(lane.costUsd === null ? 'Cost: no list price for this model' : `Cost: ${formatCost(lane.costUsd)}`);
+	lines.push(
+		lane.costUsd === null ? 'Cost: no list price for this model' : `Cost: ${formatCost(lane.costUsd)}`,
+	);
 	if (lane.firstEventT !== null && lane.lastEventT !== null) {
-		lines.push(`Active: ${formatDuration(lane.lastEventT - lane.firstEventT)} (first event at ${formatDuration(lane.firstEventT)})`);
-		if (lane.calls > 0) lines.push(`Mean per call: ${formatDuration((lane.lastEventT - lane.firstEventT) / lane.calls)}`);
+		lines.push(
+			`Active: ${formatDuration(lane.lastEventT - lane.firstEventT)} (first event at ${formatDuration(lane.firstEventT)})`,
+		);
+		if (lane.calls > 0) {
+			lines.push(`Mean per call: ${formatDuration((lane.lastEventT - lane.firstEventT) / lane.calls)}`);
+		}
 	}
 	return lines.join('\n');
 }

@@ -55,7 +55,9 @@ export class LanesView {
 				view = new LaneView(id, this._viewState);
 				this._lanes.set(id, view);
 			}
-			const expected: Element | null = previous ? previous.nextElementSibling : this.element.firstElementChild;
+			const expected: Element | null = previous
+				? previous.nextElementSibling
+				: this.element.firstElementChild;
 			if (expected !== view.element) this.element.insertBefore(view.element, expected);
 			previous = view.element;
 		}

@@ -10,8 +10,33 @@ import { Marked } from 'marked';
 const purify = DOMPurify(window);
 
 const allowedTags = [
-	'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre',
-	'blockquote', 'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span',
+	'p',
+	'br',
+	'hr',
+	'h1',
+	'h2',
+	'h3',
+	'h4',
+	'h5',
+	'h6',
+	'strong',
+	'em',
+	'del',
+	's',
+	'code',
+	'pre',
+	'blockquote',
+	'ul',
+	'ol',
+	'li',
+	'a',
+	'table',
+	'thead',
+	'tbody',
+	'tr',
+	'th',
+	'td',
+	'span',
 ];
 const allowedAttributes = ['href', 'title', 'class', 'start', 'align'];
 

@@ -32,8 +32,15 @@ export class Panel {
 	private readonly _live: HTMLDivElement;
 	private _announced = '';
 
-	constructor(root: HTMLElement, post: (message: WebviewMessage) => void, private readonly _viewState: ViewStateStore) {
-		this._live = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' } });
+	constructor(
+		root: HTMLElement,
+		post: (message: WebviewMessage) => void,
+		private readonly _viewState: ViewStateStore,
+	) {
+		this._live = h('div', {
+			class: 'sr-only',
+			attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' },
+		});
 		const announce = (text: string) => setText(this._live, text);
 		this._header = new HeaderView(post);
 		this._empty = h(
@@ -41,7 +48,9 @@ export class Panel {
 			{ class: 'empty-state', attrs: { 'aria-labelledby': 'empty-heading' } },
 			icon('organization', 'empty-icon'),
 			h('h1', { text: 'MassGen', attrs: { id: 'empty-heading' } }),
-			h('p', { text: 'A team of agents answers in parallel, reads each other’s answers, and votes for the best one. Ask a question below, or run “MassGen: Ask Team” from the Command Palette.' }),
+			h('p', {
+				text: 'A team of agents answers in parallel, reads each other’s answers, and votes for the best one. Ask a question below, or run “MassGen: Ask Team” from the Command Palette.',
+			}),
 		);
 		this._approvals = new ApprovalsView(post, announce, _viewState);
 		this._result = new ResultView(_viewState, post);
@@ -74,13 +83,23 @@ export class Panel {
 		this._approvals.reset();
 	}
 
-	render(state: RunState | null, runs: readonly PastRunSummary[], changeSet: ChangeSetInput = undefined): void {
+	render(
+		state: RunState | null,
+		runs: readonly PastRunSummary[],
+		changeSet: ChangeSetInput = undefined,
+	): void {
 		const hasRun = state !== null && state.runId !== null;
 		if (hasRun) this._viewState.useRun(state.runId);
 		setHidden(this._header.element, !hasRun);
 		setHidden(this._empty, hasRun);
 		setHidden(this._agents.section, !hasRun);
-		setHidden(this._votesSection.section, !hasRun || state.voteHistory.length === 0 && state.status === 'running' && Object.keys(state.answerLabels).length === 0);
+		setHidden(
+			this._votesSection.section,
+			!hasRun ||
+				(state.voteHistory.length === 0 &&
+					state.status === 'running' &&
+					Object.keys(state.answerLabels).length === 0),
+		);
 		if (state && hasRun) {
 			this._header.update(state);
 			this._approvals.update(state);
@@ -95,7 +114,10 @@ export class Panel {
 			setHidden(this._approvals.element, true);
 			setHidden(this._result.element, true);
 		}
-		setText(this._runsSection.count, runs.length > 0 ? String(this._pastRuns.update(runs, state?.runId ?? null)) : '');
+		setText(
+			this._runsSection.count,
+			runs.length > 0 ? String(this._pastRuns.update(runs, state?.runId ?? null)) : '',
+		);
 		if (runs.length === 0) this._pastRuns.update(runs, state?.runId ?? null);
 		this._ask.update(state?.status ?? null, hasRun);
 	}

@@ -28,7 +28,9 @@ export class PastRunsView {
 		this._runs = runs;
 		this._current = currentRunId;
 		if (runs.length === 0) {
-			this.element.replaceChildren(h('p', { class: 'empty-note', text: 'No past runs in this workspace yet.' }));
+			this.element.replaceChildren(
+				h('p', { class: 'empty-note', text: 'No past runs in this workspace yet.' }),
+			);
 			return 0;
 		}
 		const list = h('ul', { class: 'run-list' });
@@ -36,10 +38,22 @@ export class PastRunsView {
 			const current = run.runId === currentRunId;
 			const row = h(
 				'button',
-				{ class: `run-row${current ? ' is-current' : ''}`, attrs: { type: 'button', 'aria-label': `Open run: ${run.question} (${run.status}, ${formatStartedAt(run.startedAt)})` } },
-				h('span', { class: `run-status-icon status-${run.status}`, title: run.status }, icon(statusIcon[run.status] ?? 'circle-outline')),
+				{
+					class: `run-row${current ? ' is-current' : ''}`,
+					attrs: {
+						type: 'button',
+						'aria-label': `Open run: ${run.question} (${run.status}, ${formatStartedAt(run.startedAt)})`,
+					},
+				},
+				h(
+					'span',
+					{ class: `run-status-icon status-${run.status}`, title: run.status },
+					icon(statusIcon[run.status] ?? 'circle-outline'),
+				),
 				h('span', { class: 'run-question', text: run.question || '(no question)' }),
-				run.winner ? h('span', { class: 'label-chip', text: run.winner.label, title: `Winner: ${run.winner.agentId}` }) : null,
+				run.winner
+					? h('span', { class: 'label-chip', text: run.winner.label, title: `Winner: ${run.winner.agentId}` })
+					: null,
 				h('span', { class: 'run-time', text: formatStartedAt(run.startedAt) }),
 			);
 			if (current) row.setAttribute('aria-current', 'true');

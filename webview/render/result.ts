@@ -39,7 +39,13 @@ export class ResultView {
 		this._final.hidden = true;
 		this._finalBody = final.body;
 		this._changes = new ChangesView(post, viewState);
-		this.element = h('section', { class: 'result', attrs: { 'aria-label': 'Result' } }, this._banner, this._final, this._changes.element);
+		this.element = h(
+			'section',
+			{ class: 'result', attrs: { 'aria-label': 'Result' } },
+			this._banner,
+			this._final,
+			this._changes.element,
+		);
 		this.element.hidden = true;
 	}
 
@@ -55,13 +61,19 @@ export class ResultView {
 			this._finalBody.replaceChildren();
 			if (state.finalAnswer) {
 				this._finalBody.append(
-					h('div', { class: 'final-meta', text: `Presented by ${state.finalAnswer.agentId} (${state.finalAnswer.label})` }),
+					h('div', {
+						class: 'final-meta',
+						text: `Presented by ${state.finalAnswer.agentId} (${state.finalAnswer.label})`,
+					}),
 					markdownBlock(state.finalAnswer.content, 'markdown final-markdown'),
 				);
 			}
 		}
 		this._changes.update(state, changeSet);
-		setHidden(this.element, state.winner === null && state.finalAnswer === null && this._changes.element.hidden);
+		setHidden(
+			this.element,
+			state.winner === null && state.finalAnswer === null && this._changes.element.hidden,
+		);
 	}
 
 	private _renderBanner(state: RunState): void {
@@ -75,8 +87,18 @@ export class ResultView {
 			h(
 				'div',
 				{ class: 'winner-text' },
-				h('div', { class: 'winner-title' }, 'Winner: ', h('strong', { text: winner.agentId }), ' with ', h('span', { class: 'label-chip', text: winner.label })),
-				h('div', { class: 'winner-sub', text: `${votes} of ${voters} vote${voters === 1 ? '' : 's'} · ${winnerReason[winner.reason] ?? winner.reason}` }),
+				h(
+					'div',
+					{ class: 'winner-title' },
+					'Winner: ',
+					h('strong', { text: winner.agentId }),
+					' with ',
+					h('span', { class: 'label-chip', text: winner.label }),
+				),
+				h('div', {
+					class: 'winner-sub',
+					text: `${votes} of ${voters} vote${voters === 1 ? '' : 's'} · ${winnerReason[winner.reason] ?? winner.reason}`,
+				}),
 			),
 		);
 	}

@@ -24,7 +24,11 @@ export class StreamText {
 	private _stick = true;
 	private _programmaticScroll = false;
 
-	constructor(label: string, className: string, private readonly _onScroll?: (position: number) => void) {
+	constructor(
+		label: string,
+		className: string,
+		private readonly _onScroll?: (position: number) => void,
+	) {
 		this._note = h('div', { class: 'stream-dropped' });
 		this._note.hidden = true;
 		this.element = h('div', { class: `stream ${className}`, attrs: { tabindex: '0', 'aria-label': label } });
@@ -96,7 +100,9 @@ export class StreamText {
 		while (rest.length > 0) {
 			let last = this._chunks.at(-1) ?? this._newChunk();
 			// Start a new block only at a line end (blocks join seamlessly there), or when one line is huge.
-			if ((last.length >= chunkChars && last.data.endsWith('\n')) || last.length >= maxChunkChars) last = this._newChunk();
+			if ((last.length >= chunkChars && last.data.endsWith('\n')) || last.length >= maxChunkChars) {
+				last = this._newChunk();
+			}
 			const room = chunkChars - last.length;
 			let take: number;
 			if (rest.length <= room) {
@@ -105,7 +111,12 @@ export class StreamText {
 				const within = room > 0 ? rest.lastIndexOf('\n', room - 1) : -1;
 				const limit = Math.max(1, maxChunkChars - last.length);
 				const lineEnd = rest.indexOf('\n');
-				take = within >= 0 ? within + 1 : lineEnd >= 0 && lineEnd < limit ? lineEnd + 1 : Math.min(rest.length, limit);
+				take =
+					within >= 0
+						? within + 1
+						: lineEnd >= 0 && lineEnd < limit
+							? lineEnd + 1
+							: Math.min(rest.length, limit);
 			}
 			last.appendData(rest.slice(0, take));
 			rest = rest.slice(take);

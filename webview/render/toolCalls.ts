@@ -54,8 +54,14 @@ class ToolCallItem {
 		if (this._status.dataset['status'] === look) return;
 		this._status.dataset['status'] = look;
 		this._status.replaceChildren(
-			icon(look === 'running' ? 'loading' : look === 'error' ? 'error' : 'check', look === 'running' ? 'codicon-modifier-spin' : ''),
-			h('span', { class: 'sr-only', text: look === 'running' ? 'running' : look === 'error' ? 'failed' : 'succeeded' }),
+			icon(
+				look === 'running' ? 'loading' : look === 'error' ? 'error' : 'check',
+				look === 'running' ? 'codicon-modifier-spin' : '',
+			),
+			h('span', {
+				class: 'sr-only',
+				text: look === 'running' ? 'running' : look === 'error' ? 'failed' : 'succeeded',
+			}),
 		);
 		this.parts.details.classList.toggle('is-error', look === 'error');
 	}
@@ -70,8 +76,16 @@ class ToolCallItem {
 			this.parts.body,
 			h('div', { class: 'tool-label', text: 'Arguments' }),
 			h('pre', { class: 'code-block', text: truncate(args, maxArgsChars) }),
-			h('div', { class: 'tool-label', text: call.result === null ? 'Result (running…)' : call.result.isError ? 'Error' : 'Result' }),
-			call.result === null ? null : h('pre', { class: `code-block${call.result.isError ? ' is-error' : ''}`, text: truncate(call.result.text, maxResultChars) }),
+			h('div', {
+				class: 'tool-label',
+				text: call.result === null ? 'Result (running…)' : call.result.isError ? 'Error' : 'Result',
+			}),
+			call.result === null
+				? null
+				: h('pre', {
+						class: `code-block${call.result.isError ? ' is-error' : ''}`,
+						text: truncate(call.result.text, maxResultChars),
+					}),
 		);
 	}
 }
@@ -80,7 +94,9 @@ class ToolCallItem {
 function mainArgument(call: ToolCallView): string {
 	for (const name of ['path', 'pattern', 'agent_id', 'command', 'url', 'query']) {
 		const value = call.args[name];
-		if (typeof value === 'string' && value.length > 0) return value.length > 80 ? `${value.slice(0, 79)}…` : value;
+		if (typeof value === 'string' && value.length > 0) {
+			return value.length > 80 ? `${value.slice(0, 79)}…` : value;
+		}
 	}
 	return '';
 }
@@ -92,7 +108,10 @@ export class ToolCallsView {
 	private readonly _count: HTMLSpanElement;
 	private _calls: readonly ToolCallView[] = [];
 
-	constructor(private readonly _agentId: string, private readonly _viewState: ViewStateStore) {
+	constructor(
+		private readonly _agentId: string,
+		private readonly _viewState: ViewStateStore,
+	) {
 		this._count = h('span', { class: 'count' });
 		const parts = collapsible({
 			key: `tools:${_agentId}`,

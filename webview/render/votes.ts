@@ -26,12 +26,24 @@ export class VotesView {
 
 	/** Returns the number of current votes (for the section heading). */
 	update(state: RunState): number {
-		const key = [state.votes, state.voteHistory, state.tally, state.winner, state.answerLabels, state.agentOrder];
+		const key = [
+			state.votes,
+			state.voteHistory,
+			state.tally,
+			state.winner,
+			state.answerLabels,
+			state.agentOrder,
+		];
 		const count = Object.keys(state.votes).length;
 		if (key.every((part, i) => part === this._key[i])) return count;
 		this._key = key;
 		if (state.voteHistory.length === 0) {
-			this.element.replaceChildren(h('p', { class: 'empty-note', text: 'No votes yet. Agents vote once they have seen answers they agree with.' }));
+			this.element.replaceChildren(
+				h('p', {
+					class: 'empty-note',
+					text: 'No votes yet. Agents vote once they have seen answers they agree with.',
+				}),
+			);
 			return count;
 		}
 		const targets = voteTargets(state);
@@ -52,7 +64,10 @@ export class VotesView {
 			class: 'vote-history',
 			summary: [
 				h('h3', { text: 'Vote history' }),
-				h('span', { class: 'count', text: invalidated > 0 ? `${history.length} · ${invalidated} invalidated` : String(history.length) }),
+				h('span', {
+					class: 'count',
+					text: invalidated > 0 ? `${history.length} · ${invalidated} invalidated` : String(history.length),
+				}),
 			],
 		});
 		const list = h('ol', { class: 'history-list' });
@@ -72,7 +87,9 @@ export class VotesView {
 					{ class: invalid ? 'is-invalidated' : '' },
 					h('span', { class: 'history-time', text: formatDuration(entry.t) }),
 					line,
-					invalid ? h('span', { class: 'history-note', text: `invalidated by ${entry.invalidatedBy}` }) : null,
+					invalid
+						? h('span', { class: 'history-note', text: `invalidated by ${entry.invalidatedBy}` })
+						: null,
 				),
 			);
 		}
@@ -84,7 +101,9 @@ export class VotesView {
 /** Answers that hold votes, plus every agent's latest answer (so unvoted answers show too). */
 function voteTargets(state: RunState): Target[] {
 	const counts = new Map<string, number>();
-	for (const vote of Object.values(state.votes)) counts.set(vote.votedFor, (counts.get(vote.votedFor) ?? 0) + 1);
+	for (const vote of Object.values(state.votes)) {
+		counts.set(vote.votedFor, (counts.get(vote.votedFor) ?? 0) + 1);
+	}
 	const labels = new Set<string>(counts.keys());
 	for (const agentId of state.agentOrder) {
 		const lane = Object.hasOwn(state.agents, agentId) ? state.agents[agentId] : undefined;
@@ -114,8 +133,13 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	svg.setAttribute('height', String(height));
 	svg.setAttribute('class', 'vote-graph');
 	svg.setAttribute('role', 'img');
-	const described = Object.values(state.votes).map((v) => `${v.voter} voted for ${v.votedFor} (${v.votedForAgent})`);
-	svg.setAttribute('aria-label', `Vote graph: ${described.length > 0 ? described.join('; ') : 'no current votes'}`);
+	const described = Object.values(state.votes).map(
+		(v) => `${v.voter} voted for ${v.votedFor} (${v.votedForAgent})`,
+	);
+	svg.setAttribute(
+		'aria-label',
+		`Vote graph: ${described.length > 0 ? described.join('; ') : 'no current votes'}`,
+	);
 	const markerId = `arrow-${Math.random().toString(36).slice(2, 8)}`;
 	const defs = svgElement('defs', {});
 	const marker = svgElement('marker', {
@@ -156,13 +180,30 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	}
 	voters.forEach((voter, i) => {
 		const lane = state.agents[voter];
-		const status = lane?.state === 'killed' ? 'killed' : Object.hasOwn(state.votes, voter) ? 'voted' : 'no vote';
-		svg.append(node(voter, status, 2, yOf(i, voters.length), voterWidth, `vote-node voter${status === 'killed' ? ' is-killed' : ''}`));
+		const status =
+			lane?.state === 'killed' ? 'killed' : Object.hasOwn(state.votes, voter) ? 'voted' : 'no vote';
+		svg.append(
+			node(
+				voter,
+				status,
+				2,
+				yOf(i, voters.length),
+				voterWidth,
+				`vote-node voter${status === 'killed' ? ' is-killed' : ''}`,
+			),
+		);
 	});
 	targets.forEach((target, i) => {
 		const winning = state.winner?.label === target.label;
 		svg.append(
-			node(target.label, `${clip(target.agentId, 12)} · ${target.votes} vote${target.votes === 1 ? '' : 's'}`, width - targetWidth - 2, yOf(i, targets.length), targetWidth, `vote-node target${winning ? ' is-winner' : ''}`),
+			node(
+				target.label,
+				`${clip(target.agentId, 12)} · ${target.votes} vote${target.votes === 1 ? '' : 's'}`,
+				width - targetWidth - 2,
+				yOf(i, targets.length),
+				targetWidth,
+				`vote-node target${winning ? ' is-winner' : ''}`,
+			),
 		);
 	});
 	return h('div', { class: 'vote-graph-wrap' }, svg);
@@ -172,15 +213,29 @@ function clip(text: string, max: number): string {
 	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function node(title: string, subtitle: string, x: number, y: number, width: number, className: string): SVGGElement {
+function node(
+	title: string,
+	subtitle: string,
+	x: number,
+	y: number,
+	width: number,
+	className: string,
+): SVGGElement {
 	const group = svgElement('g', { class: className }) as SVGGElement;
 	const tooltip = svgElement('title', {});
 	tooltip.textContent = `${title} (${subtitle})`;
 	group.append(tooltip);
-	group.append(svgElement('rect', { x: String(x), y: String(y - 12), width: String(width), height: '24', rx: '3' }));
+	group.append(
+		svgElement('rect', { x: String(x), y: String(y - 12), width: String(width), height: '24', rx: '3' }),
+	);
 	const text = svgElement('text', { x: String(x + 8), y: String(y + 4), class: 'vote-node-title' });
 	text.textContent = clip(title, Math.max(6, Math.floor((width - 64) / 7.5)));
-	const sub = svgElement('text', { x: String(x + width - 8), y: String(y + 4), class: 'vote-node-sub', 'text-anchor': 'end' });
+	const sub = svgElement('text', {
+		x: String(x + width - 8),
+		y: String(y + 4),
+		class: 'vote-node-sub',
+		'text-anchor': 'end',
+	});
 	sub.textContent = subtitle;
 	group.append(text, sub);
 	return group;
@@ -235,6 +290,13 @@ function currentVotes(state: RunState): HTMLElement {
 			),
 		);
 	}
-	if (votes.length === 0) list.append(h('li', { class: 'empty-note', text: 'No vote currently counts (votes were invalidated by newer answers).' }));
+	if (votes.length === 0) {
+		list.append(
+			h('li', {
+				class: 'empty-note',
+				text: 'No vote currently counts (votes were invalidated by newer answers).',
+			}),
+		);
+	}
 	return list;
 }

@@ -48,7 +48,11 @@ function columns(state: RunState): Column[] {
 	return [
 		{
 			title: 'AGENT',
-			width: widest(lanes.map((l) => l.agentId), 5, 16),
+			width: widest(
+				lanes.map((l) => l.agentId),
+				5,
+				16,
+			),
 			align: 'left',
 			cell: (l) => l.agentId,
 		},

@@ -40,7 +40,10 @@ export class AgentExecution {
 	) {
 		this.snapshot = host.snapshot();
 		this.caller = new ResilientCaller(agent, 'coordination', host, signal);
-		this.messages.push({ role: 'user', content: prompts.coordinationUserMessage(host.question, host.history, this.snapshot) });
+		this.messages.push({
+			role: 'user',
+			content: prompts.coordinationUserMessage(host.question, host.history, this.snapshot),
+		});
 	}
 
 	/** Labels of the answers in the snapshot this execution starts from. */
@@ -63,7 +66,12 @@ export class AgentExecution {
 				await new Promise((resolve) => setImmediate(resolve));
 				continue;
 			}
-			this.messages.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls, providerData: result.providerData });
+			this.messages.push({
+				role: 'assistant',
+				content: result.text,
+				toolCalls: result.toolCalls,
+				providerData: result.providerData,
+			});
 			const outcome = await this.handle(result);
 			if (outcome) return outcome;
 			if (this.attempts >= settings.maxAttemptsPerTurn) {
@@ -99,7 +107,12 @@ export class AgentExecution {
 		if (workflow.length === 0) {
 			if (others.length > 0) return undefined;
 			this.attempts++;
-			this.host.emit({ type: 'workflow-error', agentId: this.agent.id, attempt: this.attempts, message: 'no workflow call (new_answer or vote) in the response' });
+			this.host.emit({
+				type: 'workflow-error',
+				agentId: this.agent.id,
+				attempt: this.attempts,
+				message: 'no workflow call (new_answer or vote) in the response',
+			});
 			this.messages.push({ role: 'user', content: prompts.enforcementMessage });
 			return undefined;
 		}
@@ -108,10 +121,18 @@ export class AgentExecution {
 
 	private async runTools(calls: readonly ToolCall[]): Promise<void> {
 		const budget = this.host.settings.maxToolCallsPerTurn - this.toolCalls;
-		const run = { agentId: this.agent.id, phase: 'coordination' as const, toolbox: this.toolbox(), signal: this.signal, emit: this.host.emit.bind(this.host) };
+		const run = {
+			agentId: this.agent.id,
+			phase: 'coordination' as const,
+			toolbox: this.toolbox(),
+			signal: this.signal,
+			emit: this.host.emit.bind(this.host),
+		};
 		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, budget))));
 		this.toolCalls += calls.length;
-		if (this.toolCalls >= this.host.settings.maxToolCallsPerTurn) this.messages.push({ role: 'user', content: prompts.toolBudgetMessage });
+		if (this.toolCalls >= this.host.settings.maxToolCallsPerTurn) {
+			this.messages.push({ role: 'user', content: prompts.toolBudgetMessage });
+		}
 	}
 
 	private decide(workflow: readonly ToolCall[]): ExecutionOutcome | undefined {
@@ -125,8 +146,19 @@ export class AgentExecution {
 		if (decision.kind === 'errors') {
 			this.attempts++;
 			for (const { call, message } of decision.errors) {
-				this.host.emit({ type: 'workflow-error', agentId: this.agent.id, attempt: this.attempts, message: `${call.name}: ${message}` });
-				this.messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: message, isError: true });
+				this.host.emit({
+					type: 'workflow-error',
+					agentId: this.agent.id,
+					attempt: this.attempts,
+					message: `${call.name}: ${message}`,
+				});
+				this.messages.push({
+					role: 'tool',
+					toolCallId: call.id,
+					toolName: call.name,
+					content: message,
+					isError: true,
+				});
 			}
 			return undefined;
 		}
@@ -134,11 +166,20 @@ export class AgentExecution {
 			this.host.submitAnswer(this.agent.id, decision.content, this.overlay.snapshot());
 			return { kind: 'answered' };
 		}
-		if (this.host.submitVote(this.agent.id, decision.target, decision.reason, this.snapshot.version) === 'accepted') {
+		if (
+			this.host.submitVote(this.agent.id, decision.target, decision.reason, this.snapshot.version) ===
+			'accepted'
+		) {
 			return { kind: 'voted' };
 		}
 		const changed = this.refreshSnapshot();
-		this.messages.push({ role: 'tool', toolCallId: decision.call.id, toolName: 'vote', content: prompts.staleVoteMessage(changed), isError: true });
+		this.messages.push({
+			role: 'tool',
+			toolCallId: decision.call.id,
+			toolName: 'vote',
+			content: prompts.staleVoteMessage(changed),
+			isError: true,
+		});
 		return undefined;
 	}
 
@@ -152,8 +193,16 @@ export class AgentExecution {
 	private refreshSnapshot(): AnswerRecord[] {
 		const previous = this.snapshot;
 		this.snapshot = this.host.snapshot();
-		const changed = [...this.snapshot.answers.values()].filter((answer) => previous.answers.get(answer.anonId)?.label !== answer.label);
-		if (changed.length > 0) this.host.emit({ type: 'update-injected', agentId: this.agent.id, labels: changed.map((answer) => answer.label) });
+		const changed = [...this.snapshot.answers.values()].filter(
+			(answer) => previous.answers.get(answer.anonId)?.label !== answer.label,
+		);
+		if (changed.length > 0) {
+			this.host.emit({
+				type: 'update-injected',
+				agentId: this.agent.id,
+				labels: changed.map((answer) => answer.label),
+			});
+		}
 		return changed;
 	}
 

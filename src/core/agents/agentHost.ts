@@ -15,11 +15,21 @@ export interface AgentHost {
 	snapshot(): AnswerSnapshot;
 	answerCount(agentId: string): number;
 	submitAnswer(agentId: string, content: string, overlay: OverlaySnapshot): AnswerRecord;
-	submitVote(agentId: string, target: AnswerRecord, reason: string, snapshotVersion: number): 'accepted' | 'stale';
+	submitVote(
+		agentId: string,
+		target: AnswerRecord,
+		reason: string,
+		snapshotVersion: number,
+	): 'accepted' | 'stale';
 	recordUsage(agentId: string, usage: Usage): void;
 	/** Reports a failed model call; resolves true to retry (after backoff), false when the agent is out. */
 	callFailed(agentId: string, error: ProviderError, signal: AbortSignal): Promise<boolean>;
 	callSucceeded(agentId: string): void;
 	/** `agentId`'s toolbox over `overlay` (its own, or its presentation's). */
-	createToolbox(agentId: string, overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean): Toolbox;
+	createToolbox(
+		agentId: string,
+		overlay: Overlay,
+		answers: ReadonlyMap<string, OverlaySnapshot>,
+		writable: boolean,
+	): Toolbox;
 }

@@ -17,19 +17,30 @@ export interface PresentationInput {
 	readonly overlay: Overlay;
 }
 
-export type PresentationResult = { readonly kind: 'presented'; readonly text: string } | { readonly kind: 'stopped' };
+export type PresentationResult =
+	{ readonly kind: 'presented'; readonly text: string } | { readonly kind: 'stopped' };
 
 /**
  * The final presentation: the winner (or a single agent) answers with the write tools and no
  * workflow tools. The text of its last response is the final answer.
  */
-export async function runPresentation(input: PresentationInput, host: AgentHost, signal: AbortSignal): Promise<PresentationResult> {
+export async function runPresentation(
+	input: PresentationInput,
+	host: AgentHost,
+	signal: AbortSignal,
+): Promise<PresentationResult> {
 	const { agent } = input;
 	const caller = new ResilientCaller(agent, 'presentation', host, signal);
 	const first =
 		input.anonId === undefined
 			? prompts.singleAgentUserMessage(host.question, host.history)
-			: prompts.presentationUserMessage({ question: host.question, history: host.history, answers: input.answers, ownAnonId: input.anonId, voteReasons: input.voteReasons });
+			: prompts.presentationUserMessage({
+					question: host.question,
+					history: host.history,
+					answers: input.answers,
+					ownAnonId: input.anonId,
+					voteReasons: input.voteReasons,
+				});
 	const messages: ChatMessage[] = [{ role: 'user', content: first }];
 	const toolbox = host.createToolbox(agent.id, input.overlay, new Map(), true);
 	const texts: string[] = [];
@@ -51,8 +62,19 @@ export async function runPresentation(input: PresentationInput, host: AgentHost,
 		if (result.toolCalls.length === 0) {
 			return { kind: 'presented', text: result.text.trim() || texts.join('\n\n') };
 		}
-		messages.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls, providerData: result.providerData });
-		const run = { agentId: agent.id, phase: 'presentation' as const, toolbox, signal, emit: host.emit.bind(host) };
+		messages.push({
+			role: 'assistant',
+			content: result.text,
+			toolCalls: result.toolCalls,
+			providerData: result.providerData,
+		});
+		const run = {
+			agentId: agent.id,
+			phase: 'presentation' as const,
+			toolbox,
+			signal,
+			emit: host.emit.bind(host),
+		};
 		messages.push(...(await runToolCalls(result.toolCalls, run, Math.max(0, budgetLeft))));
 		toolCalls += result.toolCalls.length;
 	}

@@ -16,8 +16,10 @@ const votingCriteria: Record<Sensitivity, string> = {
 
 const noveltyRules: Record<Sensitivity, string> = {
 	lenient: '',
-	balanced: 'A new answer must differ meaningfully from the existing ones; answers too similar to another are rejected.',
-	strict: 'A new answer must take a clearly different or substantially better approach; near-copies are rejected.',
+	balanced:
+		'A new answer must differ meaningfully from the existing ones; answers too similar to another are rejected.',
+	strict:
+		'A new answer must take a clearly different or substantially better approach; near-copies are rejected.',
 };
 
 export function coordinationSystemPrompt(options: {
@@ -47,8 +49,14 @@ export function coordinationSystemPrompt(options: {
 	return parts.filter(Boolean).join('\n\n');
 }
 
-export function coordinationUserMessage(question: string, history: readonly Turn[], snapshot: AnswerSnapshot): string {
-	return [historyBlock(history), originalMessage(question), currentAnswers(snapshot)].filter(Boolean).join('\n\n');
+export function coordinationUserMessage(
+	question: string,
+	history: readonly Turn[],
+	snapshot: AnswerSnapshot,
+): string {
+	return [historyBlock(history), originalMessage(question), currentAnswers(snapshot)]
+		.filter(Boolean)
+		.join('\n\n');
 }
 
 export function updateMessage(changed: readonly AnswerRecord[]): string {
@@ -74,7 +82,7 @@ export function presentationSystemPrompt(systemMessage: string | undefined): str
 		systemMessage?.trim(),
 		[
 			'Your team has voted and selected you to present the final answer. Present the best coordinated answer to the',
-			'ORIGINAL MESSAGE, combining the strengths of the team\'s answers. If the request asks for file changes, make them',
+			"ORIGINAL MESSAGE, combining the strengths of the team's answers. If the request asks for file changes, make them",
 			'with write_file, edit_file or delete_file: they are shown to the user as a diff to accept. Reply with the final',
 			'answer itself (Markdown), not a description of the process.',
 		].join(' '),

@@ -70,5 +70,10 @@ export class ResilientCaller {
 function asProviderError(error: unknown, provider: string): ProviderError {
 	if (ProviderError.is(error)) return error;
 	const message = errorMessage(error);
-	return new ProviderError({ provider, kind: 'invalid-response', message: `unexpected failure: ${message}`, cause: error });
+	return new ProviderError({
+		provider,
+		kind: 'invalid-response',
+		message: `unexpected failure: ${message}`,
+		cause: error,
+	});
 }

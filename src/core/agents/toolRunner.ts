@@ -17,25 +17,61 @@ export interface ToolRun {
  * Executes a response's non-workflow tool calls in order and returns their tool messages.
  * `budget` is how many calls may still run; calls past it get an error result instead.
  */
-export async function runToolCalls(calls: readonly ToolCall[], run: ToolRun, budget: number): Promise<ChatMessage[]> {
+export async function runToolCalls(
+	calls: readonly ToolCall[],
+	run: ToolRun,
+	budget: number,
+): Promise<ChatMessage[]> {
 	const messages: ChatMessage[] = [];
 	for (const [index, call] of calls.entries()) {
-		run.emit({ type: 'tool-call', agentId: run.agentId, phase: run.phase, callId: call.id, name: call.name, args: call.arguments });
+		run.emit({
+			type: 'tool-call',
+			agentId: run.agentId,
+			phase: run.phase,
+			callId: call.id,
+			name: call.name,
+			args: call.arguments,
+		});
 		const outcome = await execute(call, run, index < budget);
-		const text = outcome.text.length > maxResultChars ? `${outcome.text.slice(0, maxResultChars)}\n…(truncated)` : outcome.text;
-		run.emit({ type: 'tool-result', agentId: run.agentId, phase: run.phase, callId: call.id, name: call.name, isError: outcome.isError, text });
-		if (outcome.edit) run.emit({ type: 'file-edit', agentId: run.agentId, phase: run.phase, ...outcome.edit });
-		messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: text, isError: outcome.isError });
+		const text =
+			outcome.text.length > maxResultChars
+				? `${outcome.text.slice(0, maxResultChars)}\n…(truncated)`
+				: outcome.text;
+		run.emit({
+			type: 'tool-result',
+			agentId: run.agentId,
+			phase: run.phase,
+			callId: call.id,
+			name: call.name,
+			isError: outcome.isError,
+			text,
+		});
+		if (outcome.edit) {
+			run.emit({ type: 'file-edit', agentId: run.agentId, phase: run.phase, ...outcome.edit });
+		}
+		messages.push({
+			role: 'tool',
+			toolCallId: call.id,
+			toolName: call.name,
+			content: text,
+			isError: outcome.isError,
+		});
 	}
 	return messages;
 }
 
 async function execute(call: ToolCall, run: ToolRun, allowed: boolean): Promise<ToolOutcome> {
 	if (!allowed) return { text: `${call.name}: tool call limit for this turn reached.`, isError: true };
-	if (call.parseError) return { text: `${call.name}: invalid JSON arguments (${call.parseError}).`, isError: true };
+	if (call.parseError) {
+		return { text: `${call.name}: invalid JSON arguments (${call.parseError}).`, isError: true };
+	}
 	if (!run.toolbox.has(call.name)) return { text: `Unknown tool '${call.name}'.`, isError: true };
 	try {
-		return await untilAborted(run.toolbox.execute(call.name, call.arguments, run.signal), call.name, run.signal);
+		return await untilAborted(
+			run.toolbox.execute(call.name, call.arguments, run.signal),
+			call.name,
+			run.signal,
+		);
 	} catch (error) {
 		return { text: `${call.name} failed: ${(error as Error).message}`, isError: true };
 	}
@@ -46,7 +82,11 @@ async function execute(call: ToolCall, run: ToolRun, allowed: boolean): Promise<
  * signal (an MCP server, a command, a long walk between checks) must not hold up a cancel or
  * a timeout. Its late result is dropped.
  */
-function untilAborted(outcome: Promise<ToolOutcome>, name: string, signal: AbortSignal): Promise<ToolOutcome> {
+function untilAborted(
+	outcome: Promise<ToolOutcome>,
+	name: string,
+	signal: AbortSignal,
+): Promise<ToolOutcome> {
 	const cancelled: ToolOutcome = { text: `${name}: cancelled`, isError: true };
 	if (signal.aborted) return Promise.resolve(cancelled);
 	return new Promise((resolve, reject) => {

@@ -23,7 +23,8 @@ export function workflowTools(snapshot: AnswerSnapshot): ToolDefinition[] {
 	if (ids.length > 0) {
 		tools.push({
 			name: 'vote',
-			description: 'Vote for the best current answer when it already addresses the ORIGINAL MESSAGE. Ends your turn.',
+			description:
+				'Vote for the best current answer when it already addresses the ORIGINAL MESSAGE. Ends your turn.',
 			parameters: {
 				type: 'object',
 				properties: {
@@ -49,19 +50,37 @@ export interface WorkflowRules {
 export type WorkflowDecision =
 	| { readonly kind: 'answer'; readonly call: ToolCall; readonly content: string }
 	| { readonly kind: 'vote'; readonly call: ToolCall; readonly target: AnswerRecord; readonly reason: string }
-	| { readonly kind: 'errors'; readonly errors: readonly { readonly call: ToolCall; readonly message: string }[] };
+	| {
+			readonly kind: 'errors';
+			readonly errors: readonly { readonly call: ToolCall; readonly message: string }[];
+	  };
 
 /** Checks one response's workflow calls (MassGen §1.5 rules, with the own-answer novelty defect fixed). */
 export function decideWorkflow(calls: readonly ToolCall[], rules: WorkflowRules): WorkflowDecision {
 	const votes = calls.filter((call) => call.name === 'vote');
 	const answers = calls.filter((call) => call.name === 'new_answer');
 	const all = (message: string, others = message) =>
-		({ kind: 'errors', errors: calls.map((call, i) => ({ call, message: i === 0 ? message : others })) }) as const;
-	if (votes.length > 1) return all('Multiple vote calls are not allowed: make exactly one workflow call.', 'Rejected: only one vote per turn.');
+		({
+			kind: 'errors',
+			errors: calls.map((call, i) => ({ call, message: i === 0 ? message : others })),
+		}) as const;
+	if (votes.length > 1) {
+		return all(
+			'Multiple vote calls are not allowed: make exactly one workflow call.',
+			'Rejected: only one vote per turn.',
+		);
+	}
 	if (votes.length && answers.length) return all('You cannot both vote and submit a new answer: choose one.');
-	if (answers.length > 1) return all('Multiple new_answer calls are not allowed: submit exactly one answer.', 'Rejected: only one answer per turn.');
+	if (answers.length > 1) {
+		return all(
+			'Multiple new_answer calls are not allowed: submit exactly one answer.',
+			'Rejected: only one answer per turn.',
+		);
+	}
 	const call = calls[0]!;
-	if (call.parseError) return one(call, `Invalid arguments for ${call.name}: ${call.parseError}. Send a JSON object.`);
+	if (call.parseError) {
+		return one(call, `Invalid arguments for ${call.name}: ${call.parseError}. Send a JSON object.`);
+	}
 	return call.name === 'vote' ? checkVote(call, rules) : checkAnswer(call, rules);
 }
 
@@ -80,11 +99,16 @@ function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 	const content = call.arguments['content'];
 	if (typeof content !== 'string' || !content.trim()) return one(call, 'new_answer needs non-empty content.');
 	if (rules.maxAnswers !== null && rules.answersSoFar >= rules.maxAnswers) {
-		return one(call, `Answer limit reached (${rules.maxAnswers} per agent). Vote for the best existing answer.`);
+		return one(
+			call,
+			`Answer limit reached (${rules.maxAnswers} per agent). Vote for the best existing answer.`,
+		);
 	}
 	const text = content.trim();
 	for (const [anonId, answer] of rules.snapshot.answers) {
-		if (answer.content.trim() === text) return one(call, `This answer is identical to ${anonId}. Vote for it instead.`);
+		if (answer.content.trim() === text) {
+			return one(call, `This answer is identical to ${anonId}. Vote for it instead.`);
+		}
 	}
 	const threshold = noveltyThreshold(rules.novelty);
 	if (threshold !== null) {
@@ -92,7 +116,10 @@ function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 			if (anonId === rules.ownAnonId) continue;
 			const similarity = jaccardSimilarity(text, answer.content);
 			if (similarity > threshold) {
-				return one(call, `This answer is too similar to ${anonId} (${Math.round(similarity * 100)}% overlap). Take a different approach or vote.`);
+				return one(
+					call,
+					`This answer is too similar to ${anonId} (${Math.round(similarity * 100)}% overlap). Take a different approach or vote.`,
+				);
 			}
 		}
 	}

@@ -64,7 +64,9 @@ export interface ApprovalOutcome {
 }
 
 /** Answers requests without asking anyone (undefined = ask). */
-export type ApprovalPolicy = (request: PendingApproval) => { readonly decision: 'allow' | 'deny'; readonly note?: string } | undefined;
+export type ApprovalPolicy = (
+	request: PendingApproval,
+) => { readonly decision: 'allow' | 'deny'; readonly note?: string } | undefined;
 
 export interface ApprovalBrokerOptions {
 	readonly policy?: ApprovalPolicy;
@@ -113,7 +115,9 @@ export class ApprovalBroker {
 
 	/** Requests waiting for a decision (of one run, or all). */
 	pending(runId?: string): PendingApproval[] {
-		return [...this.entries.values()].map((entry) => entry.pending).filter((pending) => runId === undefined || pending.runId === runId);
+		return [...this.entries.values()]
+			.map((entry) => entry.pending)
+			.filter((pending) => runId === undefined || pending.runId === runId);
 	}
 
 	/**
@@ -125,14 +129,27 @@ export class ApprovalBroker {
 		if (entry === undefined) return false;
 		const scope: ApprovalScope = choice === 'allow-run' ? 'run' : choice === 'always' ? 'always' : 'once';
 		const trimmed = note?.trim();
-		this.settle(entry, { requestId, decision: choice === 'deny' ? 'deny' : 'allow', by: 'user', scope, ...(trimmed ? { note: trimmed } : {}) });
+		this.settle(entry, {
+			requestId,
+			decision: choice === 'deny' ? 'deny' : 'allow',
+			by: 'user',
+			scope,
+			...(trimmed ? { note: trimmed } : {}),
+		});
 		return true;
 	}
 
 	/** Withdraws every pending request of a run (e.g. when the run ends). */
 	cancelRun(runId: string): void {
 		for (const entry of [...this.entries.values()]) {
-			if (entry.pending.runId === runId) this.settle(entry, { requestId: entry.pending.requestId, decision: 'deny', by: 'cancelled', scope: 'once' });
+			if (entry.pending.runId === runId) {
+				this.settle(entry, {
+					requestId: entry.pending.requestId,
+					decision: 'deny',
+					by: 'cancelled',
+					scope: 'once',
+				});
+			}
 		}
 	}
 
@@ -191,15 +208,34 @@ export class ApprovalBroker {
 
 	private announce(entry: Entry, timeoutMs: number): void {
 		const { pending } = entry;
-		entry.emit({ type: 'approval-request', agentId: pending.agentIds[0]!, requestId: pending.requestId, action: pending.action, target: pending.target, reason: pending.reason });
+		entry.emit({
+			type: 'approval-request',
+			agentId: pending.agentIds[0]!,
+			requestId: pending.requestId,
+			action: pending.action,
+			target: pending.target,
+			reason: pending.reason,
+		});
 		const automatic = this.options.policy?.(pending);
 		if (automatic !== undefined) {
-			this.settle(entry, { requestId: pending.requestId, decision: automatic.decision, by: 'rule', scope: 'once', ...(automatic.note ? { note: automatic.note } : {}) });
+			this.settle(entry, {
+				requestId: pending.requestId,
+				decision: automatic.decision,
+				by: 'rule',
+				scope: 'once',
+				...(automatic.note ? { note: automatic.note } : {}),
+			});
 			return;
 		}
 		entry.timer = setTimeout(() => {
 			const seconds = Math.round(timeoutMs / 1000);
-			this.settle(entry, { requestId: pending.requestId, decision: 'deny', by: 'timeout', scope: 'once', note: `no decision within ${seconds} s` });
+			this.settle(entry, {
+				requestId: pending.requestId,
+				decision: 'deny',
+				by: 'timeout',
+				scope: 'once',
+				note: `no decision within ${seconds} s`,
+			});
 		}, timeoutMs);
 		entry.timer.unref?.();
 		for (const listener of this.requestListeners) listener(pending);
@@ -208,7 +244,14 @@ export class ApprovalBroker {
 	private leave(entry: Entry, waiter: Waiter): void {
 		if (!entry.waiters.delete(waiter)) return;
 		waiter.settle({ requestId: entry.pending.requestId, decision: 'deny', by: 'cancelled', scope: 'once' });
-		if (entry.waiters.size === 0) this.settle(entry, { requestId: entry.pending.requestId, decision: 'deny', by: 'cancelled', scope: 'once' });
+		if (entry.waiters.size === 0) {
+			this.settle(entry, {
+				requestId: entry.pending.requestId,
+				decision: 'deny',
+				by: 'cancelled',
+				scope: 'once',
+			});
+		}
 	}
 
 	private settle(entry: Entry, outcome: ApprovalOutcome): void {
@@ -219,7 +262,13 @@ export class ApprovalBroker {
 		const { pending } = entry;
 		// The event union has no "withdrawn": a request nobody waits for any more expires (by timeout).
 		const by = outcome.by === 'cancelled' ? 'timeout' : outcome.by;
-		entry.emit({ type: 'approval-result', agentId: pending.agentIds[0]!, requestId: pending.requestId, decision: outcome.decision, by });
+		entry.emit({
+			type: 'approval-result',
+			agentId: pending.agentIds[0]!,
+			requestId: pending.requestId,
+			decision: outcome.decision,
+			by,
+		});
 		const waiters = [...entry.waiters];
 		entry.waiters.clear();
 		for (const waiter of waiters) waiter.settle(outcome);

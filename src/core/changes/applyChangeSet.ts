@@ -40,7 +40,9 @@ export async function applyChangeSet(
 		plans.push(planFile(file, target, await readOrNull(join(root, file.path)), sha256));
 	}
 	if (refused.length > 0) return { applied: [], conflicts: refused, merged: [] };
-	const conflicts = plans.flatMap((plan) => (plan.outcome === 'conflict' ? [{ path: plan.path, reason: describe(plan.reason) }] : []));
+	const conflicts = plans.flatMap((plan) =>
+		plan.outcome === 'conflict' ? [{ path: plan.path, reason: describe(plan.reason) }] : [],
+	);
 	if (conflicts.length > 0) return { applied: [], conflicts, merged: [] };
 	const resolved: FileChange[] = plans.flatMap((plan) => {
 		if (plan.outcome !== 'apply' && plan.outcome !== 'merged') return [];

@@ -79,8 +79,13 @@ function coarse(base: string, next: string) {
 	let start = 0;
 	while (start < a.length && start < b.length && a[start] === b[start]) start++;
 	let end = 0;
-	while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end])
-		{end++;}
+	while (
+		end < a.length - start &&
+		end < b.length - start &&
+		a[a.length - 1 - end] === b[b.length - 1 - end]
+	) {
+		end++;
+	}
 	return {
 		prefix: a.slice(0, start),
 		oldMiddle: a.slice(start, a.length - end),

@@ -75,11 +75,16 @@ export function buildReviewChangeSet(input: ChangeSetInput): ReviewChangeSet {
 function buildFile(change: FileChange, others: readonly AnswerChanges[]): ReviewFile {
 	const base = change.base ?? '';
 	const winnerHunks = wholeFileHunks(change.kind, base, change.content ?? '');
-	const theirs = others.map((answer) => ({ answer, hunks: splitHunks(base, versionOf(answer, change.path, base)) }));
+	const theirs = others.map((answer) => ({
+		answer,
+		hunks: splitHunks(base, versionOf(answer, change.path, base)),
+	}));
 	const hunks: ReviewHunk[] = winnerHunks.map((hunk, n) => ({
 		...hunk,
 		id: `final#${n}`,
-		agreeing: theirs.filter(({ hunks }) => hunks.some((other) => sameHunk(other, hunk))).map(({ answer }) => answer.agentId),
+		agreeing: theirs
+			.filter(({ hunks }) => hunks.some((other) => sameHunk(other, hunk)))
+			.map(({ answer }) => answer.agentId),
 	}));
 	const alternatives: AlternativeHunk[] = [];
 	for (const { answer, hunks: theirHunks } of theirs) {
@@ -134,9 +139,7 @@ function markRenames(files: ReviewFile[]): ReviewFile[] {
 
 /** What accepting a file with a given hunk selection does to it. */
 export type FileTarget =
-	| { readonly op: 'none' }
-	| { readonly op: 'write'; readonly text: string }
-	| { readonly op: 'delete' };
+	{ readonly op: 'none' } | { readonly op: 'write'; readonly text: string } | { readonly op: 'delete' };
 
 /**
  * The file's target for a selection of hunk ids (winner hunks and alternatives). Nothing
@@ -162,7 +165,12 @@ export function allHunkIds(file: ReviewFile): string[] {
  * A selection with `id` switched on or off. Switching a hunk on switches off every selected
  * hunk it overlaps (taking a runner-up's hunk instead of the winner's, or back).
  */
-export function toggleHunk(file: ReviewFile, selected: ReadonlySet<string>, id: string, on: boolean): Set<string> {
+export function toggleHunk(
+	file: ReviewFile,
+	selected: ReadonlySet<string>,
+	id: string,
+	on: boolean,
+): Set<string> {
 	const next = new Set(selected);
 	if (!on) {
 		next.delete(id);
@@ -171,7 +179,9 @@ export function toggleHunk(file: ReviewFile, selected: ReadonlySet<string>, id: 
 	const all: (Hunk & { id: string })[] = [...file.hunks, ...file.alternatives];
 	const hunk = all.find((candidate) => candidate.id === id);
 	if (!hunk) return next;
-	for (const other of all) if (other.id !== id && next.has(other.id) && hunksOverlap(other, hunk)) next.delete(other.id);
+	for (const other of all) {
+		if (other.id !== id && next.has(other.id) && hunksOverlap(other, hunk)) next.delete(other.id);
+	}
 	next.add(id);
 	return next;
 }

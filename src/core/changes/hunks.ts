@@ -27,7 +27,14 @@ export function splitHunks(base: string, next: string): Hunk[] {
 	const hunks: Hunk[] = [];
 	let oldLine = 0;
 	let newLine = 0;
-	let open: { oldStart: number; newStart: number; oldLines: number; newLines: number; removed: string; added: string } | null = null;
+	let open: {
+		oldStart: number;
+		newStart: number;
+		oldLines: number;
+		newLines: number;
+		removed: string;
+		added: string;
+	} | null = null;
 	for (const part of boundedDiffLines(base, next)) {
 		const count = part.count;
 		if (!part.added && !part.removed) {
@@ -93,7 +100,9 @@ export function applyHunks(base: string, hunks: readonly Hunk[]): string {
 	for (const [i, hunk] of sorted.entries()) {
 		const previous = sorted[i - 1];
 		if (previous && hunksOverlap(previous, hunk)) {
-			throw new HunkApplyError(`hunks at base lines ${previous.oldStart + 1} and ${hunk.oldStart + 1} overlap`);
+			throw new HunkApplyError(
+				`hunks at base lines ${previous.oldStart + 1} and ${hunk.oldStart + 1} overlap`,
+			);
 		}
 		const end = hunk.oldStart + hunk.oldLines;
 		if (end > lines.length || lines.slice(hunk.oldStart, end).join('') !== hunk.removed) {

@@ -22,7 +22,12 @@ const defaultLabels: MergeLabels = { ours: 'Current', theirs: 'MassGen' };
  * overlap are both applied, identical hunks once, and each group of overlapping hunks becomes a
  * conflict region with markers (as `git merge-file` writes them, without the base section).
  */
-export function merge3(base: string, ours: string, theirs: string, labels: MergeLabels = defaultLabels): MergeResult {
+export function merge3(
+	base: string,
+	ours: string,
+	theirs: string,
+	labels: MergeLabels = defaultLabels,
+): MergeResult {
 	const mine = splitHunks(base, ours);
 	const other = splitHunks(base, theirs).filter((hunk) => !mine.some((own) => sameHunk(own, hunk)));
 	const groups = overlapGroups(mine, other);
@@ -44,24 +49,43 @@ export function merge3(base: string, ours: string, theirs: string, labels: Merge
 	const eol = base.includes('\r\n') ? '\r\n' : '\n';
 	const conflictHunks = regions.map((region): Hunk => {
 		const removed = lines.slice(region.start, region.end).join('');
-		const side = (hunks: Hunk[]) => terminated(applyHunks(removed, hunks.map((hunk) => shift(hunk, -region.start))), eol);
+		const side = (hunks: Hunk[]) =>
+			terminated(
+				applyHunks(
+					removed,
+					hunks.map((hunk) => shift(hunk, -region.start)),
+				),
+				eol,
+			);
 		const added =
 			`<<<<<<< ${labels.ours}${eol}${side(region.ours)}` +
 			`=======${eol}${side(region.theirs)}` +
 			`>>>>>>> ${labels.theirs}${eol}`;
-		return { oldStart: region.start, oldLines: region.end - region.start, newStart: 0, newLines: 0, removed, added };
+		return {
+			oldStart: region.start,
+			oldLines: region.end - region.start,
+			newStart: 0,
+			newLines: 0,
+			removed,
+			added,
+		};
 	});
 	return { clean: false, text: applyHunks(base, [...clean, ...conflictHunks]), conflicts: regions.length };
 }
 
 /** Groups of hunks linked by overlaps between the two sides (hunks of one side never overlap). */
 function overlapGroups(ours: readonly Hunk[], theirs: readonly Hunk[]): { ours: Hunk[]; theirs: Hunk[] }[] {
-	const all = [...ours.map((hunk) => ({ hunk, mine: true })), ...theirs.map((hunk) => ({ hunk, mine: false }))];
+	const all = [
+		...ours.map((hunk) => ({ hunk, mine: true })),
+		...theirs.map((hunk) => ({ hunk, mine: false })),
+	];
 	const parent = all.map((_, i) => i);
 	const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
 	for (let i = 0; i < all.length; i++) {
 		for (let j = i + 1; j < all.length; j++) {
-			if (all[i]!.mine !== all[j]!.mine && hunksOverlap(all[i]!.hunk, all[j]!.hunk)) parent[find(i)] = find(j);
+			if (all[i]!.mine !== all[j]!.mine && hunksOverlap(all[i]!.hunk, all[j]!.hunk)) {
+				parent[find(i)] = find(j);
+			}
 		}
 	}
 	const groups = new Map<number, { ours: Hunk[]; theirs: Hunk[] }>();

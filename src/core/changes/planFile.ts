@@ -3,8 +3,7 @@ import { type MergeLabels, merge3 } from './merge3.js';
 
 /** What accepting does to one file on disk or in its buffer. */
 export type FileOp =
-	| { readonly kind: 'write'; readonly text: string; readonly create: boolean }
-	| { readonly kind: 'delete' };
+	{ readonly kind: 'write'; readonly text: string; readonly create: boolean } | { readonly kind: 'delete' };
 
 /** Why a file cannot simply be written. */
 export type ConflictReason =
@@ -65,12 +64,28 @@ export function planFile(
 	}
 	if (file.kind === 'add') {
 		const merged = merge3('', current, target.text, labels);
-		return { path, outcome: 'conflict', reason: 'exists', resolution: write(merged.text), conflicts: merged.conflicts };
+		return {
+			path,
+			outcome: 'conflict',
+			reason: 'exists',
+			resolution: write(merged.text),
+			conflicts: merged.conflicts,
+		};
 	}
 	if (hash(current) === file.baseHash) return { path, outcome: 'apply', op: write(target.text) };
 	const merged = merge3(file.base, current, target.text, labels);
-	if (merged.clean) return merged.text === current ? { path, outcome: 'already' } : { path, outcome: 'merged', op: write(merged.text) };
-	return { path, outcome: 'conflict', reason: 'overlap', resolution: write(merged.text), conflicts: merged.conflicts };
+	if (merged.clean) {
+		return merged.text === current
+			? { path, outcome: 'already' }
+			: { path, outcome: 'merged', op: write(merged.text) };
+	}
+	return {
+		path,
+		outcome: 'conflict',
+		reason: 'overlap',
+		resolution: write(merged.text),
+		conflicts: merged.conflicts,
+	};
 }
 
 function write(text: string): FileOp {

@@ -60,8 +60,14 @@ export const backendObject = z.looseObject({
 	api_version: z.string().min(1).optional().describe('Azure OpenAI API version.'),
 	script: scriptSchema.optional().describe('Required for, and only allowed with, type: scripted.'),
 	mcp_servers: mcpServersSchema.optional(),
-	allowed_tools: z.array(z.string().min(1)).optional().describe('MCP tools this agent may use (unprefixed names).'),
-	exclude_tools: z.array(z.string().min(1)).optional().describe('MCP tools this agent may not use (unprefixed names).'),
+	allowed_tools: z
+		.array(z.string().min(1))
+		.optional()
+		.describe('MCP tools this agent may use (unprefixed names).'),
+	exclude_tools: z
+		.array(z.string().min(1))
+		.optional()
+		.describe('MCP tools this agent may not use (unprefixed names).'),
 	enable_command_execution: z
 		.boolean()
 		.optional()
@@ -70,47 +76,55 @@ export const backendObject = z.looseObject({
 	command_line_allowed_commands: commandRegexList
 		.optional()
 		.describe('Regexes (matched at the start); when set, other commands are denied.'),
-	command_line_blocked_commands: commandRegexList.optional().describe('Regexes (matched at the start) of commands always denied.'),
+	command_line_blocked_commands: commandRegexList
+		.optional()
+		.describe('Regexes (matched at the start) of commands always denied.'),
 });
 
 const knownKeys = new Set(Object.keys(backendObject.shape));
 
 /** One agent's `backend`, with `type` and `model` always set. */
 export const backendSchema = backendObject
-	.superRefine((backend, ctx) => {
-		const { type, model, script } = backend;
-		// Missing keys are reported at the `backend:` key; a bad model name at its value.
-		const issue = (path: (string | number)[], message: string, code: string, target = 'key'): void => {
-			ctx.addIssue({ code: 'custom', path, message, params: { code, target } });
-		};
-		if (type === undefined && typeof model === 'string' && inferBackendType(model) === undefined) {
-			issue(
-				['model'],
-				`cannot infer the backend type from model '${model}': add 'type' (e.g. openai, claude, gemini, ollama)`,
-				'unknown-backend-type',
-				'value',
+	.superRefine(
+		(backend, ctx) => {
+			const { type, model, script } = backend;
+			// Missing keys are reported at the `backend:` key; a bad model name at its value.
+			const issue = (path: (string | number)[], message: string, code: string, target = 'key'): void => {
+				ctx.addIssue({ code: 'custom', path, message, params: { code, target } });
+			};
+			if (type === undefined && typeof model === 'string' && inferBackendType(model) === undefined) {
+				issue(
+					['model'],
+					`cannot infer the backend type from model '${model}': add 'type' (e.g. openai, claude, gemini, ollama)`,
+					'unknown-backend-type',
+					'value',
+				);
+			}
+			if (model === undefined && type !== 'scripted') {
+				issue([], "missing required key 'model'", 'missing-model');
+			}
+			if (type === 'chatcompletion' && backend.base_url === undefined) {
+				const message = "type chatcompletion needs 'base_url' (the server's OpenAI-compatible /v1 URL)";
+				issue([], message, 'missing-base-url');
+			}
+			if (type === 'scripted' && script === undefined) {
+				issue([], "type scripted needs 'script' (its coordination steps)", 'missing-script');
+			}
+			if (script !== undefined && type !== 'scripted') {
+				issue(['script'], "'script' is only allowed with type: scripted", 'script-not-scripted');
+			}
+			checkMcpServers(backend.mcp_servers, (path, message, code, target) =>
+				issue(path, message, code, target),
 			);
-		}
-		if (model === undefined && type !== 'scripted') {
-			issue([], "missing required key 'model'", 'missing-model');
-		}
-		if (type === 'chatcompletion' && backend.base_url === undefined) {
-			const message = "type chatcompletion needs 'base_url' (the server's OpenAI-compatible /v1 URL)";
-			issue([], message, 'missing-base-url');
-		}
-		if (type === 'scripted' && script === undefined) {
-			issue([], "type scripted needs 'script' (its coordination steps)", 'missing-script');
-		}
-		if (script !== undefined && type !== 'scripted') {
-			issue(['script'], "'script' is only allowed with type: scripted", 'script-not-scripted');
-		}
-		checkMcpServers(backend.mcp_servers, (path, message, code, target) => issue(path, message, code, target));
-		// `when`: check even when sibling keys are invalid, so every issue is reported at once.
-	}, { when: (payload) => isRecord(payload.value) })
+			// `when`: check even when sibling keys are invalid, so every issue is reported at once.
+		},
+		{ when: (payload) => isRecord(payload.value) },
+	)
 	.transform((backend) => {
 		const { type, model, api_key, base_url, temperature, max_tokens } = backend;
 		const { reasoning, text, api_version, script } = backend;
-		const { mcp_servers, allowed_tools, exclude_tools, enable_command_execution, enable_mcp_command_line } = backend;
+		const { mcp_servers, allowed_tools, exclude_tools, enable_command_execution, enable_mcp_command_line } =
+			backend;
 		const { command_line_allowed_commands, command_line_blocked_commands } = backend;
 		const commands = enable_command_execution ?? enable_mcp_command_line;
 		const options: Record<string, unknown> = {};

@@ -22,9 +22,7 @@ export function formatIssue(issue: ConfigIssue): string {
 export function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
 	return [...issues].sort(
 		(a, b) =>
-			a.line - b.line ||
-			a.col - b.col ||
-			(a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1),
+			a.line - b.line || a.col - b.col || (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1),
 	);
 }
 

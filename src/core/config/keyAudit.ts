@@ -90,8 +90,13 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 		visit(agent.backend, [...path, 'backend'], 'backend');
 		const servers = isRecord(agent.backend) ? agent.backend.mcp_servers : undefined;
 		const serverPath = [...path, 'backend', 'mcp_servers'];
-		if (Array.isArray(servers)) servers.forEach((server, i) => visit(server, [...serverPath, i], 'mcp_server'));
-		else if (isRecord(servers)) for (const [name, server] of Object.entries(servers)) visit(server, [...serverPath, name], 'mcp_server');
+		if (Array.isArray(servers)) {
+			servers.forEach((server, i) => visit(server, [...serverPath, i], 'mcp_server'));
+		} else if (isRecord(servers)) {
+			for (const [name, server] of Object.entries(servers)) {
+				visit(server, [...serverPath, name], 'mcp_server');
+			}
+		}
 	}
 	const { orchestrator, timeout_settings, ui, permissions } = raw;
 	visit(permissions, ['permissions'], 'permissions');

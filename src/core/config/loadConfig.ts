@@ -219,7 +219,8 @@ function yamlMessage(error: YAMLError, text: string): string {
 		return `duplicate key${key ? ` '${key}'` : ''}: keys must be unique within a mapping`;
 	}
 	if (error.code === 'TAB_AS_INDENT') return 'tab used for indentation: YAML indentation must use spaces';
-	if (error.code === 'MULTIPLE_DOCS')
-		{return "a config is a single YAML document: remove this '---' and what follows";}
+	if (error.code === 'MULTIPLE_DOCS') {
+		return "a config is a single YAML document: remove this '---' and what follows";
+	}
 	return `YAML syntax: ${error.message}`;
 }

@@ -71,7 +71,11 @@ export const timeoutSettingsSchema = z.object({
 		.default(null)
 		.describe('One agent turn; null = none.'),
 	presentation_timeout_seconds: z.number().positive().default(600).describe('Final presentation.'),
-	command_timeout_seconds: z.number().positive().default(120).describe('One run_command call (its process group is killed).'),
+	command_timeout_seconds: z
+		.number()
+		.positive()
+		.default(120)
+		.describe('One run_command call (its process group is killed).'),
 	mcp_tool_timeout_seconds: z.number().positive().default(120).describe('One MCP tool call.'),
 });
 

@@ -7,7 +7,11 @@ import { permissionsSchema } from './toolsSchema.js';
 /** One agent as written in YAML; `id` defaults to `agent{i}` (1-based) after parsing. */
 export const agentObject = z
 	.object({
-		id: z.string().min(1).optional().describe('Shown in the UI and logs, never to a model. Default agent{i}.'),
+		id: z
+			.string()
+			.min(1)
+			.optional()
+			.describe('Shown in the UI and logs, never to a model. Default agent{i}.'),
 		backend: backendSchema,
 		system_message: z.string().optional().describe("The agent's role, added to its system prompt."),
 	})
@@ -21,7 +25,9 @@ export const rootObject = z.object({
 	orchestrator: orchestratorSchema.prefault({}),
 	timeout_settings: timeoutSettingsSchema.prefault({}),
 	ui: uiSchema.prefault({}),
-	permissions: permissionsSchema.prefault({}).describe('Ours: allow/ask/deny rules for tools, approval timeout, run budget.'),
+	permissions: permissionsSchema
+		.prefault({})
+		.describe('Ours: allow/ask/deny rules for tools, approval timeout, run budget.'),
 });
 
 /**
@@ -29,45 +35,48 @@ export const rootObject = z.object({
  * every default applied. Parse with `loadConfigText` for positioned issues and warnings.
  */
 export const massGenConfigSchema = rootObject
-	.superRefine((root, ctx) => {
-		const { agent, agents } = root as Record<string, unknown>;
-		if (agent !== undefined && agents !== undefined) {
-			ctx.addIssue({
-				code: 'custom',
-				path: ['agents'],
-				message: "use either 'agent' (one agent) or 'agents' (a list), not both",
-				params: { code: 'agent-and-agents', target: 'key' },
-			});
-		}
-		if (agent === undefined && agents === undefined) {
-			ctx.addIssue({
-				code: 'custom',
-				path: [],
-				message: "no agents: add 'agents:' (a list of agents) or 'agent:' (a single agent)",
-				params: { code: 'no-agents' },
-			});
-		}
-		if (!Array.isArray(agents)) return;
-		const seen = new Map<string, number>();
-		agents.forEach((entry: unknown, index) => {
-			const explicit = isRecord(entry) && typeof entry.id === 'string';
-			const id = explicit ? (entry.id as string) : `agent${index + 1}`;
-			const first = seen.get(id);
-			if (first === undefined) {
-				seen.set(id, index);
-				return;
+	.superRefine(
+		(root, ctx) => {
+			const { agent, agents } = root as Record<string, unknown>;
+			if (agent !== undefined && agents !== undefined) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['agents'],
+					message: "use either 'agent' (one agent) or 'agents' (a list), not both",
+					params: { code: 'agent-and-agents', target: 'key' },
+				});
 			}
-			ctx.addIssue({
-				code: 'custom',
-				path: explicit ? ['agents', index, 'id'] : ['agents', index],
-				message:
-					`duplicate id '${id}' (already used by agents[${first}])` +
-					(explicit ? '' : "; this agent has no 'id' and defaults to it"),
-				params: { code: 'duplicate-agent-id' },
+			if (agent === undefined && agents === undefined) {
+				ctx.addIssue({
+					code: 'custom',
+					path: [],
+					message: "no agents: add 'agents:' (a list of agents) or 'agent:' (a single agent)",
+					params: { code: 'no-agents' },
+				});
+			}
+			if (!Array.isArray(agents)) return;
+			const seen = new Map<string, number>();
+			agents.forEach((entry: unknown, index) => {
+				const explicit = isRecord(entry) && typeof entry.id === 'string';
+				const id = explicit ? (entry.id as string) : `agent${index + 1}`;
+				const first = seen.get(id);
+				if (first === undefined) {
+					seen.set(id, index);
+					return;
+				}
+				ctx.addIssue({
+					code: 'custom',
+					path: explicit ? ['agents', index, 'id'] : ['agents', index],
+					message:
+						`duplicate id '${id}' (already used by agents[${first}])` +
+						(explicit ? '' : "; this agent has no 'id' and defaults to it"),
+					params: { code: 'duplicate-agent-id' },
+				});
 			});
-		});
-		// `when`: check even when sibling keys are invalid, so every issue is reported at once.
-	}, { when: (payload) => isRecord(payload.value) })
+			// `when`: check even when sibling keys are invalid, so every issue is reported at once.
+		},
+		{ when: (payload) => isRecord(payload.value) },
+	)
 	.transform(({ agent, agents, orchestrator, timeout_settings, ui, permissions }) => ({
 		agents: (agents ?? (agent ? [agent] : [])).map(({ id, ...rest }, index) => ({
 			id: id ?? `agent${index + 1}`,

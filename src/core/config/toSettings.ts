@@ -31,8 +31,25 @@ export function toOrchestratorSettings(config: MassGenConfig): Partial<Orchestra
  */
 export function toBackendSettings(agent: AgentConfig, apiKey?: string): BackendSettings {
 	// The tool keys configure our tool layer, never the provider.
-	const { type, model, api_key, base_url, temperature, max_tokens, options, mcp_servers: _servers, allowed_tools: _allowed, exclude_tools: _excluded, ...more } = agent.backend;
-	const { enable_command_execution: _commands, command_line_allowed_commands: _allowedCommands, command_line_blocked_commands: _blocked, ...rest } = more;
+	const {
+		type,
+		model,
+		api_key,
+		base_url,
+		temperature,
+		max_tokens,
+		options,
+		mcp_servers: _servers,
+		allowed_tools: _allowed,
+		exclude_tools: _excluded,
+		...more
+	} = agent.backend;
+	const {
+		enable_command_execution: _commands,
+		command_line_allowed_commands: _allowedCommands,
+		command_line_blocked_commands: _blocked,
+		...rest
+	} = more;
 	const key = apiKey ?? api_key;
 	return {
 		type,
@@ -57,14 +74,24 @@ export interface RunToolSettings {
  * and its `command_sandbox: allow-unsandboxed` and `command_network: true` are ignored, each
  * named in `ignoredSandboxKeys` for the run's warning).
  */
-export function toRunToolSettings(config: MassGenConfig, options: { readonly configFromWorkspace: boolean }): RunToolSettings {
+export function toRunToolSettings(
+	config: MassGenConfig,
+	options: { readonly configFromWorkspace: boolean },
+): RunToolSettings {
 	const agents = new Map<string, AgentToolSettings>();
 	for (const agent of config.agents) {
 		const backend = agent.backend;
 		const servers: McpServerSpec[] = (backend.mcp_servers ?? []).map((server) => ({
 			name: server.name,
 			type: server.type,
-			...defined({ command: server.command, args: server.args, env: server.env, cwd: server.cwd, url: server.url, headers: server.headers }),
+			...defined({
+				command: server.command,
+				args: server.args,
+				env: server.env,
+				cwd: server.cwd,
+				url: server.url,
+				headers: server.headers,
+			}),
 			...defined({ allowedTools: server.allowed_tools, excludeTools: server.exclude_tools }),
 			origin: { kind: 'config', fromWorkspace: options.configFromWorkspace },
 		}));
@@ -74,14 +101,18 @@ export function toRunToolSettings(config: MassGenConfig, options: { readonly con
 			mcpServers: servers,
 			...defined({ allowedTools: backend.allowed_tools, excludeTools: backend.exclude_tools }),
 			commandExecution: backend.enable_command_execution === true,
-			...(allowed.length + blocked.length > 0 ? { commandFilters: { allowed: allowed.map(anchored), blocked: blocked.map(anchored) } } : {}),
+			...(allowed.length + blocked.length > 0
+				? { commandFilters: { allowed: allowed.map(anchored), blocked: blocked.map(anchored) } }
+				: {}),
 		});
 	}
 	const { permissions, timeout_settings: timeouts } = config;
 	// A config inside the workspace (a cloned repository's own) cannot weaken the command sandbox: only the user can.
 	const fromWorkspace = options.configFromWorkspace;
 	const ignoredSandboxKeys: SandboxKey[] = [];
-	if (fromWorkspace && permissions.command_sandbox === 'allow-unsandboxed') ignoredSandboxKeys.push('command_sandbox');
+	if (fromWorkspace && permissions.command_sandbox === 'allow-unsandboxed') {
+		ignoredSandboxKeys.push('command_sandbox');
+	}
 	if (fromWorkspace && permissions.command_network) ignoredSandboxKeys.push('command_network');
 	return {
 		agents,

@@ -27,9 +27,15 @@ export function fromZodIssues(issues: readonly z.core.$ZodIssue[]): SchemaError[
 		}
 		if (issue.code === 'invalid_union' && 'errors' in issue && issue.errors.length > 0) {
 			// The branch whose shape fit (no type mismatch at its root) explains the problem best.
-			const fitting = issue.errors.filter((branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'));
+			const fitting = issue.errors.filter(
+				(branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'),
+			);
 			if (fitting.length === 1) {
-				return fromZodIssues(fitting[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue));
+				return fromZodIssues(
+					fitting[0]!.map(
+						(inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue,
+					),
+				);
 			}
 		}
 		if (issue.code === 'custom') {
@@ -39,7 +45,9 @@ export function fromZodIssues(issues: readonly z.core.$ZodIssue[]): SchemaError[
 		}
 		const isBackendType = path.at(-1) === 'type' && path.at(-2) === 'backend';
 		const code =
-			isBackendType && issue.code === 'invalid_value' ? 'unknown-backend-type' : issue.code.replace(/_/g, '-');
+			isBackendType && issue.code === 'invalid_value'
+				? 'unknown-backend-type'
+				: issue.code.replace(/_/g, '-');
 		return [{ path, target: 'value', code, message: describe(issue, path) }];
 	});
 }

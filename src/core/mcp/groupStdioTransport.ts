@@ -55,7 +55,8 @@ export class GroupStdioTransport implements Transport {
 			});
 			this.child = child;
 			child.once('error', (error: NodeJS.ErrnoException) => {
-				const friendly = error.code === 'ENOENT' ? new Error(`command not found: ${this.params.command}`) : error;
+				const friendly =
+					error.code === 'ENOENT' ? new Error(`command not found: ${this.params.command}`) : error;
 				reject(friendly);
 				this.onerror?.(friendly);
 			});

@@ -74,7 +74,16 @@ export class McpHub {
 			seen.add(spec.name);
 			servers.push(spec);
 			const key = sessionKey(spec);
-			if (!this.sessions.has(key)) this.sessions.set(key, new McpSession(spec, { env: this.options.env, workspaceRoot: this.options.workspaceRoot, startTimeoutMs: this.options.startTimeoutMs }));
+			if (!this.sessions.has(key)) {
+				this.sessions.set(
+					key,
+					new McpSession(spec, {
+						env: this.options.env,
+						workspaceRoot: this.options.workspaceRoot,
+						startTimeoutMs: this.options.startTimeoutMs,
+					}),
+				);
+			}
 		}
 		this.agents.set(agentId, { ...config, servers });
 	}
@@ -85,7 +94,9 @@ export class McpHub {
 			[...this.sessions.values()].map(async (session) => {
 				await session.start(signal);
 				// A start cut short by cancelling the run is not worth a warning.
-				if (session.state === 'failed' && !this.closed && !signal?.aborted) this.options.onNotice?.(session.unavailable()!);
+				if (session.state === 'failed' && !this.closed && !signal?.aborted) {
+					this.options.onNotice?.(session.unavailable()!);
+				}
 			}),
 		);
 	}
@@ -121,7 +132,11 @@ export class McpHub {
 	private adapt(session: McpSession, info: McpToolInfo, name: string): McpTool {
 		const timeoutMs = this.options.callTimeoutMs;
 		return {
-			definition: { name, description: `${info.description} (MCP server '${session.spec.name}', tool '${info.name}')`, parameters: info.inputSchema },
+			definition: {
+				name,
+				description: `${info.description} (MCP server '${session.spec.name}', tool '${info.name}')`,
+				parameters: info.inputSchema,
+			},
 			server: session.spec.name,
 			tool: info.name,
 			...(info.hints ? { hints: info.hints } : {}),
@@ -163,7 +178,10 @@ function sessionKey(spec: McpServerSpec): string {
 function stable(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
-		return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stable((value as Record<string, unknown>)[key])}`).join(',')}}`;
+		return `{${Object.keys(value)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${stable((value as Record<string, unknown>)[key])}`)
+			.join(',')}}`;
 	}
 	return JSON.stringify(value) ?? 'null';
 }

@@ -12,7 +12,12 @@ interface ContentItem {
 	readonly mimeType?: string;
 	readonly uri?: string;
 	readonly name?: string;
-	readonly resource?: { readonly uri?: string; readonly mimeType?: string; readonly text?: string; readonly blob?: string };
+	readonly resource?: {
+		readonly uri?: string;
+		readonly mimeType?: string;
+		readonly text?: string;
+		readonly blob?: string;
+	};
 }
 
 export interface McpCallResult {
@@ -51,9 +56,17 @@ function describeItem(item: ContentItem): string {
 
 export function toToolOutcome(toolName: string, result: McpCallResult): ToolOutcome {
 	const items = result.content ?? [];
-	let text = items.map(describeItem).filter((part) => part !== '').join('\n');
-	if (text === '' && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent, null, 2);
-	if (text === '' && result.toolResult !== undefined) text = typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult, null, 2);
+	let text = items
+		.map(describeItem)
+		.filter((part) => part !== '')
+		.join('\n');
+	if (text === '' && result.structuredContent !== undefined) {
+		text = JSON.stringify(result.structuredContent, null, 2);
+	}
+	if (text === '' && result.toolResult !== undefined) {
+		text =
+			typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult, null, 2);
+	}
 	const isError = result.isError === true;
 	if (text === '') text = isError ? 'the tool reported an error without a message' : '(no output)';
 	return { text: isError ? `${toolName}: ${text}` : text, isError };

@@ -43,7 +43,8 @@ export function normaliseTransport(type: string | undefined, hasUrl: boolean): M
 /** Whether a server may start in this workspace. */
 export function startRefusal(spec: McpServerSpec, trusted: boolean): string | null {
 	if (trusted || spec.type !== 'stdio') return null;
-	const fromWorkspace = spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace);
+	const fromWorkspace =
+		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace);
 	if (!fromWorkspace) return null;
 	const where = spec.origin.kind === 'workspace-file' ? spec.origin.file : 'the workspace team config';
 	return `MCP server '${spec.name}' (from ${where}) was not started: the workspace is not trusted, and stdio servers start processes`;
@@ -66,7 +67,9 @@ export function expandVariables(text: string, context: ExpandContext): { value: 
 		if (name === 'workspaceFolder' || name === 'workspaceRoot') return context.workspaceFolder;
 		if (name === 'userHome' && context.userHome !== undefined) return context.userHome;
 		if (name.startsWith('input:')) {
-			missing.push(`${whole} (VS Code input prompts are not supported; put the value in an environment variable)`);
+			missing.push(
+				`${whole} (VS Code input prompts are not supported; put the value in an environment variable)`,
+			);
 			return '';
 		}
 		const variable = name.startsWith('env:') ? name.slice(4) : name;
@@ -81,7 +84,11 @@ export function expandVariables(text: string, context: ExpandContext): { value: 
 }
 
 /** Expands every value of a record; collects the missing variables. */
-export function expandRecord(record: Readonly<Record<string, string>> | undefined, context: ExpandContext, missing: string[]): Record<string, string> {
+export function expandRecord(
+	record: Readonly<Record<string, string>> | undefined,
+	context: ExpandContext,
+	missing: string[],
+): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [key, raw] of Object.entries(record ?? {})) {
 		const expanded = expandVariables(raw, context);
@@ -99,7 +106,10 @@ const workspaceVariables = new Set(['workspaceFolder', 'workspaceRoot', 'userHom
  * expands to in its command, args, env, url and headers (the workspace paths aside), whole env and
  * header values under credential-like names (`Authorization`, `API_TOKEN`…), and URL credentials.
  */
-export function specSecrets(spec: Pick<McpServerSpec, 'command' | 'args' | 'env' | 'url' | 'headers'>, context: ExpandContext): string[] {
+export function specSecrets(
+	spec: Pick<McpServerSpec, 'command' | 'args' | 'env' | 'url' | 'headers'>,
+	context: ExpandContext,
+): string[] {
 	const found: string[] = [];
 	const expanded = (raw: string): string => {
 		for (const match of raw.matchAll(/\$\{([^}]+)\}/g)) {

@@ -71,20 +71,34 @@ export class McpSession {
 
 	/** Connects and lists the tools, once; later calls share the first attempt. Never rejects. */
 	start(signal?: AbortSignal): Promise<void> {
-		this.starting ??= this.connect(signal).catch((error: unknown) => this.fail(`could not start: ${describeError(error)}`));
+		this.starting ??= this.connect(signal).catch((error: unknown) =>
+			this.fail(`could not start: ${describeError(error)}`),
+		);
 		return this.starting;
 	}
 
-	async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number, modelName: string): Promise<ToolOutcome> {
+	async call(
+		tool: string,
+		args: Record<string, unknown>,
+		signal: AbortSignal,
+		timeoutMs: number,
+		modelName: string,
+	): Promise<ToolOutcome> {
 		const unavailable = this.unavailable();
 		if (unavailable !== null) return { text: `${modelName}: ${unavailable}`, isError: true };
 		try {
-			const result = await this.client!.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
+			const result = await this.client!.callTool({ name: tool, arguments: args }, undefined, {
+				signal,
+				timeout: timeoutMs,
+			});
 			return toToolOutcome(modelName, result as McpCallResult);
 		} catch (error) {
 			if (signal.aborted) return { text: `${modelName}: cancelled`, isError: true };
 			if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-				return { text: `${modelName}: timed out after ${Math.round(timeoutMs / 1000)} s (MCP server '${this.spec.name}')`, isError: true };
+				return {
+					text: `${modelName}: timed out after ${Math.round(timeoutMs / 1000)} s (MCP server '${this.spec.name}')`,
+					isError: true,
+				};
 			}
 			const now = this.unavailable();
 			if (now !== null) return { text: `${modelName}: ${now}`, isError: true };
@@ -95,7 +109,9 @@ export class McpSession {
 	/** Why calls cannot go through, or null when the session is ready. */
 	unavailable(): string | null {
 		if (this.status === 'ready') return null;
-		if (this.status === 'failed') return `MCP server '${this.spec.name}' is unavailable: ${this.problem ?? 'it failed'}`;
+		if (this.status === 'failed') {
+			return `MCP server '${this.spec.name}' is unavailable: ${this.problem ?? 'it failed'}`;
+		}
 		if (this.status === 'closed') return `MCP server '${this.spec.name}' is closed (the run is ending)`;
 		return `MCP server '${this.spec.name}' is not started`;
 	}
@@ -107,7 +123,11 @@ export class McpSession {
 		this.status = 'closed';
 		const transport = this.transport;
 		try {
-			if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined && !wasFailed) {
+			if (
+				transport instanceof StreamableHTTPClientTransport &&
+				transport.sessionId !== undefined &&
+				!wasFailed
+			) {
 				await withTimeout(transport.terminateSession(), 1000).catch(() => undefined);
 			}
 			await withTimeout(this.client?.close() ?? Promise.resolve(), 3000).catch(() => undefined);
@@ -123,15 +143,23 @@ export class McpSession {
 		const client = new Client(clientInfo, { capabilities: {} });
 		this.client = client;
 		client.onclose = () => {
-			if (this.status === 'ready' || this.status === 'starting') this.fail(this.exitDescription() ?? 'the connection closed');
+			if (this.status === 'ready' || this.status === 'starting') {
+				this.fail(this.exitDescription() ?? 'the connection closed');
+			}
 		};
 		await client.connect(transport, { signal, timeout: this.options.startTimeoutMs });
 		const tools: McpToolInfo[] = [];
 		let cursor: string | undefined;
 		do {
-			const page = await client.listTools(cursor === undefined ? {} : { cursor }, { signal, timeout: this.options.startTimeoutMs });
+			const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+				signal,
+				timeout: this.options.startTimeoutMs,
+			});
 			for (const tool of page.tools) {
-				const { $schema: _ignored, ...inputSchema } = (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>;
+				const { $schema: _ignored, ...inputSchema } = (tool.inputSchema ?? { type: 'object' }) as Record<
+					string,
+					unknown
+				>;
 				tools.push({
 					name: tool.name,
 					description: tool.description ?? tool.title ?? tool.name,
@@ -148,7 +176,11 @@ export class McpSession {
 
 	private createTransport(): Transport {
 		const { spec, options } = this;
-		const context: ExpandContext = { env: options.env, workspaceFolder: options.workspaceRoot, userHome: options.env['HOME'] ?? options.env['USERPROFILE'] };
+		const context: ExpandContext = {
+			env: options.env,
+			workspaceFolder: options.workspaceRoot,
+			userHome: options.env['HOME'] ?? options.env['USERPROFILE'],
+		};
 		const missing: string[] = [];
 		const expand = (text: string) => {
 			const result = expandVariables(text, context);
@@ -158,15 +190,30 @@ export class McpSession {
 		let transport: Transport;
 		if (spec.type === 'stdio') {
 			if (!spec.command) throw new Error("a stdio server needs 'command'");
-			if (spec.cwd !== undefined && spec.cwd.split(/[\\/]/).includes('..')) throw new Error(`'cwd' may not contain '..' (${spec.cwd})`);
-			const cwd = spec.cwd === undefined ? options.workspaceRoot : isAbsolute(expand(spec.cwd)) ? expand(spec.cwd) : resolve(options.workspaceRoot, expand(spec.cwd));
+			if (spec.cwd !== undefined && spec.cwd.split(/[\\/]/).includes('..')) {
+				throw new Error(`'cwd' may not contain '..' (${spec.cwd})`);
+			}
+			const cwd =
+				spec.cwd === undefined
+					? options.workspaceRoot
+					: isAbsolute(expand(spec.cwd))
+						? expand(spec.cwd)
+						: resolve(options.workspaceRoot, expand(spec.cwd));
 			const env = { ...getDefaultEnvironment(), ...expandRecord(spec.env, context, missing) };
-			transport = new GroupStdioTransport({ command: expand(spec.command), args: (spec.args ?? []).map(expand), env, cwd });
+			transport = new GroupStdioTransport({
+				command: expand(spec.command),
+				args: (spec.args ?? []).map(expand),
+				env,
+				cwd,
+			});
 		} else {
 			if (!spec.url) throw new Error(`a ${spec.type} server needs 'url'`);
 			const url = new URL(expand(spec.url));
 			const headers = expandRecord(spec.headers, context, missing);
-			transport = spec.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+			transport =
+				spec.type === 'sse'
+					? new SSEClientTransport(url, { requestInit: { headers } })
+					: new StreamableHTTPClientTransport(url, { requestInit: { headers } });
 		}
 		if (missing.length > 0) throw new Error(`not set: ${[...new Set(missing)].join(', ')}`);
 		return transport;

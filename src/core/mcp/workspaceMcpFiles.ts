@@ -65,7 +65,9 @@ function toSpec(rawName: string, entry: unknown, file: string, notices: string[]
 	const url = typeof entry.url === 'string' ? entry.url : undefined;
 	const type = normaliseTransport(typeof entry.type === 'string' ? entry.type : undefined, url !== undefined);
 	if (type === undefined) {
-		notices.push(`${file}: MCP server '${rawName}' has an unknown type '${String(entry.type)}' (use stdio, http or sse)`);
+		notices.push(
+			`${file}: MCP server '${rawName}' has an unknown type '${String(entry.type)}' (use stdio, http or sse)`,
+		);
 		return undefined;
 	}
 	if (type === 'stdio' && typeof entry.command !== 'string') {
@@ -76,7 +78,9 @@ function toSpec(rawName: string, entry: unknown, file: string, notices: string[]
 		notices.push(`${file}: MCP server '${rawName}' has no 'url'`);
 		return undefined;
 	}
-	if (entry.envFile !== undefined) notices.push(`${file}: MCP server '${rawName}': 'envFile' is not supported; use 'env'`);
+	if (entry.envFile !== undefined) {
+		notices.push(`${file}: MCP server '${rawName}': 'envFile' is not supported; use 'env'`);
+	}
 	return {
 		name,
 		type,

@@ -33,7 +33,11 @@ export const stopReasons = {
 } as const;
 
 /** Fisher–Yates over config ids, so `agentN` says nothing about config position. */
-export function anonymousOrder(ids: readonly string[], mode: 'shuffled' | 'config', random: () => number): string[] {
+export function anonymousOrder(
+	ids: readonly string[],
+	mode: 'shuffled' | 'config',
+	random: () => number,
+): string[] {
 	const order = [...ids];
 	if (mode === 'config') return order;
 	for (let i = order.length - 1; i > 0; i--) {

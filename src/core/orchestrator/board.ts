@@ -84,7 +84,14 @@ export class Board {
 		const count = this.answerCount(agentId) + 1;
 		this.counts.set(agentId, count);
 		const anonId = this.anonOf(agentId);
-		const record: AnswerRecord = { agentId, anonId, label: `${anonId}.${count}`, content, overlay, acceptedAt: now };
+		const record: AnswerRecord = {
+			agentId,
+			anonId,
+			label: `${anonId}.${count}`,
+			content,
+			overlay,
+			acceptedAt: now,
+		};
 		this.latest.set(agentId, record);
 		this.version++;
 		const invalidated = [...this.validVotes.keys()];
@@ -93,7 +100,12 @@ export class Board {
 	}
 
 	/** A vote counts only when the voter's snapshot held every answer accepted so far. */
-	castVote(voter: string, target: AnswerRecord, reason: string, snapshotVersion: number): VoteRecord | 'stale' {
+	castVote(
+		voter: string,
+		target: AnswerRecord,
+		reason: string,
+		snapshotVersion: number,
+	): VoteRecord | 'stale' {
 		if (snapshotVersion !== this.version) return 'stale';
 		const vote: VoteRecord = { voter, votedForAgent: target.agentId, label: target.label, reason };
 		this.validVotes.set(voter, vote);

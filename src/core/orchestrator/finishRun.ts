@@ -47,19 +47,41 @@ export async function finishRun(run: FinishingRun, end: CoordinationEnd | undefi
 	const answerChanges = await answerChangesOf(run);
 	if (run.signal.aborted) return finish(run, 'cancelled', {});
 	run.host.emit({ type: 'final-answer', agentId: rt.spec.id, label: `${rt.anonId}.final`, content });
-	return finish(run, timedOut ? 'timeout' : 'completed', { winner: { agentId: winner.agentId, label: winner.label }, finalAnswer: content, changes, answerChanges });
+	return finish(run, timedOut ? 'timeout' : 'completed', {
+		winner: { agentId: winner.agentId, label: winner.label },
+		finalAnswer: content,
+		changes,
+		answerChanges,
+	});
 }
 
 async function presentSingle(run: FinishingRun): Promise<RunResult> {
 	const rt = [...run.runtimes.values()][0]!;
-	run.host.emit({ type: 'winner-selected', agentId: rt.spec.id, label: `${rt.anonId}.final`, tally: {}, reason: 'no-votes' });
+	run.host.emit({
+		type: 'winner-selected',
+		agentId: rt.spec.id,
+		label: `${rt.anonId}.final`,
+		tally: {},
+		reason: 'no-votes',
+	});
 	const presented = await present(run, rt, undefined);
 	if (run.signal.aborted) return finish(run, 'cancelled', {});
 	if (!presented?.text) {
-		return finish(run, 'failed', { error: `${rt.spec.id} produced no answer${rt.lastError ? `: ${rt.lastError}` : ''}` });
+		return finish(run, 'failed', {
+			error: `${rt.spec.id} produced no answer${rt.lastError ? `: ${rt.lastError}` : ''}`,
+		});
 	}
-	run.host.emit({ type: 'final-answer', agentId: rt.spec.id, label: `${rt.anonId}.final`, content: presented.text });
-	return finish(run, 'completed', { winner: { agentId: rt.spec.id, label: `${rt.anonId}.final` }, finalAnswer: presented.text, changes: presented.changes });
+	run.host.emit({
+		type: 'final-answer',
+		agentId: rt.spec.id,
+		label: `${rt.anonId}.final`,
+		content: presented.text,
+	});
+	return finish(run, 'completed', {
+		winner: { agentId: rt.spec.id, label: `${rt.anonId}.final` },
+		finalAnswer: presented.text,
+		changes: presented.changes,
+	});
 }
 
 /** Undefined when the presentation failed or timed out: the stored answer stands. */
@@ -68,7 +90,10 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 	const controller = new AbortController();
 	const forward = () => controller.abort(run.signal.reason);
 	run.signal.addEventListener('abort', forward, { once: true });
-	const timer = setTimeout(() => controller.abort(stopReasons.presentationTimeout), run.host.settings.presentationTimeoutMs);
+	const timer = setTimeout(
+		() => controller.abort(stopReasons.presentationTimeout),
+		run.host.settings.presentationTimeoutMs,
+	);
 	try {
 		const overlay = run.workspace.createOverlay(stored?.overlay);
 		const votes = run.board.votes();
@@ -85,7 +110,14 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 		);
 		if (result.kind === 'stopped') {
 			if (controller.signal.reason === stopReasons.presentationTimeout) {
-				run.host.emit({ type: 'agent-error', agentId: rt.spec.id, message: 'presentation timed out; the stored answer stands', kind: 'timeout', retryable: false, failures: rt.failures });
+				run.host.emit({
+					type: 'agent-error',
+					agentId: rt.spec.id,
+					message: 'presentation timed out; the stored answer stands',
+					kind: 'timeout',
+					retryable: false,
+					failures: rt.failures,
+				});
 			}
 			return undefined;
 		}
@@ -112,14 +144,26 @@ function finish(
 		...base,
 		status,
 		winner: parts.winner ?? null,
-		answers: run.board.latestAnswers().map((answer) => ({ agentId: answer.agentId, label: answer.label, content: answer.content })),
-		votes: run.board.votes().map((vote) => ({ voter: vote.voter, votedFor: vote.votedForAgent, votedForLabel: vote.label, reason: vote.reason })),
+		answers: run.board
+			.latestAnswers()
+			.map((answer) => ({ agentId: answer.agentId, label: answer.label, content: answer.content })),
+		votes: run.board.votes().map((vote) => ({
+			voter: vote.voter,
+			votedFor: vote.votedForAgent,
+			votedForLabel: vote.label,
+			reason: vote.reason,
+		})),
 		finalAnswer: status === 'cancelled' ? null : (parts.finalAnswer ?? null),
 		changes: status === 'cancelled' ? [] : (parts.changes ?? []),
 		...(parts.answerChanges && status !== 'cancelled' ? { answerChanges: parts.answerChanges } : {}),
 		...(parts.error ? { error: parts.error } : {}),
 	};
-	run.host.emit({ type: 'run-end', status, durationMs: result.durationMs, ...(parts.error ? { error: parts.error } : {}) });
+	run.host.emit({
+		type: 'run-end',
+		status,
+		durationMs: result.durationMs,
+		...(parts.error ? { error: parts.error } : {}),
+	});
 	return result;
 }
 
@@ -136,7 +180,9 @@ async function answerChangesOf(run: FinishingRun): Promise<AnswerChangeSet[]> {
 }
 
 function failureSummary(run: FinishingRun): string {
-	const errors = [...run.runtimes.values()].filter((rt) => rt.lastError).map((rt) => `${rt.spec.id}: ${rt.lastError}`);
+	const errors = [...run.runtimes.values()]
+		.filter((rt) => rt.lastError)
+		.map((rt) => `${rt.spec.id}: ${rt.lastError}`);
 	return errors.length ? `no agent produced an answer (${errors.join('; ')})` : 'no agent produced an answer';
 }
 

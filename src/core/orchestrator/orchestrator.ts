@@ -12,7 +12,14 @@ import { backoffDelay } from './backoff.js';
 import { Board, type AnswerRecord } from './board.js';
 import type { RunEvent, RunEventBody, Usage } from '../events/runEvents.js';
 import { emptyResult, finishRun, type CoordinationEnd, type FinishingRun } from './finishRun.js';
-import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions, type RunResult, type RunToolsSession, type Turn } from './types.js';
+import {
+	defaultOrchestratorSettings,
+	type OrchestratorSettings,
+	type RunOptions,
+	type RunResult,
+	type RunToolsSession,
+	type Turn,
+} from './types.js';
 import { UsageLedger } from './usageLedger.js';
 
 /**
@@ -62,7 +69,17 @@ export class Orchestrator implements AgentHost {
 		this.board = new Board(order);
 		for (const spec of options.agents) {
 			const overlay = options.workspace.createOverlay();
-			this.runtimes.set(spec.id, { spec, anonId: this.board.anonOf(spec.id), overlay, killed: false, failures: 0, exhaustedTurns: 0, rounds: 0, lastError: undefined, running: undefined });
+			this.runtimes.set(spec.id, {
+				spec,
+				anonId: this.board.anonOf(spec.id),
+				overlay,
+				killed: false,
+				failures: 0,
+				exhaustedTurns: 0,
+				rounds: 0,
+				lastError: undefined,
+				running: undefined,
+			});
 		}
 	}
 
@@ -90,7 +107,12 @@ export class Orchestrator implements AgentHost {
 	}
 
 	private async execute(): Promise<void> {
-		const agents = [...this.runtimes.values()].map((rt) => ({ agentId: rt.spec.id, anonId: rt.anonId, provider: rt.spec.model.provider, model: rt.spec.model.modelId }));
+		const agents = [...this.runtimes.values()].map((rt) => ({
+			agentId: rt.spec.id,
+			anonId: rt.anonId,
+			provider: rt.spec.model.provider,
+			model: rt.spec.model.modelId,
+		}));
 		this.emit({ type: 'run-start', question: this.question, workspace: this.options.workspace.root, agents });
 		try {
 			await this.openTools();
@@ -99,8 +121,17 @@ export class Orchestrator implements AgentHost {
 			this.phase = 'presentation';
 			this.finalResult = await finishRun(this.finishing(), end);
 		} catch (error) {
-			this.finalResult = { ...emptyResult(this.finishing()), status: 'failed', error: `internal error: ${(error as Error).message}` };
-			this.emit({ type: 'run-end', status: 'failed', durationMs: Math.round(this.now()), error: this.finalResult.error });
+			this.finalResult = {
+				...emptyResult(this.finishing()),
+				status: 'failed',
+				error: `internal error: ${(error as Error).message}`,
+			};
+			this.emit({
+				type: 'run-end',
+				status: 'failed',
+				durationMs: Math.round(this.now()),
+				error: this.finalResult.error,
+			});
 		}
 		await this.tools?.close().catch(() => undefined);
 		this.queue.close();
@@ -171,7 +202,9 @@ export class Orchestrator implements AgentHost {
 
 	private checkConsensus(): void {
 		const live = [...this.runtimes.values()].filter((rt) => !rt.killed);
-		if (live.length > 0 && live.every((rt) => this.board.hasVote(rt.spec.id))) this.endCoordination?.('consensus');
+		if (live.length > 0 && live.every((rt) => this.board.hasVote(rt.spec.id))) {
+			this.endCoordination?.('consensus');
+		}
 	}
 
 	private start(rt: AgentRuntime, delayMs: number): void {
@@ -186,9 +219,15 @@ export class Orchestrator implements AgentHost {
 			rt.rounds++;
 			const execution = new AgentExecution(rt.spec, rt.anonId, rt.overlay, this, controller.signal);
 			running.execution = execution;
-			this.emit({ type: 'round-start', agentId: rt.spec.id, round: rt.rounds, snapshot: execution.startLabels });
+			this.emit({
+				type: 'round-start',
+				agentId: rt.spec.id,
+				round: rt.rounds,
+				snapshot: execution.startLabels,
+			});
 			const timeout = this.settings.agentTurnTimeoutMs;
-			const timer = timeout === null ? undefined : setTimeout(() => controller.abort(stopReasons.turnTimeout), timeout);
+			const timer =
+				timeout === null ? undefined : setTimeout(() => controller.abort(stopReasons.turnTimeout), timeout);
 			try {
 				return await execution.run();
 			} finally {
@@ -196,7 +235,10 @@ export class Orchestrator implements AgentHost {
 			}
 		})();
 		const settled = task
-			.catch((error: unknown): ExecutionOutcome => ({ kind: 'exhausted', message: `internal error: ${(error as Error).message}` }))
+			.catch((error: unknown): ExecutionOutcome => ({
+				kind: 'exhausted',
+				message: `internal error: ${(error as Error).message}`,
+			}))
 			.then((outcome) => {
 				this.signal.removeEventListener('abort', forward);
 				rt.running = undefined;
@@ -209,14 +251,26 @@ export class Orchestrator implements AgentHost {
 	private executionEnded(rt: AgentRuntime, outcome: ExecutionOutcome, reason: unknown): void {
 		if (!this.coordinating || rt.killed) return;
 		if (reason === stopReasons.turnTimeout) {
-			this.kill(rt, `exceeded its turn timeout (${Math.round((this.settings.agentTurnTimeoutMs ?? 0) / 1000)} s)`);
+			this.kill(
+				rt,
+				`exceeded its turn timeout (${Math.round((this.settings.agentTurnTimeoutMs ?? 0) / 1000)} s)`,
+			);
 			return;
 		}
 		if (outcome.kind === 'exhausted') {
 			const failures = ++rt.exhaustedTurns;
 			rt.lastError = outcome.message;
-			this.emit({ type: 'agent-error', agentId: rt.spec.id, message: outcome.message, kind: 'workflow', retryable: true, failures });
-			if (failures >= this.settings.maxAgentFailures) return this.kill(rt, `failed ${failures} turns in a row: ${outcome.message}`);
+			this.emit({
+				type: 'agent-error',
+				agentId: rt.spec.id,
+				message: outcome.message,
+				kind: 'workflow',
+				retryable: true,
+				failures,
+			});
+			if (failures >= this.settings.maxAgentFailures) {
+				return this.kill(rt, `failed ${failures} turns in a row: ${outcome.message}`);
+			}
 			this.start(rt, this.backoff(failures));
 			return;
 		}
@@ -235,7 +289,13 @@ export class Orchestrator implements AgentHost {
 	}
 
 	private backoff(failures: number, retryAfterMs?: number): number {
-		return backoffDelay(failures, this.settings.retryBaseDelayMs, this.settings.retryMaxDelayMs, retryAfterMs, this.options.random);
+		return backoffDelay(
+			failures,
+			this.settings.retryBaseDelayMs,
+			this.settings.retryMaxDelayMs,
+			retryAfterMs,
+			this.options.random,
+		);
 	}
 
 	// AgentHost ---------------------------------------------------------------
@@ -251,16 +311,32 @@ export class Orchestrator implements AgentHost {
 	submitAnswer(agentId: string, content: string, overlay: OverlaySnapshot): AnswerRecord {
 		const { record, invalidated } = this.board.acceptAnswer(agentId, content, overlay, this.now());
 		this.emit({ type: 'new-answer', agentId, label: record.label, content });
-		if (invalidated.length > 0) this.emit({ type: 'votes-invalidated', voters: invalidated, byLabel: record.label });
-		for (const rt of this.runtimes.values()) if (rt.spec.id !== agentId) rt.running?.execution?.answersChanged();
+		if (invalidated.length > 0) {
+			this.emit({ type: 'votes-invalidated', voters: invalidated, byLabel: record.label });
+		}
+		for (const rt of this.runtimes.values()) {
+			if (rt.spec.id !== agentId) rt.running?.execution?.answersChanged();
+		}
 		this.schedule();
 		return record;
 	}
 
-	submitVote(agentId: string, target: AnswerRecord, reason: string, snapshotVersion: number): 'accepted' | 'stale' {
+	submitVote(
+		agentId: string,
+		target: AnswerRecord,
+		reason: string,
+		snapshotVersion: number,
+	): 'accepted' | 'stale' {
 		const vote = this.board.castVote(agentId, target, reason, snapshotVersion);
 		if (vote === 'stale') return 'stale';
-		this.emit({ type: 'vote', agentId, voter: agentId, votedFor: vote.label, votedForAgent: vote.votedForAgent, reason });
+		this.emit({
+			type: 'vote',
+			agentId,
+			voter: agentId,
+			votedFor: vote.label,
+			votedForAgent: vote.votedForAgent,
+			reason,
+		});
 		this.checkConsensus();
 		return 'accepted';
 	}
@@ -275,10 +351,19 @@ export class Orchestrator implements AgentHost {
 		const rt = this.runtimes.get(agentId)!;
 		rt.failures++;
 		rt.lastError = error.message;
-		this.emit({ type: 'agent-error', agentId, message: error.message, kind: error.kind, retryable: error.retryable, failures: rt.failures });
+		this.emit({
+			type: 'agent-error',
+			agentId,
+			message: error.message,
+			kind: error.kind,
+			retryable: error.retryable,
+			failures: rt.failures,
+		});
 		const fatal = error.kind === 'auth' || error.kind === 'context-length';
 		if (fatal || rt.failures >= this.settings.maxAgentFailures) {
-			if (this.phase === 'coordination') this.kill(rt, fatal ? error.message : `failed ${rt.failures} times in a row: ${error.message}`);
+			if (this.phase === 'coordination') {
+				this.kill(rt, fatal ? error.message : `failed ${rt.failures} times in a row: ${error.message}`);
+			}
 			return false;
 		}
 		try {
@@ -293,8 +378,15 @@ export class Orchestrator implements AgentHost {
 		this.runtimes.get(agentId)!.failures = 0;
 	}
 
-	createToolbox(agentId: string, overlay: Overlay, answers: ReadonlyMap<string, OverlaySnapshot>, writable: boolean) {
+	createToolbox(
+		agentId: string,
+		overlay: Overlay,
+		answers: ReadonlyMap<string, OverlaySnapshot>,
+		writable: boolean,
+	) {
 		const workspace = createToolbox({ overlay, writable, answers: answers.size > 0 ? answers : undefined });
-		return this.tools === undefined ? workspace : this.tools.toolbox(agentId, workspace, { overlay, phase: this.phase });
+		return this.tools === undefined
+			? workspace
+			: this.tools.toolbox(agentId, workspace, { overlay, phase: this.phase });
 	}
 }

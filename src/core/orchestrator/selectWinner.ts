@@ -11,7 +11,10 @@ export interface WinnerChoice {
  * Most valid votes wins; a tie goes to the tied answer accepted earliest; with no votes, the
  * earliest answer wins. Votes are for agents: the winner presents its latest answer.
  */
-export function selectWinner(answers: readonly AnswerRecord[], votes: readonly VoteRecord[]): WinnerChoice | null {
+export function selectWinner(
+	answers: readonly AnswerRecord[],
+	votes: readonly VoteRecord[],
+): WinnerChoice | null {
 	if (answers.length === 0) return null;
 	const byTime = [...answers].sort((a, b) => a.acceptedAt - b.acceptedAt);
 	const tally: Record<string, number> = {};
@@ -23,5 +26,10 @@ export function selectWinner(answers: readonly AnswerRecord[], votes: readonly V
 	}
 	const tied = byTime.filter((answer) => tally[answer.agentId] === best);
 	const winner = tied[0]!;
-	return { agentId: winner.agentId, label: winner.label, tally, reason: tied.length > 1 ? 'tie-break' : 'votes' };
+	return {
+		agentId: winner.agentId,
+		label: winner.label,
+		tally,
+		reason: tied.length > 1 ? 'tie-break' : 'votes',
+	};
 }

@@ -113,7 +113,11 @@ export interface RunToolsSession {
 	/** Resolves when the tools are known (MCP servers started or failed); never rejects. */
 	ready(): Promise<void>;
 	/** The agent's toolbox: its workspace tools plus its extra tools, every call through the permission gate. */
-	toolbox(agentId: string, workspace: Toolbox, context: { readonly overlay: Overlay; readonly phase: Phase }): Toolbox;
+	toolbox(
+		agentId: string,
+		workspace: Toolbox,
+		context: { readonly overlay: Overlay; readonly phase: Phase },
+	): Toolbox;
 	/** A model call's cost, for the run budget. */
 	usage(agentId: string, costUsd: number | null): void;
 	/** Ends every session, process and scratch copy of the run; never rejects. */

@@ -19,7 +19,8 @@ export class UsageLedger {
 			reasoningTokens: sum(previous?.reasoningTokens, usage.reasoningTokens),
 			cachedInputTokens: sum(previous?.cachedInputTokens, usage.cachedInputTokens),
 			cacheWriteTokens: sum(previous?.cacheWriteTokens, usage.cacheWriteTokens),
-			costUsd: cost === null || (previous && previous.costUsd === null) ? null : (previous?.costUsd ?? 0) + cost,
+			costUsd:
+				cost === null || (previous && previous.costUsd === null) ? null : (previous?.costUsd ?? 0) + cost,
 		});
 		return cost;
 	}

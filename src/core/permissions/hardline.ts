@@ -8,13 +8,61 @@ import { isCriticalPath, operands, optionValues, rawDevice, touchesGitDir } from
 import type { CommandPart, ShellAnalysis } from './shellAnalysis.js';
 import { displayText, shellNames } from './shellCommand.js';
 
-const fetchers = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'iwr', 'invoke-webrequest', 'irm', 'invoke-restmethod', 'nc', 'ncat']);
-const interpreters = new Set([...shellNames, 'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'deno', 'bun', 'php', 'pwsh', 'powershell', 'iex', 'invoke-expression', 'source', '.', 'eval']);
+const fetchers = new Set([
+	'curl',
+	'wget',
+	'fetch',
+	'aria2c',
+	'http',
+	'https',
+	'xh',
+	'iwr',
+	'invoke-webrequest',
+	'irm',
+	'invoke-restmethod',
+	'nc',
+	'ncat',
+]);
+const interpreters = new Set([
+	...shellNames,
+	'python',
+	'python2',
+	'python3',
+	'perl',
+	'ruby',
+	'node',
+	'deno',
+	'bun',
+	'php',
+	'pwsh',
+	'powershell',
+	'iex',
+	'invoke-expression',
+	'source',
+	'.',
+	'eval',
+]);
 const writingRedirects = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const diskTools = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|newfs(_.+)?|diskutil|format(\.com)?)$/;
 const powerCommands = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
 /** Programs that write to the paths they are given (the last operand for copy-like ones). */
-const writers = new Set(['rm', 'rmdir', 'unlink', 'shred', 'touch', 'truncate', 'tee', 'chmod', 'chown', 'chgrp', 'mkdir', 'dd', 'sed', 'perl', 'git']);
+const writers = new Set([
+	'rm',
+	'rmdir',
+	'unlink',
+	'shred',
+	'touch',
+	'truncate',
+	'tee',
+	'chmod',
+	'chown',
+	'chgrp',
+	'mkdir',
+	'dd',
+	'sed',
+	'perl',
+	'git',
+]);
 const copiers = new Set(['cp', 'mv', 'ln', 'install', 'rsync', 'scp']);
 
 /** The reason a command line is refused outright, or null. Every part is checked, nested ones too. */
@@ -22,7 +70,9 @@ export function hardlineForCommand(analysis: ShellAnalysis): string | null {
 	if (isForkBomb(analysis.raw)) return 'a fork bomb';
 	for (const part of analysis.parts) {
 		const reason = hardlineForPart(part, analysis);
-		if (reason !== null) return `${reason} (in '${clip(part.text || part.redirects.map((r) => `${r.op} ${r.target}`).join(' '))}')`;
+		if (reason !== null) {
+			return `${reason} (in '${clip(part.text || part.redirects.map((r) => `${r.op} ${r.target}`).join(' '))}')`;
+		}
 	}
 	return null;
 }
@@ -37,13 +87,19 @@ function hardlineForPart(part: CommandPart, analysis: ShellAnalysis): string | n
 	if (name === '') return null;
 	const args = program.slice(1);
 	const targets = [...operands(args), ...optionValues(args)];
-	if (name === 'rm' || ((name === 'rd' || name === 'rmdir' || name === 'del') && args.some((a) => /^\/s$/i.test(a)))) {
+	if (
+		name === 'rm' ||
+		((name === 'rd' || name === 'rmdir' || name === 'del') && args.some((a) => /^\/s$/i.test(a)))
+	) {
 		const recursive = args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive' || /^\/s$/i.test(a));
 		if (args.includes('--no-preserve-root')) return 'deletes with --no-preserve-root';
 		const critical = targets.find(isCriticalPath);
 		if (recursive && critical !== undefined) return `recursively deletes ${critical}`;
 	}
-	if ((name === 'chmod' || name === 'chown' || name === 'chgrp') && args.some((a) => /^-[a-zA-Z]*R/.test(a) || a === '--recursive')) {
+	if (
+		(name === 'chmod' || name === 'chown' || name === 'chgrp') &&
+		args.some((a) => /^-[a-zA-Z]*R/.test(a) || a === '--recursive')
+	) {
 		const critical = targets.find(isCriticalPath);
 		if (critical !== undefined) return `recursively changes permissions of ${critical}`;
 	}
@@ -51,11 +107,21 @@ function hardlineForPart(part: CommandPart, analysis: ShellAnalysis): string | n
 		const start = args.find((a) => !a.startsWith('-'));
 		if (start !== undefined && isCriticalPath(start)) return `deletes everything under ${start}`;
 	}
-	if (name === 'mv' && targets.slice(0, -1).some(isCriticalPath)) return `moves ${targets.find(isCriticalPath)} away`;
+	if (name === 'mv' && targets.slice(0, -1).some(isCriticalPath)) {
+		return `moves ${targets.find(isCriticalPath)} away`;
+	}
 	if (diskTools.test(name)) return `formats or wipes a disk (${name})`;
-	if (name === 'dd' && args.some((a) => /^of=/.test(a) && rawDevice.test(a.slice(3)))) return 'writes to a raw disk with dd';
-	if ((name === 'shred' || name === 'cp' || name === 'tee') && targets.some((t) => rawDevice.test(t))) return 'writes to a raw disk';
-	if (powerCommands.has(name) || (name === 'init' && /^[06]$/.test(args[0] ?? '')) || (name === 'systemctl' && /^(poweroff|reboot|halt|kexec)$/.test(args[0] ?? ''))) {
+	if (name === 'dd' && args.some((a) => /^of=/.test(a) && rawDevice.test(a.slice(3)))) {
+		return 'writes to a raw disk with dd';
+	}
+	if ((name === 'shred' || name === 'cp' || name === 'tee') && targets.some((t) => rawDevice.test(t))) {
+		return 'writes to a raw disk';
+	}
+	if (
+		powerCommands.has(name) ||
+		(name === 'init' && /^[06]$/.test(args[0] ?? '')) ||
+		(name === 'systemctl' && /^(poweroff|reboot|halt|kexec)$/.test(args[0] ?? ''))
+	) {
 		return `shuts down or restarts the machine (${name})`;
 	}
 	if (name === 'kill' && args.length > 0 && args.at(-1) === '-1') return 'signals every process (kill -1)';
@@ -65,8 +131,12 @@ function hardlineForPart(part: CommandPart, analysis: ShellAnalysis): string | n
 	if (interpreters.has(name)) {
 		const feeding = part.upstream.find((upstream) => fetchers.has(upstream));
 		if (feeding !== undefined) return `pipes a download (${feeding}) into ${name}`;
-		const fetched = part.substitutions.find((index) => analysis.substitutions[index]?.programs.some((p) => fetchers.has(p)));
-		if (fetched !== undefined) return `runs a download (${analysis.substitutions[fetched]!.programs.find((p) => fetchers.has(p))}) with ${name}`;
+		const fetched = part.substitutions.find((index) =>
+			analysis.substitutions[index]?.programs.some((p) => fetchers.has(p)),
+		);
+		if (fetched !== undefined) {
+			return `runs a download (${analysis.substitutions[fetched]!.programs.find((p) => fetchers.has(p))}) with ${name}`;
+		}
 	}
 	return null;
 }
@@ -102,15 +172,23 @@ function isForkBomb(raw: string): boolean {
 	const fn = /([A-Za-z_:.][\w:.-]*)\s*\(\s*\)\s*\{([^}]*)\}/.exec(flat);
 	if (fn) {
 		const name = fn[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-		if (new RegExp(`${name}\\s*\\|\\s*${name}`).test(fn[2]!) || new RegExp(`${name}\\s*&`).test(fn[2]!)) return true;
+		if (new RegExp(`${name}\\s*\\|\\s*${name}`).test(fn[2]!) || new RegExp(`${name}\\s*&`).test(fn[2]!)) {
+			return true;
+		}
 	}
-	return /%0\s*\|\s*%0/.test(flat) || /\bfork\s+while\s+fork\b/.test(flat) || /\bwhile\s*\(?\s*1?\s*\)?\s*\{?\s*fork/.test(flat);
+	return (
+		/%0\s*\|\s*%0/.test(flat) ||
+		/\bfork\s+while\s+fork\b/.test(flat) ||
+		/\bwhile\s*\(?\s*1?\s*\)?\s*\{?\s*fork/.test(flat)
+	);
 }
 
 /** Tool names that write, by their verb (MCP servers name tools freely). */
-const writingTool = /(write|edit|create|move|copy|delete|remove|rename|mkdir|patch|replace|append|save|put|upload|update|insert|apply)/i;
+const writingTool =
+	/(write|edit|create|move|copy|delete|remove|rename|mkdir|patch|replace|append|save|put|upload|update|insert|apply)/i;
 /** Argument keys that name a destination (MassGen's list, widened). */
-const pathKey = /^(path|paths|file|file_path|filepath|filename|notebook_path|target|target_path|destination|destination_path|dest|dst|to|new_path|output|output_path|directory|dir)$/i;
+const pathKey =
+	/^(path|paths|file|file_path|filepath|filename|notebook_path|target|target_path|destination|destination_path|dest|dst|to|new_path|output|output_path|directory|dir)$/i;
 
 /**
  * The hardline floor for tools other than `run_command` (MCP tools of every server, under any
@@ -136,4 +214,3 @@ function clip(raw: string): string {
 	const text = displayText(raw);
 	return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
-

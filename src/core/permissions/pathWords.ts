@@ -12,8 +12,31 @@ export const rawDevice = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md\d|dm-|
 
 /** Top-level system folders: recursive deletion or permission changes there are never allowed. */
 const systemFolders = new Set([
-	'bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'opt', 'proc', 'root', 'run', 'sbin', 'srv', 'sys', 'usr', 'var',
-	'system', 'library', 'applications', 'users', 'private', 'volumes', 'windows', 'program files',
+	'bin',
+	'boot',
+	'dev',
+	'etc',
+	'home',
+	'lib',
+	'lib32',
+	'lib64',
+	'opt',
+	'proc',
+	'root',
+	'run',
+	'sbin',
+	'srv',
+	'sys',
+	'usr',
+	'var',
+	'system',
+	'library',
+	'applications',
+	'users',
+	'private',
+	'volumes',
+	'windows',
+	'program files',
 ]);
 
 /** `~`, `~/…`, `~user`, `$HOME…`, `${HOME}` (already `$HOME` after parsing) all mean the home folder. */
@@ -25,7 +48,15 @@ export function homeRelative(word: string): string | null {
 /** Whether a word looks like a path at all (not an option, URL or plain word with no separators). */
 export function looksLikePath(word: string): boolean {
 	if (word.startsWith('-') || /^[a-z][a-z0-9+.-]*:\/\//i.test(word)) return false;
-	return word.startsWith('/') || word.startsWith('~') || word.startsWith('$HOME') || word.includes('/') || word === '.' || word === '..' || /^[a-zA-Z]:[\\/]/.test(word);
+	return (
+		word.startsWith('/') ||
+		word.startsWith('~') ||
+		word.startsWith('$HOME') ||
+		word.includes('/') ||
+		word === '.' ||
+		word === '..' ||
+		/^[a-zA-Z]:[\\/]/.test(word)
+	);
 }
 
 /**
@@ -57,7 +88,7 @@ export function isCriticalPath(word: string): boolean {
 	const path = drive ? `/${drive[1]!.replace(/\\/g, '/')}` : word;
 	if (!path.startsWith('/')) return false;
 	const normalised = posix.normalize(path).replace(/\/+$/, '');
-	if (normalised === '' || normalised === '/' || normalised === '/.' ) return true;
+	if (normalised === '' || normalised === '/' || normalised === '/.') return true;
 	const segments = normalised.split('/').filter(Boolean);
 	const first = segments[0]!;
 	if (/[*?[{]/.test(first)) return true;

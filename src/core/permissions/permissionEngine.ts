@@ -8,7 +8,16 @@
  * cannot be waved through by a glob rule (only by an exact rule for the whole line).
  */
 import { hardlineForCommand, hardlineForTool } from './hardline.js';
-import { classifyCommand, classifyFeatures, classifyMcpTool, classifyPart, maxRisk, opaqueFeatures, type Risk, type ToolHints } from './riskClassifier.js';
+import {
+	classifyCommand,
+	classifyFeatures,
+	classifyMcpTool,
+	classifyPart,
+	maxRisk,
+	opaqueFeatures,
+	type Risk,
+	type ToolHints,
+} from './riskClassifier.js';
 import { compileRule, describeRule, findRule, type CompiledRule, type RuleInput } from './rules.js';
 import type { CommandPart } from './shellAnalysis.js';
 import { analyseShell } from './shellCommand.js';
@@ -82,15 +91,30 @@ export class PermissionEngine {
 
 	/** Adds a rule for the rest of this engine's life (e.g. "allow for this run"). */
 	addRule(rule: RuleInput): void {
-		if (!this.rules.some((r) => r.effect === rule.effect && r.pattern === rule.pattern)) this.rules.push(compileRule(rule));
+		if (!this.rules.some((r) => r.effect === rule.effect && r.pattern === rule.pattern)) {
+			this.rules.push(compileRule(rule));
+		}
 	}
 
 	evaluate(request: PermissionRequest): PermissionVerdict {
 		if (request.action === 'command') return this.evaluateCommand(request);
 		const hardline = hardlineForTool(request.tool, request.args as Record<string, unknown>);
-		if (hardline !== null) return { decision: 'deny', via: 'hardline', risk: { level: 'high', reasons: [hardline] }, reason: `refused by the safety floor: ${hardline}` };
-		const risk = request.action === 'mcp' ? classifyMcpTool(request.target, request.hints) : { level: 'medium' as const, reasons: [`${request.action} ${request.target}`] };
-		const views = [{ action: request.action, targets: [request.target] }, { action: 'tool', targets: [request.tool] }];
+		if (hardline !== null) {
+			return {
+				decision: 'deny',
+				via: 'hardline',
+				risk: { level: 'high', reasons: [hardline] },
+				reason: `refused by the safety floor: ${hardline}`,
+			};
+		}
+		const risk =
+			request.action === 'mcp'
+				? classifyMcpTool(request.target, request.hints)
+				: { level: 'medium' as const, reasons: [`${request.action} ${request.target}`] };
+		const views = [
+			{ action: request.action, targets: [request.target] },
+			{ action: 'tool', targets: [request.tool] },
+		];
 		const rules = this.allRules();
 		const denied = views.map((view) => findRule(rules, 'deny', view.action, view.targets)).find(Boolean);
 		if (denied !== undefined) return ruleVerdict(denied, risk);
@@ -111,27 +135,49 @@ export class PermissionEngine {
 		// over 20 s, blocking the engine): a command line this long is refused before it is analysed.
 		if (line.length > maxCommandChars) {
 			const why = `the command has ${line.length} characters (at most ${maxCommandChars}): write a script with write_file and run that`;
-			return { decision: 'deny', via: 'hardline', risk: { level: 'high', reasons: [why] }, reason: `refused by the safety floor: ${why}` };
+			return {
+				decision: 'deny',
+				via: 'hardline',
+				risk: { level: 'high', reasons: [why] },
+				reason: `refused by the safety floor: ${why}`,
+			};
 		}
 		const analysis = analyseShell(line);
 		const risk = classifyCommand(analysis, request.cwd);
 		const hardline = hardlineForCommand(analysis);
-		if (hardline !== null) return { decision: 'deny', via: 'hardline', risk: maxRisk(risk, { level: 'high', reasons: [hardline] }), reason: `refused by the safety floor: ${hardline}` };
+		if (hardline !== null) {
+			return {
+				decision: 'deny',
+				via: 'hardline',
+				risk: maxRisk(risk, { level: 'high', reasons: [hardline] }),
+				reason: `refused by the safety floor: ${hardline}`,
+			};
+		}
 		const parts = analysis.parts.filter((part) => part.words.length > 0);
 		const filtered = this.filter(request.agentId, parts);
-		if (filtered !== null) return { decision: 'deny', via: 'rule', rule: filtered.rule, risk, reason: filtered.reason };
+		if (filtered !== null) {
+			return { decision: 'deny', via: 'rule', rule: filtered.rule, risk, reason: filtered.reason };
+		}
 
 		const rules = this.allRules();
-		const views = (part: CommandPart) => [part.text, part.program.join(' '), [part.name, ...part.program.slice(1)].join(' ')];
+		const views = (part: CommandPart) => [
+			part.text,
+			part.program.join(' '),
+			[part.name, ...part.program.slice(1)].join(' '),
+		];
 		const everyView = [line, ...parts.flatMap(views)];
-		const denied = findRule(rules, 'deny', 'command', everyView) ?? findRule(rules, 'deny', 'tool', [request.tool]);
+		const denied =
+			findRule(rules, 'deny', 'command', everyView) ?? findRule(rules, 'deny', 'tool', [request.tool]);
 		if (denied !== undefined) return ruleVerdict(denied, risk);
 		// The user's own decision on this exact line ("allow for this run", "always allow") beats ask rules and risk.
 		const granted = userGrant(rules, 'command', line);
 		if (granted !== undefined) return ruleVerdict(granted, risk);
-		const asked = findRule(rules, 'ask', 'command', everyView) ?? findRule(rules, 'ask', 'tool', [request.tool]);
+		const asked =
+			findRule(rules, 'ask', 'command', everyView) ?? findRule(rules, 'ask', 'tool', [request.tool]);
 		if (asked !== undefined) return ruleVerdict(asked, risk);
-		const whole = rules.find((rule) => rule.effect === 'allow' && rule.exact && rule.action === 'command' && rule.matches(line));
+		const whole = rules.find(
+			(rule) => rule.effect === 'allow' && rule.exact && rule.action === 'command' && rule.matches(line),
+		);
 		if (whole !== undefined) return ruleVerdict(whole, risk);
 		const opaque = [...analysis.features].filter((feature) => opaqueFeatures.has(feature));
 		if (opaque.length > 0) return riskVerdict({ level: 'high', reasons: risk.reasons });
@@ -151,7 +197,9 @@ export class PermissionEngine {
 		}
 		// Line-level features that are not parts (a here-document, a background job) ask too.
 		const lineRisk = classifyFeatures(analysis.features);
-		if (failing.length === 0 && lineRisk.level === 'low') return lastRule !== undefined ? ruleVerdict(lastRule, risk) : riskVerdict(risk);
+		if (failing.length === 0 && lineRisk.level === 'low') {
+			return lastRule !== undefined ? ruleVerdict(lastRule, risk) : riskVerdict(risk);
+		}
 		return riskVerdict(maxRisk(...failing, lineRisk));
 	}
 
@@ -163,11 +211,19 @@ export class PermissionEngine {
 			const text = part.program.join(' ') || part.text;
 			const blocked = filters.blocked.find((regex) => regex.test(text));
 			if (blocked !== undefined) {
-				const rule: RuleInput = { effect: 'deny', pattern: `command_line_blocked_commands: ${blocked.source}`, source: 'config' };
+				const rule: RuleInput = {
+					effect: 'deny',
+					pattern: `command_line_blocked_commands: ${blocked.source}`,
+					source: 'config',
+				};
 				return { rule, reason: `'${text}' matches command_line_blocked_commands (${blocked.source})` };
 			}
 			if (filters.allowed.length > 0 && !filters.allowed.some((regex) => regex.test(text))) {
-				const rule: RuleInput = { effect: 'deny', pattern: 'command_line_allowed_commands', source: 'config' };
+				const rule: RuleInput = {
+					effect: 'deny',
+					pattern: 'command_line_allowed_commands',
+					source: 'config',
+				};
 				return { rule, reason: `'${text}' is not in command_line_allowed_commands` };
 			}
 		}
@@ -193,17 +249,36 @@ export class PermissionEngine {
 
 /** An exact allow rule from a user decision (this run, or persisted) for exactly this target. */
 function userGrant(rules: readonly CompiledRule[], action: string, target: string): CompiledRule | undefined {
-	return rules.find((rule) => rule.effect === 'allow' && (rule.source === 'run' || rule.source === 'always') && rule.exact && rule.action === action && rule.matches(target));
+	return rules.find(
+		(rule) =>
+			rule.effect === 'allow' &&
+			(rule.source === 'run' || rule.source === 'always') &&
+			rule.exact &&
+			rule.action === action &&
+			rule.matches(target),
+	);
 }
 
 function ruleVerdict(rule: CompiledRule, risk: Risk): PermissionVerdict {
 	const { effect, pattern, source } = rule;
 	const decision = effect;
-	const reason = decision === 'deny' ? `denied by rule ${describeRule(rule)}` : decision === 'ask' ? `rule ${describeRule(rule)}` : `allowed by rule ${describeRule(rule)}`;
+	const reason =
+		decision === 'deny'
+			? `denied by rule ${describeRule(rule)}`
+			: decision === 'ask'
+				? `rule ${describeRule(rule)}`
+				: `allowed by rule ${describeRule(rule)}`;
 	return { decision, via: 'rule', rule: { effect, pattern, source }, risk, reason };
 }
 
 function riskVerdict(risk: Risk): PermissionVerdict {
-	if (risk.level === 'low') return { decision: 'allow', via: 'risk', risk, reason: 'low risk (reads inside the workspace copy)' };
-	return { decision: 'ask', via: 'risk', risk, reason: `${risk.level} risk: ${risk.reasons.join('; ') || 'not known to be safe'}` };
+	if (risk.level === 'low') {
+		return { decision: 'allow', via: 'risk', risk, reason: 'low risk (reads inside the workspace copy)' };
+	}
+	return {
+		decision: 'ask',
+		via: 'risk',
+		risk,
+		reason: `${risk.level} risk: ${risk.reasons.join('; ') || 'not known to be safe'}`,
+	};
 }

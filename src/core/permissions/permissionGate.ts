@@ -8,7 +8,12 @@
 import type { ApprovalBroker, ApprovalOutcome } from '../approvals/approvalBroker.js';
 import type { Phase, RunEventBody } from '../events/runEvents.js';
 import type { AuditEntry, AuditLedger } from './auditLedger.js';
-import type { PermissionEngine, PermissionRequest, PermissionStore, PermissionVerdict } from './permissionEngine.js';
+import type {
+	PermissionEngine,
+	PermissionRequest,
+	PermissionStore,
+	PermissionVerdict,
+} from './permissionEngine.js';
 import { exactRule } from './rules.js';
 import type { RunBudget } from './runBudget.js';
 
@@ -90,7 +95,15 @@ export class PermissionGate {
 
 	/** Records a refusal decided outside the engine (e.g. an MCP server that is unavailable). */
 	refuse(request: PermissionRequest, phase: Phase, via: 'unavailable' | 'budget', reason: string): void {
-		this.options.ledger.append({ ...describe(request), runId: this.options.runId, phase, decision: 'deny', via, by: 'engine', reason });
+		this.options.ledger.append({
+			...describe(request),
+			runId: this.options.runId,
+			phase,
+			decision: 'deny',
+			via,
+			by: 'engine',
+			reason,
+		});
 	}
 
 	private async grant(outcome: ApprovalOutcome, grantRule: string): Promise<void> {
@@ -98,7 +111,9 @@ export class PermissionGate {
 		this.options.engine.addRule({ effect: 'allow', pattern: grantRule, source: 'run' });
 		if (outcome.scope !== 'always') return;
 		if (this.options.store === undefined) {
-			this.options.onNotice?.(`"Always allow" for ${grantRule} applies to this run only: there is nowhere to save it.`);
+			this.options.onNotice?.(
+				`"Always allow" for ${grantRule} applies to this run only: there is nowhere to save it.`,
+			);
 			return;
 		}
 		if (this.options.store.rules().includes(grantRule)) return;
@@ -109,7 +124,13 @@ export class PermissionGate {
 		}
 	}
 
-	private record(request: PermissionRequest, phase: Phase, verdict: PermissionVerdict, decided: Pick<AuditEntry, 'decision' | 'via' | 'by'> & Partial<Pick<AuditEntry, 'requestId' | 'scope' | 'note'>>): void {
+	private record(
+		request: PermissionRequest,
+		phase: Phase,
+		verdict: PermissionVerdict,
+		decided: Pick<AuditEntry, 'decision' | 'via' | 'by'> &
+			Partial<Pick<AuditEntry, 'requestId' | 'scope' | 'note'>>,
+	): void {
 		const { requestId, scope, note, ...rest } = decided;
 		this.options.ledger.append({
 			...describe(request),
@@ -127,7 +148,13 @@ export class PermissionGate {
 }
 
 function describe(request: PermissionRequest) {
-	return { agentId: request.agentId, tool: request.tool, action: request.action, target: request.target, args: request.args };
+	return {
+		agentId: request.agentId,
+		tool: request.tool,
+		action: request.action,
+		target: request.target,
+		args: request.args,
+	};
 }
 
 /** Identical requests: same action, target and arguments (a command's cwd included). */

@@ -38,8 +38,12 @@ const globOptions = { bash: true, dot: true, nonegate: true, windows: false } as
 /** Why a pattern is not a rule, or null when it is one. */
 export function ruleSyntaxError(pattern: string): string | null {
 	const match = rulePattern.exec(pattern);
-	if (!match) return `'${pattern}' is not a rule: write action(target), e.g. command(npm test) or mcp(github/*)`;
-	if (match[2] !== undefined && match[2].trim() === '') return `'${pattern}' has an empty target: use ${match[1]}(*) for every target`;
+	if (!match) {
+		return `'${pattern}' is not a rule: write action(target), e.g. command(npm test) or mcp(github/*)`;
+	}
+	if (match[2] !== undefined && match[2].trim() === '') {
+		return `'${pattern}' has an empty target: use ${match[1]}(*) for every target`;
+	}
 	return null;
 }
 
@@ -57,12 +61,17 @@ export function compileRule(input: RuleInput): CompiledRule {
 		action,
 		target,
 		exact,
-		matches: exact ? (candidate) => normaliseSpaces(candidate) === normaliseSpaces(literal) : (candidate) => glob(normaliseSpaces(candidate)),
+		matches: exact
+			? (candidate) => normaliseSpaces(candidate) === normaliseSpaces(literal)
+			: (candidate) => glob(normaliseSpaces(candidate)),
 	};
 }
 
 /** Compiles rule lists; invalid patterns are returned as errors instead of thrown. */
-export function compileRuleLists(lists: RuleLists, source: RuleSource): { rules: CompiledRule[]; errors: string[] } {
+export function compileRuleLists(
+	lists: RuleLists,
+	source: RuleSource,
+): { rules: CompiledRule[]; errors: string[] } {
 	const rules: CompiledRule[] = [];
 	const errors: string[] = [];
 	for (const effect of ['deny', 'ask', 'allow'] as const) {
@@ -94,8 +103,16 @@ function normaliseSpaces(text: string): string {
 }
 
 /** The first rule (deny before ask before allow) matching the action and any of the targets. */
-export function findRule(rules: readonly CompiledRule[], effect: RuleEffect, action: string, targets: readonly string[]): CompiledRule | undefined {
-	return rules.find((rule) => rule.effect === effect && rule.action === action && targets.some((target) => rule.matches(target)));
+export function findRule(
+	rules: readonly CompiledRule[],
+	effect: RuleEffect,
+	action: string,
+	targets: readonly string[],
+): CompiledRule | undefined {
+	return rules.find(
+		(rule) =>
+			rule.effect === effect && rule.action === action && targets.some((target) => rule.matches(target)),
+	);
 }
 
 /** How a rule is named in reasons and the audit ledger: `deny command(git push*) (config)`. */

@@ -28,7 +28,9 @@ export class RunBudget {
 		const over = this.costMessage();
 		if (over !== null) return over;
 		const max = this.limits.maxToolCalls;
-		if (max !== null && this.toolCalls >= max) return `the run's tool-call budget is used up (max_tool_calls: ${max})`;
+		if (max !== null && this.toolCalls >= max) {
+			return `the run's tool-call budget is used up (max_tool_calls: ${max})`;
+		}
 		this.toolCalls++;
 		return null;
 	}

@@ -13,7 +13,19 @@ const maxDepth = 4;
 const separators = new Set([';', '&&', '||', '|', '|&', '&', ';;', '(', ')']);
 const redirectOps = new Set(['>', '>>', '<', '>&', '<&', '>|', '&>', '&>>', '<<', '<<<', '<>']);
 
-export const shellNames = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox']);
+export const shellNames = new Set([
+	'sh',
+	'bash',
+	'zsh',
+	'dash',
+	'ksh',
+	'mksh',
+	'ash',
+	'fish',
+	'csh',
+	'tcsh',
+	'busybox',
+]);
 
 /** Reads a command line. Never throws: what cannot be read is reported as a feature. */
 export function analyseShell(raw: string): ShellAnalysis {
@@ -51,7 +63,10 @@ function read(raw: string, origin: CommandPart['origin'], depth: number, state: 
 		entries = text.split(/\s+/).filter(Boolean);
 	}
 	splitParts(entries, origin, depth, state, indexes);
-	return state.parts.slice(first).map((part) => part.name).filter(Boolean);
+	return state.parts
+		.slice(first)
+		.map((part) => part.name)
+		.filter(Boolean);
 }
 
 interface RawPart {
@@ -59,7 +74,13 @@ interface RawPart {
 	redirects: Redirect[];
 }
 
-function splitParts(entries: readonly ParseEntry[], origin: CommandPart['origin'], depth: number, state: State, substitutionIndexes: readonly number[]): void {
+function splitParts(
+	entries: readonly ParseEntry[],
+	origin: CommandPart['origin'],
+	depth: number,
+	state: State,
+	substitutionIndexes: readonly number[],
+): void {
 	let current: RawPart = { words: [], redirects: [] };
 	let pendingRedirect: string | null = null;
 	let upstream: string[] = [];
@@ -109,12 +130,35 @@ function splitParts(entries: readonly ParseEntry[], origin: CommandPart['origin'
 }
 
 /** Words that group or negate and carry no meaning of their own in command position. */
-const groupingWords = new Set(['{', '}', '!', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done', 'time']);
+const groupingWords = new Set([
+	'{',
+	'}',
+	'!',
+	'then',
+	'do',
+	'else',
+	'elif',
+	'if',
+	'while',
+	'until',
+	'fi',
+	'done',
+	'time',
+]);
 
-function buildPart(raw: RawPart, origin: CommandPart['origin'], upstream: readonly string[], depth: number, state: State, substitutionIndexes: readonly number[]): CommandPart {
+function buildPart(
+	raw: RawPart,
+	origin: CommandPart['origin'],
+	upstream: readonly string[],
+	depth: number,
+	state: State,
+	substitutionIndexes: readonly number[],
+): CommandPart {
 	const words = [...raw.words];
 	while (words.length > 0 && groupingWords.has(words[0]!)) words.shift();
-	while (words.length > 0 && (words.at(-1) === '}' || words.at(-1) === 'fi' || words.at(-1) === 'done')) words.pop();
+	while (words.length > 0 && (words.at(-1) === '}' || words.at(-1) === 'fi' || words.at(-1) === 'done')) {
+		words.pop();
+	}
 	const assignments: string[] = [];
 	while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) assignments.push(words.shift()!);
 	const { program, wrappers, nested } = unwrap(words);
@@ -122,7 +166,11 @@ function buildPart(raw: RawPart, origin: CommandPart['origin'], upstream: readon
 	if (program[0] !== undefined && (program[0].startsWith('$') || program[0].includes(placeholderPrefix))) {
 		state.features.add('variable-program');
 	}
-	const substitutions = [...[...words, ...raw.redirects.map((r) => r.target), ...assignments].join(' ').matchAll(placeholderPattern)]
+	const substitutions = [
+		...[...words, ...raw.redirects.map((r) => r.target), ...assignments]
+			.join(' ')
+			.matchAll(placeholderPattern),
+	]
 		.map((match) => substitutionIndexes[Number(match[1])] ?? -1)
 		.filter((index) => index >= 0);
 	const part: CommandPart = {
@@ -151,7 +199,23 @@ export function baseName(word: string): string {
 
 /** Wrapper programs, with the options that take a value (skipped together with it). */
 const wrapperOptions: Readonly<Record<string, ReadonlySet<string>>> = {
-	sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--host', '--prompt', '--chdir']),
+	sudo: new Set([
+		'-u',
+		'-g',
+		'-h',
+		'-p',
+		'-C',
+		'-D',
+		'-r',
+		'-t',
+		'-U',
+		'-T',
+		'--user',
+		'--group',
+		'--host',
+		'--prompt',
+		'--chdir',
+	]),
 	doas: new Set(['-u', '-C']),
 	pkexec: new Set(['--user']),
 	run0: new Set(['-u', '--user']),
@@ -167,7 +231,20 @@ const wrapperOptions: Readonly<Record<string, ReadonlySet<string>>> = {
 	exec: new Set(['-a']),
 	setsid: new Set(),
 	unbuffer: new Set(),
-	xargs: new Set(['-I', '-n', '-P', '-d', '-E', '-L', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']),
+	xargs: new Set([
+		'-I',
+		'-n',
+		'-P',
+		'-d',
+		'-E',
+		'-L',
+		'-s',
+		'-a',
+		'--max-args',
+		'--max-procs',
+		'--delimiter',
+		'--arg-file',
+	]),
 	watch: new Set(['-n', '-d', '--interval']),
 	chroot: new Set(['--userspec', '--groups']),
 	flock: new Set(['-w', '-E', '--timeout']),
@@ -205,7 +282,12 @@ function unwrap(words: readonly string[]): { program: string[]; wrappers: string
 			i += options.has(word) ? 2 : 1;
 		}
 		// Positional arguments before the command: `timeout 5 cmd`, `chroot DIR cmd`, `flock FILE cmd`, `taskset MASK cmd`.
-		if ((name === 'timeout' || name === 'chroot' || name === 'flock' || name === 'taskset') && i < rest.length) i++;
+		if (
+			(name === 'timeout' || name === 'chroot' || name === 'flock' || name === 'taskset') &&
+			i < rest.length
+		) {
+			i++;
+		}
 		if ((name === 'nice' || name === 'ionice') && /^-\d+$/.test(rest[i] ?? '')) i++;
 		// `watch 'cmd args'` and `sudo -s 'cmd'` take the command as one string.
 		if (name === 'watch' && rest.length - i === 1) {
@@ -262,7 +344,9 @@ function nestedScripts(program: readonly string[], name: string, features: Set<S
 
 /** Re-quotes words so a nested read sees the same words (single quotes, escaped). */
 function quoteWords(words: readonly string[]): string {
-	return words.map((word) => (/^[A-Za-z0-9_./=:@%+,{}-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+	return words
+		.map((word) => (/^[A-Za-z0-9_./=:@%+,{}-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))
+		.join(' ');
 }
 
 /** A part's text for people: substitution placeholders shown as `$(…)`. */

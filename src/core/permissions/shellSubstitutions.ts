@@ -20,7 +20,10 @@ export interface Body {
  * returns their bodies; `$((…))` arithmetic becomes `0`; unquoted newlines become `;`;
  * comments are dropped.
  */
-export function extractSubstitutions(raw: string, features: Set<ShellFeature>): { text: string; bodies: Body[] } {
+export function extractSubstitutions(
+	raw: string,
+	features: Set<ShellFeature>,
+): { text: string; bodies: Body[] } {
 	const bodies: Body[] = [];
 	let out = '';
 	let quote: '"' | "'" | null = null;
@@ -148,4 +151,3 @@ function findClosingParen(raw: string, from: number): number {
 	}
 	return -1;
 }
-

@@ -40,7 +40,11 @@ export class AnthropicModel implements ChatModel {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}
 
-	private async *run(request: ChatRequest, signal: AbortSignal, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+	private async *run(
+		request: ChatRequest,
+		signal: AbortSignal,
+		ctx: ErrorContext,
+	): AsyncGenerator<ModelEvent> {
 		const client = await this.client();
 		const stream = await client.messages.create(toAnthropicRequest(this.settings, request), { signal });
 		const blocks = new Map<number, Block>();
@@ -55,10 +59,23 @@ export class AnthropicModel implements ChatModel {
 					break;
 				case 'content_block_start': {
 					const block = event.content_block;
-					if (block.type === 'tool_use') blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '', initial: block.input });
-					else if (block.type === 'thinking') blocks.set(event.index, { kind: 'thinking', thinking: block.thinking ?? '', signature: block.signature ?? '' });
-					else if (block.type === 'redacted_thinking') blocks.set(event.index, { kind: 'redacted', data: block.data });
-					else if (block.type === 'text') {
+					if (block.type === 'tool_use') {
+						blocks.set(event.index, {
+							kind: 'tool',
+							id: block.id,
+							name: block.name,
+							json: '',
+							initial: block.input,
+						});
+					} else if (block.type === 'thinking') {
+						blocks.set(event.index, {
+							kind: 'thinking',
+							thinking: block.thinking ?? '',
+							signature: block.signature ?? '',
+						});
+					} else if (block.type === 'redacted_thinking') {
+						blocks.set(event.index, { kind: 'redacted', data: block.data });
+					} else if (block.type === 'text') {
 						blocks.set(event.index, { kind: 'text' });
 						if (block.text) yield { type: 'text-delta', text: block.text };
 					}
@@ -112,7 +129,12 @@ export class AnthropicModel implements ChatModel {
 
 async function createAnthropicClient(settings: BackendSettings, keyVariable: string): Promise<Anthropic> {
 	if (!settings.apiKey) {
-		throw new ProviderError({ provider: settings.type, kind: 'auth', retryable: false, message: `${keyVariable} is not set` });
+		throw new ProviderError({
+			provider: settings.type,
+			kind: 'auth',
+			retryable: false,
+			message: `${keyVariable} is not set`,
+		});
 	}
 	const sdk = await import('@anthropic-ai/sdk');
 	// Everything explicit: the SDK would otherwise read ANTHROPIC_BASE_URL / ANTHROPIC_AUTH_TOKEN.
@@ -138,7 +160,9 @@ interface AnthropicUsageLike {
 function mergeUsage(current: Usage, next: AnthropicUsageLike): Usage {
 	const cached = next.cache_read_input_tokens ?? current.cachedInputTokens ?? 0;
 	const written = next.cache_creation_input_tokens ?? current.cacheWriteTokens ?? 0;
-	const uncached = next.input_tokens ?? current.inputTokens - (current.cachedInputTokens ?? 0) - (current.cacheWriteTokens ?? 0);
+	const uncached =
+		next.input_tokens ??
+		current.inputTokens - (current.cachedInputTokens ?? 0) - (current.cacheWriteTokens ?? 0);
 	return {
 		inputTokens: uncached + cached + written,
 		outputTokens: next.output_tokens ?? current.outputTokens,

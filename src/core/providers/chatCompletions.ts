@@ -39,9 +39,15 @@ export class ChatCompletionsModel implements ChatModel {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}
 
-	private async *run(request: ChatRequest, signal: AbortSignal, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+	private async *run(
+		request: ChatRequest,
+		signal: AbortSignal,
+		ctx: ErrorContext,
+	): AsyncGenerator<ModelEvent> {
 		const client = await this.client();
-		const stream = await client.chat.completions.create(toChatCompletionsRequest(this.settings, request), { signal });
+		const stream = await client.chat.completions.create(toChatCompletionsRequest(this.settings, request), {
+			signal,
+		});
 		const calls = new Map<number, PartialCall>();
 		let finish: string | undefined;
 		let usage: CompletionUsage | undefined;
@@ -49,7 +55,10 @@ export class ChatCompletionsModel implements ChatModel {
 			if (chunk.usage) usage = chunk.usage;
 			const choice = chunk.choices?.[0];
 			if (!choice) continue;
-			const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown };
+			const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & {
+				reasoning_content?: unknown;
+				reasoning?: unknown;
+			};
 			const reasoning = delta.reasoning_content ?? delta.reasoning;
 			if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning-delta', text: reasoning };
 			if (delta.content) yield { type: 'text-delta', text: delta.content };

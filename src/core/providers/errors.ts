@@ -39,7 +39,9 @@ const invalidKeyWording = /api[_ ]key[_ ]invalid|api key not valid|invalid api k
 
 /** Maps any failure from an SDK call (or our own stream checks) to a `ProviderError`. */
 export function toProviderError(error: unknown, ctx: ErrorContext): ProviderError {
-	if (ProviderError.is(error)) return ctx.signal?.aborted && error.kind !== 'aborted' ? aborted(ctx, error) : error;
+	if (ProviderError.is(error)) {
+		return ctx.signal?.aborted && error.kind !== 'aborted' ? aborted(ctx, error) : error;
+	}
 	if (ctx.signal?.aborted || isAbort(error)) return aborted(ctx, error);
 	const err = (error ?? {}) as Record<string, unknown>;
 	const status = typeof err['status'] === 'number' ? err['status'] : undefined;
@@ -58,12 +60,21 @@ export function toProviderError(error: unknown, ctx: ErrorContext): ProviderErro
 			cause: error,
 		});
 	}
-	return invalidResponse(ctx, `malformed response (${redactProviderText(messageOf(error), ctx.apiKey)})`, error);
+	return invalidResponse(
+		ctx,
+		`malformed response (${redactProviderText(messageOf(error), ctx.apiKey)})`,
+		error,
+	);
 }
 
 /** A stream that ended or broke in a way the protocol does not allow. */
 export function invalidResponse(ctx: ErrorContext, what: string, cause?: unknown): ProviderError {
-	return new ProviderError({ provider: ctx.provider, kind: 'invalid-response', message: `${ctx.provider}: ${what}`, cause });
+	return new ProviderError({
+		provider: ctx.provider,
+		kind: 'invalid-response',
+		message: `${ctx.provider}: ${what}`,
+		cause,
+	});
 }
 
 /**
@@ -92,7 +103,9 @@ export function fromStreamError(
 		kind,
 		retryable,
 		message:
-			kind === 'auth' ? authMessage(ctx, undefined, text) : `${ctx.provider}: stream error${code ? ` ${code}` : ''}: ${text}`,
+			kind === 'auth'
+				? authMessage(ctx, undefined, text)
+				: `${ctx.provider}: stream error${code ? ` ${code}` : ''}: ${text}`,
 		cause,
 	});
 }
@@ -118,7 +131,10 @@ function fromStatus(
 			message: `${ctx.provider}: ${quota ? 'quota exhausted' : 'rate limited'} (429)${detail ? `: ${detail}` : ''}`,
 		});
 	}
-	if ((status === 400 || status === 413 || status === 422) && (status === 413 || contextWording.test(detail))) {
+	if (
+		(status === 400 || status === 413 || status === 422) &&
+		(status === 413 || contextWording.test(detail))
+	) {
 		return new ProviderError({
 			...base,
 			kind: 'context-length',
@@ -149,7 +165,12 @@ function authMessage(ctx: ErrorContext, status: number | undefined, detail: stri
 }
 
 function aborted(ctx: ErrorContext, cause: unknown): ProviderError {
-	return new ProviderError({ provider: ctx.provider, kind: 'aborted', message: `${ctx.provider}: request aborted`, cause });
+	return new ProviderError({
+		provider: ctx.provider,
+		kind: 'aborted',
+		message: `${ctx.provider}: request aborted`,
+		cause,
+	});
 }
 
 /** Gemini reports `RetryInfo.retryDelay` ("30s") in the error body instead of a header. */
@@ -192,14 +213,18 @@ function streamErrorBody(err: Record<string, unknown>): { type?: string; message
 	if (!body || typeof body !== 'object') return undefined;
 	const record = body as Record<string, unknown>;
 	const inner = (record['error'] as Record<string, unknown> | undefined) ?? record;
-	const type = [inner['type'], inner['code'], record['type']].find((v) => typeof v === 'string' && v !== 'error');
+	const type = [inner['type'], inner['code'], record['type']].find(
+		(v) => typeof v === 'string' && v !== 'error',
+	);
 	const message = inner['message'];
 	return { type: type as string | undefined, message: typeof message === 'string' ? message : undefined };
 }
 
 function isAbort(error: unknown): boolean {
 	const name = (error as { name?: unknown } | null)?.name;
-	return name === 'AbortError' || name === 'APIUserAbortError' || error?.constructor?.name === 'APIUserAbortError';
+	return (
+		name === 'AbortError' || name === 'APIUserAbortError' || error?.constructor?.name === 'APIUserAbortError'
+	);
 }
 
 function isNetwork(error: unknown): boolean {
@@ -227,7 +252,7 @@ function messageOf(error: unknown): string {
 	if (error instanceof Error) return error.message;
 	const message = (error as { message?: unknown } | null)?.message;
 	if (typeof message === 'string') return message;
-	return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+	return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
 }
 
 function shorten(text: string, max = 400): string {

@@ -1,4 +1,8 @@
-import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, GoogleGenAI } from '@google/genai';
+import type {
+	GenerateContentResponse,
+	GenerateContentResponseUsageMetadata,
+	GoogleGenAI,
+} from '@google/genai';
 import type { BackendSettings } from './backendSettings.js';
 import { invalidResponse, toProviderError, type ErrorContext } from './errors.js';
 import { guardedStream } from './guardedStream.js';
@@ -38,7 +42,11 @@ export class GeminiModel implements ChatModel {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}
 
-	private async *run(request: ChatRequest, signal: AbortSignal, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+	private async *run(
+		request: ChatRequest,
+		signal: AbortSignal,
+		ctx: ErrorContext,
+	): AsyncGenerator<ModelEvent> {
 		// The SDK's errors carry no headers: a recording fetch keeps them for `retry-after`.
 		const seen: { headers?: Headers } = {};
 		const recordingFetch: typeof fetch = async (input, init) => {
@@ -49,7 +57,10 @@ export class GeminiModel implements ChatModel {
 		try {
 			const client = await this.client();
 			const params = toGeminiRequest(this.settings, request, signal);
-			params.config = { ...params.config, httpOptions: { ...params.config?.httpOptions, fetch: recordingFetch } };
+			params.config = {
+				...params.config,
+				httpOptions: { ...params.config?.httpOptions, fetch: recordingFetch },
+			};
 			const stream = await client.models.generateContentStream(params);
 			yield* this.read(stream, ctx);
 		} catch (error) {
@@ -57,7 +68,10 @@ export class GeminiModel implements ChatModel {
 		}
 	}
 
-	private async *read(stream: AsyncIterable<GenerateContentResponse>, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+	private async *read(
+		stream: AsyncIterable<GenerateContentResponse>,
+		ctx: ErrorContext,
+	): AsyncGenerator<ModelEvent> {
 		let usage: GenerateContentResponseUsageMetadata | undefined;
 		let finish: string | undefined;
 		let textSignature: string | undefined;
@@ -69,9 +83,14 @@ export class GeminiModel implements ChatModel {
 			for (const part of candidate?.content?.parts ?? []) {
 				if (part.functionCall) {
 					const id = part.functionCall.id || `${geminiGeneratedIdPrefix}${crypto.randomUUID()}`;
-					const providerData = part.thoughtSignature ? { [geminiCallSignatureKey]: part.thoughtSignature } : undefined;
+					const providerData = part.thoughtSignature
+						? { [geminiCallSignatureKey]: part.thoughtSignature }
+						: undefined;
 					calls += 1;
-					yield { type: 'tool-call', call: toolCallFromValue(id, part.functionCall.name ?? '', part.functionCall.args, providerData) };
+					yield {
+						type: 'tool-call',
+						call: toolCallFromValue(id, part.functionCall.name ?? '', part.functionCall.args, providerData),
+					};
 					continue;
 				}
 				if (part.thoughtSignature) textSignature = part.thoughtSignature;
@@ -91,7 +110,12 @@ export class GeminiModel implements ChatModel {
 
 async function createGeminiClient(settings: BackendSettings, keyVariable: string): Promise<GoogleGenAI> {
 	if (!settings.apiKey) {
-		throw new ProviderError({ provider: settings.type, kind: 'auth', retryable: false, message: `${keyVariable} is not set` });
+		throw new ProviderError({
+			provider: settings.type,
+			kind: 'auth',
+			retryable: false,
+			message: `${keyVariable} is not set`,
+		});
 	}
 	const sdk = await import('@google/genai');
 	// Explicit backend, key and URL: the SDK would otherwise consult GOOGLE_GENAI_USE_VERTEXAI,

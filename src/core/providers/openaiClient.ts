@@ -8,7 +8,10 @@ import { presetFor } from './presets.js';
  * would otherwise read OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_ORG_ID, and could send an
  * OpenAI key to another vendor's preset. Retries are off: they belong to the orchestrator.
  */
-export async function createOpenAIClient(settings: BackendSettings, keyVariable: string | undefined): Promise<OpenAI> {
+export async function createOpenAIClient(
+	settings: BackendSettings,
+	keyVariable: string | undefined,
+): Promise<OpenAI> {
 	const sdk = await import('openai');
 	const preset = presetFor(settings.type);
 	const apiKey = settings.apiKey ?? preset?.placeholderKey;
@@ -29,7 +32,15 @@ export async function createOpenAIClient(settings: BackendSettings, keyVariable:
 			message: `${settings.type}: base_url is required for this backend type`,
 		});
 	}
-	const common = { apiKey, maxRetries: 0, organization: null, project: null, adminAPIKey: null, webhookSecret: null, logLevel: 'off' as const };
+	const common = {
+		apiKey,
+		maxRetries: 0,
+		organization: null,
+		project: null,
+		adminAPIKey: null,
+		webhookSecret: null,
+		logLevel: 'off' as const,
+	};
 	if (settings.type === 'azure_openai') {
 		const apiVersion = settings.options['api_version'];
 		return new sdk.AzureOpenAI({

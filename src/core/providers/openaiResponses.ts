@@ -33,7 +33,11 @@ export class OpenAIResponsesModel implements ChatModel {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}
 
-	private async *run(request: ChatRequest, signal: AbortSignal, ctx: ErrorContext): AsyncGenerator<ModelEvent> {
+	private async *run(
+		request: ChatRequest,
+		signal: AbortSignal,
+		ctx: ErrorContext,
+	): AsyncGenerator<ModelEvent> {
 		const client = await this.client();
 		const stream = await client.responses.create(toResponsesRequest(this.settings, request), { signal });
 		const calls = new Map<number, { id: string; name: string; args: string }>();
@@ -69,7 +73,14 @@ export class OpenAIResponsesModel implements ChatModel {
 						const partial = calls.get(event.output_index);
 						const id = item.call_id || partial?.id || `call_${event.output_index}`;
 						sawCall = true;
-						yield { type: 'tool-call', call: toolCallFromText(id, item.name || partial?.name || '', item.arguments ?? partial?.args ?? '') };
+						yield {
+							type: 'tool-call',
+							call: toolCallFromText(
+								id,
+								item.name || partial?.name || '',
+								item.arguments ?? partial?.args ?? '',
+							),
+						};
 					} else if (item.type === 'reasoning' && item.encrypted_content) {
 						reasoningItems.push(item);
 					}
@@ -111,7 +122,11 @@ export function fromResponsesUsage(usage: ResponseUsage): Usage {
 function finishReason(response: Response, sawCall: boolean): FinishReason {
 	if (response.status === 'incomplete') {
 		const reason = response.incomplete_details?.reason;
-		return reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content-filter' : 'other';
+		return reason === 'max_output_tokens'
+			? 'length'
+			: reason === 'content_filter'
+				? 'content-filter'
+				: 'other';
 	}
 	return sawCall ? 'tool-calls' : 'stop';
 }

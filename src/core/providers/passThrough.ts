@@ -65,7 +65,9 @@ export function passThroughOptions(settings: BackendSettings, request: ChatReque
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
 }
 
 /** Config fields whose values are user data (schemas, labels), left exactly as written. */

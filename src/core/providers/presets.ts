@@ -25,19 +25,48 @@ export const providerPresets: Readonly<Record<string, ProviderPreset>> = {
 	},
 	// The key variable follows the base URL's host (`keyVariablesFor`); an unknown host is often a
 	// local server, which gets a placeholder key (the config layer reports keys that are required).
-	chatcompletion: { api: 'chat-completions', keyVariables: [], baseUrlRequired: true, placeholderKey: 'EMPTY' },
+	chatcompletion: {
+		api: 'chat-completions',
+		keyVariables: [],
+		baseUrlRequired: true,
+		placeholderKey: 'EMPTY',
+	},
 	grok: { api: 'chat-completions', baseUrl: 'https://api.x.ai/v1', keyVariables: ['XAI_API_KEY'] },
-	openrouter: { api: 'chat-completions', baseUrl: 'https://openrouter.ai/api/v1', keyVariables: ['OPENROUTER_API_KEY'] },
-	groq: { api: 'chat-completions', baseUrl: 'https://api.groq.com/openai/v1', keyVariables: ['GROQ_API_KEY'] },
-	together: { api: 'chat-completions', baseUrl: 'https://api.together.xyz/v1', keyVariables: ['TOGETHER_API_KEY'] },
-	cerebras: { api: 'chat-completions', baseUrl: 'https://api.cerebras.ai/v1', keyVariables: ['CEREBRAS_API_KEY'] },
+	openrouter: {
+		api: 'chat-completions',
+		baseUrl: 'https://openrouter.ai/api/v1',
+		keyVariables: ['OPENROUTER_API_KEY'],
+	},
+	groq: {
+		api: 'chat-completions',
+		baseUrl: 'https://api.groq.com/openai/v1',
+		keyVariables: ['GROQ_API_KEY'],
+	},
+	together: {
+		api: 'chat-completions',
+		baseUrl: 'https://api.together.xyz/v1',
+		keyVariables: ['TOGETHER_API_KEY'],
+	},
+	cerebras: {
+		api: 'chat-completions',
+		baseUrl: 'https://api.cerebras.ai/v1',
+		keyVariables: ['CEREBRAS_API_KEY'],
+	},
 	fireworks: {
 		api: 'chat-completions',
 		baseUrl: 'https://api.fireworks.ai/inference/v1',
 		keyVariables: ['FIREWORKS_API_KEY'],
 	},
-	nebius: { api: 'chat-completions', baseUrl: 'https://api.studio.nebius.ai/v1', keyVariables: ['NEBIUS_API_KEY'] },
-	moonshot: { api: 'chat-completions', baseUrl: 'https://api.moonshot.ai/v1', keyVariables: ['MOONSHOT_API_KEY', 'KIMI_API_KEY'] },
+	nebius: {
+		api: 'chat-completions',
+		baseUrl: 'https://api.studio.nebius.ai/v1',
+		keyVariables: ['NEBIUS_API_KEY'],
+	},
+	moonshot: {
+		api: 'chat-completions',
+		baseUrl: 'https://api.moonshot.ai/v1',
+		keyVariables: ['MOONSHOT_API_KEY', 'KIMI_API_KEY'],
+	},
 	qwen: {
 		api: 'chat-completions',
 		baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',

@@ -26,7 +26,12 @@ const tableSchema = z.object({
 		z.string(),
 		z.record(
 			z.string(),
-			z.strictObject({ input: rate, output: rate, cached_input: rate.optional(), cache_write: rate.optional() }),
+			z.strictObject({
+				input: rate,
+				output: rate,
+				cached_input: rate.optional(),
+				cache_write: rate.optional(),
+			}),
 		),
 	),
 });
@@ -87,7 +92,9 @@ export function priceFor(provider: string, model: string, table: PriceTable): Pr
 	if (presetFor(provider)?.keyOptional) return free;
 	const id = model.slice(model.lastIndexOf('/') + 1).toLowerCase();
 	const preferred = familyOf[provider];
-	const families = preferred ? [preferred, ...Object.keys(table.models).filter((f) => f !== preferred)] : Object.keys(table.models);
+	const families = preferred
+		? [preferred, ...Object.keys(table.models).filter((f) => f !== preferred)]
+		: Object.keys(table.models);
 	for (const family of families) {
 		const entries = table.models[family] ?? {};
 		if (Object.hasOwn(entries, id)) return entries[id]!;

@@ -1,11 +1,5 @@
 export type ProviderErrorKind =
-	| 'auth'
-	| 'rate-limit'
-	| 'context-length'
-	| 'server'
-	| 'network'
-	| 'aborted'
-	| 'invalid-response';
+	'auth' | 'rate-limit' | 'context-length' | 'server' | 'network' | 'aborted' | 'invalid-response';
 
 const marker = Symbol.for('massgen.ProviderError');
 

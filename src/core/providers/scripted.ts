@@ -1,6 +1,12 @@
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatModel, ChatRequest } from './model.js';
-import { scriptSchema, type Script, type ScriptEdit, type ScriptStep, type ScriptToolCall } from './scriptedSchema.js';
+import {
+	scriptSchema,
+	type Script,
+	type ScriptEdit,
+	type ScriptStep,
+	type ScriptToolCall,
+} from './scriptedSchema.js';
 import { ScriptedModel, type ScriptedReply } from './scriptedModel.js';
 
 /** Builds the model of a `type: scripted` backend from its declarative script (validated by the config). */
@@ -35,7 +41,11 @@ function replyFor(script: Script, request: ChatRequest, state: { decisions: numb
 	if (step.fail) return { fail: toFault(step.fail) };
 	const calls = [...(step.tool_calls ?? []).map(toolCall), ...(step.edits ?? []).map(editCall)];
 	if (!continuing && calls.length > 0) return { text: step.text, toolCalls: calls };
-	return { text: continuing ? undefined : step.text, reasoning: step.reasoning, toolCalls: [decision(step, request)] };
+	return {
+		text: continuing ? undefined : step.text,
+		reasoning: step.reasoning,
+		toolCalls: [decision(step, request)],
+	};
 }
 
 function decision(step: ScriptStep, request: ChatRequest) {
@@ -64,5 +74,10 @@ function editCall(edit: ScriptEdit) {
 }
 
 function toFault(fault: NonNullable<ScriptStep['fail']>): NonNullable<ScriptedReply['fail']> {
-	return { kind: fault.kind, status: fault.status, retryAfterMs: fault.retry_after_ms, message: fault.message };
+	return {
+		kind: fault.kind,
+		status: fault.status,
+		retryAfterMs: fault.retry_after_ms,
+		message: fault.message,
+	};
 }

@@ -12,7 +12,12 @@ export interface ScriptedReply {
 		/** Raw argument text to send instead of `arguments` (e.g. invalid JSON). */
 		readonly raw?: string;
 	}[];
-	readonly fail?: { readonly kind: ProviderErrorKind; readonly status?: number; readonly retryAfterMs?: number; readonly message?: string };
+	readonly fail?: {
+		readonly kind: ProviderErrorKind;
+		readonly status?: number;
+		readonly retryAfterMs?: number;
+		readonly message?: string;
+	};
 	readonly usage?: Usage;
 	/** Overrides the model's latency for this call. */
 	readonly latencyMs?: number;
@@ -78,7 +83,10 @@ export class ScriptedModel implements ChatModel {
 			const raw = toolCall.raw ?? JSON.stringify(toolCall.arguments ?? {});
 			yield { type: 'tool-call', call: parseCall(id, toolCall.name, raw) };
 		}
-		yield { type: 'usage', usage: reply.usage ?? this.options.usage ?? { inputTokens: 100, outputTokens: 50 } };
+		yield {
+			type: 'usage',
+			usage: reply.usage ?? this.options.usage ?? { inputTokens: 100, outputTokens: 50 },
+		};
 		yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool-calls' : 'stop' };
 	}
 }
@@ -104,7 +112,9 @@ function splitText(text: string, chunks: number): string[] {
 }
 
 function throwIfAborted(signal: AbortSignal): void {
-	if (signal.aborted) throw new ProviderError({ provider: 'scripted', kind: 'aborted', message: 'request aborted' });
+	if (signal.aborted) {
+		throw new ProviderError({ provider: 'scripted', kind: 'aborted', message: 'request aborted' });
+	}
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -19,12 +19,17 @@ const ephemeral = { type: 'ephemeral' } as const;
  * (which caches tools + system) and on the last block of the stable prefix
  * (`request.stablePrefixMessages`), so repeated coordination calls re-read the prefix cheaply.
  */
-export function toAnthropicRequest(settings: BackendSettings, request: ChatRequest): MessageCreateParamsStreaming {
+export function toAnthropicRequest(
+	settings: BackendSettings,
+	request: ChatRequest,
+): MessageCreateParamsStreaming {
 	const extra = passThroughOptions(settings, request);
 	const thinking = extra['thinking'] as { type?: string; budget_tokens?: number } | undefined;
 	const thinkingOn = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
 	let maxTokens = request.maxOutputTokens ?? settings.maxTokens ?? defaultMaxTokens;
-	if (thinking?.budget_tokens !== undefined && maxTokens <= thinking.budget_tokens) maxTokens = thinking.budget_tokens + defaultMaxTokens;
+	if (thinking?.budget_tokens !== undefined && maxTokens <= thinking.budget_tokens) {
+		maxTokens = thinking.budget_tokens + defaultMaxTokens;
+	}
 	const params: MessageCreateParamsStreaming = {
 		model: settings.model,
 		max_tokens: maxTokens,
@@ -41,7 +46,11 @@ export function toAnthropicRequest(settings: BackendSettings, request: ChatReque
 }
 
 export function toAnthropicTool(tool: ToolDefinition): Tool {
-	return { name: tool.name, description: tool.description, input_schema: tool.parameters as Tool['input_schema'] };
+	return {
+		name: tool.name,
+		description: tool.description,
+		input_schema: tool.parameters as Tool['input_schema'],
+	};
 }
 
 /**

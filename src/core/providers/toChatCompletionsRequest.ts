@@ -8,7 +8,10 @@ import type { ChatRequest, ToolDefinition } from './model.js';
 import { passThroughOptions } from './passThrough.js';
 
 /** Our request → a streamed Chat Completions call (OpenAI-compatible servers and presets). */
-export function toChatCompletionsRequest(settings: BackendSettings, request: ChatRequest): ChatCompletionCreateParamsStreaming {
+export function toChatCompletionsRequest(
+	settings: BackendSettings,
+	request: ChatRequest,
+): ChatCompletionCreateParamsStreaming {
 	const params: ChatCompletionCreateParamsStreaming = {
 		model: settings.model,
 		messages: toChatMessages(request),
@@ -24,7 +27,11 @@ export function toChatCompletionsRequest(settings: BackendSettings, request: Cha
 		if (usesMaxCompletionTokens(settings)) params.max_completion_tokens = maxTokens;
 		else params.max_tokens = maxTokens;
 	}
-	return { ...params, ...passThroughOptions(settings, request), stream: true } as ChatCompletionCreateParamsStreaming;
+	return {
+		...params,
+		...passThroughOptions(settings, request),
+		stream: true,
+	} as ChatCompletionCreateParamsStreaming;
 }
 
 function usesMaxCompletionTokens(settings: BackendSettings): boolean {
@@ -41,7 +48,10 @@ function hostOf(url: string | undefined): string {
 }
 
 export function toChatTool(tool: ToolDefinition): ChatCompletionTool {
-	return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+	return {
+		type: 'function',
+		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+	};
 }
 
 export function toChatMessages(request: ChatRequest): ChatCompletionMessageParam[] {

@@ -1,4 +1,10 @@
-import type { Content, FunctionDeclaration, GenerateContentConfig, GenerateContentParameters, Part } from '@google/genai';
+import type {
+	Content,
+	FunctionDeclaration,
+	GenerateContentConfig,
+	GenerateContentParameters,
+	Part,
+} from '@google/genai';
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatRequest, ToolDefinition } from './model.js';
 import { camelCaseKeys, passThroughOptions } from './passThrough.js';
@@ -16,21 +22,31 @@ export const geminiGeneratedIdPrefix = 'gemini_call_';
  * The SDK's automatic function calling and automatic continuation (which re-sends requests)
  * are switched off: one call is one HTTP request, and retries belong to the orchestrator.
  */
-export function toGeminiRequest(settings: BackendSettings, request: ChatRequest, signal: AbortSignal): GenerateContentParameters {
+export function toGeminiRequest(
+	settings: BackendSettings,
+	request: ChatRequest,
+	signal: AbortSignal,
+): GenerateContentParameters {
 	const extra = camelCaseKeys(passThroughOptions(settings, request)) as GenerateContentConfig;
 	const config: GenerateContentConfig = {
 		abortSignal: signal,
 		automaticFunctionCalling: { disable: true },
 		automaticContinuation: false,
 		...(request.system ? { systemInstruction: request.system } : {}),
-		...(request.tools.length ? { tools: [{ functionDeclarations: request.tools.map(toGeminiFunction) }] } : {}),
+		...(request.tools.length
+			? { tools: [{ functionDeclarations: request.tools.map(toGeminiFunction) }] }
+			: {}),
 		...(/gemini-(2\.5|[3-9])/.test(settings.model) ? { thinkingConfig: { includeThoughts: true } } : {}),
 	};
 	const temperature = request.temperature ?? settings.temperature;
 	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;
 	if (temperature !== undefined) config.temperature = temperature;
 	if (maxTokens !== undefined) config.maxOutputTokens = maxTokens;
-	return { model: settings.model, contents: toGeminiContents(request), config: { ...config, ...extra, abortSignal: signal } };
+	return {
+		model: settings.model,
+		contents: toGeminiContents(request),
+		config: { ...config, ...extra, abortSignal: signal },
+	};
 }
 
 export function toGeminiFunction(tool: ToolDefinition): FunctionDeclaration {
@@ -54,7 +70,12 @@ export function toGeminiContents(request: ChatRequest): Content[] {
 			case 'assistant': {
 				role = 'model';
 				const signature = message.providerData?.[geminiTextSignatureKey];
-				if (message.content) parts.push({ text: message.content, ...(typeof signature === 'string' ? { thoughtSignature: signature } : {}) });
+				if (message.content) {
+					parts.push({
+						text: message.content,
+						...(typeof signature === 'string' ? { thoughtSignature: signature } : {}),
+					});
+				}
 				for (const call of message.toolCalls ?? []) {
 					const callSignature = call.providerData?.[geminiCallSignatureKey];
 					const ours = call.id.startsWith(geminiGeneratedIdPrefix);

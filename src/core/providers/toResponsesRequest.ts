@@ -15,7 +15,10 @@ export const responsesReasoningKey = 'openaiReasoningItems';
  * Our request → a stateless Responses API call (`store: false`, full input every call, as
  * MassGen does). Reasoning items come back encrypted so tool-call turns keep their reasoning.
  */
-export function toResponsesRequest(settings: BackendSettings, request: ChatRequest): ResponseCreateParamsStreaming {
+export function toResponsesRequest(
+	settings: BackendSettings,
+	request: ChatRequest,
+): ResponseCreateParamsStreaming {
 	const extra = passThroughOptions(settings, request);
 	const reasoningModel = /^(o\d|gpt-5|codex)/.test(settings.model) || extra['reasoning'] !== undefined;
 	const params: ResponseCreateParamsStreaming = {
@@ -30,13 +33,21 @@ export function toResponsesRequest(settings: BackendSettings, request: ChatReque
 	const temperature = request.temperature ?? settings.temperature;
 	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;
 	// OpenAI's reasoning models reject any temperature (a 400 would kill the agent).
-	if (temperature !== undefined && !/^(o\d|gpt-5(?!-chat))/.test(settings.model)) params.temperature = temperature;
+	if (temperature !== undefined && !/^(o\d|gpt-5(?!-chat))/.test(settings.model)) {
+		params.temperature = temperature;
+	}
 	if (maxTokens !== undefined) params.max_output_tokens = maxTokens;
 	return { ...params, ...extra, stream: true } as ResponseCreateParamsStreaming;
 }
 
 export function toResponsesTool(tool: ToolDefinition): FunctionTool {
-	return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false };
+	return {
+		type: 'function',
+		name: tool.name,
+		description: tool.description,
+		parameters: tool.parameters,
+		strict: false,
+	};
 }
 
 export function toResponsesInput(request: ChatRequest): ResponseInputItem[] {
@@ -51,7 +62,12 @@ export function toResponsesInput(request: ChatRequest): ResponseInputItem[] {
 				if (Array.isArray(reasoning)) items.push(...(reasoning as ResponseInputItem[]));
 				if (message.content) items.push({ role: 'assistant', content: message.content });
 				for (const call of message.toolCalls ?? []) {
-					items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: argumentsText(call) });
+					items.push({
+						type: 'function_call',
+						call_id: call.id,
+						name: call.name,
+						arguments: argumentsText(call),
+					});
 				}
 				break;
 			}

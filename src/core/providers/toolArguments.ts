@@ -16,7 +16,12 @@ export function toolCallFromText(
 	try {
 		parsed = JSON.parse(raw);
 	} catch (error) {
-		return { ...base, arguments: {}, parseError: `invalid JSON arguments: ${(error as Error).message}`, rawArguments: raw };
+		return {
+			...base,
+			arguments: {},
+			parseError: `invalid JSON arguments: ${(error as Error).message}`,
+			rawArguments: raw,
+		};
 	}
 	return toolCallFromValue(id, name, parsed, providerData, raw);
 }

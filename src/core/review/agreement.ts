@@ -27,7 +27,36 @@ export interface AgreementInput {
 	readonly minOthers?: number;
 }
 
-const stopWords = new Set(['the', 'and', 'for', 'this', 'that', 'with', 'are', 'was', 'not', 'can', 'should', 'could', 'will', 'may', 'might', 'here', 'there', 'when', 'which', 'into', 'from', 'than', 'then', 'its', 'use', 'line', 'lines', 'code']);
+const stopWords = new Set([
+	'the',
+	'and',
+	'for',
+	'this',
+	'that',
+	'with',
+	'are',
+	'was',
+	'not',
+	'can',
+	'should',
+	'could',
+	'will',
+	'may',
+	'might',
+	'here',
+	'there',
+	'when',
+	'which',
+	'into',
+	'from',
+	'than',
+	'then',
+	'its',
+	'use',
+	'line',
+	'lines',
+	'code',
+]);
 
 function words(message: string): Set<string> {
 	return new Set(
@@ -70,13 +99,21 @@ export function countAgreement(input: AgreementInput): AgreedFinding[] {
 	const tolerance = input.tolerance ?? 2;
 	const others = input.answers.filter((answer) => answer.agentId !== input.winner);
 	const raisedBy = (finding: Finding, among: readonly AgentFindings[]) =>
-		among.filter((answer) => answer.findings.some((other) => sameFinding(finding, other, tolerance))).map((answer) => answer.agentId);
+		among
+			.filter((answer) => answer.findings.some((other) => sameFinding(finding, other, tolerance)))
+			.map((answer) => answer.agentId);
 
 	const agreed: AgreedFinding[] = [];
 	for (const finding of dedupe(input.final, tolerance)) {
-		agreed.push({ ...finding, agents: [...(input.winner ? [input.winner] : []), ...raisedBy(finding, others)], inWinner: true });
+		agreed.push({
+			...finding,
+			agents: [...(input.winner ? [input.winner] : []), ...raisedBy(finding, others)],
+			inWinner: true,
+		});
 	}
-	const leftOut = others.flatMap((answer) => answer.findings).filter((finding) => !agreed.some((known) => sameFinding(known, finding, tolerance)));
+	const leftOut = others
+		.flatMap((answer) => answer.findings)
+		.filter((finding) => !agreed.some((known) => sameFinding(known, finding, tolerance)));
 	for (const finding of dedupe(leftOut, tolerance)) {
 		const agents = raisedBy(finding, others);
 		if (agents.length >= (input.minOthers ?? 2)) agreed.push({ ...finding, agents, inWinner: false });
@@ -86,6 +123,8 @@ export function countAgreement(input: AgreementInput): AgreedFinding[] {
 
 function dedupe(findings: readonly Finding[], tolerance: number): Finding[] {
 	const kept: Finding[] = [];
-	for (const finding of findings) if (!kept.some((known) => sameFinding(known, finding, tolerance))) kept.push(finding);
+	for (const finding of findings) {
+		if (!kept.some((known) => sameFinding(known, finding, tolerance))) kept.push(finding);
+	}
 	return kept;
 }

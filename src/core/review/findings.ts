@@ -71,5 +71,7 @@ export function parseFindings(text: string): Finding[] {
 }
 
 function isFindingsObject(data: unknown): data is { findings: unknown[] } {
-	return typeof data === 'object' && data !== null && Array.isArray((data as { findings?: unknown }).findings);
+	return (
+		typeof data === 'object' && data !== null && Array.isArray((data as { findings?: unknown }).findings)
+	);
 }

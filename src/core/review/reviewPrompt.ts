@@ -37,8 +37,30 @@ export function reviewQuestion(source: ReviewSource): string {
 		'',
 		`If a fix is clear and small, you may make it with the edit tools in \`${source.path}\`; the user reviews it as a diff before anything is written. Do not change other files.`,
 	];
-	if (first < source.startLine) parts.push('', `Context before (lines ${first}-${source.startLine - 1}):`, `${fence}${source.languageId}`, numbered(first, source.startLine - 1), fence);
-	parts.push('', `Selected code (lines ${source.startLine}-${source.endLine}):`, `${fence}${source.languageId}`, numbered(source.startLine, source.endLine), fence);
-	if (last > source.endLine) parts.push('', `Context after (lines ${source.endLine + 1}-${last}):`, `${fence}${source.languageId}`, numbered(source.endLine + 1, last), fence);
+	if (first < source.startLine) {
+		parts.push(
+			'',
+			`Context before (lines ${first}-${source.startLine - 1}):`,
+			`${fence}${source.languageId}`,
+			numbered(first, source.startLine - 1),
+			fence,
+		);
+	}
+	parts.push(
+		'',
+		`Selected code (lines ${source.startLine}-${source.endLine}):`,
+		`${fence}${source.languageId}`,
+		numbered(source.startLine, source.endLine),
+		fence,
+	);
+	if (last > source.endLine) {
+		parts.push(
+			'',
+			`Context after (lines ${source.endLine + 1}-${last}):`,
+			`${fence}${source.languageId}`,
+			numbered(source.endLine + 1, last),
+			fence,
+		);
+	}
 	return parts.join('\n');
 }

@@ -89,10 +89,16 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const workspaceMcp = options.tools?.readWorkspaceServers ? await readWorkspaceMcpServers(root) : undefined;
 	const { env } = options.keys;
 	const expand = { env, workspaceFolder: root, userHome: env['HOME'] ?? env['USERPROFILE'] };
-	const redactor = new Redactor([...secrets, ...(workspaceMcp?.servers ?? []).flatMap((spec) => specSecrets(spec, expand))]);
+	const redactor = new Redactor([
+		...secrets,
+		...(workspaceMcp?.servers ?? []).flatMap((spec) => specSecrets(spec, expand)),
+	]);
 	options.onRedactor?.(redactor);
 	const secretFiles = secretPaths([...config.orchestrator.secret_paths, ...(options.secretPaths ?? [])]);
-	const workspace = await createWorkspace(root, { protectedPaths: config.orchestrator.protected_paths, secretPaths: secretFiles });
+	const workspace = await createWorkspace(root, {
+		protectedPaths: config.orchestrator.protected_paths,
+		secretPaths: secretFiles,
+	});
 	const runId = newRunId();
 	const log = await RunLogWriter.create(root, runId, { redactor });
 	options.onRunDir?.(log.runDir, runId);
@@ -119,7 +125,11 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		const result = orchestrator.result!;
 		try {
 			// Against the bases the agents read (the run snapshot), as the changes carry them.
-			await log.finish({ result, configYaml: redactConfig(config, redactor), patch: formatPatch(result.changes) });
+			await log.finish({
+				result,
+				configYaml: redactConfig(config, redactor),
+				patch: formatPatch(result.changes),
+			});
 		} catch (error) {
 			options.onLogError?.(error);
 		}

@@ -37,18 +37,21 @@ export function bubblewrapArgs(request: SandboxRequest, strict = true): string[]
 	const args = isolationArgs(strict);
 	if (request.network) args.push('--share-net');
 	args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-	for (const path of unique([...alwaysHidden, ...request.hiddenPaths]))
-		{if (path !== '/') args.push('--tmpfs', path);}
+	for (const path of unique([...alwaysHidden, ...request.hiddenPaths])) {
+		if (path !== '/') args.push('--tmpfs', path);
+	}
 	if (request.network && resolverFolder !== undefined) args.push('--ro-bind', resolverFolder, resolverFolder);
 	// Tool folders under the hidden $HOME come back before the writable copy, dependency folders after it.
 	const inScratch = (target: string) =>
 		target === request.scratchDir || target.startsWith(`${request.scratchDir}/`);
 	const binds = request.readOnlyBinds;
-	for (const bind of binds.filter((b) => !inScratch(b.target)))
-		{args.push('--ro-bind', bind.source, bind.target);}
+	for (const bind of binds.filter((b) => !inScratch(b.target))) {
+		args.push('--ro-bind', bind.source, bind.target);
+	}
 	args.push('--bind', request.scratchDir, request.scratchDir, '--bind', request.homeDir, request.homeDir);
-	for (const bind of binds.filter((b) => inScratch(b.target)))
-		{args.push('--ro-bind', bind.source, bind.target);}
+	for (const bind of binds.filter((b) => inScratch(b.target))) {
+		args.push('--ro-bind', bind.source, bind.target);
+	}
 	args.push('--chdir', request.cwd);
 	return args;
 }

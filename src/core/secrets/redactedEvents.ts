@@ -95,8 +95,9 @@ export class RedactedEvents {
 			const rest = text.length - start;
 			if (
 				this.redactor.needles.some((needle) => needle.length > rest && needle.startsWith(text.slice(start)))
-			)
-				{return start;}
+			) {
+				return start;
+			}
 		}
 		return text.length;
 	}

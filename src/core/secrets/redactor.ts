@@ -66,8 +66,9 @@ export class Redactor {
 function replaceCovered(text: string, needles: readonly string[]): string {
 	const ranges: [number, number][] = [];
 	for (const needle of needles) {
-		for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1))
-			{ranges.push([at, at + needle.length]);}
+		for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+			ranges.push([at, at + needle.length]);
+		}
 	}
 	ranges.sort((a, b) => a[0] - b[0]);
 	let out = '';

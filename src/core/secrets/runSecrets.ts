@@ -38,8 +38,9 @@ export function environmentSecrets(env: Readonly<Record<string, string | undefin
 		const value = raw?.trim();
 		if (!value) continue;
 		found.push(...urlCredentials(value));
-		if (secretName.test(name) && value.length >= minEnvSecretChars && !looksLikePath(value))
-			{found.push(value);}
+		if (secretName.test(name) && value.length >= minEnvSecretChars && !looksLikePath(value)) {
+			found.push(value);
+		}
 	}
 	return found;
 }

@@ -31,5 +31,9 @@ export async function chooseConfigFile(
 	const inWorkspace = join(workspaceRoot, '.massgen', 'config.yaml');
 	const found = await exists(inWorkspace);
 	if (found && trusted) return { file: inWorkspace, kind: 'workspace' };
-	return { file: join(shippedConfigsDir, 'default.yaml'), kind: 'default', ...(found ? { skippedUntrusted: true } : {}) };
+	return {
+		file: join(shippedConfigsDir, 'default.yaml'),
+		kind: 'default',
+		...(found ? { skippedUntrusted: true } : {}),
+	};
 }

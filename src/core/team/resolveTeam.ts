@@ -65,7 +65,9 @@ export type TeamResolution<Kind extends string = string> =
  * available. The default team instead keeps only the members that are available (keys, local
  * servers) and adds the host's models, saying who was left out and why.
  */
-export async function resolveTeam<Kind extends string>(inputs: TeamInputs<Kind>): Promise<TeamResolution<Kind>> {
+export async function resolveTeam<Kind extends string>(
+	inputs: TeamInputs<Kind>,
+): Promise<TeamResolution<Kind>> {
 	const loaded = await loadConfigFile(inputs.file);
 	if (!loaded.config || hasErrors(loaded.issues)) return failure('config', inputs, loaded.issues);
 	if (inputs.kind === 'default') return defaultTeam(loaded.config, loaded.issues, inputs);
@@ -76,7 +78,10 @@ export async function resolveTeam<Kind extends string>(inputs: TeamInputs<Kind>)
 	const issues = [...loaded.issues, ...keyIssues, ...hostIssues];
 	if (hasErrors(keyIssues)) return failure('missing-key', inputs, issues);
 	if (hasErrors(hostIssues)) return failure('vscode-lm', inputs, issues);
-	return { ok: true, team: { config: loaded.config, file: inputs.file, kind: inputs.kind, issues, dropped: [] } };
+	return {
+		ok: true,
+		team: { config: loaded.config, file: inputs.file, kind: inputs.kind, issues, dropped: [] },
+	};
 }
 
 async function defaultTeam<Kind extends string>(
@@ -105,7 +110,10 @@ async function defaultTeam<Kind extends string>(
 		};
 		return failure('no-agents', inputs, [...issues, issue], dropped);
 	}
-	return { ok: true, team: { config: { ...config, agents }, file: inputs.file, kind: inputs.kind, issues, dropped } };
+	return {
+		ok: true,
+		team: { config: { ...config, agents }, file: inputs.file, kind: inputs.kind, issues, dropped },
+	};
 }
 
 function failure<Kind extends string>(

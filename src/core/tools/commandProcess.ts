@@ -8,7 +8,11 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 export const isWindows = process.platform === 'win32';
 
 /** Spawns `command args` as the leader of a new process group (no shell, no window). */
-export function spawnGroup(command: string, args: readonly string[], options: Omit<SpawnOptions, 'detached' | 'shell'>): ChildProcess {
+export function spawnGroup(
+	command: string,
+	args: readonly string[],
+	options: Omit<SpawnOptions, 'detached' | 'shell'>,
+): ChildProcess {
 	return spawn(command, [...args], { ...options, detached: !isWindows, shell: false, windowsHide: true });
 }
 
@@ -17,7 +21,10 @@ export function killProcessTree(pid: number | undefined, signal: NodeJS.Signals 
 	if (pid === undefined) return;
 	if (isWindows) {
 		try {
-			spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
+			spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on(
+				'error',
+				() => undefined,
+			);
 		} catch {
 			// Nothing left to end.
 		}

@@ -85,12 +85,22 @@ export async function runShellCommand(options: CommandRunOptions): Promise<Comma
 	const elapsed = () => Math.round(performance.now() - started);
 	const base = { output: '', omittedBytes: 0, timedOut: false, exitCode: null, signal: null };
 	if (options.signal.aborted) return { ...base, cancelled: true, durationMs: 0 };
-	const shell = isWindows ? [options.env['ComSpec'] ?? process.env['ComSpec'] ?? 'cmd.exe', '/d', '/s', '/c', options.command] : ['/bin/sh', '-c', options.command];
+	const shell = isWindows
+		? [options.env['ComSpec'] ?? process.env['ComSpec'] ?? 'cmd.exe', '/d', '/s', '/c', options.command]
+		: ['/bin/sh', '-c', options.command];
 	const [file, ...args] = options.wrap ? options.wrap(shell) : shell;
-	const capture = new HeadTail(Math.floor(options.maxOutputBytes / 4), options.maxOutputBytes - Math.floor(options.maxOutputBytes / 4));
+	const capture = new HeadTail(
+		Math.floor(options.maxOutputBytes / 4),
+		options.maxOutputBytes - Math.floor(options.maxOutputBytes / 4),
+	);
 	let child: ChildProcess;
 	try {
-		child = spawnGroup(file!, args, { cwd: options.cwd, env: { ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], windowsVerbatimArguments: isWindows });
+		child = spawnGroup(file!, args, {
+			cwd: options.cwd,
+			env: { ...options.env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+			windowsVerbatimArguments: isWindows,
+		});
 	} catch (error) {
 		return { ...base, cancelled: false, durationMs: elapsed(), error: (error as Error).message };
 	}
@@ -124,7 +134,10 @@ export async function runShellCommand(options: CommandRunOptions): Promise<Comma
 	}
 	// Background jobs would keep the pipes (and the machine) busy: end the whole group now.
 	await terminateGroup(child, 200);
-	await Promise.race([new Promise((resolve) => child.once('close', resolve)), waitForExit(child, 0).then(() => delay(300))]);
+	await Promise.race([
+		new Promise((resolve) => child.once('close', resolve)),
+		waitForExit(child, 0).then(() => delay(300)),
+	]);
 	child.stdout?.destroy();
 	child.stderr?.destroy();
 	return {
@@ -149,8 +162,9 @@ export function formatCommandResult(result: CommandRunResult, timeoutMs: number)
 	let status: string;
 	if (result.error) status = `could not run the command: ${result.error}`;
 	else if (result.cancelled) status = 'cancelled (the command and everything it started were stopped)';
-	else if (result.timedOut) status = `timed out after ${Math.round(timeoutMs / 1000)} s (the command and everything it started were killed)`;
-	else if (result.exitCode !== null) status = `exit code ${result.exitCode} (${seconds} s)`;
+	else if (result.timedOut) {
+		status = `timed out after ${Math.round(timeoutMs / 1000)} s (the command and everything it started were killed)`;
+	} else if (result.exitCode !== null) status = `exit code ${result.exitCode} (${seconds} s)`;
 	else status = `killed by ${result.signal ?? 'a signal'} (${seconds} s)`;
 	const output = result.output.trimEnd();
 	return `${status}\n${output === '' ? '(no output)' : output}`;

@@ -134,8 +134,9 @@ export class ScratchCopy {
 		const root = this.root ?? (await this.creating?.catch(() => undefined));
 		this.root = undefined;
 		if (root === undefined) return;
-		for (const folder of [root, `${root}.home`])
-			{await rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);}
+		for (const folder of [root, `${root}.home`]) {
+			await rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+		}
 	}
 
 	private async create(): Promise<string> {
@@ -156,8 +157,9 @@ export class ScratchCopy {
 			// Whole milliseconds; a file's ctime has a fraction of one.
 			this.copiedAt = Date.now() + 1;
 		} catch (error) {
-			for (const folder of [root, `${root}.home`])
-				{await rm(folder, { recursive: true, force: true }).catch(() => undefined);}
+			for (const folder of [root, `${root}.home`]) {
+				await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+			}
 			this.root = undefined;
 			throw error;
 		}
@@ -179,8 +181,12 @@ export class ScratchCopy {
 			const source = join(from, entry.name);
 			const target = join(to, entry.name);
 			const lower = entry.name.toLowerCase();
-			if (skippedFolders.has(lower) || this.secretPaths.match(toPosix(relative(workspace, source))) !== null)
-				{continue;}
+			if (
+				skippedFolders.has(lower) ||
+				this.secretPaths.match(toPosix(relative(workspace, source))) !== null
+			) {
+				continue;
+			}
 			// A workspace that contains the temp folder must not copy the copy into itself.
 			if (isRootOrInside(this.root!, source)) continue;
 			const isDirectory = entry.isDirectory();
@@ -263,8 +269,9 @@ export class ScratchCopy {
 		const found = await lstat(target).catch(() => null);
 		if (found !== null && options.keepCommandChanges && found.ctimeMs > this.copiedAt) return true;
 		// A folder here (or a kept link to one) is not replaced: it may hold files the run relies on.
-		if (found !== null && (found.isDirectory() || (await stat(target).catch(() => null))?.isDirectory()))
-			{return true;}
+		if (found !== null && (found.isDirectory() || (await stat(target).catch(() => null))?.isDirectory())) {
+			return true;
+		}
 		if (entry.kind === 'absent') {
 			if (found !== null) await rm(target, { force: true });
 			return true;
@@ -307,8 +314,9 @@ export class ScratchCopy {
 				skippedFolders.has(name) ||
 				this.secretPaths.match(sub) !== null ||
 				(isFolder && this.linked.has(name))
-			)
-				{return false;}
+			) {
+				return false;
+			}
 			if (isIgnored(rules, join(this.workspace, sub), isFolder)) return false;
 			// A folder made after the copy has no rules of its own on record: its parent's apply.
 			if (isFolder) rules = this.folderRules.get(sub) ?? rules;
@@ -322,8 +330,9 @@ export class ScratchCopy {
 
 	/** Never writes through a link (a linked dependency folder leads to the real workspace). */
 	private async writable(root: string, path: string): Promise<boolean> {
-		if (this.isLinked(path) || path.split('/').some((segment) => skippedFolders.has(segment.toLowerCase())))
-			{return false;}
+		if (this.isLinked(path) || path.split('/').some((segment) => skippedFolders.has(segment.toLowerCase()))) {
+			return false;
+		}
 		let folder = dirname(join(root, path));
 		while (isRootOrInside(root, folder) && folder !== root) {
 			const info = await lstat(folder).catch(() => null);

@@ -173,8 +173,9 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		);
 	}
 	const commandFilters = new Map<string, CommandFilters>();
-	for (const [agentId, agent] of options.agents)
-		{if (agent.commandFilters) commandFilters.set(agentId, agent.commandFilters);}
+	for (const [agentId, agent] of options.agents) {
+		if (agent.commandFilters) commandFilters.set(agentId, agent.commandFilters);
+	}
 	const engine = new PermissionEngine({ rules, store: options.store, commandFilters });
 	const ledger = new AuditLedger(options.runDir, new Redactor(options.secrets).text);
 	const budget = new RunBudget({ maxToolCalls: settings.maxToolCalls, maxCostUsd: settings.maxCostUsd });

@@ -18,7 +18,8 @@ export interface ExtraToolContext {
 }
 
 /** What the permission engine is asked about a call: everything but the agent and tool name. */
-export type ExtraToolRequest = Pick<PermissionRequest, 'action' | 'target' | 'args'> & Partial<Pick<PermissionRequest, 'cwd' | 'hints'>>;
+export type ExtraToolRequest = Pick<PermissionRequest, 'action' | 'target' | 'args'> &
+	Partial<Pick<PermissionRequest, 'cwd' | 'hints'>>;
 
 /** A tool outside the workspace. `describe` and `execute` must not throw. */
 export interface ExtraTool {
@@ -26,7 +27,10 @@ export interface ExtraTool {
 	/** Why calls cannot go through now (e.g. the server crashed), or null. */
 	unavailable(): string | null;
 	/** The request the permission engine decides on, or an error message for bad arguments. */
-	describe(args: Record<string, unknown>, context: ExtraToolContext): Promise<ExtraToolRequest | { readonly error: string }>;
+	describe(
+		args: Record<string, unknown>,
+		context: ExtraToolContext,
+	): Promise<ExtraToolRequest | { readonly error: string }>;
 	execute(args: Record<string, unknown>, context: ExtraToolContext): Promise<ToolOutcome>;
 }
 
@@ -36,8 +40,15 @@ export interface GuardedToolboxContext {
 	readonly phase: Phase;
 }
 
-export function createGuardedToolbox(workspace: Toolbox, extra: readonly ExtraTool[], gate: PermissionGate, context: GuardedToolboxContext): Toolbox {
-	const byName = new Map(extra.filter((tool) => !workspace.has(tool.definition.name)).map((tool) => [tool.definition.name, tool]));
+export function createGuardedToolbox(
+	workspace: Toolbox,
+	extra: readonly ExtraTool[],
+	gate: PermissionGate,
+	context: GuardedToolboxContext,
+): Toolbox {
+	const byName = new Map(
+		extra.filter((tool) => !workspace.has(tool.definition.name)).map((tool) => [tool.definition.name, tool]),
+	);
 	return {
 		definitions: [...workspace.definitions, ...[...byName.values()].map((tool) => tool.definition)],
 		has: (name) => workspace.has(name) || byName.has(name),

@@ -65,12 +65,13 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 		unavailable: () => null,
 		async describe(args, context) {
 			const parsed = parse(args);
-			if (!parsed.success)
-				{return {
+			if (!parsed.success) {
+				return {
 					error: parsed.error.issues
 						.map((issue) => `'${issue.path.join('.') || 'arguments'}': ${issue.message}`)
 						.join('; '),
-				};}
+				};
+			}
 			const cwd = await resolveCwd(parsed.data.cwd, context, options);
 			if ('error' in cwd) return cwd;
 			return {
@@ -162,9 +163,10 @@ async function resolveCwd(
 	if (given === undefined || given.trim() === '' || given.trim() === '.') return { path: '.' };
 	const resolved = await context.overlay.workspace.resolve(given, 'read');
 	if (!resolved.ok) return { error: resolved.reason };
-	if (options.scratch(context.agentId).isLinked(resolved.path))
-		{return {
+	if (options.scratch(context.agentId).isLinked(resolved.path)) {
+		return {
 			error: `refused: '${resolved.path}' is a shared dependency folder; run commands from the project folder`,
-		};}
+		};
+	}
 	return { path: resolved.path };
 }

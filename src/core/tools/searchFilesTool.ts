@@ -93,8 +93,9 @@ export const searchFilesTool = defineTool(
 			);
 			notes.push(...walk.cuts);
 		}
-		if (largeFiles > 0)
-			{notes.push(`skipped ${largeFiles} file(s) over 1 MB (read them in parts: read_file offset/limit)`);}
+		if (largeFiles > 0) {
+			notes.push(`skipped ${largeFiles} file(s) over 1 MB (read them in parts: read_file offset/limit)`);
+		}
 		if (unreadableFiles > 0) notes.push(`skipped ${unreadableFiles} file(s) too large to read at all`);
 		if (clippedLines > 0) {
 			notes.push(`${clippedLines} long line(s) were searched only in their first ${matchChars} characters`);

@@ -12,7 +12,7 @@ export function viewAnswerChangesTool(answers: ReadonlyMap<string, OverlaySnapsh
 	const ids = [...answers.keys()];
 	return defineTool(
 		'view_answer_changes',
-		"Show the file changes an answer proposes, as a unified diff against the original workspace. " +
+		'Show the file changes an answer proposes, as a unified diff against the original workspace. ' +
 			'Use it to judge the concrete edits behind an answer before voting or building on it.',
 		z.object({
 			agent_id: z

@@ -132,8 +132,9 @@ async function realLanding(root: string, rel: string): Promise<string | 'outside
 			continue;
 		}
 		const inside = relative(root, join(real, ...rest));
-		if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
-			{return 'outside';}
+		if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+			return 'outside';
+		}
 		return inside.split(sep).join('/');
 	}
 }

@@ -111,8 +111,9 @@ export class MemoryOverlay implements Overlay {
 			const base = await this.workspace.runSnapshot.entry(path);
 			if (base.kind === 'too-large') continue;
 			if (content === null) {
-				if (base.kind === 'file')
-					{changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });}
+				if (base.kind === 'file') {
+					changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });
+				}
 			} else if (base.kind === 'absent') {
 				changes.push({ path, kind: 'add', baseHash: null, base: null, content });
 			} else if (base.text !== content) {
@@ -140,8 +141,9 @@ export class MemoryOverlay implements Overlay {
 
 	private async refuseTooLarge(rel: string): Promise<void> {
 		const base = await this.workspace.runSnapshot.entry(rel);
-		if (base.kind === 'too-large')
-			{throw new FileTooLargeError(rel, base.size, this.workspace.runSnapshot.maxFileBytes);}
+		if (base.kind === 'too-large') {
+			throw new FileTooLargeError(rel, base.size, this.workspace.runSnapshot.maxFileBytes);
+		}
 	}
 
 	private async resolveOrThrow(path: string, mode: PathMode): Promise<string> {

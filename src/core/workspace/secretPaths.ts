@@ -49,8 +49,9 @@ const globOptions = { dot: true, nocase: true, nonegate: true, windows: false } 
 /** Why a user pattern cannot be used, or null when it is fine. */
 export function secretPatternProblem(pattern: string): string | null {
 	if (pattern.trim() === '') return 'a secret path pattern may not be empty';
-	if (pattern.startsWith('!'))
-		{return `'${pattern}': negated patterns are not supported (secret paths can only be added)`;}
+	if (pattern.startsWith('!')) {
+		return `'${pattern}': negated patterns are not supported (secret paths can only be added)`;
+	}
 	if (pattern.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(pattern)) {
 		return `'${pattern}' is absolute: write it relative to the workspace root (e.g. 'config/prod.yaml' or '*.secret')`;
 	}

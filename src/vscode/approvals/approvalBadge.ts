@@ -13,7 +13,9 @@ export class ApprovalBadge extends Disposable {
 
 	constructor() {
 		super();
-		this._item = this._register(vscode.window.createStatusBarItem('massgen.approvals', vscode.StatusBarAlignment.Left, 51));
+		this._item = this._register(
+			vscode.window.createStatusBarItem('massgen.approvals', vscode.StatusBarAlignment.Left, 51),
+		);
 		this._item.name = 'MassGen Approvals';
 		this._item.command = { command: commandIds.showPanel, title: 'Show MassGen Panel' };
 		this._item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
@@ -32,7 +34,10 @@ export class ApprovalBadge extends Disposable {
 		}
 		this._item.text = badgeText(count);
 		this._item.tooltip = `MassGen: ${count} tool call${count === 1 ? '' : 's'} of the team wait${count === 1 ? 's' : ''} for your approval. Click to show the panel.`;
-		this._item.accessibilityInformation = { label: `MassGen: ${count} approval${count === 1 ? '' : 's'} waiting`, role: 'button' };
+		this._item.accessibilityInformation = {
+			label: `MassGen: ${count} approval${count === 1 ? '' : 's'} waiting`,
+			role: 'button',
+		};
 		this._item.show();
 	}
 }

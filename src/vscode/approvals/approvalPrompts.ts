@@ -67,7 +67,9 @@ export class ApprovalPrompts implements IDisposable {
 			this._surface.log.info(`approval ${requestId}: ${choice} ignored (no longer waiting)`);
 			return false;
 		}
-		this._surface.log.info(`approval ${requestId} (${describeTarget(pending)}): ${choice} from the panel${note?.trim() ? ' with a note' : ''}`);
+		this._surface.log.info(
+			`approval ${requestId} (${describeTarget(pending)}): ${choice} from the panel${note?.trim() ? ' with a note' : ''}`,
+		);
 		return true;
 	}
 
@@ -77,7 +79,9 @@ export class ApprovalPrompts implements IDisposable {
 
 	private _onRequest(request: PendingApproval): void {
 		this._setCount();
-		this._surface.log.info(`approval ${request.requestId}: ${request.agentIds.join(', ')} asks to ${request.action} ${request.target} (${request.reason})`);
+		this._surface.log.info(
+			`approval ${request.requestId}: ${request.agentIds.join(', ')} asks to ${request.action} ${request.target} (${request.reason})`,
+		);
 		if (this._surface.panelFocused()) return;
 		const message = approvalMessage(request);
 		this.notifications.push(message);
@@ -92,9 +96,13 @@ export class ApprovalPrompts implements IDisposable {
 						this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification`);
 						return;
 					}
-					this._surface.log.info(`approval ${request.requestId}: ${decision} from the notification ignored (no longer waiting)`);
+					this._surface.log.info(
+						`approval ${request.requestId}: ${decision} from the notification ignored (no longer waiting)`,
+					);
 					const outcome = this._settled.get(request.requestId);
-					void this._surface.notify(`MassGen: nothing changed: the request ${describeTarget(request)} was already ${settledText(outcome)}.`);
+					void this._surface.notify(
+						`MassGen: nothing changed: the request ${describeTarget(request)} was already ${settledText(outcome)}.`,
+					);
 				}
 			},
 			(error: unknown) => this._surface.log.warn(`approval notification: ${String(error)}`),
@@ -105,7 +113,9 @@ export class ApprovalPrompts implements IDisposable {
 		this._settled.set(request.requestId, outcome);
 		if (this._settled.size > 50) this._settled.delete(this._settled.keys().next().value!);
 		this._setCount();
-		this._surface.log.info(`approval ${request.requestId}: ${outcome.decision} by ${outcome.by}${outcome.note ? ` (${outcome.note})` : ''}`);
+		this._surface.log.info(
+			`approval ${request.requestId}: ${outcome.decision} by ${outcome.by}${outcome.note ? ` (${outcome.note})` : ''}`,
+		);
 	}
 
 	private _setCount(): void {

@@ -42,7 +42,10 @@ export interface EditorToolSettings {
 /** Longest approval wait a setting may ask for (a day); shorter than 1 s makes no sense for a person. */
 const maxTimeoutSeconds = 86_400;
 
-export function toEditorToolSettings(inspect: (key: PermissionSettingKey) => SettingLevels | undefined, trusted: boolean): EditorToolSettings {
+export function toEditorToolSettings(
+	inspect: (key: PermissionSettingKey) => SettingLevels | undefined,
+	trusted: boolean,
+): EditorToolSettings {
 	const notes: string[] = [];
 	const rules: { allow: string[]; ask: string[]; deny: string[] } = { allow: [], ask: [], deny: [] };
 	for (const effect of ['allow', 'ask', 'deny'] as const) {
@@ -60,12 +63,16 @@ export function toEditorToolSettings(inspect: (key: PermissionSettingKey) => Set
 				continue;
 			}
 			if (effect === 'allow' && level !== 'user' && !trusted) {
-				if (value.length > 0) notes.push(`${key} from the ${level} settings is ignored: the workspace is not trusted`);
+				if (value.length > 0) {
+					notes.push(`${key} from the ${level} settings is ignored: the workspace is not trusted`);
+				}
 				continue;
 			}
 			for (const rule of value) {
 				if (typeof rule !== 'string' || rule.trim() === '') {
-					notes.push(`${key} (${level} settings): ${JSON.stringify(rule)} is not a rule like command(npm test); ignored`);
+					notes.push(
+						`${key} (${level} settings): ${JSON.stringify(rule)} is not a rule like command(npm test); ignored`,
+					);
 					continue;
 				}
 				const trimmed = rule.trim();
@@ -77,14 +84,23 @@ export function toEditorToolSettings(inspect: (key: PermissionSettingKey) => Set
 	let approvalTimeoutMs: number | undefined;
 	const timeout = mostSpecific(inspect(permissionSettingKeys.approvalTimeoutSeconds));
 	if (timeout !== undefined && timeout !== null) {
-		if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 1 && timeout <= maxTimeoutSeconds) {
+		if (
+			typeof timeout === 'number' &&
+			Number.isFinite(timeout) &&
+			timeout >= 1 &&
+			timeout <= maxTimeoutSeconds
+		) {
 			approvalTimeoutMs = Math.round(timeout * 1000);
 		} else {
-			notes.push(`${permissionSettingKeys.approvalTimeoutSeconds}: ${JSON.stringify(timeout)} is not a number of seconds from 1 to ${maxTimeoutSeconds}; the team config's timeout applies`);
+			notes.push(
+				`${permissionSettingKeys.approvalTimeoutSeconds}: ${JSON.stringify(timeout)} is not a number of seconds from 1 to ${maxTimeoutSeconds}; the team config's timeout applies`,
+			);
 		}
 	}
 
-	const read = mostSpecific(inspect(permissionSettingKeys.readWorkspaceServers)) ?? inspect(permissionSettingKeys.readWorkspaceServers)?.defaultValue;
+	const read =
+		mostSpecific(inspect(permissionSettingKeys.readWorkspaceServers)) ??
+		inspect(permissionSettingKeys.readWorkspaceServers)?.defaultValue;
 	return {
 		rules: Object.fromEntries(Object.entries(rules).filter(([, list]) => list.length > 0)) as RuleLists,
 		...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import { type EditorToolSettings, type PermissionSettingKey, toEditorToolSettings } from './permissionSettings';
+import {
+	type EditorToolSettings,
+	type PermissionSettingKey,
+	toEditorToolSettings,
+} from './permissionSettings';
 
 /** Setting key (package.json `contributes.configuration`, application scope: user settings only). */
 export const allowUnsandboxedKey = 'massgen.commands.allowUnsandboxed';
@@ -13,5 +17,8 @@ export interface RunToolSettings extends EditorToolSettings {
 export function readToolSettings(folder: vscode.Uri | undefined, trusted: boolean): RunToolSettings {
 	const configuration = vscode.workspace.getConfiguration(undefined, folder);
 	const settings = toEditorToolSettings((key: PermissionSettingKey) => configuration.inspect(key), trusted);
-	return { ...settings, allowUnsandboxedCommands: configuration.inspect(allowUnsandboxedKey)?.globalValue === true };
+	return {
+		...settings,
+		allowUnsandboxedCommands: configuration.inspect(allowUnsandboxedKey)?.globalValue === true,
+	};
 }

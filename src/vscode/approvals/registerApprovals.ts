@@ -36,7 +36,11 @@ export interface Approvals extends vscode.Disposable {
  * One approval broker for the extension (every run's requests), the "always allow" store in
  * workspace state, the notification + badge for requests, and the panel's answers.
  */
-export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; readonly workspaceState: vscode.Memento; readonly secrets?: SessionSecrets }): Approvals {
+export function createApprovals(deps: {
+	readonly log: vscode.LogOutputChannel;
+	readonly workspaceState: vscode.Memento;
+	readonly secrets?: SessionSecrets;
+}): Approvals {
 	const store = new DisposableStore();
 	const broker = new ApprovalBroker();
 	const permissions = new WorkspacePermissionStore(deps.workspaceState);
@@ -51,12 +55,17 @@ export function createApprovals(deps: { readonly log: vscode.LogOutputChannel; r
 				if (panel) panel.title = panelTitle(count);
 			},
 			// A command the model wrote may quote a key: the notification shows it redacted (the panel card too).
-			notify: (message, ...buttons) => vscode.window.showInformationMessage(deps.secrets?.text(message) ?? message, ...buttons),
+			notify: (message, ...buttons) =>
+				vscode.window.showInformationMessage(deps.secrets?.text(message) ?? message, ...buttons),
 			log: deps.log,
 		}),
 	);
 	// Requests still waiting when the extension goes away are denied (their runs end with it).
-	store.add(toDisposable(() => new Set(broker.pending().map((request) => request.runId)).forEach((runId) => broker.cancelRun(runId))));
+	store.add(
+		toDisposable(() =>
+			new Set(broker.pending().map((request) => request.runId)).forEach((runId) => broker.cancelRun(runId)),
+		),
+	);
 	return {
 		broker,
 		store: permissions,

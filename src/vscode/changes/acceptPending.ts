@@ -65,7 +65,10 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const writable = plans.filter(({ plan }) => plan.outcome === 'apply' || plan.outcome === 'merged').length;
 	let choice: 'resolve' | 'skip' | undefined;
 	if (conflicts.length > 0) {
-		const answer = await input.prompts.conflicts(conflicts.map(({ path, reason }) => ({ path, reason })), writable);
+		const answer = await input.prompts.conflicts(
+			conflicts.map(({ path, reason }) => ({ path, reason })),
+			writable,
+		);
 		if (answer === 'rerun') return { status: 'rerun', ...nothing };
 		if (answer === undefined) return { status: 'cancelled', ...nothing };
 		choice = answer;
@@ -82,7 +85,9 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 				skipped.push(plan.path);
 				continue;
 			}
-			if (plan.resolution) entries.push({ path: plan.path, op: plan.resolution, dirty, marked: plan.reason !== 'deleted' });
+			if (plan.resolution) {
+				entries.push({ path: plan.path, op: plan.resolution, dirty, marked: plan.reason !== 'deleted' });
+			}
 		}
 		resolved.push(plan.path);
 	}
@@ -92,7 +97,10 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const { workspace } = pending.run;
 	const unsafe: { path: string; reason: string }[] = [];
 	for (const entry of entries) {
-		const reason = await writeRefusal(workspace.root, entry.path, { protectedPaths: workspace.protectedPaths, secrets: workspace.secretPaths });
+		const reason = await writeRefusal(workspace.root, entry.path, {
+			protectedPaths: workspace.protectedPaths,
+			secrets: workspace.secretPaths,
+		});
 		if (reason !== null) unsafe.push({ path: entry.path, reason });
 	}
 	if (unsafe.length > 0) return { status: 'unsafe', ...nothing, unsafe };
@@ -115,12 +123,22 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	if (landed.size === 0) return { status: 'refused', ...nothing };
 	// Save what had no unsaved edits before; the user's dirty buffers, conflict markers and partly applied files stay unsaved.
 	for (const entry of entries) {
-		if (!landed.has(entry.path) || entry.op.kind !== 'write' || entry.op.create || entry.dirty || entry.marked) continue;
+		if (
+			!landed.has(entry.path) ||
+			entry.op.kind !== 'write' ||
+			entry.op.create ||
+			entry.dirty ||
+			entry.marked
+		) {
+			continue;
+		}
 		const doc = await vscode.workspace.openTextDocument(pending.uri(entry.path));
 		if (doc.isDirty) await doc.save();
 	}
 	const left = entries.filter((entry) => !landed.has(entry.path)).map((entry) => entry.path);
-	const merged = plans.flatMap(({ plan }) => (plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : []));
+	const merged = plans.flatMap(({ plan }) =>
+		plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : [],
+	);
 	return {
 		status: 'applied',
 		unsafe: [],

@@ -28,7 +28,8 @@ export async function buildWorkspaceEdit(
 			const doc = await vscode.workspace.openTextDocument(uri);
 			documents.push(doc);
 			// The editor strips a UTF-8 BOM from the buffer and writes it back on save.
-			const want = op.text.startsWith('\uFEFF') && !doc.getText().startsWith('\uFEFF') ? op.text.slice(1) : op.text;
+			const want =
+				op.text.startsWith('\uFEFF') && !doc.getText().startsWith('\uFEFF') ? op.text.slice(1) : op.text;
 			for (const hunk of splitHunks(doc.getText(), want)) {
 				edit.replace(uri, lineRange(doc, hunk.oldStart, hunk.oldStart + hunk.oldLines), hunk.added, metadata);
 			}
@@ -39,6 +40,7 @@ export async function buildWorkspaceEdit(
 
 /** Lines [start, end) of a document; `end` past the last line means its end. */
 function lineRange(doc: vscode.TextDocument, start: number, end: number): vscode.Range {
-	const at = (line: number) => (line < doc.lineCount ? new vscode.Position(line, 0) : doc.lineAt(doc.lineCount - 1).range.end);
+	const at = (line: number) =>
+		line < doc.lineCount ? new vscode.Position(line, 0) : doc.lineAt(doc.lineCount - 1).range.end;
 	return new vscode.Range(at(start), at(end));
 }

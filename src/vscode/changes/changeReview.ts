@@ -37,13 +37,22 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private _busy = false;
 	private _diffActive = false;
 	private _engine: Promise<typeof import('./changeEngine')> | undefined;
-	private readonly _files = this._register(new PendingFileTracker(() => this._pending, () => this._fireChanged()));
+	private readonly _files = this._register(
+		new PendingFileTracker(
+			() => this._pending,
+			() => this._fireChanged(),
+		),
+	);
 
 	constructor(private readonly _deps: ChangeReviewDeps) {
 		super();
 		this._prompts = _deps.prompts ?? windowPrompts;
 		this._register(vscode.workspace.registerTextDocumentContentProvider(changeScheme, this._provider));
-		this._register(_deps.runs.onDidFinishRun((run) => void this._onFinished(run).catch((error: unknown) => this._fail('review', error))));
+		this._register(
+			_deps.runs.onDidFinishRun(
+				(run) => void this._onFinished(run).catch((error: unknown) => this._fail('review', error)),
+			),
+		);
 		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
 		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
 	}
@@ -83,7 +92,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const pending = this._pending;
 		if (!pending) return this._nothingPending();
 		if (runId !== undefined && runId !== pending.runId) {
-			this._deps.log.warn(`change review: accept for run ${runId} ignored; the pending changes are from run ${pending.runId}`);
+			this._deps.log.warn(
+				`change review: accept for run ${runId} ignored; the pending changes are from run ${pending.runId}`,
+			);
 			return;
 		}
 		const unknown = (paths ?? []).filter((path) => !pending.file(path));
@@ -105,8 +116,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			});
 			await this._afterAccept(pending, result);
 		} catch (error) {
-			if (error instanceof engine.HunkApplyError) void vscode.window.showErrorMessage(`MassGen: cannot apply that selection: ${error.message}.`);
-			else throw error;
+			if (error instanceof engine.HunkApplyError) {
+				void vscode.window.showErrorMessage(`MassGen: cannot apply that selection: ${error.message}.`);
+			} else throw error;
 		} finally {
 			this._busy = false;
 		}
@@ -115,8 +127,12 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	async reject(paths?: readonly string[]): Promise<void> {
 		const pending = this._pending;
 		if (!pending) return this._nothingPending();
-		const gone = paths ? paths.filter((path) => pending.file(path)) : pending.files().map((file) => file.path);
-		this._deps.log.info(`change review: rejected ${gone.join(', ')} of run ${pending.runId}; nothing was written`);
+		const gone = paths
+			? paths.filter((path) => pending.file(path))
+			: pending.files().map((file) => file.path);
+		this._deps.log.info(
+			`change review: rejected ${gone.join(', ')} of run ${pending.runId}; nothing was written`,
+		);
 		await this._resolve(pending, gone);
 	}
 
@@ -162,13 +178,20 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const root = folderOf(run.workspace.root);
 		const answers: AnswerChanges[] = [...(result.answerChanges ?? [])];
 		// The bases are the run snapshot's (carried by each change): what the team read, not the disk now.
-		const set = engine.buildReviewChangeSet({ runId: result.runId, winner: result.winner, changes: result.changes, answers });
+		const set = engine.buildReviewChangeSet({
+			runId: result.runId,
+			winner: result.winner,
+			changes: result.changes,
+			answers,
+		});
 		const previous = this._pending;
 		const pending = new engine.PendingChangeSet(run, set, answers, root);
 		this._provider.add(pending);
 		this._pending = pending;
 		if (previous) {
-			this._deps.log.info(`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`);
+			this._deps.log.info(
+				`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`,
+			);
 			await closeChangeTabs(previous.runId);
 		}
 		this._files.watch(pending);
@@ -177,26 +200,37 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._fireChanged();
 		const winner = result.winner?.agentId ?? 'the team';
 		const count = set.files.length;
-		this._deps.log.info(`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`);
+		this._deps.log.info(
+			`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`,
+		);
 		await this._files.whenUserIdle(this._deps.idleMs ?? 1500);
 		if (this._pending !== pending) return;
 		// After a selection review the reviewed code and its comment threads stay in view: the fix opens beside it.
 		const viewColumn = run.request.kind === 'review' ? vscode.ViewColumn.Beside : undefined;
-		await openChangeDiff(pending, set.files[0]!.path, 'proposed', { preserveFocus: true, preview: true, viewColumn });
+		await openChangeDiff(pending, set.files[0]!.path, 'proposed', {
+			preserveFocus: true,
+			preview: true,
+			viewColumn,
+		});
 		const message = `MassGen: ${count} ${count === 1 ? 'file' : 'files'} changed by ${winner}. Review the diff, then accept or reject.`;
-		void this._prompts.finished(message).then(async (choice) => {
-			if (this._pending !== pending || choice === undefined) return;
-			if (choice === 'accept') await this.accept(undefined, undefined, pending.runId);
-			else if (choice === 'review') await openChangesEditor(pending);
-			else await this.reject();
-		}).catch((error: unknown) => this._fail('notification', error));
+		void this._prompts
+			.finished(message)
+			.then(async (choice) => {
+				if (this._pending !== pending || choice === undefined) return;
+				if (choice === 'accept') await this.accept(undefined, undefined, pending.runId);
+				else if (choice === 'review') await openChangesEditor(pending);
+				else await this.reject();
+			})
+			.catch((error: unknown) => this._fail('notification', error));
 	}
 
 	private async _afterAccept(pending: PendingChangeSet, result: AcceptResult): Promise<void> {
 		const { log } = this._deps;
 		if (result.status === 'cancelled' || result.status === 'refused') {
 			log.info(`change review: accept ${result.status}; nothing was written`);
-			if (result.status === 'refused') void vscode.window.showInformationMessage('MassGen: the changes were not applied.');
+			if (result.status === 'refused') {
+				void vscode.window.showInformationMessage('MassGen: the changes were not applied.');
+			}
 			return;
 		}
 		if (result.status === 'unsafe') {
@@ -207,19 +241,32 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		}
 		if (result.status === 'rerun') {
 			log.info(`change review: re-running the team on the current files (run ${pending.runId} discarded)`);
-			await this._resolve(pending, pending.files().map((file) => file.path));
+			await this._resolve(
+				pending,
+				pending.files().map((file) => file.path),
+			);
 			void this._deps.runs.start(pending.run.request);
 			return;
 		}
-		log.info(`change review: run ${pending.runId}: wrote ${result.written.join(', ') || 'nothing'}${result.merged.length ? `; merged with your edits: ${result.merged.join(', ')}` : ''}${result.marked.length ? `; conflict markers: ${result.marked.join(', ')}` : ''}`);
+		log.info(
+			`change review: run ${pending.runId}: wrote ${result.written.join(', ') || 'nothing'}${result.merged.length ? `; merged with your edits: ${result.merged.join(', ')}` : ''}${result.marked.length ? `; conflict markers: ${result.marked.join(', ')}` : ''}`,
+		);
 		await this._resolve(pending, result.resolved);
-		for (const path of result.marked) await vscode.window.showTextDocument(pending.uri(path), { preview: false });
+		for (const path of result.marked) {
+			await vscode.window.showTextDocument(pending.uri(path), { preview: false });
+		}
 		const parts = [`applied ${result.written.length} ${result.written.length === 1 ? 'file' : 'files'}`];
-		if (result.merged.length) parts.push(`merged with your edits: ${result.merged.map((p) => basename(p)).join(', ')}`);
-		if (result.marked.length) parts.push(`resolve the conflict markers in ${result.marked.map((p) => basename(p)).join(', ')}`);
+		if (result.merged.length) {
+			parts.push(`merged with your edits: ${result.merged.map((p) => basename(p)).join(', ')}`);
+		}
+		if (result.marked.length) {
+			parts.push(`resolve the conflict markers in ${result.marked.map((p) => basename(p)).join(', ')}`);
+		}
 		if (result.skipped.length) parts.push(`${result.skipped.length} left to review`);
 		vscode.window.setStatusBarMessage(`MassGen: ${parts.join('; ')}`, 6000);
-		if (result.merged.length || result.marked.length) void vscode.window.showInformationMessage(`MassGen: ${parts.join('; ')}.`);
+		if (result.merged.length || result.marked.length) {
+			void vscode.window.showInformationMessage(`MassGen: ${parts.join('; ')}.`);
+		}
 	}
 
 	/** Drops files from the pending set (accepted or rejected) and closes their diffs. */
@@ -243,7 +290,10 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const given = fromUri ?? activeChange();
 		if (given && given.runId === pending.runId && pending.file(given.path)) return given.path;
 		if (typeof arg === 'string' && pending.file(arg)) return arg;
-		const picked = await vscode.window.showQuickPick(pending.files().map((file) => ({ label: file.path, description: file.kind })), { placeHolder: question });
+		const picked = await vscode.window.showQuickPick(
+			pending.files().map((file) => ({ label: file.path, description: file.kind })),
+			{ placeHolder: question },
+		);
 		return picked?.label;
 	}
 
@@ -273,13 +323,16 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	private _fail(what: string, error: unknown): void {
-		this._deps.log.error(`change review (${what}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		this._deps.log.error(
+			`change review (${what}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+		);
 	}
 }
 
 /** The workspace folder the run worked in (the run's root is a realpath; the folder may be spelled otherwise). */
 function folderOf(root: string): vscode.Uri {
 	const folders = vscode.workspace.workspaceFolders ?? [];
-	const match = folders.find((folder) => folder.uri.fsPath === root) ?? (folders.length === 1 ? folders[0] : undefined);
+	const match =
+		folders.find((folder) => folder.uri.fsPath === root) ?? (folders.length === 1 ? folders[0] : undefined);
 	return match?.uri ?? vscode.Uri.file(root);
 }

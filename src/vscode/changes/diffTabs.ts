@@ -7,7 +7,9 @@ import type { PendingChangeSet } from './pendingChangeSet';
 /** The change-set file shown by a tab (a diff of our scheme), if any. */
 export function changeOfTab(tab: vscode.Tab | undefined): ParsedChangeUri | undefined {
 	const input = tab?.input;
-	if (input instanceof vscode.TabInputTextDiff) return parseChangeUri(input.modified) ?? parseChangeUri(input.original);
+	if (input instanceof vscode.TabInputTextDiff) {
+		return parseChangeUri(input.modified) ?? parseChangeUri(input.original);
+	}
 	if (input instanceof vscode.TabInputText) return parseChangeUri(input.uri);
 	return undefined;
 }
@@ -19,7 +21,8 @@ export function activeChange(): ParsedChangeUri | undefined {
 /** A column for a diff that leaves the MassGen panel visible: the active group, unless that is the panel's. */
 export function diffColumn(): vscode.ViewColumn {
 	const groups = vscode.window.tabGroups;
-	const isPanel = (tab: vscode.Tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel);
+	const isPanel = (tab: vscode.Tab) =>
+		tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel);
 	const panelGroup = groups.all.find((group) => group.activeTab !== undefined && isPanel(group.activeTab));
 	if (!panelGroup || groups.activeTabGroup !== panelGroup) return groups.activeTabGroup.viewColumn;
 	return groups.all.find((group) => group !== panelGroup)?.viewColumn ?? vscode.ViewColumn.Beside;
@@ -48,7 +51,11 @@ export async function openChangeDiff(
 		changeUri(pending.runId, 'base', path),
 		changeUri(pending.runId, version, path),
 		title,
-		{ preserveFocus: options.preserveFocus, preview: options.preview, viewColumn: options.viewColumn ?? diffColumn() },
+		{
+			preserveFocus: options.preserveFocus,
+			preview: options.preview,
+			viewColumn: options.viewColumn ?? diffColumn(),
+		},
 	);
 }
 
@@ -65,7 +72,11 @@ export async function openChangesEditor(pending: PendingChangeSet): Promise<void
 	await vscode.commands.executeCommand(
 		'vscode.changes',
 		title,
-		files.map((file) => [pending.uri(file.path), changeUri(pending.runId, 'base', file.path), changeUri(pending.runId, 'proposed', file.path)]),
+		files.map((file) => [
+			pending.uri(file.path),
+			changeUri(pending.runId, 'base', file.path),
+			changeUri(pending.runId, 'proposed', file.path),
+		]),
 	);
 }
 
@@ -75,16 +86,21 @@ export async function closeChangeTabs(runId: string, paths?: ReadonlySet<string>
 		const parsed = uri && uri.scheme === changeScheme ? parseChangeUri(uri) : undefined;
 		return parsed !== undefined && parsed.runId === runId && (!paths || paths.has(parsed.path));
 	};
-	const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => {
-		const input = tab.input;
-		if (input instanceof vscode.TabInputTextDiff) return ours(input.modified) || ours(input.original);
-		if (input instanceof vscode.TabInputText) return ours(input.uri);
-		// A multi-file diff tab's input class is proposed API: match the title we gave it.
-		const multi = input === undefined || (typeof input === 'object' && input !== null && 'textDiffs' in input);
-		// The workbench appends the file count to the title: "<title> (3 files)".
-		const titles = [...(multiDiffTitles.get(runId) ?? [])];
-		return !paths && multi && titles.some((title) => tab.label === title || tab.label.startsWith(`${title} (`));
-	});
+	const tabs = vscode.window.tabGroups.all
+		.flatMap((group) => group.tabs)
+		.filter((tab) => {
+			const input = tab.input;
+			if (input instanceof vscode.TabInputTextDiff) return ours(input.modified) || ours(input.original);
+			if (input instanceof vscode.TabInputText) return ours(input.uri);
+			// A multi-file diff tab's input class is proposed API: match the title we gave it.
+			const multi =
+				input === undefined || (typeof input === 'object' && input !== null && 'textDiffs' in input);
+			// The workbench appends the file count to the title: "<title> (3 files)".
+			const titles = [...(multiDiffTitles.get(runId) ?? [])];
+			return (
+				!paths && multi && titles.some((title) => tab.label === title || tab.label.startsWith(`${title} (`))
+			);
+		});
 	if (!paths) multiDiffTitles.delete(runId);
 	if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }

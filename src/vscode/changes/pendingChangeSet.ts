@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import { type AnswerChanges, allHunkIds, type ReviewChangeSet, type ReviewFile, targetOf, toggleHunk } from '../../core/changes/changeSet';
+import {
+	type AnswerChanges,
+	allHunkIds,
+	type ReviewChangeSet,
+	type ReviewFile,
+	targetOf,
+	toggleHunk,
+} from '../../core/changes/changeSet';
 import { planFile } from '../../core/changes/planFile';
 import { sha256 } from '../../core/workspace/sha256';
 import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView';
@@ -104,9 +111,15 @@ export class PendingChangeSet {
 		const current = this._current.get(path);
 		let state: UserEdit = 'none';
 		if (file && current !== undefined) {
-			const unchanged = file.kind === 'add' ? current === null : current !== null && sha256(current) === file.baseHash;
+			const unchanged =
+				file.kind === 'add' ? current === null : current !== null && sha256(current) === file.baseHash;
 			const selected = this.selected(path).size > 0 ? this.selected(path) : new Set(allHunkIds(file));
-			if (!unchanged) state = planFile(file, targetOf(file, selected), current, sha256).outcome === 'conflict' ? 'conflict' : 'merged';
+			if (!unchanged) {
+				state =
+					planFile(file, targetOf(file, selected), current, sha256).outcome === 'conflict'
+						? 'conflict'
+						: 'merged';
+			}
 		}
 		this._userEdits.set(path, state);
 		return state !== before;

@@ -30,7 +30,9 @@ export class PendingFileTracker extends Disposable {
 		this._watcher = undefined;
 		if (!pending) return;
 		const paths = pending.files().map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
-		const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(pending.root, `{${paths.join(',')}}`));
+		const watcher = vscode.workspace.createFileSystemWatcher(
+			new vscode.RelativePattern(pending.root, `{${paths.join(',')}}`),
+		);
 		const refresh = (uri: vscode.Uri) => void this.refresh(uri);
 		watcher.onDidChange(refresh);
 		watcher.onDidCreate(refresh);

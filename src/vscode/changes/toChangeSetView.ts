@@ -1,6 +1,12 @@
 import type { AnswerChanges, ReviewChangeSet, ReviewFile } from '../../core/changes/changeSet';
 import { type Hunk, hunkDiffLines } from '../../core/changes/hunks';
-import { type ChangeFileView, type ChangeSetView, type HunkView, MAX_HUNK_LINES, type UserEdit } from '../../protocol/changeSetView';
+import {
+	type ChangeFileView,
+	type ChangeSetView,
+	type HunkView,
+	MAX_HUNK_LINES,
+	type UserEdit,
+} from '../../protocol/changeSetView';
 
 export interface ViewInput {
 	readonly set: ReviewChangeSet;
@@ -14,7 +20,8 @@ export interface ViewInput {
 /** The panel's view of the pending change set (plain JSON, 1-based lines). */
 export function toChangeSetView(input: ViewInput): ChangeSetView {
 	const { set } = input;
-	const labelOf = (agentId: string) => input.answers.find((answer) => answer.agentId === agentId)?.label ?? agentId;
+	const labelOf = (agentId: string) =>
+		input.answers.find((answer) => answer.agentId === agentId)?.label ?? agentId;
 	return {
 		runId: set.runId,
 		winner: set.winner,

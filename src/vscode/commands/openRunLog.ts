@@ -18,21 +18,29 @@ interface FileItem extends vscode.QuickPickItem {
 export async function openRunLog(arg?: unknown): Promise<void> {
 	const root = workspaceFolder()?.uri.fsPath;
 	if (!root) {
-		void vscode.window.showInformationMessage('MassGen: open a folder first; run logs live in its .massgen/runs/.');
+		void vscode.window.showInformationMessage(
+			'MassGen: open a folder first; run logs live in its .massgen/runs/.',
+		);
 		return;
 	}
 	const runDir = typeof arg === 'string' && arg ? runDirOf(root, arg) : await pickRun(root);
 	if (!runDir) return;
 	const candidates: FileItem[] = [
 		{ label: 'Final Answer', description: 'final-answer.md', file: 'final-answer.md' },
-		{ label: 'Result', description: 'result.json: status, winner, votes, changes, usage', file: 'result.json' },
+		{
+			label: 'Result',
+			description: 'result.json: status, winner, votes, changes, usage',
+			file: 'result.json',
+		},
 		{ label: 'Events', description: 'events.jsonl: every event of the run', file: 'events.jsonl' },
 		{ label: 'Proposed Changes', description: 'changes.patch', file: 'changes.patch' },
 		{ label: 'Config', description: 'config.yaml (secrets redacted)', file: 'config.yaml' },
 	];
-	const present = (await Promise.all(candidates.map(async (c) => ((await pathExists(join(runDir, c.file!))) ? c : undefined)))).filter(
-		(c): c is FileItem => c !== undefined,
-	);
+	const present = (
+		await Promise.all(
+			candidates.map(async (c) => ((await pathExists(join(runDir, c.file!))) ? c : undefined)),
+		)
+	).filter((c): c is FileItem => c !== undefined);
 	const picked = await vscode.window.showQuickPick<FileItem>(
 		[...present, { label: '$(folder) Reveal in Explorer', description: runDir, reveal: true }],
 		{ title: `MassGen: Run ${basename(runDir)}` },
@@ -53,7 +61,9 @@ function runDirOf(root: string, arg: string): string | undefined {
 async function pickRun(root: string): Promise<string | undefined> {
 	const runs = await listRuns(root);
 	if (runs.length === 0) {
-		void vscode.window.showInformationMessage('MassGen: no runs yet in this workspace. Run "MassGen: Ask Team" first.');
+		void vscode.window.showInformationMessage(
+			'MassGen: no runs yet in this workspace. Run "MassGen: Ask Team" first.',
+		);
 		return undefined;
 	}
 	const picked = await vscode.window.showQuickPick(

@@ -13,7 +13,10 @@ interface ConfigItem extends vscode.QuickPickItem {
 async function presets(configsDir: string): Promise<{ name: string; summary: string }[]> {
 	const names = (await readdir(configsDir)).filter((n) => /\.ya?ml$/.test(n) && n !== 'prices.yaml').sort();
 	return Promise.all(
-		names.map(async (name) => ({ name: name.replace(/\.ya?ml$/, ''), summary: summaryOf(await readFile(join(configsDir, name), 'utf8')) })),
+		names.map(async (name) => ({
+			name: name.replace(/\.ya?ml$/, ''),
+			summary: summaryOf(await readFile(join(configsDir, name), 'utf8')),
+		})),
 	);
 }
 
@@ -50,7 +53,11 @@ export async function selectTeamConfig(configsDir: string): Promise<void> {
 		})),
 	];
 	if (folder) {
-		const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '.massgen/*.{yaml,yml}'), null, 50);
+		const files = await vscode.workspace.findFiles(
+			new vscode.RelativePattern(folder, '.massgen/*.{yaml,yml}'),
+			null,
+			50,
+		);
 		if (files.length) {
 			const untrusted = vscode.workspace.isTrusted ? '' : ' (not used: the workspace is not trusted)';
 			items.push({ label: 'Workspace', kind: vscode.QuickPickItemKind.Separator });

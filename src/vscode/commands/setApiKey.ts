@@ -50,7 +50,8 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 		prompt: `Stored in VS Code secret storage as ${picked.variable}; it takes precedence over the environment and .env.`,
 		password: true,
 		ignoreFocusOut: true,
-		validateInput: (text) => (text.trim() ? (/\s/.test(text.trim()) ? 'A key has no spaces.' : undefined) : 'Paste the key.'),
+		validateInput: (text) =>
+			text.trim() ? (/\s/.test(text.trim()) ? 'A key has no spaces.' : undefined) : 'Paste the key.',
 	});
 	if (!value?.trim()) return;
 	await keys.set(picked.variable, value);

@@ -34,7 +34,12 @@ export type TeamConfigChoice =
 			/** Human-readable remarks for the log and the user (why a config was skipped). */
 			readonly notes: readonly string[];
 	  }
-	| { readonly ok: false; readonly file: string; readonly message: string; readonly notes: readonly string[] };
+	| {
+			readonly ok: false;
+			readonly file: string;
+			readonly message: string;
+			readonly notes: readonly string[];
+	  };
 
 export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamConfigChoice> {
 	const notes: string[] = [];
@@ -59,7 +64,10 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 		}
 	}
 	const { trusted, exists } = inputs;
-	const choice = await chooseConfigFile(inputs.workspaceRoot, inputs.shippedDir, explicit?.file, { trusted, exists });
+	const choice = await chooseConfigFile(inputs.workspaceRoot, inputs.shippedDir, explicit?.file, {
+		trusted,
+		exists,
+	});
 	if (choice.skippedUntrusted) {
 		notes.push(
 			'The workspace is not trusted, so its team config (.massgen/config.yaml) is not used. ' +
@@ -70,7 +78,10 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 	return { ok: true, kind, file: choice.file, notes };
 }
 
-function settingPath(setting: string, inputs: TeamConfigInputs): { file: string; kind: 'setting' | 'preset' } {
+function settingPath(
+	setting: string,
+	inputs: TeamConfigInputs,
+): { file: string; kind: 'setting' | 'preset' } {
 	if (setting.startsWith(presetPrefix)) {
 		const name = setting.slice(presetPrefix.length).trim();
 		const file = /\.ya?ml$/i.test(name) ? name : `${name}.yaml`;

@@ -29,7 +29,9 @@ export class ConfigDiagnostics extends Disposable {
 	/** Replaces the diagnostics of `file` (and of any other file an issue names) with `issues`. */
 	async set(file: string, issues: readonly ConfigIssue[]): Promise<void> {
 		const byFile = new Map<string, ConfigIssue[]>([[file, []]]);
-		for (const issue of issues) byFile.set(issue.file || file, [...(byFile.get(issue.file || file) ?? []), issue]);
+		for (const issue of issues) {
+			byFile.set(issue.file || file, [...(byFile.get(issue.file || file) ?? []), issue]);
+		}
 		for (const [path, fileIssues] of byFile) {
 			const text = await readFile(path, 'utf8').catch(() => undefined);
 			this._collection.set(vscode.Uri.file(path), toDiagnostics(fileIssues, text));

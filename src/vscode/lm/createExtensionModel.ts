@@ -6,5 +6,7 @@ import { type ChatModelLookup, VscodeLmModel } from './vscodeLmModel';
 /** The core's `createModel`, plus `type: vscode_lm`, which only exists inside VS Code. */
 export function extensionModelFactory(lookup?: ChatModelLookup) {
 	return (settings: BackendSettings, options: CreateModelOptions): ChatModel =>
-		settings.type === 'vscode_lm' ? new VscodeLmModel(settings.model, lookup) : createModel(settings, options);
+		settings.type === 'vscode_lm'
+			? new VscodeLmModel(settings.model, lookup)
+			: createModel(settings, options);
 }

@@ -13,7 +13,12 @@ export function toProviderError(error: unknown, signal: AbortSignal, model: stri
 	if (ProviderError.is(error)) return error;
 	const message = errorMessage(error);
 	if (signal.aborted || error instanceof vscode.CancellationError) {
-		return new ProviderError({ provider, kind: 'aborted', message: 'the request was cancelled', cause: error });
+		return new ProviderError({
+			provider,
+			kind: 'aborted',
+			message: 'the request was cancelled',
+			cause: error,
+		});
 	}
 	if (error instanceof vscode.LanguageModelError) {
 		switch (error.code) {
@@ -40,8 +45,18 @@ export function toProviderError(error: unknown, signal: AbortSignal, model: stri
 				});
 			default:
 				// `Unknown` and future codes: the model itself failed (the cause holds the real error).
-				return new ProviderError({ provider, kind: 'server', message: `VS Code language model '${model}': ${message}`, cause: error });
+				return new ProviderError({
+					provider,
+					kind: 'server',
+					message: `VS Code language model '${model}': ${message}`,
+					cause: error,
+				});
 		}
 	}
-	return new ProviderError({ provider, kind: 'server', message: `VS Code language model '${model}': ${message}`, cause: error });
+	return new ProviderError({
+		provider,
+		kind: 'server',
+		message: `VS Code language model '${model}': ${message}`,
+		cause: error,
+	});
 }

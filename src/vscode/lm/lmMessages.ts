@@ -12,7 +12,9 @@ type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCall
  */
 export function toLmMessages(request: ChatRequest): vscode.LanguageModelChatMessage[] {
 	const out: vscode.LanguageModelChatMessage[] = [];
-	let pendingUser: UserPart[] = request.system.trim() ? [new vscode.LanguageModelTextPart(request.system)] : [];
+	let pendingUser: UserPart[] = request.system.trim()
+		? [new vscode.LanguageModelTextPart(request.system)]
+		: [];
 	const flushUser = () => {
 		if (pendingUser.length > 0) out.push(vscode.LanguageModelChatMessage.User(pendingUser));
 		pendingUser = [];
@@ -47,7 +49,11 @@ function toolResultPart(message: Extract<ChatMessage, { role: 'tool' }>): vscode
 }
 
 export function toLmTools(tools: readonly ToolDefinition[]): vscode.LanguageModelChatTool[] {
-	return tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
+	return tools.map((tool) => ({
+		name: tool.name,
+		description: tool.description,
+		inputSchema: tool.parameters,
+	}));
 }
 
 /** The whole prompt as text, for token estimates. */
@@ -55,7 +61,9 @@ export function promptText(request: ChatRequest): string {
 	const parts = [request.system];
 	for (const message of request.messages) {
 		parts.push(message.content);
-		if (message.role === 'assistant') for (const call of message.toolCalls ?? []) parts.push(JSON.stringify(call.arguments));
+		if (message.role === 'assistant') {
+			for (const call of message.toolCalls ?? []) parts.push(JSON.stringify(call.arguments));
+		}
 	}
 	return parts.join('\n');
 }

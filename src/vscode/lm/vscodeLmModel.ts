@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import type { ChatModel, ChatRequest, ModelCapabilities, ModelEvent, ToolCall } from '../../core/providers/model';
+import type {
+	ChatModel,
+	ChatRequest,
+	ModelCapabilities,
+	ModelEvent,
+	ToolCall,
+} from '../../core/providers/model';
 import { ProviderError } from '../../core/providers/providerError';
 import { tokenSourceFromSignal } from '../cancellation';
 import { toProviderError } from './lmErrors';
@@ -10,9 +16,11 @@ import { pickChatModel } from './pickChatModel';
 export type ChatModelLookup = (model: string) => Thenable<vscode.LanguageModelChat | undefined>;
 
 /** The lookup over `vscode.lm.selectChatModels` (every model, matched by `pickChatModel`). */
-export const lookupChatModel: ChatModelLookup = async (model) => pickChatModel(await vscode.lm.selectChatModels(), model);
+export const lookupChatModel: ChatModelLookup = async (model) =>
+	pickChatModel(await vscode.lm.selectChatModels(), model);
 
-const justification = 'MassGen asks a team of language models your question and lets them vote on the best answer.';
+const justification =
+	'MassGen asks a team of language models your question and lets them vote on the best answer.';
 
 /**
  * `type: vscode_lm`: a VS Code language model (e.g. Copilot's) behind the core's ChatModel. The
@@ -45,7 +53,11 @@ export class VscodeLmModel implements ChatModel {
 				response = await Promise.race([
 					chat.sendRequest(
 						toLmMessages(request),
-						{ justification, tools: toLmTools(request.tools), toolMode: vscode.LanguageModelChatToolMode.Auto },
+						{
+							justification,
+							tools: toLmTools(request.tools),
+							toolMode: vscode.LanguageModelChatToolMode.Auto,
+						},
 						tokens.token,
 					),
 					aborted,
@@ -110,7 +122,13 @@ export function toToolCall(part: vscode.LanguageModelToolCallPart): ToolCall {
 		return { id: part.callId, name: part.name, arguments: input as Record<string, unknown> };
 	}
 	const raw = JSON.stringify(input) ?? String(input);
-	return { id: part.callId, name: part.name, arguments: {}, parseError: 'the tool arguments are not a JSON object', rawArguments: raw };
+	return {
+		id: part.callId,
+		name: part.name,
+		arguments: {},
+		parseError: 'the tool arguments are not a JSON object',
+		rawArguments: raw,
+	};
 }
 
 async function estimateUsage(

@@ -49,7 +49,9 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 		case 'cancel':
 			return actions.cancel();
 		case 'open-diff':
-			return message.version === undefined ? actions.openDiff(message.path) : actions.openDiff(message.path, message.version);
+			return message.version === undefined
+				? actions.openDiff(message.path)
+				: actions.openDiff(message.path, message.version);
 		case 'accept':
 			return message.hunks === undefined && message.runId === undefined
 				? actions.accept(message.paths)

@@ -9,7 +9,11 @@ export interface SelectionReviewFeature extends Feature {
 }
 
 /** Builds the selection review: Review Selection, Dismiss Finding and Clear Review Comments. */
-export function registerSelectionReview(options: { runs: RunService; log: vscode.LogOutputChannel; contextLines?: number }): SelectionReviewFeature {
+export function registerSelectionReview(options: {
+	runs: RunService;
+	log: vscode.LogOutputChannel;
+	contextLines?: number;
+}): SelectionReviewFeature {
 	const review = new SelectionReview(options);
 	return {
 		review,
@@ -24,4 +28,5 @@ export function registerSelectionReview(options: { runs: RunService; log: vscode
 }
 
 /** The factory src/extension.ts lists in `features`. */
-export const selectionReviewFeature: FeatureFactory = ({ runs, log }) => registerSelectionReview({ runs, log });
+export const selectionReviewFeature: FeatureFactory = ({ runs, log }) =>
+	registerSelectionReview({ runs, log });

@@ -29,7 +29,11 @@ export interface FindingThread {
 	readonly thread: vscode.CommentThread;
 }
 
-const severityTitle: Record<AgreedFinding['severity'], string> = { error: 'Error', warning: 'Warning', info: 'Info' };
+const severityTitle: Record<AgreedFinding['severity'], string> = {
+	error: 'Error',
+	warning: 'Warning',
+	info: 'Info',
+};
 
 /**
  * "MassGen: Review Selection" (issue 4): sends the selection with its path, line numbers and
@@ -37,15 +41,21 @@ const severityTitle: Record<AgreedFinding['severity'], string> = { error: 'Error
  * threads saying how many agents raised each. Fixes arrive as the run's change set.
  */
 export class SelectionReview extends Disposable {
-	private readonly _controller = this._register(vscode.comments.createCommentController('massgen-review', 'MassGen review'));
+	private readonly _controller = this._register(
+		vscode.comments.createCommentController('massgen-review', 'MassGen review'),
+	);
 	private readonly _threads = new Map<vscode.CommentThread, FindingThread>();
 
 	constructor(private readonly _deps: SelectionReviewDeps) {
 		super();
 		this._controller.options = { placeHolder: 'MassGen findings are read-only', prompt: 'MassGen review' };
-		this._register(_deps.runs.onDidFinishRun((run) => {
-			if (run.request.kind === 'review') void this._showFindings(run).catch((error: unknown) => this._fail(error));
-		}));
+		this._register(
+			_deps.runs.onDidFinishRun((run) => {
+				if (run.request.kind === 'review') {
+					void this._showFindings(run).catch((error: unknown) => this._fail(error));
+				}
+			}),
+		);
 		this._register({ dispose: () => this.clear() });
 	}
 
@@ -63,19 +73,28 @@ export class SelectionReview extends Disposable {
 		}
 		const doc = editor.document;
 		if (doc.uri.scheme !== 'file' || !vscode.workspace.getWorkspaceFolder(doc.uri)) {
-			void vscode.window.showInformationMessage('MassGen: the team reviews files of the open workspace folder.');
+			void vscode.window.showInformationMessage(
+				'MassGen: the team reviews files of the open workspace folder.',
+			);
 			return undefined;
 		}
 		if (doc.isDirty) {
 			const save = 'Save and Review';
-			const choice = await vscode.window.showWarningMessage(`MassGen: the team reads files from disk, and ${vscode.workspace.asRelativePath(doc.uri, false)} has unsaved changes.`, save);
+			const choice = await vscode.window.showWarningMessage(
+				`MassGen: the team reads files from disk, and ${vscode.workspace.asRelativePath(doc.uri, false)} has unsaved changes.`,
+				save,
+			);
 			if (choice !== save || !(await doc.save())) return undefined;
 		}
 		const selection = editor.selection;
 		const whole = selection.isEmpty;
 		const start = whole ? 0 : selection.start.line;
 		// A selection ending at column 0 of a line does not include that line.
-		const end = whole ? doc.lineCount : selection.end.character === 0 && selection.end.line > start ? selection.end.line : selection.end.line + 1;
+		const end = whole
+			? doc.lineCount
+			: selection.end.character === 0 && selection.end.line > start
+				? selection.end.line
+				: selection.end.line + 1;
 		const path = vscode.workspace.asRelativePath(doc.uri, false).replace(/\\/g, '/');
 		const question = reviewQuestion({
 			path,
@@ -86,7 +105,11 @@ export class SelectionReview extends Disposable {
 			context: this._deps.contextLines,
 		});
 		this._deps.log.info(`review: ${path} lines ${start + 1}-${end}`);
-		return this._deps.runs.start({ question, kind: 'review', review: { uri: doc.uri, path, startLine: start, endLine: end } });
+		return this._deps.runs.start({
+			question,
+			kind: 'review',
+			review: { uri: doc.uri, path, startLine: start, endLine: end },
+		});
 	}
 
 	dismiss(thread: unknown): void {
@@ -109,11 +132,24 @@ export class SelectionReview extends Disposable {
 	private async _showFindings(run: FinishedRun): Promise<void> {
 		const { result, request } = run;
 		const target = request.review;
-		if (!target || result.finalAnswer === null || result.status === 'cancelled' || result.status === 'failed') return;
+		if (
+			!target ||
+			result.finalAnswer === null ||
+			result.status === 'cancelled' ||
+			result.status === 'failed'
+		) {
+			return;
+		}
 		const winner = result.winner?.agentId ?? null;
-		const answers = result.answers.map((answer) => ({ agentId: answer.agentId, findings: parseFindings(answer.content) }));
+		const answers = result.answers.map((answer) => ({
+			agentId: answer.agentId,
+			findings: parseFindings(answer.content),
+		}));
 		const agreed = countAgreement({ winner, final: parseFindings(result.finalAnswer), answers });
-		const of = Math.max(1, new Set([...(winner ? [winner] : []), ...result.answers.map((answer) => answer.agentId)]).size);
+		const of = Math.max(
+			1,
+			new Set([...(winner ? [winner] : []), ...result.answers.map((answer) => answer.agentId)]).size,
+		);
 		const doc = await vscode.workspace.openTextDocument(target.uri);
 		this.clear(target.uri);
 		for (const finding of agreed) {
@@ -167,6 +203,8 @@ export class SelectionReview extends Disposable {
 	}
 
 	private _fail(error: unknown): void {
-		this._deps.log.error(`review: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		this._deps.log.error(
+			`review: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+		);
 	}
 }

@@ -63,11 +63,15 @@ function defaultLmMembers(keyed: readonly AgentConfig[], models: readonly ChatMo
 	for (const model of distinctFamilies(models, maxDefaultLmAgents)) {
 		const id = uniqueId(lmAgentId(model), taken);
 		// The exact model id: a family can hold several models (e.g. a mini variant).
-		if (agents.length < room) agents.push({ id, backend: { type: 'vscode_lm', model: model.id, options: {} } });
-		else dropped.push({ id, why: `the default team is capped at ${maxDefaultTeam} agents` });
+		if (agents.length < room) {
+			agents.push({ id, backend: { type: 'vscode_lm', model: model.id, options: {} } });
+		} else dropped.push({ id, why: `the default team is capped at ${maxDefaultTeam} agents` });
 	}
 	if (models.length === 0) {
-		dropped.push({ id: 'vscode_lm', why: 'no VS Code language models (install and sign in to GitHub Copilot, or another model provider)' });
+		dropped.push({
+			id: 'vscode_lm',
+			why: 'no VS Code language models (install and sign in to GitHub Copilot, or another model provider)',
+		});
 	}
 	return { agents, dropped };
 }
@@ -100,7 +104,10 @@ export function checkLmModels(loaded: ConfigLoadResult, models: readonly ChatMod
 
 /** `copilot-gpt-4o`: a readable, config-safe id for a VS Code model. */
 export function lmAgentId(model: ChatModelInfo): string {
-	const slug = `${model.vendor}-${model.family}`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '');
+	const slug = `${model.vendor}-${model.family}`
+		.toLowerCase()
+		.replace(/[^a-z0-9.-]+/g, '-')
+		.replace(/^-+|-+$/g, '');
 	return slug || 'vscode-lm';
 }
 

@@ -19,7 +19,13 @@ import { editorTools } from './editorTools';
 import { EventBatcher } from './eventBatcher';
 import { readSecretPathsSetting } from './secretPathsSetting';
 import type { Engine } from './loadEngine';
-import { reportCancelled, reportFinished, reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages';
+import {
+	reportCancelled,
+	reportFinished,
+	reportTeamNotes,
+	reportTeamProblem,
+	reportUnexpected,
+} from './runMessages';
 import type { RunStatusBar } from './runStatusBar';
 import type { FinishedRun, RunRequest, RunService } from './runTypes';
 import { errorMessage } from '../../core/util/errorMessage';
@@ -151,7 +157,9 @@ export class RunController extends Disposable implements RunService {
 		}
 		const folder = workspaceFolder();
 		if (!folder) {
-			void vscode.window.showErrorMessage('MassGen: open a folder first. The team works on the open workspace.');
+			void vscode.window.showErrorMessage(
+				'MassGen: open a folder first. The team works on the open workspace.',
+			);
 			return undefined;
 		}
 		const tokens = new vscode.CancellationTokenSource();
@@ -216,8 +224,13 @@ export class RunController extends Disposable implements RunService {
 		if (!resolution.ok) {
 			if (resolution.kind !== 'default') await this._deps.diagnostics.set(resolution.file, resolution.issues);
 			log.error(`team config ${resolution.file}: ${resolution.problem}`);
-			for (const issue of resolution.issues) log.error(`${issue.file}:${issue.line}:${issue.col}: ${issue.message}`);
-			reportTeamProblem({ problem: resolution.problem, file: resolution.file, issues: resolution.issues }, this._redact);
+			for (const issue of resolution.issues) {
+				log.error(`${issue.file}:${issue.line}:${issue.col}: ${issue.message}`);
+			}
+			reportTeamProblem(
+				{ problem: resolution.problem, file: resolution.file, issues: resolution.issues },
+				this._redact,
+			);
 			return undefined;
 		}
 		const team = resolution.team;
@@ -234,13 +247,10 @@ export class RunController extends Disposable implements RunService {
 		if (request.kind === 'ask' && !continues) this._turns = [];
 		const history = continues ? [...this._turns] : [];
 		this._state = initialRunState();
-		const batcher = new EventBatcher<RunEvent>(
-			(events) => {
-				this._deps.statusBar.update(this._state);
-				this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
-			},
-			this._deps.batchMs ?? 30,
-		);
+		const batcher = new EventBatcher<RunEvent>((events) => {
+			this._deps.statusBar.update(this._state);
+			this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
+		}, this._deps.batchMs ?? 30);
 		const abort = abortSignalFromToken(token);
 		const tools = this._deps.approvals && editorTools({ ...this._deps.approvals, folder, log, token });
 		const secretPathsSetting = readSecretPathsSetting(folder.uri);
@@ -266,11 +276,24 @@ export class RunController extends Disposable implements RunService {
 			});
 			batcher.flush();
 			const { result } = outcome;
-			log.info(`run ${result.runId}: ${result.status}${result.winner ? `, winner ${result.winner.agentId} (${result.winner.label})` : ''} in ${result.durationMs} ms`);
-			if (request.kind === 'ask' && result.finalAnswer !== null && result.status !== 'cancelled' && result.status !== 'failed') {
+			log.info(
+				`run ${result.runId}: ${result.status}${result.winner ? `, winner ${result.winner.agentId} (${result.winner.label})` : ''} in ${result.durationMs} ms`,
+			);
+			if (
+				request.kind === 'ask' &&
+				result.finalAnswer !== null &&
+				result.status !== 'cancelled' &&
+				result.status !== 'failed'
+			) {
 				this._turns.push({ question: request.question, answer: result.finalAnswer });
 			}
-			const finished: FinishedRun = { request, result, state: this._state, workspace: outcome.workspace, runDir: outcome.runDir };
+			const finished: FinishedRun = {
+				request,
+				result,
+				state: this._state,
+				workspace: outcome.workspace,
+				runDir: outcome.runDir,
+			};
 			this._onDidFinishRun.fire(finished);
 			if (result.status === 'cancelled') reportCancelled();
 			else reportFinished(finished, this._deps.isPanelVisible(), this._redact);

@@ -34,12 +34,22 @@ export function reportTeamProblem(report: TeamProblemReport, redact: Redact = as
 	const where = (issue: ConfigIssue) => `${basename(issue.file || report.file)}:${issue.line}:${issue.col}`;
 	switch (report.problem) {
 		case 'no-config':
-			void ask(`MassGen: ${report.message ?? `no team config at ${report.file}`}`, [selectTeamConfig], report, redact);
+			void ask(
+				`MassGen: ${report.message ?? `no team config at ${report.file}`}`,
+				[selectTeamConfig],
+				report,
+				redact,
+			);
 			return;
 		case 'config': {
 			const more = errors.length > 1 ? ` (and ${errors.length - 1} more; see Problems)` : '';
 			const text = first ? `${first.message} (${where(first)})${more}` : 'it cannot be read';
-			void ask(`MassGen: the team config ${basename(report.file)} has errors: ${text}`, [openConfig], report, redact);
+			void ask(
+				`MassGen: the team config ${basename(report.file)} has errors: ${text}`,
+				[openConfig],
+				report,
+				redact,
+			);
 			return;
 		}
 		case 'missing-key': {
@@ -88,14 +98,22 @@ export function reportFinished(run: FinishedRun, panelVisible: boolean, redact: 
 	const { result } = run;
 	const reveal = (choice: string | undefined) => runChoice(choice, run.runDir);
 	if (result.status === 'failed') {
-		void vscode.window.showErrorMessage(redact(`MassGen: the run failed: ${result.error ?? 'no agent produced an answer'}`), showPanel, openRunLog).then(reveal);
+		void vscode.window
+			.showErrorMessage(
+				redact(`MassGen: the run failed: ${result.error ?? 'no agent produced an answer'}`),
+				showPanel,
+				openRunLog,
+			)
+			.then(reveal);
 	} else if (result.status === 'timeout') {
 		const what = result.finalAnswer !== null ? 'the best available answer is shown' : 'no answer was ready';
 		void vscode.window.showWarningMessage(`MassGen: the run timed out; ${what}.`, showPanel).then(reveal);
 	} else if (!panelVisible && result.changes.length === 0) {
 		// With changes, the change review announces the run (Accept / Review / Reject).
 		const winner = result.winner ? ` ${result.winner.agentId}'s answer won.` : '';
-		void vscode.window.showInformationMessage(`MassGen: the team has answered.${winner}`, showPanel).then(reveal);
+		void vscode.window
+			.showInformationMessage(`MassGen: the team has answered.${winner}`, showPanel)
+			.then(reveal);
 	}
 }
 
@@ -106,12 +124,20 @@ export function reportCancelled(): void {
 export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown, redact: Redact = asIs): void {
 	log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
 	const message = errorMessage(error);
-	void vscode.window.showErrorMessage(redact(`MassGen: the run could not complete: ${message}. See the MassGen log for details.`), 'Show Log').then(
-		(choice) => choice && log.show(true),
-	);
+	void vscode.window
+		.showErrorMessage(
+			redact(`MassGen: the run could not complete: ${message}. See the MassGen log for details.`),
+			'Show Log',
+		)
+		.then((choice) => choice && log.show(true));
 }
 
-async function ask(message: string, actions: readonly string[], report: TeamProblemReport, redact: Redact): Promise<void> {
+async function ask(
+	message: string,
+	actions: readonly string[],
+	report: TeamProblemReport,
+	redact: Redact,
+): Promise<void> {
 	const choice = await vscode.window.showErrorMessage(redact(message), ...actions);
 	if (choice === openConfig) await openIssue(report);
 	else await runChoice(choice);
@@ -128,8 +154,13 @@ async function runChoice(choice: string | undefined, runDir?: string): Promise<v
 async function openIssue(report: TeamProblemReport): Promise<void> {
 	const first = report.issues.find((issue) => issue.severity === 'error') ?? report.issues[0];
 	const file = first?.file || report.file;
-	const position = new vscode.Position(Math.max(0, (first?.line ?? 1) - 1), Math.max(0, (first?.col ?? 1) - 1));
-	await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position) });
+	const position = new vscode.Position(
+		Math.max(0, (first?.line ?? 1) - 1),
+		Math.max(0, (first?.col ?? 1) - 1),
+	);
+	await vscode.window.showTextDocument(vscode.Uri.file(file), {
+		selection: new vscode.Range(position, position),
+	});
 }
 
 /** Warnings about the run's tools (a server that did not start, a rule that did not parse, a trust refusal). */

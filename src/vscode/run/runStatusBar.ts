@@ -14,7 +14,9 @@ export class RunStatusBar extends Disposable {
 
 	constructor() {
 		super();
-		this._item = this._register(vscode.window.createStatusBarItem('massgen.run', vscode.StatusBarAlignment.Left, 50));
+		this._item = this._register(
+			vscode.window.createStatusBarItem('massgen.run', vscode.StatusBarAlignment.Left, 50),
+		);
 		this._item.name = 'MassGen Run';
 		this._item.command = { command: commandIds.showPanel, title: 'Show MassGen Panel' };
 		this._item.tooltip = 'MassGen: a team run is active. Click to show the panel.';

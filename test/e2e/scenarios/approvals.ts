@@ -21,12 +21,16 @@ export const approvals: Scenario = {
 	name: 'approvals: an agent asks to run a command, the card appears in the panel, Deny → the run continues to a winner',
 	prepareWorkspace(folder) {
 		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(join(repoRoot, 'test', 'fixtures', 'vscode', 'approvals-team.yaml'), join(folder, '.massgen', 'config.yaml'));
+		copyFileSync(
+			join(repoRoot, 'test', 'fixtures', 'vscode', 'approvals-team.yaml'),
+			join(folder, '.massgen', 'config.yaml'),
+		);
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
 		const started = Date.now();
-		const mark = (what: string) => console.log(`       ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
+		const mark = (what: string) =>
+			console.log(`       ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
 		await workbench.waitForExplorer('hello.ts');
 		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
 		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
@@ -46,29 +50,56 @@ export const approvals: Scenario = {
 		assert.equal((await card.locator('.approval-target').textContent())?.trim(), 'npm publish');
 		assert.match((await card.locator('.approval-reason').textContent()) ?? '', /publish/);
 		// The card sits in the asker's lane; the top of the panel keeps a one-line summary.
-		assert.equal(await frame.locator(`section.lane[data-agent="${asker}"] .lane-approvals .approval-card`).count(), 1, 'the card is in the asker\'s lane');
-		assert.equal((await frame.locator('#approvals-heading').textContent())?.trim(), `1 approval waiting — in ${asker}’s lane`);
-		assert.match((await card.locator('.approval-head').textContent()) ?? '', new RegExp(`^${asker} wants to run`));
+		assert.equal(
+			await frame.locator(`section.lane[data-agent="${asker}"] .lane-approvals .approval-card`).count(),
+			1,
+			"the card is in the asker's lane",
+		);
+		assert.equal(
+			(await frame.locator('#approvals-heading').textContent())?.trim(),
+			`1 approval waiting — in ${asker}’s lane`,
+		);
+		assert.match(
+			(await card.locator('.approval-head').textContent()) ?? '',
+			new RegExp(`^${asker} wants to run`),
+		);
 		// The header says how the run's commands are contained (the notice as its tooltip).
 		const sandbox = frame.locator('.run-header .command-sandbox');
 		assert.equal((await sandbox.textContent())?.trim(), 'commands sandboxed (bubblewrap)');
-		assert.match((await sandbox.getAttribute('title')) ?? '', /only the scratch copy is writable; no network/);
+		assert.match(
+			(await sandbox.getAttribute('title')) ?? '',
+			/only the scratch copy is writable; no network/,
+		);
 		// Both agents wait on the same request: their lanes show the run_command call still running…
 		for (const agent of agents) {
 			const lane = frame.locator('.lane', { has: frame.locator('.lane-id', { hasText: agent }) });
-			await lane.locator('.tool-call', { hasText: 'run_command' }).locator('.tool-status[data-status="running"]').waitFor({ timeout: 30_000 });
+			await lane
+				.locator('.tool-call', { hasText: 'run_command' })
+				.locator('.tool-status[data-status="running"]')
+				.waitFor({ timeout: 30_000 });
 		}
 		// …and still one card (a second card would mean the second agent's request was not joined).
 		assert.equal(await card.count(), 1, 'identical requests of two agents are one card');
 		// The badge (status bar and panel tab) and the notification: the panel does not have the focus.
-		await page.locator('.statusbar-item', { hasText: /1 approval/ }).first().waitFor({ timeout: 10_000 });
+		await page
+			.locator('.statusbar-item', { hasText: /1 approval/ })
+			.first()
+			.waitFor({ timeout: 10_000 });
 		await page.locator('.tab', { hasText: 'MassGen (1 waiting)' }).first().waitFor({ timeout: 10_000 });
 		const toast = await workbench.notification(/wants to run `npm publish`/);
 		assert.match(toast, /MassGen: (builder|tester) wants to run `npm publish`/);
 		for (const button of ['Allow once', 'Deny', 'Show']) {
-			await page.locator('.notifications-toasts .notification-toast', { hasText: /wants to run/ }).getByRole('button', { name: button }).first().waitFor({ timeout: 5_000 });
+			await page
+				.locator('.notifications-toasts .notification-toast', { hasText: /wants to run/ })
+				.getByRole('button', { name: button })
+				.first()
+				.waitFor({ timeout: 5_000 });
 		}
-		assert.equal(await page.locator('.editor-instance .monaco-editor.focused').count(), 1, 'the editor keeps the focus');
+		assert.equal(
+			await page.locator('.editor-instance .monaco-editor.focused').count(),
+			1,
+			'the editor keeps the focus',
+		);
 		await card.scrollIntoViewIfNeeded();
 		await workbench.screenshot('approvals-01-card');
 		await card.screenshot({ path: join(resultsDir, 'approvals-02-card-closeup.png') });
@@ -83,15 +114,25 @@ export const approvals: Scenario = {
 		// The run goes on: both calls failed with the note, the agents answer and vote, a winner.
 		for (const agent of agents) {
 			const lane = frame.locator('.lane', { has: frame.locator('.lane-id', { hasText: agent }) });
-			await lane.locator('.tool-call', { hasText: 'run_command' }).locator('.tool-status[data-status="error"]').waitFor({ timeout: 30_000 });
+			await lane
+				.locator('.tool-call', { hasText: 'run_command' })
+				.locator('.tool-status[data-status="error"]')
+				.waitFor({ timeout: 30_000 });
 		}
 		const winner = frame.locator('.winner-banner .winner-title strong');
 		await winner.waitFor({ timeout: 60_000 });
 		const winnerId = ((await winner.textContent()) ?? '').trim();
 		assert.ok(agents.includes(winnerId), `winner ${winnerId}`);
 		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 30_000 });
-		await page.locator('.tab', { hasText: /^MassGen$/ }).first().waitFor({ timeout: 10_000 });
-		assert.equal(await page.locator('.statusbar-item', { hasText: /\d+ approvals?/ }).count(), 0, 'the badge is gone');
+		await page
+			.locator('.tab', { hasText: /^MassGen$/ })
+			.first()
+			.waitFor({ timeout: 10_000 });
+		assert.equal(
+			await page.locator('.statusbar-item', { hasText: /\d+ approvals?/ }).count(),
+			0,
+			'the badge is gone',
+		);
 		// The decided request stays in a one-line history.
 		assert.match((await frame.locator('.approvals-decided').textContent()) ?? '', /Decided\s*1/);
 		await workbench.screenshot('approvals-03-denied-winner');
@@ -104,10 +145,28 @@ export const approvals: Scenario = {
 		const ledger = readFileSync(join(runDir, 'permissions.jsonl'), 'utf8')
 			.trim()
 			.split('\n')
-			.map((line) => JSON.parse(line) as { agentId: string; target: string; decision: string; via: string; by: string; note?: string });
+			.map(
+				(line) =>
+					JSON.parse(line) as {
+						agentId: string;
+						target: string;
+						decision: string;
+						via: string;
+						by: string;
+						note?: string;
+					},
+			);
 		assert.deepEqual(ledger.map((line) => line.agentId).sort(), agents);
-		for (const line of ledger) assert.deepEqual([line.target, line.decision, line.via, line.by, line.note], ['npm publish', 'deny', 'approval', 'user', note]);
-		const result = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as { status: string; winner: { agentId: string } };
+		for (const line of ledger) {
+			assert.deepEqual(
+				[line.target, line.decision, line.via, line.by, line.note],
+				['npm publish', 'deny', 'approval', 'user', note],
+			);
+		}
+		const result = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as {
+			status: string;
+			winner: { agentId: string };
+		};
 		assert.deepEqual([result.status, result.winner.agentId], ['completed', winnerId]);
 	},
 };

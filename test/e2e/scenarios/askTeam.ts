@@ -23,7 +23,8 @@ export const askTeam: Scenario = {
 	async run(workbench, folder) {
 		const { page } = workbench;
 		const started = Date.now();
-		const mark = (what: string) => console.log(`       ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
+		const mark = (what: string) =>
+			console.log(`       ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
 		await workbench.waitForExplorer('hello.ts');
 		// An editor with the keyboard focus: the run must not take it away.
 		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
@@ -45,8 +46,16 @@ export const askTeam: Scenario = {
 		assert.deepEqual(ids, [...agents].sort());
 		await workbench.screenshot('ask-team-02-running');
 		// Focus stayed in the editor: the panel opened beside it with preserveFocus.
-		assert.equal(await page.locator('.editor-instance .monaco-editor.focused').count(), 1, 'the editor keeps the focus');
-		assert.notEqual(await page.evaluate('document.activeElement && document.activeElement.tagName'), 'IFRAME', 'the webview did not take the focus');
+		assert.equal(
+			await page.locator('.editor-instance .monaco-editor.focused').count(),
+			1,
+			'the editor keeps the focus',
+		);
+		assert.notEqual(
+			await page.evaluate('document.activeElement && document.activeElement.tagName'),
+			'IFRAME',
+			'the webview did not take the focus',
+		);
 
 		const winner = frame.locator('.winner-banner .winner-title strong');
 		await winner.waitFor({ timeout: 30_000 });
@@ -54,24 +63,36 @@ export const askTeam: Scenario = {
 		assert.ok(agents.includes(winnerId), `winner ${winnerId}`);
 		const finalAnswer = frame.locator('.final-answer .final-markdown');
 		await finalAnswer.waitFor({ timeout: 30_000 });
-		assert.match((await finalAnswer.textContent()) ?? '', new RegExp(`CONTRIBUTING\\.md.*${winnerId}'s presentation`, 's'));
+		assert.match(
+			(await finalAnswer.textContent()) ?? '',
+			new RegExp(`CONTRIBUTING\\.md.*${winnerId}'s presentation`, 's'),
+		);
 		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 10_000 });
 
 		// The tally (one row per agent with an answer: under load an agent may vote before it
 		// answers, which the protocol allows) and the three current votes with their reasons.
 		const tally = await frame.locator('.tally li').allTextContents();
 		assert.ok(tally.length >= 1 && tally.length <= 3, `tally rows: ${tally.join(' | ')}`);
-		assert.ok(tally.some((row) => row.includes(winnerId) && /3 votes/.test(row)), `tally: ${tally.join(' | ')}`);
+		assert.ok(
+			tally.some((row) => row.includes(winnerId) && /3 votes/.test(row)),
+			`tally: ${tally.join(' | ')}`,
+		);
 		assert.equal(await frame.locator('.reasons li').count(), 3);
 		await frame.locator('.final-answer').scrollIntoViewIfNeeded();
 		await workbench.screenshot('ask-team-03-finished');
 		mark('winner, votes and final answer shown');
 
 		// Nothing was written: the change is only proposed; the run log is there.
-		assert.equal(existsSync(join(folder, 'CONTRIBUTING.md')), false, 'CONTRIBUTING.md must not be written before Accept');
+		assert.equal(
+			existsSync(join(folder, 'CONTRIBUTING.md')),
+			false,
+			'CONTRIBUTING.md must not be written before Accept',
+		);
 		const runs = readdirSync(join(folder, '.massgen', 'runs'));
 		assert.equal(runs.length, 1);
-		const result = JSON.parse(readFileSync(join(folder, '.massgen', 'runs', runs[0]!, 'result.json'), 'utf8')) as { status: string; winner: { agentId: string } };
+		const result = JSON.parse(
+			readFileSync(join(folder, '.massgen', 'runs', runs[0]!, 'result.json'), 'utf8'),
+		) as { status: string; winner: { agentId: string } };
 		assert.deepEqual([result.status, result.winner.agentId], ['completed', winnerId]);
 
 		// A follow-up from the panel's question box starts the next turn (the past-runs list grows).
@@ -90,8 +111,13 @@ export const askTeam: Scenario = {
 		const firstRun = frame.locator('.run-list .run-row', { hasText: question });
 		await firstRun.press('Enter');
 		await frame.locator('.question', { hasText: question }).waitFor({ timeout: 15_000 });
-		await frame.locator('.winner-banner .winner-title strong', { hasText: winnerId }).waitFor({ timeout: 10_000 });
-		assert.equal(await frame.locator('.run-list .run-row[aria-current="true"] .run-question').textContent(), question);
+		await frame
+			.locator('.winner-banner .winner-title strong', { hasText: winnerId })
+			.waitFor({ timeout: 10_000 });
+		assert.equal(
+			await frame.locator('.run-list .run-row[aria-current="true"] .run-question').textContent(),
+			question,
+		);
 		mark('past run reopened');
 		// VS Code writes workspace storage (where the host remembers the shown run) a moment after
 		// the change; a user does not reload within that moment either.

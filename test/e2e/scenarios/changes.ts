@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addedFinal, addedPath, appBase, appFinal, appPath, appWith, notesBase, notesFinal, notesPath } from '../../fixtures/changes/files';
+import {
+	addedFinal,
+	addedPath,
+	appBase,
+	appFinal,
+	appPath,
+	appWith,
+	notesBase,
+	notesFinal,
+	notesPath,
+} from '../../fixtures/changes/files';
 import { repoRoot, resultsDir, type Workbench } from '../workbench';
 import type { Scenario } from './scenario';
 
@@ -22,7 +32,8 @@ async function untilOnDisk(what: string, probe: () => boolean, timeoutMs = 15_00
 	}
 }
 
-const read = (folder: string, path: string) => (existsSync(join(folder, path)) ? readFileSync(join(folder, path), 'utf8') : null);
+const read = (folder: string, path: string) =>
+	existsSync(join(folder, path)) ? readFileSync(join(folder, path), 'utf8') : null;
 
 async function askTeam(workbench: Workbench): Promise<void> {
 	await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
@@ -31,7 +42,9 @@ async function askTeam(workbench: Workbench): Promise<void> {
 
 /** The side-by-side diff of app.ts: base on the left, the proposed text on the right. */
 async function waitForAppDiff(workbench: Workbench): Promise<void> {
-	const diff = workbench.page.locator('.monaco-diff-editor').filter({ has: workbench.page.locator('.editor.modified .view-lines', { hasText: 'Adds two numbers' }) });
+	const diff = workbench.page
+		.locator('.monaco-diff-editor')
+		.filter({ has: workbench.page.locator('.editor.modified .view-lines', { hasText: 'Adds two numbers' }) });
 	await diff.first().waitFor({ timeout: 30_000 });
 	await diff.locator('.editor.original .view-lines', { hasText: 'export function add' }).first().waitFor();
 }
@@ -47,7 +60,10 @@ export const changes: Scenario = {
 	prepareWorkspace(folder) {
 		writeBase(folder);
 		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(join(repoRoot, 'test', 'fixtures', 'changes', 'team.yaml'), join(folder, '.massgen', 'config.yaml'));
+		copyFileSync(
+			join(repoRoot, 'test', 'fixtures', 'changes', 'team.yaml'),
+			join(folder, '.massgen', 'config.yaml'),
+		);
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
@@ -57,12 +73,22 @@ export const changes: Scenario = {
 
 		await askTeam(workbench);
 		await waitForAppDiff(workbench);
-		const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /3 files changed by (alpha|beta|gamma)/ }).first();
+		const toast = page
+			.locator('.notifications-toasts .notification-toast', {
+				hasText: /3 files changed by (alpha|beta|gamma)/,
+			})
+			.first();
 		await toast.waitFor({ timeout: 15_000 });
 		const tabs = await page.locator('.tabs-container .tab').allTextContents();
-		assert.ok(tabs.some((tab) => /app\.ts \(MassGen: (alpha|beta|gamma)\)/.test(tab)), `diff tab title: ${JSON.stringify(tabs)}`);
+		assert.ok(
+			tabs.some((tab) => /app\.ts \(MassGen: (alpha|beta|gamma)\)/.test(tab)),
+			`diff tab title: ${JSON.stringify(tabs)}`,
+		);
 		// Nothing is written before Accept.
-		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appBase, notesBase, null]);
+		assert.deepEqual(
+			[read(folder, appPath), read(folder, notesPath), read(folder, addedPath)],
+			[appBase, notesBase, null],
+		);
 		await workbench.screenshot('changes-01-diff-and-notification');
 		const panelChanges = workbench.webviewFrame().locator('.changes');
 		if (await panelChanges.count()) {
@@ -71,31 +97,54 @@ export const changes: Scenario = {
 		}
 
 		await toast.getByRole('button', { name: 'Accept All' }).click();
-		await untilOnDisk('the accepted files', () => read(folder, appPath) === appFinal && read(folder, notesPath) === notesFinal && read(folder, addedPath) === addedFinal);
-		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'Adds two numbers' }).waitFor({ state: 'detached', timeout: 10_000 });
+		await untilOnDisk(
+			'the accepted files',
+			() =>
+				read(folder, appPath) === appFinal &&
+				read(folder, notesPath) === notesFinal &&
+				read(folder, addedPath) === addedFinal,
+		);
+		await page
+			.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'Adds two numbers' })
+			.waitFor({ state: 'detached', timeout: 10_000 });
 		await workbench.screenshot('changes-03-accepted');
 
 		// A second run on the base again: the editor title actions of the diff.
 		writeBase(folder);
 		await askTeam(workbench);
 		await waitForAppDiff(workbench);
-		await page.locator('.notifications-toasts .notification-toast', { hasText: /files changed by/ }).first().waitFor({ timeout: 15_000 });
-		const title = page.locator('.editor-group-container.active .editor-actions, .editor-group-container .title-actions').first();
+		await page
+			.locator('.notifications-toasts .notification-toast', { hasText: /files changed by/ })
+			.first()
+			.waitFor({ timeout: 15_000 });
+		const title = page
+			.locator('.editor-group-container.active .editor-actions, .editor-group-container .title-actions')
+			.first();
 		const acceptFile = page.locator('.editor-actions .action-label[aria-label^="Accept File"]').first();
 		await acceptFile.waitFor({ timeout: 10_000 });
 		await title.screenshot({ path: join(resultsDir, 'changes-04-title-actions.png') }).catch(() => undefined);
 		await workbench.screenshot('changes-04-second-run');
 		await acceptFile.click();
 		await untilOnDisk('app.ts accepted', () => read(folder, appPath) === appFinal);
-		assert.deepEqual([read(folder, notesPath), read(folder, addedPath)], [notesBase, null], 'only the file of the diff');
+		assert.deepEqual(
+			[read(folder, notesPath), read(folder, addedPath)],
+			[notesBase, null],
+			'only the file of the diff',
+		);
 		// The next pending file's diff takes the place of the accepted one, with the same actions: Reject Changes.
-		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'A new file in a new folder' }).first().waitFor({ timeout: 10_000 });
+		await page
+			.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'A new file in a new folder' })
+			.first()
+			.waitFor({ timeout: 10_000 });
 		const rejectAll = page.locator('.editor-actions .action-label[aria-label^="Reject Changes"]').first();
 		await rejectAll.waitFor({ timeout: 10_000 });
 		await workbench.screenshot('changes-05-next-file');
 		await rejectAll.click();
 		await rejectAll.waitFor({ state: 'detached', timeout: 10_000 });
-		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appFinal, notesBase, null]);
+		assert.deepEqual(
+			[read(folder, appPath), read(folder, notesPath), read(folder, addedPath)],
+			[appFinal, notesBase, null],
+		);
 		await workbench.screenshot('changes-06-rejected');
 	},
 };
@@ -109,31 +158,53 @@ export const changesPreview: Scenario = {
 	prepareWorkspace(folder) {
 		changes.prepareWorkspace!(folder);
 		mkdirSync(join(folder, '.vscode'), { recursive: true });
-		writeFileSync(join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'massgen.previewBeforeApply': true }));
+		writeFileSync(
+			join(folder, '.vscode', 'settings.json'),
+			JSON.stringify({ 'massgen.previewBeforeApply': true }),
+		);
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
 		await workbench.waitForExplorer('hello.ts');
 		await askTeam(workbench);
 		await waitForAppDiff(workbench);
-		const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /3 files changed by/ }).first();
+		const toast = page
+			.locator('.notifications-toasts .notification-toast', { hasText: /3 files changed by/ })
+			.first();
 		await toast.waitFor({ timeout: 15_000 });
 		await toast.getByRole('button', { name: 'Accept All' }).click();
-		const previewRow = (name: string) => page.locator('.monaco-list-row', { hasText: name }).filter({ has: page.locator('input[type="checkbox"], .monaco-custom-toggle') }).first();
+		const previewRow = (name: string) =>
+			page
+				.locator('.monaco-list-row', { hasText: name })
+				.filter({ has: page.locator('input[type="checkbox"], .monaco-custom-toggle') })
+				.first();
 		await previewRow('app.ts').waitFor({ timeout: 15_000 });
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		await workbench.screenshot('changes-07-refactor-preview');
-		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appBase, notesBase, null], 'nothing written while the preview is open');
+		assert.deepEqual(
+			[read(folder, appPath), read(folder, notesPath), read(folder, addedPath)],
+			[appBase, notesBase, null],
+			'nothing written while the preview is open',
+		);
 		// Tick app.ts only (its changes start unticked), then Apply: the other files stay pending.
 		await previewRow('app.ts').locator('input[type="checkbox"], .monaco-custom-toggle').first().click();
 		await workbench.screenshot('changes-08-refactor-preview-ticked');
 		await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
 		await untilOnDisk('app.ts applied from the preview', () => read(folder, appPath) === appFinal);
-		assert.deepEqual([read(folder, notesPath), read(folder, addedPath)], [notesBase, null], 'files left out in the preview are not written');
-		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'Adds two numbers' }).waitFor({ state: 'detached', timeout: 10_000 });
+		assert.deepEqual(
+			[read(folder, notesPath), read(folder, addedPath)],
+			[notesBase, null],
+			'files left out in the preview are not written',
+		);
+		await page
+			.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'Adds two numbers' })
+			.waitFor({ state: 'detached', timeout: 10_000 });
 		await workbench.runCommand('MassGen: Reject Changes');
 		await new Promise((resolve) => setTimeout(resolve, 500));
-		assert.deepEqual([read(folder, appPath), read(folder, notesPath), read(folder, addedPath)], [appFinal, notesBase, null]);
+		assert.deepEqual(
+			[read(folder, appPath), read(folder, notesPath), read(folder, addedPath)],
+			[appFinal, notesBase, null],
+		);
 	},
 };
 
@@ -159,11 +230,19 @@ export const changesPanel: Scenario = {
 		assert.match((await mul.locator('.consensus').textContent()) ?? '', /only the winner/);
 		await mul.locator('input.hunk-check').click();
 		// The host keeps the selection: the diff's right side drops the unticked hunk.
-		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: '// product' }).waitFor({ state: 'detached', timeout: 10_000 });
+		await page
+			.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: '// product' })
+			.waitFor({ state: 'detached', timeout: 10_000 });
 		await mul.scrollIntoViewIfNeeded();
 		await workbench.screenshot('changes-09-panel-hunk-unticked');
 		await frame.getByRole('button', { name: 'Accept selected' }).click();
-		await untilOnDisk('the selected hunks', () => read(folder, appPath) === appWith('docComment', 'subComment') && read(folder, notesPath) === notesFinal && read(folder, addedPath) === addedFinal);
+		await untilOnDisk(
+			'the selected hunks',
+			() =>
+				read(folder, appPath) === appWith('docComment', 'subComment') &&
+				read(folder, notesPath) === notesFinal &&
+				read(folder, addedPath) === addedFinal,
+		);
 		await workbench.screenshot('changes-10-panel-accepted');
 	},
 };

@@ -6,4 +6,13 @@ import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 
-export const scenarios: readonly Scenario[] = [showPanel, askTeam, teamConfigAndKeys, changes, changesPreview, changesPanel, review, approvals];
+export const scenarios: readonly Scenario[] = [
+	showPanel,
+	askTeam,
+	teamConfigAndKeys,
+	changes,
+	changesPreview,
+	changesPanel,
+	review,
+	approvals,
+];

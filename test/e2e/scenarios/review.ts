@@ -16,7 +16,10 @@ export const review: Scenario = {
 		mkdirSync(join(folder, 'review-demo'), { recursive: true });
 		writeFileSync(join(folder, calcPath), calcBase);
 		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(join(repoRoot, 'test', 'fixtures', 'changes', 'review-team.yaml'), join(folder, '.massgen', 'config.yaml'));
+		copyFileSync(
+			join(repoRoot, 'test', 'fixtures', 'changes', 'review-team.yaml'),
+			join(folder, '.massgen', 'config.yaml'),
+		);
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
@@ -47,7 +50,8 @@ export const review: Scenario = {
 			await workbench.runCommand('MassGen: Review Selection');
 		}
 
-		const thread = (label: RegExp) => page.locator('.review-widget', { has: page.locator('.review-title', { hasText: label }) }).first();
+		const thread = (label: RegExp) =>
+			page.locator('.review-widget', { has: page.locator('.review-title', { hasText: label }) }).first();
 		await thread(/Error · raised by 3 of 3 agents/).waitFor({ timeout: 30_000 });
 		await thread(/Warning · raised by 2 of 3 agents/).waitFor({ timeout: 10_000 });
 		assert.match((await thread(/Warning/).textContent()) ?? '', /zero/i);
@@ -55,9 +59,14 @@ export const review: Scenario = {
 		await workbench.screenshot('review-02-comment-threads');
 
 		// The fix arrives as the run's change set: the diff and Accept All.
-		const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /1 file changed by/ }).first();
+		const toast = page
+			.locator('.notifications-toasts .notification-toast', { hasText: /1 file changed by/ })
+			.first();
 		await toast.waitFor({ timeout: 15_000 });
-		await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'values.length === 0' }).first().waitFor({ timeout: 15_000 });
+		await page
+			.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'values.length === 0' })
+			.first()
+			.waitFor({ timeout: 15_000 });
 		await workbench.screenshot('review-03-fix-diff');
 		await toast.getByRole('button', { name: 'Accept All' }).click();
 		const deadline = Date.now() + 15_000;

@@ -19,7 +19,11 @@ export const teamConfigAndKeys: Scenario = {
 		await workbench.pickQuickItem('MassGen: Set API Key', 'Cerebras', /CEREBRAS_API_KEY · not set/);
 		const widget = page.locator('.quick-input-widget');
 		await widget.locator('.quick-input-message', { hasText: 'secret storage' }).waitFor({ timeout: 15_000 });
-		assert.equal(await widget.locator('input.input').getAttribute('type'), 'password', 'the key is typed into a password box');
+		assert.equal(
+			await widget.locator('input.input').getAttribute('type'),
+			'password',
+			'the key is typed into a password box',
+		);
 		await widget.locator('input.input').fill('csk-e2e-secret-123');
 		await workbench.screenshot('setup-01-api-key');
 		await widget.locator('input.input').press('Enter');
@@ -33,11 +37,16 @@ export const teamConfigAndKeys: Scenario = {
 
 		// Select Team Config: the shipped demo preset, written to the workspace settings.
 		await workbench.runCommand('MassGen: Select Team Config', { opensInput: true });
-		await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Automatic' }).waitFor({ timeout: 15_000 });
+		await widget
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'Automatic' })
+			.waitFor({ timeout: 15_000 });
 		await workbench.screenshot('setup-02-team-config');
 		await workbench.pickQuickItem('MassGen: Select Team Config', 'demo', /demo.*scripted three-agent team/i);
 		await workbench.notification('team config set to preset:demo');
-		const settings = JSON.parse(readFileSync(join(folder, '.vscode', 'settings.json'), 'utf8')) as Record<string, unknown>;
+		const settings = JSON.parse(readFileSync(join(folder, '.vscode', 'settings.json'), 'utf8')) as Record<
+			string,
+			unknown
+		>;
 		assert.equal(settings['massgen.config'], 'preset:demo');
 
 		// Ask Team now runs the demo team.
@@ -46,7 +55,11 @@ export const teamConfigAndKeys: Scenario = {
 		await workbench.waitInPanel('.lane');
 		const frame = workbench.webviewFrame();
 		await frame.locator('.winner-banner .winner-title strong').waitFor({ timeout: 30_000 });
-		assert.deepEqual((await frame.locator('.lane .lane-id').allTextContents()).sort(), ['planner', 'reviewer', 'skeptic']);
+		assert.deepEqual((await frame.locator('.lane .lane-id').allTextContents()).sort(), [
+			'planner',
+			'reviewer',
+			'skeptic',
+		]);
 
 		// Open Run Log: the run → its final answer, in an editor. (The log's end files are written
 		// just after the last event, so wait for them as a user would wait for the run to end.)
@@ -54,13 +67,18 @@ export const teamConfigAndKeys: Scenario = {
 		const runs = readdirSync(join(folder, '.massgen', 'runs'));
 		assert.equal(runs.length, 1);
 		const finalAnswer = join(folder, '.massgen', 'runs', runs[0]!, 'final-answer.md');
-		for (let i = 0; i < 100 && !existsSync(finalAnswer); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+		for (let i = 0; i < 100 && !existsSync(finalAnswer); i++) {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
 		await workbench.runCommand('MassGen: Open Run Log', { opensInput: true });
 		await workbench.pickQuickItem('MassGen: Open Run Log', 'Which docs first?');
 		await workbench.pickQuickItem(/MassGen: Run \d{8}-/, 'Final Answer', 'final-answer.md');
 		const tab = page.locator('.tabs-container .tab', { hasText: 'final-answer.md' });
 		await tab.waitFor({ timeout: 15_000 });
-		await page.locator('.monaco-editor .view-lines', { hasText: 'CONTRIBUTING.md' }).first().waitFor({ timeout: 15_000 });
+		await page
+			.locator('.monaco-editor .view-lines', { hasText: 'CONTRIBUTING.md' })
+			.first()
+			.waitFor({ timeout: 15_000 });
 		await workbench.screenshot('setup-03-run-log');
 	},
 };

@@ -13,7 +13,9 @@ function runDirs(root: string): string[] {
 }
 
 function readRunDir(dir: string): string {
-	return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
+	return readdirSync(dir)
+		.map((name) => readFileSync(join(dir, name), 'utf8'))
+		.join('\n');
 }
 
 describe('massgen CLI (dist/cli.js)', () => {
@@ -21,7 +23,9 @@ describe('massgen CLI (dist/cli.js)', () => {
 
 	it('runs a scripted three-agent team end to end: votes, winner, final answer, patch', async () => {
 		const root = makeWorkspaceDir({ 'README.md': '# demo\n' });
-		const run = await runCli(['run', '--config', demo, 'How should we document this project?'], { cwd: root });
+		const run = await runCli(['run', '--config', demo, 'How should we document this project?'], {
+			cwd: root,
+		});
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/Added \*\*CONTRIBUTING\.md\*\*/);
 		expect(run.stderr).toMatch(/votes agent\d\.1/);
@@ -32,7 +36,10 @@ describe('massgen CLI (dist/cli.js)', () => {
 		expect(result).toMatchObject({ status: 'completed', question: 'How should we document this project?' });
 		expect(result.votes).toHaveLength(3);
 		expect(result.changes).toEqual([expect.objectContaining({ path: 'CONTRIBUTING.md', kind: 'add' })]);
-		const events = readFileSync(join(dir!, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+		const events = readFileSync(join(dir!, 'events.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line));
 		expect(events[0].type).toBe('run-start');
 		expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
 		expect(readFileSync(join(dir!, 'final-answer.md'), 'utf8')).toContain('CONTRIBUTING.md');
@@ -46,7 +53,10 @@ describe('massgen CLI (dist/cli.js)', () => {
 		const root = makeWorkspaceDir();
 		const run = await runCli(['run', '--json', '--apply', '--config', demo, 'Docs?'], { cwd: root });
 		expect(run.code).toBe(0);
-		const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+		const events = run.stdout
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line));
 		expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
 		expect(events.map((e) => e.seq)).toEqual(events.map((_: unknown, i: number) => i));
 		expect(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8')).toContain('npm test');
@@ -64,7 +74,9 @@ describe('massgen CLI (dist/cli.js)', () => {
 	});
 
 	it('run refuses a missing API key before any call, naming the variable', async () => {
-		const run = await runCli(['run', '--config', fixture('needs-key.yaml'), 'hi'], { cwd: makeWorkspaceDir() });
+		const run = await runCli(['run', '--config', fixture('needs-key.yaml'), 'hi'], {
+			cwd: makeWorkspaceDir(),
+		});
 		expect(run.code).toBe(1);
 		expect(run.stderr).toMatch(/needs-key\.yaml:\d+:\d+: error: agent 'gpt': no API key: set OPENAI_API_KEY/);
 	});
@@ -78,11 +90,15 @@ describe('massgen CLI (dist/cli.js)', () => {
 	});
 
 	it('exits 2 when every agent fails, 3 on timeout', async () => {
-		const failed = await runCli(['run', '--config', fixture('failing.yaml'), 'hi'], { cwd: makeWorkspaceDir() });
+		const failed = await runCli(['run', '--config', fixture('failing.yaml'), 'hi'], {
+			cwd: makeWorkspaceDir(),
+		});
 		expect(failed.code).toBe(2);
 		expect(failed.stderr).toContain('broken2: OPENAI_API_KEY rejected (401)');
 		const root = makeWorkspaceDir();
-		const timedOut = await runCli(['run', '--timeout', '0.3', '--config', fixture('slow.yaml'), 'hi'], { cwd: root });
+		const timedOut = await runCli(['run', '--timeout', '0.3', '--config', fixture('slow.yaml'), 'hi'], {
+			cwd: root,
+		});
 		expect(timedOut.code).toBe(3);
 		expect(JSON.parse(readFileSync(join(runDirs(root)[0]!, 'result.json'), 'utf8')).status).toBe('timeout');
 	});

@@ -14,7 +14,11 @@ export interface CliRun {
 /** Spawns the built CLI; `onStart` may signal the child (e.g. SIGINT) once it is running. */
 export function runCli(
 	args: readonly string[],
-	options: { cwd: string; env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } ,
+	options: {
+		cwd: string;
+		env?: NodeJS.ProcessEnv;
+		onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
+	},
 ): Promise<CliRun> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [cliPath, ...args], {

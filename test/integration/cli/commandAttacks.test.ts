@@ -177,8 +177,9 @@ describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 					run.stderr,
 					...readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')),
 				].join('\n');
-				for (const value of [...Object.values(secrets), dotenvSecret])
-					{expect(everything).not.toContain(value);}
+				for (const value of [...Object.values(secrets), dotenvSecret]) {
+					expect(everything).not.toContain(value);
+				}
 
 				const results = lines(join(dir, 'events.jsonl')).filter(
 					(event) => event.type === 'tool-result' && event.name === 'run_command',

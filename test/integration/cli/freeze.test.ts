@@ -20,7 +20,9 @@ interface LoggedEvent {
 /** 40 files of 500,000 short lines: a search over `data/` is busy for many seconds. */
 function busyWorkspace(): string {
 	const lines = 'a\n'.repeat(500_000);
-	return makeWorkspaceDir(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`data/f${i}.txt`, lines])));
+	return makeWorkspaceDir(
+		Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`data/f${i}.txt`, lines])),
+	);
 }
 
 function onlyRunDir(root: string): string {
@@ -30,7 +32,10 @@ function onlyRunDir(root: string): string {
 }
 
 function events(dir: string): LoggedEvent[] {
-	return readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedEvent);
+	return readFileSync(join(dir, 'events.jsonl'), 'utf8')
+		.trim()
+		.split('\n')
+		.map((line) => JSON.parse(line) as LoggedEvent);
 }
 
 /** Each tool call's result and how long after the call it came, in order. */
@@ -58,7 +63,12 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 		expect(results.map(({ text, isError }) => [text.split('\n')[0], isError])).toEqual([
 			['no matches for /^(a+)+$/ in the workspace', false],
 			["no matches for /(a|aa)+$/ in 'evil.txt'", false],
-			[expect.stringMatching(/^search_files: invalid regular expression \/\(a\)\\1\/: backreferences .* not supported/), true],
+			[
+				expect.stringMatching(
+					/^search_files: invalid regular expression \/\(a\)\\1\/: backreferences .* not supported/,
+				),
+				true,
+			],
 			['src/x.ts:1: const needle = 1;', false],
 		]);
 		for (const { ms } of results) expect(ms).toBeLessThan(1000);
@@ -107,19 +117,25 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 		const logged = events(dir);
 		expect(logged.find((event) => event.type === 'tool-call')).toMatchObject({ name: 'search_files' });
 		// The search was still going when SIGINT came (it would take far longer than 1.5 s).
-		expect(toolResults(logged)).toEqual([{ text: 'search_files: cancelled', isError: true, ms: expect.any(Number) }]);
+		expect(toolResults(logged)).toEqual([
+			{ text: 'search_files: cancelled', isError: true, ms: expect.any(Number) },
+		]);
 	}, 60_000);
 
 	it('the coordination timeout fires while a tool is busy: exit 3', async () => {
 		const root = busyWorkspace();
 		const started = Date.now();
-		const run = await runCli(['run', '--timeout', '1', '--config', fixture('freeze-busy.yaml'), 'search'], { cwd: root });
+		const run = await runCli(['run', '--timeout', '1', '--config', fixture('freeze-busy.yaml'), 'search'], {
+			cwd: root,
+		});
 		// Startup, one second of coordination, then the log: far below the minute the search needs.
 		expect(Date.now() - started).toBeLessThan(4000);
 		expect(run.code).toBe(3);
 		const dir = onlyRunDir(root);
 		expect(JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')).status).toBe('timeout');
-		expect(toolResults(events(dir))).toEqual([{ text: 'search_files: cancelled', isError: true, ms: expect.any(Number) }]);
+		expect(toolResults(events(dir))).toEqual([
+			{ text: 'search_files: cancelled', isError: true, ms: expect.any(Number) },
+		]);
 	}, 60_000);
 
 	it('a 1 MB config with 300 aliases: a clear error, no run directory, nothing huge written', async () => {
@@ -132,7 +148,9 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 		);
 		const run = await runCli(['run', '--config', config, 'hi'], { cwd: root });
 		expect(run.code).toBe(1);
-		expect(run.stderr).toContain(`${config}:2:18: error: YAML aliases expand the config past 2 MiB at '*big'`);
+		expect(run.stderr).toContain(
+			`${config}:2:18: error: YAML aliases expand the config past 2 MiB at '*big'`,
+		);
 		expect(run.stderr.length).toBeLessThan(10_000);
 		expect(existsSync(join(root, '.massgen'))).toBe(false);
 	}, 60_000);

@@ -242,8 +242,9 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 		let before = '';
 		const run = await runApply(root, config, (event) => {
 			// The winner's write has landed in its overlay: now the user's tree gets hooks -> .git/hooks.
-			if (event.type !== 'tool-result' || event.name !== 'write_file' || event.phase !== 'presentation')
-				{return;}
+			if (event.type !== 'tool-result' || event.name !== 'write_file' || event.phase !== 'presentation') {
+				return;
+			}
 			rmSync(join(root, 'hooks'), { recursive: true });
 			mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
 			symlinkSync(join(root, '.git', 'hooks'), join(root, 'hooks'));

@@ -30,7 +30,12 @@ describe('mixed team over the real SDKs (dist/cli.js)', () => {
 		// Answers that arrive before the others have streamed anything reach them at once, so
 		// not every agent needs to answer; every agent must vote through its own SDK.
 		expect(result.answers.length).toBeGreaterThanOrEqual(1);
-		expect(result.votes.map((v: { voter: string }) => v.voter).sort()).toEqual(['chat_agent', 'claude_agent', 'gemini_agent', 'openai_agent']);
+		expect(result.votes.map((v: { voter: string }) => v.voter).sort()).toEqual([
+			'chat_agent',
+			'claude_agent',
+			'gemini_agent',
+			'openai_agent',
+		]);
 		expect(result.winner.agentId).toMatch(/_agent$/);
 		expect(result.finalAnswer).toBeTruthy();
 		const usage = Object.fromEntries(result.usage.map((u: { agentId: string }) => [u.agentId, u]));
@@ -42,6 +47,8 @@ describe('mixed team over the real SDKs (dist/cli.js)', () => {
 		expect(usage['claude_agent'].costUsd).toBeGreaterThan(0);
 		expect(usage['gemini_agent'].costUsd).toBeGreaterThan(0);
 		expect(usage['chat_agent'].costUsd).toBeNull();
-		for (const server of Object.values(team.servers)) expect(server.requests.length).toBeGreaterThanOrEqual(2);
+		for (const server of Object.values(team.servers)) {
+			expect(server.requests.length).toBeGreaterThanOrEqual(2);
+		}
 	});
 });

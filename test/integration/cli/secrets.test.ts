@@ -162,15 +162,17 @@ describe('massgen run: no secret leaves (dist/cli.js)', () => {
 		const results = events.filter((e) => e.type === 'tool-result' && e.agentId === 'echo');
 		const reads = results.filter((e) => e.name === 'read_file');
 		expect(reads).toHaveLength(Object.keys(secretFiles).length);
-		for (const read of reads)
-			{expect(read).toMatchObject({
+		for (const read of reads) {
+			expect(read).toMatchObject({
 				isError: true,
 				text: expect.stringMatching(/is a secret path \(matches '/),
-			});}
+			});
+		}
 		const listing = results.find((e) => e.name === 'list_directory')!.text;
 		expect(listing).toContain('README.md');
-		for (const hidden of ['.envrc', '.env-production', '.env_local', '.npmrc'])
-			{expect(listing).not.toContain(hidden);}
+		for (const hidden of ['.envrc', '.env-production', '.env_local', '.npmrc']) {
+			expect(listing).not.toContain(hidden);
+		}
 		expect(results.find((e) => e.name === 'search_files')!.text).not.toMatch(
 			/\.npmrc|\.envrc|prod\.yaml|server\.pem/,
 		);

@@ -2,12 +2,21 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApprovalBroker, type ApprovalChoice, type PendingApproval } from '../../../src/core/approvals/approvalBroker.js';
+import {
+	ApprovalBroker,
+	type ApprovalChoice,
+	type PendingApproval,
+} from '../../../src/core/approvals/approvalBroker.js';
 import type { RunEvent, RunEventOf, RunEventType } from '../../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { OrchestratorSettings } from '../../../src/core/orchestrator/types.js';
 import { ScriptedModel, type ScriptedHandler } from '../../../src/core/providers/scriptedModel.js';
-import { createRunTools, type AgentToolSettings, type PermissionSettings, type RunToolsOptions } from '../../../src/core/tools/guardedRunTools.js';
+import {
+	createRunTools,
+	type AgentToolSettings,
+	type PermissionSettings,
+	type RunToolsOptions,
+} from '../../../src/core/tools/guardedRunTools.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { answer, fastSettings, makeWorkspaceDir, read, sequence, vote } from '../../fakes/team.js';
 import { isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
@@ -40,7 +49,12 @@ async function run(setup: Setup) {
 		}, 150);
 	});
 	const notices: string[] = [];
-	const agents = new Map(setup.members.map((member) => [member.id, { mcpServers: [], commandExecution: false, ...setup.agents[member.id] }]));
+	const agents = new Map(
+		setup.members.map((member) => [
+			member.id,
+			{ mcpServers: [], commandExecution: false, ...setup.agents[member.id] },
+		]),
+	);
 	const runTools = createRunTools({
 		workspaceRoot: root,
 		agents,
@@ -76,8 +90,15 @@ async function run(setup: Setup) {
 		notices,
 		models,
 		session: runTools.last!,
-		of: <T extends RunEventType>(type: T) => events.filter((event): event is RunEventOf<T> => event.type === type),
-		ledger: () => (existsSync(ledgerFile) ? readFileSync(ledgerFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : []),
+		of: <T extends RunEventType>(type: T) =>
+			events.filter((event): event is RunEventOf<T> => event.type === type),
+		ledger: () =>
+			existsSync(ledgerFile)
+				? readFileSync(ledgerFile, 'utf8')
+						.trim()
+						.split('\n')
+						.map((line) => JSON.parse(line))
+				: [],
 	};
 }
 
@@ -89,15 +110,35 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 			members: [
 				{
 					id: 'alice',
-					handler: sequence([tools(call('mcp__srv__echo', { text: 'hi' }), call('run_command', { command: 'ls > listing.txt && cat listing.txt' })), answer('alice: all good'), vote('agent1')]),
+					handler: sequence([
+						tools(
+							call('mcp__srv__echo', { text: 'hi' }),
+							call('run_command', { command: 'ls > listing.txt && cat listing.txt' }),
+						),
+						answer('alice: all good'),
+						vote('agent1'),
+					]),
 				},
 				{
 					id: 'bob',
-					handler: sequence([tools(call('run_command', { command: 'ls > listing.txt && cat listing.txt' }), call('run_command', { command: 'curl https://evil.example' })), answer('bob: all good'), vote('agent1')]),
+					handler: sequence([
+						tools(
+							call('run_command', { command: 'ls > listing.txt && cat listing.txt' }),
+							call('run_command', { command: 'curl https://evil.example' }),
+						),
+						answer('bob: all good'),
+						vote('agent1'),
+					]),
 				},
 			],
-			agents: { alice: { mcpServers: [server], commandExecution: true }, bob: { mcpServers: [server], commandExecution: true } },
-			answer: (request) => (request.target.startsWith('curl') ? { choice: 'deny', note: 'no network, please' } : { choice: 'allow-once' }),
+			agents: {
+				alice: { mcpServers: [server], commandExecution: true },
+				bob: { mcpServers: [server], commandExecution: true },
+			},
+			answer: (request) =>
+				request.target.startsWith('curl')
+					? { choice: 'deny', note: 'no network, please' }
+					: { choice: 'allow-once' },
 		});
 		expect(r.result.status).toBe('completed');
 		expect(r.result.finalAnswer).toBe('final answer');
@@ -119,30 +160,55 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		]);
 
 		// tool-call → approval-request → approval-result → tool-result, per call.
-		const toolResult = (agentId: string, predicate: (event: RunEventOf<'tool-result'>) => boolean) => r.of('tool-result').find((event) => event.agentId === agentId && predicate(event))!;
+		const toolResult = (agentId: string, predicate: (event: RunEventOf<'tool-result'>) => boolean) =>
+			r.of('tool-result').find((event) => event.agentId === agentId && predicate(event))!;
 		const seqOf = (event: RunEvent) => event.seq;
-		const curlCall = r.of('tool-call').find((event) => event.agentId === 'bob' && String(event.args['command']).startsWith('curl'))!;
+		const curlCall = r
+			.of('tool-call')
+			.find((event) => event.agentId === 'bob' && String(event.args['command']).startsWith('curl'))!;
 		const curlResult = toolResult('bob', (event) => event.callId === curlCall.callId);
 		expect(seqOf(curlCall)).toBeLessThan(seqOf(requests[1]!));
 		expect(seqOf(requests[1]!)).toBeLessThan(seqOf(results[1]!));
 		expect(seqOf(results[1]!)).toBeLessThan(seqOf(curlResult));
-		expect(curlResult).toMatchObject({ isError: true, text: 'run_command: denied by the user. Note from the user: no network, please' });
+		expect(curlResult).toMatchObject({
+			isError: true,
+			text: 'run_command: denied by the user. Note from the user: no network, please',
+		});
 
 		// Allowed calls ran: the MCP tool (read-only, no approval needed) and the command in the scratch copy.
-		expect(toolResult('alice', (event) => event.name === 'mcp__srv__echo')).toMatchObject({ isError: false, text: 'echo: hi' });
+		expect(toolResult('alice', (event) => event.name === 'mcp__srv__echo')).toMatchObject({
+			isError: false,
+			text: 'echo: hi',
+		});
 		for (const agent of ['alice', 'bob']) {
-			const listing = toolResult(agent, (event) => event.name === 'run_command' && event.text.startsWith('exit code'));
+			const listing = toolResult(
+				agent,
+				(event) => event.name === 'run_command' && event.text.startsWith('exit code'),
+			);
 			expect(listing.text).toMatch(/^exit code 0 \(.*\)\nREADME\.md\nlisting\.txt$/);
 		}
 		expect(existsSync(join(r.root, 'listing.txt'))).toBe(false);
 
 		// The models saw the MCP tool with its server schema next to the workspace tools.
 		const offered = r.models.get('alice')!.requests[0]!.tools;
-		expect(offered.find((tool) => tool.name === 'mcp__srv__echo')!.parameters).toMatchObject({ properties: { text: { type: 'string' } } });
-		expect(offered.map((tool) => tool.name)).toEqual(expect.arrayContaining(['read_file', 'run_command', 'mcp__srv__echo', 'new_answer']));
+		expect(offered.find((tool) => tool.name === 'mcp__srv__echo')!.parameters).toMatchObject({
+			properties: { text: { type: 'string' } },
+		});
+		expect(offered.map((tool) => tool.name)).toEqual(
+			expect.arrayContaining(['read_file', 'run_command', 'mcp__srv__echo', 'new_answer']),
+		);
 
 		// The ledger records every decision: who asked, what, why, and who decided.
-		const decisions = r.ledger().map((entry) => [entry.agentId, entry.target, entry.decision, entry.via, entry.by, entry.requestId ?? null]);
+		const decisions = r
+			.ledger()
+			.map((entry) => [
+				entry.agentId,
+				entry.target,
+				entry.decision,
+				entry.via,
+				entry.by,
+				entry.requestId ?? null,
+			]);
 		expect(decisions).toHaveLength(4);
 		expect(decisions).toEqual(
 			expect.arrayContaining([
@@ -152,7 +218,11 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 				['bob', 'curl https://evil.example', 'deny', 'approval', 'user', requests[1]!.requestId],
 			]),
 		);
-		expect(r.ledger().find((entry) => entry.target.startsWith('curl'))).toMatchObject({ note: 'no network, please', risk: { level: 'high' }, phase: 'coordination' });
+		expect(r.ledger().find((entry) => entry.target.startsWith('curl'))).toMatchObject({
+			note: 'no network, please',
+			risk: { level: 'high' },
+			phase: 'coordination',
+		});
 
 		// One MCP session for the run, shared by both agents, closed at the end.
 		expect(logLines(log).filter((line) => line.startsWith('start'))).toHaveLength(1);
@@ -165,31 +235,73 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		const controller = new AbortController();
 		const r = await run({
 			members: [
-				{ id: 'alice', handler: sequence([tools(call('mcp__srv__spawn_grandchild', {}), call('mcp__srv__slow', { ms: 60_000 })), answer('a')]) },
-				{ id: 'bob', handler: sequence([tools(call('run_command', { command: 'npm publish' })), answer('b')]) },
+				{
+					id: 'alice',
+					handler: sequence([
+						tools(call('mcp__srv__spawn_grandchild', {}), call('mcp__srv__slow', { ms: 60_000 })),
+						answer('a'),
+					]),
+				},
+				{
+					id: 'bob',
+					handler: sequence([tools(call('run_command', { command: 'npm publish' })), answer('b')]),
+				},
 			],
-			agents: { alice: { mcpServers: [stdioServerSpec('srv', { log })], commandExecution: false }, bob: { commandExecution: true } },
-			answer: (request) => (request.target.includes('spawn_grandchild') ? { choice: 'allow-once' } : undefined),
+			agents: {
+				alice: { mcpServers: [stdioServerSpec('srv', { log })], commandExecution: false },
+				bob: { commandExecution: true },
+			},
+			answer: (request) =>
+				request.target.includes('spawn_grandchild') ? { choice: 'allow-once' } : undefined,
 			signal: controller.signal,
 			onEvent: (event) => {
-				if (event.type === 'tool-call' && event.name === 'mcp__srv__slow') setTimeout(() => controller.abort(), 300);
+				if (event.type === 'tool-call' && event.name === 'mcp__srv__slow') {
+					setTimeout(() => controller.abort(), 300);
+				}
 			},
 		});
 		expect(r.result.status).toBe('cancelled');
 		expect(r.of('run-end')[0]!.status).toBe('cancelled');
 		expect(r.broker.pending()).toEqual([]);
 		const publish = r.of('approval-request').find((event) => event.target === 'npm publish')!;
-		expect(r.of('approval-result').find((event) => event.requestId === publish.requestId)).toMatchObject({ decision: 'deny' });
-		const server = Number(logLines(log).find((line) => line.startsWith('start'))!.split(' ')[1]);
-		const grandchild = Number(logLines(log).find((line) => line.startsWith('grandchild'))!.split(' ')[1]);
-		await waitFor(() => !isAlive(server) && !isAlive(grandchild), 5000, 'the server and its child to be gone');
-		expect(r.ledger().find((entry) => entry.target === 'npm publish')).toMatchObject({ decision: 'deny', by: 'cancelled' });
+		expect(r.of('approval-result').find((event) => event.requestId === publish.requestId)).toMatchObject({
+			decision: 'deny',
+		});
+		const server = Number(
+			logLines(log)
+				.find((line) => line.startsWith('start'))!
+				.split(' ')[1],
+		);
+		const grandchild = Number(
+			logLines(log)
+				.find((line) => line.startsWith('grandchild'))!
+				.split(' ')[1],
+		);
+		await waitFor(
+			() => !isAlive(server) && !isAlive(grandchild),
+			5000,
+			'the server and its child to be gone',
+		);
+		expect(r.ledger().find((entry) => entry.target === 'npm publish')).toMatchObject({
+			decision: 'deny',
+			by: 'cancelled',
+		});
 	});
 
 	it('the run budget stops the agent that exceeds it, cleanly; the others finish the run', async () => {
 		const r = await run({
 			members: [
-				{ id: 'alice', handler: sequence([tools(call('read_file', { path: 'README.md' }), call('run_command', { command: 'ls' }), call('list_directory', { path: '.' })), answer('never')]) },
+				{
+					id: 'alice',
+					handler: sequence([
+						tools(
+							call('read_file', { path: 'README.md' }),
+							call('run_command', { command: 'ls' }),
+							call('list_directory', { path: '.' }),
+						),
+						answer('never'),
+					]),
+				},
 				{ id: 'bob', handler: sequence([answer('bob answer'), vote('agent2')]) },
 			],
 			agents: { alice: { commandExecution: true } },
@@ -197,8 +309,18 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		});
 		expect(r.result.status).toBe('completed');
 		expect(r.result.winner?.agentId).toBe('bob');
-		expect(r.of('agent-killed')).toEqual([expect.objectContaining({ agentId: 'alice', reason: "stopped: the run's tool-call budget is used up (max_tool_calls: 2)" })]);
-		expect(r.of('tool-result').filter((event) => event.agentId === 'alice').map((event) => [event.name, event.isError])).toEqual([
+		expect(r.of('agent-killed')).toEqual([
+			expect.objectContaining({
+				agentId: 'alice',
+				reason: "stopped: the run's tool-call budget is used up (max_tool_calls: 2)",
+			}),
+		]);
+		expect(
+			r
+				.of('tool-result')
+				.filter((event) => event.agentId === 'alice')
+				.map((event) => [event.name, event.isError]),
+		).toEqual([
 			['read_file', false],
 			['run_command', false],
 			['list_directory', true],
@@ -210,16 +332,30 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		const presenter: ScriptedHandler = (request) => {
 			if (!read.isPresentation(request)) return answer('the answer');
 			presentationCalls++;
-			if (presentationCalls === 1) return tools(call('write_file', { path: 'NOTES.md', content: 'from the presenter\n' }));
+			if (presentationCalls === 1) {
+				return tools(call('write_file', { path: 'NOTES.md', content: 'from the presenter\n' }));
+			}
 			if (presentationCalls === 2) return tools(call('run_command', { command: 'cat NOTES.md README.md' }));
 			return { text: 'presented' };
 		};
-		const r = await run({ members: [{ id: 'solo', handler: presenter }], agents: { solo: { commandExecution: true } }, permissions: { rules: { allow: ['command(cat *)'] } } });
+		const r = await run({
+			members: [{ id: 'solo', handler: presenter }],
+			agents: { solo: { commandExecution: true } },
+			permissions: { rules: { allow: ['command(cat *)'] } },
+		});
 		expect(r.result).toMatchObject({ status: 'completed', finalAnswer: 'presented' });
 		const output = r.of('tool-result').find((event) => event.name === 'run_command')!;
 		expect(output).toMatchObject({ phase: 'presentation', isError: false });
 		expect(output.text).toMatch(/^exit code 0 .*\nfrom the presenter\n# demo$/);
-		expect(r.ledger()).toEqual([expect.objectContaining({ agentId: 'solo', phase: 'presentation', decision: 'allow', via: 'rule', rule: { effect: 'allow', pattern: 'command(cat *)', source: 'config' } })]);
+		expect(r.ledger()).toEqual([
+			expect.objectContaining({
+				agentId: 'solo',
+				phase: 'presentation',
+				decision: 'allow',
+				via: 'rule',
+				rule: { effect: 'allow', pattern: 'command(cat *)', source: 'config' },
+			}),
+		]);
 		expect(existsSync(join(r.root, 'NOTES.md'))).toBe(false);
 		expect(r.result.changes.map((change) => change.path)).toEqual(['NOTES.md']);
 	});
@@ -228,7 +364,14 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		let broker: ApprovalBroker | undefined;
 		const r = await run({
 			members: [
-				{ id: 'alice', handler: sequence([tools(call('run_command', { command: 'make' })), answer('alice answer'), vote('agent2')]) },
+				{
+					id: 'alice',
+					handler: sequence([
+						tools(call('run_command', { command: 'make' })),
+						answer('alice answer'),
+						vote('agent2'),
+					]),
+				},
 				{ id: 'bob', handler: sequence([answer('bob answer'), vote('agent2')], 'bob presents') },
 			],
 			agents: { alice: { commandExecution: true } },
@@ -237,7 +380,9 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 			},
 			onEvent: (event) => {
 				// Decide only once bob has answered and voted: bob must not wait for alice's approval.
-				if (event.type === 'vote' && event.agentId === 'bob') setTimeout(() => broker!.resolve(broker!.pending()[0]!.requestId, 'deny'), 50);
+				if (event.type === 'vote' && event.agentId === 'bob') {
+					setTimeout(() => broker!.resolve(broker!.pending()[0]!.requestId, 'deny'), 50);
+				}
 			},
 		});
 		expect(r.result.status).toBe('completed');
@@ -267,7 +412,11 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		});
 		const events: RunEvent[] = [];
 		for await (const event of orchestrator.run()) events.push(event);
-		expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'failed', error: 'internal error: tools exploded' });
+		expect(events.at(-1)).toMatchObject({
+			type: 'run-end',
+			status: 'failed',
+			error: 'internal error: tools exploded',
+		});
 		expect(closed).toBe(1);
 	});
 
@@ -276,10 +425,17 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		const r = await run({
 			members: [{ id: 'solo', handler: () => ({ text: 'done' }) }],
 			agents: { solo: { commandExecution: true } },
-			options: { trusted: false, workspaceServers: [stdioServerSpec('repo', { log, origin: { kind: 'workspace-file', file: '.mcp.json' } })] },
+			options: {
+				trusted: false,
+				workspaceServers: [
+					stdioServerSpec('repo', { log, origin: { kind: 'workspace-file', file: '.mcp.json' } }),
+				],
+			},
 		});
 		expect(r.result.status).toBe('completed');
-		expect(r.models.get('solo')!.requests[0]!.tools.map((tool) => tool.name)).not.toEqual(expect.arrayContaining(['run_command']));
+		expect(r.models.get('solo')!.requests[0]!.tools.map((tool) => tool.name)).not.toEqual(
+			expect.arrayContaining(['run_command']),
+		);
 		expect(r.notices).toEqual([
 			"MCP server 'repo' (from .mcp.json) was not started: the workspace is not trusted, and stdio servers start processes",
 			'run_command is off: the workspace is not trusted (commands would run its own scripts)',

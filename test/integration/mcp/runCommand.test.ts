@@ -1,4 +1,12 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readFileSync,
+	readlinkSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,17 +44,22 @@ describe('scratch copy for run_command', () => {
 	it('copies what git would see, links dependency folders, applies the overlay, and never writes the workspace', async () => {
 		const root = project();
 		const scratch = new ScratchCopy({ workspaceRoot: root, label: 'agent 1' });
-		const dir = await scratch.prepare(new Map([
-			['src/a.ts', 'export const a = 2;\n'],
-			['new/b.txt', 'new file'],
-			['README.md', null],
-			['node_modules/pkg/index.js', 'tampered'],
-		]), new RunSnapshot(root));
+		const dir = await scratch.prepare(
+			new Map([
+				['src/a.ts', 'export const a = 2;\n'],
+				['new/b.txt', 'new file'],
+				['README.md', null],
+				['node_modules/pkg/index.js', 'tampered'],
+			]),
+			new RunSnapshot(root),
+		);
 		expect(dir).toMatch(/massgen-cmd-agent_1-/);
 		expect(readFileSync(join(dir, 'src/a.ts'), 'utf8')).toBe('export const a = 2;\n');
 		expect(readFileSync(join(dir, 'new/b.txt'), 'utf8')).toBe('new file');
 		expect(existsSync(join(dir, 'README.md'))).toBe(false);
-		for (const absent of ['.git', '.env', '.env.local', '.massgen', 'dist', 'debug.log', 'link-outside']) expect(existsSync(join(dir, absent))).toBe(false);
+		for (const absent of ['.git', '.env', '.env.local', '.massgen', 'dist', 'debug.log', 'link-outside']) {
+			expect(existsSync(join(dir, absent))).toBe(false);
+		}
 		expect(lstatSync(join(dir, 'node_modules')).isSymbolicLink()).toBe(true);
 		expect(readlinkSync(join(dir, 'node_modules'))).toBe(join(root, 'node_modules'));
 		expect(lstatSync(join(dir, 'packages/p/node_modules')).isSymbolicLink()).toBe(true);
@@ -69,20 +82,34 @@ describe('scratch copy for run_command', () => {
 		await scratch.dispose();
 		expect(existsSync(dir)).toBe(false);
 		expect(readFileSync(join(root, 'node_modules/pkg/index.js'), 'utf8')).toBe('module.exports = 1;');
-		expect(readFileSync(join(root, 'packages/p/node_modules/dep/index.js'), 'utf8')).toBe('nested dependency');
+		expect(readFileSync(join(root, 'packages/p/node_modules/dep/index.js'), 'utf8')).toBe(
+			'nested dependency',
+		);
 	});
 
 	it('refuses a workspace larger than its cap', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'x'.repeat(2000) });
 		const scratch = new ScratchCopy({ workspaceRoot: root, label: 'big', maxBytes: 1000 });
-		await expect(scratch.prepare(new Map(), new RunSnapshot(root))).rejects.toThrow(/too large for a scratch copy/);
+		await expect(scratch.prepare(new Map(), new RunSnapshot(root))).rejects.toThrow(
+			/too large for a scratch copy/,
+		);
 		await scratch.dispose();
 	});
 });
 
 describe.runIf(posix)('runShellCommand', () => {
-	const run = (command: string, options: { timeoutMs?: number; maxOutputBytes?: number; signal?: AbortSignal; cwd?: string } = {}) =>
-		runShellCommand({ command, cwd: options.cwd ?? makeWorkspaceDir(), env, timeoutMs: options.timeoutMs ?? 10_000, maxOutputBytes: options.maxOutputBytes ?? 64 * 1024, signal: options.signal ?? new AbortController().signal });
+	const run = (
+		command: string,
+		options: { timeoutMs?: number; maxOutputBytes?: number; signal?: AbortSignal; cwd?: string } = {},
+	) =>
+		runShellCommand({
+			command,
+			cwd: options.cwd ?? makeWorkspaceDir(),
+			env,
+			timeoutMs: options.timeoutMs ?? 10_000,
+			maxOutputBytes: options.maxOutputBytes ?? 64 * 1024,
+			signal: options.signal ?? new AbortController().signal,
+		});
 
 	it('captures stdout and stderr together with the exit code', async () => {
 		const result = await run('echo out; echo err 1>&2; exit 3');
@@ -99,7 +126,9 @@ describe.runIf(posix)('runShellCommand', () => {
 		const orphan = Number(result.output.trim());
 		expect(orphan).toBeGreaterThan(0);
 		await waitFor(() => !isAlive(orphan), 3000, 'the background sleep to die');
-		expect(formatCommandResult(result, 400)).toMatch(/^timed out after 0 s \(the command and everything it started were killed\)/);
+		expect(formatCommandResult(result, 400)).toMatch(
+			/^timed out after 0 s \(the command and everything it started were killed\)/,
+		);
 	});
 
 	it('ends background jobs when the command itself is done', async () => {
@@ -128,13 +157,44 @@ describe.runIf(posix)('runShellCommand', () => {
 	});
 
 	it('gives commands only allow-listed variables, a scratch home and a non-interactive environment', async () => {
-		const parent = { PATH: process.env['PATH'], LANG: 'C.UTF-8', LC_ALL: 'C', OPENAI_API_KEY: 'sk-x', GITHUB_TOKEN: 'ghp', DATABASE_URL: 'postgres://u:pw@h/db', GH_PAT: 'pat-1', HOME: '/home/u' };
-		const environment = commandEnvironment(parent, { home: '/scratch/home', tempDir: '/scratch/home/tmp', ceiling: '/scratch' });
-		expect(environment).toEqual({
-			PATH: process.env['PATH'], LANG: 'C.UTF-8', LC_ALL: 'C', HOME: '/scratch/home', TMPDIR: '/scratch/home/tmp', CI: '1', PAGER: 'cat', GIT_PAGER: 'cat',
-			GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1', FORCE_COLOR: '0', TERM: 'dumb', GIT_CEILING_DIRECTORIES: '/scratch',
+		const parent = {
+			PATH: process.env['PATH'],
+			LANG: 'C.UTF-8',
+			LC_ALL: 'C',
+			OPENAI_API_KEY: 'sk-x',
+			GITHUB_TOKEN: 'ghp',
+			DATABASE_URL: 'postgres://u:pw@h/db',
+			GH_PAT: 'pat-1',
+			HOME: '/home/u',
+		};
+		const environment = commandEnvironment(parent, {
+			home: '/scratch/home',
+			tempDir: '/scratch/home/tmp',
+			ceiling: '/scratch',
 		});
-		const result = await runShellCommand({ command: 'env', cwd: makeWorkspaceDir(), env: environment, timeoutMs: 5000, maxOutputBytes: 65536, signal: new AbortController().signal });
+		expect(environment).toEqual({
+			PATH: process.env['PATH'],
+			LANG: 'C.UTF-8',
+			LC_ALL: 'C',
+			HOME: '/scratch/home',
+			TMPDIR: '/scratch/home/tmp',
+			CI: '1',
+			PAGER: 'cat',
+			GIT_PAGER: 'cat',
+			GIT_TERMINAL_PROMPT: '0',
+			NO_COLOR: '1',
+			FORCE_COLOR: '0',
+			TERM: 'dumb',
+			GIT_CEILING_DIRECTORIES: '/scratch',
+		});
+		const result = await runShellCommand({
+			command: 'env',
+			cwd: makeWorkspaceDir(),
+			env: environment,
+			timeoutMs: 5000,
+			maxOutputBytes: 65536,
+			signal: new AbortController().signal,
+		});
 		expect(result.output).not.toMatch(/sk-x|ghp|pw@h|pat-1|\/home\/u/);
 	});
 

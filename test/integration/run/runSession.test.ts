@@ -32,7 +32,10 @@ function session(root: string, yaml: string, overrides: Partial<RunSessionOption
 }
 
 const eventsOnDisk = (runDir: string) =>
-	readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as RunEvent);
+	readFileSync(join(runDir, 'events.jsonl'), 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as RunEvent);
 
 describe('runSession: one run as both shells assemble it', () => {
 	let team: LoopbackTeam;
@@ -59,7 +62,12 @@ describe('runSession: one run as both shells assemble it', () => {
 		});
 		const { result, runDir } = outcome;
 		expect(result.status).toBe('completed');
-		expect(result.votes.map((vote) => vote.voter).sort()).toEqual(['chat_agent', 'claude_agent', 'gemini_agent', 'openai_agent']);
+		expect(result.votes.map((vote) => vote.voter).sort()).toEqual([
+			'chat_agent',
+			'claude_agent',
+			'gemini_agent',
+			'openai_agent',
+		]);
 		expect(result.finalAnswer).toBeTruthy();
 		expect(started).toEqual({ runDir, runId: result.runId });
 		expect(redactor?.needles).toEqual(expect.arrayContaining(['loopback-openai-key']));
@@ -72,7 +80,9 @@ describe('runSession: one run as both shells assemble it', () => {
 		expect(JSON.stringify(events)).not.toContain('loopback-openai-key');
 		// The log is closed: every event reached events.jsonl, and the end-of-run files are there.
 		expect(eventsOnDisk(runDir)).toEqual(events);
-		expect(readdirSync(runDir)).toEqual(expect.arrayContaining(['events.jsonl', 'result.json', 'final-answer.md', 'config.yaml']));
+		expect(readdirSync(runDir)).toEqual(
+			expect.arrayContaining(['events.jsonl', 'result.json', 'final-answer.md', 'config.yaml']),
+		);
 		expect(JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')).runId).toBe(result.runId);
 		expect(readFileSync(join(runDir, 'config.yaml'), 'utf8')).not.toContain('loopback-openai-key');
 		expect(outcome.ledger).toBeDefined();
@@ -94,11 +104,7 @@ describe('runSession: one run as both shells assemble it', () => {
 			'          - vote: first',
 			'        presentation: { text: done }',
 		];
-		const yaml = [
-			'agents:',
-			...agent('first'),
-			...agent('second'),
-		].join('\n');
+		const yaml = ['agents:', ...agent('first'), ...agent('second')].join('\n');
 		const { options } = session(root, yaml);
 		const outcome = await runSession({
 			...options,

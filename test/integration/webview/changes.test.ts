@@ -14,7 +14,16 @@ import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../../src/protocol/runState.js';
 import { ChangeSetFixture, changePaths } from '../../fixtures/webview/changeSet.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import { artifactsDir, newPanelContext, openPanel, pageProblems, startHarness, waitForExpression, wrapPage, type PanelPage } from './harness.js';
+import {
+	artifactsDir,
+	newPanelContext,
+	openPanel,
+	pageProblems,
+	startHarness,
+	waitForExpression,
+	wrapPage,
+	type PanelPage,
+} from './harness.js';
 
 let harness: Awaited<ReturnType<typeof startHarness>>;
 let context: BrowserContext;
@@ -49,8 +58,12 @@ const file = (path: string) => panel.page.locator(`li.change[data-path="${path}"
 const hunk = (path: string, id: string) => file(path).locator(`.hunk[data-id="${id}"]`);
 const checkbox = (path: string, id: string) => hunk(path, id).locator('input.hunk-check');
 const lastPosted = async () => (await panel.posted()).at(-1);
-const focusKey = () => panel.page.evaluate('document.activeElement && document.activeElement.dataset.focusKey') as Promise<string | null>;
-const isChecked = (locator: Locator) => locator.evaluate((input) => (input as unknown as { checked: boolean }).checked);
+const focusKey = () =>
+	panel.page.evaluate('document.activeElement && document.activeElement.dataset.focusKey') as Promise<
+		string | null
+	>;
+const isChecked = (locator: Locator) =>
+	locator.evaluate((input) => (input as unknown as { checked: boolean }).checked);
 /**
  * A screenshot of one element (the review section) in test-results/webview, taken with the
  * viewport as tall as the page so the sticky header and question box stay out of it.
@@ -69,18 +82,21 @@ async function elementShot(locator: Locator, name: string): Promise<string> {
 	return path;
 }
 
-const isIndeterminate = (locator: Locator) => locator.evaluate((input) => (input as unknown as { indeterminate: boolean }).indeterminate);
+const isIndeterminate = (locator: Locator) =>
+	locator.evaluate((input) => (input as unknown as { indeterminate: boolean }).indeterminate);
 
 describe('change review in the panel', () => {
 	it('renders files, +/- counts, hunks with checkboxes, consensus marks, the runner-up alternative and the stale file; fits 420 px', async () => {
 		await show(new ChangeSetFixture().view());
 		const page = panel.page;
 
-		await expect(page.locator('li.change').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { path: string } }).dataset.path))).resolves.toEqual([
-			changePaths.load,
-			changePaths.docs,
-			changePaths.issues,
-		]);
+		await expect(
+			page
+				.locator('li.change')
+				.evaluateAll((rows) =>
+					rows.map((row) => (row as unknown as { dataset: { path: string } }).dataset.path),
+				),
+		).resolves.toEqual([changePaths.load, changePaths.docs, changePaths.issues]);
 		await expect(page.locator('.changes-title').textContent()).resolves.toBe('Changed files (3)');
 		await expect(page.locator('.changes-summary').textContent()).resolves.toBe('4 of 4 changes · +27 −4');
 		await expect(file(changePaths.load).locator('.change-lines').textContent()).resolves.toBe('+6−3');
@@ -94,25 +110,41 @@ describe('change review in the panel', () => {
 		// Hunks: all checked, headers in unified-diff form, lines coloured by kind.
 		expect(await file(changePaths.load).locator('.hunk:not(.hunk-alt)').count()).toBe(2);
 		expect(await page.locator('input.hunk-check').count()).toBe(4);
-		for (const input of await page.locator('input.hunk-check').all()) expect(await isChecked(input)).toBe(true);
+		for (const input of await page.locator('input.hunk-check').all()) {
+			expect(await isChecked(input)).toBe(true);
+		}
 		for (const input of await page.locator('input.file-check').all()) {
 			expect(await isChecked(input)).toBe(true);
 			expect(await isIndeterminate(input)).toBe(false);
 		}
-		await expect(hunk(changePaths.load, 'final#0').locator('.hunk-range').textContent()).resolves.toBe('@@ -3,0 +4,2 @@');
-		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-range').textContent()).resolves.toBe('@@ -15,3 +17,4 @@');
-		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-summary').textContent()).resolves.toBe('replaces 3 lines with 4');
+		await expect(hunk(changePaths.load, 'final#0').locator('.hunk-range').textContent()).resolves.toBe(
+			'@@ -3,0 +4,2 @@',
+		);
+		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-range').textContent()).resolves.toBe(
+			'@@ -15,3 +17,4 @@',
+		);
+		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-summary').textContent()).resolves.toBe(
+			'replaces 3 lines with 4',
+		);
 		expect(await hunk(changePaths.load, 'final#1').locator('.dl-del').count()).toBe(3);
 		expect(await hunk(changePaths.load, 'final#1').locator('.dl-add').count()).toBe(4);
-		await expect(hunk(changePaths.load, 'final#1').locator('.dl-add .dl-num').allTextContents()).resolves.toEqual(['17', '18', '19', '20']);
-		await expect(hunk(changePaths.load, 'final#1').locator('.dl-del .dl-num').allTextContents()).resolves.toEqual(['15', '16', '17']);
-		await expect(hunk(changePaths.load, 'final#1').locator('.dl-add .dl-text').first().textContent()).resolves.toBe('\tconst doc = YAML.parseDocument(text, { keepSourceTokens: true });');
+		await expect(
+			hunk(changePaths.load, 'final#1').locator('.dl-add .dl-num').allTextContents(),
+		).resolves.toEqual(['17', '18', '19', '20']);
+		await expect(
+			hunk(changePaths.load, 'final#1').locator('.dl-del .dl-num').allTextContents(),
+		).resolves.toEqual(['15', '16', '17']);
+		await expect(
+			hunk(changePaths.load, 'final#1').locator('.dl-add .dl-text').first().textContent(),
+		).resolves.toBe('\tconst doc = YAML.parseDocument(text, { keepSourceTokens: true });');
 
 		// Consensus: K of N with the agents in the tooltip; "only the winner" highlighted.
 		const all = hunk(changePaths.load, 'final#0').locator('.consensus');
 		await expect(all.locator('.consensus-text').textContent()).resolves.toBe('3 of 3 agents');
 		await expect(all.getAttribute('data-level')).resolves.toBe('all');
-		await expect(all.getAttribute('title')).resolves.toBe('3 of 3 agents made this change: gemini (winner), gpt (agent1.1) and claude (agent2.1)');
+		await expect(all.getAttribute('title')).resolves.toBe(
+			'3 of 3 agents made this change: gemini (winner), gpt (agent1.1) and claude (agent2.1)',
+		);
 		expect(await all.locator('.dot.is-on').count()).toBe(3);
 		const two = hunk(changePaths.load, 'final#1').locator('.consensus');
 		await expect(two.locator('.consensus-text').textContent()).resolves.toBe('2 of 3 agents');
@@ -122,17 +154,21 @@ describe('change review in the panel', () => {
 		await expect(solo.getAttribute('data-level')).resolves.toBe('solo');
 		await expect(solo.getAttribute('title')).resolves.toBe('1 of 3 agents made this change: gemini (winner)');
 		await expect(hunk(changePaths.docs, 'final#0').getAttribute('class')).resolves.toContain('is-solo');
-		await expect(hunk(changePaths.issues, 'final#0').locator('.consensus-text').textContent()).resolves.toBe('2 of 3 agents');
+		await expect(hunk(changePaths.issues, 'final#0').locator('.consensus-text').textContent()).resolves.toBe(
+			'2 of 3 agents',
+		);
 		await expect(page.locator('.solo-jump').textContent()).resolves.toBe('1 change only the winner made');
 
 		// The runner-up alternative sits right after the winner's hunk it would replace.
 		const alternatives = file(changePaths.load).locator('.hunk-alt');
 		expect(await alternatives.count()).toBe(1);
-		await expect(file(changePaths.load).locator('.hunk').evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { id: string } }).dataset.id))).resolves.toEqual([
-			'final#0',
-			'final#1',
-			'alt#0',
-		]);
+		await expect(
+			file(changePaths.load)
+				.locator('.hunk')
+				.evaluateAll((items) =>
+					items.map((item) => (item as unknown as { dataset: { id: string } }).dataset.id),
+				),
+		).resolves.toEqual(['final#0', 'final#1', 'alt#0']);
 		const alt = alternatives.first();
 		await expect(alt.locator('.label-chip').allTextContents()).resolves.toEqual(['agent2.1']);
 		await expect(alt.locator('.consensus-text').textContent()).resolves.toBe('1 of 3 agents');
@@ -144,16 +180,24 @@ describe('change review in the panel', () => {
 		// Files the user changed since the team read them: a mark in the row (merged / conflict) and a note in the body.
 		const docs = file(changePaths.docs);
 		await expect(docs.locator('.change-stale').textContent()).resolves.toBe('edited since: merged');
-		await expect(docs.locator('.change-stale').getAttribute('title')).resolves.toMatch(/^Edited since the team read it: merged\./);
-		await expect(docs.locator('.change-stale-note').textContent()).resolves.toMatch(/^Edited since the team read it: merged\. .*keeps your edits/);
+		await expect(docs.locator('.change-stale').getAttribute('title')).resolves.toMatch(
+			/^Edited since the team read it: merged\./,
+		);
+		await expect(docs.locator('.change-stale-note').textContent()).resolves.toMatch(
+			/^Edited since the team read it: merged\. .*keeps your edits/,
+		);
 		expect(await docs.locator('.change-stale-note').isVisible()).toBe(true);
 		const issuesRow = file(changePaths.issues);
 		await expect(issuesRow.getAttribute('data-user-edit')).resolves.toBe('conflict');
 		await expect(issuesRow.locator('.change-stale').textContent()).resolves.toBe('edited since: conflict');
-		await expect(issuesRow.locator('.change-stale-note').textContent()).resolves.toMatch(/^Edited since the team read it: conflict\. .*Accepting asks/);
+		await expect(issuesRow.locator('.change-stale-note').textContent()).resolves.toMatch(
+			/^Edited since the team read it: conflict\. .*Accepting asks/,
+		);
 		expect(await file(changePaths.load).locator('.change-stale').isHidden()).toBe(true);
 		await expect(file(changePaths.load).getAttribute('data-user-edit')).resolves.toBe('none');
-		await expect(page.locator('.changes-note').textContent()).resolves.toContain('2 files were edited since the team read them: accepting keeps your edits and asks about 1 conflict.');
+		await expect(page.locator('.changes-note').textContent()).resolves.toContain(
+			'2 files were edited since the team read them: accepting keeps your edits and asks about 1 conflict.',
+		);
 
 		// Footer.
 		await expect(page.locator('.accept-all').textContent()).resolves.toBe('Accept all');
@@ -161,13 +205,23 @@ describe('change review in the panel', () => {
 		await expect(page.locator('.reject-all').textContent()).resolves.toBe('Reject all');
 
 		// Accessible names: every checkbox says which change it is; consensus is its description.
-		const named = page.getByRole('checkbox', { name: 'Change 2 of 2 in src/config/load.ts, lines 15–17: replaces 3 lines with 4' });
+		const named = page.getByRole('checkbox', {
+			name: 'Change 2 of 2 in src/config/load.ts, lines 15–17: replaces 3 lines with 4',
+		});
 		expect(await named.count()).toBe(1);
 		await expect(named.getAttribute('aria-describedby')).resolves.toBe(await two.getAttribute('id'));
-		expect(await page.getByRole('checkbox', { name: 'Include the changes to docs/config.md' }).count()).toBe(1);
-		expect(await page.getByRole('button', { name: 'Use agent2.1’s change at line 16 instead of the winner’s change 2' }).count()).toBe(1);
+		expect(await page.getByRole('checkbox', { name: 'Include the changes to docs/config.md' }).count()).toBe(
+			1,
+		);
+		expect(
+			await page
+				.getByRole('button', { name: 'Use agent2.1’s change at line 16 instead of the winner’s change 2' })
+				.count(),
+		).toBe(1);
 
-		const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+		const overflow = await page.evaluate(
+			'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+		);
 		expect(overflow).toBe(0);
 		await elementShot(page.locator('.changes'), 'hunks');
 	});
@@ -188,7 +242,12 @@ describe('change review in the panel', () => {
 
 		// Space on the focused checkbox (keyboard), not a click.
 		await page.keyboard.press('Space');
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['final#1'], selected: false });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['final#1'],
+			selected: false,
+		});
 		expect(await isChecked(target)).toBe(false);
 		// The panel shows the new selection before the host answers.
 		await expect(file(changePaths.load).locator('.change-lines').textContent()).resolves.toBe('+2−0');
@@ -201,11 +260,20 @@ describe('change review in the panel', () => {
 
 		// The host answers with a new change set (new objects for everything).
 		const rendersBefore = await panel.renders();
-		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['final#1'], false).view() });
+		await panel.send({
+			type: 'change-set',
+			changeSet: host.select(changePaths.load, ['final#1'], false).view(),
+		});
 		expect(await panel.renders()).toBeGreaterThan(rendersBefore);
 		expect(await focusKey()).toBe(`hunk:${changePaths.load}#final#1`);
 		expect(await target.evaluate((input) => (input as unknown as { __marker?: number }).__marker)).toBe(1);
-		expect(await target.evaluate((input) => input === (input as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)).toBe(true);
+		expect(
+			await target.evaluate(
+				(input) =>
+					input ===
+					(input as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement,
+			),
+		).toBe(true);
 		expect(await page.evaluate('window.scrollY')).toBe(scrollBefore);
 		expect(await target.evaluate((input) => input.getBoundingClientRect().top)).toBe(topBefore);
 		expect(await isChecked(target)).toBe(false);
@@ -214,8 +282,16 @@ describe('change review in the panel', () => {
 
 		// Space again switches it back on.
 		await page.keyboard.press('Space');
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['final#1'], selected: true });
-		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['final#1'], true).view() });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['final#1'],
+			selected: true,
+		});
+		await panel.send({
+			type: 'change-set',
+			changeSet: host.select(changePaths.load, ['final#1'], true).view(),
+		});
 		expect(await isChecked(target)).toBe(true);
 		expect(await focusKey()).toBe(`hunk:${changePaths.load}#final#1`);
 		await expect(file(changePaths.load).locator('.change-lines').textContent()).resolves.toBe('+6−3');
@@ -225,7 +301,10 @@ describe('change review in the panel', () => {
 		await page.keyboard.press('Space');
 		await panel.send({ type: 'change-set', changeSet: host.view() });
 		expect(await isChecked(target)).toBe(false);
-		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['final#1'], false).view() });
+		await panel.send({
+			type: 'change-set',
+			changeSet: host.select(changePaths.load, ['final#1'], false).view(),
+		});
 		expect(await isChecked(target)).toBe(false);
 		await expect(file(changePaths.load).getAttribute('data-pending')).resolves.toBe('false');
 	});
@@ -236,13 +315,23 @@ describe('change review in the panel', () => {
 		const page = panel.page;
 		const alt = hunk(changePaths.load, 'alt#0');
 		await alt.locator('.alt-action').click();
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['alt#0'], selected: true });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['alt#0'],
+			selected: true,
+		});
 		// At once: the alternative is in use and the winner's overlapping hunk is off.
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('true');
 		expect(await isChecked(checkbox(changePaths.load, 'final#1'))).toBe(false);
-		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-replaced').textContent()).resolves.toBe('replaced by agent2.1');
+		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-replaced').textContent()).resolves.toBe(
+			'replaced by agent2.1',
+		);
 
-		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['alt#0'], true).view() });
+		await panel.send({
+			type: 'change-set',
+			changeSet: host.select(changePaths.load, ['alt#0'], true).view(),
+		});
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('true');
 		expect(await alt.locator('.alt-icon .codicon-pass-filled').count()).toBe(1);
 		await expect(alt.locator('.alt-state').getAttribute('hidden')).resolves.toBeNull();
@@ -253,44 +342,72 @@ describe('change review in the panel', () => {
 		await expect(file(changePaths.load).locator('.change-count').textContent()).resolves.toBe('1/2 +1');
 		expect(await isChecked(file(changePaths.load).locator('input.file-check'))).toBe(true);
 		expect(await isIndeterminate(file(changePaths.load).locator('input.file-check'))).toBe(false);
-		await expect(page.locator('.changes-summary').textContent()).resolves.toBe('3 of 4 changes + 1 runner-up · +25 −2');
+		await expect(page.locator('.changes-summary').textContent()).resolves.toBe(
+			'3 of 4 changes + 1 runner-up · +25 −2',
+		);
 		expect(await focusKey()).toBe(`alt:${changePaths.load}#alt#0`);
 		await elementShot(file(changePaths.load), 'hunks-alternative');
 
 		await alt.locator('.alt-action').click();
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['final#1'], selected: true });
-		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['final#1'], true).view() });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['final#1'],
+			selected: true,
+		});
+		await panel.send({
+			type: 'change-set',
+			changeSet: host.select(changePaths.load, ['final#1'], true).view(),
+		});
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('false');
 		expect(await isChecked(checkbox(changePaths.load, 'final#1'))).toBe(true);
 		await expect(alt.locator('.alt-action').textContent()).resolves.toBe('Use instead');
 
 		// The runner-up's version of the file opens in a diff (answer label as the version).
-		await alt.getByRole('button', { name: 'Open the diff of agent2.1’s version of src/config/load.ts' }).click();
+		await alt
+			.getByRole('button', { name: 'Open the diff of agent2.1’s version of src/config/load.ts' })
+			.click();
 		expect(await lastPosted()).toEqual({ type: 'open-diff', path: changePaths.load, version: 'agent2.1' });
 
 		// An extra change (replaces nothing) is offered with "Add".
 		const extras = new ChangeSetFixture({ extra: true });
 		await panel.send({ type: 'change-set', changeSet: extras.view() });
-		await expect(file(changePaths.load).locator('.hunk-group-head').textContent()).resolves.toBe('Extra changes from runner-ups (1)');
+		await expect(file(changePaths.load).locator('.hunk-group-head').textContent()).resolves.toBe(
+			'Extra changes from runner-ups (1)',
+		);
 		const extra = hunk(changePaths.load, 'alt#0');
 		await expect(extra.getAttribute('data-kind')).resolves.toBe('extra');
 		await expect(extra.locator('.alt-relation').textContent()).resolves.toBe('extra change');
 		await expect(extra.locator('.hunk-summary').textContent()).resolves.toBe('adds 1 line');
 		await expect(extra.locator('.alt-action').textContent()).resolves.toBe('Add');
-		await expect(file(changePaths.load).locator('.hunk').evaluateAll((items) => items.map((item) => (item as unknown as { dataset: { id: string } }).dataset.id))).resolves.toEqual([
-			'final#0',
-			'final#1',
-			'alt#1',
-			'alt#0',
-		]);
+		await expect(
+			file(changePaths.load)
+				.locator('.hunk')
+				.evaluateAll((items) =>
+					items.map((item) => (item as unknown as { dataset: { id: string } }).dataset.id),
+				),
+		).resolves.toEqual(['final#0', 'final#1', 'alt#1', 'alt#0']);
 		await extra.locator('.alt-action').click();
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['alt#0'], selected: true });
-		await panel.send({ type: 'change-set', changeSet: extras.select(changePaths.load, ['alt#0'], true).view() });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['alt#0'],
+			selected: true,
+		});
+		await panel.send({
+			type: 'change-set',
+			changeSet: extras.select(changePaths.load, ['alt#0'], true).view(),
+		});
 		await expect(extra.locator('.alt-action').textContent()).resolves.toBe('Remove');
 		// Adding an extra keeps every winner hunk.
 		expect(await isChecked(checkbox(changePaths.load, 'final#1'))).toBe(true);
 		await extra.locator('.alt-action').click();
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['alt#0'], selected: false });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['alt#0'],
+			selected: false,
+		});
 	});
 
 	it('Accept posts the run id alone when everything is selected, and the hunks of every file otherwise (also before the host answers); Reject all', async () => {
@@ -352,19 +469,35 @@ describe('change review in the panel', () => {
 		const fileCheck = file(changePaths.load).locator('input.file-check');
 
 		await fileCheck.click();
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['final#0', 'final#1'], selected: false });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['final#0', 'final#1'],
+			selected: false,
+		});
 		expect(await isChecked(checkbox(changePaths.load, 'final#0'))).toBe(false);
 		expect(await isChecked(checkbox(changePaths.load, 'final#1'))).toBe(false);
-		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['final#0', 'final#1'], false).view() });
+		await panel.send({
+			type: 'change-set',
+			changeSet: host.select(changePaths.load, ['final#0', 'final#1'], false).view(),
+		});
 		expect(await isChecked(fileCheck)).toBe(false);
 		await expect(file(changePaths.load).getAttribute('data-selection')).resolves.toBe('none');
 
 		// Some selected: the file checkbox is mixed, and a click selects the rest.
 		await checkbox(changePaths.load, 'final#0').click();
-		await panel.send({ type: 'change-set', changeSet: host.select(changePaths.load, ['final#0'], true).view() });
+		await panel.send({
+			type: 'change-set',
+			changeSet: host.select(changePaths.load, ['final#0'], true).view(),
+		});
 		expect(await isIndeterminate(fileCheck)).toBe(true);
 		await fileCheck.click();
-		expect(await lastPosted()).toEqual({ type: 'select-hunks', path: changePaths.load, ids: ['final#1'], selected: true });
+		expect(await lastPosted()).toEqual({
+			type: 'select-hunks',
+			path: changePaths.load,
+			ids: ['final#1'],
+			selected: true,
+		});
 		expect(await isChecked(fileCheck)).toBe(true);
 		expect(await isIndeterminate(fileCheck)).toBe(false);
 
@@ -399,9 +532,13 @@ describe('change review in the panel', () => {
 		await waitForExpression(page, 'window.__posted.length > 0');
 		panel = wrapPage(page, panel.consoleErrors);
 		await show(changeSet);
-		await expect(file(changePaths.load).locator('.change-twisty').getAttribute('aria-expanded')).resolves.toBe('false');
+		await expect(
+			file(changePaths.load).locator('.change-twisty').getAttribute('aria-expanded'),
+		).resolves.toBe('false');
 		expect(await file(changePaths.load).locator('.change-body').isHidden()).toBe(true);
-		await expect(file(changePaths.docs).locator('.change-twisty').getAttribute('aria-expanded')).resolves.toBe('true');
+		await expect(
+			file(changePaths.docs).locator('.change-twisty').getAttribute('aria-expanded'),
+		).resolves.toBe('true');
 	});
 
 	it('long hunks show their first lines with "Show N more lines"; lines the host left out point to the diff editor', async () => {
@@ -419,12 +556,33 @@ describe('change review in the panel', () => {
 					removed: 0,
 					userEdit: 'none',
 					hunks: [
-						{ id: 'final#0', oldStart: 1, oldLines: 0, newStart: 1, newLines: 450, lines, truncated: 50, selected: true, agents: ['gemini'], sources: ['agent3.final'], replaces: [] },
+						{
+							id: 'final#0',
+							oldStart: 1,
+							oldLines: 0,
+							newStart: 1,
+							newLines: 450,
+							lines,
+							truncated: 50,
+							selected: true,
+							agents: ['gemini'],
+							sources: ['agent3.final'],
+							replaces: [],
+						},
 					],
 					alternatives: [],
 				},
 				// Nothing to pick (no hunks): no checkbox, nothing to expand.
-				{ path: 'src/unchanged.ts', kind: 'modify', renamedFrom: null, added: 0, removed: 0, userEdit: 'none', hunks: [], alternatives: [] },
+				{
+					path: 'src/unchanged.ts',
+					kind: 'modify',
+					renamedFrom: null,
+					added: 0,
+					removed: 0,
+					userEdit: 'none',
+					hunks: [],
+					alternatives: [],
+				},
 			],
 		};
 		await show(big);
@@ -442,27 +600,56 @@ describe('change review in the panel', () => {
 		expect(await row.locator('.consensus').isHidden()).toBe(true);
 		expect(await row.locator('.dl').count()).toBe(16);
 		await expect(row.locator('.diff-more').textContent()).resolves.toBe('Show 384 more lines');
-		await expect(row.locator('.diff-truncated').textContent()).resolves.toBe('50 more lines not shown here. Open the diff');
+		await expect(row.locator('.diff-truncated').textContent()).resolves.toBe(
+			'50 more lines not shown here. Open the diff',
+		);
 		await row.locator('.diff-more').click();
 		expect(await row.locator('.dl').count()).toBe(400);
 		expect(await row.locator('.diff-more').count()).toBe(0);
 		await row.locator('.diff-open').click();
 		expect(await lastPosted()).toEqual({ type: 'open-diff', path: 'src/generated/table.ts' });
-		const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+		const overflow = await page.evaluate(
+			'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+		);
 		expect(overflow).toBe(0);
 	});
 
 	it('a change set with many files starts with every file collapsed (hunks are built only when a file is opened)', async () => {
-		const hunkOf = (n: number) => ({ id: 'final#0', oldStart: n, oldLines: 1, newStart: n, newLines: 1, lines: [`-old ${n}`, `+new ${n}`], truncated: 0, selected: true, agents: ['gemini'], sources: ['agent3.final'], replaces: [] });
+		const hunkOf = (n: number) => ({
+			id: 'final#0',
+			oldStart: n,
+			oldLines: 1,
+			newStart: n,
+			newLines: 1,
+			lines: [`-old ${n}`, `+new ${n}`],
+			truncated: 0,
+			selected: true,
+			agents: ['gemini'],
+			sources: ['agent3.final'],
+			replaces: [],
+		});
 		const many: ChangeSetView = {
 			runId: richRunId,
 			winner: { agentId: 'gemini', label: 'agent3.final' },
 			agentCount: 3,
-			files: Array.from({ length: 13 }, (_, i) => ({ path: `src/mod${i}.ts`, kind: 'modify' as const, renamedFrom: null, added: 1, removed: 1, userEdit: 'none' as const, hunks: [hunkOf(i + 1)], alternatives: [] })),
+			files: Array.from({ length: 13 }, (_, i) => ({
+				path: `src/mod${i}.ts`,
+				kind: 'modify' as const,
+				renamedFrom: null,
+				added: 1,
+				removed: 1,
+				userEdit: 'none' as const,
+				hunks: [hunkOf(i + 1)],
+				alternatives: [],
+			})),
 		};
 		await show(many);
 		const page = panel.page;
-		await expect(page.locator('.change-twisty').evaluateAll((items) => items.map((item) => item.getAttribute('aria-expanded')))).resolves.toEqual(Array(13).fill('false'));
+		await expect(
+			page
+				.locator('.change-twisty')
+				.evaluateAll((items) => items.map((item) => item.getAttribute('aria-expanded'))),
+		).resolves.toEqual(Array(13).fill('false'));
 		expect(await page.locator('.hunk').count()).toBe(0);
 		await expect(page.locator('.changes-summary').textContent()).resolves.toBe('13 of 13 changes · +13 −13');
 		await expect(page.locator('.solo-jump').textContent()).resolves.toBe('13 changes only the winner made');
@@ -470,7 +657,9 @@ describe('change review in the panel', () => {
 		await page.locator('.solo-jump').click();
 		expect(await focusKey()).toBe('hunk:src/mod0.ts#final#0');
 		expect(await page.locator('.hunk').count()).toBe(1);
-		await expect(file('src/mod0.ts').locator('.change-twisty').getAttribute('aria-expanded')).resolves.toBe('true');
+		await expect(file('src/mod0.ts').locator('.change-twisty').getAttribute('aria-expanded')).resolves.toBe(
+			'true',
+		);
 	});
 
 	it('a new run started while the old change set is pending does not show the old run’s hunks', async () => {

@@ -69,7 +69,10 @@ export async function buildTestBundle(outDir: string): Promise<void> {
 		logLevel: 'silent',
 	});
 	for (const file of ['codicon.css', 'codicon.ttf']) {
-		copyFileSync(join(repoRoot, 'node_modules', '@vscode', 'codicons', 'dist', file), join(outDir, 'codicons', file));
+		copyFileSync(
+			join(repoRoot, 'node_modules', '@vscode', 'codicons', 'dist', file),
+			join(outDir, 'codicons', file),
+		);
 	}
 }
 
@@ -113,7 +116,9 @@ export async function startPanelServer(testBundleDir: string): Promise<PanelServ
 				codiconsUri: `${base}/codicons/codicon.css`,
 				title: 'MassGen',
 			});
-			response.writeHead(200, { 'content-type': contentTypes['.html']!, 'cache-control': 'no-store' }).end(html);
+			response
+				.writeHead(200, { 'content-type': contentTypes['.html']!, 'cache-control': 'no-store' })
+				.end(html);
 			return;
 		}
 		const root = roots[variant];
@@ -123,7 +128,10 @@ export async function startPanelServer(testBundleDir: string): Promise<PanelServ
 			return;
 		}
 		response
-			.writeHead(200, { 'content-type': contentTypes[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+			.writeHead(200, {
+				'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
+				'cache-control': 'no-store',
+			})
 			.end(readFileSync(file));
 	});
 	await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
@@ -199,7 +207,9 @@ export async function openPanel(
 	page.setDefaultTimeout(5_000);
 	const consoleErrors: string[] = [];
 	page.on('console', (message) => {
-		if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) consoleErrors.push(message.text());
+		if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) {
+			consoleErrors.push(message.text());
+		}
 	});
 	page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
 	await page.goto(server.url(variant));
@@ -219,7 +229,10 @@ export async function waitForExpression(page: Page, expression: string, timeoutM
 	}
 }
 
-export async function newPanelContext(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+export async function newPanelContext(
+	browser: Browser,
+	viewport = { width: 1280, height: 900 },
+): Promise<BrowserContext> {
 	const context = await browser.newContext({ viewport, colorScheme: 'dark', deviceScaleFactor: 1 });
 	await context.addInitScript({ content: pagePreload({ ...darkTheme }) });
 	return context;
@@ -253,7 +266,10 @@ export function wrapPage(page: Page, consoleErrors: string[]): PanelPage {
 			// Grow the viewport to the whole page, so sticky header and question box sit where a user sees them.
 			const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
 			const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
-			await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(height)) });
+			await page.setViewportSize({
+				width: viewport.width,
+				height: Math.max(viewport.height, Math.ceil(height)),
+			});
 			await frames();
 			await page.screenshot({ path });
 			await page.setViewportSize(viewport);
@@ -270,7 +286,8 @@ export function readNdjson(path: string): RunEvent[] {
 		.map((line) => JSON.parse(line) as RunEvent);
 }
 
-export const demoEvents = (): RunEvent[] => readNdjson(join(repoRoot, 'test', 'fixtures', 'webview', 'demo-run.ndjson'));
+export const demoEvents = (): RunEvent[] =>
+	readNdjson(join(repoRoot, 'test', 'fixtures', 'webview', 'demo-run.ndjson'));
 
 export function pastRuns(): PastRunSummary[] {
 	return [
@@ -331,7 +348,9 @@ export async function startHarness(): Promise<{
  */
 export async function pageProblems(panel: PanelPage): Promise<string[]> {
 	const problems: string[] = [];
-	for (const violation of await panel.violations()) problems.push(`CSP violation: ${JSON.stringify(violation)}`);
+	for (const violation of await panel.violations()) {
+		problems.push(`CSP violation: ${JSON.stringify(violation)}`);
+	}
 	for (const error of panel.consoleErrors) problems.push(`console: ${error}`);
 	for (const message of await panel.posted()) {
 		const parsed = parseWebviewMessage(message);

@@ -8,7 +8,17 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import { artifactsDir, demoEvents, newPanelContext, openPanel, pageProblems, pastRuns, startHarness, type PanelPage, type PanelServer } from './harness.js';
+import {
+	artifactsDir,
+	demoEvents,
+	newPanelContext,
+	openPanel,
+	pageProblems,
+	pastRuns,
+	startHarness,
+	type PanelPage,
+	type PanelServer,
+} from './harness.js';
 
 let harness: Awaited<ReturnType<typeof startHarness>>;
 let browser: Browser;
@@ -52,10 +62,14 @@ describe('webview panel', () => {
 	it('renders a recorded demo run streamed as events: lanes, labels, votes, tally, winner, final answer, changed files', async () => {
 		await panel.send({ type: 'snapshot', state: null, runs: pastRuns() });
 		const events = demoEvents();
-		for (let i = 0; i < events.length; i += 5) await panel.send({ type: 'events', events: events.slice(i, i + 5) });
+		for (let i = 0; i < events.length; i += 5) {
+			await panel.send({ type: 'events', events: events.slice(i, i + 5) });
+		}
 		const page = panel.page;
 
-		await expect(page.locator('h1.question').textContent()).resolves.toBe('How should we document this project?');
+		await expect(page.locator('h1.question').textContent()).resolves.toBe(
+			'How should we document this project?',
+		);
 		await expect(page.locator('.run-status').textContent()).resolves.toContain('Completed');
 		expect(await page.locator('.cancel-run').isHidden()).toBe(true);
 
@@ -67,19 +81,29 @@ describe('webview panel', () => {
 		await expect(reviewer.locator('.lane-anon').textContent()).resolves.toBe('agent1');
 		expect(await reviewer.locator('.lane-winner').isVisible()).toBe(true);
 		await expect(reviewer.locator('.answer .label-chip').allTextContents()).resolves.toEqual(['agent1.1']);
-		await expect(page.locator('section.lane[data-agent="planner"] .answer .label-chip').allTextContents()).resolves.toEqual(['agent2.1']);
-		await expect(page.locator('section.lane[data-agent="planner"] .lane-counters').textContent()).resolves.toContain('1 restart');
-		await expect(page.locator('section.lane[data-agent="planner"] .lane-counters').textContent()).resolves.toContain('2 updates');
+		await expect(
+			page.locator('section.lane[data-agent="planner"] .answer .label-chip').allTextContents(),
+		).resolves.toEqual(['agent2.1']);
+		await expect(
+			page.locator('section.lane[data-agent="planner"] .lane-counters').textContent(),
+		).resolves.toContain('1 restart');
+		await expect(
+			page.locator('section.lane[data-agent="planner"] .lane-counters').textContent(),
+		).resolves.toContain('2 updates');
 
 		// Votes: graph edges, tally, reasons.
 		expect(await page.locator('.vote-graph .vote-edge').count()).toBe(3);
 		const tally = page.locator('.tally li.is-winner');
 		await expect(tally.locator('.tally-agent').textContent()).resolves.toBe('reviewer');
 		await expect(tally.locator('.tally-count').textContent()).resolves.toBe('3 votes');
-		await expect(page.locator('.reasons li').first().textContent()).resolves.toContain('It is concise and covers setup, tests and review.');
+		await expect(page.locator('.reasons li').first().textContent()).resolves.toContain(
+			'It is concise and covers setup, tests and review.',
+		);
 
 		// Winner and the final answer as Markdown.
-		await expect(page.locator('.winner-banner').textContent()).resolves.toMatch(/Winner: reviewer with agent1\.1.*3 of 3 votes/s);
+		await expect(page.locator('.winner-banner').textContent()).resolves.toMatch(
+			/Winner: reviewer with agent1\.1.*3 of 3 votes/s,
+		);
 		await expect(page.locator('.final-markdown strong').textContent()).resolves.toBe('CONTRIBUTING.md');
 
 		// Changed files.
@@ -100,7 +124,9 @@ describe('webview panel', () => {
 
 		const grok = page.locator('section.lane[data-agent="grok"]');
 		await expect(grok.locator('.state-badge').textContent()).resolves.toContain('killed');
-		await expect(grok.locator('.lane-alert').textContent()).resolves.toContain('Killed: failed 3 times in a row (rate-limit)');
+		await expect(grok.locator('.lane-alert').textContent()).resolves.toContain(
+			'Killed: failed 3 times in a row (rate-limit)',
+		);
 		await expect(grok.locator('.tool-status').getAttribute('data-status')).resolves.toBe('error');
 
 		const gemini = page.locator('section.lane[data-agent="gemini"]');
@@ -115,7 +141,9 @@ describe('webview panel', () => {
 		await expect(struck.textContent()).resolves.toMatch(/claude → agent1\.1.*invalidated by agent3\.1/);
 
 		// Changed files: add, modify, delete with icons.
-		await expect(page.locator('.change').evaluateAll((rows) => rows.map((row) => row.className))).resolves.toEqual([
+		await expect(
+			page.locator('.change').evaluateAll((rows) => rows.map((row) => row.className)),
+		).resolves.toEqual([
 			'change change-add',
 			'change change-modify',
 			'change change-modify',
@@ -129,16 +157,26 @@ describe('webview panel', () => {
 		expect(await page.locator('.approval-card').count()).toBe(0);
 
 		// Reasoning is collapsed by default; tool call details fill when opened.
-		expect(await page.locator('section.lane[data-agent="claude"] .lane-reasoning').getAttribute('open')).toBeNull();
+		expect(
+			await page.locator('section.lane[data-agent="claude"] .lane-reasoning').getAttribute('open'),
+		).toBeNull();
 		const write = gemini.locator('.tool-call', { hasText: 'src/config/issues.ts' });
 		await write.locator('summary').click();
 		// Opened sections fill on the next animation frame: wait for the text, then check it exactly.
-		await write.locator('.code-block', { hasText: "created 'src/config/issues.ts'" }).waitFor({ timeout: 5_000 });
-		await expect(write.locator('.code-block').first().textContent()).resolves.toContain('"path": "src/config/issues.ts"');
-		await expect(write.locator('.code-block').last().textContent()).resolves.toBe("created 'src/config/issues.ts' (12 lines)");
+		await write
+			.locator('.code-block', { hasText: "created 'src/config/issues.ts'" })
+			.waitFor({ timeout: 5_000 });
+		await expect(write.locator('.code-block').first().textContent()).resolves.toContain(
+			'"path": "src/config/issues.ts"',
+		);
+		await expect(write.locator('.code-block').last().textContent()).resolves.toBe(
+			"created 'src/config/issues.ts' (12 lines)",
+		);
 		await page.locator('section.lane[data-agent="claude"] .lane-reasoning summary').click();
 		await page
-			.locator('section.lane[data-agent="claude"] .reasoning-stream', { hasText: 'agent3.1 keeps every issue' })
+			.locator('section.lane[data-agent="claude"] .reasoning-stream', {
+				hasText: 'agent3.1 keeps every issue',
+			})
 			.waitFor({ timeout: 5_000 });
 		await panel.screenshot('rich-run');
 	});
@@ -154,19 +192,35 @@ describe('webview panel', () => {
 		const card = page.locator('.approval-card');
 		expect(await card.count()).toBe(1);
 		// The pending card sits in the lane of the agent that asked; the top section is a summary line.
-		expect(await page.locator('section.lane[data-agent="gemini"] > .lane-approvals > .approval-card').count()).toBe(1);
+		expect(
+			await page.locator('section.lane[data-agent="gemini"] > .lane-approvals > .approval-card').count(),
+		).toBe(1);
 		expect(await page.locator('section.approvals .approval-card').count()).toBe(0);
-		await expect(page.locator('#approvals-heading').textContent()).resolves.toBe('1 approval waiting — in gemini’s lane');
+		await expect(page.locator('#approvals-heading').textContent()).resolves.toBe(
+			'1 approval waiting — in gemini’s lane',
+		);
 		await expect(card.locator('.approval-head').textContent()).resolves.toMatch(/^gemini wants to mcp:fetch/);
-		await expect(card.locator('.approval-target').textContent()).resolves.toBe('https://zod.dev/error-formatting');
-		await expect(card.locator('.approval-reason').textContent()).resolves.toBe('Network access needs your approval.');
+		await expect(card.locator('.approval-target').textContent()).resolves.toBe(
+			'https://zod.dev/error-formatting',
+		);
+		await expect(card.locator('.approval-reason').textContent()).resolves.toBe(
+			'Network access needs your approval.',
+		);
 		await panel.screenshot('live-run');
-		await page.locator('section.lane[data-agent="gemini"]').screenshot({ path: join(artifactsDir, 'live-run-approval-lane.png') });
+		await page
+			.locator('section.lane[data-agent="gemini"]')
+			.screenshot({ path: join(artifactsDir, 'live-run-approval-lane.png') });
 
 		// The summary's button brings the card into view and focuses it.
 		await page.getByRole('button', { name: /^Show the request in gemini’s lane/ }).click();
 		// The root tsconfig has no DOM lib: the check runs as page code, like the other tests' evaluations.
-		await expect.poll(() => card.evaluate((el) => (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === el)).toBe(true);
+		await expect
+			.poll(() =>
+				card.evaluate(
+					(el) => (el as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === el,
+				),
+			)
+			.toBe(true);
 
 		await card.locator('vscode-textfield').click();
 		await page.keyboard.type('Use the cached docs instead');
@@ -182,7 +236,7 @@ describe('webview panel', () => {
 		expect((await panel.posted()).length).toBe(3);
 	});
 
-	it('a new request lands in its agent\'s lane, reads with the action\'s verb, and is announced', async () => {
+	it("a new request lands in its agent's lane, reads with the action's verb, and is announced", async () => {
 		const events = richRunEvents('live');
 		await panel.send({ type: 'snapshot', state: reduceRunEvents(initialRunState(), events), runs: [] });
 		const page = panel.page;
@@ -190,21 +244,47 @@ describe('webview panel', () => {
 		const t = events.at(-1)!.t + 10;
 		await panel.send({
 			type: 'events',
-			events: [{ runId: richRunId, seq: events.length, t, type: 'approval-request', agentId: 'claude', requestId: 'req-9', action: 'command', target: 'npm publish', reason: 'Rule: commands that publish need your approval.' }],
+			events: [
+				{
+					runId: richRunId,
+					seq: events.length,
+					t,
+					type: 'approval-request',
+					agentId: 'claude',
+					requestId: 'req-9',
+					action: 'command',
+					target: 'npm publish',
+					reason: 'Rule: commands that publish need your approval.',
+				},
+			],
 		});
 		const card = page.locator('section.lane[data-agent="claude"] > .lane-approvals > .approval-card');
 		await card.waitFor({ timeout: 5_000 });
 		await expect(card.locator('.approval-head').textContent()).resolves.toMatch(/^claude wants to run/);
-		await expect(card.getAttribute('aria-label')).resolves.toBe('Approval request: claude wants to run npm publish');
+		await expect(card.getAttribute('aria-label')).resolves.toBe(
+			'Approval request: claude wants to run npm publish',
+		);
 		await expect(card.locator('.approval-target').textContent()).resolves.toBe('npm publish');
-		await expect(card.locator('.approval-reason').textContent()).resolves.toBe('Rule: commands that publish need your approval.');
-		await expect(page.locator('.sr-only[role="status"]').textContent()).resolves.toBe('Approval needed: claude wants to run npm publish');
-		await expect(page.locator('#approvals-heading').textContent()).resolves.toBe('2 approvals waiting — in gemini’s and claude’s lanes');
+		await expect(card.locator('.approval-reason').textContent()).resolves.toBe(
+			'Rule: commands that publish need your approval.',
+		);
+		await expect(page.locator('.sr-only[role="status"]').textContent()).resolves.toBe(
+			'Approval needed: claude wants to run npm publish',
+		);
+		await expect(page.locator('#approvals-heading').textContent()).resolves.toBe(
+			'2 approvals waiting — in gemini’s and claude’s lanes',
+		);
 		expect(await page.locator('section.approvals .approval-card').count()).toBe(0);
-		await page.locator('section.lane[data-agent="claude"]').screenshot({ path: join(artifactsDir, 'approval-in-lane.png') });
+		await page
+			.locator('section.lane[data-agent="claude"]')
+			.screenshot({ path: join(artifactsDir, 'approval-in-lane.png') });
 
 		await card.getByRole('button', { name: 'Allow for this run: run npm publish' }).click();
-		expect((await panel.posted()).at(-1)).toEqual({ type: 'approval', requestId: 'req-9', decision: 'allow-run' });
+		expect((await panel.posted()).at(-1)).toEqual({
+			type: 'approval',
+			requestId: 'req-9',
+			decision: 'allow-run',
+		});
 	});
 
 	it('each approval button posts its decision', async () => {
@@ -216,7 +296,10 @@ describe('webview panel', () => {
 		] as const;
 		for (const [label, decision] of decisions) {
 			await panel.send({ type: 'snapshot', state, runs: [] });
-			await panel.page.locator('.approval-card').getByRole('button', { name: new RegExp(`^${label}`) }).click();
+			await panel.page
+				.locator('.approval-card')
+				.getByRole('button', { name: new RegExp(`^${label}`) })
+				.click();
 			expect((await panel.posted()).at(-1)).toEqual({ type: 'approval', requestId: 'req-2', decision });
 		}
 	});
@@ -253,7 +336,9 @@ describe('webview panel', () => {
 			{ type: 'ask', question: 'Also add a CHANGELOG?' },
 			{ type: 'ask', question: 'And a code of conduct' },
 		]);
-		await expect(input.evaluate((element) => (element as unknown as { value: string }).value)).resolves.toBe('');
+		await expect(input.evaluate((element) => (element as unknown as { value: string }).value)).resolves.toBe(
+			'',
+		);
 	});
 
 	it('a new run-start in events replaces the previous run', async () => {
@@ -262,19 +347,27 @@ describe('webview panel', () => {
 		await panel.send({ type: 'events', events: richRunEvents('live').slice(0, 6) });
 		const page = panel.page;
 		await expect(page.locator('h1.question').textContent()).resolves.toContain('input validation');
-		await expect(page.locator('section.lane').evaluateAll((lanes) => lanes.map((l) => l.getAttribute('data-agent')))).resolves.toEqual([
-			'gpt',
-			'claude',
-			'gemini',
-			'grok',
-		]);
+		await expect(
+			page.locator('section.lane').evaluateAll((lanes) => lanes.map((l) => l.getAttribute('data-agent'))),
+		).resolves.toEqual(['gpt', 'claude', 'gemini', 'grok']);
 		expect(await page.locator('.winner-banner').isHidden()).toBe(true);
 	});
 
 	it('uses the host change set when there is one: +/- lines, renames, files edited since the team read them, accept with the run id; hides actions once settled', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
 		await panel.send({ type: 'snapshot', state, runs: [] });
-		const hunk = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: ['-a', '+b', '+c'], truncated: 0, selected: true, agents: ['gemini'], sources: ['agent3.final'], replaces: [] };
+		const hunk = {
+			oldStart: 1,
+			oldLines: 1,
+			newStart: 1,
+			newLines: 2,
+			lines: ['-a', '+b', '+c'],
+			truncated: 0,
+			selected: true,
+			agents: ['gemini'],
+			sources: ['agent3.final'],
+			replaces: [],
+		};
 		await panel.send({
 			type: 'change-set',
 			changeSet: {
@@ -282,8 +375,26 @@ describe('webview panel', () => {
 				winner: { agentId: 'gemini', label: 'agent3.final' },
 				agentCount: 3,
 				files: [
-					{ path: 'src/config/load.ts', kind: 'modify', renamedFrom: null, added: 12, removed: 3, userEdit: 'merged', hunks: [{ ...hunk, id: 'final#1' }], alternatives: [] },
-					{ path: 'src/config/validate.ts', kind: 'add', renamedFrom: 'src/config/legacyValidate.js', added: 40, removed: 0, userEdit: 'none', hunks: [], alternatives: [] },
+					{
+						path: 'src/config/load.ts',
+						kind: 'modify',
+						renamedFrom: null,
+						added: 12,
+						removed: 3,
+						userEdit: 'merged',
+						hunks: [{ ...hunk, id: 'final#1' }],
+						alternatives: [],
+					},
+					{
+						path: 'src/config/validate.ts',
+						kind: 'add',
+						renamedFrom: 'src/config/legacyValidate.js',
+						added: 40,
+						removed: 0,
+						userEdit: 'none',
+						hunks: [],
+						alternatives: [],
+					},
 				],
 			},
 		});
@@ -292,22 +403,30 @@ describe('webview panel', () => {
 		expect(await rows.count()).toBe(2);
 		await expect(rows.first().locator('.change-lines').textContent()).resolves.toBe('+12−3');
 		await expect(rows.first().locator('.change-stale').textContent()).resolves.toBe('edited since: merged');
-		await expect(rows.nth(1).locator('.change-kind').textContent()).resolves.toBe('renamed from src/config/legacyValidate.js');
-		await expect(page.locator('.changes-note').textContent()).resolves.toContain('1 file was edited since the team read it: accepting keeps your edits (merged).');
+		await expect(rows.nth(1).locator('.change-kind').textContent()).resolves.toBe(
+			'renamed from src/config/legacyValidate.js',
+		);
+		await expect(page.locator('.changes-note').textContent()).resolves.toContain(
+			'1 file was edited since the team read it: accepting keeps your edits (merged).',
+		);
 		await panel.screenshot('change-set', false);
 		await page.locator('.accept-all').click();
 		expect((await panel.posted()).at(-1)).toEqual({ type: 'accept', runId: state.runId });
 
 		await panel.send({ type: 'change-set', changeSet: null });
 		expect(await page.locator('.changes-actions').isHidden()).toBe(true);
-		await expect(page.locator('.changes-note').textContent()).resolves.toBe('No changes are pending any more (accepted or rejected).');
+		await expect(page.locator('.changes-note').textContent()).resolves.toBe(
+			'No changes are pending any more (accepted or rejected).',
+		);
 	});
 
 	it('fits a narrow side panel', async () => {
 		await panel.page.setViewportSize({ width: 420, height: 900 });
 		const state = reduceRunEvents(initialRunState(), richRunEvents('live'));
 		await panel.send({ type: 'snapshot', state, runs: pastRuns() });
-		const overflow = await panel.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+		const overflow = await panel.page.evaluate(
+			'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+		);
 		expect(overflow).toBe(0);
 		await panel.screenshot('narrow-live-run');
 	});
@@ -316,7 +435,11 @@ describe('webview panel', () => {
 describe('production bundle (dist/, npm run build:webview)', () => {
 	it('boots under the same CSP with zero violations and no test hooks', async () => {
 		const prod = await openPanel(context, server, 'prod');
-		await prod.send({ type: 'snapshot', state: reduceRunEvents(initialRunState(), demoEvents()), runs: pastRuns() });
+		await prod.send({
+			type: 'snapshot',
+			state: reduceRunEvents(initialRunState(), demoEvents()),
+			runs: pastRuns(),
+		});
 		expect(await prod.page.locator('section.lane').count()).toBe(3);
 		await expect(prod.page.locator('.winner-banner').textContent()).resolves.toContain('reviewer');
 		expect(await prod.page.evaluate('window.__massgenRenders === undefined')).toBe(true);

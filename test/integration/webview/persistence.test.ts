@@ -7,7 +7,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents } from '../../fixtures/webview/richRun.js';
-import { newPanelContext, openPanel, pageProblems, pastRuns, startHarness, waitForExpression, wrapPage, type PanelPage } from './harness.js';
+import {
+	newPanelContext,
+	openPanel,
+	pageProblems,
+	pastRuns,
+	startHarness,
+	waitForExpression,
+	wrapPage,
+	type PanelPage,
+} from './harness.js';
 
 let harness: Awaited<ReturnType<typeof startHarness>>;
 let context: BrowserContext;
@@ -31,7 +40,11 @@ afterEach(async () => {
 	await context.close();
 });
 
-const isOpen = (selector: string) => panel.page.locator(selector).first().evaluate((element) => (element as unknown as { open: boolean }).open);
+const isOpen = (selector: string) =>
+	panel.page
+		.locator(selector)
+		.first()
+		.evaluate((element) => (element as unknown as { open: boolean }).open);
 
 describe('webview view state', () => {
 	it('restores collapsed sections, opened details, the draft question and the page scroll after a reload', async () => {
@@ -44,7 +57,10 @@ describe('webview view state', () => {
 		await page.locator('#votes > details > summary').click();
 		await page.locator('#runs > details > summary').click();
 		await page.locator('section.lane[data-agent="claude"] .lane-reasoning > summary').click();
-		await page.locator('section.lane[data-agent="gemini"] .tool-call', { hasText: 'load.ts' }).locator('summary').click();
+		await page
+			.locator('section.lane[data-agent="gemini"] .tool-call', { hasText: 'load.ts' })
+			.locator('summary')
+			.click();
 		await page.locator('section.lane[data-agent="gpt"] .answer > summary').click();
 		await page.locator('#ask-input').click();
 		await page.keyboard.type('Draft: what about YAML anchors?');
@@ -52,7 +68,10 @@ describe('webview view state', () => {
 		await waitForExpression(page, 'window.scrollY === 400');
 		// The view state is saved within 250 ms (and on pagehide).
 		await new Promise((resolve) => setTimeout(resolve, 400));
-		const saved = (await page.evaluate('JSON.parse(sessionStorage.getItem("vscode-state"))')) as { open: Record<string, boolean>; draft: string };
+		const saved = (await page.evaluate('JSON.parse(sessionStorage.getItem("vscode-state"))')) as {
+			open: Record<string, boolean>;
+			draft: string;
+		};
 		expect(saved.draft).toBe('Draft: what about YAML anchors?');
 		expect(saved.open['section:votes']).toBe(false);
 
@@ -67,14 +86,22 @@ describe('webview view state', () => {
 		expect(await isOpen('#runs > details')).toBe(false);
 		expect(await isOpen('#agents > details')).toBe(true);
 		expect(await isOpen('section.lane[data-agent="claude"] .lane-reasoning')).toBe(true);
-		await expect(page.locator('section.lane[data-agent="claude"] .reasoning-stream').textContent()).resolves.toContain('agent3.1 keeps every issue');
-		expect(await page.locator('section.lane[data-agent="gemini"] .tool-call', { hasText: 'load.ts' }).evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(true);
+		await expect(
+			page.locator('section.lane[data-agent="claude"] .reasoning-stream').textContent(),
+		).resolves.toContain('agent3.1 keeps every issue');
+		expect(
+			await page
+				.locator('section.lane[data-agent="gemini"] .tool-call', { hasText: 'load.ts' })
+				.evaluate((d) => (d as unknown as { open: boolean }).open),
+		).toBe(true);
 		expect(await isOpen('section.lane[data-agent="gpt"] .answer')).toBe(true);
-		await expect(page.locator('section.lane[data-agent="gpt"] .answer .markdown h2').textContent()).resolves.toBe('Proposal');
+		await expect(
+			page.locator('section.lane[data-agent="gpt"] .answer .markdown h2').textContent(),
+		).resolves.toBe('Proposal');
 		expect(await isOpen('section.lane[data-agent="grok"] .lane-reasoning')).toBe(false);
-		await expect(page.locator('#ask-input').evaluate((element) => (element as unknown as { value: string }).value)).resolves.toBe(
-			'Draft: what about YAML anchors?',
-		);
+		await expect(
+			page.locator('#ask-input').evaluate((element) => (element as unknown as { value: string }).value),
+		).resolves.toBe('Draft: what about YAML anchors?');
 		expect(await page.evaluate('window.scrollY')).toBe(400);
 		panel = reloaded;
 		await panel.screenshot('after-reload', false);

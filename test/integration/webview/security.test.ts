@@ -52,17 +52,59 @@ function hostileRun(): RunEvent[] {
 		{ type: 'round-start', agentId: agent, round: 1, snapshot: [] },
 		{ type: 'text-delta', agentId: agent, phase: 'coordination', text: payloads },
 		{ type: 'reasoning-delta', agentId: agent, phase: 'coordination', text: payloads },
-		{ type: 'tool-call', agentId: agent, phase: 'coordination', callId: 'x"><img src=x onerror=1>', name: '<script>', args: { path: '<img src=x onerror="window.__xss=true">' } },
-		{ type: 'tool-result', agentId: agent, phase: 'coordination', callId: 'x"><img src=x onerror=1>', name: '<script>', isError: true, text: payloads },
+		{
+			type: 'tool-call',
+			agentId: agent,
+			phase: 'coordination',
+			callId: 'x"><img src=x onerror=1>',
+			name: '<script>',
+			args: { path: '<img src=x onerror="window.__xss=true">' },
+		},
+		{
+			type: 'tool-result',
+			agentId: agent,
+			phase: 'coordination',
+			callId: 'x"><img src=x onerror=1>',
+			name: '<script>',
+			isError: true,
+			text: payloads,
+		},
 		{ type: 'new-answer', agentId: agent, label: 'agent1.1', content: hostileMarkdown },
 		{ type: 'round-start', agentId: '__proto__', round: 1, snapshot: ['agent1.1'] },
-		{ type: 'vote', agentId: '__proto__', voter: '__proto__', votedFor: 'agent1.1', votedForAgent: agent, reason: payloads },
-		{ type: 'agent-error', agentId: '__proto__', message: payloads, kind: '<img>', retryable: false, failures: 1 },
-		{ type: 'approval-request', agentId: agent, requestId: 'req-x', action: '<script>', target: payloads, reason: payloads },
+		{
+			type: 'vote',
+			agentId: '__proto__',
+			voter: '__proto__',
+			votedFor: 'agent1.1',
+			votedForAgent: agent,
+			reason: payloads,
+		},
+		{
+			type: 'agent-error',
+			agentId: '__proto__',
+			message: payloads,
+			kind: '<img>',
+			retryable: false,
+			failures: 1,
+		},
+		{
+			type: 'approval-request',
+			agentId: agent,
+			requestId: 'req-x',
+			action: '<script>',
+			target: payloads,
+			reason: payloads,
+		},
 		{ type: 'winner-selected', agentId: agent, label: 'agent1.1', tally: { [agent]: 1 }, reason: 'votes' },
 		{ type: 'presentation-start', agentId: agent },
 		{ type: 'text-delta', agentId: agent, phase: 'presentation', text: payloads },
-		{ type: 'file-edit', agentId: agent, phase: 'presentation', path: 'docs/<img src=x onerror=1>.md', kind: 'add' },
+		{
+			type: 'file-edit',
+			agentId: agent,
+			phase: 'presentation',
+			path: 'docs/<img src=x onerror=1>.md',
+			kind: 'add',
+		},
 		{ type: 'final-answer', agentId: agent, label: 'agent1.final', content: hostileMarkdown },
 		{ type: 'run-end', status: 'completed', durationMs: 10 },
 	];
@@ -96,13 +138,26 @@ describe('webview security', () => {
 		await panel.send({
 			type: 'snapshot',
 			state: null,
-			runs: [{ runId, question: '<img src=x onerror="window.__xss=true">', status: 'completed', startedAt: 'bad date', winner: null }],
+			runs: [
+				{
+					runId,
+					question: '<img src=x onerror="window.__xss=true">',
+					status: 'completed',
+					startedAt: 'bad date',
+					winner: null,
+				},
+			],
 		});
 		await panel.send({ type: 'events', events: hostileRun() });
 		const page = panel.page;
 
 		// Open everything that renders lazily: answers, tool calls, reasoning.
-		for (const summary of await page.locator('.answer summary, .tool-call summary, .lane-reasoning summary').filter({ visible: true }).all()) await summary.click();
+		for (const summary of await page
+			.locator('.answer summary, .tool-call summary, .lane-reasoning summary')
+			.filter({ visible: true })
+			.all()) {
+			await summary.click();
+		}
 		await panel.frames();
 		await page.locator('.final-markdown .md-link').first().click();
 		await page.locator('.final-markdown .md-link').nth(1).click();
@@ -112,40 +167,69 @@ describe('webview security', () => {
 		expect(page.url()).toBe(harness.server.url('test'));
 		expect((await panel.posted()).map((m) => (m as { type: string }).type)).toEqual(['ready']);
 		// No active element came from content anywhere in the page.
-		expect(await page.locator('#app img, #app script, #app iframe, #app style, #app form, #app svg [onload], #app [onerror], #app [style*="position"]').count()).toBe(0);
+		expect(
+			await page
+				.locator(
+					'#app img, #app script, #app iframe, #app style, #app form, #app svg [onload], #app [onerror], #app [style*="position"]',
+				)
+				.count(),
+		).toBe(0);
 		// (Playwright's CSS pierces shadow roots: the vscode-icon stylesheet links are the components' own.)
 		expect(await page.locator('#app [href]:not(link[rel="stylesheet"])').count()).toBe(0);
 
 		// Model text shows literally.
-		await expect(page.locator('h1.question').textContent()).resolves.toBe('Question <script>window.__xss=true</script>');
-		await expect(page.locator('.lane-stream').first().textContent()).resolves.toContain('<img src=x onerror="window.__xss=true">');
-		await expect(page.locator('.lane-title .lane-id').first().textContent()).resolves.toBe('evil<img src=x onerror="window.__xss=true">');
-		await expect(page.locator('.reasons .reason').textContent()).resolves.toContain('<script>window.__xss=true</script>');
-		await expect(page.locator('.approval-target').textContent()).resolves.toContain('<svg onload="window.__xss=true"></svg>');
-		await expect(page.locator('.change').getAttribute('data-path')).resolves.toBe('docs/<img src=x onerror=1>.md');
+		await expect(page.locator('h1.question').textContent()).resolves.toBe(
+			'Question <script>window.__xss=true</script>',
+		);
+		await expect(page.locator('.lane-stream').first().textContent()).resolves.toContain(
+			'<img src=x onerror="window.__xss=true">',
+		);
+		await expect(page.locator('.lane-title .lane-id').first().textContent()).resolves.toBe(
+			'evil<img src=x onerror="window.__xss=true">',
+		);
+		await expect(page.locator('.reasons .reason').textContent()).resolves.toContain(
+			'<script>window.__xss=true</script>',
+		);
+		await expect(page.locator('.approval-target').textContent()).resolves.toContain(
+			'<svg onload="window.__xss=true"></svg>',
+		);
+		await expect(page.locator('.change').getAttribute('data-path')).resolves.toBe(
+			'docs/<img src=x onerror=1>.md',
+		);
 		// Markdown: raw HTML is shown as text, links keep their address only as a tooltip, images become a note.
 		const final = page.locator('.final-markdown');
 		await expect(final.textContent()).resolves.toContain('<img src=x onerror="window.__xss=true">');
-		await expect(final.locator('.md-link').evaluateAll((links) => links.map((link) => link.getAttribute('title')))).resolves.toEqual([
+		await expect(
+			final.locator('.md-link').evaluateAll((links) => links.map((link) => link.getAttribute('title'))),
+		).resolves.toEqual([
 			null, // the javascript: URL is dropped altogether
 			'https://evil.example/steal',
 			'https://evil.example/auto',
 		]);
-		await expect(final.locator('.md-image').allTextContents()).resolves.toEqual(['[image: tracker]', '[image: inline]']);
-		await expect(final.locator('pre code').textContent()).resolves.toContain('<img src=x onerror="window.__xss=true">');
+		await expect(final.locator('.md-image').allTextContents()).resolves.toEqual([
+			'[image: tracker]',
+			'[image: inline]',
+		]);
+		await expect(final.locator('pre code').textContent()).resolves.toContain(
+			'<img src=x onerror="window.__xss=true">',
+		);
 		// `__proto__` is an agent id like any other.
 		expect(await page.locator('section.lane[data-agent="__proto__"]').count()).toBe(1);
 		await panel.screenshot('hostile-content');
 	});
 
 	it('control: the CSP blocks an inline handler and the page records it (the listener works)', async () => {
-		await panel.page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="window.__xss=true">')`);
+		await panel.page.evaluate(
+			`document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="window.__xss=true">')`,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(await panel.page.evaluate('window.__xss === undefined')).toBe(true);
 		const violations = await panel.violations();
 		expect(violations.map((v) => v.directive)).toContain('script-src-attr');
 		// Reset, so the shared zero-violation check judges only the panel's own behaviour.
-		await panel.page.evaluate('window.__violations.length = 0; document.querySelectorAll("body > img").forEach((i) => i.remove())');
+		await panel.page.evaluate(
+			'window.__violations.length = 0; document.querySelectorAll("body > img").forEach((i) => i.remove())',
+		);
 		panel.consoleErrors.length = 0;
 	});
 });

@@ -22,13 +22,20 @@ class EventSource {
 				type: 'run-start',
 				question: 'Stream test',
 				workspace: '/tmp/ws',
-				agents: agents.map((agentId, i) => ({ agentId, anonId: `agent${i + 1}`, provider: 'scripted', model: `model-${agentId}` })),
+				agents: agents.map((agentId, i) => ({
+					agentId,
+					anonId: `agent${i + 1}`,
+					provider: 'scripted',
+					model: `model-${agentId}`,
+				})),
 			}),
 			...agents.map((agentId) => this.event({ type: 'round-start', agentId, round: 1, snapshot: [] })),
 		];
 	}
 	deltas(agentId: string, count: number, text: (i: number) => string): RunEvent[] {
-		return Array.from({ length: count }, (_, i) => this.event({ type: 'text-delta', agentId, phase: 'coordination', text: text(i) }));
+		return Array.from({ length: count }, (_, i) =>
+			this.event({ type: 'text-delta', agentId, phase: 'coordination', text: text(i) }),
+		);
 	}
 }
 
@@ -85,7 +92,9 @@ describe('webview streaming', () => {
 		const source = new EventSource();
 		await panel.send({ type: 'events', events: source.start(['alpha', 'beta']) });
 		const before = await panel.renders();
-		await burst([[...source.deltas('alpha', 500, (i) => `a${i} `), ...source.deltas('beta', 500, (i) => `b${i} `)]]);
+		await burst([
+			[...source.deltas('alpha', 500, (i) => `a${i} `), ...source.deltas('beta', 500, (i) => `b${i} `)],
+		]);
 		expect((await panel.renders()) - before).toBe(1);
 	});
 
@@ -101,7 +110,9 @@ describe('webview streaming', () => {
 			}
 			window.__alphaText = document.querySelector('section.lane[data-agent="alpha"] .lane-stream .stream-chunk').firstChild;
 		})()`);
-		for (let i = 0; i < 5; i++) await panel.send({ type: 'events', events: source.deltas('alpha', 20, (k) => `more${i}.${k} `) });
+		for (let i = 0; i < 5; i++) {
+			await panel.send({ type: 'events', events: source.deltas('alpha', 20, (k) => `more${i}.${k} `) });
+		}
 		const result = (await panel.page.evaluate(
 			`({ mutations: window.__mutations, sameNode: window.__alphaText === document.querySelector('section.lane[data-agent="alpha"] .lane-stream .stream-chunk').firstChild })`,
 		)) as { mutations: { beta: number; gamma: number }; sameNode: boolean };
@@ -148,7 +159,9 @@ describe('webview streaming', () => {
 		const text = await streamText('alpha');
 		expect(text.length).toBeLessThanOrEqual(MAX_STREAM_CHARS + 4_096);
 		expect(text).toBe(chunk.repeat(40).slice(-text.length));
-		await expect(panel.page.locator('section.lane[data-agent="alpha"] .lane-stream .stream-dropped').textContent()).resolves.toMatch(/… [\d,]+ earlier characters not shown/);
+		await expect(
+			panel.page.locator('section.lane[data-agent="alpha"] .lane-stream .stream-dropped').textContent(),
+		).resolves.toMatch(/… [\d,]+ earlier characters not shown/);
 		await panel.screenshot('streaming-trimmed', false);
 	});
 });

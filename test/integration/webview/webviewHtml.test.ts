@@ -20,7 +20,9 @@ describe('webviewHtml', () => {
 				"font-src https://*.vscode-cdn.net; img-src https://*.vscode-cdn.net data:; base-uri 'none'; form-action 'none'",
 		);
 		const html = webviewHtml(options);
-		expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${options.nonce}';`);
+		expect(html).toContain(
+			`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${options.nonce}';`,
+		);
 		expect(html).not.toMatch(/unsafe-eval|unsafe-inline|https?:\/\/(?!file\+|\*\.vscode-cdn)/);
 	});
 
@@ -28,26 +30,36 @@ describe('webviewHtml', () => {
 		const html = webviewHtml(options);
 		expect(html.match(/<script/g)).toHaveLength(1);
 		expect(html).toContain(`<script nonce="${options.nonce}" src="${options.scriptUri}"></script>`);
-		expect(html).toContain(`<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${options.codiconsUri}"`);
+		expect(html).toContain(
+			`<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${options.codiconsUri}"`,
+		);
 		expect(html).toContain(`<link rel="stylesheet" href="${options.styleUri}"`);
 		expect(html).not.toMatch(/<style|style=/);
 		expect(html).toContain('<main id="app"');
 	});
 
 	it('escapes the title and the URIs', () => {
-		const html = webviewHtml({ ...options, title: '</title><script>alert(1)</script>', scriptUri: 'https://x/a.js"onload="alert(1)' });
+		const html = webviewHtml({
+			...options,
+			title: '</title><script>alert(1)</script>',
+			scriptUri: 'https://x/a.js"onload="alert(1)',
+		});
 		expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');
 		expect(html).toContain('src="https://x/a.js&quot;onload=&quot;alert(1)"');
 	});
 
 	it("accepts VS Code's real cspSource, which includes the 'self' keyword", () => {
-		expect(webviewCsp("'self' https://*.vscode-cdn.net", options.nonce)).toContain("style-src 'self' https://*.vscode-cdn.net; font-src 'self' https://*.vscode-cdn.net; img-src 'self' https://*.vscode-cdn.net data:");
+		expect(webviewCsp("'self' https://*.vscode-cdn.net", options.nonce)).toContain(
+			"style-src 'self' https://*.vscode-cdn.net; font-src 'self' https://*.vscode-cdn.net; img-src 'self' https://*.vscode-cdn.net data:",
+		);
 	});
 
 	it('refuses a weak nonce or a cspSource that would inject directives', () => {
 		expect(() => webviewHtml({ ...options, nonce: 'short' })).toThrow(/nonce/);
 		expect(() => webviewHtml({ ...options, nonce: "abcdefghijklmnopq' 'unsafe-inline" })).toThrow(/nonce/);
-		expect(() => webviewHtml({ ...options, cspSource: "https://a; script-src 'unsafe-eval'" })).toThrow(/cspSource/);
+		expect(() => webviewHtml({ ...options, cspSource: "https://a; script-src 'unsafe-eval'" })).toThrow(
+			/cspSource/,
+		);
 		expect(() => webviewHtml({ ...options, cspSource: '' })).toThrow(/cspSource/);
 		expect(() => webviewHtml({ ...options, cspSource: "'self' 'unsafe-inline'" })).toThrow(/cspSource/);
 		expect(() => webviewHtml({ ...options, cspSource: "https://a  'self'" })).toThrow(/cspSource/);

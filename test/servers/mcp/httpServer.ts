@@ -44,7 +44,9 @@ export async function startHttpToolServer(): Promise<HttpToolServer> {
 				transport = created;
 			}
 			if (transport === undefined) {
-				res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no session' }, id: null }));
+				res
+					.writeHead(400, { 'content-type': 'application/json' })
+					.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no session' }, id: null }));
 				return;
 			}
 			if (req.method === 'DELETE') terminated++;

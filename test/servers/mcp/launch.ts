@@ -9,14 +9,21 @@ const tsxLoader = pathToFileURL(join(repo, 'node_modules', 'tsx', 'dist', 'loade
 export const stdioServerFile = join(__dirname, 'stdioServer.ts');
 
 /** A spec that starts the stdio test server with node + tsx. */
-export function stdioServerSpec(name: string, options: { log?: string; env?: Record<string, string>; failStart?: boolean } & Partial<McpServerSpec> = {}): McpServerSpec {
+export function stdioServerSpec(
+	name: string,
+	options: { log?: string; env?: Record<string, string>; failStart?: boolean } & Partial<McpServerSpec> = {},
+): McpServerSpec {
 	const { log, env, failStart, ...rest } = options;
 	return {
 		name,
 		type: 'stdio',
 		command: process.execPath,
 		args: ['--import', tsxLoader, stdioServerFile],
-		env: { ...(log ? { MCP_TEST_LOG: log } : {}), ...(failStart ? { MCP_TEST_FAIL_START: '1' } : {}), ...env },
+		env: {
+			...(log ? { MCP_TEST_LOG: log } : {}),
+			...(failStart ? { MCP_TEST_FAIL_START: '1' } : {}),
+			...env,
+		},
 		origin: { kind: 'config', fromWorkspace: false },
 		...rest,
 	};

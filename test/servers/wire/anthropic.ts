@@ -20,12 +20,16 @@ export const anthropicWire: WireProtocol = {
 	modelOf: (_path, body) => String(asRecord(body)['model'] ?? 'unknown'),
 	encodeTurn,
 	readPrompt,
-	errorBody: (status, message) => ({ type: 'error', error: { type: errorTypes[status] ?? 'api_error', message } }),
+	errorBody: (status, message) => ({
+		type: 'error',
+		error: { type: errorTypes[status] ?? 'api_error', message },
+	}),
 };
 
 function encodeTurn(turn: Turn, model: string): SseEvent[] {
 	const events: SseEvent[] = [];
-	const emit = (type: string, fields: Record<string, unknown> = {}) => events.push({ event: type, data: { type, ...fields } });
+	const emit = (type: string, fields: Record<string, unknown> = {}) =>
+		events.push({ event: type, data: { type, ...fields } });
 	const usage = turn.usage ?? { input: 10, output: 5 };
 	const cached = usage.cachedInput ?? 0;
 	const written = usage.cacheWrite ?? 0;
@@ -51,20 +55,30 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 	const thinking = pieces(turn.reasoning, 3);
 	if (thinking.length) {
 		emit('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-		for (const piece of thinking) emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } });
-		emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: `sig_${thinking.join('').length}` } });
+		for (const piece of thinking) {
+			emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } });
+		}
+		emit('content_block_delta', {
+			index,
+			delta: { type: 'signature_delta', signature: `sig_${thinking.join('').length}` },
+		});
 		emit('content_block_stop', { index });
 		index += 1;
 	}
 	const text = pieces(turn.text, turn.textChunks ?? 3);
 	if (text.length) {
 		emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
-		for (const piece of text) emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+		for (const piece of text) {
+			emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+		}
 		emit('content_block_stop', { index });
 		index += 1;
 	}
 	for (const call of turn.toolCalls ?? []) {
-		emit('content_block_start', { index, content_block: { type: 'tool_use', id: call.id ?? nextId('toolu'), name: call.name, input: {} } });
+		emit('content_block_start', {
+			index,
+			content_block: { type: 'tool_use', id: call.id ?? nextId('toolu'), name: call.name, input: {} },
+		});
 		for (const piece of pieces(argumentText(call), call.chunks ?? 4)) {
 			emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
 		}
@@ -72,7 +86,10 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 		index += 1;
 	}
 	const stop = turn.finish === 'length' ? 'max_tokens' : turn.toolCalls?.length ? 'tool_use' : 'end_turn';
-	emit('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output } });
+	emit('message_delta', {
+		delta: { stop_reason: stop, stop_sequence: null },
+		usage: { output_tokens: usage.output },
+	});
 	emit('message_stop');
 	return events;
 }

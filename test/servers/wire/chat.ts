@@ -26,14 +26,29 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 	const id = nextId('chatcmpl');
 	const created = Math.floor(Date.now() / 1000);
 	const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseEvent => ({
-		data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] },
+		data: {
+			id,
+			object: 'chat.completion.chunk',
+			created,
+			model,
+			choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+		},
 	});
 	const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
 	for (const piece of pieces(turn.reasoning, 3)) events.push(chunk({ reasoning_content: piece }));
 	for (const piece of pieces(turn.text, turn.textChunks ?? 3)) events.push(chunk({ content: piece }));
 	(turn.toolCalls ?? []).forEach((call, index) => {
 		events.push(
-			chunk({ tool_calls: [{ index, id: call.id ?? nextId('call'), type: 'function', function: { name: call.name, arguments: '' } }] }),
+			chunk({
+				tool_calls: [
+					{
+						index,
+						id: call.id ?? nextId('call'),
+						type: 'function',
+						function: { name: call.name, arguments: '' },
+					},
+				],
+			}),
 		);
 		for (const piece of pieces(argumentText(call), call.chunks ?? 4)) {
 			events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));

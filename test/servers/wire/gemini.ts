@@ -20,13 +20,19 @@ export const geminiWire: WireProtocol = {
 	modelOf: (path) => decodeURIComponent(route.exec(path)?.[1] ?? 'unknown'),
 	encodeTurn,
 	readPrompt,
-	errorBody: (status, message) => ({ error: { code: status, message, status: statusNames[status] ?? 'UNKNOWN' } }),
+	errorBody: (status, message) => ({
+		error: { code: status, message, status: statusNames[status] ?? 'UNKNOWN' },
+	}),
 };
 
 function encodeTurn(turn: Turn, model: string): SseEvent[] {
 	const responseId = nextId('gem');
 	const chunk = (parts: unknown[], extra: Record<string, unknown> = {}): SseEvent => ({
-		data: { candidates: [{ content: { role: 'model', parts }, index: 0, ...extra }], modelVersion: model, responseId },
+		data: {
+			candidates: [{ content: { role: 'model', parts }, index: 0, ...extra }],
+			modelVersion: model,
+			responseId,
+		},
 	});
 	const events: SseEvent[] = [];
 	for (const piece of pieces(turn.reasoning, 3)) events.push(chunk([{ text: piece, thought: true }]));
@@ -43,7 +49,13 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 	const thoughts = usage.reasoning ?? 0;
 	events.push({
 		data: {
-			candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: turn.finish === 'length' ? 'MAX_TOKENS' : 'STOP', index: 0 }],
+			candidates: [
+				{
+					content: { role: 'model', parts: [{ text: '' }] },
+					finishReason: turn.finish === 'length' ? 'MAX_TOKENS' : 'STOP',
+					index: 0,
+				},
+			],
 			usageMetadata: {
 				promptTokenCount: usage.input,
 				candidatesTokenCount: usage.output - thoughts,
@@ -77,7 +89,10 @@ function readPrompt(body: unknown, model: string): PromptView {
 	const tools = asArray(request['tools']).flatMap((tool) =>
 		asArray(asRecord(tool)['functionDeclarations'])
 			.map(asRecord)
-			.map((fn) => ({ name: String(fn['name']), parameters: asRecord(fn['parametersJsonSchema'] ?? fn['parameters']) })),
+			.map((fn) => ({
+				name: String(fn['name']),
+				parameters: asRecord(fn['parametersJsonSchema'] ?? fn['parameters']),
+			})),
 	);
 	const system = asArray(asRecord(request['systemInstruction'])['parts'])
 		.map((part) => String(asRecord(part)['text'] ?? ''))

@@ -10,7 +10,12 @@ export const responsesWire: WireProtocol = {
 	encodeTurn,
 	readPrompt,
 	errorBody: (status, message) => ({
-		error: { message, type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error', code: null, param: null },
+		error: {
+			message,
+			type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error',
+			code: null,
+			param: null,
+		},
 	}),
 };
 
@@ -20,7 +25,13 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 	const emit = (type: string, fields: Record<string, unknown>) =>
 		events.push({ event: type, data: { type, sequence_number: seq++, ...fields } });
 	const responseId = nextId('resp');
-	const base = { id: responseId, object: 'response', created_at: Math.floor(Date.now() / 1000), model, output: [] as unknown[] };
+	const base = {
+		id: responseId,
+		object: 'response',
+		created_at: Math.floor(Date.now() / 1000),
+		model,
+		output: [] as unknown[],
+	};
 	emit('response.created', { response: { ...base, status: 'in_progress' } });
 	emit('response.in_progress', { response: { ...base, status: 'in_progress' } });
 	const output: unknown[] = [];
@@ -31,12 +42,29 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 		const id = nextId('rs');
 		const output_index = index++;
 		emit('response.output_item.added', { output_index, item: { type: 'reasoning', id, summary: [] } });
-		emit('response.reasoning_summary_part.added', { item_id: id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
-		for (const delta of reasoning) emit('response.reasoning_summary_text.delta', { item_id: id, output_index, summary_index: 0, delta });
+		emit('response.reasoning_summary_part.added', {
+			item_id: id,
+			output_index,
+			summary_index: 0,
+			part: { type: 'summary_text', text: '' },
+		});
+		for (const delta of reasoning) {
+			emit('response.reasoning_summary_text.delta', { item_id: id, output_index, summary_index: 0, delta });
+		}
 		const text = reasoning.join('');
 		emit('response.reasoning_summary_text.done', { item_id: id, output_index, summary_index: 0, text });
-		emit('response.reasoning_summary_part.done', { item_id: id, output_index, summary_index: 0, part: { type: 'summary_text', text } });
-		const item = { type: 'reasoning', id, summary: [{ type: 'summary_text', text }], encrypted_content: `enc_${id}` };
+		emit('response.reasoning_summary_part.done', {
+			item_id: id,
+			output_index,
+			summary_index: 0,
+			part: { type: 'summary_text', text },
+		});
+		const item = {
+			type: 'reasoning',
+			id,
+			summary: [{ type: 'summary_text', text }],
+			encrypted_content: `enc_${id}`,
+		};
 		emit('response.output_item.done', { output_index, item });
 		output.push(item);
 	}
@@ -45,11 +73,33 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 	if (text.length) {
 		const id = nextId('msg');
 		const output_index = index++;
-		emit('response.output_item.added', { output_index, item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] } });
-		emit('response.content_part.added', { item_id: id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-		for (const delta of text) emit('response.output_text.delta', { item_id: id, output_index, content_index: 0, delta, logprobs: [] });
+		emit('response.output_item.added', {
+			output_index,
+			item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] },
+		});
+		emit('response.content_part.added', {
+			item_id: id,
+			output_index,
+			content_index: 0,
+			part: { type: 'output_text', text: '', annotations: [] },
+		});
+		for (const delta of text) {
+			emit('response.output_text.delta', {
+				item_id: id,
+				output_index,
+				content_index: 0,
+				delta,
+				logprobs: [],
+			});
+		}
 		const full = text.join('');
-		emit('response.output_text.done', { item_id: id, output_index, content_index: 0, text: full, logprobs: [] });
+		emit('response.output_text.done', {
+			item_id: id,
+			output_index,
+			content_index: 0,
+			text: full,
+			logprobs: [],
+		});
 		const part = { type: 'output_text', text: full, annotations: [] };
 		emit('response.content_part.done', { item_id: id, output_index, content_index: 0, part });
 		const item = { type: 'message', id, role: 'assistant', status: 'completed', content: [part] };
@@ -64,11 +114,32 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 		const args = argumentText(call);
 		emit('response.output_item.added', {
 			output_index,
-			item: { type: 'function_call', id, call_id: callId, name: call.name, arguments: '', status: 'in_progress' },
+			item: {
+				type: 'function_call',
+				id,
+				call_id: callId,
+				name: call.name,
+				arguments: '',
+				status: 'in_progress',
+			},
 		});
-		for (const delta of pieces(args, call.chunks ?? 4)) emit('response.function_call_arguments.delta', { item_id: id, output_index, delta });
-		emit('response.function_call_arguments.done', { item_id: id, output_index, name: call.name, arguments: args });
-		const item = { type: 'function_call', id, call_id: callId, name: call.name, arguments: args, status: 'completed' };
+		for (const delta of pieces(args, call.chunks ?? 4)) {
+			emit('response.function_call_arguments.delta', { item_id: id, output_index, delta });
+		}
+		emit('response.function_call_arguments.done', {
+			item_id: id,
+			output_index,
+			name: call.name,
+			arguments: args,
+		});
+		const item = {
+			type: 'function_call',
+			id,
+			call_id: callId,
+			name: call.name,
+			arguments: args,
+			status: 'completed',
+		};
 		emit('response.output_item.done', { output_index, item });
 		output.push(item);
 	}

@@ -23,7 +23,9 @@ export function nextId(prefix: string): string {
 }
 
 export function asRecord(value: unknown): Record<string, unknown> {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: {};
 }
 
 export function asArray(value: unknown): unknown[] {

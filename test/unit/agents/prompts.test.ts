@@ -8,12 +8,18 @@ describe('coordination prompts', () => {
 				{ id: 'alice', handler: answerThenVote('Alpha answer') },
 				{ id: 'bob', handler: answerThenVote('Beta answer'), options: { latencyMs: 20 } },
 			],
-			{ question: 'Which sort is stable?', history: [{ question: 'Earlier question', answer: 'Earlier answer' }], settings: { freshCallWindowMs: 0 } },
+			{
+				question: 'Which sort is stable?',
+				history: [{ question: 'Earlier question', answer: 'Earlier answer' }],
+				settings: { freshCallWindowMs: 0 },
+			},
 		);
 		const requests = run.models.get('alice')!.requests.filter((r) => !read.isPresentation(r));
 		const first = requests[0]!.messages[0]!.content;
 		expect(first).toContain('<ORIGINAL MESSAGE>\nWhich sort is stable?\n</ORIGINAL MESSAGE>');
-		expect(first).toContain('<CONVERSATION_HISTORY>\nUser: Earlier question\nAssistant: Earlier answer\n</CONVERSATION_HISTORY>');
+		expect(first).toContain(
+			'<CONVERSATION_HISTORY>\nUser: Earlier question\nAssistant: Earlier answer\n</CONVERSATION_HISTORY>',
+		);
 		expect(first).toContain('(no answers yet)');
 		const later = requests.at(-1)!.messages[0]!.content;
 		expect(later).toContain('<answer id="agent1">\nAlpha answer\n</answer>');
@@ -27,15 +33,30 @@ describe('coordination prompts', () => {
 		['strict', 'every aspect and edge case'],
 	] as const) {
 		it(`voting_sensitivity ${sensitivity} changes the system prompt`, async () => {
-			const run = await runTeam([{ id: 'alice', handler: answerThenVote('A') }, { id: 'bob', handler: answerThenVote('B') }], { settings: { votingSensitivity: sensitivity } });
+			const run = await runTeam(
+				[
+					{ id: 'alice', handler: answerThenVote('A') },
+					{ id: 'bob', handler: answerThenVote('B') },
+				],
+				{ settings: { votingSensitivity: sensitivity } },
+			);
 			expect(run.models.get('alice')!.requests[0]!.system).toContain(phrase);
 		});
 	}
 
 	it('tells the model about novelty only when it is enforced', async () => {
-		const strict = await runTeam([{ id: 'a', handler: answerThenVote('A') }, { id: 'b', handler: answerThenVote('B') }], { settings: { answerNoveltyRequirement: 'strict' } });
+		const strict = await runTeam(
+			[
+				{ id: 'a', handler: answerThenVote('A') },
+				{ id: 'b', handler: answerThenVote('B') },
+			],
+			{ settings: { answerNoveltyRequirement: 'strict' } },
+		);
 		expect(strict.models.get('a')!.requests[0]!.system).toContain('near-copies are rejected');
-		const lenient = await runTeam([{ id: 'a', handler: answerThenVote('A') }, { id: 'b', handler: answerThenVote('B') }]);
+		const lenient = await runTeam([
+			{ id: 'a', handler: answerThenVote('A') },
+			{ id: 'b', handler: answerThenVote('B') },
+		]);
 		expect(lenient.models.get('a')!.requests[0]!.system).not.toContain('rejected');
 	});
 });

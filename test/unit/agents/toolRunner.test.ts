@@ -14,12 +14,26 @@ describe('runToolCalls', () => {
 	it('returns cancelled as soon as the run is, even if the tool never answers', async () => {
 		const controller = new AbortController();
 		const events: RunEventBody[] = [];
-		const run = { agentId: 'a', phase: 'coordination' as const, toolbox: stuck, signal: controller.signal, emit: (e: RunEventBody) => events.push(e) };
+		const run = {
+			agentId: 'a',
+			phase: 'coordination' as const,
+			toolbox: stuck,
+			signal: controller.signal,
+			emit: (e: RunEventBody) => events.push(e),
+		};
 		setTimeout(() => controller.abort(), 30);
 		const started = performance.now();
 		const messages = await runToolCalls([{ id: 'c1', name: 'slow_tool', arguments: {} }], run, 5);
 		expect(performance.now() - started).toBeLessThan(1000);
-		expect(messages).toEqual([{ role: 'tool', toolCallId: 'c1', toolName: 'slow_tool', content: 'slow_tool: cancelled', isError: true }]);
+		expect(messages).toEqual([
+			{
+				role: 'tool',
+				toolCallId: 'c1',
+				toolName: 'slow_tool',
+				content: 'slow_tool: cancelled',
+				isError: true,
+			},
+		]);
 		expect(events.map((e) => e.type)).toEqual(['tool-call', 'tool-result']);
 	});
 });

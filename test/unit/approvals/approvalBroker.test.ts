@@ -32,14 +32,37 @@ describe('ApprovalBroker', () => {
 		broker.onDidRequest((request) => announced.push(request.requestId));
 		const pending = broker.request(question('alice'), live());
 		const [request] = broker.pending('run-1');
-		expect(request).toMatchObject({ agentIds: ['alice'], target: 'npm install', args: { command: 'npm install', cwd: '.' }, grantRule: 'command(npm install)' });
+		expect(request).toMatchObject({
+			agentIds: ['alice'],
+			target: 'npm install',
+			args: { command: 'npm install', cwd: '.' },
+			grantRule: 'command(npm install)',
+		});
 		expect(announced).toEqual([request!.requestId]);
 		expect(request!.requestId).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
 		expect(broker.resolve(request!.requestId, 'allow-run')).toBe(true);
-		expect(await pending).toEqual({ requestId: request!.requestId, decision: 'allow', by: 'user', scope: 'run' });
+		expect(await pending).toEqual({
+			requestId: request!.requestId,
+			decision: 'allow',
+			by: 'user',
+			scope: 'run',
+		});
 		expect(events).toEqual([
-			{ type: 'approval-request', agentId: 'alice', requestId: request!.requestId, action: 'command', target: 'npm install', reason: 'high risk: installs packages' },
-			{ type: 'approval-result', agentId: 'alice', requestId: request!.requestId, decision: 'allow', by: 'user' },
+			{
+				type: 'approval-request',
+				agentId: 'alice',
+				requestId: request!.requestId,
+				action: 'command',
+				target: 'npm install',
+				reason: 'high risk: installs packages',
+			},
+			{
+				type: 'approval-result',
+				agentId: 'alice',
+				requestId: request!.requestId,
+				decision: 'allow',
+				by: 'user',
+			},
 		]);
 		expect(broker.pending()).toEqual([]);
 		expect(broker.resolve(request!.requestId, 'deny')).toBe(false);
@@ -58,7 +81,13 @@ describe('ApprovalBroker', () => {
 		expect(events.filter((event) => event.type === 'approval-request')).toHaveLength(3);
 		const shared = broker.pending('run-1')[0]!;
 		broker.resolve(shared.requestId, 'deny', '  not now  ');
-		const expected = { requestId: shared.requestId, decision: 'deny', by: 'user', scope: 'once', note: 'not now' };
+		const expected = {
+			requestId: shared.requestId,
+			decision: 'deny',
+			by: 'user',
+			scope: 'once',
+			note: 'not now',
+		};
 		expect(await first).toEqual(expected);
 		expect(await second).toEqual(expected);
 		expect(events.filter((event) => event.type === 'approval-result')).toHaveLength(1);
@@ -117,10 +146,16 @@ describe('ApprovalBroker', () => {
 	});
 
 	it('a policy answers at once, recorded as a rule decision (CLI --yes / --deny-all)', async () => {
-		const { broker, events, question } = setup({ policy: () => ({ decision: 'deny', note: 'denied by --deny-all' }) });
+		const { broker, events, question } = setup({
+			policy: () => ({ decision: 'deny', note: 'denied by --deny-all' }),
+		});
 		let asked = false;
 		broker.onDidRequest(() => (asked = true));
-		expect(await broker.request(question('alice'), live())).toMatchObject({ decision: 'deny', by: 'rule', note: 'denied by --deny-all' });
+		expect(await broker.request(question('alice'), live())).toMatchObject({
+			decision: 'deny',
+			by: 'rule',
+			note: 'denied by --deny-all',
+		});
 		expect(asked).toBe(false);
 		expect(events.map((event) => event.type)).toEqual(['approval-request', 'approval-result']);
 		expect(events[1]).toMatchObject({ decision: 'deny', by: 'rule' });

@@ -1,7 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { cliApprovalPolicy, parseAnswer, TerminalApprover } from '../../../src/cli/approvalPrompt.js';
-import { ApprovalBroker, type ApprovalQuestion, type PendingApproval } from '../../../src/core/approvals/approvalBroker.js';
+import {
+	ApprovalBroker,
+	type ApprovalQuestion,
+	type PendingApproval,
+} from '../../../src/core/approvals/approvalBroker.js';
 
 const question = (target: string, timeoutMs = 10_000): ApprovalQuestion => ({
 	runId: 'r',
@@ -24,7 +28,14 @@ function terminal() {
 	let text = '';
 	output.on('data', (chunk: Buffer) => (text += chunk.toString()));
 	const calls: string[] = [];
-	return { input, output, read: () => text, calls, pause: () => calls.push('pause'), resume: () => calls.push('resume') };
+	return {
+		input,
+		output,
+		read: () => text,
+		calls,
+		pause: () => calls.push('pause'),
+		resume: () => calls.push('resume'),
+	};
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -43,9 +54,18 @@ describe('CLI approvals', () => {
 
 	it('policies: --yes allows, --deny-all denies, no terminal denies with how to choose; a terminal asks', () => {
 		const pending = {} as PendingApproval;
-		expect(cliApprovalPolicy('yes', false)!(pending)).toEqual({ decision: 'allow', note: 'allowed by --yes' });
-		expect(cliApprovalPolicy('deny-all', true)!(pending)).toEqual({ decision: 'deny', note: 'denied by --deny-all' });
-		expect(cliApprovalPolicy('ask', false)!(pending)).toMatchObject({ decision: 'deny', note: expect.stringContaining('--yes') });
+		expect(cliApprovalPolicy('yes', false)!(pending)).toEqual({
+			decision: 'allow',
+			note: 'allowed by --yes',
+		});
+		expect(cliApprovalPolicy('deny-all', true)!(pending)).toEqual({
+			decision: 'deny',
+			note: 'denied by --deny-all',
+		});
+		expect(cliApprovalPolicy('ask', false)!(pending)).toMatchObject({
+			decision: 'deny',
+			note: expect.stringContaining('--yes'),
+		});
 		expect(cliApprovalPolicy('ask', true)).toBeUndefined();
 	});
 
@@ -56,7 +76,9 @@ describe('CLI approvals', () => {
 		const first = broker.request(question('make'), new AbortController().signal);
 		const second = broker.request(question('make install'), new AbortController().signal);
 		await tick();
-		expect(t.read()).toContain('alice asks to run a command:\n    make\n  why: medium risk: runs a program (make)');
+		expect(t.read()).toContain(
+			'alice asks to run a command:\n    make\n  why: medium risk: runs a program (make)',
+		);
 		expect(t.read()).not.toContain('make install');
 		t.input.write('what?\n');
 		await tick();
@@ -74,7 +96,9 @@ describe('CLI approvals', () => {
 		const broker = new ApprovalBroker();
 		const t = terminal();
 		const approver = new TerminalApprover(broker, t);
-		expect(await broker.request(question('make', 50), new AbortController().signal)).toMatchObject({ by: 'timeout' });
+		expect(await broker.request(question('make', 50), new AbortController().signal)).toMatchObject({
+			by: 'timeout',
+		});
 		await tick();
 		expect(t.read()).toContain('(no decision in time: denied)');
 		expect(t.calls).toEqual(['pause', 'resume']);

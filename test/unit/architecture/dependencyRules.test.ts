@@ -15,7 +15,10 @@ interface Violation {
 }
 
 function cruise(root: string): Violation[] {
-	const run = spawnSync(depcruise, ['src', 'webview', '--config', config, '--output-type', 'json'], { cwd: root, encoding: 'utf8' });
+	const run = spawnSync(depcruise, ['src', 'webview', '--config', config, '--output-type', 'json'], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 	return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
@@ -33,7 +36,8 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 		'src/core/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n",
 		'src/core/events/runEvents.ts': "import type { P } from '../../protocol/p.js';\nexport type E = P;\n",
 		'src/protocol/p.ts': "import type * as vscode from 'vscode';\nexport type P = vscode.Uri;\n",
-		'webview/main.ts': "import type { P } from '../src/protocol/p.js';\nimport type { A } from '../src/core/a.js';\nexport type W = [P, A];\n",
+		'webview/main.ts':
+			"import type { P } from '../src/protocol/p.js';\nimport type { A } from '../src/core/a.js';\nexport type W = [P, A];\n",
 		'src/cli/c.ts': "import { v } from '../vscode/v.js';\nexport const c = v;\n",
 		'src/vscode/v.ts': 'export const v = 1;\n',
 		'src/vscode/w.ts': "import { d } from '../cli/d.js';\nexport const w = d;\n",

@@ -32,7 +32,9 @@ describe('layering', () => {
 	}
 
 	it('the import scanner sees a vscode import (guards the guard)', () => {
-		expect([...`import * as vscode from 'vscode';`.matchAll(importPattern)].map((m) => m[1])).toEqual(['vscode']);
+		expect([...`import * as vscode from 'vscode';`.matchAll(importPattern)].map((m) => m[1])).toEqual([
+			'vscode',
+		]);
 		expect([...`const v = require("vscode")`.matchAll(importPattern)].map((m) => m[1])).toEqual(['vscode']);
 	});
 });

@@ -10,7 +10,9 @@ describe('RunResult.answerChanges', () => {
 		const alice = (request: ChatRequest): ScriptedReply => {
 			if (read.isPresentation(request)) return { text: 'final' };
 			aliceStep++;
-			if (aliceStep === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'two\n' } }] };
+			if (aliceStep === 1) {
+				return { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'two\n' } }] };
+			}
 			if (aliceStep === 2) return answer('changed a.txt');
 			return vote('agent1');
 		};
@@ -18,21 +20,37 @@ describe('RunResult.answerChanges', () => {
 			if (read.isPresentation(request)) return { text: 'unused' };
 			return read.voteOptions(request).includes('agent1') ? vote('agent1') : answer('left it alone');
 		};
-		const run = await runTeam([{ id: 'alice', handler: alice }, { id: 'bob', handler: bob, options: { latencyMs: 30 } }], {
-			root,
-			anonymousOrder: 'config',
-			settings: { freshCallWindowMs: 0 },
-		});
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: alice },
+				{ id: 'bob', handler: bob, options: { latencyMs: 30 } },
+			],
+			{
+				root,
+				anonymousOrder: 'config',
+				settings: { freshCallWindowMs: 0 },
+			},
+		);
 		expect(run.result.winner?.agentId).toBe('alice');
 		expect(run.result.answerChanges).toEqual([
-			{ agentId: 'alice', label: 'agent1.1', changes: [expect.objectContaining({ path: 'a.txt', kind: 'modify', content: 'two\n' })] },
+			{
+				agentId: 'alice',
+				label: 'agent1.1',
+				changes: [expect.objectContaining({ path: 'a.txt', kind: 'modify', content: 'two\n' })],
+			},
 			{ agentId: 'bob', label: 'agent2.1', changes: [] },
 		]);
 	});
 
 	it('is absent when there is no winner', async () => {
 		const failing = () => ({ text: 'no workflow call' });
-		const run = await runTeam([{ id: 'solo', handler: failing }, { id: 'duo', handler: failing }], { settings: { maxAttemptsPerTurn: 1, maxAgentFailures: 1 } });
+		const run = await runTeam(
+			[
+				{ id: 'solo', handler: failing },
+				{ id: 'duo', handler: failing },
+			],
+			{ settings: { maxAttemptsPerTurn: 1, maxAgentFailures: 1 } },
+		);
 		expect(run.result.winner).toBeNull();
 		expect(run.result.answerChanges).toBeUndefined();
 	});

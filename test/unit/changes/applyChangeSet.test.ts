@@ -42,7 +42,9 @@ describe('applyChangeSet (the CLI --apply)', () => {
 		writeFileSync(join(root, 'a.txt'), base.replace('two', 'deux'));
 		const result = await applyChangeSet(root, 'run', changes);
 		expect(result.applied).toEqual([]);
-		expect(result.conflicts).toEqual([{ path: 'a.txt', reason: 'you changed it since the team read it, and the changes overlap' }]);
+		expect(result.conflicts).toEqual([
+			{ path: 'a.txt', reason: 'you changed it since the team read it, and the changes overlap' },
+		]);
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'deux'));
 		expect(existsSync(join(root, 'new'))).toBe(false);
 		expect(existsSync(join(root, 'gone.txt'))).toBe(true);

@@ -6,7 +6,8 @@ import { diffLines, formatPatch, structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { boundedDiffLines, boundedStructuredPatch } from '../../../src/core/changes/boundedDiff.js';
 
-const lines = (count: number, make: (i: number) => string) => Array.from({ length: count }, (_, i) => `${make(i)}\n`).join('');
+const lines = (count: number, make: (i: number) => string) =>
+	Array.from({ length: count }, (_, i) => `${make(i)}\n`).join('');
 const base = lines(50_000, (i) => `line ${i} of a generated file`);
 /** One write_file of 5,000 new lines over it, keeping the first and last lines: 18 s with plain diffLines. */
 const rewrite = `${'line 0 of a generated file\n'}${lines(5_000, (i) => `new ${i}`)}line 49999 of a generated file`;
@@ -30,15 +31,27 @@ describe('bounded line diffs', () => {
 		const a = 'one\ntwo\nthree\nfour\n';
 		const b = 'one\n2\nthree\nfour\nfive';
 		expect(boundedDiffLines(a, b)).toEqual(diffLines(a, b));
-		expect(boundedStructuredPatch('a/f', 'b/f', a, b, 3)).toEqual(structuredPatch('a/f', 'b/f', a, b, undefined, undefined, { context: 3 }));
+		expect(boundedStructuredPatch('a/f', 'b/f', a, b, 3)).toEqual(
+			structuredPatch('a/f', 'b/f', a, b, undefined, undefined, { context: 3 }),
+		);
 	});
 
 	it('a huge rewrite gives a coarse but exact diff, fast', () => {
 		const started = performance.now();
 		const parts = boundedDiffLines(base, rewrite);
 		expect(performance.now() - started).toBeLessThan(2000);
-		expect(parts.filter((part) => !part.added).map((part) => part.value).join('')).toBe(base);
-		expect(parts.filter((part) => !part.removed).map((part) => part.value).join('')).toBe(rewrite);
+		expect(
+			parts
+				.filter((part) => !part.added)
+				.map((part) => part.value)
+				.join(''),
+		).toBe(base);
+		expect(
+			parts
+				.filter((part) => !part.removed)
+				.map((part) => part.value)
+				.join(''),
+		).toBe(rewrite);
 		expect(parts.map((part) => [part.added, part.removed, part.count])).toEqual([
 			[false, false, 1],
 			// The last line differs too: the rewrite's has no newline.

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { buildReviewChangeSet, type ChangeSetInput, targetOf, toggleHunk } from '../../../src/core/changes/changeSet.js';
+import {
+	buildReviewChangeSet,
+	type ChangeSetInput,
+	targetOf,
+	toggleHunk,
+} from '../../../src/core/changes/changeSet.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
 const app = lines('const a = 1;', 'const b = 2;', 'const c = 3;', 'const d = 4;', 'const e = 5;');
 const old = lines('legacy');
-const modify = (path: string, base: string, content: string): FileChange => ({ path, kind: 'modify', baseHash: sha256(base), base, content });
+const modify = (path: string, base: string, content: string): FileChange => ({
+	path,
+	kind: 'modify',
+	baseHash: sha256(base),
+	base,
+	content,
+});
 
 // The winner changes a and e; bob made the same change to a; carol changed a differently and also c.
 const winnerApp = app.replace('a = 1', 'a = 10').replace('e = 5', 'e = 50');
@@ -20,9 +31,24 @@ const input = (overrides: Partial<ChangeSetInput> = {}): ChangeSetInput => ({
 		{ path: 'moved.txt', kind: 'add', baseHash: null, base: null, content: old },
 	],
 	answers: [
-		{ agentId: 'alice', label: 'agent1.2', changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 10'))] },
-		{ agentId: 'bob', label: 'agent2.1', changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 10')), { path: 'old.txt', kind: 'delete', baseHash: sha256(old), base: old, content: null }] },
-		{ agentId: 'carol', label: 'agent3.1', changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 11').replace('c = 3', 'c = 30'))] },
+		{
+			agentId: 'alice',
+			label: 'agent1.2',
+			changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 10'))],
+		},
+		{
+			agentId: 'bob',
+			label: 'agent2.1',
+			changes: [
+				modify('src/app.ts', app, app.replace('a = 1', 'a = 10')),
+				{ path: 'old.txt', kind: 'delete', baseHash: sha256(old), base: old, content: null },
+			],
+		},
+		{
+			agentId: 'carol',
+			label: 'agent3.1',
+			changes: [modify('src/app.ts', app, app.replace('a = 1', 'a = 11').replace('c = 3', 'c = 30'))],
+		},
 	],
 	...overrides,
 });
@@ -52,7 +78,9 @@ describe('buildReviewChangeSet', () => {
 	});
 
 	it("lists runner-up hunks the winner did not make, with the winner's hunks they would replace", () => {
-		expect(file('src/app.ts').alternatives.map((a) => [a.id, a.added, a.from.map((f) => f.label), a.replaces])).toEqual([
+		expect(
+			file('src/app.ts').alternatives.map((a) => [a.id, a.added, a.from.map((f) => f.label), a.replaces]),
+		).toEqual([
 			['alt#0', 'const a = 11;\n', ['agent3.1'], ['final#0']],
 			['alt#1', 'const c = 30;\n', ['agent3.1'], []],
 		]);
@@ -70,7 +98,9 @@ describe('buildReviewChangeSet', () => {
 	});
 
 	it('gives an empty added file one hunk to select', () => {
-		const empty = buildReviewChangeSet(input({ changes: [{ path: 'pkg/__init__.py', kind: 'add', baseHash: null, base: null, content: '' }] }));
+		const empty = buildReviewChangeSet(
+			input({ changes: [{ path: 'pkg/__init__.py', kind: 'add', baseHash: null, base: null, content: '' }] }),
+		);
 		expect(empty.files[0]!.hunks).toHaveLength(1);
 		expect(targetOf(empty.files[0]!, new Set(['final#0']))).toEqual({ op: 'write', text: '' });
 	});
@@ -82,7 +112,10 @@ describe('targetOf and toggleHunk', () => {
 
 	it('applies the selected hunks to the base', () => {
 		expect(targetOf(appFile, new Set(['final#0', 'final#1']))).toEqual({ op: 'write', text: winnerApp });
-		expect(targetOf(appFile, new Set(['final#1']))).toEqual({ op: 'write', text: app.replace('e = 5', 'e = 50') });
+		expect(targetOf(appFile, new Set(['final#1']))).toEqual({
+			op: 'write',
+			text: app.replace('e = 5', 'e = 50'),
+		});
 		expect(targetOf(appFile, new Set())).toEqual({ op: 'none' });
 	});
 
@@ -90,7 +123,10 @@ describe('targetOf and toggleHunk', () => {
 		let selected = toggleHunk(appFile, new Set(['final#0', 'final#1']), 'alt#0', true);
 		expect([...selected].sort()).toEqual(['alt#0', 'final#1']);
 		selected = toggleHunk(appFile, selected, 'alt#1', true);
-		expect(targetOf(appFile, selected)).toEqual({ op: 'write', text: app.replace('a = 1', 'a = 11').replace('c = 3', 'c = 30').replace('e = 5', 'e = 50') });
+		expect(targetOf(appFile, selected)).toEqual({
+			op: 'write',
+			text: app.replace('a = 1', 'a = 11').replace('c = 3', 'c = 30').replace('e = 5', 'e = 50'),
+		});
 		selected = toggleHunk(appFile, selected, 'final#0', true);
 		expect([...selected].sort()).toEqual(['alt#1', 'final#0', 'final#1']);
 		expect([...toggleHunk(appFile, selected, 'final#1', false)].sort()).toEqual(['alt#1', 'final#0']);

@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { applyHunks, HunkApplyError, hunkDiffLines, hunksOverlap, sameHunk, splitHunks, splitLines } from '../../../src/core/changes/hunks.js';
+import {
+	applyHunks,
+	HunkApplyError,
+	hunkDiffLines,
+	hunksOverlap,
+	sameHunk,
+	splitHunks,
+	splitLines,
+} from '../../../src/core/changes/hunks.js';
 
-const base = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'].map((l) => `${l}\n`).join('');
+const base = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']
+	.map((l) => `${l}\n`)
+	.join('');
 // Three separate blocks: a replaced line, an insertion, a deletion at the end.
 const next = base.replace('two\n', 'TWO\n').replace('five\n', 'five\nfive and a half\n').replace('ten\n', '');
 
 describe('splitHunks', () => {
 	it('finds one hunk per block of consecutive changed lines, with 0-based base and new positions', () => {
 		const hunks = splitHunks(base, next);
-		expect(hunks.map(({ oldStart, oldLines, newStart, newLines }) => [oldStart, oldLines, newStart, newLines])).toEqual([
+		expect(
+			hunks.map(({ oldStart, oldLines, newStart, newLines }) => [oldStart, oldLines, newStart, newLines]),
+		).toEqual([
 			[1, 1, 1, 1],
 			[5, 0, 5, 1],
 			[9, 1, 10, 0],
@@ -22,8 +34,12 @@ describe('splitHunks', () => {
 
 	it('finds nothing for equal texts and one hunk for a whole new or removed text', () => {
 		expect(splitHunks(base, base)).toEqual([]);
-		expect(splitHunks('', 'a\nb\n')).toEqual([{ oldStart: 0, oldLines: 0, newStart: 0, newLines: 2, removed: '', added: 'a\nb\n' }]);
-		expect(splitHunks('a\nb\n', '')).toEqual([{ oldStart: 0, oldLines: 2, newStart: 0, newLines: 0, removed: 'a\nb\n', added: '' }]);
+		expect(splitHunks('', 'a\nb\n')).toEqual([
+			{ oldStart: 0, oldLines: 0, newStart: 0, newLines: 2, removed: '', added: 'a\nb\n' },
+		]);
+		expect(splitHunks('a\nb\n', '')).toEqual([
+			{ oldStart: 0, oldLines: 2, newStart: 0, newLines: 0, removed: 'a\nb\n', added: '' },
+		]);
 	});
 
 	it('keeps CRLF line endings and a missing final newline exactly', () => {
@@ -52,7 +68,9 @@ describe('applyHunks', () => {
 		expect(applyHunks(base, [insert!])).toBe(base.replace('five\n', 'five\nfive and a half\n'));
 		expect(applyHunks(base, [replace!, remove!])).toBe(base.replace('two\n', 'TWO\n').replace('ten\n', ''));
 		expect(applyHunks(base, [remove!, replace!])).toBe(applyHunks(base, [replace!, remove!]));
-		expect(applyHunks(base, [replace!, insert!])).toBe(base.replace('two\n', 'TWO\n').replace('five\n', 'five\nfive and a half\n'));
+		expect(applyHunks(base, [replace!, insert!])).toBe(
+			base.replace('two\n', 'TWO\n').replace('five\n', 'five\nfive and a half\n'),
+		);
 	});
 
 	it('handles CRLF texts and a missing final newline without normalising', () => {
@@ -74,7 +92,14 @@ describe('applyHunks', () => {
 });
 
 describe('hunksOverlap and sameHunk', () => {
-	const at = (oldStart: number, oldLines: number, added = 'x\n') => ({ oldStart, oldLines, newStart: 0, newLines: 1, removed: '', added });
+	const at = (oldStart: number, oldLines: number, added = 'x\n') => ({
+		oldStart,
+		oldLines,
+		newStart: 0,
+		newLines: 1,
+		removed: '',
+		added,
+	});
 
 	it('treats touching ranges and insertions at a range edge as separate', () => {
 		expect(hunksOverlap(at(1, 2), at(3, 1))).toBe(false);

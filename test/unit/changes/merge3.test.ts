@@ -2,13 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { merge3 } from '../../../src/core/changes/merge3.js';
 
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
-const base = lines('import a', '', 'function f() {', '  return 1;', '}', '', 'function g() {', '  return 2;', '}');
+const base = lines(
+	'import a',
+	'',
+	'function f() {',
+	'  return 1;',
+	'}',
+	'',
+	'function g() {',
+	'  return 2;',
+	'}',
+);
 
 describe('merge3', () => {
 	it('applies both sides when their hunks do not overlap', () => {
 		const ours = base.replace('import a\n', 'import a\nimport b\n');
 		const theirs = base.replace('  return 2;', '  return 3;');
-		expect(merge3(base, ours, theirs)).toEqual({ clean: true, conflicts: 0, text: ours.replace('  return 2;', '  return 3;') });
+		expect(merge3(base, ours, theirs)).toEqual({
+			clean: true,
+			conflicts: 0,
+			text: ours.replace('  return 2;', '  return 3;'),
+		});
 	});
 
 	it('takes a change made on both sides once', () => {
@@ -19,7 +33,9 @@ describe('merge3', () => {
 
 	it('merges changes on neighbouring lines, and an insertion right next to a change', () => {
 		const ours = base.replace('  return 1;', '  return 10;');
-		const theirs = base.replace('}\n\nfunction g', '}\n// g\n\nfunction g').replace('function f() {', 'function f(): number {');
+		const theirs = base
+			.replace('}\n\nfunction g', '}\n// g\n\nfunction g')
+			.replace('function f() {', 'function f(): number {');
 		const merged = merge3(base, ours, theirs);
 		expect(merged.clean).toBe(true);
 		expect(merged.text).toContain('function f(): number {\n  return 10;\n}\n// g\n');
@@ -55,7 +71,9 @@ describe('merge3', () => {
 		const theirs = base.replace('  return 1;\n}\n', '  return 1 + 1;\n};\n');
 		const merged = merge3(base, ours, theirs);
 		expect(merged.conflicts).toBe(1);
-		expect(merged.text).toContain('<<<<<<< Current\nfunction f(x) {\n  return x;\n}\n=======\nfunction f() {\n  return 1 + 1;\n};\n>>>>>>> MassGen\n');
+		expect(merged.text).toContain(
+			'<<<<<<< Current\nfunction f(x) {\n  return x;\n}\n=======\nfunction f() {\n  return 1 + 1;\n};\n>>>>>>> MassGen\n',
+		);
 	});
 
 	it('treats two different insertions at the same place as a conflict', () => {

@@ -5,7 +5,10 @@ import { dispatchWebviewMessage, type PanelActions } from '../../../src/vscode/p
 describe('change review messages from the panel', () => {
 	it('reach the change actions with the hunk selection, run id and diff version', async () => {
 		const calls: unknown[][] = [];
-		const record = (name: string) => (...args: unknown[]) => void calls.push([name, ...args]);
+		const record =
+			(name: string) =>
+			(...args: unknown[]) =>
+				void calls.push([name, ...args]);
 		const actions: PanelActions = {
 			ready: record('ready'),
 			ask: record('ask'),
@@ -17,10 +20,13 @@ describe('change review messages from the panel', () => {
 			approval: record('approval'),
 			selectHunks: record('selectHunks'),
 		};
-		const send = (raw: unknown) => dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: () => undefined });
+		const send = (raw: unknown) =>
+			dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: () => undefined });
 		const hunks = [{ path: 'src/a.ts', ids: ['final#0', 'alt#1'] }];
 		expect(await send({ type: 'accept', hunks, runId: '20250102-030405-ab12' })).toBe(true);
-		expect(await send({ type: 'select-hunks', path: 'src/a.ts', ids: ['final#1'], selected: false })).toBe(true);
+		expect(await send({ type: 'select-hunks', path: 'src/a.ts', ids: ['final#1'], selected: false })).toBe(
+			true,
+		);
 		expect(await send({ type: 'open-diff', path: 'src/a.ts', version: 'agent2.1' })).toBe(true);
 		expect(await send({ type: 'select-hunks', path: 'src/a.ts', ids: ['../x'], selected: true })).toBe(false);
 		expect(calls).toEqual([
@@ -31,7 +37,23 @@ describe('change review messages from the panel', () => {
 	});
 
 	it('a panel without hunk selection support ignores select-hunks', async () => {
-		const actions = { ready() {}, ask() {}, cancel() {}, openDiff() {}, accept() {}, reject() {}, openRun() {}, approval() {} } satisfies PanelActions;
-		expect(await dispatchWebviewMessage({ type: 'select-hunks', path: 'a', ids: ['final#0'], selected: true }, parseWebviewMessage, actions, { warn: () => undefined })).toBe(true);
+		const actions = {
+			ready() {},
+			ask() {},
+			cancel() {},
+			openDiff() {},
+			accept() {},
+			reject() {},
+			openRun() {},
+			approval() {},
+		} satisfies PanelActions;
+		expect(
+			await dispatchWebviewMessage(
+				{ type: 'select-hunks', path: 'a', ids: ['final#0'], selected: true },
+				parseWebviewMessage,
+				actions,
+				{ warn: () => undefined },
+			),
+		).toBe(true);
 	});
 });

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiKeyVariables, checkApiKeys, readDotenv, resolveApiKey } from '../../../src/core/config/apiKeys.js';
+import {
+	apiKeyVariables,
+	checkApiKeys,
+	readDotenv,
+	resolveApiKey,
+} from '../../../src/core/config/apiKeys.js';
 import type { BackendType } from '../../../src/core/config/backendSchema.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 
@@ -55,10 +60,16 @@ describe('resolveApiKey', () => {
 			env: { GEMINI_API_KEY: 'from-env' },
 			dotenv: { GEMINI_API_KEY: 'from-dotenv' },
 		};
-		expect(resolveApiKey({ ...gemini, api_key: 'from-config' }, all)).toMatchObject({ key: 'from-config', source: 'config' });
+		expect(resolveApiKey({ ...gemini, api_key: 'from-config' }, all)).toMatchObject({
+			key: 'from-config',
+			source: 'config',
+		});
 		expect(resolveApiKey(gemini, all)).toMatchObject({ key: 'from-secrets', source: 'secrets' });
 		expect(resolveApiKey(gemini, { ...all, secrets: {} })).toMatchObject({ key: 'from-env', source: 'env' });
-		expect(resolveApiKey(gemini, { env: {}, dotenv: all.dotenv })).toMatchObject({ key: 'from-dotenv', source: 'dotenv' });
+		expect(resolveApiKey(gemini, { env: {}, dotenv: all.dotenv })).toMatchObject({
+			key: 'from-dotenv',
+			source: 'dotenv',
+		});
 		expect(resolveApiKey(gemini, { env: {} })).toEqual({
 			source: 'none',
 			variables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
@@ -67,7 +78,10 @@ describe('resolveApiKey', () => {
 	});
 
 	it('ranks sources above variable names, and ignores empty values', () => {
-		const sources = { env: { GOOGLE_API_KEY: 'google-env', GEMINI_API_KEY: '  ' }, dotenv: { GEMINI_API_KEY: 'x' } };
+		const sources = {
+			env: { GOOGLE_API_KEY: 'google-env', GEMINI_API_KEY: '  ' },
+			dotenv: { GEMINI_API_KEY: 'x' },
+		};
 		expect(resolveApiKey(gemini, sources)).toMatchObject({ key: 'google-env', source: 'env' });
 		expect(resolveApiKey(gemini, { env: { GEMINI_API_KEY: 'a', GOOGLE_API_KEY: 'b' } }).key).toBe('a');
 	});
@@ -102,7 +116,11 @@ describe('checkApiKeys', () => {
 		const warnings = checkApiKeys(result, { env: {} }, 'validate');
 		expect(warnings.map((i) => [i.severity, `${i.file}:${i.line}:${i.col}`, i.message])).toEqual([
 			['warning', 'team.yaml:3:5', "agent 'gpt': no API key: set OPENAI_API_KEY (or api_key in the config)"],
-			['warning', 'team.yaml:7:5', "agent 'gemini': no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or api_key in the config)"],
+			[
+				'warning',
+				'team.yaml:7:5',
+				"agent 'gemini': no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or api_key in the config)",
+			],
 		]);
 		expect(checkApiKeys(result, { env: {} }, 'run').map((i) => [i.severity, i.code])).toEqual([
 			['error', 'missing-api-key'],

@@ -12,9 +12,16 @@ type Expected = readonly [at: string, severity: 'error' | 'warning', code: strin
 
 const cases: Readonly<Record<string, readonly Expected[]>> = {
 	'syntax-unclosed-flow.yaml': [
-		['3:1', 'error', 'yaml-bad-indent', 'YAML syntax: Flow map in block collection must be sufficiently indented'],
+		[
+			'3:1',
+			'error',
+			'yaml-bad-indent',
+			'YAML syntax: Flow map in block collection must be sufficiently indented',
+		],
 	],
-	'bad-indentation.yaml': [['5:1', 'error', 'yaml-bad-indent', 'All mapping items must start at the same column']],
+	'bad-indentation.yaml': [
+		['5:1', 'error', 'yaml-bad-indent', 'All mapping items must start at the same column'],
+	],
 	'tab-indent.yaml': [['4:1', 'error', 'yaml-tab-as-indent', 'tab used for indentation']],
 	'json-unclosed.yaml': [['6:1', 'error', 'yaml-bad-indent', 'end with a }']],
 	'duplicate-keys.yaml': [['5:7', 'error', 'yaml-duplicate-key', "duplicate key 'model'"]],
@@ -35,7 +42,12 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 		['4:13', 'error', 'unknown-backend-type', "unknown backend type 'openia' (did you mean 'openai'?)"],
 	],
 	'model-not-inferable.yaml': [
-		['4:12', 'error', 'unknown-backend-type', "cannot infer the backend type from model 'llama3.2': add 'type'"],
+		[
+			'4:12',
+			'error',
+			'unknown-backend-type',
+			"cannot infer the backend type from model 'llama3.2': add 'type'",
+		],
 	],
 	'bad-temperature-type.yaml': [
 		['5:20', 'error', 'invalid-type', "agents[0].backend.temperature: expected a number, got 'warm'"],
@@ -50,39 +62,96 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 		['4:9', 'error', 'duplicate-agent-id', "agents[1].id: duplicate id 'expert' (already used by agents[0])"],
 	],
 	'duplicate-default-id.yaml': [
-		['4:5', 'error', 'duplicate-agent-id', "duplicate id 'agent2' (already used by agents[0]); this agent has no 'id'"],
+		[
+			'4:5',
+			'error',
+			'duplicate-agent-id',
+			"duplicate id 'agent2' (already used by agents[0]); this agent has no 'id'",
+		],
 	],
 	'bad-url.yaml': [
-		['6:17', 'error', 'invalid-format', "base_url: expected an http(s) URL such as http://localhost:11434/v1, got 'localhost:"],
+		[
+			'6:17',
+			'error',
+			'invalid-format',
+			"base_url: expected an http(s) URL such as http://localhost:11434/v1, got 'localhost:",
+		],
 	],
-	'chatcompletion-no-base-url.yaml': [['3:5', 'error', 'missing-base-url', "type chatcompletion needs 'base_url'"]],
+	'chatcompletion-no-base-url.yaml': [
+		['3:5', 'error', 'missing-base-url', "type chatcompletion needs 'base_url'"],
+	],
 	'scripted-without-script.yaml': [
 		['3:5', 'error', 'missing-script', "agents[0].backend: type scripted needs 'script'"],
 	],
-	'script-on-openai.yaml': [['6:7', 'error', 'script-not-scripted', "'script' is only allowed with type: scripted"]],
-	'bad-voting-sensitivity.yaml': [
-		['4:23', 'error', 'invalid-value', "'strickt' is not one of 'lenient', 'balanced', 'strict' (did you mean 'strict'?)"],
+	'script-on-openai.yaml': [
+		['6:7', 'error', 'script-not-scripted', "'script' is only allowed with type: scripted"],
 	],
-	'bad-context-path.yaml': [['6:19', 'error', 'invalid-value', "permission: 'readwrite' is not one of 'read', 'write'"]],
+	'bad-voting-sensitivity.yaml': [
+		[
+			'4:23',
+			'error',
+			'invalid-value',
+			"'strickt' is not one of 'lenient', 'balanced', 'strict' (did you mean 'strict'?)",
+		],
+	],
+	'bad-context-path.yaml': [
+		['6:19', 'error', 'invalid-value', "permission: 'readwrite' is not one of 'read', 'write'"],
+	],
 	'unknown-key-typo.yaml': [
-		['5:3', 'warning', 'unknown-key', "'voting_sensitivty' in orchestrator (did you mean 'voting_sensitivity'?)"],
+		[
+			'5:3',
+			'warning',
+			'unknown-key',
+			"'voting_sensitivty' in orchestrator (did you mean 'voting_sensitivity'?)",
+		],
 	],
 	'backend-key-typo.yaml': [
-		['5:7', 'warning', 'unknown-key', "unknown key 'temprature' in agents[0].backend (did you mean 'temperature'?)"],
+		[
+			'5:7',
+			'warning',
+			'unknown-key',
+			"unknown key 'temprature' in agents[0].backend (did you mean 'temperature'?)",
+		],
 	],
 	'massgen-unsupported.yaml': [
-		['6:7', 'warning', 'unsupported-key', "MassGen key 'enable_web_search' in agents[0].backend is not supported yet"],
-		['7:7', 'warning', 'unsupported-key', "MassGen key 'custom_tools' in agents[0].backend is not supported yet"],
+		[
+			'6:7',
+			'warning',
+			'unsupported-key',
+			"MassGen key 'enable_web_search' in agents[0].backend is not supported yet",
+		],
+		[
+			'7:7',
+			'warning',
+			'unsupported-key',
+			"MassGen key 'custom_tools' in agents[0].backend is not supported yet",
+		],
 	],
 	'max-orchestration-restarts.yaml': [
-		['5:5', 'warning', 'unsupported-key', "'max_orchestration_restarts' in orchestrator.coordination is not supported yet"],
+		[
+			'5:5',
+			'warning',
+			'unsupported-key',
+			"'max_orchestration_restarts' in orchestrator.coordination is not supported yet",
+		],
 	],
 	'orchestrator-timeout.yaml': [
-		['4:3', 'warning', 'unsupported-key', "'orchestrator.timeout' is ignored (MassGen ignores it too): use top-level"],
+		[
+			'4:3',
+			'warning',
+			'unsupported-key',
+			"'orchestrator.timeout' is ignored (MassGen ignores it too): use top-level",
+		],
 	],
-	'ui-display-type.yaml': [['4:17', 'warning', 'unsupported-value', "ui.display_type 'silent' is not supported"]],
-	'deep-nesting.yaml': [['2:109', 'error', 'yaml-too-deep', "'[' and '{' nest more than 100 levels deep here"]],
-	'alias-bomb.yaml': [['7:37', 'error', 'yaml-alias-expansion', "YAML aliases expand the config past 2 MiB at '*l5'"]],
+	'ui-display-type.yaml': [
+		['4:17', 'warning', 'unsupported-value', "ui.display_type 'silent' is not supported"],
+	],
+	'deep-nesting.yaml': [
+		['2:109', 'error', 'yaml-too-deep', "'[' and '{' nest more than 100 levels deep here"],
+	],
+	'alias-bomb.yaml': [
+		['7:37', 'error', 'yaml-alias-expansion', "YAML aliases expand the config past 2 MiB at '*l5'"],
+	],
 	'several-problems.yaml': [
 		['5:19', 'error', 'too-small', 'agents[0].backend.max_tokens: must be greater than 0, got 0'],
 		['7:5', 'error', 'missing-model', "agents[1].backend: missing required key 'model'"],
@@ -109,7 +178,9 @@ describe('broken configs', () => {
 			expect(result.config === undefined).toBe(hasError);
 			for (const issue of result.issues) {
 				expect(issue.file).toBe(file);
-				expect(formatIssue(issue)).toBe(`${file}:${issue.line}:${issue.col}: ${issue.severity}: ${issue.message}`);
+				expect(formatIssue(issue)).toBe(
+					`${file}:${issue.line}:${issue.col}: ${issue.severity}: ${issue.message}`,
+				);
 			}
 		});
 	}
@@ -118,21 +189,24 @@ describe('broken configs', () => {
 describe('config size limits', () => {
 	const agents = 'agents:\n  - backend: { type: scripted, script: { coordination: [{ answer: hi }] } }\n';
 
-	it.each([300, 900])('a 1 MB config with %i aliases of one big anchor is an error, in bounded memory', (copies) => {
-		// yaml's maxAliasCount does not see these (the anchor holds no alias); expanded, they are 270+ MB.
-		const text = `x-big: &big "${'x'.repeat(900_000)}"\nx-copies: [${Array(copies).fill('*big').join(', ')}]\n${agents}`;
-		expect(text.length).toBeLessThan(maxConfigBytes);
-		const heapBefore = process.memoryUsage().heapUsed;
-		const started = performance.now();
-		const result = loadConfigText(text, 'big.yaml');
-		expect(performance.now() - started).toBeLessThan(5000);
-		expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(100 * 1024 * 1024);
-		expect(result.config).toBeUndefined();
-		expect(result.issues.map(formatIssue)).toEqual([
-			"big.yaml:2:18: error: YAML aliases expand the config past 2 MiB at '*big': a team config is a few KB; " +
-				'use the alias less or anchor something smaller',
-		]);
-	});
+	it.each([300, 900])(
+		'a 1 MB config with %i aliases of one big anchor is an error, in bounded memory',
+		(copies) => {
+			// yaml's maxAliasCount does not see these (the anchor holds no alias); expanded, they are 270+ MB.
+			const text = `x-big: &big "${'x'.repeat(900_000)}"\nx-copies: [${Array(copies).fill('*big').join(', ')}]\n${agents}`;
+			expect(text.length).toBeLessThan(maxConfigBytes);
+			const heapBefore = process.memoryUsage().heapUsed;
+			const started = performance.now();
+			const result = loadConfigText(text, 'big.yaml');
+			expect(performance.now() - started).toBeLessThan(5000);
+			expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(100 * 1024 * 1024);
+			expect(result.config).toBeUndefined();
+			expect(result.issues.map(formatIssue)).toEqual([
+				"big.yaml:2:18: error: YAML aliases expand the config past 2 MiB at '*big': a team config is a few KB; " +
+					'use the alias less or anchor something smaller',
+			]);
+		},
+	);
 
 	it('400,000 nested brackets are refused at once; brackets in strings, comments and earlier keys do not count', () => {
 		const started = performance.now();
@@ -148,7 +222,9 @@ describe('config size limits', () => {
 			// A new top-level key: the unclosed brackets above (a YAML error of its own) do not carry over.
 			`e: ${'['.repeat(60)}${']'.repeat(60)}`,
 		].join('\n');
-		expect(loadConfigText(`${fine}\n${agents}`, 'fine.yaml').issues.map((i) => i.code)).not.toContain('yaml-too-deep');
+		expect(loadConfigText(`${fine}\n${agents}`, 'fine.yaml').issues.map((i) => i.code)).not.toContain(
+			'yaml-too-deep',
+		);
 	});
 
 	it('refuses a config file over 1 MiB before reading it whole', async () => {

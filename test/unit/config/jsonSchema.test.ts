@@ -16,7 +16,14 @@ describe('configs/massgen.schema.json', () => {
 			properties: Record<string, { $ref?: string; items?: { $ref?: string } }>;
 			$defs: Record<string, { properties: { backend: { properties: { type: { enum: string[] } } } } }>;
 		};
-		expect(Object.keys(schema.properties)).toEqual(['agent', 'agents', 'orchestrator', 'timeout_settings', 'ui', 'permissions']);
+		expect(Object.keys(schema.properties)).toEqual([
+			'agent',
+			'agents',
+			'orchestrator',
+			'timeout_settings',
+			'ui',
+			'permissions',
+		]);
 		expect(schema.properties.agent!.$ref).toBe('#/$defs/ConfigAgent');
 		expect(schema.properties.agents!.items!.$ref).toBe('#/$defs/ConfigAgent');
 		expect(schema.$defs.ConfigAgent!.properties.backend.properties.type.enum).toEqual([...backendTypes]);

@@ -60,12 +60,25 @@ describe('selectAvailableAgents', () => {
 	});
 
 	it('is an error listing what to set when no agent is left', async () => {
-		const selection = selectAvailableAgents(await preset('default.yaml'), () => false, 'configs/default.yaml');
+		const selection = selectAvailableAgents(
+			await preset('default.yaml'),
+			() => false,
+			'configs/default.yaml',
+		);
 		expect(selection.config).toBeUndefined();
 		expect(selection.issues).toHaveLength(1);
 		const [issue] = selection.issues;
-		expect(issue).toMatchObject({ severity: 'error', code: 'no-available-agents', file: 'configs/default.yaml' });
-		for (const hint of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'http://localhost:11434/v1']) {
+		expect(issue).toMatchObject({
+			severity: 'error',
+			code: 'no-available-agents',
+			file: 'configs/default.yaml',
+		});
+		for (const hint of [
+			'OPENAI_API_KEY',
+			'ANTHROPIC_API_KEY',
+			'GEMINI_API_KEY',
+			'http://localhost:11434/v1',
+		]) {
 			expect(issue!.message).toContain(hint);
 		}
 	});

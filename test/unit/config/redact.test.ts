@@ -53,7 +53,10 @@ describe('redactConfig', () => {
 	});
 
 	it('redacts a secret that appears in a key name too', () => {
-		const odd = loadConfigText(`agent:\n  backend:\n    model: gpt-5\n    headers: {"${secret}": 1}\n`, 'x.yaml');
+		const odd = loadConfigText(
+			`agent:\n  backend:\n    model: gpt-5\n    headers: {"${secret}": 1}\n`,
+			'x.yaml',
+		);
 		expect(redactConfig(odd.config!, new Redactor([secret]))).not.toContain(secret);
 	});
 
@@ -69,7 +72,10 @@ describe('redactConfig', () => {
 	});
 
 	it('keeps secret_paths (file names, not secrets)', () => {
-		const paths = loadConfigText('agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["config/prod.yaml"]\n', 'x.yaml').config!;
+		const paths = loadConfigText(
+			'agent:\n  backend: {type: ollama, model: m}\norchestrator:\n  secret_paths: ["config/prod.yaml"]\n',
+			'x.yaml',
+		).config!;
 		expect(configSecrets(paths)).toEqual([]);
 		expect(redactConfig(paths, new Redactor())).toContain('config/prod.yaml');
 	});

@@ -31,7 +31,10 @@ describe('toOrchestratorSettings', () => {
 	it("gives the orchestrator's own defaults for a config that sets nothing", () => {
 		const settings = toOrchestratorSettings(fixture('minimal-single.yaml'));
 		for (const [key, value] of Object.entries(settings)) {
-			expect([key, value]).toEqual([key, defaultOrchestratorSettings[key as keyof typeof defaultOrchestratorSettings]]);
+			expect([key, value]).toEqual([
+				key,
+				defaultOrchestratorSettings[key as keyof typeof defaultOrchestratorSettings],
+			]);
 		}
 	});
 });
@@ -64,6 +67,8 @@ describe('toBackendSettings', () => {
 	it('passes the script of a scripted backend through options, and omits absent fields', () => {
 		const settings = toBackendSettings(fixture('scripted.yaml').agents[0]!);
 		expect(Object.keys(settings).sort()).toEqual(['model', 'options', 'type']);
-		expect(settings.options.script).toMatchObject({ coordination: [{ answer: 'The answer is 42.' }, { vote: 'first' }] });
+		expect(settings.options.script).toMatchObject({
+			coordination: [{ answer: 'The answer is 42.' }, { vote: 'first' }],
+		});
 	});
 });

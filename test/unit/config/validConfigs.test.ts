@@ -44,7 +44,16 @@ describe('valid configs', () => {
 				mcp_tool_timeout_seconds: 120,
 			},
 			ui: { use_orchestrator_for_single_agent: true },
-			permissions: { allow: [], ask: [], deny: [], approval_timeout_seconds: 300, max_tool_calls: null, max_cost_usd: null, command_sandbox: 'required', command_network: false },
+			permissions: {
+				allow: [],
+				ask: [],
+				deny: [],
+				approval_timeout_seconds: 300,
+				max_tool_calls: null,
+				max_cost_usd: null,
+				command_sandbox: 'required',
+				command_network: false,
+			},
 		});
 	});
 
@@ -91,8 +100,19 @@ describe('valid configs', () => {
 		});
 		expect(claude!.backend).toMatchObject({
 			mcp_servers: [
-				{ name: 'files', type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], exclude_tools: ['write_file'] },
-				{ name: 'github', type: 'streamable-http', url: 'https://api.example.test/mcp/', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' } },
+				{
+					name: 'files',
+					type: 'stdio',
+					command: 'npx',
+					args: ['-y', '@modelcontextprotocol/server-filesystem', '.'],
+					exclude_tools: ['write_file'],
+				},
+				{
+					name: 'github',
+					type: 'streamable-http',
+					url: 'https://api.example.test/mcp/',
+					headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' },
+				},
 			],
 			allowed_tools: ['read_file', 'search_issues'],
 			enable_command_execution: true,
@@ -109,7 +129,11 @@ describe('valid configs', () => {
 			command_sandbox: 'allow-unsandboxed',
 			command_network: true,
 		});
-		expect(ui).toEqual({ display_type: 'simple', logging_enabled: true, use_orchestrator_for_single_agent: false });
+		expect(ui).toEqual({
+			display_type: 'simple',
+			logging_enabled: true,
+			use_orchestrator_for_single_agent: false,
+		});
 	});
 
 	it("loads MassGen's canonical three-agent config unchanged, warning about what it ignores", () => {
@@ -146,7 +170,11 @@ describe('valid configs', () => {
 	it('accepts anchors, merge keys, x- anchor holders and YAML 1.1 booleans like PyYAML', () => {
 		const result = load('anchors-and-yaml11.yaml');
 		expect(result.issues).toEqual([]);
-		expect(result.config?.agents[1]!.backend).toMatchObject({ type: 'claude', temperature: 0.3, max_tokens: 1000 });
+		expect(result.config?.agents[1]!.backend).toMatchObject({
+			type: 'claude',
+			temperature: 0.3,
+			max_tokens: 1000,
+		});
 		expect(result.config?.orchestrator.skip_coordination_rounds).toBe(false);
 		expect(result.config?.ui.logging_enabled).toBe(true);
 	});
@@ -176,7 +204,14 @@ describe('valid configs', () => {
 	});
 
 	it('never throws, whatever the text', () => {
-		for (const text of ['agents: *nope', '!!binary x', '[', 'agents:\n  - backend: !!str', '\u0000', 'a: &a [*a]']) {
+		for (const text of [
+			'agents: *nope',
+			'!!binary x',
+			'[',
+			'agents:\n  - backend: !!str',
+			'\u0000',
+			'a: &a [*a]',
+		]) {
 			expect(() => loadConfigText(text, 'x.yaml')).not.toThrow();
 			expect(loadConfigText(text, 'x.yaml').config).toBeUndefined();
 		}

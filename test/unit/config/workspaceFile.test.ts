@@ -24,7 +24,8 @@ describe('isWorkspaceFile', () => {
 		const link = join(base, 'link.yaml');
 		symlinkSync(join(root, '.massgen', 'config.yaml'), link);
 		expect(isWorkspaceFile(root, link)).toBe(true);
-		if (process.platform === 'linux')
-			{expect(isWorkspaceFile(root, `/proc/self/root${root}/.massgen/config.yaml`)).toBe(true);}
+		if (process.platform === 'linux') {
+			expect(isWorkspaceFile(root, `/proc/self/root${root}/.massgen/config.yaml`)).toBe(true);
+		}
 	});
 });

@@ -54,7 +54,13 @@ describe('listRuns', () => {
 		await writeFile(join(runs, 'stray-file.txt'), 'x');
 
 		expect(await listRuns(ws)).toEqual([
-			{ runId: '20250103-090000-cccc', question: 'third', status: 'timeout', startedAt: '2025-01-03T09:00:00.000Z', winner: null },
+			{
+				runId: '20250103-090000-cccc',
+				question: 'third',
+				status: 'timeout',
+				startedAt: '2025-01-03T09:00:00.000Z',
+				winner: null,
+			},
 			{
 				runId: '20250102-090000-bbbb',
 				question: 'How should parse() work?',

@@ -32,7 +32,8 @@ const result: RunResult = {
 	usage: [{ agentId: 'alice', inputTokens: 300, outputTokens: 50, calls: 2, costUsd: 0.03 }],
 	durationMs: 12_345,
 };
-const patch = 'diff --git a/src/parse.ts b/src/parse.ts\n--- a/src/parse.ts\n+++ b/src/parse.ts\n@@ -1 +1 @@\n-old\n+new\n';
+const patch =
+	'diff --git a/src/parse.ts b/src/parse.ts\n--- a/src/parse.ts\n+++ b/src/parse.ts\n@@ -1 +1 @@\n-old\n+new\n';
 
 describe('RunLogWriter', () => {
 	it('streams every event as one JSON line, in order, into .massgen/runs/<runId>/events.jsonl', async () => {
@@ -86,7 +87,18 @@ describe('RunLogWriter', () => {
 		const json = JSON.parse(await readFile(join(log.runDir, 'result.json'), 'utf8'));
 		expect(json).toEqual(result);
 		expect(Object.keys(json)).toEqual(
-			expect.arrayContaining(['runId', 'question', 'status', 'winner', 'answers', 'votes', 'finalAnswer', 'changes', 'usage', 'durationMs']),
+			expect.arrayContaining([
+				'runId',
+				'question',
+				'status',
+				'winner',
+				'answers',
+				'votes',
+				'finalAnswer',
+				'changes',
+				'usage',
+				'durationMs',
+			]),
 		);
 		expect(await readFile(join(log.runDir, 'final-answer.md'), 'utf8')).toBe(result.finalAnswer);
 		expect(await readFile(join(log.runDir, 'changes.patch'), 'utf8')).toBe(patch);
@@ -109,8 +121,22 @@ describe('RunLogWriter', () => {
 		const log = await RunLogWriter.create(ws, RUN_ID, { redactor: new Redactor(secrets) });
 		const events = stamp([
 			{ type: 'text-delta', agentId: 'alice', phase: 'coordination', text: 'my key is sk-live-0123456789!' },
-			{ type: 'tool-call', agentId: 'alice', phase: 'coordination', callId: 'c', name: 'x', args: { 'sk-live-0123456789': secrets[1] } },
-			{ type: 'agent-error', agentId: 'bob', message: `401 for key ${secrets[1]}`, kind: 'auth', retryable: false, failures: 1 },
+			{
+				type: 'tool-call',
+				agentId: 'alice',
+				phase: 'coordination',
+				callId: 'c',
+				name: 'x',
+				args: { 'sk-live-0123456789': secrets[1] },
+			},
+			{
+				type: 'agent-error',
+				agentId: 'bob',
+				message: `401 for key ${secrets[1]}`,
+				kind: 'auth',
+				retryable: false,
+				failures: 1,
+			},
 		]);
 		for (const event of events) log.append(event);
 		await log.finish({
@@ -146,7 +172,13 @@ describe('readRunEvents', () => {
 		const dir = join(ws, 'run');
 		const [a, b, c] = convergenceEvents();
 		await import('node:fs/promises').then((fs) => fs.mkdir(dir));
-		const text = [JSON.stringify(a), '{not json', JSON.stringify(b), '[1,2]', JSON.stringify(c).slice(0, 25)].join('\n');
+		const text = [
+			JSON.stringify(a),
+			'{not json',
+			JSON.stringify(b),
+			'[1,2]',
+			JSON.stringify(c).slice(0, 25),
+		].join('\n');
 		await writeFile(join(dir, 'events.jsonl'), text);
 		expect(await readRunEvents(dir)).toEqual([a, b]);
 	});

@@ -4,7 +4,10 @@ import { redactConfig } from '../../../src/core/config/redact.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';
 import { toBackendSettings, toRunToolSettings } from '../../../src/core/config/toSettings.js';
 
-const issuesOf = (text: string) => loadConfigText(text, 'team.yaml').issues.map((issue) => `${issue.line}:${issue.col} ${issue.severity}: ${issue.message}`);
+const issuesOf = (text: string) =>
+	loadConfigText(text, 'team.yaml').issues.map(
+		(issue) => `${issue.line}:${issue.col} ${issue.severity}: ${issue.message}`,
+	);
 
 describe('config: tools and permissions', () => {
 	const text = `
@@ -36,11 +39,20 @@ permissions:
 	it('accepts the map form (Claude Code) and MassGen key names, normalising the type; warns about ignored security', () => {
 		const result = loadConfigText(text, 'team.yaml');
 		expect(result.issues.map((issue) => [issue.severity, issue.line, issue.message])).toEqual([
-			['warning', 18, "MassGen key 'security' in agents[0].backend.mcp_servers.fs is not supported yet and is ignored: the permission engine and approvals decide what MCP tools may do"],
+			[
+				'warning',
+				18,
+				"MassGen key 'security' in agents[0].backend.mcp_servers.fs is not supported yet and is ignored: the permission engine and approvals decide what MCP tools may do",
+			],
 		]);
 		const dev = result.config!.agents[0]!;
 		expect(dev.backend.mcp_servers).toEqual([
-			{ name: 'github', type: 'streamable-http', url: 'https://mcp.example.test/', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' } },
+			{
+				name: 'github',
+				type: 'streamable-http',
+				url: 'https://mcp.example.test/',
+				headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' },
+			},
 			{ name: 'fs', type: 'stdio', command: 'npx', args: ['-y', 'server-fs', '.'] },
 		]);
 		expect(dev.backend.enable_command_execution).toBe(true);
@@ -61,7 +73,14 @@ permissions:
 		expect(dev.commandFilters!.blocked[0]!.test('git push origin')).toBe(true);
 		expect(dev.commandFilters!.blocked[0]!.test('echo git push')).toBe(false);
 		expect(settings.agents.get('plain')).toEqual({ mcpServers: [], commandExecution: false });
-		expect(settings.permissions).toMatchObject({ rules: { allow: [], ask: [], deny: ['command(git push*)'] }, approvalTimeoutMs: 30_000, maxToolCalls: 50, maxCostUsd: null, commandTimeoutMs: 120_000, mcpCallTimeoutMs: 120_000 });
+		expect(settings.permissions).toMatchObject({
+			rules: { allow: [], ask: [], deny: ['command(git push*)'] },
+			approvalTimeoutMs: 30_000,
+			maxToolCalls: 50,
+			maxCostUsd: null,
+			commandTimeoutMs: 120_000,
+			mcpCallTimeoutMs: 120_000,
+		});
 	});
 
 	it('the redacted config.yaml of a run reloads and hides header secrets', () => {

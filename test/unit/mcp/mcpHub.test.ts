@@ -43,18 +43,38 @@ describe('McpHub over real servers', () => {
 		await h.start();
 		const tools = h.toolsFor('a1');
 		expect(tools.map((tool) => tool.definition.name)).toEqual(
-			['echo', 'add', 'image', 'fail', 'slow', 'crash', 'pid', 'spawn_grandchild', 'write_file', 'secret_tool'].map((name) => `mcp__files__${name}`),
+			[
+				'echo',
+				'add',
+				'image',
+				'fail',
+				'slow',
+				'crash',
+				'pid',
+				'spawn_grandchild',
+				'write_file',
+				'secret_tool',
+			].map((name) => `mcp__files__${name}`),
 		);
 		const echo = tools.find((tool) => tool.tool === 'echo')!;
-		expect(echo.definition.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+		expect(echo.definition.parameters).toMatchObject({
+			type: 'object',
+			properties: { text: { type: 'string' } },
+			required: ['text'],
+		});
 		expect(echo.definition.parameters).not.toHaveProperty('$schema');
 		expect(echo.definition.description).toContain("MCP server 'files'");
 		expect(echo.hints).toMatchObject({ readOnlyHint: true });
 		expect(await echo.call({ text: 'hi' }, signal())).toEqual({ text: 'echo: hi', isError: false });
 		const byName = (name: string) => tools.find((tool) => tool.tool === name)!;
 		expect(await byName('add').call({ a: 2, b: 3 }, signal())).toEqual({ text: '5', isError: false });
-		expect((await byName('image').call({}, signal())).text).toBe(`a pixel:\n[image: image/png, ${Buffer.from(pixelPng, 'base64').length} bytes]`);
-		expect(await byName('fail').call({ message: 'boom' }, signal())).toEqual({ text: 'mcp__files__fail: boom', isError: true });
+		expect((await byName('image').call({}, signal())).text).toBe(
+			`a pixel:\n[image: image/png, ${Buffer.from(pixelPng, 'base64').length} bytes]`,
+		);
+		expect(await byName('fail').call({ message: 'boom' }, signal())).toEqual({
+			text: 'mcp__files__fail: boom',
+			isError: true,
+		});
 	});
 
 	it('uses one session per server per run: agents and calls share it (counted by server starts and HTTP sessions)', async () => {
@@ -63,7 +83,12 @@ describe('McpHub over real servers', () => {
 		servers.push(http);
 		const { hub: h } = hub();
 		const spec = stdioServerSpec('files', { log });
-		const web = { name: 'web', type: 'streamable-http' as const, url: http.url, origin: { kind: 'config' as const, fromWorkspace: false } };
+		const web = {
+			name: 'web',
+			type: 'streamable-http' as const,
+			url: http.url,
+			origin: { kind: 'config' as const, fromWorkspace: false },
+		};
 		h.addAgent('a1', { servers: [spec, web] });
 		h.addAgent('a2', { servers: [spec, web] });
 		await h.start();
@@ -83,9 +108,21 @@ describe('McpHub over real servers', () => {
 
 	it('filters on unprefixed names: a server allow-list overrides the backend one, excludes add up', async () => {
 		const { hub: h } = hub();
-		h.addAgent('server-level', { servers: [stdioServerSpec('s', { allowedTools: ['echo', 'add', 'secret_tool'], excludeTools: ['secret_tool'] })], allowedTools: ['pid'] });
-		h.addAgent('backend-level', { servers: [stdioServerSpec('s')], allowedTools: ['echo', 'pid'], excludeTools: ['mcp__s__pid'] });
-		h.addAgent('exclude-only', { servers: [stdioServerSpec('s', { excludeTools: ['crash', 'spawn_grandchild'] })], excludeTools: ['secret_tool'] });
+		h.addAgent('server-level', {
+			servers: [
+				stdioServerSpec('s', { allowedTools: ['echo', 'add', 'secret_tool'], excludeTools: ['secret_tool'] }),
+			],
+			allowedTools: ['pid'],
+		});
+		h.addAgent('backend-level', {
+			servers: [stdioServerSpec('s')],
+			allowedTools: ['echo', 'pid'],
+			excludeTools: ['mcp__s__pid'],
+		});
+		h.addAgent('exclude-only', {
+			servers: [stdioServerSpec('s', { excludeTools: ['crash', 'spawn_grandchild'] })],
+			excludeTools: ['secret_tool'],
+		});
 		await h.start();
 		const names = (agent: string) => h.toolsFor(agent).map((tool) => tool.tool);
 		expect(names('server-level')).toEqual(['echo', 'add']);
@@ -104,7 +141,9 @@ describe('McpHub over real servers', () => {
 		const slow = await tools.find((tool) => tool.tool === 'slow')!.call({ ms: 10_000 }, signal());
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(slow).toEqual({ text: "mcp__t__slow: timed out after 1 s (MCP server 't')", isError: true });
-		expect((await tools.find((tool) => tool.tool === 'echo')!.call({ text: 'still here' }, signal())).text).toBe('echo: still here');
+		expect(
+			(await tools.find((tool) => tool.tool === 'echo')!.call({ text: 'still here' }, signal())).text,
+		).toBe('echo: still here');
 	});
 
 	it('a crashed server makes its tools unavailable (tool errors naming the exit and stderr); other servers keep working', async () => {
@@ -117,19 +156,28 @@ describe('McpHub over real servers', () => {
 		await waitFor(() => get('mcp__fragile__echo').unavailable() !== null, 5000, 'the crash to be noticed');
 		const after = await get('mcp__fragile__echo').call({ text: 'x' }, signal());
 		expect(after.isError).toBe(true);
-		expect(after.text).toMatch(/^mcp__fragile__echo: MCP server 'fragile' is unavailable: the server exited \(code 3\); stderr: crashing on purpose/);
+		expect(after.text).toMatch(
+			/^mcp__fragile__echo: MCP server 'fragile' is unavailable: the server exited \(code 3\); stderr: crashing on purpose/,
+		);
 		expect(h.toolsFor('a1').map((tool) => tool.server)).not.toContain('fragile');
 		expect((await get('mcp__sturdy__echo').call({ text: 'ok' }, signal())).text).toBe('echo: ok');
 	});
 
 	it('a server that cannot start is reported and offers no tools', async () => {
 		const { hub: h, notices } = hub();
-		h.addAgent('a1', { servers: [stdioServerSpec('broken', { failStart: true }), { ...stdioServerSpec('missing'), command: 'no-such-mcp-server-binary' }] });
+		h.addAgent('a1', {
+			servers: [
+				stdioServerSpec('broken', { failStart: true }),
+				{ ...stdioServerSpec('missing'), command: 'no-such-mcp-server-binary' },
+			],
+		});
 		await h.start();
 		expect(h.toolsFor('a1')).toEqual([]);
 		expect(notices).toEqual(
 			expect.arrayContaining([
-				expect.stringMatching(/^MCP server 'broken' is unavailable: (could not start|the server exited \(code 2\)).*/),
+				expect.stringMatching(
+					/^MCP server 'broken' is unavailable: (could not start|the server exited \(code 2\)).*/,
+				),
 				"MCP server 'missing' is unavailable: could not start: command not found: no-such-mcp-server-binary",
 			]),
 		);
@@ -142,7 +190,9 @@ describe('McpHub over real servers', () => {
 		await h.start();
 		const tools = h.toolsFor('a1');
 		const pid = Number((await tools.find((tool) => tool.tool === 'pid')!.call({}, signal())).text);
-		const grandchild = Number((await tools.find((tool) => tool.tool === 'spawn_grandchild')!.call({}, signal())).text);
+		const grandchild = Number(
+			(await tools.find((tool) => tool.tool === 'spawn_grandchild')!.call({}, signal())).text,
+		);
 		expect(isAlive(pid) && isAlive(grandchild)).toBe(true);
 		expect(h.allSessions[0]!.pid).toBe(pid);
 		await h.close();
@@ -156,7 +206,10 @@ describe('McpHub over real servers', () => {
 		await h.start();
 		const controller = new AbortController();
 		const started = Date.now();
-		const pending = h.toolsFor('a1').find((tool) => tool.tool === 'slow')!.call({ ms: 20_000 }, controller.signal);
+		const pending = h
+			.toolsFor('a1')
+			.find((tool) => tool.tool === 'slow')!
+			.call({ ms: 20_000 }, controller.signal);
 		setTimeout(() => controller.abort(), 200);
 		expect(await pending).toEqual({ text: 'mcp__t__slow: cancelled', isError: true });
 		expect(Date.now() - started).toBeLessThan(3000);
@@ -172,7 +225,12 @@ describe('McpHub over real servers', () => {
 				stdioServerSpec('fromfile', { log, origin: { kind: 'workspace-file', file: '.vscode/mcp.json' } }),
 				stdioServerSpec('fromconfig', { log, origin: { kind: 'config', fromWorkspace: true } }),
 				stdioServerSpec('mine', { origin: { kind: 'config', fromWorkspace: false } }),
-				{ name: 'web', type: 'streamable-http', url: http.url, origin: { kind: 'workspace-file', file: '.mcp.json' } },
+				{
+					name: 'web',
+					type: 'streamable-http',
+					url: http.url,
+					origin: { kind: 'workspace-file', file: '.mcp.json' },
+				},
 			],
 		});
 		await h.start();
@@ -187,16 +245,26 @@ describe('McpHub over real servers', () => {
 	it('expands ${VAR} in env and headers from the given environment; a missing variable is a clear start failure', async () => {
 		const http = await startHttpToolServer();
 		servers.push(http);
-		const { hub: h, notices } = hub({ env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TEST_TOKEN: 'abc123' } });
+		const { hub: h, notices } = hub({
+			env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TEST_TOKEN: 'abc123' },
+		});
 		h.addAgent('a1', {
 			servers: [
-				{ name: 'web', type: 'streamable-http', url: http.url, headers: { Authorization: 'Bearer ${TEST_TOKEN}' }, origin: { kind: 'config', fromWorkspace: false } },
+				{
+					name: 'web',
+					type: 'streamable-http',
+					url: http.url,
+					headers: { Authorization: 'Bearer ${TEST_TOKEN}' },
+					origin: { kind: 'config', fromWorkspace: false },
+				},
 				stdioServerSpec('needy', { env: { TOKEN: '${NOT_SET_ANYWHERE}' } }),
 			],
 		});
 		await h.start();
 		expect(http.headers.some((headers) => headers['authorization'] === 'Bearer abc123')).toBe(true);
-		expect(notices).toEqual(["MCP server 'needy' is unavailable: could not start: not set: NOT_SET_ANYWHERE"]);
+		expect(notices).toEqual([
+			"MCP server 'needy' is unavailable: could not start: not set: NOT_SET_ANYWHERE",
+		]);
 	});
 });
 

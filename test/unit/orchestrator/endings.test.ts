@@ -9,7 +9,9 @@ import { answer, answerThenVote, makeWorkspaceDir, read, runTeam, vote } from '.
 function treeHash(root: string): string {
 	const hash = createHash('sha256');
 	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+		for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+			a.name.localeCompare(b.name),
+		)) {
 			const full = join(dir, entry.name);
 			hash.update(full);
 			if (entry.isDirectory()) walk(full);
@@ -44,7 +46,9 @@ describe('timeouts', () => {
 		const carol = (request: ChatRequest): ScriptedReply => {
 			if (read.isPresentation(request)) return { text: 'carol final', latencyMs: 0 };
 			carolCalls++;
-			return carolCalls === 1 ? { ...answer('C answer'), latencyMs: 60 } : { ...vote('agent3'), latencyMs: 10_000 };
+			return carolCalls === 1
+				? { ...answer('C answer'), latencyMs: 60 }
+				: { ...vote('agent3'), latencyMs: 10_000 };
 		};
 		const run = await runTeam(
 			[
@@ -58,12 +62,18 @@ describe('timeouts', () => {
 		expect(run.of('winner-selected')[0]).toMatchObject({ agentId: 'carol', tally: { carol: 1 } });
 		expect(run.result.status).toBe('timeout');
 		expect(run.result.finalAnswer).toBe('carol final');
-		expect(run.result.votes).toEqual([{ voter: 'alice', votedFor: 'carol', votedForLabel: 'agent3.1', reason: 'best' }]);
+		expect(run.result.votes).toEqual([
+			{ voter: 'alice', votedFor: 'carol', votedForLabel: 'agent3.1', reason: 'best' },
+		]);
 	});
 
 	it('a presentation that times out leaves the stored answer standing', async () => {
 		const slowPresenter = (request: ChatRequest): ScriptedReply =>
-			read.isPresentation(request) ? { text: 'never', latencyMs: 5_000 } : read.voteOptions(request).length ? vote('agent1') : answer('Stored A');
+			read.isPresentation(request)
+				? { text: 'never', latencyMs: 5_000 }
+				: read.voteOptions(request).length
+					? vote('agent1')
+					: answer('Stored A');
 		const run = await runTeam(
 			[
 				{ id: 'alice', handler: slowPresenter },
@@ -74,7 +84,11 @@ describe('timeouts', () => {
 		expect(run.result.status).toBe('completed');
 		expect(run.result.finalAnswer).toBe('Stored A');
 		expect(run.of('agent-error').at(-1)!.message).toContain('presentation timed out');
-		expect(run.of('final-answer')[0]).toMatchObject({ agentId: 'alice', label: 'agent1.final', content: 'Stored A' });
+		expect(run.of('final-answer')[0]).toMatchObject({
+			agentId: 'alice',
+			label: 'agent1.final',
+			content: 'Stored A',
+		});
 	});
 
 	it('an empty presentation falls back to the stored answer', async () => {
@@ -94,7 +108,9 @@ describe('cancellation', () => {
 		const controller = new AbortController();
 		setTimeout(() => controller.abort(), 40);
 		const writer = (request: ChatRequest): ScriptedReply =>
-			request.messages.at(-1)?.role === 'tool' ? { ...answer('A'), latencyMs: 1_000 } : { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'changed' } }] };
+			request.messages.at(-1)?.role === 'tool'
+				? { ...answer('A'), latencyMs: 1_000 }
+				: { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'changed' } }] };
 		const started = Date.now();
 		const run = await runTeam(
 			[
@@ -116,7 +132,13 @@ describe('cancellation', () => {
 	it('a signal aborted before the run starts ends at once', async () => {
 		const controller = new AbortController();
 		controller.abort();
-		const run = await runTeam([{ id: 'alice', handler: answerThenVote('A') }, { id: 'bob', handler: answerThenVote('B') }], { signal: controller.signal });
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: answerThenVote('A') },
+				{ id: 'bob', handler: answerThenVote('B') },
+			],
+			{ signal: controller.signal },
+		);
 		expect(run.result.status).toBe('cancelled');
 		expect(run.models.get('alice')!.requests).toHaveLength(0);
 	});
@@ -129,13 +151,30 @@ describe('single agent and file changes', () => {
 		const solo = (request: ChatRequest): ScriptedReply =>
 			request.messages.at(-1)?.role === 'tool'
 				? { text: 'Changed x to 2.' }
-				: { toolCalls: [{ name: 'edit_file', arguments: { path: 'src/app.ts', old_text: 'x = 1', new_text: 'x = 2' } }] };
+				: {
+						toolCalls: [
+							{ name: 'edit_file', arguments: { path: 'src/app.ts', old_text: 'x = 1', new_text: 'x = 2' } },
+						],
+					};
 		const run = await runTeam([{ id: 'solo', handler: solo }], { root });
 		const requests = run.models.get('solo')!.requests;
-		expect(requests[0]!.tools.map((t) => t.name)).toEqual(['read_file', 'list_directory', 'search_files', 'write_file', 'edit_file', 'delete_file']);
+		expect(requests[0]!.tools.map((t) => t.name)).toEqual([
+			'read_file',
+			'list_directory',
+			'search_files',
+			'write_file',
+			'edit_file',
+			'delete_file',
+		]);
 		expect(run.of('round-start')).toEqual([]);
-		expect(run.result).toMatchObject({ status: 'completed', finalAnswer: 'Changed x to 2.', winner: { agentId: 'solo' } });
-		expect(run.result.changes).toEqual([expect.objectContaining({ path: 'src/app.ts', kind: 'modify', content: 'export const x = 2;\n' })]);
+		expect(run.result).toMatchObject({
+			status: 'completed',
+			finalAnswer: 'Changed x to 2.',
+			winner: { agentId: 'solo' },
+		});
+		expect(run.result.changes).toEqual([
+			expect.objectContaining({ path: 'src/app.ts', kind: 'modify', content: 'export const x = 2;\n' }),
+		]);
 		expect(treeHash(root)).toBe(before);
 	});
 
@@ -145,10 +184,16 @@ describe('single agent and file changes', () => {
 		let aliceStep = 0;
 		const alice = (request: ChatRequest): ScriptedReply => {
 			if (read.isPresentation(request)) {
-				return request.messages.at(-1)?.role === 'tool' ? { text: 'Added docs and removed old.txt.' } : { toolCalls: [{ name: 'delete_file', arguments: { path: 'old.txt' } }] };
+				return request.messages.at(-1)?.role === 'tool'
+					? { text: 'Added docs and removed old.txt.' }
+					: { toolCalls: [{ name: 'delete_file', arguments: { path: 'old.txt' } }] };
 			}
 			aliceStep++;
-			if (aliceStep === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: 'docs/guide.md', content: 'Guide\n' } }] };
+			if (aliceStep === 1) {
+				return {
+					toolCalls: [{ name: 'write_file', arguments: { path: 'docs/guide.md', content: 'Guide\n' } }],
+				};
+			}
 			if (aliceStep === 2) return answer('I added docs/guide.md');
 			return vote('agent1');
 		};
@@ -157,10 +202,18 @@ describe('single agent and file changes', () => {
 			if (read.isPresentation(request)) return { text: 'unused' };
 			const last = request.messages.at(-1);
 			if (last?.role === 'tool') viewed = last.content;
-			if (read.voteOptions(request).includes('agent1') && !viewed) return { toolCalls: [{ name: 'view_answer_changes', arguments: { agent_id: 'agent1' } }] };
+			if (read.voteOptions(request).includes('agent1') && !viewed) {
+				return { toolCalls: [{ name: 'view_answer_changes', arguments: { agent_id: 'agent1' } }] };
+			}
 			return read.voteOptions(request).includes('agent1') ? vote('agent1') : answer('B');
 		};
-		const run = await runTeam([{ id: 'alice', handler: alice }, { id: 'bob', handler: bob, options: { latencyMs: 30 } }], { root, settings: { freshCallWindowMs: 0 } });
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: alice },
+				{ id: 'bob', handler: bob, options: { latencyMs: 30 } },
+			],
+			{ root, settings: { freshCallWindowMs: 0 } },
+		);
 		expect(viewed).toContain('+++ b/docs/guide.md');
 		expect(run.of('file-edit').map((e) => [e.agentId, e.phase, e.path, e.kind])).toEqual([
 			['alice', 'coordination', 'docs/guide.md', 'add'],
@@ -177,7 +230,14 @@ describe('single agent and file changes', () => {
 	it('a refused path is a tool error naming the path and reason, and nothing changes', async () => {
 		const root = makeWorkspaceDir({ '.env': 'SECRET=1\n' });
 		const solo = (request: ChatRequest): ScriptedReply =>
-			request.messages.at(-1)?.role === 'tool' ? { text: 'done' } : { toolCalls: [{ name: 'write_file', arguments: { path: '../escape.txt', content: 'x' } }, { name: 'read_file', arguments: { path: '.env' } }] };
+			request.messages.at(-1)?.role === 'tool'
+				? { text: 'done' }
+				: {
+						toolCalls: [
+							{ name: 'write_file', arguments: { path: '../escape.txt', content: 'x' } },
+							{ name: 'read_file', arguments: { path: '.env' } },
+						],
+					};
 		const run = await runTeam([{ id: 'solo', handler: solo }], { root });
 		const results = run.of('tool-result');
 		expect(results.map((r) => r.isError)).toEqual([true, true]);

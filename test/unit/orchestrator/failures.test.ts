@@ -8,12 +8,20 @@ describe('agent failures are contained', () => {
 		const run = await runTeam([
 			{ id: 'alice', handler: answerThenVote('A') },
 			{ id: 'bob', handler: answerThenVote('B') },
-			{ id: 'carol', handler: () => ({ fail: { kind: 'server', status: 500, message: 'upstream exploded (500)' } }) },
+			{
+				id: 'carol',
+				handler: () => ({ fail: { kind: 'server', status: 500, message: 'upstream exploded (500)' } }),
+			},
 		]);
 		const errors = run.of('agent-error').filter((e) => e.agentId === 'carol');
 		expect(errors.map((e) => e.failures)).toEqual([1, 2, 3]);
 		expect(errors[0]).toMatchObject({ kind: 'server', retryable: true });
-		expect(run.of('agent-killed')).toEqual([expect.objectContaining({ agentId: 'carol', reason: expect.stringContaining('failed 3 times in a row') })]);
+		expect(run.of('agent-killed')).toEqual([
+			expect.objectContaining({
+				agentId: 'carol',
+				reason: expect.stringContaining('failed 3 times in a row'),
+			}),
+		]);
 		expect(run.models.get('carol')!.requests).toHaveLength(3);
 		expect(run.result.status).toBe('completed');
 		expect(run.result.votes.map((v) => v.voter).sort()).toEqual(['alice', 'bob']);
@@ -22,10 +30,16 @@ describe('agent failures are contained', () => {
 	it('an auth error kills the agent at once, with the provider message', async () => {
 		const run = await runTeam([
 			{ id: 'alice', handler: answerThenVote('A') },
-			{ id: 'bob', handler: () => ({ fail: { kind: 'auth', status: 401, message: 'ANTHROPIC_API_KEY rejected (401)' } }) },
+			{
+				id: 'bob',
+				handler: () => ({ fail: { kind: 'auth', status: 401, message: 'ANTHROPIC_API_KEY rejected (401)' } }),
+			},
 		]);
 		expect(run.models.get('bob')!.requests).toHaveLength(1);
-		expect(run.of('agent-killed')[0]).toMatchObject({ agentId: 'bob', reason: 'ANTHROPIC_API_KEY rejected (401)' });
+		expect(run.of('agent-killed')[0]).toMatchObject({
+			agentId: 'bob',
+			reason: 'ANTHROPIC_API_KEY rejected (401)',
+		});
 		expect(run.result.winner?.agentId).toBe('alice');
 	});
 
@@ -73,7 +87,10 @@ describe('agent failures are contained', () => {
 			],
 			{ settings: { agentTurnTimeoutMs: 100 } },
 		);
-		expect(run.of('agent-killed')[0]).toMatchObject({ agentId: 'slow', reason: 'exceeded its turn timeout (0 s)' });
+		expect(run.of('agent-killed')[0]).toMatchObject({
+			agentId: 'slow',
+			reason: 'exceeded its turn timeout (0 s)',
+		});
 		expect(run.result.status).toBe('completed');
 		expect(run.result.durationMs).toBeLessThan(2_000);
 	});
@@ -82,15 +99,27 @@ describe('agent failures are contained', () => {
 describe('usage and cost', () => {
 	it('sums tokens and prices per agent; an unpriced model reports null cost', async () => {
 		const price = { input: 1, output: 10 };
-		const run = await runTeam([
-			{ id: 'alice', handler: answerThenVote('A'), options: { usage: { inputTokens: 1_000, outputTokens: 100 } }, spec: { price } },
-			{ id: 'bob', handler: answerThenVote('B'), options: { usage: { inputTokens: 500, outputTokens: 50 } } },
-		], { settings: { freshCallWindowMs: 0 } });
+		const run = await runTeam(
+			[
+				{
+					id: 'alice',
+					handler: answerThenVote('A'),
+					options: { usage: { inputTokens: 1_000, outputTokens: 100 } },
+					spec: { price },
+				},
+				{
+					id: 'bob',
+					handler: answerThenVote('B'),
+					options: { usage: { inputTokens: 500, outputTokens: 50 } },
+				},
+			],
+			{ settings: { freshCallWindowMs: 0 } },
+		);
 		const alice = run.result.usage.find((u) => u.agentId === 'alice')!;
 		const calls = run.models.get('alice')!.requests.length;
 		expect(alice.calls).toBe(calls);
 		expect(alice.inputTokens).toBe(1_000 * calls);
-		expect(alice.costUsd).toBeCloseTo(calls * (1_000 * 1 + 100 * 10) / 1_000_000, 10);
+		expect(alice.costUsd).toBeCloseTo((calls * (1_000 * 1 + 100 * 10)) / 1_000_000, 10);
 		expect(run.result.usage.find((u) => u.agentId === 'bob')!.costUsd).toBeNull();
 		expect(run.of('usage').filter((e) => e.agentId === 'alice')[0]!.costUsd).toBeCloseTo(0.002, 10);
 	});

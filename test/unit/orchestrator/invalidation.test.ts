@@ -4,11 +4,14 @@ import { answer, answerThenVote, read, runTeam, vote } from '../../fakes/team.js
 
 describe('new answers, votes and updates', () => {
 	it('a late answer invalidates earlier votes and restarts the voters', async () => {
-		const run = await runTeam([
-			{ id: 'alice', handler: answerThenVote('A answer', (o) => o.at(-1)!) },
-			{ id: 'bob', handler: answerThenVote('B answer', (o) => o.at(-1)!) },
-			{ id: 'carol', handler: answerThenVote('C answer', (o) => o.at(-1)!), options: { latencyMs: 60 } },
-		], { settings: { freshCallWindowMs: 0 } });
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: answerThenVote('A answer', (o) => o.at(-1)!) },
+				{ id: 'bob', handler: answerThenVote('B answer', (o) => o.at(-1)!) },
+				{ id: 'carol', handler: answerThenVote('C answer', (o) => o.at(-1)!), options: { latencyMs: 60 } },
+			],
+			{ settings: { freshCallWindowMs: 0 } },
+		);
 		expect(run.result.status).toBe('completed');
 		const invalidated = run.of('votes-invalidated');
 		expect(invalidated).toHaveLength(1);
@@ -16,7 +19,9 @@ describe('new answers, votes and updates', () => {
 		expect([...invalidated[0]!.voters].sort()).toEqual(['alice', 'bob']);
 		// Both voters ran again after the invalidation and voted for the new answer.
 		const after = run.events.filter((e) => e.seq > invalidated[0]!.seq);
-		expect(after.filter((e) => e.type === 'round-start').map((e) => (e as { agentId: string }).agentId)).toEqual(expect.arrayContaining(['alice', 'bob']));
+		expect(
+			after.filter((e) => e.type === 'round-start').map((e) => (e as { agentId: string }).agentId),
+		).toEqual(expect.arrayContaining(['alice', 'bob']));
 		expect(run.result.votes.map((v) => v.votedForLabel)).toEqual(['agent3.1', 'agent3.1', 'agent3.1']);
 		expect(run.result.winner?.agentId).toBe('carol');
 	});
@@ -26,7 +31,13 @@ describe('new answers, votes and updates', () => {
 		const alice = (request: Parameters<typeof read.isPresentation>[0]): ScriptedReply => {
 			if (read.isPresentation(request)) return { text: 'final' };
 			call++;
-			if (call === 1) return { reasoning: 'reading first', toolCalls: [{ name: 'list_directory', arguments: {} }], latencyMs: 60 };
+			if (call === 1) {
+				return {
+					reasoning: 'reading first',
+					toolCalls: [{ name: 'list_directory', arguments: {} }],
+					latencyMs: 60,
+				};
+			}
 			return read.voteOptions(request).length ? vote(read.voteOptions(request)[0]!) : answer('A');
 		};
 		const run = await runTeam([
@@ -41,7 +52,9 @@ describe('new answers, votes and updates', () => {
 		const injected = run.of('update-injected').filter((e) => e.agentId === 'alice');
 		expect(injected[0]!.labels).toEqual(['agent2.1']);
 		// No new round was started for alice to deliver the update.
-		const aliceRounds = run.of('round-start').filter((e) => e.agentId === 'alice' && e.seq < injected[0]!.seq);
+		const aliceRounds = run
+			.of('round-start')
+			.filter((e) => e.agentId === 'alice' && e.seq < injected[0]!.seq);
 		expect(aliceRounds).toHaveLength(1);
 		expect(run.result.status).toBe('completed');
 	});
@@ -51,7 +64,9 @@ describe('new answers, votes and updates', () => {
 		const alice = (request: Parameters<typeof read.isPresentation>[0]): ScriptedReply => {
 			if (read.isPresentation(request)) return { text: 'final' };
 			started.push(Date.now());
-			return read.voteOptions(request).length ? vote(read.voteOptions(request)[0]!) : { text: 'stale work', ...answer('A'), latencyMs: 200 };
+			return read.voteOptions(request).length
+				? vote(read.voteOptions(request)[0]!)
+				: { text: 'stale work', ...answer('A'), latencyMs: 200 };
 		};
 		const t0 = Date.now();
 		const run = await runTeam([
@@ -63,7 +78,9 @@ describe('new answers, votes and updates', () => {
 		// The restart came right after bob's answer, not after alice's 200 ms call.
 		expect(started[1]! - t0).toBeLessThan(150);
 		// The dropped call streamed nothing into the run.
-		expect(run.of('text-delta').some((e) => e.agentId === 'alice' && e.text.includes('stale work'))).toBe(false);
+		expect(run.of('text-delta').some((e) => e.agentId === 'alice' && e.text.includes('stale work'))).toBe(
+			false,
+		);
 		expect(run.of('round-start').filter((e) => e.agentId === 'alice' && e.round === 1)).toHaveLength(1);
 		expect(run.result.winner?.agentId).toBe('bob');
 	});
@@ -77,24 +94,42 @@ describe('new answers, votes and updates', () => {
 			if (call === 2) return { reasoning: 'thinking', ...vote('agent1'), latencyMs: 60 };
 			return vote(read.voteOptions(request).at(-1)!);
 		};
-		const run = await runTeam([
-			{ id: 'alice', handler: alice },
-			{ id: 'bob', handler: answerThenVote('B answer', (o) => o.at(-1)!), options: { latencyMs: 20 } },
-		], { settings: { freshCallWindowMs: 0 } });
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: alice },
+				{ id: 'bob', handler: answerThenVote('B answer', (o) => o.at(-1)!), options: { latencyMs: 20 } },
+			],
+			{ settings: { freshCallWindowMs: 0 } },
+		);
 		const requests = run.models.get('alice')!.requests;
 		const afterStale = requests[2]!;
 		expect(afterStale.messages.at(-1)).toMatchObject({ role: 'tool', toolName: 'vote', isError: true });
 		expect(afterStale.messages.at(-1)!.content).toContain('Vote not counted');
-		expect(run.of('vote').filter((e) => e.agentId === 'alice').map((e) => e.votedFor)).toEqual(['agent2.1']);
+		expect(
+			run
+				.of('vote')
+				.filter((e) => e.agentId === 'alice')
+				.map((e) => e.votedFor),
+		).toEqual(['agent2.1']);
 		expect(run.result.status).toBe('completed');
 	});
 
 	it('ties go to the earliest answer', async () => {
-		const run = await runTeam([
-			{ id: 'alice', handler: answerThenVote('A answer', (o) => (o.includes('agent2') ? 'agent2' : 'agent1')) },
-			{ id: 'bob', handler: answerThenVote('B answer', () => 'agent1'), options: { latencyMs: 30 } },
-		], { settings: { freshCallWindowMs: 0 } });
-		expect(run.of('winner-selected')[0]).toMatchObject({ agentId: 'alice', reason: 'tie-break', tally: { alice: 1, bob: 1 } });
+		const run = await runTeam(
+			[
+				{
+					id: 'alice',
+					handler: answerThenVote('A answer', (o) => (o.includes('agent2') ? 'agent2' : 'agent1')),
+				},
+				{ id: 'bob', handler: answerThenVote('B answer', () => 'agent1'), options: { latencyMs: 30 } },
+			],
+			{ settings: { freshCallWindowMs: 0 } },
+		);
+		expect(run.of('winner-selected')[0]).toMatchObject({
+			agentId: 'alice',
+			reason: 'tie-break',
+			tally: { alice: 1, bob: 1 },
+		});
 	});
 
 	it('max_rounds ends coordination with the no-votes rule', async () => {

@@ -8,7 +8,10 @@ import { answer, answerThenVote, read, runTeam, vote } from '../../fakes/team.js
  * then votes validly; bob answers at once and votes. We check the error event and what the
  * model was told in its next request.
  */
-async function runCase(bad: (request: ChatRequest) => ScriptedReply, options: { first?: boolean; settings?: object } = {}) {
+async function runCase(
+	bad: (request: ChatRequest) => ScriptedReply,
+	options: { first?: boolean; settings?: object } = {},
+) {
 	let call = 0;
 	const alice = (request: ChatRequest): ScriptedReply => {
 		if (read.isPresentation(request)) return { text: 'final' };
@@ -31,23 +34,66 @@ async function runCase(bad: (request: ChatRequest) => ScriptedReply, options: { 
 	const next = requests[options.first ? 1 : 2]!.messages;
 	const feedback = next.at(-1) as ChatMessage;
 	// Everything the model was told after its bad response (one tool result per call).
-	const told = next.slice(next.findLastIndex((m) => m.role === 'assistant') + 1).map((m) => m.content).join('\n');
+	const told = next
+		.slice(next.findLastIndex((m) => m.role === 'assistant') + 1)
+		.map((m) => m.content)
+		.join('\n');
 	return { run, errors, feedback, told };
 }
 
 describe('workflow validation', () => {
-	const cases: [string, (r: ChatRequest) => ScriptedReply, string, { first?: boolean; settings?: object }?][] = [
-		['two votes', (r) => ({ toolCalls: [vote(read.voteOptions(r)[0]!).toolCalls![0]!, vote(read.voteOptions(r)[0]!).toolCalls![0]!] }), 'Multiple vote calls are not allowed'],
-		['vote and new_answer together', (r) => ({ toolCalls: [vote(read.voteOptions(r)[0]!).toolCalls![0]!, answer('x').toolCalls![0]!] }), 'cannot both vote and submit'],
-		['two new answers', () => ({ toolCalls: [answer('x').toolCalls![0]!, answer('y').toolCalls![0]!] }), 'Multiple new_answer calls'],
+	const cases: [
+		string,
+		(r: ChatRequest) => ScriptedReply,
+		string,
+		{ first?: boolean; settings?: object }?,
+	][] = [
+		[
+			'two votes',
+			(r) => ({
+				toolCalls: [
+					vote(read.voteOptions(r)[0]!).toolCalls![0]!,
+					vote(read.voteOptions(r)[0]!).toolCalls![0]!,
+				],
+			}),
+			'Multiple vote calls are not allowed',
+		],
+		[
+			'vote and new_answer together',
+			(r) => ({ toolCalls: [vote(read.voteOptions(r)[0]!).toolCalls![0]!, answer('x').toolCalls![0]!] }),
+			'cannot both vote and submit',
+		],
+		[
+			'two new answers',
+			() => ({ toolCalls: [answer('x').toolCalls![0]!, answer('y').toolCalls![0]!] }),
+			'Multiple new_answer calls',
+		],
 		['vote before any answer exists', () => vote('agent2'), 'no answers exist yet', { first: true }],
 		['unknown agent id', () => vote('agent9'), "Invalid agent_id 'agent9'. Valid ids: agent1, agent2"],
-		['vote without a reason', (r) => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: read.voteOptions(r)[0] } }] }), 'non-empty reason'],
+		[
+			'vote without a reason',
+			(r) => ({ toolCalls: [{ name: 'vote', arguments: { agent_id: read.voteOptions(r)[0] } }] }),
+			'non-empty reason',
+		],
 		['empty answer', () => answer('  '), 'needs non-empty content'],
-		['answer over the cap', () => answer('Alice: a second, different answer entirely'), 'Answer limit reached (1 per agent)', { settings: { maxNewAnswersPerAgent: 1 } }],
+		[
+			'answer over the cap',
+			() => answer('Alice: a second, different answer entirely'),
+			'Answer limit reached (1 per agent)',
+			{ settings: { maxNewAnswersPerAgent: 1 } },
+		],
 		['duplicate of another answer', () => answer('Bob: 4'), 'identical to agent2'],
-		['too similar to another answer', () => answer('bob: 4 indeed'), 'too similar to agent2', { settings: { answerNoveltyRequirement: 'strict' } }],
-		['invalid JSON arguments', () => ({ toolCalls: [{ name: 'vote', raw: '{"agent_id": "agent1", ' }] }), 'Invalid arguments for vote'],
+		[
+			'too similar to another answer',
+			() => answer('bob: 4 indeed'),
+			'too similar to agent2',
+			{ settings: { answerNoveltyRequirement: 'strict' } },
+		],
+		[
+			'invalid JSON arguments',
+			() => ({ toolCalls: [{ name: 'vote', raw: '{"agent_id": "agent1", ' }] }),
+			'Invalid arguments for vote',
+		],
 	];
 
 	for (const [name, bad, message, options] of cases) {
@@ -87,7 +133,12 @@ describe('workflow validation', () => {
 			{ settings: { answerNoveltyRequirement: 'strict', freshCallWindowMs: 0 } },
 		);
 		expect(run.of('workflow-error').filter((e) => e.agentId === 'alice')).toEqual([]);
-		expect(run.of('new-answer').filter((e) => e.agentId === 'alice').map((e) => e.label)).toEqual(['agent1.1', 'agent1.2']);
+		expect(
+			run
+				.of('new-answer')
+				.filter((e) => e.agentId === 'alice')
+				.map((e) => e.label),
+		).toEqual(['agent1.1', 'agent1.2']);
 	});
 
 	it('three invalid attempts end the turn; repeated failures kill the agent and the run completes', async () => {

@@ -4,7 +4,14 @@ import { toRunToolSettings } from '../../../src/core/config/toSettings.js';
 import { maxCommandChars, PermissionEngine } from '../../../src/core/permissions/permissionEngine.js';
 
 const evaluate = (target: string) =>
-	new PermissionEngine().evaluate({ agentId: 'a1', tool: 'run_command', action: 'command', target, args: { command: target }, cwd: '.' });
+	new PermissionEngine().evaluate({
+		agentId: 'a1',
+		tool: 'run_command',
+		action: 'command',
+		target,
+		args: { command: target },
+		cwd: '.',
+	});
 
 describe('command length floor', () => {
 	// Each of these took 1-2 s at 30 KB and grows with the square of the length (the shell analysis).
@@ -18,7 +25,9 @@ describe('command length floor', () => {
 		const verdict = evaluate(unit.repeat(Math.ceil(100_000 / unit.length)));
 		expect(performance.now() - started).toBeLessThan(100);
 		expect(verdict).toMatchObject({ decision: 'deny', via: 'hardline' });
-		expect(verdict.reason).toMatch(/^refused by the safety floor: the command has 100000 characters \(at most 8000\): write a script/);
+		expect(verdict.reason).toMatch(
+			/^refused by the safety floor: the command has 100000 characters \(at most 8000\): write a script/,
+		);
 	});
 
 	it('a command at the limit is still analysed, in bounded time', () => {
@@ -32,14 +41,30 @@ describe('command length floor', () => {
 describe('command_line_*_commands regexes', () => {
 	it('a catastrophic config regex cannot be made to backtrack by a command (RE2)', () => {
 		const config = massGenConfigSchema.parse({
-			agent: { id: 'a1', backend: { type: 'scripted', script: { coordination: [{ answer: 'x' }] }, command_line_blocked_commands: ['(a+)+$'] } },
+			agent: {
+				id: 'a1',
+				backend: {
+					type: 'scripted',
+					script: { coordination: [{ answer: 'x' }] },
+					command_line_blocked_commands: ['(a+)+$'],
+				},
+			},
 		});
-		const filters = toRunToolSettings(config, { configFromWorkspace: false }).agents.get('a1')!.commandFilters!;
+		const filters = toRunToolSettings(config, { configFromWorkspace: false }).agents.get(
+			'a1',
+		)!.commandFilters!;
 		const engine = new PermissionEngine({ commandFilters: new Map([['a1', filters]]) });
 		const started = performance.now();
 		// With RegExp, `^(?:(a+)+$)` on this takes minutes.
 		const target = `${'a'.repeat(40)}!`;
-		const verdict = engine.evaluate({ agentId: 'a1', tool: 'run_command', action: 'command', target, args: { command: target }, cwd: '.' });
+		const verdict = engine.evaluate({
+			agentId: 'a1',
+			tool: 'run_command',
+			action: 'command',
+			target,
+			args: { command: target },
+			cwd: '.',
+		});
 		expect(performance.now() - started).toBeLessThan(1000);
 		expect(verdict.decision).not.toBe('deny');
 		expect(filters.blocked[0]!.test('aaa')).toBe(true);

@@ -10,7 +10,15 @@ import { PermissionEngine, type PermissionRequest } from '../../../src/core/perm
 import { PermissionGate } from '../../../src/core/permissions/permissionGate.js';
 import { RunBudget } from '../../../src/core/permissions/runBudget.js';
 
-function setup(options: { answer?: ApprovalChoice; note?: string; maxToolCalls?: number; maxCostUsd?: number; secrets?: string[] } = {}) {
+function setup(
+	options: {
+		answer?: ApprovalChoice;
+		note?: string;
+		maxToolCalls?: number;
+		maxCostUsd?: number;
+		secrets?: string[];
+	} = {},
+) {
 	const runDir = mkdtempSync(join(tmpdir(), 'massgen-gate-'));
 	const events: RunEventBody[] = [];
 	const stopped: [string, string][] = [];
@@ -20,7 +28,9 @@ function setup(options: { answer?: ApprovalChoice; note?: string; maxToolCalls?:
 	let asked = 0;
 	broker.onDidRequest((request) => {
 		asked++;
-		if (options.answer) queueMicrotask(() => broker.resolve(request.requestId, options.answer!, options.note));
+		if (options.answer) {
+			queueMicrotask(() => broker.resolve(request.requestId, options.answer!, options.note));
+		}
 	});
 	const engine = new PermissionEngine({ store });
 	const ledger = new AuditLedger(runDir, new Redactor(options.secrets).text);
@@ -29,17 +39,31 @@ function setup(options: { answer?: ApprovalChoice; note?: string; maxToolCalls?:
 		engine,
 		broker,
 		ledger,
-		budget: new RunBudget({ maxToolCalls: options.maxToolCalls ?? null, maxCostUsd: options.maxCostUsd ?? null }),
+		budget: new RunBudget({
+			maxToolCalls: options.maxToolCalls ?? null,
+			maxCostUsd: options.maxCostUsd ?? null,
+		}),
 		approvalTimeoutMs: 5_000,
 		store,
 		emit: (body) => events.push(body),
 		stopAgent: (agentId, reason) => stopped.push([agentId, reason]),
 	});
-	const lines = () => readFileSync(join(runDir, auditFileName), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+	const lines = () =>
+		readFileSync(join(runDir, auditFileName), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line));
 	return { gate, ledger, events, stopped, persisted, lines, asked: () => asked };
 }
 
-const command = (target: string, agentId = 'alice'): PermissionRequest => ({ agentId, tool: 'run_command', action: 'command', target, args: { command: target, cwd: '.' }, cwd: '.' });
+const command = (target: string, agentId = 'alice'): PermissionRequest => ({
+	agentId,
+	tool: 'run_command',
+	action: 'command',
+	target,
+	args: { command: target, cwd: '.' },
+	cwd: '.',
+});
 const signal = () => new AbortController().signal;
 
 describe('PermissionGate', () => {
@@ -47,10 +71,24 @@ describe('PermissionGate', () => {
 		const { gate, lines, asked } = setup();
 		expect(await gate.authorize(command('ls'), 'coordination', signal())).toEqual({ allowed: true });
 		const refused = await gate.authorize(command('rm -rf ~'), 'coordination', signal());
-		expect(refused).toEqual({ allowed: false, message: expect.stringMatching(/^run_command: refused by the safety floor: recursively deletes ~/) });
+		expect(refused).toEqual({
+			allowed: false,
+			message: expect.stringMatching(/^run_command: refused by the safety floor: recursively deletes ~/),
+		});
 		expect(asked()).toBe(0);
 		expect(lines()).toEqual([
-			expect.objectContaining({ runId: 'run-1', agentId: 'alice', phase: 'coordination', tool: 'run_command', action: 'command', target: 'ls', decision: 'allow', via: 'risk', by: 'engine', risk: { level: 'low', reasons: [] } }),
+			expect.objectContaining({
+				runId: 'run-1',
+				agentId: 'alice',
+				phase: 'coordination',
+				tool: 'run_command',
+				action: 'command',
+				target: 'ls',
+				decision: 'allow',
+				via: 'risk',
+				by: 'engine',
+				risk: { level: 'low', reasons: [] },
+			}),
 			expect.objectContaining({ target: 'rm -rf ~', decision: 'deny', via: 'hardline', by: 'engine' }),
 		]);
 		expect(lines()[0].time).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -63,11 +101,25 @@ describe('PermissionGate', () => {
 		expect(once.asked()).toBe(2);
 
 		const run = setup({ answer: 'allow-run' });
-		expect(await run.gate.authorize(command('npm test'), 'coordination', signal())).toEqual({ allowed: true });
-		expect(await run.gate.authorize(command('npm  test', 'bob'), 'presentation', signal())).toEqual({ allowed: true });
+		expect(await run.gate.authorize(command('npm test'), 'coordination', signal())).toEqual({
+			allowed: true,
+		});
+		expect(await run.gate.authorize(command('npm  test', 'bob'), 'presentation', signal())).toEqual({
+			allowed: true,
+		});
 		expect(run.asked()).toBe(1);
 		expect(run.persisted).toEqual([]);
-		expect(run.lines().map((entry) => [entry.agentId, entry.via, entry.by, entry.scope ?? null, entry.rule?.source ?? null])).toEqual([
+		expect(
+			run
+				.lines()
+				.map((entry) => [
+					entry.agentId,
+					entry.via,
+					entry.by,
+					entry.scope ?? null,
+					entry.rule?.source ?? null,
+				]),
+		).toEqual([
 			['alice', 'approval', 'user', 'run', null],
 			['bob', 'rule', 'engine', null, 'run'],
 		]);
@@ -83,9 +135,18 @@ describe('PermissionGate', () => {
 	it("a denial reaches the model with the user's note; the ledger keeps it", async () => {
 		const { gate, events, lines } = setup({ answer: 'deny', note: 'use the staging registry' });
 		const result = await gate.authorize(command('npm publish'), 'coordination', signal());
-		expect(result).toEqual({ allowed: false, message: 'run_command: denied by the user. Note from the user: use the staging registry' });
+		expect(result).toEqual({
+			allowed: false,
+			message: 'run_command: denied by the user. Note from the user: use the staging registry',
+		});
 		expect(events.map((event) => event.type)).toEqual(['approval-request', 'approval-result']);
-		expect(lines()[0]).toMatchObject({ decision: 'deny', via: 'approval', by: 'user', note: 'use the staging registry', reason: expect.stringMatching(/high risk: publishes/) });
+		expect(lines()[0]).toMatchObject({
+			decision: 'deny',
+			via: 'approval',
+			by: 'user',
+			note: 'use the staging registry',
+			reason: expect.stringMatching(/high risk: publishes/),
+		});
 		expect(lines()[0].requestId).toMatch(/^approval-/);
 	});
 
@@ -94,8 +155,14 @@ describe('PermissionGate', () => {
 		expect(gate.charge('alice', 'read_file')).toEqual({ allowed: true });
 		expect(gate.charge('bob', 'run_command')).toEqual({ allowed: true });
 		const over = gate.charge('alice', 'read_file');
-		expect(over).toEqual({ allowed: false, message: "read_file: stopped: the run's tool-call budget is used up (max_tool_calls: 2). Finish now with what you have." });
-		expect(stopped).toEqual([['alice', "stopped: the run's tool-call budget is used up (max_tool_calls: 2)"]]);
+		expect(over).toEqual({
+			allowed: false,
+			message:
+				"read_file: stopped: the run's tool-call budget is used up (max_tool_calls: 2). Finish now with what you have.",
+		});
+		expect(stopped).toEqual([
+			['alice', "stopped: the run's tool-call budget is used up (max_tool_calls: 2)"],
+		]);
 	});
 
 	it('stops an agent whose model call takes the run over its cost budget (unpriced calls count 0)', () => {
@@ -104,7 +171,9 @@ describe('PermissionGate', () => {
 		gate.usage('bob', null);
 		expect(stopped).toEqual([]);
 		gate.usage('bob', 0.25);
-		expect(stopped).toEqual([['bob', "stopped: the run's cost budget is used up ($0.5500 spent, max_cost_usd: 0.5)"]]);
+		expect(stopped).toEqual([
+			['bob', "stopped: the run's cost budget is used up ($0.5500 spent, max_cost_usd: 0.5)"],
+		]);
 		expect(gate.charge('alice', 'read_file').allowed).toBe(false);
 	});
 

@@ -1,17 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { compileRule, compileRuleLists, escapeGlob, exactRule, ruleSyntaxError } from '../../../src/core/permissions/rules.js';
+import {
+	compileRule,
+	compileRuleLists,
+	escapeGlob,
+	exactRule,
+	ruleSyntaxError,
+} from '../../../src/core/permissions/rules.js';
 import { analyseShell } from '../../../src/core/permissions/shellCommand.js';
 
-const matches = (pattern: string, target: string) => compileRule({ effect: 'allow', pattern, source: 'config' }).matches(target);
+const matches = (pattern: string, target: string) =>
+	compileRule({ effect: 'allow', pattern, source: 'config' }).matches(target);
 
 describe('rules', () => {
 	it('parses action(target); a bare action means every target; bad patterns are errors, not throws', () => {
-		expect(compileRule({ effect: 'deny', pattern: 'mcp(github/*)', source: 'config' })).toMatchObject({ action: 'mcp', target: 'github/*', exact: false });
-		expect(compileRule({ effect: 'allow', pattern: 'read_url', source: 'settings' })).toMatchObject({ action: 'read_url', target: '*' });
+		expect(compileRule({ effect: 'deny', pattern: 'mcp(github/*)', source: 'config' })).toMatchObject({
+			action: 'mcp',
+			target: 'github/*',
+			exact: false,
+		});
+		expect(compileRule({ effect: 'allow', pattern: 'read_url', source: 'settings' })).toMatchObject({
+			action: 'read_url',
+			target: '*',
+		});
 		expect(ruleSyntaxError('command()')).toMatch(/empty target/);
 		expect(ruleSyntaxError('Run it!')).toMatch(/is not a rule/);
-		const { rules, errors } = compileRuleLists({ allow: ['command(npm test)', '(oops'], deny: ['mcp(x/*)'] }, 'config');
-		expect(rules.map((rule) => [rule.effect, rule.pattern])).toEqual([['deny', 'mcp(x/*)'], ['allow', 'command(npm test)']]);
+		const { rules, errors } = compileRuleLists(
+			{ allow: ['command(npm test)', '(oops'], deny: ['mcp(x/*)'] },
+			'config',
+		);
+		expect(rules.map((rule) => [rule.effect, rule.pattern])).toEqual([
+			['deny', 'mcp(x/*)'],
+			['allow', 'command(npm test)'],
+		]);
 		expect(errors).toHaveLength(1);
 	});
 
@@ -55,7 +75,12 @@ describe('analyseShell', () => {
 
 	it('removes quoting and escapes, and unwraps wrappers to the real program', () => {
 		const [part] = analyseShell(`FOO=1 sudo -u root env A=2 nice -n 5 timeout 10 "r"'m' -rf x`).parts;
-		expect(part).toMatchObject({ name: 'rm', wrappers: ['sudo', 'env', 'nice', 'timeout'], assignments: ['FOO=1'], program: ['rm', '-rf', 'x'] });
+		expect(part).toMatchObject({
+			name: 'rm',
+			wrappers: ['sudo', 'env', 'nice', 'timeout'],
+			assignments: ['FOO=1'],
+			program: ['rm', '-rf', 'x'],
+		});
 		expect(analyseShell('/usr/bin/RM x').parts[0]!.name).toBe('rm');
 	});
 
@@ -70,7 +95,7 @@ describe('analyseShell', () => {
 			['nested', 'ls', 'ls'],
 			['nested', 'rm', 'rm x'],
 		]);
-		expect(parts("find . -exec rm -f {} \\; -exec echo hi {} +").slice(1)).toEqual([
+		expect(parts('find . -exec rm -f {} \\; -exec echo hi {} +').slice(1)).toEqual([
 			['nested', 'rm', 'rm -f {}'],
 			['nested', 'echo', 'echo hi {}'],
 		]);

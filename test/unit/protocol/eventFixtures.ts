@@ -20,7 +20,12 @@ const samples: Samples = {
 		],
 	},
 	'round-start': { type: 'round-start', agentId: 'alice', round: 1, snapshot: [] },
-	'text-delta': { type: 'text-delta', agentId: 'alice', phase: 'coordination', text: 'Hello\n"quoted" \u2028 ✓' },
+	'text-delta': {
+		type: 'text-delta',
+		agentId: 'alice',
+		phase: 'coordination',
+		text: 'Hello\n"quoted" \u2028 ✓',
+	},
 	'reasoning-delta': { type: 'reasoning-delta', agentId: 'alice', phase: 'coordination', text: 'thinking…' },
 	'tool-call': {
 		type: 'tool-call',
@@ -47,10 +52,26 @@ const samples: Samples = {
 		target: 'npm test',
 		reason: 'commands need approval',
 	},
-	'approval-result': { type: 'approval-result', agentId: 'bob', requestId: 'req-1', decision: 'allow', by: 'user' },
-	'command-sandbox': { type: 'command-sandbox', mode: 'bubblewrap', network: false, notice: 'run_command: commands run in a bubblewrap sandbox' },
+	'approval-result': {
+		type: 'approval-result',
+		agentId: 'bob',
+		requestId: 'req-1',
+		decision: 'allow',
+		by: 'user',
+	},
+	'command-sandbox': {
+		type: 'command-sandbox',
+		mode: 'bubblewrap',
+		network: false,
+		notice: 'run_command: commands run in a bubblewrap sandbox',
+	},
 	'update-injected': { type: 'update-injected', agentId: 'bob', labels: ['agent1.1'] },
-	'new-answer': { type: 'new-answer', agentId: 'alice', label: 'agent1.1', content: '# Answer\n\nUse a map.' },
+	'new-answer': {
+		type: 'new-answer',
+		agentId: 'alice',
+		label: 'agent1.1',
+		content: '# Answer\n\nUse a map.',
+	},
 	vote: {
 		type: 'vote',
 		agentId: 'bob',
@@ -60,7 +81,12 @@ const samples: Samples = {
 		reason: 'complete and correct',
 	},
 	'votes-invalidated': { type: 'votes-invalidated', voters: ['bob'], byLabel: 'agent1.2' },
-	'workflow-error': { type: 'workflow-error', agentId: 'bob', attempt: 1, message: 'vote: unknown agent_id "agent9"' },
+	'workflow-error': {
+		type: 'workflow-error',
+		agentId: 'bob',
+		attempt: 1,
+		message: 'vote: unknown agent_id "agent9"',
+	},
 	'agent-error': {
 		type: 'agent-error',
 		agentId: 'bob',
@@ -78,7 +104,13 @@ const samples: Samples = {
 		reason: 'votes',
 	},
 	'presentation-start': { type: 'presentation-start', agentId: 'alice' },
-	'file-edit': { type: 'file-edit', agentId: 'alice', phase: 'presentation', path: 'src/a.ts', kind: 'modify' },
+	'file-edit': {
+		type: 'file-edit',
+		agentId: 'alice',
+		phase: 'presentation',
+		path: 'src/a.ts',
+		kind: 'modify',
+	},
 	'final-answer': { type: 'final-answer', agentId: 'alice', label: 'agent1.1', content: 'Final: use a map.' },
 	usage: {
 		type: 'usage',
@@ -98,5 +130,7 @@ export const allEventTypes = Object.keys(samples) as RunEventType[];
 
 /** Stamps bodies into events: seq from `firstSeq`, t advancing by `step` ms. */
 export function stamp(bodies: readonly RunEventBody[], runId = RUN_ID, firstSeq = 0, step = 10): RunEvent[] {
-	return bodies.map((body, i) => ({ ...body, runId, seq: firstSeq + i, t: (firstSeq + i) * step }) as RunEvent);
+	return bodies.map(
+		(body, i) => ({ ...body, runId, seq: firstSeq + i, t: (firstSeq + i) * step }) as RunEvent,
+	);
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun.js';
-import { initialRunState, MAX_STREAM_CHARS, MAX_TOOL_CALLS, presentationChanges } from '../../../src/protocol/runState.js';
+import {
+	initialRunState,
+	MAX_STREAM_CHARS,
+	MAX_TOOL_CALLS,
+	presentationChanges,
+} from '../../../src/protocol/runState.js';
 import { RUN_ID, stamp } from './eventFixtures.js';
 import { convergenceBodies, convergenceEvents } from './scenarios.js';
 
@@ -27,7 +32,11 @@ describe('reduceRun: convergence', () => {
 		expect(state.durationMs).toBe(12_345);
 		expect(state.error).toBeNull();
 		expect(state.agentOrder).toEqual(['alice', 'bob', 'carol']);
-		expect(state.agents.bob).toMatchObject({ anonId: 'agent2', provider: 'claude', model: 'claude-sonnet-4' });
+		expect(state.agents.bob).toMatchObject({
+			anonId: 'agent2',
+			provider: 'claude',
+			model: 'claude-sonnet-4',
+		});
 		expect(state.lastSeq).toBe(convergenceBodies().length - 1);
 	});
 
@@ -75,7 +84,11 @@ describe('reduceRun: convergence', () => {
 	it('records the presentation, the final answer and the file edits', () => {
 		expect(state.presenter).toBe('alice');
 		expect(state.agents.alice!.text).toBe('Final text');
-		expect(state.finalAnswer).toEqual({ agentId: 'alice', label: 'agent1.2', content: '# Final\nUse a map.' });
+		expect(state.finalAnswer).toEqual({
+			agentId: 'alice',
+			label: 'agent1.2',
+			content: '# Final\nUse a map.',
+		});
 		expect(presentationChanges(state).map((f) => [f.path, f.kind])).toEqual([
 			['src/parse.ts', 'modify'],
 			['src/new.ts', 'add'],
@@ -116,8 +129,22 @@ describe('reduceRun: lane states along the way', () => {
 			stamp([
 				start,
 				{ type: 'new-answer', agentId: 'alice', label: 'agent1.1', content: 'A' },
-				{ type: 'vote', agentId: 'bob', voter: 'bob', votedFor: 'agent1.1', votedForAgent: 'alice', reason: 'ok' },
-				{ type: 'agent-error', agentId: 'bob', message: 'boom', kind: 'server', retryable: true, failures: 3 },
+				{
+					type: 'vote',
+					agentId: 'bob',
+					voter: 'bob',
+					votedFor: 'agent1.1',
+					votedForAgent: 'alice',
+					reason: 'ok',
+				},
+				{
+					type: 'agent-error',
+					agentId: 'bob',
+					message: 'boom',
+					kind: 'server',
+					retryable: true,
+					failures: 3,
+				},
 				{ type: 'agent-killed', agentId: 'bob', reason: 'failed 3 times' },
 				{ type: 'text-delta', agentId: 'bob', phase: 'coordination', text: 'late' },
 				{ type: 'run-end', status: 'completed', durationMs: 5 },
@@ -139,7 +166,14 @@ describe('reduceRun: lane states along the way', () => {
 				start,
 				{ type: 'workflow-error', agentId: 'alice', attempt: 1, message: 'two workflow calls' },
 				{ type: 'workflow-error', agentId: 'alice', attempt: 2, message: 'no workflow call' },
-				{ type: 'agent-error', agentId: 'bob', message: 'bad key', kind: 'auth', retryable: false, failures: 1 },
+				{
+					type: 'agent-error',
+					agentId: 'bob',
+					message: 'bad key',
+					kind: 'auth',
+					retryable: false,
+					failures: 1,
+				},
 				{ type: 'run-end', status: 'failed', durationMs: 9, error: 'all agents failed' },
 			]),
 		);
@@ -155,11 +189,27 @@ describe('reduceRun: lane states along the way', () => {
 		const state = fold(
 			stamp([
 				start,
-				{ type: 'approval-request', agentId: 'bob', requestId: 'r1', action: 'run', target: 'ls', reason: 'cmd' },
+				{
+					type: 'approval-request',
+					agentId: 'bob',
+					requestId: 'r1',
+					action: 'run',
+					target: 'ls',
+					reason: 'cmd',
+				},
 			]),
 		);
 		expect(state.approvals).toEqual([
-			{ requestId: 'r1', agentId: 'bob', action: 'run', target: 'ls', reason: 'cmd', t: 10, decision: null, by: null },
+			{
+				requestId: 'r1',
+				agentId: 'bob',
+				action: 'run',
+				target: 'ls',
+				reason: 'cmd',
+				t: 10,
+				decision: null,
+				by: null,
+			},
 		]);
 		const decided = reduceRun(state, {
 			type: 'approval-result',
@@ -209,7 +259,13 @@ describe('reduceRun: ordering, replay and bounds', () => {
 	it('starts over when a different run starts', () => {
 		const first = fold(convergenceEvents());
 		const second = reduceRun(first, { ...start, runId: 'run-2', seq: 0, t: 0 } as RunEvent);
-		expect(second).toMatchObject({ runId: 'run-2', status: 'running', question: 'q', winner: null, votes: {} });
+		expect(second).toMatchObject({
+			runId: 'run-2',
+			status: 'running',
+			question: 'q',
+			winner: null,
+			votes: {},
+		});
 		expect(second.agentOrder).toEqual(['alice', 'bob']);
 	});
 
@@ -240,9 +296,18 @@ describe('reduceRun: ordering, replay and bounds', () => {
 	it('bounds streamed text and tool calls', () => {
 		const chunk = 'x'.repeat(1_000);
 		const bodies: RunEventBody[] = [start, { type: 'round-start', agentId: 'alice', round: 1, snapshot: [] }];
-		for (let i = 0; i < 50; i++) bodies.push({ type: 'text-delta', agentId: 'alice', phase: 'coordination', text: chunk });
+		for (let i = 0; i < 50; i++) {
+			bodies.push({ type: 'text-delta', agentId: 'alice', phase: 'coordination', text: chunk });
+		}
 		for (let i = 0; i < MAX_TOOL_CALLS + 5; i++) {
-			bodies.push({ type: 'tool-call', agentId: 'alice', phase: 'coordination', callId: `c${i}`, name: 'ls', args: {} });
+			bodies.push({
+				type: 'tool-call',
+				agentId: 'alice',
+				phase: 'coordination',
+				callId: `c${i}`,
+				name: 'ls',
+				args: {},
+			});
 		}
 		const lane = fold(stamp(bodies)).agents.alice!;
 		expect(lane.text.length).toBeLessThanOrEqual(MAX_STREAM_CHARS + 4_096);

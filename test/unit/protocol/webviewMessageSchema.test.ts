@@ -13,7 +13,10 @@ import {
 /** One or more valid messages per type; the mapped type fails to compile when a type is missing. */
 const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[] } = {
 	ready: [{ type: 'ready' }],
-	ask: [{ type: 'ask', question: 'Why is the build slow?' }, { type: 'ask', question: 'x'.repeat(MAX_QUESTION_CHARS) }],
+	ask: [
+		{ type: 'ask', question: 'Why is the build slow?' },
+		{ type: 'ask', question: 'x'.repeat(MAX_QUESTION_CHARS) },
+	],
 	cancel: [{ type: 'cancel' }],
 	'open-diff': [
 		{ type: 'open-diff', path: 'src/a.ts' },
@@ -27,8 +30,19 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 	accept: [
 		{ type: 'accept' },
 		{ type: 'accept', paths: ['src/a.ts', 'src/b.ts'] },
-		{ type: 'accept', hunks: [{ path: 'src/a.ts', ids: ['final#0', 'alt#2'] }, { path: 'b.md', ids: [] }] },
-		{ type: 'accept', paths: ['src/a.ts'], hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20250102-030405-ab12' },
+		{
+			type: 'accept',
+			hunks: [
+				{ path: 'src/a.ts', ids: ['final#0', 'alt#2'] },
+				{ path: 'b.md', ids: [] },
+			],
+		},
+		{
+			type: 'accept',
+			paths: ['src/a.ts'],
+			hunks: [{ path: 'src/a.ts', ids: ['final#1'] }],
+			runId: '20250102-030405-ab12',
+		},
 	],
 	'select-hunks': [
 		{ type: 'select-hunks', path: 'src/a.ts', ids: ['final#0'], selected: false },
@@ -66,7 +80,10 @@ const invalid: [string, unknown][] = [
 	['empty path', { type: 'open-diff', path: '' }],
 	['oversized path', { type: 'open-diff', path: 'a'.repeat(MAX_PATH_CHARS + 1) }],
 	['empty accept list', { type: 'accept', paths: [] }],
-	['too many accept paths', { type: 'accept', paths: Array.from({ length: MAX_ACCEPT_PATHS + 1 }, (_, i) => `f${i}`) }],
+	[
+		'too many accept paths',
+		{ type: 'accept', paths: Array.from({ length: MAX_ACCEPT_PATHS + 1 }, (_, i) => `f${i}`) },
+	],
 	['bad accept path', { type: 'accept', paths: ['ok.ts', '../x'] }],
 	['empty hunk selection list', { type: 'accept', hunks: [] }],
 	['bad hunk id', { type: 'accept', hunks: [{ path: 'a.ts', ids: ['final#x'] }] }],
@@ -77,14 +94,28 @@ const invalid: [string, unknown][] = [
 	['unknown diff version', { type: 'open-diff', path: 'a.ts', version: 'base; rm' }],
 	['select-hunks without ids', { type: 'select-hunks', path: 'a.ts', ids: [], selected: true }],
 	['select-hunks without selected', { type: 'select-hunks', path: 'a.ts', ids: ['final#0'] }],
-	['select-hunks with a string flag', { type: 'select-hunks', path: 'a.ts', ids: ['final#0'], selected: 'yes' }],
+	[
+		'select-hunks with a string flag',
+		{ type: 'select-hunks', path: 'a.ts', ids: ['final#0'], selected: 'yes' },
+	],
 	['select-hunks escaping path', { type: 'select-hunks', path: '../a.ts', ids: ['final#0'], selected: true }],
-	['too many hunk ids', { type: 'select-hunks', path: 'a.ts', ids: Array.from({ length: MAX_HUNK_IDS + 1 }, (_, i) => `final#${i}`), selected: true }],
+	[
+		'too many hunk ids',
+		{
+			type: 'select-hunks',
+			path: 'a.ts',
+			ids: Array.from({ length: MAX_HUNK_IDS + 1 }, (_, i) => `final#${i}`),
+			selected: true,
+		},
+	],
 	['runId traversal', { type: 'open-run', runId: '../../etc' }],
 	['runId wrong format', { type: 'open-run', runId: '2025-01-02' }],
 	['unknown decision', { type: 'approval', requestId: 'r', decision: 'allow' }],
 	['bad request id', { type: 'approval', requestId: 'r 1', decision: 'deny' }],
-	['oversized note', { type: 'approval', requestId: 'r', decision: 'deny', note: 'x'.repeat(MAX_NOTE_CHARS + 1) }],
+	[
+		'oversized note',
+		{ type: 'approval', requestId: 'r', decision: 'deny', note: 'x'.repeat(MAX_NOTE_CHARS + 1) },
+	],
 	['prototype pollution attempt', JSON.parse('{"type":"cancel","__proto__":{"polluted":true}}')],
 ];
 

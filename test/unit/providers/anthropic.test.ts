@@ -29,7 +29,9 @@ describeProviderContract(
 				stream: true,
 				system: [{ type: 'text', text: 'You are a careful engineer.', cache_control: { type: 'ephemeral' } }],
 				messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello?' }] }],
-				tools: [{ name: 'read_file', description: readFileTool.description, input_schema: readFileTool.parameters }],
+				tools: [
+					{ name: 'read_file', description: readFileTool.description, input_schema: readFileTool.parameters },
+				],
 			});
 		});
 
@@ -42,8 +44,13 @@ describeProviderContract(
 				{ role: 'user', content: 'UPDATE: a new answer arrived.' },
 			];
 			await attempt(model, request({ messages, stablePrefixMessages: 1 }));
-			const sent = (server.requests.at(-1)!.body as { messages: { content: Record<string, unknown>[] }[] }).messages;
-			expect(sent[0]!.content.at(-1)).toEqual({ type: 'text', text: 'Coordination prompt with every answer.', cache_control: { type: 'ephemeral' } });
+			const sent = (server.requests.at(-1)!.body as { messages: { content: Record<string, unknown>[] }[] })
+				.messages;
+			expect(sent[0]!.content.at(-1)).toEqual({
+				type: 'text',
+				text: 'Coordination prompt with every answer.',
+				cache_control: { type: 'ephemeral' },
+			});
 			expect(JSON.stringify(sent.slice(1))).not.toContain('cache_control');
 		});
 
@@ -51,7 +58,12 @@ describeProviderContract(
 			const { server, model } = ctx();
 			server.say({ text: 'ok', usage: { input: 5000, output: 40, cachedInput: 3000, cacheWrite: 1500 } });
 			const { result } = await attempt(model, request());
-			expect(result!.usage).toEqual({ inputTokens: 5000, outputTokens: 40, cachedInputTokens: 3000, cacheWriteTokens: 1500 });
+			expect(result!.usage).toEqual({
+				inputTokens: 5000,
+				outputTokens: 40,
+				cachedInputTokens: 3000,
+				cacheWriteTokens: 1500,
+			});
 		});
 
 		it('round-trips history: thinking blocks echoed, tool_use blocks, tool_result with is_error, merged user turn', async () => {
@@ -64,12 +76,25 @@ describeProviderContract(
 				],
 			});
 			const first = (await attempt(model, request())).result!;
-			expect(first.providerData?.['anthropicThinkingBlocks']).toEqual([{ type: 'thinking', thinking: 'Plan the reads.', signature: 'sig_15' }]);
+			expect(first.providerData?.['anthropicThinkingBlocks']).toEqual([
+				{ type: 'thinking', thinking: 'Plan the reads.', signature: 'sig_15' },
+			]);
 			const history: ChatMessage[] = [
 				{ role: 'user', content: 'Hello?' },
-				{ role: 'assistant', content: first.text, toolCalls: first.toolCalls, providerData: first.providerData },
+				{
+					role: 'assistant',
+					content: first.text,
+					toolCalls: first.toolCalls,
+					providerData: first.providerData,
+				},
 				{ role: 'tool', toolCallId: 'toolu_a', toolName: 'read_file', content: 'export {}' },
-				{ role: 'tool', toolCallId: 'toolu_b', toolName: 'read_file', content: 'missing.ts: no such file', isError: true },
+				{
+					role: 'tool',
+					toolCallId: 'toolu_b',
+					toolName: 'read_file',
+					content: 'missing.ts: no such file',
+					isError: true,
+				},
 			];
 			server.say({ text: 'done' });
 			await attempt(model, request({ messages: history, stablePrefixMessages: 3 }));
@@ -87,8 +112,18 @@ describeProviderContract(
 				{
 					role: 'user',
 					content: [
-						{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'export {}', cache_control: { type: 'ephemeral' } },
-						{ type: 'tool_result', tool_use_id: 'toolu_b', content: 'missing.ts: no such file', is_error: true },
+						{
+							type: 'tool_result',
+							tool_use_id: 'toolu_a',
+							content: 'export {}',
+							cache_control: { type: 'ephemeral' },
+						},
+						{
+							type: 'tool_result',
+							tool_use_id: 'toolu_b',
+							content: 'missing.ts: no such file',
+							is_error: true,
+						},
 					],
 				},
 			]);
@@ -96,7 +131,12 @@ describeProviderContract(
 
 		it('passes thinking through, drops temperature with thinking and raises max_tokens above the budget', async () => {
 			const { server, settings } = ctx();
-			const model = createModel({ ...settings, temperature: 0.7, maxTokens: 1000, options: { thinking: { type: 'enabled', budget_tokens: 4000 } } });
+			const model = createModel({
+				...settings,
+				temperature: 0.7,
+				maxTokens: 1000,
+				options: { thinking: { type: 'enabled', budget_tokens: 4000 } },
+			});
 			server.say({ text: 'ok' });
 			await attempt(model, request());
 			const body = server.requests.at(-1)!.body as Record<string, unknown>;
@@ -109,8 +149,24 @@ describeProviderContract(
 			const { server, model } = ctx();
 			server.enqueue({
 				events: [
-					{ event: 'message_start', data: { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', model: 'x', content: [], usage: { input_tokens: 1, output_tokens: 1 } } } },
-					{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+					{
+						event: 'message_start',
+						data: {
+							type: 'message_start',
+							message: {
+								id: 'm',
+								type: 'message',
+								role: 'assistant',
+								model: 'x',
+								content: [],
+								usage: { input_tokens: 1, output_tokens: 1 },
+							},
+						},
+					},
+					{
+						event: 'error',
+						data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+					},
 				],
 			});
 			expect((await attempt(model, request())).error).toMatchObject({ kind: 'server', retryable: true });
@@ -119,7 +175,12 @@ describeProviderContract(
 		it('maps 529 overloaded to a retryable server error', async () => {
 			const { server, model } = ctx();
 			server.enqueue({ status: 529, headers: { 'retry-after': '3' } });
-			expect((await attempt(model, request())).error).toMatchObject({ kind: 'server', status: 529, retryable: true, retryAfterMs: 3000 });
+			expect((await attempt(model, request())).error).toMatchObject({
+				kind: 'server',
+				status: 529,
+				retryable: true,
+				retryAfterMs: 3000,
+			});
 		});
 
 		it('never sends the key in the body or URL', () => {

@@ -4,10 +4,17 @@ import type { ChatMessage } from '../../../src/core/providers/model.js';
 import { startLoopbackProvider } from '../../servers/loopbackProvider.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
 
-const bearer = (headers: Readonly<Record<string, string>>) => headers['authorization']?.replace(/^Bearer /, '');
+const bearer = (headers: Readonly<Record<string, string>>) =>
+	headers['authorization']?.replace(/^Bearer /, '');
 
 describeProviderContract(
-	{ protocol: 'chat', type: 'chatcompletion', model: 'qwen3-32b', keyVariable: 'CEREBRAS_API_KEY', authHeader: bearer },
+	{
+		protocol: 'chat',
+		type: 'chatcompletion',
+		model: 'qwen3-32b',
+		keyVariable: 'CEREBRAS_API_KEY',
+		authHeader: bearer,
+	},
 	(ctx) => {
 		it('sends system + messages, function tools, include_usage and max_tokens', async () => {
 			const { server, settings } = ctx();
@@ -26,7 +33,16 @@ describeProviderContract(
 					{ role: 'system', content: 'You are a careful engineer.' },
 					{ role: 'user', content: 'Hello?' },
 				],
-				tools: [{ type: 'function', function: { name: 'read_file', description: readFileTool.description, parameters: readFileTool.parameters } }],
+				tools: [
+					{
+						type: 'function',
+						function: {
+							name: 'read_file',
+							description: readFileTool.description,
+							parameters: readFileTool.parameters,
+						},
+					},
+				],
 			});
 		});
 
@@ -44,7 +60,13 @@ describeProviderContract(
 				{ role: 'user', content: 'Hello?' },
 				{ role: 'assistant', content: first.text, toolCalls: first.toolCalls },
 				{ role: 'tool', toolCallId: 'call_a', toolName: 'read_file', content: 'export {}' },
-				{ role: 'tool', toolCallId: 'call_b', toolName: 'read_file', content: 'invalid JSON arguments', isError: true },
+				{
+					role: 'tool',
+					toolCallId: 'call_b',
+					toolName: 'read_file',
+					content: 'invalid JSON arguments',
+					isError: true,
+				},
 			];
 			server.say({ text: 'done' });
 			await attempt(model, request({ messages: history }));
@@ -66,9 +88,23 @@ describeProviderContract(
 		it('reads `reasoning` deltas (OpenRouter style) as well as `reasoning_content`', async () => {
 			const { server, model } = ctx();
 			const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-				data: { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] },
+				data: {
+					id: 'x',
+					object: 'chat.completion.chunk',
+					created: 1,
+					model: 'm',
+					choices: [{ index: 0, delta, finish_reason: finish }],
+				},
 			});
-			server.enqueue({ events: [chunk({ reasoning: 'hmm ' }), chunk({ reasoning_content: 'yes' }), chunk({ content: 'A' }), chunk({}, 'stop'), { data: '[DONE]' }] });
+			server.enqueue({
+				events: [
+					chunk({ reasoning: 'hmm ' }),
+					chunk({ reasoning_content: 'yes' }),
+					chunk({ content: 'A' }),
+					chunk({}, 'stop'),
+					{ data: '[DONE]' },
+				],
+			});
 			const { result } = await attempt(model, request());
 			expect(result!.reasoning).toBe('hmm yes');
 			expect(result!.text).toBe('A');
@@ -78,11 +114,26 @@ describeProviderContract(
 		it('treats tool calls sent with finish_reason stop (older local servers) as tool-calls', async () => {
 			const { server, model } = ctx();
 			const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-				data: { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] },
+				data: {
+					id: 'x',
+					object: 'chat.completion.chunk',
+					created: 1,
+					model: 'm',
+					choices: [{ index: 0, delta, finish_reason: finish }],
+				},
 			});
 			server.enqueue({
 				events: [
-					chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }] }),
+					chunk({
+						tool_calls: [
+							{
+								index: 0,
+								id: 'c1',
+								type: 'function',
+								function: { name: 'read_file', arguments: '{"path":"x"}' },
+							},
+						],
+					}),
 					chunk({}, 'stop'),
 					{ data: '[DONE]' },
 				],
@@ -94,13 +145,24 @@ describeProviderContract(
 
 		it('maps an error chunk inside a 200 stream to a typed error', async () => {
 			const { server, model } = ctx();
-			server.enqueue({ events: [{ data: { error: { message: 'Overloaded, try later', type: 'server_error', code: null } } }] });
+			server.enqueue({
+				events: [{ data: { error: { message: 'Overloaded, try later', type: 'server_error', code: null } } }],
+			});
 			expect((await attempt(model, request())).error).toMatchObject({ kind: 'server', retryable: true });
 		});
 
 		it('maps quota exhaustion (429 insufficient_quota) to a non-retryable rate-limit error', async () => {
 			const { server, model } = ctx();
-			server.enqueue({ status: 429, body: { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } } });
+			server.enqueue({
+				status: 429,
+				body: {
+					error: {
+						message: 'You exceeded your current quota',
+						type: 'insufficient_quota',
+						code: 'insufficient_quota',
+					},
+				},
+			});
 			expect((await attempt(model, request())).error).toMatchObject({ kind: 'rate-limit', retryable: false });
 		});
 
@@ -138,7 +200,14 @@ describe('chat completions presets', () => {
 			server.say({ text: 'azure' });
 			const root = server.baseUrl.replace(/\/v1$/, '');
 			const model = createModel(
-				{ type: 'azure_openai', model: 'gpt-4o-mini', apiKey: testKey, baseUrl: root, maxTokens: 50, options: { api_version: '2024-10-21' } },
+				{
+					type: 'azure_openai',
+					model: 'gpt-4o-mini',
+					apiKey: testKey,
+					baseUrl: root,
+					maxTokens: 50,
+					options: { api_version: '2024-10-21' },
+				},
 				{ keyVariable: 'AZURE_OPENAI_API_KEY' },
 			);
 			const { result } = await attempt(model, request());

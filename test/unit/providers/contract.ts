@@ -4,18 +4,32 @@ import { createModel } from '../../../src/core/providers/createModel.js';
 import { generate } from '../../../src/core/providers/generate.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../../../src/core/providers/model.js';
 import { ProviderError } from '../../../src/core/providers/providerError.js';
-import { startLoopbackProvider, type LoopbackProtocol, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+import {
+	startLoopbackProvider,
+	type LoopbackProtocol,
+	type LoopbackProvider,
+} from '../../servers/loopbackProvider.js';
 
 export const testKey = 'sk-loopback-SECRET-0123456789abcdef';
 
 export const readFileTool = {
 	name: 'read_file',
 	description: 'Read a file of the workspace.',
-	parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+	parameters: {
+		type: 'object',
+		properties: { path: { type: 'string' } },
+		required: ['path'],
+		additionalProperties: false,
+	},
 };
 
 export function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-	return { system: 'You are a careful engineer.', messages: [{ role: 'user', content: 'Hello?' }], tools: [readFileTool], ...overrides };
+	return {
+		system: 'You are a careful engineer.',
+		messages: [{ role: 'user', content: 'Hello?' }],
+		tools: [readFileTool],
+		...overrides,
+	};
 }
 
 /** Runs one call and returns its events, or the ProviderError it threw (anything else fails the test). */
@@ -45,7 +59,10 @@ export interface ContractOptions {
  * The behaviour every adapter shares, driven through the real SDK against a loopback server:
  * the per-protocol test files run this, then their own wire-format assertions.
  */
-export function describeProviderContract(options: ContractOptions, extra?: (ctx: () => ContractContext) => void): void {
+export function describeProviderContract(
+	options: ContractOptions,
+	extra?: (ctx: () => ContractContext) => void,
+): void {
 	describe(`${options.type} over ${options.protocol} (contract)`, () => {
 		let server: LoopbackProvider;
 		let model: ChatModel;
@@ -53,7 +70,13 @@ export function describeProviderContract(options: ContractOptions, extra?: (ctx:
 		const ctx = (): ContractContext => ({ server, model, settings: settingsFor(server) });
 
 		function settingsFor(s: LoopbackProvider): BackendSettings {
-			return { type: options.type, model: options.model, apiKey: testKey, baseUrl: s.baseUrl, options: options.extraOptions ?? {} };
+			return {
+				type: options.type,
+				model: options.model,
+				apiKey: testKey,
+				baseUrl: s.baseUrl,
+				options: options.extraOptions ?? {},
+			};
 		}
 
 		beforeAll(async () => {
@@ -75,7 +98,9 @@ export function describeProviderContract(options: ContractOptions, extra?: (ctx:
 		it('streams text as deltas and finishes with stop', async () => {
 			server.say({ text: ['Hel', 'lo, ', 'world'] });
 			const { result } = await attempt(model, request());
-			const deltas = result!.events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text);
+			const deltas = result!.events
+				.filter((e) => e.type === 'text-delta')
+				.map((e) => (e as { text: string }).text);
 			expect(deltas).toEqual(['Hel', 'lo, ', 'world']);
 			expect(result!.finishReason).toBe('stop');
 			expect(result!.events.at(-1)?.type).toBe('finish');
@@ -84,7 +109,10 @@ export function describeProviderContract(options: ContractOptions, extra?: (ctx:
 
 		it('assembles a tool call split across many deltas', async () => {
 			const args = { path: 'src/deeply/nested/module/file.ts', note: 'ünïcödé "quotes" {braces}' };
-			server.say({ text: 'Let me look.', toolCalls: [{ id: 'call_split', name: 'read_file', arguments: args, chunks: 12 }] });
+			server.say({
+				text: 'Let me look.',
+				toolCalls: [{ id: 'call_split', name: 'read_file', arguments: args, chunks: 12 }],
+			});
 			const { result } = await attempt(model, request());
 			expect(result!.toolCalls).toHaveLength(1);
 			expect(result!.toolCalls[0]).toMatchObject({ name: 'read_file', arguments: args });
@@ -125,9 +153,18 @@ export function describeProviderContract(options: ContractOptions, extra?: (ctx:
 
 		it('maps 429 with retry-after to a retryable rate-limit error (no SDK retry), then succeeds', async () => {
 			const before = server.requests.length;
-			server.enqueue({ status: 429, headers: { 'retry-after': '2' }, message: 'Rate limit reached, slow down' });
+			server.enqueue({
+				status: 429,
+				headers: { 'retry-after': '2' },
+				message: 'Rate limit reached, slow down',
+			});
 			const first = await attempt(model, request());
-			expect(first.error).toMatchObject({ kind: 'rate-limit', status: 429, retryable: true, retryAfterMs: 2000 });
+			expect(first.error).toMatchObject({
+				kind: 'rate-limit',
+				status: 429,
+				retryable: true,
+				retryAfterMs: 2000,
+			});
 			expect(server.requests.length - before).toBe(1);
 			server.say({ text: 'after the wait' });
 			const second = await attempt(model, request());
@@ -161,7 +198,10 @@ export function describeProviderContract(options: ContractOptions, extra?: (ctx:
 		});
 
 		it('maps a context-length 400 to context-length', async () => {
-			server.enqueue({ status: 400, message: "This model's maximum context length is 128000 tokens. prompt is too long" });
+			server.enqueue({
+				status: 400,
+				message: "This model's maximum context length is 128000 tokens. prompt is too long",
+			});
 			const { error } = await attempt(model, request());
 			expect(error).toMatchObject({ kind: 'context-length', retryable: false });
 		});
@@ -213,7 +253,10 @@ export function describeProviderContract(options: ContractOptions, extra?: (ctx:
 			}
 			expect(ProviderError.is(caught, 'aborted')).toBe(true);
 			const recorded = server.requests.at(-1)!;
-			await Promise.race([recorded.settled, new Promise((_, reject) => setTimeout(() => reject(new Error('server never saw the close')), 2000))]);
+			await Promise.race([
+				recorded.settled,
+				new Promise((_, reject) => setTimeout(() => reject(new Error('server never saw the close')), 2000)),
+			]);
 			expect(recorded.closedByClient).toBe(true);
 		});
 

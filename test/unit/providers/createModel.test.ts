@@ -33,12 +33,18 @@ describe('createModel', () => {
 	});
 
 	it('maps scripted to the scripted model', () => {
-		const model = createModel({ type: 'scripted', model: 'demo', options: { script: { coordination: [{ answer: 'hi' }] } } });
+		const model = createModel({
+			type: 'scripted',
+			model: 'demo',
+			options: { script: { coordination: [{ answer: 'hi' }] } },
+		});
 		expect(model.provider).toBe('scripted');
 	});
 
 	it('refuses vscode_lm outside VS Code with a clear error', () => {
-		expect(() => createModel({ type: 'vscode_lm', model: 'copilot-gpt-4o', options: {} })).toThrow(/only available inside VS Code/);
+		expect(() => createModel({ type: 'vscode_lm', model: 'copilot-gpt-4o', options: {} })).toThrow(
+			/only available inside VS Code/,
+		);
 	});
 
 	it('refuses an unknown type naming it', () => {
@@ -57,9 +63,11 @@ describe('createModel', () => {
 			.filter((name) => name.endsWith('.ts'))
 			.flatMap((name) => {
 				const text = readFileSync(join(providersDir, name), 'utf8');
-				return [...text.matchAll(/^import\s+(?!type\b)[^;]*from\s+'(openai|@anthropic-ai\/sdk|@google\/genai)[^']*'/gm)].map(
-					(m) => `${name}: ${m[0]}`,
-				);
+				return [
+					...text.matchAll(
+						/^import\s+(?!type\b)[^;]*from\s+'(openai|@anthropic-ai\/sdk|@google\/genai)[^']*'/gm,
+					),
+				].map((m) => `${name}: ${m[0]}`);
 			});
 		expect(offenders).toEqual([]);
 	});
@@ -67,12 +75,18 @@ describe('createModel', () => {
 
 describe('presets', () => {
 	it('carries the documented defaults (massgen-reference §6.1)', () => {
-		expect(presetFor('grok')).toMatchObject({ baseUrl: 'https://api.x.ai/v1', keyVariables: ['XAI_API_KEY'] });
+		expect(presetFor('grok')).toMatchObject({
+			baseUrl: 'https://api.x.ai/v1',
+			keyVariables: ['XAI_API_KEY'],
+		});
 		expect(presetFor('lmstudio')).toMatchObject({ baseUrl: 'http://localhost:1234/v1', keyOptional: true });
 		expect(presetFor('ollama')).toMatchObject({ baseUrl: 'http://localhost:11434/v1', keyOptional: true });
 		expect(presetFor('vllm')?.baseUrl).toBe('http://localhost:8000/v1');
 		expect(presetFor('sglang')?.baseUrl).toBe('http://localhost:30000/v1');
-		expect(presetFor('azure_openai')).toMatchObject({ keyVariables: ['AZURE_OPENAI_API_KEY'], baseUrlRequired: true });
+		expect(presetFor('azure_openai')).toMatchObject({
+			keyVariables: ['AZURE_OPENAI_API_KEY'],
+			baseUrlRequired: true,
+		});
 		expect(presetFor('gemini')?.keyVariables).toEqual(['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
 		expect(presetFor('toString')).toBeUndefined();
 		for (const [type, preset] of Object.entries(providerPresets)) {

@@ -24,21 +24,34 @@ describe('toProviderError', () => {
 		const controller = new AbortController();
 		controller.abort();
 		expect(toProviderError(original, { ...ctx, signal: controller.signal }).kind).toBe('aborted');
-		expect(toProviderError(new TypeError('terminated'), { ...ctx, signal: controller.signal }).kind).toBe('aborted');
+		expect(toProviderError(new TypeError('terminated'), { ...ctx, signal: controller.signal }).kind).toBe(
+			'aborted',
+		);
 	});
 
 	it('recognises network failures by code and message along the cause chain', () => {
-		const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
+		const refused = Object.assign(new TypeError('fetch failed'), {
+			cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+		});
 		const error = toProviderError(refused, ctx);
 		expect(error).toMatchObject({ kind: 'network', retryable: true });
 		expect(error.message).toContain('ECONNREFUSED');
 	});
 
 	it('maps 403 to auth (not permitted), 404 to a non-retryable rejection, 408 to network, 503 to server', () => {
-		expect(toProviderError({ status: 403, message: '403 no access' }, ctx)).toMatchObject({ kind: 'auth', message: 'OPENAI_API_KEY not permitted (403): no access' });
-		expect(toProviderError({ status: 404, message: 'model not found' }, ctx)).toMatchObject({ kind: 'invalid-response', retryable: false });
+		expect(toProviderError({ status: 403, message: '403 no access' }, ctx)).toMatchObject({
+			kind: 'auth',
+			message: 'OPENAI_API_KEY not permitted (403): no access',
+		});
+		expect(toProviderError({ status: 404, message: 'model not found' }, ctx)).toMatchObject({
+			kind: 'invalid-response',
+			retryable: false,
+		});
 		expect(toProviderError({ status: 408 }, ctx)).toMatchObject({ kind: 'network', retryable: true });
-		expect(toProviderError({ status: 503, headers: { 'retry-after': '4' } }, ctx)).toMatchObject({ kind: 'server', retryAfterMs: 4000 });
+		expect(toProviderError({ status: 503, headers: { 'retry-after': '4' } }, ctx)).toMatchObject({
+			kind: 'server',
+			retryAfterMs: 4000,
+		});
 	});
 
 	it('maps a JSON parse failure to invalid-response', () => {
@@ -52,7 +65,13 @@ describe('toProviderError', () => {
 	});
 
 	it('never repeats the key, nor anything shaped like one', () => {
-		const error = toProviderError({ status: 401, error: { message: `Incorrect API key provided: ${ctx.apiKey}. Also sk-ant-api03-XYZXYZXYZXYZ` } }, ctx);
+		const error = toProviderError(
+			{
+				status: 401,
+				error: { message: `Incorrect API key provided: ${ctx.apiKey}. Also sk-ant-api03-XYZXYZXYZXYZ` },
+			},
+			ctx,
+		);
 		expect(error.message).not.toContain(ctx.apiKey);
 		expect(error.message).not.toContain('sk-ant-api03');
 		expect(error.message.startsWith('OPENAI_API_KEY rejected (401)')).toBe(true);

@@ -24,8 +24,22 @@ describeProviderContract(
 			expect(body).toMatchObject({
 				contents: [{ role: 'user', parts: [{ text: 'Hello?' }] }],
 				systemInstruction: { parts: [{ text: 'You are a careful engineer.' }] },
-				tools: [{ functionDeclarations: [{ name: 'read_file', description: readFileTool.description, parametersJsonSchema: readFileTool.parameters }] }],
-				generationConfig: { temperature: 0.1, maxOutputTokens: 512, thinkingConfig: { includeThoughts: true } },
+				tools: [
+					{
+						functionDeclarations: [
+							{
+								name: 'read_file',
+								description: readFileTool.description,
+								parametersJsonSchema: readFileTool.parameters,
+							},
+						],
+					},
+				],
+				generationConfig: {
+					temperature: 0.1,
+					maxOutputTokens: 512,
+					thinkingConfig: { includeThoughts: true },
+				},
 			});
 			expect(recorded.rawBody).not.toContain('abortSignal');
 			expect(recorded.rawBody).not.toContain('automaticContinuation');
@@ -48,8 +62,16 @@ describeProviderContract(
 			const contents = (server.requests.at(-1)!.body as { contents: unknown[] }).contents;
 			expect(contents).toEqual([
 				{ role: 'user', parts: [{ text: 'Hello?' }] },
-				{ role: 'model', parts: [{ functionCall: { name: 'read_file', args: { path: 'a.ts' } }, thoughtSignature: 'c2lnLWE=' }] },
-				{ role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: 'export {}' } } }] },
+				{
+					role: 'model',
+					parts: [
+						{ functionCall: { name: 'read_file', args: { path: 'a.ts' } }, thoughtSignature: 'c2lnLWE=' },
+					],
+				},
+				{
+					role: 'user',
+					parts: [{ functionResponse: { name: 'read_file', response: { output: 'export {}' } } }],
+				},
 			]);
 		});
 
@@ -57,7 +79,16 @@ describeProviderContract(
 			const { server, model } = ctx();
 			server.enqueue({
 				events: [
-					{ data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Reading.', thoughtSignature: 'dGV4dA==' }] }, index: 0 }] } },
+					{
+						data: {
+							candidates: [
+								{
+									content: { role: 'model', parts: [{ text: 'Reading.', thoughtSignature: 'dGV4dA==' }] },
+									index: 0,
+								},
+							],
+						},
+					},
 					{
 						data: {
 							candidates: [
@@ -83,9 +114,20 @@ describeProviderContract(
 			expect(first.finishReason).toBe('tool-calls');
 			const history: ChatMessage[] = [
 				{ role: 'user', content: 'Hello?' },
-				{ role: 'assistant', content: first.text, toolCalls: first.toolCalls, providerData: first.providerData },
+				{
+					role: 'assistant',
+					content: first.text,
+					toolCalls: first.toolCalls,
+					providerData: first.providerData,
+				},
 				{ role: 'tool', toolCallId: 'fc_1', toolName: 'read_file', content: 'export {}' },
-				{ role: 'tool', toolCallId: 'fc_2', toolName: 'read_file', content: 'b.ts: no such file', isError: true },
+				{
+					role: 'tool',
+					toolCallId: 'fc_2',
+					toolName: 'read_file',
+					content: 'b.ts: no such file',
+					isError: true,
+				},
 			];
 			server.say({ text: 'done' });
 			await attempt(model, request({ messages: history }));
@@ -103,7 +145,9 @@ describeProviderContract(
 					role: 'user',
 					parts: [
 						{ functionResponse: { id: 'fc_1', name: 'read_file', response: { output: 'export {}' } } },
-						{ functionResponse: { id: 'fc_2', name: 'read_file', response: { error: 'b.ts: no such file' } } },
+						{
+							functionResponse: { id: 'fc_2', name: 'read_file', response: { error: 'b.ts: no such file' } },
+						},
 					],
 				},
 			]);
@@ -114,12 +158,22 @@ describeProviderContract(
 			const schema = { type: 'object', properties: { snake_case_field: { type: 'string' } } };
 			const model = createModel({
 				...settings,
-				options: { thinking_config: { thinking_budget: 256, include_thoughts: false }, top_p: 0.5, response_json_schema: schema, enable_web_search: true },
+				options: {
+					thinking_config: { thinking_budget: 256, include_thoughts: false },
+					top_p: 0.5,
+					response_json_schema: schema,
+					enable_web_search: true,
+				},
 			});
 			server.say({ text: 'ok' });
 			await attempt(model, request({ tools: [] }));
-			const config = (server.requests.at(-1)!.body as { generationConfig: Record<string, unknown> }).generationConfig;
-			expect(config).toMatchObject({ thinkingConfig: { thinkingBudget: 256, includeThoughts: false }, topP: 0.5, responseJsonSchema: schema });
+			const config = (server.requests.at(-1)!.body as { generationConfig: Record<string, unknown> })
+				.generationConfig;
+			expect(config).toMatchObject({
+				thinkingConfig: { thinkingBudget: 256, includeThoughts: false },
+				topP: 0.5,
+				responseJsonSchema: schema,
+			});
 			expect(server.requests.at(-1)!.rawBody).not.toContain('enable_web_search');
 		});
 
@@ -136,14 +190,24 @@ describeProviderContract(
 					},
 				},
 			});
-			expect((await attempt(model, request())).error).toMatchObject({ kind: 'rate-limit', retryAfterMs: 17000 });
+			expect((await attempt(model, request())).error).toMatchObject({
+				kind: 'rate-limit',
+				retryAfterMs: 17000,
+			});
 		});
 
 		it('maps a 400 API_KEY_INVALID (how Gemini rejects keys) to auth', async () => {
 			const { server, model } = ctx();
 			server.enqueue({
 				status: 400,
-				body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] } },
+				body: {
+					error: {
+						code: 400,
+						message: 'API key not valid. Please pass a valid API key.',
+						status: 'INVALID_ARGUMENT',
+						details: [{ reason: 'API_KEY_INVALID' }],
+					},
+				},
 			});
 			const { error } = await attempt(model, request());
 			expect(error).toMatchObject({ kind: 'auth', retryable: false });
@@ -152,7 +216,16 @@ describeProviderContract(
 
 		it('maps a blocked prompt and safety stops to content-filter', async () => {
 			const { server, model } = ctx();
-			server.enqueue({ events: [{ data: { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 3, totalTokenCount: 3 } } }] });
+			server.enqueue({
+				events: [
+					{
+						data: {
+							promptFeedback: { blockReason: 'SAFETY' },
+							usageMetadata: { promptTokenCount: 3, totalTokenCount: 3 },
+						},
+					},
+				],
+			});
 			expect((await attempt(model, request())).result!.finishReason).toBe('content-filter');
 		});
 

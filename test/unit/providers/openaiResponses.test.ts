@@ -3,10 +3,17 @@ import { createModel } from '../../../src/core/providers/createModel.js';
 import type { ChatMessage } from '../../../src/core/providers/model.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
 
-const bearer = (headers: Readonly<Record<string, string>>) => headers['authorization']?.replace(/^Bearer /, '');
+const bearer = (headers: Readonly<Record<string, string>>) =>
+	headers['authorization']?.replace(/^Bearer /, '');
 
 describeProviderContract(
-	{ protocol: 'responses', type: 'openai', model: 'gpt-5-mini', keyVariable: 'OPENAI_API_KEY', authHeader: bearer },
+	{
+		protocol: 'responses',
+		type: 'openai',
+		model: 'gpt-5-mini',
+		keyVariable: 'OPENAI_API_KEY',
+		authHeader: bearer,
+	},
 	(ctx) => {
 		it('sends a stateless Responses request: instructions, flattened function tools, store false', async () => {
 			const { server, settings } = ctx();
@@ -25,7 +32,13 @@ describeProviderContract(
 				input: [{ role: 'user', content: 'Hello?' }],
 			});
 			expect(body['tools']).toEqual([
-				{ type: 'function', name: 'read_file', description: readFileTool.description, parameters: readFileTool.parameters, strict: false },
+				{
+					type: 'function',
+					name: 'read_file',
+					description: readFileTool.description,
+					parameters: readFileTool.parameters,
+					strict: false,
+				},
 			]);
 		});
 
@@ -44,7 +57,12 @@ describeProviderContract(
 			const { server, settings } = ctx();
 			const model = createModel({
 				...settings,
-				options: { reasoning: { effort: 'low', summary: 'auto' }, text: { verbosity: 'low' }, enable_web_search: true, cwd: 'x' },
+				options: {
+					reasoning: { effort: 'low', summary: 'auto' },
+					text: { verbosity: 'low' },
+					enable_web_search: true,
+					cwd: 'x',
+				},
 			});
 			server.say({ text: 'ok' });
 			await attempt(model, request({ providerOptions: { service_tier: 'flex' } }));
@@ -58,7 +76,10 @@ describeProviderContract(
 
 		it('round-trips history: reasoning items, function_call and function_call_output items', async () => {
 			const { server, model } = ctx();
-			server.say({ reasoning: 'think', toolCalls: [{ id: 'call_1', name: 'read_file', arguments: { path: 'a.ts' } }] });
+			server.say({
+				reasoning: 'think',
+				toolCalls: [{ id: 'call_1', name: 'read_file', arguments: { path: 'a.ts' } }],
+			});
 			const first = (await attempt(model, request())).result!;
 			expect(first.providerData?.['openaiReasoningItems']).toHaveLength(1);
 			const history: ChatMessage[] = [
@@ -69,9 +90,22 @@ describeProviderContract(
 			server.say({ text: 'done' });
 			await attempt(model, request({ messages: history }));
 			const input = (server.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
-			expect(input.map((item) => item['type'] ?? item['role'])).toEqual(['user', 'reasoning', 'function_call', 'function_call_output']);
-			expect(input[1]).toMatchObject({ type: 'reasoning', encrypted_content: expect.stringMatching(/^enc_/) });
-			expect(input[2]).toEqual({ type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"a.ts"}' });
+			expect(input.map((item) => item['type'] ?? item['role'])).toEqual([
+				'user',
+				'reasoning',
+				'function_call',
+				'function_call_output',
+			]);
+			expect(input[1]).toMatchObject({
+				type: 'reasoning',
+				encrypted_content: expect.stringMatching(/^enc_/),
+			});
+			expect(input[2]).toEqual({
+				type: 'function_call',
+				call_id: 'call_1',
+				name: 'read_file',
+				arguments: '{"path":"a.ts"}',
+			});
 			expect(input[3]).toEqual({ type: 'function_call_output', call_id: 'call_1', output: 'no such file' });
 		});
 
@@ -85,22 +119,48 @@ describeProviderContract(
 			const { server, model } = ctx();
 			server.enqueue({
 				events: [
-					{ event: 'response.created', data: { type: 'response.created', sequence_number: 0, response: { id: 'r', status: 'in_progress', output: [] } } },
+					{
+						event: 'response.created',
+						data: {
+							type: 'response.created',
+							sequence_number: 0,
+							response: { id: 'r', status: 'in_progress', output: [] },
+						},
+					},
 					{
 						event: 'response.failed',
-						data: { type: 'response.failed', sequence_number: 1, response: { id: 'r', status: 'failed', output: [], error: { code: 'server_error', message: 'boom' } } },
+						data: {
+							type: 'response.failed',
+							sequence_number: 1,
+							response: {
+								id: 'r',
+								status: 'failed',
+								output: [],
+								error: { code: 'server_error', message: 'boom' },
+							},
+						},
 					},
 				],
 			});
 			expect((await attempt(model, request())).error).toMatchObject({ kind: 'server', retryable: true });
-			server.enqueue({ events: [{ event: 'error', data: { type: 'error', sequence_number: 0, code: 'rate_limit_exceeded', message: 'slow down' } }] });
+			server.enqueue({
+				events: [
+					{
+						event: 'error',
+						data: { type: 'error', sequence_number: 0, code: 'rate_limit_exceeded', message: 'slow down' },
+					},
+				],
+			});
 			expect((await attempt(model, request())).error).toMatchObject({ kind: 'rate-limit' });
 		});
 
 		it('maps an SSE event with broken JSON to invalid-response', async () => {
 			const { server, model } = ctx();
 			server.enqueue({ events: [{ event: 'response.created', data: '{"type": "response.created", ' }] });
-			expect((await attempt(model, request())).error).toMatchObject({ kind: 'invalid-response', retryable: false });
+			expect((await attempt(model, request())).error).toMatchObject({
+				kind: 'invalid-response',
+				retryable: false,
+			});
 		});
 
 		it('never sends the key anywhere but the Authorization header', async () => {
@@ -115,7 +175,12 @@ describeProviderContract(
 
 describe('openai adapter without a key', () => {
 	it('fails with an auth error naming the variable, before any request', async () => {
-		const model = createModel({ type: 'openai', model: 'gpt-5', baseUrl: 'http://127.0.0.1:9/v1', options: {} });
+		const model = createModel({
+			type: 'openai',
+			model: 'gpt-5',
+			baseUrl: 'http://127.0.0.1:9/v1',
+			options: {},
+		});
 		const { error } = await attempt(model, request());
 		expect(error).toMatchObject({ kind: 'auth', retryable: false });
 		expect(error!.message).toBe('OPENAI_API_KEY is not set');

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { costOf, loadPriceTable, parsePriceTable, priceFor, type PriceTable } from '../../../src/core/providers/pricing.js';
+import {
+	costOf,
+	loadPriceTable,
+	parsePriceTable,
+	priceFor,
+	type PriceTable,
+} from '../../../src/core/providers/pricing.js';
 
 const shipped = join(__dirname, '..', '..', '..', 'configs', 'prices.yaml');
 
@@ -10,19 +16,31 @@ describe('price table', () => {
 	it('loads the shipped, dated table', async () => {
 		table = await loadPriceTable(shipped);
 		expect(table.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-		for (const model of ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4o-mini', 'o4-mini']) expect(table.models['openai']![model]).toBeDefined();
-		for (const model of ['claude-opus-4-1', 'claude-sonnet-4-5', 'claude-haiku-4-5']) expect(table.models['anthropic']![model]?.cacheWrite).toBeGreaterThan(0);
-		for (const model of ['gemini-2.5-pro', 'gemini-2.5-flash']) expect(table.models['google']![model]).toBeDefined();
+		for (const model of ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4o-mini', 'o4-mini']) {
+			expect(table.models['openai']![model]).toBeDefined();
+		}
+		for (const model of ['claude-opus-4-1', 'claude-sonnet-4-5', 'claude-haiku-4-5']) {
+			expect(table.models['anthropic']![model]?.cacheWrite).toBeGreaterThan(0);
+		}
+		for (const model of ['gemini-2.5-pro', 'gemini-2.5-flash']) {
+			expect(table.models['google']![model]).toBeDefined();
+		}
 		expect(table.models['xai']!['grok-4']).toBeDefined();
 	});
 
 	it('matches exact ids and dated or versioned suffixes, preferring the longest entry', () => {
 		expect(priceFor('openai', 'gpt-5', table)).toEqual(table.models['openai']!['gpt-5']);
 		expect(priceFor('openai', 'gpt-5-mini-2025-08-07', table)).toEqual(table.models['openai']!['gpt-5-mini']);
-		expect(priceFor('claude', 'claude-sonnet-4-5-20250929', table)).toEqual(table.models['anthropic']!['claude-sonnet-4-5']);
+		expect(priceFor('claude', 'claude-sonnet-4-5-20250929', table)).toEqual(
+			table.models['anthropic']!['claude-sonnet-4-5'],
+		);
 		expect(priceFor('grok', 'grok-4-0709', table)).toEqual(table.models['xai']!['grok-4']);
-		expect(priceFor('gemini', 'gemini-2.5-flash-preview-09-2025', table)).toEqual(table.models['google']!['gemini-2.5-flash']);
-		expect(priceFor('gemini', 'gemini-2.5-flash-lite', table)).toEqual(table.models['google']!['gemini-2.5-flash-lite']);
+		expect(priceFor('gemini', 'gemini-2.5-flash-preview-09-2025', table)).toEqual(
+			table.models['google']!['gemini-2.5-flash'],
+		);
+		expect(priceFor('gemini', 'gemini-2.5-flash-lite', table)).toEqual(
+			table.models['google']!['gemini-2.5-flash-lite'],
+		);
 	});
 
 	it('does not mistake a different model for a suffix of a listed one', () => {
@@ -31,7 +49,9 @@ describe('price table', () => {
 	});
 
 	it('matches aggregator ids without their vendor prefix, and unknown models have no price', () => {
-		expect(priceFor('openrouter', 'openai/gpt-4o-mini', table)).toEqual(table.models['openai']!['gpt-4o-mini']);
+		expect(priceFor('openrouter', 'openai/gpt-4o-mini', table)).toEqual(
+			table.models['openai']!['gpt-4o-mini'],
+		);
 		expect(priceFor('chatcompletion', 'some-lab/unknown-model', table)).toBeNull();
 		expect(priceFor('scripted', 'scripted', table)).toBeNull();
 	});
@@ -42,14 +62,24 @@ describe('price table', () => {
 
 	it('costs a call: uncached input, cache reads, cache writes and output at their own rates', () => {
 		const price = { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 };
-		const cost = costOf({ inputTokens: 10_000, cachedInputTokens: 6_000, cacheWriteTokens: 2_000, outputTokens: 1_000 }, price);
+		const cost = costOf(
+			{ inputTokens: 10_000, cachedInputTokens: 6_000, cacheWriteTokens: 2_000, outputTokens: 1_000 },
+			price,
+		);
 		expect(cost).toBeCloseTo((2_000 * 3 + 6_000 * 0.3 + 2_000 * 3.75 + 1_000 * 15) / 1e6, 10);
-		expect(costOf({ inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 1_000_000 }, { input: 2, output: 8 })).toBe(2);
+		expect(
+			costOf(
+				{ inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 1_000_000 },
+				{ input: 2, output: 8 },
+			),
+		).toBe(2);
 		expect(costOf({ inputTokens: 5, outputTokens: 5 }, null)).toBeNull();
 	});
 
 	it('rejects a malformed table with the path of the bad field', () => {
-		expect(() => parsePriceTable('as_of: 2025-01-01\nmodels:\n  openai:\n    gpt-x: { input: -1, output: 2 }\n')).toThrow(/models\.openai\.gpt-x\.input/);
+		expect(() =>
+			parsePriceTable('as_of: 2025-01-01\nmodels:\n  openai:\n    gpt-x: { input: -1, output: 2 }\n'),
+		).toThrow(/models\.openai\.gpt-x\.input/);
 		expect(() => parsePriceTable('models: {}\n')).toThrow(/as_of/);
 	});
 });

@@ -16,7 +16,11 @@ import { makeWorkspaceDir } from '../../fakes/team.js';
 
 const coordinationTools = [
 	{ name: 'new_answer', description: '', parameters: { type: 'object', properties: {} } },
-	{ name: 'vote', description: '', parameters: { type: 'object', properties: { agent_id: { enum: ['agent1'] } } } },
+	{
+		name: 'vote',
+		description: '',
+		parameters: { type: 'object', properties: { agent_id: { enum: ['agent1'] } } },
+	},
 ];
 
 async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
@@ -26,7 +30,9 @@ async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]>
 }
 
 const calls = (events: readonly ModelEvent[]) =>
-	events.flatMap((event) => (event.type === 'tool-call' ? [{ name: event.call.name, arguments: event.call.arguments }] : []));
+	events.flatMap((event) =>
+		event.type === 'tool-call' ? [{ name: event.call.name, arguments: event.call.arguments }] : [],
+	);
 
 describe('scripted backend: tool_calls in a script step', () => {
 	it('makes the step’s tool calls (then its edits) on the first call, and the decision once a tool result came back', async () => {
@@ -38,7 +44,10 @@ describe('scripted backend: tool_calls in a script step', () => {
 					coordination: [
 						{
 							text: 'Let me check.',
-							tool_calls: [{ name: 'run_command', arguments: { command: 'npm test' } }, { name: 'mcp__fs__list' }],
+							tool_calls: [
+								{ name: 'run_command', arguments: { command: 'npm test' } },
+								{ name: 'mcp__fs__list' },
+							],
 							edits: [{ path: 'NOTES.md', content: 'checked\n' }],
 							answer: 'Tests pass.',
 						},
@@ -46,21 +55,37 @@ describe('scripted backend: tool_calls in a script step', () => {
 				},
 			},
 		});
-		const request: ChatRequest = { system: '', messages: [{ role: 'user', content: 'Q' }], tools: coordinationTools } as unknown as ChatRequest;
+		const request: ChatRequest = {
+			system: '',
+			messages: [{ role: 'user', content: 'Q' }],
+			tools: coordinationTools,
+		} as unknown as ChatRequest;
 		const first = await collect(model.stream(request, new AbortController().signal));
 		expect(calls(first)).toEqual([
 			{ name: 'run_command', arguments: { command: 'npm test' } },
 			{ name: 'mcp__fs__list', arguments: {} },
 			{ name: 'write_file', arguments: { path: 'NOTES.md', content: 'checked\n' } },
 		]);
-		const continuing = { ...request, messages: [...request.messages, { role: 'tool', callId: 'call_0_0', content: 'denied' }] } as unknown as ChatRequest;
+		const continuing = {
+			...request,
+			messages: [...request.messages, { role: 'tool', callId: 'call_0_0', content: 'denied' }],
+		} as unknown as ChatRequest;
 		const second = await collect(model.stream(continuing, new AbortController().signal));
 		expect(calls(second)).toEqual([{ name: 'new_answer', arguments: { content: 'Tests pass.' } }]);
 	});
 
 	it('rejects a tool call without a name (the config reports it)', () => {
 		const loaded = loadConfigText(
-			['agent:', '  id: a', '  backend:', '    type: scripted', '    model: m', '    script:', '      coordination:', '        - tool_calls: [{ arguments: {} }]'].join('\n'),
+			[
+				'agent:',
+				'  id: a',
+				'  backend:',
+				'    type: scripted',
+				'    model: m',
+				'    script:',
+				'      coordination:',
+				'        - tool_calls: [{ arguments: {} }]',
+			].join('\n'),
 			'team.yaml',
 		);
 		expect(loaded.issues.some((issue) => issue.severity === 'error')).toBe(true);
@@ -98,21 +123,59 @@ agents:
 		const root = makeWorkspaceDir({ 'package.json': '{}\n' });
 		const runDir = mkdtempSync(join(tmpdir(), 'massgen-run-'));
 		const broker = new ApprovalBroker();
-		broker.onDidRequest((request) => setTimeout(() => broker.resolve(request.requestId, 'deny', 'not today'), 20));
+		broker.onDidRequest((request) =>
+			setTimeout(() => broker.resolve(request.requestId, 'deny', 'not today'), 20),
+		);
 		const toolSettings = toRunToolSettings(config, { configFromWorkspace: false });
-		const tools = createRunTools({ workspaceRoot: root, agents: toolSettings.agents, permissions: toolSettings.permissions, broker, trusted: true, runDir, env: {} });
+		const tools = createRunTools({
+			workspaceRoot: root,
+			agents: toolSettings.agents,
+			permissions: toolSettings.permissions,
+			broker,
+			trusted: true,
+			runDir,
+			env: {},
+		});
 		const { agents } = buildAgents(config, { keys: { env: {}, dotenv: {} } });
-		const orchestrator = new Orchestrator({ question: 'Publish it', workspace: await createWorkspace(root), agents, settings: toOrchestratorSettings(config), tools });
+		const orchestrator = new Orchestrator({
+			question: 'Publish it',
+			workspace: await createWorkspace(root),
+			agents,
+			settings: toOrchestratorSettings(config),
+			tools,
+		});
 		const events: RunEvent[] = [];
 		for await (const event of orchestrator.run()) events.push(event);
-		expect(events.find((event) => event.type === 'approval-request')).toMatchObject({ agentId: 'runner', action: 'command', target: 'npm publish' });
-		expect(events.find((event) => event.type === 'approval-result')).toMatchObject({ decision: 'deny', by: 'user' });
-		expect(events.find((event) => event.type === 'tool-result' && event.name === 'run_command')).toMatchObject({ isError: true, text: expect.stringContaining('not today') });
+		expect(events.find((event) => event.type === 'approval-request')).toMatchObject({
+			agentId: 'runner',
+			action: 'command',
+			target: 'npm publish',
+		});
+		expect(events.find((event) => event.type === 'approval-result')).toMatchObject({
+			decision: 'deny',
+			by: 'user',
+		});
+		expect(
+			events.find((event) => event.type === 'tool-result' && event.name === 'run_command'),
+		).toMatchObject({ isError: true, text: expect.stringContaining('not today') });
 		expect(orchestrator.result?.status).toBe('completed');
 		expect(orchestrator.result?.winner).toBeTruthy();
 		const ledger = join(runDir, 'permissions.jsonl');
 		expect(existsSync(ledger)).toBe(true);
-		const lines = readFileSync(ledger, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-		expect(lines).toEqual([expect.objectContaining({ agentId: 'runner', tool: 'run_command', target: 'npm publish', decision: 'deny', via: 'approval', by: 'user', note: 'not today' })]);
+		const lines = readFileSync(ledger, 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>);
+		expect(lines).toEqual([
+			expect.objectContaining({
+				agentId: 'runner',
+				tool: 'run_command',
+				target: 'npm publish',
+				decision: 'deny',
+				via: 'approval',
+				by: 'user',
+				note: 'not today',
+			}),
+		]);
 	});
 });

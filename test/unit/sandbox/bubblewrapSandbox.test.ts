@@ -66,10 +66,11 @@ function hashTree(root: string): Record<string, string> {
 		for (const entry of readdirSync(dir, { withFileTypes: true })) {
 			const path = join(dir, entry.name);
 			if (entry.isDirectory()) walk(path);
-			else
-				{out[path.slice(root.length + 1)] = entry.isFile()
+			else {
+				out[path.slice(root.length + 1)] = entry.isFile()
 					? createHash('sha256').update(readFileSync(path)).digest('hex')
-					: 'link';}
+					: 'link';
+			}
 		}
 	};
 	walk(root);

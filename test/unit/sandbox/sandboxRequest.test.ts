@@ -13,8 +13,9 @@ describe('what a command may see', () => {
 			'projects/app/node_modules/.bin',
 			'.nvm/versions/node/v20/bin',
 			'bin',
-		])
-			{mkdirSync(join(home, folder), { recursive: true });}
+		]) {
+			mkdirSync(join(home, folder), { recursive: true });
+		}
 		const workspace = join(home, 'projects/app');
 		const path = [
 			join(home, '.cargo/bin'),

@@ -44,8 +44,9 @@ describe('where a run’s secrets come from', () => {
 			'/run/user/1000/ssh-agent.sock',
 			'/usr/bin:/bin',
 			'code-insiders-with-a-long-name',
-		])
-			{expect(found).not.toContain(kept);}
+		]) {
+			expect(found).not.toContain(kept);
+		}
 	});
 
 	it('MCP servers: what ${VAR} expands to anywhere, credential-named env and header values, URL credentials', () => {
@@ -75,8 +76,9 @@ describe('where a run’s secrets come from', () => {
 				'svc-pass-42',
 			]),
 		);
-		for (const kept of ['production', 'application/json', '/ws', '/ws/data'])
-			{expect(found).not.toContain(kept);}
+		for (const kept of ['production', 'application/json', '/ws', '/ws/data']) {
+			expect(found).not.toContain(kept);
+		}
 	});
 
 	it('buildAgents collects keys from the config, secret storage, env and .env, URL credentials and MCP expansions', () => {

@@ -67,8 +67,9 @@ const ordinary = [
 describe('the secret-path policy', () => {
 	it.each(secret)('refuses %s', (path) => {
 		expect(builtinSecretPaths.match(path)).not.toBeNull();
-		for (const mode of ['read', 'write'] as const)
-			{expect(policyRefusal(path, path, mode, [])).toMatch(/is a secret path \(matches '.+'\)/);}
+		for (const mode of ['read', 'write'] as const) {
+			expect(policyRefusal(path, path, mode, [])).toMatch(/is a secret path \(matches '.+'\)/);
+		}
 	});
 
 	it.each(ordinary)('allows %s', (path) => {

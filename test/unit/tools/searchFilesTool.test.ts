@@ -9,7 +9,8 @@ async function setup(files: Record<string, string | Uint8Array>) {
 	const workspace = await createWorkspace(await makeTree(files));
 	const overlay = workspace.createOverlay();
 	const toolbox = createToolbox({ overlay, writable: true });
-	const search = async (args: Record<string, unknown>) => toolbox.execute('search_files', args, new AbortController().signal);
+	const search = async (args: Record<string, unknown>) =>
+		toolbox.execute('search_files', args, new AbortController().signal);
 	return { overlay, search };
 }
 
@@ -30,7 +31,12 @@ describe('search_files', () => {
 			'blob.bin': new Uint8Array([...Buffer.from('needle'), 0, 1, 2]),
 		});
 		expect(await search({ pattern: 'needle' })).toEqual({
-			text: ['keep.log:1: needle kept', 'src/main.ts:1: const needle = 1;', 'src/main.ts:3:   return needle;', 'src/sub/deep.ts:1: deep needle'].join('\n'),
+			text: [
+				'keep.log:1: needle kept',
+				'src/main.ts:1: const needle = 1;',
+				'src/main.ts:3:   return needle;',
+				'src/sub/deep.ts:1: deep needle',
+			].join('\n'),
 			isError: false,
 		});
 	});
@@ -46,14 +52,22 @@ describe('search_files', () => {
 	});
 
 	it('searches an explicitly named ignored folder', async () => {
-		const { search } = await setup({ 'node_modules/pkg/index.js': 'needle\n', '.gitignore': 'build/\n', 'build/x.js': 'needle\n' });
+		const { search } = await setup({
+			'node_modules/pkg/index.js': 'needle\n',
+			'.gitignore': 'build/\n',
+			'build/x.js': 'needle\n',
+		});
 		expect((await search({ pattern: 'needle' })).text).toBe('no matches for /needle/ in the workspace');
-		expect((await search({ pattern: 'needle', path: 'node_modules/pkg' })).text).toBe('node_modules/pkg/index.js:1: needle');
+		expect((await search({ pattern: 'needle', path: 'node_modules/pkg' })).text).toBe(
+			'node_modules/pkg/index.js:1: needle',
+		);
 		expect((await search({ pattern: 'needle', path: 'build' })).text).toBe('build/x.js:1: needle');
 	});
 
 	it('caps the results with a truncation note', async () => {
-		const { search } = await setup({ 'many.txt': Array.from({ length: 250 }, (_, i) => `hit ${i}`).join('\n') });
+		const { search } = await setup({
+			'many.txt': Array.from({ length: 250 }, (_, i) => `hit ${i}`).join('\n'),
+		});
 		const lines = (await search({ pattern: '^hit' })).text.split('\n');
 		expect(lines).toHaveLength(201);
 		expect(lines[199]).toBe('many.txt:200: hit 199');
@@ -69,7 +83,10 @@ describe('search_files', () => {
 			text: "search_files: refused: '../..' is outside the workspace",
 			isError: true,
 		});
-		expect(await search({ pattern: 'a', path: 'missing' })).toEqual({ text: "search_files: 'missing' does not exist", isError: true });
+		expect(await search({ pattern: 'a', path: 'missing' })).toEqual({
+			text: "search_files: 'missing' does not exist",
+			isError: true,
+		});
 		expect(await search({})).toEqual({ text: "search_files: 'pattern' must be a string", isError: true });
 	});
 });

@@ -22,7 +22,8 @@ async function setup() {
 	const own = workspace.createOverlay();
 	await own.write('src/a.ts', 'mine\n');
 	const toolbox = createToolbox({ overlay: own, writable: false, answers });
-	const view = (args: Record<string, unknown>) => toolbox.execute('view_answer_changes', args, new AbortController().signal);
+	const view = (args: Record<string, unknown>) =>
+		toolbox.execute('view_answer_changes', args, new AbortController().signal);
 	return { toolbox, view };
 }
 
@@ -41,7 +42,9 @@ describe('view_answer_changes', () => {
 		const { text, isError } = await view({ agent_id: 'agent1' });
 		expect(isError).toBe(false);
 		expect(text).toContain("agent1's answer changes 3 file(s): 1 added, 1 modified, 1 deleted.");
-		expect(text).toContain('diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n');
+		expect(text).toContain(
+			'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n',
+		);
 		expect(text).toContain('diff --git a/src/b.ts b/src/b.ts\nnew file mode 100644\n');
 		expect(text).toContain('diff --git a/old.txt b/old.txt\ndeleted file mode 100644\n');
 		expect(text).not.toContain('mine');
@@ -49,12 +52,18 @@ describe('view_answer_changes', () => {
 
 	it('says when an answer changed nothing, and rejects unknown ids', async () => {
 		const { view } = await setup();
-		expect(await view({ agent_id: 'agent2' })).toEqual({ text: "no file changes in agent2's answer", isError: false });
+		expect(await view({ agent_id: 'agent2' })).toEqual({
+			text: "no file changes in agent2's answer",
+			isError: false,
+		});
 		expect(await view({ agent_id: 'agent9' })).toEqual({
 			text: "view_answer_changes: unknown agent_id 'agent9'; valid ids: agent1, agent2",
 			isError: true,
 		});
-		expect(await view({})).toEqual({ text: "view_answer_changes: 'agent_id' must be a string", isError: true });
+		expect(await view({})).toEqual({
+			text: "view_answer_changes: 'agent_id' must be a string",
+			isError: true,
+		});
 	});
 });
 
@@ -64,11 +73,21 @@ describe('view_answer_changes on a huge rewrite', () => {
 		const workspace = await createWorkspace(await makeTree({ 'gen.txt': base }));
 		const peer = workspace.createOverlay();
 		await peer.write('gen.txt', Array.from({ length: 5_000 }, (_, i) => `new ${i}\n`).join(''));
-		const toolbox = createToolbox({ overlay: workspace.createOverlay(), writable: false, answers: new Map([['agent1', peer.snapshot()]]) });
+		const toolbox = createToolbox({
+			overlay: workspace.createOverlay(),
+			writable: false,
+			answers: new Map([['agent1', peer.snapshot()]]),
+		});
 		const started = performance.now();
-		const outcome = await toolbox.execute('view_answer_changes', { agent_id: 'agent1' }, new AbortController().signal);
+		const outcome = await toolbox.execute(
+			'view_answer_changes',
+			{ agent_id: 'agent1' },
+			new AbortController().signal,
+		);
 		expect(performance.now() - started).toBeLessThan(2000);
 		expect(outcome.isError).toBe(false);
-		expect(outcome.text).toMatch(/^agent1's answer changes 1 file\(s\): 0 added, 1 modified, 0 deleted\.\n\ndiff --git a\/gen\.txt b\/gen\.txt\n/);
+		expect(outcome.text).toMatch(
+			/^agent1's answer changes 1 file\(s\): 0 added, 1 modified, 0 deleted\.\n\ndiff --git a\/gen\.txt b\/gen\.txt\n/,
+		);
 	});
 });

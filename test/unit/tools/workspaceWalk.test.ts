@@ -6,11 +6,19 @@ import { makeTree, removeTrees } from '../workspace/tempTree.js';
 
 afterEach(removeTrees);
 
-async function walk(files: Record<string, string>, options: { maxDepth?: number; maxEntries?: number; deadline?: number } = {}) {
+async function walk(
+	files: Record<string, string>,
+	options: { maxDepth?: number; maxEntries?: number; deadline?: number } = {},
+) {
 	const overlay = (await createWorkspace(await makeTree(files))).createOverlay();
 	const seen: string[] = [];
 	const slice = new TimeSlice(new AbortController().signal);
-	const report = await walkFiles(overlay, '.', { slice, ...options }, async (path) => (seen.push(path), true));
+	const report = await walkFiles(
+		overlay,
+		'.',
+		{ slice, ...options },
+		async (path) => (seen.push(path), true),
+	);
 	return { seen, cuts: report.cuts };
 }
 
@@ -32,6 +40,9 @@ describe('walkFiles', () => {
 			seen: ['a/1.txt', 'a/2.txt', 'z.txt'],
 			cuts: ["skipped folders more than 2 levels deep, e.g. 'b/c/d'"],
 		});
-		expect(await walk(files, { deadline: performance.now() })).toEqual({ seen: [], cuts: ['stopped at the time limit'] });
+		expect(await walk(files, { deadline: performance.now() })).toEqual({
+			seen: [],
+			cuts: ['stopped at the time limit'],
+		});
 	});
 });

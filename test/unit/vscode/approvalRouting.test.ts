@@ -4,7 +4,13 @@ import { ApprovalBroker, type ApprovalOutcome } from '../../../src/core/approval
 import type { RunEventBody } from '../../../src/core/events/runEvents';
 import { reduceRun } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
-import { ApprovalPrompts, approvalMessage, badgeText, notificationButtons, panelTitle } from '../../../src/vscode/approvals/approvalPrompts';
+import {
+	ApprovalPrompts,
+	approvalMessage,
+	badgeText,
+	notificationButtons,
+	panelTitle,
+} from '../../../src/vscode/approvals/approvalPrompts';
 import type { RunController } from '../../../src/vscode/run/runController';
 import { PanelHost } from '../../../src/vscode/view';
 
@@ -14,12 +20,20 @@ interface FakePanel {
 	active?: boolean;
 	receive(message: unknown): void;
 }
-const fake = vscode as unknown as { window: { panels: FakePanel[] }; workspace: { workspaceFolders: unknown } };
+const fake = vscode as unknown as {
+	window: { panels: FakePanel[] };
+	workspace: { workspaceFolders: unknown };
+};
 
 const runId = 'run-1';
 
 /** One agent's call waiting in the broker, as the permission gate asks it. */
-function ask(broker: ApprovalBroker, agentId: string, command: string, options: { signal?: AbortSignal; timeoutMs?: number; events?: RunEventBody[] } = {}) {
+function ask(
+	broker: ApprovalBroker,
+	agentId: string,
+	command: string,
+	options: { signal?: AbortSignal; timeoutMs?: number; events?: RunEventBody[] } = {},
+) {
 	return broker.request(
 		{
 			runId,
@@ -69,8 +83,20 @@ function setup(options: { click?: (message: string) => string | undefined } = {}
 		log: { info: (m) => logged.push(m), warn: (m) => logged.push(m) },
 	});
 	const emitter = new vscode.EventEmitter<never>();
-	const runs = { state: null, onDidStartRun: emitter.event, onDidEmitEvents: emitter.event, onDidFinishRun: emitter.event, start: async () => undefined, cancel: () => false };
-	const log = { info() {}, debug() {}, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+	const runs = {
+		state: null,
+		onDidStartRun: emitter.event,
+		onDidEmitEvents: emitter.event,
+		onDidFinishRun: emitter.event,
+		start: async () => undefined,
+		cancel: () => false,
+	};
+	const log = {
+		info() {},
+		debug() {},
+		warn: (m: string) => logged.push(m),
+		error: (m: string) => logged.push(m),
+	};
 	host = new PanelHost({
 		extensionUri: vscode.Uri.file('/ext'),
 		log: log as unknown as vscode.LogOutputChannel,
@@ -99,7 +125,9 @@ describe('approval routing in the editor', () => {
 		const events: RunEventBody[] = [];
 		const alpha = ask(broker, 'alpha', 'npm publish', { events });
 		await settle();
-		expect(notified).toEqual([{ message: 'MassGen: alpha wants to run `npm publish`', buttons: ['Allow once', 'Deny', 'Show'] }]);
+		expect(notified).toEqual([
+			{ message: 'MassGen: alpha wants to run `npm publish`', buttons: ['Allow once', 'Deny', 'Show'] },
+		]);
 		expect(counts).toEqual([1]);
 		expect(host.title).toBe('MassGen (1 waiting)');
 		expect(panel.title).toBe('MassGen (1 waiting)');
@@ -107,15 +135,22 @@ describe('approval routing in the editor', () => {
 		const beta = ask(broker, 'beta', 'npm publish', { events });
 		await settle();
 		expect(notified).toHaveLength(1);
-		expect(broker.pending()).toEqual([expect.objectContaining({ agentIds: ['alpha', 'beta'], target: 'npm publish' })]);
+		expect(broker.pending()).toEqual([
+			expect.objectContaining({ agentIds: ['alpha', 'beta'], target: 'npm publish' }),
+		]);
 		// The panel shows one card: the reducer sees one approval-request.
-		const state = events.reduce<RunState>((s, body, seq) => reduceRun(s, { runId, seq, t: seq, ...body } as never), initialRunState());
+		const state = events.reduce<RunState>(
+			(s, body, seq) => reduceRun(s, { runId, seq, t: seq, ...body } as never),
+			initialRunState(),
+		);
 		expect(state.approvals.filter((a) => a.decision === null)).toHaveLength(1);
 
 		const requestId = broker.pending()[0]!.requestId;
 		panel.receive({ type: 'approval', requestId, decision: 'deny', note: 'not from CI' });
 		const outcomes: ApprovalOutcome[] = await Promise.all([alpha, beta]);
-		for (const outcome of outcomes) expect(outcome).toMatchObject({ requestId, decision: 'deny', by: 'user', note: 'not from CI' });
+		for (const outcome of outcomes) {
+			expect(outcome).toMatchObject({ requestId, decision: 'deny', by: 'user', note: 'not from CI' });
+		}
 		expect(counts).toEqual([1, 0]);
 		expect(host.title).toBe('MassGen');
 		expect(events.map((e) => e.type)).toEqual(['approval-request', 'approval-result']);
@@ -171,7 +206,20 @@ describe('approval routing in the editor', () => {
 		panel.visible = false;
 		const denied = ask(broker, 'alpha', 'npm publish');
 		const mcp = broker.request(
-			{ runId, agentId: 'beta', tool: 'mcp__github__delete_repo', action: 'mcp', target: 'github/delete_repo', args: {}, reason: 'high risk', risk: { level: 'high', reasons: [] }, key: 'mcp', grantRule: 'mcp(github/delete_repo)', timeoutMs: 60_000, emit: () => undefined },
+			{
+				runId,
+				agentId: 'beta',
+				tool: 'mcp__github__delete_repo',
+				action: 'mcp',
+				target: 'github/delete_repo',
+				args: {},
+				reason: 'high risk',
+				risk: { level: 'high', reasons: [] },
+				key: 'mcp',
+				grantRule: 'mcp(github/delete_repo)',
+				timeoutMs: 60_000,
+				emit: () => undefined,
+			},
 			new AbortController().signal,
 		);
 		await expect(denied).resolves.toMatchObject({ decision: 'deny', by: 'user' });
@@ -219,9 +267,15 @@ describe('approval routing in the editor', () => {
 	});
 
 	it('texts: message for one or several agents, long commands cut; badge and title', () => {
-		expect(approvalMessage({ agentIds: ['a', 'b', 'c'], action: 'command', target: 'npm test' })).toBe('MassGen: a, b and c want to run `npm test`');
-		expect(approvalMessage({ agentIds: ['a'], action: 'read_url', target: 'https://x' })).toBe('MassGen: a wants to read_url `https://x`');
-		expect(approvalMessage({ agentIds: ['a'], action: 'command', target: `echo ${'x'.repeat(300)}\nls` })).toMatch(/^MassGen: a wants to run `echo x+…`$/);
+		expect(approvalMessage({ agentIds: ['a', 'b', 'c'], action: 'command', target: 'npm test' })).toBe(
+			'MassGen: a, b and c want to run `npm test`',
+		);
+		expect(approvalMessage({ agentIds: ['a'], action: 'read_url', target: 'https://x' })).toBe(
+			'MassGen: a wants to read_url `https://x`',
+		);
+		expect(
+			approvalMessage({ agentIds: ['a'], action: 'command', target: `echo ${'x'.repeat(300)}\nls` }),
+		).toMatch(/^MassGen: a wants to run `echo x+…`$/);
 		expect([badgeText(1), badgeText(3)]).toEqual(['$(shield) 1 approval', '$(shield) 3 approvals']);
 		expect([panelTitle(0), panelTitle(2)]).toEqual(['MassGen', 'MassGen (2 waiting)']);
 	});

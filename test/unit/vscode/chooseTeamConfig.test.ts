@@ -21,38 +21,66 @@ function inputs(over: Partial<TeamConfigInputs> & { files?: string[] }): TeamCon
 describe('chooseTeamConfig (architecture §9 order, Workspace Trust)', () => {
 	it('uses the setting first, relative to the workspace folder', async () => {
 		const choice = await chooseTeamConfig(
-			inputs({ setting: 'teams/a.yaml', files: [join(ws, 'teams/a.yaml'), join(ws, '.massgen/config.yaml')] }),
+			inputs({
+				setting: 'teams/a.yaml',
+				files: [join(ws, 'teams/a.yaml'), join(ws, '.massgen/config.yaml')],
+			}),
 		);
 		expect(choice).toMatchObject({ ok: true, kind: 'setting', file: join(ws, 'teams/a.yaml'), notes: [] });
 	});
 
 	it('expands ${workspaceFolder} and ~, and takes absolute paths as they are', async () => {
 		const files = ['/home/me/project/x.yaml', '/home/me/teams/t.yaml', '/etc/team.yaml'];
-		expect(await chooseTeamConfig(inputs({ setting: '${workspaceFolder}/x.yaml', files }))).toMatchObject({ file: files[0] });
-		expect(await chooseTeamConfig(inputs({ setting: '~/teams/t.yaml', files }))).toMatchObject({ file: files[1] });
-		expect(await chooseTeamConfig(inputs({ setting: '/etc/team.yaml', files }))).toMatchObject({ file: files[2] });
+		expect(await chooseTeamConfig(inputs({ setting: '${workspaceFolder}/x.yaml', files }))).toMatchObject({
+			file: files[0],
+		});
+		expect(await chooseTeamConfig(inputs({ setting: '~/teams/t.yaml', files }))).toMatchObject({
+			file: files[1],
+		});
+		expect(await chooseTeamConfig(inputs({ setting: '/etc/team.yaml', files }))).toMatchObject({
+			file: files[2],
+		});
 	});
 
 	it('resolves preset:<name> to a shipped config', async () => {
 		const file = join(shipped, 'demo.yaml');
-		expect(await chooseTeamConfig(inputs({ setting: 'preset:demo', files: [file] }))).toMatchObject({ ok: true, kind: 'preset', file });
-		expect(await chooseTeamConfig(inputs({ setting: 'preset:demo.yaml', files: [file] }))).toMatchObject({ kind: 'preset', file });
+		expect(await chooseTeamConfig(inputs({ setting: 'preset:demo', files: [file] }))).toMatchObject({
+			ok: true,
+			kind: 'preset',
+			file,
+		});
+		expect(await chooseTeamConfig(inputs({ setting: 'preset:demo.yaml', files: [file] }))).toMatchObject({
+			kind: 'preset',
+			file,
+		});
 	});
 
 	it('reports a setting that points nowhere instead of silently falling back', async () => {
-		const choice = await chooseTeamConfig(inputs({ setting: 'missing.yaml', files: [join(ws, '.massgen/config.yaml')] }));
+		const choice = await chooseTeamConfig(
+			inputs({ setting: 'missing.yaml', files: [join(ws, '.massgen/config.yaml')] }),
+		);
 		expect(choice.ok).toBe(false);
 		expect(choice.ok ? '' : choice.message).toMatch(/missing\.yaml, which does not exist/);
 	});
 
 	it('then <workspace>/.massgen/config.yaml, then the shipped default team', async () => {
 		const inWs = join(ws, '.massgen/config.yaml');
-		expect(await chooseTeamConfig(inputs({ files: [inWs] }))).toMatchObject({ ok: true, kind: 'workspace', file: inWs });
-		expect(await chooseTeamConfig(inputs({}))).toMatchObject({ ok: true, kind: 'default', file: join(shipped, 'default.yaml') });
+		expect(await chooseTeamConfig(inputs({ files: [inWs] }))).toMatchObject({
+			ok: true,
+			kind: 'workspace',
+			file: inWs,
+		});
+		expect(await chooseTeamConfig(inputs({}))).toMatchObject({
+			ok: true,
+			kind: 'default',
+			file: join(shipped, 'default.yaml'),
+		});
 	});
 
 	it('untrusted: ignores .massgen/config.yaml and says why', async () => {
-		const choice = await chooseTeamConfig(inputs({ trusted: false, files: [join(ws, '.massgen/config.yaml')] }));
+		const choice = await chooseTeamConfig(
+			inputs({ trusted: false, files: [join(ws, '.massgen/config.yaml')] }),
+		);
 		expect(choice).toMatchObject({ ok: true, kind: 'default' });
 		expect(choice.notes.join(' ')).toMatch(/not trusted.*\.massgen\/config\.yaml.*not used/);
 	});
@@ -63,9 +91,13 @@ describe('chooseTeamConfig (architecture §9 order, Workspace Trust)', () => {
 		expect(ignored).toMatchObject({ ok: true, kind: 'default' });
 		expect(ignored.notes[0]).toMatch(/not trusted.*massgen\.config setting \(team\.yaml\)/);
 
-		const outside = await chooseTeamConfig(inputs({ trusted: false, setting: '/home/me/teams/t.yaml', files: ['/home/me/teams/t.yaml'] }));
+		const outside = await chooseTeamConfig(
+			inputs({ trusted: false, setting: '/home/me/teams/t.yaml', files: ['/home/me/teams/t.yaml'] }),
+		);
 		expect(outside).toMatchObject({ ok: true, kind: 'setting', notes: [] });
-		const preset = await chooseTeamConfig(inputs({ trusted: false, setting: 'preset:demo', files: [join(shipped, 'demo.yaml')] }));
+		const preset = await chooseTeamConfig(
+			inputs({ trusted: false, setting: 'preset:demo', files: [join(shipped, 'demo.yaml')] }),
+		);
 		expect(preset).toMatchObject({ ok: true, kind: 'preset' });
 	});
 });

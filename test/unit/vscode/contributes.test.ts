@@ -20,7 +20,22 @@ const contributed = manifest.contributes.commands;
 const ids = Object.values(commandIds);
 
 // Title Case: every word starts with a capital, except short connecting words after the first.
-const minorWords = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'with']);
+const minorWords = new Set([
+	'a',
+	'an',
+	'and',
+	'as',
+	'at',
+	'by',
+	'for',
+	'in',
+	'of',
+	'on',
+	'or',
+	'the',
+	'to',
+	'with',
+]);
 function isTitleCase(title: string): boolean {
 	return title.split(' ').every((word, i) => /^[A-Z0-9]/.test(word) || (i > 0 && minorWords.has(word)));
 }

@@ -21,7 +21,8 @@ function recorder() {
 		openRun: record('openRun'),
 		approval: record('approval'),
 	};
-	const send = (raw: unknown) => dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: (m) => warnings.push(m) });
+	const send = (raw: unknown) =>
+		dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: (m) => warnings.push(m) });
 	return { calls, warnings, send };
 }
 
@@ -54,7 +55,11 @@ describe('dispatchWebviewMessage', () => {
 			['openRun', '20261130-040000-ab12'],
 			['approval', 'r1', 'deny', undefined],
 			['openDiff', 'src/a.ts', 'final'],
-			['accept', undefined, { hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' }],
+			[
+				'accept',
+				undefined,
+				{ hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' },
+			],
 			['selectHunks', 'src/a.ts', ['alt#2'], true],
 		]);
 	});
@@ -75,6 +80,8 @@ describe('dispatchWebviewMessage', () => {
 		for (const message of invalid) expect(await send(message)).toBe(false);
 		expect(calls).toEqual([]);
 		expect(warnings).toHaveLength(invalid.length);
-		expect(warnings.every((w) => w.startsWith('panel: ignored a message: invalid webview message'))).toBe(true);
+		expect(warnings.every((w) => w.startsWith('panel: ignored a message: invalid webview message'))).toBe(
+			true,
+		);
 	});
 });

@@ -16,7 +16,9 @@ function manualTimers() {
 	const advance = (ms: number) => {
 		const until = now + ms;
 		for (;;) {
-			const due = [...pending.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+			const due = [...pending.entries()]
+				.filter(([, t]) => t.at <= until)
+				.sort((a, b) => a[1].at - b[1].at)[0];
 			if (!due) break;
 			pending.delete(due[0]);
 			now = due[1].at;

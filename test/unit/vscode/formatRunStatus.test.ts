@@ -42,13 +42,19 @@ describe('formatRunStatus', () => {
 				{ type: 'agent-killed', agentId: 'c', reason: 'auth' },
 			]),
 		);
-		expect(formatRunStatus(state, 14_000)).toBe('$(loading~spin) MassGen: 2/3 agents · round 2 · 1 answer · 1 vote · 0:14');
+		expect(formatRunStatus(state, 14_000)).toBe(
+			'$(loading~spin) MassGen: 2/3 agents · round 2 · 1 answer · 1 vote · 0:14',
+		);
 	});
 
 	it('shows the presenter during the presentation', () => {
 		const state = reduceRunEvents(
 			initialRunState(),
-			stamp([start, { type: 'new-answer', agentId: 'a', label: 'agent1.1', content: 'x' }, { type: 'presentation-start', agentId: 'a' }]),
+			stamp([
+				start,
+				{ type: 'new-answer', agentId: 'a', label: 'agent1.1', content: 'x' },
+				{ type: 'presentation-start', agentId: 'a' },
+			]),
 		);
 		expect(formatRunStatus(state, 1000)).toBe('$(loading~spin) MassGen: 3 agents · a presenting · 0:01');
 	});

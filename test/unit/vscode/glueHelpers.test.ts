@@ -23,13 +23,17 @@ describe('Ask Team argument', () => {
 	it('takes a string or { question }, trimmed; anything else asks', () => {
 		expect(questionArgument('  Why?  ')).toBe('Why?');
 		expect(questionArgument({ question: 'How?' })).toBe('How?');
-		for (const arg of [undefined, '', '   ', 42, {}, { question: 1 }, null]) expect(questionArgument(arg)).toBeUndefined();
+		for (const arg of [undefined, '', '   ', 42, {}, { question: 1 }, null]) {
+			expect(questionArgument(arg)).toBeUndefined();
+		}
 	});
 });
 
 describe('Select Team Config', () => {
 	it('summarises a preset by its first comment line after the schema modeline', () => {
-		expect(summaryOf('# yaml-language-server: $schema=x.json\n#\n# A scripted team.\n# More.\nagents: []\n')).toBe('A scripted team.');
+		expect(
+			summaryOf('# yaml-language-server: $schema=x.json\n#\n# A scripted team.\n# More.\nagents: []\n'),
+		).toBe('A scripted team.');
 		expect(summaryOf('agents: []\n# late comment\n')).toBe('');
 	});
 });
@@ -54,6 +58,8 @@ describe('KeyStore', () => {
 	it('offers one entry per provider variable', () => {
 		const variables = keyProviders.map((p) => p.variable);
 		expect(new Set(variables).size).toBe(variables.length);
-		expect(variables).toEqual(expect.arrayContaining(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'XAI_API_KEY']));
+		expect(variables).toEqual(
+			expect.arrayContaining(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'XAI_API_KEY']),
+		);
 	});
 });

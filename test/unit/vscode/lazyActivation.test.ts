@@ -32,7 +32,9 @@ describe('activation is lazy: build:ext makes a small extension bundle and a sep
 	let meta: Metafile;
 
 	beforeAll(() => {
-		const scripts = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+		const scripts = (
+			JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+		).scripts;
 		const command = scripts['build:ext']!;
 		expect(command).toMatch(/^esbuild /);
 		expect(command).toContain('--outdir=dist');
@@ -41,7 +43,11 @@ describe('activation is lazy: build:ext makes a small extension bundle and a sep
 			.replace(/^esbuild /, '')
 			.split(/\s+/)
 			.map((arg) => (arg === '--outdir=dist' ? `--outdir=${outdir}` : arg));
-		execFileSync(join(repo, 'node_modules', '.bin', 'esbuild'), [...args, `--metafile=${join(outdir, 'meta.json')}`, '--log-level=error'], { cwd: repo });
+		execFileSync(
+			join(repo, 'node_modules', '.bin', 'esbuild'),
+			[...args, `--metafile=${join(outdir, 'meta.json')}`, '--log-level=error'],
+			{ cwd: repo },
+		);
 		meta = JSON.parse(readFileSync(join(outdir, 'meta.json'), 'utf8')) as Metafile;
 	}, 60_000);
 
@@ -61,11 +67,23 @@ describe('activation is lazy: build:ext makes a small extension bundle and a sep
 
 	it('dist/engine.js holds the engine (SDKs, orchestrator, MCP client, permission engine)', () => {
 		const inputs = inputsOf('engine.js');
-		for (const pattern of [/node_modules\/openai\//, /node_modules\/@modelcontextprotocol\//, /^src\/core\/orchestrator\/orchestrator\.ts$/, /^src\/core\/permissions\/permissionEngine\.ts$/, /^src\/core\/tools\/guardedRunTools\.ts$/, /^src\/vscode\/run\/runEngine\.ts$/]) {
-			expect(inputs.some((file) => pattern.test(file)), String(pattern)).toBe(true);
+		for (const pattern of [
+			/node_modules\/openai\//,
+			/node_modules\/@modelcontextprotocol\//,
+			/^src\/core\/orchestrator\/orchestrator\.ts$/,
+			/^src\/core\/permissions\/permissionEngine\.ts$/,
+			/^src\/core\/tools\/guardedRunTools\.ts$/,
+			/^src\/vscode\/run\/runEngine\.ts$/,
+		]) {
+			expect(
+				inputs.some((file) => pattern.test(file)),
+				String(pattern),
+			).toBe(true);
 		}
 		// The engine is most of the code: activation reads a fraction of it.
-		expect(statSync(join(outdir, 'extension.js')).size * 4).toBeLessThan(statSync(join(outdir, 'engine.js')).size);
+		expect(statSync(join(outdir, 'extension.js')).size * 4).toBeLessThan(
+			statSync(join(outdir, 'engine.js')).size,
+		);
 	});
 
 	it('nothing in the extension bundle reaches the engine, not even through import()', async () => {
@@ -90,7 +108,9 @@ describe('activation is lazy: build:ext makes a small extension bundle and a sep
 				const file = queue.pop()!;
 				if (reached.has(file)) continue;
 				reached.add(file);
-				for (const edge of inputs[file]?.imports ?? []) if (!edge.external && follow(edge.kind)) queue.push(edge.path);
+				for (const edge of inputs[file]?.imports ?? []) {
+					if (!edge.external && follow(edge.kind)) queue.push(edge.path);
+				}
 			}
 			return [...reached];
 		};
@@ -98,6 +118,8 @@ describe('activation is lazy: build:ext makes a small extension bundle and a sep
 		expect(all.length).toBeGreaterThan(10);
 		expect(all.filter((file) => heavy.some((pattern) => pattern.test(file)))).toEqual([]);
 		// The panel's message schema (zod) is in the bundle, but only behind import(): it runs at the first panel message.
-		expect(walk((kind) => kind !== 'dynamic-import').filter((file) => /node_modules\/zod\//.test(file))).toEqual([]);
+		expect(
+			walk((kind) => kind !== 'dynamic-import').filter((file) => /node_modules\/zod\//.test(file)),
+		).toEqual([]);
 	});
 });

@@ -12,7 +12,11 @@ import type { ChangeActions, FinishedRun, RunRequest } from '../../../src/vscode
 import { PanelHost } from '../../../src/vscode/view';
 
 type Fake = typeof vscode & {
-	window: { panels: FakePanel[]; activeTextEditor: unknown; showInformationMessage: (...args: unknown[]) => Promise<unknown> };
+	window: {
+		panels: FakePanel[];
+		activeTextEditor: unknown;
+		showInformationMessage: (...args: unknown[]) => Promise<unknown>;
+	};
 	workspace: { workspaceFolders: unknown };
 };
 interface FakePanel {
@@ -36,7 +40,12 @@ const start = (question: string): RunEventBody => ({
 	workspace: '/ws',
 	agents: [{ agentId: 'a', anonId: 'agent1', provider: 'scripted', model: 'm' }],
 });
-const delta = (text: string): RunEventBody => ({ type: 'text-delta', agentId: 'a', phase: 'coordination', text });
+const delta = (text: string): RunEventBody => ({
+	type: 'text-delta',
+	agentId: 'a',
+	phase: 'coordination',
+	text,
+});
 
 /** The parts of RunController the panel uses, driven by the test. */
 function fakeRuns() {
@@ -66,7 +75,12 @@ function fakeRuns() {
 
 function memento() {
 	const values = new Map<string, unknown>();
-	return { get: <T>(key: string) => values.get(key) as T | undefined, update: async (key: string, value: unknown) => void values.set(key, value), keys: () => [...values.keys()], values };
+	return {
+		get: <T>(key: string) => values.get(key) as T | undefined,
+		update: async (key: string, value: unknown) => void values.set(key, value),
+		keys: () => [...values.keys()],
+		values,
+	};
 }
 
 function workspaceWithRun(runId: string, events: RunEvent[]): string {
@@ -88,7 +102,12 @@ function setup(options: { root?: string } = {}) {
 	const runs = fakeRuns();
 	const store = memento();
 	const warnings: string[] = [];
-	const log = { info() {}, debug() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
+	const log = {
+		info() {},
+		debug() {},
+		warn: (m: string) => warnings.push(m),
+		error: (m: string) => warnings.push(m),
+	};
 	const host = new PanelHost({
 		extensionUri: vscode.Uri.file('/ext'),
 		log: log as unknown as vscode.LogOutputChannel,
@@ -166,7 +185,10 @@ describe('PanelHost', () => {
 		expect(rest.every((m) => m.type === 'events')).toBe(true);
 		// Folding the snapshot and the batches after it gives the full run.
 		const snapshot = first as Extract<HostMessage, { type: 'snapshot' }>;
-		const folded = reduceRunEvents(snapshot.state!, rest.flatMap((m) => (m as Extract<HostMessage, { type: 'events' }>).events));
+		const folded = reduceRunEvents(
+			snapshot.state!,
+			rest.flatMap((m) => (m as Extract<HostMessage, { type: 'events' }>).events),
+		);
 		expect(folded.lastSeq).toBe(seq - 1);
 		expect(folded.agents['a']!.text).toBe(texts.join(''));
 	});
@@ -180,9 +202,14 @@ describe('PanelHost', () => {
 		panel.receive({ type: 'ask', question: 42 });
 		panel.receive({ type: 'open-diff', path: '../../etc/passwd' });
 		panel.receive({ type: 'write-file', path: 'x', content: 'y' });
-		await vi.waitFor(() => expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3));
+		await vi.waitFor(() =>
+			expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3),
+		);
 		await settle();
-		expect(runs.calls).toEqual([['start', { question: 'Follow-up?', kind: 'ask', continueConversation: true }], ['cancel']]);
+		expect(runs.calls).toEqual([
+			['start', { question: 'Follow-up?', kind: 'ask', continueConversation: true }],
+			['cancel'],
+		]);
 		expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3);
 	});
 
@@ -208,7 +235,12 @@ describe('PanelHost', () => {
 		host.setChangeActions(actions);
 		panel.receive({ type: 'ready' });
 		panel.receive({ type: 'open-diff', path: 'a.ts', version: 'final' });
-		panel.receive({ type: 'accept', paths: ['a.ts'], hunks: [{ path: 'a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' });
+		panel.receive({
+			type: 'accept',
+			paths: ['a.ts'],
+			hunks: [{ path: 'a.ts', ids: ['final#1'] }],
+			runId: '20261130-040000-ab12',
+		});
 		panel.receive({ type: 'select-hunks', path: 'a.ts', ids: ['alt#1'], selected: true });
 		panel.receive({ type: 'reject' });
 		await vi.waitFor(() => expect(calls).toHaveLength(4));
@@ -294,10 +326,19 @@ describe('PanelHost', () => {
 			runs: fakeRuns() as unknown as RunController,
 			memento: store as unknown as vscode.Memento,
 		});
-		reloaded.revive(new (vscode as unknown as { FakeWebviewPanel: new (...a: unknown[]) => FakePanel }).FakeWebviewPanel('massgen.panel', 'MassGen', {}, {}) as never);
+		reloaded.revive(
+			new (vscode as unknown as { FakeWebviewPanel: new (...a: unknown[]) => FakePanel }).FakeWebviewPanel(
+				'massgen.panel',
+				'MassGen',
+				{},
+				{},
+			) as never,
+		);
 		panel = reloaded.panel as unknown as FakePanel;
 		panel.receive({ type: 'ready' });
 		await vi.waitFor(() => expect(panel.posted.length).toBeGreaterThan(0), { timeout: 5_000 });
-		expect((panel.posted[0] as Extract<HostMessage, { type: 'snapshot' }>).state?.question).toBe('Old question');
+		expect((panel.posted[0] as Extract<HostMessage, { type: 'snapshot' }>).state?.question).toBe(
+			'Old question',
+		);
 	});
 });

@@ -2,8 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileRuleLists } from '../../../src/core/permissions/rules';
-import { permissionSettingKeys, type SettingLevels, toEditorToolSettings } from '../../../src/vscode/approvals/permissionSettings';
-import { alwaysAllowKey, WorkspacePermissionStore } from '../../../src/vscode/approvals/workspacePermissionStore';
+import {
+	permissionSettingKeys,
+	type SettingLevels,
+	toEditorToolSettings,
+} from '../../../src/vscode/approvals/permissionSettings';
+import {
+	alwaysAllowKey,
+	WorkspacePermissionStore,
+} from '../../../src/vscode/approvals/workspacePermissionStore';
 
 type Levels = Partial<Record<string, SettingLevels>>;
 const from = (levels: Levels) => (key: string) => levels[key];
@@ -11,14 +18,27 @@ const { allow, ask, deny, approvalTimeoutSeconds, readWorkspaceServers } = permi
 
 describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', () => {
 	it('nothing set: no rules, the config’s timeout, no workspace MCP files', () => {
-		expect(toEditorToolSettings(from({ [readWorkspaceServers]: { defaultValue: false } }), true)).toEqual({ rules: {}, readWorkspaceServers: false, notes: [] });
-		expect(toEditorToolSettings(() => undefined, false)).toEqual({ rules: {}, readWorkspaceServers: false, notes: [] });
+		expect(toEditorToolSettings(from({ [readWorkspaceServers]: { defaultValue: false } }), true)).toEqual({
+			rules: {},
+			readWorkspaceServers: false,
+			notes: [],
+		});
+		expect(toEditorToolSettings(() => undefined, false)).toEqual({
+			rules: {},
+			readWorkspaceServers: false,
+			notes: [],
+		});
 	});
 
 	it('merges the user, workspace and folder lists (a workspace cannot drop the user’s deny rules), trimmed and without duplicates', () => {
 		const settings = toEditorToolSettings(
 			from({
-				[deny]: { defaultValue: [], globalValue: ['command(git push*)'], workspaceValue: [], workspaceFolderValue: [' command(npm publish*) ', 'command(git push*)'] },
+				[deny]: {
+					defaultValue: [],
+					globalValue: ['command(git push*)'],
+					workspaceValue: [],
+					workspaceFolderValue: [' command(npm publish*) ', 'command(git push*)'],
+				},
 				[ask]: { globalValue: ['mcp(github/*)'] },
 				[allow]: { globalValue: ['command(npm test)'], workspaceValue: ['command(npm run lint)'] },
 			}),
@@ -37,13 +57,21 @@ describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', (
 	it('an untrusted workspace cannot allow anything through its own settings (its deny and ask rules still count)', () => {
 		const settings = toEditorToolSettings(
 			from({
-				[allow]: { globalValue: ['command(npm test)'], workspaceValue: ['command(*)'], workspaceFolderValue: ['mcp(*)'] },
+				[allow]: {
+					globalValue: ['command(npm test)'],
+					workspaceValue: ['command(*)'],
+					workspaceFolderValue: ['mcp(*)'],
+				},
 				[deny]: { workspaceValue: ['command(rm *)'] },
 				[ask]: { workspaceFolderValue: ['command(git *)'] },
 			}),
 			false,
 		);
-		expect(settings.rules).toEqual({ allow: ['command(npm test)'], deny: ['command(rm *)'], ask: ['command(git *)'] });
+		expect(settings.rules).toEqual({
+			allow: ['command(npm test)'],
+			deny: ['command(rm *)'],
+			ask: ['command(git *)'],
+		});
 		expect(settings.notes).toEqual([
 			`${allow} from the workspace settings is ignored: the workspace is not trusted`,
 			`${allow} from the folder settings is ignored: the workspace is not trusted`,
@@ -51,7 +79,10 @@ describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', (
 	});
 
 	it('ignores values that are not rules, saying so', () => {
-		const settings = toEditorToolSettings(from({ [deny]: { globalValue: ['command(x)', 3, '', null] }, [ask]: { workspaceValue: 'command(y)' } }), true);
+		const settings = toEditorToolSettings(
+			from({ [deny]: { globalValue: ['command(x)', 3, '', null] }, [ask]: { workspaceValue: 'command(y)' } }),
+			true,
+		);
 		expect(settings.rules).toEqual({ deny: ['command(x)'] });
 		expect(settings.notes).toEqual([
 			`${ask} (workspace settings) is not a list of rules; ignored`,
@@ -62,45 +93,102 @@ describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', (
 	});
 
 	it('approvalTimeoutSeconds: the most specific value in ms; null or out of range leaves the config’s', () => {
-		expect(toEditorToolSettings(from({ [approvalTimeoutSeconds]: { defaultValue: null, globalValue: 60 } }), true).approvalTimeoutMs).toBe(60_000);
-		expect(toEditorToolSettings(from({ [approvalTimeoutSeconds]: { globalValue: 60, workspaceValue: 2.5 } }), true).approvalTimeoutMs).toBe(2_500);
-		expect(toEditorToolSettings(from({ [approvalTimeoutSeconds]: { defaultValue: null } }), true)).not.toHaveProperty('approvalTimeoutMs');
+		expect(
+			toEditorToolSettings(from({ [approvalTimeoutSeconds]: { defaultValue: null, globalValue: 60 } }), true)
+				.approvalTimeoutMs,
+		).toBe(60_000);
+		expect(
+			toEditorToolSettings(from({ [approvalTimeoutSeconds]: { globalValue: 60, workspaceValue: 2.5 } }), true)
+				.approvalTimeoutMs,
+		).toBe(2_500);
+		expect(
+			toEditorToolSettings(from({ [approvalTimeoutSeconds]: { defaultValue: null } }), true),
+		).not.toHaveProperty('approvalTimeoutMs');
 		const bad = toEditorToolSettings(from({ [approvalTimeoutSeconds]: { globalValue: 0 } }), true);
 		expect(bad).not.toHaveProperty('approvalTimeoutMs');
-		expect(bad.notes).toEqual([`${approvalTimeoutSeconds}: 0 is not a number of seconds from 1 to 86400; the team config's timeout applies`]);
-		expect(toEditorToolSettings(from({ [approvalTimeoutSeconds]: { globalValue: '30' } }), true).notes).toHaveLength(1);
+		expect(bad.notes).toEqual([
+			`${approvalTimeoutSeconds}: 0 is not a number of seconds from 1 to 86400; the team config's timeout applies`,
+		]);
+		expect(
+			toEditorToolSettings(from({ [approvalTimeoutSeconds]: { globalValue: '30' } }), true).notes,
+		).toHaveLength(1);
 	});
 
 	it('readWorkspaceServers: on only when true at the most specific level that sets it', () => {
-		expect(toEditorToolSettings(from({ [readWorkspaceServers]: { defaultValue: false, globalValue: true } }), true).readWorkspaceServers).toBe(true);
-		expect(toEditorToolSettings(from({ [readWorkspaceServers]: { defaultValue: false, globalValue: true, workspaceValue: false } }), true).readWorkspaceServers).toBe(false);
-		expect(toEditorToolSettings(from({ [readWorkspaceServers]: { defaultValue: false, globalValue: 'yes' } }), true).readWorkspaceServers).toBe(false);
+		expect(
+			toEditorToolSettings(from({ [readWorkspaceServers]: { defaultValue: false, globalValue: true } }), true)
+				.readWorkspaceServers,
+		).toBe(true);
+		expect(
+			toEditorToolSettings(
+				from({ [readWorkspaceServers]: { defaultValue: false, globalValue: true, workspaceValue: false } }),
+				true,
+			).readWorkspaceServers,
+		).toBe(false);
+		expect(
+			toEditorToolSettings(
+				from({ [readWorkspaceServers]: { defaultValue: false, globalValue: 'yes' } }),
+				true,
+			).readWorkspaceServers,
+		).toBe(false);
 	});
 
 	it('package.json declares every key with the type the mapping expects', () => {
 		const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-			contributes: { configuration: { properties: Record<string, { type: unknown; default: unknown; scope?: string; items?: { type: string; pattern: string } }> } };
+			contributes: {
+				configuration: {
+					properties: Record<
+						string,
+						{ type: unknown; default: unknown; scope?: string; items?: { type: string; pattern: string } }
+					>;
+				};
+			};
 		};
 		const properties = manifest.contributes.configuration.properties;
 		for (const key of [allow, ask, deny]) {
-			expect(properties[key], key).toMatchObject({ type: 'array', default: [], scope: 'resource', items: { type: 'string' } });
+			expect(properties[key], key).toMatchObject({
+				type: 'array',
+				default: [],
+				scope: 'resource',
+				items: { type: 'string' },
+			});
 			// The settings editor's check accepts what the engine accepts.
 			const pattern = new RegExp(properties[key]!.items!.pattern);
-			for (const rule of ['command(npm test)', 'mcp(github/*)', 'tool(mcp__fs__*)', 'read_url(*)', ' command( git push* ) ']) expect(pattern.test(rule), rule).toBe(true);
+			for (const rule of [
+				'command(npm test)',
+				'mcp(github/*)',
+				'tool(mcp__fs__*)',
+				'read_url(*)',
+				' command( git push* ) ',
+			]) {
+				expect(pattern.test(rule), rule).toBe(true);
+			}
 			for (const rule of ['(npm test)', 'npm test', 'command(x']) {
 				expect(pattern.test(rule), rule).toBe(false);
 				expect(compileRuleLists({ deny: [rule] }, 'settings').errors, rule).toHaveLength(1);
 			}
 		}
-		expect(properties[approvalTimeoutSeconds]).toMatchObject({ type: ['number', 'null'], default: null, scope: 'resource' });
-		expect(properties[readWorkspaceServers]).toMatchObject({ type: 'boolean', default: false, scope: 'resource' });
+		expect(properties[approvalTimeoutSeconds]).toMatchObject({
+			type: ['number', 'null'],
+			default: null,
+			scope: 'resource',
+		});
+		expect(properties[readWorkspaceServers]).toMatchObject({
+			type: 'boolean',
+			default: false,
+			scope: 'resource',
+		});
 	});
 });
 
 describe('"always allow" grants in workspace state', () => {
 	function memento() {
 		const values = new Map<string, unknown>();
-		return { values, get: <T>(key: string) => values.get(key) as T | undefined, update: async (key: string, value: unknown) => void values.set(key, value) };
+		return {
+			values,
+			get: <T>(key: string) => values.get(key) as T | undefined,
+			update: async (key: string, value: unknown) => void values.set(key, value),
+		};
 	}
 
 	it('adds each rule once, reads them back, ignores junk, clears', async () => {
@@ -111,7 +199,10 @@ describe('"always allow" grants in workspace state', () => {
 		await store.add('command(npm test)');
 		await store.add('mcp(github/get_issue)');
 		expect(store.rules()).toEqual(['command(npm test)', 'mcp(github/get_issue)']);
-		expect(new WorkspacePermissionStore(state).rules()).toEqual(['command(npm test)', 'mcp(github/get_issue)']);
+		expect(new WorkspacePermissionStore(state).rules()).toEqual([
+			'command(npm test)',
+			'mcp(github/get_issue)',
+		]);
 		state.values.set(alwaysAllowKey, ['command(a)', 42]);
 		expect(store.rules()).toEqual(['command(a)']);
 		state.values.set(alwaysAllowKey, 'command(a)');

@@ -35,7 +35,11 @@ describe('pickChatModel', () => {
 	});
 
 	it('distinctFamilies keeps the first model of each family, up to a limit', () => {
-		expect(distinctFamilies(copilot, 3).map((m) => m.id)).toEqual(['copilot-gpt-4o', 'copilot-claude', 'copilot-o3']);
+		expect(distinctFamilies(copilot, 3).map((m) => m.id)).toEqual([
+			'copilot-gpt-4o',
+			'copilot-claude',
+			'copilot-o3',
+		]);
 		expect(describeChatModel(copilot[0]!)).toBe('gpt-4o (copilot, GPT-4o)');
 		expect(lmAgentId(copilot[2]!)).toBe('copilot-claude-3.5-sonnet');
 	});
@@ -43,7 +47,9 @@ describe('pickChatModel', () => {
 
 describe('resolveTeam: the default team', () => {
 	it('takes the members with keys, fills up with VS Code models (capped at 4), and says who was left out', async () => {
-		const resolution = await resolveTeam(inputs({ keys: { env: {}, secrets: { OPENAI_API_KEY: 'sk-test' } }, lmModels: async () => copilot }));
+		const resolution = await resolveTeam(
+			inputs({ keys: { env: {}, secrets: { OPENAI_API_KEY: 'sk-test' } }, lmModels: async () => copilot }),
+		);
 		expect(resolution.ok).toBe(true);
 		if (!resolution.ok) return;
 		const agents = resolution.team.config.agents.map((a) => `${a.id}:${a.backend.type}:${a.backend.model}`);
@@ -65,11 +71,17 @@ describe('resolveTeam: the default team', () => {
 		if (resolution.ok) return;
 		expect(resolution.problem).toBe('no-agents');
 		expect(resolution.issues).toHaveLength(1);
-		expect(resolution.issues[0]!.message).toMatch(/OPENAI_API_KEY.*ANTHROPIC_API_KEY.*GEMINI_API_KEY.*ollama.*GitHub Copilot/);
+		expect(resolution.issues[0]!.message).toMatch(
+			/OPENAI_API_KEY.*ANTHROPIC_API_KEY.*GEMINI_API_KEY.*ollama.*GitHub Copilot/,
+		);
 	});
 
 	it('keys come from SecretStorage, the environment or .env, in that order', async () => {
-		for (const keys of [{ env: { GEMINI_API_KEY: 'g' } }, { env: {}, dotenv: { GEMINI_API_KEY: 'g' } }, { env: {}, secrets: { GEMINI_API_KEY: 'g' } }]) {
+		for (const keys of [
+			{ env: { GEMINI_API_KEY: 'g' } },
+			{ env: {}, dotenv: { GEMINI_API_KEY: 'g' } },
+			{ env: {}, secrets: { GEMINI_API_KEY: 'g' } },
+		]) {
 			const resolution = await resolveTeam(inputs({ keys }));
 			expect(resolution.ok && resolution.team.config.agents.map((a) => a.id)).toEqual(['gemini']);
 		}
@@ -78,37 +90,67 @@ describe('resolveTeam: the default team', () => {
 
 describe('resolveTeam: an explicit config', () => {
 	it('config errors fail with the loader’s positioned issues', async () => {
-		const file = configFile('agents:\n  - id: a\n    backend:\n      type: openai\n      model: gpt-4o\n      temperature: hot\n');
-		const resolution = await resolveTeam(inputs({ file, kind: 'setting', keys: { env: { OPENAI_API_KEY: 'k' } } }));
+		const file = configFile(
+			'agents:\n  - id: a\n    backend:\n      type: openai\n      model: gpt-4o\n      temperature: hot\n',
+		);
+		const resolution = await resolveTeam(
+			inputs({ file, kind: 'setting', keys: { env: { OPENAI_API_KEY: 'k' } } }),
+		);
 		expect(resolution).toMatchObject({ ok: false, problem: 'config' });
 		if (resolution.ok) return;
 		expect(resolution.issues[0]).toMatchObject({ severity: 'error', line: 6, col: 20, file });
 	});
 
 	it('a missing key is an error at the agent’s backend, naming the variable', async () => {
-		const file = configFile('agents:\n  - id: a\n    backend:\n      type: claude\n      model: claude-sonnet-4-5\n');
+		const file = configFile(
+			'agents:\n  - id: a\n    backend:\n      type: claude\n      model: claude-sonnet-4-5\n',
+		);
 		const resolution = await resolveTeam(inputs({ file, kind: 'workspace' }));
 		expect(resolution).toMatchObject({ ok: false, problem: 'missing-key' });
 		if (resolution.ok) return;
-		expect(resolution.issues).toEqual([expect.objectContaining({ code: 'missing-api-key', line: 3, col: 5, message: expect.stringContaining('ANTHROPIC_API_KEY') })]);
+		expect(resolution.issues).toEqual([
+			expect.objectContaining({
+				code: 'missing-api-key',
+				line: 3,
+				col: 5,
+				message: expect.stringContaining('ANTHROPIC_API_KEY'),
+			}),
+		]);
 	});
 
 	it('a vscode_lm model VS Code does not offer is an error at its model value, listing what is available', async () => {
-		const file = configFile('agents:\n  - id: a\n    backend:\n      type: vscode_lm\n      model: gpt-9\n  - id: b\n    backend:\n      type: vscode_lm\n      model: gpt-4o\n');
+		const file = configFile(
+			'agents:\n  - id: a\n    backend:\n      type: vscode_lm\n      model: gpt-9\n  - id: b\n    backend:\n      type: vscode_lm\n      model: gpt-4o\n',
+		);
 		const resolution = await resolveTeam(inputs({ file, kind: 'setting', lmModels: async () => copilot }));
 		expect(resolution).toMatchObject({ ok: false, problem: 'vscode-lm' });
 		if (resolution.ok) return;
 		expect(resolution.issues).toEqual([
-			expect.objectContaining({ code: 'vscode-lm-unavailable', line: 5, col: 14, message: expect.stringMatching(/'gpt-9'.*available: gpt-4o, claude-3.5-sonnet/) }),
+			expect.objectContaining({
+				code: 'vscode-lm-unavailable',
+				line: 5,
+				col: 14,
+				message: expect.stringMatching(/'gpt-9'.*available: gpt-4o, claude-3.5-sonnet/),
+			}),
 		]);
-		const ok = await resolveTeam(inputs({ file: configFile('agent:\n  backend:\n    type: vscode_lm\n    model: o3-mini\n'), kind: 'setting', lmModels: async () => copilot }));
+		const ok = await resolveTeam(
+			inputs({
+				file: configFile('agent:\n  backend:\n    type: vscode_lm\n    model: o3-mini\n'),
+				kind: 'setting',
+				lmModels: async () => copilot,
+			}),
+		);
 		expect(ok.ok).toBe(true);
 	});
 
 	it('does not ask VS Code for models when no agent uses vscode_lm', async () => {
 		let asked = false;
-		const file = configFile('agent:\n  backend:\n    type: scripted\n    script:\n      coordination:\n        - answer: hi\n');
-		const resolution = await resolveTeam(inputs({ file, kind: 'setting', lmModels: async () => ((asked = true), []) }));
+		const file = configFile(
+			'agent:\n  backend:\n    type: scripted\n    script:\n      coordination:\n        - answer: hi\n',
+		);
+		const resolution = await resolveTeam(
+			inputs({ file, kind: 'setting', lmModels: async () => ((asked = true), []) }),
+		);
 		expect(resolution.ok).toBe(true);
 		expect(asked).toBe(false);
 	});

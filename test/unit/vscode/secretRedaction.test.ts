@@ -92,8 +92,9 @@ describe('the extension redacts secrets', () => {
 		host.show({ preserveFocus: true });
 		const panel = fake.window.panels.at(-1)!;
 		panel.receive({ type: 'ready' });
-		for (let i = 0; i < 50 && !panel.posted.some((m) => m.type === 'snapshot'); i++)
-			{await new Promise((resolve) => setTimeout(resolve, 5));}
+		for (let i = 0; i < 50 && !panel.posted.some((m) => m.type === 'snapshot'); i++) {
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
 		emitted.fire({ runId: 'r', events: [events[1]!] });
 		const posted = JSON.stringify(panel.posted);
 		expect(posted).toContain('the key is [redacted]');

@@ -22,7 +22,13 @@ const request: ChatRequest = {
 		{ role: 'tool', toolCallId: 'c2', toolName: 'list_directory', content: 'no such dir', isError: true },
 		{ role: 'user', content: 'UPDATE: new answers.' },
 	],
-	tools: [{ name: 'vote', description: 'Vote', parameters: { type: 'object', properties: { agent_id: { type: 'string' } } } }],
+	tools: [
+		{
+			name: 'vote',
+			description: 'Vote',
+			parameters: { type: 'object', properties: { agent_id: { type: 'string' } } },
+		},
+	],
 };
 
 /** Readable form of the LM messages (role, then each part). */
@@ -31,7 +37,9 @@ function describeMessages(messages: vscode.LanguageModelChatMessage[]): unknown[
 		m.role === vscode.LanguageModelChatMessageRole.User ? 'user' : 'assistant',
 		...m.content.map((part) => {
 			if (part instanceof vscode.LanguageModelTextPart) return `text:${part.value}`;
-			if (part instanceof vscode.LanguageModelToolCallPart) return `call:${part.callId}:${part.name}:${JSON.stringify(part.input)}`;
+			if (part instanceof vscode.LanguageModelToolCallPart) {
+				return `call:${part.callId}:${part.name}:${JSON.stringify(part.input)}`;
+			}
 			if (part instanceof vscode.LanguageModelToolResultPart) {
 				return `result:${part.callId}:${(part.content as vscode.LanguageModelTextPart[]).map((c) => c.value).join('')}`;
 			}
@@ -43,8 +51,14 @@ function describeMessages(messages: vscode.LanguageModelChatMessage[]): unknown[
 type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | { kind: 'data' };
 
 /** A fake LanguageModelChat that streams `parts`, or fails as told; records what it was sent. */
-function fakeChat(options: { parts?: Part[]; failSend?: unknown; failStream?: unknown; hang?: boolean } = {}) {
-	const sent: { messages: vscode.LanguageModelChatMessage[]; options: vscode.LanguageModelChatRequestOptions | undefined; token: vscode.CancellationToken | undefined }[] = [];
+function fakeChat(
+	options: { parts?: Part[]; failSend?: unknown; failStream?: unknown; hang?: boolean } = {},
+) {
+	const sent: {
+		messages: vscode.LanguageModelChatMessage[];
+		options: vscode.LanguageModelChatRequestOptions | undefined;
+		token: vscode.CancellationToken | undefined;
+	}[] = [];
 	const chat = {
 		id: 'copilot-gpt-4o',
 		family: 'gpt-4o',
@@ -52,7 +66,11 @@ function fakeChat(options: { parts?: Part[]; failSend?: unknown; failStream?: un
 		vendor: 'copilot',
 		version: '1',
 		maxInputTokens: 64_000,
-		async sendRequest(messages: vscode.LanguageModelChatMessage[], opts?: vscode.LanguageModelChatRequestOptions, token?: vscode.CancellationToken) {
+		async sendRequest(
+			messages: vscode.LanguageModelChatMessage[],
+			opts?: vscode.LanguageModelChatRequestOptions,
+			token?: vscode.CancellationToken,
+		) {
 			sent.push({ messages, options: opts, token });
 			if (options.failSend) throw options.failSend;
 			return {
@@ -91,7 +109,12 @@ describe('vscode_lm: request mapping', () => {
 	it('puts the system prompt first, tool calls on the assistant, and consecutive tool results in one user message', () => {
 		expect(describeMessages(toLmMessages(request))).toEqual([
 			['user', 'text:You are agent1.', 'text:Question?'],
-			['assistant', 'text:Let me look.', 'call:c1:read_file:{"path":"a.ts"}', 'call:c2:list_directory:{"path":"."}'],
+			[
+				'assistant',
+				'text:Let me look.',
+				'call:c1:read_file:{"path":"a.ts"}',
+				'call:c2:list_directory:{"path":"."}',
+			],
 			['user', 'result:c1:export const a = 1;', 'result:c2:Error: no such dir', 'text:UPDATE: new answers.'],
 		]);
 	});
@@ -106,7 +129,9 @@ describe('vscode_lm: request mapping', () => {
 	});
 
 	it('maps tools to LanguageModelChatTools with their JSON Schema', () => {
-		expect(toLmTools(request.tools)).toEqual([{ name: 'vote', description: 'Vote', inputSchema: request.tools[0]!.parameters }]);
+		expect(toLmTools(request.tools)).toEqual([
+			{ name: 'vote', description: 'Vote', inputSchema: request.tools[0]!.parameters },
+		]);
 	});
 
 	it('a tool call whose input is not an object becomes a parse error, not a crash', () => {
@@ -116,7 +141,11 @@ describe('vscode_lm: request mapping', () => {
 			arguments: { agent_id: 'agent1' },
 		});
 		const bad = toToolCall(new vscode.LanguageModelToolCallPart('c', 'vote', ['x'] as unknown as object));
-		expect(bad).toMatchObject({ arguments: {}, parseError: expect.stringContaining('not a JSON object'), rawArguments: '["x"]' });
+		expect(bad).toMatchObject({
+			arguments: {},
+			parseError: expect.stringContaining('not a JSON object'),
+			rawArguments: '["x"]',
+		});
 	});
 });
 
@@ -134,13 +163,22 @@ describe('vscode_lm: VscodeLmModel.stream', () => {
 		expect(events.filter((e) => e.type !== 'usage')).toEqual([
 			{ type: 'text-delta', text: 'I will ' },
 			{ type: 'text-delta', text: 'vote.' },
-			{ type: 'tool-call', call: { id: 't1', name: 'vote', arguments: { agent_id: 'agent2', reason: 'best' } } },
+			{
+				type: 'tool-call',
+				call: { id: 't1', name: 'vote', arguments: { agent_id: 'agent2', reason: 'best' } },
+			},
 			{ type: 'finish', reason: 'tool-calls' },
 		]);
 		const usage = events.find((e) => e.type === 'usage');
-		expect(usage).toMatchObject({ type: 'usage', usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) } });
+		expect(usage).toMatchObject({
+			type: 'usage',
+			usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
+		});
 		expect(sent).toHaveLength(1);
-		expect(sent[0]!.options).toMatchObject({ toolMode: vscode.LanguageModelChatToolMode.Auto, tools: [{ name: 'vote' }] });
+		expect(sent[0]!.options).toMatchObject({
+			toolMode: vscode.LanguageModelChatToolMode.Auto,
+			tools: [{ name: 'vote' }],
+		});
 		expect(sent[0]!.options?.justification).toMatch(/MassGen/);
 		expect(sent[0]!.token?.isCancellationRequested).toBe(false);
 	});
@@ -174,7 +212,10 @@ describe('vscode_lm: VscodeLmModel.stream', () => {
 	});
 
 	it('an error in the middle of the stream is a ProviderError too', async () => {
-		const { chat } = fakeChat({ parts: [new vscode.LanguageModelTextPart('partial')], failStream: vscode.LanguageModelError.Blocked() });
+		const { chat } = fakeChat({
+			parts: [new vscode.LanguageModelTextPart('partial')],
+			failStream: vscode.LanguageModelError.Blocked(),
+		});
 		const error = await failure(collect(new VscodeLmModel('gpt-4o', async () => chat)));
 		expect(error.kind).toBe('auth');
 	});

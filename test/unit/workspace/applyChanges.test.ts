@@ -18,10 +18,11 @@ async function setup() {
 	return { root, changes: await overlay.changes() };
 }
 
-const exists = (path: string) => stat(path).then(
-	() => true,
-	() => false,
-);
+const exists = (path: string) =>
+	stat(path).then(
+		() => true,
+		() => false,
+	);
 
 describe('applyChanges', () => {
 	it('writes every change, creating folders and removing emptied ones', async () => {
@@ -41,7 +42,13 @@ describe('applyChanges', () => {
 		const { root, changes } = await setup();
 		await writeFile(join(root, 'src/a.ts'), 'edited by the user\n');
 		await writeFile(join(root, 'new-clash.txt'), 'already here');
-		const clash: FileChange = { path: 'new-clash.txt', kind: 'add', baseHash: null, base: null, content: 'mine' };
+		const clash: FileChange = {
+			path: 'new-clash.txt',
+			kind: 'add',
+			baseHash: null,
+			base: null,
+			content: 'mine',
+		};
 		const before = await hashTree(root);
 		expect(await applyChanges(root, [...changes, clash])).toEqual({
 			applied: [],
@@ -55,7 +62,13 @@ describe('applyChanges', () => {
 
 	it('reports a deleted base file as a conflict', async () => {
 		const { root } = await setup();
-		const change: FileChange = { path: 'missing.txt', kind: 'modify', baseHash: sha256('x'), base: 'x', content: 'y' };
+		const change: FileChange = {
+			path: 'missing.txt',
+			kind: 'modify',
+			baseHash: sha256('x'),
+			base: 'x',
+			content: 'y',
+		};
 		expect((await applyChanges(root, [change])).conflicts).toEqual([
 			{ path: 'missing.txt', reason: "'missing.txt' no longer exists" },
 		]);
@@ -76,12 +89,21 @@ describe('applyChanges', () => {
 		];
 		const result = await applyChanges(root, unsafe, { force: true });
 		expect(result.applied).toEqual([]);
-		expect(result.conflicts.map((conflict) => conflict.path)).toEqual(['../escape.txt', '.git/hooks/pre-commit', 'out/x.txt']);
+		expect(result.conflicts.map((conflict) => conflict.path)).toEqual([
+			'../escape.txt',
+			'.git/hooks/pre-commit',
+			'out/x.txt',
+		]);
 		expect(await exists(join(outside, 'x.txt'))).toBe(false);
 	});
 
 	it('re-resolves every parent when it writes: a folder that became a link into .git/, a secret or protected path, or out', async () => {
-		const root = await makeTree({ 'hooks/readme.txt': 'x\n', '.git/hooks/sample': 's\n', 'locked/a.txt': 'a\n', '.ssh/known_hosts': 'h\n' });
+		const root = await makeTree({
+			'hooks/readme.txt': 'x\n',
+			'.git/hooks/sample': 's\n',
+			'locked/a.txt': 'a\n',
+			'.ssh/known_hosts': 'h\n',
+		});
 		const overlay = (await createWorkspace(root)).createOverlay();
 		await overlay.write('hooks/pre-commit', '#!/bin/sh\necho pwned\n');
 		await overlay.write('cfg/a.txt', 'team\n');
@@ -96,9 +118,21 @@ describe('applyChanges', () => {
 		const result = await applyChanges(root, changes, { force: true, protectedPaths: ['locked'] });
 		expect(result.applied).toEqual([]);
 		expect(result.conflicts).toEqual([
-			{ path: 'cfg/a.txt', reason: "refused: 'cfg/a.txt' is a protected path (via a symlink to 'locked/a.txt')" },
-			{ path: 'hooks/pre-commit', reason: "refused: 'hooks/pre-commit' is inside .git/ (repository internals are never touched) (via a symlink to '.git/hooks/pre-commit')" },
-			{ path: 'keys/known_hosts', reason: expect.stringMatching(/^refused: 'keys\/known_hosts' is a secret path .*\(via a symlink to '\.ssh\/known_hosts'\)$/) },
+			{
+				path: 'cfg/a.txt',
+				reason: "refused: 'cfg/a.txt' is a protected path (via a symlink to 'locked/a.txt')",
+			},
+			{
+				path: 'hooks/pre-commit',
+				reason:
+					"refused: 'hooks/pre-commit' is inside .git/ (repository internals are never touched) (via a symlink to '.git/hooks/pre-commit')",
+			},
+			{
+				path: 'keys/known_hosts',
+				reason: expect.stringMatching(
+					/^refused: 'keys\/known_hosts' is a secret path .*\(via a symlink to '\.ssh\/known_hosts'\)$/,
+				),
+			},
 		]);
 		expect(await hashTree(root)).toBe(before);
 		expect(await exists(join(root, '.git/hooks/pre-commit'))).toBe(false);
@@ -116,7 +150,10 @@ describe('applyChanges', () => {
 		await symlink(join(root, 'elsewhere.txt'), join(root, 'plain.txt'));
 		const before = await hashTree(root);
 		expect((await applyChanges(root, changes, { force: true })).conflicts).toEqual([
-			{ path: 'docs/new/b.md', reason: "refused: 'docs/new/b.md' lies under a symlink that cannot be resolved" },
+			{
+				path: 'docs/new/b.md',
+				reason: "refused: 'docs/new/b.md' lies under a symlink that cannot be resolved",
+			},
 			{ path: 'plain.txt', reason: "refused: 'plain.txt' is a symlink (an accept never writes through one)" },
 		]);
 		expect(await hashTree(root)).toBe(before);
@@ -126,7 +163,10 @@ describe('applyChanges', () => {
 		const { root, changes } = await setup();
 		const before = await hashTree(root);
 		const result = await applyChanges(root, changes, { protectedPaths: ['src'] });
-		expect(result).toEqual({ applied: [], conflicts: [{ path: 'src/a.ts', reason: "refused: 'src/a.ts' is a protected path" }] });
+		expect(result).toEqual({
+			applied: [],
+			conflicts: [{ path: 'src/a.ts', reason: "refused: 'src/a.ts' is a protected path" }],
+		});
 		expect(await hashTree(root)).toBe(before);
 	});
 });

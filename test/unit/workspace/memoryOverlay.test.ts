@@ -59,7 +59,9 @@ describe('MemoryOverlay', () => {
 		const { workspace } = await setup();
 		const overlay = workspace.createOverlay();
 		await expect(overlay.write('src', 'x')).rejects.toThrow("'src' is a directory");
-		await expect(overlay.write('README.md/x', 'x')).rejects.toThrow("cannot create 'README.md/x': 'README.md' is a file");
+		await expect(overlay.write('README.md/x', 'x')).rejects.toThrow(
+			"cannot create 'README.md/x': 'README.md' is a file",
+		);
 		await expect(overlay.delete('missing.ts')).rejects.toThrow("'missing.ts' does not exist");
 		await expect(overlay.delete('src/deep')).rejects.toThrow("'src/deep' is a directory");
 	});
@@ -95,7 +97,13 @@ describe('MemoryOverlay', () => {
 		await overlay.delete('scratch.ts');
 		expect(await overlay.changes()).toEqual([
 			{ path: 'added/x.ts', kind: 'add', baseHash: null, base: null, content: 'x\n' },
-			{ path: 'src/a.ts', kind: 'modify', baseHash: sha256('export const a = 1;\n'), base: 'export const a = 1;\n', content: 'export const a = 2;\n' },
+			{
+				path: 'src/a.ts',
+				kind: 'modify',
+				baseHash: sha256('export const a = 1;\n'),
+				base: 'export const a = 1;\n',
+				content: 'export const a = 2;\n',
+			},
 			{ path: 'src/deep/c.ts', kind: 'delete', baseHash: sha256('c\n'), base: 'c\n', content: null },
 		]);
 		expect(await overlay.readText('scratch.ts')).toBeNull();

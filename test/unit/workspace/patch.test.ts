@@ -8,7 +8,8 @@ import { makeTree, removeTrees } from './tempTree.js';
 
 afterEach(removeTrees);
 
-const lines = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join('\n');
+const lines = (count: number, prefix: string) =>
+	Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join('\n');
 
 describe('formatPatch', () => {
 	it('produces a diff that real `git apply` accepts and applies exactly', async () => {
@@ -36,9 +37,15 @@ describe('formatPatch', () => {
 		const changes = await overlay.changes();
 		const patch = formatPatch(changes);
 
-		expect(patch).toContain('diff --git a/src/main.ts b/src/main.ts\n--- a/src/main.ts\n+++ b/src/main.ts\n@@');
-		expect(patch).toContain('diff --git a/nested/deeper/new.ts b/nested/deeper/new.ts\nnew file mode 100644\n--- /dev/null\n+++ b/nested/deeper/new.ts\n');
-		expect(patch).toContain('diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n');
+		expect(patch).toContain(
+			'diff --git a/src/main.ts b/src/main.ts\n--- a/src/main.ts\n+++ b/src/main.ts\n@@',
+		);
+		expect(patch).toContain(
+			'diff --git a/nested/deeper/new.ts b/nested/deeper/new.ts\nnew file mode 100644\n--- /dev/null\n+++ b/nested/deeper/new.ts\n',
+		);
+		expect(patch).toContain(
+			'diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n',
+		);
 		expect(patch).toContain('diff --git a/empty.txt b/empty.txt\nnew file mode 100644\n');
 		expect(patch).toContain('\\ No newline at end of file');
 

@@ -41,23 +41,63 @@ describe('Workspace.resolve', () => {
 		['src/../../x', 'write', "refused: 'src/../../x' is outside the workspace"],
 		['..\\x', 'read', "refused: '../x' is outside the workspace"],
 		['/etc/passwd', 'read', "refused: '/etc/passwd' is outside the workspace"],
-		['.git/config', 'read', "refused: '.git/config' is inside .git/ (repository internals are never touched)"],
+		[
+			'.git/config',
+			'read',
+			"refused: '.git/config' is inside .git/ (repository internals are never touched)",
+		],
 		['.git', 'read', "refused: '.git' is inside .git/ (repository internals are never touched)"],
-		['sub/.git/config', 'write', "refused: 'sub/.git/config' is inside .git/ (repository internals are never touched)"],
+		[
+			'sub/.git/config',
+			'write',
+			"refused: 'sub/.git/config' is inside .git/ (repository internals are never touched)",
+		],
 		['a/.git/x', 'write', "refused: 'a/.git/x' is inside .git/ (repository internals are never touched)"],
-		['.GIT/config', 'read', "refused: '.GIT/config' is inside .git/ (repository internals are never touched)"],
-		['.massgen/runs/x', 'read', "refused: '.massgen/runs/x' is inside .massgen/ (MassGen's own run data is never touched)"],
-		['.env', 'read', "refused: '.env' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it"],
-		['.env', 'write', "refused: '.env' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it"],
-		['.env.production', 'read', "refused: '.env.production' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it"],
-		['config/.env.local', 'write', "refused: 'config/.env.local' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it"],
+		[
+			'.GIT/config',
+			'read',
+			"refused: '.GIT/config' is inside .git/ (repository internals are never touched)",
+		],
+		[
+			'.massgen/runs/x',
+			'read',
+			"refused: '.massgen/runs/x' is inside .massgen/ (MassGen's own run data is never touched)",
+		],
+		[
+			'.env',
+			'read',
+			"refused: '.env' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it",
+		],
+		[
+			'.env',
+			'write',
+			"refused: '.env' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it",
+		],
+		[
+			'.env.production',
+			'read',
+			"refused: '.env.production' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it",
+		],
+		[
+			'config/.env.local',
+			'write',
+			"refused: 'config/.env.local' is a secret path (matches '.env*'): agents never read, list, search, copy or write secret files, and no tool argument can allow it",
+		],
 		['src/keep.ts', 'write', "refused: 'src/keep.ts' is a protected path"],
 		['./src//keep.ts', 'write', "refused: './src//keep.ts' is a protected path"],
 		['locked/inner.txt', 'write', "refused: 'locked/inner.txt' is a protected path"],
 		['locked/new.txt', 'write', "refused: 'locked/new.txt' is a protected path"],
 		['link-out.txt', 'read', "refused: 'link-out.txt' resolves outside the workspace through a symlink"],
-		['dir-out/file.txt', 'read', "refused: 'dir-out/file.txt' resolves outside the workspace through a symlink"],
-		['dir-out/new.txt', 'write', "refused: 'dir-out/new.txt' resolves outside the workspace through a symlink"],
+		[
+			'dir-out/file.txt',
+			'read',
+			"refused: 'dir-out/file.txt' resolves outside the workspace through a symlink",
+		],
+		[
+			'dir-out/new.txt',
+			'write',
+			"refused: 'dir-out/new.txt' resolves outside the workspace through a symlink",
+		],
 		['dangling', 'write', "refused: 'dangling' is a symlink that cannot be resolved"],
 		['', 'read', 'refused: the path is empty'],
 	];
@@ -73,16 +113,34 @@ describe('Workspace.resolve', () => {
 		expect(reasonOf(await workspace.resolve(join(outside, 'secret.txt'), 'read'))).toBe(
 			`refused: '${join(outside, 'secret.txt')}' is outside the workspace`,
 		);
-		expect(reasonOf(await workspace.resolve('git-link', 'read'))).toMatch(/^refused: 'git-link' is inside \.git\//);
+		expect(reasonOf(await workspace.resolve('git-link', 'read'))).toMatch(
+			/^refused: 'git-link' is inside \.git\//,
+		);
 	});
 
 	it('allows relative, absolute, backslashed and in-root symlinked paths', async () => {
 		const { root, workspace } = await setup();
-		expect(await workspace.resolve('src/a.ts', 'read')).toEqual({ ok: true, path: 'src/a.ts', absolute: join(workspace.root, 'src/a.ts') });
-		expect(await workspace.resolve(join(root, 'src', 'a.ts'), 'write')).toMatchObject({ ok: true, path: 'src/a.ts' });
-		expect(await workspace.resolve('src\\new\\b.ts', 'write')).toMatchObject({ ok: true, path: 'src/new/b.ts' });
-		expect(await workspace.resolve('./src/../src/a.ts', 'read')).toMatchObject({ ok: true, path: 'src/a.ts' });
-		expect(await workspace.resolve('src-link/a.ts', 'read')).toMatchObject({ ok: true, path: 'src-link/a.ts' });
+		expect(await workspace.resolve('src/a.ts', 'read')).toEqual({
+			ok: true,
+			path: 'src/a.ts',
+			absolute: join(workspace.root, 'src/a.ts'),
+		});
+		expect(await workspace.resolve(join(root, 'src', 'a.ts'), 'write')).toMatchObject({
+			ok: true,
+			path: 'src/a.ts',
+		});
+		expect(await workspace.resolve('src\\new\\b.ts', 'write')).toMatchObject({
+			ok: true,
+			path: 'src/new/b.ts',
+		});
+		expect(await workspace.resolve('./src/../src/a.ts', 'read')).toMatchObject({
+			ok: true,
+			path: 'src/a.ts',
+		});
+		expect(await workspace.resolve('src-link/a.ts', 'read')).toMatchObject({
+			ok: true,
+			path: 'src-link/a.ts',
+		});
 		expect(await workspace.resolve('.', 'read')).toMatchObject({ ok: true, path: '.' });
 		expect(await workspace.resolve('.gitignore', 'write')).toMatchObject({ ok: true });
 		expect(await workspace.resolve('src/keep.ts', 'read')).toMatchObject({ ok: true });
@@ -92,12 +150,20 @@ describe('Workspace.resolve', () => {
 	it('overlay listings hide refused entries and links that lead out', async () => {
 		const { workspace } = await setup();
 		const names = (await workspace.createOverlay().list('.')).map((entry) => `${entry.name}:${entry.kind}`);
-		expect(names).toEqual(['.gitignore:file', 'locked:directory', 'src:directory', 'src-link:directory', 'sub:directory']);
+		expect(names).toEqual([
+			'.gitignore:file',
+			'locked:directory',
+			'src:directory',
+			'src-link:directory',
+			'sub:directory',
+		]);
 	});
 
 	it('rejects protected paths outside the root at creation', async () => {
 		const root = await makeTree();
-		await expect(createWorkspace(root, { protectedPaths: ['../elsewhere'] })).rejects.toThrow(/outside the workspace/);
+		await expect(createWorkspace(root, { protectedPaths: ['../elsewhere'] })).rejects.toThrow(
+			/outside the workspace/,
+		);
 	});
 
 	it('overlay operations on refused paths throw PathRefusedError and never touch the disk', async () => {

@@ -45,10 +45,30 @@ describe('PlainDisplay', () => {
 		const stream = new FakeStream(false);
 		const display = new PlainDisplay(stream);
 		const bodies: RunEventBody[] = [
-			{ type: 'run-start', question: 'q', workspace: '/', agents: [{ agentId: 'a', anonId: 'agent1', provider: 'p', model: 'm' }] },
-			{ type: 'tool-result', agentId: 'a', phase: 'coordination', callId: 'c', name: 'read_file', isError: true, text: '.env is a secrets file' },
+			{
+				type: 'run-start',
+				question: 'q',
+				workspace: '/',
+				agents: [{ agentId: 'a', anonId: 'agent1', provider: 'p', model: 'm' }],
+			},
+			{
+				type: 'tool-result',
+				agentId: 'a',
+				phase: 'coordination',
+				callId: 'c',
+				name: 'read_file',
+				isError: true,
+				text: '.env is a secrets file',
+			},
 			{ type: 'workflow-error', agentId: 'a', attempt: 2, message: 'no workflow call' },
-			{ type: 'agent-error', agentId: 'a', message: 'overloaded', kind: 'server', retryable: true, failures: 2 },
+			{
+				type: 'agent-error',
+				agentId: 'a',
+				message: 'overloaded',
+				kind: 'server',
+				retryable: true,
+				failures: 2,
+			},
 			{ type: 'agent-killed', agentId: 'a', reason: 'failed 3 times' },
 			{ type: 'winner-selected', agentId: 'a', label: 'agent1.1', tally: {}, reason: 'no-votes' },
 			{ type: 'run-end', status: 'failed', durationMs: 61_000, error: 'all agents failed' },
@@ -70,8 +90,22 @@ describe('PlainDisplay', () => {
 		const display = new PlainDisplay(stream);
 		const events = stamp([
 			{ type: 'run-start', question: 'q', workspace: '/', agents: [] },
-			{ type: 'vote', agentId: 'bob', voter: 'bob', votedFor: 'agent1.1', votedForAgent: 'a', reason: 'ok\u001b[2J\u001b]0;pwned\u0007\nnext line' },
-			{ type: 'vote', agentId: 'bob', voter: 'bob', votedFor: 'agent1.1', votedForAgent: 'a', reason: 'x'.repeat(100) },
+			{
+				type: 'vote',
+				agentId: 'bob',
+				voter: 'bob',
+				votedFor: 'agent1.1',
+				votedForAgent: 'a',
+				reason: 'ok\u001b[2J\u001b]0;pwned\u0007\nnext line',
+			},
+			{
+				type: 'vote',
+				agentId: 'bob',
+				voter: 'bob',
+				votedFor: 'agent1.1',
+				votedForAgent: 'a',
+				reason: 'x'.repeat(100),
+			},
 		]);
 		for (const event of events) display.onEvent(event);
 		const lines = stream.text.split('\n');

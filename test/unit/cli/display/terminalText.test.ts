@@ -11,9 +11,9 @@ import {
 
 describe('terminal text', () => {
 	it('removes CSI/OSC sequences, controls and bidi overrides; line breaks become spaces', () => {
-		expect(sanitizeTerminalText('a\u001b[31mred\u001b[0m\r\nb\tc\u0007\u202eevil\u001b]8;;http://x\u001b\\link')).toBe(
-			'ared b cevillink',
-		);
+		expect(
+			sanitizeTerminalText('a\u001b[31mred\u001b[0m\r\nb\tc\u0007\u202eevil\u001b]8;;http://x\u001b\\link'),
+		).toBe('ared b cevillink');
 	});
 
 	it('measures wide and combining characters', () => {
@@ -33,13 +33,21 @@ describe('terminal text', () => {
 	});
 
 	it('formats tokens, cost and durations', () => {
-		expect([formatTokens(950), formatTokens(12_345), formatTokens(4_500_000)]).toEqual(['950', '12.3k', '4.5M']);
+		expect([formatTokens(950), formatTokens(12_345), formatTokens(4_500_000)]).toEqual([
+			'950',
+			'12.3k',
+			'4.5M',
+		]);
 		expect([formatCost(null), formatCost(0.0123), formatCost(1.256), formatCost(0)]).toEqual([
 			'no price',
 			'$0.0123',
 			'$1.26',
 			'$0.0000',
 		]);
-		expect([formatDuration(850), formatDuration(12_340), formatDuration(125_000)]).toEqual(['850ms', '12.3s', '2m05s']);
+		expect([formatDuration(850), formatDuration(12_340), formatDuration(125_000)]).toEqual([
+			'850ms',
+			'12.3s',
+			'2m05s',
+		]);
 	});
 });

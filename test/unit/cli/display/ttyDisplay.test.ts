@@ -54,13 +54,29 @@ describe('TtyDisplay', () => {
 		display.onEvent(start!);
 		expect(display.redraws).toBe(1);
 		for (let seq = 100; seq < 1_100; seq++) {
-			display.onEvent({ type: 'text-delta', agentId: 'alice', phase: 'coordination', text: 'tok ', runId: RUN_ID, seq, t: seq });
+			display.onEvent({
+				type: 'text-delta',
+				agentId: 'alice',
+				phase: 'coordination',
+				text: 'tok ',
+				runId: RUN_ID,
+				seq,
+				t: seq,
+			});
 			advance(1);
 		}
 		expect(display.redraws).toBeGreaterThanOrEqual(9);
 		expect(display.redraws).toBeLessThanOrEqual(11);
 		const before = display.redraws;
-		display.onEvent({ type: 'text-delta', agentId: 'alice', phase: 'coordination', text: 'END', runId: RUN_ID, seq: 2_000, t: 2_000 });
+		display.onEvent({
+			type: 'text-delta',
+			agentId: 'alice',
+			phase: 'coordination',
+			text: 'END',
+			runId: RUN_ID,
+			seq: 2_000,
+			t: 2_000,
+		});
 		expect(display.redraws).toBe(before);
 		advance(100);
 		expect(display.redraws).toBe(before + 1);
@@ -104,7 +120,9 @@ describe('renderStatusTable', () => {
 		const lines = renderStatusTable(state, { width: 119 });
 		expect(lines[0]).toMatch(/^MassGen running · 3 agents · 110ms · How should parse\(\) work\?/);
 		expect(lines[1]).toMatch(/^AGENT\s+MODEL\s+STATE\s+RND\s+ANS\s+VOTES\s+TOKENS\s+COST\s+ACTIVITY$/);
-		expect(lines[2]).toMatch(/^alice\s+openai\/gpt-4o\s+answered\s+1\s+1\s+0\s+100\/20\s+\$0\.0100\s+Draft one$/);
+		expect(lines[2]).toMatch(
+			/^alice\s+openai\/gpt-4o\s+answered\s+1\s+1\s+0\s+100\/20\s+\$0\.0100\s+Draft one$/,
+		);
 		expect(lines).toHaveLength(5);
 	});
 
@@ -115,6 +133,8 @@ describe('renderStatusTable', () => {
 	});
 
 	it('cuts rows on a terminal narrower than the columns', () => {
-		for (const line of renderStatusTable(state, { width: 30 })) expect(textWidth(line)).toBeLessThanOrEqual(30);
+		for (const line of renderStatusTable(state, { width: 30 })) {
+			expect(textWidth(line)).toBeLessThanOrEqual(30);
+		}
 	});
 });
