@@ -1,21 +1,21 @@
 import * as vscode from 'vscode';
-import { createApprovals, type MassGenApprovalsApi } from './vscode/approvals/registerApprovals';
-import { contributedTitles, type CommandHandlers, registerCommands } from './vscode/commands';
-import { viewTypes } from './vscode/commandIds';
-import { ConfigDiagnostics } from './vscode/config/configDiagnostics';
-import { changeReviewFeature } from './vscode/changes/registerChangeReview';
-import type { MassGenApi } from './vscode/extensionApi';
-import type { FeatureFactory } from './vscode/feature';
-import type { FindingThread } from './vscode/review/selectionReview';
-import type { ChangeActions } from './vscode/run/runTypes';
-import { DisposableStore } from './vscode/lifecycle';
-import { createLog, SessionSecrets } from './vscode/log';
-import { selectionReviewFeature } from './vscode/review/registerSelectionReview';
-import { loadEngineBundle } from './vscode/run/loadEngine';
-import { RunController } from './vscode/run/runController';
-import { RunStatusBar } from './vscode/run/runStatusBar';
-import { KeyStore } from './vscode/secrets';
-import { PanelHost } from './vscode/view';
+import { createApprovals, type MassGenApprovalsApi } from './vscode/approvals/registerApprovals.js';
+import { contributedTitles, type CommandHandlers, registerCommands } from './vscode/commands.js';
+import { viewTypes } from './vscode/commandIds.js';
+import { ConfigDiagnostics } from './vscode/config/configDiagnostics.js';
+import { changeReviewFeature } from './vscode/changes/registerChangeReview.js';
+import type { MassGenApi } from './vscode/extensionApi.js';
+import type { FeatureFactory } from './vscode/feature.js';
+import type { FindingThread } from './vscode/review/selectionReview.js';
+import type { ChangeActions } from './vscode/run/runTypes.js';
+import { DisposableStore } from './vscode/lifecycle.js';
+import { createLog, SessionSecrets } from './vscode/log.js';
+import { selectionReviewFeature } from './vscode/review/registerSelectionReview.js';
+import { loadEngineBundle } from './vscode/run/loadEngine.js';
+import { RunController } from './vscode/run/runController.js';
+import { RunStatusBar } from './vscode/run/runStatusBar.js';
+import { KeyStore } from './vscode/secrets.js';
+import { PanelHost } from './vscode/view.js';
 
 /**
  * Feature modules built at activation: the change review (Accept/Reject Changes and File, the

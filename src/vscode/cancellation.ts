@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { IDisposable } from './lifecycle';
+import type { IDisposable } from './lifecycle.js';
 
 /**
  * The one place where VS Code cancellation and the core's AbortSignal meet (house-style §3.6 #5).

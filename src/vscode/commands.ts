@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { type CommandId, commandIds } from './commandIds';
-import { askTeam } from './commands/askTeam';
-import { openRunLog } from './commands/openRunLog';
-import { selectTeamConfig } from './commands/selectTeamConfig';
-import { setApiKey } from './commands/setApiKey';
-import { DisposableStore, type IDisposable } from './lifecycle';
-import type { RunController } from './run/runController';
-import type { KeyStore } from './secrets';
-import type { PanelHost } from './view';
-import { errorMessage } from '../core/util/errorMessage';
+import { type CommandId, commandIds } from './commandIds.js';
+import { askTeam } from './commands/askTeam.js';
+import { openRunLog } from './commands/openRunLog.js';
+import { selectTeamConfig } from './commands/selectTeamConfig.js';
+import { setApiKey } from './commands/setApiKey.js';
+import { DisposableStore, type IDisposable } from './lifecycle.js';
+import type { RunController } from './run/runController.js';
+import type { KeyStore } from './secrets.js';
+import type { PanelHost } from './view.js';
+import { errorMessage } from '../core/util/errorMessage.js';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 

@@ -1,7 +1,7 @@
-import type { Turn } from '../core/orchestrator/types';
-import type { RunState } from '../protocol/runState';
-import type { FindingThread } from './review/selectionReview';
-import type { ChangeActions, RunService } from './run/runTypes';
+import type { Turn } from '../core/orchestrator/types.js';
+import type { RunState } from '../protocol/runState.js';
+import type { FindingThread } from './review/selectionReview.js';
+import type { ChangeActions, RunService } from './run/runTypes.js';
 
 /**
  * What `activate()` returns: a small, typed surface for the in-host tests (and other

@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
-import type { CommandHandlers } from './commands';
-import type { IDisposable } from './lifecycle';
-import type { FindingThread } from './review/selectionReview';
-import type { ChangeActions, RunService } from './run/runTypes';
+import type { CommandHandlers } from './commands.js';
+import type { IDisposable } from './lifecycle.js';
+import type { FindingThread } from './review/selectionReview.js';
+import type { ChangeActions, RunService } from './run/runTypes.js';
 
 /** What a feature module (e.g. the change review) gets at activation. */
 export interface FeatureContext {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Redactor } from '../core/secrets/redactor';
+import { Redactor } from '../core/secrets/redactor.js';
 
 /**
  * The secret values runs of this session resolved (keys, URL credentials, MCP values), kept so

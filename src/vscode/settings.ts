@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { settingKeys } from './commandIds';
+import { settingKeys } from './commandIds.js';
 
 /** Typed access to the extension's settings (house-style §3.6 #8). */
 

@@ -1,23 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { listRuns } from '../core/logs/listRuns';
-import type { PastRunSummary } from '../core/logs/pastRunSummary';
-import { readRunEvents } from '../core/logs/readRunEvents';
-import { runsDir } from '../core/logs/runLog';
-import type { ApprovalDecision, HostMessage } from '../protocol/messages';
-import { reduceRunEvents } from '../protocol/reduceRun';
-import { initialRunState, type RunState } from '../protocol/runState';
-import type { ParseResult } from '../protocol/webviewMessageSchema';
-import { viewTypes } from './commandIds';
-import { Disposable, toDisposable } from './lifecycle';
-import { dispatchWebviewMessage, type PanelActions } from './panel/dispatchWebviewMessage';
-import type { RunController } from './run/runController';
-import type { ChangeActions } from './run/runTypes';
-import { workspaceFolder } from './settings';
-import type { SessionSecrets } from './log';
-import { webviewHtml } from './webviewHtml';
-import { errorMessage } from '../core/util/errorMessage';
+import { listRuns } from '../core/logs/listRuns.js';
+import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
+import { readRunEvents } from '../core/logs/readRunEvents.js';
+import { runsDir } from '../core/logs/runLog.js';
+import type { ApprovalDecision, HostMessage } from '../protocol/messages.js';
+import { reduceRunEvents } from '../protocol/reduceRun.js';
+import { initialRunState, type RunState } from '../protocol/runState.js';
+import type { ParseResult } from '../protocol/webviewMessageSchema.js';
+import { viewTypes } from './commandIds.js';
+import { Disposable, toDisposable } from './lifecycle.js';
+import { dispatchWebviewMessage, type PanelActions } from './panel/dispatchWebviewMessage.js';
+import type { RunController } from './run/runController.js';
+import type { ChangeActions } from './run/runTypes.js';
+import { workspaceFolder } from './settings.js';
+import type { SessionSecrets } from './log.js';
+import { webviewHtml } from './webviewHtml.js';
+import { errorMessage } from '../core/util/errorMessage.js';
 
 export interface PanelHostDeps {
 	readonly extensionUri: vscode.Uri;
@@ -229,7 +229,7 @@ export class PanelHost extends Disposable {
 
 	private async _onMessage(raw: unknown): Promise<void> {
 		try {
-			const parse = await (this._parse ??= import('../protocol/webviewMessageSchema').then(
+			const parse = await (this._parse ??= import('../protocol/webviewMessageSchema.js').then(
 				(m) => m.parseWebviewMessage,
 			));
 			await dispatchWebviewMessage(raw, parse, this._actions, this._deps.log);

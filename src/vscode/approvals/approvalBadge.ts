@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { commandIds } from '../commandIds';
-import { Disposable } from '../lifecycle';
-import { badgeText } from './approvalPrompts';
+import { commandIds } from '../commandIds.js';
+import { Disposable } from '../lifecycle.js';
+import { badgeText } from './approvalPrompts.js';
 
 /**
  * The "badge" while tool calls wait for approval: a webview panel has none, so a status bar item

@@ -6,8 +6,12 @@
  * dedupes identical requests of a run, so each request is one card and at most one notification.
  * No `vscode` import: the surface is injected (unit-tested with the real broker).
  */
-import type { ApprovalChoice, ApprovalOutcome, PendingApproval } from '../../core/approvals/approvalBroker';
-import type { IDisposable } from '../lifecycle';
+import type {
+	ApprovalChoice,
+	ApprovalOutcome,
+	PendingApproval,
+} from '../../core/approvals/approvalBroker.js';
+import type { IDisposable } from '../lifecycle.js';
 
 /** The part of `ApprovalBroker` this needs. */
 export interface ApprovalSource {

@@ -7,7 +7,7 @@
  * a workspace replace the user's deny list with `[]`). A workspace cannot widen what its agents
  * may do unless it is trusted: allow rules from workspace and folder settings count only then.
  */
-import type { RuleLists } from '../../core/permissions/rules';
+import type { RuleLists } from '../../core/permissions/rules.js';
 
 /** Setting keys (package.json `contributes.configuration`). */
 export const permissionSettingKeys = {

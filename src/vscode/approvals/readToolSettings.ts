@@ -3,7 +3,7 @@ import {
 	type EditorToolSettings,
 	type PermissionSettingKey,
 	toEditorToolSettings,
-} from './permissionSettings';
+} from './permissionSettings.js';
 
 /** Setting key (package.json `contributes.configuration`, application scope: user settings only). */
 export const allowUnsandboxedKey = 'massgen.commands.allowUnsandboxed';

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { ApprovalBroker, type PendingApproval } from '../../core/approvals/approvalBroker';
-import { viewTypes } from '../commandIds';
-import { DisposableStore, toDisposable } from '../lifecycle';
-import type { SessionSecrets } from '../log';
-import type { PanelHost } from '../view';
-import { ApprovalBadge } from './approvalBadge';
-import { ApprovalPrompts, panelTitle } from './approvalPrompts';
-import { WorkspacePermissionStore } from './workspacePermissionStore';
+import { ApprovalBroker, type PendingApproval } from '../../core/approvals/approvalBroker.js';
+import { viewTypes } from '../commandIds.js';
+import { DisposableStore, toDisposable } from '../lifecycle.js';
+import type { SessionSecrets } from '../log.js';
+import type { PanelHost } from '../view.js';
+import { ApprovalBadge } from './approvalBadge.js';
+import { ApprovalPrompts, panelTitle } from './approvalPrompts.js';
+import { WorkspacePermissionStore } from './workspacePermissionStore.js';
 
 /** What the in-host tests see of the approvals (`MassGenApi.approvals`). */
 export interface MassGenApprovalsApi {

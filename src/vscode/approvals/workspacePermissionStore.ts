@@ -1,4 +1,4 @@
-import type { PermissionStore } from '../../core/permissions/permissionEngine';
+import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 
 /** The part of `vscode.Memento` the store uses (`ExtensionContext.workspaceState`). */
 export interface RuleMemento {

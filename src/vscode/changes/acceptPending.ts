@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { targetOf } from '../../core/changes/changeSet';
-import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile';
-import { writeRefusal } from '../../core/workspace/applyChanges';
-import { sha256 } from '../../core/workspace/sha256';
-import type { HunkSelection } from '../../protocol/messages';
-import { buildWorkspaceEdit } from './buildWorkspaceEdit';
-import type { ChangePrompts } from './changePrompts';
-import type { PendingChangeSet } from './pendingChangeSet';
-import { readCurrent } from './workspaceFiles';
+import { targetOf } from '../../core/changes/changeSet.js';
+import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile.js';
+import { writeRefusal } from '../../core/workspace/applyChanges.js';
+import { sha256 } from '../../core/workspace/sha256.js';
+import type { HunkSelection } from '../../protocol/messages.js';
+import { buildWorkspaceEdit } from './buildWorkspaceEdit.js';
+import type { ChangePrompts } from './changePrompts.js';
+import type { PendingChangeSet } from './pendingChangeSet.js';
+import { readCurrent } from './workspaceFiles.js';
 
 export interface AcceptInput {
 	readonly pending: PendingChangeSet;

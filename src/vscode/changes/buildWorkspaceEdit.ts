@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { splitHunks } from '../../core/changes/hunks';
-import type { FileOp } from '../../core/changes/planFile';
+import { splitHunks } from '../../core/changes/hunks.js';
+import type { FileOp } from '../../core/changes/planFile.js';
 
 export interface EditEntry {
 	readonly uri: vscode.Uri;

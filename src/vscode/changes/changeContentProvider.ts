@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
-import { changeUri, parseChangeUri } from './changeUri';
-import type { PendingChangeSet } from './pendingChangeSet';
+import { Disposable } from '../lifecycle.js';
+import { changeUri, parseChangeUri } from './changeUri.js';
+import type { PendingChangeSet } from './pendingChangeSet.js';
 
 /** How many runs' change sets stay readable (so diff tabs of earlier runs still show their text). */
 const keptRuns = 5;

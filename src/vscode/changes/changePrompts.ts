@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ConflictReason } from '../../core/changes/planFile';
+import type { ConflictReason } from '../../core/changes/planFile.js';
 
 export interface ConflictSummary {
 	readonly path: string;

@@ -1,18 +1,18 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { AnswerChanges } from '../../core/changes/changeSet';
-import type { ChangeSetView } from '../../protocol/changeSetView';
-import type { HunkSelection } from '../../protocol/messages';
-import { contextKeys, settingKeys } from '../commandIds';
-import { Disposable } from '../lifecycle';
-import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes';
-import type { AcceptResult } from './acceptPending';
-import { ChangeContentProvider } from './changeContentProvider';
-import { type ChangePrompts, windowPrompts } from './changePrompts';
-import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri';
-import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs';
-import type { PendingChangeSet } from './pendingChangeSet';
-import { PendingFileTracker } from './pendingFileTracker';
+import type { AnswerChanges } from '../../core/changes/changeSet.js';
+import type { ChangeSetView } from '../../protocol/changeSetView.js';
+import type { HunkSelection } from '../../protocol/messages.js';
+import { contextKeys, settingKeys } from '../commandIds.js';
+import { Disposable } from '../lifecycle.js';
+import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
+import type { AcceptResult } from './acceptPending.js';
+import { ChangeContentProvider } from './changeContentProvider.js';
+import { type ChangePrompts, windowPrompts } from './changePrompts.js';
+import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri.js';
+import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs.js';
+import type { PendingChangeSet } from './pendingChangeSet.js';
+import { PendingFileTracker } from './pendingFileTracker.js';
 
 export interface ChangeReviewDeps {
 	readonly runs: RunService;
@@ -36,7 +36,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private _pending: PendingChangeSet | undefined;
 	private _busy = false;
 	private _diffActive = false;
-	private _engine: Promise<typeof import('./changeEngine')> | undefined;
+	private _engine: Promise<typeof import('./changeEngine.js')> | undefined;
 	private readonly _files = this._register(
 		new PendingFileTracker(
 			() => this._pending,
@@ -297,8 +297,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		return picked?.label;
 	}
 
-	private _loadEngine(): Promise<typeof import('./changeEngine')> {
-		return (this._engine ??= import('./changeEngine'));
+	private _loadEngine(): Promise<typeof import('./changeEngine.js')> {
+		return (this._engine ??= import('./changeEngine.js'));
 	}
 
 	private _updateDiffContext(): void {

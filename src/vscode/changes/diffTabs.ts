@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { viewTypes } from '../commandIds';
-import { changeScheme, changeUri, parseChangeUri, type ParsedChangeUri } from './changeUri';
-import type { PendingChangeSet } from './pendingChangeSet';
+import { viewTypes } from '../commandIds.js';
+import { changeScheme, changeUri, parseChangeUri, type ParsedChangeUri } from './changeUri.js';
+import type { PendingChangeSet } from './pendingChangeSet.js';
 
 /** The change-set file shown by a tab (a diff of our scheme), if any. */
 export function changeOfTab(tab: vscode.Tab | undefined): ParsedChangeUri | undefined {

@@ -6,12 +6,12 @@ import {
 	type ReviewFile,
 	targetOf,
 	toggleHunk,
-} from '../../core/changes/changeSet';
-import { planFile } from '../../core/changes/planFile';
-import { sha256 } from '../../core/workspace/sha256';
-import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView';
-import type { FinishedRun } from '../run/runTypes';
-import { toChangeSetView } from './toChangeSetView';
+} from '../../core/changes/changeSet.js';
+import { planFile } from '../../core/changes/planFile.js';
+import { sha256 } from '../../core/workspace/sha256.js';
+import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView.js';
+import type { FinishedRun } from '../run/runTypes.js';
+import { toChangeSetView } from './toChangeSetView.js';
 
 /**
  * A run's change set while the user reviews it: the files still pending, the hunk selection

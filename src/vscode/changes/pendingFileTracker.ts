@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../lifecycle';
-import type { PendingChangeSet } from './pendingChangeSet';
-import { readCurrent } from './workspaceFiles';
+import { Disposable, toDisposable } from '../lifecycle.js';
+import type { PendingChangeSet } from './pendingChangeSet.js';
+import { readCurrent } from './workspaceFiles.js';
 
 /**
  * Watches the pending files (buffers and disk) and hands each one's current text to the pending

@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
-import { commandIds } from '../commandIds';
-import type { Feature, FeatureFactory } from '../feature';
-import type { RunService } from '../run/runTypes';
-import type { ChangePrompts } from './changePrompts';
-import { ChangeReview } from './changeReview';
+import { commandIds } from '../commandIds.js';
+import type { Feature, FeatureFactory } from '../feature.js';
+import type { RunService } from '../run/runTypes.js';
+import type { ChangePrompts } from './changePrompts.js';
+import { ChangeReview } from './changeReview.js';
 
 export interface ChangeReviewOptions {
 	readonly runs: RunService;

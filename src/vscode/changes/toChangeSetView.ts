@@ -1,12 +1,12 @@
-import type { AnswerChanges, ReviewChangeSet, ReviewFile } from '../../core/changes/changeSet';
-import { type Hunk, hunkDiffLines } from '../../core/changes/hunks';
+import type { AnswerChanges, ReviewChangeSet, ReviewFile } from '../../core/changes/changeSet.js';
+import { type Hunk, hunkDiffLines } from '../../core/changes/hunks.js';
 import {
 	type ChangeFileView,
 	type ChangeSetView,
 	type HunkView,
 	MAX_HUNK_LINES,
 	type UserEdit,
-} from '../../protocol/changeSetView';
+} from '../../protocol/changeSetView.js';
 
 export interface ViewInput {
 	readonly set: ReviewChangeSet;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { RunController } from '../run/runController';
-import type { FinishedRun } from '../run/runTypes';
+import type { RunController } from '../run/runController.js';
+import type { FinishedRun } from '../run/runTypes.js';
 
 /** The question passed to "MassGen: Ask Team": a string, or `{ question }` (e.g. from a keybinding's args). */
 export function questionArgument(arg: unknown): string | undefined {

@@ -1,10 +1,10 @@
-import { pathExists } from '../../core/util/pathExists';
+import { pathExists } from '../../core/util/pathExists.js';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { listRuns } from '../../core/logs/listRuns';
-import { runsDir } from '../../core/logs/runLog';
-import { isSafeRunId } from '../../core/logs/runId';
-import { workspaceFolder } from '../settings';
+import { listRuns } from '../../core/logs/listRuns.js';
+import { runsDir } from '../../core/logs/runLog.js';
+import { isSafeRunId } from '../../core/logs/runId.js';
+import { workspaceFolder } from '../settings.js';
 
 interface FileItem extends vscode.QuickPickItem {
 	readonly file?: string;

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
-import { presetPrefix } from '../config/chooseTeamConfig';
-import { readConfigSetting, workspaceFolder, writeConfigSetting } from '../settings';
+import { presetPrefix } from '../config/chooseTeamConfig.js';
+import { readConfigSetting, workspaceFolder, writeConfigSetting } from '../settings.js';
 
 interface ConfigItem extends vscode.QuickPickItem {
 	/** The setting value; '' = automatic; undefined = browse. */

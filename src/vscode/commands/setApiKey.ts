@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { keyProviders, type KeyStore } from '../secrets';
+import { keyProviders, type KeyStore } from '../secrets.js';
 
 interface ProviderItem extends vscode.QuickPickItem {
 	readonly variable: string;

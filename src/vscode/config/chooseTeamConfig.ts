@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { chooseConfigFile } from '../../core/team/chooseConfigFile';
-import { isRootOrInside } from '../../core/util/paths';
+import { chooseConfigFile } from '../../core/team/chooseConfigFile.js';
+import { isRootOrInside } from '../../core/util/paths.js';
 
 /**
  * Which team config a run uses (architecture §9) — pure, so the order and the Workspace Trust rule are

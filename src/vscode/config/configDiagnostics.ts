@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { ConfigIssue } from '../../core/config/configIssue';
-import { Disposable } from '../lifecycle';
-import { issueSpan } from './issueSpan';
+import type { ConfigIssue } from '../../core/config/configIssue.js';
+import { Disposable } from '../lifecycle.js';
+import { issueSpan } from './issueSpan.js';
 
 /**
  * Config problems as Problems-view diagnostics on the YAML file, each at its line:col. A file

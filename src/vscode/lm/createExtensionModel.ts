@@ -1,7 +1,7 @@
-import type { BackendSettings } from '../../core/providers/backendSettings';
-import { createModel, type CreateModelOptions } from '../../core/providers/createModel';
-import type { ChatModel } from '../../core/providers/model';
-import { type ChatModelLookup, VscodeLmModel } from './vscodeLmModel';
+import type { BackendSettings } from '../../core/providers/backendSettings.js';
+import { createModel, type CreateModelOptions } from '../../core/providers/createModel.js';
+import type { ChatModel } from '../../core/providers/model.js';
+import { type ChatModelLookup, VscodeLmModel } from './vscodeLmModel.js';
 
 /** The core's `createModel`, plus `type: vscode_lm`, which only exists inside VS Code. */
 export function extensionModelFactory(lookup?: ChatModelLookup) {

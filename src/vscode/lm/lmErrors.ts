@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { ProviderError } from '../../core/providers/providerError';
-import { errorMessage } from '../../core/util/errorMessage';
+import { ProviderError } from '../../core/providers/providerError.js';
+import { errorMessage } from '../../core/util/errorMessage.js';
 
 const provider = 'vscode_lm';
 

@@ -5,12 +5,12 @@ import type {
 	ModelCapabilities,
 	ModelEvent,
 	ToolCall,
-} from '../../core/providers/model';
-import { ProviderError } from '../../core/providers/providerError';
-import { tokenSourceFromSignal } from '../cancellation';
-import { toProviderError } from './lmErrors';
-import { promptText, toLmMessages, toLmTools } from './lmMessages';
-import { pickChatModel } from './pickChatModel';
+} from '../../core/providers/model.js';
+import { ProviderError } from '../../core/providers/providerError.js';
+import { tokenSourceFromSignal } from '../cancellation.js';
+import { toProviderError } from './lmErrors.js';
+import { promptText, toLmMessages, toLmTools } from './lmMessages.js';
+import { pickChatModel } from './pickChatModel.js';
 
 /** Finds the chat model a config names; undefined when VS Code has none that matches. */
 export type ChatModelLookup = (model: string) => Thenable<vscode.LanguageModelChat | undefined>;

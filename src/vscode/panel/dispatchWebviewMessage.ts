@@ -1,6 +1,6 @@
-import type { ApprovalDecision, HunkSelection, WebviewMessage } from '../../protocol/messages';
-import { assertNever } from '../../protocol/assertNever';
-import type { ParseResult } from '../../protocol/webviewMessageSchema';
+import type { ApprovalDecision, HunkSelection, WebviewMessage } from '../../protocol/messages.js';
+import { assertNever } from '../../protocol/assertNever.js';
+import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
 
 /** What the panel can ask the host to do (each maps to one validated message type). */
 export interface PanelActions {

@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
-import { commandIds } from '../commandIds';
-import type { Feature, FeatureFactory } from '../feature';
-import type { RunService } from '../run/runTypes';
-import { SelectionReview } from './selectionReview';
+import { commandIds } from '../commandIds.js';
+import type { Feature, FeatureFactory } from '../feature.js';
+import type { RunService } from '../run/runTypes.js';
+import { SelectionReview } from './selectionReview.js';
 
 export interface SelectionReviewFeature extends Feature {
 	readonly review: SelectionReview;

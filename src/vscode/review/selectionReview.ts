@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { type AgreedFinding, countAgreement } from '../../core/review/agreement';
-import { parseFindings } from '../../core/review/findings';
-import { reviewQuestion } from '../../core/review/reviewPrompt';
-import { contextKeys } from '../commandIds';
-import { Disposable } from '../lifecycle';
-import type { FinishedRun, RunService } from '../run/runTypes';
+import { type AgreedFinding, countAgreement } from '../../core/review/agreement.js';
+import { parseFindings } from '../../core/review/findings.js';
+import { reviewQuestion } from '../../core/review/reviewPrompt.js';
+import { contextKeys } from '../commandIds.js';
+import { Disposable } from '../lifecycle.js';
+import type { FinishedRun, RunService } from '../run/runTypes.js';
 
 export interface SelectionReviewDeps {
 	readonly runs: RunService;

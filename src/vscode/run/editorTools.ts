@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
-import type { PermissionStore } from '../../core/permissions/permissionEngine';
-import type { RunToolInputs } from '../../core/run/runTools';
-import { readToolSettings } from '../approvals/readToolSettings';
-import { reportToolNotices } from './runMessages';
+import type { ApprovalBroker } from '../../core/approvals/approvalBroker.js';
+import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
+import type { RunToolInputs } from '../../core/run/runTools.js';
+import { readToolSettings } from '../approvals/readToolSettings.js';
+import { reportToolNotices } from './runMessages.js';
 
 export interface EditorToolsInputs {
 	readonly broker: ApprovalBroker;

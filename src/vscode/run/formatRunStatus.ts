@@ -1,4 +1,4 @@
-import type { RunState } from '../../protocol/runState';
+import type { RunState } from '../../protocol/runState.js';
 
 /** `m:ss` (or `h:mm:ss`). */
 export function formatElapsed(ms: number): string {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-export type Engine = typeof import('./runEngine');
+export type Engine = typeof import('./runEngine.js');
 
 /** The engine bundle's file name, next to `extension.js` in `dist/` (package.json `build:ext`). */
 export const engineBundle = 'engine.js';

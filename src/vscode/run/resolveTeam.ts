@@ -1,24 +1,24 @@
-import type { ApiKeySources } from '../../core/config/apiKeys';
-import type { ConfigIssue } from '../../core/config/configIssue';
-import type { DroppedAgent } from '../../core/config/defaultTeam';
-import type { ConfigLoadResult } from '../../core/config/loadConfig';
-import type { AgentConfig } from '../../core/config/schema';
+import type { ApiKeySources } from '../../core/config/apiKeys.js';
+import type { ConfigIssue } from '../../core/config/configIssue.js';
+import type { DroppedAgent } from '../../core/config/defaultTeam.js';
+import type { ConfigLoadResult } from '../../core/config/loadConfig.js';
+import type { AgentConfig } from '../../core/config/schema.js';
 import {
 	type HostMembers,
 	type HostModels,
 	type ResolvedTeam as CoreResolvedTeam,
 	resolveTeam as resolveCoreTeam,
 	type TeamResolution as CoreTeamResolution,
-} from '../../core/team/resolveTeam';
-import type { TeamConfigKind } from '../config/chooseTeamConfig';
-import { type ChatModelInfo, distinctFamilies, pickChatModel } from '../lm/pickChatModel';
+} from '../../core/team/resolveTeam.js';
+import type { TeamConfigKind } from '../config/chooseTeamConfig.js';
+import { type ChatModelInfo, distinctFamilies, pickChatModel } from '../lm/pickChatModel.js';
 
 /** A default team never has more members than this (keyed agents first, then VS Code models). */
 export const maxDefaultTeam = 4;
 /** VS Code language models a default team takes at most. */
 export const maxDefaultLmAgents = 3;
 
-export type { TeamProblem } from '../../core/team/resolveTeam';
+export type { TeamProblem } from '../../core/team/resolveTeam.js';
 export type ResolvedTeam = CoreResolvedTeam<TeamConfigKind>;
 export type TeamResolution = CoreTeamResolution<TeamConfigKind>;
 

@@ -1,34 +1,34 @@
-import { pathExists } from '../../core/util/pathExists';
+import { pathExists } from '../../core/util/pathExists.js';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import type { ApprovalBroker } from '../../core/approvals/approvalBroker';
-import type { RunEvent } from '../../core/events/runEvents';
-import type { PermissionStore } from '../../core/permissions/permissionEngine';
-import type { Turn } from '../../core/orchestrator/types';
-import { reduceRun } from '../../protocol/reduceRun';
-import { initialRunState, type RunState } from '../../protocol/runState';
-import { abortSignalFromToken } from '../cancellation';
-import { contextKeys } from '../commandIds';
-import { chooseTeamConfig } from '../config/chooseTeamConfig';
-import type { ConfigDiagnostics } from '../config/configDiagnostics';
-import { Disposable } from '../lifecycle';
-import type { SessionSecrets } from '../log';
-import type { KeyStore } from '../secrets';
-import { readConfigSetting, workspaceFolder } from '../settings';
-import { editorTools } from './editorTools';
-import { EventBatcher } from './eventBatcher';
-import { readSecretPathsSetting } from './secretPathsSetting';
-import type { Engine } from './loadEngine';
+import type { ApprovalBroker } from '../../core/approvals/approvalBroker.js';
+import type { RunEvent } from '../../core/events/runEvents.js';
+import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
+import type { Turn } from '../../core/orchestrator/types.js';
+import { reduceRun } from '../../protocol/reduceRun.js';
+import { initialRunState, type RunState } from '../../protocol/runState.js';
+import { abortSignalFromToken } from '../cancellation.js';
+import { contextKeys } from '../commandIds.js';
+import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
+import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
+import { Disposable } from '../lifecycle.js';
+import type { SessionSecrets } from '../log.js';
+import type { KeyStore } from '../secrets.js';
+import { readConfigSetting, workspaceFolder } from '../settings.js';
+import { editorTools } from './editorTools.js';
+import { EventBatcher } from './eventBatcher.js';
+import { readSecretPathsSetting } from './secretPathsSetting.js';
+import type { Engine } from './loadEngine.js';
 import {
 	reportCancelled,
 	reportFinished,
 	reportTeamNotes,
 	reportTeamProblem,
 	reportUnexpected,
-} from './runMessages';
-import type { RunStatusBar } from './runStatusBar';
-import type { FinishedRun, RunRequest, RunService } from './runTypes';
-import { errorMessage } from '../../core/util/errorMessage';
+} from './runMessages.js';
+import type { RunStatusBar } from './runStatusBar.js';
+import type { FinishedRun, RunRequest, RunService } from './runTypes.js';
+import { errorMessage } from '../../core/util/errorMessage.js';
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;

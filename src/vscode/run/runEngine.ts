@@ -4,17 +4,17 @@
  * at the first run by `loadEngineBundle` so activation neither reads nor compiles it. The SDKs
  * themselves load later still, at an adapter's first call.
  */
-import type { ApiKeySources } from '../../core/config/apiKeys';
-import { runSession, type RunSessionOptions, type RunSessionOutcome } from '../../core/run/runSession';
-import { Redactor } from '../../core/secrets/redactor';
-import { keySecrets as keyValues } from '../../core/team/buildAgents';
-import { extensionModelFactory } from '../lm/createExtensionModel';
-import type { ChatModelLookup } from '../lm/vscodeLmModel';
-import type { ResolvedTeam } from './resolveTeam';
+import type { ApiKeySources } from '../../core/config/apiKeys.js';
+import { runSession, type RunSessionOptions, type RunSessionOutcome } from '../../core/run/runSession.js';
+import { Redactor } from '../../core/secrets/redactor.js';
+import { keySecrets as keyValues } from '../../core/team/buildAgents.js';
+import { extensionModelFactory } from '../lm/createExtensionModel.js';
+import type { ChatModelLookup } from '../lm/vscodeLmModel.js';
+import type { ResolvedTeam } from './resolveTeam.js';
 
-export { loadConfigText } from '../../core/config/loadConfig';
-export { readDotenv } from '../../core/config/apiKeys';
-export { resolveTeam } from './resolveTeam';
+export { loadConfigText } from '../../core/config/loadConfig.js';
+export { readDotenv } from '../../core/config/apiKeys.js';
+export { resolveTeam } from './resolveTeam.js';
 
 /** The secrets the key sources hold (secret storage, environment, `.env`), before any team is resolved. */
 export function keySecrets(keys: ApiKeySources): Redactor {

@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { ConfigIssue } from '../../core/config/configIssue';
-import { commandIds } from '../commandIds';
-import type { ResolvedTeam, TeamProblem } from './resolveTeam';
-import type { FinishedRun } from './runTypes';
-import { errorMessage } from '../../core/util/errorMessage';
+import type { ConfigIssue } from '../../core/config/configIssue.js';
+import { commandIds } from '../commandIds.js';
+import type { ResolvedTeam, TeamProblem } from './resolveTeam.js';
+import type { FinishedRun } from './runTypes.js';
+import { errorMessage } from '../../core/util/errorMessage.js';
 
 /**
  * What the user is told about a run, as non-modal notifications with the next step as a button.

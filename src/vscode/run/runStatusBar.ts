@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { RunState } from '../../protocol/runState';
-import { commandIds } from '../commandIds';
-import { Disposable, toDisposable } from '../lifecycle';
-import { formatRunStatus } from './formatRunStatus';
+import type { RunState } from '../../protocol/runState.js';
+import { commandIds } from '../commandIds.js';
+import { Disposable, toDisposable } from '../lifecycle.js';
+import { formatRunStatus } from './formatRunStatus.js';
 
 /** The status bar item shown while a run is active; clicking it shows the panel. */
 export class RunStatusBar extends Disposable {

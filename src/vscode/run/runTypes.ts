@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
-import type { RunResult } from '../../core/orchestrator/types';
-import type { Workspace } from '../../core/workspace/types';
-import type { ChangeSetView } from '../../protocol/changeSetView';
-import type { HunkSelection } from '../../protocol/messages';
-import type { RunState } from '../../protocol/runState';
+import type { RunResult } from '../../core/orchestrator/types.js';
+import type { Workspace } from '../../core/workspace/types.js';
+import type { ChangeSetView } from '../../protocol/changeSetView.js';
+import type { HunkSelection } from '../../protocol/messages.js';
+import type { RunState } from '../../protocol/runState.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { secretPatternProblem } from '../../core/workspace/secretPaths';
+import { secretPatternProblem } from '../../core/workspace/secretPaths.js';
 
 export const secretPathsKey = 'massgen.secretPaths';
 
