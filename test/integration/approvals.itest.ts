@@ -12,20 +12,11 @@ import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { requestScreenshot } from './harness';
+import { until } from './hostWaits';
 
 type Api = MassGenApi & { readonly approvals: MassGenApprovalsApi };
 
 const extensionId = 'massgen.massgen-vscode';
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = probe();
-		if (value !== undefined && value !== false) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-}
 
 /** The next run's end; rejects after `timeoutMs` with what the run was doing (instead of a bare mocha timeout). */
 function nextFinish(api: Api, timeoutMs = 90_000): Promise<FinishedRun> {

@@ -7,31 +7,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import type { RunEvent } from '../../src/core/events/runEvents';
-import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
-import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import { nextFinish } from './hostWaits';
+import { runTeam } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 const setting = 'massgen.commands.allowUnsandboxed';
-
-async function runTeam(
-	api: MassGenApi,
-	question: string,
-): Promise<{ run: FinishedRun; result: RunEvent | undefined }> {
-	const finished = nextFinish(api);
-	await vscode.commands.executeCommand(commandIds.askTeam, question);
-	const run = await finished;
-	const events = readFileSync(join(run.runDir, 'events.jsonl'), 'utf8')
-		.trim()
-		.split('\n')
-		.map((line) => JSON.parse(line) as RunEvent);
-	return {
-		run,
-		result: events.find((event) => event.type === 'tool-result' && event.name === 'run_command'),
-	};
-}
 
 describe('A workspace config cannot opt out of the command sandbox (in VS Code)', function () {
 	this.timeout(120_000);
