@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { signalDirEnv } from '../integration/harness';
+import { signalDirEnv } from '../host/harness';
 import { type CodeServer, startCodeServer } from './codeServer';
 import { runInHost } from './runInHost';
 import { scenarios } from './scenarios/index';

@@ -1,9 +1,9 @@
-// Launcher (a): runs the in-host mocha suite (out/integration/index.js) inside code-server's
+// Launcher (a): runs the in-host mocha suite (out/host/index.js) inside code-server's
 // extension host. The workbench reports the result through `window.codeAutomationExit`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { type InHostSummary, screenshotPrefix, summaryPrefix } from '../integration/harness';
+import { type InHostSummary, screenshotPrefix, summaryPrefix } from '../host/harness';
 import type { CodeServer } from './codeServer';
 import { repoRoot, Workbench } from './workbench';
 
@@ -77,7 +77,7 @@ export async function runInHost(
 		workbench = await Promise.race([
 			Workbench.open(browser, server, {
 				folder: options.folder,
-				extensionTestsPath: join(repoRoot, 'out', 'integration', 'index.js'),
+				extensionTestsPath: join(repoRoot, 'out', 'host', 'index.js'),
 				onLog,
 				onExit: exit,
 			}),

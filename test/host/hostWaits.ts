@@ -1,4 +1,4 @@
-// Waiting helpers shared by the in-host suites (bundled into out/integration).
+// Waiting helpers shared by the in-host suites (bundled into out/host).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
 			// Downloads, user data and extensions stay out of the repo.
 			cachePath: join(e2eCacheRoot(), 'vscode-test'),
 			extensionDevelopmentPath: repoRoot,
-			extensionTestsPath: join(repoRoot, 'out', 'integration', 'index.js'),
+			extensionTestsPath: join(repoRoot, 'out', 'host', 'index.js'),
 			launchArgs: [
 				workspace,
 				'--disable-extensions',
