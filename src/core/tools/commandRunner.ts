@@ -110,6 +110,9 @@ export async function runShellCommand(options: CommandRunOptions): Promise<Comma
 	let timedOut = false;
 	let cancelled = false;
 	let spawnError: string | undefined;
+	// Listened for from the start: 'close' often fires while the group is being ended below, and a
+	// listener attached afterwards would wait for the fallback instead (300 ms on every such command).
+	const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
 	const ended = new Promise<void>((resolve) => {
 		child.once('exit', () => resolve());
 		child.once('error', (error) => {
@@ -134,10 +137,7 @@ export async function runShellCommand(options: CommandRunOptions): Promise<Comma
 	}
 	// Background jobs would keep the pipes (and the machine) busy: end the whole group now.
 	await terminateGroup(child, 200);
-	await Promise.race([
-		new Promise((resolve) => child.once('close', resolve)),
-		waitForExit(child, 0).then(() => delay(300)),
-	]);
+	await Promise.race([closed, waitForExit(child, 0).then(() => delay(300))]);
 	child.stdout?.destroy();
 	child.stderr?.destroy();
 	return {
