@@ -64,6 +64,11 @@ export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' |
 export type ModelEvent =
 	| { readonly type: 'text-delta'; readonly text: string }
 	| { readonly type: 'reasoning-delta'; readonly text: string }
+	/**
+	 * A piece of a tool call is streaming (its name or argument text): output has begun, though the
+	 * call itself arrives whole, as `tool-call`, once its arguments are complete.
+	 */
+	| { readonly type: 'tool-call-delta'; readonly index: number }
 	| { readonly type: 'tool-call'; readonly call: ToolCall }
 	| { readonly type: 'usage'; readonly usage: Usage }
 	| {
