@@ -15,7 +15,7 @@ type Block =
 	| { kind: 'text' }
 	| { kind: 'thinking'; thinking: string; signature: string }
 	| { kind: 'redacted'; data: string }
-	| { kind: 'tool'; id: string; name: string; json: string; initial: unknown };
+	| { kind: 'tool'; id: string; name: string; json: string; initial: unknown; call: number };
 
 /** `type: claude` — Anthropic Messages, streamed, with prompt caching and thinking echo. */
 export class AnthropicModel implements ChatModel {
@@ -52,6 +52,7 @@ export class AnthropicModel implements ChatModel {
 		let usage: Usage = { inputTokens: 0, outputTokens: 0 };
 		let stopReason: StopReason | null = null;
 		let sawCall = false;
+		let calls = 0;
 		for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
 			switch (event.type) {
 				case 'message_start':
@@ -66,7 +67,9 @@ export class AnthropicModel implements ChatModel {
 							name: block.name,
 							json: '',
 							initial: block.input,
+							call: calls,
 						});
+						yield { type: 'tool-call-delta', index: calls++ };
 					} else if (block.type === 'thinking') {
 						blocks.set(event.index, {
 							kind: 'thinking',
@@ -93,6 +96,7 @@ export class AnthropicModel implements ChatModel {
 						block.signature = delta.signature;
 					} else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
 						block.json += delta.partial_json;
+						if (delta.partial_json) yield { type: 'tool-call-delta', index: block.call };
 					}
 					break;
 				}

@@ -69,6 +69,7 @@ export class ChatCompletionsModel implements ChatModel {
 				if (part.function?.name) call.name += part.function.name;
 				if (part.function?.arguments) call.args += part.function.arguments;
 				calls.set(index, call);
+				if (part.function?.name || part.function?.arguments) yield { type: 'tool-call-delta', index };
 			}
 			if (choice.finish_reason) finish = choice.finish_reason;
 		}

@@ -86,6 +86,8 @@ export class GeminiModel implements ChatModel {
 					const providerData = part.thoughtSignature
 						? { [geminiCallSignatureKey]: part.thoughtSignature }
 						: undefined;
+					// Gemini sends a call whole: the delta still marks output as begun, as elsewhere.
+					yield { type: 'tool-call-delta', index: calls };
 					calls += 1;
 					yield {
 						type: 'tool-call',

@@ -40,7 +40,8 @@ export class OpenAIResponsesModel implements ChatModel {
 	): AsyncGenerator<ModelEvent> {
 		const client = await this.client();
 		const stream = await client.responses.create(toResponsesRequest(this.settings, request), { signal });
-		const calls = new Map<number, { id: string; name: string; args: string }>();
+		// Keyed by output_index; `index` is the call's position among this response's calls.
+		const calls = new Map<number, { id: string; name: string; args: string; index: number }>();
 		const reasoningItems: unknown[] = [];
 		let sawCall = false;
 		for await (const event of stream as AsyncIterable<ResponseStreamEvent>) {
@@ -59,12 +60,14 @@ export class OpenAIResponsesModel implements ChatModel {
 				case 'response.output_item.added':
 					if (event.item.type === 'function_call') {
 						const { call_id, name, arguments: args } = event.item;
-						calls.set(event.output_index, { id: call_id, name, args: args ?? '' });
+						calls.set(event.output_index, { id: call_id, name, args: args ?? '', index: calls.size });
+						yield { type: 'tool-call-delta', index: calls.size - 1 };
 					}
 					break;
 				case 'response.function_call_arguments.delta': {
 					const call = calls.get(event.output_index);
 					if (call) call.args += event.delta;
+					if (call && event.delta) yield { type: 'tool-call-delta', index: call.index };
 					break;
 				}
 				case 'response.output_item.done': {

@@ -53,6 +53,8 @@ export interface ContractOptions {
 	readonly extraOptions?: Record<string, unknown>;
 	/** Anthropic reports no separate count of thinking tokens (they are part of output). */
 	readonly reportsReasoningTokens?: boolean;
+	/** Gemini sends each function call whole, so one tool-call-delta precedes it, not one per chunk. */
+	readonly wholeToolCalls?: boolean;
 }
 
 /**
@@ -118,6 +120,24 @@ export function describeProviderContract(
 			expect(result!.toolCalls[0]).toMatchObject({ name: 'read_file', arguments: args });
 			expect(result!.toolCalls[0]!.parseError).toBeUndefined();
 			expect(result!.finishReason).toBe('tool-calls');
+		});
+
+		it('signals a streaming tool call with tool-call-delta events before the call itself', async () => {
+			server.say({
+				toolCalls: [
+					{ name: 'read_file', arguments: { path: 'src/first/file.ts' }, chunks: 6 },
+					{ name: 'read_file', arguments: { path: 'src/second/file.ts' }, chunks: 6 },
+				],
+			});
+			const { result } = await attempt(model, request());
+			const events = result!.events;
+			const callAt = events.flatMap((e, i) => (e.type === 'tool-call' ? [i] : []));
+			expect(callAt).toHaveLength(2);
+			for (const [index, at] of callAt.entries()) {
+				const deltas = events.slice(0, at).filter((e) => e.type === 'tool-call-delta' && e.index === index);
+				expect(deltas.length).toBeGreaterThanOrEqual(options.wholeToolCalls ? 1 : 6);
+			}
+			expect(events[0]!.type).toBe('tool-call-delta');
 		});
 
 		it('returns two tool calls from one response, in order, with distinct ids', async () => {

@@ -10,6 +10,7 @@ describeProviderContract(
 		model: 'gemini-2.5-flash',
 		keyVariable: 'GEMINI_API_KEY',
 		authHeader: (headers) => headers['x-goog-api-key'],
+		wholeToolCalls: true,
 	},
 	(ctx) => {
 		it('sends native function declarations (JSON Schema as parametersJsonSchema), system instruction, config', async () => {
