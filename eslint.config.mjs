@@ -8,16 +8,39 @@ export default tseslint.config(
 	{
 		files: ['**/*.ts'],
 		rules: {
-			'@typescript-eslint/naming-convention': ['error', { selector: 'import', format: ['camelCase', 'PascalCase'] }],
+			'@typescript-eslint/naming-convention': [
+				'error',
+				{ selector: 'import', format: ['camelCase', 'PascalCase'] },
+			],
 			'@typescript-eslint/no-unused-vars': [
 				'error',
-				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+				{
+					argsIgnorePattern: '^_',
+					varsIgnorePattern: '^_',
+					caughtErrorsIgnorePattern: '^_',
+					destructuredArrayIgnorePattern: '^_',
+				},
 			],
 			// Closures may read a `let` assigned later (objects that refer to each other at activation).
 			'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
 			curly: ['error', 'multi-line'],
 			eqeqeq: 'error',
 			'no-throw-literal': 'error',
+		},
+	},
+	{
+		// One import style in the shipped code: a relative import names the compiled `.js` file, as Node's ESM resolution wants.
+		files: ['src/**/*.ts', 'webview/**/*.ts'],
+		rules: {
+			'no-restricted-syntax': [
+				'error',
+				...['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression'].map(
+					(node) => ({
+						selector: `${node} > Literal.source[value=/^[.]{1,2}[/](?!.*[.](js|json|css)$)/]`,
+						message: 'A relative import ends in .js (the compiled file name).',
+					}),
+				),
+			],
 		},
 	},
 );
