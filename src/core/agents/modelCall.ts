@@ -1,3 +1,4 @@
+import type { Usage } from '../events/runEvents.js';
 import { generate, type Generation } from '../providers/generate.js';
 import type { ChatModel, ChatRequest } from '../providers/model.js';
 
@@ -6,8 +7,18 @@ export type ModelCallResult = Generation;
 export interface ModelCallListener {
 	onText(text: string): void;
 	onReasoning(text: string): void;
-	/** The first sign of output: after it, a restart would throw work away. */
+	/** The first sign of output (text, reasoning or a tool call streaming): after it, a restart would throw work away. */
 	onFirstOutput(): void;
+}
+
+/** What a call has shown so far, readable by the caller when the call throws (aborted, cut off). */
+export interface ModelCallState {
+	/**
+	 * The latest usage the provider reported. Adapters report it as early as the API does (Anthropic's
+	 * input tokens at the start, Gemini's on each chunk), each report superseding the last: record it
+	 * once per call — `result.usage` when the call completes, this when it does not.
+	 */
+	lastUsage: Usage | undefined;
 }
 
 /** Runs one streamed model call to its end, forwarding deltas as they arrive. */
@@ -16,10 +27,15 @@ export async function runModelCall(
 	request: ChatRequest,
 	signal: AbortSignal,
 	listener: ModelCallListener,
+	state?: ModelCallState,
 ): Promise<ModelCallResult> {
 	let output = false;
 	return generate(model, request, signal, (event) => {
-		if (event.type === 'usage' || event.type === 'finish') return;
+		if (event.type === 'usage') {
+			if (state) state.lastUsage = event.usage;
+			return;
+		}
+		if (event.type === 'finish') return;
 		if (!output) {
 			output = true;
 			listener.onFirstOutput();

@@ -56,7 +56,10 @@ export class AnthropicModel implements ChatModel {
 		for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
 			switch (event.type) {
 				case 'message_start':
+					// Input tokens (cache reads and writes too) are billed from here: report them at once,
+					// so a call aborted mid-stream still counts them. The final usage event supersedes this one.
 					usage = mergeUsage(usage, event.message.usage);
+					yield { type: 'usage', usage };
 					break;
 				case 'content_block_start': {
 					const block = event.content_block;

@@ -72,12 +72,21 @@ export class GeminiModel implements ChatModel {
 		stream: AsyncIterable<GenerateContentResponse>,
 		ctx: ErrorContext,
 	): AsyncGenerator<ModelEvent> {
-		let usage: GenerateContentResponseUsageMetadata | undefined;
+		let usage: Usage | undefined;
 		let finish: string | undefined;
 		let textSignature: string | undefined;
 		let calls = 0;
+		let reported = '';
 		for await (const chunk of stream) {
-			if (chunk.usageMetadata) usage = chunk.usageMetadata;
+			if (chunk.usageMetadata) {
+				// Chunks carry the running usage: report each change, so an aborted call keeps what was billed.
+				usage = fromGeminiUsage(chunk.usageMetadata);
+				const key = JSON.stringify(usage);
+				if (key !== reported) {
+					reported = key;
+					yield { type: 'usage', usage };
+				}
+			}
 			if (chunk.promptFeedback?.blockReason && !chunk.candidates?.length) finish = 'PROMPT_BLOCKED';
 			const candidate = chunk.candidates?.[0];
 			for (const part of candidate?.content?.parts ?? []) {
@@ -101,7 +110,7 @@ export class GeminiModel implements ChatModel {
 			if (candidate?.finishReason) finish = candidate.finishReason;
 		}
 		if (!finish) throw invalidResponse(ctx, 'stream ended before a finishReason');
-		if (usage) yield { type: 'usage', usage: fromGeminiUsage(usage) };
+		if (usage) yield { type: 'usage', usage };
 		yield {
 			type: 'finish',
 			reason: mapGeminiFinish(finish, calls > 0),

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { runModelCall, type ModelCallState } from '../../../src/core/agents/modelCall.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import type { ChatMessage } from '../../../src/core/providers/model.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
@@ -14,6 +15,32 @@ describeProviderContract(
 		authHeader: (headers) => headers['x-api-key'] ?? headers['authorization']?.replace(/^Bearer /, ''),
 	},
 	(ctx) => {
+		it('reports input usage from message_start, so a call aborted mid-stream keeps it', async () => {
+			const { server, model } = ctx();
+			server.enqueue({
+				turn: {
+					text: ['one ', 'two ', 'three'],
+					usage: { input: 5000, output: 40, cachedInput: 4000, cacheWrite: 500 },
+				},
+				stallAfter: 4,
+			});
+			const controller = new AbortController();
+			const state: ModelCallState = { lastUsage: undefined };
+			const listener = {
+				onText: () => controller.abort(),
+				onReasoning: () => undefined,
+				onFirstOutput: () => undefined,
+			};
+			const call = runModelCall(model, request(), controller.signal, listener, state);
+			await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+			expect(state.lastUsage).toEqual({
+				inputTokens: 5000,
+				outputTokens: 1,
+				cachedInputTokens: 4000,
+				cacheWriteTokens: 500,
+			});
+		});
+
 		it('sends Messages with input_schema tools, max_tokens and a cached system prompt', async () => {
 			const { server, settings } = ctx();
 			const model = createModel({ ...settings, temperature: 0.4, maxTokens: 2048 });

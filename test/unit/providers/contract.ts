@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BackendSettings } from '../../../src/core/providers/backendSettings.js';
+import { runModelCall } from '../../../src/core/agents/modelCall.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import { generate } from '../../../src/core/providers/generate.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../../../src/core/providers/model.js';
@@ -137,7 +138,29 @@ export function describeProviderContract(
 				const deltas = events.slice(0, at).filter((e) => e.type === 'tool-call-delta' && e.index === index);
 				expect(deltas.length).toBeGreaterThanOrEqual(options.wholeToolCalls ? 1 : 6);
 			}
-			expect(events[0]!.type).toBe('tool-call-delta');
+			expect(events.find((e) => e.type !== 'usage')?.type).toBe('tool-call-delta');
+		});
+
+		it('counts a tool call that is still streaming as output (runModelCall: onFirstOutput)', async () => {
+			// The stream stalls inside the call (Gemini's is whole: after it): only a delta can signal output.
+			server.enqueue({
+				turn: { toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts' }, chunks: 6 }] },
+				stallAfter: options.wholeToolCalls ? 1 : 3,
+			});
+			const controller = new AbortController();
+			const guard = setTimeout(() => controller.abort(), 5000);
+			let firstOutput = false;
+			const call = runModelCall(model, request(), controller.signal, {
+				onText: () => undefined,
+				onReasoning: () => undefined,
+				onFirstOutput: () => {
+					firstOutput = true;
+					controller.abort();
+				},
+			});
+			await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+			clearTimeout(guard);
+			expect(firstOutput).toBe(true);
 		});
 
 		it('returns two tool calls from one response, in order, with distinct ids', async () => {

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { runModelCall, type ModelCallState } from '../../../src/core/agents/modelCall.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import type { ChatMessage } from '../../../src/core/providers/model.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
@@ -13,6 +14,33 @@ describeProviderContract(
 		wholeToolCalls: true,
 	},
 	(ctx) => {
+		it('reports the running usageMetadata of each chunk, so a call aborted mid-stream keeps it', async () => {
+			const { server, model } = ctx();
+			const usageMetadata = { promptTokenCount: 3000, cachedContentTokenCount: 2500, totalTokenCount: 3000 };
+			server.enqueue({
+				events: [
+					{ data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Par' }] } }], usageMetadata } },
+					{ data: { candidates: [{ content: { role: 'model', parts: [{ text: 'tial' }] } }] } },
+				],
+				stallAfter: -1,
+			});
+			const controller = new AbortController();
+			const state: ModelCallState = { lastUsage: undefined };
+			const listener = {
+				onText: () => controller.abort(),
+				onReasoning: () => undefined,
+				onFirstOutput: () => undefined,
+			};
+			const call = runModelCall(model, request(), controller.signal, listener, state);
+			await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+			expect(state.lastUsage).toEqual({
+				inputTokens: 3000,
+				outputTokens: 0,
+				reasoningTokens: 0,
+				cachedInputTokens: 2500,
+			});
+		});
+
 		it('sends native function declarations (JSON Schema as parametersJsonSchema), system instruction, config', async () => {
 			const { server, settings } = ctx();
 			const model = createModel({ ...settings, temperature: 0.1, maxTokens: 512 });
