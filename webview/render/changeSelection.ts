@@ -4,7 +4,8 @@
  * back while a `select-hunks` is in flight. Also builds the `accept` message from exactly what
  * the user sees. Pure logic, no DOM.
  */
-import type { ChangeFileView, ChangeSetView, HunkView } from '../../src/protocol/changeSetView.js';
+import type { ChangeFileView, ChangeSetView } from '../../src/protocol/changeSetView.js';
+import { isDefaultSelection, toggleHunk } from '../../src/protocol/hunkRules.js';
 import type { HunkSelection, WebviewMessage } from '../../src/protocol/messages.js';
 
 /** A toggle sent to the host and not yet reflected in its change set. */
@@ -23,39 +24,9 @@ export interface FileSelection {
 	readonly pending: boolean;
 }
 
-/**
- * Same rule as the host (`hunksOverlap` in core/changes/hunks.ts): hunks against one base
- * touching the same base lines; two insertions overlap only at the same place.
- */
-export function hunksOverlap(a: HunkView, b: HunkView): boolean {
-	const aEnd = a.oldStart + a.oldLines;
-	const bEnd = b.oldStart + b.oldLines;
-	if (a.oldLines === 0 && b.oldLines === 0) return a.oldStart === b.oldStart;
-	if (a.oldLines === 0) return b.oldStart < a.oldStart && a.oldStart < bEnd;
-	if (b.oldLines === 0) return a.oldStart < b.oldStart && b.oldStart < aEnd;
-	return a.oldStart < bEnd && b.oldStart < aEnd;
-}
-
-/** The host's toggle rule (`toggleHunk`): switching a hunk on switches off what it overlaps. */
-export function toggle(
-	file: ChangeFileView,
-	selected: ReadonlySet<string>,
-	id: string,
-	on: boolean,
-): Set<string> {
-	const next = new Set(selected);
-	if (!on) {
-		next.delete(id);
-		return next;
-	}
-	const all = [...file.hunks, ...file.alternatives];
-	const hunk = all.find((candidate) => candidate.id === id);
-	if (!hunk) return next;
-	for (const other of all) {
-		if (other.id !== id && next.has(other.id) && hunksOverlap(other, hunk)) next.delete(other.id);
-	}
-	next.add(id);
-	return next;
+/** The host's toggle rule, on the panel's view of a file. */
+function toggle(file: ChangeFileView, selected: ReadonlySet<string>, id: string, on: boolean): Set<string> {
+	return toggleHunk([...file.hunks, ...file.alternatives], selected, id, on);
 }
 
 function hostSelection(file: ChangeFileView): Set<string> {
@@ -63,11 +34,6 @@ function hostSelection(file: ChangeFileView): Set<string> {
 	for (const hunk of file.hunks) if (hunk.selected) ids.add(hunk.id);
 	for (const hunk of file.alternatives) if (hunk.selected) ids.add(hunk.id);
 	return ids;
-}
-
-/** The default selection: every winner hunk, no alternative. */
-export function isDefaultSelection(file: ChangeFileView, ids: ReadonlySet<string>): boolean {
-	return ids.size === file.hunks.length && file.hunks.every((hunk) => ids.has(hunk.id));
 }
 
 export class ChangeSelection {
@@ -133,7 +99,7 @@ export class ChangeSelection {
 		const selections = set.files.map((file) => ({ file, selection: this.file(file) }));
 		const plain =
 			this._intents.length === 0 &&
-			selections.every(({ file, selection }) => isDefaultSelection(file, selection.ids));
+			selections.every(({ file, selection }) => isDefaultSelection(file.hunks, selection.ids));
 		if (plain || selections.length === 0) return { type: 'accept', runId: set.runId };
 		const hunks: HunkSelection[] = selections.map(({ file, selection }) => ({
 			path: file.path,

@@ -1,5 +1,6 @@
 import type { ChangeKind } from '../events/runEvents.js';
 import type { FileChange } from '../workspace/types.js';
+import { toggleHunk as toggleSelection } from '../../protocol/hunkRules.js';
 import { applyHunks, type Hunk, hunksOverlap, sameHunk, splitHunks } from './hunks.js';
 
 /** One answer's change set (an agent's latest answer overlay against the same base). */
@@ -171,17 +172,5 @@ export function toggleHunk(
 	id: string,
 	on: boolean,
 ): Set<string> {
-	const next = new Set(selected);
-	if (!on) {
-		next.delete(id);
-		return next;
-	}
-	const all: (Hunk & { id: string })[] = [...file.hunks, ...file.alternatives];
-	const hunk = all.find((candidate) => candidate.id === id);
-	if (!hunk) return next;
-	for (const other of all) {
-		if (other.id !== id && next.has(other.id) && hunksOverlap(other, hunk)) next.delete(other.id);
-	}
-	next.add(id);
-	return next;
+	return toggleSelection([...file.hunks, ...file.alternatives], selected, id, on);
 }

@@ -1,4 +1,7 @@
+import { hunksOverlap } from '../../protocol/hunkRules.js';
 import { boundedDiffLines } from './boundedDiff.js';
+
+export { hunksOverlap } from '../../protocol/hunkRules.js';
 
 /**
  * One block of consecutive changed lines between a base text and a new text, as `diffLines`
@@ -57,20 +60,6 @@ export function splitHunks(base: string, next: string): Hunk[] {
 	}
 	if (open) hunks.push(open);
 	return hunks;
-}
-
-/**
- * Whether two hunks made against the same base touch the same base lines, so both cannot be
- * applied. An insertion right before or after another hunk's lines does not overlap it; two
- * insertions at the same place do (their order would be a guess).
- */
-export function hunksOverlap(a: Hunk, b: Hunk): boolean {
-	const aEnd = a.oldStart + a.oldLines;
-	const bEnd = b.oldStart + b.oldLines;
-	if (a.oldLines === 0 && b.oldLines === 0) return a.oldStart === b.oldStart;
-	if (a.oldLines === 0) return b.oldStart < a.oldStart && a.oldStart < bEnd;
-	if (b.oldLines === 0) return a.oldStart < b.oldStart && b.oldStart < aEnd;
-	return a.oldStart < bEnd && b.oldStart < aEnd;
 }
 
 /** Same base lines replaced by the same text (trailing whitespace and line endings ignored). */
