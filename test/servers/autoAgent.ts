@@ -1,5 +1,12 @@
 import type { PromptView, Turn } from './types.js';
 
+/**
+ * How a turn streams: `text-first` (a line of text, then the workflow call), `tool-call-only`
+ * (no text: the call's name and arguments in several deltas) or `reasoning-first` (reasoning
+ * deltas, then the call). A presentation is text in every style.
+ */
+export type StreamStyle = 'text-first' | 'tool-call-only' | 'reasoning-first';
+
 export interface AutoAgentOptions {
 	/** Shown in answers and presentations so peers' answers differ (default: the protocol name). */
 	readonly name?: string;
@@ -8,7 +15,17 @@ export interface AutoAgentOptions {
 	/** Final-presentation text (default: derived from the name). */
 	readonly presentation?: string | ((prompt: PromptView) => string);
 	readonly usage?: Turn['usage'];
+	/** Default `text-first`. */
+	readonly style?: StreamStyle | ((prompt: PromptView) => StreamStyle);
+	/**
+	 * Models that revise once: the first time one sees peers' answers and no revision of its own,
+	 * it submits a new answer instead of voting.
+	 */
+	readonly revisers?: readonly string[];
 }
+
+/** Argument deltas of a workflow call in the `tool-call-only` and `reasoning-first` styles. */
+const styledCallChunks = 8;
 
 const answerTag = /<answer id="([^"]+)">/;
 
@@ -19,6 +36,11 @@ const answerTag = /<answer id="([^"]+)">/;
  * - no workflow tools (final presentation, single agent) → plain text.
  */
 export function autoAgentTurn(prompt: PromptView, options: AutoAgentOptions = {}): Turn {
+	const style = typeof options.style === 'function' ? options.style(prompt) : (options.style ?? 'text-first');
+	return styled(plainTurn(prompt, options), style);
+}
+
+function plainTurn(prompt: PromptView, options: AutoAgentOptions): Turn {
 	const name = options.name ?? 'loopback';
 	const usage = options.usage ?? { input: 120, output: 30 };
 	const offers = (tool: string) => prompt.tools.find((t) => t.name === tool);
@@ -29,7 +51,19 @@ export function autoAgentTurn(prompt: PromptView, options: AutoAgentOptions = {}
 	const last = prompt.lastToolResult ?? '';
 	const voteFailed = /vote/i.test(last) && /error|invalid|not allowed|cannot|unknown/i.test(last);
 	const ids = voteEnum(vote?.parameters);
+	const revising =
+		newAnswer &&
+		hasAnswers &&
+		options.revisers?.includes(prompt.model) &&
+		!everything.includes(revised(prompt));
 
+	if (revising) {
+		return {
+			text: 'Improving my answer.',
+			toolCalls: [{ name: 'new_answer', arguments: { content: `${revised(prompt)}: ${question(prompt)}` } }],
+			usage,
+		};
+	}
 	if (vote && ids.length && hasAnswers && !(voteFailed && newAnswer)) {
 		return {
 			text: `Reviewing the answers; ${ids[0]} is solid.`,
@@ -58,6 +92,24 @@ export function autoAgentTurn(prompt: PromptView, options: AutoAgentOptions = {}
 			? options.presentation(prompt)
 			: (options.presentation ?? `Final answer (presented by the ${name} agent): ${question(prompt)}`);
 	return { text, usage };
+}
+
+function styled(turn: Turn, style: StreamStyle): Turn {
+	if (style === 'text-first') return turn;
+	const reasoning =
+		style === 'reasoning-first' ? { reasoning: 'Weighing the question and the answers so far.' } : {};
+	if (!turn.toolCalls?.length) return { ...turn, ...reasoning };
+	const { text: _text, ...rest } = turn;
+	return {
+		...rest,
+		...reasoning,
+		toolCalls: turn.toolCalls.map((call) => ({ ...call, chunks: styledCallChunks })),
+	};
+}
+
+/** The marker a reviser's second answer carries, so it revises only once. */
+function revised(prompt: PromptView): string {
+	return `Revised answer from ${prompt.model}`;
 }
 
 function voteEnum(parameters: Record<string, unknown> | undefined): string[] {

@@ -1,13 +1,24 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { autoAgentTurn, type AutoAgentOptions } from './autoAgent.js';
-import type { LoopbackProtocol, PromptView, Reply, SseEvent, Turn, WireProtocol } from './types.js';
+import { simulateCache } from './cacheSimulation.js';
+import { latencyFor, pacing, pause, type Latency, type LatencyPlan } from './latency.js';
+import type {
+	LoopbackProtocol,
+	PromptSegment,
+	PromptView,
+	Reply,
+	SseEvent,
+	Turn,
+	WireProtocol,
+} from './types.js';
 import { anthropicWire } from './wire/anthropic.js';
 import { chatWire } from './wire/chat.js';
 import { geminiWire } from './wire/gemini.js';
 import { responsesWire } from './wire/responses.js';
 
 export type { LoopbackProtocol, PromptView, Reply, SseEvent, Turn } from './types.js';
+export type { Latency, LatencyPlan } from './latency.js';
 
 const protocols: Record<LoopbackProtocol, WireProtocol> = {
 	responses: responsesWire,
@@ -28,8 +39,14 @@ export interface RecordedRequest {
 	readonly model: string;
 	/** The request as an auto-agent reads it. */
 	readonly prompt: PromptView;
+	/** Epoch milliseconds (sub-millisecond precision) when the request's body had arrived. */
+	readonly receivedAt: number;
+	/** The latency the server applied to this request's stream, if any. */
+	readonly latency?: Latency;
 	/** True when the client closed the connection before the server finished its reply. */
 	closedByClient: boolean;
+	/** True once the server has sent an event that carries model output (past the protocol's preamble). */
+	streamedOutput: boolean;
 	/** Resolves once the reply is finished or the connection closed. */
 	readonly settled: Promise<void>;
 }
@@ -42,6 +59,14 @@ export interface LoopbackOptions {
 	readonly auto?: boolean | AutoAgentOptions;
 	/** Pause between SSE events for every streamed reply (default 0). */
 	readonly delayMs?: number;
+	/** Time to first byte and stream duration per request (replaces `delayMs` for the requests it covers). */
+	readonly latency?: LatencyPlan;
+	/**
+	 * Auto-agent turns report input tokens estimated from the request and the part of them a
+	 * provider's prompt cache would have served, from earlier requests of the same model (see
+	 * `cacheSimulation.ts`; rough). Off: the auto-agent's fixed usage.
+	 */
+	readonly simulateCache?: boolean;
 }
 
 export interface LoopbackProvider {
@@ -68,6 +93,7 @@ export async function startLoopbackProvider(
 	const queue: Reply[] = [];
 	const requests: RecordedRequest[] = [];
 	const auto = options.auto === true ? {} : options.auto || undefined;
+	const earlierPrompts = new Map<string, PromptSegment[][]>();
 	let unexpected = 0;
 
 	const server = createServer((req, res) => {
@@ -99,7 +125,10 @@ export async function startLoopbackProvider(
 			rawBody,
 			model,
 			prompt: wire.readPrompt(body, model),
+			receivedAt: performance.timeOrigin + performance.now(),
+			latency: latencyFor(options.latency, { model, body }),
 			closedByClient: false,
+			streamedOutput: false,
 			settled: new Promise<void>((resolve) => (settle = resolve)),
 		};
 		requests.push(record);
@@ -114,9 +143,7 @@ export async function startLoopbackProvider(
 			);
 			return;
 		}
-		const reply =
-			queue.shift() ??
-			(auto ? { turn: autoAgentTurn(record.prompt, { name: protocol, ...auto }) } : undefined);
+		const reply = queue.shift() ?? (auto ? { turn: autoTurn(record, auto) } : undefined);
 		if (!reply) {
 			unexpected += 1;
 			res.writeHead(500, { 'content-type': 'application/json' });
@@ -147,7 +174,25 @@ export async function startLoopbackProvider(
 			return;
 		}
 		const events = 'turn' in reply ? wire.encodeTurn(reply.turn, model) : reply.events;
-		await streamEvents(res, events, reply, reply.delayMs ?? options.delayMs ?? 0);
+		const delayMs = reply.delayMs ?? options.delayMs ?? 0;
+		const latency = record.latency;
+		if (latency) await pause(res, latency.firstByteMs);
+		const pauseAfter = latency ? pacing(latency, events.length, wire.preambleEvents) : () => delayMs;
+		await streamEvents(res, events, reply, pauseAfter, (sent) => {
+			if (sent > wire.preambleEvents) record.streamedOutput = true;
+		});
+	}
+
+	function autoTurn(record: RecordedRequest, auto: AutoAgentOptions): Turn {
+		const turn = autoAgentTurn(record.prompt, { name: protocol, ...auto });
+		if (!options.simulateCache) return turn;
+		const segments = wire.promptSegments(record.body);
+		const earlier = earlierPrompts.get(record.model) ?? [];
+		earlierPrompts.set(record.model, [...earlier, segments]);
+		return {
+			...turn,
+			usage: { output: turn.usage?.output ?? 30, ...simulateCache(protocol, segments, earlier) },
+		};
 	}
 
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -182,7 +227,8 @@ async function streamEvents(
 	res: ServerResponse,
 	events: readonly SseEvent[],
 	reply: StreamShape,
-	delayMs: number,
+	pauseAfter: (index: number) => number,
+	onSent: (sent: number) => void,
 ): Promise<void> {
 	// Negative positions count from the end: `stallAfter: -1` sends all but the terminal event.
 	const at = (n: number | undefined) => (n !== undefined && n < 0 ? Math.max(0, events.length + n) : n);
@@ -194,6 +240,7 @@ async function streamEvents(
 	};
 	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...shape.headers });
 	res.flushHeaders();
+	if (res.destroyed) return;
 	let sent = 0;
 	for (const event of events) {
 		if (res.destroyed) return;
@@ -208,7 +255,8 @@ async function streamEvents(
 		}
 		res.write(formatEvent(event));
 		sent += 1;
-		if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+		onSent(sent);
+		await pause(res, pauseAfter(sent - 1));
 	}
 	if (shape.cutAfter !== undefined && sent >= shape.cutAfter) {
 		res.socket?.destroy();

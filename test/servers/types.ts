@@ -78,14 +78,25 @@ export interface PromptView {
 	readonly lastToolResult?: string;
 }
 
+/** One piece of a request in the order the provider reads it (tools, system, messages), for prefix caching. */
+export interface PromptSegment {
+	/** JSON of the piece, without its `cache_control` marker (moving a breakpoint does not change the prefix). */
+	readonly text: string;
+	/** Anthropic: the piece carries a `cache_control` breakpoint. */
+	readonly breakpoint: boolean;
+}
+
 /** What each protocol module provides to the generic server. */
 export interface WireProtocol {
 	readonly name: LoopbackProtocol;
 	/** Path prefix the SDK's base URL must include (`/v1` for OpenAI-style APIs, none otherwise). */
 	readonly basePath: string;
+	/** Leading events of an encoded turn that carry no model output (e.g. `message_start`, `ping`). */
+	readonly preambleEvents: number;
 	matches(method: string, path: string): boolean;
 	modelOf(path: string, body: unknown): string;
 	encodeTurn(turn: Turn, model: string): SseEvent[];
 	readPrompt(body: unknown, model: string): PromptView;
+	promptSegments(body: unknown): PromptSegment[];
 	errorBody(status: number, message: string): unknown;
 }

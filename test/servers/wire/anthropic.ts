@@ -1,5 +1,5 @@
-import type { PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
-import { argumentText, asArray, asRecord, nextId, pieces, textOf } from './split.js';
+import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import { argumentText, asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 const errorTypes: Record<number, string> = {
 	400: 'invalid_request_error',
@@ -15,11 +15,13 @@ const errorTypes: Record<number, string> = {
 /** Anthropic Messages: `POST /v1/messages`, named SSE events from `message_start` to `message_stop`. */
 export const anthropicWire: WireProtocol = {
 	name: 'anthropic',
+	preambleEvents: 2,
 	basePath: '',
 	matches: (method, path) => method === 'POST' && path === '/v1/messages',
 	modelOf: (_path, body) => String(asRecord(body)['model'] ?? 'unknown'),
 	encodeTurn,
 	readPrompt,
+	promptSegments,
 	errorBody: (status, message) => ({
 		type: 'error',
 		error: { type: errorTypes[status] ?? 'api_error', message },
@@ -117,4 +119,21 @@ function readPrompt(body: unknown, model: string): PromptView {
 		.map(asRecord)
 		.map((tool) => ({ name: String(tool['name']), parameters: asRecord(tool['input_schema']) }));
 	return { model, system: textOf(request['system'] ?? ''), texts, tools, lastToolResult };
+}
+
+/** Tools, then system blocks, then each message's content blocks: the order Anthropic caches in. */
+function promptSegments(body: unknown): PromptSegment[] {
+	const request = asRecord(body);
+	const system = request['system'];
+	const blocks = asArray(request['messages']).flatMap((message) => {
+		const { role, content } = asRecord(message);
+		return typeof content === 'string'
+			? [{ role, type: 'text', text: content }]
+			: asArray(content).map((b) => ({ role, ...asRecord(b) }));
+	});
+	return segmentsOf([
+		...asArray(request['tools']),
+		...(typeof system === 'string' ? [system] : asArray(system)),
+		...blocks,
+	]);
 }

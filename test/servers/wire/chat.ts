@@ -1,17 +1,19 @@
-import type { PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
-import { argumentText, asArray, asRecord, nextId, pieces, textOf } from './split.js';
+import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import { argumentText, asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 const azurePath = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions`, `data:` chunks ending with `[DONE]`. */
 export const chatWire: WireProtocol = {
 	name: 'chat',
+	preambleEvents: 1,
 	basePath: '/v1',
 	// Azure OpenAI addresses the deployment in the path instead.
 	matches: (method, path) => method === 'POST' && (path === '/v1/chat/completions' || azurePath.test(path)),
 	modelOf: (path, body) => String(asRecord(body)['model'] ?? azurePath.exec(path)?.[1] ?? 'unknown'),
 	encodeTurn,
 	readPrompt,
+	promptSegments,
 	errorBody: (status, message) => ({
 		error: {
 			message,
@@ -92,4 +94,9 @@ function readPrompt(body: unknown, model: string): PromptView {
 		.map((tool) => asRecord(asRecord(tool)['function']))
 		.map((fn) => ({ name: String(fn['name']), parameters: asRecord(fn['parameters']) }));
 	return { model, system, texts, tools, lastToolResult };
+}
+
+function promptSegments(body: unknown): PromptSegment[] {
+	const request = asRecord(body);
+	return segmentsOf([...asArray(request['tools']), ...asArray(request['messages'])]);
 }

@@ -1,5 +1,5 @@
-import type { PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
-import { asArray, asRecord, nextId, pieces, textOf } from './split.js';
+import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import { asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 const statusNames: Record<number, string> = {
 	400: 'INVALID_ARGUMENT',
@@ -15,11 +15,13 @@ const route = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/;
 /** Gemini API: `POST /v1beta/models/{model}:streamGenerateContent?alt=sse`, `data:` chunks of GenerateContentResponse. */
 export const geminiWire: WireProtocol = {
 	name: 'gemini',
+	preambleEvents: 0,
 	basePath: '',
 	matches: (method, path) => method === 'POST' && route.test(path),
 	modelOf: (path) => decodeURIComponent(route.exec(path)?.[1] ?? 'unknown'),
 	encodeTurn,
 	readPrompt,
+	promptSegments,
 	errorBody: (status, message) => ({
 		error: { code: status, message, status: statusNames[status] ?? 'UNKNOWN' },
 	}),
@@ -98,4 +100,12 @@ function readPrompt(body: unknown, model: string): PromptView {
 		.map((part) => String(asRecord(part)['text'] ?? ''))
 		.join('');
 	return { model, system, texts, tools, lastToolResult };
+}
+
+function promptSegments(body: unknown): PromptSegment[] {
+	const request = asRecord(body);
+	const declarations = asArray(request['tools']).flatMap((tool) =>
+		asArray(asRecord(tool)['functionDeclarations']),
+	);
+	return segmentsOf([...declarations, request['systemInstruction'] ?? '', ...asArray(request['contents'])]);
 }

@@ -1,14 +1,16 @@
-import type { PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
-import { argumentText, asArray, asRecord, nextId, pieces, textOf } from './split.js';
+import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import { argumentText, asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 /** OpenAI Responses API: `POST /v1/responses`, typed SSE events with sequence numbers. */
 export const responsesWire: WireProtocol = {
 	name: 'responses',
+	preambleEvents: 2,
 	basePath: '/v1',
 	matches: (method, path) => method === 'POST' && path === '/v1/responses',
 	modelOf: (_path, body) => String(asRecord(body)['model'] ?? 'unknown'),
 	encodeTurn,
 	readPrompt,
+	promptSegments,
 	errorBody: (status, message) => ({
 		error: {
 			message,
@@ -180,4 +182,14 @@ function readPrompt(body: unknown, model: string): PromptView {
 		.filter((tool) => tool['type'] === 'function')
 		.map((tool) => ({ name: String(tool['name']), parameters: asRecord(tool['parameters']) }));
 	return { model, system: textOf(request['instructions'] ?? ''), texts, tools, lastToolResult };
+}
+
+function promptSegments(body: unknown): PromptSegment[] {
+	const request = asRecord(body);
+	const input = request['input'];
+	return segmentsOf([
+		...asArray(request['tools']),
+		request['instructions'] ?? '',
+		...(typeof input === 'string' ? [input] : asArray(input)),
+	]);
 }

@@ -1,3 +1,5 @@
+import type { PromptSegment } from '../types.js';
+
 /** Splits text into `parts` non-empty pieces (fewer when the text is shorter). */
 export function splitText(text: string, parts: number): string[] {
 	if (!text) return [];
@@ -43,4 +45,14 @@ export function textOf(content: unknown): string {
 			return '';
 		})
 		.join('');
+}
+
+/** Prompt segments of a list of request pieces: each piece's JSON without `cache_control`, and whether it had one. */
+export function segmentsOf(items: readonly unknown[]): PromptSegment[] {
+	return items.map((item) => {
+		const record = asRecord(item);
+		if (!('cache_control' in record)) return { text: JSON.stringify(item), breakpoint: false };
+		const { cache_control: _marker, ...rest } = record;
+		return { text: JSON.stringify(rest), breakpoint: true };
+	});
 }
