@@ -7,17 +7,15 @@ import type { Sensitivity, Turn } from '../orchestrator/types.js';
  */
 
 const votingCriteria: Record<Sensitivity, string> = {
-	lenient: 'If the best current answer addresses the original message well, vote for it.',
+	lenient: 'If it addresses the original message well, vote for it.',
 	balanced:
-		'Vote only if the best current answer is comprehensive, accurate and complete, and could not be meaningfully improved; otherwise write a better one.',
-	strict:
-		'Vote only if the best current answer is excellent: it covers every aspect and edge case at reference quality. Otherwise write a better one.',
+		'Vote only if it is comprehensive, accurate and complete, and could not be meaningfully improved.',
+	strict: 'Vote only if it is excellent: it covers every aspect and edge case at reference quality.',
 };
 
 const noveltyRules: Record<Sensitivity, string> = {
 	lenient: '',
-	balanced:
-		'A new answer must differ meaningfully from the existing ones; answers too similar to another are rejected.',
+	balanced: 'A new answer must differ meaningfully from the existing ones; near-duplicates are rejected.',
 	strict:
 		'A new answer must take a clearly different or substantially better approach; near-copies are rejected.',
 };
@@ -30,21 +28,20 @@ export function coordinationSystemPrompt(options: {
 	const parts = [
 		options.systemMessage?.trim(),
 		[
-			'You are one member of a team of AI agents working on the same request. Each of you answers the whole request;',
-			'you see the latest answers of the team, anonymised as agent1, agent2, … (one of them may be your own earlier work).',
-			'Decide whether the best current answer already addresses the ORIGINAL MESSAGE.',
+			'You are one of a team of AI agents, each answering the whole request. You see the latest answers as',
+			'agent1, agent2, … (one may be your own earlier work). Decide whether the best current answer already',
+			'addresses the ORIGINAL MESSAGE.',
 			votingCriteria[options.votingSensitivity],
-			'If not, combine the strengths of the answers, fix their weaknesses, and submit an improved, complete answer with new_answer.',
+			"Otherwise combine the answers' strengths, fix their weaknesses and submit an improved, complete answer with new_answer.",
 			noveltyRules[options.noveltyRequirement],
 		]
 			.filter(Boolean)
 			.join(' '),
 		[
-			'The workspace is read-only context; read_file, list_directory and search_files show it.',
-			'Your file edits (write_file, edit_file, delete_file) go to your private copy and travel with your answer;',
-			'use view_answer_changes to inspect the file changes an answer proposes. Check files, not claims, before you vote.',
+			'The workspace is read-only context. Your file edits go to your private copy and travel with your answer;',
+			"view_answer_changes shows an answer's file changes. Check files, not claims, before you vote.",
 		].join(' '),
-		'End every turn with exactly one workflow call: new_answer(content) with your complete answer, or vote(agent_id, reason). Do not only describe the call: make it.',
+		'End every turn with exactly one workflow call: new_answer(content) or vote(agent_id, reason). Make the call, do not only describe it.',
 	];
 	return parts.filter(Boolean).join('\n\n');
 }
@@ -61,9 +58,9 @@ export function coordinationUserMessage(
 
 export function updateMessage(changed: readonly AnswerRecord[]): string {
 	return [
-		'UPDATE: while you were working, the team produced new answers:',
+		'UPDATE: new answers from the team:',
 		changed.map((answer) => answerBlock(answer)).join('\n'),
-		'You may continue your own approach, build on these answers, or vote. Your earlier work is kept.',
+		'Continue your approach, build on these answers, or vote; your earlier work is kept.',
 	].join('\n\n');
 }
 

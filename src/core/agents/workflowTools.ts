@@ -10,7 +10,7 @@ export function workflowTools(snapshot: AnswerSnapshot): ToolDefinition[] {
 	const tools: ToolDefinition[] = [
 		{
 			name: 'new_answer',
-			description: 'Submit a new, complete and improved answer to the ORIGINAL MESSAGE. Ends your turn.',
+			description: 'Submit a new, complete, improved answer to the ORIGINAL MESSAGE. Ends your turn.',
 			parameters: {
 				type: 'object',
 				properties: { content: { type: 'string', description: 'Your complete answer (Markdown).' } },
@@ -23,13 +23,12 @@ export function workflowTools(snapshot: AnswerSnapshot): ToolDefinition[] {
 	if (ids.length > 0) {
 		tools.push({
 			name: 'vote',
-			description:
-				'Vote for the best current answer when it already addresses the ORIGINAL MESSAGE. Ends your turn.',
+			description: 'Vote for the best current answer. Ends your turn.',
 			parameters: {
 				type: 'object',
 				properties: {
-					agent_id: { type: 'string', enum: ids, description: 'The id of the answer you vote for.' },
-					reason: { type: 'string', description: 'Why this answer is the best.' },
+					agent_id: { type: 'string', enum: ids },
+					reason: { type: 'string', description: 'Why it is the best.' },
 				},
 				required: ['agent_id', 'reason'],
 				additionalProperties: false,

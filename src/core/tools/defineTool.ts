@@ -34,7 +34,10 @@ export function defineTool<Args extends z.ZodObject>(
 	args: Args,
 	run: (args: z.output<Args>, context: ToolContext) => Promise<ToolOutcome>,
 ): Tool {
-	const { $schema: _ignored, ...parameters } = z.toJSONSchema(args, { io: 'input' });
+	const { $schema: _ignored, ...parameters } = z.toJSONSchema(args, {
+		io: 'input',
+		override: dropSafeIntegerBounds,
+	});
 	const fail = (text: string): ToolOutcome => ({ text: `${name}: ${text}`, isError: true });
 	return {
 		definition: { name, description, parameters },
@@ -65,6 +68,12 @@ export async function resolvePath(overlay: Overlay, path: string, mode: PathMode
 /** A successful outcome. */
 export function success(text: string, edit?: ToolOutcome['edit']): ToolOutcome {
 	return edit === undefined ? { text, isError: false } : { text, isError: false, edit };
+}
+
+/** zod bounds every `int()` by ±2^53-1: bytes on every request that tell a model nothing. */
+function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+	if (jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete jsonSchema['maximum'];
+	if (jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete jsonSchema['minimum'];
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -3,8 +3,8 @@ import { defineTool, resolvePath, success } from './defineTool.js';
 
 export const deleteFileTool = defineTool(
 	'delete_file',
-	'Delete a file from the workspace (folders cannot be deleted directly).',
-	z.object({ path: z.string().describe('File path relative to the workspace root.') }),
+	'Delete a file (not a folder).',
+	z.object({ path: z.string().describe('Relative to the workspace root.') }),
 	async ({ path: given }, { overlay }) => {
 		const path = await resolvePath(overlay, given, 'write');
 		await overlay.delete(path);

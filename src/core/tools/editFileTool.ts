@@ -4,13 +4,12 @@ import { looksBinary, missingReason } from './textFiles.js';
 
 export const editFileTool = defineTool(
 	'edit_file',
-	'Replace one exact occurrence of old_text with new_text in a file. old_text must match the file ' +
-		'character for character (whitespace and indentation included) and occur exactly once; ' +
-		'include surrounding lines to make it unique.',
+	'Replace old_text with new_text in a file. old_text must match character for character ' +
+		'(whitespace included) and occur exactly once: include surrounding lines to make it unique.',
 	z.object({
-		path: z.string().describe('File path relative to the workspace root.'),
-		old_text: z.string().describe('The exact text to replace; it must occur exactly once in the file.'),
-		new_text: z.string().describe('The replacement text (may be empty to remove old_text).'),
+		path: z.string().describe('Relative to the workspace root.'),
+		old_text: z.string(),
+		new_text: z.string().describe('May be empty.'),
 	}),
 	async ({ path: given, old_text: oldText, new_text: newText }, { overlay }) => {
 		if (oldText === '') throw new ToolError("'old_text' must not be empty");

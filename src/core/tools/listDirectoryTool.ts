@@ -6,13 +6,9 @@ const maxEntries = 1000;
 
 export const listDirectoryTool = defineTool(
 	'list_directory',
-	'List the files and folders directly inside a workspace directory (folders end with "/"), ' +
-		'including files you have created or deleted.',
+	'List a folder\'s files and folders (these end with "/"), with your own edits.',
 	z.object({
-		path: z
-			.string()
-			.optional()
-			.describe("Directory relative to the workspace root; omit or use '.' for the root."),
+		path: z.string().optional().describe("Relative to the workspace root; default '.'."),
 	}),
 	async ({ path = '.' }, { overlay }) => {
 		const dir = path.trim() === '' ? '.' : path;

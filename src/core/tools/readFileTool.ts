@@ -4,14 +4,12 @@ import { looksBinary, missingReason, truncateUtf8 } from './textFiles.js';
 
 export const readFileTool = defineTool(
 	'read_file',
-	'Read a text file from the workspace, including any changes you have already made to it. ' +
-		'Paths are relative to the workspace root. A read returns at most 256 KB of whole lines; for a ' +
-		'larger file the result says which lines it shows and how many there are: read on with `offset` ' +
-		'(first line, from 1) and `limit` (number of lines), or find the lines with search_files first.',
+	'Read a text file, with your edits. Returns at most 256 KB of whole lines; for a longer file the ' +
+		'result says which lines it shows: read on with offset and limit, or use search_files.',
 	z.object({
-		path: z.string().describe("File path relative to the workspace root, e.g. 'src/index.ts'."),
-		offset: z.number().int().min(1).optional().describe('First line to read (1-based); default 1.'),
-		limit: z.number().int().min(1).optional().describe('How many lines to read; default: as many as fit.'),
+		path: z.string().describe("Relative to the workspace root, e.g. 'src/index.ts'."),
+		offset: z.number().int().min(1).optional().describe('First line (from 1).'),
+		limit: z.number().int().min(1).optional().describe('Number of lines.'),
 	}),
 	async ({ path, offset, limit }, { overlay, maxReadBytes }) => {
 		const text = await overlay.readText(path);

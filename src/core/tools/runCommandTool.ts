@@ -19,8 +19,8 @@ import type { ToolOutcome } from './types.js';
 export const runCommandName = 'run_command';
 
 const argsSchema = z.object({
-	command: z.string().min(1).describe('The shell command line (sh on Linux and macOS, cmd on Windows).'),
-	cwd: z.string().optional().describe('Folder to run in, relative to the workspace root; default: the root.'),
+	command: z.string().min(1).describe('Run by sh (cmd on Windows).'),
+	cwd: z.string().optional().describe('Relative to the workspace root; default: the root.'),
 });
 
 export interface RunCommandToolOptions {
@@ -51,15 +51,14 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 		definition: {
 			name: runCommandName,
 			description:
-				'Run a shell command (build, tests, linters, git status…) in a scratch copy of the workspace that ' +
-				'includes your edits so far (other files as read_file shows them). Returns the exit code and the combined stdout/stderr (long output is ' +
-				`cut in the middle). Times out after ${Math.round(options.timeoutMs / 1000)} s. Files the command ` +
-				'changes stay in the scratch copy: use write_file/edit_file for changes you propose. There is no .git/ ' +
-				'and no secrets file in the copy' +
+				'Run a shell command (build, tests, linters…) in a scratch copy of the workspace with your edits, ' +
+				'without .git/ or secrets files. Returns the exit code and the combined output (long output cut in ' +
+				`the middle); times out after ${Math.round(options.timeoutMs / 1000)} s. Changes it makes stay in ` +
+				'the copy: propose changes with write_file/edit_file' +
 				(options.sandbox.mode === 'none'
 					? ''
-					: `; it runs in a sandbox: only the copy is writable (dependency folders such as node_modules are read-only)${options.network ? '' : ', no network'}`) +
-				". Risky commands wait for the user's approval and may be denied.",
+					: `. Sandboxed: only the copy is writable (node_modules and the like are read-only)${options.network ? '' : ', no network'}`) +
+				". Risky commands wait for the user's approval.",
 			parameters,
 		},
 		unavailable: () => null,

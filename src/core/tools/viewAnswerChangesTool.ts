@@ -12,13 +12,8 @@ export function viewAnswerChangesTool(answers: ReadonlyMap<string, OverlaySnapsh
 	const ids = [...answers.keys()];
 	return defineTool(
 		'view_answer_changes',
-		'Show the file changes an answer proposes, as a unified diff against the original workspace. ' +
-			'Use it to judge the concrete edits behind an answer before voting or building on it.',
-		z.object({
-			agent_id: z
-				.string()
-				.meta({ enum: ids, description: `The answer to inspect: one of ${ids.join(', ')}.` }),
-		}),
+		'Show the file changes an answer proposes, as a unified diff against the original workspace.',
+		z.object({ agent_id: z.string().meta({ enum: ids }) }),
 		async ({ agent_id: id }, { overlay, maxReadBytes }) => {
 			const snapshot = answers.get(id);
 			if (snapshot === undefined) {

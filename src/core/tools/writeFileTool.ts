@@ -4,11 +4,10 @@ import { lineCount } from './textFiles.js';
 
 export const writeFileTool = defineTool(
 	'write_file',
-	'Create a file or replace its entire content. Missing folders are created. ' +
-		'Prefer edit_file for small changes to an existing file.',
+	'Create a file or replace all of it (folders are made as needed). For small changes use edit_file.',
 	z.object({
-		path: z.string().describe('File path relative to the workspace root.'),
-		content: z.string().describe('The complete new content of the file.'),
+		path: z.string().describe('Relative to the workspace root.'),
+		content: z.string().describe('The whole new content.'),
 	}),
 	async ({ path: given, content }, { overlay }) => {
 		const path = await resolvePath(overlay, given, 'write');
