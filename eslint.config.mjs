@@ -21,7 +21,7 @@ export default tseslint.config(
 					destructuredArrayIgnorePattern: '^_',
 				},
 			],
-			// Closures may read a `let` assigned later (objects that refer to each other at activation).
+			// Closures may read a `let` assigned later (test wiring of objects that refer to each other).
 			'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
 			curly: ['error', 'multi-line'],
 			eqeqeq: 'error',

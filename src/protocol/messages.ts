@@ -31,6 +31,17 @@ export interface HunkSelection {
 	readonly ids: readonly string[];
 }
 
+/**
+ * What Accept applies, the same from the panel's message to the change review: all pending
+ * changes, or only `paths`. `hunks` overrides the host's selection for the files it names (ids
+ * from `HunkView.id`); with `runId`, nothing happens unless that run's change set is the pending one.
+ */
+export interface AcceptRequest {
+	readonly paths?: readonly string[];
+	readonly hunks?: readonly HunkSelection[];
+	readonly runId?: string;
+}
+
 /** A decision on an approval card (architecture §11). */
 export type ApprovalDecision = 'allow-once' | 'allow-run' | 'always' | 'deny';
 
@@ -44,16 +55,7 @@ export type WebviewMessage =
 	 * the proposed text (default: base + selected hunks), the winner's `final`, or an answer (`agentN.k`).
 	 */
 	| { readonly type: 'open-diff'; readonly path: string; readonly version?: string }
-	/**
-	 * Accept all pending changes, or only these paths. `hunks` overrides the host's selection for
-	 * the files it names (ids from `HunkView.id`); `runId` guards against accepting a newer change set.
-	 */
-	| {
-			readonly type: 'accept';
-			readonly paths?: readonly string[];
-			readonly hunks?: readonly HunkSelection[];
-			readonly runId?: string;
-	  }
+	| ({ readonly type: 'accept' } & AcceptRequest)
 	/** Switch hunks of one file on or off in the host's selection (switching one on switches off those it overlaps). */
 	| {
 			readonly type: 'select-hunks';

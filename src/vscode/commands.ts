@@ -4,16 +4,15 @@ import { askTeam } from './commands/askTeam.js';
 import { openRunLog } from './commands/openRunLog.js';
 import { selectTeamConfig } from './commands/selectTeamConfig.js';
 import { setApiKey } from './commands/setApiKey.js';
+import type { ChangeReview } from './changes/changeReview.js';
 import { DisposableStore, type IDisposable } from './lifecycle.js';
 import type { RunController } from './run/runController.js';
+import type { SelectionReview } from './review/selectionReview.js';
 import type { KeyStore } from './secrets.js';
 import type { PanelHost } from './view.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
-
-/** Handlers another module supplies (the change review: Review Selection, Accept/Reject Changes). */
-export type CommandHandlers = Partial<Record<CommandId, CommandHandler>>;
 
 export interface CommandDeps {
 	readonly log: vscode.LogOutputChannel;
@@ -22,35 +21,38 @@ export interface CommandDeps {
 	readonly keys: KeyStore;
 	/** The extension's `configs/` folder (shipped presets). */
 	readonly configsDir: string;
-	/** Palette titles by command id, from package.json `contributes.commands`. */
-	readonly titles: ReadonlyMap<string, string>;
-	/** Handlers from feature modules; they take precedence over the built-in ones. */
-	readonly extra?: CommandHandlers;
-}
-
-/** Reads `contributes.commands` titles from a package.json object. */
-export function contributedTitles(packageJSON: unknown): Map<string, string> {
-	const commands = (packageJSON as { contributes?: { commands?: { command: string; title: string }[] } })
-		.contributes?.commands;
-	return new Map((commands ?? []).map((c) => [c.command, c.title]));
+	/** Accept/Reject Changes and File, Next/Previous Changed File, Review Changes. */
+	readonly changes: ChangeReview;
+	/** Review Selection, Dismiss Finding, Clear Review Comments. */
+	readonly selection: SelectionReview;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
 export function registerCommands(deps: CommandDeps): IDisposable {
-	const builtIn: CommandHandlers = {
+	const { changes, selection } = deps;
+	// Every id has its handler: the type fails to compile when a command is added without one.
+	const handlers: Record<CommandId, CommandHandler> = {
 		[commandIds.askTeam]: (arg) => askTeam(deps, arg),
+		[commandIds.reviewSelection]: () => selection.reviewSelection(),
 		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
 		[commandIds.cancelRun]: () => {
 			if (!deps.runs.cancel()) void vscode.window.showInformationMessage('MassGen: no run is active.');
 		},
+		[commandIds.acceptChanges]: () => changes.accept(),
+		[commandIds.rejectChanges]: () => changes.reject(),
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),
 		[commandIds.selectTeamConfig]: () => selectTeamConfig(deps.configsDir),
 		[commandIds.openRunLog]: (arg) => openRunLog(arg),
+		[commandIds.acceptFile]: (arg) => changes.acceptFile(arg),
+		[commandIds.rejectFile]: (arg) => changes.rejectFile(arg),
+		[commandIds.nextChangedFile]: () => changes.step(1),
+		[commandIds.previousChangedFile]: () => changes.step(-1),
+		[commandIds.reviewChanges]: () => changes.review(),
+		[commandIds.dismissFinding]: (thread) => selection.dismiss(thread),
+		[commandIds.clearReviewComments]: () => selection.clear(),
 	};
-	const handlers: CommandHandlers = { ...builtIn, ...deps.extra };
 	const store = new DisposableStore();
-	for (const id of Object.values(commandIds)) {
-		const handler = handlers[id] ?? (() => notImplemented(deps, id));
+	for (const [id, handler] of Object.entries(handlers)) {
 		store.add(
 			vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(deps.log, id, handler, args)),
 		);
@@ -72,12 +74,4 @@ async function guarded(
 		void vscode.window.showErrorMessage(`MassGen: ${errorMessage(error)}`);
 		return undefined;
 	}
-}
-
-function notImplemented(deps: CommandDeps, id: CommandId): void {
-	deps.log.info(`${id}: not implemented yet`);
-	// Not awaited: the command completes while the message is still showing.
-	void vscode.window.showInformationMessage(
-		`MassGen: "${deps.titles.get(id) ?? id}" is not implemented yet.`,
-	);
 }

@@ -17,7 +17,7 @@ export interface MassGenApi {
 	/** The conversation follow-ups from the panel continue (question + final answer per turn). */
 	conversation(): readonly Turn[];
 	/** The change review: the pending change set, its hunk selection, accept and reject. */
-	readonly changes: ChangeActions | undefined;
+	readonly changes: ChangeActions;
 	/** The selection review's finding threads (Comments API threads cannot be listed otherwise). */
 	findingThreads(): readonly FindingThread[];
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */

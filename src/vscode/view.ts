@@ -23,17 +23,19 @@ export interface PanelHostDeps {
 	readonly extensionUri: vscode.Uri;
 	readonly log: vscode.LogOutputChannel;
 	readonly runs: RunController;
+	/** The change review: open diff, accept, reject, hunk selection and the change-set view. */
+	readonly changes: ChangeActions;
 	/** Remembers the run the panel showed last, so a reloaded window shows it again. */
 	readonly memento: vscode.Memento;
-	/** Where the approval cards' answers go (`ApprovalPrompts.answer`; stale request ids are ignored there). */
-	readonly approvals?: PanelApprovals;
 	/** Every message to the webview passes through them (live events are redacted already; past runs, change sets and late errors too). */
 	readonly secrets?: SessionSecrets;
 }
 
-export interface PanelApprovals {
-	/** False when the request no longer waits (decided elsewhere, timed out, run over). */
-	answer(requestId: string, decision: ApprovalDecision, note: string | undefined): boolean;
+/** An approval card's answer, validated (the request may no longer wait: its receiver checks). */
+export interface PanelApprovalAnswer {
+	readonly requestId: string;
+	readonly decision: ApprovalDecision;
+	readonly note: string | undefined;
 }
 
 const lastRunKey = 'massgen.panel.lastRunId';
@@ -46,12 +48,13 @@ const lastRunKey = 'massgen.panel.lastRunId';
  */
 export class PanelHost extends Disposable {
 	private _panel: vscode.WebviewPanel | undefined;
+	private readonly _onDidAnswerApproval = this._register(new vscode.EventEmitter<PanelApprovalAnswer>());
+	/** The approvals (`createApprovals`) take the cards' answers from here. */
+	readonly onDidAnswerApproval = this._onDidAnswerApproval.event;
 	private _panelStore: vscode.Disposable[] = [];
 	private _ready = false;
 	/** A past run shown read-only instead of the live one. */
 	private _viewing: RunState | undefined;
-	private _changes: ChangeActions | undefined;
-	private _changesListener: vscode.Disposable | undefined;
 	private _parse: Promise<(raw: unknown) => ParseResult> | undefined;
 	private _title = 'MassGen';
 	/** Set while the host itself closes the panel (deactivate, window reload): not a user's close. */
@@ -68,7 +71,9 @@ export class PanelHost extends Disposable {
 				this._panel?.dispose();
 			}),
 		);
-		this._register(toDisposable(() => this._changesListener?.dispose()));
+		this._register(
+			_deps.changes.onDidChangeChangeSet((changeSet) => this._post({ type: 'change-set', changeSet })),
+		);
 		this._register(
 			// Every run shows in the panel; opening it never takes the keyboard from the user.
 			runs.onDidStartRun(() => {
@@ -113,15 +118,6 @@ export class PanelHost extends Disposable {
 	/** A message as if the webview had posted it (validated and dispatched the same way; in-host tests). */
 	receive(raw: unknown): Promise<void> {
 		return this._onMessage(raw);
-	}
-
-	/** Plugs in the change review (open diff, accept, reject, hunk selection, the change-set view). */
-	setChangeActions(actions: ChangeActions | undefined): void {
-		this._changesListener?.dispose();
-		this._changes = actions;
-		this._changesListener = actions?.onDidChangeChangeSet?.((changeSet) =>
-			this._post({ type: 'change-set', changeSet }),
-		);
 	}
 
 	/**
@@ -251,18 +247,11 @@ export class PanelHost extends Disposable {
 			this._deps.runs.cancel();
 		},
 		openRun: (runId) => this._openRun(runId),
-		openDiff: (path, version) =>
-			this._changes ? this._changes.openDiff(path, version) : notAvailable('Opening a diff'),
-		accept: (paths, options) =>
-			this._changes
-				? this._changes.accept(paths, options?.hunks, options?.runId)
-				: notAvailable('Accepting changes'),
-		reject: () => (this._changes ? this._changes.reject() : notAvailable('Rejecting changes')),
-		selectHunks: (path, ids, selected) => this._changes?.selectHunks?.(path, ids, selected),
-		approval: (requestId, decision, note) => {
-			if (this._deps.approvals) this._deps.approvals.answer(requestId, decision, note);
-			else this._deps.log.info(`panel: approval ${requestId}: ${decision} (nothing asks for approvals)`);
-		},
+		openDiff: (path, version) => this._deps.changes.openDiff(path, version),
+		accept: (request) => this._deps.changes.accept(request),
+		reject: () => this._deps.changes.reject(),
+		selectHunks: (path, ids, selected) => this._deps.changes.selectHunks(path, ids, selected),
+		approval: (requestId, decision, note) => this._onDidAnswerApproval.fire({ requestId, decision, note }),
 	};
 
 	private async _openRun(runId: string): Promise<void> {
@@ -313,7 +302,7 @@ export class PanelHost extends Disposable {
 		const state = this._viewing ?? this._deps.runs.state ?? fallback ?? null;
 		this._ready = this._panel !== undefined;
 		this._post({ type: 'snapshot', state, runs });
-		if (this._changes?.changeSet) this._post({ type: 'change-set', changeSet: this._changes.changeSet() });
+		this._post({ type: 'change-set', changeSet: this._deps.changes.changeSet() });
 	}
 
 	private async _postRuns(): Promise<void> {
@@ -344,8 +333,4 @@ export class PanelHost extends Disposable {
 function fallbackHtml(text: string): string {
 	const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 	return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><title>MassGen</title></head><body><p id="panel-error">${escaped}</p></body></html>`;
-}
-
-function notAvailable(what: string): void {
-	void vscode.window.showInformationMessage(`MassGen: ${what} is not available yet in this version.`);
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { ChangePrompts, ConflictChoice, ConflictSummary } from '../../src/vscode/changes/changePrompts';
-import { registerChangeReview } from '../../src/vscode/changes/registerChangeReview';
+import { ChangeReview } from '../../src/vscode/changes/changeReview';
 import { commandIds } from '../../src/vscode/commandIds';
 import type { FinishedRun, RunRequest, RunService } from '../../src/vscode/run/runTypes';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
@@ -308,7 +308,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 
 	it('an accept for another run id is ignored', async () => {
 		await h.runTeam();
-		await h.changes.accept(undefined, undefined, '20000101-000000-zzzz');
+		await h.changes.accept({ runId: '20000101-000000-zzzz' });
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
 		assert.ok(h.changes.changeSet());
 	});
@@ -331,46 +331,43 @@ describe('Change review (in VS Code, scripted team)', function () {
 			finished: async () => undefined,
 		};
 		const log = vscode.window.createOutputChannel('MassGen change review test', { log: true });
-		const feature = registerChangeReview({ runs, log, prompts, idleMs: 0 });
+		const review = new ChangeReview({ runs, log, prompts, idleMs: 0 });
 		try {
 			const { run } = await h.runTeam();
 			await h.changes.reject();
 			const feed = async () => {
 				finished.fire(run);
-				await until(
-					'the second review to hold the run',
-					() => feature.review.pending?.runId === run.result.runId,
-				);
+				await until('the second review to hold the run', () => review.pending?.runId === run.result.runId);
 			};
 			await feed();
 			const mine = appBase.replace('return a - b;', 'return a - b - 0;');
 			await h.writeFile(appPath, mine);
 
 			answer = undefined;
-			await feature.review.accept();
+			await review.accept();
 			assert.deepEqual(asked, [[{ path: appPath, reason: 'overlap' }]]);
 			assert.deepEqual(h.readDisk(), { app: mine, notes: notesBase, added: null }, 'cancel writes nothing');
-			assert.ok(feature.review.pending, 'still pending');
+			assert.ok(review.pending, 'still pending');
 
 			answer = 'rerun';
-			await feature.review.accept();
+			await review.accept();
 			assert.deepEqual(started, [run.request]);
-			assert.equal(feature.review.pending, undefined);
+			assert.equal(review.pending, undefined);
 			assert.deepEqual(h.readDisk(), { app: mine, notes: notesBase, added: null });
 
 			// Fed again with the user's edit still on disk: the base is the run snapshot's, so it is still a conflict.
 			await feed();
 			await until(
 				'app.ts to be marked edited: conflict',
-				() => feature.review.pending?.userEdit(appPath) === 'conflict',
+				() => review.pending?.userEdit(appPath) === 'conflict',
 			);
 			answer = 'resolve';
-			await feature.review.accept();
+			await review.accept();
 			const app = await until('app.ts with conflict markers', () => {
 				const doc = h.document(appPath);
 				return doc?.getText().includes('<<<<<<< Current (your edits)') ? doc : undefined;
 			}).catch((error: Error) => {
-				const state = `asked ${asked.length} times; pending: ${feature.review.pending
+				const state = `asked ${asked.length} times; pending: ${review.pending
 					?.files()
 					.map((f) => f.path)
 					.join(
@@ -389,7 +386,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 			assert.deepEqual(h.readDisk(), { app: mine, notes: notesFinal, added: addedFinal });
 			await requestScreenshot('in-host-changes-conflict-markers');
 		} finally {
-			feature.dispose();
+			review.dispose();
 			finished.dispose();
 			log.dispose();
 		}

@@ -1,13 +1,14 @@
 /**
  * The editor's side of the permission rules (architecture §11): `massgen.permissions.allow|ask|deny`,
  * `massgen.permissions.approvalTimeoutSeconds` and `massgen.mcp.readWorkspaceServers`, mapped to
- * what `createRunTools` takes. Pure: `readToolSettings` (below) feeds it VS Code's `inspect()`.
+ * `RunToolInputs`. Pure: `readToolSettings` (below) feeds it VS Code's `inspect()`.
  *
  * Rule lists from the user, workspace and folder settings are merged (VS Code's `get()` would let
  * a workspace replace the user's deny list with `[]`). A workspace cannot widen what its agents
  * may do unless it is trusted: allow rules from workspace and folder settings count only then.
  */
 import type { RuleLists } from '../../core/permissions/rules.js';
+import type { RunToolInputs } from '../../core/run/runTools.js';
 
 /** Setting keys (package.json `contributes.configuration`). */
 export const permissionSettingKeys = {
@@ -28,16 +29,14 @@ export interface SettingLevels {
 	readonly workspaceFolderValue?: unknown;
 }
 
-export interface EditorToolSettings {
-	/** Rules for `RunToolsOptions.settingsRules` (invalid patterns are reported by the run's notices). */
-	readonly rules: RuleLists;
-	/** Set when the user chose a timeout; otherwise the team config's `permissions.approval_timeout_seconds` applies. */
-	readonly approvalTimeoutMs?: number;
-	/** Also read `.vscode/mcp.json` and `.mcp.json`. */
-	readonly readWorkspaceServers: boolean;
-	/** Values that were ignored, one line each (for the log). */
-	readonly notes: readonly string[];
-}
+/**
+ * The settings' share of a run's tool inputs (`RunToolInputs`, the one type from here to
+ * `createRunTools`): rules, the approval timeout (set only when the user chose one; otherwise the
+ * team config's `permissions.approval_timeout_seconds` applies), whether `.vscode/mcp.json` and
+ * `.mcp.json` are read; plus the values that were ignored, one line each (for the log).
+ */
+export type EditorToolSettings = Pick<RunToolInputs, 'approvalTimeoutMs'> &
+	Required<Pick<RunToolInputs, 'rules' | 'readWorkspaceServers'>> & { readonly notes: readonly string[] };
 
 /** Longest approval wait a setting may ask for (a day); shorter than 1 s makes no sense for a person. */
 const maxTimeoutSeconds = 86_400;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { RunToolInputs } from '../../core/run/runTools.js';
 import {
 	type EditorToolSettings,
 	type PermissionSettingKey,
@@ -8,10 +9,11 @@ import {
 /** Setting key (package.json `contributes.configuration`, application scope: user settings only). */
 export const allowUnsandboxedKey = 'massgen.commands.allowUnsandboxed';
 
-export interface RunToolSettings extends EditorToolSettings {
-	/** Where no OS sandbox can start, run commands without one. Only the user's own settings count: a workspace cannot lower the wall. */
-	readonly allowUnsandboxedCommands: boolean;
-}
+/**
+ * `allowUnsandboxedCommands`: where no OS sandbox can start, run commands without one. Only the
+ * user's own settings count: a workspace cannot lower the wall.
+ */
+export type RunToolSettings = EditorToolSettings & Required<Pick<RunToolInputs, 'allowUnsandboxedCommands'>>;
 
 /** The permission, MCP and command settings for a run in `folder` (user, workspace and folder levels). */
 export function readToolSettings(folder: vscode.Uri | undefined, trusted: boolean): RunToolSettings {

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { ApprovalBroker, type PendingApproval } from '../../core/approvals/approvalBroker.js';
+import type { ApprovalBroker, PendingApproval } from '../../core/approvals/approvalBroker.js';
 import { viewTypes } from '../commandIds.js';
 import { DisposableStore, toDisposable } from '../lifecycle.js';
 import type { SessionSecrets } from '../log.js';
 import type { PanelHost } from '../view.js';
 import { ApprovalBadge } from './approvalBadge.js';
 import { ApprovalPrompts, panelTitle } from './approvalPrompts.js';
-import { WorkspacePermissionStore } from './workspacePermissionStore.js';
+import type { WorkspacePermissionStore } from './workspacePermissionStore.js';
 
 /** What the in-host tests see of the approvals (`MassGenApi.approvals`). */
 export interface MassGenApprovalsApi {
@@ -24,35 +24,31 @@ export interface MassGenApprovalsApi {
 }
 
 export interface Approvals extends vscode.Disposable {
-	readonly broker: ApprovalBroker;
-	readonly store: WorkspacePermissionStore;
-	readonly prompts: ApprovalPrompts;
-	/** Connects the panel (created after the run controller, which needs the broker first). */
-	attach(panel: PanelHost): void;
 	readonly api: MassGenApprovalsApi;
 }
 
 /**
- * One approval broker for the extension (every run's requests), the "always allow" store in
- * workspace state, the notification + badge for requests, and the panel's answers.
+ * The editor's side of the extension's one approval broker (every run's requests; the run
+ * controller asks it): the notification + badge for requests and the panel cards' answers.
  */
 export function createApprovals(deps: {
+	readonly broker: ApprovalBroker;
+	/** This workspace's "always allow" grants. */
+	readonly grants: WorkspacePermissionStore;
+	readonly panel: PanelHost;
 	readonly log: vscode.LogOutputChannel;
-	readonly workspaceState: vscode.Memento;
 	readonly secrets?: SessionSecrets;
 }): Approvals {
+	const { broker, grants, panel } = deps;
 	const store = new DisposableStore();
-	const broker = new ApprovalBroker();
-	const permissions = new WorkspacePermissionStore(deps.workspaceState);
 	const badge = store.add(new ApprovalBadge());
-	let panel: PanelHost | undefined;
 	const prompts = store.add(
 		new ApprovalPrompts(broker, {
-			panelFocused: () => (panel?.focused ?? false) && panelTabActive(),
-			showPanel: () => panel?.show({ preserveFocus: true }),
+			panelFocused: () => panel.focused && panelTabActive(),
+			showPanel: () => panel.show({ preserveFocus: true }),
 			onCount: (count) => {
 				badge.update(count);
-				if (panel) panel.title = panelTitle(count);
+				panel.title = panelTitle(count);
 			},
 			// A command the model wrote may quote a key: the notification shows it redacted (the panel card too).
 			notify: (message, ...buttons) =>
@@ -66,24 +62,18 @@ export function createApprovals(deps: {
 			new Set(broker.pending().map((request) => request.runId)).forEach((runId) => broker.cancelRun(runId)),
 		),
 	);
+	store.add(
+		panel.onDidAnswerApproval(({ requestId, decision, note }) => prompts.answer(requestId, decision, note)),
+	);
+	panel.title = panelTitle(prompts.waiting);
 	return {
-		broker,
-		store: permissions,
-		prompts,
-		attach(host) {
-			panel = host;
-			host.title = panelTitle(prompts.waiting);
-		},
 		api: {
 			pending: () => broker.pending(),
 			notifications: () => [...prompts.notifications],
-			ui: () => ({ badge: badge.text, panelTitle: panel?.title ?? panelTitle(prompts.waiting) }),
-			postFromPanel: async (message) => {
-				if (!panel) throw new Error('the panel host is not attached');
-				await panel.receive(message);
-			},
-			alwaysAllowed: () => permissions.rules(),
-			clearAlwaysAllowed: () => permissions.clear(),
+			ui: () => ({ badge: badge.text, panelTitle: panel.title }),
+			postFromPanel: (message) => panel.receive(message),
+			alwaysAllowed: () => grants.rules(),
+			clearAlwaysAllowed: () => grants.clear(),
 		},
 		dispose: () => store.dispose(),
 	};

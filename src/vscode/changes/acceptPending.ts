@@ -3,18 +3,15 @@ import { targetOf } from '../../core/changes/changeSet.js';
 import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile.js';
 import { writeRefusal } from '../../core/workspace/applyChanges.js';
 import { sha256 } from '../../core/workspace/sha256.js';
-import type { HunkSelection } from '../../protocol/messages.js';
+import type { AcceptRequest } from '../../protocol/messages.js';
 import { buildWorkspaceEdit } from './buildWorkspaceEdit.js';
 import type { ChangePrompts } from './changePrompts.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 import { readCurrent } from './workspaceFiles.js';
 
-export interface AcceptInput {
+/** The request's `paths` (default: every pending file) and `hunks` (override the pending selection), checked against the pending set. */
+export interface AcceptInput extends Pick<AcceptRequest, 'paths' | 'hunks'> {
 	readonly pending: PendingChangeSet;
-	/** Files to accept (default: every pending file). */
-	readonly paths?: readonly string[];
-	/** Overrides the pending selection for the files it names. */
-	readonly hunks?: readonly HunkSelection[];
 	/** Open VS Code's refactor preview before anything is applied (`needsConfirmation`). */
 	readonly preview: boolean;
 	readonly prompts: ChangePrompts;
@@ -94,12 +91,12 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	if (entries.length === 0) return { status: 'applied', ...nothing, resolved, skipped };
 
 	// Re-resolved now, right before the edit: a link the tree gained since the run must not redirect a write.
-	const { workspace } = pending.run;
+	const { writePolicy } = pending.run;
 	const unsafe: { path: string; reason: string }[] = [];
 	for (const entry of entries) {
-		const reason = await writeRefusal(workspace.root, entry.path, {
-			protectedPaths: workspace.protectedPaths,
-			secrets: workspace.secretPaths,
+		const reason = await writeRefusal(writePolicy.root, entry.path, {
+			protectedPaths: writePolicy.protectedPaths,
+			secrets: writePolicy.secretPaths,
 		});
 		if (reason !== null) unsafe.push({ path: entry.path, reason });
 	}

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnswerChanges } from '../../core/changes/changeSet.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
-import type { HunkSelection } from '../../protocol/messages.js';
+import type { AcceptRequest } from '../../protocol/messages.js';
 import { contextKeys, settingKeys } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
@@ -88,7 +88,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._fireChanged();
 	}
 
-	async accept(paths?: readonly string[], hunks?: readonly HunkSelection[], runId?: string): Promise<void> {
+	async accept(request: AcceptRequest = {}): Promise<void> {
+		const { paths, hunks, runId } = request;
 		const pending = this._pending;
 		if (!pending) return this._nothingPending();
 		if (runId !== undefined && runId !== pending.runId) {
@@ -139,7 +140,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
 	async acceptFile(arg?: unknown): Promise<void> {
 		const path = await this._fileOf(arg, 'Accept which file?');
-		if (path) await this._thenNext(path, () => this.accept([path]));
+		if (path) await this._thenNext(path, () => this.accept({ paths: [path] }));
 	}
 
 	async rejectFile(arg?: unknown): Promise<void> {
@@ -175,7 +176,6 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const { result } = run;
 		if (result.changes.length === 0 || (result.status !== 'completed' && result.status !== 'timeout')) return;
 		const engine = await this._loadEngine();
-		const root = folderOf(run.workspace.root);
 		const answers: AnswerChanges[] = [...(result.answerChanges ?? [])];
 		// The bases are the run snapshot's (carried by each change): what the team read, not the disk now.
 		const set = engine.buildReviewChangeSet({
@@ -185,7 +185,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			answers,
 		});
 		const previous = this._pending;
-		const pending = new engine.PendingChangeSet(run, set, answers, root);
+		const pending = new engine.PendingChangeSet(run, set, answers);
 		this._provider.add(pending);
 		this._pending = pending;
 		if (previous) {
@@ -217,7 +217,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			.finished(message)
 			.then(async (choice) => {
 				if (this._pending !== pending || choice === undefined) return;
-				if (choice === 'accept') await this.accept(undefined, undefined, pending.runId);
+				if (choice === 'accept') await this.accept({ runId: pending.runId });
 				else if (choice === 'review') await openChangesEditor(pending);
 				else await this.reject();
 			})
@@ -327,12 +327,4 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			`change review (${what}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
 		);
 	}
-}
-
-/** The workspace folder the run worked in (the run's root is a realpath; the folder may be spelled otherwise). */
-function folderOf(root: string): vscode.Uri {
-	const folders = vscode.workspace.workspaceFolders ?? [];
-	const match =
-		folders.find((folder) => folder.uri.fsPath === root) ?? (folders.length === 1 ? folders[0] : undefined);
-	return match?.uri ?? vscode.Uri.file(root);
 }

@@ -29,8 +29,6 @@ export class PendingChangeSet {
 		readonly run: FinishedRun,
 		readonly set: ReviewChangeSet,
 		readonly answers: readonly AnswerChanges[],
-		/** The workspace folder the paths are relative to. */
-		readonly root: vscode.Uri,
 	) {
 		this._files = new Map(set.files.map((file) => [file.path, file]));
 		for (const file of set.files) this._selection.set(file.path, new Set(allHunkIds(file)));
@@ -59,7 +57,7 @@ export class PendingChangeSet {
 	}
 
 	uri(path: string): vscode.Uri {
-		return vscode.Uri.joinPath(this.root, ...path.split('/'));
+		return vscode.Uri.joinPath(this.run.folder.uri, ...path.split('/'));
 	}
 
 	selected(path: string): ReadonlySet<string> {

@@ -31,7 +31,7 @@ export class PendingFileTracker extends Disposable {
 		if (!pending) return;
 		const paths = pending.files().map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
 		const watcher = vscode.workspace.createFileSystemWatcher(
-			new vscode.RelativePattern(pending.root, `{${paths.join(',')}}`),
+			new vscode.RelativePattern(pending.run.folder, `{${paths.join(',')}}`),
 		);
 		const refresh = (uri: vscode.Uri) => void this.refresh(uri);
 		watcher.onDidChange(refresh);
@@ -43,7 +43,7 @@ export class PendingFileTracker extends Disposable {
 	/** Re-reads one pending file's current text. */
 	async refresh(uri: vscode.Uri): Promise<void> {
 		const pending = this._pending();
-		const path = pending && relativePath(pending.root, uri);
+		const path = pending && relativePath(pending.run.folder.uri, uri);
 		const file = path !== undefined ? pending?.file(path) : undefined;
 		if (!pending || !file) return;
 		const check = (this._checks.get(file.path) ?? 0) + 1;

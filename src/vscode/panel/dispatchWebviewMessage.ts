@@ -1,4 +1,4 @@
-import type { ApprovalDecision, HunkSelection, WebviewMessage } from '../../protocol/messages.js';
+import type { AcceptRequest, ApprovalDecision, WebviewMessage } from '../../protocol/messages.js';
 import { assertNever } from '../../protocol/assertNever.js';
 import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
 
@@ -9,11 +9,8 @@ export interface PanelActions {
 	cancel(): void | Promise<void>;
 	/** `version` only when the message names one (proposed, final, or an answer label). */
 	openDiff(path: string, version?: string): void | Promise<void>;
-	/** `options` only when the message carries a hunk selection or a run id. */
-	accept(
-		paths: readonly string[] | undefined,
-		options?: { readonly hunks?: readonly HunkSelection[]; readonly runId?: string },
-	): void | Promise<void>;
+	/** The message's request as it came (`{}`: every pending change with the host's selection). */
+	accept(request: AcceptRequest): void | Promise<void>;
 	/** Hunk checkboxes in the change list (the change review keeps the selection). */
 	selectHunks?(path: string, ids: readonly string[], selected: boolean): void | Promise<void>;
 	reject(): void | Promise<void>;
@@ -52,10 +49,10 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return message.version === undefined
 				? actions.openDiff(message.path)
 				: actions.openDiff(message.path, message.version);
-		case 'accept':
-			return message.hunks === undefined && message.runId === undefined
-				? actions.accept(message.paths)
-				: actions.accept(message.paths, { hunks: message.hunks, runId: message.runId });
+		case 'accept': {
+			const { type: _type, ...request } = message;
+			return actions.accept(request);
+		}
 		case 'select-hunks':
 			return actions.selectHunks?.(message.path, message.ids, message.selected);
 		case 'reject':

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import type { RunToolInputs } from '../../core/run/runTools.js';
@@ -9,6 +9,8 @@ export interface EditorToolsInputs {
 	readonly broker: ApprovalBroker;
 	readonly store?: PermissionStore;
 	readonly folder: vscode.WorkspaceFolder;
+	/** Workspace Trust as the run read it. */
+	readonly trusted: boolean;
 	readonly log: vscode.LogOutputChannel;
 	/** The run's token: notices of a cancelled run go to the log only. */
 	readonly token: vscode.CancellationToken;
@@ -21,20 +23,16 @@ export interface EditorToolsInputs {
  * first ones of a run (servers start in parallel) to one notification.
  */
 export function editorTools(inputs: EditorToolsInputs): RunToolInputs {
-	const { log, token } = inputs;
-	const trusted = vscode.workspace.isTrusted;
-	const settings = readToolSettings(inputs.folder.uri, trusted);
-	for (const note of settings.notes) log.warn(`settings: ${note}`);
+	const { log, token, trusted } = inputs;
+	const { notes, ...settings } = readToolSettings(inputs.folder.uri, trusted);
+	for (const note of notes) log.warn(`settings: ${note}`);
 	const notices: string[] = [];
 	let timer: NodeJS.Timeout | undefined;
 	let reported = false;
 	return {
+		...settings,
 		broker: inputs.broker,
 		trusted,
-		rules: settings.rules,
-		...(settings.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: settings.approvalTimeoutMs }),
-		readWorkspaceServers: settings.readWorkspaceServers,
-		allowUnsandboxedCommands: settings.allowUnsandboxedCommands,
 		...(inputs.store ? { store: inputs.store } : {}),
 		onNotice: (message) => {
 			log.warn(`tools: ${message}`);

@@ -16,3 +16,26 @@ export function loadEngineBundle(distDir: string): Promise<Engine> {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	return new Promise<Engine>((resolve) => resolve(require(join(distDir, engineBundle)) as Engine));
 }
+
+/**
+ * The engine for whoever needs it first (a run, the config diagnostics): loaded once and logged;
+ * a failed load (e.g. a missing bundle) is reported by the caller and tried again next time.
+ */
+export function engineLoader(
+	load: () => Promise<Engine>,
+	log: { info(message: string): void },
+): () => Promise<Engine> {
+	let engine: Promise<Engine> | undefined;
+	return () => {
+		if (engine) return engine;
+		const started = performance.now();
+		const loading = (engine = load());
+		loading.then(
+			() => log.info(`run engine loaded in ${(performance.now() - started).toFixed(1)} ms`),
+			() => {
+				if (engine === loading) engine = undefined;
+			},
+		);
+		return loading;
+	};
+}

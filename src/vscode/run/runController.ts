@@ -19,13 +19,7 @@ import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
 import type { Engine } from './loadEngine.js';
-import {
-	reportCancelled,
-	reportFinished,
-	reportTeamNotes,
-	reportTeamProblem,
-	reportUnexpected,
-} from './runMessages.js';
+import { reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages.js';
 import type { RunStatusBar } from './runStatusBar.js';
 import type { FinishedRun, RunRequest, RunService } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
@@ -39,14 +33,12 @@ export interface RunControllerDeps {
 	readonly statusBar: RunStatusBar;
 	/** The extension's `configs/` folder. */
 	readonly shippedConfigsDir: string;
-	/** Whether the panel is on screen (a finished run is then not announced by a notification). */
-	readonly isPanelVisible: () => boolean;
 	/** Environment keys are read from here (the extension host's environment). */
 	readonly env?: NodeJS.ProcessEnv;
 	/** Coalescing interval of the live event batches. */
 	readonly batchMs?: number;
-	/** Loads the run engine (`dist/engine.js`, see `loadEngineBundle`) at the first run. */
-	readonly loadEngine: () => Promise<Engine>;
+	/** The run engine (`dist/engine.js`, see `engineLoader`), loaded at the first run. */
+	readonly engine: () => Promise<Engine>;
 	/**
 	 * Tools beyond the workspace (MCP, `run_command`) behind the permission engine: the one broker
 	 * of the extension (the panel's cards and the notifications answer it) and the "always allow"
@@ -86,7 +78,6 @@ export class RunController extends Disposable implements RunService {
 	private _state: RunState | null = null;
 	private _turns: Turn[] = [];
 	private _runActiveKey = false;
-	private _engine: Promise<Engine> | undefined;
 
 	constructor(private readonly _deps: RunControllerDeps) {
 		super();
@@ -119,21 +110,6 @@ export class RunController extends Disposable implements RunService {
 		if (runId) this._deps.approvals?.broker.cancelRun(runId);
 		this._active.tokens.cancel();
 		return true;
-	}
-
-	/** Loads the run engine (config schema, orchestrator); the first run pays for it, activation does not. */
-	engine(): Promise<Engine> {
-		if (this._engine) return this._engine;
-		const started = performance.now();
-		const loading = (this._engine = this._deps.loadEngine());
-		loading.then(
-			() => this._deps.log.info(`run engine loaded in ${(performance.now() - started).toFixed(1)} ms`),
-			// A failed load (e.g. a missing bundle) is reported by the caller and tried again next time.
-			() => {
-				if (this._engine === loading) this._engine = undefined;
-			},
-		);
-		return loading;
 	}
 
 	/**
@@ -194,12 +170,14 @@ export class RunController extends Disposable implements RunService {
 	): Promise<FinishedRun | undefined> {
 		const { log } = this._deps;
 		const root = folder.uri.fsPath;
-		const engine = await this.engine();
+		// Read once: the team config choice, `.env` and the tools all see the same answer.
+		const trusted = vscode.workspace.isTrusted;
+		const engine = await this._deps.engine();
 		const choice = await chooseTeamConfig({
 			setting: readConfigSetting(folder.uri),
 			workspaceRoot: root,
 			shippedDir: this._deps.shippedConfigsDir,
-			trusted: vscode.workspace.isTrusted,
+			trusted,
 			home: homedir(),
 			exists: pathExists,
 		});
@@ -211,7 +189,7 @@ export class RunController extends Disposable implements RunService {
 		const keys = {
 			secrets: await this._deps.keys.getAll(),
 			env: this._deps.env ?? process.env,
-			dotenv: vscode.workspace.isTrusted ? await engine.readDotenv(root) : {},
+			dotenv: trusted ? await engine.readDotenv(root) : {},
 		};
 		// Known before the team resolves, so config errors and notes are redacted too.
 		this._deps.secrets?.learn(engine.keySecrets(keys));
@@ -252,7 +230,8 @@ export class RunController extends Disposable implements RunService {
 			this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
 		}, this._deps.batchMs ?? 30);
 		const abort = abortSignalFromToken(token);
-		const tools = this._deps.approvals && editorTools({ ...this._deps.approvals, folder, log, token });
+		const tools =
+			this._deps.approvals && editorTools({ ...this._deps.approvals, folder, trusted, log, token });
 		const secretPathsSetting = readSecretPathsSetting(folder.uri);
 		for (const note of secretPathsSetting.notes) log.warn(`settings: ${note}`);
 		try {
@@ -291,12 +270,15 @@ export class RunController extends Disposable implements RunService {
 				request,
 				result,
 				state: this._state,
-				workspace: outcome.workspace,
+				folder,
+				writePolicy: {
+					root: outcome.workspace.root,
+					protectedPaths: outcome.workspace.protectedPaths,
+					secretPaths: outcome.workspace.secretPaths,
+				},
 				runDir: outcome.runDir,
 			};
 			this._onDidFinishRun.fire(finished);
-			if (result.status === 'cancelled') reportCancelled();
-			else reportFinished(finished, this._deps.isPanelVisible(), this._redact);
 			return finished;
 		} finally {
 			batcher.dispose();

@@ -94,7 +94,7 @@ export function reportTeamNotes(team: ResolvedTeam, notes: readonly string[]): v
 	void vscode.window.showInformationMessage(summary, setApiKey, selectTeamConfig).then(runChoice);
 }
 
-export function reportFinished(run: FinishedRun, panelVisible: boolean, redact: Redact = asIs): void {
+function reportFinished(run: FinishedRun, panelVisible: boolean, redact: Redact = asIs): void {
 	const { result } = run;
 	const reveal = (choice: string | undefined) => runChoice(choice, run.runDir);
 	if (result.status === 'failed') {
@@ -117,7 +117,13 @@ export function reportFinished(run: FinishedRun, panelVisible: boolean, redact: 
 	}
 }
 
-export function reportCancelled(): void {
+/** A run ended: a status bar note when it was cancelled, else `reportFinished`. */
+export function reportEnded(run: FinishedRun, panelVisible: boolean, redact: Redact = asIs): void {
+	if (run.result.status === 'cancelled') reportCancelled();
+	else reportFinished(run, panelVisible, redact);
+}
+
+function reportCancelled(): void {
 	vscode.window.setStatusBarMessage('MassGen: run cancelled; nothing was written', 4000);
 }
 

@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { RunResult } from '../../core/orchestrator/types.js';
 import type { Workspace } from '../../core/workspace/types.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
-import type { HunkSelection } from '../../protocol/messages.js';
+import type { AcceptRequest } from '../../protocol/messages.js';
 import type { RunState } from '../../protocol/runState.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
@@ -35,10 +35,16 @@ export interface FinishedRun {
 	readonly result: RunResult;
 	/** The folded state the panel shows (same reducer as the webview). */
 	readonly state: RunState;
-	readonly workspace: Workspace;
+	/** The workspace folder the run worked in: the changes' paths are relative to it. */
+	readonly folder: vscode.WorkspaceFolder;
+	/** What Accept checks each target against again right before it writes. */
+	readonly writePolicy: WritePolicy;
 	/** `<workspace>/.massgen/runs/<runId>/`. */
 	readonly runDir: string;
 }
+
+/** The run's real root (symlinks resolved), `protected_paths` and secret-path policy. */
+export type WritePolicy = Pick<Workspace, 'root' | 'protectedPaths' | 'secretPaths'>;
 
 /** Implemented by the run controller. */
 export interface RunService {
@@ -54,18 +60,14 @@ export interface ChangeActions {
 	 * `proposed` (default: base + selected hunks), `final` (the winner's text) or an answer label.
 	 */
 	openDiff(path: string, version?: string): Promise<void>;
-	/**
-	 * Applies the pending change set (all files, or only `paths`) as one undoable WorkspaceEdit.
-	 * `hunks` overrides the current hunk selection for the files it names; with `runId`, nothing
-	 * happens unless that run's change set is the pending one.
-	 */
-	accept(paths?: readonly string[], hunks?: readonly HunkSelection[], runId?: string): Promise<void>;
+	/** Applies (part of) the pending change set, as the request says, as one undoable WorkspaceEdit. */
+	accept(request?: AcceptRequest): Promise<void>;
 	/** Discards the pending change set; nothing is written. */
 	reject(): Promise<void>;
 	/** Switches hunks of one file on or off in the selection that Accept uses. */
-	selectHunks?(path: string, ids: readonly string[], selected: boolean): void;
+	selectHunks(path: string, ids: readonly string[], selected: boolean): void;
 	/** The pending change set as the panel shows it; null when nothing is pending. */
-	changeSet?(): ChangeSetView | null;
+	changeSet(): ChangeSetView | null;
 	/** Fires whenever `changeSet()` changes (new run, selection, accept, reject, a file edited meanwhile). */
-	readonly onDidChangeChangeSet?: vscode.Event<ChangeSetView | null>;
+	readonly onDidChangeChangeSet: vscode.Event<ChangeSetView | null>;
 }

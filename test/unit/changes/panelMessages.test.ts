@@ -30,7 +30,7 @@ describe('change review messages from the panel', () => {
 		expect(await send({ type: 'open-diff', path: 'src/a.ts', version: 'agent2.1' })).toBe(true);
 		expect(await send({ type: 'select-hunks', path: 'src/a.ts', ids: ['../x'], selected: true })).toBe(false);
 		expect(calls).toEqual([
-			['accept', undefined, { hunks, runId: '20250102-030405-ab12' }],
+			['accept', { hunks, runId: '20250102-030405-ab12' }],
 			['selectHunks', 'src/a.ts', ['final#1'], false],
 			['openDiff', 'src/a.ts', 'agent2.1'],
 		]);

@@ -13,6 +13,7 @@ import {
 } from '../../../src/vscode/approvals/approvalPrompts';
 import type { RunController } from '../../../src/vscode/run/runController';
 import { PanelHost } from '../../../src/vscode/view';
+import { noPendingChanges } from './noPendingChanges';
 
 interface FakePanel {
 	title: string;
@@ -101,9 +102,10 @@ function setup(options: { click?: (message: string) => string | undefined } = {}
 		extensionUri: vscode.Uri.file('/ext'),
 		log: log as unknown as vscode.LogOutputChannel,
 		runs: runs as unknown as RunController,
+		changes: noPendingChanges(),
 		memento: { get: () => undefined, update: async () => undefined } as unknown as vscode.Memento,
-		approvals: prompts,
 	});
+	host.onDidAnswerApproval(({ requestId, decision, note }) => prompts.answer(requestId, decision, note));
 	host.show({ preserveFocus: true });
 	const panel = fake.window.panels.at(-1)!;
 	return { broker, prompts, host, panel, notified, counts, shown, logged };

@@ -49,17 +49,13 @@ describe('dispatchWebviewMessage', () => {
 			['ask', 'Why?'],
 			['cancel'],
 			['openDiff', 'src/a.ts'],
-			['accept', undefined],
-			['accept', ['src/a.ts']],
+			['accept', {}],
+			['accept', { paths: ['src/a.ts'] }],
 			['reject'],
 			['openRun', '20261130-040000-ab12'],
 			['approval', 'r1', 'deny', undefined],
 			['openDiff', 'src/a.ts', 'final'],
-			[
-				'accept',
-				undefined,
-				{ hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' },
-			],
+			['accept', { hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' }],
 			['selectHunks', 'src/a.ts', ['alt#2'], true],
 		]);
 	});

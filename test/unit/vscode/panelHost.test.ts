@@ -96,7 +96,21 @@ async function settle(): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-function setup(options: { root?: string } = {}) {
+/** A change review with nothing pending: records what the panel forwards to it. */
+function changeActions(calls: unknown[][] = []) {
+	const changed = new vscode.EventEmitter<null>();
+	const actions: ChangeActions = {
+		openDiff: async (...args) => void calls.push(['openDiff', ...args]),
+		accept: async (...args) => void calls.push(['accept', ...args]),
+		reject: async () => void calls.push(['reject']),
+		selectHunks: (...args) => void calls.push(['selectHunks', ...args]),
+		changeSet: () => null,
+		onDidChangeChangeSet: changed.event,
+	};
+	return { actions, changed };
+}
+
+function setup(options: { root?: string; changes?: ChangeActions } = {}) {
 	const root = options.root ?? mkdtempSync(join(tmpdir(), 'massgen-panel-'));
 	fake.workspace.workspaceFolders = [{ uri: vscode.Uri.file(root), name: 'ws', index: 0 }];
 	const runs = fakeRuns();
@@ -112,6 +126,7 @@ function setup(options: { root?: string } = {}) {
 		extensionUri: vscode.Uri.file('/ext'),
 		log: log as unknown as vscode.LogOutputChannel,
 		runs: runs as unknown as RunController,
+		changes: options.changes ?? changeActions().actions,
 		memento: store as unknown as vscode.Memento,
 	});
 	return { host, runs, store, warnings, root };
@@ -180,8 +195,10 @@ describe('PanelHost', () => {
 		}
 		for (let i = 0; i < 5; i++) emitOne();
 		await settle();
-		const [first, ...rest] = panel.posted;
+		const [first, changeSet, ...rest] = panel.posted;
 		expect(first?.type).toBe('snapshot');
+		// Right after it, what the change review holds (nothing here): the webview then knows nothing is pending.
+		expect(changeSet).toEqual({ type: 'change-set', changeSet: null });
 		expect(rest.every((m) => m.type === 'events')).toBe(true);
 		// Folding the snapshot and the batches after it gives the full run.
 		const snapshot = first as Extract<HostMessage, { type: 'snapshot' }>;
@@ -213,26 +230,12 @@ describe('PanelHost', () => {
 		expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3);
 	});
 
-	it('open-diff / accept / reject: "not available" without a change review; forwarded with hunks and run id to it', async () => {
-		const { host } = setup();
+	it('open-diff / accept / reject reach the change review, accept with its hunks and run id as one request', async () => {
+		const calls: unknown[][] = [];
+		const { actions, changed } = changeActions(calls);
+		const { host } = setup({ changes: actions });
 		host.show({ preserveFocus: true });
 		const panel = lastPanel();
-		const info = vi.spyOn(fake.window, 'showInformationMessage');
-		panel.receive({ type: 'accept' });
-		await vi.waitFor(() => expect(info).toHaveBeenCalled());
-		expect(info).toHaveBeenCalledWith(expect.stringMatching(/Accepting changes is not available/));
-
-		const calls: unknown[][] = [];
-		const changed = new vscode.EventEmitter<null>();
-		const actions: ChangeActions = {
-			openDiff: async (...args) => void calls.push(['openDiff', ...args]),
-			accept: async (...args) => void calls.push(['accept', ...args]),
-			reject: async () => void calls.push(['reject']),
-			selectHunks: (...args) => void calls.push(['selectHunks', ...args]),
-			changeSet: () => null,
-			onDidChangeChangeSet: changed.event,
-		};
-		host.setChangeActions(actions);
 		panel.receive({ type: 'ready' });
 		panel.receive({ type: 'open-diff', path: 'a.ts', version: 'final' });
 		panel.receive({
@@ -248,7 +251,10 @@ describe('PanelHost', () => {
 		changed.fire(null);
 		expect(calls).toEqual([
 			['openDiff', 'a.ts', 'final'],
-			['accept', ['a.ts'], [{ path: 'a.ts', ids: ['final#1'] }], '20261130-040000-ab12'],
+			[
+				'accept',
+				{ paths: ['a.ts'], hunks: [{ path: 'a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' },
+			],
 			['selectHunks', 'a.ts', ['alt#1'], true],
 			['reject'],
 		]);
@@ -302,7 +308,7 @@ describe('PanelHost', () => {
 		host.show({ preserveFocus: true });
 		let panel = lastPanel();
 		panel.receive({ type: 'ready' });
-		await vi.waitFor(() => expect(panel.posted).toHaveLength(1));
+		await vi.waitFor(() => expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set']));
 		const [snapshot] = panel.posted as Extract<HostMessage, { type: 'snapshot' }>[];
 		expect(snapshot!.state).toBeNull();
 		expect(snapshot!.runs.map((r) => r.runId)).toEqual(['20261130-010000-aaaa']);
@@ -310,7 +316,9 @@ describe('PanelHost', () => {
 		runs.emit(stamp('live', [start('Live question')]));
 		panel.receive({ type: 'open-run', runId: '20261130-010000-aaaa' });
 		await vi.waitFor(() => expect(store.values.get('massgen.panel.lastRunId')).toBe('20261130-010000-aaaa'));
-		const shown = panel.posted.at(-1) as Extract<HostMessage, { type: 'snapshot' }>;
+		// The past run's snapshot, then the change set (a snapshot always comes with one).
+		expect(panel.posted.at(-1)?.type).toBe('change-set');
+		const shown = panel.posted.at(-2) as Extract<HostMessage, { type: 'snapshot' }>;
 		expect(shown.type).toBe('snapshot');
 		expect(shown.state!.question).toBe('Old question');
 		expect(store.values.get('massgen.panel.lastRunId')).toBe('20261130-010000-aaaa');
@@ -324,6 +332,7 @@ describe('PanelHost', () => {
 			extensionUri: vscode.Uri.file('/ext'),
 			log: { info() {}, debug() {}, warn() {}, error() {} } as unknown as vscode.LogOutputChannel,
 			runs: fakeRuns() as unknown as RunController,
+			changes: changeActions().actions,
 			memento: store as unknown as vscode.Memento,
 		});
 		reloaded.revive(

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type * as vscode from 'vscode';
 import { buildReviewChangeSet } from '../../../src/core/changes/changeSet.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
@@ -17,7 +16,7 @@ const changes: FileChange[] = [
 
 function pending() {
 	const set = buildReviewChangeSet({ runId: 'r1', winner: { agentId: 'w', label: 'agent1.final' }, changes });
-	return new PendingChangeSet({} as FinishedRun, set, [], {} as vscode.Uri);
+	return new PendingChangeSet({} as FinishedRun, set, []);
 }
 
 describe('PendingChangeSet.userEdit: files the user changed since the team read them', () => {

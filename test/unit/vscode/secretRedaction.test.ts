@@ -14,6 +14,7 @@ import { createLog, SessionSecrets } from '../../../src/vscode/log';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
 import { runTeam } from '../../../src/vscode/run/runEngine';
 import { PanelHost } from '../../../src/vscode/view';
+import { noPendingChanges } from './noPendingChanges';
 
 /** The extension's output channels: the log, the panel, and the run's event path (issue 9). */
 const secret = 'sk-test-EXTENSIONKEY-0123456789';
@@ -65,6 +66,7 @@ describe('the extension redacts secrets', () => {
 			extensionUri: vscode.Uri.file('/ext'),
 			log: quiet,
 			runs: runs as unknown as RunController,
+			changes: noPendingChanges(),
 			memento: { get: () => undefined, update: async () => undefined } as unknown as vscode.Memento,
 			secrets,
 		});
