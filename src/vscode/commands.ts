@@ -11,6 +11,7 @@ import type { SelectionReview } from './review/selectionReview.js';
 import type { KeyStore } from './secrets.js';
 import type { PanelHost } from './view.js';
 import { errorMessage } from '../core/util/errorMessage.js';
+import { errorDetail } from './log.js';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
@@ -70,7 +71,7 @@ async function guarded(
 	try {
 		return await handler(...args);
 	} catch (error) {
-		log.error(`${id}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		log.error(`${id}: ${errorDetail(error)}`);
 		void vscode.window.showErrorMessage(`MassGen: ${errorMessage(error)}`);
 		return undefined;
 	}

@@ -20,6 +20,11 @@ export class SessionSecrets {
 	}
 }
 
+/** For the log: an `Error`'s stack (its message when it has none), anything else as `String` gives it. */
+export function errorDetail(error: unknown): string {
+	return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 const messageMethods = new Set<PropertyKey>([
 	'trace',
 	'debug',
@@ -39,7 +44,7 @@ export function createLog(secrets: SessionSecrets): vscode.LogOutputChannel {
 	const channel = vscode.window.createOutputChannel('MassGen', { log: true });
 	const clean = (value: unknown): unknown => {
 		if (typeof value === 'string') return secrets.text(value);
-		if (value instanceof Error) return secrets.text(value.stack ?? value.message);
+		if (value instanceof Error) return secrets.text(errorDetail(value));
 		return secrets.json(value);
 	};
 	return new Proxy(channel, {

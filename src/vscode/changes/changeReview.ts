@@ -13,6 +13,7 @@ import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri.js';
 import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 import { PendingFileTracker } from './pendingFileTracker.js';
+import { errorDetail } from '../log.js';
 
 export interface ChangeReviewDeps {
 	readonly runs: RunService;
@@ -323,8 +324,6 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	private _fail(what: string, error: unknown): void {
-		this._deps.log.error(
-			`change review (${what}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-		);
+		this._deps.log.error(`change review (${what}): ${errorDetail(error)}`);
 	}
 }

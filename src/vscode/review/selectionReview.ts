@@ -5,6 +5,7 @@ import { reviewQuestion } from '../../core/review/reviewPrompt.js';
 import { contextKeys } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
 import type { FinishedRun, RunService } from '../run/runTypes.js';
+import { errorDetail } from '../log.js';
 
 export interface SelectionReviewDeps {
 	readonly runs: RunService;
@@ -203,8 +204,6 @@ export class SelectionReview extends Disposable {
 	}
 
 	private _fail(error: unknown): void {
-		this._deps.log.error(
-			`review: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-		);
+		this._deps.log.error(`review: ${errorDetail(error)}`);
 	}
 }

@@ -5,6 +5,7 @@ import { commandIds } from '../commandIds.js';
 import type { ResolvedTeam, TeamProblem } from './resolveTeam.js';
 import type { FinishedRun } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
+import { errorDetail } from '../log.js';
 
 /**
  * What the user is told about a run, as non-modal notifications with the next step as a button.
@@ -128,7 +129,7 @@ function reportCancelled(): void {
 }
 
 export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown, redact: Redact = asIs): void {
-	log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+	log.error(errorDetail(error));
 	const message = errorMessage(error);
 	void vscode.window
 		.showErrorMessage(
