@@ -15,9 +15,11 @@ const defaultMaxTokens = 8192;
 const ephemeral = { type: 'ephemeral' } as const;
 
 /**
- * Our request → a streamed Messages call. Prompt caching: `cache_control` on the system prompt
- * (which caches tools + system) and on the last block of the stable prefix
- * (`request.stablePrefixMessages`), so repeated coordination calls re-read the prefix cheaply.
+ * Our request → a streamed Messages call. Prompt caching: Anthropic caches prefixes in the order
+ * tools → system → messages, ending at blocks marked `cache_control` (at most 4). We mark the last
+ * tool (the tools alone, shared by agents whose system prompts differ), the system prompt, the last
+ * block of the stable prefix (`request.stablePrefixMessages`, re-read by every later call of the
+ * agent), and the last block of a conversation that goes past it (re-read by the turn's next call).
  */
 export function toAnthropicRequest(
 	settings: BackendSettings,
@@ -36,13 +38,19 @@ export function toAnthropicRequest(
 		messages: toAnthropicMessages(request),
 		stream: true,
 		...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: ephemeral }] } : {}),
-		...(request.tools.length ? { tools: request.tools.map(toAnthropicTool) } : {}),
+		...(request.tools.length ? { tools: toCachedTools(request.tools) } : {}),
 	};
 	const temperature = request.temperature ?? settings.temperature;
 	// Not in SDK 1.x's types, still accepted by the API for the models that support it;
 	// extended thinking accepts no temperature other than the default.
 	const sampling = temperature !== undefined && !thinkingOn ? { temperature } : {};
 	return { ...params, ...sampling, ...extra, stream: true } as MessageCreateParamsStreaming;
+}
+
+function toCachedTools(tools: readonly ToolDefinition[]): Tool[] {
+	const out = tools.map(toAnthropicTool);
+	out[out.length - 1] = { ...out.at(-1)!, cache_control: ephemeral };
+	return out;
 }
 
 export function toAnthropicTool(tool: ToolDefinition): Tool {
@@ -61,6 +69,7 @@ export function toAnthropicMessages(request: ChatRequest): MessageParam[] {
 	const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
 	const prefix = request.stablePrefixMessages ?? 0;
 	let prefixBlock: ContentBlockParam | undefined;
+	let lastBlock: ContentBlockParam | undefined;
 	request.messages.forEach((message, index) => {
 		const blocks: ContentBlockParam[] = [];
 		let role: 'user' | 'assistant' = 'user';
@@ -89,12 +98,19 @@ export function toAnthropicMessages(request: ChatRequest): MessageParam[] {
 		}
 		if (!blocks.length) return;
 		if (index < prefix) prefixBlock = blocks.at(-1);
+		lastBlock = blocks.at(-1);
 		const last = out.at(-1);
 		if (last && last.role === role) last.content.push(...blocks);
 		else out.push({ role, content: blocks });
 	});
-	if (prefixBlock && prefixBlock.type !== 'thinking' && prefixBlock.type !== 'redacted_thinking') {
-		(prefixBlock as { cache_control?: unknown }).cache_control = ephemeral;
-	}
+	markCached(prefixBlock);
+	markCached(lastBlock);
 	return out;
+}
+
+/** Thinking blocks cannot carry a breakpoint. */
+function markCached(block: ContentBlockParam | undefined): void {
+	if (block && block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+		(block as { cache_control?: unknown }).cache_control = ephemeral;
+	}
 }

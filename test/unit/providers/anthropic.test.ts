@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
 import { runModelCall, type ModelCallState } from '../../../src/core/agents/modelCall.js';
+import { simulateCache } from '../../servers/cacheSimulation.js';
+import { anthropicWire } from '../../servers/wire/anthropic.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import type { ChatMessage } from '../../../src/core/providers/model.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
@@ -62,7 +64,7 @@ describeProviderContract(
 			});
 		});
 
-		it('marks the last block of the stable prefix with cache_control, and nothing after it', async () => {
+		it('puts cache breakpoints on the last tool, the system prompt, the stable prefix and the last message', async () => {
 			const { server, model } = ctx();
 			server.say({ text: 'ok' });
 			const messages: ChatMessage[] = [
@@ -70,15 +72,51 @@ describeProviderContract(
 				{ role: 'assistant', content: 'Working.' },
 				{ role: 'user', content: 'UPDATE: a new answer arrived.' },
 			];
-			await attempt(model, request({ messages, stablePrefixMessages: 1 }));
-			const sent = (server.requests.at(-1)!.body as { messages: { content: Record<string, unknown>[] }[] })
-				.messages;
-			expect(sent[0]!.content.at(-1)).toEqual({
-				type: 'text',
-				text: 'Coordination prompt with every answer.',
-				cache_control: { type: 'ephemeral' },
-			});
-			expect(JSON.stringify(sent.slice(1))).not.toContain('cache_control');
+			const listTool = { ...readFileTool, name: 'list_directory' };
+			await attempt(model, request({ messages, tools: [readFileTool, listTool], stablePrefixMessages: 1 }));
+			const body = server.requests.at(-1)!.body as {
+				tools: Record<string, unknown>[];
+				system: Record<string, unknown>[];
+				messages: { content: Record<string, unknown>[] }[];
+			};
+			const ephemeral = { type: 'ephemeral' };
+			expect(body.tools.map((tool) => tool['cache_control'])).toEqual([undefined, ephemeral]);
+			expect(body.system.at(-1)!['cache_control']).toEqual(ephemeral);
+			expect(body.messages.map((m) => m.content.map((block) => block['cache_control']))).toEqual([
+				[ephemeral],
+				[undefined],
+				[ephemeral],
+			]);
+			expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(4);
+		});
+
+		it('re-reads the previous call of a turn from the cache (loopback cache simulation)', async () => {
+			const { server, model } = ctx();
+			const system = 'You are a careful engineer. '.repeat(200);
+			const first: ChatMessage[] = [{ role: 'user', content: 'Coordination prompt. '.repeat(200) }];
+			server.say({ toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: { path: 'a.ts' } }] });
+			const call = (await attempt(model, request({ system, messages: first, stablePrefixMessages: 1 })))
+				.result!.toolCalls[0]!;
+			const second: ChatMessage[] = [
+				...first,
+				{ role: 'assistant', content: '', toolCalls: [call] },
+				{ role: 'tool', toolCallId: call.id, toolName: 'read_file', content: 'x'.repeat(8000) },
+			];
+			server.say({ toolCalls: [{ id: 'toolu_2', name: 'read_file', arguments: { path: 'b.ts' } }] });
+			await attempt(model, request({ system, messages: second, stablePrefixMessages: 1 }));
+			server.say({ text: 'done' });
+			const third: ChatMessage[] = [
+				...second,
+				{ role: 'assistant', content: '', toolCalls: [{ ...call, id: 'toolu_2' }] },
+				{ role: 'tool', toolCallId: 'toolu_2', toolName: 'read_file', content: 'short' },
+			];
+			await attempt(model, request({ system, messages: third, stablePrefixMessages: 1 }));
+			const segments = server.requests.slice(-3).map((r) => anthropicWire.promptSegments(r.body));
+			const secondCache = simulateCache('anthropic', segments[1]!, segments.slice(0, 1));
+			const thirdCache = simulateCache('anthropic', segments[2]!, segments.slice(0, 2));
+			expect(secondCache.cachedInput).toBeGreaterThan(2000);
+			// The third call also re-reads the second one's 8,000-character tool result (~2,000 tokens).
+			expect(thirdCache.cachedInput).toBeGreaterThan(secondCache.cachedInput + 1900);
 		});
 
 		it('reports cache reads and writes; input counts every prompt token', async () => {
@@ -150,6 +188,7 @@ describeProviderContract(
 							tool_use_id: 'toolu_b',
 							content: 'missing.ts: no such file',
 							is_error: true,
+							cache_control: { type: 'ephemeral' },
 						},
 					],
 				},
