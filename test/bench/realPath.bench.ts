@@ -6,7 +6,8 @@
  * Prints a Markdown table (JSON with `--json`).
  *
  * Subsets: BENCH_PROTOCOLS=chat,openai,claude,gemini  BENCH_AGENTS=3,8,16
- * BENCH_ROWS=inprocess,equal,skew,fast,style,revise,mixed  BENCH_REPEATS=1 (median of n runs).
+ * BENCH_ROWS=inprocess,equal,skew,fast,style,revise,mixed  BENCH_REPEATS=1 (median of n runs)
+ * BENCH_CLI=path/to/cli.js (default dist/cli.js: run `npm run build:cli` first).
  */
 import { loadavg } from 'node:os';
 import type { LoopbackProtocol } from '../servers/loopbackProvider.js';
@@ -115,6 +116,7 @@ function table(results: readonly RowResult[], scripted: Scripted | undefined): s
 		'input tok',
 		'cached tok',
 		'start-up ms',
+		'exit ms',
 		'load',
 	];
 	const lines = results.map((r) => [
@@ -133,6 +135,7 @@ function table(results: readonly RowResult[], scripted: Scripted | undefined): s
 		kilo(r.inputTokens),
 		kilo(r.cachedInputTokens),
 		fixed(r.startupMs),
+		fixed(r.exitMs),
 		fixed(r.load, 2),
 	]);
 	if (scripted) {

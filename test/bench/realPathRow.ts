@@ -7,7 +7,8 @@ import type { StreamStyle } from '../servers/autoAgent.js';
 import { startLoopbackProvider, type Latency, type LoopbackProtocol } from '../servers/loopbackProvider.js';
 import { summarizeRequests } from '../servers/requestSummary.js';
 
-export const cliPath = join(__dirname, '..', '..', 'dist', 'cli.js');
+/** `BENCH_CLI` measures another build (e.g. one of an older commit) with the same servers. */
+export const cliPath = process.env['BENCH_CLI'] ?? join(__dirname, '..', '..', 'dist', 'cli.js');
 
 /** The backend type of the MassGen config that talks each protocol. */
 export const backendTypes: Record<LoopbackProtocol, string> = {
@@ -39,6 +40,8 @@ export interface RowResult {
 	readonly wallMs: number;
 	/** Spawn → the first request any server saw. */
 	readonly startupMs: number;
+	/** The last reply finished → the process exited (writing the run log, shutting down). */
+	readonly exitMs: number;
 	/** Start-up plus the protocol's shortest path from the configured latencies (see `criticalPathMs`). */
 	readonly criticalMs: number;
 	readonly ratio: number;
@@ -142,6 +145,7 @@ export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number }
 			status: runEnd?.status ?? `exit ${code}`,
 			wallMs,
 			startupMs,
+			exitMs: summary.lastSettledAt !== undefined ? spawnedAt + wallMs - summary.lastSettledAt : NaN,
 			criticalMs,
 			ratio: wallMs / criticalMs,
 			requests: summary.requests,

@@ -45,6 +45,8 @@ export interface RecordedRequest {
 	readonly latency?: Latency;
 	/** True when the client closed the connection before the server finished its reply. */
 	closedByClient: boolean;
+	/** Epoch milliseconds when the reply finished or the connection closed. */
+	settledAt?: number;
 	/** True once the server has sent an event that carries model output (past the protocol's preamble). */
 	streamedOutput: boolean;
 	/** Resolves once the reply is finished or the connection closed. */
@@ -134,6 +136,7 @@ export async function startLoopbackProvider(
 		requests.push(record);
 		res.on('close', () => {
 			if (!res.writableFinished) record.closedByClient = true;
+			record.settledAt = performance.timeOrigin + performance.now();
 			settle();
 		});
 		if (!wire.matches(record.method, record.path)) {

@@ -16,8 +16,9 @@ export interface RequestSummary {
 	readonly cacheControlMarks: number;
 	/** OpenAI: the request's `prompt_cache_key`, if any. */
 	readonly promptCacheKey?: string;
-	/** Epoch milliseconds when the request arrived. */
+	/** Epoch milliseconds when the request arrived, and when its reply finished or was closed. */
 	readonly receivedAt: number;
+	readonly settledAt?: number;
 }
 
 export interface RequestsSummary {
@@ -32,6 +33,8 @@ export interface RequestsSummary {
 	readonly promptCacheKeys: readonly string[];
 	/** Epoch milliseconds of the first request (undefined when there was none). */
 	readonly firstReceivedAt?: number;
+	/** Epoch milliseconds when the last reply finished (undefined while one is open). */
+	readonly lastSettledAt?: number;
 	readonly each: readonly RequestSummary[];
 }
 
@@ -48,6 +51,7 @@ export function summarizeRequest(request: RecordedRequest): RequestSummary {
 		cacheControlMarks: countKey(request.body, 'cache_control'),
 		...(typeof key === 'string' ? { promptCacheKey: key } : {}),
 		receivedAt: request.receivedAt,
+		...(request.settledAt !== undefined ? { settledAt: request.settledAt } : {}),
 	};
 }
 
@@ -68,6 +72,9 @@ export function summarizeRequests(requests: readonly RecordedRequest[]): Request
 		cacheControlMarks: sum((r) => r.cacheControlMarks),
 		promptCacheKeys: [...new Set(each.flatMap((r) => (r.promptCacheKey ? [r.promptCacheKey] : [])))],
 		...(each.length ? { firstReceivedAt: Math.min(...each.map((r) => r.receivedAt)) } : {}),
+		...(each.length && each.every((r) => r.settledAt !== undefined)
+			? { lastSettledAt: Math.max(...each.map((r) => r.settledAt!)) }
+			: {}),
 		each,
 	};
 }

@@ -32,7 +32,8 @@ describe('real-path benchmark row', () => {
 		expect(row.bodyBytes).toBeGreaterThan(row.toolSchemaBytes);
 		expect(row.inputTokens).toBeGreaterThan(0);
 		expect(row.startupMs).toBeGreaterThan(0);
-		expect(row.wallMs).toBeGreaterThan(row.startupMs);
+		expect(row.exitMs).toBeGreaterThan(0);
+		expect(row.wallMs).toBeGreaterThan(row.startupMs + row.exitMs);
 		expect(row.winner).toMatch(/^a[123]$/);
 		expect(row.criticalMs).toBeGreaterThan(row.startupMs);
 	});

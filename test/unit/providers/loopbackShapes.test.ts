@@ -104,6 +104,7 @@ for (const { protocol, type } of protocols) {
 			expect(first.toolSchemaBytes).toBeGreaterThan(JSON.stringify(newAnswer.parameters).length);
 			expect(first.bodyBytes).toBeGreaterThan(first.toolSchemaBytes);
 			expect(summary.firstReceivedAt).toBe(first.receivedAt);
+			expect(summary.lastSettledAt).toBeGreaterThanOrEqual(summary.each[1]!.receivedAt);
 		});
 
 		it('simulated prompt caching: a repeated prefix of the same model is reported as cached', async () => {
