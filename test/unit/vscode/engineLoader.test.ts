@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Engine, engineLoader } from '../../../src/vscode/run/loadEngine';
 
-describe('engineLoader: the run engine for the first of a run and the config diagnostics', () => {
+describe('engineLoader: one run engine for the runs and the config diagnostics', () => {
 	it('loads once for every caller, logs the load, and loads again after a failed load', async () => {
 		const logged: string[] = [];
 		const engine = {} as Engine;
