@@ -55,6 +55,11 @@ export interface ChatRequest {
 	 * so adapters with prompt caching (Anthropic) can mark the stable prefix.
 	 */
 	readonly stablePrefixMessages?: number;
+	/**
+	 * Stable per agent per run, e.g. `massgen-<runId>-<anonId>`; sent verbatim (so no config ids or
+	 * user data) to APIs that route prompt caches by key (OpenAI `prompt_cache_key`).
+	 */
+	readonly cacheKey?: string;
 	/** Provider-specific options passed through untouched (MassGen's `reasoning`, `text`, …). */
 	readonly providerOptions?: Record<string, unknown>;
 }

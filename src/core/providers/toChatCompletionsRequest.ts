@@ -19,6 +19,8 @@ export function toChatCompletionsRequest(
 		stream_options: { include_usage: true },
 		...(request.tools.length ? { tools: request.tools.map(toChatTool) } : {}),
 	};
+	// Other OpenAI-compatible servers may reject a parameter they do not know.
+	if (request.cacheKey && isOpenAIHost(settings)) params.prompt_cache_key = request.cacheKey;
 	const temperature = request.temperature ?? settings.temperature;
 	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;
 	if (temperature !== undefined) params.temperature = temperature;
@@ -35,7 +37,10 @@ export function toChatCompletionsRequest(
 }
 
 function usesMaxCompletionTokens(settings: BackendSettings): boolean {
-	if (settings.type === 'azure_openai') return true;
+	return settings.type === 'azure_openai' || isOpenAIHost(settings);
+}
+
+function isOpenAIHost(settings: BackendSettings): boolean {
 	return /(^|\.)openai\.com$/.test(hostOf(settings.baseUrl));
 }
 

@@ -29,6 +29,7 @@ export function toResponsesRequest(
 		store: false,
 		...(reasoningModel ? { include: ['reasoning.encrypted_content'] } : {}),
 		...(request.tools.length ? { tools: request.tools.map(toResponsesTool) } : {}),
+		...(request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),
 	};
 	const temperature = request.temperature ?? settings.temperature;
 	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import type { ChatMessage } from '../../../src/core/providers/model.js';
+import { toChatCompletionsRequest } from '../../../src/core/providers/toChatCompletionsRequest.js';
 import { startLoopbackProvider } from '../../servers/loopbackProvider.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
 
@@ -44,6 +45,18 @@ describeProviderContract(
 					},
 				],
 			});
+		});
+
+		it('sends prompt_cache_key to OpenAI only: other compatible servers may reject it', async () => {
+			const { server, settings } = ctx();
+			server.say({ text: 'ok' });
+			await attempt(ctx().model, request({ cacheKey: 'massgen-run1-agent1' }));
+			expect(server.requests.at(-1)!.body).not.toHaveProperty('prompt_cache_key');
+			const openai = { ...settings, baseUrl: 'https://api.openai.com/v1' };
+			expect(toChatCompletionsRequest(openai, request({ cacheKey: 'massgen-run1-agent1' }))).toMatchObject({
+				prompt_cache_key: 'massgen-run1-agent1',
+			});
+			expect(toChatCompletionsRequest(openai, request())).not.toHaveProperty('prompt_cache_key');
 		});
 
 		it('round-trips history: assistant tool_calls and role tool messages', async () => {

@@ -163,6 +163,13 @@ export function describeProviderContract(
 			expect(firstOutput).toBe(true);
 		});
 
+		it('sends each tool once, in the order given', async () => {
+			const tools = ['read_file', 'list_directory', 'new_answer'].map((name) => ({ ...readFileTool, name }));
+			server.say({ text: 'ok' });
+			await attempt(model, request({ tools }));
+			expect(server.requests.at(-1)!.prompt.tools.map((tool) => tool.name)).toEqual(tools.map((t) => t.name));
+		});
+
 		it('returns two tool calls from one response, in order, with distinct ids', async () => {
 			server.say({
 				toolCalls: [

@@ -42,6 +42,16 @@ describeProviderContract(
 			]);
 		});
 
+		it("sends the caller's cache key as prompt_cache_key, and none without one", async () => {
+			const { server, model } = ctx();
+			server.say({ text: 'ok' });
+			await attempt(model, request({ cacheKey: 'massgen-run1-agent1' }));
+			expect(server.requests.at(-1)!.body).toMatchObject({ prompt_cache_key: 'massgen-run1-agent1' });
+			server.say({ text: 'ok' });
+			await attempt(model, request());
+			expect(server.requests.at(-1)!.body).not.toHaveProperty('prompt_cache_key');
+		});
+
 		it('sends temperature to models that take it, never to reasoning models', async () => {
 			const { server, settings } = ctx();
 			server.say({ text: 'ok' });
