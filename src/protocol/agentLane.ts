@@ -40,6 +40,7 @@ export function emptyLane(agentId: string, info?: RunAgentInfo): AgentLane {
 		reasoningTokens: 0,
 		cachedInputTokens: 0,
 		calls: 0,
+		abortedCalls: 0,
 		costUsd: 0,
 		firstEventT: null,
 		lastEventT: null,

@@ -213,6 +213,14 @@ function apply(state: RunState, e: RunEvent): RunState {
 				calls: lane.calls + 1,
 				costUsd: lane.costUsd === null || e.costUsd === null ? null : lane.costUsd + e.costUsd,
 			}));
+		case 'call-aborted':
+			return withLane(state, e.agentId, e.t, (lane) => ({
+				calls: lane.calls + 1,
+				abortedCalls: lane.abortedCalls + 1,
+				inputTokens: lane.inputTokens + (e.usage?.inputTokens ?? 0),
+				outputTokens: lane.outputTokens + (e.usage?.outputTokens ?? 0),
+				cachedInputTokens: lane.cachedInputTokens + (e.usage?.cachedInputTokens ?? 0),
+			}));
 		case 'run-end':
 			return settleLanes({ ...state, status: e.status, durationMs: e.durationMs, error: e.error ?? null }, [
 				'idle',

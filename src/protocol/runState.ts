@@ -74,8 +74,10 @@ export interface AgentLane {
 	readonly outputTokens: number;
 	readonly reasoningTokens: number;
 	readonly cachedInputTokens: number;
-	/** Model calls that reported usage. */
+	/** Model calls that reported usage or ended early. */
 	readonly calls: number;
+	/** Calls that ended early: dropped to be re-issued with new answers, or stopped. */
+	readonly abortedCalls: number;
 	/** USD summed over calls; null ("no price") as soon as one call had no known price. */
 	readonly costUsd: number | null;
 	/** `t` of this agent's first and latest event (latency and activity). */

@@ -102,6 +102,22 @@ export const vote = (agentId: string, reason = 'best'): ScriptedReply => ({
 });
 
 /**
+ * A quick look at the workspace before answering: a decision point at which answers that landed
+ * meanwhile reach the agent, so it is no longer certain to answer and the others stop waiting for it.
+ */
+export const look: ScriptedReply = { toolCalls: [{ name: 'list_directory', arguments: {} }], latencyMs: 5 };
+
+/** `handler`, after a first call that is `look`. */
+export function lookFirst(handler: ScriptedHandler): ScriptedHandler {
+	let looked = false;
+	return (request, call) => {
+		if (read.isPresentation(request) || looked) return handler(request, call);
+		looked = true;
+		return look;
+	};
+}
+
+/**
  * The common policy: answer once with `content`, then vote for `target(options)`; present `final`.
  */
 export function answerThenVote(

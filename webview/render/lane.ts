@@ -239,7 +239,8 @@ function usage(lane: AgentLane): string {
 	const active =
 		lane.firstEventT !== null && lane.lastEventT !== null ? lane.lastEventT - lane.firstEventT : 0;
 	// Whole seconds: the line then changes about once a second while streaming, not every frame.
-	return `${formatTokens(tokens)} tok · ${formatCost(lane.costUsd)} · ${formatDuration(active < 1_000 ? active : Math.floor(active / 1_000) * 1_000)}`;
+	const cached = lane.cachedInputTokens > 0 ? ` (${formatTokens(lane.cachedInputTokens)} cached)` : '';
+	return `${formatTokens(tokens)} tok${cached} · ${formatCost(lane.costUsd)} · ${formatDuration(active < 1_000 ? active : Math.floor(active / 1_000) * 1_000)}`;
 }
 
 function usageTitle(lane: AgentLane): string {
@@ -254,6 +255,9 @@ function usageTitle(lane: AgentLane): string {
 		lines.push(`Cached input tokens: ${lane.cachedInputTokens.toLocaleString('en-US')}`);
 	}
 	lines.push(`Model calls: ${lane.calls}`);
+	if (lane.abortedCalls > 0) {
+		lines.push(`Calls ended early: ${lane.abortedCalls} (dropped for newer answers, or stopped)`);
+	}
 	lines.push(
 		lane.costUsd === null ? 'Cost: no list price for this model' : `Cost: ${formatCost(lane.costUsd)}`,
 	);

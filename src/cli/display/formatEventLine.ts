@@ -67,6 +67,7 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'reasoning-delta':
 		case 'tool-call':
 		case 'usage':
+		case 'call-aborted':
 			return null;
 		case 'command-sandbox':
 			// Off and unsandboxed are run notices (warnings) already.

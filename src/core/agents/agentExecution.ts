@@ -51,6 +51,11 @@ export class AgentExecution {
 		return [...this.snapshot.answers.values()].map((answer) => answer.label);
 	}
 
+	/** Its snapshot holds no answer, so this execution cannot vote: it will end in an answer (or fail). */
+	get mustAnswer(): boolean {
+		return this.snapshot.answers.size === 0;
+	}
+
 	answersChanged(): void {
 		this.caller.answersChanged();
 	}
@@ -193,6 +198,8 @@ export class AgentExecution {
 	private refreshSnapshot(): AnswerRecord[] {
 		const previous = this.snapshot;
 		this.snapshot = this.host.snapshot();
+		if (previous.answers.size === 0 && this.snapshot.answers.size > 0)
+			this.host.snapshotRefreshed(this.agent.id);
 		const changed = [...this.snapshot.answers.values()].filter(
 			(answer) => previous.answers.get(answer.anonId)?.label !== answer.label,
 		);

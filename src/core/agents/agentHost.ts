@@ -1,9 +1,10 @@
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
-import type { RunEventBody, Usage } from '../events/runEvents.js';
+import type { RunEventBody, RunEventOf, Usage } from '../events/runEvents.js';
 import type { OrchestratorSettings, Turn } from '../orchestrator/types.js';
 import type { ProviderError } from '../providers/providerError.js';
 import type { Toolbox } from '../tools/types.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
+import type { FirstOutputEstimate } from './restartRule.js';
 
 /** What an agent's turn loop needs from the orchestrator; the orchestrator owns all shared state. */
 export interface AgentHost {
@@ -25,6 +26,12 @@ export interface AgentHost {
 	/** Reports a failed model call; resolves true to retry (after backoff), false when the agent is out. */
 	callFailed(agentId: string, error: ProviderError, signal: AbortSignal): Promise<boolean>;
 	callSucceeded(agentId: string): void;
+	/** Counts (and reports) a model call that ended early. */
+	callAborted(event: Omit<RunEventOf<'call-aborted'>, 'runId' | 'seq' | 't'>): void;
+	/** How long this agent's calls take to start streaming, kept across its executions. */
+	firstOutputEstimate(agentId: string): FirstOutputEstimate;
+	/** An execution's snapshot gained answers mid-way: agents held for its first answer may start. */
+	snapshotRefreshed(agentId: string): void;
 	/** `agentId`'s toolbox over `overlay` (its own, or its presentation's). */
 	createToolbox(
 		agentId: string,

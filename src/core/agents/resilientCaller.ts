@@ -4,13 +4,15 @@ import type { ChatRequest } from '../providers/model.js';
 import { ProviderError } from '../providers/providerError.js';
 import type { AgentHost } from './agentHost.js';
 import { runModelCall, type ModelCallResult } from './modelCall.js';
+import { shouldRestart } from './restartRule.js';
 import { errorMessage } from '../util/errorMessage.js';
 
 const stale = Symbol('stale snapshot');
 
 /**
  * One agent's model calls: streams deltas as events, retries failures through the host's backoff,
- * and can drop a call that has only just started when the answers it was built on go stale.
+ * drops a call when re-issuing it with new answers is cheaper (`restartRule.ts`), and reports every
+ * call that ends early.
  */
 export class ResilientCaller {
 	private current: AbortController | undefined;
@@ -40,8 +42,10 @@ export class ResilientCaller {
 				this.host.callSucceeded(this.agent.id);
 				return result;
 			} catch (error) {
+				const dropped = controller.signal.reason === stale;
+				if (dropped || this.signal.aborted) this.reportAborted(dropped ? 'stale' : 'stopped');
 				if (this.signal.aborted) return 'stopped';
-				if (controller.signal.reason === stale) return 'restart';
+				if (dropped) return 'restart';
 				const failure = asProviderError(error, this.agent.model.provider);
 				if (!(await this.host.callFailed(this.agent.id, failure, this.signal))) return 'stopped';
 			} finally {
@@ -51,10 +55,24 @@ export class ResilientCaller {
 		}
 	}
 
-	/** New answers were accepted: a call with no output yet, started within the window, is restarted at once. */
+	/** New answers were accepted: drop the current call if re-issuing it with them is cheaper. */
 	answersChanged(): void {
-		const fresh = this.host.now() - this.startedAt <= this.host.settings.freshCallWindowMs;
-		if (this.current && !this.hasOutput && fresh) this.current.abort(stale);
+		const call = { elapsedMs: this.host.now() - this.startedAt, hasOutput: this.hasOutput };
+		const estimate = this.host.firstOutputEstimate(this.agent.id);
+		if (this.current && shouldRestart(call, estimate.ms, this.host.settings.staleCallRestartFraction)) {
+			this.current.abort(stale);
+		}
+	}
+
+	private reportAborted(reason: 'stale' | 'stopped'): void {
+		this.host.callAborted({
+			type: 'call-aborted',
+			agentId: this.agent.id,
+			phase: this.phase,
+			reason,
+			elapsedMs: Math.round(this.host.now() - this.startedAt),
+			hadOutput: this.hasOutput,
+		});
 	}
 
 	private listener() {
@@ -62,7 +80,10 @@ export class ResilientCaller {
 		return {
 			onText: (text: string) => host.emit({ type: 'text-delta', agentId: agent.id, phase, text }),
 			onReasoning: (text: string) => host.emit({ type: 'reasoning-delta', agentId: agent.id, phase, text }),
-			onFirstOutput: () => (this.hasOutput = true),
+			onFirstOutput: () => {
+				this.hasOutput = true;
+				host.firstOutputEstimate(agent.id).observe(host.now() - this.startedAt);
+			},
 		};
 	}
 }

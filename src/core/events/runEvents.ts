@@ -137,6 +137,19 @@ export type RunEventBody =
 	| { type: 'file-edit'; agentId: string; phase: Phase; path: string; kind: ChangeKind }
 	| { type: 'final-answer'; agentId: string; label: string; content: string }
 	| {
+			/** A model call ended early (counted; the provider may still bill its input). */
+			type: 'call-aborted';
+			agentId: string;
+			phase: Phase;
+			/** `stale`: dropped to be re-issued with new answers; `stopped`: the agent's turn or the run ended. */
+			reason: 'stale' | 'stopped';
+			elapsedMs: number;
+			/** Whether anything had streamed (text, reasoning or a tool call); a stale drop never has. */
+			hadOutput: boolean;
+			/** Tokens the provider reported before the abort, when it reported any. */
+			usage?: Usage;
+	  }
+	| {
 			type: 'usage';
 			agentId: string;
 			usage: Usage;

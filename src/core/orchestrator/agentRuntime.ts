@@ -1,4 +1,5 @@
 import type { AgentExecution } from '../agents/agentExecution.js';
+import type { FirstOutputEstimate } from '../agents/restartRule.js';
 import type { Overlay } from '../workspace/types.js';
 import type { AgentSpec } from './types.js';
 
@@ -15,6 +16,8 @@ export interface AgentRuntime {
 	exhaustedTurns: number;
 	/** Executions started so far. */
 	rounds: number;
+	/** Kept across executions: whether dropping a stale call is cheaper depends on it. */
+	readonly firstOutput: FirstOutputEstimate;
 	lastError: string | undefined;
 	running: RunningExecution | undefined;
 }

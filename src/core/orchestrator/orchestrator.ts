@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { AgentHost } from '../agents/agentHost.js';
 import { AgentExecution, type ExecutionOutcome } from '../agents/agentExecution.js';
+import { FirstOutputEstimate } from '../agents/restartRule.js';
 import type { ProviderError } from '../providers/providerError.js';
 import { createToolbox } from '../tools/createToolbox.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
@@ -10,7 +11,7 @@ import { sleep } from '../util/sleep.js';
 import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.js';
 import { backoffDelay } from './backoff.js';
 import { Board, type AnswerRecord } from './board.js';
-import type { RunEvent, RunEventBody, Usage } from '../events/runEvents.js';
+import type { RunEvent, RunEventBody, RunEventOf, Usage } from '../events/runEvents.js';
 import { emptyResult, finishRun, type CoordinationEnd, type FinishingRun } from './finishRun.js';
 import {
 	defaultOrchestratorSettings,
@@ -77,6 +78,7 @@ export class Orchestrator implements AgentHost {
 				failures: 0,
 				exhaustedTurns: 0,
 				rounds: 0,
+				firstOutput: new FirstOutputEstimate(),
 				lastError: undefined,
 				running: undefined,
 			});
@@ -192,12 +194,24 @@ export class Orchestrator implements AgentHost {
 		this.checkConsensus();
 		if (!this.coordinating) return;
 		const maxRounds = this.settings.maxRounds;
+		const drafting = this.draftingAgents();
 		for (const rt of this.runtimes.values()) {
 			const roundsLeft = maxRounds === null || rt.rounds < maxRounds;
-			if (!rt.killed && !rt.running && !this.board.hasVote(rt.spec.id) && roundsLeft) this.start(rt, 0);
+			const idle = !rt.killed && !rt.running && !this.board.hasVote(rt.spec.id) && roundsLeft;
+			if (idle && !drafting.some((other) => other !== rt)) this.start(rt, 0);
 		}
 		const live = [...this.runtimes.values()].filter((rt) => !rt.killed);
 		if (live.length === 0 || live.every((rt) => !rt.running)) this.endCoordination?.('exhausted');
+	}
+
+	/**
+	 * Live agents whose execution cannot vote yet (its snapshot holds no answer), so it will end in an
+	 * answer. Other agents wait for those answers before starting a round: a round started now would
+	 * be invalidated when they land (MassGen: every agent answers first), and answers that land close
+	 * together then cost one round, not one each.
+	 */
+	private draftingAgents(): AgentRuntime[] {
+		return [...this.runtimes.values()].filter((rt) => !rt.killed && rt.running?.execution?.mustAnswer);
 	}
 
 	private checkConsensus(): void {
@@ -376,6 +390,19 @@ export class Orchestrator implements AgentHost {
 
 	callSucceeded(agentId: string): void {
 		this.runtimes.get(agentId)!.failures = 0;
+	}
+
+	callAborted(event: Omit<RunEventOf<'call-aborted'>, 'runId' | 'seq' | 't'>): void {
+		this.ledger.aborted(event.agentId, event.usage, this.runtimes.get(event.agentId)?.spec.price);
+		this.emit(event);
+	}
+
+	firstOutputEstimate(agentId: string): FirstOutputEstimate {
+		return this.runtimes.get(agentId)!.firstOutput;
+	}
+
+	snapshotRefreshed(): void {
+		this.schedule();
 	}
 
 	createToolbox(

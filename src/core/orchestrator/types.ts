@@ -28,10 +28,11 @@ export interface OrchestratorSettings {
 	/** Skip coordination: the first agent presents at once (MassGen's debug switch). */
 	readonly skipCoordinationRounds: boolean;
 	/**
-	 * A model call with no output yet, started at most this long before a new answer arrived,
-	 * is restarted at once with the update instead of finishing on a stale snapshot.
+	 * A model call with no output yet is dropped and re-issued with new answers when they land
+	 * before this fraction of the agent's usual time to first output has passed (0 = never;
+	 * `agents/restartRule.ts`).
 	 */
-	readonly freshCallWindowMs: number;
+	readonly staleCallRestartFraction: number;
 }
 
 export const defaultOrchestratorSettings: OrchestratorSettings = {
@@ -48,7 +49,7 @@ export const defaultOrchestratorSettings: OrchestratorSettings = {
 	retryBaseDelayMs: 1_000,
 	retryMaxDelayMs: 30_000,
 	skipCoordinationRounds: false,
-	freshCallWindowMs: 2_000,
+	staleCallRestartFraction: 0.5,
 };
 
 export interface AgentSpec {
@@ -127,6 +128,8 @@ export interface RunToolsSession {
 export interface AgentUsage extends Usage {
 	readonly agentId: string;
 	readonly calls: number;
+	/** Calls that ended early (dropped as stale, or stopped); their tokens are in the totals when reported. */
+	readonly abortedCalls?: number;
 	/** USD; null when any call had no known price. */
 	readonly costUsd: number | null;
 }

@@ -21,6 +21,11 @@ export interface ScriptedReply {
 	readonly usage?: Usage;
 	/** Overrides the model's latency for this call. */
 	readonly latencyMs?: number;
+	/**
+	 * The tool calls start streaming this long after the call starts (a `tool-call-delta`, as real
+	 * adapters report argument chunks); they still arrive whole at the end. Default: only at the end.
+	 */
+	readonly toolCallsStreamFromMs?: number;
 }
 
 export type ScriptedHandler = (request: ChatRequest, call: number) => ScriptedReply | Promise<ScriptedReply>;
@@ -63,8 +68,15 @@ export class ScriptedModel implements ChatModel {
 		if (reply.reasoning) yield { type: 'reasoning-delta', text: reply.reasoning };
 		// Deadlines are absolute so timer drift does not add up over the chunks.
 		const start = performance.now();
+		let toolCallStreaming = reply.toolCallsStreamFromMs === undefined || !reply.toolCalls?.length;
 		for (let i = 0; i < steps; i++) {
-			await sleep(start + (latency * (i + 1)) / steps - performance.now(), signal);
+			const deadline = start + (latency * (i + 1)) / steps;
+			if (!toolCallStreaming && start + reply.toolCallsStreamFromMs! <= deadline) {
+				await sleep(start + reply.toolCallsStreamFromMs! - performance.now(), signal);
+				toolCallStreaming = true;
+				yield { type: 'tool-call-delta', index: 0 };
+			}
+			await sleep(deadline - performance.now(), signal);
 			const text = texts[i];
 			if (text) yield { type: 'text-delta', text };
 		}

@@ -11,7 +11,7 @@ describe('coordination prompts', () => {
 			{
 				question: 'Which sort is stable?',
 				history: [{ question: 'Earlier question', answer: 'Earlier answer' }],
-				settings: { freshCallWindowMs: 0 },
+				settings: { staleCallRestartFraction: 0 },
 			},
 		);
 		const requests = run.models.get('alice')!.requests.filter((r) => !read.isPresentation(r));

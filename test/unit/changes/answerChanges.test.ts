@@ -28,7 +28,7 @@ describe('RunResult.answerChanges', () => {
 			{
 				root,
 				anonymousOrder: 'config',
-				settings: { freshCallWindowMs: 0 },
+				settings: { staleCallRestartFraction: 0 },
 			},
 		);
 		expect(run.result.winner?.agentId).toBe('alice');

@@ -9,7 +9,7 @@ describe('coordination converges', () => {
 				{ id: 'bob', handler: answerThenVote('B answer', () => 'agent2') },
 				{ id: 'carol', handler: answerThenVote('C answer', () => 'agent1') },
 			],
-			{ settings: { freshCallWindowMs: 0 } },
+			{ settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(run.result.status).toBe('completed');
 		expect(

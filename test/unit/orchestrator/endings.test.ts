@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/providers/model.js';
 import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
-import { answer, answerThenVote, makeWorkspaceDir, read, runTeam, vote } from '../../fakes/team.js';
+import {
+	answer,
+	answerThenVote,
+	lookFirst,
+	makeWorkspaceDir,
+	read,
+	runTeam,
+	vote,
+} from '../../fakes/team.js';
 
 function treeHash(root: string): string {
 	const hash = createHash('sha256');
@@ -54,9 +62,9 @@ describe('timeouts', () => {
 			[
 				{ id: 'alice', handler: alice },
 				{ id: 'bob', handler: bob },
-				{ id: 'carol', handler: carol },
+				{ id: 'carol', handler: lookFirst(carol) },
 			],
-			{ settings: { coordinationTimeoutMs: 250, freshCallWindowMs: 0 } },
+			{ settings: { coordinationTimeoutMs: 250, staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('votes-invalidated')[0]!.voters.sort()).toEqual(['alice', 'bob']);
 		expect(run.of('winner-selected')[0]).toMatchObject({ agentId: 'carol', tally: { carol: 1 } });
@@ -79,7 +87,7 @@ describe('timeouts', () => {
 				{ id: 'alice', handler: slowPresenter },
 				{ id: 'bob', handler: answerThenVote('B', () => 'agent1'), options: { latencyMs: 20 } },
 			],
-			{ settings: { presentationTimeoutMs: 100, freshCallWindowMs: 0 } },
+			{ settings: { presentationTimeoutMs: 100, staleCallRestartFraction: 0 } },
 		);
 		expect(run.result.status).toBe('completed');
 		expect(run.result.finalAnswer).toBe('Stored A');
@@ -212,7 +220,7 @@ describe('single agent and file changes', () => {
 				{ id: 'alice', handler: alice },
 				{ id: 'bob', handler: bob, options: { latencyMs: 30 } },
 			],
-			{ root, settings: { freshCallWindowMs: 0 } },
+			{ root, settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(viewed).toContain('+++ b/docs/guide.md');
 		expect(run.of('file-edit').map((e) => [e.agentId, e.phase, e.path, e.kind])).toEqual([

@@ -113,7 +113,7 @@ describe('usage and cost', () => {
 					options: { usage: { inputTokens: 500, outputTokens: 50 } },
 				},
 			],
-			{ settings: { freshCallWindowMs: 0 } },
+			{ settings: { staleCallRestartFraction: 0 } },
 		);
 		const alice = run.result.usage.find((u) => u.agentId === 'alice')!;
 		const calls = run.models.get('alice')!.requests.length;

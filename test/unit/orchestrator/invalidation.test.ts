@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
-import { answer, answerThenVote, read, runTeam, vote } from '../../fakes/team.js';
+import { answer, answerThenVote, lookFirst, read, runTeam, vote } from '../../fakes/team.js';
 
 describe('new answers, votes and updates', () => {
 	it('a late answer invalidates earlier votes and restarts the voters', async () => {
@@ -8,9 +8,13 @@ describe('new answers, votes and updates', () => {
 			[
 				{ id: 'alice', handler: answerThenVote('A answer', (o) => o.at(-1)!) },
 				{ id: 'bob', handler: answerThenVote('B answer', (o) => o.at(-1)!) },
-				{ id: 'carol', handler: answerThenVote('C answer', (o) => o.at(-1)!), options: { latencyMs: 60 } },
+				{
+					id: 'carol',
+					handler: lookFirst(answerThenVote('C answer', (o) => o.at(-1)!)),
+					options: { latencyMs: 60 },
+				},
 			],
-			{ settings: { freshCallWindowMs: 0 } },
+			{ settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(run.result.status).toBe('completed');
 		const invalidated = run.of('votes-invalidated');
@@ -59,32 +63,6 @@ describe('new answers, votes and updates', () => {
 		expect(run.result.status).toBe('completed');
 	});
 
-	it('a call that has only just started on a stale snapshot is restarted at once', async () => {
-		const started: number[] = [];
-		const alice = (request: Parameters<typeof read.isPresentation>[0]): ScriptedReply => {
-			if (read.isPresentation(request)) return { text: 'final' };
-			started.push(Date.now());
-			return read.voteOptions(request).length
-				? vote(read.voteOptions(request)[0]!)
-				: { text: 'stale work', ...answer('A'), latencyMs: 200 };
-		};
-		const t0 = Date.now();
-		const run = await runTeam([
-			{ id: 'alice', handler: alice, options: { chunks: 1 } },
-			{ id: 'bob', handler: answerThenVote('B answer'), options: { latencyMs: 20 } },
-		]);
-		const requests = run.models.get('alice')!.requests;
-		expect(requests[1]!.messages.at(-1)!.content).toContain('UPDATE');
-		// The restart came right after bob's answer, not after alice's 200 ms call.
-		expect(started[1]! - t0).toBeLessThan(150);
-		// The dropped call streamed nothing into the run.
-		expect(run.of('text-delta').some((e) => e.agentId === 'alice' && e.text.includes('stale work'))).toBe(
-			false,
-		);
-		expect(run.of('round-start').filter((e) => e.agentId === 'alice' && e.round === 1)).toHaveLength(1);
-		expect(run.result.winner?.agentId).toBe('bob');
-	});
-
 	it('a vote cast on a stale snapshot is not counted; the voter decides again', async () => {
 		let call = 0;
 		const alice = (request: Parameters<typeof read.isPresentation>[0]): ScriptedReply => {
@@ -97,9 +75,13 @@ describe('new answers, votes and updates', () => {
 		const run = await runTeam(
 			[
 				{ id: 'alice', handler: alice },
-				{ id: 'bob', handler: answerThenVote('B answer', (o) => o.at(-1)!), options: { latencyMs: 20 } },
+				{
+					id: 'bob',
+					handler: lookFirst(answerThenVote('B answer', (o) => o.at(-1)!)),
+					options: { latencyMs: 20 },
+				},
 			],
-			{ settings: { freshCallWindowMs: 0 } },
+			{ settings: { staleCallRestartFraction: 0 } },
 		);
 		const requests = run.models.get('alice')!.requests;
 		const afterStale = requests[2]!;
@@ -123,7 +105,7 @@ describe('new answers, votes and updates', () => {
 				},
 				{ id: 'bob', handler: answerThenVote('B answer', () => 'agent1'), options: { latencyMs: 30 } },
 			],
-			{ settings: { freshCallWindowMs: 0 } },
+			{ settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('winner-selected')[0]).toMatchObject({
 			agentId: 'alice',
@@ -138,7 +120,7 @@ describe('new answers, votes and updates', () => {
 				{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 30 } },
 				{ id: 'bob', handler: answerThenVote('B answer') },
 			],
-			{ settings: { maxRounds: 1, freshCallWindowMs: 0 } },
+			{ settings: { maxRounds: 1, staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('round-start')).toHaveLength(2);
 		expect(run.of('winner-selected')[0]).toMatchObject({ agentId: 'bob', reason: 'no-votes' });

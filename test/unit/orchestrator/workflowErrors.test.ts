@@ -27,7 +27,7 @@ async function runCase(
 			{ id: 'alice', handler: alice, options: { latencyMs: options.first ? 0 : 10 } },
 			{ id: 'bob', handler: answerThenVote('Bob: 4'), options: { latencyMs: options.first ? 30 : 0 } },
 		],
-		{ settings: { freshCallWindowMs: 0, ...options.settings } },
+		{ settings: { staleCallRestartFraction: 0, ...options.settings } },
 	);
 	const errors = run.of('workflow-error').filter((e) => e.agentId === 'alice');
 	const requests = run.models.get('alice')!.requests.filter((r) => !read.isPresentation(r));
@@ -130,7 +130,7 @@ describe('workflow validation', () => {
 				{ id: 'alice', handler: alice },
 				{ id: 'bob', handler: answerThenVote('Completely different words here'), options: { latencyMs: 20 } },
 			],
-			{ settings: { answerNoveltyRequirement: 'strict', freshCallWindowMs: 0 } },
+			{ settings: { answerNoveltyRequirement: 'strict', staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('workflow-error').filter((e) => e.agentId === 'alice')).toEqual([]);
 		expect(

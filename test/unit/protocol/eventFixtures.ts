@@ -112,6 +112,15 @@ const samples: Samples = {
 		kind: 'modify',
 	},
 	'final-answer': { type: 'final-answer', agentId: 'alice', label: 'agent1.1', content: 'Final: use a map.' },
+	'call-aborted': {
+		type: 'call-aborted',
+		agentId: 'bob',
+		phase: 'coordination',
+		reason: 'stale',
+		elapsedMs: 40,
+		hadOutput: false,
+		usage: { inputTokens: 900, outputTokens: 0, cachedInputTokens: 800 },
+	},
 	usage: {
 		type: 'usage',
 		agentId: 'alice',
