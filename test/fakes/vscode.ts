@@ -129,6 +129,9 @@ export class LanguageModelError extends Error {
 	}
 }
 
+/** No editor install: no bundled ripgrep under it. */
+export const env = { appRoot: '/nonexistent-vscode-app-root' };
+
 /** Tests set `lm.models` to what `selectChatModels` returns. */
 export const lm = {
 	models: [] as unknown[],

@@ -21,6 +21,7 @@ import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';
 import type { AuditLedger } from '../permissions/auditLedger.js';
+import { ripgrepOnPath } from '../tools/ripgrep.js';
 import { createWorkspace } from '../workspace/createWorkspace.js';
 import { formatPatch } from '../workspace/patch.js';
 import { secretPaths } from '../workspace/secretPaths.js';
@@ -50,6 +51,8 @@ export interface RunSessionOptions {
 	readonly coordinationTimeoutMs?: number;
 	/** Added to the config's `secret_paths` (already validated). */
 	readonly secretPaths?: readonly string[];
+	/** The ripgrep `search_files` uses (the editor's own); default: `ripgrepOnPath` (`MASSGEN_RIPGREP`, `rg` on `PATH`). */
+	readonly ripgrep?: string;
 	/** MCP servers, `run_command` and the permission engine (architecture §11); omitted = workspace tools only. */
 	readonly tools?: RunToolInputs;
 	/** Called for every event, already redacted and logged, in order, before the next one is read. */
@@ -98,6 +101,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const workspace = await createWorkspace(root, {
 		protectedPaths: config.orchestrator.protected_paths,
 		secretPaths: secretFiles,
+		ripgrep: options.ripgrep ?? ripgrepOnPath(env) ?? undefined,
 	});
 	const runId = newRunId();
 	const log = await RunLogWriter.create(root, runId, { redactor });

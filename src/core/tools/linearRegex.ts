@@ -10,6 +10,8 @@ export interface LinearRegex {
 	test(line: string): boolean;
 	/** RE2's cost measure: matching a line costs about this many steps per character, at worst. */
 	readonly programSize: number;
+	/** The pattern in RE2's own syntax (JavaScript escapes rewritten), as other RE2-like engines take it. */
+	readonly source: string;
 }
 
 /** A pattern this large is a mistake or an attack; RE2 caps repeats at 1000, not their product. */
@@ -22,9 +24,10 @@ export function compileLinear(pattern: string): LinearRegex {
 			`the pattern has ${pattern.length} characters (at most ${maxPatternChars}): shorten it`,
 		);
 	}
+	const source = fromJavaScript(pattern);
 	let compiled: RE2JS;
 	try {
-		compiled = RE2JS.compile(fromJavaScript(pattern), RE2JS.LOOKBEHINDS);
+		compiled = RE2JS.compile(source, RE2JS.LOOKBEHINDS);
 	} catch (error) {
 		throw new ToolError(`invalid regular expression /${pattern}/: ${explain((error as Error).message)}`);
 	}
@@ -35,7 +38,7 @@ export function compileLinear(pattern: string): LinearRegex {
 				`${maxProgramSize}): use smaller repeat counts or fewer alternatives`,
 		);
 	}
-	return { test: (line) => compiled.test(line), programSize };
+	return { test: (line) => compiled.test(line), programSize, source };
 }
 
 /** JavaScript escapes RE2 spells differently: `\uFFFF` and `\u{1F600}` are `\x{…}` in RE2. */

@@ -3,6 +3,8 @@ import { FileTooLargeError } from '../workspace/runSnapshot.js';
 import { defineTool, resolvePath, success } from './defineTool.js';
 import { GitignoreFilter } from './gitignoreFilter.js';
 import { compileLinear } from './linearRegex.js';
+import { searchDisk } from './searchDisk.js';
+import { ignoredPath, peekText } from './searchSources.js';
 import { looksBinary } from './textFiles.js';
 import { TimeSlice } from './timeSlice.js';
 import { walkFiles } from './workspaceWalk.js';
@@ -37,6 +39,7 @@ export const searchFilesTool = defineTool(
 		const slice = new TimeSlice(signal);
 		const deadline = performance.now() + maxSearchMs;
 		const matchChars = Math.max(500, Math.floor(maxLineWork / regex.programSize));
+		const edits = overlay.snapshot().edits;
 		const matches: string[] = [];
 		const notes: string[] = [];
 		let truncated = false;
@@ -45,8 +48,15 @@ export const searchFilesTool = defineTool(
 		let unreadableFiles = 0;
 
 		/** Returns false to stop the search. */
+		const add = (path: string, line: number, text: string): boolean => {
+			if (matches.length === maxMatches) return !(truncated = true);
+			matches.push(`${path}:${line}: ${clip(text)}`);
+			return true;
+		};
+
+		/** Searches a file as the overlay shows it, in memory. Returns false to stop the search. */
 		const searchFile = async (path: string): Promise<boolean> => {
-			const text = await overlay.readText(path).catch((error: unknown) => {
+			const text = await peekText(overlay, edits, path).catch((error: unknown) => {
 				if (isTooLarge(error)) unreadableFiles++;
 				return null;
 			});
@@ -64,9 +74,7 @@ export const searchFilesTool = defineTool(
 					clippedLines++;
 					line = line.slice(0, matchChars);
 				}
-				if (!regex.test(line)) continue;
-				if (matches.length === maxMatches) return !(truncated = true);
-				matches.push(`${path}:${index + 1}: ${clip(line)}`);
+				if (regex.test(line) && !add(path, index + 1, line)) return false;
 			}
 			return true;
 		};
@@ -79,14 +87,33 @@ export const searchFilesTool = defineTool(
 		if (startText !== null) await searchFile(start);
 		else {
 			// A folder the agent names explicitly is searched even if it is ignored (e.g. node_modules/x).
-			const filtered = start === '.' || !(await ignoredPath(filter, start));
-			const walk = await walkFiles(
-				overlay,
-				start,
-				{ filter: filtered ? filter : undefined, slice, deadline },
-				searchFile,
-			);
-			notes.push(...walk.cuts);
+			const filtered = start === '.' || !(await ignoredPath(filter, start, true));
+			const ripgrep = overlay.workspace.ripgrep;
+			// rg reads the disk's .gitignore files: an agent that edited one sees its own rules in the walker.
+			const end =
+				ripgrep === undefined || [...edits.keys()].some(isGitignore)
+					? 'unsupported'
+					: await searchDisk({
+							binary: ripgrep,
+							overlay,
+							start,
+							pattern: regex.source,
+							filter: filtered ? filter : undefined,
+							signal,
+							deadline,
+							searchFile,
+							add,
+						});
+			if (end === 'late') notes.push('stopped at the time limit');
+			if (end === 'unsupported') {
+				const walk = await walkFiles(
+					overlay,
+					start,
+					{ filter: filtered ? filter : undefined, slice, deadline },
+					searchFile,
+				);
+				notes.push(...walk.cuts);
+			}
 		}
 		if (largeFiles > 0) {
 			notes.push(`skipped ${largeFiles} file(s) over 1 MB (read them in parts: read_file offset/limit)`);
@@ -113,11 +140,6 @@ function clip(line: string): string {
 	return line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line;
 }
 
-/** Whether `dir` or any of its ancestors is ignored. */
-async function ignoredPath(filter: GitignoreFilter, dir: string): Promise<boolean> {
-	const segments = dir.split('/');
-	for (let depth = 1; depth <= segments.length; depth++) {
-		if (await filter.ignores(segments.slice(0, depth).join('/'), true)) return true;
-	}
-	return false;
+function isGitignore(path: string): boolean {
+	return path === '.gitignore' || path.endsWith('/.gitignore');
 }

@@ -15,6 +15,8 @@ export interface WorkspaceOptions {
 	readonly maxFileBytes?: number;
 	/** Never read, listed or written (`secretPaths(config + settings)`); default: the built-in list. */
 	readonly secretPaths?: SecretPaths;
+	/** A ripgrep binary for `search_files` (e.g. `ripgrepOnPath()`); default: none, the tool's walker. */
+	readonly ripgrep?: string;
 }
 
 export const defaultMaxReadBytes = 256 * 1024;
@@ -40,6 +42,7 @@ export async function createWorkspace(root: string, options: WorkspaceOptions = 
 		options.maxReadBytes ?? defaultMaxReadBytes,
 		snapshot,
 		options.secretPaths ?? builtinSecretPaths,
+		options.ripgrep,
 	);
 }
 
@@ -56,6 +59,7 @@ export class DiskWorkspace implements Workspace {
 		readonly maxReadBytes: number,
 		readonly runSnapshot: RunSnapshot,
 		readonly secretPaths: SecretPaths,
+		readonly ripgrep?: string,
 	) {}
 
 	async resolve(path: string, mode: PathMode): Promise<ResolvedPath> {

@@ -57,22 +57,43 @@ export class RunSnapshot {
 
 	/** The base text, null when there is no file; throws `FileTooLargeError` over the cap. */
 	async text(rel: string): Promise<string | null> {
-		const entry = await this.entry(rel);
-		if (entry.kind === 'too-large') throw new FileTooLargeError(rel, entry.size, this.maxFileBytes);
-		return entry.kind === 'file' ? entry.text : null;
+		return this.textOf(rel, await this.entry(rel));
+	}
+
+	/**
+	 * The text `text` would give, without capturing a path the run has not touched: a search reads
+	 * every file, and holding each would make the run's memory grow with the tree, not with what
+	 * the team read. What the run captured is served as captured.
+	 */
+	async peekText(rel: string): Promise<string | null> {
+		const captured = this.pending.get(rel);
+		return this.textOf(rel, await (captured ?? read(join(this.root, rel), this.maxFileBytes)));
 	}
 
 	/** Every path captured so far with what was found there. */
 	captured(): IterableIterator<[string, SnapshotEntry]> {
 		return this.settled.entries();
 	}
+
+	private textOf(rel: string, entry: SnapshotEntry | BaseRead): string | null {
+		if (entry.kind === 'too-large') throw new FileTooLargeError(rel, entry.size, this.maxFileBytes);
+		return entry.kind === 'file' ? entry.text : null;
+	}
+}
+
+/** A file's base without its hash (what a peek needs). */
+type BaseRead = { readonly kind: 'file'; readonly text: string } | Exclude<SnapshotEntry, { kind: 'file' }>;
+
+async function capture(absolute: string, cap: number): Promise<SnapshotEntry> {
+	const base = await read(absolute, cap);
+	return base.kind === 'file' ? { kind: 'file', text: base.text, hash: sha256(base.text) } : base;
 }
 
 /**
  * Reads one file without trusting its size: the size is checked on the open handle, and at most
  * that many bytes are read (a file growing meanwhile is cut, never loaded whole).
  */
-async function capture(absolute: string, cap: number): Promise<SnapshotEntry> {
+async function read(absolute: string, cap: number): Promise<BaseRead> {
 	let handle;
 	try {
 		handle = await open(absolute, 'r');
@@ -91,8 +112,7 @@ async function capture(absolute: string, cap: number): Promise<SnapshotEntry> {
 			if (bytesRead === 0) break;
 			length += bytesRead;
 		}
-		const text = buffer.subarray(0, length).toString('utf8');
-		return { kind: 'file', text, hash: sha256(text) };
+		return { kind: 'file', text: buffer.subarray(0, length).toString('utf8') };
 	} finally {
 		await handle.close();
 	}

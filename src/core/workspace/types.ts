@@ -52,6 +52,8 @@ export interface Workspace {
 	readonly secretPaths: SecretPaths;
 	/** The bases the run's agents read, each captured at its first touch. */
 	readonly runSnapshot: RunSnapshot;
+	/** A ripgrep binary `search_files` reads the disk with; without one, its own walker. */
+	readonly ripgrep?: string;
 	/** Resolves a user- or model-supplied path; refuses escapes, `.git/`, `.massgen/`, `.env*`, protected paths. */
 	resolve(path: string, mode: PathMode): Promise<ResolvedPath>;
 	createOverlay(from?: OverlaySnapshot): Overlay;

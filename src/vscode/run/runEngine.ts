@@ -4,9 +4,11 @@
  * at the first run by `loadEngineBundle` so activation neither reads nor compiles it. The SDKs
  * themselves load later still, at an adapter's first call.
  */
+import * as vscode from 'vscode';
 import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import { runSession, type RunSessionOptions, type RunSessionOutcome } from '../../core/run/runSession.js';
 import { Redactor } from '../../core/secrets/redactor.js';
+import { ripgrepInEditor } from '../../core/tools/ripgrep.js';
 import { keySecrets as keyValues } from '../../core/team/buildAgents.js';
 import { extensionModelFactory } from '../lm/createExtensionModel.js';
 import type { ChatModelLookup } from '../lm/vscodeLmModel.js';
@@ -30,5 +32,7 @@ export interface EngineRun extends Omit<RunSessionOptions, 'createModel'> {
 /** One run with the editor's inputs; nothing is written to the workspace. */
 export function runTeam(run: EngineRun): Promise<RunSessionOutcome> {
 	const { lookup, ...session } = run;
-	return runSession({ ...session, createModel: extensionModelFactory(lookup) });
+	// The editor's own ripgrep (`vscode.env.appRoot`), else `rg` on PATH, else search_files' walker.
+	const ripgrep = ripgrepInEditor(vscode.env.appRoot) ?? undefined;
+	return runSession({ ...session, createModel: extensionModelFactory(lookup), ripgrep });
 }

@@ -17,6 +17,9 @@ interface LoggedEvent {
 	readonly isError?: boolean;
 }
 
+/** The tool's own walker, not ripgrep: these cases test how it keeps the engine responsive. */
+const walker = { MASSGEN_RIPGREP: 'none' };
+
 /** 40 files of 500,000 short lines: a search over `data/` is busy for many seconds. */
 function busyWorkspace(): string {
 	const lines = 'a\n'.repeat(500_000);
@@ -81,7 +84,10 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 		const deep = join(root, ...Array.from({ length: 1500 }, () => 'd'));
 		mkdirSync(deep, { recursive: true });
 		writeFileSync(join(deep, 'bottom.ts'), 'needle\n');
-		const run = await runCli(['run', '--config', fixture('freeze-regex.yaml'), 'search'], { cwd: root });
+		const run = await runCli(['run', '--config', fixture('freeze-regex.yaml'), 'search'], {
+			cwd: root,
+			env: walker,
+		});
 		expect(run.code).toBe(0);
 		const needle = toolResults(events(onlyRunDir(root)))[3]!;
 		expect(needle.text).toBe(
@@ -97,6 +103,7 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 		let sentAt = 0;
 		const run = await runCli(['run', '--config', fixture('freeze-busy.yaml'), 'search'], {
 			cwd: root,
+			env: walker,
 			onStderr: (text, child) => {
 				// The tool is running by then (the scripted call is instant); interrupt it mid-search.
 				if (sentAt === 0 && text.includes('round 1')) {
@@ -127,6 +134,7 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 		const started = Date.now();
 		const run = await runCli(['run', '--timeout', '1', '--config', fixture('freeze-busy.yaml'), 'search'], {
 			cwd: root,
+			env: walker,
 		});
 		// Startup, one second of coordination, then the log: far below the minute the search needs.
 		expect(Date.now() - started).toBeLessThan(4000);

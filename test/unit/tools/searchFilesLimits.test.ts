@@ -3,13 +3,15 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
+import { ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { makeTree, removeTrees } from '../workspace/tempTree.js';
 
 afterEach(removeTrees);
 
-async function searchIn(root: string) {
-	const toolbox = createToolbox({ overlay: (await createWorkspace(root)).createOverlay(), writable: false });
+async function searchIn(root: string, ripgrep?: string) {
+	const overlay = (await createWorkspace(root, { ripgrep })).createOverlay();
+	const toolbox = createToolbox({ overlay, writable: false });
 	return (args: Record<string, unknown>, signal = new AbortController().signal) =>
 		toolbox.execute('search_files', args, signal);
 }
@@ -20,7 +22,13 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
 	return { value, ms: performance.now() - started };
 }
 
-describe('search_files limits', () => {
+/** Engine-neutral cases run on the walker and on ripgrep; the walker's own bounds below run on it alone. */
+const engines = [
+	['walker', undefined],
+	['ripgrep', ripgrepOnPath() ?? 'rg (not on PATH: install ripgrep)'],
+] as const;
+
+describe.each(engines)('search_files patterns with the %s', (_engine, ripgrep) => {
 	// With RegExp each of these takes minutes (exponential or high-polynomial backtracking).
 	it.each([
 		['^(a+)+$', `${'a'.repeat(41)}!`],
@@ -28,7 +36,7 @@ describe('search_files limits', () => {
 		['(.*a){20}', 'a'.repeat(200)],
 		['^(\\w+\\s?)*$', `${'word '.repeat(40)}!`],
 	])('catastrophic pattern %s on an adversarial line answers within 1 s', async (pattern, line) => {
-		const search = await searchIn(await makeTree({ 'evil.txt': `${line}\n`, 'ok.txt': 'fine\n' }));
+		const search = await searchIn(await makeTree({ 'evil.txt': `${line}\n`, 'ok.txt': 'fine\n' }), ripgrep);
 		const { value, ms } = await timed(() => search({ pattern }));
 		expect(ms).toBeLessThan(1000);
 		expect(value.isError).toBe(false);
@@ -37,13 +45,14 @@ describe('search_files limits', () => {
 	it('matches what RegExp matches for ordinary patterns, and JavaScript \\u escapes', async () => {
 		const search = await searchIn(
 			await makeTree({ 'a.ts': 'function  main() {}\nconst é = 1;\nTODO later\n' }),
+			ripgrep,
 		);
 		expect((await search({ pattern: 'function\\s+main' })).text).toBe('a.ts:1: function  main() {}');
 		expect((await search({ pattern: '\\u00e9' })).text).toBe('a.ts:2: const é = 1;');
 		expect((await search({ pattern: '(?i)todo' })).text).toBe('a.ts:3: TODO later');
 		expect((await search({ pattern: '(?<=const )\\S' })).text).toBe('a.ts:2: const é = 1;');
 		// An escaped backslash before `u` stays literal: this searches for the text `\u00e9`.
-		const literal = await searchIn(await makeTree({ 'b.txt': 'escape \\u00e9 here\n' }));
+		const literal = await searchIn(await makeTree({ 'b.txt': 'escape \\u00e9 here\n' }), ripgrep);
 		expect((await literal({ pattern: '\\\\u00e9' })).text).toBe('b.txt:1: escape \\u00e9 here');
 	});
 
@@ -55,13 +64,15 @@ describe('search_files limits', () => {
 		// RE2 needs 78 s for this one on a 1 MB line of words (its DFA overflows; 6,000 steps a character).
 		['(\\w+\\s?){1000}$', /too complex \(6003 RE2 instructions, at most 2000\): use smaller repeat counts/],
 	])('unsupported syntax %s is a clear tool error', async (pattern, message) => {
-		const search = await searchIn(await makeTree({ 'a.txt': 'a\n' }));
+		const search = await searchIn(await makeTree({ 'a.txt': 'a\n' }), ripgrep);
 		const outcome = await search({ pattern });
 		expect(outcome.isError).toBe(true);
 		expect(outcome.text).toMatch(/^search_files: /);
 		expect(outcome.text).toMatch(message);
 	});
+});
 
+describe('search_files limits of the walker', () => {
 	it('does not follow symlink loops, and says so', async () => {
 		const root = await makeTree({ 'src/x.txt': 'needle\n' });
 		await symlink('.', join(root, 'a'));

@@ -1,20 +1,27 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
+import { ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { makeTree, removeTrees } from '../workspace/tempTree.js';
 
 afterEach(removeTrees);
 
-async function setup(files: Record<string, string | Uint8Array>) {
-	const workspace = await createWorkspace(await makeTree(files));
-	const overlay = workspace.createOverlay();
-	const toolbox = createToolbox({ overlay, writable: true });
-	const search = async (args: Record<string, unknown>) =>
-		toolbox.execute('search_files', args, new AbortController().signal);
-	return { overlay, search };
-}
+/** Every case runs on both engines: the tool's own walker, and ripgrep reading the disk. */
+const engines = [
+	['walker', undefined],
+	['ripgrep', ripgrepOnPath() ?? 'rg (not on PATH: install ripgrep)'],
+] as const;
 
-describe('search_files', () => {
+describe.each(engines)('search_files with the %s', (_engine, ripgrep) => {
+	async function setup(files: Record<string, string | Uint8Array>) {
+		const workspace = await createWorkspace(await makeTree(files), { ripgrep });
+		const overlay = workspace.createOverlay();
+		const toolbox = createToolbox({ overlay, writable: true });
+		const search = async (args: Record<string, unknown>) =>
+			toolbox.execute('search_files', args, new AbortController().signal);
+		return { overlay, search };
+	}
+
 	it('finds matches as path:line: text, honouring root and nested .gitignore files', async () => {
 		const { search } = await setup({
 			'.gitignore': 'dist/\n*.log\n!keep.log\n',

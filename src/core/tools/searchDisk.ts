@@ -1,0 +1,84 @@
+/**
+ * `search_files` with ripgrep reading the disk. The run's own view wins over the disk: every path
+ * the run has captured (`RunSnapshot`) or this agent has edited is searched in memory as the
+ * overlay shows it, and rg's results for those paths are dropped; rg covers only the files nobody
+ * in the run has touched. Both streams are in path order and merged, so the result is the walker's.
+ * Every rg result passes the workspace's path policy (secret paths, `.git/`, `.massgen/`, links
+ * leading out) before it is shown: rg's own excludes are a speed-up, not the guard.
+ */
+import { isSameOrInside } from '../workspace/pathPolicy.js';
+import type { Overlay } from '../workspace/types.js';
+import type { GitignoreFilter } from './gitignoreFilter.js';
+import { type RipgrepEnd, ripgrepSearch } from './ripgrep.js';
+import { comparePaths, ignoredPath } from './searchSources.js';
+
+export interface DiskSearch {
+	readonly binary: string;
+	readonly overlay: Overlay;
+	/** A workspace-relative folder. */
+	readonly start: string;
+	readonly pattern: string;
+	/** Omitted for an explicitly named ignored folder (searched whole). */
+	readonly filter: GitignoreFilter | undefined;
+	readonly signal: AbortSignal;
+	readonly deadline: number;
+	/** Searches one file in memory as the overlay shows it; false stops the search. */
+	readonly searchFile: (path: string) => Promise<boolean>;
+	/** Records one match; false stops the search. */
+	readonly add: (path: string, line: number, text: string) => boolean;
+}
+
+/** 'unsupported' before any result: rg could not run this search, and the caller walks instead. */
+export async function searchDisk(search: DiskSearch): Promise<RipgrepEnd> {
+	const { overlay, start } = search;
+	const edits = overlay.snapshot().edits;
+	// Paths whose text the run decides (captured, edited, deleted): never taken from rg.
+	const owned = new Set<string>(edits.keys());
+	const found = new Set<string>();
+	const consider = async (path: string): Promise<void> => {
+		if (path === start || !isSameOrInside(path, start)) return;
+		if (search.filter && (await ignoredPath(search.filter, path, false))) return;
+		found.add(path);
+	};
+	for (const [path, content] of edits) if (content !== null) await consider(path);
+	for (const [path, entry] of overlay.workspace.runSnapshot.captured()) {
+		if (owned.has(path)) continue;
+		owned.add(path);
+		if (entry.kind !== 'absent') await consider(path);
+	}
+	const inMemory = [...found].sort(comparePaths);
+
+	let next = 0;
+	/** Searches the in-memory files that come before `path` (all of them without one). */
+	const memoryUpTo = async (path?: string): Promise<boolean> => {
+		while (next < inMemory.length && (path === undefined || comparePaths(inMemory[next]!, path) < 0)) {
+			if (!(await search.searchFile(inMemory[next++]!))) return false;
+		}
+		return true;
+	};
+	let current = '';
+	let allowed = false;
+	const end = await ripgrepSearch(
+		{
+			binary: search.binary,
+			root: overlay.workspace.root,
+			start,
+			pattern: search.pattern,
+			respectIgnores: search.filter !== undefined,
+			signal: search.signal,
+			deadline: search.deadline,
+		},
+		async (match) => {
+			if (owned.has(match.path)) return true;
+			if (!(await memoryUpTo(match.path))) return false;
+			if (match.path !== current) {
+				current = match.path;
+				const resolved = await overlay.workspace.resolve(match.path, 'read');
+				allowed = resolved.ok && resolved.path === match.path;
+			}
+			return !allowed || search.add(match.path, match.line, match.text.replace(/\r$/, ''));
+		},
+	);
+	if (end === 'done' && !(await memoryUpTo())) return 'stopped';
+	return end;
+}
