@@ -3,13 +3,26 @@ import type { BackendSettings } from '../../../src/core/providers/backendSetting
 import { runModelCall } from '../../../src/core/agents/modelCall.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import { generate } from '../../../src/core/providers/generate.js';
-import type { ChatModel, ChatRequest, ModelEvent } from '../../../src/core/providers/model.js';
+import type { ChatMessage, ChatModel, ChatRequest, ModelEvent } from '../../../src/core/providers/model.js';
 import { ProviderError } from '../../../src/core/providers/providerError.js';
 import {
 	startLoopbackProvider,
 	type LoopbackProtocol,
 	type LoopbackProvider,
 } from '../../servers/loopbackProvider.js';
+import { simulateCache } from '../../servers/cacheSimulation.js';
+import type { WireProtocol } from '../../servers/types.js';
+import { anthropicWire } from '../../servers/wire/anthropic.js';
+import { chatWire } from '../../servers/wire/chat.js';
+import { geminiWire } from '../../servers/wire/gemini.js';
+import { responsesWire } from '../../servers/wire/responses.js';
+
+const wires: Record<LoopbackProtocol, WireProtocol> = {
+	responses: responsesWire,
+	chat: chatWire,
+	anthropic: anthropicWire,
+	gemini: geminiWire,
+};
 
 export const testKey = 'sk-loopback-SECRET-0123456789abcdef';
 
@@ -168,6 +181,26 @@ export function describeProviderContract(
 			server.say({ text: 'ok' });
 			await attempt(model, request({ tools }));
 			expect(server.requests.at(-1)!.prompt.tools.map((tool) => tool.name)).toEqual(tools.map((t) => t.name));
+		});
+
+		it('sends a growing conversation with the earlier call as its prefix (prompt caching)', async () => {
+			const system = 'You are a careful engineer. '.repeat(200);
+			const first: ChatMessage[] = [{ role: 'user', content: 'Coordination prompt. '.repeat(300) }];
+			server.say({ toolCalls: [{ id: 'call_1', name: 'read_file', arguments: { path: 'a.ts' } }] });
+			const sent = await attempt(model, request({ system, messages: first, stablePrefixMessages: 1 }));
+			const call = sent.result!.toolCalls[0]!;
+			const second: ChatMessage[] = [
+				...first,
+				{ role: 'assistant', content: '', toolCalls: [call] },
+				{ role: 'tool', toolCallId: call.id, toolName: 'read_file', content: 'export const a = 1;' },
+			];
+			server.say({ text: 'done' });
+			await attempt(model, request({ system, messages: second, stablePrefixMessages: 1 }));
+			const [earlier, later] = server.requests
+				.slice(-2)
+				.map((r) => wires[options.protocol].promptSegments(r.body));
+			// The whole first call (about 5,600 + 6,300 characters, ~3,000 tokens) is re-read from the cache.
+			expect(simulateCache(options.protocol, later!, [earlier!]).cachedInput).toBeGreaterThan(2800);
 		});
 
 		it('returns two tool calls from one response, in order, with distinct ids', async () => {
