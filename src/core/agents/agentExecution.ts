@@ -5,6 +5,7 @@ import type { Toolbox } from '../tools/types.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';
 import type { ModelCallResult } from './modelCall.js';
+import { cacheKeyOf } from './cacheKey.js';
 import * as prompts from './prompts.js';
 import { ResilientCaller } from './resilientCaller.js';
 import { runToolCalls } from './toolRunner.js';
@@ -101,6 +102,7 @@ export class AgentExecution {
 			maxOutputTokens: this.agent.maxOutputTokens,
 			providerOptions: this.agent.providerOptions,
 			stablePrefixMessages: 1,
+			cacheKey: cacheKeyOf(this.host.runId, this.agent.id),
 		};
 	}
 
@@ -198,8 +200,6 @@ export class AgentExecution {
 	private refreshSnapshot(): AnswerRecord[] {
 		const previous = this.snapshot;
 		this.snapshot = this.host.snapshot();
-		if (previous.answers.size === 0 && this.snapshot.answers.size > 0)
-			this.host.snapshotRefreshed(this.agent.id);
 		const changed = [...this.snapshot.answers.values()].filter(
 			(answer) => previous.answers.get(answer.anonId)?.label !== answer.label,
 		);
@@ -210,6 +210,9 @@ export class AgentExecution {
 				labels: changed.map((answer) => answer.label),
 			});
 		}
+		// It can vote now: agents that waited for its first answer may start.
+		if (previous.answers.size === 0 && this.snapshot.answers.size > 0)
+			this.host.snapshotRefreshed(this.agent.id);
 		return changed;
 	}
 

@@ -8,6 +8,7 @@ import type { FirstOutputEstimate } from './restartRule.js';
 
 /** What an agent's turn loop needs from the orchestrator; the orchestrator owns all shared state. */
 export interface AgentHost {
+	readonly runId: string;
 	readonly settings: OrchestratorSettings;
 	readonly question: string;
 	readonly history: readonly Turn[];

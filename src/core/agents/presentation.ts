@@ -4,6 +4,7 @@ import type { ChatMessage } from '../providers/model.js';
 import type { Overlay } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';
 import * as prompts from './prompts.js';
+import { cacheKeyOf } from './cacheKey.js';
 import { ResilientCaller } from './resilientCaller.js';
 import { runToolCalls } from './toolRunner.js';
 
@@ -55,6 +56,7 @@ export async function runPresentation(
 			maxOutputTokens: agent.maxOutputTokens,
 			providerOptions: agent.providerOptions,
 			stablePrefixMessages: 1,
+			cacheKey: cacheKeyOf(host.runId, agent.id),
 		});
 		if (result === 'stopped') return { kind: 'stopped' };
 		if (result === 'restart') continue;
