@@ -211,8 +211,9 @@ export class AgentExecution {
 			});
 		}
 		// It can vote now: agents that waited for its first answer may start.
-		if (previous.answers.size === 0 && this.snapshot.answers.size > 0)
+		if (previous.answers.size === 0 && this.snapshot.answers.size > 0) {
 			this.host.snapshotRefreshed(this.agent.id);
+		}
 		return changed;
 	}
 
