@@ -10,9 +10,10 @@
  * BENCH_CLI=path/to/cli.js (default dist/cli.js: run `npm run build:cli` first).
  */
 import { loadavg } from 'node:os';
+import { relative } from 'node:path';
 import type { LoopbackProtocol } from '../servers/loopbackProvider.js';
 import { runOnce } from './inProcessRun.js';
-import { backendTypes, runRow, type RowResult, type RowSpec } from './realPathRow.js';
+import { backendTypes, cliPath, runRow, type RowResult, type RowSpec } from './realPathRow.js';
 
 const aliases: Record<string, LoopbackProtocol> = {
 	openai: 'responses',
@@ -176,7 +177,7 @@ async function main() {
 		);
 		return;
 	}
-	const title = `Real path through dist/cli.js (node ${process.version}; load average at start ${started.toFixed(2)})`;
+	const title = `Real path through ${relative(process.cwd(), cliPath)} (node ${process.version}; load average at start ${started.toFixed(2)})`;
 	process.stdout.write(`${title}\n\n${table(results, scripted)}\n`);
 }
 
