@@ -1,6 +1,11 @@
 import { stringify } from 'yaml';
 import type { AutoAgentOptions } from './autoAgent.js';
-import { startLoopbackProvider, type LoopbackProtocol, type LoopbackProvider } from './loopbackProvider.js';
+import {
+	startLoopbackProvider,
+	type LoopbackOptions,
+	type LoopbackProtocol,
+	type LoopbackProvider,
+} from './loopbackProvider.js';
 
 /** One agent of the mixed team, as it appears under `agents:` in a MassGen config. */
 export interface LoopbackAgent {
@@ -29,15 +34,11 @@ const members: readonly { protocol: LoopbackProtocol; id: string; type: string; 
  * end-to-end tests use instead of real keys. Keys are dummies; the servers accept any.
  */
 export async function startLoopbackTeam(
-	options: { auto?: AutoAgentOptions; delayMs?: number } = {},
+	options: { auto?: AutoAgentOptions } & Pick<LoopbackOptions, 'delayMs' | 'latency' | 'simulateCache'> = {},
 ): Promise<LoopbackTeam> {
+	const { auto, ...rest } = options;
 	const started = await Promise.all(
-		members.map((m) =>
-			startLoopbackProvider(m.protocol, {
-				auto: { name: m.type, ...options.auto },
-				delayMs: options.delayMs,
-			}),
-		),
+		members.map((m) => startLoopbackProvider(m.protocol, { ...rest, auto: { name: m.type, ...auto } })),
 	);
 	const servers = Object.fromEntries(members.map((m, i) => [m.protocol, started[i]!])) as Record<
 		LoopbackProtocol,
