@@ -286,6 +286,8 @@ export class Orchestrator implements AgentHost {
 				return this.kill(rt, `failed ${failures} turns in a row: ${outcome.message}`);
 			}
 			this.start(rt, this.backoff(failures));
+			// Its next turn starts from the answers there are now: agents that waited for it may go.
+			this.schedule();
 			return;
 		}
 		if (outcome.kind === 'answered' || outcome.kind === 'voted') rt.exhaustedTurns = 0;

@@ -114,11 +114,14 @@ describe('cancellation', () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'original\n' });
 		const before = treeHash(root);
 		const controller = new AbortController();
-		setTimeout(() => controller.abort(), 40);
-		const writer = (request: ChatRequest): ScriptedReply =>
-			request.messages.at(-1)?.role === 'tool'
-				? { ...answer('A'), latencyMs: 1_000 }
-				: { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'changed' } }] };
+		// Cancel while both agents are mid-call, after alice's write (timed from it, not from the start).
+		const writer = (request: ChatRequest): ScriptedReply => {
+			if (request.messages.at(-1)?.role !== 'tool') {
+				return { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'changed' } }] };
+			}
+			setTimeout(() => controller.abort(), 20);
+			return { ...answer('A'), latencyMs: 1_000 };
+		};
 		const started = Date.now();
 		const run = await runTeam(
 			[

@@ -140,3 +140,34 @@ describe('restarts: a call is dropped only when re-issuing it is cheaper', () =>
 		expect(run.models.get('alice')!.requests[2]!.messages.at(-1)!.content).toContain('Vote not counted');
 	});
 });
+
+describe('waiting for peers that must answer', () => {
+	it('a drafting peer whose turn fails no longer holds the others: the run converges', async () => {
+		let bobCalls = 0;
+		const bob = (request: ChatRequest): ScriptedReply => {
+			if (read.isPresentation(request)) return { text: 'final:B' };
+			bobCalls++;
+			// Three replies without a workflow call end bob's first turn; his next turn sees alice's answer.
+			if (bobCalls <= 3) return { text: 'thinking aloud', latencyMs: 20 };
+			return vote(read.voteOptions(request)[0]!);
+		};
+		const run = await runTeam(
+			[
+				// alice's answer lands during bob's third attempt, so no attempt of that turn sees it.
+				{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 50 } },
+				{ id: 'bob', handler: bob },
+			],
+			{ settings: { coordinationTimeoutMs: 3_000, staleCallRestartFraction: 0 } },
+		);
+		expect(run.of('agent-error').filter((e) => e.agentId === 'bob' && e.kind === 'workflow')).toHaveLength(1);
+		expect(run.result.status).toBe('completed');
+		// alice went on as soon as bob's failed turn ended, not after bob's next turn.
+		const aliceRound2 = run.of('round-start').find((e) => e.agentId === 'alice' && e.round === 2)!;
+		const bobVote = run.of('vote').find((e) => e.agentId === 'bob')!;
+		expect(aliceRound2.seq).toBeLessThan(bobVote.seq);
+		expect(run.result.votes.map((v) => `${v.voter}:${v.votedForLabel}`).sort()).toEqual([
+			'alice:agent1.1',
+			'bob:agent1.1',
+		]);
+	});
+});
