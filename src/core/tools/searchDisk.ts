@@ -10,7 +10,7 @@ import { isSameOrInside } from '../workspace/pathPolicy.js';
 import type { Overlay } from '../workspace/types.js';
 import type { GitignoreFilter } from './gitignoreFilter.js';
 import { type RipgrepEnd, ripgrepSearch } from './ripgrep.js';
-import { comparePaths, ignoredPath } from './searchSources.js';
+import { comparePaths } from './searchSources.js';
 
 export interface DiskSearch {
 	readonly binary: string;
@@ -37,7 +37,7 @@ export async function searchDisk(search: DiskSearch): Promise<RipgrepEnd> {
 	const found = new Set<string>();
 	const consider = async (path: string): Promise<void> => {
 		if (path === start || !isSameOrInside(path, start)) return;
-		if (search.filter && (await ignoredPath(search.filter, path, false))) return;
+		if (search.filter && (await search.filter.ignoresPath(path, false))) return;
 		found.add(path);
 	};
 	for (const [path, content] of edits) if (content !== null) await consider(path);

@@ -4,7 +4,7 @@ import { defineTool, resolvePath, success } from './defineTool.js';
 import { GitignoreFilter } from './gitignoreFilter.js';
 import { compileLinear } from './linearRegex.js';
 import { searchDisk } from './searchDisk.js';
-import { ignoredPath, peekText } from './searchSources.js';
+import { peekText } from './searchSources.js';
 import { looksBinary } from './textFiles.js';
 import { TimeSlice } from './timeSlice.js';
 import { walkFiles } from './workspaceWalk.js';
@@ -87,7 +87,7 @@ export const searchFilesTool = defineTool(
 		if (startText !== null) await searchFile(start);
 		else {
 			// A folder the agent names explicitly is searched even if it is ignored (e.g. node_modules/x).
-			const filtered = start === '.' || !(await ignoredPath(filter, start, true));
+			const filtered = start === '.' || !(await filter.ignoresPath(start, true));
 			const ripgrep = overlay.workspace.ripgrep;
 			// rg reads the disk's .gitignore files: an agent that edited one sees its own rules in the walker.
 			const end =

@@ -1,6 +1,5 @@
 /** How `search_files` reads and orders what it searches, whichever engine reads the disk. */
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
-import type { GitignoreFilter } from './gitignoreFilter.js';
 
 /**
  * A file's text as the overlay shows it (its edits over the run snapshot), without capturing an
@@ -16,20 +15,6 @@ export async function peekText(
 	if (!resolved.ok) return null;
 	const edit = edits.get(resolved.path);
 	return edit !== undefined ? edit : overlay.workspace.runSnapshot.peekText(resolved.path);
-}
-
-/** Whether `path` or any of its folders is ignored. */
-export async function ignoredPath(
-	filter: GitignoreFilter,
-	path: string,
-	isDirectory: boolean,
-): Promise<boolean> {
-	const segments = path.split('/');
-	for (let depth = 1; depth <= segments.length; depth++) {
-		const folder = depth < segments.length || isDirectory;
-		if (await filter.ignores(segments.slice(0, depth).join('/'), folder)) return true;
-	}
-	return false;
 }
 
 /** The walker's order: depth-first, each folder's entries sorted by name (ripgrep's `--sort path`). */
