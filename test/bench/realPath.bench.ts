@@ -109,6 +109,7 @@ function table(results: readonly RowResult[], scripted: Scripted | undefined): s
 		'wall s',
 		'critical s',
 		'wall ÷ critical',
+		'coordination ÷ path',
 		'requests (ideal)',
 		'per agent',
 		'aborted (after output)',
@@ -128,6 +129,7 @@ function table(results: readonly RowResult[], scripted: Scripted | undefined): s
 		fixed(r.wallMs / 1000, 2),
 		fixed(r.criticalMs / 1000, 2),
 		r.status === 'completed' ? fixed(r.ratio, 2) : `${r.status}`,
+		fixed(r.coordinationRatio, 2),
 		`${r.requests} (${r.idealRequests})`,
 		spread(r.requestsPerAgent),
 		`${r.aborted} (${r.abortedAfterOutput})`,
@@ -142,8 +144,13 @@ function table(results: readonly RowResult[], scripted: Scripted | undefined): s
 	if (scripted) {
 		// The scripted model has no wire: only time figures apply.
 		const { agents, latencyMs, wallMs, ratio, load } = scripted;
-		const time = [fixed(wallMs / 1000, 2), fixed((3 * latencyMs) / 1000, 2), fixed(ratio, 2)];
-		const rest = head.slice(7, -1).map(() => '—');
+		const time = [
+			fixed(wallMs / 1000, 2),
+			fixed((3 * latencyMs) / 1000, 2),
+			fixed(ratio, 2),
+			fixed(ratio, 2),
+		];
+		const rest = head.slice(8, -1).map(() => '—');
 		lines.unshift([
 			'in-process, scripted',
 			'scripted',

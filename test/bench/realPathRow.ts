@@ -45,6 +45,8 @@ export interface RowResult {
 	/** Start-up plus the protocol's shortest path from the configured latencies (see `criticalPathMs`). */
 	readonly criticalMs: number;
 	readonly ratio: number;
+	/** First request → last reply, against the critical path without start-up: coordination alone. */
+	readonly coordinationRatio: number;
 	readonly requests: number;
 	readonly idealRequests: number;
 	readonly requestsPerAgent: Readonly<Record<string, number>>;
@@ -136,7 +138,12 @@ export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number }
 		const winner = result?.winner?.agentId;
 		const startupMs = summary.firstReceivedAt !== undefined ? summary.firstReceivedAt - spawnedAt : NaN;
 		const winnerIndex = agents.findIndex((a) => a.id === winner);
-		const criticalMs = startupMs + criticalPathMs(spec, latencies, winnerIndex);
+		const pathMs = criticalPathMs(spec, latencies, winnerIndex);
+		const criticalMs = startupMs + pathMs;
+		const coordinationMs =
+			summary.lastSettledAt !== undefined && summary.firstReceivedAt !== undefined
+				? summary.lastSettledAt - summary.firstReceivedAt
+				: NaN;
 		const perAgent: Record<string, number> = {};
 		for (const a of agents) perAgent[a.id] = summary.perModel[a.model] ?? 0;
 		const sum = (pick: (u: Usage) => number) => (result?.usage ?? []).reduce((n, u) => n + pick(u), 0);
@@ -148,6 +155,7 @@ export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number }
 			exitMs: summary.lastSettledAt !== undefined ? spawnedAt + wallMs - summary.lastSettledAt : NaN,
 			criticalMs,
 			ratio: wallMs / criticalMs,
+			coordinationRatio: coordinationMs / pathMs,
 			requests: summary.requests,
 			idealRequests: idealRequests(spec),
 			requestsPerAgent: perAgent,

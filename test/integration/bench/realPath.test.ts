@@ -36,6 +36,7 @@ describe('real-path benchmark row', () => {
 		expect(row.wallMs).toBeGreaterThan(row.startupMs + row.exitMs);
 		expect(row.winner).toMatch(/^a[123]$/);
 		expect(row.criticalMs).toBeGreaterThan(row.startupMs);
+		expect(row.coordinationRatio).toBeGreaterThan(0);
 	});
 
 	it('derives the critical path from the configured latencies', () => {
