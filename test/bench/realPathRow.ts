@@ -87,7 +87,12 @@ export function criticalPathMs(spec: RowSpec, latencies: readonly number[], winn
 	return answers + slowest + (latencies[winnerIndex] ?? slowest);
 }
 
-export const idealRequests = (spec: RowSpec) => 2 * spec.agents + 1 + (spec.script === 'revise' ? 1 : 0);
+/**
+ * Converge: N answers, N votes, one presentation. Revise: a1's revision lands while the others vote
+ * (a1 starts it on seeing its own answer), so their votes are stale and each votes again: 3N + 1.
+ */
+export const idealRequests = (spec: RowSpec) =>
+	spec.script === 'revise' ? 3 * spec.agents + 1 : 2 * spec.agents + 1;
 
 /** Runs `dist/cli.js run --json` once against fresh loopback servers and measures it from their logs. */
 export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number } = {}): Promise<RowResult> {
