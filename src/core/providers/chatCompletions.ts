@@ -35,6 +35,10 @@ export class ChatCompletionsModel implements ChatModel {
 		this.client = lazyClient(options.client ?? (() => createOpenAIClient(settings, options.keyVariable)));
 	}
 
+	async prepare(): Promise<void> {
+		await this.client().catch(() => undefined);
+	}
+
 	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}

@@ -38,6 +38,10 @@ export class GeminiModel implements ChatModel {
 		this.client = lazyClient(options.client ?? (() => createGeminiClient(settings, keyVariable)));
 	}
 
+	async prepare(): Promise<void> {
+		await this.client().catch(() => undefined);
+	}
+
 	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}

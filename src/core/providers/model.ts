@@ -97,4 +97,9 @@ export interface ChatModel {
 	 * underlying HTTP stream at once and make the iterator throw a `ProviderError` of kind `aborted`.
 	 */
 	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+	/**
+	 * Loads the SDK and builds its client ahead of the first call, so the run can do it while it starts
+	 * and a call's timing measures the provider alone. Never rejects: a failure shows on the first call.
+	 */
+	prepare?(): Promise<void>;
 }

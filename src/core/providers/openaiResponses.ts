@@ -29,6 +29,10 @@ export class OpenAIResponsesModel implements ChatModel {
 		this.client = lazyClient(options.client ?? (() => createOpenAIClient(settings, keyVariable)));
 	}
 
+	async prepare(): Promise<void> {
+		await this.client().catch(() => undefined);
+	}
+
 	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
 		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
 	}

@@ -1,0 +1,151 @@
+/**
+ * The coordination rules (architecture §3) through the real adapters and SDKs against the loopback
+ * wire servers: counts come from the servers' own request logs, not from our events.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
+import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import { createModel } from '../../../src/core/providers/createModel.js';
+import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import type { StreamStyle } from '../../servers/autoAgent.js';
+import {
+	startLoopbackProvider,
+	type Latency,
+	type LoopbackProtocol,
+	type LoopbackProvider,
+	type RecordedRequest,
+} from '../../servers/loopbackProvider.js';
+import { summarizeRequests } from '../../servers/requestSummary.js';
+import { makeWorkspaceDir } from '../../fakes/team.js';
+
+const backendTypes: Record<LoopbackProtocol, string> = {
+	responses: 'openai',
+	chat: 'chatcompletion',
+	anthropic: 'claude',
+	gemini: 'gemini',
+};
+const protocols = Object.keys(backendTypes) as LoopbackProtocol[];
+
+const isCoordination = (request: RecordedRequest) =>
+	request.prompt.tools.some((t) => t.name === 'new_answer');
+
+let server: LoopbackProvider | undefined;
+afterEach(async () => {
+	await server?.close();
+	server = undefined;
+});
+
+/** Agents m1…mN on one server; `latency(model, nthCoordinationCall)` shapes each reply. */
+async function runWire(
+	protocol: LoopbackProtocol,
+	agents: number,
+	options: {
+		readonly style: StreamStyle;
+		readonly latency: (model: string, call: number) => Latency;
+		readonly revisers?: readonly string[];
+	},
+): Promise<{
+	result: RunResult;
+	requests: readonly RecordedRequest[];
+	byModel: (model: string) => RecordedRequest[];
+}> {
+	const calls = new Map<string, number>();
+	server = await startLoopbackProvider(protocol, {
+		auto: { name: protocol, style: options.style, revisers: options.revisers ?? [] },
+		latency: (request) => {
+			const n = (calls.get(request.model) ?? 0) + 1;
+			calls.set(request.model, n);
+			return options.latency(request.model, n);
+		},
+	});
+	const models = Array.from({ length: agents }, (_, i) => `m${i + 1}`);
+	const workspace = await createWorkspace(makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' }));
+	const orchestrator = new Orchestrator({
+		question: 'What does a.ts export?',
+		workspace,
+		agents: models.map((model) => ({
+			id: model,
+			model: createModel({
+				type: backendTypes[protocol],
+				model,
+				baseUrl: server!.baseUrl,
+				apiKey: `loopback-${protocol}-key`,
+				options: {},
+			}),
+		})),
+		anonymousOrder: 'config',
+		settings: { retryBaseDelayMs: 1 },
+	});
+	for await (const _event of orchestrator.run());
+	await Promise.all(server.requests.map((request) => request.settled));
+	const requests = server.requests;
+	return {
+		result: orchestrator.result!,
+		requests,
+		byModel: (model) => requests.filter((r) => r.model === model),
+	};
+}
+
+const ms = (firstByteMs: number, streamMs: number): Latency => ({ firstByteMs, streamMs });
+
+describe.each(protocols)('coordination on the wire (%s)', (protocol) => {
+	it.each([1, 50, 1_500])(
+		'answers landing %i ms apart: all accepted in one round, 2N + 1 requests, none aborted',
+		async (gapMs) => {
+			const base = { m1: 0, m2: gapMs / 2, m3: gapMs } as Record<string, number>;
+			const { result, requests } = await runWire(protocol, 3, {
+				style: 'tool-call-only',
+				latency: (model, call) => (call === 1 ? ms(150 + base[model]!, 150) : ms(100, 100)),
+			});
+			expect(result.status).toBe('completed');
+			const summary = summarizeRequests(requests);
+			expect(summary.requests).toBe(7);
+			expect(summary.closedByClient).toBe(0);
+			expect(result.answers.map((a) => a.label).sort()).toEqual(['agent1.1', 'agent2.1', 'agent3.1']);
+			// Each vote saw all three answers: its request offered all three ids.
+			const votes = requests.filter((r) => isCoordination(r) && r.prompt.texts.join('\n').includes('agent3'));
+			expect(votes).toHaveLength(3);
+		},
+	);
+
+	it('a tool-call-only vote hit by a revision mid-stream finishes; its stale vote gets the update in the same conversation', async () => {
+		// m1 revises quickly; m2 and m3 stream their votes' tool calls from 20 ms on, over 400 ms.
+		const { result, requests, byModel } = await runWire(protocol, 3, {
+			style: 'tool-call-only',
+			revisers: ['m1'],
+			latency: (model, call) =>
+				call === 1 ? ms(150, 150) : model === 'm1' && call === 2 ? ms(20, 20) : ms(20, 400),
+		});
+		expect(result.status).toBe('completed');
+		expect(summarizeRequests(requests).closedByClient).toBe(0);
+		for (const model of ['m2', 'm3']) {
+			const coordination = byModel(model).filter(isCoordination);
+			expect(coordination).toHaveLength(3);
+			expect(coordination[2]!.prompt.lastToolResult).toContain('Vote not counted');
+		}
+		expect(result.answers.find((a) => a.agentId === 'm1')?.label).toBe('agent1.2');
+	});
+
+	it('a silent (thinking) vote is dropped and re-issued with the update only while it is young', async () => {
+		// m1's revision lands ~50 ms into the votes: young for m2 (300 ms to first output so far:
+		// dropped), past half of m3's usual 40 ms (kept: it finishes, then gets the update).
+		const { result, requests, byModel } = await runWire(protocol, 3, {
+			style: 'tool-call-only',
+			revisers: ['m1'],
+			latency: (model, call) => {
+				if (call === 1) return model === 'm3' ? ms(40, 50) : ms(300, 50);
+				if (model === 'm1' && call === 2) return ms(40, 10);
+				return ms(400, 50);
+			},
+		});
+		expect(result.status).toBe('completed');
+		const m2 = byModel('m2').filter(isCoordination);
+		expect(m2.map((r) => r.closedByClient)).toEqual([false, true, false]);
+		expect(m2[2]!.prompt.texts.join('\n')).toContain('UPDATE');
+		const summary = summarizeRequests(requests);
+		expect(summary.closedByClient).toBe(1);
+		expect(summary.closedAfterOutput).toBe(0);
+		expect(result.usage.find((u) => u.agentId === 'm2')?.abortedCalls).toBe(1);
+		expect(result.usage.find((u) => u.agentId === 'm3')?.abortedCalls).toBe(0);
+	});
+});
