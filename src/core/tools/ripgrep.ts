@@ -39,8 +39,8 @@ const maxColumns = 4096;
 
 /**
  * The ignore rules of the walker: `.gitignore` files (root and nested, with or without a
- * repository), nothing else (no global excludes, `.ignore`/`.rgignore`, parents of the root or a
- * user's rg config); hidden files included; `.git`, `.massgen` (and, filtered, `node_modules`)
+ * repository; for a subfolder, those of the folders above it too), nothing else (no global
+ * excludes, `.ignore`/`.rgignore` or a user's rg config); hidden files included; `.git`, `.massgen` (and, filtered, `node_modules`)
  * never entered; files over 1 MB and binary files skipped. Results come sorted by path, in the
  * walker's order, so the first 200 are the same 200.
  */
@@ -52,13 +52,7 @@ export function ripgrepArgs(
 		'--engine',
 		'default',
 		...(search.respectIgnores
-			? [
-					'--no-require-git',
-					'--no-ignore-global',
-					'--no-ignore-parent',
-					'--no-ignore-dot',
-					'--no-ignore-exclude',
-				]
+			? ['--no-require-git', '--no-ignore-global', '--no-ignore-dot', '--no-ignore-exclude']
 			: ['--no-ignore']),
 		'--hidden',
 		'--glob-case-insensitive',
@@ -67,6 +61,8 @@ export function ripgrepArgs(
 		'-g',
 		'!.massgen',
 		...(search.respectIgnores ? ['-g', '!node_modules'] : []),
+		// A subfolder's search needs the .gitignore files above it; the caller has checked none lies above the root.
+		...(search.start === '.' ? ['--no-ignore-parent'] : []),
 		'--max-filesize',
 		'1M',
 		// The walker's depth: files in folders up to `maxWalkDepth` levels below the start.

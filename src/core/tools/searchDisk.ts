@@ -6,6 +6,8 @@
  * Every rg result passes the workspace's path policy (secret paths, `.git/`, `.massgen/`, links
  * leading out) before it is shown: rg's own excludes are a speed-up, not the guard.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { isSameOrInside } from '../workspace/pathPolicy.js';
 import type { Overlay } from '../workspace/types.js';
 import type { GitignoreFilter } from './gitignoreFilter.js';
@@ -31,6 +33,8 @@ export interface DiskSearch {
 /** 'unsupported' before any result: rg could not run this search, and the caller walks instead. */
 export async function searchDisk(search: DiskSearch): Promise<RipgrepEnd> {
 	const { overlay, start } = search;
+	// rg reads a subfolder's parent .gitignore files all the way up; the walker stops at the root.
+	if (start !== '.' && search.filter && gitignoreAbove(overlay.workspace.root)) return 'unsupported';
 	const edits = overlay.snapshot().edits;
 	// Paths whose text the run decides (captured, edited, deleted): never taken from rg.
 	const owned = new Set<string>(edits.keys());
@@ -81,4 +85,12 @@ export async function searchDisk(search: DiskSearch): Promise<RipgrepEnd> {
 	);
 	if (end === 'done' && !(await memoryUpTo())) return 'stopped';
 	return end;
+}
+
+/** Whether a folder above the workspace root has a `.gitignore` (as when the workspace is a subfolder of a repository). */
+function gitignoreAbove(root: string): boolean {
+	for (let folder = dirname(root); ; folder = dirname(folder)) {
+		if (existsSync(join(folder, '.gitignore'))) return true;
+		if (dirname(folder) === folder) return false;
+	}
 }

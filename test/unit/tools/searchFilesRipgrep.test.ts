@@ -113,6 +113,24 @@ describe('search_files with ripgrep', () => {
 		expect(await starts()).toHaveLength(1);
 	});
 
+	it('honours the .gitignore files of the folders above a searched subfolder, up to the root', async () => {
+		const { binary, starts } = await wrapper(rg);
+		const { search } = await setup(
+			{
+				'.gitignore': '*.log\n',
+				'packages/.gitignore': 'gen/\n',
+				'packages/app/debug.log': 'needle\n',
+				'packages/app/gen/x.ts': 'needle\n',
+				'packages/app/src/main.ts': 'needle\n',
+			},
+			binary,
+		);
+		expect((await search({ pattern: 'needle', path: 'packages/app' })).text).toBe(
+			'packages/app/src/main.ts:1: needle',
+		);
+		expect(await starts()).toHaveLength(1);
+	});
+
 	it('falls back to the walker when the binary is missing', async () => {
 		const { search } = await setup({ 'a.ts': 'needle\n' }, '/nonexistent/rg');
 		expect((await search({ pattern: 'needle' })).text).toBe('a.ts:1: needle');
