@@ -62,6 +62,16 @@ export interface RowResult {
 	readonly winner?: string;
 	/** One-minute load average when the row finished. */
 	readonly load: number;
+	/** Every request, in arrival order, in milliseconds since the spawn (for `--json`: where the time went). */
+	readonly timeline: readonly TimelineEntry[];
+}
+
+export interface TimelineEntry {
+	readonly agent: string;
+	readonly startMs: number;
+	readonly endMs: number;
+	readonly aborted: boolean;
+	readonly afterOutput: boolean;
 }
 
 /** The prefill takes half of a call, the stream the other half. */
@@ -175,6 +185,13 @@ export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number }
 			cachedInputTokens: sum((u) => u.cachedInputTokens ?? 0),
 			...(winner ? { winner } : {}),
 			load: loadavg()[0]!,
+			timeline: summary.each.map((r) => ({
+				agent: agents.find((a) => a.model === r.model)?.id ?? r.model,
+				startMs: Math.round(r.receivedAt - spawnedAt),
+				endMs: Math.round((r.settledAt ?? NaN) - spawnedAt),
+				aborted: r.closedByClient,
+				afterOutput: r.closedAfterOutput,
+			})),
 		};
 	} finally {
 		await Promise.all(servers.map((s) => s.close()));

@@ -37,6 +37,8 @@ describe('real-path benchmark row', () => {
 		expect(row.winner).toMatch(/^a[123]$/);
 		expect(row.criticalMs).toBeGreaterThan(row.startupMs);
 		expect(row.coordinationRatio).toBeGreaterThan(0);
+		expect(row.timeline).toHaveLength(row.requests);
+		for (const entry of row.timeline) expect(entry.endMs).toBeGreaterThanOrEqual(entry.startMs);
 	});
 
 	it('derives the critical path from the configured latencies', () => {
