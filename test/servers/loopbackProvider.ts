@@ -245,6 +245,9 @@ async function streamEvents(
 	res.flushHeaders();
 	if (res.destroyed) return;
 	let sent = 0;
+	// Pauses add up to deadlines from the first event, so timer overshoot does not accumulate.
+	const started = performance.now();
+	let due = 0;
 	for (const event of events) {
 		if (res.destroyed) return;
 		if (shape.cutAfter !== undefined && sent >= shape.cutAfter) {
@@ -259,7 +262,8 @@ async function streamEvents(
 		res.write(formatEvent(event));
 		sent += 1;
 		onSent(sent);
-		await pause(res, pauseAfter(sent - 1));
+		due += pauseAfter(sent - 1);
+		await pause(res, started + due - performance.now());
 	}
 	if (shape.cutAfter !== undefined && sent >= shape.cutAfter) {
 		res.socket?.destroy();
