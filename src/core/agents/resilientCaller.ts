@@ -1,9 +1,9 @@
-import type { Phase } from '../events/runEvents.js';
+import type { Phase, Usage } from '../events/runEvents.js';
 import type { AgentSpec } from '../orchestrator/types.js';
 import type { ChatRequest } from '../providers/model.js';
 import { ProviderError } from '../providers/providerError.js';
 import type { AgentHost } from './agentHost.js';
-import { runModelCall, type ModelCallResult } from './modelCall.js';
+import { runModelCall, type ModelCallResult, type ModelCallState } from './modelCall.js';
 import { shouldRestart } from './restartRule.js';
 import { errorMessage } from '../util/errorMessage.js';
 
@@ -38,14 +38,18 @@ export class ResilientCaller {
 			await this.agent.model.prepare?.();
 			this.startedAt = this.host.now();
 			this.hasOutput = false;
+			const state: ModelCallState = { lastUsage: undefined };
 			try {
-				const result = await runModelCall(this.agent.model, request, controller.signal, this.listener());
+				const model = this.agent.model;
+				const result = await runModelCall(model, request, controller.signal, this.listener(), state);
 				if (result.usage) this.host.recordUsage(this.agent.id, result.usage);
 				this.host.callSucceeded(this.agent.id);
 				return result;
 			} catch (error) {
 				const dropped = controller.signal.reason === stale;
-				if (dropped || this.signal.aborted) this.reportAborted(dropped ? 'stale' : 'stopped');
+				if (dropped || this.signal.aborted) {
+					this.reportAborted(dropped ? 'stale' : 'stopped', state.lastUsage);
+				}
 				if (this.signal.aborted) return 'stopped';
 				if (dropped) return 'restart';
 				const failure = asProviderError(error, this.agent.model.provider);
@@ -66,7 +70,7 @@ export class ResilientCaller {
 		}
 	}
 
-	private reportAborted(reason: 'stale' | 'stopped'): void {
+	private reportAborted(reason: 'stale' | 'stopped', usage: Usage | undefined): void {
 		this.host.callAborted({
 			type: 'call-aborted',
 			agentId: this.agent.id,
@@ -74,6 +78,7 @@ export class ResilientCaller {
 			reason,
 			elapsedMs: Math.round(this.host.now() - this.startedAt),
 			hadOutput: this.hasOutput,
+			...(usage ? { usage } : {}),
 		});
 	}
 

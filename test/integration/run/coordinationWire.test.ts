@@ -3,6 +3,7 @@
  * wire servers: counts come from the servers' own request logs, not from our events.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
@@ -43,6 +44,8 @@ async function runWire(
 		readonly style: StreamStyle;
 		readonly latency: (model: string, call: number) => Latency;
 		readonly revisers?: readonly string[];
+		/** Sees every event; aborting the signal cancels the run. */
+		readonly onEvent?: (event: RunEvent, cancel: () => void) => void;
 	},
 ): Promise<{
 	result: RunResult;
@@ -58,6 +61,7 @@ async function runWire(
 			return options.latency(request.model, n);
 		},
 	});
+	const controller = new AbortController();
 	const models = Array.from({ length: agents }, (_, i) => `m${i + 1}`);
 	const workspace = await createWorkspace(makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' }));
 	const orchestrator = new Orchestrator({
@@ -75,8 +79,9 @@ async function runWire(
 		})),
 		anonymousOrder: 'config',
 		settings: { retryBaseDelayMs: 1 },
+		signal: controller.signal,
 	});
-	for await (const _event of orchestrator.run());
+	for await (const event of orchestrator.run()) options.onEvent?.(event, () => controller.abort());
 	await Promise.all(server.requests.map((request) => request.settled));
 	const requests = server.requests;
 	return {
@@ -147,5 +152,27 @@ describe.each(protocols)('coordination on the wire (%s)', (protocol) => {
 		expect(summary.closedAfterOutput).toBe(0);
 		expect(result.usage.find((u) => u.agentId === 'm2')?.abortedCalls).toBe(1);
 		expect(result.usage.find((u) => u.agentId === 'm3')?.abortedCalls).toBe(0);
+	});
+
+	it('a call stopped mid-stream is counted with the tokens the provider had reported', async () => {
+		// A single agent presents at once; the run is cancelled once its text is streaming.
+		const aborted: RunEvent[] = [];
+		const { result, requests } = await runWire(protocol, 1, {
+			style: 'text-first',
+			latency: () => ms(10, 3_000),
+			onEvent: (event, cancel) => {
+				if (event.type === 'text-delta') cancel();
+				if (event.type === 'call-aborted') aborted.push(event);
+			},
+		});
+		expect(result.status).toBe('cancelled');
+		expect(requests.map((r) => r.closedByClient)).toEqual([true]);
+		expect(aborted).toMatchObject([
+			{ agentId: 'm1', reason: 'stopped', hadOutput: true, phase: 'presentation' },
+		]);
+		const usage = result.usage.find((u) => u.agentId === 'm1')!;
+		expect(usage.abortedCalls).toBe(1);
+		// Anthropic reports input tokens at message start; the OpenAI APIs (and this Gemini server) only at the end.
+		expect(usage.inputTokens > 0).toBe(protocol === 'anthropic');
 	});
 });
