@@ -43,7 +43,10 @@ export interface RecordedRequest {
 	readonly receivedAt: number;
 	/** The latency the server applied to this request's stream, if any. */
 	readonly latency?: Latency;
-	/** True when the client closed the connection before the server finished its reply. */
+	/**
+	 * True when the client closed the connection before the server had sent its whole reply. A close
+	 * after the terminal event (the SDKs may drop the connection once they have read it) is not counted.
+	 */
 	closedByClient: boolean;
 	/** Epoch milliseconds when the reply finished or the connection closed. */
 	settledAt?: number;
@@ -134,8 +137,9 @@ export async function startLoopbackProvider(
 			settled: new Promise<void>((resolve) => (settle = resolve)),
 		};
 		requests.push(record);
+		let everyEventSent = false;
 		res.on('close', () => {
-			if (!res.writableFinished) record.closedByClient = true;
+			if (!res.writableFinished && !everyEventSent) record.closedByClient = true;
 			record.settledAt = performance.timeOrigin + performance.now();
 			settle();
 		});
@@ -183,6 +187,7 @@ export async function startLoopbackProvider(
 		const pauseAfter = latency ? pacing(latency, events.length, wire.preambleEvents) : () => delayMs;
 		await streamEvents(res, events, reply, pauseAfter, (sent) => {
 			if (sent > wire.preambleEvents) record.streamedOutput = true;
+			if (sent === events.length) everyEventSent = true;
 		});
 	}
 

@@ -107,6 +107,17 @@ for (const { protocol, type } of protocols) {
 			expect(summary.lastSettledAt).toBeGreaterThanOrEqual(summary.each[1]!.receivedAt);
 		});
 
+		it('a close after the terminal event is not counted as closed by the client', async () => {
+			// The pause after the last event leaves a window in which an SDK that stops at the
+			// terminal event drops the connection before the server ends the response.
+			const server = await start({ delayMs: 150 });
+			server.say({ text: 'ok' });
+			const { result } = await attempt(modelOn(server, 'm1'), coordination);
+			expect(result!.text).toBe('ok');
+			await server.requests[0]!.settled;
+			expect(server.requests[0]!.closedByClient).toBe(false);
+		});
+
 		it('simulated prompt caching: a repeated prefix of the same model is reported as cached', async () => {
 			const server = await start({ auto: true, simulateCache: true });
 			// Long enough for OpenAI's and Gemini's 1,024-token minimum.
