@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -106,6 +106,8 @@ export const idealRequests = (spec: RowSpec) =>
 
 /** Runs `dist/cli.js run --json` once against fresh loopback servers and measures it from their logs. */
 export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number } = {}): Promise<RowResult> {
+	if (!existsSync(cliPath))
+		throw new Error(`${cliPath} not found: run \`npm run build:cli\` (or set BENCH_CLI)`);
 	const latencies = agentLatencies(spec);
 	const agents = latencies.map((latency, i) => ({
 		id: `a${i + 1}`,
