@@ -106,8 +106,9 @@ export const idealRequests = (spec: RowSpec) =>
 
 /** Runs `dist/cli.js run --json` once against fresh loopback servers and measures it from their logs. */
 export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number } = {}): Promise<RowResult> {
-	if (!existsSync(cliPath))
+	if (!existsSync(cliPath)) {
 		throw new Error(`${cliPath} not found: run \`npm run build:cli\` (or set BENCH_CLI)`);
+	}
 	const latencies = agentLatencies(spec);
 	const agents = latencies.map((latency, i) => ({
 		id: `a${i + 1}`,
