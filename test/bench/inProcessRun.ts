@@ -6,9 +6,11 @@ import type { ChatRequest } from '../../src/core/providers/model.js';
 import { ScriptedModel } from '../../src/core/providers/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 
+/** Ids whose answers the conversation shows (`vote`'s enum lists every agent of the run). */
 function voteOptions(request: ChatRequest): string[] {
-	const vote = request.tools.find((tool) => tool.name === 'vote');
-	return (vote?.parameters['properties'] as { agent_id?: { enum?: string[] } })?.agent_id?.enum ?? [];
+	if (!request.tools.some((tool) => tool.name === 'vote')) return [];
+	const shown = request.messages.flatMap((m) => [...m.content.matchAll(/<answer id="(agent\d+)">/g)]);
+	return [...new Set(shown.map((m) => m[1]!))].sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
 }
 
 /** Answers once (distinct text), then votes for the first answer; presents plain text. */

@@ -85,10 +85,17 @@ export async function runTeam(
 /** Helpers that read a request the way a model would. */
 export const read = {
 	isPresentation: (request: ChatRequest) => !request.tools.some((tool) => tool.name === 'new_answer'),
+	/**
+	 * The ids a vote can name: those whose answers the conversation has shown (CURRENT ANSWERS, UPDATEs),
+	 * in id order, as a model reads them (`vote`'s enum lists every id of the run).
+	 */
 	voteOptions(request: ChatRequest): string[] {
-		const vote = request.tools.find((tool) => tool.name === 'vote');
-		const properties = vote?.parameters['properties'] as { agent_id?: { enum?: string[] } } | undefined;
-		return properties?.agent_id?.enum ?? [];
+		if (!request.tools.some((tool) => tool.name === 'vote')) return [];
+		const ids = new Set<string>();
+		for (const message of request.messages) {
+			for (const match of message.content.matchAll(/<answer id="(agent\d+)">/g)) ids.add(match[1]!);
+		}
+		return [...ids].sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
 	},
 	lastMessage: (request: ChatRequest) => request.messages.at(-1),
 	allText: (request: ChatRequest) => JSON.stringify([request.system, request.messages, request.tools]),

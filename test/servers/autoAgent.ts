@@ -50,7 +50,9 @@ function plainTurn(prompt: PromptView, options: AutoAgentOptions): Turn {
 	const hasAnswers = answerTag.test(everything);
 	const last = prompt.lastToolResult ?? '';
 	const voteFailed = /vote/i.test(last) && /error|invalid|not allowed|cannot|unknown/i.test(last);
-	const ids = voteEnum(vote?.parameters);
+	// The enum lists every agent of the run: vote only for ids whose answers the prompt shows.
+	const shown = new Set([...everything.matchAll(/<answer id="([^"]+)">/g)].map((m) => m[1]));
+	const ids = voteEnum(vote?.parameters).filter((id) => shown.has(id));
 	const revising =
 		newAnswer &&
 		hasAnswers &&

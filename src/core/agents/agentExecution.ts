@@ -29,6 +29,8 @@ export class AgentExecution {
 	private readonly caller: ResilientCaller;
 	private attempts = 0;
 	private toolCalls = 0;
+	/** Tools can take long (an approval waits for the user): meanwhile no one waits for this execution. */
+	private runningTools = false;
 	/** Rebuilt only when the snapshot changes: building tool schemas is the costly part of a request. */
 	private toolboxCache: { readonly version: number; readonly toolbox: Toolbox } | undefined;
 
@@ -52,9 +54,12 @@ export class AgentExecution {
 		return [...this.snapshot.answers.values()].map((answer) => answer.label);
 	}
 
-	/** Its snapshot holds no answer, so this execution cannot vote: it will end in an answer (or fail). */
+	/**
+	 * Its snapshot holds no answer, so this execution cannot vote: unless it is running tools (after
+	 * which the answers that landed meanwhile reach it, and it may vote), it will end in an answer.
+	 */
 	get mustAnswer(): boolean {
-		return this.snapshot.answers.size === 0;
+		return this.snapshot.answers.size === 0 && !this.runningTools;
 	}
 
 	answersChanged(): void {
@@ -89,7 +94,7 @@ export class AgentExecution {
 	private request(): ChatRequest {
 		const { settings } = this.host;
 		const toolbox = this.toolbox();
-		const workflow = workflowTools(this.snapshot);
+		const workflow = workflowTools(this.host.anonIds);
 		return {
 			system: prompts.coordinationSystemPrompt({
 				systemMessage: this.agent.systemMessage,
@@ -110,7 +115,16 @@ export class AgentExecution {
 	private async handle(result: ModelCallResult): Promise<ExecutionOutcome | undefined> {
 		const workflow = result.toolCalls.filter((call) => workflowToolNames.has(call.name));
 		const others = result.toolCalls.filter((call) => !workflowToolNames.has(call.name));
-		if (others.length > 0) await this.runTools(others);
+		if (others.length > 0) {
+			const waitedFor = this.mustAnswer;
+			this.runningTools = true;
+			if (waitedFor) this.host.mayVoteNow(this.agent.id);
+			try {
+				await this.runTools(others);
+			} finally {
+				this.runningTools = false;
+			}
+		}
 		if (workflow.length === 0) {
 			if (others.length > 0) return undefined;
 			this.attempts++;
@@ -212,7 +226,7 @@ export class AgentExecution {
 		}
 		// It can vote now: agents that waited for its first answer may start.
 		if (previous.answers.size === 0 && this.snapshot.answers.size > 0) {
-			this.host.snapshotRefreshed(this.agent.id);
+			this.host.mayVoteNow(this.agent.id);
 		}
 		return changed;
 	}

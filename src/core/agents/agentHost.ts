@@ -9,6 +9,8 @@ import type { FirstOutputEstimate } from './restartRule.js';
 /** What an agent's turn loop needs from the orchestrator; the orchestrator owns all shared state. */
 export interface AgentHost {
 	readonly runId: string;
+	/** Every anonymous id of the run (`agent1..agentN`). */
+	readonly anonIds: readonly string[];
 	readonly settings: OrchestratorSettings;
 	readonly question: string;
 	readonly history: readonly Turn[];
@@ -31,8 +33,11 @@ export interface AgentHost {
 	callAborted(event: Omit<RunEventOf<'call-aborted'>, 'runId' | 'seq' | 't'>): void;
 	/** How long this agent's calls take to start streaming, kept across its executions. */
 	firstOutputEstimate(agentId: string): FirstOutputEstimate;
-	/** An execution's snapshot gained answers mid-way: agents held for its first answer may start. */
-	snapshotRefreshed(agentId: string): void;
+	/**
+	 * An execution that was certain to answer no longer is (its snapshot gained answers, or it is
+	 * running tools): agents waiting for its first answer may start.
+	 */
+	mayVoteNow(agentId: string): void;
 	/** `agentId`'s toolbox over `overlay` (its own, or its presentation's). */
 	createToolbox(
 		agentId: string,

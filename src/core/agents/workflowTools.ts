@@ -5,9 +5,14 @@ import type { Sensitivity } from '../orchestrator/types.js';
 
 export const workflowToolNames = new Set(['new_answer', 'vote']);
 
-/** `vote` is offered only when the snapshot has answers, and its enum holds exactly their ids. */
-export function workflowTools(snapshot: AnswerSnapshot): ToolDefinition[] {
-	const tools: ToolDefinition[] = [
+/**
+ * The same two tools on every coordination call of the run (MassGen §1.5): `vote`'s enum holds every
+ * anonymous id, not only those with answers, so the tool list — the start of every provider's prompt
+ * prefix — never changes and the prompt cache holds. `decideWorkflow` rejects votes for ids without
+ * an answer in the agent's snapshot.
+ */
+export function workflowTools(anonIds: readonly string[]): ToolDefinition[] {
+	return [
 		{
 			name: 'new_answer',
 			description: 'Submit a new, complete, improved answer to the ORIGINAL MESSAGE. Ends your turn.',
@@ -18,24 +23,20 @@ export function workflowTools(snapshot: AnswerSnapshot): ToolDefinition[] {
 				additionalProperties: false,
 			},
 		},
-	];
-	const ids = [...snapshot.answers.keys()];
-	if (ids.length > 0) {
-		tools.push({
+		{
 			name: 'vote',
-			description: 'Vote for the best current answer. Ends your turn.',
+			description: 'Vote for the best answer in CURRENT ANSWERS. Ends your turn.',
 			parameters: {
 				type: 'object',
 				properties: {
-					agent_id: { type: 'string', enum: ids },
+					agent_id: { type: 'string', enum: [...anonIds] },
 					reason: { type: 'string', description: 'Why it is the best.' },
 				},
 				required: ['agent_id', 'reason'],
 				additionalProperties: false,
 			},
-		});
-	}
-	return tools;
+		},
+	];
 }
 
 export interface WorkflowRules {

@@ -46,6 +46,11 @@ export class Board {
 		});
 	}
 
+	/** `agent1..agentN`. */
+	get anonIds(): string[] {
+		return [...this.agentByAnon.keys()];
+	}
+
 	anonOf(agentId: string): string {
 		return this.anonByAgent.get(agentId)!;
 	}

@@ -32,6 +32,7 @@ export class Orchestrator implements AgentHost {
 	readonly settings: OrchestratorSettings;
 	readonly question: string;
 	readonly history: readonly Turn[];
+	readonly anonIds: readonly string[];
 	private readonly board: Board;
 	private readonly runtimes = new Map<string, AgentRuntime>();
 	private readonly ledger = new UsageLedger();
@@ -68,6 +69,7 @@ export class Orchestrator implements AgentHost {
 		const ids = options.agents.map((agent) => agent.id);
 		const order = anonymousOrder(ids, options.anonymousOrder ?? 'shuffled', options.random ?? Math.random);
 		this.board = new Board(order);
+		this.anonIds = this.board.anonIds;
 		for (const spec of options.agents) {
 			const overlay = options.workspace.createOverlay();
 			this.runtimes.set(spec.id, {
@@ -405,7 +407,7 @@ export class Orchestrator implements AgentHost {
 		return this.runtimes.get(agentId)!.firstOutput;
 	}
 
-	snapshotRefreshed(): void {
+	mayVoteNow(): void {
 		this.schedule();
 	}
 
@@ -415,7 +417,9 @@ export class Orchestrator implements AgentHost {
 		answers: ReadonlyMap<string, OverlaySnapshot>,
 		writable: boolean,
 	) {
-		const workspace = createToolbox({ overlay, writable, answers: answers.size > 0 ? answers : undefined });
+		// During coordination the tool list stays the same all run (see `ToolboxOptions.answerIds`).
+		const answerIds = this.phase === 'coordination' ? this.anonIds : undefined;
+		const workspace = createToolbox({ overlay, writable, answers, answerIds });
 		return this.tools === undefined
 			? workspace
 			: this.tools.toolbox(agentId, workspace, { overlay, phase: this.phase });

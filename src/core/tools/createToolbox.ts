@@ -11,13 +11,15 @@ import { writeFileTool } from './writeFileTool.js';
 
 /**
  * The workspace tools of architecture §4 over one agent's overlay: reading tools always, write tools
- * only when `writable`, and `view_answer_changes` only when there are answers to inspect.
+ * only when `writable`, and `view_answer_changes` over `answerIds` when given, else only when there
+ * are answers to inspect.
  */
 export function createToolbox(options: ToolboxOptions): Toolbox {
 	const tools: Tool[] = [readFileTool, listDirectoryTool, searchFilesTool];
 	if (options.writable) tools.push(writeFileTool, editFileTool, deleteFileTool);
 	const answers = options.answers ?? new Map();
-	if (answers.size > 0) tools.push(viewAnswerChangesTool(answers));
+	const ids = options.answerIds ?? [...answers.keys()];
+	if (ids.length > 0) tools.push(viewAnswerChangesTool(ids, answers));
 	const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
 	const maxReadBytes = options.overlay.workspace.maxReadBytes ?? defaultMaxReadBytes;
 

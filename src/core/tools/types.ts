@@ -18,6 +18,12 @@ export interface ToolboxOptions {
 	 * Omit to leave the tool out.
 	 */
 	readonly answers?: ReadonlyMap<string, OverlaySnapshot>;
+	/**
+	 * Every anonymous id of the run: `view_answer_changes` is then offered from the first call, over
+	 * all of them (ids without an answer yet get a clear error), so an agent's tool list is the same
+	 * on every call and the provider's prompt cache keeps the prefix (tools come first in it).
+	 */
+	readonly answerIds?: readonly string[];
 }
 
 /** The workspace tools of architecture §4 over one agent's overlay. */

@@ -5,11 +5,13 @@ import { defineTool, success, ToolError, type Tool } from './defineTool.js';
 import { truncateUtf8 } from './textFiles.js';
 
 /**
- * `view_answer_changes` over the answers an agent may inspect, keyed by anonymous id (`agentN`).
- * The diff is against the original workspace, not against the caller's own overlay.
+ * `view_answer_changes` over the anonymous ids `ids` (`agentN`); `answers` holds those that have an
+ * answer the agent may inspect. The diff is against the original workspace, not the caller's overlay.
  */
-export function viewAnswerChangesTool(answers: ReadonlyMap<string, OverlaySnapshot>): Tool {
-	const ids = [...answers.keys()];
+export function viewAnswerChangesTool(
+	ids: readonly string[],
+	answers: ReadonlyMap<string, OverlaySnapshot>,
+): Tool {
 	return defineTool(
 		'view_answer_changes',
 		'Show the file changes an answer proposes, as a unified diff against the original workspace.',
@@ -17,6 +19,12 @@ export function viewAnswerChangesTool(answers: ReadonlyMap<string, OverlaySnapsh
 		async ({ agent_id: id }, { overlay, maxReadBytes }) => {
 			const snapshot = answers.get(id);
 			if (snapshot === undefined) {
+				const answered = [...answers.keys()];
+				if (ids.includes(id)) {
+					throw new ToolError(
+						`${id} has no answer yet${answered.length > 0 ? `; answers: ${answered.join(', ')}` : ''}`,
+					);
+				}
 				throw new ToolError(`unknown agent_id '${id}'; valid ids: ${ids.join(', ')}`);
 			}
 			const changes = await overlay.workspace.createOverlay(snapshot).changes();

@@ -30,7 +30,7 @@ describe('coordination request size', () => {
 			writable: true,
 			answers: new Map([...answers].map(([id, record]) => [id, record.overlay])),
 		});
-		const tools = [...toolbox.definitions, ...workflowTools({ version: 2, answers })];
+		const tools = [...toolbox.definitions, ...workflowTools(['agent1', 'agent2'])];
 		expect(tools).toHaveLength(9);
 		const json = JSON.stringify(tools);
 		expect(json.length).toBeLessThan(3300);
