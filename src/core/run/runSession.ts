@@ -69,8 +69,6 @@ export interface RunSessionOutcome {
 	readonly result: RunResult;
 	readonly runDir: string;
 	readonly workspace: Workspace;
-	/** Path → the base text the agents read (the run snapshot's, `FileChange.base`) of each changed file. */
-	readonly bases: ReadonlyMap<string, string | null>;
 	/** The tools' permission decisions (`permissions.jsonl`); undefined without tools. */
 	readonly ledger: AuditLedger | undefined;
 }
@@ -137,8 +135,8 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		} catch (error) {
 			options.onLogError?.(error);
 		}
-		const bases = new Map(result.changes.map((change) => [change.path, change.base] as const));
-		return { result, runDir: log.runDir, workspace, bases, ledger: tools?.last?.ledger };
+		// Each change carries its base (`FileChange.base`): the text the agents read, not the disk now.
+		return { result, runDir: log.runDir, workspace, ledger: tools?.last?.ledger };
 	} finally {
 		await log.close().catch((error: unknown) => options.onLogError?.(error));
 	}
