@@ -3,11 +3,12 @@
  * cached under the temp folder) a workspace of 100,000 files: packages of source folders, a wide
  * folder of 5,000 entries, a `.gitignore`d `node_modules` of 40,000 files and ignored `dist/` output,
  * and a `.git`. Measures, each the median of BENCH_REPEAT runs (default 3) on a fresh run snapshot:
- * - `search_files` through our tool, a rare literal and a regex, against `rg` on the same tree with
- *   the same ignore rules (the target: within 2× of ripgrep);
+ * - `search_files` through our tool, with ripgrep and with its own walker, for a rare literal, a regex
+ *   and a word in every file, against `rg` on the same tree with the same ignore rules (the target:
+ *   within 2× of ripgrep); and with ripgrep once an agent has read 1,000 files (searched in memory);
  * - `list_directory` of the wide folder;
  * - the run snapshot's memory after an agent read N files, and after a whole-workspace search
- *   (bytes of text it holds, and the heap delta when run with --expose-gc);
+ *   (bytes of text it holds as UTF-16, and the heap growth when run with --expose-gc);
  * - the time to make a command scratch copy (target: under 2 s).
  * Prints a table on stdout. BENCH_FILES overrides the tree's size; BENCH_REPEAT the repeats.
  */
@@ -65,6 +66,10 @@ function sourceText(i: number): string {
 	return lines.join('\n');
 }
 
+function sourcePath(i: number): string {
+	return `packages/pkg${i % 50}/src/mod${Math.floor(i / 50) % 40}/file${i}.ts`;
+}
+
 /** Writes the tree once; later runs reuse it (the marker file says it is complete). */
 function generate(): Layout {
 	const shape = layout();
@@ -80,8 +85,7 @@ function generate(): Layout {
 	for (let i = 0; i < 200; i++) ignoreRules.push(`generated/file${i}.ts`, `tmp-${i}-*`);
 	write('.gitignore', `${ignoreRules.join('\n')}\n`);
 	for (let i = 0; i < shape.source; i++) {
-		const pkg = `packages/pkg${i % 50}`;
-		write(`${pkg}/src/mod${Math.floor(i / 50) % 40}/file${i}.ts`, sourceText(i));
+		write(sourcePath(i), sourceText(i));
 	}
 	for (let i = 0; i < shape.wide; i++) write(`wide/entry${i}.ts`, sourceText(i));
 	for (let i = 0; i < shape.modules; i++) {
@@ -133,6 +137,7 @@ function heldBytes(workspace: Workspace): { entries: number; bytes: number } {
 const gc = (globalThis as { gc?: () => void }).gc;
 function heapUsed(): number {
 	gc?.();
+	gc?.();
 	return process.memoryUsage().heapUsed;
 }
 
@@ -150,6 +155,23 @@ function rgMs(pattern: string): { ms: number; lines: number } {
 		lines = result.stdout.split('\n').filter(Boolean).length;
 	}
 	return { ms: median(times), lines };
+}
+
+/**
+ * A run whose agent read `touched` files, measured while it is alive. Its own function: an async
+ * function's locals outlive their block, and a run left in one would be freed during the next
+ * measurement.
+ */
+async function readFiles(
+	touched: number,
+): Promise<{ held: { entries: number; bytes: number }; heap: number }> {
+	const before = heapUsed();
+	const { workspace, toolbox } = await freshToolbox();
+	const signal = new AbortController().signal;
+	for (let i = 0; i < touched; i++) {
+		await toolbox.execute('read_file', { path: sourcePath(i) }, signal);
+	}
+	return { held: heldBytes(workspace), heap: heapUsed() - before };
 }
 
 const rows: [string, string, string][] = [];
@@ -177,6 +199,8 @@ async function main(): Promise<void> {
 	for (const [name, pattern] of [
 		['literal', literal],
 		['regex', regex],
+		// Every file matches: the first 200 in path order end the search.
+		['common word', 'return'],
 	] as const) {
 		const rg = rgMs(pattern);
 		row(`rg ${name}`, fmt(rg.ms), `${rg.lines} matching lines`);
@@ -206,6 +230,23 @@ async function main(): Promise<void> {
 	}
 
 	{
+		// The run's own view is searched in memory and merged with rg's results.
+		const engine = ripgrepOnPath() ?? undefined;
+		const { toolbox } = await freshToolbox(engine);
+		const signal = new AbortController().signal;
+		for (let i = 0; i < 1_000; i++) {
+			await toolbox.execute('read_file', { path: sourcePath(i) }, signal);
+		}
+		const ours = await timed(() => toolbox.execute('search_files', { pattern: regex }, signal));
+		const lines = (ours.last as { text: string }).text.split('\n').length;
+		row(
+			`search_files regex (${engine ? 'ripgrep' : 'walker'}), 1,000 files read`,
+			fmt(ours.ms),
+			`${lines} lines`,
+		);
+	}
+
+	{
 		const { workspace, toolbox } = await freshToolbox();
 		const listing = await timed(() =>
 			toolbox.execute('list_directory', { path: 'wide' }, new AbortController().signal),
@@ -218,21 +259,11 @@ async function main(): Promise<void> {
 	}
 
 	for (const touched of [100, 1_000, 10_000]) {
-		let run: Awaited<ReturnType<typeof freshToolbox>> | undefined = await freshToolbox();
-		const signal = new AbortController().signal;
-		for (let i = 0; i < touched; i++) {
-			const path = `packages/pkg${i % 50}/src/mod${Math.floor(i / 50) % 40}/file${i}.ts`;
-			await run.toolbox.execute('read_file', { path }, signal);
-		}
-		const held = heldBytes(run.workspace);
-		// What the run holds is what the heap gives back once the run is dropped.
-		const holding = heapUsed();
-		run = undefined;
-		const heap = holding - heapUsed();
+		const { held, heap } = await readFiles(touched);
 		row(
 			`snapshot after reading ${touched} files`,
 			mib(held.bytes),
-			`${held.entries} entries${gc ? `; heap ${mib(heap)}` : ' (run with --expose-gc for the heap figure)'}`,
+			`${held.entries} entries${gc ? `; heap +${mib(heap)}` : ' (run with --expose-gc for the heap figure)'}`,
 		);
 	}
 
