@@ -2,10 +2,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent, StopReason } from '@anthropic-ai/sdk/resources/messages';
 import type { BackendSettings } from './backendSettings.js';
 import { invalidResponse, type ErrorContext } from './errors.js';
-import { guardedStream } from './guardedStream.js';
-import { lazyClient, type ClientFactory } from './lazyClient.js';
+import type { ClientFactory } from './lazyClient.js';
+import { SdkModel } from './sdkModel.js';
 import type { Usage } from '../events/runEvents.js';
-import type { ChatModel, ChatRequest, FinishReason, ModelEvent } from './model.js';
+import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
 import { presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { toolCallFromText } from './toolArguments.js';
@@ -18,33 +18,16 @@ type Block =
 	| { kind: 'tool'; id: string; name: string; json: string; initial: unknown; call: number };
 
 /** `type: claude` — Anthropic Messages, streamed, with prompt caching and thinking echo. */
-export class AnthropicModel implements ChatModel {
-	readonly provider: string;
-	readonly modelId: string;
-	readonly capabilities = { tools: true, reasoning: true };
-	private readonly context: ErrorContext;
-	private readonly client: () => Promise<Anthropic>;
-
+export class AnthropicModel extends SdkModel<Anthropic> {
 	constructor(
-		private readonly settings: BackendSettings,
+		settings: BackendSettings,
 		options: { keyVariable?: string; client?: ClientFactory<Anthropic> } = {},
 	) {
-		this.provider = settings.type;
-		this.modelId = settings.model;
 		const keyVariable = options.keyVariable ?? 'ANTHROPIC_API_KEY';
-		this.context = { provider: settings.type, keyVariable, apiKey: settings.apiKey };
-		this.client = lazyClient(options.client ?? (() => createAnthropicClient(settings, keyVariable)));
+		super(settings, keyVariable, options.client ?? (() => createAnthropicClient(settings, keyVariable)));
 	}
 
-	async prepare(): Promise<void> {
-		await this.client().catch(() => undefined);
-	}
-
-	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
-	}
-
-	private async *run(
+	protected async *run(
 		request: ChatRequest,
 		signal: AbortSignal,
 		ctx: ErrorContext,

@@ -3,10 +3,10 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { BackendSettings } from './backendSettings.js';
 import { invalidResponse, type ErrorContext } from './errors.js';
-import { guardedStream } from './guardedStream.js';
-import { lazyClient, type ClientFactory } from './lazyClient.js';
+import type { ClientFactory } from './lazyClient.js';
+import { SdkModel } from './sdkModel.js';
 import type { Usage } from '../events/runEvents.js';
-import type { ChatModel, ChatRequest, FinishReason, ModelEvent } from './model.js';
+import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
 import { createOpenAIClient } from './openaiClient.js';
 import { toolCallFromText } from './toolArguments.js';
 import { toChatCompletionsRequest } from './toChatCompletionsRequest.js';
@@ -18,32 +18,16 @@ interface PartialCall {
 }
 
 /** `type: chatcompletion` and its presets (grok, groq, ollama, azure_openai, …) over Chat Completions. */
-export class ChatCompletionsModel implements ChatModel {
-	readonly provider: string;
-	readonly modelId: string;
-	readonly capabilities = { tools: true, reasoning: true };
-	private readonly context: ErrorContext;
-	private readonly client: () => Promise<OpenAI>;
-
+export class ChatCompletionsModel extends SdkModel<OpenAI> {
 	constructor(
-		private readonly settings: BackendSettings,
+		settings: BackendSettings,
 		options: { keyVariable?: string; client?: ClientFactory<OpenAI> } = {},
 	) {
-		this.provider = settings.type;
-		this.modelId = settings.model;
-		this.context = { provider: settings.type, keyVariable: options.keyVariable, apiKey: settings.apiKey };
-		this.client = lazyClient(options.client ?? (() => createOpenAIClient(settings, options.keyVariable)));
+		const keyVariable = options.keyVariable;
+		super(settings, keyVariable, options.client ?? (() => createOpenAIClient(settings, keyVariable)));
 	}
 
-	async prepare(): Promise<void> {
-		await this.client().catch(() => undefined);
-	}
-
-	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
-	}
-
-	private async *run(
+	protected async *run(
 		request: ChatRequest,
 		signal: AbortSignal,
 		ctx: ErrorContext,

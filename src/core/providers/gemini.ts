@@ -5,10 +5,10 @@ import type {
 } from '@google/genai';
 import type { BackendSettings } from './backendSettings.js';
 import { invalidResponse, toProviderError, type ErrorContext } from './errors.js';
-import { guardedStream } from './guardedStream.js';
-import { lazyClient, type ClientFactory } from './lazyClient.js';
+import type { ClientFactory } from './lazyClient.js';
+import { SdkModel } from './sdkModel.js';
 import type { Usage } from '../events/runEvents.js';
-import type { ChatModel, ChatRequest, FinishReason, ModelEvent } from './model.js';
+import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
 import { presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { toolCallFromValue } from './toolArguments.js';
@@ -20,33 +20,16 @@ import {
 } from './toGeminiRequest.js';
 
 /** `type: gemini` — @google/genai streaming with native function calling. */
-export class GeminiModel implements ChatModel {
-	readonly provider: string;
-	readonly modelId: string;
-	readonly capabilities = { tools: true, reasoning: true };
-	private readonly context: ErrorContext;
-	private readonly client: () => Promise<GoogleGenAI>;
-
+export class GeminiModel extends SdkModel<GoogleGenAI> {
 	constructor(
-		private readonly settings: BackendSettings,
+		settings: BackendSettings,
 		options: { keyVariable?: string; client?: ClientFactory<GoogleGenAI> } = {},
 	) {
-		this.provider = settings.type;
-		this.modelId = settings.model;
 		const keyVariable = options.keyVariable ?? 'GEMINI_API_KEY';
-		this.context = { provider: settings.type, keyVariable, apiKey: settings.apiKey };
-		this.client = lazyClient(options.client ?? (() => createGeminiClient(settings, keyVariable)));
+		super(settings, keyVariable, options.client ?? (() => createGeminiClient(settings, keyVariable)));
 	}
 
-	async prepare(): Promise<void> {
-		await this.client().catch(() => undefined);
-	}
-
-	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
-	}
-
-	private async *run(
+	protected async *run(
 		request: ChatRequest,
 		signal: AbortSignal,
 		ctx: ErrorContext,

@@ -2,42 +2,25 @@ import type OpenAI from 'openai';
 import type { Response, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
 import type { BackendSettings } from './backendSettings.js';
 import { fromStreamError, invalidResponse, type ErrorContext } from './errors.js';
-import { guardedStream } from './guardedStream.js';
-import { lazyClient, type ClientFactory } from './lazyClient.js';
+import type { ClientFactory } from './lazyClient.js';
+import { SdkModel } from './sdkModel.js';
 import type { Usage } from '../events/runEvents.js';
-import type { ChatModel, ChatRequest, FinishReason, ModelEvent } from './model.js';
+import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
 import { createOpenAIClient } from './openaiClient.js';
 import { toolCallFromText } from './toolArguments.js';
 import { responsesReasoningKey, toResponsesRequest } from './toResponsesRequest.js';
 
 /** `type: openai` — the OpenAI Responses API, streamed and stateless. */
-export class OpenAIResponsesModel implements ChatModel {
-	readonly provider: string;
-	readonly modelId: string;
-	readonly capabilities = { tools: true, reasoning: true };
-	private readonly context: ErrorContext;
-	private readonly client: () => Promise<OpenAI>;
-
+export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 	constructor(
-		private readonly settings: BackendSettings,
+		settings: BackendSettings,
 		options: { keyVariable?: string; client?: ClientFactory<OpenAI> } = {},
 	) {
-		this.provider = settings.type;
-		this.modelId = settings.model;
 		const keyVariable = options.keyVariable ?? 'OPENAI_API_KEY';
-		this.context = { provider: settings.type, keyVariable, apiKey: settings.apiKey };
-		this.client = lazyClient(options.client ?? (() => createOpenAIClient(settings, keyVariable)));
+		super(settings, keyVariable, options.client ?? (() => createOpenAIClient(settings, keyVariable)));
 	}
 
-	async prepare(): Promise<void> {
-		await this.client().catch(() => undefined);
-	}
-
-	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-		return guardedStream(this.context, signal, (inner, ctx) => this.run(request, inner, ctx));
-	}
-
-	private async *run(
+	protected async *run(
 		request: ChatRequest,
 		signal: AbortSignal,
 		ctx: ErrorContext,
