@@ -153,7 +153,14 @@ export class ScratchCopy {
 			// Private like the copy (mkdtemp): nothing a command leaves there (a setuid file) is reachable by other users.
 			await mkdir(`${root}.home`, { mode: 0o700 });
 			await mkdir(join(`${root}.home`, 'tmp'));
-			await this.copyFolder(workspace, workspace, root, [], budget);
+			const copies = new CopyQueue();
+			try {
+				await this.copyFolder(workspace, workspace, root, [], budget, copies);
+			} finally {
+				// Nothing may still be writing when a failed copy is removed.
+				await copies.settled();
+			}
+			copies.throwIfFailed();
 			// Whole milliseconds; a file's ctime has a fraction of one.
 			this.copiedAt = Date.now() + 1;
 		} catch (error) {
@@ -172,6 +179,7 @@ export class ScratchCopy {
 		to: string,
 		rules: readonly IgnoreRule[],
 		budget: { bytes: number; files: number },
+		copies: CopyQueue,
 	): Promise<void> {
 		const gitignore = await readOrNull(join(from, '.gitignore'));
 		const scoped = gitignore === null ? rules : [...rules, { base: from, ignore: ignore().add(gitignore) }];
@@ -201,7 +209,7 @@ export class ScratchCopy {
 				await this.copyLink(workspace, source, target);
 			} else if (isDirectory) {
 				await mkdir(target);
-				await this.copyFolder(workspace, source, target, scoped, budget);
+				await this.copyFolder(workspace, source, target, scoped, budget, copies);
 			} else if (entry.isFile()) {
 				const size = (await stat(source)).size;
 				budget.bytes -= size;
@@ -211,7 +219,7 @@ export class ScratchCopy {
 						`the workspace is too large for a scratch copy (over ${this.options.maxBytes ?? 512 * 1024 * 1024} bytes or ${this.options.maxFiles ?? 100_000} files)`,
 					);
 				}
-				await copyFile(source, target, constants.COPYFILE_FICLONE);
+				await copies.add(() => copyFile(source, target, constants.COPYFILE_FICLONE));
 			}
 		}
 	}
@@ -340,6 +348,38 @@ export class ScratchCopy {
 			folder = dirname(folder);
 		}
 		return true;
+	}
+}
+
+/**
+ * File copies in flight while the walk goes on. Creating files is what a copy waits on (a 53,000-file
+ * copy is 60 % idle, one file at a time); 32 at once halve its time on ext4. The first failure stops
+ * new copies and is thrown by `throwIfFailed` once every started copy has settled.
+ */
+class CopyQueue {
+	private readonly running = new Set<Promise<void>>();
+	private failure: { readonly error: unknown } | undefined;
+
+	constructor(private readonly limit = 32) {}
+
+	async add(copy: () => Promise<void>): Promise<void> {
+		this.throwIfFailed();
+		const job: Promise<void> = copy()
+			.catch((error: unknown) => {
+				this.failure ??= { error };
+			})
+			.finally(() => this.running.delete(job));
+		this.running.add(job);
+		if (this.running.size >= this.limit) await Promise.race(this.running);
+	}
+
+	/** Resolves once every started copy has finished or failed; never rejects. */
+	async settled(): Promise<void> {
+		await Promise.all(this.running);
+	}
+
+	throwIfFailed(): void {
+		if (this.failure !== undefined) throw this.failure.error;
 	}
 }
 
