@@ -65,6 +65,23 @@ describe('search_files with ripgrep', () => {
 		expect(await starts()).toHaveLength(1);
 	});
 
+	it('with more matches than it keeps, searches again in path order and stops at the 200th', async () => {
+		const { binary, starts } = await wrapper(rg);
+		const many = (name: string) => Array.from({ length: 500 }, (_, i) => `${name} hit ${i}`).join('\n');
+		const { overlay, search } = await setup(
+			{ 'b.txt': many('b'), 'c.txt': many('c'), 'd.txt': many('d') },
+			binary,
+		);
+		await overlay.write('a.txt', 'a hit\n');
+		const lines = (await search({ pattern: 'hit' })).text.split('\n');
+		expect(lines).toHaveLength(201);
+		expect(lines.slice(0, 3)).toEqual(['a.txt:1: a hit', 'b.txt:1: b hit 0', 'b.txt:2: b hit 1']);
+		expect(lines[199]).toBe('b.txt:199: b hit 198');
+		expect(lines[200]).toBe('(truncated: more than 200 matches; narrow the pattern or the path)');
+		// The unsorted search gave up past 1,000 matches; the sorted one found the first ones.
+		expect(await starts()).toHaveLength(2);
+	});
+
 	it('shows what the run captured, not what the disk holds now', async () => {
 		const { root, run, search } = await setup({ 'x.ts': 'needle as read\n' }, rg);
 		await run('read_file', { path: 'x.ts' });
