@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { DiffSource } from '../core/context/attachment.js';
 
 export type CliCommand =
 	| {
@@ -13,6 +15,12 @@ export type CliCommand =
 			readonly approvals?: 'ask' | 'yes' | 'deny-all';
 			/** `--unsandboxed-commands`: where no OS sandbox can start, run commands without one. */
 			readonly unsandboxedCommands?: boolean;
+			/** `--attach`: absolute paths (files, folders, images), in the order given. */
+			readonly attach: readonly string[];
+			/** `--attach-diff[=staged]`. */
+			readonly attachDiff: readonly DiffSource[];
+			/** `-`: stdin is the question (no other words) or a `text` attachment (after the question). */
+			readonly stdin?: 'question' | 'attachment';
 	  }
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
@@ -21,7 +29,8 @@ export type CliCommand =
 export class UsageError extends Error {}
 
 export const usage = `Usage:
-  massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands] "QUESTION"
+  massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
+              [--attach PATH]... [--attach-diff[=staged]] "QUESTION" [-]
   massgen validate FILE
   massgen --version
 
@@ -37,15 +46,25 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
           --unsandboxed-commands  where no OS sandbox (bubblewrap, sandbox-exec) can start, run
                        commands without one: they can read and change anything your user can
                        (default: run_command is off there)
+          --attach     give every agent a file, a folder's file list or an image (PNG, JPEG, GIF, WebP)
+                       inside the workspace; repeatable. Secret paths (.env*, keys) are refused
+          --attach-diff  give every agent \`git diff\` of the workspace (=staged: \`git diff --cached\`);
+                       secret files are left out of it
+          -            read stdin: after a QUESTION it is attached as text
+                       (git diff | massgen run "review this" -); alone it is the question
+                       (echo "why?" | massgen run -). Stdin is read only when - is given
+          Attachments are cut to 100 KiB each and 400 KiB in all; an image over 5 MiB is refused
 validate  Check a config file; prints file:line:col: messages.
-Exit codes: 0 completed, 1 config or usage error, 2 run failed, 3 timed out, 4 cancelled.`;
+Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
+3 timed out, 4 cancelled.`;
 
 /** Parses argv (without node and script). Throws UsageError with a message for the user. */
 export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
+	const { rest: args, diffs } = takeAttachDiff(argv);
 	let parsed;
 	try {
 		parsed = parseArgs({
-			args: [...argv],
+			args,
 			allowPositionals: true,
 			strict: true,
 			options: {
@@ -57,6 +76,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				yes: { type: 'boolean', short: 'y', default: false },
 				'deny-all': { type: 'boolean', default: false },
 				'unsandboxed-commands': { type: 'boolean', default: false },
+				attach: { type: 'string', multiple: true, default: [] },
 				version: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
 			},
@@ -73,8 +93,14 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		return { kind: 'validate', file: rest[0]! };
 	}
 	if (command !== 'run') throw new UsageError(`unknown command '${command}'`);
-	const question = rest.join(' ').trim();
-	if (!question) throw new UsageError('run needs a QUESTION');
+	const dashes = rest.filter((word) => word === '-').length;
+	if (dashes > 1) throw new UsageError('give - (read stdin) at most once');
+	const question = rest
+		.filter((word) => word !== '-')
+		.join(' ')
+		.trim();
+	if (!question && dashes === 0) throw new UsageError('run needs a QUESTION');
+	if (values.attach?.some((path) => path.trim() === '')) throw new UsageError('--attach needs a PATH');
 	let timeoutSeconds: number | undefined;
 	if (values.timeout !== undefined) {
 		timeoutSeconds = Number(values.timeout);
@@ -93,5 +119,32 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		apply: values.apply ?? false,
 		approvals: values.yes ? 'yes' : values['deny-all'] ? 'deny-all' : 'ask',
 		...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
+		attach: (values.attach ?? []).map((path) => resolve(cwd, path)),
+		attachDiff: diffs,
+		...(dashes ? { stdin: question ? 'attachment' : 'question' } : {}),
 	};
+}
+
+/**
+ * `--attach-diff` takes an optional value, which `parseArgs` cannot express: given as a string
+ * option, the bare flag would swallow the QUESTION after it. Taken out by hand before `--`.
+ */
+function takeAttachDiff(argv: readonly string[]): { rest: string[]; diffs: DiffSource[] } {
+	const rest: string[] = [];
+	const diffs: DiffSource[] = [];
+	let options = true;
+	for (const arg of argv) {
+		if (arg === '--') options = false;
+		if (!options || !arg.startsWith('--attach-diff')) {
+			rest.push(arg);
+			continue;
+		}
+		const value =
+			arg === '--attach-diff' ? 'working-tree' : arg.startsWith('--attach-diff=') ? arg.slice(14) : null;
+		if (value !== 'working-tree' && value !== 'staged') {
+			throw new UsageError(`unknown option '${arg}' (use --attach-diff or --attach-diff=staged)`);
+		}
+		if (!diffs.includes(value)) diffs.push(value);
+	}
+	return { rest, diffs };
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
 import { readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue } from '../core/config/configIssue.js';
+import { AttachmentError, type AttachmentRequest } from '../core/context/attachment.js';
 import type { RunStatus } from '../core/events/runEvents.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
@@ -31,6 +32,14 @@ export async function runCommand(
 	const io = redactedIo(callerIo, () => redactor);
 	const root = resolve(command.workspace);
 	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
+	const piped = command.stdin && (await readStdin(io));
+	if (piped !== undefined && piped.trim() === '') return fail(io, 'stdin (-) was empty', 2);
+	const question = command.stdin === 'question' ? piped!.trim() : command.question;
+	const attachments: AttachmentRequest[] = [
+		...command.attach.map((path) => ({ kind: 'path' as const, path })),
+		...command.attachDiff.map((source) => ({ kind: 'diff' as const, source })),
+		...(command.stdin === 'attachment' ? [{ kind: 'text' as const, source: 'stdin', text: piped! }] : []),
+	];
 	const team = await loadTeam(root, command.config, io);
 	if (!team) return 1;
 	const display = command.json ? undefined : createDisplay(io.stderr);
@@ -51,7 +60,8 @@ export async function runCommand(
 			team,
 			keys: team.keys,
 			workspaceRoot: root,
-			question: command.question,
+			question,
+			attachments,
 			signal: io.signal,
 			shippedConfigsDir: shippedConfigsDir(),
 			...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}),
@@ -70,6 +80,9 @@ export async function runCommand(
 			},
 			onLogError: (error) => io.stderr.write(`massgen: run log: ${errorMessage(error)}\n`),
 		});
+	} catch (error) {
+		if (error instanceof AttachmentError) return fail(io, error.message, 2);
+		throw error;
 	} finally {
 		approver?.dispose();
 	}
@@ -136,6 +149,13 @@ async function loadTeam(
 function fail(io: CliIo, message: string, code = 1): number {
 	io.stderr.write(`massgen: ${message}\n`);
 	return code;
+}
+
+async function readStdin(io: CliIo): Promise<string> {
+	if (!io.stdin) return '';
+	const chunks: Buffer[] = [];
+	for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+	return Buffer.concat(chunks).toString('utf8');
 }
 
 async function isDirectory(path: string): Promise<boolean> {

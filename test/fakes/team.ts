@@ -52,7 +52,7 @@ export async function runTeam(
 		root?: string;
 		settings?: Partial<OrchestratorSettings>;
 		signal?: AbortSignal;
-	} & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random'>> = {},
+	} & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random' | 'attachments'>> = {},
 ): Promise<TeamRun> {
 	const models = new Map<string, ScriptedModel>();
 	const agents: AgentSpec[] = members.map((member) => {
@@ -68,6 +68,7 @@ export async function runTeam(
 		settings: { ...fastSettings, ...options.settings },
 		signal: options.signal,
 		history: options.history,
+		attachments: options.attachments,
 		anonymousOrder: options.anonymousOrder ?? 'config',
 		random: options.random,
 	});

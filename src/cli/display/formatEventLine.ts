@@ -14,7 +14,11 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 	switch (event.type) {
 		case 'run-start': {
 			const team = event.agents.map((a) => `${a.agentId} (${a.provider}/${a.model})`).join(', ');
-			return `run ${event.runId}: ${plural(event.agents.length, 'agent')}: ${team}`;
+			const attached = (event.attachments ?? []).map((a) =>
+				a.kind === a.source ? a.kind : `${a.kind} ${a.source}`,
+			);
+			const context = attached.length ? `; attached: ${attached.join(', ')}` : '';
+			return `run ${event.runId}: ${plural(event.agents.length, 'agent')}: ${team}${context}`;
 		}
 		case 'round-start':
 			return event.snapshot.length === 0

@@ -45,7 +45,7 @@ export class AgentExecution {
 		this.caller = new ResilientCaller(agent, 'coordination', host, signal);
 		this.messages.push({
 			role: 'user',
-			content: prompts.coordinationUserMessage(host.question, host.history, this.snapshot),
+			content: prompts.coordinationUserMessage(host.question, host.history, this.snapshot, host.attachments),
 		});
 	}
 

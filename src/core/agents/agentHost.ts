@@ -1,3 +1,4 @@
+import type { Attachment } from '../context/attachment.js';
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
 import type { RunEventBody, RunEventOf, Usage } from '../events/runEvents.js';
 import type { OrchestratorSettings, Turn } from '../orchestrator/types.js';
@@ -14,6 +15,8 @@ export interface AgentHost {
 	readonly settings: OrchestratorSettings;
 	readonly question: string;
 	readonly history: readonly Turn[];
+	/** The question's context, the same for every agent (`core/context`). */
+	readonly attachments: readonly Attachment[];
 	now(): number;
 	emit(body: RunEventBody): void;
 	snapshot(): AnswerSnapshot;

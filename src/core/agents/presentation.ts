@@ -34,13 +34,14 @@ export async function runPresentation(
 	const caller = new ResilientCaller(agent, 'presentation', host, signal);
 	const first =
 		input.anonId === undefined
-			? prompts.singleAgentUserMessage(host.question, host.history)
+			? prompts.singleAgentUserMessage(host.question, host.history, host.attachments)
 			: prompts.presentationUserMessage({
 					question: host.question,
 					history: host.history,
 					answers: input.answers,
 					ownAnonId: input.anonId,
 					voteReasons: input.voteReasons,
+					attachments: host.attachments,
 				});
 	const messages: ChatMessage[] = [{ role: 'user', content: first }];
 	const toolbox = host.createToolbox(agent.id, input.overlay, new Map(), true);

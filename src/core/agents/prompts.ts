@@ -1,3 +1,5 @@
+import type { Attachment } from '../context/attachment.js';
+import { contextSection } from '../context/contextSection.js';
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
 import type { Sensitivity, Turn } from '../orchestrator/types.js';
 
@@ -50,8 +52,14 @@ export function coordinationUserMessage(
 	question: string,
 	history: readonly Turn[],
 	snapshot: AnswerSnapshot,
+	attachments: readonly Attachment[] = [],
 ): string {
-	return [historyBlock(history), originalMessage(question), currentAnswers(snapshot)]
+	return [
+		historyBlock(history),
+		contextSection(attachments),
+		originalMessage(question),
+		currentAnswers(snapshot),
+	]
 		.filter(Boolean)
 		.join('\n\n');
 }
@@ -94,6 +102,7 @@ export function presentationUserMessage(options: {
 	readonly answers: readonly AnswerRecord[];
 	readonly ownAnonId: string | undefined;
 	readonly voteReasons: readonly { readonly label: string; readonly reason: string }[];
+	readonly attachments?: readonly Attachment[];
 }): string {
 	const answers = options.answers.map((answer) =>
 		answerBlock(answer, answer.anonId === options.ownAnonId ? ' (your answer)' : ''),
@@ -101,6 +110,7 @@ export function presentationUserMessage(options: {
 	const votes = options.voteReasons.map((vote) => `- for ${vote.label}: ${vote.reason}`);
 	return [
 		historyBlock(options.history),
+		contextSection(options.attachments ?? []),
 		originalMessage(options.question),
 		answers.length ? `ANSWERS FROM THE TEAM:\n${answers.join('\n')}` : '',
 		votes.length ? `VOTING RESULTS:\n${votes.join('\n')}` : '',
@@ -110,8 +120,14 @@ export function presentationUserMessage(options: {
 		.join('\n\n');
 }
 
-export function singleAgentUserMessage(question: string, history: readonly Turn[]): string {
-	return [historyBlock(history), originalMessage(question)].filter(Boolean).join('\n\n');
+export function singleAgentUserMessage(
+	question: string,
+	history: readonly Turn[],
+	attachments: readonly Attachment[] = [],
+): string {
+	return [historyBlock(history), contextSection(attachments), originalMessage(question)]
+		.filter(Boolean)
+		.join('\n\n');
 }
 
 function originalMessage(question: string): string {

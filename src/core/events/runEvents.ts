@@ -36,12 +36,28 @@ export interface RunAgentInfo {
 	readonly model: string;
 }
 
+/** One attachment of the question (issue 12): what and how much, never its contents. */
+export interface AttachmentRecord {
+	readonly kind: 'file' | 'folder' | 'diff' | 'diagnostics' | 'terminal' | 'text' | 'image';
+	/** Workspace-relative path, `working-tree` / `staged` for a diff, `stdin`, a terminal's name. */
+	readonly source: string;
+	readonly lines?: { readonly start: number; readonly end: number };
+	readonly mediaType?: string;
+	/** Size of what the agents were given (after any cut), and its sha256 (hex). */
+	readonly bytes: number;
+	readonly sha256: string;
+	/** Cut to the context caps. */
+	readonly truncated?: boolean;
+}
+
 export type RunEventBody =
 	| {
 			type: 'run-start';
 			question: string;
 			workspace: string;
 			agents: RunAgentInfo[];
+			/** What the user attached to the question; absent when nothing. */
+			attachments?: AttachmentRecord[];
 	  }
 	| {
 			type: 'round-start';

@@ -1,4 +1,5 @@
 import type { AgentHost } from '../agents/agentHost.js';
+import { attachmentRecord } from '../context/attachment.js';
 import { runPresentation } from '../agents/presentation.js';
 import type { RunStatus } from '../events/runEvents.js';
 import type { FileChange, Workspace } from '../workspace/types.js';
@@ -187,9 +188,11 @@ function failureSummary(run: FinishingRun): string {
 }
 
 export function emptyResult(run: FinishingRun): RunResult {
+	const attachments = run.host.attachments.map(attachmentRecord);
 	return {
 		runId: run.runId,
 		question: run.host.question,
+		...(attachments.length ? { attachments } : {}),
 		status: 'failed',
 		winner: null,
 		answers: [],

@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { AgentHost } from '../agents/agentHost.js';
 import { AgentExecution, type ExecutionOutcome } from '../agents/agentExecution.js';
 import { FirstOutputEstimate } from '../agents/restartRule.js';
+import { attachmentRecord, type Attachment } from '../context/attachment.js';
 import type { ProviderError } from '../providers/providerError.js';
 import { createToolbox } from '../tools/createToolbox.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
@@ -32,6 +33,7 @@ export class Orchestrator implements AgentHost {
 	readonly settings: OrchestratorSettings;
 	readonly question: string;
 	readonly history: readonly Turn[];
+	readonly attachments: readonly Attachment[];
 	readonly anonIds: readonly string[];
 	private readonly board: Board;
 	private readonly runtimes = new Map<string, AgentRuntime>();
@@ -57,6 +59,7 @@ export class Orchestrator implements AgentHost {
 		this.settings = { ...defaultOrchestratorSettings, ...options.settings };
 		this.question = options.question;
 		this.history = options.history ?? [];
+		this.attachments = options.attachments ?? [];
 		// One internal signal that every execution listens to (many listeners by design).
 		const controller = new AbortController();
 		setMaxListeners(0, controller.signal);
@@ -117,7 +120,14 @@ export class Orchestrator implements AgentHost {
 			provider: rt.spec.model.provider,
 			model: rt.spec.model.modelId,
 		}));
-		this.emit({ type: 'run-start', question: this.question, workspace: this.options.workspace.root, agents });
+		const attachments = this.attachments.map(attachmentRecord);
+		this.emit({
+			type: 'run-start',
+			question: this.question,
+			workspace: this.options.workspace.root,
+			agents,
+			...(attachments.length ? { attachments } : {}),
+		});
 		// SDKs load while the tools start (each adapter imports its SDK lazily).
 		for (const rt of this.runtimes.values()) void rt.spec.model.prepare?.();
 		try {

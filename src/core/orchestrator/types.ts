@@ -2,7 +2,8 @@ import type { ChatModel } from '../providers/model.js';
 import type { Price } from '../providers/pricing.js';
 import type { Toolbox } from '../tools/types.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
-import type { Phase, RunEventBody, RunStatus, Usage } from '../events/runEvents.js';
+import type { Attachment } from '../context/attachment.js';
+import type { AttachmentRecord, Phase, RunEventBody, RunStatus, Usage } from '../events/runEvents.js';
 
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 
@@ -80,6 +81,8 @@ export interface RunOptions {
 	readonly settings?: Partial<OrchestratorSettings>;
 	/** Earlier turns of this conversation (multi-turn). */
 	readonly history?: readonly Turn[];
+	/** The question's context (`resolveAttachments`), shown to every agent in its first message. */
+	readonly attachments?: readonly Attachment[];
 	readonly signal?: AbortSignal;
 	/** Injected clock (ms), for tests and benchmarks. */
 	readonly now?: () => number;
@@ -146,6 +149,8 @@ export interface AnswerChangeSet {
 export interface RunResult {
 	readonly runId: string;
 	readonly question: string;
+	/** What was attached to the question (no contents); absent when nothing. */
+	readonly attachments?: readonly AttachmentRecord[];
 	readonly status: RunStatus;
 	readonly winner: { readonly agentId: string; readonly label: string } | null;
 	readonly answers: readonly { readonly agentId: string; readonly label: string; readonly content: string }[];

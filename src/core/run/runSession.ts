@@ -9,6 +9,8 @@ import type { ApiKeySources } from '../config/apiKeys.js';
 import { redactConfig } from '../config/redact.js';
 import type { MassGenConfig } from '../config/schema.js';
 import { toOrchestratorSettings } from '../config/toSettings.js';
+import type { AttachmentRequest } from '../context/attachment.js';
+import { resolveAttachments, type ContextLimits } from '../context/resolveAttachments.js';
 import { newRunId } from '../logs/runId.js';
 import { RunLogWriter } from '../logs/runLog.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
@@ -42,6 +44,13 @@ export interface RunSessionOptions {
 	readonly workspaceRoot: string;
 	readonly question: string;
 	readonly history?: readonly Turn[];
+	/**
+	 * Context for the question, read under the tools' path policy before the run starts: a request
+	 * that cannot be attached (missing, secret, not a repository, too large) throws `AttachmentError`
+	 * and no run directory is made.
+	 */
+	readonly attachments?: readonly AttachmentRequest[];
+	readonly contextLimits?: Partial<ContextLimits>;
 	readonly signal: AbortSignal;
 	/** The shipped `configs/` folder (its `prices.yaml`). */
 	readonly shippedConfigsDir: string;
@@ -101,6 +110,10 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		secretPaths: secretFiles,
 		ripgrep: options.ripgrep ?? ripgrepOnPath(env) ?? undefined,
 	});
+	const attachments = await resolveAttachments(options.attachments ?? [], workspace, {
+		signal: options.signal,
+		...(options.contextLimits ? { limits: options.contextLimits } : {}),
+	});
 	const runId = newRunId();
 	const log = await RunLogWriter.create(root, runId, { redactor });
 	options.onRunDir?.(log.runDir, runId);
@@ -117,6 +130,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 				...(options.coordinationTimeoutMs ? { coordinationTimeoutMs: options.coordinationTimeoutMs } : {}),
 			},
 			history: options.history ?? [],
+			attachments,
 			signal: options.signal,
 			...(tools ? { tools } : {}),
 		});

@@ -18,6 +18,16 @@ const samples: Samples = {
 			{ agentId: 'alice', anonId: 'agent1', provider: 'openai', model: 'gpt-4o' },
 			{ agentId: 'bob', anonId: 'agent2', provider: 'claude', model: 'claude-sonnet-4' },
 		],
+		attachments: [
+			{
+				kind: 'file',
+				source: 'src/parse.ts',
+				lines: { start: 3, end: 9 },
+				bytes: 120,
+				sha256: 'ab'.repeat(32),
+			},
+			{ kind: 'diff', source: 'working-tree', bytes: 4096, sha256: 'cd'.repeat(32), truncated: true },
+		],
 	},
 	'round-start': { type: 'round-start', agentId: 'alice', round: 1, snapshot: [] },
 	'text-delta': {
