@@ -17,6 +17,8 @@ export function runCli(
 	options: {
 		cwd: string;
 		env?: NodeJS.ProcessEnv;
+		/** Written to the child's stdin, which then ends; without it stdin is closed. */
+		input?: string;
 		onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
 	},
 ): Promise<CliRun> {
@@ -24,8 +26,9 @@ export function runCli(
 		const child = spawn(process.execPath, [cliPath, ...args], {
 			cwd: options.cwd,
 			env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
-			stdio: ['ignore', 'pipe', 'pipe'],
+			stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
 		});
+		child.stdin?.end(options.input);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
