@@ -21,7 +21,8 @@ export interface ApplySetResult {
  * the base-hash check and the three-way merge of `planFile` against the base each change carries
  * (the run snapshot's), so whatever the user changed since is merged or reported, never
  * reverted; if any file conflicts or is refused, nothing is written; otherwise all files are
- * written through `applyChanges`, which re-resolves every path as it writes.
+ * written through `applyChanges`, which checks each file still holds what it was planned against
+ * and re-resolves every path as it writes.
  */
 export async function applyChangeSet(
 	root: string,
@@ -31,13 +32,17 @@ export async function applyChangeSet(
 ): Promise<ApplySetResult> {
 	const set = buildReviewChangeSet({ runId, winner: null, changes });
 	const plans: FilePlan[] = [];
+	/** What each file held when it was planned: the write re-checks it (a file the user saves meanwhile). */
+	const planned = new Map<string, string | null>();
 	const refused: { path: string; reason: string }[] = [];
 	const realRoot = await realpath(root);
 	for (const file of set.files) {
 		const refusal = await writeRefusal(realRoot, file.path, options);
 		if (refusal !== null) refused.push({ path: file.path, reason: refusal });
 		const target = targetOf(file, new Set(allHunkIds(file)));
-		plans.push(planFile(file, target, await readOrNull(join(root, file.path)), sha256));
+		const current = await readOrNull(join(root, file.path));
+		planned.set(file.path, current);
+		plans.push(planFile(file, target, current, sha256));
 	}
 	if (refused.length > 0) return { applied: [], conflicts: refused, merged: [] };
 	const conflicts = plans.flatMap((plan) =>
@@ -47,9 +52,14 @@ export async function applyChangeSet(
 	const resolved: FileChange[] = plans.flatMap((plan) => {
 		if (plan.outcome !== 'apply' && plan.outcome !== 'merged') return [];
 		const original = changes.find((change) => change.path === plan.path)!;
-		return [{ ...original, content: plan.op.kind === 'delete' ? null : plan.op.text }];
+		const current = planned.get(plan.path) ?? null;
+		const kind = current === null ? 'add' : plan.op.kind === 'delete' ? 'delete' : 'modify';
+		const content = plan.op.kind === 'delete' ? null : plan.op.text;
+		return [{ ...original, kind, baseHash: current === null ? null : sha256(current), content }];
 	});
-	const written = await applyChanges(root, resolved, { ...options, force: true });
+	// Checked against what was planned, not forced: a file that changes between the plan and the write
+	// stops the whole set, before anything is written.
+	const written = await applyChanges(root, resolved, options);
 	return {
 		applied: written.applied,
 		conflicts: written.conflicts,

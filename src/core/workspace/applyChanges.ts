@@ -19,8 +19,6 @@ export interface ApplyResult {
 }
 
 export interface ApplyOptions {
-	/** Write even when a file changed since the agents read it (path safety still holds). */
-	readonly force?: boolean;
 	/** The config's `protected_paths` (normalised, workspace-relative): never written. */
 	readonly protectedPaths?: readonly string[];
 	/** The run's secret-path policy (the built-in one when absent). */
@@ -33,8 +31,9 @@ export interface ApplyOptions {
  * written. Each path is resolved again right before its write (realpath of every parent), so a
  * symlink the user's tree gained after the run cannot redirect a write into `.git/`, a secret or
  * protected path, or out of the workspace; one that appears between the checks and a write stops
- * the rest (what was written before is listed in `applied`). Used only by the CLI's --apply and
- * the editor's Accept (architecture §4).
+ * the rest (what was written before is listed in `applied`). Used by the CLI's --apply
+ * (`applyChangeSet`); the editor's Accept writes through a WorkspaceEdit and uses `writeRefusal`
+ * (architecture §4).
  */
 export async function applyChanges(
 	root: string,
@@ -72,7 +71,6 @@ async function conflictOf(root: string, change: FileChange, options: ApplyOption
 	const rel = change.path;
 	const current = await readCurrent(join(root, rel));
 	if (current === 'not-a-file') return `'${rel}' is not a regular file`;
-	if (options.force === true) return null;
 	if (change.kind === 'add') return current === null ? null : `'${rel}' already exists`;
 	if (current === null) return `'${rel}' no longer exists`;
 	return sha256(current) === change.baseHash ? null : `'${rel}' changed since the agents read it`;

@@ -74,12 +74,8 @@ describe('applyChanges', () => {
 		]);
 	});
 
-	it('force overrides hash conflicts but never path safety', async () => {
-		const { root, changes } = await setup();
-		await writeFile(join(root, 'src/a.ts'), 'edited by the user\n');
-		expect((await applyChanges(root, changes, { force: true })).applied).toHaveLength(3);
-		expect(await readFile(join(root, 'src/a.ts'), 'utf8')).toBe('a2\n');
-
+	it('refuses paths outside the workspace, inside .git/ or through a link out', async () => {
+		const { root } = await setup();
 		const outside = await makeTree();
 		await symlink(outside, join(root, 'out'));
 		const unsafe: FileChange[] = [
@@ -87,7 +83,7 @@ describe('applyChanges', () => {
 			{ path: '.git/hooks/pre-commit', kind: 'add', baseHash: null, base: null, content: 'x' },
 			{ path: 'out/x.txt', kind: 'add', baseHash: null, base: null, content: 'x' },
 		];
-		const result = await applyChanges(root, unsafe, { force: true });
+		const result = await applyChanges(root, unsafe);
 		expect(result.applied).toEqual([]);
 		expect(result.conflicts.map((conflict) => conflict.path)).toEqual([
 			'../escape.txt',
@@ -115,7 +111,7 @@ describe('applyChanges', () => {
 		await symlink(join(root, 'locked'), join(root, 'cfg'));
 		await symlink(join(root, '.ssh'), join(root, 'keys'));
 		const before = await hashTree(root);
-		const result = await applyChanges(root, changes, { force: true, protectedPaths: ['locked'] });
+		const result = await applyChanges(root, changes, { protectedPaths: ['locked'] });
 		expect(result.applied).toEqual([]);
 		expect(result.conflicts).toEqual([
 			{
@@ -149,7 +145,7 @@ describe('applyChanges', () => {
 		await rm(join(root, 'plain.txt'));
 		await symlink(join(root, 'elsewhere.txt'), join(root, 'plain.txt'));
 		const before = await hashTree(root);
-		expect((await applyChanges(root, changes, { force: true })).conflicts).toEqual([
+		expect((await applyChanges(root, changes)).conflicts).toEqual([
 			{
 				path: 'docs/new/b.md',
 				reason: "refused: 'docs/new/b.md' lies under a symlink that cannot be resolved",
