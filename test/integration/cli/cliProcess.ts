@@ -17,7 +17,7 @@ export function runCli(
 	options: {
 		cwd: string;
 		env?: NodeJS.ProcessEnv;
-		/** Written to the child's stdin, which then ends; without it stdin is closed. */
+		/** Written to the child's stdin, which then ends (at once without it). */
 		input?: string;
 		onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
 	},
@@ -26,9 +26,11 @@ export function runCli(
 		const child = spawn(process.execPath, [cliPath, ...args], {
 			cwd: options.cwd,
 			env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
-			stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+			stdio: ['pipe', 'pipe', 'pipe'],
 		});
-		child.stdin?.end(options.input);
+		// A child that exits before reading stdin closes the pipe (EPIPE): not the test's concern.
+		child.stdin.on('error', () => undefined);
+		child.stdin.end(options.input ?? '');
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
