@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { defaultOrchestratorSettings as runDefaults } from '../orchestrator/types.js';
+import { defaultPermissionSettings as toolDefaults } from '../tools/permissionSettings.js';
 import { secretPatternProblem } from '../workspace/secretPaths.js';
+
+const seconds = (ms: number): number => ms / 1000;
 
 const sensitivity = z.enum(['lenient', 'balanced', 'strict']);
 
@@ -36,7 +40,7 @@ export const orchestratorSchema = z.object({
 		.nullable()
 		.default(null)
 		.describe('Cap on coordination rounds; null = none.'),
-	max_tool_calls_per_turn: z.number().int().min(1).default(40),
+	max_tool_calls_per_turn: z.number().int().min(1).default(runDefaults.maxToolCallsPerTurn),
 	protected_paths: z
 		.array(z.string().min(1))
 		.default([])
@@ -63,20 +67,32 @@ export type ContextPathConfig = z.output<typeof contextPathSchema>;
 
 /** Top-level `timeout_settings` (MassGen has only the first key; the tool timeouts are ours). */
 export const timeoutSettingsSchema = z.object({
-	orchestrator_timeout_seconds: z.number().positive().default(1800).describe('Whole coordination phase.'),
+	orchestrator_timeout_seconds: z
+		.number()
+		.positive()
+		.default(seconds(runDefaults.coordinationTimeoutMs))
+		.describe('Whole coordination phase.'),
 	agent_timeout_seconds: z
 		.number()
 		.positive()
 		.nullable()
 		.default(null)
 		.describe('One agent turn; null = none.'),
-	presentation_timeout_seconds: z.number().positive().default(600).describe('Final presentation.'),
+	presentation_timeout_seconds: z
+		.number()
+		.positive()
+		.default(seconds(runDefaults.presentationTimeoutMs))
+		.describe('Final presentation.'),
 	command_timeout_seconds: z
 		.number()
 		.positive()
-		.default(120)
+		.default(seconds(toolDefaults.commandTimeoutMs))
 		.describe('One run_command call (its process group is killed).'),
-	mcp_tool_timeout_seconds: z.number().positive().default(120).describe('One MCP tool call.'),
+	mcp_tool_timeout_seconds: z
+		.number()
+		.positive()
+		.default(seconds(toolDefaults.mcpCallTimeoutMs))
+		.describe('One MCP tool call.'),
 });
 
 export type TimeoutSettingsConfig = z.output<typeof timeoutSettingsSchema>;

@@ -3,7 +3,8 @@ import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { OrchestratorSettings } from '../orchestrator/types.js';
 import type { CommandMatcher } from '../permissions/permissionEngine.js';
 import type { BackendSettings } from '../providers/backendSettings.js';
-import type { AgentToolSettings, PermissionSettings, SandboxKey } from '../tools/guardedRunTools.js';
+import type { AgentToolSettings } from '../tools/guardedRunTools.js';
+import type { PermissionSettings, SandboxKey } from '../tools/permissionSettings.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
 
 const ms = (seconds: number): number => Math.round(seconds * 1000);

@@ -2,6 +2,7 @@ import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { normaliseTransport } from '../mcp/mcpServerSpec.js';
 import { ruleSyntaxError } from '../permissions/rules.js';
+import { defaultPermissionSettings } from '../tools/permissionSettings.js';
 import { isRecord } from './isRecord.js';
 
 const toolNames = z.array(z.string().min(1));
@@ -165,7 +166,7 @@ export const permissionsSchema = z.object({
 	approval_timeout_seconds: z
 		.number()
 		.positive()
-		.default(300)
+		.default(defaultPermissionSettings.approvalTimeoutMs / 1000)
 		.describe('An unanswered approval is denied after this.'),
 	max_tool_calls: z
 		.number()

@@ -14,9 +14,9 @@ import { ScriptedModel, type ScriptedHandler } from '../../../src/core/providers
 import {
 	createRunTools,
 	type AgentToolSettings,
-	type PermissionSettings,
 	type RunToolsOptions,
 } from '../../../src/core/tools/guardedRunTools.js';
+import type { PermissionSettings } from '../../../src/core/tools/permissionSettings.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { answer, fastSettings, makeWorkspaceDir, read, sequence, vote } from '../../fakes/team.js';
 import { isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
