@@ -1,3 +1,4 @@
+import { promptContext, userMessage } from '../context/promptContext.js';
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
 import type { AgentSpec } from '../orchestrator/types.js';
 import type { ChatMessage, ChatRequest, ToolCall } from '../providers/model.js';
@@ -43,10 +44,9 @@ export class AgentExecution {
 	) {
 		this.snapshot = host.snapshot();
 		this.caller = new ResilientCaller(agent, 'coordination', host, signal);
-		this.messages.push({
-			role: 'user',
-			content: prompts.coordinationUserMessage(host.question, host.history, this.snapshot, host.attachments),
-		});
+		const context = promptContext(host.attachments, agent.model);
+		const first = prompts.coordinationUserMessage(host.question, host.history, this.snapshot, context);
+		this.messages.push(userMessage(first, context));
 	}
 
 	/** Labels of the answers in the snapshot this execution starts from. */

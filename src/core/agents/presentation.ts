@@ -1,3 +1,4 @@
+import { promptContext, userMessage } from '../context/promptContext.js';
 import type { AnswerRecord } from '../orchestrator/board.js';
 import type { AgentSpec } from '../orchestrator/types.js';
 import type { ChatMessage } from '../providers/model.js';
@@ -32,18 +33,19 @@ export async function runPresentation(
 ): Promise<PresentationResult> {
 	const { agent } = input;
 	const caller = new ResilientCaller(agent, 'presentation', host, signal);
+	const context = promptContext(host.attachments, agent.model);
 	const first =
 		input.anonId === undefined
-			? prompts.singleAgentUserMessage(host.question, host.history, host.attachments)
+			? prompts.singleAgentUserMessage(host.question, host.history, context)
 			: prompts.presentationUserMessage({
 					question: host.question,
 					history: host.history,
 					answers: input.answers,
 					ownAnonId: input.anonId,
 					voteReasons: input.voteReasons,
-					attachments: host.attachments,
+					context,
 				});
-	const messages: ChatMessage[] = [{ role: 'user', content: first }];
+	const messages: ChatMessage[] = [userMessage(first, context)];
 	const toolbox = host.createToolbox(agent.id, input.overlay, new Map(), true);
 	const texts: string[] = [];
 	let toolCalls = 0;

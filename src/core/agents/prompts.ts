@@ -1,5 +1,5 @@
-import type { Attachment } from '../context/attachment.js';
 import { contextSection } from '../context/contextSection.js';
+import { noContext, type PromptContext } from '../context/promptContext.js';
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
 import type { Sensitivity, Turn } from '../orchestrator/types.js';
 
@@ -52,14 +52,9 @@ export function coordinationUserMessage(
 	question: string,
 	history: readonly Turn[],
 	snapshot: AnswerSnapshot,
-	attachments: readonly Attachment[] = [],
+	context: PromptContext = noContext,
 ): string {
-	return [
-		historyBlock(history),
-		contextSection(attachments),
-		originalMessage(question),
-		currentAnswers(snapshot),
-	]
+	return [historyBlock(history), contextSection(context), originalMessage(question), currentAnswers(snapshot)]
 		.filter(Boolean)
 		.join('\n\n');
 }
@@ -102,7 +97,7 @@ export function presentationUserMessage(options: {
 	readonly answers: readonly AnswerRecord[];
 	readonly ownAnonId: string | undefined;
 	readonly voteReasons: readonly { readonly label: string; readonly reason: string }[];
-	readonly attachments?: readonly Attachment[];
+	readonly context?: PromptContext;
 }): string {
 	const answers = options.answers.map((answer) =>
 		answerBlock(answer, answer.anonId === options.ownAnonId ? ' (your answer)' : ''),
@@ -110,7 +105,7 @@ export function presentationUserMessage(options: {
 	const votes = options.voteReasons.map((vote) => `- for ${vote.label}: ${vote.reason}`);
 	return [
 		historyBlock(options.history),
-		contextSection(options.attachments ?? []),
+		contextSection(options.context ?? noContext),
 		originalMessage(options.question),
 		answers.length ? `ANSWERS FROM THE TEAM:\n${answers.join('\n')}` : '',
 		votes.length ? `VOTING RESULTS:\n${votes.join('\n')}` : '',
@@ -123,9 +118,9 @@ export function presentationUserMessage(options: {
 export function singleAgentUserMessage(
 	question: string,
 	history: readonly Turn[],
-	attachments: readonly Attachment[] = [],
+	context: PromptContext = noContext,
 ): string {
-	return [historyBlock(history), contextSection(attachments), originalMessage(question)]
+	return [historyBlock(history), contextSection(context), originalMessage(question)]
 		.filter(Boolean)
 		.join('\n\n');
 }

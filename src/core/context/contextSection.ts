@@ -1,14 +1,20 @@
 /**
  * The prompt's `<CONTEXT>` section: every attachment labelled with its kind and source, the same
- * text for every agent and every call, so it stays inside the cached stable prefix.
+ * text for every agent and every call (but the image lines of a text-only model), so it stays inside
+ * the cached stable prefix.
  */
 import { attachmentSource, type Attachment } from './attachment.js';
+import type { PromptContext } from './promptContext.js';
 import { formatBytes } from './resolveAttachments.js';
 
 /** Empty when nothing is attached (the prompt then has no section). */
-export function contextSection(attachments: readonly Attachment[]): string {
+export function contextSection(context: PromptContext): string {
+	const { attachments } = context;
 	if (attachments.length === 0) return '';
-	const blocks = attachments.map(attachmentBlock);
+	let image = 0;
+	const blocks = attachments.map((attachment) =>
+		attachmentBlock(attachment, attachment.kind === 'image' && context.images ? ++image : undefined),
+	);
 	return [
 		'<CONTEXT>',
 		'The user attached these to the ORIGINAL MESSAGE (the workspace may have changed since; read files to check):',
@@ -17,15 +23,20 @@ export function contextSection(attachments: readonly Attachment[]): string {
 	].join('\n');
 }
 
-function attachmentBlock(attachment: Attachment): string {
+/** `image` is the image's number among the message's image inputs; undefined when it is not sent. */
+function attachmentBlock(attachment: Attachment, image: number | undefined): string {
 	const lines =
 		attachment.kind === 'file' && attachment.range
 			? ` lines="${attachment.range.start}-${attachment.range.end}"`
 			: '';
 	const open = `<attachment kind="${attachment.kind}" source="${attachmentSource(attachment)}"${lines}>`;
 	if (attachment.kind === 'image') {
-		// Images reach models as native inputs in a later step; until then every agent reads the same notice.
-		return `${open}\n(${attachment.mediaType} image, ${formatBytes(attachment.data.byteLength)}: not shown, this run gives agents text attachments only)\n</attachment>`;
+		const what = `${attachment.mediaType} image, ${formatBytes(attachment.data.byteLength)}`;
+		const where =
+			image === undefined
+				? 'not shown: your model takes text only, so you get the other attachments alone'
+				: `image input ${image} of this message`;
+		return `${open}\n(${what}: ${where})\n</attachment>`;
 	}
 	const body = attachment.text.endsWith('\n') ? attachment.text : `${attachment.text}\n`;
 	return `${open}\n${body}${attachment.truncated ? `${attachment.truncated}\n` : ''}</attachment>`;

@@ -27,8 +27,20 @@ export interface ToolCall {
 	readonly providerData?: Record<string, unknown>;
 }
 
+/** An image the user attached, for a model that takes image inputs (`capabilities.images`). */
+export interface ImageInput {
+	readonly mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+	/** The bytes, base64-encoded (every wire format carries them so). */
+	readonly base64: string;
+}
+
 export type ChatMessage =
-	| { readonly role: 'user'; readonly content: string }
+	| {
+			readonly role: 'user';
+			readonly content: string;
+			/** Sent with the text, in each API's own image shape. */
+			readonly images?: readonly ImageInput[];
+	  }
 	| {
 			readonly role: 'assistant';
 			readonly content: string;
@@ -85,6 +97,8 @@ export type ModelEvent =
 export interface ModelCapabilities {
 	readonly tools: boolean;
 	readonly reasoning: boolean;
+	/** Takes image inputs in user messages; without it an agent gets its text attachments only. */
+	readonly images?: boolean;
 }
 
 export interface ChatModel {

@@ -12,7 +12,7 @@ import type { ChatModel, ChatRequest, ModelEvent } from './model.js';
 export abstract class SdkModel<Client> implements ChatModel {
 	readonly provider: string;
 	readonly modelId: string;
-	readonly capabilities = { tools: true, reasoning: true };
+	readonly capabilities = { tools: true, reasoning: true, images: true };
 	protected readonly client: () => Promise<Client>;
 	private readonly context: ErrorContext;
 

@@ -75,6 +75,13 @@ export function toAnthropicMessages(request: ChatRequest): MessageParam[] {
 		let role: 'user' | 'assistant' = 'user';
 		switch (message.role) {
 			case 'user':
+				// Images first, as Anthropic advises; the text after them carries the cache mark.
+				for (const image of message.images ?? []) {
+					blocks.push({
+						type: 'image',
+						source: { type: 'base64', media_type: image.mediaType, data: image.base64 },
+					});
+				}
 				if (message.content) blocks.push({ type: 'text', text: message.content });
 				break;
 			case 'assistant': {

@@ -64,9 +64,17 @@ export function toChatMessages(request: ChatRequest): ChatCompletionMessageParam
 	if (request.system) messages.push({ role: 'system', content: request.system });
 	for (const message of request.messages) {
 		switch (message.role) {
-			case 'user':
-				messages.push({ role: 'user', content: message.content });
+			case 'user': {
+				const images = (message.images ?? []).map((image) => ({
+					type: 'image_url' as const,
+					image_url: { url: `data:${image.mediaType};base64,${image.base64}` },
+				}));
+				messages.push({
+					role: 'user',
+					content: images.length ? [{ type: 'text', text: message.content }, ...images] : message.content,
+				});
 				break;
+			}
 			case 'assistant': {
 				const calls = message.toolCalls ?? [];
 				if (!calls.length) {

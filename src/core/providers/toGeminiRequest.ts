@@ -66,6 +66,9 @@ export function toGeminiContents(request: ChatRequest): Content[] {
 		switch (message.role) {
 			case 'user':
 				if (message.content) parts.push({ text: message.content });
+				for (const image of message.images ?? []) {
+					parts.push({ inlineData: { mimeType: image.mediaType, data: image.base64 } });
+				}
 				break;
 			case 'assistant': {
 				role = 'model';

@@ -55,9 +55,20 @@ export function toResponsesInput(request: ChatRequest): ResponseInputItem[] {
 	const items: ResponseInputItem[] = [];
 	for (const message of request.messages) {
 		switch (message.role) {
-			case 'user':
-				items.push({ role: 'user', content: message.content });
+			case 'user': {
+				const images = (message.images ?? []).map((image) => ({
+					type: 'input_image' as const,
+					image_url: `data:${image.mediaType};base64,${image.base64}`,
+					detail: 'auto' as const,
+				}));
+				items.push({
+					role: 'user',
+					content: images.length
+						? [{ type: 'input_text', text: message.content }, ...images]
+						: message.content,
+				});
 				break;
+			}
 			case 'assistant': {
 				const reasoning = message.providerData?.[responsesReasoningKey];
 				if (Array.isArray(reasoning)) items.push(...(reasoning as ResponseInputItem[]));

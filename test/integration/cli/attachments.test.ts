@@ -10,6 +10,28 @@ import { runCli } from './cliProcess.js';
 const secret = 'sk-live-attached-secret-7f3a9c';
 const note = 'The parser drops the last token when the input ends without a newline.\n';
 const piped = 'stack trace: at parse (src/a.ts:3:7) TypeError: token is undefined';
+const png = Buffer.concat([
+	Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+	Buffer.from('pixels'),
+]);
+const pngBase64 = png.toString('base64');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDKs' request bodies, read by protocol below
+type Body = Record<string, any>;
+/** Each protocol's first user message content, read from the raw wire body. */
+const firstUserContent: Record<string, (body: Body) => unknown> = {
+	responses: (body) => body['input'][0].content,
+	chat: (body) => body['messages'].find((m: { role: string }) => m.role === 'user').content,
+	anthropic: (body) => body['messages'][0].content,
+	gemini: (body) => body['contents'][0].parts,
+};
+/** The image in each protocol's own shape. */
+const expectedImage: Record<string, unknown> = {
+	responses: { type: 'input_image', image_url: `data:image/png;base64,${pngBase64}`, detail: 'auto' },
+	chat: { type: 'image_url', image_url: { url: `data:image/png;base64,${pngBase64}` } },
+	anthropic: { type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngBase64 } },
+	gemini: { inlineData: { mimeType: 'image/png', data: pngBase64 } },
+};
 
 /** A repository with one committed change in a.ts and one in .env (a secret path). */
 function repoWorkspace(config: string): string {
@@ -25,6 +47,7 @@ function repoWorkspace(config: string): string {
 	writeFileSync(join(root, 'src/a.ts'), 'export const a = 2;\n');
 	writeFileSync(join(root, '.env'), `API_KEY=${secret}\n`);
 	writeFileSync(join(root, 'team.yaml'), config);
+	writeFileSync(join(root, 'shot.png'), png);
 	return root;
 }
 
@@ -49,7 +72,7 @@ describe('massgen run with attachments (dist/cli.js, four SDKs)', () => {
 	const requestCount = () =>
 		Object.values(team.servers).reduce((sum, server) => sum + server.requests.length, 0);
 
-	it('gives every agent the file, the diff hunk and the piped text, and records them without contents', async () => {
+	it('gives every agent the file, the diff hunk, the piped text and the image in its own shape, and records them without contents', async () => {
 		const root = repoWorkspace(team.configYaml());
 		expect(readFileSync(join(root, '.env'), 'utf8')).toContain(secret);
 		const before = Object.fromEntries(Object.entries(team.servers).map(([p, s]) => [p, s.requests.length]));
@@ -61,12 +84,16 @@ describe('massgen run with attachments (dist/cli.js, four SDKs)', () => {
 				'--attach',
 				'notes/bug.md',
 				'--attach-diff',
+				'--attach',
+				'shot.png',
 				'Why does parse fail?',
 				'-',
 			],
 			{ cwd: root, input: piped },
 		);
-		expect(run.stderr).toContain('attached: file notes/bug.md, diff working-tree, text stdin');
+		expect(run.stderr).toContain(
+			'attached: file notes/bug.md, image shot.png, diff working-tree, text stdin',
+		);
 		expect(run.code).toBe(0);
 		for (const [protocol, server] of Object.entries(team.servers)) {
 			const first = server.requests[before[protocol]!]!;
@@ -77,15 +104,20 @@ describe('massgen run with attachments (dist/cli.js, four SDKs)', () => {
 			expect(prompt, protocol).toContain('-export const a = 1;\n+export const a = 2;');
 			expect(prompt, protocol).toContain(`<attachment kind="text" source="stdin">\n${piped}\n</attachment>`);
 			expect(prompt, protocol).toContain("[left out .env: refused: '.env' is a secret path");
+			expect(prompt, protocol).toContain('(image/png image, 14 B: image input 1 of this message)');
+			expect(firstUserContent[protocol]!(first.body as Body), protocol).toContainEqual(
+				expectedImage[protocol],
+			);
 			for (const request of server.requests.slice(before[protocol])) {
 				expect(request.rawBody).not.toContain(secret);
 			}
 		}
 		const [dir] = runDirs(root);
 		const result = JSON.parse(readFileSync(join(dir!, 'result.json'), 'utf8'));
-		const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+		const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 		expect(result.attachments).toEqual([
 			{ kind: 'file', source: 'notes/bug.md', bytes: Buffer.byteLength(note), sha256: sha(note) },
+			{ kind: 'image', source: 'shot.png', mediaType: 'image/png', bytes: png.byteLength, sha256: sha(png) },
 			expect.objectContaining({ kind: 'diff', source: 'working-tree' }),
 			{ kind: 'text', source: 'stdin', bytes: Buffer.byteLength(piped), sha256: sha(piped) },
 		]);

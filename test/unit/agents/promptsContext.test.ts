@@ -38,9 +38,11 @@ describe('the context section', () => {
 			'<attachment kind="diff" source="working-tree">\n+new line\n[truncated: the first 10 B of 20 B]\n</attachment>',
 		);
 		expect(section).toContain('<attachment kind="text" source="stdin">\npiped words\n</attachment>');
+		// The scripted model takes no image inputs: the notice stands in for the image.
 		expect(section).toContain(
-			'(image/png image, 3 B: not shown, this run gives agents text attachments only)',
+			'(image/png image, 3 B: not shown: your model takes text only, so you get the other attachments alone)',
 		);
+		expect(firsts.every(({ request }) => !('images' in request.messages[0]!))).toBe(true);
 		for (const { first } of firsts) {
 			expect(first.indexOf('</CONTEXT>')).toBeLessThan(first.indexOf('<ORIGINAL MESSAGE>'));
 		}
