@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attachmentRecord, AttachmentError, type Attachment } from '../../../src/core/context/attachment.js';
@@ -85,6 +85,19 @@ describe('resolveAttachments', () => {
 			workspace,
 		);
 		expect(await refusal(diagnostics)).toMatch(/secret path/);
+	});
+
+	it('refuses a link that leads to a secret file, and lists no secret file in a folder', async () => {
+		const root = makeWorkspaceDir({ '.env': `KEY=${secret}\n`, 'docs/readme.md': 'hi\n' });
+		symlinkSync('../.env', join(root, 'docs/settings.txt'));
+		const workspace = await createWorkspace(root);
+		const message = await refusal(
+			resolveAttachments([{ kind: 'path', path: 'docs/settings.txt' }], workspace),
+		);
+		expect(message).toMatch(/secret path .*via a symlink to '.env'/);
+		const [listing] = await resolveAttachments([{ kind: 'path', path: '.' }], workspace);
+		expect(textOf(listing!)).not.toMatch(/\.env|settings\.txt/);
+		expect(textOf(listing!)).toContain('docs/readme.md');
 	});
 
 	it('cuts text to the cap per attachment and to the total, saying so', async () => {
