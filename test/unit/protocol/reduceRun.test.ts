@@ -106,6 +106,41 @@ describe('reduceRun: convergence', () => {
 	});
 });
 
+describe('reduceRun: calls that end early', () => {
+	it('counts an aborted call as a call, with the tokens the provider had reported', () => {
+		const bodies: RunEventBody[] = [
+			start,
+			{ type: 'usage', agentId: 'alice', usage: { inputTokens: 100, outputTokens: 20 }, costUsd: 0.01 },
+			{
+				type: 'call-aborted',
+				agentId: 'alice',
+				phase: 'coordination',
+				reason: 'stale',
+				elapsedMs: 40,
+				hadOutput: false,
+				usage: { inputTokens: 90, outputTokens: 0, cachedInputTokens: 80 },
+			},
+			{
+				type: 'call-aborted',
+				agentId: 'bob',
+				phase: 'coordination',
+				reason: 'stopped',
+				elapsedMs: 5,
+				hadOutput: true,
+			},
+		];
+		const state = fold(stamp(bodies));
+		expect(state.agents.alice).toMatchObject({
+			calls: 2,
+			abortedCalls: 1,
+			inputTokens: 190,
+			cachedInputTokens: 80,
+		});
+		expect(state.agents.alice!.costUsd).toBeCloseTo(0.01);
+		expect(state.agents.bob).toMatchObject({ calls: 1, abortedCalls: 1, inputTokens: 0 });
+	});
+});
+
 describe('reduceRun: lane states along the way', () => {
 	it('moves idle → streaming → answered → voted → idle on invalidation', () => {
 		const events = convergenceEvents();
