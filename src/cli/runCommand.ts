@@ -81,6 +81,8 @@ export async function runCommand(
 			onLogError: (error) => io.stderr.write(`massgen: run log: ${errorMessage(error)}\n`),
 		});
 	} catch (error) {
+		// Ctrl-C while attachments were read: no run started, and none is reported.
+		if (io.signal.aborted) return fail(io, 'cancelled', exitCodes.cancelled);
 		if (error instanceof AttachmentError) return fail(io, error.message, 2);
 		throw error;
 	} finally {

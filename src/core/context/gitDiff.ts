@@ -24,9 +24,10 @@ export async function gitDiff(
 	root: string,
 	source: DiffSource,
 	refusal: (path: string) => string | null,
+	signal?: AbortSignal,
 ): Promise<GitDiff> {
 	const base = ['diff', ...(source === 'staged' ? ['--cached'] : []), '--no-renames', '--relative'];
-	const names = (await git(root, [...base, '--name-only', '-z'])).split('\0').filter(Boolean);
+	const names = (await git(root, [...base, '--name-only', '-z'], signal)).split('\0').filter(Boolean);
 	const omitted: { path: string; reason: string }[] = [];
 	const allowed: string[] = [];
 	for (const path of names) {
@@ -36,17 +37,21 @@ export async function gitDiff(
 	}
 	if (allowed.length === 0) return { text: '', omitted };
 	const pathspecs = allowed.map((path) => `:(literal)${path}`);
-	const text = await git(root, [...base, '--no-color', '--no-ext-diff', '--no-textconv', '--', ...pathspecs]);
+	const text = await git(
+		root,
+		[...base, '--no-color', '--no-ext-diff', '--no-textconv', '--', ...pathspecs],
+		signal,
+	);
 	return { text, omitted };
 }
 
-function git(root: string, args: readonly string[]): Promise<string> {
+function git(root: string, args: readonly string[], signal: AbortSignal | undefined): Promise<string> {
 	return new Promise((resolve, reject) => {
 		execFile(
 			'git',
 			args,
 			// No index refresh lock: the user's own git commands must not collide with ours.
-			{ cwd: root, maxBuffer: maxDiffBuffer, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+			{ cwd: root, maxBuffer: maxDiffBuffer, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' }, signal },
 			(error, stdout, stderr) => {
 				if (!error) return resolve(stdout);
 				const code = (error as NodeJS.ErrnoException).code;

@@ -88,7 +88,7 @@ export async function resolveAttachments(
 			case 'diff': {
 				const refusal = (path: string) =>
 					policyRefusal(path, path, 'read', workspace.protectedPaths, workspace.secretPaths);
-				const diff = await gitDiff(workspace.root, request.source, refusal);
+				const diff = await gitDiff(workspace.root, request.source, refusal, signal);
 				const left = diff.omitted.map((file) => `[left out ${file.path}: ${file.reason}]`);
 				const empty =
 					request.source === 'staged' ? '(nothing is staged)' : '(the working tree has no changes)';
