@@ -19,7 +19,13 @@ import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
 import type { Engine } from './loadEngine.js';
-import { reportTeamNotes, reportTeamProblem, reportUnexpected } from './runMessages.js';
+import {
+	isAttachmentError,
+	reportAttachmentProblem,
+	reportTeamNotes,
+	reportTeamProblem,
+	reportUnexpected,
+} from './runMessages.js';
 import type { RunStatusBar } from './runStatusBar.js';
 import type { FinishedRun, RunRequest, RunService } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
@@ -219,8 +225,6 @@ export class RunController extends Disposable implements RunService {
 		reportTeamNotes(team, choice.notes);
 		if (token.isCancellationRequested) return undefined;
 
-		// The team is known: the run really starts (the panel opens now, not for a config error).
-		this._onDidStartRun.fire(request);
 		const continues = request.kind === 'ask' && request.continueConversation === true;
 		if (request.kind === 'ask' && !continues) this._turns = [];
 		const history = continues ? [...this._turns] : [];
@@ -243,7 +247,13 @@ export class RunController extends Disposable implements RunService {
 				keys,
 				shippedConfigsDir: this._deps.shippedConfigsDir,
 				signal: abort.signal,
-				onRunDir: (runDir) => log.info(`run log: ${runDir}`),
+				// The team is known and the attachments are read: the run really starts (the panel
+				// opens now, not for a config error or an attachment that cannot be given).
+				onRunDir: (runDir) => {
+					log.info(`run log: ${runDir}`);
+					this._onDidStartRun.fire(request);
+				},
+				...(request.attachments?.length ? { attachments: request.attachments } : {}),
 				onEvent: (event) => {
 					this._state = reduceRun(this._state ?? initialRunState(), event);
 					batcher.push(event);
@@ -280,6 +290,10 @@ export class RunController extends Disposable implements RunService {
 			};
 			this._onDidFinishRun.fire(finished);
 			return finished;
+		} catch (error) {
+			if (!isAttachmentError(error)) throw error;
+			reportAttachmentProblem(log, error, this._redact);
+			return undefined;
 		} finally {
 			batcher.dispose();
 			abort.dispose();

@@ -139,6 +139,24 @@ export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown, r
 		.then((choice) => choice && log.show(true));
 }
 
+/**
+ * `AttachmentError` by name: it comes from the engine bundle (`dist/engine.js`), whose classes are
+ * not the ones this bundle would import, so `instanceof` cannot tell.
+ */
+export function isAttachmentError(error: unknown): error is Error {
+	return error instanceof Error && error.name === 'AttachmentError';
+}
+
+/** An attachment the core refused (secret, missing, too large): no run started. */
+export function reportAttachmentProblem(
+	log: vscode.LogOutputChannel,
+	error: Error,
+	redact: Redact = asIs,
+): void {
+	log.error(`attachment refused: ${error.message}`);
+	void vscode.window.showErrorMessage(redact(`MassGen: the run did not start: ${error.message}`));
+}
+
 async function ask(
 	message: string,
 	actions: readonly string[],

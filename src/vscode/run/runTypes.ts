@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { AttachmentRequest } from '../../core/context/attachment.js';
 import type { RunResult } from '../../core/orchestrator/types.js';
 import type { Workspace } from '../../core/workspace/types.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
@@ -17,6 +18,12 @@ export interface RunRequest {
 	 * turns (question + final answer) are given to the run as history. Otherwise a new conversation starts.
 	 */
 	readonly continueConversation?: boolean;
+	/**
+	 * Context for the question (the open file, a selection, a diagnostic), read by the core under the
+	 * tools' path policy. One that cannot be attached (secret, missing, too large) stops the run before
+	 * it starts, with the reason shown.
+	 */
+	readonly attachments?: readonly AttachmentRequest[];
 }
 
 export interface ReviewTarget {
