@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
+import { editorAttachments, type EditorAttachments, type EditorState } from '../context/editorAttachments.js';
 import type { RunController } from '../run/runController.js';
 import type { FinishedRun } from '../run/runTypes.js';
+import { workspaceFolder } from '../settings.js';
 
 /** The question passed to "MassGen: Ask Team": a string, or `{ question }` (e.g. from a keybinding's args). */
 export function questionArgument(arg: unknown): string | undefined {
@@ -13,26 +15,106 @@ export function questionArgument(arg: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
+/** `{ attachEditor: false }` in the arguments asks without the active editor's file. */
+function attachEditorArgument(arg: unknown): boolean {
+	return !(
+		typeof arg === 'object' &&
+		arg !== null &&
+		(arg as { attachEditor?: unknown }).attachEditor === false
+	);
+}
+
+/** The active text editor as `editorAttachments` reads it. */
+export function activeEditorState(): EditorState | undefined {
+	const editor = vscode.window.activeTextEditor;
+	if (!editor) return undefined;
+	const { document, selection } = editor;
+	return {
+		scheme: document.uri.scheme,
+		fsPath: document.uri.fsPath,
+		isDirty: document.isDirty,
+		selection: {
+			startLine: selection.start.line,
+			startCharacter: selection.start.character,
+			endLine: selection.end.line,
+			endCharacter: selection.end.character,
+		},
+	};
+}
+
+const basePrompt = 'The team works on the open workspace (read-only); proposed edits wait for your review.';
+
 /**
  * "MassGen: Ask Team": asks for the question unless it is given, and starts a new conversation (the
- * panel shows the run without taking focus). Resolves when the run ends.
+ * panel shows the run without taking focus). From an editor the active file (and its selection as
+ * a line range) is attached; the input box says so and has a button to ask without it. Resolves
+ * when the run ends.
  */
 export async function askTeam(
-	deps: { runs: RunController },
+	deps: { runs: RunController; log?: vscode.LogOutputChannel },
 	arg?: unknown,
 ): Promise<FinishedRun | undefined> {
-	const question =
-		questionArgument(arg) ??
-		(
-			await vscode.window.showInputBox({
-				title: 'MassGen: Ask Team',
-				prompt: 'The team works on the open workspace (read-only); proposed edits wait for your review.',
-				placeHolder: 'Ask the team a question…',
-				ignoreFocusOut: true,
-				validateInput: (value) => (value.trim() ? undefined : 'Type a question for the team.'),
-			})
-		)?.trim();
-	if (!question) return undefined;
+	const folder = workspaceFolder();
+	const attached: EditorAttachments =
+		folder && attachEditorArgument(arg)
+			? editorAttachments(folder.uri.fsPath, activeEditorState())
+			: { requests: [] };
+	if (attached.note) deps.log?.info(`ask team: ${attached.note}`);
+	const given = questionArgument(arg);
+	const asked = given ? { question: given, attach: true } : await askQuestion(attached);
+	if (!asked) return undefined;
+	const attachments = asked.attach ? attached.requests : [];
+	if (attached.label && !asked.attach) deps.log?.info(`ask team: asked without ${attached.label}`);
 	// The panel opens itself (without focus) when the run starts.
-	return deps.runs.start({ question, kind: 'ask' });
+	return deps.runs.start({
+		question: asked.question,
+		kind: 'ask',
+		...(attachments.length ? { attachments } : {}),
+	});
+}
+
+/** The input box; with an attachment, a title-bar button drops it. */
+function askQuestion(
+	attached: EditorAttachments,
+): Promise<{ question: string; attach: boolean } | undefined> {
+	const box = vscode.window.createInputBox();
+	let attach = attached.label !== undefined;
+	const dropButton: vscode.QuickInputButton = {
+		iconPath: new vscode.ThemeIcon('close'),
+		tooltip: 'Ask without the file',
+	};
+	const describe = () => {
+		box.prompt = attach
+			? `Attached: ${attached.label}. ${basePrompt}`
+			: attached.note
+				? `Not attached: ${attached.note}. ${basePrompt}`
+				: basePrompt;
+		box.buttons = attach ? [dropButton] : [];
+	};
+	box.title = 'MassGen: Ask Team';
+	box.placeholder = 'Ask the team a question…';
+	box.ignoreFocusOut = true;
+	describe();
+	return new Promise((resolve) => {
+		box.onDidTriggerButton((button) => {
+			if (button !== dropButton) return;
+			attach = false;
+			describe();
+		});
+		box.onDidChangeValue(() => (box.validationMessage = undefined));
+		box.onDidAccept(() => {
+			const question = box.value.trim();
+			if (!question) {
+				box.validationMessage = 'Type a question for the team.';
+				return;
+			}
+			resolve({ question, attach });
+			box.hide();
+		});
+		box.onDidHide(() => {
+			resolve(undefined);
+			box.dispose();
+		});
+		box.show();
+	});
 }
