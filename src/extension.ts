@@ -6,6 +6,7 @@ import { ChangeReview } from './vscode/changes/changeReview.js';
 import { viewTypes } from './vscode/commandIds.js';
 import { registerCommands } from './vscode/commands.js';
 import { ConfigDiagnostics } from './vscode/config/configDiagnostics.js';
+import { registerFixCodeActions } from './vscode/context/fixCodeActions.js';
 import type { MassGenApi } from './vscode/extensionApi.js';
 import { DisposableStore } from './vscode/lifecycle.js';
 import { createLog, SessionSecrets } from './vscode/log.js';
@@ -76,6 +77,7 @@ export function activate(
 	// A finished run is announced by a notification unless the panel already shows it.
 	root.add(runs.onDidFinishRun((run) => reportEnded(run, panel.visible, secrets.text)));
 	root.add(registerCommands({ log, panel, runs, keys, configsDir, changes, selection }));
+	root.add(registerFixCodeActions());
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);

@@ -4,6 +4,8 @@
 export const commandIds = {
 	askTeam: 'massgen.askTeam',
 	reviewSelection: 'massgen.reviewSelection',
+	/** The quick fix on a diagnostic (hidden from the palette: it needs the diagnostic). */
+	askTeamToFix: 'massgen.askTeamToFix',
 	showPanel: 'massgen.showPanel',
 	cancelRun: 'massgen.cancelRun',
 	acceptChanges: 'massgen.acceptChanges',

@@ -4,6 +4,7 @@ import { askTeam } from './commands/askTeam.js';
 import { openRunLog } from './commands/openRunLog.js';
 import { selectTeamConfig } from './commands/selectTeamConfig.js';
 import { setApiKey } from './commands/setApiKey.js';
+import { askTeamToFix } from './context/fixCodeActions.js';
 import type { ChangeReview } from './changes/changeReview.js';
 import { DisposableStore, type IDisposable } from './lifecycle.js';
 import type { RunController } from './run/runController.js';
@@ -35,6 +36,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 	const handlers: Record<CommandId, CommandHandler> = {
 		[commandIds.askTeam]: (arg) => askTeam(deps, arg),
 		[commandIds.reviewSelection]: () => selection.reviewSelection(),
+		[commandIds.askTeamToFix]: (uri, diagnostics) => askTeamToFix(deps.runs, uri, diagnostics),
 		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
 		[commandIds.cancelRun]: () => {
 			if (!deps.runs.cancel()) void vscode.window.showInformationMessage('MassGen: no run is active.');
