@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ApprovalBroker } from './core/approvals/approvalBroker.js';
 import { createApprovals, type MassGenApprovalsApi } from './vscode/approvals/registerApprovals.js';
 import { WorkspacePermissionStore } from './vscode/approvals/workspacePermissionStore.js';
+import { registerChatParticipant } from './vscode/chat/participant.js';
 import { ChangeReview } from './vscode/changes/changeReview.js';
 import { viewTypes } from './vscode/commandIds.js';
 import { registerCommands } from './vscode/commands.js';
@@ -9,6 +10,7 @@ import { ConfigDiagnostics } from './vscode/config/configDiagnostics.js';
 import { registerFixCodeActions } from './vscode/context/fixCodeActions.js';
 import type { MassGenApi } from './vscode/extensionApi.js';
 import { DisposableStore } from './vscode/lifecycle.js';
+import { registerAskTeamTool } from './vscode/lm/askTeamTool.js';
 import { createLog, SessionSecrets } from './vscode/log.js';
 import { SelectionReview } from './vscode/review/selectionReview.js';
 import { engineLoader, loadEngineBundle } from './vscode/run/loadEngine.js';
@@ -78,6 +80,8 @@ export function activate(
 	root.add(runs.onDidFinishRun((run) => reportEnded(run, panel.visible, secrets.text)));
 	root.add(registerCommands({ log, panel, runs, keys, configsDir, changes, selection }));
 	root.add(registerFixCodeActions());
+	root.add(registerAskTeamTool(runs));
+	root.add(registerChatParticipant(context.extensionUri, { runs }));
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);

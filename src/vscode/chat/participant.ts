@@ -1,0 +1,190 @@
+import * as vscode from 'vscode';
+import type { AttachmentRequest } from '../../core/context/attachment.js';
+import type { RunEvent } from '../../core/events/runEvents.js';
+import { reviewQuestion } from '../../core/review/reviewPrompt.js';
+import { commandIds } from '../commandIds.js';
+import type { RunEventBatch } from '../run/runController.js';
+import type { FinishedRun, RunRequest } from '../run/runTypes.js';
+import { changeLines, runEnding, voteSummary } from './runSummary.js';
+
+/** The participant's id, as `contributes.chatParticipants` declares it. */
+export const participantId = 'massgen.chat';
+
+/** What the handler needs of the run controller. */
+export interface ParticipantRuns {
+	readonly isRunning: boolean;
+	start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined>;
+	readonly onDidEmitEvents: vscode.Event<RunEventBatch>;
+}
+
+export interface ParticipantDeps {
+	readonly runs: ParticipantRuns;
+}
+
+/** The part of `ChatResponseStream` the handler writes to (a recording object in tests). */
+export type ParticipantStream = Pick<vscode.ChatResponseStream, 'markdown' | 'progress' | 'button'>;
+
+/** Metadata of our responses: the history check and the tests read it. */
+export interface ParticipantResultMetadata {
+	readonly runId?: string;
+}
+
+/**
+ * `@massgen` (issue 12): runs the team on the chat request with its references as attachments,
+ * streams one progress line per phase, then the final answer, the vote and buttons to the panel and
+ * the change review. `/review` reviews the referenced file or selection (or the active editor's).
+ */
+export async function handleChatRequest(
+	request: Pick<vscode.ChatRequest, 'prompt' | 'command' | 'references'>,
+	context: Pick<vscode.ChatContext, 'history'>,
+	stream: ParticipantStream,
+	token: vscode.CancellationToken,
+	deps: ParticipantDeps,
+): Promise<vscode.ChatResult> {
+	if (deps.runs.isRunning) {
+		stream.markdown('A MassGen run is already in progress. Wait for it to end or cancel it, then ask again.');
+		return { errorDetails: { message: 'A MassGen run is already in progress.' } };
+	}
+	const built = request.command === 'review' ? await reviewRequest(request) : askRequest(request, context);
+	if (typeof built === 'string') {
+		stream.markdown(built);
+		return { errorDetails: { message: built } };
+	}
+	const progress = deps.runs.onDidEmitEvents((batch) => {
+		for (const event of batch.events) {
+			const line = phaseLine(event);
+			if (line) stream.progress(line);
+		}
+	});
+	let run: FinishedRun | undefined;
+	try {
+		run = await deps.runs.start(built, token);
+	} finally {
+		progress.dispose();
+	}
+	if (token.isCancellationRequested) return { metadata: {} };
+	if (!run) {
+		const message = 'The MassGen run did not start; see the notifications and the MassGen log.';
+		stream.markdown(message);
+		return { errorDetails: { message } };
+	}
+	showResult(run, stream);
+	const metadata: ParticipantResultMetadata = { runId: run.result.runId };
+	return { metadata };
+}
+
+function askRequest(
+	request: Pick<vscode.ChatRequest, 'prompt' | 'references'>,
+	context: Pick<vscode.ChatContext, 'history'>,
+): RunRequest | string {
+	const question = request.prompt.trim();
+	if (!question) return 'Ask the MassGen team a question, e.g. `@massgen why does this test fail?`';
+	const attachments = request.references.flatMap(referenceAttachment);
+	// A follow-up continues the conversation when the previous turn was ours.
+	const previous = context.history.at(-1);
+	const continueConversation =
+		previous instanceof vscode.ChatResponseTurn && previous.participant === participantId;
+	return { question, kind: 'ask', attachments, continueConversation };
+}
+
+/** A reference the team can read: a file (`vscode.Uri`) or a range of it (`vscode.Location`). */
+function referenceAttachment(reference: vscode.ChatPromptReference): AttachmentRequest[] {
+	const { value } = reference;
+	if (value instanceof vscode.Uri) return [{ kind: 'path', path: relativePath(value) }];
+	if (value instanceof vscode.Location) {
+		return [
+			{
+				kind: 'file',
+				path: relativePath(value.uri),
+				range: { start: value.range.start.line + 1, end: value.range.end.line + 1 },
+			},
+		];
+	}
+	if (typeof value === 'string' && value.trim()) return [{ kind: 'text', source: reference.id, text: value }];
+	return [];
+}
+
+/** The file and lines `/review` reviews: the first file reference, else the active editor's selection. */
+async function reviewRequest(request: Pick<vscode.ChatRequest, 'references'>): Promise<RunRequest | string> {
+	const target = reviewTarget(request.references);
+	if (!target) return 'Reference a file or a selection (`#file`, `#selection`) or open a file to review.';
+	if (target.uri.scheme !== 'file' || !vscode.workspace.getWorkspaceFolder(target.uri)) {
+		return 'The team reviews files of the open workspace folder.';
+	}
+	const doc = await vscode.workspace.openTextDocument(target.uri);
+	const whole = !target.range || target.range.isEmpty;
+	const startLine = whole ? 0 : target.range!.start.line;
+	// A range ending at column 0 of a line does not include that line.
+	const end = target.range?.end;
+	const endLine = whole
+		? doc.lineCount
+		: end!.character === 0 && end!.line > startLine
+			? end!.line
+			: end!.line + 1;
+	const path = relativePath(doc.uri);
+	const question = reviewQuestion({
+		path,
+		languageId: doc.languageId,
+		lines: doc.getText().split(/\r?\n/),
+		startLine: startLine + 1,
+		endLine,
+	});
+	return { question, kind: 'review', review: { uri: doc.uri, path, startLine, endLine } };
+}
+
+function reviewTarget(
+	references: readonly vscode.ChatPromptReference[],
+): { uri: vscode.Uri; range?: vscode.Range } | undefined {
+	for (const { value } of references) {
+		if (value instanceof vscode.Uri) return { uri: value };
+		if (value instanceof vscode.Location) return { uri: value.uri, range: value.range };
+	}
+	const editor = vscode.window.activeTextEditor;
+	return editor && { uri: editor.document.uri, range: editor.selection };
+}
+
+function relativePath(uri: vscode.Uri): string {
+	return vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
+}
+
+/** One line per phase: the agents start answering, the first vote, the winner. */
+function phaseLine(event: RunEvent): string | undefined {
+	switch (event.type) {
+		case 'run-start':
+			return `${event.agents.length} agents are answering…`;
+		case 'vote':
+			return `${event.voter} voted for ${event.votedForAgent}…`;
+		case 'winner-selected':
+			return `${event.agentId} won; presenting the final answer…`;
+		default:
+			return undefined;
+	}
+}
+
+function showResult(run: FinishedRun, stream: ParticipantStream): void {
+	const { result } = run;
+	if (result.finalAnswer === null) {
+		stream.markdown(runEnding(result));
+	} else {
+		if (result.status !== 'completed') stream.markdown(`${runEnding(result)} The best answer so far:\n\n`);
+		stream.markdown(result.finalAnswer);
+	}
+	stream.markdown(`\n\n---\n**Vote:** ${voteSummary(result)}`);
+	const changes = changeLines(result);
+	if (changes.length) {
+		stream.markdown(
+			`\n\n**Proposed changes** (not applied):\n${changes.map((line) => `- \`${line}\``).join('\n')}`,
+		);
+	}
+	stream.button({ command: commandIds.showPanel, title: 'Show MassGen Panel' });
+	if (changes.length) stream.button({ command: commandIds.reviewChanges, title: 'Review Changes' });
+}
+
+/** Registers `@massgen`; the id must match `contributes.chatParticipants`. */
+export function registerChatParticipant(extensionUri: vscode.Uri, deps: ParticipantDeps): vscode.Disposable {
+	const participant = vscode.chat.createChatParticipant(participantId, (request, context, stream, token) =>
+		handleChatRequest(request, context, stream, token, deps),
+	);
+	participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'massgen.svg');
+	return participant;
+}

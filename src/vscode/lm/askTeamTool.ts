@@ -1,0 +1,91 @@
+import * as vscode from 'vscode';
+import type { AttachmentRequest } from '../../core/context/attachment.js';
+import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
+import type { FinishedRun, RunRequest } from '../run/runTypes.js';
+
+/** The tool's name, as `contributes.languageModelTools` declares it. */
+export const askTeamToolName = 'massgen_askTeam';
+
+/** The input `inputSchema` in package.json describes. */
+export interface AskTeamInput {
+	readonly question: string;
+	/** Workspace-relative (or absolute) paths of files or folders the team should read first. */
+	readonly files?: readonly string[];
+}
+
+/** What the tool needs of the run controller. */
+export interface AskTeamRuns {
+	readonly isRunning: boolean;
+	start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined>;
+}
+
+/**
+ * `massgen_askTeam` (issue 12): Copilot agent mode, or any extension through `vscode.lm.invokeTool`,
+ * asks the team a question. The run is an ordinary run (panel, run log, notifications); the tool
+ * returns the final answer and lists the proposed changes, which stay in the review flow: the tool
+ * writes nothing. Problems are returned as text the calling model can read, never thrown.
+ */
+export class AskTeamTool implements vscode.LanguageModelTool<AskTeamInput> {
+	constructor(private readonly _runs: AskTeamRuns) {}
+
+	prepareInvocation(
+		options: vscode.LanguageModelToolInvocationPrepareOptions<AskTeamInput>,
+	): vscode.PreparedToolInvocation {
+		const { question, files } = options.input;
+		const attached = files?.length ? `\n\nAttached: ${files.map((file) => `\`${file}\``).join(', ')}` : '';
+		return {
+			invocationMessage: 'Asking the MassGen team…',
+			confirmationMessages: {
+				title: 'Ask your MassGen team?',
+				message: new vscode.MarkdownString(
+					`Your MassGen team (the \`massgen.config\` team) answers:\n\n> ${question}${attached}\n\nProposed edits wait for your review; nothing is written.`,
+				),
+			},
+		};
+	}
+
+	async invoke(
+		options: vscode.LanguageModelToolInvocationOptions<AskTeamInput>,
+		token: vscode.CancellationToken,
+	): Promise<vscode.LanguageModelToolResult> {
+		const text = await this._answer(options.input, token);
+		return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+	}
+
+	private async _answer(input: AskTeamInput, token: vscode.CancellationToken): Promise<string> {
+		const question = typeof input.question === 'string' ? input.question.trim() : '';
+		if (!question) return 'Error: massgen_askTeam needs a non-empty `question`.';
+		if (this._runs.isRunning) {
+			return 'Error: a MassGen run is already in progress. Wait for it to end (or cancel it with "MassGen: Cancel Run") and call massgen_askTeam again.';
+		}
+		const attachments: AttachmentRequest[] = (input.files ?? []).map((path) => ({ kind: 'path', path }));
+		const run = await this._runs.start({ question, kind: 'ask', attachments }, token);
+		if (token.isCancellationRequested) return 'The MassGen run was cancelled.';
+		if (!run) {
+			return 'Error: the MassGen run did not start (no workspace folder, a team config problem or an attachment that cannot be read; see the MassGen log).';
+		}
+		return describeRun(run);
+	}
+}
+
+/** The tool's answer: the final answer, the vote, and the proposed changes (not applied). */
+export function describeRun(run: Pick<FinishedRun, 'result'>): string {
+	const { result } = run;
+	if (result.finalAnswer === null) return runEnding(result);
+	const changes = changeLines(result);
+	const parts = [
+		result.status === 'completed' ? '' : `${runEnding(result)} The best answer so far:\n`,
+		result.finalAnswer,
+		'',
+		`Vote: ${voteSummary(result)}`,
+		changes.length
+			? `Proposed changes (not applied; the user reviews and accepts them in VS Code):\n${changes.map((line) => `- ${line}`).join('\n')}`
+			: 'No file changes were proposed.',
+	];
+	return parts.filter((part, i) => i > 0 || part).join('\n');
+}
+
+/** Registers the tool; the name must match `contributes.languageModelTools`. */
+export function registerAskTeamTool(runs: AskTeamRuns): vscode.Disposable {
+	return vscode.lm.registerTool(askTeamToolName, new AskTeamTool(runs));
+}

@@ -1,0 +1,182 @@
+// In-host: the `@massgen` chat participant's handler with a recording response stream and the real
+// run controller (code-server has no Copilot, so no Chat view sends it requests; see README).
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { afterEach, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import { commandIds } from '../../src/vscode/commandIds';
+import {
+	handleChatRequest,
+	type ParticipantRuns,
+	type ParticipantStream,
+} from '../../src/vscode/chat/participant';
+import type { MassGenApi } from '../../src/vscode/extensionApi';
+import { nextFinish, until, useConfig } from './hostWaits';
+
+const extensionId = 'massgen.massgen-vscode';
+
+/** Records what the handler streams, in order. */
+function recordingStream() {
+	const parts: { kind: 'markdown' | 'progress' | 'button'; value: string }[] = [];
+	const stream: ParticipantStream = {
+		markdown: (value) =>
+			void parts.push({ kind: 'markdown', value: typeof value === 'string' ? value : value.value }),
+		progress: (value) => void parts.push({ kind: 'progress', value }),
+		button: (command) => void parts.push({ kind: 'button', value: command.command }),
+	};
+	const of = (kind: 'markdown' | 'progress' | 'button') =>
+		parts.filter((part) => part.kind === kind).map((part) => part.value);
+	return { stream, of };
+}
+
+function reference(value: unknown): vscode.ChatPromptReference {
+	return { id: 'vscode.file', name: 'ref', value } as vscode.ChatPromptReference;
+}
+
+describe('MassGen in the Chat view: the @massgen participant handler (scripted teams)', function () {
+	this.timeout(60_000);
+	let api: MassGenApi;
+	let runs: ParticipantRuns;
+	let fixtures: string;
+	let root: vscode.Uri;
+
+	before(async () => {
+		const extension = vscode.extensions.getExtension<MassGenApi>(extensionId);
+		assert.ok(extension);
+		api = await extension.activate();
+		// The real RunController (its live events are not part of the typed test API).
+		runs = api.runs as unknown as ParticipantRuns;
+		fixtures = join(extension.extensionPath, 'test', 'fixtures', 'vscode');
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder);
+		root = folder.uri;
+	});
+
+	afterEach(async () => {
+		if (api.runs.isRunning) {
+			api.runs.cancel();
+			await until('the run to end', () => !api.runs.isRunning);
+		}
+		await useConfig(undefined);
+	});
+
+	it('is contributed as @massgen with /review', () => {
+		const participants = vscode.extensions.getExtension(extensionId)?.packageJSON.contributes
+			.chatParticipants as { id: string; name: string; commands: { name: string }[] }[];
+		assert.deepEqual(
+			participants.map((p) => [p.id, p.name, p.commands.map((c) => c.name)]),
+			[['massgen.chat', 'massgen', ['review']]],
+		);
+	});
+
+	it('streams a line per phase, then the final answer, the vote and the buttons; references become attachments', async () => {
+		await useConfig(join(fixtures, 'team.yaml'));
+		const { stream, of } = recordingStream();
+		const tokens = new vscode.CancellationTokenSource();
+		const readme = vscode.Uri.joinPath(root, 'README.md');
+		const hello = vscode.Uri.joinPath(root, 'hello.ts');
+		const finished = nextFinish(api);
+		const result = await handleChatRequest(
+			{
+				prompt: 'How should we document this project?',
+				command: undefined,
+				references: [reference(readme), reference(new vscode.Location(hello, new vscode.Range(0, 0, 1, 0)))],
+			},
+			{ history: [] },
+			stream,
+			tokens.token,
+			{ runs },
+		);
+		const run = await finished;
+		const state = api.lastState();
+		assert.equal(state?.status, 'completed');
+		assert.deepEqual(result.metadata, { runId: state?.runId });
+		const winner = state?.winner?.agentId;
+		assert.ok(winner);
+
+		const progress = of('progress');
+		assert.equal(progress[0], '3 agents are answering…');
+		assert.equal(progress.filter((line) => / voted for /.test(line)).length, 3);
+		assert.equal(progress.at(-1), `${winner} won; presenting the final answer…`);
+		const markdown = of('markdown').join('');
+		assert.match(markdown, new RegExp(`${winner}'s presentation`));
+		assert.match(markdown, new RegExp(`\\*\\*Vote:\\*\\* ${winner} won with 3 of 3 votes`));
+		assert.match(markdown, /`add docs\/NOTES\.md`/);
+		assert.deepEqual(of('button'), [commandIds.showPanel, commandIds.reviewChanges]);
+
+		// The chat's references reached the run as attachments: the file, and the range's lines.
+		const attached = run.result.attachments?.map(
+			(a) => `${a.kind} ${a.source}${a.lines ? ` ${a.lines.start}-${a.lines.end}` : ''}`,
+		);
+		assert.deepEqual(attached, ['file README.md', 'file hello.ts 1-2']);
+		tokens.dispose();
+	});
+
+	it('/review reviews the referenced file (a review run: findings become comment threads)', async () => {
+		await useConfig(join(fixtures, 'team.yaml'));
+		const { stream, of } = recordingStream();
+		const tokens = new vscode.CancellationTokenSource();
+		const finished = nextFinish(api);
+		await handleChatRequest(
+			{ prompt: '', command: 'review', references: [reference(vscode.Uri.joinPath(root, 'hello.ts'))] },
+			{ history: [] },
+			stream,
+			tokens.token,
+			{ runs },
+		);
+		const run = await finished;
+		assert.equal(run.request.kind, 'review');
+		assert.equal(run.request.review?.path, 'hello.ts');
+		assert.equal(run.request.review?.startLine, 0);
+		assert.match(run.request.question, /Review the code selected in `hello\.ts`/);
+		assert.ok(of('markdown').length > 0);
+		tokens.dispose();
+	});
+
+	it("cancels the run when the request's token is cancelled", async () => {
+		await useConfig(join(fixtures, 'slow-team.yaml'));
+		const { stream, of } = recordingStream();
+		const tokens = new vscode.CancellationTokenSource();
+		const previous = api.lastState()?.runId;
+		const handled = handleChatRequest(
+			{ prompt: 'a slow question', command: undefined, references: [] },
+			{ history: [] },
+			stream,
+			tokens.token,
+			{ runs },
+		);
+		// Cancelled once the run has really started (its first event), not while the team resolves.
+		const runId = await until('the run to start', () => {
+			const id = api.lastState()?.runId;
+			return id && id !== previous ? id : undefined;
+		});
+		tokens.cancel();
+		await handled;
+		assert.equal(api.runs.isRunning, false);
+		assert.equal(api.lastState()?.runId, runId);
+		assert.equal(api.lastState()?.status, 'cancelled');
+		assert.deepEqual(of('button'), [], 'no result after a cancel');
+		tokens.dispose();
+	});
+
+	it('answers in the chat, without starting anything, while another run is in progress', async () => {
+		await useConfig(join(fixtures, 'slow-team.yaml'));
+		const running = api.runs.start({ question: 'a slow question', kind: 'ask' });
+		await until('the slow run to start', () => api.runs.isRunning);
+		const { stream, of } = recordingStream();
+		const tokens = new vscode.CancellationTokenSource();
+		const result = await handleChatRequest(
+			{ prompt: 'another', command: undefined, references: [] },
+			{ history: [] },
+			stream,
+			tokens.token,
+			{ runs },
+		);
+		assert.match(of('markdown').join(''), /already in progress/);
+		assert.ok(result.errorDetails);
+		assert.equal(api.runs.isRunning, true);
+		api.runs.cancel();
+		await running;
+		tokens.dispose();
+	});
+});

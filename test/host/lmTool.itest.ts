@@ -1,0 +1,158 @@
+// In-host: the `massgen_askTeam` language model tool through the real `vscode.lm` API, scripted teams.
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterEach, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { RunResult } from '../../src/core/orchestrator/types';
+import type { MassGenApi } from '../../src/vscode/extensionApi';
+import { until, useConfig } from './hostWaits';
+
+const extensionId = 'massgen.massgen-vscode';
+const toolName = 'massgen_askTeam';
+
+function workspaceRoot(): string {
+	const folder = vscode.workspace.workspaceFolders?.[0];
+	assert.ok(folder, 'the test window has a workspace folder');
+	return folder.uri.fsPath;
+}
+
+/** Every file of the workspace outside .massgen/ with a hash of its content. */
+function snapshotFiles(root: string): Record<string, string> {
+	const files: Record<string, string> = {};
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir)) {
+			const full = join(dir, name);
+			const rel = relative(root, full).replace(/\\/g, '/');
+			if (rel === '.massgen') continue;
+			if (statSync(full).isDirectory()) walk(full);
+			else files[rel] = createHash('sha256').update(readFileSync(full)).digest('hex');
+		}
+	};
+	walk(root);
+	return files;
+}
+
+function toolText(result: vscode.LanguageModelToolResult): string {
+	return result.content
+		.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+		.join('');
+}
+
+function lastResult(root: string, runId: string): RunResult {
+	return JSON.parse(readFileSync(join(root, '.massgen', 'runs', runId, 'result.json'), 'utf8')) as RunResult;
+}
+
+describe('MassGen in agent mode: the massgen_askTeam tool (scripted teams)', function () {
+	this.timeout(60_000);
+	let api: MassGenApi;
+	let fixtures: string;
+
+	before(async () => {
+		const extension = vscode.extensions.getExtension<MassGenApi>(extensionId);
+		assert.ok(extension);
+		api = await extension.activate();
+		fixtures = join(extension.extensionPath, 'test', 'fixtures', 'vscode');
+	});
+
+	afterEach(async () => {
+		if (api.runs.isRunning) {
+			api.runs.cancel();
+			await until('the run to end', () => !api.runs.isRunning);
+		}
+		await useConfig(undefined);
+	});
+
+	it('is listed in vscode.lm.tools with its input schema', () => {
+		const tool = vscode.lm.tools.find((candidate) => candidate.name === toolName);
+		assert.ok(tool, `${toolName} in vscode.lm.tools`);
+		assert.match(tool.description, /MassGen team/);
+		const schema = tool.inputSchema as { required?: string[]; properties?: Record<string, unknown> };
+		assert.deepEqual(schema.required, ['question']);
+		assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), ['files', 'question']);
+	});
+
+	it('returns the final answer, the vote and the proposed changes; the workspace is unchanged', async () => {
+		const root = workspaceRoot();
+		await useConfig(join(fixtures, 'team.yaml'));
+		const before = snapshotFiles(root);
+		const result = await vscode.lm.invokeTool(toolName, {
+			input: { question: 'How should we document this project?', files: ['README.md'] },
+			toolInvocationToken: undefined,
+		});
+		const text = toolText(result);
+		const winner = /(planner|reviewer|skeptic)'s presentation/.exec(text)?.[1];
+		assert.ok(winner, `the winner's final answer in the tool result:\n${text}`);
+		assert.match(text, new RegExp(`Vote: ${winner} won with 3 of 3 votes`));
+		assert.match(text, /Proposed changes \(not applied[^\n]*\n- add docs\/NOTES\.md\n- modify README\.md/);
+		// The tool proposes; nothing reaches the disk.
+		assert.deepEqual(snapshotFiles(root), before);
+
+		// The file given in `files` was attached to the question (the run's record of it).
+		const state = api.lastState();
+		assert.ok(state?.runId);
+		const record = lastResult(root, state.runId);
+		assert.equal(record.status, 'completed');
+		assert.deepEqual(
+			record.attachments?.map((attachment) => `${attachment.kind} ${attachment.source}`),
+			['file README.md'],
+		);
+		const readme = readFileSync(join(root, 'README.md'));
+		assert.equal(record.attachments?.[0]?.sha256, createHash('sha256').update(readme).digest('hex'));
+	});
+
+	it('answers with an error text (no throw, no prompt) while another run is in progress', async () => {
+		await useConfig(join(fixtures, 'slow-team.yaml'));
+		const running = api.runs.start({ question: 'a slow question', kind: 'ask' });
+		await until('the slow run to start', () => api.runs.isRunning);
+		const result = await vscode.lm.invokeTool(toolName, {
+			input: { question: 'another question' },
+			toolInvocationToken: undefined,
+		});
+		assert.match(toolText(result), /^Error: a MassGen run is already in progress/);
+		assert.equal(api.runs.isRunning, true, 'the first run goes on');
+		api.runs.cancel();
+		await running;
+	});
+
+	it('cancels its run when the invocation token is cancelled', async () => {
+		await useConfig(join(fixtures, 'slow-team.yaml'));
+		const tokens = new vscode.CancellationTokenSource();
+		const previous = api.lastState()?.runId;
+		const invocation = vscode.lm.invokeTool(
+			toolName,
+			{ input: { question: 'a slow question' }, toolInvocationToken: undefined },
+			tokens.token,
+		);
+		// Cancelled once the run has really started (its first event), not while the team resolves.
+		const runId = await until('the tool run to start', () => {
+			const id = api.lastState()?.runId;
+			return id && id !== previous ? id : undefined;
+		});
+		tokens.cancel();
+		const text = await Promise.resolve(invocation).then(
+			toolText,
+			(error: unknown) => `threw: ${String(error)}`,
+		);
+		await until('the run to end', () => !api.runs.isRunning);
+		assert.equal(api.lastState()?.runId, runId);
+		assert.equal(api.lastState()?.status, 'cancelled');
+		// VS Code rejects a cancelled invocation itself ("Canceled"); a tool that got there first says so.
+		assert.match(text, /cancel/i);
+		tokens.dispose();
+	});
+
+	it('returns a clear error for a file that cannot be attached, and no run starts', async () => {
+		await useConfig(join(fixtures, 'team.yaml'));
+		const root = workspaceRoot();
+		const runs = () => readdirSync(join(root, '.massgen', 'runs')).length;
+		const before = runs();
+		const result = await vscode.lm.invokeTool(toolName, {
+			input: { question: 'What is in here?', files: ['does/not/exist.md'] },
+			toolInvocationToken: undefined,
+		});
+		assert.match(toolText(result), /^Error: the MassGen run did not start/);
+		assert.equal(runs(), before, 'no run directory was created');
+	});
+});

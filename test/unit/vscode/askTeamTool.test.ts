@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../../../src/core/orchestrator/types';
+import { describeRun } from '../../../src/vscode/lm/askTeamTool';
+
+function result(overrides: Partial<RunResult>): RunResult {
+	return {
+		runId: 'r1',
+		question: 'q',
+		status: 'completed',
+		winner: { agentId: 'a', label: 'agent1.1' },
+		answers: [],
+		votes: [
+			{ voter: 'a', votedFor: 'a', votedForLabel: 'agent1.1', reason: '' },
+			{ voter: 'b', votedFor: 'a', votedForLabel: 'agent1.1', reason: '' },
+			{ voter: 'c', votedFor: 'b', votedForLabel: 'agent2.1', reason: '' },
+		],
+		finalAnswer: 'The answer.',
+		changes: [],
+		usage: [],
+		durationMs: 1,
+		...overrides,
+	};
+}
+
+const change = (path: string, kind: 'add' | 'modify' | 'delete') =>
+	({ path, kind, baseHash: null }) as unknown as RunResult['changes'][number];
+
+describe('massgen_askTeam result text', () => {
+	it('gives the final answer, who voted how, and the proposed changes sorted by path', () => {
+		const text = describeRun({
+			result: result({ changes: [change('z.ts', 'delete'), change('a.md', 'add')] }),
+		});
+		expect(text).toBe(
+			[
+				'The answer.',
+				'',
+				'Vote: a won with 2 of 3 votes (a, b); c voted for b.',
+				'Proposed changes (not applied; the user reviews and accepts them in VS Code):\n- add a.md\n- delete z.ts',
+			].join('\n'),
+		);
+	});
+
+	it('says when nothing changed, and when the run ended early with an answer', () => {
+		const text = describeRun({ result: result({ status: 'timeout' }) });
+		expect(text.split('\n')[0]).toBe('The MassGen run timed out. The best answer so far:');
+		expect(text).toContain('No file changes were proposed.');
+	});
+
+	it('reports a run without an answer by its status and error', () => {
+		const text = describeRun({
+			result: result({ status: 'failed', error: 'every agent failed', finalAnswer: null, winner: null }),
+		});
+		expect(text).toBe('The MassGen run failed: every agent failed.');
+	});
+});
