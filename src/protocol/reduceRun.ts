@@ -257,6 +257,7 @@ function startRun(state: RunState, e: RunEventOf<'run-start'>): RunState {
 		...state,
 		question: e.question,
 		workspace: e.workspace,
+		...(e.attachments?.length ? { attachments: e.attachments } : {}),
 		status: 'running',
 		agentOrder: [...order, ...extra],
 		agents,

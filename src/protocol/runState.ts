@@ -3,7 +3,13 @@
  * folded from RunEvents by `reduceRun`. Plain JSON only (no undefined, Map or Date) so it can be
  * posted to the webview, persisted with `setState` and compared in tests.
  */
-import type { ChangeKind, Phase, RunStatus, SandboxMode } from '../core/events/runEvents.js';
+import type {
+	AttachmentRecord,
+	ChangeKind,
+	Phase,
+	RunStatus,
+	SandboxMode,
+} from '../core/events/runEvents.js';
 
 /** Overall run status; `idle` before `run-start`, `running` until `run-end`. */
 export type RunStateStatus = 'idle' | 'running' | RunStatus;
@@ -135,6 +141,8 @@ export interface RunState {
 	readonly runId: string | null;
 	readonly question: string;
 	readonly workspace: string;
+	/** What the user attached to the question (`run-start`); absent when nothing. */
+	readonly attachments?: readonly AttachmentRecord[];
 	readonly status: RunStateStatus;
 	/** Seq of the last applied event; -1 before any. Events at or below it are ignored. */
 	readonly lastSeq: number;

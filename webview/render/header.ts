@@ -1,7 +1,9 @@
 /**
- * The run header: question, status, elapsed time, agents, total tokens and cost, how commands
- * are contained (when agents may run any), and Cancel while the run is going. Elapsed time ticks locally between events.
+ * The run header: question, what was attached to it, status, elapsed time, agents, total tokens
+ * and cost, how commands are contained (when agents may run any), and Cancel while the run is
+ * going. Elapsed time ticks locally between events.
  */
+import type { AttachmentRecord } from '../../src/core/events/runEvents.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import { button, h, icon, setData, setHidden, setText, setTitle } from './dom.js';
@@ -17,6 +19,7 @@ export class HeaderView {
 	private readonly _tokens: HTMLSpanElement;
 	private readonly _cost: HTMLSpanElement;
 	private readonly _commands: HTMLSpanElement;
+	private readonly _attachments: HTMLUListElement;
 	private readonly _cancel: HTMLElement;
 	private readonly _error: HTMLDivElement;
 	private _state: RunState | null = null;
@@ -39,12 +42,15 @@ export class HeaderView {
 			ariaLabel: 'Cancel the run',
 			class: 'cancel-run',
 		});
+		this._attachments = h('ul', { class: 'run-attachments', attrs: { 'aria-label': 'Attached' } });
+		this._attachments.hidden = true;
 		this._error = h('div', { class: 'run-error', attrs: { role: 'alert' } });
 		this._error.hidden = true;
 		this.element = h(
 			'header',
 			{ class: 'run-header' },
 			h('div', { class: 'header-row' }, h('div', { class: 'header-main' }, this._question), this._cancel),
+			this._attachments,
 			h(
 				'div',
 				{ class: 'header-meta' },
@@ -83,6 +89,7 @@ export class HeaderView {
 			this._renderTotals(state);
 		}
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
+		if (!previous || previous.attachments !== state.attachments) this._renderAttachments(state);
 		this.tick();
 	}
 
@@ -94,6 +101,26 @@ export class HeaderView {
 		if (state.status === 'running') elapsed = state.lastT + (performance.now() - this._lastTAt);
 		setText(this._elapsed, formatDuration(elapsed));
 		setTitle(this._elapsed, state.status === 'running' ? 'Elapsed' : 'Duration');
+	}
+
+	private _renderAttachments(state: RunState): void {
+		const attachments = state.attachments ?? [];
+		setHidden(this._attachments, attachments.length === 0);
+		this._attachments.replaceChildren(
+			...attachments.map((attachment) => {
+				const label = attachmentLabel(attachment);
+				return h(
+					'li',
+					{
+						class: 'attachment',
+						title: `${attachment.kind}: ${label}`,
+						attrs: { 'data-kind': attachment.kind },
+					},
+					icon(attachmentIcons[attachment.kind]),
+					h('span', { class: 'meta-item' }, label),
+				);
+			}),
+		);
 	}
 
 	private _renderCommands(state: RunState): void {
@@ -152,4 +179,26 @@ export class HeaderView {
 				: 'Estimated from list prices',
 		);
 	}
+}
+
+const attachmentIcons: Record<AttachmentRecord['kind'], string> = {
+	file: 'file',
+	folder: 'folder',
+	diff: 'diff',
+	diagnostics: 'warning',
+	terminal: 'terminal',
+	text: 'note',
+	image: 'file-media',
+};
+
+/** "src/a.ts lines 3–9", "working-tree diff", "(truncated)" when the agents saw only part of it. */
+export function attachmentLabel(attachment: AttachmentRecord): string {
+	const { kind, source, lines } = attachment;
+	const range = lines
+		? lines.start === lines.end
+			? ` line ${lines.start}`
+			: ` lines ${lines.start}–${lines.end}`
+		: '';
+	const what = kind === 'diff' ? `${source} diff` : kind === 'diagnostics' ? `problems in ${source}` : source;
+	return `${what}${range}${attachment.truncated ? ' (truncated)' : ''}`;
 }

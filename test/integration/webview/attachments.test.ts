@@ -1,0 +1,91 @@
+/**
+ * The run header lists what was attached to the question (`run-start.attachments`): kind, source
+ * and lines, kept in RunState by the shared reducer.
+ */
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AttachmentRecord, RunEvent } from '../../../src/core/events/runEvents.js';
+import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
+import { initialRunState } from '../../../src/protocol/runState.js';
+import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
+
+let harness: Awaited<ReturnType<typeof startHarness>>;
+let browser: Browser;
+let context: BrowserContext;
+let panel: PanelPage;
+
+beforeAll(async () => {
+	harness = await startHarness();
+	browser = harness.browser;
+}, 60_000);
+
+afterAll(async () => {
+	await harness?.close();
+});
+
+beforeEach(async () => {
+	context = await newPanelContext(browser);
+	panel = await openPanel(context, harness.server);
+});
+
+afterEach(async () => {
+	expect(await pageProblems(panel)).toEqual([]);
+	await context.close();
+});
+
+const record = (fields: Partial<AttachmentRecord> & Pick<AttachmentRecord, 'kind' | 'source'>) => ({
+	bytes: 10,
+	sha256: '0'.repeat(64),
+	...fields,
+});
+
+function runStart(runId: string, attachments?: AttachmentRecord[]): RunEvent {
+	return {
+		runId,
+		seq: 0,
+		t: 0,
+		type: 'run-start',
+		question: 'Fix: x is not defined',
+		workspace: '/home/dev/app',
+		agents: [{ agentId: 'a', anonId: 'agent1', provider: 'scripted', model: 'm' }],
+		...(attachments ? { attachments } : {}),
+	};
+}
+
+describe('run header attachments', () => {
+	it('keeps the records in RunState and lists kind, source and lines in the header', async () => {
+		const attachments = [
+			record({ kind: 'diagnostics', source: 'src/a.ts' }),
+			record({ kind: 'file', source: 'src/a.ts', lines: { start: 3, end: 9 } }),
+			record({ kind: 'diff', source: 'working-tree', truncated: true }),
+		];
+		const state = reduceRunEvents(initialRunState(), [runStart('r1', attachments)]);
+		expect(state.attachments).toEqual(attachments);
+		await panel.send({ type: 'snapshot', state, runs: [] });
+		const items = panel.page.locator('.run-header .run-attachments .attachment');
+		await items.first().waitFor({ timeout: 5_000 });
+		expect(await items.allTextContents()).toEqual([
+			'problems in src/a.ts',
+			'src/a.ts lines 3–9',
+			'working-tree diff (truncated)',
+		]);
+		expect(await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-kind')))).toEqual([
+			'diagnostics',
+			'file',
+			'diff',
+		]);
+	});
+
+	it('shows no attachment row for a run without attachments, also after one with them', async () => {
+		const page = panel.page;
+		const withFile = [record({ kind: 'file', source: 'b.ts', lines: { start: 4, end: 4 } })];
+		await panel.send({ type: 'snapshot', state: null, runs: [] });
+		await panel.send({ type: 'events', events: [runStart('r1', withFile)] });
+		await page.locator('.run-attachments .attachment').waitFor({ timeout: 5_000 });
+		expect(await page.locator('.run-attachments').textContent()).toBe('b.ts line 4');
+		// A new run replaces the state: its header has nothing attached.
+		await panel.send({ type: 'events', events: [runStart('r2')] });
+		await page.locator('.run-attachments').waitFor({ state: 'hidden', timeout: 5_000 });
+		expect(reduceRunEvents(initialRunState(), [runStart('r2')]).attachments).toBeUndefined();
+	});
+});
