@@ -133,6 +133,38 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		tokens.dispose();
 	});
 
+	it('continues the conversation when the previous chat turn was ours, starts a new one otherwise', async () => {
+		await useConfig(join(fixtures, 'team.yaml'));
+		const tokens = new vscode.CancellationTokenSource();
+		// ChatResponseTurn's constructor is internal to the API typings; the extension host's class is used as is.
+		const Turn = vscode.ChatResponseTurn as unknown as new (
+			response: unknown[],
+			result: vscode.ChatResult,
+			participant: string,
+		) => vscode.ChatResponseTurn;
+		const ask = (prompt: string, history: vscode.ChatContext['history']) =>
+			handleChatRequest(
+				{ prompt, command: undefined, references: [] },
+				{ history },
+				recordingStream().stream,
+				tokens.token,
+				{ runs },
+			);
+		const first = await ask('How should we document this project?', []);
+		assert.equal(api.conversation().length, 1);
+		await ask('And the tests?', [new Turn([], first, 'massgen.chat')]);
+		assert.deepEqual(
+			api.conversation().map((turn) => turn.question),
+			['How should we document this project?', 'And the tests?'],
+		);
+		await ask('Something else', [new Turn([], first, 'someone.else')]);
+		assert.deepEqual(
+			api.conversation().map((turn) => turn.question),
+			['Something else'],
+		);
+		tokens.dispose();
+	});
+
 	it("cancels the run when the request's token is cancelled", async () => {
 		await useConfig(join(fixtures, 'slow-team.yaml'));
 		const { stream, of } = recordingStream();

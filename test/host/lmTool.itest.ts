@@ -1,12 +1,14 @@
 // In-host: the `massgen_askTeam` language model tool through the real `vscode.lm` API, scripted teams.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/orchestrator/types';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
+import { startLoopbackTeam } from '../servers/loopbackTeam';
 import { until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
@@ -100,6 +102,34 @@ describe('MassGen in agent mode: the massgen_askTeam tool (scripted teams)', fun
 		);
 		const readme = readFileSync(join(root, 'README.md'));
 		assert.equal(record.attachments?.[0]?.sha256, createHash('sha256').update(readme).digest('hex'));
+	});
+
+	it("puts a file given in `files` into every agent's first request (four SDKs against loopback servers)", async () => {
+		const root = workspaceRoot();
+		const team = await startLoopbackTeam();
+		const dir = mkdtempSync(join(tmpdir(), 'massgen-lm-tool-'));
+		try {
+			const config = join(dir, 'team.yaml');
+			writeFileSync(config, team.configYaml());
+			await useConfig(config);
+			const result = await vscode.lm.invokeTool(toolName, {
+				input: { question: 'What does hello.ts export?', files: ['hello.ts'] },
+				toolInvocationToken: undefined,
+			});
+			assert.doesNotMatch(toolText(result), /^Error/);
+			const hello = readFileSync(join(root, 'hello.ts'), 'utf8');
+			for (const [protocol, server] of Object.entries(team.servers)) {
+				const first = server.requests[0];
+				assert.ok(first, `${protocol}: a request`);
+				assert.ok(
+					first.prompt.texts.join('\n').includes(`<attachment kind="file" source="hello.ts">\n${hello}`),
+					`${protocol}: hello.ts attached in the first request`,
+				);
+			}
+		} finally {
+			await team.close();
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it('answers with an error text (no throw, no prompt) while another run is in progress', async () => {
