@@ -277,7 +277,17 @@ describe('Change review (in VS Code, scripted team)', function () {
 				: undefined;
 		};
 		// The diff opened without taking the focus; from outside a diff, Next File goes to the first file.
-		if (!activeDiff(appPath)()) await vscode.commands.executeCommand(commandIds.nextChangedFile);
+		// The diff may also become active on its own meanwhile (then Next File would move past it), so
+		// step towards the first file until it is the active one.
+		const activeProposed = () => {
+			const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+			return input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'massgen-change';
+		};
+		for (let step = 0; step < 5 && !activeDiff(appPath)(); step++) {
+			const command = activeProposed() ? commandIds.previousChangedFile : commandIds.nextChangedFile;
+			await vscode.commands.executeCommand(command);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
 		await until('the first diff to be active', activeDiff(appPath));
 		await vscode.commands.executeCommand(commandIds.nextChangedFile);
 		await until('the next diff to be active', activeDiff(addedPath));
