@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
 import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
 import type { FinishedRun, RunRequest } from '../run/runTypes.js';
+import { readConfigSetting, workspaceFolder } from '../settings.js';
 
 /** The tool's name, as `contributes.languageModelTools` declares it. */
 export const askTeamToolName = 'massgen_askTeam';
@@ -31,15 +32,12 @@ export class AskTeamTool implements vscode.LanguageModelTool<AskTeamInput> {
 	prepareInvocation(
 		options: vscode.LanguageModelToolInvocationPrepareOptions<AskTeamInput>,
 	): vscode.PreparedToolInvocation {
-		const { question, files } = options.input;
-		const attached = files?.length ? `\n\nAttached: ${files.map((file) => `\`${file}\``).join(', ')}` : '';
+		const team = teamName(readConfigSetting(workspaceFolder()?.uri));
 		return {
-			invocationMessage: 'Asking the MassGen team…',
+			invocationMessage: `Asking ${team}…`,
 			confirmationMessages: {
-				title: 'Ask your MassGen team?',
-				message: new vscode.MarkdownString(
-					`Your MassGen team (the \`massgen.config\` team) answers:\n\n> ${question}${attached}\n\nProposed edits wait for your review; nothing is written.`,
-				),
+				title: `Ask ${team}?`,
+				message: new vscode.MarkdownString(confirmationText(options.input, team)),
 			},
 		};
 	}
@@ -83,6 +81,24 @@ export function describeRun(run: Pick<FinishedRun, 'result'>): string {
 			: 'No file changes were proposed.',
 	];
 	return parts.filter((part, i) => i > 0 || part).join('\n');
+}
+
+/** The team as the confirmation names it: the `massgen.config` file when one is set (reading the setting is cheap; resolving the team is not). */
+export function teamName(configSetting: string): string {
+	const file = configSetting.split(/[\\/]/).at(-1);
+	return file ? `the MassGen team of ${file}` : 'your MassGen team';
+}
+
+/** The confirmation's Markdown: the question, the attached files, and that nothing is written. */
+export function confirmationText(input: AskTeamInput, team: string): string {
+	const question = String(input.question ?? '')
+		.split('\n')
+		.map((line) => `> ${line}`)
+		.join('\n');
+	const files = input.files?.length
+		? `\n\nAttached: ${input.files.map((file) => `\`${file}\``).join(', ')}`
+		: '';
+	return `Question for ${team}:\n\n${question}${files}\n\nProposed edits wait for your review; nothing is written.`;
 }
 
 /** Registers the tool; the name must match `contributes.languageModelTools`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src/core/orchestrator/types';
-import { describeRun } from '../../../src/vscode/lm/askTeamTool';
+import { confirmationText, describeRun, teamName } from '../../../src/vscode/lm/askTeamTool';
 
 function result(overrides: Partial<RunResult>): RunResult {
 	return {
@@ -51,5 +51,21 @@ describe('massgen_askTeam result text', () => {
 			result: result({ status: 'failed', error: 'every agent failed', finalAnswer: null, winner: null }),
 		});
 		expect(text).toBe('The MassGen run failed: every agent failed.');
+	});
+});
+
+describe('massgen_askTeam confirmation', () => {
+	it('names the configured team file, or "your MassGen team" when none is set', () => {
+		expect(teamName('/home/me/teams/review.yaml')).toBe('the MassGen team of review.yaml');
+		expect(teamName('C:\\teams\\fast.yaml')).toBe('the MassGen team of fast.yaml');
+		expect(teamName('')).toBe('your MassGen team');
+	});
+
+	it('quotes every line of the question and lists the attached files', () => {
+		expect(
+			confirmationText({ question: 'Why?\nAnd how?', files: ['a.ts', 'docs'] }, 'your MassGen team'),
+		).toBe(
+			'Question for your MassGen team:\n\n> Why?\n> And how?\n\nAttached: `a.ts`, `docs`\n\nProposed edits wait for your review; nothing is written.',
+		);
 	});
 });
