@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src/core/orchestrator/types';
-import { confirmationText, describeRun, teamName } from '../../../src/vscode/lm/askTeamTool';
+import { participantId } from '../../../src/vscode/chat/participant';
+import { askTeamToolName, confirmationText, describeRun, teamName } from '../../../src/vscode/lm/askTeamTool';
 
 function result(overrides: Partial<RunResult>): RunResult {
 	return {
@@ -67,5 +70,18 @@ describe('massgen_askTeam confirmation', () => {
 		).toBe(
 			'Question for your MassGen team:\n\n> Why?\n> And how?\n\nAttached: `a.ts`, `docs`\n\nProposed edits wait for your review; nothing is written.',
 		);
+	});
+});
+
+describe('package.json contributes what the code registers', () => {
+	const contributes = (
+		JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+			contributes: { languageModelTools: { name: string }[]; chatParticipants: { id: string }[] };
+		}
+	).contributes;
+
+	it('the tool name and the participant id', () => {
+		expect(contributes.languageModelTools.map((tool) => tool.name)).toEqual([askTeamToolName]);
+		expect(contributes.chatParticipants.map((participant) => participant.id)).toEqual([participantId]);
 	});
 });
