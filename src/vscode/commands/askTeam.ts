@@ -80,7 +80,7 @@ function askQuestion(
 	const box = vscode.window.createInputBox();
 	let attach = attached.label !== undefined;
 	const dropButton: vscode.QuickInputButton = {
-		iconPath: new vscode.ThemeIcon('close'),
+		iconPath: new vscode.ThemeIcon('circle-slash'),
 		tooltip: 'Ask without the file',
 	};
 	const describe = () => {

@@ -1,5 +1,6 @@
 import { approvals } from './approvals';
 import { askTeam } from './askTeam';
+import { attachments } from './attachments';
 import { changes, changesPanel, changesPreview } from './changes';
 import { review } from './review';
 import type { Scenario } from './scenario';
@@ -15,4 +16,5 @@ export const scenarios: readonly Scenario[] = [
 	changesPanel,
 	review,
 	approvals,
+	attachments,
 ];

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../workbench';
+import type { Scenario } from './scenario';
+
+/**
+ * Like a user (issue 12): hello.ts open with its line selected, F1 → "MassGen: Ask Team". The
+ * input box says "Attached: hello.ts line 1"; the run's header in the panel lists it. Asked again,
+ * the box's "Ask without the file" button drops it: the box says so and the next run's header
+ * lists nothing.
+ */
+export const attachments: Scenario = {
+	name: 'attachments: Ask Team from an editor attaches the selection (input box and panel header say so); the button drops it',
+	prepareWorkspace(folder) {
+		mkdirSync(join(folder, '.massgen'), { recursive: true });
+		copyFileSync(
+			join(repoRoot, 'test', 'fixtures', 'vscode', 'team.yaml'),
+			join(folder, '.massgen', 'config.yaml'),
+		);
+	},
+	async run(workbench) {
+		const { page } = workbench;
+		await workbench.waitForExplorer('hello.ts');
+		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
+		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await page.keyboard.press('Control+A');
+
+		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
+		await workbench.answerInputBox(/^Attached: hello\.ts line 1\. /, 'What does this line export?', {
+			beforeEnter: async () => void (await workbench.screenshot('attachments-01-input')),
+		});
+		await workbench.waitInPanel('.final-answer, .run-attachments .attachment');
+		const frame = workbench.webviewFrame();
+		const listed = frame.locator('.run-header .run-attachments .attachment');
+		await listed.first().waitFor({ timeout: 30_000 });
+		assert.deepEqual(await listed.allTextContents(), ['hello.ts line 1']);
+		await workbench.screenshot('attachments-02-header');
+
+		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
+		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
+		const widget = page.locator('.quick-input-widget');
+		await widget
+			.locator('.quick-input-message', { hasText: /^Attached: hello\.ts/ })
+			.waitFor({ timeout: 15_000 });
+		await widget.getByRole('button', { name: 'Ask without the file' }).click();
+		await workbench.answerInputBox(/^The team works on the open workspace/, 'And without the file?');
+		await frame
+			.locator('.run-header .question', { hasText: 'And without the file?' })
+			.waitFor({ timeout: 30_000 });
+		assert.equal(await frame.locator('.run-header .run-attachments').isHidden(), true, 'nothing listed');
+		await workbench.screenshot('attachments-03-without');
+	},
+};
