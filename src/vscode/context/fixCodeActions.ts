@@ -3,9 +3,7 @@ import { commandIds } from '../commandIds.js';
 import type { FinishedRun, RunService } from '../run/runTypes.js';
 import { workspaceFolder } from '../settings.js';
 import { workspacePath } from './editorAttachments.js';
-import { fixRequest, type EditorDiagnostic } from './fixRequest.js';
-
-const title = 'Ask MassGen team to fix';
+import { fixActionTitle, fixRequest, fixTitle, type EditorDiagnostic } from './fixRequest.js';
 
 /**
  * "Ask MassGen team to fix": a quick fix on every diagnostic of a file in the workspace folder; its
@@ -25,11 +23,12 @@ export class FixCodeActionProvider implements vscode.CodeActionProvider {
 		if (!folder || document.uri.scheme !== 'file') return [];
 		if (workspacePath(folder.uri.fsPath, document.uri.fsPath) === undefined) return [];
 		return context.diagnostics.map((diagnostic) => {
+			const title = fixActionTitle(diagnostic.message, context.diagnostics.length);
 			const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
 			action.diagnostics = [diagnostic];
 			action.command = {
 				command: commandIds.askTeamToFix,
-				title,
+				title: fixTitle,
 				arguments: [document.uri, [diagnostic]],
 			};
 			return action;
@@ -60,7 +59,10 @@ export async function askTeamToFix(
 	if (path === undefined) return undefined;
 	const document = await vscode.workspace.openTextDocument(uri);
 	const items = (diagnostics as vscode.Diagnostic[]).map(editorDiagnostic);
-	return runs.start(fixRequest(path, items, document.lineCount));
+	// A final newline makes an empty last line, which is no context.
+	const last = document.lineCount - 1;
+	const lines = last > 0 && document.lineAt(last).text === '' ? last : document.lineCount;
+	return runs.start(fixRequest(path, items, lines));
 }
 
 function editorDiagnostic(diagnostic: vscode.Diagnostic): EditorDiagnostic {

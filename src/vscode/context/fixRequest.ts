@@ -19,6 +19,18 @@ export interface EditorDiagnostic {
 	readonly code?: string | number;
 }
 
+export const fixTitle = 'Ask MassGen team to fix';
+
+/**
+ * The quick fix's title: one per diagnostic, so with several at the cursor each names its message
+ * (cut to one short line) instead of repeating the same title.
+ */
+export function fixActionTitle(message: string, diagnosticsHere: number): string {
+	if (diagnosticsHere <= 1) return fixTitle;
+	const line = message.split('\n')[0]!.trim();
+	return `${fixTitle}: ${line.length > 60 ? `${line.slice(0, 59)}…` : line}`;
+}
+
 /** Lines of context on each side of the diagnostics. */
 export const contextLines = 20;
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { contextLines, fixRequest, toDiagnostic } from '../../../src/vscode/context/fixRequest';
+import {
+	contextLines,
+	fixActionTitle,
+	fixRequest,
+	toDiagnostic,
+} from '../../../src/vscode/context/fixRequest';
 
 const typeError = {
 	startLine: 30,
@@ -48,5 +53,12 @@ describe('fixRequest', () => {
 		});
 		expect(toDiagnostic({ ...typeError, severity: 2, code: undefined }).source).toBe('ts');
 		expect(toDiagnostic({ ...typeError, severity: 2 }).severity).toBe('info');
+	});
+
+	it('titles the quick fix plainly for one diagnostic, with its message when several are at the cursor', () => {
+		expect(fixActionTitle('x is unused', 1)).toBe('Ask MassGen team to fix');
+		expect(fixActionTitle('x is unused\nmore detail', 2)).toBe('Ask MassGen team to fix: x is unused');
+		const long = fixActionTitle('y'.repeat(100), 3);
+		expect(long).toBe(`Ask MassGen team to fix: ${'y'.repeat(59)}…`);
 	});
 });
