@@ -70,7 +70,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 	});
 
 	it('streams a line per phase, then the final answer, the vote and the buttons; references become attachments', async () => {
-		await useConfig(join(fixtures, 'team.yaml'));
+		await useConfig(join(fixtures, 'lm-tool-team.yaml'));
 		const { stream, of } = recordingStream();
 		const tokens = new vscode.CancellationTokenSource();
 		const readme = vscode.Uri.joinPath(root, 'README.md');
@@ -95,13 +95,13 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		assert.ok(winner);
 
 		const progress = of('progress');
-		assert.equal(progress[0], '3 agents are answering…');
-		assert.equal(progress.filter((line) => / voted for /.test(line)).length, 3);
+		assert.equal(progress[0], '2 agents are answering…');
+		assert.equal(progress.filter((line) => / voted for /.test(line)).length, 2);
 		assert.equal(progress.at(-1), `${winner} won; presenting the final answer…`);
 		const markdown = of('markdown').join('');
 		assert.match(markdown, new RegExp(`${winner}'s presentation`));
-		assert.match(markdown, new RegExp(`\\*\\*Vote:\\*\\* ${winner} won with 3 of 3 votes`));
-		assert.match(markdown, /`add docs\/NOTES\.md`/);
+		assert.match(markdown, new RegExp(`\\*\\*Vote:\\*\\* ${winner} won with 2 of 2 votes`));
+		assert.match(markdown, /`add lm-tool\/GUIDE\.md`/);
 		assert.deepEqual(of('button'), [commandIds.showPanel, commandIds.reviewChanges]);
 
 		// The chat's references reached the run as attachments: the file, and the range's lines.

@@ -77,17 +77,17 @@ describe('MassGen in agent mode: the massgen_askTeam tool (scripted teams)', fun
 
 	it('returns the final answer, the vote and the proposed changes; the workspace is unchanged', async () => {
 		const root = workspaceRoot();
-		await useConfig(join(fixtures, 'team.yaml'));
+		await useConfig(join(fixtures, 'lm-tool-team.yaml'));
 		const before = snapshotFiles(root);
 		const result = await vscode.lm.invokeTool(toolName, {
 			input: { question: 'How should we document this project?', files: ['README.md'] },
 			toolInvocationToken: undefined,
 		});
 		const text = toolText(result);
-		const winner = /(planner|reviewer|skeptic)'s presentation/.exec(text)?.[1];
+		const winner = /(planner|reviewer)'s presentation/.exec(text)?.[1];
 		assert.ok(winner, `the winner's final answer in the tool result:\n${text}`);
-		assert.match(text, new RegExp(`Vote: ${winner} won with 3 of 3 votes`));
-		assert.match(text, /Proposed changes \(not applied[^\n]*\n- add docs\/NOTES\.md\n- modify README\.md/);
+		assert.match(text, new RegExp(`Vote: ${winner} won with 2 of 2 votes`));
+		assert.match(text, /Proposed changes \(not applied[^\n]*\n- add lm-tool\/GUIDE\.md$/);
 		// The tool proposes; nothing reaches the disk.
 		assert.deepEqual(snapshotFiles(root), before);
 
