@@ -11,6 +11,9 @@ import type {
 	SandboxMode,
 } from '../core/events/runEvents.js';
 
+/** The webview sees the core's vocabulary only through `src/protocol`. */
+export type { AttachmentRecord };
+
 /** Overall run status; `idle` before `run-start`, `running` until `run-end`. */
 export type RunStateStatus = 'idle' | 'running' | RunStatus;
 

@@ -3,9 +3,8 @@
  * and cost, how commands are contained (when agents may run any), and Cancel while the run is
  * going. Elapsed time ticks locally between events.
  */
-import type { AttachmentRecord } from '../../src/core/events/runEvents.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
-import type { RunState } from '../../src/protocol/runState.js';
+import type { AttachmentRecord, RunState } from '../../src/protocol/runState.js';
 import { button, h, icon, setData, setHidden, setText, setTitle } from './dom.js';
 import { formatCost, formatDuration, formatTokens, plural } from './format.js';
 import { runLook } from './laneState.js';
