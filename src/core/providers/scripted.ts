@@ -49,8 +49,7 @@ function replyFor(script: Script, request: ChatRequest, state: { decisions: numb
 }
 
 function decision(step: ScriptStep, request: ChatRequest) {
-	const voteTool = request.tools.find((tool) => tool.name === 'vote');
-	const options = voteEnum(voteTool?.parameters);
+	const options = votableIds(request);
 	if (step.vote && options.length > 0) {
 		const target = step.vote === 'first' ? options[0] : step.vote === 'last' ? options.at(-1) : step.vote;
 		return { name: 'vote', arguments: { agent_id: target, reason: step.reason ?? 'Best answer so far.' } };
@@ -58,9 +57,17 @@ function decision(step: ScriptStep, request: ChatRequest) {
 	return { name: 'new_answer', arguments: { content: step.answer ?? step.text ?? 'An answer.' } };
 }
 
-function voteEnum(parameters: Record<string, unknown> | undefined): string[] {
+/**
+ * The ids a vote can name: those in `vote`'s enum whose answers the conversation shows (the enum
+ * lists every agent of the run, answered or not), in enum order.
+ */
+function votableIds(request: ChatRequest): string[] {
+	const parameters = request.tools.find((tool) => tool.name === 'vote')?.parameters;
 	const properties = parameters?.['properties'] as Record<string, { enum?: string[] }> | undefined;
-	return properties?.['agent_id']?.enum ?? [];
+	const shown = new Set(
+		request.messages.flatMap((m) => [...m.content.matchAll(/<answer id="([^"]+)">/g)].map((x) => x[1])),
+	);
+	return (properties?.['agent_id']?.enum ?? []).filter((id) => shown.has(id));
 }
 
 function toolCall(call: ScriptToolCall) {

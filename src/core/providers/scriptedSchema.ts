@@ -29,7 +29,7 @@ export const scriptStepSchema = z.strictObject({
 	text: z.string().optional(),
 	reasoning: z.string().optional(),
 	answer: z.string().optional(),
-	/** `first`, `last`, or an anonymous id such as `agent2`. */
+	/** `first` or `last` of the answers the conversation shows, or an anonymous id such as `agent2`. */
 	vote: z.string().optional(),
 	reason: z.string().optional(),
 	/** Edits made (to the agent's overlay) before the workflow call. */

@@ -74,6 +74,35 @@ describe('scripted backend: tool_calls in a script step', () => {
 		expect(calls(second)).toEqual([{ name: 'new_answer', arguments: { content: 'Tests pass.' } }]);
 	});
 
+	it("votes 'first' / 'last' among the answers the conversation shows, not the whole enum", async () => {
+		const tools = [
+			coordinationTools[0]!,
+			{
+				name: 'vote',
+				description: '',
+				parameters: { type: 'object', properties: { agent_id: { enum: ['agent1', 'agent2', 'agent3'] } } },
+			},
+		];
+		const ask = async (vote: string, content: string) => {
+			const model = createScriptedModel({
+				type: 'scripted',
+				model: 'scripted-voter',
+				options: { script: { coordination: [{ vote }] } },
+			});
+			const request = { system: '', messages: [{ role: 'user', content }], tools } as unknown as ChatRequest;
+			return calls(await collect(model.stream(request, new AbortController().signal)));
+		};
+		const shown = '<answer id="agent2">\nB\n</answer>\n<answer id="agent3">\nC\n</answer>';
+		expect(await ask('first', shown)).toEqual([
+			{ name: 'vote', arguments: { agent_id: 'agent2', reason: 'Best answer so far.' } },
+		]);
+		expect(await ask('last', shown)).toEqual([
+			{ name: 'vote', arguments: { agent_id: 'agent3', reason: 'Best answer so far.' } },
+		]);
+		// No answer shown yet: it answers instead.
+		expect((await ask('first', '(no answers yet)'))[0]!.name).toBe('new_answer');
+	});
+
 	it('rejects a tool call without a name (the config reports it)', () => {
 		const loaded = loadConfigText(
 			[
