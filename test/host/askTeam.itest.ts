@@ -1,39 +1,16 @@
 // In-host: "MassGen: Ask Team" end to end in the real extension host, against scripted teams.
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { commandIds, viewTypes } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { requestScreenshot } from './harness';
-import { nextFinish, until, useConfig } from './hostWaits';
+import { nextFinish, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
-
-function workspaceRoot(): string {
-	const folder = vscode.workspace.workspaceFolders?.[0];
-	assert.ok(folder, 'the test window has a workspace folder');
-	return folder.uri.fsPath;
-}
-
-/** Every file of the workspace outside .massgen/ with a hash of its content. */
-function snapshotFiles(root: string): Record<string, string> {
-	const files: Record<string, string> = {};
-	const walk = (dir: string) => {
-		for (const name of readdirSync(dir)) {
-			const full = join(dir, name);
-			const rel = relative(root, full).replace(/\\/g, '/');
-			if (rel === '.massgen') continue;
-			if (statSync(full).isDirectory()) walk(full);
-			else files[rel] = createHash('sha256').update(readFileSync(full)).digest('hex');
-		}
-	};
-	walk(root);
-	return files;
-}
 
 function runDirs(root: string): string[] {
 	const dir = join(root, '.massgen', 'runs');

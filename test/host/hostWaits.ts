@@ -1,6 +1,8 @@
-// Waiting helpers shared by the in-host suites (bundled into out/host).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Waiting and workspace helpers shared by the in-host suites (bundled into out/host).
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../../src/core/events/runEvents';
 import { commandIds } from '../../src/vscode/commandIds';
@@ -53,4 +55,27 @@ export async function runTeam(
 		run,
 		result: events.find((event) => event.type === 'tool-result' && event.name === 'run_command'),
 	};
+}
+
+/** The test window's workspace folder. */
+export function workspaceRoot(): string {
+	const folder = vscode.workspace.workspaceFolders?.[0];
+	assert.ok(folder, 'the test window has a workspace folder');
+	return folder.uri.fsPath;
+}
+
+/** Every file of the workspace outside .massgen/ with a hash of its content. */
+export function snapshotFiles(root: string): Record<string, string> {
+	const files: Record<string, string> = {};
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir)) {
+			const full = join(dir, name);
+			const rel = relative(root, full).replace(/\\/g, '/');
+			if (rel === '.massgen') continue;
+			if (statSync(full).isDirectory()) walk(full);
+			else files[rel] = createHash('sha256').update(readFileSync(full)).digest('hex');
+		}
+	};
+	walk(root);
+	return files;
 }

@@ -1,40 +1,18 @@
 // In-host: the `massgen_askTeam` language model tool through the real `vscode.lm` API, scripted teams.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/orchestrator/types';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { startLoopbackTeam } from '../servers/loopbackTeam';
-import { until, useConfig } from './hostWaits';
+import { snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 const toolName = 'massgen_askTeam';
-
-function workspaceRoot(): string {
-	const folder = vscode.workspace.workspaceFolders?.[0];
-	assert.ok(folder, 'the test window has a workspace folder');
-	return folder.uri.fsPath;
-}
-
-/** Every file of the workspace outside .massgen/ with a hash of its content. */
-function snapshotFiles(root: string): Record<string, string> {
-	const files: Record<string, string> = {};
-	const walk = (dir: string) => {
-		for (const name of readdirSync(dir)) {
-			const full = join(dir, name);
-			const rel = relative(root, full).replace(/\\/g, '/');
-			if (rel === '.massgen') continue;
-			if (statSync(full).isDirectory()) walk(full);
-			else files[rel] = createHash('sha256').update(readFileSync(full)).digest('hex');
-		}
-	};
-	walk(root);
-	return files;
-}
 
 function toolText(result: vscode.LanguageModelToolResult): string {
 	return result.content
