@@ -12,7 +12,7 @@ import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { requestScreenshot } from './harness';
-import { until } from './hostWaits';
+import { endRunAndConfig, until } from './hostWaits';
 
 type Api = MassGenApi & { readonly approvals: MassGenApprovalsApi };
 
@@ -91,11 +91,7 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 	});
 
 	afterEach(async () => {
-		if (api.runs.isRunning) {
-			api.runs.cancel();
-			await until('the run to end', () => !api.runs.isRunning);
-		}
-		await useConfig(undefined);
+		await endRunAndConfig(api);
 	});
 
 	after(async () => {

@@ -8,7 +8,7 @@ import { commandIds, viewTypes } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { requestScreenshot } from './harness';
-import { nextFinish, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
+import { endRunAndConfig, nextFinish, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 
@@ -44,11 +44,7 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 	});
 
 	afterEach(async () => {
-		if (api.runs.isRunning) {
-			api.runs.cancel();
-			await until('the run to end', () => !api.runs.isRunning);
-		}
-		await useConfig(undefined);
+		await endRunAndConfig(api);
 	});
 
 	after(async () => {

@@ -11,7 +11,7 @@ import {
 	type ParticipantStream,
 } from '../../src/vscode/chat/participant';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
-import { nextFinish, until, useConfig } from './hostWaits';
+import { endRunAndConfig, nextFinish, until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 
@@ -53,11 +53,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 	});
 
 	afterEach(async () => {
-		if (api.runs.isRunning) {
-			api.runs.cancel();
-			await until('the run to end', () => !api.runs.isRunning);
-		}
-		await useConfig(undefined);
+		await endRunAndConfig(api);
 	});
 
 	it('is contributed as @massgen with /review', () => {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { ToolCallView } from '../../src/protocol/runState';
-import { nextFinish, until, useConfig } from './hostWaits';
+import { endRunAndConfig, nextFinish, until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 
@@ -35,11 +35,7 @@ describe('A hostile or busy tool call never freezes the extension host', functio
 	});
 
 	after(async () => {
-		if (api.runs.isRunning) {
-			api.runs.cancel();
-			await until('the run to end', () => !api.runs.isRunning);
-		}
-		await useConfig(undefined);
+		await endRunAndConfig(api);
 		rmSync(folder, { recursive: true, force: true });
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	});

@@ -79,3 +79,12 @@ export function snapshotFiles(root: string): Record<string, string> {
 	walk(root);
 	return files;
 }
+
+/** Between tests: cancel a run still going, wait for its end, and go back to the default team config. */
+export async function endRunAndConfig(api: MassGenApi): Promise<void> {
+	if (api.runs.isRunning) {
+		api.runs.cancel();
+		await until('the run to end', () => !api.runs.isRunning);
+	}
+	await useConfig(undefined);
+}

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/orchestrator/types';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { startLoopbackTeam } from '../servers/loopbackTeam';
-import { snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
+import { endRunAndConfig, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 const toolName = 'massgen_askTeam';
@@ -37,11 +37,7 @@ describe('MassGen in agent mode: the massgen_askTeam tool (scripted teams)', fun
 	});
 
 	afterEach(async () => {
-		if (api.runs.isRunning) {
-			api.runs.cancel();
-			await until('the run to end', () => !api.runs.isRunning);
-		}
-		await useConfig(undefined);
+		await endRunAndConfig(api);
 	});
 
 	it('is listed in vscode.lm.tools with its input schema', () => {
