@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
 import type { ChatRequest } from '../../src/core/providers/model.js';
+import { answerIdsShown } from '../../src/core/agents/prompts.js';
 import { ScriptedModel } from '../../src/core/providers/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 
 /** Ids whose answers the conversation shows (`vote`'s enum lists every agent of the run). */
 function voteOptions(request: ChatRequest): string[] {
 	if (!request.tools.some((tool) => tool.name === 'vote')) return [];
-	const shown = request.messages.flatMap((m) => [...m.content.matchAll(/<answer id="(agent\d+)">/g)]);
-	return [...new Set(shown.map((m) => m[1]!))].sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+	return answerIdsShown(request.messages.map((message) => message.content));
 }
 
 /** Answers once (distinct text), then votes for the first answer; presents plain text. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { answerIdsShown } from '../../src/core/agents/prompts.js';
 import type { RunEvent, RunEventOf, RunEventType } from '../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
 import type {
@@ -92,11 +93,7 @@ export const read = {
 	 */
 	voteOptions(request: ChatRequest): string[] {
 		if (!request.tools.some((tool) => tool.name === 'vote')) return [];
-		const ids = new Set<string>();
-		for (const message of request.messages) {
-			for (const match of message.content.matchAll(/<answer id="(agent\d+)">/g)) ids.add(match[1]!);
-		}
-		return [...ids].sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
+		return answerIdsShown(request.messages.map((message) => message.content));
 	},
 	lastMessage: (request: ChatRequest) => request.messages.at(-1),
 	allText: (request: ChatRequest) => JSON.stringify([request.system, request.messages, request.tools]),

@@ -1,3 +1,4 @@
+import { answerIdsShown } from '../../src/core/agents/prompts.js';
 import type { PromptView, Turn } from './types.js';
 
 /**
@@ -51,7 +52,7 @@ function plainTurn(prompt: PromptView, options: AutoAgentOptions): Turn {
 	const last = prompt.lastToolResult ?? '';
 	const voteFailed = /vote/i.test(last) && /error|invalid|not allowed|cannot|unknown/i.test(last);
 	// The enum lists every agent of the run: vote only for ids whose answers the prompt shows.
-	const shown = new Set([...everything.matchAll(/<answer id="([^"]+)">/g)].map((m) => m[1]));
+	const shown = new Set(answerIdsShown([everything]));
 	const ids = voteEnum(vote?.parameters).filter((id) => shown.has(id));
 	const revising =
 		newAnswer &&

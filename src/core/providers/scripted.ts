@@ -1,3 +1,4 @@
+import { answerIdsShown } from '../agents/prompts.js';
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatModel, ChatRequest } from './model.js';
 import {
@@ -64,9 +65,7 @@ function decision(step: ScriptStep, request: ChatRequest) {
 function votableIds(request: ChatRequest): string[] {
 	const parameters = request.tools.find((tool) => tool.name === 'vote')?.parameters;
 	const properties = parameters?.['properties'] as Record<string, { enum?: string[] }> | undefined;
-	const shown = new Set(
-		request.messages.flatMap((m) => [...m.content.matchAll(/<answer id="([^"]+)">/g)].map((x) => x[1])),
-	);
+	const shown = new Set(answerIdsShown(request.messages.map((message) => message.content)));
 	return (properties?.['agent_id']?.enum ?? []).filter((id) => shown.has(id));
 }
 
