@@ -1,0 +1,85 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deleteRuns, planPrune, type PruneCandidate } from '../../../src/core/logs/pruneRuns.js';
+
+const now = new Date('2026-12-01T12:00:00Z');
+const noGuards = { pinnedSessions: new Set<string>(), now };
+
+function run(runId: string, daysAgo: number, extra: Partial<PruneCandidate> = {}): PruneCandidate {
+	return {
+		runId,
+		sessionId: runId,
+		parentRunId: null,
+		startedAt: new Date(now.getTime() - daysAgo * 24 * 3600 * 1000).toISOString(),
+		pending: false,
+		...extra,
+	};
+}
+
+describe('planPrune', () => {
+	const runs = [run('a', 10), run('b', 5), run('c', 2), run('d', 0.5)];
+
+	it('keeps everything without a policy', () => {
+		expect(planPrune(runs, {}, noGuards)).toEqual([]);
+	});
+
+	it('count keeps the newest runs; days keeps the recent ones; both: either one deletes', () => {
+		expect(planPrune(runs, { count: 2 }, noGuards)).toEqual(['a', 'b']);
+		expect(planPrune(runs, { days: 3 }, noGuards)).toEqual(['a', 'b']);
+		expect(planPrune(runs, { days: 7 }, noGuards)).toEqual(['a']);
+		expect(planPrune(runs, { count: 3, days: 1 }, noGuards)).toEqual(['a', 'b', 'c']);
+	});
+
+	it('never deletes a run with pending changes, of a pinned session, or one the caller keeps', () => {
+		const guarded = [
+			run('pending', 30, { pending: true }),
+			run('pinned', 30, { sessionId: 's1' }),
+			run('active', 30),
+			run('old', 30),
+		];
+		expect(
+			planPrune(
+				guarded,
+				{ count: 0 },
+				{ pinnedSessions: new Set(['s1']), keepRunIds: new Set(['active']), now },
+			),
+		).toEqual(['old']);
+	});
+
+	it('a kept follow-up keeps the turns it continues (across a fork)', () => {
+		const chain = [
+			run('t1', 20, { sessionId: 's' }),
+			run('t2', 19, { sessionId: 's', parentRunId: 't1' }),
+			run('fork', 1, { sessionId: 'f', parentRunId: 't1' }),
+			run('other', 18),
+		];
+		expect(planPrune(chain, { days: 7 }, noGuards)).toEqual(['t2', 'other']);
+	});
+});
+
+describe('deleteRuns', () => {
+	let ws: string;
+	beforeEach(async () => {
+		ws = await mkdtemp(join(tmpdir(), 'massgen-prune-'));
+		for (const id of ['r1', 'r2']) {
+			await mkdir(join(ws, '.massgen', 'runs', id), { recursive: true });
+			await writeFile(join(ws, '.massgen', 'runs', id, 'result.json'), '{}');
+		}
+	});
+	afterEach(async () => {
+		await rm(ws, { recursive: true, force: true });
+	});
+
+	it('deletes exactly the named run directories', async () => {
+		expect(await deleteRuns(ws, ['r1'])).toEqual(['r1']);
+		expect(await readdir(join(ws, '.massgen', 'runs'))).toEqual(['r2']);
+	});
+
+	it('refuses a name that is not a run id, deleting nothing', async () => {
+		await expect(deleteRuns(ws, ['../..'])).rejects.toThrow(/not a run id/);
+		await expect(deleteRuns(ws, ['r1/..'])).rejects.toThrow(/not a run id/);
+		expect((await readdir(join(ws, '.massgen', 'runs'))).sort()).toEqual(['r1', 'r2']);
+	});
+});
