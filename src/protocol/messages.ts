@@ -5,6 +5,7 @@
  */
 import type { RunEvent } from '../core/events/runEvents.js';
 import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
+import type { AttachmentChip } from './attachmentChip.js';
 import type { ChangeSetView } from './changeSetView.js';
 import type { RunState } from './runState.js';
 
@@ -48,7 +49,8 @@ export type ApprovalDecision = 'allow-once' | 'allow-run' | 'always' | 'deny';
 /** Webview → host. Untrusted: the host accepts only what `parseWebviewMessage` returns. */
 export type WebviewMessage =
 	| { readonly type: 'ready' }
-	| { readonly type: 'ask'; readonly question: string }
+	/** `attachments`: the ask box's chips, validated and converted by the host (`chipToRequest`). */
+	| { readonly type: 'ask'; readonly question: string; readonly attachments?: readonly AttachmentChip[] }
 	| { readonly type: 'cancel' }
 	/**
 	 * Workspace-relative path of a change in the current change set. `version` picks the right side:

@@ -3,6 +3,7 @@
  * Kept apart from `messages.ts` so the webview bundle never includes zod.
  */
 import { z } from 'zod';
+import { defaultContextLimits } from '../core/context/resolveAttachments.js';
 import { runIdPattern } from '../core/logs/runId.js';
 import type { WebviewMessage } from './messages.js';
 
@@ -11,6 +12,15 @@ export const MAX_PATH_CHARS = 1_024;
 export const MAX_ACCEPT_PATHS = 10_000;
 export const MAX_NOTE_CHARS = 2_000;
 export const MAX_HUNK_IDS = 10_000;
+export const MAX_CHIPS = 32;
+export const MAX_CHIP_LABEL_CHARS = 256;
+/** A chip's thumbnail is a small preview the webview draws; the host never reads it. */
+export const MAX_THUMBNAIL_CHARS = 256 * 1024;
+/** Text a chip carries itself (a terminal's output, a note): the core cuts it to its caps anyway. */
+export const MAX_CHIP_TEXT_CHARS = 1024 * 1024;
+export const MAX_CHIP_DIAGNOSTICS = 1_000;
+/** All images of one question together, base64: what one image at the core's cap takes. */
+export const MAX_CHIP_BASE64_CHARS = Math.ceil(defaultContextLimits.imageBytes / 3) * 4;
 
 /**
  * Workspace-relative, `/`-separated, no `..` segment, no leading `/` or drive letter, no control
@@ -33,9 +43,84 @@ const diffVersion = z
 	.string()
 	.regex(/^(?:proposed|final|agent\d{1,4}\.\d{1,6})$/, 'must be a change version');
 
+const lineRange = z
+	.strictObject({ start: z.number().int().min(1), end: z.number().int().min(1) })
+	.refine((range) => range.end >= range.start, 'end must not be before start');
+
+const chipRequest = z.discriminatedUnion('kind', [
+	z.strictObject({ kind: z.literal('path'), path: relativePath }),
+	z.strictObject({ kind: z.literal('file'), path: relativePath, range: lineRange.optional() }),
+	z.strictObject({ kind: z.literal('diff'), source: z.enum(['working-tree', 'staged']) }),
+	z.strictObject({
+		kind: z.literal('diagnostics'),
+		path: relativePath,
+		items: z
+			.array(
+				z.strictObject({
+					range: z.strictObject({
+						start: z.number().int().min(1),
+						end: z.number().int().min(1),
+						column: z.number().int().min(1).optional(),
+					}),
+					severity: z.enum(['error', 'warning', 'info', 'hint']),
+					message: z.string().max(MAX_NOTE_CHARS),
+					source: z.string().max(MAX_CHIP_LABEL_CHARS).optional(),
+				}),
+			)
+			.max(MAX_CHIP_DIAGNOSTICS),
+	}),
+	z.strictObject({
+		kind: z.literal('terminal'),
+		source: z.string().min(1).max(MAX_CHIP_LABEL_CHARS),
+		text: z.string().max(MAX_CHIP_TEXT_CHARS),
+	}),
+	z.strictObject({
+		kind: z.literal('text'),
+		source: z.string().min(1).max(MAX_CHIP_LABEL_CHARS),
+		text: z.string().max(MAX_CHIP_TEXT_CHARS),
+	}),
+	z.strictObject({
+		kind: z.literal('image'),
+		path: relativePath,
+		dataBase64: z
+			.string()
+			.min(1)
+			.max(MAX_CHIP_BASE64_CHARS)
+			.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
+	}),
+]);
+
+const attachmentChip = z.strictObject({
+	id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a chip id'),
+	label: z.string().min(1).max(MAX_CHIP_LABEL_CHARS),
+	detail: z.string().max(MAX_CHIP_LABEL_CHARS).optional(),
+	thumbnail: z
+		.string()
+		.max(MAX_THUMBNAIL_CHARS)
+		.regex(/^data:image\/(?:png|jpeg|gif|webp);base64,/, 'must be an image data URL')
+		.optional(),
+	request: chipRequest,
+});
+
+const chips = z
+	.array(attachmentChip)
+	.max(MAX_CHIPS)
+	.refine(
+		(list) =>
+			list.reduce(
+				(sum, chip) => sum + (chip.request.kind === 'image' ? chip.request.dataBase64.length : 0),
+				0,
+			) <= MAX_CHIP_BASE64_CHARS,
+		`images must not total more than ${MAX_CHIP_BASE64_CHARS} base64 characters`,
+	);
+
 export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready') }),
-	z.strictObject({ type: z.literal('ask'), question: z.string().trim().min(1).max(MAX_QUESTION_CHARS) }),
+	z.strictObject({
+		type: z.literal('ask'),
+		question: z.string().trim().min(1).max(MAX_QUESTION_CHARS),
+		attachments: chips.optional(),
+	}),
 	z.strictObject({ type: z.literal('cancel') }),
 	z.strictObject({ type: z.literal('open-diff'), path: relativePath, version: diffVersion.optional() }),
 	z.strictObject({

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { AttachmentError } from '../core/context/attachment.js';
 import { listRuns } from '../core/logs/listRuns.js';
 import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
 import { readRunEvents } from '../core/logs/readRunEvents.js';
@@ -14,6 +15,8 @@ import { Disposable, toDisposable } from './lifecycle.js';
 import { dispatchWebviewMessage, type PanelActions } from './panel/dispatchWebviewMessage.js';
 import type { RunController } from './run/runController.js';
 import type { ChangeActions } from './run/runTypes.js';
+import { reportAttachmentProblem } from './run/runMessages.js';
+import { chipsToRequests } from './context/chipRequest.js';
 import { workspaceFolder } from './settings.js';
 import type { SessionSecrets } from './log.js';
 import { webviewHtml } from './webviewHtml.js';
@@ -240,8 +243,21 @@ export class PanelHost extends Disposable {
 			this._ready = false;
 			await this._postSnapshot();
 		},
-		ask: (question) => {
-			void this._deps.runs.start({ question, kind: 'ask', continueConversation: true });
+		ask: (question, chips) => {
+			let attachments;
+			try {
+				attachments = chipsToRequests(chips);
+			} catch (error) {
+				if (!(error instanceof AttachmentError)) throw error;
+				reportAttachmentProblem(this._deps.log, error, (text) => this._deps.secrets?.text(text) ?? text);
+				return;
+			}
+			void this._deps.runs.start({
+				question,
+				kind: 'ask',
+				continueConversation: true,
+				...(attachments.length ? { attachments } : {}),
+			});
 		},
 		cancel: () => {
 			this._deps.runs.cancel();

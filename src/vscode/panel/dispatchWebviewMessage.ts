@@ -1,3 +1,4 @@
+import type { AttachmentChip } from '../../protocol/attachmentChip.js';
 import type { AcceptRequest, ApprovalDecision, WebviewMessage } from '../../protocol/messages.js';
 import { assertNever } from '../../protocol/assertNever.js';
 import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
@@ -5,7 +6,8 @@ import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
 /** What the panel can ask the host to do (each maps to one validated message type). */
 export interface PanelActions {
 	ready(): void | Promise<void>;
-	ask(question: string): void | Promise<void>;
+	/** `attachments`: the ask box's chips (empty when none), for `RunRequest.attachments`. */
+	ask(question: string, attachments: readonly AttachmentChip[]): void | Promise<void>;
 	cancel(): void | Promise<void>;
 	/** `version` only when the message names one (proposed, final, or an answer label). */
 	openDiff(path: string, version?: string): void | Promise<void>;
@@ -42,7 +44,7 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 		case 'ready':
 			return actions.ready();
 		case 'ask':
-			return actions.ask(message.question);
+			return actions.ask(message.question, message.attachments ?? []);
 		case 'cancel':
 			return actions.cancel();
 		case 'open-diff':

@@ -46,7 +46,7 @@ describe('dispatchWebviewMessage', () => {
 		for (const message of valid) expect(await send(message)).toBe(true);
 		expect(calls).toEqual([
 			['ready'],
-			['ask', 'Why?'],
+			['ask', 'Why?', []],
 			['cancel'],
 			['openDiff', 'src/a.ts'],
 			['accept', {}],

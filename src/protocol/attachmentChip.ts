@@ -1,0 +1,43 @@
+/**
+ * An attachment as the panel's ask box holds it (issue 12): a removable chip the webview shows and
+ * sends back with the question. `request` mirrors the core's `AttachmentRequest` in JSON-safe form
+ * (an image's bytes as base64), so it crosses `postMessage` and survives the webview's saved state;
+ * the host validates it (`webviewMessageSchema`) and converts it (`chipToRequest`). Types only.
+ */
+
+/** 1-based, inclusive (as the core's `LineRange`). */
+export interface ChipLineRange {
+	readonly start: number;
+	readonly end: number;
+}
+
+export interface ChipDiagnostic {
+	readonly range: ChipLineRange & { readonly column?: number };
+	readonly severity: 'error' | 'warning' | 'info' | 'hint';
+	readonly message: string;
+	readonly source?: string;
+}
+
+export type ChipRequest =
+	| { readonly kind: 'path'; readonly path: string }
+	| { readonly kind: 'file'; readonly path: string; readonly range?: ChipLineRange }
+	| { readonly kind: 'diff'; readonly source: 'working-tree' | 'staged' }
+	| { readonly kind: 'diagnostics'; readonly path: string; readonly items: readonly ChipDiagnostic[] }
+	| { readonly kind: 'terminal'; readonly source: string; readonly text: string }
+	| { readonly kind: 'text'; readonly source: string; readonly text: string }
+	/** `path` names where the image came from (a pasted image has a made-up name). */
+	| { readonly kind: 'image'; readonly path: string; readonly dataBase64: string };
+
+export type ChipKind = ChipRequest['kind'];
+
+export interface AttachmentChip {
+	/** Unique within the ask box (removal and keyboard focus go by it). */
+	readonly id: string;
+	/** What the chip shows: `src/a.ts`, `selection`, `pasted image`. */
+	readonly label: string;
+	/** Its tooltip and the rest of its accessible name: `lines 3–9`, `120 KB`. */
+	readonly detail?: string;
+	/** A `data:` URL, images only. */
+	readonly thumbnail?: string;
+	readonly request: ChipRequest;
+}
