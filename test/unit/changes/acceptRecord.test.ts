@@ -1,0 +1,131 @@
+import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+	appendChangeLog,
+	changeLogFileName,
+	readChangeLog,
+	readChangeOutcome,
+	recordFile,
+} from '../../../src/core/changes/acceptRecord.js';
+import { sha256 } from '../../../src/core/workspace/sha256.js';
+
+function runDir(changes = 2): string {
+	const dir = mkdtempSync(join(tmpdir(), 'massgen-record-'));
+	writeFileSync(join(dir, 'result.json'), JSON.stringify({ changes: new Array(changes).fill({}) }));
+	return dir;
+}
+
+describe('the change record (changes-log.jsonl)', () => {
+	it('stores texts byte-exact, unredacted, in a 0600 file', async () => {
+		const dir = runDir(1);
+		const secretLooking = 'const key = "sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAA";\r\n\uFEFFé\u2028\n';
+		await appendChangeLog(dir, {
+			kind: 'accept',
+			by: 'cli',
+			partial: false,
+			files: [recordFile('a.ts', secretLooking, 'new\n')],
+		});
+		const [entry] = await readChangeLog(dir);
+		expect(entry?.kind === 'accept' && entry.files[0]).toEqual({
+			path: 'a.ts',
+			before: secretLooking,
+			after: 'new\n',
+			beforeSha256: sha256(secretLooking),
+			afterSha256: sha256('new\n'),
+		});
+		expect(statSync(join(dir, changeLogFileName)).mode & 0o777).toBe(0o600);
+		expect(await readChangeOutcome(dir)).toBe('accepted');
+	});
+
+	it('keeps only the hashes of a text over the cap', () => {
+		const file = recordFile('big.txt', 'x'.repeat(11), 'y', 10);
+		expect(file).toEqual({
+			path: 'big.txt',
+			before: null,
+			after: null,
+			beforeSha256: sha256('x'.repeat(11)),
+			afterSha256: sha256('y'),
+			oversize: true,
+		});
+	});
+
+	it('skips a torn last line and appends after it on a line of its own', async () => {
+		const dir = runDir(1);
+		await appendChangeLog(dir, {
+			kind: 'accept',
+			by: 'cli',
+			partial: false,
+			files: [recordFile('a', 'x', 'y')],
+		});
+		appendFileSync(join(dir, changeLogFileName), '{"kind":"revert","at":"2026');
+		expect(await readChangeLog(dir)).toHaveLength(1);
+		await appendChangeLog(dir, {
+			kind: 'revert',
+			by: 'cli',
+			mode: 'revert',
+			files: [recordFile('a', 'y', 'x')],
+		});
+		const entries = await readChangeLog(dir);
+		expect(entries.map((entry) => entry.kind)).toEqual(['accept', 'revert']);
+		expect(readFileSync(join(dir, changeLogFileName), 'utf8').split('\n')).toHaveLength(4);
+		expect(await readChangeOutcome(dir)).toBe('reverted');
+	});
+
+	it('derives none, pending, rejected, partly-accepted and accepted again after a re-apply', async () => {
+		expect(await readChangeOutcome(runDir(0))).toBe('none');
+		const dir = runDir(2);
+		expect(await readChangeOutcome(dir)).toBe('pending');
+		const rejected = runDir(2);
+		await appendChangeLog(rejected, { kind: 'reject', by: 'editor', paths: ['a', 'b'] });
+		expect(await readChangeOutcome(rejected)).toBe('rejected');
+
+		await appendChangeLog(dir, {
+			kind: 'accept',
+			by: 'editor',
+			partial: false,
+			files: [recordFile('a', 'x', 'y')],
+		});
+		expect(await readChangeOutcome(dir)).toBe('partly-accepted');
+		await appendChangeLog(dir, {
+			kind: 'accept',
+			by: 'editor',
+			partial: false,
+			files: [recordFile('b', null, 'z')],
+		});
+		expect(await readChangeOutcome(dir)).toBe('accepted');
+		await appendChangeLog(dir, {
+			kind: 'revert',
+			by: 'editor',
+			mode: 'revert',
+			files: [recordFile('a', 'y', 'x')],
+		});
+		expect(await readChangeOutcome(dir)).toBe('partly-accepted');
+		await appendChangeLog(dir, {
+			kind: 'revert',
+			by: 'editor',
+			mode: 'revert',
+			files: [recordFile('b', 'z', null)],
+		});
+		expect(await readChangeOutcome(dir)).toBe('reverted');
+		await appendChangeLog(dir, {
+			kind: 'revert',
+			by: 'cli',
+			mode: 'reapply',
+			files: [recordFile('a', 'x', 'y'), recordFile('b', null, 'z')],
+		});
+		expect(await readChangeOutcome(dir)).toBe('accepted');
+	});
+
+	it('an accept that left hunks out is partly accepted', async () => {
+		const dir = runDir(1);
+		await appendChangeLog(dir, {
+			kind: 'accept',
+			by: 'editor',
+			partial: true,
+			files: [recordFile('a', 'x', 'y')],
+		});
+		expect(await readChangeOutcome(dir)).toBe('partly-accepted');
+	});
+});
