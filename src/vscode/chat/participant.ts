@@ -4,7 +4,7 @@ import type { RunEvent } from '../../core/events/runEvents.js';
 import { reviewQuestion } from '../../core/review/reviewPrompt.js';
 import { commandIds } from '../commandIds.js';
 import type { RunEventBatch } from '../run/runController.js';
-import type { FinishedRun, RunRequest } from '../run/runTypes.js';
+import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
 import { changeLines, runEnding, voteSummary } from './runSummary.js';
 
 /** The participant's id, as `contributes.chatParticipants` declares it. */
@@ -13,7 +13,7 @@ export const participantId = 'massgen.chat';
 /** What the handler needs of the run controller. */
 export interface ParticipantRuns {
 	readonly isRunning: boolean;
-	start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined>;
+	tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome>;
 	readonly onDidEmitEvents: vscode.Event<RunEventBatch>;
 }
 
@@ -56,20 +56,20 @@ export async function handleChatRequest(
 			if (line) stream.progress(line);
 		}
 	});
-	let run: FinishedRun | undefined;
+	let outcome: StartOutcome;
 	try {
-		run = await deps.runs.start(built, token);
+		outcome = await deps.runs.tryStart(built, token);
 	} finally {
 		progress.dispose();
 	}
 	if (token.isCancellationRequested) return { metadata: {} };
-	if (!run) {
-		const message = 'The MassGen run did not start; see the notifications and the MassGen log.';
+	if (!('run' in outcome)) {
+		const message = `The MassGen run did not start: ${outcome.reason}.`;
 		stream.markdown(message);
 		return { errorDetails: { message } };
 	}
-	showResult(run, stream);
-	const metadata: ParticipantResultMetadata = { runId: run.result.runId };
+	showResult(outcome.run, stream);
+	const metadata: ParticipantResultMetadata = { runId: outcome.run.result.runId };
 	return { metadata };
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
 import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
-import type { FinishedRun, RunRequest } from '../run/runTypes.js';
+import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
 import { readConfigSetting, workspaceFolder } from '../settings.js';
 
 /** The tool's name, as `contributes.languageModelTools` declares it. */
@@ -17,7 +17,7 @@ export interface AskTeamInput {
 /** What the tool needs of the run controller. */
 export interface AskTeamRuns {
 	readonly isRunning: boolean;
-	start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined>;
+	tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome>;
 }
 
 /**
@@ -57,12 +57,10 @@ export class AskTeamTool implements vscode.LanguageModelTool<AskTeamInput> {
 			return 'Error: a MassGen run is already in progress. Wait for it to end (or cancel it with "MassGen: Cancel Run") and call massgen_askTeam again.';
 		}
 		const attachments: AttachmentRequest[] = (input.files ?? []).map((path) => ({ kind: 'path', path }));
-		const run = await this._runs.start({ question, kind: 'ask', attachments }, token);
+		const outcome = await this._runs.tryStart({ question, kind: 'ask', attachments }, token);
 		if (token.isCancellationRequested) return 'The MassGen run was cancelled.';
-		if (!run) {
-			return 'Error: the MassGen run did not start (no workspace folder, a team config problem or an attachment that cannot be read; see the MassGen log).';
-		}
-		return describeRun(run);
+		if (!('run' in outcome)) return `Error: the MassGen run did not start: ${outcome.reason}.`;
+		return describeRun(outcome.run);
 	}
 }
 

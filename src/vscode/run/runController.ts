@@ -27,8 +27,15 @@ import {
 	reportUnexpected,
 } from './runMessages.js';
 import type { RunStatusBar } from './runStatusBar.js';
-import type { FinishedRun, RunRequest, RunService } from './runTypes.js';
+import type { FinishedRun, RunRefusal, RunRequest, RunService, StartOutcome } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
+
+const cancelled: RunRefusal = { refused: 'cancelled', reason: 'the run was cancelled before it started' };
+const runActive: RunRefusal = { refused: 'run-active', reason: 'another MassGen run is in progress' };
+const noWorkspace: RunRefusal = {
+	refused: 'no-workspace',
+	reason: 'open a folder first; the team works on the open workspace',
+};
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;
@@ -123,7 +130,13 @@ export class RunController extends Disposable implements RunService {
 	 * cancels it the way Cancel Run does.
 	 */
 	async start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined> {
-		if (token?.isCancellationRequested) return undefined;
+		const outcome = await this.tryStart(request, token);
+		return 'run' in outcome ? outcome.run : undefined;
+	}
+
+	/** As `start`, and says why when the run did not start (for callers that show it themselves). */
+	async tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome> {
+		if (token?.isCancellationRequested) return cancelled;
 		if (this._active) {
 			const replace = 'Cancel It and Start';
 			const choice = await vscode.window.showWarningMessage(
@@ -131,18 +144,17 @@ export class RunController extends Disposable implements RunService {
 				{ modal: true },
 				replace,
 			);
-			if (choice !== replace || !this._active) return undefined;
+			if (choice !== replace || !this._active) return runActive;
 			const previous = this._active;
 			this.cancel();
 			await previous.done;
-			if (this._active || token?.isCancellationRequested) return undefined;
+			if (token?.isCancellationRequested) return cancelled;
+			if (this._active) return runActive;
 		}
 		const folder = workspaceFolder();
 		if (!folder) {
-			void vscode.window.showErrorMessage(
-				'MassGen: open a folder first. The team works on the open workspace.',
-			);
-			return undefined;
+			void vscode.window.showErrorMessage(`MassGen: ${noWorkspace.reason}.`);
+			return noWorkspace;
 		}
 		const tokens = new vscode.CancellationTokenSource();
 		let finish!: () => void;
@@ -157,8 +169,7 @@ export class RunController extends Disposable implements RunService {
 		try {
 			return await this._run(request, folder, tokens.token);
 		} catch (error) {
-			reportUnexpected(this._deps.log, error, this._redact);
-			return undefined;
+			return { refused: 'error', reason: reportUnexpected(this._deps.log, error, this._redact) };
 		} finally {
 			caller?.dispose();
 			tokens.dispose();
@@ -173,7 +184,7 @@ export class RunController extends Disposable implements RunService {
 		request: RunRequest,
 		folder: vscode.WorkspaceFolder,
 		token: vscode.CancellationToken,
-	): Promise<FinishedRun | undefined> {
+	): Promise<StartOutcome> {
 		const { log } = this._deps;
 		const root = folder.uri.fsPath;
 		// Read once: the team config choice, `.env` and the tools all see the same answer.
@@ -189,8 +200,13 @@ export class RunController extends Disposable implements RunService {
 		});
 		for (const note of choice.notes) log.warn(note);
 		if (!choice.ok) {
-			reportTeamProblem({ problem: 'no-config', file: choice.file, message: choice.message, issues: [] });
-			return undefined;
+			const report = {
+				problem: 'no-config',
+				file: choice.file,
+				message: choice.message,
+				issues: [],
+			} as const;
+			return { refused: 'config', reason: reportTeamProblem(report, this._redact) };
 		}
 		const keys = {
 			secrets: await this._deps.keys.getAll(),
@@ -211,11 +227,11 @@ export class RunController extends Disposable implements RunService {
 			for (const issue of resolution.issues) {
 				log.error(`${issue.file}:${issue.line}:${issue.col}: ${issue.message}`);
 			}
-			reportTeamProblem(
+			const reason = reportTeamProblem(
 				{ problem: resolution.problem, file: resolution.file, issues: resolution.issues },
 				this._redact,
 			);
-			return undefined;
+			return { refused: 'config', reason };
 		}
 		const team = resolution.team;
 		if (team.kind !== 'default') await this._deps.diagnostics.set(team.file, team.issues);
@@ -223,7 +239,7 @@ export class RunController extends Disposable implements RunService {
 		log.info(`team: ${team.file} (${team.kind}): ${members.join(', ')}`);
 		for (const left of team.dropped) log.info(`team: left out ${left.id}: ${left.why}`);
 		reportTeamNotes(team, choice.notes);
-		if (token.isCancellationRequested) return undefined;
+		if (token.isCancellationRequested) return cancelled;
 
 		const continues = request.kind === 'ask' && request.continueConversation === true;
 		if (request.kind === 'ask' && !continues) this._turns = [];
@@ -289,11 +305,10 @@ export class RunController extends Disposable implements RunService {
 				runDir: outcome.runDir,
 			};
 			this._onDidFinishRun.fire(finished);
-			return finished;
+			return { run: finished };
 		} catch (error) {
 			if (!isAttachmentError(error)) throw error;
-			reportAttachmentProblem(log, error, this._redact);
-			return undefined;
+			return { refused: 'attachment', reason: reportAttachmentProblem(log, error, this._redact) };
 		} finally {
 			batcher.dispose();
 			abort.dispose();

@@ -29,47 +29,37 @@ export interface TeamProblemReport {
 	readonly message?: string;
 }
 
-export function reportTeamProblem(report: TeamProblemReport, redact: Redact = asIs): void {
+/** Shows the team problem with its next steps; returns what was wrong (redacted). */
+export function reportTeamProblem(report: TeamProblemReport, redact: Redact = asIs): string {
+	const [message, actions] = teamProblemMessage(report);
+	void ask(`MassGen: ${message}`, actions, report, redact);
+	return redact(message);
+}
+
+function teamProblemMessage(report: TeamProblemReport): [string, string[]] {
 	const errors = report.issues.filter((issue) => issue.severity === 'error');
 	const first = errors[0];
 	const where = (issue: ConfigIssue) => `${basename(issue.file || report.file)}:${issue.line}:${issue.col}`;
 	switch (report.problem) {
 		case 'no-config':
-			void ask(
-				`MassGen: ${report.message ?? `no team config at ${report.file}`}`,
-				[selectTeamConfig],
-				report,
-				redact,
-			);
-			return;
+			return [report.message ?? `no team config at ${report.file}`, [selectTeamConfig]];
 		case 'config': {
 			const more = errors.length > 1 ? ` (and ${errors.length - 1} more; see Problems)` : '';
 			const text = first ? `${first.message} (${where(first)})${more}` : 'it cannot be read';
-			void ask(
-				`MassGen: the team config ${basename(report.file)} has errors: ${text}`,
-				[openConfig],
-				report,
-				redact,
-			);
-			return;
+			return [`the team config ${basename(report.file)} has errors: ${text}`, [openConfig]];
 		}
 		case 'missing-key': {
 			const keys = errors.filter((issue) => issue.code === 'missing-api-key');
 			const text = keys.map((issue) => issue.message).join('; ');
-			void ask(`MassGen: an API key is missing: ${text}`, [setApiKey, openConfig], report, redact);
-			return;
+			return [`an API key is missing: ${text}`, [setApiKey, openConfig]];
 		}
 		case 'vscode-lm':
-			void ask(`MassGen: ${errors.map((issue) => issue.message).join('; ')}`, [openConfig], report, redact);
-			return;
+			return [errors.map((issue) => issue.message).join('; '), [openConfig]];
 		case 'no-agents':
-			void ask(
-				`MassGen: no team member is available. ${first?.message ?? ''}. Set an API key, sign in to GitHub Copilot, or select a team config (the "demo" preset needs nothing).`,
+			return [
+				`no team member is available. ${first?.message ?? ''}. Set an API key, sign in to GitHub Copilot, or select a team config (the "demo" preset needs nothing).`,
 				[setApiKey, selectTeamConfig],
-				report,
-				redact,
-			);
-			return;
+			];
 	}
 }
 
@@ -128,7 +118,12 @@ function reportCancelled(): void {
 	vscode.window.setStatusBarMessage('MassGen: run cancelled; nothing was written', 4000);
 }
 
-export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown, redact: Redact = asIs): void {
+/** Returns the error's message (redacted). */
+export function reportUnexpected(
+	log: vscode.LogOutputChannel,
+	error: unknown,
+	redact: Redact = asIs,
+): string {
 	log.error(errorDetail(error));
 	const message = errorMessage(error);
 	void vscode.window
@@ -137,6 +132,7 @@ export function reportUnexpected(log: vscode.LogOutputChannel, error: unknown, r
 			'Show Log',
 		)
 		.then((choice) => choice && log.show(true));
+	return redact(message);
 }
 
 /**
@@ -147,14 +143,15 @@ export function isAttachmentError(error: unknown): error is Error {
 	return error instanceof Error && error.name === 'AttachmentError';
 }
 
-/** An attachment the core refused (secret, missing, too large): no run started. */
+/** An attachment the core refused (secret, missing, too large): no run started. Returns the reason (redacted). */
 export function reportAttachmentProblem(
 	log: vscode.LogOutputChannel,
 	error: Error,
 	redact: Redact = asIs,
-): void {
+): string {
 	log.error(`attachment refused: ${error.message}`);
 	void vscode.window.showErrorMessage(redact(`MassGen: the run did not start: ${error.message}`));
+	return redact(error.message);
 }
 
 async function ask(

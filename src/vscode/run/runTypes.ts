@@ -53,6 +53,18 @@ export interface FinishedRun {
 /** The run's real root (symlinks resolved), `protected_paths` and secret-path policy. */
 export type WritePolicy = Pick<Workspace, 'root' | 'protectedPaths' | 'secretPaths'>;
 
+/**
+ * Why a run did not start. The user has been told already (a notification, unless the caller
+ * cancelled or declined); callers without a notification of their own (the LM tool, the chat
+ * participant) pass `reason` on. Redacted.
+ */
+export interface RunRefusal {
+	readonly refused: 'cancelled' | 'run-active' | 'no-workspace' | 'config' | 'attachment' | 'error';
+	readonly reason: string;
+}
+
+export type StartOutcome = { readonly run: FinishedRun } | RunRefusal;
+
 /** Implemented by the run controller. */
 export interface RunService {
 	/** Starts a run (one at a time: asks before replacing an active run). Resolves when it ends; undefined if not started. */
