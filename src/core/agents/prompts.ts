@@ -129,10 +129,36 @@ function originalMessage(question: string): string {
 	return `<ORIGINAL MESSAGE>\n${question}\n</ORIGINAL MESSAGE>`;
 }
 
+const changeNotes: Record<NonNullable<Turn['changes']>, string> = {
+	accepted: 'the user accepted its file changes',
+	'partly-accepted': 'the user accepted part of its file changes',
+	rejected: 'the user rejected its file changes: they are not in the workspace',
+	pending: 'its file changes were proposed, not applied: they are not in the workspace',
+	reverted: 'the user accepted its file changes, then reverted them: they are not in the workspace',
+};
+
+/** Identical for every agent of a run: it is part of the cached prompt prefix. */
 function historyBlock(history: readonly Turn[]): string {
 	if (history.length === 0) return '';
-	const lines = history.flatMap((turn) => [`User: ${turn.question}`, `Assistant: ${turn.answer}`]);
-	return `<CONVERSATION_HISTORY>\n${lines.join('\n')}\n</CONVERSATION_HISTORY>`;
+	const leftOut = history.filter((turn) => turn.leftOut);
+	const summary = leftOut.length
+		? [
+				`(${leftOut.length} earlier turn(s) left out: ${leftOut.map((t) => JSON.stringify(cut(t.question, 120))).join('; ')})`,
+			]
+		: [];
+	const lines = history
+		.filter((turn) => !turn.leftOut)
+		.flatMap((turn) => [
+			`User: ${turn.question}`,
+			`Assistant: ${turn.answer}`,
+			...(turn.changes ? [`(${changeNotes[turn.changes]}.)`] : []),
+		]);
+	return `<CONVERSATION_HISTORY>\n${[...summary, ...lines].join('\n')}\n</CONVERSATION_HISTORY>`;
+}
+
+function cut(text: string, max: number): string {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function currentAnswers(snapshot: AnswerSnapshot): string {

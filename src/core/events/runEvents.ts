@@ -36,6 +36,13 @@ export interface RunAgentInfo {
 	readonly model: string;
 }
 
+/** The conversation a run belongs to (issue 13): a new session's id is its first run's id. */
+export interface SessionRecord {
+	readonly id: string;
+	/** The run this one follows up on (the previous turn, or the turn a fork starts from); null = first turn. */
+	readonly parentRunId: string | null;
+}
+
 /** One attachment of the question (issue 12): what and how much, never its contents. */
 export interface AttachmentRecord {
 	readonly kind: 'file' | 'folder' | 'diff' | 'diagnostics' | 'terminal' | 'text' | 'image';
@@ -58,6 +65,8 @@ export type RunEventBody =
 			agents: RunAgentInfo[];
 			/** What the user attached to the question; absent when nothing. */
 			attachments?: AttachmentRecord[];
+			/** Added by `runSession`; absent in logs from before sessions (a one-turn session). */
+			session?: SessionRecord;
 	  }
 	| {
 			type: 'round-start';

@@ -3,7 +3,14 @@ import type { Price } from '../providers/pricing.js';
 import type { Toolbox } from '../tools/types.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
-import type { AttachmentRecord, Phase, RunEventBody, RunStatus, Usage } from '../events/runEvents.js';
+import type {
+	AttachmentRecord,
+	Phase,
+	RunEventBody,
+	RunStatus,
+	SessionRecord,
+	Usage,
+} from '../events/runEvents.js';
 
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 
@@ -68,9 +75,16 @@ export interface AgentSpec {
 /** USD per million tokens (from the dated price table, `configs/prices.yaml`). */
 export type ModelPrice = Price;
 
+/** What became of a turn's proposed file changes, as the next turn's history tells it. */
+export type TurnChanges = 'accepted' | 'partly-accepted' | 'rejected' | 'pending' | 'reverted';
+
 export interface Turn {
 	readonly question: string;
 	readonly answer: string;
+	/** Absent: the turn proposed no file changes, or nothing is known of them. */
+	readonly changes?: TurnChanges;
+	/** Left out to fit the history's size budget (`fitHistory`): only its question is listed. */
+	readonly leftOut?: boolean;
 }
 
 export interface RunOptions {
@@ -170,4 +184,6 @@ export interface RunResult {
 	readonly usage: readonly AgentUsage[];
 	readonly durationMs: number;
 	readonly error?: string;
+	/** The conversation this run is a turn of (added by `runSession`; absent in results from before sessions). */
+	readonly session?: SessionRecord;
 }

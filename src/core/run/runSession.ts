@@ -15,7 +15,7 @@ import { newRunId } from '../logs/runId.js';
 import { RunLogWriter } from '../logs/runLog.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
-import type { RunEvent } from '../events/runEvents.js';
+import type { RunEvent, SessionRecord } from '../events/runEvents.js';
 import { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { RunResult, Turn } from '../orchestrator/types.js';
 import { loadPriceTable, priceFor } from '../providers/pricing.js';
@@ -44,6 +44,12 @@ export interface RunSessionOptions {
 	readonly workspaceRoot: string;
 	readonly question: string;
 	readonly history?: readonly Turn[];
+	/**
+	 * The conversation this run continues (recorded in `run-start` and `result.json`). Omitted: a new
+	 * session whose id is this run's id; `id` omitted with a `parentRunId`: a fork, a new session line
+	 * (again named by this run's id) that follows up on another line's turn.
+	 */
+	readonly session?: { readonly id?: string; readonly parentRunId: string | null };
 	/**
 	 * Context for the question, read under the tools' path policy before the run starts: a request
 	 * that cannot be attached (missing, secret, not a repository, too large) throws `AttachmentError`
@@ -117,6 +123,10 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const runId = newRunId();
 	const log = await RunLogWriter.create(root, runId, { redactor });
 	options.onRunDir?.(log.runDir, runId);
+	const session: SessionRecord = {
+		id: options.session?.id ?? runId,
+		parentRunId: options.session?.parentRunId ?? null,
+	};
 	try {
 		const context = { ...options.team, root, env, runDir: log.runDir, redactor, secretFiles, workspaceMcp };
 		const tools = options.tools && runTools(options.tools, context);
@@ -134,11 +144,12 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			signal: options.signal,
 			...(tools ? { tools } : {}),
 		});
-		for await (const event of redactEvents(orchestrator.run(), redactor)) {
+		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
+			const event: RunEvent = raw.type === 'run-start' ? { ...raw, session } : raw;
 			log.append(event);
 			options.onEvent(event);
 		}
-		const result = orchestrator.result!;
+		const result: RunResult = { ...orchestrator.result!, session };
 		try {
 			// Against the bases the agents read (the run snapshot), as the changes carry them.
 			await log.finish({

@@ -1,0 +1,52 @@
+/**
+ * The history a follow-up on a run carries: the chain of turns ending at that run, following
+ * `parentRunId` back across forks, read from the run directories and cut to the budget.
+ */
+import type { RunStatus } from '../events/runEvents.js';
+import type { Turn, TurnChanges } from '../orchestrator/types.js';
+import type { ChangeOutcome } from '../changes/acceptRecord.js';
+import { fitHistory } from './fitHistory.js';
+import { readTurn } from './readSessions.js';
+import type { TurnSummary } from './sessionTypes.js';
+
+/** A run asked for by the user that is not a readable turn. */
+export class SessionError extends Error {}
+
+/** Oldest first; throws `SessionError` when `runId` itself is not a readable turn. */
+export async function historyOf(workspaceRoot: string, runId: string, budget?: number): Promise<Turn[]> {
+	const chain = await turnChain(workspaceRoot, runId);
+	return fitHistory(chain.map(asTurn), budget);
+}
+
+/** The turns from the line's root to `runId`. A missing or unreadable ancestor ends the chain there. */
+export async function turnChain(workspaceRoot: string, runId: string): Promise<TurnSummary[]> {
+	const last = await readTurn(workspaceRoot, runId);
+	if ('reason' in last) throw new SessionError(`run ${runId} cannot be continued: ${last.reason}`);
+	const chain = [last];
+	const seen = new Set([runId]);
+	for (let parent = last.parentRunId; parent !== null && !seen.has(parent);) {
+		seen.add(parent);
+		const turn = await readTurn(workspaceRoot, parent);
+		if ('reason' in turn) break;
+		chain.push(turn);
+		parent = turn.parentRunId;
+	}
+	return chain.reverse();
+}
+
+const endings: Record<RunStatus, string> = {
+	completed: 'ended without one',
+	failed: 'failed',
+	timeout: 'timed out',
+	cancelled: 'was cancelled',
+};
+
+function asTurn(turn: TurnSummary): Turn {
+	const answer = turn.finalAnswer ?? `(no final answer: the run ${endings[turn.status]})`;
+	const changes = turnChanges(turn.changes);
+	return { question: turn.question, answer, ...(changes ? { changes } : {}) };
+}
+
+function turnChanges(outcome: ChangeOutcome): TurnChanges | undefined {
+	return outcome === 'none' ? undefined : outcome;
+}

@@ -1,0 +1,87 @@
+/**
+ * One run directory read back as a turn (issue 13): `result.json` only, checked field by field.
+ * A run without a readable result (still running, killed mid-run, corrupted) is not a turn.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunStatus, SessionRecord } from '../events/runEvents.js';
+import { runIdDate } from '../logs/runId.js';
+import type { RunResult } from '../orchestrator/types.js';
+
+/** A result.json larger than this is not read (changes carry file texts; this bounds one read). */
+export const maxResultBytes = 32 * 1024 * 1024;
+
+const statuses: readonly string[] = ['completed', 'cancelled', 'timeout', 'failed'] satisfies RunStatus[];
+
+export type RunRecordRead =
+	| {
+			readonly ok: true;
+			readonly result: RunResult;
+			readonly session: SessionRecord;
+			readonly startedAt: string;
+	  }
+	| { readonly ok: false; readonly reason: string };
+
+/** Reads `<runDir>/result.json`; never throws. A result without a session record is a one-turn session. */
+export async function readRunRecord(runDir: string, runId: string): Promise<RunRecordRead> {
+	const file = join(runDir, 'result.json');
+	let text: string;
+	try {
+		const { size, mtime } = await stat(file);
+		if (size > maxResultBytes) return { ok: false, reason: `result.json is too large (${size} bytes)` };
+		text = await readFile(file, 'utf8');
+		const result = parseResult(text, runId);
+		if (typeof result === 'string') return { ok: false, reason: result };
+		const startedAt = (runIdDate(runId) ?? mtime).toISOString();
+		return { ok: true, result, session: result.session ?? { id: runId, parentRunId: null }, startedAt };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT') return { ok: false, reason: 'no result.json (still running, or ended mid-run)' };
+		return { ok: false, reason: `result.json cannot be read (${code ?? (error as Error).message})` };
+	}
+}
+
+/** The result, or why it is not one. Only the fields a turn needs are checked; the rest is kept as written. */
+function parseResult(text: string, runId: string): RunResult | string {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return 'result.json is not valid JSON (half-written?)';
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		return 'result.json is not an object';
+	}
+	const r = value as Record<string, unknown>;
+	if (r['runId'] !== runId) return `result.json names run ${JSON.stringify(r['runId'])}`;
+	if (typeof r['question'] !== 'string') return 'result.json has no question';
+	if (typeof r['status'] !== 'string' || !statuses.includes(r['status'])) {
+		return 'result.json has no valid status';
+	}
+	if (r['finalAnswer'] !== null && typeof r['finalAnswer'] !== 'string') {
+		return 'result.json has a bad finalAnswer';
+	}
+	for (const key of ['answers', 'votes', 'changes', 'usage']) {
+		if (!Array.isArray(r[key])) return `result.json has no ${key} list`;
+	}
+	if (r['session'] !== undefined && !isSessionRecord(r['session'])) {
+		return 'result.json has a bad session record';
+	}
+	return value as RunResult;
+}
+
+function isSessionRecord(value: unknown): value is SessionRecord {
+	if (typeof value !== 'object' || value === null) return false;
+	const { id, parentRunId } = value as Record<string, unknown>;
+	return typeof id === 'string' && id !== '' && (parentRunId === null || typeof parentRunId === 'string');
+}
+
+/** The run's cost in USD: null when any agent's calls had no known price. */
+export function runCost(result: RunResult): number | null {
+	let total = 0;
+	for (const usage of result.usage) {
+		if (typeof usage.costUsd !== 'number') return null;
+		total += usage.costUsd;
+	}
+	return total;
+}

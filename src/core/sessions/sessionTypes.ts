@@ -1,0 +1,39 @@
+/**
+ * Sessions (issue 13): a session is a chain of runs, each a turn, rebuilt from the run
+ * directories alone (`readSessions`). A fork is a new line whose first turn follows up on a
+ * turn of another line.
+ */
+import type { RunStatus } from '../events/runEvents.js';
+import type { ChangeOutcome } from '../changes/acceptRecord.js';
+
+export interface TurnSummary {
+	readonly runId: string;
+	readonly sessionId: string;
+	/** The turn this one follows up on; null for a session's first turn. */
+	readonly parentRunId: string | null;
+	readonly question: string;
+	readonly status: RunStatus;
+	readonly winner: { readonly agentId: string; readonly label: string } | null;
+	/** USD; null when some call had no known price. */
+	readonly costUsd: number | null;
+	/** ISO 8601 (from the run id, else the result's modification time). */
+	readonly startedAt: string;
+	readonly finalAnswer: string | null;
+	/** From the run's change record (`changes-log.jsonl`) and its change set. */
+	readonly changes: ChangeOutcome;
+}
+
+export interface SessionLine {
+	readonly id: string;
+	/** The parent run of its first turn: set for a fork, null for a new conversation. */
+	readonly forkedFrom: string | null;
+	/** Oldest first. */
+	readonly turns: readonly TurnSummary[];
+}
+
+export interface SessionsRead {
+	/** Newest activity first. */
+	readonly sessions: readonly SessionLine[];
+	/** Run directories that are not turns (no or corrupted result.json), with why. */
+	readonly skipped: readonly { readonly runId: string; readonly reason: string }[];
+}
