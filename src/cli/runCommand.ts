@@ -105,6 +105,7 @@ export async function runCommand(
 		const applied = await applyChangeSet(root, runId, result.changes, {
 			protectedPaths: workspace.protectedPaths,
 			secrets: workspace.secretPaths,
+			record: { runDir, by: 'cli' },
 		});
 		if (applied.conflicts.length > 0) {
 			for (const conflict of applied.conflicts) {

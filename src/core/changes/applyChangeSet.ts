@@ -4,8 +4,14 @@ import { type ApplyOptions, applyChanges, writeRefusal } from '../workspace/appl
 import { readOrNull } from '../util/paths.js';
 import { sha256 } from '../workspace/sha256.js';
 import type { FileChange } from '../workspace/types.js';
+import { appendChangeLog, type ChangeActor, recordFile } from './acceptRecord.js';
 import { allHunkIds, buildReviewChangeSet, targetOf } from './changeSet.js';
 import { planFile, type FilePlan } from './planFile.js';
+
+export interface ApplySetOptions extends Pick<ApplyOptions, 'protectedPaths' | 'secrets'> {
+	/** Where the accept is recorded (the run directory's `changes-log.jsonl`), so it can be reverted. */
+	readonly record?: { readonly runDir: string; readonly by: ChangeActor };
+}
 
 export interface ApplySetResult {
 	/** Paths written or deleted. */
@@ -28,7 +34,7 @@ export async function applyChangeSet(
 	root: string,
 	runId: string,
 	changes: readonly FileChange[],
-	options: Pick<ApplyOptions, 'protectedPaths' | 'secrets'> = {},
+	options: ApplySetOptions = {},
 ): Promise<ApplySetResult> {
 	const set = buildReviewChangeSet({ runId, winner: null, changes });
 	const plans: FilePlan[] = [];
@@ -60,11 +66,36 @@ export async function applyChangeSet(
 	// Checked against what was planned, not forced: a file that changes between the plan and the write
 	// stops the whole set, before anything is written.
 	const written = await applyChanges(root, resolved, options);
+	if (options.record) await record(options.record, plans, planned, resolved, written.applied);
 	return {
 		applied: written.applied,
 		conflicts: written.conflicts,
 		merged: plans.filter((plan) => plan.outcome === 'merged').map((plan) => plan.path),
 	};
+}
+
+/**
+ * Appends the accept: every written file with the text it had and the text written, and files
+ * that already were what the team proposed. A set stopped midway (a link appeared) records what
+ * it wrote, marked partial.
+ */
+async function record(
+	where: NonNullable<ApplySetOptions['record']>,
+	plans: readonly FilePlan[],
+	planned: ReadonlyMap<string, string | null>,
+	resolved: readonly FileChange[],
+	applied: readonly string[],
+): Promise<void> {
+	const files = plans.flatMap((plan) => {
+		const before = planned.get(plan.path) ?? null;
+		if (plan.outcome === 'already') return [recordFile(plan.path, before, before)];
+		if (!applied.includes(plan.path)) return [];
+		const after = resolved.find((change) => change.path === plan.path)!.content;
+		return [recordFile(plan.path, before, after)];
+	});
+	if (files.length === 0) return;
+	const partial = applied.length < resolved.length;
+	await appendChangeLog(where.runDir, { kind: 'accept', by: where.by, partial, files });
 }
 
 function describe(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']): string {
@@ -77,5 +108,7 @@ function describe(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']):
 			return 'the team adds it, but a different file exists there now';
 		case 'modified':
 			return 'the team deletes it, but you changed it since';
+		case 'too-large':
+			return 'it is over 8 MiB';
 	}
 }

@@ -14,7 +14,9 @@ export type ConflictReason =
 	/** A file the team adds exists now (with other content). */
 	| 'exists'
 	/** The team deletes a file the user changed since. */
-	| 'modified';
+	| 'modified'
+	/** A revert of a file over the 8 MiB cap: only its hashes were recorded, so there is no text to restore. */
+	| 'too-large';
 
 export type FilePlan =
 	/** Nothing selected in this file. */

@@ -23,6 +23,7 @@ const reasons: Record<ConflictReason, string> = {
 	deleted: 'it was deleted since the team read it',
 	exists: 'it was created meanwhile with other content',
 	modified: 'the team deletes it but you edited it',
+	'too-large': 'it is over 8 MiB: only its hash was recorded, so it cannot be restored',
 };
 
 export const windowPrompts: ChangePrompts = {

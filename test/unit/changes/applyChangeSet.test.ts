@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readChangeLog, recordFile } from '../../../src/core/changes/acceptRecord.js';
 import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
@@ -48,5 +50,29 @@ describe('applyChangeSet (the CLI --apply)', () => {
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'deux'));
 		expect(existsSync(join(root, 'new'))).toBe(false);
 		expect(existsSync(join(root, 'gone.txt'))).toBe(true);
+	});
+
+	it("records what it wrote: the text before (with the user's edit) and after, per file", async () => {
+		const { root, changes } = setup();
+		const edited = base.replace('six', 'SIX');
+		writeFileSync(join(root, 'a.txt'), edited);
+		const runDir = mkdtempSync(join(tmpdir(), 'massgen-run-'));
+		await applyChangeSet(root, 'run', changes, { record: { runDir, by: 'cli' } });
+		const [entry, ...rest] = await readChangeLog(runDir);
+		expect(rest).toEqual([]);
+		expect(entry).toMatchObject({ kind: 'accept', by: 'cli', partial: false });
+		expect(entry?.kind === 'accept' && entry.files).toEqual([
+			recordFile('a.txt', edited, edited.replace('two', 'TWO')),
+			recordFile('new/dir/b.txt', null, 'bee\n'),
+			recordFile('gone.txt', 'bye\n', null),
+		]);
+	});
+
+	it('records nothing when nothing was written', async () => {
+		const { root, changes } = setup();
+		writeFileSync(join(root, 'a.txt'), base.replace('two', 'deux'));
+		const runDir = mkdtempSync(join(tmpdir(), 'massgen-run-'));
+		await applyChangeSet(root, 'run', changes, { record: { runDir, by: 'cli' } });
+		expect(await readChangeLog(runDir)).toEqual([]);
 	});
 });
