@@ -118,6 +118,8 @@ function apply(state: RunState, e: RunEvent): RunState {
 			);
 		case 'command-sandbox':
 			return { ...state, commandSandbox: { mode: e.mode, network: e.network, notice: e.notice } };
+		case 'notice':
+			return { ...state, notices: [...(state.notices ?? []), e.message] };
 		case 'approval-result':
 			return withLane(
 				{

@@ -173,6 +173,8 @@ export interface RunState {
 		readonly network: boolean;
 		readonly notice: string;
 	};
+	/** `notice` events' messages, in order (what an agent will not see, e.g. the attached images); absent: none. */
+	readonly notices?: readonly string[];
 	/** Set by `run-end`. */
 	readonly durationMs: number | null;
 	readonly error: string | null;

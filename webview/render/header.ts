@@ -19,6 +19,7 @@ export class HeaderView {
 	private readonly _cost: HTMLSpanElement;
 	private readonly _commands: HTMLSpanElement;
 	private readonly _attachments: HTMLUListElement;
+	private readonly _notices: HTMLUListElement;
 	private readonly _cancel: HTMLElement;
 	private readonly _error: HTMLDivElement;
 	private _state: RunState | null = null;
@@ -43,6 +44,8 @@ export class HeaderView {
 		});
 		this._attachments = h('ul', { class: 'run-attachments', attrs: { 'aria-label': 'Attached' } });
 		this._attachments.hidden = true;
+		this._notices = h('ul', { class: 'run-notices', attrs: { 'aria-label': 'Notices' } });
+		this._notices.hidden = true;
 		this._error = h('div', { class: 'run-error', attrs: { role: 'alert' } });
 		this._error.hidden = true;
 		this.element = h(
@@ -50,6 +53,7 @@ export class HeaderView {
 			{ class: 'run-header' },
 			h('div', { class: 'header-row' }, h('div', { class: 'header-main' }, this._question), this._cancel),
 			this._attachments,
+			this._notices,
 			h(
 				'div',
 				{ class: 'header-meta' },
@@ -89,6 +93,7 @@ export class HeaderView {
 		}
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
 		if (!previous || previous.attachments !== state.attachments) this._renderAttachments(state);
+		if (!previous || previous.notices !== state.notices) this._renderNotices(state.notices ?? []);
 		this.tick();
 	}
 
@@ -119,6 +124,16 @@ export class HeaderView {
 					h('span', { class: 'meta-item' }, label),
 				);
 			}),
+		);
+	}
+
+	/** What the user should know about this run (an agent that does not see the attached images). */
+	private _renderNotices(notices: readonly string[]): void {
+		setHidden(this._notices, notices.length === 0);
+		this._notices.replaceChildren(
+			...notices.map((notice) =>
+				h('li', { class: 'run-notice' }, icon('info'), h('span', { class: 'meta-item' }, notice)),
+			),
 		);
 	}
 

@@ -73,6 +73,8 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'usage':
 		case 'call-aborted':
 			return null;
+		case 'notice':
+			return `notice: ${event.message}`;
 		case 'command-sandbox':
 			// Off and unsandboxed are run notices (warnings) already.
 			return event.mode === 'off' || event.mode === 'none' ? null : event.notice;

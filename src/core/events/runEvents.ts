@@ -119,6 +119,13 @@ export type RunEventBody =
 			/** What the user is told (with the reason when off or unsandboxed). */
 			notice: string;
 	  }
+	| {
+			/** What the user should know about the run, once at its start (an agent's model cannot take the attached images). */
+			type: 'notice';
+			/** The agent it is about; absent: the whole run. */
+			agentId?: string;
+			message: string;
+	  }
 	| { type: 'update-injected'; agentId: string; labels: string[] }
 	| { type: 'new-answer'; agentId: string; label: string; content: string }
 	| {

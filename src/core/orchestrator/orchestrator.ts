@@ -128,6 +128,14 @@ export class Orchestrator implements AgentHost {
 			agents,
 			...(attachments.length ? { attachments } : {}),
 		});
+		if (this.attachments.some((attachment) => attachment.kind === 'image')) {
+			for (const { spec } of this.runtimes.values()) {
+				if (spec.model.capabilities.images === true) continue;
+				const { provider, modelId } = spec.model;
+				const message = `${spec.id} (${provider}/${modelId}) cannot take images: it gets the text attachments only`;
+				this.emit({ type: 'notice', agentId: spec.id, message });
+			}
+		}
 		// SDKs load while the tools start (each adapter imports its SDK lazily).
 		for (const rt of this.runtimes.values()) void rt.spec.model.prepare?.();
 		try {

@@ -52,6 +52,8 @@ export async function handleChatRequest(
 	}
 	const progress = deps.runs.onDidEmitEvents((batch) => {
 		for (const event of batch.events) {
+			// Kept in the response (progress lines are transient): the answer may lack what this agent missed.
+			if (event.type === 'notice') stream.markdown(noticeMarkdown(event.message));
 			const line = phaseLine(event);
 			if (line) stream.progress(line);
 		}
@@ -159,6 +161,11 @@ function phaseLine(event: RunEvent): string | undefined {
 		default:
 			return undefined;
 	}
+}
+
+/** A notice as plain text (model ids may hold Markdown characters), on a line of its own. */
+function noticeMarkdown(message: string): vscode.MarkdownString {
+	return new vscode.MarkdownString().appendText(`Note: ${message}.`).appendMarkdown('\n\n');
 }
 
 function showResult(run: FinishedRun, stream: ParticipantStream): void {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { startLoopbackTeam, type LoopbackTeam } from '../../servers/loopbackTeam.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { runCli } from './cliProcess.js';
@@ -126,6 +127,35 @@ describe('massgen run with attachments (dist/cli.js, four SDKs)', () => {
 		expect(run.stdout + run.stderr).not.toContain(secret);
 		// Contents stay in the prompts: the records hold no attachment text.
 		expect(readFileSync(join(dir!, 'events.jsonl'), 'utf8')).not.toContain('the last token');
+	});
+
+	it('tells on stderr, once per agent, that a text-only model gets the text attachments without the image', async () => {
+		const reader = {
+			id: 'reader',
+			backend: {
+				type: 'scripted',
+				model: 'text-only',
+				script: { coordination: [{ answer: 'A text-only answer.' }, { vote: 'first', reason: 'ok' }] },
+			},
+		};
+		const config = stringify({ agents: [team.agents[0], reader] });
+		const root = repoWorkspace(config);
+		const run = await runCli(
+			['run', '--config', 'team.yaml', '--attach', 'shot.png', '--attach', 'notes/bug.md', 'What is shown?'],
+			{ cwd: root },
+		);
+		expect(run.code, run.stderr).toBe(0);
+		const notices = run.stderr.split('\n').filter((line) => line.includes('notice:'));
+		expect(notices).toEqual([
+			'notice: reader (scripted/text-only) cannot take images: it gets the text attachments only',
+		]);
+		const events = readFileSync(join(runDirs(root)[0]!, 'events.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line));
+		expect(events.filter((event) => event.type === 'notice')).toEqual([
+			expect.objectContaining({ agentId: 'reader', seq: 1 }),
+		]);
 	});
 
 	it('reads the question from stdin when - stands alone', async () => {

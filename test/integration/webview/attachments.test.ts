@@ -88,4 +88,20 @@ describe('run header attachments', () => {
 		await page.locator('.run-attachments').waitFor({ state: 'hidden', timeout: 5_000 });
 		expect(reduceRunEvents(initialRunState(), [runStart('r2')]).attachments).toBeUndefined();
 	});
+
+	it('shows the no-images notice of each agent under the attachments, until a new run', async () => {
+		const page = panel.page;
+		const message = 'a (scripted/m) cannot take images: it gets the text attachments only';
+		const image = [record({ kind: 'image', source: 'shot.png', mediaType: 'image/png' })];
+		await panel.send({ type: 'snapshot', state: null, runs: [] });
+		await panel.send({
+			type: 'events',
+			events: [runStart('r1', image), { runId: 'r1', seq: 1, t: 1, type: 'notice', agentId: 'a', message }],
+		});
+		const notices = page.locator('.run-header .run-notices .run-notice');
+		await notices.first().waitFor({ timeout: 5_000 });
+		expect(await notices.allTextContents()).toEqual([message]);
+		await panel.send({ type: 'events', events: [runStart('r2')] });
+		await page.locator('.run-notices').waitFor({ state: 'hidden', timeout: 5_000 });
+	});
 });

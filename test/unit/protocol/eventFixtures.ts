@@ -75,6 +75,11 @@ const samples: Samples = {
 		network: false,
 		notice: 'run_command: commands run in a bubblewrap sandbox',
 	},
+	notice: {
+		type: 'notice',
+		agentId: 'bob',
+		message: 'bob (vscode_lm/gpt-4o) cannot take images: it gets the text attachments only',
+	},
 	'update-injected': { type: 'update-injected', agentId: 'bob', labels: ['agent1.1'] },
 	'new-answer': {
 		type: 'new-answer',
