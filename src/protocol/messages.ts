@@ -24,7 +24,18 @@ export type HostMessage =
 	 * The pending change set (sent after `snapshot` and whenever it, its selection or its files'
 	 * staleness change); null when nothing is pending (accepted, rejected, or no changes).
 	 */
-	| { readonly type: 'change-set'; readonly changeSet: ChangeSetView | null };
+	| { readonly type: 'change-set'; readonly changeSet: ChangeSetView | null }
+	/** The answer to one `search-context` (`#` completion): fixed items first, then files and folders. */
+	| {
+			readonly type: 'context-results';
+			readonly requestId: string;
+			readonly items: readonly AttachmentChip[];
+	  }
+	/**
+	 * Chips for the ask box from the host ("+", "Add Context", a file dropped from the Explorer);
+	 * `notice` says what was left out and why (a secret path, a file outside the workspace).
+	 */
+	| { readonly type: 'chips-added'; readonly chips: readonly AttachmentChip[]; readonly notice?: string };
 
 /** Hunks picked in one file (ids from `HunkView.id`). */
 export interface HunkSelection {
@@ -72,7 +83,13 @@ export type WebviewMessage =
 			readonly requestId: string;
 			readonly decision: ApprovalDecision;
 			readonly note?: string;
-	  };
+	  }
+	/** `#` completion: what follows the `#`; the host answers with `context-results` of the same id. */
+	| { readonly type: 'search-context'; readonly query: string; readonly requestId: string }
+	/** The ask box's "+": the host's context picker, answered with `chips-added`. */
+	| { readonly type: 'pick-context' }
+	/** Files dropped on the ask box (`text/uri-list`): the host makes file chips of those in the workspace. */
+	| { readonly type: 'drop-uris'; readonly uris: readonly string[] };
 
 export type HostMessageType = HostMessage['type'];
 export type WebviewMessageType = WebviewMessage['type'];

@@ -3,7 +3,6 @@
  * Kept apart from `messages.ts` so the webview bundle never includes zod.
  */
 import { z } from 'zod';
-import { defaultContextLimits } from '../core/context/resolveAttachments.js';
 import { runIdPattern } from '../core/logs/runId.js';
 import type { WebviewMessage } from './messages.js';
 
@@ -19,8 +18,15 @@ export const MAX_THUMBNAIL_CHARS = 256 * 1024;
 /** Text a chip carries itself (a terminal's output, a note): the core cuts it to its caps anyway. */
 export const MAX_CHIP_TEXT_CHARS = 1024 * 1024;
 export const MAX_CHIP_DIAGNOSTICS = 1_000;
+export const MAX_CONTEXT_QUERY_CHARS = 256;
+export const MAX_DROPPED_URIS = 100;
+/**
+ * The core's cap for one image (`defaultContextLimits.imageBytes`; a test keeps them equal), not
+ * imported: the resolver's module would bring the tools into the extension bundle.
+ */
+export const MAX_CHIP_IMAGE_BYTES = 5 * 1024 * 1024;
 /** All images of one question together, base64: what one image at the core's cap takes. */
-export const MAX_CHIP_BASE64_CHARS = Math.ceil(defaultContextLimits.imageBytes / 3) * 4;
+export const MAX_CHIP_BASE64_CHARS = Math.ceil(MAX_CHIP_IMAGE_BYTES / 3) * 4;
 
 /**
  * Workspace-relative, `/`-separated, no `..` segment, no leading `/` or drive letter, no control
@@ -146,6 +152,24 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 		requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a request id'),
 		decision: z.enum(['allow-once', 'allow-run', 'always', 'deny']),
 		note: z.string().max(MAX_NOTE_CHARS).optional(),
+	}),
+	z.strictObject({
+		type: z.literal('search-context'),
+		query: z.string().max(MAX_CONTEXT_QUERY_CHARS),
+		requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a request id'),
+	}),
+	z.strictObject({ type: z.literal('pick-context') }),
+	z.strictObject({
+		type: z.literal('drop-uris'),
+		uris: z
+			.array(
+				z
+					.string()
+					.min(1)
+					.max(MAX_PATH_CHARS * 4),
+			)
+			.min(1)
+			.max(MAX_DROPPED_URIS),
 	}),
 ]);
 

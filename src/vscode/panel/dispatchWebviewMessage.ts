@@ -18,6 +18,12 @@ export interface PanelActions {
 	reject(): void | Promise<void>;
 	openRun(runId: string): void | Promise<void>;
 	approval(requestId: string, decision: ApprovalDecision, note: string | undefined): void | Promise<void>;
+	/** `#` completion in the ask box (the next three: absent in hosts without the ask box's context); the answer goes back as `context-results` with `requestId`. */
+	searchContext?(query: string, requestId: string): void | Promise<void>;
+	/** The ask box's "+" button. */
+	pickContext?(): void | Promise<void>;
+	/** Files dropped on the ask box (URIs as the drag carried them). */
+	dropUris?(uris: readonly string[]): void | Promise<void>;
 }
 
 /**
@@ -63,6 +69,12 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.openRun(message.runId);
 		case 'approval':
 			return actions.approval(message.requestId, message.decision, message.note);
+		case 'search-context':
+			return actions.searchContext?.(message.query, message.requestId);
+		case 'pick-context':
+			return actions.pickContext?.();
+		case 'drop-uris':
+			return actions.dropUris?.(message.uris);
 		default:
 			return assertNever(message);
 	}

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { defaultContextLimits } from '../../../src/core/context/resolveAttachments.js';
 import type { AttachmentChip, ChipRequest } from '../../../src/protocol/attachmentChip.js';
 import {
 	MAX_CHIP_BASE64_CHARS,
+	MAX_CHIP_IMAGE_BYTES,
 	MAX_CHIPS,
 	MAX_CHIP_LABEL_CHARS,
 	parseWebviewMessage,
@@ -16,6 +18,10 @@ function chip(request: ChipRequest, extra: Partial<AttachmentChip> = {}): Attach
 const ask = (attachments: unknown) => parseWebviewMessage({ type: 'ask', question: 'Why?', attachments });
 
 describe('ask attachments (webview message schema)', () => {
+	it("caps images at the core's cap for one image", () => {
+		expect(MAX_CHIP_IMAGE_BYTES).toBe(defaultContextLimits.imageBytes);
+	});
+
 	it('accepts a chip of every kind, in order', () => {
 		const chips: AttachmentChip[] = [
 			chip({ kind: 'path', path: 'src' }),

@@ -3,6 +3,8 @@ import { assertNever } from '../../../src/protocol/assertNever.js';
 import type { WebviewMessage, WebviewMessageType } from '../../../src/protocol/messages.js';
 import {
 	MAX_ACCEPT_PATHS,
+	MAX_CONTEXT_QUERY_CHARS,
+	MAX_DROPPED_URIS,
 	MAX_HUNK_IDS,
 	MAX_NOTE_CHARS,
 	MAX_PATH_CHARS,
@@ -56,6 +58,12 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 		{ type: 'approval', requestId: 'r', decision: 'always' },
 		{ type: 'approval', requestId: 'r', decision: 'deny', note: 'not on main' },
 	],
+	'search-context': [
+		{ type: 'search-context', query: '', requestId: 'q1' },
+		{ type: 'search-context', query: 'src/a', requestId: 'q-2' },
+	],
+	'pick-context': [{ type: 'pick-context' }],
+	'drop-uris': [{ type: 'drop-uris', uris: ['file:///home/dev/app/src/a.ts', 'vscode-remote://x/y'] }],
 };
 
 const invalid: [string, unknown][] = [
@@ -116,6 +124,19 @@ const invalid: [string, unknown][] = [
 		'oversized note',
 		{ type: 'approval', requestId: 'r', decision: 'deny', note: 'x'.repeat(MAX_NOTE_CHARS + 1) },
 	],
+	['search-context without an id', { type: 'search-context', query: 'a' }],
+	['search-context with a bad id', { type: 'search-context', query: 'a', requestId: '<x>' }],
+	[
+		'search-context oversized',
+		{ type: 'search-context', query: 'x'.repeat(MAX_CONTEXT_QUERY_CHARS + 1), requestId: 'q' },
+	],
+	['pick-context with a payload', { type: 'pick-context', chips: [] }],
+	['drop-uris empty', { type: 'drop-uris', uris: [] }],
+	['drop-uris not strings', { type: 'drop-uris', uris: [1] }],
+	[
+		'drop-uris too many',
+		{ type: 'drop-uris', uris: Array.from({ length: MAX_DROPPED_URIS + 1 }, () => 'file:///a') },
+	],
 	['prototype pollution attempt', JSON.parse('{"type":"cancel","__proto__":{"polluted":true}}')],
 ];
 
@@ -153,7 +174,12 @@ describe('assertNever', () => {
 			case 'ready':
 			case 'cancel':
 			case 'reject':
+			case 'pick-context':
 				return message.type;
+			case 'search-context':
+				return message.query;
+			case 'drop-uris':
+				return message.uris.join(',');
 			case 'ask':
 				return message.question;
 			case 'open-diff':

@@ -20,6 +20,9 @@ function recorder() {
 		reject: record('reject'),
 		openRun: record('openRun'),
 		approval: record('approval'),
+		searchContext: record('searchContext'),
+		pickContext: record('pickContext'),
+		dropUris: record('dropUris'),
 	};
 	const send = (raw: unknown) =>
 		dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: (m) => warnings.push(m) });
@@ -42,6 +45,9 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'open-diff', path: 'src/a.ts', version: 'final' },
 			{ type: 'accept', hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' },
 			{ type: 'select-hunks', path: 'src/a.ts', ids: ['alt#2'], selected: true },
+			{ type: 'search-context', query: 'src', requestId: 'q1' },
+			{ type: 'pick-context' },
+			{ type: 'drop-uris', uris: ['file:///w/a.ts'] },
 		];
 		for (const message of valid) expect(await send(message)).toBe(true);
 		expect(calls).toEqual([
@@ -57,6 +63,9 @@ describe('dispatchWebviewMessage', () => {
 			['openDiff', 'src/a.ts', 'final'],
 			['accept', { hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' }],
 			['selectHunks', 'src/a.ts', ['alt#2'], true],
+			['searchContext', 'src', 'q1'],
+			['pickContext'],
+			['dropUris', ['file:///w/a.ts']],
 		]);
 	});
 
