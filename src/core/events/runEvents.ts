@@ -116,6 +116,8 @@ export type RunEventBody =
 			type: 'command-sandbox';
 			mode: SandboxMode | 'off';
 			network: boolean;
+			/** Where commands run: a copy-on-write overlay of the workspace, or a copy (absent when off). */
+			scratch?: 'overlay' | 'copy';
 			/** What the user is told (with the reason when off or unsandboxed). */
 			notice: string;
 	  }
