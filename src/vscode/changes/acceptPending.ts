@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { targetOf } from '../../core/changes/changeSet.js';
+import { appendChangeLog, type RecordedFile, recordFile } from '../../core/changes/acceptRecord.js';
+import { allHunkIds, targetOf } from '../../core/changes/changeSet.js';
 import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile.js';
 import { writeRefusal } from '../../core/workspace/applyChanges.js';
 import { sha256 } from '../../core/workspace/sha256.js';
@@ -7,7 +8,7 @@ import type { AcceptRequest } from '../../protocol/messages.js';
 import { buildWorkspaceEdit } from './buildWorkspaceEdit.js';
 import type { ChangePrompts } from './changePrompts.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
-import { readCurrent } from './workspaceFiles.js';
+import { hasLanded, readCurrent } from './workspaceFiles.js';
 
 /** The request's `paths` (default: every pending file) and `hunks` (override the pending selection), checked against the pending set. */
 export interface AcceptInput extends Pick<AcceptRequest, 'paths' | 'hunks'> {
@@ -35,6 +36,8 @@ export interface AcceptResult {
 	readonly skipped: readonly string[];
 	/** Targets refused by the path check at write time, with the reason. */
 	readonly unsafe: readonly { readonly path: string; readonly reason: string }[];
+	/** Why the accept could not be recorded in the run's `changes-log.jsonl` (so Revert Run cannot undo it). */
+	readonly unrecorded?: string;
 }
 
 const nothing = { resolved: [], written: [], merged: [], marked: [], skipped: [], unsafe: [] } as const;
@@ -52,11 +55,17 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const winner = pending.set.winner?.agentId ?? 'the team';
 	const labels = { ours: 'Current (your edits)', theirs: `MassGen run ${pending.runId} (${winner})` };
 
-	const plans: { plan: FilePlan; dirty: boolean }[] = [];
+	const plans: { plan: FilePlan; dirty: boolean; before: string | null }[] = [];
+	/** Part of a file's proposed change is left out: not all of the winner's hunks, or a runner-up's. */
+	let partial = false;
 	for (const file of files) {
-		const target = targetOf(file, override.get(file.path) ?? pending.selected(file.path));
+		const selection = override.get(file.path) ?? pending.selected(file.path);
+		const all = allHunkIds(file);
+		partial ||= selection.size !== all.length || all.some((id) => !selection.has(id));
+		const target = targetOf(file, selection);
 		const current = await readCurrent(pending.uri(file.path));
-		plans.push({ plan: planFile(file, target, current.text, sha256, labels), dirty: current.dirty });
+		const plan = planFile(file, target, current.text, sha256, labels);
+		plans.push({ plan, dirty: current.dirty, before: current.text });
 	}
 	const conflicts = plans.flatMap(({ plan }) => (plan.outcome === 'conflict' ? [plan] : []));
 	const writable = plans.filter(({ plan }) => plan.outcome === 'apply' || plan.outcome === 'merged').length;
@@ -84,11 +93,17 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 			}
 			if (plan.resolution) {
 				entries.push({ path: plan.path, op: plan.resolution, dirty, marked: plan.reason !== 'deleted' });
-			}
+			} else partial = true;
 		}
 		resolved.push(plan.path);
 	}
-	if (entries.length === 0) return { status: 'applied', ...nothing, resolved, skipped };
+	const already = plans.flatMap(({ plan, before }) =>
+		plan.outcome === 'already' ? [recordFile(plan.path, before, before)] : [],
+	);
+	if (entries.length === 0) {
+		const unrecorded = await record(pending.run.runDir, already, partial);
+		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
+	}
 
 	// Re-resolved now, right before the edit: a link the tree gained since the run must not redirect a write.
 	const { writePolicy } = pending.run;
@@ -133,6 +148,14 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		if (doc.isDirty) await doc.save();
 	}
 	const left = entries.filter((entry) => !landed.has(entry.path)).map((entry) => entry.path);
+	// What landed, as the user has it now (a dirty buffer's text, else the disk's): what a revert compares against.
+	const wrote: RecordedFile[] = [];
+	for (const entry of entries) {
+		if (!landed.has(entry.path)) continue;
+		const before = plans.find(({ plan }) => plan.path === entry.path)!.before;
+		wrote.push(recordFile(entry.path, before, (await readCurrent(pending.uri(entry.path))).text));
+	}
+	const unrecorded = await record(pending.run.runDir, [...wrote, ...already], partial);
 	const merged = plans.flatMap(({ plan }) =>
 		plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : [],
 	);
@@ -144,16 +167,21 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		merged,
 		marked: entries.filter((entry) => entry.marked && landed.has(entry.path)).map((entry) => entry.path),
 		skipped: [...skipped, ...left],
+		...unrecorded,
 	};
 }
 
-/** Whether a file now is what the op makes it (the buffer for an edited file, the disk for created and deleted ones). */
-async function hasLanded(uri: vscode.Uri, op: FileOp): Promise<boolean> {
-	if (op.kind === 'write' && !op.create) {
-		// The editor keeps a document's own line endings and strips a BOM: compare without either.
-		const plain = (text: string) => text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-		return plain((await vscode.workspace.openTextDocument(uri)).getText()) === plain(op.text);
+/** Appends the accept to the run's record; a failure is reported, never thrown (the edit is applied already). */
+async function record(
+	runDir: string,
+	files: readonly RecordedFile[],
+	partial: boolean,
+): Promise<{ unrecorded?: string }> {
+	if (files.length === 0) return {};
+	try {
+		await appendChangeLog(runDir, { kind: 'accept', by: 'editor', partial, files: [...files] });
+		return {};
+	} catch (error) {
+		return { unrecorded: error instanceof Error ? error.message : String(error) };
 	}
-	const current = await readCurrent(uri);
-	return op.kind === 'delete' ? current.text === null : current.text === op.text;
 }

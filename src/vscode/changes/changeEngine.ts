@@ -4,3 +4,4 @@ export { buildReviewChangeSet } from '../../core/changes/changeSet.js';
 export { HunkApplyError } from '../../core/changes/hunks.js';
 export { acceptPending } from './acceptPending.js';
 export { PendingChangeSet } from './pendingChangeSet.js';
+export { appendChangeLog } from '../../core/changes/acceptRecord.js';

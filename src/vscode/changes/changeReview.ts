@@ -135,7 +135,17 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._deps.log.info(
 			`change review: rejected ${gone.join(', ')} of run ${pending.runId}; nothing was written`,
 		);
+		await this._recordReject(pending, gone);
 		await this._resolve(pending, gone);
+	}
+
+	/** Appends a reject entry to the run's record (the Runs view and follow-ups read it); a failure is logged. */
+	private async _recordReject(pending: PendingChangeSet, paths: readonly string[]): Promise<void> {
+		if (paths.length === 0) return;
+		const { appendChangeLog } = await this._loadEngine();
+		await appendChangeLog(pending.run.runDir, { kind: 'reject', by: 'editor', paths: [...paths] }).catch(
+			(error: unknown) => this._fail('record', error),
+		);
 	}
 
 	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
@@ -242,6 +252,10 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		}
 		if (result.status === 'rerun') {
 			log.info(`change review: re-running the team on the current files (run ${pending.runId} discarded)`);
+			await this._recordReject(
+				pending,
+				pending.files().map((file) => file.path),
+			);
 			await this._resolve(
 				pending,
 				pending.files().map((file) => file.path),
@@ -252,6 +266,12 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		log.info(
 			`change review: run ${pending.runId}: wrote ${result.written.join(', ') || 'nothing'}${result.merged.length ? `; merged with your edits: ${result.merged.join(', ')}` : ''}${result.marked.length ? `; conflict markers: ${result.marked.join(', ')}` : ''}`,
 		);
+		if (result.unrecorded !== undefined) {
+			log.warn(`change review: run ${pending.runId}: the accept was not recorded: ${result.unrecorded}`);
+			void vscode.window.showWarningMessage(
+				`MassGen: the changes were applied, but could not be recorded, so Revert Run cannot undo them (${result.unrecorded}). Undo (Ctrl+Z) still can.`,
+			);
+		}
 		await this._resolve(pending, result.resolved);
 		for (const path of result.marked) {
 			await vscode.window.showTextDocument(pending.uri(path), { preview: false });

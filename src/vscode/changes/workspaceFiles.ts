@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { FileOp } from '../../core/changes/planFile.js';
 
 /** The text a file has for the user right now: an open dirty buffer, else the disk (null: no file). */
 export interface CurrentText {
@@ -30,4 +31,15 @@ export async function readDisk(uri: vscode.Uri): Promise<string | null> {
 		if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return null;
 		throw error;
 	}
+}
+
+/** Whether a file now is what the op makes it (the buffer for an edited file, the disk for created and deleted ones). */
+export async function hasLanded(uri: vscode.Uri, op: FileOp): Promise<boolean> {
+	if (op.kind === 'write' && !op.create) {
+		// The editor keeps a document's own line endings and strips a BOM: compare without either.
+		const plain = (text: string) => text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+		return plain((await vscode.workspace.openTextDocument(uri)).getText()) === plain(op.text);
+	}
+	const current = await readCurrent(uri);
+	return op.kind === 'delete' ? current.text === null : current.text === op.text;
 }
