@@ -2,8 +2,21 @@
  * An attachment as the panel's ask box holds it (issue 12): a removable chip the webview shows and
  * sends back with the question. `request` mirrors the core's `AttachmentRequest` in JSON-safe form
  * (an image's bytes as base64), so it crosses `postMessage` and survives the webview's saved state;
- * the host validates it (`webviewMessageSchema`) and converts it (`chipToRequest`). Types only.
+ * the host validates it (`webviewMessageSchema`) and converts it (`chipToRequest`). Types and the
+ * caps both sides apply (the webview fits images to them; the schema refuses what exceeds them).
  */
+
+/**
+ * The core's cap for one image (`defaultContextLimits.imageBytes`; a test keeps them equal), not
+ * imported: the resolver's module would bring the tools into the extension and webview bundles.
+ */
+export const MAX_CHIP_IMAGE_BYTES = 5 * 1024 * 1024;
+/** All images of one question together, base64: what one image at the core's cap takes. */
+export const MAX_CHIP_BASE64_CHARS = Math.ceil(MAX_CHIP_IMAGE_BYTES / 3) * 4;
+export const MAX_CHIPS = 32;
+export const MAX_CHIP_LABEL_CHARS = 256;
+/** A chip's thumbnail is a small preview the webview draws; the host never reads it. */
+export const MAX_THUMBNAIL_CHARS = 256 * 1024;
 
 /** 1-based, inclusive (as the core's `LineRange`). */
 export interface ChipLineRange {

@@ -4,29 +4,33 @@
  */
 import { z } from 'zod';
 import { runIdPattern } from '../core/logs/runId.js';
+import {
+	MAX_CHIP_BASE64_CHARS,
+	MAX_CHIP_LABEL_CHARS,
+	MAX_CHIPS,
+	MAX_THUMBNAIL_CHARS,
+} from './attachmentChip.js';
 import type { WebviewMessage } from './messages.js';
+
+// The caps live with the chip type (the webview applies them too); re-exported for the host's callers.
+export {
+	MAX_CHIP_BASE64_CHARS,
+	MAX_CHIP_IMAGE_BYTES,
+	MAX_CHIP_LABEL_CHARS,
+	MAX_CHIPS,
+	MAX_THUMBNAIL_CHARS,
+} from './attachmentChip.js';
 
 export const MAX_QUESTION_CHARS = 100_000;
 export const MAX_PATH_CHARS = 1_024;
 export const MAX_ACCEPT_PATHS = 10_000;
 export const MAX_NOTE_CHARS = 2_000;
 export const MAX_HUNK_IDS = 10_000;
-export const MAX_CHIPS = 32;
-export const MAX_CHIP_LABEL_CHARS = 256;
-/** A chip's thumbnail is a small preview the webview draws; the host never reads it. */
-export const MAX_THUMBNAIL_CHARS = 256 * 1024;
 /** Text a chip carries itself (a terminal's output, a note): the core cuts it to its caps anyway. */
 export const MAX_CHIP_TEXT_CHARS = 1024 * 1024;
 export const MAX_CHIP_DIAGNOSTICS = 1_000;
 export const MAX_CONTEXT_QUERY_CHARS = 256;
 export const MAX_DROPPED_URIS = 100;
-/**
- * The core's cap for one image (`defaultContextLimits.imageBytes`; a test keeps them equal), not
- * imported: the resolver's module would bring the tools into the extension bundle.
- */
-export const MAX_CHIP_IMAGE_BYTES = 5 * 1024 * 1024;
-/** All images of one question together, base64: what one image at the core's cap takes. */
-export const MAX_CHIP_BASE64_CHARS = Math.ceil(MAX_CHIP_IMAGE_BYTES / 3) * 4;
 
 /**
  * Workspace-relative, `/`-separated, no `..` segment, no leading `/` or drive letter, no control

@@ -6,12 +6,14 @@ import { listRuns } from '../core/logs/listRuns.js';
 import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
 import { readRunEvents } from '../core/logs/readRunEvents.js';
 import { runsDir } from '../core/logs/runLog.js';
+import type { AttachmentChip } from '../protocol/attachmentChip.js';
 import type { ApprovalDecision, HostMessage } from '../protocol/messages.js';
 import { reduceRunEvents } from '../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../protocol/runState.js';
 import type { ParseResult } from '../protocol/webviewMessageSchema.js';
 import { viewTypes } from './commandIds.js';
 import { Disposable, toDisposable } from './lifecycle.js';
+import { ContextSearch } from './panel/contextSearch.js';
 import { dispatchWebviewMessage, type PanelActions } from './panel/dispatchWebviewMessage.js';
 import type { RunController } from './run/runController.js';
 import type { ChangeActions } from './run/runTypes.js';
@@ -32,6 +34,8 @@ export interface PanelHostDeps {
 	readonly memento: vscode.Memento;
 	/** Every message to the webview passes through them (live events are redacted already; past runs, change sets and late errors too). */
 	readonly secrets?: SessionSecrets;
+	/** The ask box's "+": the context picker (chips to add; undefined when the user cancelled). */
+	readonly pickContext?: () => Promise<readonly AttachmentChip[] | undefined>;
 }
 
 /** An approval card's answer, validated (the request may no longer wait: its receiver checks). */
@@ -62,6 +66,10 @@ export class PanelHost extends Disposable {
 	private _title = 'MassGen';
 	/** Set while the host itself closes the panel (deactivate, window reload): not a user's close. */
 	private _closingOurselves = false;
+	/** `#` completion's file list and watcher: made at the first `#`, dropped with the panel. */
+	private _contextSearch: ContextSearch | undefined;
+	/** `addAttachmentChips` waiting for the webview's snapshot. */
+	private readonly _readyWaiters: (() => void)[] = [];
 
 	constructor(private readonly _deps: PanelHostDeps) {
 		super();
@@ -191,6 +199,8 @@ export class PanelHost extends Disposable {
 				this._panel = undefined;
 				this._ready = false;
 				this._viewing = undefined;
+				this._contextSearch?.dispose();
+				this._contextSearch = undefined;
 				this._deps.log.debug('panel closed');
 				if (!this._closingOurselves) this._cancelRunOfClosedPanel();
 			}),
@@ -268,7 +278,48 @@ export class PanelHost extends Disposable {
 		reject: () => this._deps.changes.reject(),
 		selectHunks: (path, ids, selected) => this._deps.changes.selectHunks(path, ids, selected),
 		approval: (requestId, decision, note) => this._onDidAnswerApproval.fire({ requestId, decision, note }),
+		searchContext: async (query, requestId) => {
+			const search = this._searchSession();
+			const items = search
+				? await search.search(query).catch((error: unknown) => this._noResults(error))
+				: [];
+			this._post({ type: 'context-results', requestId, items });
+		},
+		pickContext: async () => {
+			const chips = await this._deps.pickContext?.();
+			if (chips?.length) this._post({ type: 'chips-added', chips });
+		},
+		dropUris: async (uris) => {
+			const search = this._searchSession();
+			if (!search) return;
+			this._post({ type: 'chips-added', ...(await search.fromUris(uris)) });
+		},
 	};
+
+	/**
+	 * Adds chips to the ask box (the "Add Context" command): reveals the panel and posts them once
+	 * it is ready (a panel opened just now gets them after its snapshot).
+	 */
+	async addAttachmentChips(chips: readonly AttachmentChip[]): Promise<void> {
+		this.show({ preserveFocus: false });
+		if (!this._ready) await this._whenReady();
+		this._post({ type: 'chips-added', chips });
+	}
+
+	private _whenReady(): Promise<void> {
+		return new Promise((resolve) => this._readyWaiters.push(resolve));
+	}
+
+	private _searchSession(): ContextSearch | undefined {
+		const folder = workspaceFolder();
+		if (!folder || !this._panel) return undefined;
+		return (this._contextSearch ??= new ContextSearch(folder, this._deps.log));
+	}
+
+	private _noResults(error: unknown): AttachmentChip[] {
+		this._deps.log.warn(`ask box: cannot list the workspace's files: ${errorMessage(error)}`);
+		return [];
+	}
 
 	private async _openRun(runId: string): Promise<void> {
 		const live = this._deps.runs.state;
@@ -319,6 +370,7 @@ export class PanelHost extends Disposable {
 		this._ready = this._panel !== undefined;
 		this._post({ type: 'snapshot', state, runs });
 		this._post({ type: 'change-set', changeSet: this._deps.changes.changeSet() });
+		if (this._ready) for (const resolve of this._readyWaiters.splice(0)) resolve();
 	}
 
 	private async _postRuns(): Promise<void> {

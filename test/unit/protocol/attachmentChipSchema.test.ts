@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { defaultContextLimits } from '../../../src/core/context/resolveAttachments.js';
-import type { AttachmentChip, ChipRequest } from '../../../src/protocol/attachmentChip.js';
 import {
 	MAX_CHIP_BASE64_CHARS,
 	MAX_CHIP_IMAGE_BYTES,
-	MAX_CHIPS,
 	MAX_CHIP_LABEL_CHARS,
-	parseWebviewMessage,
-} from '../../../src/protocol/webviewMessageSchema.js';
+	MAX_CHIPS,
+	type AttachmentChip,
+	type ChipRequest,
+} from '../../../src/protocol/attachmentChip.js';
+import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
 
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
 

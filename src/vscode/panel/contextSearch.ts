@@ -1,0 +1,211 @@
+/**
+ * What the ask box's `#` completion and drops offer (issue 12), built on the host: the fixed items
+ * (`#selection`, `#file`, `#changes`, `#problems`, from the editor the user was in) and the
+ * workspace's files and folders (`WorkspaceFileList`, read once per panel and refreshed when files
+ * are created or deleted). The requests are built here, never taken from the webview's words; the
+ * core still checks every path when the run starts.
+ */
+import { posix } from 'node:path';
+import * as vscode from 'vscode';
+import { secretPaths } from '../../core/workspace/secretPaths.js';
+import type { AttachmentChip } from '../../protocol/attachmentChip.js';
+import { editorAttachments, workspacePath, type EditorState } from '../context/editorAttachments.js';
+import { toDiagnostic } from '../context/fixRequest.js';
+import { editorRipgrep, listFilesWithRipgrep, WorkspaceFileList } from '../context/workspaceFileList.js';
+import { Disposable } from '../lifecycle.js';
+import { readSecretPathsSetting, secretPathsKey } from '../run/secretPathsSetting.js';
+
+/** Suggestions one `#` query returns at most. */
+export const maxContextResults = 30;
+
+/**
+ * A file or folder chip: the core tells a file, a folder and an image apart by what is on disk.
+ * The id only needs to be unique in one answer: the ask box gives each chip its own when it adds it.
+ */
+export function pathChip(path: string, folder: boolean, id: string): AttachmentChip {
+	const name = posix.basename(path);
+	return {
+		id,
+		label: folder ? `${name}/` : name,
+		detail: folder ? `folder ${path}/` : path,
+		request: { kind: 'path', path },
+	};
+}
+
+/**
+ * The editor `#file` and `#selection` mean: the active one, or (the panel has the focus, so no
+ * text editor is active) the first visible one.
+ */
+function editorOfUser(): vscode.TextEditor | undefined {
+	return (
+		vscode.window.activeTextEditor ??
+		vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file')
+	);
+}
+
+function editorState(editor: vscode.TextEditor): EditorState {
+	const { document, selection } = editor;
+	return {
+		scheme: document.uri.scheme,
+		fsPath: document.uri.fsPath,
+		isDirty: document.isDirty,
+		selection: {
+			startLine: selection.start.line,
+			startCharacter: selection.start.character,
+			endLine: selection.end.line,
+			endCharacter: selection.end.character,
+		},
+	};
+}
+
+/** The fixed items there is something for now, with the keyword each answers to. */
+function fixedChips(folder: vscode.WorkspaceFolder): { keyword: string; chip: AttachmentChip }[] {
+	const items: { keyword: string; chip: AttachmentChip }[] = [];
+	const editor = editorOfUser();
+	const attached = editor ? editorAttachments(folder.uri.fsPath, editorState(editor)) : undefined;
+	const request = attached?.requests[0];
+	if (request?.kind === 'file') {
+		if (request.range) {
+			items.push({
+				keyword: 'selection',
+				chip: { id: 'fixed-selection', label: 'selection', detail: attached!.label!, request },
+			});
+		}
+		items.push({
+			keyword: 'file',
+			chip: {
+				id: 'fixed-file',
+				label: posix.basename(request.path),
+				detail: `active file ${request.path}`,
+				request: { kind: 'file', path: request.path },
+			},
+		});
+	}
+	items.push({
+		keyword: 'changes',
+		chip: {
+			id: 'fixed-changes',
+			label: 'changes',
+			detail: 'working-tree diff',
+			request: { kind: 'diff', source: 'working-tree' },
+		},
+	});
+	const path = editor && workspacePath(folder.uri.fsPath, editor.document.uri.fsPath);
+	const diagnostics = editor && path ? vscode.languages.getDiagnostics(editor.document.uri) : [];
+	if (path && diagnostics.length > 0) {
+		const problems = diagnostics.map((d) =>
+			toDiagnostic({
+				startLine: d.range.start.line,
+				startCharacter: d.range.start.character,
+				endLine: d.range.end.line,
+				severity: d.severity,
+				message: d.message,
+				...(d.source ? { source: d.source } : {}),
+				...(d.code !== undefined ? { code: typeof d.code === 'object' ? d.code.value : d.code } : {}),
+			}),
+		);
+		items.push({
+			keyword: 'problems',
+			chip: {
+				id: 'fixed-problems',
+				label: 'problems',
+				detail: `${diagnostics.length} in ${path}`,
+				request: { kind: 'diagnostics', path, items: problems },
+			},
+		});
+	}
+	return items;
+}
+
+/** Per panel session: the file list, its watcher, and the answers to `#` queries. */
+export class ContextSearch extends Disposable {
+	private readonly _files: WorkspaceFileList;
+
+	constructor(
+		private readonly _folder: vscode.WorkspaceFolder,
+		log: vscode.LogOutputChannel,
+	) {
+		super();
+		const binary = editorRipgrep(vscode.env.appRoot);
+		if (!binary) log.warn('ask box: VS Code ships no ripgrep here; # completion offers the fixed items only');
+		this._files = new WorkspaceFileList(
+			() => (binary ? listFilesWithRipgrep(binary, _folder.uri.fsPath) : Promise.resolve([])),
+			() => secretPaths(readSecretPathsSetting(_folder.uri).patterns),
+		);
+		const watcher = this._register(
+			vscode.workspace.createFileSystemWatcher(
+				new vscode.RelativePattern(_folder, '**/*'),
+				false,
+				true,
+				false,
+			),
+		);
+		const invalidate = () => this._files.invalidate();
+		this._register(watcher.onDidCreate(invalidate));
+		this._register(watcher.onDidDelete(invalidate));
+		this._register(
+			vscode.workspace.onDidChangeConfiguration((event) => {
+				if (event.affectsConfiguration(secretPathsKey)) invalidate();
+			}),
+		);
+	}
+
+	/** Fixed items whose keyword starts with the query first, then the best-matching files and folders. */
+	async search(query: string): Promise<AttachmentChip[]> {
+		const needle = query.trim().toLowerCase();
+		const fixed = fixedChips(this._folder)
+			.filter((item) => item.keyword.startsWith(needle))
+			.map((item) => item.chip);
+		const entries = await this._files.search(query, maxContextResults - fixed.length);
+		return [...fixed, ...entries.map((entry, i) => pathChip(entry.path, entry.folder, `file-${i}`))];
+	}
+
+	/**
+	 * Chips for URIs dropped from the Explorer: those in the workspace folder and not secret; the
+	 * notice names the others. Folders are told apart by the core (a `path` chip).
+	 */
+	async fromUris(uris: readonly string[]): Promise<{ chips: AttachmentChip[]; notice?: string }> {
+		const secret = secretPaths(readSecretPathsSetting(this._folder.uri).patterns);
+		const chips: AttachmentChip[] = [];
+		const left: string[] = [];
+		for (const raw of uris) {
+			let uri: vscode.Uri;
+			try {
+				uri = vscode.Uri.parse(raw, true);
+			} catch {
+				left.push(`${raw.slice(0, 80)} (not a URI)`);
+				continue;
+			}
+			const rel =
+				uri.scheme === 'file' || uri.scheme === 'vscode-remote' ? relativeTo(this._folder, uri) : undefined;
+			if (rel === undefined) {
+				left.push(`${posix.basename(uri.path) || raw.slice(0, 80)} (outside the workspace folder)`);
+				continue;
+			}
+			const hit = secret.match(rel);
+			if (hit !== null) {
+				left.push(`${rel} (a secret path: ${hit})`);
+				continue;
+			}
+			const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(this._folder.uri, rel)).then(
+				(s) => s,
+				() => undefined,
+			);
+			if (!stat) {
+				left.push(`${rel} (not found)`);
+				continue;
+			}
+			chips.push(pathChip(rel, (stat.type & vscode.FileType.Directory) !== 0, `drop-${chips.length}`));
+		}
+		return { chips, ...(left.length ? { notice: `Not attached: ${left.join('; ')}.` } : {}) };
+	}
+}
+
+/** The workspace-relative path of `uri` (its path compared with the folder's), else undefined. */
+function relativeTo(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string | undefined {
+	const base = folder.uri.path.replace(/\/+$/, '');
+	const path = posix.normalize(uri.path);
+	if (!path.startsWith(`${base}/`)) return undefined;
+	const rel = path.slice(base.length + 1).replace(/\/+$/, '');
+	return rel === '' || rel.split('/').includes('..') ? undefined : rel;
+}
