@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
+import { runIdPattern } from '../core/logs/runId.js';
 
 export type CliCommand =
 	| {
@@ -21,7 +22,11 @@ export type CliCommand =
 			readonly attachDiff: readonly DiffSource[];
 			/** `-`: stdin is the question (no other words) or a `text` attachment (after the question). */
 			readonly stdin?: 'question' | 'attachment';
+			/** `--continue [ID]`: follow up on a session or run (`id` undefined: the latest session). */
+			readonly continue?: { readonly id: string | undefined };
 	  }
+	| { readonly kind: 'runs'; readonly workspace: string; readonly json: boolean }
+	| { readonly kind: 'show'; readonly workspace: string; readonly runId: string; readonly markdown: boolean }
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
 	| { readonly kind: 'help' };
@@ -30,7 +35,9 @@ export class UsageError extends Error {}
 
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
-              [--attach PATH]... [--attach-diff[=staged]] "QUESTION" [-]
+              [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] "QUESTION" [-]
+  massgen runs [--workspace DIR] [--json]
+  massgen show RUN_ID [--workspace DIR] [--markdown]
   massgen validate FILE
   massgen --version
 
@@ -54,19 +61,30 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
                        (git diff | massgen run "review this" -); alone it is the question
                        (echo "why?" | massgen run -). Stdin is read only when - is given
           Attachments are cut to 100 KiB each and 400 KiB in all; an image over 5 MiB is refused
+          --continue   follow up on the latest session: every agent is given its earlier turns (questions,
+                       final answers, what became of their changes). With a SESSION_ID: that session; with
+                       the RUN_ID of an earlier turn: a fork, a new session from that turn.
+                       (--continue=ID for an id not in run id form)
+runs      List the workspace's runs, newest first: id, time, status, winner, cost, changes, question
+          --json       the runs as JSON (with session and parent run), and the skipped directories
+show      Print one run: question, attachments, each agent's answer, votes, winner, final answer,
+          the change set as a diff, usage and cost
+          --markdown   as a self-contained Markdown report (for a pull request or an issue)
 validate  Check a config file; prints file:line:col: messages.
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
 3 timed out, 4 cancelled.`;
 
 /** Parses argv (without node and script). Throws UsageError with a message for the user. */
 export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
-	const { rest: args, diffs } = takeAttachDiff(argv);
+	const { rest: afterDiff, diffs } = takeAttachDiff(argv);
+	const { rest: args, continued } = takeContinue(afterDiff);
 	let parsed;
 	try {
 		parsed = parseArgs({
 			args,
 			allowPositionals: true,
 			strict: true,
+			tokens: true,
 			options: {
 				config: { type: 'string' },
 				workspace: { type: 'string' },
@@ -77,6 +95,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				'deny-all': { type: 'boolean', default: false },
 				'unsandboxed-commands': { type: 'boolean', default: false },
 				attach: { type: 'string', multiple: true, default: [] },
+				markdown: { type: 'boolean', default: false },
 				version: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
 			},
@@ -84,10 +103,27 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	} catch (error) {
 		throw new UsageError((error as Error).message);
 	}
-	const { values, positionals } = parsed;
+	const { values, positionals, tokens } = parsed;
 	if (values.version) return { kind: 'version' };
 	if (values.help || positionals.length === 0) return { kind: 'help' };
 	const [command, ...rest] = positionals;
+	const given = tokens.flatMap((token) => (token.kind === 'option' ? [token.name] : []));
+	if (continued && command !== 'run') throw new UsageError('--continue is an option of run');
+	if (command === 'runs' || command === 'show') {
+		const allowed = command === 'runs' ? ['workspace', 'json'] : ['workspace', 'markdown'];
+		const wrong = given.find((name) => !allowed.includes(name));
+		if (wrong !== undefined || diffs.length > 0) {
+			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of ${command}`);
+		}
+		const workspace = values.workspace ?? cwd;
+		if (command === 'runs') {
+			if (rest.length > 0) throw new UsageError('runs takes no arguments');
+			return { kind: 'runs', workspace, json: values.json ?? false };
+		}
+		if (rest.length !== 1) throw new UsageError('show takes exactly one RUN_ID (massgen runs lists them)');
+		return { kind: 'show', workspace, runId: rest[0]!, markdown: values.markdown ?? false };
+	}
+	if (values.markdown) throw new UsageError('--markdown is an option of show');
 	if (command === 'validate') {
 		if (rest.length !== 1) throw new UsageError('validate takes exactly one FILE');
 		return { kind: 'validate', file: rest[0]! };
@@ -122,7 +158,39 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		attach: (values.attach ?? []).map((path) => resolve(cwd, path)),
 		attachDiff: diffs,
 		...(dashes ? { stdin: question ? 'attachment' : 'question' } : {}),
+		...(continued ? { continue: continued } : {}),
 	};
+}
+
+/**
+ * `--continue` takes an optional id, like `--attach-diff`: the next word is the id only when it
+ * has the form of a run id (session ids are run ids), so `--continue "why?"` keeps its question.
+ */
+function takeContinue(argv: readonly string[]): { rest: string[]; continued?: { id: string | undefined } } {
+	const rest: string[] = [];
+	let continued: { id: string | undefined } | undefined;
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i]!;
+		if (arg === '--') {
+			rest.push(...argv.slice(i));
+			break;
+		}
+		if (arg !== '--continue' && !arg.startsWith('--continue=')) {
+			rest.push(arg);
+			continue;
+		}
+		if (continued) throw new UsageError('give --continue at most once');
+		if (arg.startsWith('--continue=')) {
+			const id = arg.slice('--continue='.length);
+			if (id === '') throw new UsageError('--continue= needs a RUN_ID or SESSION_ID');
+			continued = { id };
+		} else if (runIdPattern.test(argv[i + 1] ?? '')) {
+			continued = { id: argv[++i] };
+		} else {
+			continued = { id: undefined };
+		}
+	}
+	return continued ? { rest, continued } : { rest };
 }
 
 /**

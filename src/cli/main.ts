@@ -2,7 +2,10 @@ import { version } from '../../package.json';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
+import { redactedIo } from './redactedIo.js';
 import { runCommand } from './runCommand.js';
+import { runsCommand } from './runsCommand.js';
+import { showCommand } from './showCommand.js';
 import { validateCommand } from './validateCommand.js';
 
 /** The `massgen` command. User errors print a message and an exit code, never a stack trace. */
@@ -26,6 +29,16 @@ async function main(): Promise<number> {
 				return 0;
 			case 'validate':
 				return await validateCommand(command.file, process.env, process.stderr);
+			case 'runs':
+			case 'show': {
+				// Run directories are redacted as written; this masks the environment's secrets on top.
+				const redactor = new Redactor(environmentSecrets(process.env));
+				const io = redactedIo(
+					{ stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal },
+					() => redactor,
+				);
+				return command.kind === 'runs' ? await runsCommand(command, io) : await showCommand(command, io);
+			}
 			case 'run':
 				return await runCommand(command, {
 					stdout: process.stdout,

@@ -9,6 +9,8 @@ import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import { runSession, type RunSessionOutcome } from '../core/run/runSession.js';
+import { followUpOf, type FollowUp } from '../core/sessions/followUp.js';
+import { SessionError } from '../core/sessions/historyOf.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { resolveTeam, type ResolvedTeam } from '../core/team/resolveTeam.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
@@ -35,6 +37,8 @@ export async function runCommand(
 	const piped = command.stdin && (await readStdin(io));
 	if (piped !== undefined && piped.trim() === '') return fail(io, 'stdin (-) was empty', 2);
 	const question = command.stdin === 'question' ? piped!.trim() : command.question;
+	const followUp = command.continue && (await continueFrom(root, command.continue.id, io));
+	if (followUp === null) return 1;
 	const attachments: AttachmentRequest[] = [
 		...command.attach.map((path) => ({ kind: 'path' as const, path })),
 		...command.attachDiff.map((source) => ({ kind: 'diff' as const, source })),
@@ -61,6 +65,7 @@ export async function runCommand(
 			keys: team.keys,
 			workspaceRoot: root,
 			question,
+			...(followUp ?? {}),
 			attachments,
 			signal: io.signal,
 			shippedConfigsDir: shippedConfigsDir(),
@@ -147,6 +152,25 @@ async function loadTeam(
 	for (const left of dropped) io.stderr.write(`default team: leaving out ${left.id}: ${left.why}\n`);
 	for (const issue of issues) io.stderr.write(`${formatIssue(issue)}\n`);
 	return resolution.ok ? { ...resolution.team, keys } : undefined;
+}
+
+/** The follow-up's history and session, said on stderr; null (after the reason) when there is none. */
+async function continueFrom(root: string, id: string | undefined, io: CliIo): Promise<FollowUp | null> {
+	try {
+		const followUp = await followUpOf(root, id);
+		const { parentRunId } = followUp.session;
+		const turns = `${followUp.history.length} earlier turn(s)`;
+		io.stderr.write(
+			followUp.session.id === undefined
+				? `massgen: forking from run ${parentRunId} (${turns}): a new session\n`
+				: `massgen: continuing session ${followUp.session.id} after run ${parentRunId} (${turns})\n`,
+		);
+		return followUp;
+	} catch (error) {
+		if (!(error instanceof SessionError)) throw error;
+		fail(io, error.message);
+		return null;
+	}
 }
 
 function fail(io: CliIo, message: string, code = 1): number {

@@ -32,7 +32,8 @@ export async function readRunRecord(runDir: string, runId: string): Promise<RunR
 		text = await readFile(file, 'utf8');
 		const result = parseResult(text, runId);
 		if (typeof result === 'string') return { ok: false, reason: result };
-		const startedAt = (runIdDate(runId) ?? mtime).toISOString();
+		const duration = typeof result.durationMs === 'number' ? result.durationMs : 0;
+		const startedAt = startTime(runId, mtime.getTime() - duration).toISOString();
 		return { ok: true, result, session: result.session ?? { id: runId, parentRunId: null }, startedAt };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
@@ -68,6 +69,18 @@ function parseResult(text: string, runId: string): RunResult | string {
 		return 'result.json has a bad session record';
 	}
 	return value as RunResult;
+}
+
+/**
+ * The run id holds the start to the second; the result's write time less the run's duration
+ * places it within that second, so runs started in the same second keep their order. A copied
+ * workspace (new modification times) falls back to the id's second.
+ */
+function startTime(runId: string, fromResult: number): Date {
+	const second = runIdDate(runId);
+	if (!second) return new Date(fromResult);
+	const start = second.getTime();
+	return new Date(fromResult >= start && fromResult < start + 1000 ? fromResult : start);
 }
 
 function isSessionRecord(value: unknown): value is SessionRecord {

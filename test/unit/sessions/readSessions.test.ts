@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -129,6 +129,29 @@ describe('readSessions', () => {
 			[OLD]: 'result.json has no valid status',
 			'20250102-000000-bad0': 'result.json has a bad session record',
 		});
+	});
+
+	it('orders runs started in the same second by when they ran, not by their ids', async () => {
+		const early = '20250101-090000-zzzz';
+		const late = '20250101-090000-aaaa';
+		await turn(early, 'early', undefined, { durationMs: 100 });
+		await turn(late, 'late', undefined, { durationMs: 100 });
+		// Written at 09:00:00.300 and 09:00:00.700: started at .200 and .600.
+		await utimes(
+			join(runDir(early), 'result.json'),
+			new Date('2025-01-01T09:00:00.300Z'),
+			new Date('2025-01-01T09:00:00.300Z'),
+		);
+		await utimes(
+			join(runDir(late), 'result.json'),
+			new Date('2025-01-01T09:00:00.700Z'),
+			new Date('2025-01-01T09:00:00.700Z'),
+		);
+		const { sessions } = await readSessions(ws);
+		expect(sessions.map((s) => [s.id, s.turns[0]!.startedAt])).toEqual([
+			[late, '2025-01-01T09:00:00.600Z'],
+			[early, '2025-01-01T09:00:00.200Z'],
+		]);
 	});
 
 	it('returns nothing for a workspace without runs', async () => {

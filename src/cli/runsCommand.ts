@@ -1,0 +1,59 @@
+/**
+ * `massgen runs`: every run of the workspace, newest first, from the run directories (issue 13).
+ */
+import { resolve } from 'node:path';
+import { readSessions } from '../core/sessions/readSessions.js';
+import { formatChanges, formatCost, formatTime, oneLine } from '../core/sessions/reportFormat.js';
+import type { TurnSummary } from '../core/sessions/sessionTypes.js';
+import type { CliCommand } from './args.js';
+import type { CliIo } from './cliIo.js';
+
+export async function runsCommand(
+	command: Extract<CliCommand, { kind: 'runs' }>,
+	io: CliIo,
+): Promise<number> {
+	const { sessions, skipped } = await readSessions(resolve(command.workspace));
+	const runs = sessions.flatMap((line) => line.turns).sort(newestFirst);
+	if (command.json) {
+		// The list, not the answers: `massgen show` prints one run whole.
+		const listed = runs.map(({ finalAnswer: _, ...turn }) => turn);
+		io.stdout.write(`${JSON.stringify({ runs: listed, skipped }, null, 2)}\n`);
+		return 0;
+	}
+	if (runs.length === 0) io.stderr.write('no runs in this workspace\n');
+	else io.stdout.write(`${formatRuns(runs)}\n`);
+	for (const skip of skipped) io.stderr.write(`skipped ${skip.runId}: ${skip.reason}\n`);
+	return 0;
+}
+
+/** A follow-up is marked `↳`, a fork's first turn `⑂` (its parent in the last column of `--json`). */
+function formatRuns(runs: readonly TurnSummary[]): string {
+	const rows = runs.map((run) => [
+		run.runId,
+		formatTime(run.startedAt),
+		run.status,
+		run.winner?.agentId ?? '-',
+		formatCost(run.costUsd),
+		formatChanges(0, run.changes),
+		`${mark(run)}${oneLine(run.question, 60)}`,
+	]);
+	const head = ['RUN', 'STARTED', 'STATUS', 'WINNER', 'COST', 'CHANGES', 'QUESTION'];
+	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+	return [head, ...rows]
+		.map((row) =>
+			row
+				.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+				.join('  ')
+				.trimEnd(),
+		)
+		.join('\n');
+}
+
+function mark(run: TurnSummary): string {
+	if (run.parentRunId === null) return '';
+	return run.sessionId === run.runId ? '⑂ ' : '↳ ';
+}
+
+function newestFirst(a: TurnSummary, b: TurnSummary): number {
+	return b.startedAt.localeCompare(a.startedAt) || b.runId.localeCompare(a.runId);
+}

@@ -1,0 +1,73 @@
+/**
+ * `massgen show RUN [--markdown]`: one run from its directory, as text for the terminal or as
+ * the Markdown report the editor's Export Run writes.
+ */
+import { resolve } from 'node:path';
+import { runMarkdown } from '../core/sessions/exportMarkdown.js';
+import { SessionError } from '../core/sessions/historyOf.js';
+import {
+	formatAttachment,
+	formatChanges,
+	formatCost,
+	formatDuration,
+	formatTime,
+} from '../core/sessions/reportFormat.js';
+import { readRunReport, type RunReport } from '../core/sessions/runReport.js';
+import type { CliCommand } from './args.js';
+import type { CliIo } from './cliIo.js';
+
+export async function showCommand(
+	command: Extract<CliCommand, { kind: 'show' }>,
+	io: CliIo,
+): Promise<number> {
+	let report: RunReport;
+	try {
+		report = await readRunReport(resolve(command.workspace), command.runId);
+	} catch (error) {
+		if (!(error instanceof SessionError)) throw error;
+		io.stderr.write(`massgen: ${error.message} (massgen runs lists the runs)\n`);
+		return 1;
+	}
+	io.stdout.write(command.markdown ? runMarkdown(report) : runText(report));
+	return 0;
+}
+
+function runText(report: RunReport): string {
+	const { result } = report;
+	const models = new Map(report.agents.map((a) => [a.agentId, `${a.provider} ${a.model}`]));
+	const section = (title: string, body: string) => `── ${title} ──\n${body.trimEnd()}`;
+	const parts = [
+		[
+			`run       ${result.runId}`,
+			`started   ${formatTime(report.startedAt)}`,
+			`status    ${result.status} (${formatDuration(result.durationMs)})`,
+			`winner    ${result.winner ? `${result.winner.agentId} (${result.winner.label})` : 'none'}`,
+			`cost      ${formatCost(report.costUsd)}`,
+			`changes   ${formatChanges(result.changes.length, report.changes)}`,
+			`session   ${report.session.id}${report.session.parentRunId ? ` (follows up on ${report.session.parentRunId})` : ''}`,
+			...(result.error ? [`error     ${result.error}`] : []),
+		].join('\n'),
+		section('question', result.question),
+	];
+	if (result.attachments?.length) {
+		parts.push(section('attachments', result.attachments.map((a) => `- ${formatAttachment(a)}`).join('\n')));
+	}
+	for (const answer of result.answers) {
+		const model = models.get(answer.agentId);
+		parts.push(section(`${answer.agentId} ${answer.label}${model ? ` · ${model}` : ''}`, answer.content));
+	}
+	if (result.votes.length) {
+		const votes = result.votes.map((v) => `${v.voter} → ${v.votedFor} (${v.votedForLabel}): ${v.reason}`);
+		parts.push(section('votes', votes.join('\n')));
+	}
+	parts.push(section('final answer', result.finalAnswer ?? '(none)'));
+	if (report.patch.trim()) parts.push(section('changes', report.patch));
+	if (result.usage.length) {
+		const lines = result.usage.map(
+			(u) =>
+				`${u.agentId}: ${u.calls} call(s), ${u.inputTokens} input (${u.cachedInputTokens ?? 0} cached), ${u.outputTokens} output, ${formatCost(u.costUsd)}`,
+		);
+		parts.push(section('usage', lines.join('\n')));
+	}
+	return `${parts.join('\n\n')}\n`;
+}

@@ -1,0 +1,49 @@
+/**
+ * Words and numbers shared by the run reports (`massgen show`, `massgen runs`, Export Run).
+ */
+import type { ChangeOutcome } from '../changes/acceptRecord.js';
+import type { AttachmentRecord } from '../events/runEvents.js';
+
+export function formatCost(costUsd: number | null): string {
+	return costUsd === null ? 'no price' : `$${costUsd.toFixed(costUsd >= 1 ? 2 : 4)}`;
+}
+
+export function formatBytes(bytes: number): string {
+	return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** `2025-01-01 09:00 UTC`. */
+export function formatTime(iso: string): string {
+	return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+export function formatDuration(ms: number): string {
+	return ms < 60_000
+		? `${(ms / 1000).toFixed(1)} s`
+		: `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+const outcomeWords: Record<ChangeOutcome, string> = {
+	none: 'none',
+	pending: 'pending',
+	accepted: 'accepted',
+	'partly-accepted': 'partly accepted',
+	rejected: 'rejected',
+	reverted: 'reverted',
+};
+
+/** `3 files, accepted`, or `none`. */
+export function formatChanges(count: number, outcome: ChangeOutcome): string {
+	return count === 0 ? outcomeWords[outcome] : `${count} file(s), ${outcomeWords[outcome]}`;
+}
+
+export function formatAttachment(a: AttachmentRecord): string {
+	const lines = a.lines ? ` lines ${a.lines.start}–${a.lines.end}` : '';
+	return `${a.kind} ${a.source}${lines} (${formatBytes(a.bytes)}${a.truncated ? ', cut to the caps' : ''})`;
+}
+
+/** One line, at most `max` characters. */
+export function oneLine(text: string, max: number): string {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

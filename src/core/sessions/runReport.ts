@@ -1,0 +1,67 @@
+/**
+ * One run read back for a report (`massgen show`, the editor's Export Run): its result, the
+ * agents' models from the first event, and the winner's diff. Everything comes from the run
+ * directory, which is redacted as it is written.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
+import type { RunAgentInfo, SessionRecord } from '../events/runEvents.js';
+import { parseEventLine } from '../logs/readRunEvents.js';
+import { isSafeRunId } from '../logs/runId.js';
+import { runsDir } from '../logs/runLog.js';
+import type { RunResult } from '../orchestrator/types.js';
+import { SessionError } from './historyOf.js';
+import { readRunRecord, runCost } from './readRunRecord.js';
+
+export interface RunReport {
+	readonly result: RunResult;
+	readonly session: SessionRecord;
+	readonly startedAt: string;
+	/** From `run-start`; empty when the log's first line is unreadable. */
+	readonly agents: readonly RunAgentInfo[];
+	/** `changes.patch`; empty when the run proposed no changes. */
+	readonly patch: string;
+	readonly costUsd: number | null;
+	readonly changes: ChangeOutcome;
+}
+
+/** Throws `SessionError` when the run is not there or its result cannot be read. */
+export async function readRunReport(workspaceRoot: string, runId: string): Promise<RunReport> {
+	if (!isSafeRunId(runId)) throw new SessionError(`'${runId}' is not a run id`);
+	const runDir = join(runsDir(workspaceRoot), runId);
+	const read = await readRunRecord(runDir, runId);
+	if (!read.ok) throw new SessionError(`run ${runId}: ${read.reason}`);
+	const { result, session, startedAt } = read;
+	const patch = await readFile(join(runDir, 'changes.patch'), 'utf8').catch(() => '');
+	const log = await readChangeLog(runDir).catch(() => []);
+	return {
+		result,
+		session,
+		startedAt,
+		agents: await readAgents(runDir),
+		patch,
+		costUsd: runCost(result),
+		changes: changeOutcome(log, result.changes.length),
+	};
+}
+
+/** Only the first line: the log of a long run is large. */
+async function readAgents(runDir: string): Promise<RunAgentInfo[]> {
+	const stream = createReadStream(join(runDir, 'events.jsonl'), { encoding: 'utf8' });
+	const lines = createInterface({ input: stream, crlfDelay: Infinity });
+	try {
+		for await (const line of lines) {
+			const event = parseEventLine(line);
+			return event?.type === 'run-start' && Array.isArray(event.agents) ? event.agents : [];
+		}
+		return [];
+	} catch {
+		return [];
+	} finally {
+		lines.close();
+		stream.destroy();
+	}
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs, UsageError } from '../../../src/cli/args.js';
+
+const parse = (...argv: string[]) => parseCliArgs(argv, '/work/here');
+const runId = '20250101-090000-abcd';
+
+describe('massgen run --continue, runs and show arguments', () => {
+	it('takes the word after --continue as the id only when it has the form of a run id', () => {
+		expect(parse('run', '--continue', 'why', 'not?')).toMatchObject({
+			question: 'why not?',
+			continue: { id: undefined },
+		});
+		expect(parse('run', '--continue', runId, 'and then?')).toMatchObject({
+			question: 'and then?',
+			continue: { id: runId },
+		});
+		expect(parse('run', '--continue=my-old-run', 'q')).toMatchObject({ continue: { id: 'my-old-run' } });
+		expect(parse('run', 'q')).not.toHaveProperty('continue');
+		expect(parse('run', '--', '--continue', 'is a word')).toMatchObject({ question: '--continue is a word' });
+	});
+
+	it('refuses --continue twice, without an id after =, or outside run', () => {
+		expect(() => parse('run', '--continue', '--continue', 'q')).toThrow(
+			new UsageError('give --continue at most once'),
+		);
+		expect(() => parse('run', '--continue=', 'q')).toThrow('--continue= needs a RUN_ID or SESSION_ID');
+		expect(() => parse('runs', '--continue')).toThrow('--continue is an option of run');
+	});
+
+	it('parses runs and show with their own options only', () => {
+		expect(parse('runs', '--json', '--workspace', '/ws')).toEqual({
+			kind: 'runs',
+			workspace: '/ws',
+			json: true,
+		});
+		expect(parse('show', runId, '--markdown')).toEqual({
+			kind: 'show',
+			workspace: '/work/here',
+			runId,
+			markdown: true,
+		});
+		expect(() => parse('show')).toThrow('show takes exactly one RUN_ID (massgen runs lists them)');
+		expect(() => parse('runs', 'extra')).toThrow('runs takes no arguments');
+		expect(() => parse('show', runId, '--json')).toThrow('--json is not an option of show');
+		expect(() => parse('runs', '--attach-diff')).toThrow('--attach-diff is not an option of runs');
+		expect(() => parse('run', '--markdown', 'q')).toThrow('--markdown is an option of show');
+	});
+});
