@@ -9,14 +9,20 @@
  * - `list_directory` of the wide folder;
  * - the run snapshot's memory after an agent read N files, and after a whole-workspace search
  *   (bytes of text it holds as UTF-16, and the heap growth when run with --expose-gc);
- * - the time to make a command scratch copy (target: under 2 s).
+ * - the time to make a command's scratch (target: under 2 s): a copy, and the overlay (what runs use
+ *   where the sandbox can mount one), and the time of one `true` command in each once it exists
+ *   (for the overlay: the secrets look before and after, the mount, the nested sandbox).
  * Prints a table on stdout. BENCH_FILES overrides the tree's size; BENCH_REPEAT the repeats.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { detectSandbox } from '../../src/core/sandbox/detectSandbox.js';
 import { ScratchCopy } from '../../src/core/tools/commandScratch.js';
+import { OverlayScratch } from '../../src/core/tools/overlayScratch.js';
+import { runCommandTool } from '../../src/core/tools/runCommandTool.js';
+import type { ScratchSpace } from '../../src/core/tools/scratchSpace.js';
 import { createToolbox } from '../../src/core/tools/createToolbox.js';
 import { ripgrepOnPath } from '../../src/core/tools/ripgrep.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
@@ -267,24 +273,7 @@ async function main(): Promise<void> {
 		);
 	}
 
-	{
-		const { workspace } = await freshToolbox();
-		const times: number[] = [];
-		let failure = '';
-		for (let i = 0; i < repeat; i++) {
-			const copy = new ScratchCopy({ workspaceRoot: root, label: 'bench', dependencies: 'mount' });
-			const start = performance.now();
-			try {
-				await copy.prepare(new Map(), workspace.runSnapshot);
-				times.push(performance.now() - start);
-			} catch (error) {
-				failure = (error as Error).message;
-			} finally {
-				await copy.dispose();
-			}
-		}
-		row('scratch copy', times.length > 0 ? fmt(median(times)) : 'failed', failure);
-	}
+	await scratchRows();
 
 	const [load1, load5] = loadavg();
 	console.log(
@@ -293,6 +282,63 @@ async function main(): Promise<void> {
 	const width = Math.max(...rows.map(([what]) => what.length));
 	for (const [what, value, note] of rows) {
 		console.log(`${what.padEnd(width)}  ${value.padStart(10)}  ${note}`);
+	}
+}
+
+/** Making each kind of scratch, and one command in it, through `run_command` on the real sandbox. */
+async function scratchRows(): Promise<void> {
+	const { sandbox } = await detectSandbox();
+	const ripgrep = ripgrepOnPath(process.env) ?? undefined;
+	const kinds: [string, () => ScratchSpace][] = [
+		['copy', () => new ScratchCopy({ workspaceRoot: root, label: 'bench', dependencies: 'mount' })],
+	];
+	if (sandbox?.overlay && ripgrep) {
+		const tools = sandbox.overlay;
+		kinds.push([
+			'overlay',
+			() => new OverlayScratch({ workspaceRoot: root, label: 'bench', tools, ripgrep }),
+		]);
+	}
+	for (const [kind, make] of kinds) {
+		const made: number[] = [];
+		const commands: number[] = [];
+		let failure = '';
+		for (let i = 0; i < repeat; i++) {
+			const { workspace } = await freshToolbox();
+			const scratch = make();
+			const context = {
+				agentId: 'bench',
+				overlay: workspace.createOverlay(),
+				phase: 'coordination' as const,
+				signal: new AbortController().signal,
+			};
+			try {
+				let start = performance.now();
+				await scratch.prepare(new Map(), workspace.runSnapshot);
+				made.push(performance.now() - start);
+				if (sandbox === null) continue;
+				const tool = runCommandTool({
+					timeoutMs: 60_000,
+					maxOutputBytes: 64 * 1024,
+					parentEnv: { PATH: process.env['PATH'], HOME: tmpdir() },
+					sandbox,
+					network: false,
+					workspaceRoot: root,
+					scratch: () => scratch,
+				});
+				start = performance.now();
+				const outcome = await tool.execute({ command: 'true' }, context);
+				if (outcome.isError) throw new Error(outcome.text);
+				commands.push(performance.now() - start);
+			} catch (error) {
+				failure = (error as Error).message;
+			} finally {
+				await scratch.dispose();
+			}
+		}
+		row(`scratch: make the ${kind}`, made.length > 0 ? fmt(median(made)) : 'failed', failure);
+		if (commands.length > 0)
+			row(`scratch: a command in the ${kind}`, fmt(median(commands)), '`true`, sandboxed');
 	}
 }
 

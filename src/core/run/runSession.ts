@@ -129,7 +129,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	};
 	try {
 		const context = { ...options.team, root, env, runDir: log.runDir, redactor, secretFiles, workspaceMcp };
-		const tools = options.tools && runTools(options.tools, context);
+		const tools = options.tools && runTools(options.tools, { ...context, ripgrep: workspace.ripgrep });
 		const orchestrator = new Orchestrator({
 			runId,
 			question: options.question,

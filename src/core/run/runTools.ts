@@ -42,6 +42,8 @@ export interface RunToolsContext {
 	readonly redactor: Redactor;
 	readonly secretFiles: SecretPaths;
 	readonly workspaceMcp: WorkspaceMcpServers | undefined;
+	/** The run's ripgrep (the scratch lists the workspace with it). */
+	readonly ripgrep: string | undefined;
 }
 
 /** The run's `RunOptions.tools`, as `createRunTools` documents it. */
@@ -69,6 +71,7 @@ export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
 		env: context.env,
 		secrets: redactor.needles,
 		secretPaths: context.secretFiles,
+		...(context.ripgrep ? { ripgrep: context.ripgrep } : {}),
 		onNotice,
 	});
 }

@@ -8,6 +8,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandSandbox, SandboxRequest } from './commandSandbox.js';
+import { overlayArgv, type OverlayTools } from './overlayMount.js';
 
 /** System folders hidden in every sandbox: `/run` holds sockets to daemons (Docker, D-Bus, the user session). */
 const alwaysHidden = ['/tmp', '/run'].filter((path) => existsSync(path));
@@ -35,6 +36,8 @@ export function isolationArgs(strict: boolean): string[] {
 
 export function bubblewrapArgs(request: SandboxRequest, strict = true): string[] {
 	const args = isolationArgs(strict);
+	// Inside the overlay's namespace we are its root: commands get the user's own ids back, as without one.
+	if (request.overlay !== undefined) args.push(...userIds());
 	if (request.network) args.push('--share-net');
 	args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
 	for (const path of unique([...alwaysHidden, ...request.hiddenPaths])) {
@@ -56,12 +59,25 @@ export function bubblewrapArgs(request: SandboxRequest, strict = true): string[]
 	return args;
 }
 
-export function bubblewrapSandbox(bwrapPath: string, strict = true): CommandSandbox {
+/** `overlay`: the tools of a copy-on-write scratch, where `detectOverlay` found that it works (strict only). */
+export function bubblewrapSandbox(bwrapPath: string, strict = true, overlay?: OverlayTools): CommandSandbox {
 	return {
 		mode: 'bubblewrap',
 		tempDir: '/tmp',
-		wrap: (argv, request) => [bwrapPath, ...bubblewrapArgs(request, strict), '--', ...argv],
+		...(overlay && strict ? { overlay } : {}),
+		wrap: (argv, request) => {
+			const inner = [bwrapPath, ...bubblewrapArgs(request, strict), '--', ...argv];
+			if (request.overlay === undefined) return inner;
+			if (!overlay || !strict) throw new Error('this sandbox cannot mount an overlay scratch');
+			return overlayArgv(overlay, request.overlay, inner);
+		},
 	};
+}
+
+export function userIds(): string[] {
+	const uid = process.getuid?.() ?? 0;
+	const gid = process.getgid?.() ?? 0;
+	return ['--uid', String(uid), '--gid', String(gid)];
 }
 
 function unique(paths: readonly string[]): string[] {

@@ -5,6 +5,7 @@
  */
 
 import type { SandboxMode } from '../events/runEvents.js';
+import type { OverlayLayers, OverlayTools } from './overlayMount.js';
 
 /** A host folder made visible, read-only, at `target` inside the sandbox. */
 export interface ReadOnlyBind {
@@ -26,12 +27,16 @@ export interface SandboxRequest {
 	readonly hiddenPaths: readonly string[];
 	/** Whether the command may use the network (all or nothing: neither backend filters by domain). */
 	readonly network: boolean;
+	/** The scratch folder is an overlay mounted for the command (only where `CommandSandbox.overlay`). */
+	readonly overlay?: OverlayLayers;
 }
 
 export interface CommandSandbox {
 	readonly mode: SandboxMode;
 	/** `TMPDIR` inside the sandbox; undefined = a `tmp` folder in the scratch home. */
 	readonly tempDir?: string;
+	/** Set where a copy-on-write scratch (an overlay in a user namespace) was tried and works here. */
+	readonly overlay?: OverlayTools;
 	/** The argv to spawn instead of `argv` (`argv[0]` is the shell). */
 	wrap(argv: readonly string[], request: SandboxRequest): readonly string[];
 }

@@ -8,6 +8,7 @@ import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { bubblewrapSandbox, isolationArgs } from './bubblewrap.js';
 import type { CommandSandbox } from './commandSandbox.js';
+import { detectOverlay } from './detectOverlay.js';
 import { sandboxExecPath, sandboxExecSandbox } from './sandboxExec.js';
 
 export type SandboxDetection =
@@ -17,8 +18,10 @@ export interface DetectOptions {
 	readonly platform?: NodeJS.Platform;
 	/** `bwrap` to use (`MASSGEN_BWRAP_PATH`); default: found on `PATH`. */
 	readonly bwrapPath?: string;
-	/** For finding `bwrap`. */
+	/** For finding `bwrap` (and `unshare`, `mount`, `tar` for the overlay scratch). */
 	readonly path?: string;
+	/** Try the copy-on-write scratch (default true; `MASSGEN_SCRATCH=copy` turns it off). */
+	readonly overlay?: boolean;
 }
 
 type Probe = { readonly strict: boolean } | { readonly failure: string };
@@ -45,9 +48,12 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
 		probes.set(bwrap, probe);
 	}
 	const result = await probe;
-	return 'strict' in result
-		? { sandbox: bubblewrapSandbox(bwrap, result.strict) }
-		: { sandbox: null, reason: `bubblewrap cannot start a sandbox here (${result.failure})` };
+	if (!('strict' in result)) {
+		return { sandbox: null, reason: `bubblewrap cannot start a sandbox here (${result.failure})` };
+	}
+	const wantOverlay = result.strict && options.overlay !== false;
+	const overlay = wantOverlay ? await detectOverlay(bwrap, options.path ?? process.env['PATH'] ?? '') : null;
+	return { sandbox: bubblewrapSandbox(bwrap, result.strict, overlay ?? undefined) };
 }
 
 async function probeBubblewrap(bwrap: string): Promise<Probe> {

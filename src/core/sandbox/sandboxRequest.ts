@@ -4,6 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute } from 'node:path';
 import { isInside } from '../util/paths.js';
 import type { ReadOnlyBind, SandboxRequest } from './commandSandbox.js';
+import type { OverlayLayers } from './overlayMount.js';
 
 export interface HostLayout {
 	/** The real workspace (realpath). */
@@ -24,6 +25,8 @@ export interface CommandPlace {
 	readonly homeDir: string;
 	readonly dependencyMounts: readonly ReadOnlyBind[];
 	readonly network: boolean;
+	/** The scratch is an overlay: its layers, mounted at `scratchDir` for the command. */
+	readonly overlay?: OverlayLayers | undefined;
 }
 
 export function sandboxRequest(host: HostLayout, place: CommandPlace): SandboxRequest {
@@ -55,6 +58,7 @@ export function sandboxRequest(host: HostLayout, place: CommandPlace): SandboxRe
 		readOnlyBinds: [...tools, ...place.dependencyMounts],
 		hiddenPaths: hidden,
 		network: place.network,
+		...(place.overlay ? { overlay: place.overlay } : {}),
 	};
 }
 

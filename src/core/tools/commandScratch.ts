@@ -48,6 +48,7 @@ import ignore, { type Ignore } from 'ignore';
 import { isRootOrInside, readOrNull } from '../util/paths.js';
 import type { SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
+import type { CapturedBases, DependencyMount, ScratchSpace } from './scratchSpace.js';
 
 export interface ScratchOptions {
 	readonly workspaceRoot: string;
@@ -64,17 +65,6 @@ export interface ScratchOptions {
 	readonly dependencies?: 'mount' | 'link';
 }
 
-/** A real dependency folder and the place in the copy where a sandbox binds it read-only. */
-export interface DependencyMount {
-	readonly source: string;
-	readonly target: string;
-}
-
-/** What the copy needs of the run snapshot (`RunSnapshot`): each path captured so far with its base. */
-export interface CapturedBases {
-	captured(): Iterable<[string, SnapshotEntry]>;
-}
-
 export class ScratchTooLargeError extends Error {
 	override readonly name = 'ScratchTooLargeError';
 }
@@ -82,7 +72,8 @@ export class ScratchTooLargeError extends Error {
 export const defaultLinkedFolders: readonly string[] = ['node_modules', '.venv', 'venv'];
 const skippedFolders = new Set(['.git', '.massgen']);
 
-export class ScratchCopy {
+export class ScratchCopy implements ScratchSpace {
+	readonly overlayLayers = undefined;
 	private root: string | undefined;
 	private creating: Promise<string> | undefined;
 	/** Overlay content last written per path (null = deleted). */
@@ -127,6 +118,16 @@ export class ScratchCopy {
 	/** Whether a workspace-relative folder is (inside) a linked dependency folder. */
 	isLinked(path: string): boolean {
 		return path.split('/').some((segment) => this.linked.has(segment.toLowerCase()));
+	}
+
+	async hasFolder(path: string): Promise<boolean> {
+		if (this.root === undefined) return false;
+		return (await stat(join(this.root, path)).catch(() => null))?.isDirectory() === true;
+	}
+
+	/** The copy was made once: nothing the user creates later reaches it. */
+	afterCommand(): Promise<string | null> {
+		return Promise.resolve(null);
 	}
 
 	/** Removes the copy (links are removed, never followed). Never rejects. */

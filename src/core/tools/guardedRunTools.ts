@@ -23,6 +23,8 @@ import { chooseCommandSandbox, type CommandSandboxChoice } from '../sandbox/comm
 import { detectSandbox } from '../sandbox/detectSandbox.js';
 import { killProcessTree } from './commandProcess.js';
 import { ScratchCopy } from './commandScratch.js';
+import { OverlayScratch } from './overlayScratch.js';
+import type { ScratchSpace } from './scratchSpace.js';
 import type { SecretPaths } from '../workspace/secretPaths.js';
 import { Redactor } from '../secrets/redactor.js';
 import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
@@ -71,6 +73,8 @@ export interface RunToolsOptions {
 	readonly env?: Readonly<Record<string, string | undefined>>;
 	/** Files `run_command`'s scratch copy leaves out (default: the built-in secret paths). */
 	readonly secretPaths?: SecretPaths;
+	/** The run's ripgrep: with it (and a sandbox that can mount one) the scratch is an overlay, not a copy. */
+	readonly ripgrep?: string;
 	/** Known secret values, redacted from the audit ledger. */
 	readonly secrets?: readonly string[];
 	/** Warnings for the user: servers that did not start, rules that did not parse, trust refusals. */
@@ -175,19 +179,26 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 	}
 
 	const children = new Set<ChildProcess>();
-	const scratches = new Map<string, ScratchCopy>();
+	const scratches = new Map<string, ScratchSpace>();
 	let sandboxChoice: CommandSandboxChoice | undefined;
 	const scratch = (agentId: string) => {
 		let copy = scratches.get(agentId);
 		if (copy === undefined) {
-			// Only bubblewrap can bind the real dependency folders read-only into the copy.
+			const label = `${context.runId.slice(-8)}-${agentId}`;
+			const secrets = options.secretPaths ? { secretPaths: options.secretPaths } : {};
+			const overlay = sandboxChoice?.sandbox?.overlay;
+			// Only bubblewrap can bind the real dependency folders read-only into a copy.
 			const dependencies = sandboxChoice?.sandbox?.mode === 'bubblewrap' ? 'mount' : 'link';
-			copy = new ScratchCopy({
-				workspaceRoot: options.workspaceRoot,
-				label: `${context.runId.slice(-8)}-${agentId}`,
-				dependencies,
-				...(options.secretPaths ? { secretPaths: options.secretPaths } : {}),
-			});
+			copy =
+				overlay && options.ripgrep
+					? new OverlayScratch({
+							workspaceRoot: options.workspaceRoot,
+							label,
+							tools: overlay,
+							ripgrep: options.ripgrep,
+							...secrets,
+						})
+					: new ScratchCopy({ workspaceRoot: options.workspaceRoot, label, dependencies, ...secrets });
 			scratches.set(agentId, copy);
 		}
 		return copy;
@@ -205,15 +216,21 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 			if (key === 'command_sandbox' && settings.commandSandbox === 'allow-unsandboxed') continue;
 			notice(ignoredKeyNotices[key]);
 		}
-		const detection = await detectSandbox({ bwrapPath: env['MASSGEN_BWRAP_PATH'], path: env['PATH'] });
+		const detection = await detectSandbox({
+			bwrapPath: env['MASSGEN_BWRAP_PATH'],
+			path: env['PATH'],
+			overlay: env['MASSGEN_SCRATCH'] !== 'copy',
+		});
 		sandboxChoice = chooseCommandSandbox(settings.commandSandbox, detection, settings.commandNetwork);
 		// Off or unsandboxed is a warning; the event tells every mode (CLI display, panel header, events.jsonl).
 		if (sandboxChoice.sandbox === null || sandboxChoice.sandbox.mode === 'none') notice(sandboxChoice.notice);
+		const scratchKind = sandboxChoice.sandbox?.overlay && options.ripgrep ? 'overlay' : 'copy';
 		context.emit({
 			type: 'command-sandbox',
 			mode: sandboxChoice.sandbox?.mode ?? 'off',
 			network: settings.commandNetwork,
 			notice: sandboxChoice.notice,
+			...(sandboxChoice.sandbox ? { scratch: scratchKind } : {}),
 		});
 		if (sandboxChoice.sandbox === null) return;
 		commands = runCommandTool({

@@ -1,10 +1,10 @@
 /**
  * `run_command(command, cwd?)`: runs a shell command line in the agent's scratch copy of the
- * workspace (see `commandScratch.ts`), after the permission engine (and maybe the user) let it,
+ * workspace (`ScratchSpace`: a copy or an overlay), after the permission engine (and maybe the user) let it,
  * behind the run's OS sandbox (`core/sandbox`) with an allow-listed environment.
  */
 import type { ChildProcess } from 'node:child_process';
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import type { CommandSandbox } from '../sandbox/commandSandbox.js';
 import { commandEnvironment } from '../sandbox/commandEnvironment.js';
 import { sandboxRequest } from '../sandbox/sandboxRequest.js';
 import { formatCommandResult, runShellCommand } from './commandRunner.js';
-import type { ScratchCopy } from './commandScratch.js';
+import type { ScratchSpace } from './scratchSpace.js';
 import type { ExtraTool, ExtraToolContext } from './guardedToolbox.js';
 import type { ToolOutcome } from './types.js';
 
@@ -34,7 +34,7 @@ export interface RunCommandToolOptions {
 	readonly network: boolean;
 	readonly workspaceRoot: string;
 	/** The agent's scratch copy (one per agent per run). */
-	readonly scratch: (agentId: string) => ScratchCopy;
+	readonly scratch: (agentId: string) => ScratchSpace;
 	/** Called with every child, so the run can end them all on close. */
 	readonly onSpawn?: (child: ChildProcess) => void;
 }
@@ -111,11 +111,7 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			};
 		}
 		const folder = join(root, cwdPath);
-		if (
-			!(await stat(folder)
-				.then((info) => info.isDirectory())
-				.catch(() => false))
-		) {
+		if (!(await copy.hasFolder(cwdPath))) {
 			return { text: `${runCommandName}: '${cwdPath}' is not a folder in the workspace`, isError: true };
 		}
 		const home = copy.homeDir!;
@@ -137,6 +133,7 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			homeDir: home,
 			dependencyMounts: copy.dependencyMounts,
 			network: options.network,
+			overlay: copy.overlayLayers,
 		});
 		const result = await runShellCommand({
 			command,
@@ -148,6 +145,8 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 			signal: context.signal,
 			onSpawn: options.onSpawn,
 		});
+		const withheld = await copy.afterCommand();
+		if (withheld !== null) return { text: `${runCommandName}: ${withheld}`, isError: true };
 		const failed = result.error !== undefined || result.timedOut || result.cancelled;
 		return { text: formatCommandResult(result, options.timeoutMs), isError: failed };
 	}

@@ -1,6 +1,7 @@
 /**
  * Issue 9 item 2, end to end: the commands that broke out of `run_command` before the OS sandbox,
- * through the built CLI with a scripted agent, with `--deny-all` and with `--yes`. Each run
+ * through the built CLI with a scripted agent, with `--deny-all` and with `--yes`, in both kinds of
+ * scratch (the overlay where this machine can mount one, and the copy: `MASSGEN_SCRATCH=copy`). Each run
  * hashes the real workspace (a git repository with `.git` and `node_modules`) and an outside
  * folder before and after, and checks that no secret of the CLI's environment or of `.env`
  * reaches stdout, stderr or the run directory.
@@ -151,14 +152,25 @@ const detection = process.platform === 'linux' ? await detectSandbox() : { sandb
 describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 	'massgen run: run_command attacks in the bubblewrap sandbox',
 	() => {
-		for (const approvals of ['--deny-all', '--yes'] as const) {
-			it(`${approvals}: nothing outside the scratch copy changes and no secret is printed`, async () => {
+		const overlay = detection.sandbox?.overlay !== undefined;
+		const cases = (['--deny-all', '--yes'] as const).flatMap((approvals) =>
+			(overlay ? (['overlay', 'copy'] as const) : (['copy'] as const)).map((scratch) => ({
+				approvals,
+				scratch,
+			})),
+		);
+		for (const { approvals, scratch } of cases) {
+			it(`${approvals}, ${scratch}: nothing outside the scratch changes and no secret is printed`, async () => {
 				const root = workspace();
 				const outside = folder('/var/tmp', 'massgen-attack-outside-');
 				writeFileSync(join(outside, 'keep.txt'), 'keep\n');
 				const commands = attacks(root, outside);
 				const before = { root: hashTree(root), outside: hashTree(outside) };
-				const env = { ...secrets, XDG_CONFIG_HOME: folder(tmpdir(), 'massgen-attack-xdg-') };
+				const env = {
+					...secrets,
+					XDG_CONFIG_HOME: folder(tmpdir(), 'massgen-attack-xdg-'),
+					...(scratch === 'copy' ? { MASSGEN_SCRATCH: 'copy' } : {}),
+				};
 				const run = await runCli(['run', approvals, '--config', team(commands), 'Try everything'], {
 					cwd: root,
 					env,
@@ -193,9 +205,14 @@ describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 					// The system is visible read-only (the outside folder is not under the hidden /tmp).
 					expect(texts[3]).toMatch(/touch: cannot touch '.*\/pwned-awk': Read-only file system/);
 					expect(texts[5]).toMatch(/could not open '.*\/diff\.txt' for writing: Read-only file system/);
-					expect(texts[8]).toMatch(/rm: cannot remove 'node_modules\/x\/index\.js': Read-only file system/);
+					// A copy binds node_modules read-only; an overlay lets the command delete its view of it (the real one is hashed above).
+					if (scratch === 'copy') {
+						expect(texts[8]).toMatch(/rm: cannot remove 'node_modules\/x\/index\.js': Read-only file system/);
+					} else {
+						expect(texts[8]).toMatch(/^exit code 0/);
+					}
 					// `/proc/$PPID` is the sandbox's own process, with the allow-listed environment.
-					expect(texts[9]).toMatch(/HOME=\/tmp\/massgen-cmd-[^\0]*\.home\0/);
+					expect(texts[9]).toMatch(/HOME=\/tmp\/massgen-cmd-[^\0]*[./]home\0/);
 					expect(texts[12]).toMatch(/cat: .*\/\.env: No such file or directory/);
 				} else {
 					expect(ran.length).toBeGreaterThan(0);
@@ -206,7 +223,7 @@ describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 				expect(run.stderr).toContain(
 					'run_command: commands run in a bubblewrap sandbox (only the scratch copy is writable; no network)',
 				);
-				expect(sandboxEvent(dir)).toMatchObject({ mode: 'bubblewrap', network: false });
+				expect(sandboxEvent(dir)).toMatchObject({ mode: 'bubblewrap', network: false, scratch });
 			}, 120_000);
 		}
 	},

@@ -2,7 +2,7 @@
  * Commands see the run snapshot: `run_command` through the tool itself, on real bubblewrap, with
  * two agents of one run (one workspace, so one `RunSnapshot`) and a "user" editing the real files
  * mid-run. What `cat` prints in any agent's copy is what `read_file` shows: the base the run
- * captured, below the agent's own edits.
+ * captured, below the agent's own edits — in a copy and in an overlay alike.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -20,6 +20,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
 import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import { OverlayScratch } from '../../../src/core/tools/overlayScratch.js';
+import { ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
+import type { ScratchSpace } from '../../../src/core/tools/scratchSpace.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
@@ -27,14 +30,18 @@ import type { Overlay } from '../../../src/core/workspace/types.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 
 const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null };
-const copies: ScratchCopy[] = [];
+const copies: ScratchSpace[] = [];
 afterAll(() => Promise.all(copies.map((copy) => copy.dispose())));
+const ripgrep = ripgrepOnPath(process.env) ?? undefined;
+const overlayTools = detection.sandbox?.overlay;
+type Kind = 'copy' | 'overlay';
+const kinds: Kind[] = overlayTools && ripgrep ? ['copy', 'overlay'] : ['copy'];
 
-/** One run: a workspace, and `run_command` with one scratch copy per agent (as `createRunTools` makes them). */
-async function team(files: Record<string, string>) {
+/** One run: a workspace, and `run_command` with one scratch per agent (as `createRunTools` makes them). */
+async function team(files: Record<string, string>, kind: Kind) {
 	const root = makeWorkspaceDir(files);
 	const workspace = await createWorkspace(root);
-	const scratches = new Map<string, ScratchCopy>();
+	const scratches = new Map<string, ScratchSpace>();
 	const tool = runCommandTool({
 		timeoutMs: 20_000,
 		maxOutputBytes: 64 * 1024,
@@ -45,7 +52,15 @@ async function team(files: Record<string, string>) {
 		scratch: (agentId) => {
 			let copy = scratches.get(agentId);
 			if (copy === undefined) {
-				copy = new ScratchCopy({ workspaceRoot: root, label: agentId, dependencies: 'mount' });
+				copy =
+					kind === 'overlay'
+						? new OverlayScratch({
+								workspaceRoot: root,
+								label: agentId,
+								tools: overlayTools!,
+								ripgrep: ripgrep!,
+							})
+						: new ScratchCopy({ workspaceRoot: root, label: agentId, dependencies: 'mount' });
 				copies.push(copy);
 				scratches.set(agentId, copy);
 			}
@@ -64,62 +79,65 @@ async function team(files: Record<string, string>) {
 	return { root, workspace, run };
 }
 
-describe.runIf(detection.sandbox !== null)('run_command sees the run snapshot (real bubblewrap)', () => {
-	it('a file agent A read and the user then edited shows the text A read in agent B’s command', async () => {
-		const { root, workspace, run } = await team({ 'notes.txt': 'as the team read it\n' });
-		const a = workspace.createOverlay();
-		const b = workspace.createOverlay();
-		expect(await a.readText('notes.txt')).toBe('as the team read it\n');
-		writeFileSync(join(root, 'notes.txt'), 'the user saved this mid-run\n');
-		expect(await run('b', b, 'cat notes.txt')).toBe('as the team read it');
-		expect(await b.readText('notes.txt')).toBe('as the team read it\n');
-		// The real file keeps the user's edit.
-		expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('the user saved this mid-run\n');
-	});
+describe.runIf(detection.sandbox !== null).each(kinds)(
+	'run_command sees the run snapshot (real bubblewrap, %s)',
+	(kind) => {
+		it('a file agent A read and the user then edited shows the text A read in agent B’s command', async () => {
+			const { root, workspace, run } = await team({ 'notes.txt': 'as the team read it\n' }, kind);
+			const a = workspace.createOverlay();
+			const b = workspace.createOverlay();
+			expect(await a.readText('notes.txt')).toBe('as the team read it\n');
+			writeFileSync(join(root, 'notes.txt'), 'the user saved this mid-run\n');
+			expect(await run('b', b, 'cat notes.txt')).toBe('as the team read it');
+			expect(await b.readText('notes.txt')).toBe('as the team read it\n');
+			// The real file keeps the user's edit.
+			expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('the user saved this mid-run\n');
+		});
 
-	it('a file captured absent that the user creates mid-run is absent in the copy', async () => {
-		const { root, workspace, run } = await team({ 'README.md': '# x\n' });
-		const a = workspace.createOverlay();
-		expect(await a.readText('later.txt')).toBeNull();
-		writeFileSync(join(root, 'later.txt'), 'created by the user\n');
-		expect(
-			await run('b', workspace.createOverlay(), 'ls; test -e later.txt && echo present || echo absent'),
-		).toBe('README.md\nabsent');
-	});
+		it('a file captured absent that the user creates mid-run is absent in the copy', async () => {
+			const { root, workspace, run } = await team({ 'README.md': '# x\n' }, kind);
+			const a = workspace.createOverlay();
+			expect(await a.readText('later.txt')).toBeNull();
+			writeFileSync(join(root, 'later.txt'), 'created by the user\n');
+			expect(
+				await run('b', workspace.createOverlay(), 'ls; test -e later.txt && echo present || echo absent'),
+			).toBe('README.md\nabsent');
+		});
 
-	it('a base captured after the copy was made reaches the copy before the next command', async () => {
-		const { root, workspace, run } = await team({ 'notes.txt': 'v1\n', 'gone.txt': 'still here\n' });
-		const b = workspace.createOverlay();
-		// B's copy is made now, from the disk (nobody has read the files yet).
-		expect(await run('b', b, 'cat notes.txt gone.txt')).toBe('v1\nstill here');
-		writeFileSync(join(root, 'notes.txt'), 'v2\n');
-		rmSync(join(root, 'gone.txt'));
-		// A reads both after the user's edits: the run's bases are v2 and "absent".
-		const a = workspace.createOverlay();
-		expect(await a.readText('notes.txt')).toBe('v2\n');
-		expect(await a.readText('gone.txt')).toBeNull();
-		writeFileSync(join(root, 'notes.txt'), 'v3\n');
-		expect(await run('b', b, 'cat notes.txt; test -e gone.txt && echo present || echo absent')).toBe(
-			'v2\nabsent',
-		);
-	});
+		it('a base captured after the copy was made reaches the copy before the next command', async () => {
+			const { root, workspace, run } = await team({ 'notes.txt': 'v1\n', 'gone.txt': 'still here\n' }, kind);
+			const b = workspace.createOverlay();
+			// B's copy is made now, from the disk (nobody has read the files yet).
+			expect(await run('b', b, 'cat notes.txt gone.txt')).toBe('v1\nstill here');
+			writeFileSync(join(root, 'notes.txt'), 'v2\n');
+			rmSync(join(root, 'gone.txt'));
+			// A reads both after the user's edits: the run's bases are v2 and "absent".
+			const a = workspace.createOverlay();
+			expect(await a.readText('notes.txt')).toBe('v2\n');
+			expect(await a.readText('gone.txt')).toBeNull();
+			writeFileSync(join(root, 'notes.txt'), 'v3\n');
+			expect(await run('b', b, 'cat notes.txt; test -e gone.txt && echo present || echo absent')).toBe(
+				'v2\nabsent',
+			);
+		});
 
-	it('the agent’s own edit wins over the snapshot, and a command’s own change stays', async () => {
-		const files = { 'notes.txt': 'base\n', 'read.txt': 'read\n', 'other.txt': 'other\n' };
-		const { root, workspace, run } = await team(files);
-		const a = workspace.createOverlay();
-		expect(await a.readText('notes.txt')).toBe('base\n');
-		expect(await a.readText('read.txt')).toBe('read\n');
-		for (const path of ['notes.txt', 'read.txt']) writeFileSync(join(root, path), 'user edit\n');
-		await a.write('notes.txt', 'the agent’s edit\n');
-		expect(await run('a', a, 'cat notes.txt read.txt; echo changed > other.txt')).toBe(
-			'the agent’s edit\nread',
-		);
-		// other.txt is captured only now: what the command wrote there is the copy's own and stays.
-		expect(await a.readText('other.txt')).toBe('other\n');
-		expect(await run('a', a, 'cat other.txt')).toBe('changed');
-	});
-});
+		it('the agent’s own edit wins over the snapshot, and a command’s own change stays', async () => {
+			const files = { 'notes.txt': 'base\n', 'read.txt': 'read\n', 'other.txt': 'other\n' };
+			const { root, workspace, run } = await team(files, kind);
+			const a = workspace.createOverlay();
+			expect(await a.readText('notes.txt')).toBe('base\n');
+			expect(await a.readText('read.txt')).toBe('read\n');
+			for (const path of ['notes.txt', 'read.txt']) writeFileSync(join(root, path), 'user edit\n');
+			await a.write('notes.txt', 'the agent’s edit\n');
+			expect(await run('a', a, 'cat notes.txt read.txt; echo changed > other.txt')).toBe(
+				'the agent’s edit\nread',
+			);
+			// other.txt is captured only now: what the command wrote there is the copy's own and stays.
+			expect(await a.readText('other.txt')).toBe('other\n');
+			expect(await run('a', a, 'cat other.txt')).toBe('changed');
+		});
+	},
+);
 
 describe.runIf(process.platform !== 'win32')(
 	'scratch copy: the snapshot layer on the real file system',
