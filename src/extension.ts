@@ -17,6 +17,7 @@ import { engineLoader, loadEngineBundle } from './vscode/run/loadEngine.js';
 import { RunController } from './vscode/run/runController.js';
 import { reportEnded } from './vscode/run/runMessages.js';
 import { RunStatusBar } from './vscode/run/runStatusBar.js';
+import { RunsView } from './vscode/runs/runsView.js';
 import { KeyStore } from './vscode/secrets.js';
 import { PanelHost } from './vscode/view.js';
 
@@ -70,6 +71,15 @@ export function activate(
 			secrets,
 		}),
 	);
+	const runsView = root.add(
+		new RunsView({
+			runs,
+			changes,
+			openInPanel: (runId) => panel.openRun(runId),
+			memento: context.workspaceState,
+			log,
+		}),
+	);
 	const approvals = root.add(createApprovals({ broker, grants, panel, log, secrets }));
 	root.add(
 		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
@@ -78,7 +88,7 @@ export function activate(
 	);
 	// A finished run is announced by a notification unless the panel already shows it.
 	root.add(runs.onDidFinishRun((run) => reportEnded(run, panel.visible, secrets.text)));
-	root.add(registerCommands({ log, panel, runs, keys, configsDir, changes, selection }));
+	root.add(registerCommands({ log, panel, runs, keys, configsDir, changes, selection, runsView }));
 	root.add(registerFixCodeActions());
 	root.add(registerAskTeamTool(runs));
 	root.add(registerChatParticipant(context.extensionUri, { runs }));
@@ -96,6 +106,8 @@ export function activate(
 			statusBar: statusBar.text,
 			panelOpen: panel.panel !== undefined,
 		}),
+		runsView,
+		panelRunId: () => panel.shownRunId,
 		activationMs,
 		approvals: approvals.api,
 	};

@@ -21,6 +21,20 @@ export const commandIds = {
 	reviewChanges: 'massgen.reviewChanges',
 	dismissFinding: 'massgen.dismissFinding',
 	clearReviewComments: 'massgen.clearReviewComments',
+	// The Runs view (src/vscode/runs): rows pass themselves; hidden from the palette but the filter ones.
+	runsOpen: 'massgen.runs.open',
+	runsContinue: 'massgen.runs.continue',
+	runsFork: 'massgen.runs.fork',
+	runsRerun: 'massgen.runs.rerun',
+	runsOpenLog: 'massgen.runs.openLog',
+	runsRevealChanges: 'massgen.runs.revealChanges',
+	runsExport: 'massgen.runs.export',
+	runsDelete: 'massgen.runs.delete',
+	runsPin: 'massgen.runs.pin',
+	runsUnpin: 'massgen.runs.unpin',
+	runsFilter: 'massgen.runs.filter',
+	runsClearFilter: 'massgen.runs.clearFilter',
+	runsRefresh: 'massgen.runs.refresh',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];
@@ -32,6 +46,8 @@ export const contextKeys = {
 	/** The active editor is a diff of the pending change set (drives the review keybindings). */
 	changeDiffActive: 'massgen.changeDiffActive',
 	hasReviewComments: 'massgen.hasReviewComments',
+	/** The Runs view has a status or text filter. */
+	runsFiltered: 'massgen.runsFiltered',
 } as const;
 
 /** Setting keys (package.json `contributes.configuration`). */
@@ -39,6 +55,13 @@ export const settingKeys = {
 	config: 'massgen.config',
 	/** Accept shows VS Code's refactor preview first (`WorkspaceEditEntryMetadata.needsConfirmation`). */
 	previewBeforeApply: 'massgen.previewBeforeApply',
+	/** Retention: `{ count?, days? }` (runs/runsView.ts). */
+	runsKeep: 'massgen.runs.keep',
+} as const;
+
+/** Tree views (package.json `contributes.views`). */
+export const viewIds = {
+	runs: 'massgen.runs',
 } as const;
 
 /** Webview panel view types. */

@@ -10,6 +10,7 @@ import { DisposableStore, type IDisposable } from './lifecycle.js';
 import type { RunController } from './run/runController.js';
 import type { SelectionReview } from './review/selectionReview.js';
 import type { KeyStore } from './secrets.js';
+import type { RunsView } from './runs/runsView.js';
 import type { PanelHost } from './view.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 import { errorDetail } from './log.js';
@@ -27,6 +28,8 @@ export interface CommandDeps {
 	readonly changes: ChangeReview;
 	/** Review Selection, Dismiss Finding, Clear Review Comments. */
 	readonly selection: SelectionReview;
+	/** The Runs view's row and title actions. */
+	readonly runsView: Pick<RunsView, 'handlers'>;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
@@ -53,6 +56,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.reviewChanges]: () => changes.review(),
 		[commandIds.dismissFinding]: (thread) => selection.dismiss(thread),
 		[commandIds.clearReviewComments]: () => selection.clear(),
+		...deps.runsView.handlers(),
 	};
 	const store = new DisposableStore();
 	for (const [id, handler] of Object.entries(handlers)) {

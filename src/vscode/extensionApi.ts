@@ -2,6 +2,7 @@ import type { Turn } from '../core/orchestrator/types.js';
 import type { RunState } from '../protocol/runState.js';
 import type { FindingThread } from './review/selectionReview.js';
 import type { ChangeActions, RunService } from './run/runTypes.js';
+import type { RunsView } from './runs/runsView.js';
 
 /**
  * What `activate()` returns: a small, typed surface for the in-host tests (and other
@@ -22,6 +23,10 @@ export interface MassGenApi {
 	findingThreads(): readonly FindingThread[];
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
 	ui(): { readonly runActive: boolean; readonly statusBar: string | undefined; readonly panelOpen: boolean };
+	/** The Runs view: its tree (`provider.getChildren`), a refresh, and retention as after a run. */
+	readonly runsView: Pick<RunsView, 'provider' | 'prune'>;
+	/** The run the panel shows (live, opened or restored after a reload); undefined when none. */
+	panelRunId(): string | undefined;
 	/** Milliseconds `activate()` took (module load excluded). */
 	readonly activationMs: number;
 }

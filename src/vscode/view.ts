@@ -266,6 +266,7 @@ export class PanelHost extends Disposable {
 				question,
 				kind: 'ask',
 				continueConversation: true,
+				...(this.shownRunId ? { continueFrom: this.shownRunId } : {}),
 				...(attachments.length ? { attachments } : {}),
 			});
 		},
@@ -319,6 +320,17 @@ export class PanelHost extends Disposable {
 	private _noResults(error: unknown): AttachmentChip[] {
 		this._deps.log.warn(`ask box: cannot list the workspace's files: ${errorMessage(error)}`);
 		return [];
+	}
+
+	/** Shows a run in the panel (the Runs view's "Open in Panel"), as the panel's past-runs list does. */
+	async openRun(runId: string): Promise<void> {
+		this.show({ preserveFocus: false });
+		await this._openRun(runId);
+	}
+
+	/** The run the panel shows (also the one it restores after a reload): its follow-ups continue that run's session. */
+	get shownRunId(): string | undefined {
+		return this._viewing?.runId ?? this._deps.runs.state?.runId ?? this._deps.memento.get<string>(lastRunKey);
 	}
 
 	private async _openRun(runId: string): Promise<void> {

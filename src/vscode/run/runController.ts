@@ -18,6 +18,7 @@ import { readConfigSetting, workspaceFolder } from '../settings.js';
 import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
+import { followUpFor, type FollowUp } from '../runs/followUp.js';
 import type { Engine } from './loadEngine.js';
 import {
 	isAttachmentError,
@@ -75,8 +76,9 @@ interface ActiveRun {
 /**
  * The one place runs start (Ask team, the panel's question box, Review selection): resolves the
  * team (architecture §9), runs the orchestrator with a cancellation token, folds the events with the
- * shared reducer and forwards them in batches. One run at a time; the conversation (question +
- * final answer of each completed turn) feeds follow-ups asked from the panel.
+ * shared reducer and forwards them in batches. One run at a time. It keeps no thread: a follow-up
+ * names the run it continues and its history is read back from the run directories, so a window
+ * reload loses nothing.
  */
 export class RunController extends Disposable implements RunService {
 	private readonly _onDidFinishRun = this._register(new vscode.EventEmitter<FinishedRun>());
@@ -89,7 +91,9 @@ export class RunController extends Disposable implements RunService {
 
 	private _active: ActiveRun | undefined;
 	private _state: RunState | null = null;
-	private _turns: Turn[] = [];
+	/** The last answered `ask` of this window: what `continueConversation` alone continues. */
+	private _lastAsked: string | undefined;
+	private _conversation: readonly Turn[] = [];
 	private _runActiveKey = false;
 
 	constructor(private readonly _deps: RunControllerDeps) {
@@ -110,9 +114,9 @@ export class RunController extends Disposable implements RunService {
 		return this._runActiveKey;
 	}
 
-	/** Completed turns of the panel conversation, oldest first. */
+	/** The last answered ask's thread as its run was given it, plus that turn; oldest first. */
 	get conversation(): readonly Turn[] {
-		return this._turns;
+		return this._conversation;
 	}
 
 	/** Cancels the active run (its pending approval requests are denied); false when there is none. */
@@ -241,9 +245,22 @@ export class RunController extends Disposable implements RunService {
 		reportTeamNotes(team, choice.notes);
 		if (token.isCancellationRequested) return cancelled;
 
-		const continues = request.kind === 'ask' && request.continueConversation === true;
-		if (request.kind === 'ask' && !continues) this._turns = [];
-		const history = continues ? [...this._turns] : [];
+		const from =
+			request.kind === 'ask'
+				? (request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined))
+				: undefined;
+		const followUp = from ? await followUpFor(root, from, request.fork === true) : undefined;
+		if (followUp && 'reason' in followUp) {
+			log.error(followUp.reason);
+			void vscode.window.showErrorMessage(`MassGen: ${this._redact(followUp.reason)}`);
+			return { refused: 'error', reason: this._redact(followUp.reason) };
+		}
+		const thread: FollowUp | undefined = followUp;
+		const history = thread?.history ?? [];
+		if (request.kind === 'ask' && !thread) {
+			this._lastAsked = undefined;
+			this._conversation = [];
+		}
 		this._state = initialRunState();
 		const batcher = new EventBatcher<RunEvent>((events) => {
 			this._deps.statusBar.update(this._state);
@@ -259,6 +276,7 @@ export class RunController extends Disposable implements RunService {
 				workspaceRoot: root,
 				question: request.question,
 				history,
+				...(thread ? { session: thread.session } : {}),
 				team,
 				keys,
 				shippedConfigsDir: this._deps.shippedConfigsDir,
@@ -290,7 +308,8 @@ export class RunController extends Disposable implements RunService {
 				result.status !== 'cancelled' &&
 				result.status !== 'failed'
 			) {
-				this._turns.push({ question: request.question, answer: result.finalAnswer });
+				this._lastAsked = result.runId;
+				this._conversation = [...history, { question: request.question, answer: result.finalAnswer }];
 			}
 			const finished: FinishedRun = {
 				request,

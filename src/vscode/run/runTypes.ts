@@ -14,10 +14,18 @@ export interface RunRequest {
 	readonly kind: 'ask' | 'review';
 	readonly review?: ReviewTarget;
 	/**
-	 * `ask` only: a follow-up in the current conversation (the panel's question box). The earlier
-	 * turns (question + final answer) are given to the run as history. Otherwise a new conversation starts.
+	 * `ask` only: a follow-up in the current conversation: the session of `continueFrom`, else of
+	 * the last run this window asked. The earlier turns (read back from their run directories) are
+	 * given to the run as history. Otherwise a new conversation starts.
 	 */
 	readonly continueConversation?: boolean;
+	/**
+	 * `ask` only (implies `continueConversation`): the run whose session this follows up on (the
+	 * run the panel shows, a Runs view row). The follow-up joins that session after its last turn;
+	 * with `fork`, it follows up on this very run as a new session line.
+	 */
+	readonly continueFrom?: string;
+	readonly fork?: boolean;
 	/**
 	 * Context for the question (the open file, a selection, a diagnostic), read by the core under the
 	 * tools' path policy. One that cannot be attached (secret, missing, too large) stops the run before

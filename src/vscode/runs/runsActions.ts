@@ -1,0 +1,260 @@
+/**
+ * What the Runs view's rows do: open in the panel, continue, fork, re-run, open the log, reveal
+ * the changed files, delete, pin. Each takes the row (and, for delete, the selection) the menu passes.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { deleteRuns } from '../../core/logs/pruneRuns.js';
+import { runsDir } from '../../core/logs/runLog.js';
+import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
+import { errorMessage } from '../../core/util/errorMessage.js';
+import { commandIds } from '../commandIds.js';
+import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
+import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
+import type { RunsNode, SessionNode, TurnNode } from './runsTreeModel.js';
+import type { SessionPins } from './sessionPins.js';
+
+export interface RunsActionDeps {
+	readonly runs: Pick<RunService, 'start'>;
+	/** Shows a run in the panel (as its past-runs list does). */
+	readonly openInPanel: (runId: string) => Promise<void>;
+	readonly changes: Pick<ChangeActions, 'changeSet'>;
+	readonly pins: SessionPins;
+	readonly log: vscode.LogOutputChannel;
+	/** The view shows the runs again (after a delete or a pin). */
+	readonly refresh: () => void;
+	/** A modal yes/no (default: a modal warning with `button`); in-host tests answer it themselves. */
+	readonly confirm?: (message: string, button: string) => Promise<boolean>;
+}
+
+export class RunsActions {
+	private readonly _confirm: (message: string, button: string) => Promise<boolean>;
+
+	constructor(private readonly _deps: RunsActionDeps) {
+		this._confirm = _deps.confirm ?? modalConfirm;
+	}
+
+	async open(node: unknown): Promise<void> {
+		const turn = turnOf(node);
+		if (turn) await this._deps.openInPanel(turn.turn.runId);
+	}
+
+	/** A follow-up after the session's last turn. `question` (a command argument) skips the input box. */
+	async continue(node: unknown, question?: unknown): Promise<void> {
+		const last = lastTurnOf(node);
+		if (!last) return;
+		question =
+			typeof question === 'string' && question.trim()
+				? question.trim()
+				: await askFollowUp(`Continue: ${last.question}`);
+		if (typeof question === 'string') await this._start({ question, kind: 'ask', continueFrom: last.runId });
+	}
+
+	/** A follow-up after this very turn, as a new session line. */
+	async fork(node: unknown, question?: unknown): Promise<void> {
+		const turn = turnOf(node);
+		if (!turn) return;
+		question =
+			typeof question === 'string' && question.trim()
+				? question.trim()
+				: await askFollowUp(`Fork from: ${turn.turn.question}`);
+		if (typeof question === 'string') {
+			await this._start({ question, kind: 'ask', continueFrom: turn.turn.runId, fork: true });
+		}
+	}
+
+	/** The same question and attachments, with the same history (a sibling of the turn). */
+	async rerun(node: unknown): Promise<void> {
+		const turn = turnOf(node);
+		if (!turn) return;
+		const runDir = join(runsDir(turn.root), turn.turn.runId);
+		const { requests, leftOut } = rerunAttachments(await recordedAttachments(runDir).catch(() => []));
+		if (leftOut.length) {
+			void vscode.window.showWarningMessage(
+				`MassGen: re-running without ${leftOut.join(', ')} (its text is not kept in the run).`,
+			);
+		}
+		const parent = turn.turn.parentRunId;
+		await this._start({
+			question: turn.turn.question,
+			kind: 'ask',
+			...(parent ? { continueFrom: parent, fork: true } : {}),
+			...(requests.length ? { attachments: requests } : {}),
+		});
+	}
+
+	async openLog(node: unknown): Promise<void> {
+		const turn = turnOf(node);
+		if (turn) {
+			await vscode.commands.executeCommand(commandIds.openRunLog, join(runsDir(turn.root), turn.turn.runId));
+		}
+	}
+
+	/** A quick pick of the files the run's change set touches; the picked one opens. */
+	async revealChanges(node: unknown): Promise<void> {
+		const turn = turnOf(node);
+		if (!turn) return;
+		const paths = await changedPaths(join(runsDir(turn.root), turn.turn.runId));
+		if (paths.length === 0) {
+			void vscode.window.showInformationMessage('MassGen: this run proposed no changes.');
+			return;
+		}
+		const picked = await vscode.window.showQuickPick(
+			paths.map((path) => ({ label: path })),
+			{
+				title: `MassGen: files changed by "${turn.turn.question.split('\n')[0]}"`,
+				placeHolder: 'Open which file?',
+			},
+		);
+		if (!picked) return;
+		const uri = vscode.Uri.file(join(turn.root, picked.label));
+		try {
+			await vscode.window.showTextDocument(uri, { preview: true });
+		} catch {
+			void vscode.window.showInformationMessage(
+				`MassGen: ${picked.label} does not exist in the workspace now.`,
+			);
+		}
+	}
+
+	/**
+	 * A turn's report, or a session's (every turn up to its last), as an untitled Markdown
+	 * document: the user decides whether and where to save it. Run directories are redacted.
+	 */
+	async exportMarkdown(node: unknown): Promise<void> {
+		const session = sessionOf(node);
+		const turn = turnOf(node);
+		const root = session?.root ?? turn?.root;
+		if (!root) return;
+		const { exportRunMarkdown, exportSessionMarkdown } =
+			await import('../../core/sessions/exportMarkdown.js');
+		const content = session
+			? await exportSessionMarkdown(root, session.session.turns.at(-1)!.runId)
+			: await exportRunMarkdown(root, turn!.turn.runId);
+		const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+		await vscode.window.showTextDocument(document, { preview: false });
+	}
+
+	/**
+	 * Deletes the selected runs (a session row stands for all its turns) after a confirmation, and
+	 * a second, explicit one when some of them still have changes waiting for Accept or Reject.
+	 */
+	async delete(node: unknown, selection?: unknown): Promise<void> {
+		const nodes = Array.isArray(selection) && selection.includes(node) ? selection : [node];
+		const turns = uniqueTurns(nodes.flatMap(turnsOf));
+		if (turns.length === 0) return;
+		const what =
+			turns.length === 1 ? `the run "${turns[0]!.turn.question.split('\n')[0]}"` : `${turns.length} runs`;
+		const sure = await this._confirm(
+			`Delete ${what}? Its run directory (log, answers, proposed changes) is removed from .massgen/runs/.`,
+			'Delete',
+		);
+		if (!sure) return;
+		const pendingRunId = this._deps.changes.changeSet()?.runId;
+		const pending = turns.filter((t) => isPending(t.turn) || t.turn.runId === pendingRunId);
+		if (pending.length > 0) {
+			const anyway = await this._confirm(
+				`${pending.length === 1 ? 'One run has' : `${pending.length} runs have`} changes that were never accepted or rejected. Delete them too?`,
+				'Delete Anyway',
+			);
+			if (!anyway) return;
+		}
+		try {
+			for (const [root, ids] of groupByRoot(turns)) await deleteRuns(root, ids);
+			this._deps.log.info(`runs view: deleted ${turns.map((t) => t.turn.runId).join(', ')}`);
+		} catch (error) {
+			void vscode.window.showErrorMessage(`MassGen: cannot delete: ${errorMessage(error)}`);
+		} finally {
+			this._deps.refresh();
+		}
+	}
+
+	async pin(node: unknown, pinned: boolean): Promise<void> {
+		const session = sessionOf(node);
+		if (!session) return;
+		await this._deps.pins.set(session.session.id, pinned);
+		this._deps.refresh();
+	}
+
+	private async _start(request: RunRequest): Promise<void> {
+		await this._deps.runs.start(request);
+	}
+}
+
+/** Changes still waiting on the user (a partly accepted set has files left). */
+export function isPending(turn: TurnSummary): boolean {
+	return turn.changes === 'pending' || turn.changes === 'partly-accepted';
+}
+
+async function modalConfirm(message: string, button: string): Promise<boolean> {
+	return (await vscode.window.showWarningMessage(message, { modal: true }, button)) === button;
+}
+
+function askFollowUp(title: string): Thenable<string | undefined> {
+	return vscode.window
+		.showInputBox({
+			title: `MassGen: ${title.split('\n')[0]!.slice(0, 80)}`,
+			prompt: 'The follow-up question; the team sees the earlier turns.',
+			ignoreFocusOut: true,
+			validateInput: (value) => (value.trim() ? undefined : 'Type a question.'),
+		})
+		.then((value) => value?.trim() || undefined);
+}
+
+function isNode(value: unknown): value is RunsNode {
+	return typeof value === 'object' && value !== null && 'kind' in value && 'id' in value;
+}
+
+function turnOf(node: unknown): TurnNode | undefined {
+	return isNode(node) && node.kind === 'turn' ? node : undefined;
+}
+
+function sessionOf(node: unknown): SessionNode | undefined {
+	return isNode(node) && node.kind === 'session' ? node : undefined;
+}
+
+/** A session row's last turn, or a turn row's session's last turn (which the row knows only when it is it). */
+function lastTurnOf(node: unknown): TurnSummary | undefined {
+	const session = sessionOf(node);
+	if (session) return session.session.turns.at(-1);
+	return turnOf(node)?.turn;
+}
+
+function turnsOf(node: unknown): TurnNode[] {
+	if (!isNode(node)) return [];
+	if (node.kind === 'turn') return [node];
+	if (node.kind === 'session') {
+		return node.session.turns.map((turn) => ({
+			kind: 'turn',
+			id: `${node.root}#${turn.runId}`,
+			root: node.root,
+			turn,
+			isLast: turn === node.session.turns.at(-1),
+		}));
+	}
+	return node.children.flatMap(turnsOf);
+}
+
+function uniqueTurns(turns: TurnNode[]): TurnNode[] {
+	return [...new Map(turns.map((turn) => [turn.id, turn])).values()];
+}
+
+function groupByRoot(turns: readonly TurnNode[]): Map<string, string[]> {
+	const groups = new Map<string, string[]>();
+	for (const { root, turn } of turns) groups.set(root, [...(groups.get(root) ?? []), turn.runId]);
+	return groups;
+}
+
+/** The paths of the change set `result.json` records. */
+async function changedPaths(runDir: string): Promise<string[]> {
+	try {
+		const result = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8')) as { changes?: unknown };
+		if (!Array.isArray(result.changes)) return [];
+		return result.changes
+			.map((change: unknown) => (change as { path?: unknown }).path)
+			.filter((path): path is string => typeof path === 'string');
+	} catch {
+		return [];
+	}
+}

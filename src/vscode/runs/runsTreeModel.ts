@@ -1,0 +1,228 @@
+/**
+ * The Runs view's tree as plain data (no `vscode`, so it is unit-tested as is): folders (only with
+ * more than one), sessions, turns, and how each row looks. `runsTreeProvider` maps it to TreeItems.
+ */
+import type { SessionLine, TurnSummary } from '../../core/sessions/sessionTypes.js';
+import { matchesFilter, type RunsFilter } from './runsFilter.js';
+
+export interface FolderSessions {
+	readonly name: string;
+	/** The folder's file system path. */
+	readonly root: string;
+	readonly sessions: readonly SessionLine[];
+}
+
+export interface FolderNode {
+	readonly kind: 'folder';
+	readonly id: string;
+	readonly name: string;
+	readonly root: string;
+	readonly children: readonly SessionNode[];
+}
+
+export interface SessionNode {
+	readonly kind: 'session';
+	readonly id: string;
+	readonly root: string;
+	readonly session: SessionLine;
+	readonly pinned: boolean;
+	/** The turns the filter lets through, oldest first. */
+	readonly children: readonly TurnNode[];
+}
+
+export interface TurnNode {
+	readonly kind: 'turn';
+	readonly id: string;
+	readonly root: string;
+	readonly turn: TurnSummary;
+	/** The last turn of its session line: a follow-up continues the line rather than forking it. */
+	readonly isLast: boolean;
+}
+
+export type RunsNode = FolderNode | SessionNode | TurnNode;
+
+/**
+ * The top level: sessions (newest activity first), under one node per folder when there is more
+ * than one. A session shows when one of its turns passes the filter, with those turns only.
+ */
+export function buildRunsTree(
+	folders: readonly FolderSessions[],
+	filter: RunsFilter,
+	isPinned: (sessionId: string) => boolean,
+): RunsNode[] {
+	const perFolder = folders.map((folder): FolderNode => {
+		const children = folder.sessions.flatMap((session): SessionNode[] => {
+			const last = session.turns.at(-1)?.runId;
+			const turns = session.turns
+				.filter((turn) => matchesFilter(turn, filter))
+				.map((turn): TurnNode => ({
+					kind: 'turn',
+					id: `${folder.root}#${turn.runId}`,
+					root: folder.root,
+					turn,
+					isLast: turn.runId === last,
+				}));
+			if (turns.length === 0) return [];
+			const pinned = isPinned(session.id);
+			const id = `${folder.root}#session:${session.id}`;
+			return [{ kind: 'session', id, root: folder.root, session, pinned, children: turns }];
+		});
+		return { kind: 'folder', id: `folder:${folder.root}`, name: folder.name, root: folder.root, children };
+	});
+	if (perFolder.length === 1) return [...perFolder[0]!.children];
+	return perFolder.filter((folder) => folder.children.length > 0);
+}
+
+export function childrenOf(node: RunsNode | undefined, top: readonly RunsNode[]): readonly RunsNode[] {
+	if (!node) return top;
+	return node.kind === 'turn' ? [] : node.children;
+}
+
+/** How a row looks: `icon` is a codicon id, `color` a theme color id. */
+export interface NodeLook {
+	readonly label: string;
+	readonly description: string;
+	/** Markdown. */
+	readonly tooltip: string;
+	readonly icon: string;
+	readonly color?: string;
+	/**
+	 * Space-separated words the menus' `when` clauses match (`viewItem =~ /\bturn\b/`): `folder`,
+	 * `session` + `pinned`/`unpinned`, `turn` + `last` + `changes-<outcome>` when it proposed changes.
+	 */
+	readonly contextValue: string;
+	readonly collapsed: 'none' | 'collapsed' | 'expanded';
+}
+
+const statusLook: Record<TurnSummary['status'], { icon: string; color: string }> = {
+	completed: { icon: 'pass-filled', color: 'testing.iconPassed' },
+	failed: { icon: 'error', color: 'testing.iconFailed' },
+	timeout: { icon: 'watch', color: 'list.warningForeground' },
+	cancelled: { icon: 'circle-slash', color: 'disabledForeground' },
+};
+
+/** '' for no changes, `changes pending`, `accepted`, `partly accepted`, `rejected`, `reverted`. */
+function outcomeText(outcome: TurnSummary['changes']): string {
+	if (outcome === 'none') return '';
+	return outcome === 'pending' ? 'changes pending' : (outcome as string).replace('-', ' ');
+}
+
+export function lookOf(node: RunsNode, now: Date, newestSessionId?: string): NodeLook {
+	switch (node.kind) {
+		case 'folder':
+			return {
+				label: node.name,
+				description: plural(node.children.length, 'session'),
+				tooltip: node.root,
+				icon: 'root-folder',
+				contextValue: 'folder',
+				collapsed: 'expanded',
+			};
+		case 'session':
+			return sessionLook(node, now, newestSessionId);
+		case 'turn':
+			return turnLook(node, now);
+	}
+}
+
+function sessionLook(node: SessionNode, now: Date, newestSessionId: string | undefined): NodeLook {
+	const { session } = node;
+	const first = session.turns[0]!;
+	const last = session.turns.at(-1)!;
+	const description = [
+		plural(session.turns.length, 'turn'),
+		relativeTime(last.startedAt, now),
+		session.forkedFrom ? 'fork' : '',
+		node.pinned ? 'pinned' : '',
+	].filter(Boolean);
+	const tooltip = [
+		`**${escapeMarkdown(firstLine(first.question))}**`,
+		`${plural(session.turns.length, 'turn')}, last ${fullDate(last.startedAt)}`,
+		session.forkedFrom ? `Forked from run \`${session.forkedFrom}\`` : '',
+		node.pinned ? 'Pinned: kept by `massgen.runs.keep`' : '',
+	].filter(Boolean);
+	return {
+		label: firstLine(first.question),
+		description: description.join(' · '),
+		tooltip: tooltip.join('\n\n'),
+		icon: node.pinned ? 'pinned' : session.forkedFrom ? 'repo-forked' : 'comment-discussion',
+		contextValue: `session ${node.pinned ? 'pinned' : 'unpinned'}`,
+		collapsed: session.id === newestSessionId ? 'expanded' : 'collapsed',
+	};
+}
+
+function turnLook(node: TurnNode, now: Date): NodeLook {
+	const { turn } = node;
+	const cost = formatCost(turn.costUsd);
+	const outcome = outcomeText(turn.changes);
+	const description = [
+		turn.winner ? turn.winner.agentId : '',
+		cost,
+		relativeTime(turn.startedAt, now),
+		outcome,
+	].filter(Boolean);
+	const facts = [
+		`Status: ${turn.status}`,
+		turn.winner ? `Winner: ${turn.winner.agentId} (${turn.winner.label})` : 'No winner',
+		`Cost: ${cost || 'no price'}`,
+	];
+	const tooltip = [
+		`**${escapeMarkdown(firstLine(turn.question))}**`,
+		facts.join(' · '),
+		`Started ${fullDate(turn.startedAt)}`,
+		turn.changes === 'none' ? 'No changes proposed' : `Changes: ${turn.changes}`,
+		`Run \`${turn.runId}\``,
+	];
+	const words = ['turn', ...(node.isLast ? ['last'] : []), ...changeWords(turn.changes)];
+	return {
+		label: firstLine(turn.question),
+		description: description.join(' · '),
+		tooltip: tooltip.join('\n\n'),
+		...statusLook[turn.status],
+		contextValue: words.join(' '),
+		collapsed: 'none',
+	};
+}
+
+function changeWords(outcome: TurnSummary['changes']): string[] {
+	return outcome === 'none' ? [] : [`changes-${outcome}`];
+}
+
+/** `just now`, `5m ago`, `3h ago`, `2d ago`, then the date. */
+export function relativeTime(iso: string, now: Date): string {
+	const at = Date.parse(iso);
+	if (Number.isNaN(at)) return iso;
+	const minutes = Math.floor((now.getTime() - at) / 60_000);
+	if (minutes < 1) return 'just now';
+	if (minutes < 60) return `${minutes}m ago`;
+	const hours = Math.floor(minutes / 60);
+	if (hours < 24) return `${hours}h ago`;
+	const days = Math.floor(hours / 24);
+	if (days < 30) return `${days}d ago`;
+	return new Date(at).toISOString().slice(0, 10);
+}
+
+/** USD as the panel shows it; '' without a price. */
+export function formatCost(usd: number | null): string {
+	if (usd === null) return '';
+	if (usd === 0) return '$0';
+	return `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+function fullDate(iso: string): string {
+	const at = new Date(iso);
+	return Number.isNaN(at.getTime()) ? iso : at.toLocaleString();
+}
+
+function firstLine(text: string, max = 80): string {
+	const line = text.trim().split('\n')[0]!.trim() || '(no question)';
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function escapeMarkdown(text: string): string {
+	return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
+}
+
+function plural(count: number, one: string): string {
+	return `${count} ${one}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,178 @@
+import * as vscode from 'vscode';
+import { deleteRuns, planPrune, type RetentionPolicy } from '../../core/logs/pruneRuns.js';
+import { errorMessage } from '../../core/util/errorMessage.js';
+import { commandIds, contextKeys, settingKeys, viewIds } from '../commandIds.js';
+import { Disposable } from '../lifecycle.js';
+import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
+import { GitignoreOffer } from './gitignoreOffer.js';
+import { isPending, RunsActions } from './runsActions.js';
+import { describeFilter, isFiltering, noFilter } from './runsFilter.js';
+import { promptRunsFilter } from './runsFilterPrompt.js';
+import { RunsTreeProvider } from './runsTreeProvider.js';
+import { SessionPins } from './sessionPins.js';
+
+export interface RunsViewDeps {
+	readonly runs: RunService;
+	readonly changes: ChangeActions;
+	readonly openInPanel: (runId: string) => Promise<void>;
+	readonly memento: vscode.Memento;
+	readonly log: vscode.LogOutputChannel;
+}
+
+type RunsCommandId =
+	| typeof commandIds.runsOpen
+	| typeof commandIds.runsContinue
+	| typeof commandIds.runsFork
+	| typeof commandIds.runsRerun
+	| typeof commandIds.runsOpenLog
+	| typeof commandIds.runsRevealChanges
+	| typeof commandIds.runsExport
+	| typeof commandIds.runsDelete
+	| typeof commandIds.runsPin
+	| typeof commandIds.runsUnpin
+	| typeof commandIds.runsFilter
+	| typeof commandIds.runsClearFilter
+	| typeof commandIds.runsRefresh;
+
+/** How long the view waits for more run ends before reading the runs again. */
+const refreshDelayMs = 300;
+
+/**
+ * The Runs view in the MassGen Activity Bar container: sessions → turns from every folder's
+ * `.massgen/runs/`, refreshed when a run ends (the controller, or a `result.json` written by the
+ * CLI) and when the change set's outcome changes; retention (`massgen.runs.keep`) after each run
+ * and at activation.
+ */
+export class RunsView extends Disposable {
+	readonly provider: RunsTreeProvider;
+	readonly view: vscode.TreeView<unknown>;
+	private readonly _pins: SessionPins;
+	private readonly _actions: RunsActions;
+	private readonly _gitignore: GitignoreOffer;
+	private _timer: ReturnType<typeof setTimeout> | undefined;
+
+	constructor(private readonly _deps: RunsViewDeps) {
+		super();
+		this._pins = new SessionPins(_deps.memento);
+		this._gitignore = new GitignoreOffer(_deps.memento);
+		this.provider = this._register(new RunsTreeProvider(this._pins, _deps.log));
+		this.view = this._register(
+			vscode.window.createTreeView(viewIds.runs, {
+				treeDataProvider: this.provider,
+				showCollapseAll: true,
+				canSelectMany: true,
+			}),
+		);
+		this._actions = new RunsActions({
+			runs: _deps.runs,
+			openInPanel: _deps.openInPanel,
+			changes: _deps.changes,
+			pins: this._pins,
+			log: _deps.log,
+			refresh: () => this.provider.refresh(),
+		});
+		const watcher = this._register(
+			vscode.workspace.createFileSystemWatcher('**/.massgen/runs/*/{result.json,changes-log.jsonl}'),
+		);
+		for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
+			this._register(event(() => this._scheduleRefresh()));
+		}
+		this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.provider.refresh()));
+		this._register(_deps.changes.onDidChangeChangeSet(() => this._scheduleRefresh()));
+		this._register(_deps.runs.onDidFinishRun((run) => void this._afterRun(run)));
+		this._register({ dispose: () => clearTimeout(this._timer) });
+		void this.prune();
+	}
+
+	/** Every Runs view command's handler (`registerCommands` adds them to its record). */
+	handlers(): Record<RunsCommandId, (...args: unknown[]) => unknown> {
+		const actions = this._actions;
+		return {
+			[commandIds.runsOpen]: (node) => actions.open(node),
+			[commandIds.runsContinue]: (node, question) => actions.continue(node, question),
+			[commandIds.runsFork]: (node, question) => actions.fork(node, question),
+			[commandIds.runsRerun]: (node) => actions.rerun(node),
+			[commandIds.runsOpenLog]: (node) => actions.openLog(node),
+			[commandIds.runsRevealChanges]: (node) => actions.revealChanges(node),
+			[commandIds.runsExport]: (node) => actions.exportMarkdown(node),
+			[commandIds.runsDelete]: (node, selection) => actions.delete(node, selection),
+			[commandIds.runsPin]: (node) => actions.pin(node, true),
+			[commandIds.runsUnpin]: (node) => actions.pin(node, false),
+			[commandIds.runsFilter]: async () => {
+				const filter = await promptRunsFilter(this.provider.filter);
+				if (filter) this._setFilter(filter);
+			},
+			[commandIds.runsClearFilter]: () => this._setFilter(noFilter),
+			[commandIds.runsRefresh]: () => this.provider.refresh(),
+		};
+	}
+
+	/**
+	 * Deletes what `massgen.runs.keep` lets go in every folder: never a run with pending changes
+	 * (or the one the change review shows), of a pinned session, or a turn a kept run continues.
+	 * Runs that are not readable turns (running, crashed) are not touched.
+	 */
+	async prune(): Promise<string[]> {
+		const deleted: string[] = [];
+		for (const folder of vscode.workspace.workspaceFolders ?? []) {
+			if (folder.uri.scheme !== 'file') continue;
+			const policy = readKeepSetting(folder.uri, this._deps.log);
+			if (policy.count === undefined && policy.days === undefined) continue;
+			try {
+				const { readSessions } = await import('../../core/sessions/readSessions.js');
+				const { sessions } = await readSessions(folder.uri.fsPath);
+				const candidates = sessions.flatMap((s) =>
+					s.turns.map((turn) => ({ ...turn, pending: isPending(turn) })),
+				);
+				const pendingRunId = this._deps.changes.changeSet()?.runId;
+				const plan = planPrune(candidates, policy, {
+					pinnedSessions: this._pins.all(),
+					keepRunIds: new Set(pendingRunId ? [pendingRunId] : []),
+					now: new Date(),
+				});
+				deleted.push(...(await deleteRuns(folder.uri.fsPath, plan)));
+			} catch (error) {
+				this._deps.log.warn(`runs: retention in ${folder.uri.fsPath}: ${errorMessage(error)}`);
+			}
+		}
+		if (deleted.length) {
+			this._deps.log.info(`runs: massgen.runs.keep deleted ${deleted.join(', ')}`);
+			this.provider.refresh();
+		}
+		return deleted;
+	}
+
+	private async _afterRun(run: FinishedRun): Promise<void> {
+		this.provider.refresh();
+		await this.prune();
+		await this._gitignore.maybeOffer(run.folder);
+	}
+
+	private _setFilter(filter: typeof noFilter): void {
+		this.provider.filter = filter;
+		this.view.description = describeFilter(filter) || undefined;
+		void vscode.commands.executeCommand('setContext', contextKeys.runsFiltered, isFiltering(filter));
+	}
+
+	private _scheduleRefresh(): void {
+		clearTimeout(this._timer);
+		this._timer = setTimeout(() => this.provider.refresh(), refreshDelayMs);
+	}
+}
+
+/** `massgen.runs.keep` for a folder: `{ count?, days? }` of non-negative numbers; anything else is ignored (logged). */
+export function readKeepSetting(folder: vscode.Uri, log: { warn(message: string): void }): RetentionPolicy {
+	const value = vscode.workspace.getConfiguration(undefined, folder).get<unknown>(settingKeys.runsKeep);
+	if (typeof value !== 'object' || value === null) return {};
+	const { count, days } = value as Record<string, unknown>;
+	const valid = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+	for (const [name, n] of [
+		['count', count],
+		['days', days],
+	] as const) {
+		if (n !== undefined && !valid(n)) {
+			log.warn(`settings: massgen.runs.keep.${name} is not a number ≥ 0; ignored`);
+		}
+	}
+	return { ...(valid(count) ? { count: Math.floor(count) } : {}), ...(valid(days) ? { days } : {}) };
+}
