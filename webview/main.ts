@@ -54,6 +54,13 @@ function isHostMessage(data: unknown): data is HostMessage {
 			return Array.isArray(message.runs);
 		case 'change-set':
 			return 'changeSet' in message;
+		case 'context-results':
+			return (
+				typeof (message as { requestId?: unknown }).requestId === 'string' &&
+				Array.isArray((message as { items?: unknown }).items)
+			);
+		case 'chips-added':
+			return Array.isArray((message as { chips?: unknown }).chips);
 		default:
 			return false;
 	}
@@ -78,6 +85,13 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 		case 'change-set':
 			changeSet = message.changeSet;
 			break;
+		// The ask box's own answers: no run state changes, nothing to render.
+		case 'context-results':
+			panel.askBox.contextResults(message.requestId, message.items);
+			return;
+		case 'chips-added':
+			panel.askBox.chipsAdded(message.chips, message.notice);
+			return;
 	}
 	scheduleRender();
 });

@@ -1,8 +1,9 @@
 /**
  * View state that survives a webview reload (VS Code keeps it via `setState`): which sections the
- * user opened or closed, scroll positions and the draft question. Run data is not stored: the
- * host resends the snapshot after `ready`.
+ * user opened or closed, scroll positions, the draft question and its attachment chips. Run data
+ * is not stored: the host resends the snapshot after `ready`.
  */
+import type { AttachmentChip } from '../src/protocol/attachmentChip.js';
 
 export interface PersistedViewState {
 	readonly version: 1;
@@ -13,6 +14,8 @@ export interface PersistedViewState {
 	/** `page`, or `stream:<agentId>` (-1 = follow the end). */
 	readonly scroll: Readonly<Record<string, number>>;
 	readonly draft: string;
+	/** The ask box's chips (the host validates them again when they are sent). */
+	readonly chips: readonly AttachmentChip[];
 }
 
 export interface StateApi {
@@ -24,6 +27,9 @@ export interface StateApi {
 const runScoped = /^(lane|reasoning|tools|tool|answers|answer|stream|change|hunk):/;
 
 const saveDelayMs = 250;
+
+/** Base64 characters of images the saved state holds at most (about 1.5 MB of images). */
+export const maxSavedImageChars = 2 * 1024 * 1024;
 
 export class ViewStateStore {
 	private _state: PersistedViewState;
@@ -61,6 +67,24 @@ export class ViewStateStore {
 		if (draft !== this._state.draft) this._update({ draft });
 	}
 
+	get chips(): readonly AttachmentChip[] {
+		return this._state.chips;
+	}
+
+	/**
+	 * Images count against a budget (`maxSavedImageChars`): the state is written whole on every
+	 * change, and the host keeps it. An image past it stays in the box until the panel is hidden.
+	 */
+	setChips(chips: readonly AttachmentChip[]): void {
+		let images = 0;
+		const kept = chips.filter((chip) => {
+			if (chip.request.kind !== 'image') return true;
+			images += chip.request.dataBase64.length + (chip.thumbnail?.length ?? 0);
+			return images <= maxSavedImageChars;
+		});
+		this._update({ chips: kept });
+	}
+
 	/** Drops the previous run's per-run choices when another run is shown. */
 	useRun(runId: string): void {
 		if (runId === this._state.runId) return;
@@ -91,7 +115,7 @@ export class ViewStateStore {
 }
 
 function parse(raw: unknown): PersistedViewState {
-	const empty: PersistedViewState = { version: 1, runId: null, open: {}, scroll: {}, draft: '' };
+	const empty: PersistedViewState = { version: 1, runId: null, open: {}, scroll: {}, draft: '', chips: [] };
 	if (typeof raw !== 'object' || raw === null) return empty;
 	const value = raw as Partial<Record<keyof PersistedViewState, unknown>>;
 	if (value.version !== 1) return empty;
@@ -101,7 +125,21 @@ function parse(raw: unknown): PersistedViewState {
 		open: record(value.open, (v): v is boolean => typeof v === 'boolean'),
 		scroll: record(value.scroll, (v): v is number => typeof v === 'number' && Number.isFinite(v)),
 		draft: typeof value.draft === 'string' ? value.draft : '',
+		chips: Array.isArray(value.chips) ? value.chips.filter(isChip) : [],
 	};
+}
+
+/** The shape only: what the state held came from this webview, and the host checks it in full. */
+function isChip(value: unknown): value is AttachmentChip {
+	if (typeof value !== 'object' || value === null) return false;
+	const chip = value as Partial<Record<keyof AttachmentChip, unknown>>;
+	return (
+		typeof chip.id === 'string' &&
+		typeof chip.label === 'string' &&
+		typeof chip.request === 'object' &&
+		chip.request !== null &&
+		typeof (chip.request as { kind?: unknown }).kind === 'string'
+	);
 }
 
 function record<T>(raw: unknown, ok: (value: unknown) => value is T): Record<string, T> {

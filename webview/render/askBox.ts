@@ -1,13 +1,24 @@
 /**
- * The question box: a textarea and an Ask button (Ctrl/Cmd+Enter). The draft survives reloads.
+ * The question box: a textarea, its attachment chips and an Ask button (Ctrl/Cmd+Enter). Context
+ * comes from `#` completion, the "+" button (the host's picker), a pasted or dropped image, or a
+ * file dropped from the Explorer; each is a removable chip sent with the question and cleared
+ * after it. The draft and its chips survive reloads and the panel being hidden.
  */
+import type { AttachmentChip } from '../../src/protocol/attachmentChip.js';
+import { MAX_CHIPS } from '../../src/protocol/attachmentChip.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunStateStatus } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
+import { ChipList } from './chips.js';
+import { ContextCompletion } from './contextCompletion.js';
 import { button, h, setDisabled, setText } from './dom.js';
+import { imageChip, imageRoom, imageTypes } from './imageChip.js';
 
 interface TextareaElement extends HTMLElement {
 	value: string;
+	/** The `<textarea>` inside `vscode-textarea` (its caret); null before the first render. */
+	readonly wrappedElement: HTMLTextAreaElement | null;
+	readonly updateComplete?: Promise<unknown>;
 }
 
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
@@ -17,8 +28,13 @@ export class AskBox {
 	private readonly _input: TextareaElement;
 	private readonly _ask: HTMLElement;
 	private readonly _hint: HTMLSpanElement;
+	private readonly _notice: HTMLDivElement;
+	private readonly _chipList: ChipList;
+	private readonly _completion: ContextCompletion;
+	private _chips: readonly AttachmentChip[];
 	private _running = false;
 	private _key = '';
+	private _pastedImages = 0;
 
 	constructor(
 		private readonly _post: (message: WebviewMessage) => void,
@@ -32,27 +48,68 @@ export class AskBox {
 		this._input.setAttribute('label', 'Question for the team');
 		this._input.setAttribute('placeholder', 'Ask the team…');
 		this._input.value = _viewState.draft;
-		this._input.addEventListener('input', () => this._changed());
+		this._chips = _viewState.chips;
+		this._completion = new ContextCompletion({
+			text: () => this._text(),
+			cut: (start, end) => this._cut(start, end),
+			post: _post,
+			pick: (chip) => this._add([chip]),
+		});
+		this._input.addEventListener('input', () => {
+			this._changed();
+			this._completion.refresh();
+		});
 		this._input.addEventListener('keydown', (event) => {
 			if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
 				event.preventDefault();
 				this._submit();
+				return;
+			}
+			if (this._completion.keydown(event)) {
+				event.preventDefault();
+				event.stopPropagation();
 			}
 		});
+		// The caret moved without an edit (arrows, a click): the `#text` under it may differ.
+		this._input.addEventListener('keyup', (event) => {
+			if (!['ArrowDown', 'ArrowUp', 'Enter', 'Tab', 'Escape'].includes(event.key)) this._completion.refresh();
+		});
+		this._input.addEventListener('click', () => this._completion.refresh());
+		this._input.addEventListener('paste', (event) => this._paste(event));
 		this._ask = button('Ask', () => this._submit(), {
 			icon: 'send',
 			class: 'ask-button',
 			ariaLabel: 'Ask the team',
 		});
 		this._ask.id = 'ask-button';
+		const add = button('', () => this._post({ type: 'pick-context' }), {
+			icon: 'add',
+			secondary: true,
+			class: 'ask-add',
+			ariaLabel: 'Add context',
+		});
+		add.id = 'ask-add';
+		add.title = 'Add context (or type # in the question)';
 		this._hint = h('span', { class: 'ask-hint' });
+		this._notice = h('div', { class: 'ask-notice', attrs: { role: 'alert' } });
+		this._notice.hidden = true;
+		this._chipList = new ChipList(
+			(id) => this._remove(id),
+			() => this._input.focus(),
+		);
 		this.element = h(
 			'footer',
 			{ class: 'ask-box', attrs: { 'aria-label': 'Ask the team' } },
 			h('label', { class: 'sr-only', text: 'Question for the team', attrs: { for: 'ask-input' } }),
+			this._completion.element,
+			this._chipList.element,
 			this._input,
-			h('div', { class: 'ask-row' }, this._hint, this._ask),
+			this._notice,
+			h('div', { class: 'ask-row' }, add, this._hint, this._ask),
 		);
+		this.element.addEventListener('dragover', (event) => this._dragOver(event));
+		this.element.addEventListener('drop', (event) => void this._drop(event));
+		this._chipList.update(this._chips);
 		this._refresh();
 	}
 
@@ -64,9 +121,120 @@ export class AskBox {
 		this._running = status === 'running';
 		this._input.setAttribute(
 			'placeholder',
-			hasRun ? 'Ask a follow-up…' : 'Ask the team a question about this workspace…',
+			hasRun ? 'Ask a follow-up…' : 'Ask the team a question about this workspace… (# adds context)',
 		);
 		this._refresh();
+	}
+
+	/** `context-results` from the host. */
+	contextResults(requestId: string, items: readonly AttachmentChip[]): void {
+		this._completion.results(requestId, items);
+	}
+
+	/** `chips-added` from the host ("+", "Add Context", an Explorer drop). */
+	chipsAdded(chips: readonly AttachmentChip[], notice: string | undefined): void {
+		this._add(chips, notice);
+	}
+
+	private _text(): { value: string; caret: number } {
+		const value = this._input.value;
+		const caret = this._input.wrappedElement?.selectionStart ?? value.length;
+		return { value, caret };
+	}
+
+	private _cut(start: number, end: number): void {
+		const value = this._input.value;
+		this._input.value = value.slice(0, start) + value.slice(end);
+		const place = () => this._input.wrappedElement?.setSelectionRange(start, start);
+		place();
+		// The component renders its new value asynchronously: put the caret back after it did.
+		void this._input.updateComplete?.then(place);
+		this._changed();
+	}
+
+	/** Adds chips (new ids; the same attachment twice is kept once); `notice` says what was left out. */
+	private _add(chips: readonly AttachmentChip[], notice?: string): void {
+		const notes = notice ? [notice] : [];
+		let next = this._chips;
+		let id = Math.max(0, ...next.map((chip) => Number(/^c(\d+)$/.exec(chip.id)?.[1] ?? 0)));
+		for (const chip of chips) {
+			const key = JSON.stringify(chip.request);
+			if (next.some((other) => JSON.stringify(other.request) === key)) continue;
+			if (next.length >= MAX_CHIPS) {
+				notes.push(`At most ${MAX_CHIPS} attachments per question.`);
+				break;
+			}
+			id += 1;
+			next = [...next, { ...chip, id: `c${id}` }];
+		}
+		this._setChips(next);
+		this._showNotice(notes.join(' '));
+	}
+
+	private _remove(id: string): void {
+		this._setChips(this._chips.filter((chip) => chip.id !== id));
+		this._showNotice('');
+	}
+
+	private _setChips(chips: readonly AttachmentChip[]): void {
+		if (chips === this._chips) return;
+		this._chips = chips;
+		this._viewState.setChips(chips);
+		this._chipList.update(chips);
+	}
+
+	private _showNotice(text: string): void {
+		setText(this._notice, text);
+		this._notice.hidden = text === '';
+	}
+
+	private _paste(event: ClipboardEvent): void {
+		const files = [...(event.clipboardData?.items ?? [])]
+			.filter((item) => item.kind === 'file' && item.type.startsWith('image/'))
+			.map((item) => item.getAsFile())
+			.filter((file): file is File => file !== null);
+		if (files.length === 0) return;
+		// An image is an attachment, not text: nothing goes into the question.
+		event.preventDefault();
+		void this._addImages(files);
+	}
+
+	private _dragOver(event: DragEvent): void {
+		const types = event.dataTransfer?.types ?? [];
+		if (!types.includes('Files') && !types.includes('text/uri-list')) return;
+		event.preventDefault();
+		if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+	}
+
+	private async _drop(event: DragEvent): Promise<void> {
+		const data = event.dataTransfer;
+		if (!data) return;
+		const files = [...data.files];
+		const uris = (data.getData('text/uri-list') || '')
+			.split(/\r?\n/)
+			.map((line) => line.trim())
+			.filter((line) => line !== '' && !line.startsWith('#'));
+		if (files.length === 0 && uris.length === 0) return;
+		event.preventDefault();
+		const images = files.filter((file) => (imageTypes as readonly string[]).includes(file.type));
+		if (images.length > 0) await this._addImages(images);
+		else if (uris.length > 0) this._post({ type: 'drop-uris', uris: uris.slice(0, 100) });
+		else {
+			this._showNotice(
+				'Only images (PNG, JPEG, GIF, WebP) can be dropped from outside VS Code; drop files from the Explorer.',
+			);
+		}
+	}
+
+	private async _addImages(files: readonly File[]): Promise<void> {
+		const notes: string[] = [];
+		for (const file of files) {
+			this._pastedImages += 1;
+			const outcome = await imageChip(file, imageRoom(this._chips), this._pastedImages);
+			if (outcome.ok) this._add([{ id: 'new', ...outcome.chip }]);
+			else notes.push(`Not attached: ${outcome.reason}.`);
+		}
+		if (notes.length) this._showNotice(notes.join(' '));
 	}
 
 	private _changed(): void {
@@ -88,9 +256,13 @@ export class AskBox {
 	private _submit(): void {
 		const question = this._input.value.trim();
 		if (!question || this._running) return;
-		this._post({ type: 'ask', question });
+		const attachments = this._chips;
+		this._post({ type: 'ask', question, ...(attachments.length ? { attachments } : {}) });
 		this._input.value = '';
 		this._viewState.setDraft('');
+		this._setChips([]);
+		this._showNotice('');
+		this._completion.refresh();
 		this._refresh();
 	}
 }

@@ -78,6 +78,11 @@ export class Panel {
 		root.removeAttribute('aria-busy');
 	}
 
+	/** The ask box, for the host's answers about context (`context-results`, `chips-added`). */
+	get askBox(): AskBox {
+		return this._ask;
+	}
+
 	/** A snapshot replaced the state: drop per-request local bookkeeping. */
 	reset(): void {
 		this._approvals.reset();
