@@ -117,7 +117,15 @@ function apply(state: RunState, e: RunEvent): RunState {
 				() => ({}),
 			);
 		case 'command-sandbox':
-			return { ...state, commandSandbox: { mode: e.mode, network: e.network, notice: e.notice } };
+			return {
+				...state,
+				commandSandbox: {
+					mode: e.mode,
+					network: e.network,
+					notice: e.notice,
+					...(e.scratch ? { scratch: e.scratch } : {}),
+				},
+			};
 		case 'notice':
 			return { ...state, notices: [...(state.notices ?? []), e.message] };
 		case 'approval-result':

@@ -172,6 +172,8 @@ export interface RunState {
 		readonly mode: SandboxMode | 'off';
 		readonly network: boolean;
 		readonly notice: string;
+		/** Commands run in a copy-on-write overlay of the workspace, or in a copy. */
+		readonly scratch?: 'overlay' | 'copy';
 	};
 	/** `notice` events' messages, in order (what an agent will not see, e.g. the attached images); absent: none. */
 	readonly notices?: readonly string[];

@@ -149,7 +149,13 @@ export class HeaderView {
 					: ['shield', `commands sandboxed (${sandbox.mode})`];
 		setData(this._commands, 'mode', sandbox.mode);
 		this._commands.replaceChildren(icon(name), h('span', { class: 'meta-item' }, label));
-		setTitle(this._commands, sandbox.notice);
+		const scratch =
+			sandbox.scratch === 'overlay'
+				? ' Each agent’s commands run in a copy-on-write view of the workspace.'
+				: sandbox.scratch === 'copy'
+					? ' Each agent’s commands run in a copy of the workspace.'
+					: '';
+		setTitle(this._commands, sandbox.notice + scratch);
 	}
 
 	private _renderTotals(state: RunState): void {
