@@ -2,9 +2,12 @@
 // `massgen.commands.allowUnsandboxed` user setting. The extension reads the host's live
 // environment per run, so setting MASSGEN_BWRAP_PATH here makes bubblewrap unavailable.
 import * as assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { detectSandbox } from '../../src/core/sandbox/detectSandbox';
+import { ripgrepInEditor } from '../../src/core/tools/ripgrep';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { runTeam } from './hostWaits';
 
@@ -31,7 +34,9 @@ describe('Command sandbox (in VS Code)', function () {
 			.update('massgen.config', undefined, vscode.ConfigurationTarget.Global);
 	});
 
+	const path = process.env['PATH'];
 	afterEach(async () => {
+		process.env['PATH'] = path;
 		delete process.env['MASSGEN_BWRAP_PATH'];
 		await vscode.workspace.getConfiguration().update(setting, undefined, vscode.ConfigurationTarget.Global);
 	});
@@ -61,6 +66,27 @@ describe('Command sandbox (in VS Code)', function () {
 		delete process.env['MASSGEN_BWRAP_PATH'];
 		const walled = await runTeam(api, 'Run echo (sandboxed)');
 		assert.equal(walled.run.state.commandSandbox?.mode, 'bubblewrap');
+		assert.ok(walled.result?.type === 'tool-result' && walled.result.text.includes('ran-in-the-copy'));
+	});
+
+	it('with no rg on PATH, the scratch is listed with the ripgrep VS Code ships: commands run in the overlay', async () => {
+		const bundled = ripgrepInEditor(vscode.env.appRoot);
+		assert.ok(
+			bundled !== null && bundled.startsWith(vscode.env.appRoot),
+			`no ripgrep under ${vscode.env.appRoot}`,
+		);
+		const bwrap = (path ?? '')
+			.split(delimiter)
+			.map((folder) => join(folder, 'bwrap'))
+			.find(existsSync);
+		assert.ok(bwrap, 'bubblewrap is installed');
+		// Where this machine can mount an overlay at all (the CI machine can), only a ripgrep makes the run use it.
+		const { sandbox } = await detectSandbox({ bwrapPath: bwrap });
+		process.env['MASSGEN_BWRAP_PATH'] = bwrap;
+		process.env['PATH'] = '/nonexistent-massgen-bin';
+		const walled = await runTeam(api, 'Run echo (overlay)');
+		assert.equal(walled.run.state.commandSandbox?.mode, 'bubblewrap');
+		assert.equal(walled.run.state.commandSandbox?.scratch, sandbox?.overlay ? 'overlay' : 'copy');
 		assert.ok(walled.result?.type === 'tool-result' && walled.result.text.includes('ran-in-the-copy'));
 	});
 });

@@ -241,6 +241,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 			network: settings.commandNetwork,
 			workspaceRoot: options.workspaceRoot,
 			scratch,
+			copyOnWrite: scratchKind === 'overlay',
 			onSpawn: (child) => {
 				children.add(child);
 				child.once('exit', () => children.delete(child));

@@ -35,6 +35,8 @@ export interface RunCommandToolOptions {
 	readonly workspaceRoot: string;
 	/** The agent's scratch copy (one per agent per run). */
 	readonly scratch: (agentId: string) => ScratchSpace;
+	/** The scratches are overlays: dependency folders can be changed there too (copy-on-write), not read-only. */
+	readonly copyOnWrite?: boolean;
 	/** Called with every child, so the run can end them all on close. */
 	readonly onSpawn?: (child: ChildProcess) => void;
 }
@@ -57,7 +59,7 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 				'the copy: propose changes with write_file/edit_file' +
 				(options.sandbox.mode === 'none'
 					? ''
-					: `. Sandboxed: only the copy is writable (node_modules and the like are read-only)${options.network ? '' : ', no network'}`) +
+					: `. Sandboxed: only the copy is writable (${options.copyOnWrite ? 'changes to node_modules and the like stay in the copy too' : 'node_modules and the like are read-only'})${options.network ? '' : ', no network'}`) +
 				". Risky commands wait for the user's approval.",
 			parameters,
 		},
