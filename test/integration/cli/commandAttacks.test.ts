@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
+import { ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
 import { cliPath, runCli } from './cliProcess.js';
 
 const secrets = {
@@ -152,7 +153,8 @@ const detection = process.platform === 'linux' ? await detectSandbox() : { sandb
 describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 	'massgen run: run_command attacks in the bubblewrap sandbox',
 	() => {
-		const overlay = detection.sandbox?.overlay !== undefined;
+		// The CLI's overlay scratch lists the workspace with the rg on PATH.
+		const overlay = detection.sandbox?.overlay !== undefined && ripgrepOnPath(process.env) !== null;
 		const cases = (['--deny-all', '--yes'] as const).flatMap((approvals) =>
 			(overlay ? (['overlay', 'copy'] as const) : (['copy'] as const)).map((scratch) => ({
 				approvals,
