@@ -13,6 +13,8 @@ export const commandIds = {
 	setApiKey: 'massgen.setApiKey',
 	selectTeamConfig: 'massgen.selectTeamConfig',
 	openRunLog: 'massgen.openRunLog',
+	/** Undo (or redo) what Accept wrote for a run, from its record; takes a run id or a row with `runId`. */
+	revertRun: 'massgen.revertRun',
 	// Change review (src/vscode/changes) and selection review comments (src/vscode/review).
 	acceptFile: 'massgen.acceptFile',
 	rejectFile: 'massgen.rejectFile',

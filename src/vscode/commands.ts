@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type CommandId, commandIds } from './commandIds.js';
 import { askTeam } from './commands/askTeam.js';
 import { openRunLog } from './commands/openRunLog.js';
+import { revertRunCommand } from './changes/revertRunCommand.js';
 import { selectTeamConfig } from './commands/selectTeamConfig.js';
 import { setApiKey } from './commands/setApiKey.js';
 import { askTeamToFix } from './context/fixCodeActions.js';
@@ -49,6 +50,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),
 		[commandIds.selectTeamConfig]: () => selectTeamConfig(deps.configsDir),
 		[commandIds.openRunLog]: (arg) => openRunLog(arg),
+		[commandIds.revertRun]: (arg) => revertRunCommand(arg, deps.log),
 		[commandIds.acceptFile]: (arg) => changes.acceptFile(arg),
 		[commandIds.rejectFile]: (arg) => changes.rejectFile(arg),
 		[commandIds.nextChangedFile]: () => changes.step(1),

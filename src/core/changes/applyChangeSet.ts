@@ -66,7 +66,10 @@ export async function applyChangeSet(
 	// Checked against what was planned, not forced: a file that changes between the plan and the write
 	// stops the whole set, before anything is written.
 	const written = await applyChanges(root, resolved, options);
-	if (options.record) await record(options.record, plans, planned, resolved, written.applied);
+	if (options.record) {
+		const protectedPaths = [...(options.protectedPaths ?? [])];
+		await record(options.record, protectedPaths, plans, planned, resolved, written.applied);
+	}
 	return {
 		applied: written.applied,
 		conflicts: written.conflicts,
@@ -81,6 +84,7 @@ export async function applyChangeSet(
  */
 async function record(
 	where: NonNullable<ApplySetOptions['record']>,
+	protectedPaths: string[],
 	plans: readonly FilePlan[],
 	planned: ReadonlyMap<string, string | null>,
 	resolved: readonly FileChange[],
@@ -95,7 +99,7 @@ async function record(
 	});
 	if (files.length === 0) return;
 	const partial = applied.length < resolved.length;
-	await appendChangeLog(where.runDir, { kind: 'accept', by: where.by, partial, files });
+	await appendChangeLog(where.runDir, { kind: 'accept', by: where.by, partial, protectedPaths, files });
 }
 
 function describe(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']): string {

@@ -24,9 +24,16 @@ import {
 import type { FileTarget, ReviewFile } from './changeSet.js';
 import type { MergeLabels } from './merge3.js';
 import { type FileOp, type FilePlan, planFile } from './planFile.js';
+import { describeRevertConflict } from './revertReasons.js';
 
 /** `revert` undoes accepted files; `reapply` undoes the revert of a fully reverted run. */
 export type RevertMode = 'revert' | 'reapply';
+
+/** The `protected_paths` the run's accepts were checked against (a revert checks its writes against them too). */
+export function recordedProtectedPaths(entries: readonly ChangeLogEntry[]): string[] {
+	const paths = entries.flatMap((entry) => (entry.kind === 'accept' ? (entry.protectedPaths ?? []) : []));
+	return [...new Set(paths)];
+}
 
 /** The files a revert works on, each with the last entry that wrote it; null = nothing was accepted. */
 export interface RevertTargets {
@@ -182,20 +189,4 @@ function toChange(path: string, current: string | null, op: FileOp): FileChange 
 		base: current,
 		content: op.kind === 'delete' ? null : op.text,
 	};
-}
-
-/** Why a file cannot be reverted by itself, for the terminal and the modal. */
-export function describeRevertConflict(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']): string {
-	switch (reason) {
-		case 'overlap':
-			return 'you changed it since the accept, and your changes overlap the ones being undone';
-		case 'deleted':
-			return 'it was deleted since the accept';
-		case 'exists':
-			return 'the accept deleted it, but a different file exists there now';
-		case 'modified':
-			return 'the accept created it, and you changed it since';
-		case 'too-large':
-			return 'it is over 8 MiB: only its hash was recorded, so its earlier text cannot be restored';
-	}
 }

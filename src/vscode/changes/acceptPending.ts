@@ -101,7 +101,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		plan.outcome === 'already' ? [recordFile(plan.path, before, before)] : [],
 	);
 	if (entries.length === 0) {
-		const unrecorded = await record(pending.run.runDir, already, partial);
+		const unrecorded = await record(pending, already, partial);
 		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
 	}
 
@@ -155,7 +155,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		const before = plans.find(({ plan }) => plan.path === entry.path)!.before;
 		wrote.push(recordFile(entry.path, before, (await readCurrent(pending.uri(entry.path))).text));
 	}
-	const unrecorded = await record(pending.run.runDir, [...wrote, ...already], partial);
+	const unrecorded = await record(pending, [...wrote, ...already], partial);
 	const merged = plans.flatMap(({ plan }) =>
 		plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : [],
 	);
@@ -173,13 +173,20 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 
 /** Appends the accept to the run's record; a failure is reported, never thrown (the edit is applied already). */
 async function record(
-	runDir: string,
+	pending: PendingChangeSet,
 	files: readonly RecordedFile[],
 	partial: boolean,
 ): Promise<{ unrecorded?: string }> {
 	if (files.length === 0) return {};
+	const protectedPaths = [...pending.run.writePolicy.protectedPaths];
 	try {
-		await appendChangeLog(runDir, { kind: 'accept', by: 'editor', partial, files: [...files] });
+		await appendChangeLog(pending.run.runDir, {
+			kind: 'accept',
+			by: 'editor',
+			partial,
+			protectedPaths,
+			files: [...files],
+		});
 		return {};
 	} catch (error) {
 		return { unrecorded: error instanceof Error ? error.message : String(error) };

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConflictReason } from '../../core/changes/planFile.js';
+import { describeRevertConflict } from '../../core/changes/revertReasons.js';
 
 export interface ConflictSummary {
 	readonly path: string;
@@ -49,5 +50,28 @@ export const windowPrompts: ChangePrompts = {
 		if (choice === 'Accept All') return 'accept';
 		if (choice === 'Review') return 'review';
 		return choice === 'Reject' ? 'reject' : undefined;
+	},
+};
+
+/** Revert Run's question when files changed since the accept in ways it cannot undo by itself. */
+export interface RevertPrompts {
+	conflicts(files: readonly ConflictSummary[], others: number): Promise<'resolve' | 'skip' | undefined>;
+}
+
+export const windowRevertPrompts: RevertPrompts = {
+	async conflicts(files, others) {
+		const resolve = 'Resolve in Editor';
+		const skip = others > 0 ? `Revert the Other ${others}` : undefined;
+		const detail = files.map((file) => `${file.path}: ${describeRevertConflict(file.reason)}`).join('\n');
+		const choice = await vscode.window.showWarningMessage(
+			`MassGen: ${files.length === 1 ? '1 file' : `${files.length} files`} cannot simply be reverted.`,
+			{
+				modal: true,
+				detail: `${detail}\n\nResolve in Editor writes conflict markers into the file (unsaved) for you to resolve; a file you changed since it was created is kept. Nothing is written if you cancel.`,
+			},
+			...[resolve, skip].filter((item): item is string => item !== undefined),
+		);
+		if (choice === resolve) return 'resolve';
+		return choice !== undefined && choice === skip ? 'skip' : undefined;
 	},
 };

@@ -1,0 +1,146 @@
+import { realpath } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { listRuns } from '../../core/logs/listRuns.js';
+import { isSafeRunId } from '../../core/logs/runId.js';
+import { runsDir } from '../../core/logs/runLog.js';
+import { pathExists } from '../../core/util/pathExists.js';
+import { secretPaths } from '../../core/workspace/secretPaths.js';
+import type { WritePolicy } from '../run/runTypes.js';
+import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
+import { type RevertPrompts, windowRevertPrompts } from './changePrompts.js';
+import type { RevertOutcome } from './revertAccepted.js';
+
+type ReadChangeLog = typeof import('../../core/changes/acceptRecord.js').readChangeLog;
+
+interface RunRef {
+	readonly folder: vscode.WorkspaceFolder;
+	readonly runId: string;
+	readonly runDir: string;
+}
+
+/**
+ * "MassGen: Revert Run": undoes what Accept wrote for a run, from its record (`changes-log.jsonl`);
+ * on a run whose accepted files are all reverted, re-applies them. `arg` is a run id (or an object
+ * with `runId`: a Runs view row, the panel); without one, a pick of the runs that have an accept.
+ */
+export async function revertRunCommand(
+	arg: unknown,
+	log: vscode.LogOutputChannel,
+	prompts: RevertPrompts = windowRevertPrompts,
+): Promise<RevertOutcome | undefined> {
+	// The record's schema (zod) and the diff library load at the first revert, not at activation.
+	const engine = await import('./changeEngine.js');
+	const run = await runOf(arg, engine.readChangeLog);
+	if (!run) return undefined;
+	// The accepts' recorded protected paths and the secret-path setting on top of the built-in policy
+	// (a config-only `secret_paths` pattern is not re-read here: that needs the engine's config loader).
+	const policy: WritePolicy = {
+		root: await realpath(run.folder.uri.fsPath),
+		protectedPaths: engine.recordedProtectedPaths(await engine.readChangeLog(run.runDir)),
+		secretPaths: secretPaths(readSecretPathsSetting(run.folder.uri).patterns),
+	};
+	const outcome = await engine.revertAccepted({
+		runId: run.runId,
+		runDir: run.runDir,
+		folder: run.folder.uri,
+		policy,
+		prompts,
+	});
+	report(run.runId, outcome, log);
+	return outcome;
+}
+
+function report(runId: string, outcome: RevertOutcome, log: vscode.LogOutputChannel): void {
+	const { status } = outcome;
+	if (status === 'none') {
+		void vscode.window.showInformationMessage(`MassGen: run ${runId} has no accepted changes to revert.`);
+		return;
+	}
+	if (status === 'cancelled' || status === 'refused') {
+		log.info(`revert run ${runId}: ${status}; nothing was written`);
+		if (status === 'refused') {
+			void vscode.window.showInformationMessage('MassGen: the revert was not applied.');
+		}
+		return;
+	}
+	if (status === 'unsafe') {
+		const reasons = outcome.unsafe.map((refusal) => refusal.reason);
+		log.warn(`revert run ${runId}: nothing was written: ${reasons.join('; ')}`);
+		void vscode.window.showErrorMessage(`MassGen: nothing was written. ${reasons.join(' ')}`);
+		return;
+	}
+	const done = outcome.mode === 'reapply' ? 're-applied' : 'reverted';
+	const names = (paths: readonly string[]) => paths.map((path) => basename(path)).join(', ');
+	const parts = [`${done} ${outcome.written.length} ${outcome.written.length === 1 ? 'file' : 'files'}`];
+	if (outcome.merged.length) parts.push(`your later edits kept in ${names(outcome.merged)}`);
+	if (outcome.marked.length) parts.push(`resolve the conflict markers in ${names(outcome.marked)}`);
+	if (outcome.kept.length) parts.push(`left as you have them: ${names(outcome.kept)}`);
+	log.info(`revert run ${runId}: ${parts.join('; ')} (${outcome.written.join(', ') || 'nothing written'})`);
+	if (outcome.unrecorded !== undefined) {
+		log.warn(`revert run ${runId}: not recorded: ${outcome.unrecorded}`);
+		parts.push(
+			`it could not be recorded (${outcome.unrecorded}), so Revert Run cannot undo it; Undo still can`,
+		);
+	}
+	void vscode.window.showInformationMessage(`MassGen: run ${runId}: ${parts.join('; ')}.`);
+}
+
+/** The run named by `arg`, looked up in every workspace folder, else picked from those with an accept. */
+async function runOf(arg: unknown, readLog: ReadChangeLog): Promise<RunRef | undefined> {
+	const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+	if (folders.length === 0) {
+		void vscode.window.showInformationMessage(
+			'MassGen: open a folder first; runs live in its .massgen/runs/.',
+		);
+		return undefined;
+	}
+	const runId = typeof arg === 'string' ? arg : runIdProperty(arg);
+	if (runId !== undefined) {
+		for (const folder of isSafeRunId(runId) ? folders : []) {
+			const runDir = join(runsDir(folder.uri.fsPath), runId);
+			if (await pathExists(runDir)) return { folder, runId, runDir };
+		}
+		void vscode.window.showErrorMessage(`MassGen: no run ${runId} in this workspace.`);
+		return undefined;
+	}
+	return pickRun(folders, readLog);
+}
+
+function runIdProperty(arg: unknown): string | undefined {
+	if (typeof arg !== 'object' || arg === null) return undefined;
+	const value = (arg as { runId?: unknown }).runId;
+	return typeof value === 'string' ? value : undefined;
+}
+
+async function pickRun(
+	folders: readonly vscode.WorkspaceFolder[],
+	readLog: ReadChangeLog,
+): Promise<RunRef | undefined> {
+	const items: (vscode.QuickPickItem & { ref: RunRef })[] = [];
+	for (const folder of folders) {
+		for (const run of await listRuns(folder.uri.fsPath)) {
+			const runDir = join(runsDir(folder.uri.fsPath), run.runId);
+			const entries = await readLog(runDir);
+			const accept = entries.findLast((entry) => entry.kind === 'accept');
+			if (!accept) continue;
+			const last = entries[entries.length - 1]!;
+			items.push({
+				label: run.question.split('\n')[0]!.slice(0, 120),
+				description: `${last.kind === 'revert' ? (last.mode === 'revert' ? 'reverted' : 're-applied') : 'accepted'} ${new Date(last.at).toLocaleString()}`,
+				detail: `${accept.files.map((file) => file.path).join(', ')} · ${run.runId}${folders.length > 1 ? ` · ${folder.name}` : ''}`,
+				ref: { folder, runId: run.runId, runDir },
+			});
+		}
+	}
+	if (items.length === 0) {
+		void vscode.window.showInformationMessage('MassGen: no run in this workspace has accepted changes.');
+		return undefined;
+	}
+	const picked = await vscode.window.showQuickPick(items, {
+		title: 'MassGen: Revert Run',
+		placeHolder: 'Which run’s accepted changes?',
+		matchOnDetail: true,
+	});
+	return picked?.ref;
+}
