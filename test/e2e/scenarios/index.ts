@@ -3,6 +3,7 @@ import { askTeam } from './askTeam';
 import { attachments } from './attachments';
 import { changes, changesPanel, changesPreview } from './changes';
 import { review } from './review';
+import { runsView } from './runsView';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
@@ -17,4 +18,5 @@ export const scenarios: readonly Scenario[] = [
 	review,
 	approvals,
 	attachments,
+	runsView,
 ];
