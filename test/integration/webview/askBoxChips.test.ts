@@ -72,37 +72,43 @@ async function answerSearch(items: AttachmentChip[]): Promise<{ query: string; r
 	return last;
 }
 
-/** A PNG the page draws: noise (incompressible) or one flat colour. */
+/**
+ * A PNG the page draws (kept as `window.__png`): noise (incompressible) or one flat colour. Page
+ * code is text here: the root tsconfig has no DOM lib.
+ */
 async function pngInPage(page: Page, size: number, noise: boolean): Promise<void> {
-	await page.evaluate(
-		async ({ size, noise }) => {
-			const canvas = new OffscreenCanvas(size, size);
-			const context = canvas.getContext('2d')!;
-			const image = context.createImageData(size, size);
-			for (let i = 0; i < image.data.length; i += 4) {
-				image.data[i] = noise ? Math.floor(Math.random() * 256) : 40;
-				image.data[i + 1] = noise ? Math.floor(Math.random() * 256) : 120;
-				image.data[i + 2] = noise ? Math.floor(Math.random() * 256) : 200;
-				image.data[i + 3] = 255;
-			}
-			context.putImageData(image, 0, 0);
-			const blob = await canvas.convertToBlob({ type: 'image/png' });
-			(globalThis as { __png?: Blob }).__png = blob;
-		},
-		{ size, noise },
-	);
+	await page.evaluate(`(async () => {
+		const size = ${Number(size)};
+		const noise = ${noise ? 'true' : 'false'};
+		const canvas = new OffscreenCanvas(size, size);
+		const context = canvas.getContext('2d');
+		const image = context.createImageData(size, size);
+		for (let i = 0; i < image.data.length; i += 4) {
+			image.data[i] = noise ? Math.floor(Math.random() * 256) : 40;
+			image.data[i + 1] = noise ? Math.floor(Math.random() * 256) : 120;
+			image.data[i + 2] = noise ? Math.floor(Math.random() * 256) : 200;
+			image.data[i + 3] = 255;
+		}
+		context.putImageData(image, 0, 0);
+		window.__png = await canvas.convertToBlob({ type: 'image/png' });
+	})()`);
 }
 
-/** Pastes the page's `__png` into the question as the clipboard would (an `image/png` file item). */
+const pngSize = (page: Page) => page.evaluate('window.__png.size') as Promise<number>;
+
+/** Pastes `window.__png` into the question as the clipboard would (an `image/png` file item). */
 async function pastePng(page: Page): Promise<void> {
-	await page.evaluate(() => {
-		const blob = (globalThis as { __png?: Blob }).__png!;
+	await page.evaluate(`(() => {
 		const data = new DataTransfer();
-		data.items.add(new File([blob], 'image.png', { type: 'image/png' }));
+		data.items.add(new File([window.__png], 'image.png', { type: 'image/png' }));
 		const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-		document.querySelector('#ask-input')!.dispatchEvent(event);
-	});
+		document.querySelector('#ask-input').dispatchEvent(event);
+	})()`);
 }
+
+/** An attribute of the focused element. */
+const focused = (page: Page, attribute: 'id' | 'aria-label') =>
+	page.evaluate(`document.activeElement && document.activeElement.getAttribute('${attribute}')`);
 
 describe('ask box chips', () => {
 	it('# opens the host’s suggestions; ↓ and Enter pick one, which replaces the #text with a chip', async () => {
@@ -218,13 +224,11 @@ describe('ask box chips', () => {
 		await page.keyboard.press('Backspace');
 		expect(await chipLabels(page)).toEqual(['problems']);
 		// Focus moved to the next chip: Delete removes it, and focus returns to the question.
-		expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-			'problems problems, 0 in src/a.ts',
-		);
+		expect(await focused(page, 'aria-label')).toBe('problems problems, 0 in src/a.ts');
 		await page.keyboard.press('Delete');
 		expect(await chipLabels(page)).toEqual([]);
 		expect(await page.locator('.ask-chips').isHidden()).toBe(true);
-		expect(await page.evaluate(() => document.activeElement?.id)).toBe('ask-input');
+		expect(await focused(page, 'id')).toBe('ask-input');
 	});
 
 	it('the ask message carries the chips (a removed one not), and the box is empty after it', async () => {
@@ -294,7 +298,7 @@ describe('ask box chips', () => {
 		const bytes = Buffer.from(request.dataBase64, 'base64');
 		expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 		// The bytes are the pasted file itself (it fits): same length as the page's blob.
-		expect(bytes.byteLength).toBe(await page.evaluate(() => (globalThis as { __png?: Blob }).__png!.size));
+		expect(bytes.byteLength).toBe(await pngSize(page));
 	});
 
 	it('an image over the room left is downscaled to fit; with no room left it is refused, with the reason', async () => {
@@ -306,7 +310,7 @@ describe('ask box chips', () => {
 			chips: [chip('big', 'big.png', { kind: 'image', path: 'big.png', dataBase64: 'A'.repeat(taken) })],
 		});
 		await pngInPage(page, 300, true);
-		const original = (await page.evaluate(() => (globalThis as { __png?: Blob }).__png!.size)) as number;
+		const original = await pngSize(page);
 		expect(original).toBeGreaterThan(200_000);
 		await page.locator('#ask-input').click();
 		await pastePng(page);
@@ -346,16 +350,13 @@ describe('ask box chips', () => {
 
 	it('a drop from the Explorer (text/uri-list) asks the host for file chips', async () => {
 		const page = panel.page;
-		await page.evaluate(() => {
+		await page.evaluate(`(() => {
 			const data = new DataTransfer();
-			data.setData(
-				'text/uri-list',
-				'file:///home/dev/app/src/a.ts\r\n# a comment\r\nfile:///home/dev/app/docs\r\n',
-			);
-			const box = document.querySelector('.ask-box')!;
+			data.setData('text/uri-list', 'file:///home/dev/app/src/a.ts\\r\\n# a comment\\r\\nfile:///home/dev/app/docs\\r\\n');
+			const box = document.querySelector('.ask-box');
 			box.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
 			box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-		});
+		})()`);
 		expect(await posted('drop-uris')).toEqual([
 			{ type: 'drop-uris', uris: ['file:///home/dev/app/src/a.ts', 'file:///home/dev/app/docs'] },
 		]);
