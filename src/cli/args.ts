@@ -3,28 +3,37 @@ import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
 import { runIdPattern } from '../core/logs/runId.js';
 
+export interface RunArgs {
+	readonly kind: 'run';
+	readonly question: string;
+	readonly config?: string;
+	readonly workspace: string;
+	readonly json: boolean;
+	readonly timeoutSeconds?: number;
+	readonly apply: boolean;
+	/** How tool approvals are answered: on the terminal, or automatically (`--yes`, `--deny-all`). */
+	readonly approvals?: 'ask' | 'yes' | 'deny-all';
+	/** `--unsandboxed-commands`: where no OS sandbox can start, run commands without one. */
+	readonly unsandboxedCommands?: boolean;
+	/** `--attach`: absolute paths (files, folders, images), in the order given. */
+	readonly attach: readonly string[];
+	/** `--attach-diff[=staged]`. */
+	readonly attachDiff: readonly DiffSource[];
+	/** `-`: stdin is the question (no other words) or a `text` attachment (after the question). */
+	readonly stdin?: 'question' | 'attachment';
+	/** `--continue [ID]`: follow up on a session or run (`id` undefined: the latest session). */
+	readonly continue?: { readonly id: string | undefined };
+}
+
+/** `massgen chat`: the run options that hold for every question of the conversation. */
+export type ChatArgs = { readonly kind: 'chat' } & Pick<
+	RunArgs,
+	'config' | 'workspace' | 'timeoutSeconds' | 'approvals' | 'unsandboxedCommands' | 'continue'
+>;
+
 export type CliCommand =
-	| {
-			readonly kind: 'run';
-			readonly question: string;
-			readonly config?: string;
-			readonly workspace: string;
-			readonly json: boolean;
-			readonly timeoutSeconds?: number;
-			readonly apply: boolean;
-			/** How tool approvals are answered: on the terminal, or automatically (`--yes`, `--deny-all`). */
-			readonly approvals?: 'ask' | 'yes' | 'deny-all';
-			/** `--unsandboxed-commands`: where no OS sandbox can start, run commands without one. */
-			readonly unsandboxedCommands?: boolean;
-			/** `--attach`: absolute paths (files, folders, images), in the order given. */
-			readonly attach: readonly string[];
-			/** `--attach-diff[=staged]`. */
-			readonly attachDiff: readonly DiffSource[];
-			/** `-`: stdin is the question (no other words) or a `text` attachment (after the question). */
-			readonly stdin?: 'question' | 'attachment';
-			/** `--continue [ID]`: follow up on a session or run (`id` undefined: the latest session). */
-			readonly continue?: { readonly id: string | undefined };
-	  }
+	| RunArgs
+	| ChatArgs
 	| { readonly kind: 'runs'; readonly workspace: string; readonly json: boolean }
 	| { readonly kind: 'show'; readonly workspace: string; readonly runId: string; readonly markdown: boolean }
 	| { readonly kind: 'validate'; readonly file: string }
@@ -36,6 +45,8 @@ export class UsageError extends Error {}
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
               [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] "QUESTION" [-]
+  massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
+               [--continue [RUN_ID|SESSION_ID]]
   massgen runs [--workspace DIR] [--json]
   massgen show RUN_ID [--workspace DIR] [--markdown]
   massgen validate FILE
@@ -65,6 +76,9 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
                        final answers, what became of their changes). With a SESSION_ID: that session; with
                        the RUN_ID of an earlier turn: a fork, a new session from that turn.
                        (--continue=ID for an id not in run id form)
+chat      Ask the team on a terminal, one follow-up after another (each carries the earlier turns).
+          At the prompt: a question, or /diff (the last run's changes), /accept (write them),
+          /reject, /quit (or Ctrl-D). Ctrl-C stops a run; at the prompt it quits
 runs      List the workspace's runs, newest first: id, time, status, winner, cost, changes, question
           --json       the runs as JSON (with session and parent run), and the skipped directories
 show      Print one run: question, attachments, each agent's answer, votes, winner, final answer,
@@ -108,7 +122,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	if (values.help || positionals.length === 0) return { kind: 'help' };
 	const [command, ...rest] = positionals;
 	const given = tokens.flatMap((token) => (token.kind === 'option' ? [token.name] : []));
-	if (continued && command !== 'run') throw new UsageError('--continue is an option of run');
+	if (continued && command !== 'run' && command !== 'chat') {
+		throw new UsageError('--continue is an option of run and chat');
+	}
 	if (command === 'runs' || command === 'show') {
 		const allowed = command === 'runs' ? ['workspace', 'json'] : ['workspace', 'markdown'];
 		const wrong = given.find((name) => !allowed.includes(name));
@@ -128,14 +144,21 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		if (rest.length !== 1) throw new UsageError('validate takes exactly one FILE');
 		return { kind: 'validate', file: rest[0]! };
 	}
-	if (command !== 'run') throw new UsageError(`unknown command '${command}'`);
+	if (command !== 'run' && command !== 'chat') throw new UsageError(`unknown command '${command}'`);
+	if (command === 'chat') {
+		const wrong = given.find((name) => ['json', 'apply', 'attach'].includes(name));
+		if (wrong !== undefined || diffs.length > 0) {
+			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of chat`);
+		}
+		if (rest.length > 0) throw new UsageError('chat takes no QUESTION: it asks for one');
+	}
 	const dashes = rest.filter((word) => word === '-').length;
 	if (dashes > 1) throw new UsageError('give - (read stdin) at most once');
 	const question = rest
 		.filter((word) => word !== '-')
 		.join(' ')
 		.trim();
-	if (!question && dashes === 0) throw new UsageError('run needs a QUESTION');
+	if (!question && dashes === 0 && command === 'run') throw new UsageError('run needs a QUESTION');
 	if (values.attach?.some((path) => path.trim() === '')) throw new UsageError('--attach needs a PATH');
 	let timeoutSeconds: number | undefined;
 	if (values.timeout !== undefined) {
@@ -145,6 +168,18 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		}
 	}
 	if (values.yes && values['deny-all']) throw new UsageError('use either --yes or --deny-all, not both');
+	const approvals = values.yes ? 'yes' : values['deny-all'] ? 'deny-all' : 'ask';
+	if (command === 'chat') {
+		return {
+			kind: 'chat',
+			config: values.config,
+			workspace: values.workspace ?? cwd,
+			timeoutSeconds,
+			approvals,
+			...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
+			...(continued ? { continue: continued } : {}),
+		};
+	}
 	return {
 		kind: 'run',
 		question,
@@ -153,7 +188,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		json: values.json ?? false,
 		timeoutSeconds,
 		apply: values.apply ?? false,
-		approvals: values.yes ? 'yes' : values['deny-all'] ? 'deny-all' : 'ask',
+		approvals,
 		...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
 		attach: (values.attach ?? []).map((path) => resolve(cwd, path)),
 		attachDiff: diffs,

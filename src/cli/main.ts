@@ -2,6 +2,7 @@ import { version } from '../../package.json';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
+import { chatCommand } from './chatCommand.js';
 import { redactedIo } from './redactedIo.js';
 import { runCommand } from './runCommand.js';
 import { runsCommand } from './runsCommand.js';
@@ -16,10 +17,13 @@ async function main(): Promise<number> {
 		process.stderr.write('\nmassgen: cancelling (press Ctrl-C again to quit at once)\n');
 		controller.abort();
 	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
 	try {
 		const command = parseCliArgs(process.argv.slice(2), process.cwd());
+		// The chat stops a run on Ctrl-C and goes on; it handles its signals itself.
+		if (command.kind !== 'chat') {
+			process.on('SIGINT', stop);
+			process.on('SIGTERM', stop);
+		}
 		switch (command.kind) {
 			case 'version':
 				process.stdout.write(`${version}\n`);
@@ -29,6 +33,13 @@ async function main(): Promise<number> {
 				return 0;
 			case 'validate':
 				return await validateCommand(command.file, process.env, process.stderr);
+			case 'chat':
+				return await chatCommand(command, {
+					stdout: process.stdout,
+					stderr: process.stderr,
+					env: process.env,
+					stdin: process.stdin,
+				});
 			case 'runs':
 			case 'show': {
 				// Run directories are redacted as written; this masks the environment's secrets on top.

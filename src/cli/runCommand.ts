@@ -7,12 +7,12 @@ import { AttachmentError, type AttachmentRequest } from '../core/context/attachm
 import type { RunStatus } from '../core/events/runEvents.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
-import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import { runSession, type RunSessionOutcome } from '../core/run/runSession.js';
 import { followUpOf, type FollowUp } from '../core/sessions/followUp.js';
 import { SessionError } from '../core/sessions/historyOf.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { resolveTeam, type ResolvedTeam } from '../core/team/resolveTeam.js';
+import { applyWinner } from './applyWinner.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
@@ -28,6 +28,8 @@ const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout:
 export async function runCommand(
 	command: Extract<CliCommand, { kind: 'run' }>,
 	callerIo: CliIo,
+	/** Given the finished run (chat's `/accept`, `/diff`); it then tells the user about proposed changes. */
+	afterRun?: (outcome: RunSessionOutcome) => void,
 ): Promise<number> {
 	// Every byte on stdout and stderr passes the run's redactor; it learns the team's secrets below.
 	let redactor = new Redactor(environmentSecrets(callerIo.env));
@@ -94,8 +96,7 @@ export async function runCommand(
 		approver?.dispose();
 	}
 	display?.close();
-	const { result, runDir, workspace } = outcome;
-	const runId = result.runId;
+	const { result, runDir } = outcome;
 	io.stderr.write(`run log: ${runDir}\n`);
 	const decisions = outcome.ledger?.entries ?? [];
 	if (decisions.length > 0) {
@@ -107,31 +108,13 @@ export async function runCommand(
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
-		const applied = await applyChangeSet(root, runId, result.changes, {
-			protectedPaths: workspace.protectedPaths,
-			secrets: workspace.secretPaths,
-			record: { runDir, by: 'cli' },
-		});
-		if (applied.conflicts.length > 0) {
-			for (const conflict of applied.conflicts) {
-				io.stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
-			}
-			// Written files only when a path turned into a link between the checks and its write.
-			const wrote =
-				applied.applied.length > 0 ? `only ${applied.applied.join(', ')} written` : 'nothing was written';
-			return fail(
-				io,
-				`${wrote}: the files above changed since the team read them in ways that clash with its changes, or may not be written (the proposed changes are in changes.patch in the run log)`,
-				2,
-			);
-		}
-		for (const path of applied.merged) io.stderr.write(`merged your edits with the team's in ${path}\n`);
-		io.stderr.write(`applied ${applied.applied.length} change(s): ${applied.applied.join(', ')}\n`);
-	} else if (result.changes.length > 0) {
+		if (!(await applyWinner(root, outcome, io.stderr))) return exitCodes.failed;
+	} else if (result.changes.length > 0 && !afterRun) {
 		io.stderr.write(
 			`${result.changes.length} proposed change(s) in ${join(runDir, 'changes.patch')} (use --apply to write them)\n`,
 		);
 	}
+	afterRun?.(outcome);
 	return exitCodes[result.status];
 }
 

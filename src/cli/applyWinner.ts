@@ -1,0 +1,35 @@
+/**
+ * Writes a finished run's change set to the workspace (`run --apply`, chat's `/accept`), recorded
+ * in the run's `changes-log.jsonl` so `massgen revert` can undo it.
+ */
+import { applyChangeSet } from '../core/changes/applyChangeSet.js';
+import type { RunSessionOutcome } from '../core/run/runSession.js';
+
+/** True when every change was written; the reasons go to `stderr` otherwise. */
+export async function applyWinner(
+	root: string,
+	outcome: Pick<RunSessionOutcome, 'result' | 'runDir' | 'workspace'>,
+	stderr: NodeJS.WritableStream,
+): Promise<boolean> {
+	const { result, runDir, workspace } = outcome;
+	const applied = await applyChangeSet(root, result.runId, result.changes, {
+		protectedPaths: workspace.protectedPaths,
+		secrets: workspace.secretPaths,
+		record: { runDir, by: 'cli' },
+	});
+	if (applied.conflicts.length > 0) {
+		for (const conflict of applied.conflicts) {
+			stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);
+		}
+		// Written files only when a path turned into a link between the checks and its write.
+		const wrote =
+			applied.applied.length > 0 ? `only ${applied.applied.join(', ')} written` : 'nothing was written';
+		stderr.write(
+			`massgen: ${wrote}: the files above changed since the team read them in ways that clash with its changes, or may not be written (the proposed changes are in changes.patch in the run log)\n`,
+		);
+		return false;
+	}
+	for (const path of applied.merged) stderr.write(`merged your edits with the team's in ${path}\n`);
+	stderr.write(`applied ${applied.applied.length} change(s): ${applied.applied.join(', ')}\n`);
+	return true;
+}
