@@ -5,6 +5,8 @@
  * exit path (completion, cancel, crash).
  */
 import type { ChildProcess } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { McpHub, type McpTool } from '../mcp/mcpHub.js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
@@ -27,6 +29,7 @@ import { OverlayScratch } from './overlayScratch.js';
 import type { ScratchSpace } from './scratchSpace.js';
 import type { SecretPaths } from '../workspace/secretPaths.js';
 import { Redactor } from '../secrets/redactor.js';
+import { isRootOrInside } from '../util/paths.js';
 import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
 import { runCommandTool } from './runCommandTool.js';
 
@@ -181,6 +184,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 	const children = new Set<ChildProcess>();
 	const scratches = new Map<string, ScratchSpace>();
 	let sandboxChoice: CommandSandboxChoice | undefined;
+	let scratchKind: 'overlay' | 'copy' = 'copy';
 	const scratch = (agentId: string) => {
 		let copy = scratches.get(agentId);
 		if (copy === undefined) {
@@ -190,7 +194,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 			// Only bubblewrap can bind the real dependency folders read-only into a copy.
 			const dependencies = sandboxChoice?.sandbox?.mode === 'bubblewrap' ? 'mount' : 'link';
 			copy =
-				overlay && options.ripgrep
+				scratchKind === 'overlay' && overlay && options.ripgrep
 					? new OverlayScratch({
 							workspaceRoot: options.workspaceRoot,
 							label,
@@ -224,7 +228,9 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		sandboxChoice = chooseCommandSandbox(settings.commandSandbox, detection, settings.commandNetwork);
 		// Off or unsandboxed is a warning; the event tells every mode (CLI display, panel header, events.jsonl).
 		if (sandboxChoice.sandbox === null || sandboxChoice.sandbox.mode === 'none') notice(sandboxChoice.notice);
-		const scratchKind = sandboxChoice.sandbox?.overlay && options.ripgrep ? 'overlay' : 'copy';
+		// An overlay needs a ripgrep to list the workspace, and cannot have its own layers inside its lower one.
+		const tempInside = isRootOrInside(await realpath(options.workspaceRoot), await realpath(tmpdir()));
+		scratchKind = sandboxChoice.sandbox?.overlay && options.ripgrep && !tempInside ? 'overlay' : 'copy';
 		context.emit({
 			type: 'command-sandbox',
 			mode: sandboxChoice.sandbox?.mode ?? 'off',
