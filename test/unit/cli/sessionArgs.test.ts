@@ -24,7 +24,7 @@ describe('massgen run --continue, runs and show arguments', () => {
 			new UsageError('give --continue at most once'),
 		);
 		expect(() => parse('run', '--continue=', 'q')).toThrow('--continue= needs a RUN_ID or SESSION_ID');
-		expect(() => parse('runs', '--continue')).toThrow('--continue is an option of run');
+		expect(() => parse('runs', '--continue')).toThrow('--continue is an option of run and chat');
 	});
 
 	it('parses runs and show with their own options only', () => {
@@ -44,5 +44,19 @@ describe('massgen run --continue, runs and show arguments', () => {
 		expect(() => parse('show', runId, '--json')).toThrow('--json is not an option of show');
 		expect(() => parse('runs', '--attach-diff')).toThrow('--attach-diff is not an option of runs');
 		expect(() => parse('run', '--markdown', 'q')).toThrow('--markdown is an option of show');
+	});
+
+	it('parses chat with the run options that hold for every question, and no question', () => {
+		expect(parse('chat', '--config', 't.yaml', '--deny-all', '--continue', runId)).toEqual({
+			kind: 'chat',
+			config: 't.yaml',
+			workspace: '/work/here',
+			timeoutSeconds: undefined,
+			approvals: 'deny-all',
+			continue: { id: runId },
+		});
+		expect(() => parse('chat', 'why?')).toThrow('chat takes no QUESTION: it asks for one');
+		expect(() => parse('chat', '--apply')).toThrow('--apply is not an option of chat');
+		expect(() => parse('chat', '--attach', 'a.ts')).toThrow('--attach is not an option of chat');
 	});
 });

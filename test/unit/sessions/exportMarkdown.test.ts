@@ -1,0 +1,72 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import { exportRunMarkdown, exportSessionMarkdown } from '../../../src/core/sessions/exportMarkdown.js';
+import { Redactor } from '../../../src/core/secrets/redactor.js';
+
+let ws: string;
+beforeEach(async () => {
+	ws = await mkdtemp(join(tmpdir(), 'massgen-export-'));
+});
+afterEach(async () => {
+	await rm(ws, { recursive: true, force: true });
+});
+
+const A = '20250101-090000-aaaa';
+const B = '20250101-091000-bbbb';
+
+async function write(runId: string, result: Partial<RunResult>, patch = '', redactor?: Redactor) {
+	const log = await RunLogWriter.create(ws, runId, redactor ? { redactor } : {});
+	const full: RunResult = {
+		runId,
+		question: 'Fix the parser',
+		status: 'completed',
+		winner: { agentId: 'alice', label: 'agent1.1' },
+		answers: [{ agentId: 'alice', label: 'agent1.1', content: 'Use a `Map` <here>.' }],
+		votes: [{ voter: 'bob', votedFor: 'alice', votedForLabel: 'agent1.1', reason: 'a | b\nworks' }],
+		finalAnswer: 'Done.',
+		changes: [],
+		usage: [{ agentId: 'alice', inputTokens: 100, outputTokens: 20, calls: 2, costUsd: 0.0012 }],
+		durationMs: 2500,
+		session: { id: runId, parentRunId: null },
+		...result,
+	};
+	await log.finish({ result: full, configYaml: '', patch });
+	await log.close();
+}
+
+describe('exportRunMarkdown', () => {
+	it('keeps table cells on one line and fences a diff that itself holds backtick fences', async () => {
+		const patch = '--- a/README.md\n+++ b/README.md\n@@ -1 +1,3 @@\n+```ts\n+code\n+```\n';
+		await write(A, { attachments: [{ kind: 'file', source: 'src/p.ts', bytes: 2048, sha256: 'x' }] }, patch);
+		const md = await exportRunMarkdown(ws, A);
+		expect(md).toContain('| bob | alice (agent1.1) | a \\| b works |');
+		expect(md).toContain(`\n\`\`\`\`diff\n${patch.trimEnd()}\n\`\`\`\`\n`);
+		expect(md).toContain('- file src/p.ts (2.0 KiB)');
+		expect(md).toContain('<summary><b>alice</b> — agent1.1 · winner</summary>\n\nUse a `Map` <here>.');
+		expect(md).toContain('| alice |  | 2 | 100 | 0 | 20 | 0 | $0.0012 |');
+	});
+
+	it('exports a session as every turn of the chain, oldest first', async () => {
+		await write(A, {});
+		await write(B, { question: 'Now the tests', session: { id: A, parentRunId: A } });
+		const md = await exportSessionMarkdown(ws, B);
+		expect(
+			md.startsWith('# MassGen session (2 turn(s))\n\n## Turn 1: MassGen run `20250101-090000-aaaa`'),
+		).toBe(true);
+		expect(md).toContain('## Turn 2: MassGen run `20250101-091000-bbbb`\n\n> Now the tests');
+		expect(md).toContain(`- **Follows up on:** \`${A}\``);
+		expect(md).toContain('### Final answer');
+	});
+
+	it('has nothing the run directory does not: a secret the run redacted stays redacted', async () => {
+		await write(A, { finalAnswer: 'key sk-live-123456 used' }, '', new Redactor(['sk-live-123456']));
+		await writeFile(join(ws, 'unrelated.txt'), 'sk-live-123456');
+		const md = await exportRunMarkdown(ws, A);
+		expect(md).not.toContain('sk-live-123456');
+		expect(md).toContain('key [redacted] used');
+	});
+});
