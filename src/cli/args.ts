@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
 import { runIdPattern } from '../core/logs/runId.js';
+import type { RevertCommand } from './revertCommand.js';
 
 export interface RunArgs {
 	readonly kind: 'run';
@@ -36,6 +37,7 @@ export type CliCommand =
 	| ChatArgs
 	| { readonly kind: 'runs'; readonly workspace: string; readonly json: boolean }
 	| { readonly kind: 'show'; readonly workspace: string; readonly runId: string; readonly markdown: boolean }
+	| RevertCommand
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
 	| { readonly kind: 'help' };
@@ -49,6 +51,7 @@ export const usage = `Usage:
                [--continue [RUN_ID|SESSION_ID]]
   massgen runs [--workspace DIR] [--json]
   massgen show RUN_ID [--workspace DIR] [--markdown]
+  massgen revert RUN_ID [--workspace DIR] [--markers]
   massgen validate FILE
   massgen --version
 
@@ -84,6 +87,9 @@ runs      List the workspace's runs, newest first: id, time, status, winner, cos
 show      Print one run: question, attachments, each agent's answer, votes, winner, final answer,
           the change set as a diff, usage and cost
           --markdown   as a self-contained Markdown report (for a pull request or an issue)
+revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping your later edits;
+          run again, it re-applies. Exit 0 reverted, 1 nothing to revert, 2 conflicts (nothing written)
+          --markers    write conflict markers into the conflicting files instead, and revert the rest
 validate  Check a config file; prints file:line:col: messages.
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
 3 timed out, 4 cancelled.`;
@@ -110,6 +116,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				'unsandboxed-commands': { type: 'boolean', default: false },
 				attach: { type: 'string', multiple: true, default: [] },
 				markdown: { type: 'boolean', default: false },
+				markers: { type: 'boolean', default: false },
 				version: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
 			},
@@ -139,6 +146,20 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		if (rest.length !== 1) throw new UsageError('show takes exactly one RUN_ID (massgen runs lists them)');
 		return { kind: 'show', workspace, runId: rest[0]!, markdown: values.markdown ?? false };
 	}
+	if (command === 'revert') {
+		const wrong = given.find((name) => name !== 'workspace' && name !== 'markers');
+		if (wrong !== undefined || diffs.length > 0) {
+			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of revert`);
+		}
+		if (rest.length !== 1) throw new UsageError('revert takes exactly one RUN_ID (massgen runs lists them)');
+		return {
+			kind: 'revert',
+			workspace: values.workspace ?? cwd,
+			runId: rest[0]!,
+			markers: values.markers ?? false,
+		};
+	}
+	if (values.markers) throw new UsageError('--markers is an option of revert');
 	if (values.markdown) throw new UsageError('--markdown is an option of show');
 	if (command === 'validate') {
 		if (rest.length !== 1) throw new UsageError('validate takes exactly one FILE');

@@ -4,6 +4,7 @@ import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
 import { chatCommand } from './chatCommand.js';
 import { redactedIo } from './redactedIo.js';
+import { revertCommand } from './revertCommand.js';
 import { runCommand } from './runCommand.js';
 import { runsCommand } from './runsCommand.js';
 import { showCommand } from './showCommand.js';
@@ -33,6 +34,8 @@ async function main(): Promise<number> {
 				return 0;
 			case 'validate':
 				return await validateCommand(command.file, process.env, process.stderr);
+			case 'revert':
+				return await revertCommand(command, process.stderr);
 			case 'chat':
 				return await chatCommand(command, {
 					stdout: process.stdout,
