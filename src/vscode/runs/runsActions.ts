@@ -229,6 +229,7 @@ function turnsOf(node: unknown): TurnNode[] {
 			kind: 'turn',
 			id: `${node.root}#${turn.runId}`,
 			root: node.root,
+			runId: turn.runId,
 			turn,
 			isLast: turn === node.session.turns.at(-1),
 		}));

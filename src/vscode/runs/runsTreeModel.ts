@@ -34,6 +34,8 @@ export interface TurnNode {
 	readonly kind: 'turn';
 	readonly id: string;
 	readonly root: string;
+	/** The turn's run (commands that take "a row with `runId`", such as Revert Run, read it). */
+	readonly runId: string;
 	readonly turn: TurnSummary;
 	/** The last turn of its session line: a follow-up continues the line rather than forking it. */
 	readonly isLast: boolean;
@@ -59,6 +61,7 @@ export function buildRunsTree(
 					kind: 'turn',
 					id: `${folder.root}#${turn.runId}`,
 					root: folder.root,
+					runId: turn.runId,
 					turn,
 					isLast: turn.runId === last,
 				}));
