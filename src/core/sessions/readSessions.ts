@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { changeOutcome, readChangeLog } from '../changes/acceptRecord.js';
+import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
 import { runsDir } from '../logs/runLog.js';
 import { isSafeRunId } from '../logs/runId.js';
 import { readRunRecord, runCost } from './readRunRecord.js';
@@ -57,9 +57,14 @@ export async function readTurn(
 		costUsd: runCost(result),
 		startedAt,
 		finalAnswer: result.finalAnswer,
-		// An unreadable change record reads as none (the change set then shows as pending).
-		changes: changeOutcome(await readChangeLog(runDir).catch(() => []), result.changes.length),
+		changes: await outcomeOf(runDir, result.changes.length),
 	};
+}
+
+/** Reads the change record only when there were changes (it holds file texts); unreadable = no entries. */
+async function outcomeOf(runDir: string, proposed: number): Promise<ChangeOutcome> {
+	if (proposed === 0) return 'none';
+	return changeOutcome(await readChangeLog(runDir).catch(() => []), proposed);
 }
 
 async function runDirNames(workspaceRoot: string): Promise<string[]> {

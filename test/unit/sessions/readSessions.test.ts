@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,14 @@ describe('readSessions', () => {
 			[late, '2025-01-01T09:00:00.600Z'],
 			[early, '2025-01-01T09:00:00.200Z'],
 		]);
+	});
+
+	it('skips a result.json over the size bound without reading it', async () => {
+		await turn(A1, 'q1', { id: A1, parentRunId: null });
+		// Sparse: 33 MiB on paper, nothing on disk.
+		await truncate(join(runDir(A1), 'result.json'), 33 * 1024 * 1024);
+		const { skipped } = await readSessions(ws);
+		expect(skipped).toEqual([{ runId: A1, reason: `result.json is too large (${33 * 1024 * 1024} bytes)` }]);
 	});
 
 	it('returns nothing for a workspace without runs', async () => {
