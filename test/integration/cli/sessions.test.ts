@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunLogWriter } from '../../../src/core/logs/runLog.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackTeam, type LoopbackTeam } from '../../servers/loopbackTeam.js';
 import { repo, runCli } from './cliProcess.js';
@@ -147,5 +148,36 @@ describe('sessions on the command line (dist/cli.js): run --continue, runs, show
 		const wrong = await runCli(['runs', '--apply'], { cwd: root });
 		expect(wrong.code).toBe(1);
 		expect(wrong.stderr).toContain('--apply is not an option of runs');
+	});
+
+	it("runs and show mask the environment's secrets even in a run directory written before they were known", async () => {
+		const root = makeWorkspaceDir();
+		const runId = '20250101-090000-aaaa';
+		const token = 'ghp_0123456789abcdefTOKEN';
+		const log = await RunLogWriter.create(root, runId);
+		await log.finish({
+			result: {
+				runId,
+				question: `Why does ${token} fail?`,
+				status: 'completed',
+				winner: null,
+				answers: [],
+				votes: [],
+				finalAnswer: `Because ${token} expired.`,
+				changes: [],
+				usage: [],
+				durationMs: 1,
+			},
+			configYaml: '',
+			patch: '',
+		});
+		await log.close();
+		const env = { GITHUB_TOKEN: token };
+		for (const args of [['runs'], ['runs', '--json'], ['show', runId], ['show', runId, '--markdown']]) {
+			const out = await runCli(args, { cwd: root, env });
+			expect(out.code, args.join(' ')).toBe(0);
+			expect(out.stdout + out.stderr, args.join(' ')).not.toContain(token);
+			expect(out.stdout, args.join(' ')).toContain('[redacted]');
+		}
 	});
 });
