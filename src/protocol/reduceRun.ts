@@ -128,6 +128,26 @@ function apply(state: RunState, e: RunEvent): RunState {
 			};
 		case 'notice':
 			return { ...state, notices: [...(state.notices ?? []), e.message] };
+		case 'evaluation-start':
+			return { ...state, evaluating: { agentId: e.agentId, attempt: e.attempt } };
+		case 'evaluation-end': {
+			const { evaluating: _done, ...rest } = state;
+			return rest;
+		}
+		case 'attempt-start':
+			// Coordination starts again: the last attempt's votes, winner and answer no longer count.
+			return {
+				...state,
+				votes: {},
+				tally: {},
+				winner: null,
+				presenter: null,
+				finalAnswer: null,
+				restarts: [
+					...(state.restarts ?? []),
+					{ attempt: e.attempt, reason: e.reason, instructions: e.instructions },
+				],
+			};
 		case 'approval-result':
 			return withLane(
 				{

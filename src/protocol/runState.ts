@@ -177,6 +177,14 @@ export interface RunState {
 	};
 	/** `notice` events' messages, in order (what an agent will not see, e.g. the attached images); absent: none. */
 	readonly notices?: readonly string[];
+	/** Post-evaluation: the winner is checking its presented answer (`evaluation-start`, until its end). */
+	readonly evaluating?: { readonly agentId: string; readonly attempt: number };
+	/** Attempts post-evaluation sent back, oldest first; absent: none. */
+	readonly restarts?: readonly {
+		readonly attempt: number;
+		readonly reason: string;
+		readonly instructions: string;
+	}[];
 	/** Set by `run-end`. */
 	readonly durationMs: number | null;
 	readonly error: string | null;

@@ -75,6 +75,14 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 			return null;
 		case 'notice':
 			return `notice: ${event.message}`;
+		case 'evaluation-start':
+			return `${event.agentId}: checking the final answer (attempt ${event.attempt})`;
+		case 'evaluation-end':
+			return event.verdict === 'restart'
+				? `${event.agentId}: the answer is incomplete, restarting: ${event.reason ?? ''}`
+				: `${event.agentId}: the answer stands${event.verdict === 'auto' ? ' (no verdict)' : ''}`;
+		case 'attempt-start':
+			return `attempt ${event.attempt}: coordination starts again (${event.reason})`;
 		case 'command-sandbox':
 			// Off and unsandboxed are run notices (warnings) already.
 			return event.mode === 'off' || event.mode === 'none' ? null : event.notice;

@@ -191,6 +191,28 @@ export type RunEventBody =
 			costUsd: number | null;
 	  }
 	| {
+			/** Post-evaluation: the winner checks its presented answer (`max_orchestration_restarts`). */
+			type: 'evaluation-start';
+			agentId: string;
+			attempt: number;
+	  }
+	| {
+			type: 'evaluation-end';
+			agentId: string;
+			attempt: number;
+			/** `auto`: no verdict (no call, a timeout or a failure): the answer stands. */
+			verdict: 'submitted' | 'restart' | 'auto';
+			reason?: string;
+			instructions?: string;
+	  }
+	| {
+			/** Coordination starts again, every agent afresh, with the evaluator's reasons. */
+			type: 'attempt-start';
+			attempt: number;
+			reason: string;
+			instructions: string;
+	  }
+	| {
 			type: 'run-end';
 			status: RunStatus;
 			durationMs: number;

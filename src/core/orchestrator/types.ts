@@ -41,6 +41,11 @@ export interface OrchestratorSettings {
 	 * `agents/restartRule.ts`).
 	 */
 	readonly staleCallRestartFraction: number;
+	/**
+	 * Post-evaluation (MassGen's `max_orchestration_restarts`): after the winner presents, it checks
+	 * its own final answer and may restart coordination with its reasons, this many times at most.
+	 */
+	readonly maxOrchestrationRestarts: number;
 }
 
 export const defaultOrchestratorSettings: OrchestratorSettings = {
@@ -58,6 +63,7 @@ export const defaultOrchestratorSettings: OrchestratorSettings = {
 	retryMaxDelayMs: 30_000,
 	skipCoordinationRounds: false,
 	staleCallRestartFraction: 0.5,
+	maxOrchestrationRestarts: 0,
 };
 
 export interface AgentSpec {
@@ -186,4 +192,15 @@ export interface RunResult {
 	readonly error?: string;
 	/** The conversation this run is a turn of (added by `runSession`; absent in results from before sessions). */
 	readonly session?: SessionRecord;
+	/** Attempts that post-evaluation sent back, oldest first (absent when none was). */
+	readonly restarts?: readonly RestartRecord[];
+}
+
+/** One attempt that post-evaluation judged incomplete: why, and what the next attempt was told. */
+export interface RestartRecord {
+	readonly attempt: number;
+	readonly winner: { readonly agentId: string; readonly label: string };
+	readonly finalAnswer: string;
+	readonly reason: string;
+	readonly instructions: string;
 }

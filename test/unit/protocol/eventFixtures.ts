@@ -80,6 +80,21 @@ const samples: Samples = {
 		agentId: 'bob',
 		message: 'bob (vscode_lm/gpt-4o) cannot take images: it gets the text attachments only',
 	},
+	'evaluation-start': { type: 'evaluation-start', agentId: 'alice', attempt: 1 },
+	'evaluation-end': {
+		type: 'evaluation-end',
+		agentId: 'alice',
+		attempt: 1,
+		verdict: 'restart',
+		reason: 'The tests were not run.',
+		instructions: 'Run the tests and fix what fails.',
+	},
+	'attempt-start': {
+		type: 'attempt-start',
+		attempt: 2,
+		reason: 'The tests were not run.',
+		instructions: 'Run the tests and fix what fails.',
+	},
 	'update-injected': { type: 'update-injected', agentId: 'bob', labels: ['agent1.1'] },
 	'new-answer': {
 		type: 'new-answer',
