@@ -1,0 +1,137 @@
+// In-host: Revert Run (issue 13) in the real extension host: Accept records what it wrote, the user
+// edits a file afterwards, "MassGen: Revert Run" takes the team's changes out as one undoable
+// WorkspaceEdit and keeps the user's edit; one undo brings the accepted text back.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { ChangeLogEntry } from '../../src/core/changes/acceptRecord';
+import type { RevertOutcome } from '../../src/vscode/changes/revertAccepted';
+import { commandIds } from '../../src/vscode/commandIds';
+import type { MassGenApi } from '../../src/vscode/extensionApi';
+import { endRunAndConfig, until, useConfig, workspaceRoot } from './hostWaits';
+
+const settingsPath = 'revert-demo/settings.ts';
+const addedPath = 'revert-demo/added.md';
+const oldPath = 'revert-demo/old.md';
+const settingsBase = [
+	"export const apiKey = 'sk-ant-api03-REVERTTESTxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx';",
+	'export const retries = 3;',
+	'export const timeoutMs = 1000;',
+	'export const verbose = false;',
+	"export const name = 'demo';",
+	'',
+].join('\n');
+const settingsTeam = settingsBase.replace('timeoutMs = 1000;', 'timeoutMs = 5000; // the team');
+const oldBase = '# Old notes\n';
+
+describe('Revert Run (in VS Code, scripted team)', function () {
+	this.timeout(60_000);
+	let api: MassGenApi;
+	let root: string;
+	const uri = (path: string) =>
+		vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, ...path.split('/'));
+	const disk = (path: string) =>
+		existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null;
+	const openDoc = (path: string) =>
+		vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri(path).toString());
+
+	before(async () => {
+		const extension = vscode.extensions.getExtension<MassGenApi>('massgen.massgen-vscode');
+		assert.ok(extension);
+		api = await extension.activate();
+		root = workspaceRoot();
+		// code-server saves dirty buffers after a delay by default; the user's edit must stay unsaved.
+		await vscode.workspace
+			.getConfiguration('files')
+			.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+		await vscode.workspace.fs.writeFile(uri(settingsPath), Buffer.from(settingsBase, 'utf8'));
+		await vscode.workspace.fs.writeFile(uri(oldPath), Buffer.from(oldBase, 'utf8'));
+		await useConfig(join(extension.extensionPath, 'test', 'fixtures', 'changes', 'revert-team.yaml'));
+	});
+
+	afterEach(async () => {
+		if (api.changes.changeSet()) await api.changes.reject();
+		for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+			await vscode.window.showTextDocument(doc);
+			await vscode.commands.executeCommand('workbench.action.files.revert');
+		}
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	});
+
+	after(async () => {
+		await vscode.workspace.fs
+			.delete(uri('revert-demo'), { recursive: true, useTrash: false })
+			.then(undefined, () => undefined);
+		await endRunAndConfig(api);
+		await vscode.workspace
+			.getConfiguration('files')
+			.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+	});
+
+	it("accept records byte-exact texts; Revert Run undoes the team's changes around the user's unsaved edit; one undo re-applies them", async () => {
+		const run = await api.runs.start({ question: 'Tidy the settings', kind: 'ask' });
+		assert.ok(run, 'the run started');
+		assert.equal(run.result.status, 'completed', run.result.error);
+		await until('the change set in the review', () => api.changes.changeSet()?.runId === run.result.runId);
+		await api.changes.accept();
+		assert.deepEqual(
+			[disk(settingsPath), disk(addedPath), disk(oldPath)],
+			[settingsTeam, '# Added by the team\n', null],
+		);
+
+		const logPath = join(run.runDir, 'changes-log.jsonl');
+		assert.equal(statSync(logPath).mode & 0o777, 0o600, 'only the owner reads the record');
+		const [accept] = readFileSync(logPath, 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as ChangeLogEntry);
+		assert.ok(accept?.kind === 'accept');
+		assert.equal(accept.by, 'editor');
+		const byPath = Object.fromEntries(accept.files.map((file) => [file.path, [file.before, file.after]]));
+		assert.deepEqual(byPath, {
+			[settingsPath]: [settingsBase, settingsTeam],
+			[addedPath]: [null, '# Added by the team\n'],
+			[oldPath]: [oldBase, null],
+		});
+
+		// The user's later edit, on another line, in an open buffer left unsaved.
+		const doc = await vscode.workspace.openTextDocument(uri(settingsPath));
+		const edit = new vscode.WorkspaceEdit();
+		edit.replace(doc.uri, doc.lineAt(4).range, "export const name = 'mine';");
+		assert.ok(await vscode.workspace.applyEdit(edit));
+		const mineAccepted = settingsTeam.replace("'demo'", "'mine'");
+		assert.equal(doc.getText(), mineAccepted);
+
+		const outcome = (await vscode.commands.executeCommand(
+			commandIds.revertRun,
+			run.result.runId,
+		)) as RevertOutcome;
+		assert.equal(outcome.status, 'reverted', JSON.stringify(outcome));
+		assert.equal(outcome.mode, 'revert');
+		assert.deepEqual(outcome.merged, [settingsPath]);
+		assert.equal(
+			doc.getText(),
+			settingsBase.replace("'demo'", "'mine'"),
+			"the team's hunk is gone, the user's kept",
+		);
+		assert.equal(doc.isDirty, true, 'a dirty buffer is edited, never saved');
+		assert.equal(disk(settingsPath), settingsTeam, 'the disk keeps what the user had saved');
+		assert.equal(disk(addedPath), null, 'the created file is deleted');
+		assert.equal(disk(oldPath), oldBase, 'the deleted file is back');
+		const kinds = readFileSync(logPath, 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => (JSON.parse(line) as ChangeLogEntry).kind);
+		assert.deepEqual(kinds, ['accept', 'revert']);
+
+		// One undo, from the edited file, undoes the whole revert (it is one undo group).
+		await vscode.window.showTextDocument(doc);
+		await vscode.commands.executeCommand('undo');
+		await until('the undo to bring the accepted text back', () => doc.getText() === mineAccepted);
+		await until('the undo to recreate the added file', () => disk(addedPath) === '# Added by the team\n');
+		await until('the undo to delete old.md again', () => disk(oldPath) === null);
+		assert.equal(openDoc(settingsPath)?.isDirty, true);
+	});
+});
