@@ -61,6 +61,8 @@ function isHostMessage(data: unknown): data is HostMessage {
 			);
 		case 'chips-added':
 			return Array.isArray((message as { chips?: unknown }).chips);
+		case 'ask-refused':
+			return Array.isArray((message as { attachments?: unknown }).attachments);
 		default:
 			return false;
 	}
@@ -91,6 +93,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			return;
 		case 'chips-added':
 			panel.askBox.chipsAdded(message.chips, message.notice);
+			return;
+		case 'ask-refused':
+			panel.askBox.refused(message.question, message.attachments, message.reason);
 			return;
 	}
 	scheduleRender();

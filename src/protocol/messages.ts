@@ -35,7 +35,17 @@ export type HostMessage =
 	 * Chips for the ask box from the host ("+", "Add Context", a file dropped from the Explorer);
 	 * `notice` says what was left out and why (a secret path, a file outside the workspace).
 	 */
-	| { readonly type: 'chips-added'; readonly chips: readonly AttachmentChip[]; readonly notice?: string };
+	| { readonly type: 'chips-added'; readonly chips: readonly AttachmentChip[]; readonly notice?: string }
+	/**
+	 * An `ask` that did not start a run (an attachment refused, a run declined, no team config):
+	 * the question and its chips go back to the ask box, with the reason (redacted).
+	 */
+	| {
+			readonly type: 'ask-refused';
+			readonly question: string;
+			readonly attachments: readonly AttachmentChip[];
+			readonly reason: string;
+	  };
 
 /** Hunks picked in one file (ids from `HunkView.id`). */
 export interface HunkSelection {

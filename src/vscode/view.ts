@@ -253,22 +253,27 @@ export class PanelHost extends Disposable {
 			this._ready = false;
 			await this._postSnapshot();
 		},
-		ask: (question, chips) => {
+		ask: async (question, chips) => {
+			// A question that does not run goes back to the ask box with its chips and the reason.
+			const refused = (reason: string) =>
+				this._post({ type: 'ask-refused', question, attachments: chips, reason });
 			let attachments;
 			try {
 				attachments = chipsToRequests(chips);
 			} catch (error) {
 				if (!(error instanceof AttachmentError)) throw error;
 				reportAttachmentProblem(this._deps.log, error, (text) => this._deps.secrets?.text(text) ?? text);
+				refused(error.message);
 				return;
 			}
-			void this._deps.runs.start({
+			const outcome = await this._deps.runs.tryStart({
 				question,
 				kind: 'ask',
 				continueConversation: true,
 				...(this.shownRunId ? { continueFrom: this.shownRunId } : {}),
 				...(attachments.length ? { attachments } : {}),
 			});
+			if ('refused' in outcome) refused(outcome.reason);
 		},
 		cancel: () => {
 			this._deps.runs.cancel();

@@ -136,6 +136,19 @@ export class AskBox {
 		this._add(chips, notice);
 	}
 
+	/**
+	 * The host did not run the question: it comes back with its chips (unless the user has typed
+	 * or attached something new meanwhile), and the reason shows under the box.
+	 */
+	refused(question: string, chips: readonly AttachmentChip[], reason: string): void {
+		if (this._input.value.trim() === '' && this._chips.length === 0) {
+			this._input.value = question;
+			this._changed();
+			this._setChips(chips);
+		}
+		this._showNotice(`Not asked: ${reason}`);
+	}
+
 	private _text(): { value: string; caret: number } {
 		const value = this._input.value;
 		const caret = this._input.wrappedElement?.selectionStart ?? value.length;

@@ -256,6 +256,35 @@ describe('ask box chips', () => {
 		expect((await posted('ask'))[1]).toEqual({ type: 'ask', question: 'Next question' });
 	});
 
+	it('a question the host refused comes back with its chips and the reason; new typing is not overwritten', async () => {
+		const page = panel.page;
+		const env = fileChip('.env');
+		await panel.send({
+			type: 'ask-refused',
+			question: 'What is in it?',
+			attachments: [env],
+			reason: "cannot attach '.env': refused: '.env' is a secret path",
+		});
+		expect(await question(page)).toBe('What is in it?');
+		expect(await chipLabels(page)).toEqual(['.env']);
+		expect(await page.locator('.ask-notice').textContent()).toBe(
+			"Not asked: cannot attach '.env': refused: '.env' is a secret path",
+		);
+		await page.getByRole('button', { name: 'Remove .env' }).click();
+		await page.locator('#ask-input').click();
+		await page.keyboard.press('Control+Enter');
+		expect(await posted('ask')).toEqual([{ type: 'ask', question: 'What is in it?' }]);
+		await page.keyboard.type('Something else');
+		await panel.send({
+			type: 'ask-refused',
+			question: 'What is in it?',
+			attachments: [],
+			reason: 'no team config',
+		});
+		expect(await question(page)).toBe('Something else');
+		expect(await page.locator('.ask-notice').textContent()).toBe('Not asked: no team config');
+	});
+
 	it('"+" asks the host for its picker; chips survive a reload (the panel hidden and shown)', async () => {
 		const page = panel.page;
 		await page.getByRole('button', { name: 'Add context' }).click();

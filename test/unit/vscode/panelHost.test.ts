@@ -8,7 +8,7 @@ import type { HostMessage } from '../../../src/protocol/messages';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
-import type { ChangeActions, FinishedRun, RunRequest } from '../../../src/vscode/run/runTypes';
+import type { ChangeActions, FinishedRun, RunRefusal, RunRequest } from '../../../src/vscode/run/runTypes';
 import { PanelHost } from '../../../src/vscode/view';
 
 type Fake = typeof vscode & {
@@ -58,7 +58,12 @@ function fakeRuns() {
 		onDidStartRun: started.event,
 		onDidEmitEvents: emitted.event,
 		onDidFinishRun: finished.event,
-		start: async (request: RunRequest) => void calls.push(['start', request]),
+		/** The panel starts runs with `tryStart`; `refusal` set: the run does not start, for that reason. */
+		refusal: undefined as RunRefusal | undefined,
+		tryStart: async (request: RunRequest) => {
+			calls.push(['start', request]);
+			return runs.refusal ?? { run: {} as FinishedRun };
+		},
 		/** True while a run is active (`cancel()` returns it, as the controller does). */
 		running: false,
 		cancel: () => (calls.push(['cancel']), runs.running),
@@ -228,6 +233,51 @@ describe('PanelHost', () => {
 			['cancel'],
 		]);
 		expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3);
+	});
+
+	it('an ask that does not run goes back to the ask box with its chips and the reason; a chip whose image is not base64 starts nothing', async () => {
+		const { host, runs } = setup();
+		host.show({ preserveFocus: true });
+		const panel = lastPanel();
+		panel.receive({ type: 'ready' });
+		await vi.waitFor(() => expect(panel.posted.some((m) => m.type === 'snapshot')).toBe(true));
+		const chip = { id: 'c1', label: '.env', request: { kind: 'path', path: '.env' } } as const;
+		runs.refusal = {
+			refused: 'attachment',
+			reason: "cannot attach '.env': refused: '.env' is a secret path",
+		};
+		panel.receive({ type: 'ask', question: 'What is in it?', attachments: [chip] });
+		await vi.waitFor(() => expect(panel.posted.some((m) => m.type === 'ask-refused')).toBe(true));
+		expect(panel.posted.find((m) => m.type === 'ask-refused')).toEqual({
+			type: 'ask-refused',
+			question: 'What is in it?',
+			attachments: [chip],
+			reason: "cannot attach '.env': refused: '.env' is a secret path",
+		});
+		expect(runs.calls).toEqual([
+			[
+				'start',
+				{
+					question: 'What is in it?',
+					kind: 'ask',
+					continueConversation: true,
+					attachments: [{ kind: 'path', path: '.env' }],
+				},
+			],
+		]);
+		// Passes the schema (base64 characters), fails the host's decoding: no run is asked for.
+		const image = {
+			id: 'c2',
+			label: 'x.png',
+			request: { kind: 'image', path: 'x.png', dataBase64: 'abc' },
+		} as const;
+		panel.receive({ type: 'ask', question: 'And this?', attachments: [image] });
+		await vi.waitFor(() => expect(panel.posted.filter((m) => m.type === 'ask-refused')).toHaveLength(2));
+		expect(panel.posted.filter((m) => m.type === 'ask-refused')[1]).toMatchObject({
+			question: 'And this?',
+			reason: "cannot attach 'x.png': the image data is not base64",
+		});
+		expect(runs.calls).toHaveLength(1);
 	});
 
 	it('open-diff / accept / reject reach the change review, accept with its hunks and run id as one request', async () => {
