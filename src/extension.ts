@@ -7,7 +7,9 @@ import { ChangeReview } from './vscode/changes/changeReview.js';
 import { viewTypes } from './vscode/commandIds.js';
 import { registerCommands } from './vscode/commands.js';
 import { ConfigDiagnostics } from './vscode/config/configDiagnostics.js';
+import { pickContext } from './vscode/context/contextPicker.js';
 import { registerFixCodeActions } from './vscode/context/fixCodeActions.js';
+import { recordTerminalHistory } from './vscode/context/terminalRecorder.js';
 import type { MassGenApi } from './vscode/extensionApi.js';
 import { DisposableStore } from './vscode/lifecycle.js';
 import { registerAskTeamTool } from './vscode/lm/askTeamTool.js';
@@ -61,8 +63,13 @@ export function activate(
 	);
 	const changes = root.add(new ChangeReview({ runs, log }));
 	const selection = root.add(new SelectionReview({ runs, log }));
+	// Shell integration's commands can only be read from their start: recorded from activation on.
+	const terminals = recordTerminalHistory();
+	root.add(terminals.disposable);
+	const picker = { terminals: terminals.history, redact: secrets.text };
 	const panel = root.add(
 		new PanelHost({
+			pickContext: () => pickContext(picker),
 			extensionUri: context.extensionUri,
 			log,
 			runs,
@@ -88,7 +95,7 @@ export function activate(
 	);
 	// A finished run is announced by a notification unless the panel already shows it.
 	root.add(runs.onDidFinishRun((run) => reportEnded(run, panel.visible, secrets.text)));
-	root.add(registerCommands({ log, panel, runs, keys, configsDir, changes, selection, runsView }));
+	root.add(registerCommands({ log, panel, runs, keys, configsDir, changes, selection, runsView, picker }));
 	root.add(registerFixCodeActions());
 	root.add(registerAskTeamTool(runs));
 	root.add(registerChatParticipant(context.extensionUri, { runs }));

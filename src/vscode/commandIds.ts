@@ -6,6 +6,8 @@ export const commandIds = {
 	reviewSelection: 'massgen.reviewSelection',
 	/** The quick fix on a diagnostic (hidden from the palette: it needs the diagnostic). */
 	askTeamToFix: 'massgen.askTeamToFix',
+	/** The context pickers; their chips go to the panel's ask box. */
+	addContext: 'massgen.addContext',
 	showPanel: 'massgen.showPanel',
 	cancelRun: 'massgen.cancelRun',
 	acceptChanges: 'massgen.acceptChanges',

@@ -5,6 +5,8 @@ import { openRunLog } from './commands/openRunLog.js';
 import { revertRunCommand } from './changes/revertRunCommand.js';
 import { selectTeamConfig } from './commands/selectTeamConfig.js';
 import { setApiKey } from './commands/setApiKey.js';
+import { addContext } from './context/addContext.js';
+import type { ContextPickerDeps } from './context/contextPicker.js';
 import { askTeamToFix } from './context/fixCodeActions.js';
 import type { ChangeReview } from './changes/changeReview.js';
 import { DisposableStore, type IDisposable } from './lifecycle.js';
@@ -29,6 +31,8 @@ export interface CommandDeps {
 	readonly changes: ChangeReview;
 	/** Review Selection, Dismiss Finding, Clear Review Comments. */
 	readonly selection: SelectionReview;
+	/** What Add Context's pickers read besides VS Code's APIs (terminal history, redaction). */
+	readonly picker: ContextPickerDeps;
 	/** The Runs view's row and title actions. */
 	readonly runsView: Pick<RunsView, 'handlers'>;
 }
@@ -41,6 +45,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.askTeam]: (arg) => askTeam(deps, arg),
 		[commandIds.reviewSelection]: () => selection.reviewSelection(),
 		[commandIds.askTeamToFix]: (uri, diagnostics) => askTeamToFix(deps.runs, uri, diagnostics),
+		[commandIds.addContext]: (arg) => addContext(deps.picker, deps.panel, arg),
 		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
 		[commandIds.cancelRun]: () => {
 			if (!deps.runs.cancel()) void vscode.window.showInformationMessage('MassGen: no run is active.');

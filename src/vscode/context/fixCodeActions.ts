@@ -65,7 +65,8 @@ export async function askTeamToFix(
 	return runs.start(fixRequest(path, items, lines));
 }
 
-function editorDiagnostic(diagnostic: vscode.Diagnostic): EditorDiagnostic {
+/** As plain values (`fixRequest`, the problems picker). */
+export function editorDiagnostic(diagnostic: vscode.Diagnostic): EditorDiagnostic {
 	const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
 	return {
 		startLine: diagnostic.range.start.line,

@@ -1,0 +1,285 @@
+/**
+ * "Add Context…" (issue 12): a quick pick of kinds, then one picker per kind, each offering what
+ * VS Code knows (open editors, the git extension's changes, diagnostics, shell-integration
+ * commands, the workspace's files and images). Returns ask-box chips; nothing runs and nothing is
+ * read here but what a chip needs to show (an image's thumbnail): the core reads the rest under
+ * the tools' path policy when the question is asked.
+ */
+import * as vscode from 'vscode';
+import { imageExtension, sniffImageType } from '../../core/context/imageType.js';
+import { secretPaths, type SecretPaths } from '../../core/workspace/secretPaths.js';
+import { MAX_CHIPS, MAX_THUMBNAIL_CHARS, type AttachmentChip } from '../../protocol/attachmentChip.js';
+import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
+import { workspaceFolder } from '../settings.js';
+import {
+	diagnosticChips,
+	diffChip,
+	diffChoice,
+	diffDetail,
+	diffLabel,
+	fileDiagnosticCaps,
+	fileChip,
+	offeredPath,
+	openEditorPaths,
+	pathChip,
+	terminalChip,
+	workspaceDiagnosticCaps,
+	type DiffChoice,
+	type FileDiagnostics,
+	type TerminalExecution,
+} from './contextChips.js';
+import { workspacePath } from './editorAttachments.js';
+import { editorDiagnostic } from './fixCodeActions.js';
+import { gitChanges } from './gitChanges.js';
+import { vscodePickerUi, type PickerUi } from './pickerUi.js';
+import type { TerminalHistory } from './terminalHistory.js';
+
+export interface ContextPickerDeps {
+	/** Commands recorded through shell integration since activation. */
+	readonly terminals: TerminalHistory<vscode.Terminal>;
+	/** The session's secrets (terminal output may print a key). */
+	readonly redact: (text: string) => string;
+}
+
+interface Scope {
+	readonly folder: vscode.WorkspaceFolder;
+	readonly secrets: SecretPaths;
+	readonly ui: PickerUi;
+	readonly deps: ContextPickerDeps;
+}
+
+type Kind = 'editors' | 'git' | 'problems' | 'terminal' | 'path' | 'image';
+
+const kinds: readonly (vscode.QuickPickItem & { id: Kind })[] = [
+	{ id: 'editors', label: '$(files) Open Editors', description: 'files open in the editor' },
+	{ id: 'git', label: '$(git-compare) Git Changes', description: 'working tree or staged diff' },
+	{ id: 'problems', label: '$(warning) Problems', description: "the active file's or the workspace's" },
+	{ id: 'terminal', label: '$(terminal) Terminal Output', description: 'a command and its output' },
+	{ id: 'path', label: '$(file) File or Folder…', description: 'from the workspace' },
+	{ id: 'image', label: '$(file-media) Image…', description: 'PNG, JPEG, GIF or WebP from the workspace' },
+];
+
+/** The chips the user picked; undefined when they cancelled. */
+export async function pickContext(
+	deps: ContextPickerDeps,
+	ui: PickerUi = vscodePickerUi,
+): Promise<AttachmentChip[] | undefined> {
+	const folder = workspaceFolder();
+	if (!folder) {
+		ui.notify('open a folder first: context comes from the workspace folder.');
+		return undefined;
+	}
+	const [choice] =
+		(await ui.pick(kinds, {
+			title: 'Add Context',
+			placeHolder: 'What should the team see?',
+			canPickMany: false,
+		})) ?? [];
+	if (!choice) return undefined;
+	const scope: Scope = {
+		folder,
+		secrets: secretPaths(readSecretPathsSetting(folder.uri).patterns),
+		ui,
+		deps,
+	};
+	const chips = await pickers[choice.id](scope);
+	if (chips && chips.length > MAX_CHIPS) {
+		ui.notify(
+			`only the first ${MAX_CHIPS} of ${chips.length} are attached (the ask box holds ${MAX_CHIPS}).`,
+		);
+		return chips.slice(0, MAX_CHIPS);
+	}
+	return chips;
+}
+
+const pickers: Record<Kind, (scope: Scope) => Promise<AttachmentChip[] | undefined>> = {
+	editors: pickEditors,
+	git: pickGitChanges,
+	problems: pickProblems,
+	terminal: pickTerminalOutput,
+	path: (scope) => pickFromDialog(scope, false),
+	image: (scope) => pickFromDialog(scope, true),
+};
+
+async function pickEditors({ folder, secrets, ui }: Scope): Promise<AttachmentChip[] | undefined> {
+	const tabs = vscode.window.tabGroups.all.flatMap((group) =>
+		group.tabs.flatMap((tab) =>
+			tab.input instanceof vscode.TabInputText
+				? [{ scheme: tab.input.uri.scheme, fsPath: tab.input.uri.fsPath, isDirty: tab.isDirty }]
+				: [],
+		),
+	);
+	const { paths, notes } = openEditorPaths(folder.uri.fsPath, tabs, secrets);
+	if (notes.length) ui.notify(`not offered: ${notes.join('; ')}.`);
+	if (paths.length === 0) {
+		ui.notify('no open editor of the workspace folder can be attached.');
+		return [];
+	}
+	const items = paths.map((path) => ({ label: path, path, picked: true }));
+	const picked = await ui.pick(items, {
+		title: 'Add Context: Open Editors',
+		placeHolder: 'Files to attach (as saved on disk)',
+		canPickMany: true,
+	});
+	return picked?.map((item) => fileChip(item.path));
+}
+
+async function pickGitChanges({ folder, secrets, ui }: Scope): Promise<AttachmentChip[] | undefined> {
+	const changes = await gitChanges(folder.uri);
+	if (!changes.ok) {
+		ui.notify(`git changes cannot be listed: ${changes.reason}.`);
+		return [];
+	}
+	const root = folder.uri.fsPath;
+	const choices = [
+		diffChoice(root, 'working-tree', changes.workingTree, secrets),
+		diffChoice(root, 'staged', changes.index, secrets),
+	].filter((choice) => choice.files.length > 0 || choice.secret > 0);
+	if (choices.length === 0) {
+		ui.notify('the workspace folder has no changes a git diff would show.');
+		return [];
+	}
+	const items = choices.map((choice: DiffChoice) => ({
+		label: diffLabel(choice.source),
+		description: `${choice.files.length} file(s)`,
+		detail: diffDetail(choice),
+		choice,
+	}));
+	const picked = await ui.pick(items, {
+		title: 'Add Context: Git Changes',
+		placeHolder: 'Which diff to attach',
+		canPickMany: true,
+	});
+	return picked?.map((item) => diffChip(item.choice));
+}
+
+async function pickProblems({ folder, secrets, ui }: Scope): Promise<AttachmentChip[] | undefined> {
+	const active = vscode.window.activeTextEditor?.document.uri;
+	const activePath = active?.scheme === 'file' ? workspacePath(folder.uri.fsPath, active.fsPath) : undefined;
+	const scopes = [
+		...(active && activePath ? [{ label: `Problems in ${activePath}`, uri: active }] : []),
+		{ label: 'Workspace Errors and Warnings', uri: undefined },
+	];
+	const [scope] =
+		(await ui.pick(scopes, {
+			title: 'Add Context: Problems',
+			placeHolder: 'Whose problems',
+			canPickMany: false,
+		})) ?? [];
+	if (!scope) return undefined;
+	const files: FileDiagnostics[] = scope.uri
+		? [{ fsPath: scope.uri.fsPath, items: vscode.languages.getDiagnostics(scope.uri).map(editorDiagnostic) }]
+		: vscode.languages
+				.getDiagnostics()
+				.filter(([uri]) => uri.scheme === 'file')
+				.map(([uri, items]) => ({ fsPath: uri.fsPath, items: items.map(editorDiagnostic) }));
+	const chips = diagnosticChips(
+		folder.uri.fsPath,
+		files,
+		secrets,
+		scope.uri ? fileDiagnosticCaps : workspaceDiagnosticCaps,
+	);
+	if (chips.length === 0) {
+		ui.notify(scope.uri ? `${activePath} has no problems.` : 'the workspace has no errors or warnings.');
+	}
+	return chips;
+}
+
+async function pickTerminalOutput({ ui, deps }: Scope): Promise<AttachmentChip[] | undefined> {
+	const terminals = vscode.window.terminals;
+	const active = vscode.window.activeTerminal;
+	const ordered = active ? [active, ...terminals.filter((terminal) => terminal !== active)] : terminals;
+	const executions = ordered.flatMap((terminal) => deps.terminals.executions(terminal));
+	if (executions.length === 0) {
+		ui.notify(noExecutions(terminals, active));
+		return [];
+	}
+	const items = executions.map((execution: TerminalExecution, i) => ({
+		label: execution.commandLine,
+		description: execution.terminal,
+		detail: execution.exitCode === undefined ? undefined : `exit code ${execution.exitCode}`,
+		picked: i === 0,
+		execution,
+	}));
+	const picked = await ui.pick(items, {
+		title: 'Add Context: Terminal Output',
+		placeHolder: 'Commands (with their output) to attach',
+		canPickMany: true,
+	});
+	return picked?.map(({ execution }) =>
+		terminalChip({
+			...execution,
+			output: deps.redact(execution.output),
+			commandLine: deps.redact(execution.commandLine),
+		}),
+	);
+}
+
+function noExecutions(terminals: readonly vscode.Terminal[], active: vscode.Terminal | undefined): string {
+	if (terminals.length === 0) return 'no terminal is open.';
+	const blind = terminals.filter((terminal) => terminal.shellIntegration === undefined);
+	if (active && active.shellIntegration === undefined) {
+		return `shell integration is not active in the terminal '${active.name}', so its commands cannot be read (it needs bash, zsh, fish or PowerShell and "terminal.integrated.shellIntegration.enabled").`;
+	}
+	const more = blind.length ? ` (${blind.length} terminal(s) without shell integration)` : '';
+	return `no command has finished in a terminal since MassGen started${more}.`;
+}
+
+/** A thumbnail only for an image small enough to post to the panel as it is. */
+const thumbnailBytes = Math.floor((MAX_THUMBNAIL_CHARS - 64) / 4) * 3;
+
+async function pickFromDialog(
+	{ folder, secrets, ui }: Scope,
+	images: boolean,
+): Promise<AttachmentChip[] | undefined> {
+	const uris = await ui.openDialog({
+		title: images ? 'Attach Images' : 'Attach Files or Folders',
+		defaultUri: folder.uri,
+		canSelectFiles: true,
+		canSelectFolders: !images,
+		canSelectMany: true,
+		openLabel: 'Attach',
+		...(images ? { filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } } : {}),
+	});
+	if (!uris) return undefined;
+	const chips: AttachmentChip[] = [];
+	const notes: string[] = [];
+	for (const uri of uris) {
+		const offered = offeredPath(folder.uri.fsPath, uri.fsPath, secrets);
+		if ('refused' in offered) {
+			notes.push(offered.refused);
+			continue;
+		}
+		const stat = await vscode.workspace.fs.stat(uri).then(
+			(info) => info,
+			() => undefined,
+		);
+		if (!stat) {
+			notes.push(`${offered.path} does not exist`);
+			continue;
+		}
+		const folderPicked = (stat.type & vscode.FileType.Directory) !== 0;
+		if (!images || folderPicked) {
+			chips.push(
+				pathChip(
+					offered.path,
+					folderPicked ? 'folder' : imageExtension.test(offered.path) ? 'image' : 'file',
+				),
+			);
+			continue;
+		}
+		const head = await vscode.workspace.fs.readFile(uri);
+		const mediaType = sniffImageType(head);
+		if (!mediaType) {
+			notes.push(`${offered.path} is not a PNG, JPEG, GIF or WebP image`);
+			continue;
+		}
+		const thumbnail =
+			head.byteLength <= thumbnailBytes
+				? `data:${mediaType};base64,${Buffer.from(head).toString('base64')}`
+				: undefined;
+		chips.push(pathChip(offered.path, 'image', thumbnail));
+	}
+	if (notes.length) ui.notify(`not attached: ${notes.join('; ')}.`);
+	return chips;
+}
