@@ -300,4 +300,37 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 		// Leave no pending change set to the suites after this one (its record cannot be written: logged only).
 		await api.changes.reject();
 	});
+
+	it('massgen.runs.keep prunes old runs, never a pinned session or changes never accepted or rejected', async () => {
+		assert.ok(first, 'the tree test ran first');
+		const root = workspaceRoot();
+		await useConfig(join(extension.extensionPath, 'test', 'fixtures', 'vscode', 'team.yaml'));
+		const pending = await api.runs.start({ question: 'Propose another change', kind: 'ask' });
+		assert.ok(pending && pending.result.changes.length > 0, 'the scripted run proposes changes');
+		await api.changes.reject();
+		const undecided = await api.runs.start({ question: 'And one more change', kind: 'ask' });
+		assert.ok(undecided && undecided.result.changes.length > 0);
+		await useConfig(configFile);
+		const plain = await api.runs.start({ question: 'A question to forget', kind: 'ask' });
+		assert.equal(plain?.result.changes.length, 0, 'the loopback agents propose no change');
+		await vscode.commands.executeCommand(commandIds.runsPin, await sessionNode(first.result.runId));
+		const keep = vscode.workspace.getConfiguration('massgen');
+		try {
+			await keep.update('runs.keep', { count: 0 }, vscode.ConfigurationTarget.Global);
+			const deleted = await api.runsView.prune();
+			assert.ok(deleted.includes(plain.result.runId), 'an unpinned run with no changes goes');
+			assert.ok(deleted.includes(pending.result.runId), 'a rejected change set is decided: it goes');
+			assert.ok(!existsSync(plain.runDir) && !existsSync(pending.runDir));
+			assert.ok(existsSync(undecided.runDir), 'changes never accepted or rejected: kept');
+			const firstSession = await sessionNode(first.result.runId);
+			assert.ok(firstSession.pinned);
+			for (const turn of firstSession.session.turns) {
+				assert.ok(existsSync(join(runsDir(root), turn.runId)), `pinned session's ${turn.runId} kept`);
+			}
+		} finally {
+			await keep.update('runs.keep', undefined, vscode.ConfigurationTarget.Global);
+			await vscode.commands.executeCommand(commandIds.runsUnpin, await sessionNode(first.result.runId));
+			await api.changes.reject();
+		}
+	});
 });

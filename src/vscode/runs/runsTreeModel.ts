@@ -107,7 +107,7 @@ const statusLook: Record<TurnSummary['status'], { icon: string; color: string }>
 /** '' for no changes, `changes pending`, `accepted`, `partly accepted`, `rejected`, `reverted`. */
 function outcomeText(outcome: TurnSummary['changes']): string {
 	if (outcome === 'none') return '';
-	return outcome === 'pending' ? 'changes pending' : (outcome as string).replace('-', ' ');
+	return outcome === 'pending' ? 'changes pending' : outcome.replace('-', ' ');
 }
 
 export function lookOf(node: RunsNode, now: Date, newestSessionId?: string): NodeLook {

@@ -84,6 +84,14 @@ describe('lookOf', () => {
 		expect(look.tooltip).toContain('Changes: pending');
 		expect(look.contextValue).toBe('turn last changes-pending');
 		expect(lookOf(first!, now).contextValue).toBe('turn');
+		const accepted = buildRunsTree(
+			[{ ...folder, sessions: [{ ...main, turns: [{ ...t1, changes: 'partly-accepted' }] }] }],
+			noFilter,
+			() => false,
+		);
+		const acceptedLook = lookOf(childrenOf(accepted[0], accepted)[0]!, now);
+		expect(acceptedLook.description).toMatch(/· partly accepted$/);
+		expect(acceptedLook.contextValue).toBe('turn last changes-partly-accepted');
 		const failed = lookOf(forkNode!.children[0]!, now);
 		expect(failed.icon).toBe('error');
 		expect(failed.description).toBe('5m ago');
