@@ -36,7 +36,14 @@ export type CliCommand =
 	| RunArgs
 	| ChatArgs
 	| { readonly kind: 'runs'; readonly workspace: string; readonly json: boolean }
-	| { readonly kind: 'show'; readonly workspace: string; readonly runId: string; readonly markdown: boolean }
+	| {
+			readonly kind: 'show';
+			readonly workspace: string;
+			readonly runId: string;
+			readonly markdown: boolean;
+			/** `--session`: every turn of the conversation that ends at the run. */
+			readonly session: boolean;
+	  }
 	| RevertCommand
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
@@ -50,7 +57,7 @@ export const usage = `Usage:
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
                [--continue [RUN_ID|SESSION_ID]]
   massgen runs [--workspace DIR] [--json]
-  massgen show RUN_ID [--workspace DIR] [--markdown]
+  massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
   massgen validate FILE
   massgen --version
@@ -87,6 +94,7 @@ runs      List the workspace's runs, newest first: id, time, status, winner, cos
 show      Print one run: question, attachments, each agent's answer, votes, winner, final answer,
           the change set as a diff, usage and cost
           --markdown   as a self-contained Markdown report (for a pull request or an issue)
+          --session    every turn of the conversation up to RUN_ID, oldest first
 revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping your later edits;
           run again, it re-applies. Exit 0 reverted, 1 nothing to revert, 2 conflicts (nothing written)
           --markers    write conflict markers into the conflicting files instead, and revert the rest
@@ -116,6 +124,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				'unsandboxed-commands': { type: 'boolean', default: false },
 				attach: { type: 'string', multiple: true, default: [] },
 				markdown: { type: 'boolean', default: false },
+				session: { type: 'boolean', default: false },
 				markers: { type: 'boolean', default: false },
 				version: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
@@ -133,7 +142,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		throw new UsageError('--continue is an option of run and chat');
 	}
 	if (command === 'runs' || command === 'show') {
-		const allowed = command === 'runs' ? ['workspace', 'json'] : ['workspace', 'markdown'];
+		const allowed = command === 'runs' ? ['workspace', 'json'] : ['workspace', 'markdown', 'session'];
 		const wrong = given.find((name) => !allowed.includes(name));
 		if (wrong !== undefined || diffs.length > 0) {
 			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of ${command}`);
@@ -144,7 +153,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			return { kind: 'runs', workspace, json: values.json ?? false };
 		}
 		if (rest.length !== 1) throw new UsageError('show takes exactly one RUN_ID (massgen runs lists them)');
-		return { kind: 'show', workspace, runId: rest[0]!, markdown: values.markdown ?? false };
+		const markdown = values.markdown ?? false;
+		return { kind: 'show', workspace, runId: rest[0]!, markdown, session: values.session ?? false };
 	}
 	if (command === 'revert') {
 		const wrong = given.find((name) => name !== 'workspace' && name !== 'markers');
@@ -160,7 +170,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		};
 	}
 	if (values.markers) throw new UsageError('--markers is an option of revert');
-	if (values.markdown) throw new UsageError('--markdown is an option of show');
+	if (values.markdown || values.session) {
+		throw new UsageError(`--${values.markdown ? 'markdown' : 'session'} is an option of show`);
+	}
 	if (command === 'validate') {
 		if (rest.length !== 1) throw new UsageError('validate takes exactly one FILE');
 		return { kind: 'validate', file: rest[0]! };

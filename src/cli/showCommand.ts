@@ -3,8 +3,8 @@
  * the Markdown report the editor's Export Run writes.
  */
 import { resolve } from 'node:path';
-import { runMarkdown } from '../core/sessions/exportMarkdown.js';
-import { SessionError } from '../core/sessions/historyOf.js';
+import { runMarkdown, sessionMarkdown } from '../core/sessions/exportMarkdown.js';
+import { SessionError, turnChain } from '../core/sessions/historyOf.js';
 import {
 	formatAttachment,
 	formatChanges,
@@ -20,15 +20,21 @@ export async function showCommand(
 	command: Extract<CliCommand, { kind: 'show' }>,
 	io: CliIo,
 ): Promise<number> {
-	let report: RunReport;
+	const root = resolve(command.workspace);
+	let reports: RunReport[];
 	try {
-		report = await readRunReport(resolve(command.workspace), command.runId);
+		const runIds = command.session
+			? (await turnChain(root, command.runId)).map((turn) => turn.runId)
+			: [command.runId];
+		reports = await Promise.all(runIds.map((runId) => readRunReport(root, runId)));
 	} catch (error) {
 		if (!(error instanceof SessionError)) throw error;
 		io.stderr.write(`massgen: ${error.message} (massgen runs lists the runs)\n`);
 		return 1;
 	}
-	io.stdout.write(command.markdown ? runMarkdown(report) : runText(report));
+	if (!command.session) io.stdout.write(command.markdown ? runMarkdown(reports[0]!) : runText(reports[0]!));
+	else if (command.markdown) io.stdout.write(sessionMarkdown(reports));
+	else io.stdout.write(reports.map((report, i) => `══ turn ${i + 1} ══\n\n${runText(report)}`).join('\n'));
 	return 0;
 }
 

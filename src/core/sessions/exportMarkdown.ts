@@ -22,7 +22,11 @@ export async function exportRunMarkdown(workspaceRoot: string, runId: string): P
 /** Every turn of the chain that ends at `runId`, oldest first, one report each. */
 export async function exportSessionMarkdown(workspaceRoot: string, runId: string): Promise<string> {
 	const chain = await turnChain(workspaceRoot, runId);
-	const reports = await Promise.all(chain.map((turn) => readRunReport(workspaceRoot, turn.runId)));
+	return sessionMarkdown(await Promise.all(chain.map((turn) => readRunReport(workspaceRoot, turn.runId))));
+}
+
+/** The turns' reports under one title, oldest first. */
+export function sessionMarkdown(reports: readonly RunReport[]): string {
 	const title = `# MassGen session (${reports.length} turn(s))`;
 	return [
 		title,

@@ -81,6 +81,18 @@ describe('sessions on the command line (dist/cli.js): run --continue, runs, show
 		const newest = all.at(-1)!;
 		expect(newest.session).toEqual({ id: newest.runId, parentRunId: turn2!.runId });
 
+		// The fork's conversation: turn 1, turn 2, then the fork (not turn 3, which is another line).
+		const exported = await runCli(['show', newest.runId, '--session', '--markdown'], { cwd: root });
+		expect(exported.code).toBe(0);
+		const titles = exported.stdout.match(/^#{1,2} .*$/gm);
+		expect(titles).toEqual([
+			'# MassGen session (3 turn(s))',
+			`## Turn 1: MassGen run \`${turn1!.runId}\``,
+			`## Turn 2: MassGen run \`${turn2!.runId}\``,
+			`## Turn 3: MassGen run \`${newest.runId}\``,
+		]);
+		expect(exported.stdout).toContain('> Fork?');
+
 		const listed = await runCli(['runs', '--json'], { cwd: root });
 		expect(listed.code).toBe(0);
 		const { runs } = JSON.parse(listed.stdout) as { runs: { runId: string; sessionId: string }[] };

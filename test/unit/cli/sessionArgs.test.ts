@@ -38,7 +38,10 @@ describe('massgen run --continue, runs and show arguments', () => {
 			workspace: '/work/here',
 			runId,
 			markdown: true,
+			session: false,
 		});
+		expect(parse('show', runId, '--session')).toMatchObject({ session: true, markdown: false });
+		expect(() => parse('run', '--session', 'q')).toThrow('--session is an option of show');
 		expect(() => parse('show')).toThrow('show takes exactly one RUN_ID (massgen runs lists them)');
 		expect(() => parse('runs', 'extra')).toThrow('runs takes no arguments');
 		expect(() => parse('show', runId, '--json')).toThrow('--json is not an option of show');
