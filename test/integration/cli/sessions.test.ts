@@ -98,6 +98,12 @@ describe('sessions on the command line (dist/cli.js): run --continue, runs, show
 		const { runs } = JSON.parse(listed.stdout) as { runs: { runId: string; sessionId: string }[] };
 		expect(runs.map((r) => r.runId)).toEqual(all.map((r) => r.runId).reverse());
 		expect(runs.filter((r) => r.sessionId === turn1!.runId)).toHaveLength(3);
+		// The table marks a follow-up ↳ and a fork's first turn ⑂.
+		const table = (await runCli(['runs'], { cwd: root })).stdout;
+		const row = (runId: string) => table.split('\n').find((line) => line.startsWith(runId));
+		expect(row(turn1!.runId)).toMatch(/ What does a\.ts export\?$/);
+		expect(row(turn2!.runId)).toMatch(/ ↳ And why is that\?$/);
+		expect(row(newest.runId)).toMatch(/ ⑂ Fork\?$/);
 	});
 
 	it('refuses an unknown id and a workspace without runs before any model request', async () => {
