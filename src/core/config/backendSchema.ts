@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { codingAgentTypes, isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
 import { scriptSchema } from '../providers/scriptedSchema.js';
 import { isRecord } from './isRecord.js';
 import { unsupportedBackendKeys } from './massgenKeys.js';
 import { checkMcpServers, commandRegexList, mcpServersSchema, normaliseMcpServers } from './toolsSchema.js';
 
-/** Backend `type`s we can run (architecture §6). */
+/** Backend `type`s a config may name (architecture §6). */
 export const backendTypes = [
 	'openai',
 	'chatcompletion',
@@ -23,6 +24,7 @@ export const backendTypes = [
 	'gemini',
 	'vscode_lm',
 	'scripted',
+	...codingAgentTypes,
 ] as const;
 
 export type BackendType = (typeof backendTypes)[number];
@@ -42,10 +44,36 @@ const httpUrl = z.url({
 	error: 'expected an http(s) URL such as http://localhost:11434/v1',
 });
 
+const toolNames = z.array(z.string().min(1));
+
+/** MassGen's `claude_code` keys (massgen-reference §5); only a coding agent may have them. */
+const codingAgentKeys = {
+	disallowed_tools: toolNames
+		.optional()
+		.describe('Coding agents: native tools it may not use (e.g. Bash(rm*)).'),
+	system_prompt: z
+		.string()
+		.optional()
+		.describe("Coding agents: the agent's role (our coordination prompt stays)."),
+	append_system_prompt: z.string().optional().describe('Coding agents: more role text, after system_prompt.'),
+	max_turns: z
+		.number()
+		.int()
+		.positive()
+		.optional()
+		.describe("Coding agents: cap on the CLI's own turns per call."),
+	max_thinking_tokens: z.number().int().positive().optional().describe('Coding agents: thinking budget.'),
+	cli_path: z
+		.string()
+		.min(1)
+		.optional()
+		.describe('Coding agents: the CLI executable (default: found on PATH).'),
+};
+
 /** The keys we interpret; any other key goes to `options` (the escape hatch to the provider). */
 export const backendObject = z.looseObject({
 	type: z.enum(backendTypes).optional().describe('Provider; inferred from `model` when omitted.'),
-	model: z.string().min(1).optional().describe('Model id; optional only for `scripted`.'),
+	model: z.string().min(1).optional().describe('Model id; optional only for `scripted` and coding agents.'),
 	api_key: z.string().min(1).optional().describe('Prefer the environment or VS Code secret storage.'),
 	base_url: httpUrl.optional().describe('OpenAI-style: including /v1; Anthropic and Gemini: the host root.'),
 	temperature: z.number().min(0).max(2).optional(),
@@ -60,10 +88,9 @@ export const backendObject = z.looseObject({
 	api_version: z.string().min(1).optional().describe('Azure OpenAI API version.'),
 	script: scriptSchema.optional().describe('Required for, and only allowed with, type: scripted.'),
 	mcp_servers: mcpServersSchema.optional(),
-	allowed_tools: z
-		.array(z.string().min(1))
+	allowed_tools: toolNames
 		.optional()
-		.describe('MCP tools this agent may use (unprefixed names).'),
+		.describe('MCP tools this agent may use (unprefixed names); a coding agent: its native tools.'),
 	exclude_tools: z
 		.array(z.string().min(1))
 		.optional()
@@ -79,9 +106,11 @@ export const backendObject = z.looseObject({
 	command_line_blocked_commands: commandRegexList
 		.optional()
 		.describe('Regexes (matched at the start) of commands always denied.'),
+	...codingAgentKeys,
 });
 
 const knownKeys = new Set(Object.keys(backendObject.shape));
+const codingAgentKeyNames = Object.keys(codingAgentKeys) as (keyof typeof codingAgentKeys)[];
 
 /** One agent's `backend`, with `type` and `model` always set. */
 export const backendSchema = backendObject
@@ -100,7 +129,7 @@ export const backendSchema = backendObject
 					'value',
 				);
 			}
-			if (model === undefined && type !== 'scripted') {
+			if (model === undefined && type !== 'scripted' && !isCodingAgentType(type)) {
 				issue([], "missing required key 'model'", 'missing-model');
 			}
 			if (type === 'chatcompletion' && backend.base_url === undefined) {
@@ -113,6 +142,12 @@ export const backendSchema = backendObject
 			if (script !== undefined && type !== 'scripted') {
 				issue(['script'], "'script' is only allowed with type: scripted", 'script-not-scripted');
 			}
+			if (!isCodingAgentType(type)) {
+				for (const key of codingAgentKeyNames.filter((name) => backend[name] !== undefined)) {
+					const message = `'${key}' is only allowed with a coding agent (type: ${codingAgentTypes.join(', ')})`;
+					issue([key], message, 'coding-agent-key');
+				}
+			}
 			checkMcpServers(backend.mcp_servers, (path, message, code, target) =>
 				issue(path, message, code, target),
 			);
@@ -122,33 +157,69 @@ export const backendSchema = backendObject
 	)
 	.transform((backend) => {
 		const { type, model, api_key, base_url, temperature, max_tokens } = backend;
+		const coding = isCodingAgentType(type);
 		const { reasoning, text, api_version, script } = backend;
 		const { mcp_servers, allowed_tools, exclude_tools, enable_command_execution, enable_mcp_command_line } =
 			backend;
 		const { command_line_allowed_commands, command_line_blocked_commands } = backend;
 		const commands = enable_command_execution ?? enable_mcp_command_line;
+		// A coding agent's CLI takes no provider options: its unknown keys are warned about and dropped.
 		const options: Record<string, unknown> = {};
 		for (const [key, value] of Object.entries(backend)) {
-			if (!knownKeys.has(key) && !(key in unsupportedBackendKeys)) options[key] = value;
+			if (!coding && !knownKeys.has(key) && !(key in unsupportedBackendKeys)) options[key] = value;
 		}
 		return {
 			// The refinement guarantees both; the fallbacks only satisfy the types.
 			type: type ?? inferBackendType(model ?? '') ?? 'openai',
-			model: model ?? 'scripted',
+			// A coding agent without `model` uses its CLI's own default.
+			model: model ?? (coding ? codingAgentDefaultModel : 'scripted'),
 			...defined({ api_key, base_url, temperature, max_tokens, reasoning, text, api_version, script }),
 			...defined({
 				mcp_servers: mcp_servers === undefined ? undefined : normaliseMcpServers(mcp_servers),
-				allowed_tools,
+				// A coding agent's `allowed_tools` names its native tools (Read, Bash…), not MCP tools.
+				allowed_tools: coding ? undefined : allowed_tools,
 				exclude_tools,
 				enable_command_execution: commands,
 				command_line_allowed_commands,
 				command_line_blocked_commands,
+				coding_agent: coding ? codingAgentSettings(backend) : undefined,
 			}),
 			options: options as Readonly<Record<string, unknown>>,
 		};
 	});
 
 export type BackendConfig = z.output<typeof backendSchema>;
+
+/** The `model` of a coding agent whose config names none: its CLI picks. */
+export const codingAgentDefaultModel = 'default';
+
+/** What a coding agent's CLI is started with, as MassGen's `claude_code` keys name it. */
+export interface CodingAgentSettings {
+	/** The native tools it may use (`Read`, `Bash`, `mcp__server__tool`…); all when unset. */
+	readonly allowed_tools?: readonly string[];
+	readonly disallowed_tools?: readonly string[];
+	/** The agent's role, put into our coordination prompt (the prompt itself is always ours). */
+	readonly system_prompt?: string;
+	readonly append_system_prompt?: string;
+	readonly max_turns?: number;
+	readonly max_thinking_tokens?: number;
+	/** The CLI to run instead of the one found on PATH. */
+	readonly cli_path?: string;
+}
+
+function codingAgentSettings(backend: z.output<typeof backendObject>): CodingAgentSettings {
+	const { allowed_tools, disallowed_tools, system_prompt, append_system_prompt } = backend;
+	const { max_turns, max_thinking_tokens, cli_path } = backend;
+	return defined({
+		allowed_tools,
+		disallowed_tools,
+		system_prompt,
+		append_system_prompt,
+		max_turns,
+		max_thinking_tokens,
+		cli_path,
+	});
+}
 
 /** Drops undefined members, so serialised configs and spreads stay clean. */
 function defined<T extends Record<string, unknown>>(value: T): Partial<T> {

@@ -1,3 +1,4 @@
+import { isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
 import { backendObject } from './backendSchema.js';
 import { formatPath } from './configIssue.js';
 import { didYouMeanSuffix } from './didYouMean.js';
@@ -67,9 +68,11 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 				continue;
 			}
 			const suffix = didYouMeanSuffix(key, [...known, ...Object.keys(unsupported)]);
-			// Unknown backend keys are provider options; only a likely typo is worth a warning.
-			if (location === 'backend' && !suffix) continue;
-			const fate = location === 'backend' ? 'passed to the provider as is' : 'ignored';
+			// Unknown backend keys are provider options; only a likely typo is worth a warning. A
+			// coding agent's CLI takes no options, so there every unknown key is named.
+			const passedOn = location === 'backend' && !isCodingAgentType(value.type);
+			if (passedOn && !suffix) continue;
+			const fate = passedOn ? 'passed to the provider as is' : 'ignored';
 			warnings.push({
 				path: where,
 				target: 'key',
@@ -88,6 +91,17 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 		visit(agent, path, 'agent');
 		if (!isRecord(agent)) continue;
 		visit(agent.backend, [...path, 'backend'], 'backend');
+		const type = isRecord(agent.backend) ? agent.backend.type : undefined;
+		if (isCodingAgentType(type)) {
+			warnings.push({
+				path: [...path, 'backend', 'type'],
+				target: 'value',
+				code: 'unsupported-value',
+				message:
+					`type '${type}' (a coding agent) cannot take part in a run yet: ` +
+					'a run leaves this agent out and goes on with the others',
+			});
+		}
 		const servers = isRecord(agent.backend) ? agent.backend.mcp_servers : undefined;
 		const serverPath = [...path, 'backend', 'mcp_servers'];
 		if (Array.isArray(servers)) {

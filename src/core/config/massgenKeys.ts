@@ -47,6 +47,9 @@ export const unsupportedBackendKeys: Readonly<Record<string, UnsupportedKey>> = 
 		'custom_tools',
 	]),
 	cwd: { hint: workspaceHint },
+	permission_mode: {
+		hint: "a coding agent's tools go through the permission engine and approvals, whatever the mode",
+	},
 	context_paths: { hint: 'use orchestrator.context_paths', always: true },
 	...keys(
 		[

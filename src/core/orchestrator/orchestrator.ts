@@ -397,7 +397,7 @@ export class Orchestrator implements AgentHost {
 			retryable: error.retryable,
 			failures: rt.failures,
 		});
-		const fatal = error.kind === 'auth' || error.kind === 'context-length';
+		const fatal = error.kind === 'auth' || error.kind === 'context-length' || error.kind === 'unavailable';
 		if (fatal || rt.failures >= this.settings.maxAgentFailures) {
 			if (this.phase === 'coordination') {
 				this.kill(rt, fatal ? error.message : `failed ${rt.failures} times in a row: ${error.message}`);

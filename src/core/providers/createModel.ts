@@ -7,6 +7,8 @@ import { OpenAIResponsesModel } from './openaiResponses.js';
 import { keyVariablesFor, presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { createScriptedModel } from './scripted.js';
+import { isCodingAgentType } from './codingAgents/codingAgentTypes.js';
+import { createUnavailableCodingAgent } from './codingAgents/unavailableCodingAgent.js';
 
 export interface CreateModelOptions {
 	/** Environment variable the key came from, named in auth errors (defaults to the type's first variable). */
@@ -20,6 +22,7 @@ export interface CreateModelOptions {
 export function createModel(settings: BackendSettings, options: CreateModelOptions = {}): ChatModel {
 	const keyVariable = options.keyVariable ?? keyVariablesFor(settings.type, settings.baseUrl)[0];
 	if (settings.type === 'scripted') return createScriptedModel(settings);
+	if (isCodingAgentType(settings.type)) return createUnavailableCodingAgent(settings);
 	if (settings.type === 'vscode_lm') {
 		throw new ProviderError({
 			provider: 'vscode_lm',

@@ -1,5 +1,13 @@
+/** `unavailable`: this backend cannot run here at all (e.g. a coding agent not supported yet). */
 export type ProviderErrorKind =
-	'auth' | 'rate-limit' | 'context-length' | 'server' | 'network' | 'aborted' | 'invalid-response';
+	| 'auth'
+	| 'rate-limit'
+	| 'context-length'
+	| 'server'
+	| 'network'
+	| 'aborted'
+	| 'invalid-response'
+	| 'unavailable';
 
 const marker = Symbol.for('massgen.ProviderError');
 

@@ -1,0 +1,12 @@
+/**
+ * Coding agents that run their own agent loop in a CLI (MassGen's `claude_code`, and its later
+ * `codex` and `gemini_cli`). Configs with them load; a run cannot use them yet (issue 14).
+ */
+export const codingAgentTypes = ['claude_code', 'codex', 'gemini_cli'] as const;
+
+export type CodingAgentType = (typeof codingAgentTypes)[number];
+
+/** True for a coding agent's backend type: it chooses its own model, so `model` is optional. */
+export function isCodingAgentType(type: unknown): type is CodingAgentType {
+	return (codingAgentTypes as readonly unknown[]).includes(type);
+}

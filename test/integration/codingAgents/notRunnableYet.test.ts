@@ -1,0 +1,79 @@
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspaceDir } from '../../fakes/team.js';
+import { repo, runCli } from '../cli/cliProcess.js';
+
+const massgenFixture = (name: string) => join(repo, 'test', 'fixtures', 'configs', 'massgen', name);
+const leftOut = 'type claude_code: coding agents cannot take part in a run yet';
+
+function readEvents(root: string): { type: string; agentId?: string; reason?: string }[] {
+	const runs = join(root, '.massgen', 'runs');
+	const text = readFileSync(join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8');
+	return text
+		.trim()
+		.split('\n')
+		.map((line) => JSON.parse(line));
+}
+
+function readResult(root: string): Record<string, unknown> {
+	const runs = join(root, '.massgen', 'runs');
+	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
+}
+
+/** Until the Claude Code adapter lands (issue 14), such configs load and their agents sit out runs. */
+describe('claude_code agents before their adapter (dist/cli.js)', () => {
+	it('validate accepts a MassGen claude_code config and names the ignored keys at file:line:col', async () => {
+		const file = massgenFixture('claude_code_discord_mcp.yaml');
+		const run = await runCli(['validate', file], { cwd: repo });
+		expect(run.code).toBe(0);
+		expect(run.stderr + run.stdout).toContain(`${file}:4:11: warning: type 'claude_code' (a coding agent)`);
+		expect(run.stderr + run.stdout).toContain(`${file}:6:5: warning: MassGen key 'permission_mode'`);
+	});
+
+	it('a run leaves the claude_code agent out with one clear message and goes on with the others', async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
+		const config = join(root, 'team.yaml');
+		writeFileSync(
+			config,
+			[
+				'agents:',
+				'  - id: planner',
+				'    backend:',
+				'      type: scripted',
+				'      script:',
+				'        coordination:',
+				'          - answer: Write a CONTRIBUTING guide.',
+				'          - vote: first',
+				'            reason: it covers setup',
+				'  - id: coder',
+				'    backend:',
+				'      type: claude_code',
+				'      cwd: workspace2',
+				'',
+			].join('\n'),
+		);
+		const run = await runCli(['run', '--config', config, 'How should we document this?'], { cwd: root });
+		expect(run.code).toBe(0);
+		const result = readResult(root);
+		expect(result.status).toBe('completed');
+		expect(result.winner).toMatchObject({ agentId: 'planner' });
+		const events = readEvents(root);
+		const errors = events.filter((e) => e.type === 'agent-error' && e.agentId === 'coder');
+		expect(errors).toHaveLength(1);
+		const killed = events.find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
+		expect(killed?.reason).toContain(leftOut);
+		expect(run.stderr).toContain(`coder: killed: ${leftOut}`);
+	});
+
+	it('a team of only claude_code agents fails cleanly (exit 2), naming why, with no crash', async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
+		const run = await runCli(['run', '--config', massgenFixture('claude_code_single.yaml'), 'hi'], {
+			cwd: root,
+		});
+		expect(run.code).toBe(2);
+		expect(readResult(root)).toMatchObject({ status: 'failed' });
+		expect(String(readResult(root).error)).toContain(leftOut);
+		expect(run.stderr).not.toMatch(/\bat .+\.js:\d+/);
+	});
+});
