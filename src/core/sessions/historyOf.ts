@@ -21,7 +21,7 @@ export async function historyOf(workspaceRoot: string, runId: string, budget?: n
 /** The turns from the line's root to `runId`. A missing or unreadable ancestor ends the chain there. */
 export async function turnChain(workspaceRoot: string, runId: string): Promise<TurnSummary[]> {
 	const last = await readTurn(workspaceRoot, runId);
-	if ('reason' in last) throw new SessionError(`run ${runId} cannot be continued: ${last.reason}`);
+	if ('reason' in last) throw new SessionError(`run ${runId}: ${last.reason}`);
 	const chain = [last];
 	const seen = new Set([runId]);
 	for (let parent = last.parentRunId; parent !== null && !seen.has(parent);) {
