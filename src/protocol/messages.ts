@@ -88,6 +88,8 @@ export type WebviewMessage =
 	  }
 	| { readonly type: 'reject' }
 	| { readonly type: 'open-run'; readonly runId: string }
+	/** The panel's Revert Run (after the changes were accepted): the host runs `massgen.revertRun` for it. */
+	| { readonly type: 'revert-run'; readonly runId: string }
 	| {
 			readonly type: 'approval';
 			readonly requestId: string;

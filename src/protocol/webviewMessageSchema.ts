@@ -152,6 +152,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('reject') }),
 	z.strictObject({ type: z.literal('open-run'), runId: z.string().regex(runIdPattern, 'must be a run id') }),
 	z.strictObject({
+		type: z.literal('revert-run'),
+		runId: z.string().regex(runIdPattern, 'must be a run id'),
+	}),
+	z.strictObject({
 		type: z.literal('approval'),
 		requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a request id'),
 		decision: z.enum(['allow-once', 'allow-run', 'always', 'deny']),

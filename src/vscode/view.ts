@@ -11,7 +11,7 @@ import type { ApprovalDecision, HostMessage } from '../protocol/messages.js';
 import { reduceRunEvents } from '../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../protocol/runState.js';
 import type { ParseResult } from '../protocol/webviewMessageSchema.js';
-import { viewTypes } from './commandIds.js';
+import { commandIds, viewTypes } from './commandIds.js';
 import { Disposable, toDisposable } from './lifecycle.js';
 import { ContextSearch } from './panel/contextSearch.js';
 import { dispatchWebviewMessage, type PanelActions } from './panel/dispatchWebviewMessage.js';
@@ -282,6 +282,9 @@ export class PanelHost extends Disposable {
 		openDiff: (path, version) => this._deps.changes.openDiff(path, version),
 		accept: (request) => this._deps.changes.accept(request),
 		reject: () => this._deps.changes.reject(),
+		revertRun: async (runId) => {
+			await vscode.commands.executeCommand(commandIds.revertRun, runId);
+		},
 		selectHunks: (path, ids, selected) => this._deps.changes.selectHunks(path, ids, selected),
 		approval: (requestId, decision, note) => this._onDidAnswerApproval.fire({ requestId, decision, note }),
 		searchContext: async (query, requestId) => {

@@ -1,7 +1,7 @@
 /**
  * The run's change set for review: one row per file (changeFiles.ts) with its hunks and the
  * runner-ups' alternatives (hunkList.ts, hunkView.ts), a summary, and Accept selected / Reject
- * all. Rows come from the host's `change-set` message when there is one, else from the winner's
+ * all; once nothing is pending, Revert Run (the host says when there was nothing accepted). Rows come from the host's `change-set` message when there is one, else from the winner's
  * presentation edits in the run state (no hunks then). Rows and hunks are keyed and updated in
  * place: a new change set after a toggle keeps focus and scroll where they were.
  */
@@ -27,6 +27,7 @@ export class ChangesView {
 	private readonly _actions: HTMLDivElement;
 	private readonly _accept: HTMLElement;
 	private readonly _reject: HTMLElement;
+	private readonly _revert: HTMLElement;
 	private readonly _title: HTMLHeadingElement;
 	private readonly _selection = new ChangeSelection();
 	private readonly _rows = new Map<string, FileRow>();
@@ -55,7 +56,16 @@ export class ChangesView {
 			class: 'reject-all',
 		});
 		this._actions = h('div', { class: 'changes-actions' }, this._accept, this._reject);
-		this._footer = h('div', { class: 'changes-footer' }, this._note, this._actions);
+		this._revert = button('Revert Run', () => this._postRevert(), {
+			icon: 'discard',
+			secondary: true,
+			class: 'revert-run',
+		});
+		setTitle(
+			this._revert,
+			'Undo what Accept wrote for this run, keeping your later edits (one undoable edit)',
+		);
+		this._footer = h('div', { class: 'changes-footer' }, this._note, this._actions, this._revert);
 		this.element = h(
 			'section',
 			{ class: 'changes', attrs: { 'aria-labelledby': 'changes-heading' } },
@@ -120,6 +130,7 @@ export class ChangesView {
 		const reviewable = !settled && (state.status === 'completed' || state.status === 'timeout');
 		const totals = this._selection.totals();
 		setHidden(this._actions, settled);
+		setHidden(this._revert, !settled || state.runId === null);
 		setDisabled(this._accept, !reviewable || (pending !== null && totals.selected === 0));
 		setDisabled(this._reject, !reviewable);
 		setText(
@@ -151,6 +162,11 @@ export class ChangesView {
 						: 'The run did not complete; these changes cannot be applied.',
 		);
 		this._restoreFocus(focus);
+	}
+
+	private _postRevert(): void {
+		const runId = this._state?.runId;
+		if (runId) this._post({ type: 'revert-run', runId });
 	}
 
 	private _renderRows(rows: readonly FileRowData[]): void {

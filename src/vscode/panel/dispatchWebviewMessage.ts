@@ -17,6 +17,8 @@ export interface PanelActions {
 	selectHunks?(path: string, ids: readonly string[], selected: boolean): void | Promise<void>;
 	reject(): void | Promise<void>;
 	openRun(runId: string): void | Promise<void>;
+	/** Revert Run from the panel (absent in hosts without the command). */
+	revertRun?(runId: string): void | Promise<void>;
 	approval(requestId: string, decision: ApprovalDecision, note: string | undefined): void | Promise<void>;
 	/** `#` completion in the ask box (the next three: absent in hosts without the ask box's context); the answer goes back as `context-results` with `requestId`. */
 	searchContext?(query: string, requestId: string): void | Promise<void>;
@@ -67,6 +69,8 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.reject();
 		case 'open-run':
 			return actions.openRun(message.runId);
+		case 'revert-run':
+			return actions.revertRun?.(message.runId);
 		case 'approval':
 			return actions.approval(message.requestId, message.decision, message.note);
 		case 'search-context':

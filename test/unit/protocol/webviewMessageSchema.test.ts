@@ -52,6 +52,7 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 	],
 	reject: [{ type: 'reject' }],
 	'open-run': [{ type: 'open-run', runId: '20250102-030405-ab12' }],
+	'revert-run': [{ type: 'revert-run', runId: '20250102-030405-ab12' }],
 	approval: [
 		{ type: 'approval', requestId: 'req-1', decision: 'allow-once' },
 		{ type: 'approval', requestId: 'call_abc:2', decision: 'allow-run' },
@@ -189,6 +190,7 @@ describe('assertNever', () => {
 			case 'select-hunks':
 				return message.ids.join(',');
 			case 'open-run':
+			case 'revert-run':
 				return message.runId;
 			case 'approval':
 				return message.decision;
