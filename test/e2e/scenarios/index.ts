@@ -1,4 +1,5 @@
 import { approvals } from './approvals';
+import { askBoxChips } from './askBoxChips';
 import { askTeam } from './askTeam';
 import { attachments } from './attachments';
 import { changes, changesPanel, changesPreview } from './changes';
@@ -18,5 +19,6 @@ export const scenarios: readonly Scenario[] = [
 	review,
 	approvals,
 	attachments,
+	askBoxChips,
 	runsView,
 ];
