@@ -1,0 +1,164 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+
+/** The Claude Code version this spike ran (the SDK's platform package, pinned in the lock file). */
+const testedCliVersion = '2.1.333';
+const loopbackKey = 'loopback-anthropic-key';
+
+/**
+ * Issue 14's spike: the Claude Code CLI, started by the official Agent SDK, runs its own agent
+ * loop against our loopback Anthropic server (no network, no login) and calls a workflow tool of
+ * ours served in-process by the SDK's MCP server. Nothing here is our adapter yet: it proves the
+ * parts the adapter will stand on.
+ */
+describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
+	let server: LoopbackProvider;
+	let scratch: string;
+	let home: string;
+	beforeEach(async () => {
+		server = await startLoopbackProvider('anthropic');
+		scratch = mkdtempSync(join(tmpdir(), 'massgen-cc-scratch-'));
+		home = mkdtempSync(join(tmpdir(), 'massgen-cc-home-'));
+	});
+	afterEach(async () => {
+		await server.close();
+		rmSync(scratch, { recursive: true, force: true });
+		rmSync(home, { recursive: true, force: true });
+	});
+
+	/** Only what the CLI needs: the environment replaces the parent's, so no key or login of the host leaks in. */
+	function cliEnv(): Record<string, string> {
+		return {
+			PATH: process.env.PATH ?? '',
+			HOME: home,
+			CLAUDE_CONFIG_DIR: join(home, '.claude'),
+			ANTHROPIC_BASE_URL: server.baseUrl,
+			ANTHROPIC_API_KEY: loopbackKey,
+			CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+			DISABLE_TELEMETRY: '1',
+			DISABLE_AUTOUPDATER: '1',
+			DISABLE_ERROR_REPORTING: '1',
+		};
+	}
+
+	it("the CLI's agent loop edits a file in its folder and calls our in-process MCP new_answer", async () => {
+		writeFileSync(join(scratch, 'a.txt'), 'old\n');
+		const answers: { content: string }[] = [];
+		const newAnswer = tool(
+			'new_answer',
+			'Submit a new and improved answer',
+			{ content: z.string() },
+			async (args) => {
+				answers.push(args);
+				return { content: [{ type: 'text', text: 'Answer recorded as agent1.1' }] };
+			},
+		);
+		const workflow = createSdkMcpServer({ name: 'massgen', version: '1.0.0', tools: [newAnswer] });
+		const edit = { file_path: join(scratch, 'hello.txt'), content: 'hello from claude code\n' };
+		server.say({
+			toolCalls: [{ id: 'toolu_write', name: 'Write', arguments: edit }],
+			usage: { input: 40, output: 9 },
+		});
+		server.say({
+			toolCalls: [
+				{ id: 'toolu_answer', name: 'mcp__massgen__new_answer', arguments: { content: 'Added hello.txt' } },
+			],
+			usage: { input: 60, output: 7 },
+		});
+		server.say({ text: 'Submitted.', usage: { input: 80, output: 3 } });
+
+		const asked: string[] = [];
+		const messages: SDKMessage[] = [];
+		const stderr: string[] = [];
+		for await (const message of query({
+			prompt: 'Add hello.txt, then submit your answer with new_answer.',
+			options: {
+				cwd: scratch,
+				model: 'claude-sonnet-4-5',
+				tools: ['Read', 'Write', 'Edit'],
+				mcpServers: { massgen: workflow },
+				// Every tool call is asked through canUseTool (our permission engine's seam); no settings files.
+				permissionMode: 'default',
+				settingSources: [],
+				persistSession: false,
+				canUseTool: async (name, input) => {
+					asked.push(name);
+					return { behavior: 'allow', updatedInput: input };
+				},
+				env: cliEnv(),
+				stderr: (text) => stderr.push(text),
+			},
+		})) {
+			messages.push(message);
+		}
+
+		const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
+		expect(init).toMatchObject({
+			claude_code_version: testedCliVersion,
+			cwd: scratch,
+			tools: ['Edit', 'Read', 'Write', 'mcp__massgen__new_answer'],
+			mcp_servers: [{ name: 'massgen', status: 'connected' }],
+		});
+		expect(readFileSync(join(scratch, 'hello.txt'), 'utf8')).toBe(edit.content);
+		expect(readFileSync(join(scratch, 'a.txt'), 'utf8')).toBe('old\n');
+		expect(answers).toEqual([{ content: 'Added hello.txt' }]);
+		expect(asked).toEqual(['Write', 'mcp__massgen__new_answer']);
+		const result = messages.at(-1);
+		expect(result).toMatchObject({ type: 'result', subtype: 'success', result: 'Submitted.' });
+		expect(result).toMatchObject({ usage: { input_tokens: 180, output_tokens: 19 } });
+
+		// The request log: exactly the three scripted calls, to our server, with our key and tools.
+		expect(server.pending()).toBe(0);
+		expect(server.unexpected).toBe(0);
+		expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill('POST /v1/messages'));
+		for (const request of server.requests) {
+			expect(request.headers['x-api-key']).toBe(loopbackKey);
+			expect(request.model).toBe('claude-sonnet-4-5');
+			const names = (request.body as { tools: { name: string }[] }).tools.map((t) => t.name);
+			expect(names.sort()).toEqual(['Edit', 'Read', 'Write', 'mcp__massgen__new_answer']);
+		}
+		expect(server.requests[1]!.prompt.lastToolResult).toContain('File created successfully');
+		// Our tool's result went back to the model (as MCP content blocks).
+		expect(server.requests[2]!.rawBody).toContain('Answer recorded as agent1.1');
+		expect(server.requests[1]!.rawBody).not.toContain('Answer recorded');
+	});
+
+	it('a tool call canUseTool denies never runs, and the model is told why', async () => {
+		const target = join(scratch, 'denied.txt');
+		server.say({
+			toolCalls: [{ id: 'toolu_write', name: 'Write', arguments: { file_path: target, content: 'x\n' } }],
+			usage: { input: 40, output: 9 },
+		});
+		server.say({ text: 'Understood.', usage: { input: 50, output: 2 } });
+		const messages: SDKMessage[] = [];
+		for await (const message of query({
+			prompt: 'Write denied.txt.',
+			options: {
+				cwd: scratch,
+				model: 'claude-sonnet-4-5',
+				tools: ['Write'],
+				permissionMode: 'default',
+				settingSources: [],
+				persistSession: false,
+				canUseTool: async () => ({
+					behavior: 'deny',
+					message: 'denied by the permission engine (test rule)',
+				}),
+				env: cliEnv(),
+			},
+		})) {
+			messages.push(message);
+		}
+		expect(existsSync(target)).toBe(false);
+		expect(server.requests).toHaveLength(2);
+		expect(server.requests[1]!.prompt.lastToolResult).toContain(
+			'denied by the permission engine (test rule)',
+		);
+		expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Understood.' });
+	});
+});
