@@ -2,12 +2,13 @@
 // edits a file afterwards, "MassGen: Revert Run" takes the team's changes out as one undoable
 // WorkspaceEdit and keeps the user's edit; one undo brings the accepted text back.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { ChangeLogEntry } from '../../src/core/changes/acceptRecord';
-import type { RevertOutcome } from '../../src/vscode/changes/revertAccepted';
+import { builtinSecretPaths } from '../../src/core/workspace/secretPaths';
+import { revertAccepted, type RevertOutcome } from '../../src/vscode/changes/revertAccepted';
 import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { endRunAndConfig, until, useConfig, workspaceRoot } from './hostWaits';
@@ -37,6 +38,32 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 	const openDoc = (path: string) =>
 		vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri(path).toString());
 
+	const writeBase = async () => {
+		await vscode.workspace.fs.writeFile(uri(settingsPath), Buffer.from(settingsBase, 'utf8'));
+		await vscode.workspace.fs.writeFile(uri(oldPath), Buffer.from(oldBase, 'utf8'));
+		await vscode.workspace.fs.delete(uri(addedPath)).then(undefined, () => undefined);
+		// An open document follows the disk asynchronously: accept edits the buffer, so it must have reloaded.
+		await until('settings.ts to be reloaded', () => {
+			const doc = openDoc(settingsPath);
+			return !doc || doc.getText() === settingsBase;
+		});
+	};
+	const acceptRun = async () => {
+		const run = await api.runs.start({ question: 'Tidy the settings', kind: 'ask' });
+		assert.ok(run, 'the run started');
+		assert.equal(run.result.status, 'completed', run.result.error);
+		await until('the change set in the review', () => api.changes.changeSet()?.runId === run.result.runId);
+		await api.changes.accept();
+		assert.equal(disk(settingsPath), settingsTeam);
+		return run;
+	};
+	const kindsIn = (runDir: string) =>
+		readFileSync(join(runDir, 'changes-log.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as ChangeLogEntry)
+			.map((entry) => (entry.kind === 'revert' ? `revert:${entry.mode}` : entry.kind));
+
 	before(async () => {
 		const extension = vscode.extensions.getExtension<MassGenApi>('massgen.massgen-vscode');
 		assert.ok(extension);
@@ -46,8 +73,6 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 		await vscode.workspace
 			.getConfiguration('files')
 			.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-		await vscode.workspace.fs.writeFile(uri(settingsPath), Buffer.from(settingsBase, 'utf8'));
-		await vscode.workspace.fs.writeFile(uri(oldPath), Buffer.from(oldBase, 'utf8'));
 		await useConfig(join(extension.extensionPath, 'test', 'fixtures', 'changes', 'revert-team.yaml'));
 	});
 
@@ -71,11 +96,8 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 	});
 
 	it("accept records byte-exact texts; Revert Run undoes the team's changes around the user's unsaved edit; one undo re-applies them", async () => {
-		const run = await api.runs.start({ question: 'Tidy the settings', kind: 'ask' });
-		assert.ok(run, 'the run started');
-		assert.equal(run.result.status, 'completed', run.result.error);
-		await until('the change set in the review', () => api.changes.changeSet()?.runId === run.result.runId);
-		await api.changes.accept();
+		await writeBase();
+		const run = await acceptRun();
 		assert.deepEqual(
 			[disk(settingsPath), disk(addedPath), disk(oldPath)],
 			[settingsTeam, '# Added by the team\n', null],
@@ -133,5 +155,59 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 		await until('the undo to recreate the added file', () => disk(addedPath) === '# Added by the team\n');
 		await until('the undo to delete old.md again', () => disk(oldPath) === null);
 		assert.equal(openDoc(settingsPath)?.isDirty, true);
+	});
+
+	it("an edit overlapping the team's hunk: cancel writes nothing; Resolve in Editor marks it unsaved and reverts the rest; Revert Run again re-applies", async () => {
+		await writeBase();
+		const run = await acceptRun();
+		const doc = await vscode.workspace.openTextDocument(uri(settingsPath));
+		const edit = new vscode.WorkspaceEdit();
+		edit.replace(doc.uri, doc.lineAt(2).range, 'export const timeoutMs = 2000; // mine');
+		assert.ok(await vscode.workspace.applyEdit(edit));
+		const mine = doc.getText();
+		const input = {
+			runId: run.result.runId,
+			runDir: run.runDir,
+			folder: vscode.workspace.workspaceFolders![0]!.uri,
+			policy: { root: realpathSync(root), protectedPaths: [], secretPaths: builtinSecretPaths },
+		};
+		const asked: string[] = [];
+		const cancelled = await revertAccepted({
+			...input,
+			prompts: {
+				conflicts: async (files) => {
+					asked.push(...files.map((file) => `${file.path}: ${file.reason}`));
+					return undefined;
+				},
+			},
+		});
+		assert.equal(cancelled.status, 'cancelled');
+		assert.deepEqual(asked, [`${settingsPath}: overlap`]);
+		assert.equal(doc.getText(), mine, 'nothing written on cancel');
+		assert.deepEqual(
+			[disk(settingsPath), disk(addedPath), disk(oldPath)],
+			[settingsTeam, '# Added by the team\n', null],
+		);
+		assert.deepEqual(kindsIn(run.runDir), ['accept']);
+
+		const resolved = await revertAccepted({ ...input, prompts: { conflicts: async () => 'resolve' } });
+		assert.equal(resolved.status, 'reverted', JSON.stringify(resolved));
+		assert.deepEqual(resolved.marked, [settingsPath]);
+		assert.match(
+			doc.getText(),
+			/<<<<<<< Current \(your edits\)\nexport const timeoutMs = 2000; \/\/ mine\n=======\nexport const timeoutMs = 1000;\n>>>>>>> Revert of MassGen run /,
+		);
+		assert.equal(doc.isDirty, true, 'conflict markers stay unsaved');
+		assert.deepEqual([disk(addedPath), disk(oldPath)], [null, oldBase]);
+
+		const again = (await vscode.commands.executeCommand(
+			commandIds.revertRun,
+			run.result.runId,
+		)) as RevertOutcome;
+		assert.equal(again.status, 'reverted', JSON.stringify(again));
+		assert.equal(again.mode, 'reapply');
+		assert.equal(doc.getText(), mine, "re-applied: the text before the revert, the user's edit in it");
+		assert.deepEqual([disk(addedPath), disk(oldPath)], ['# Added by the team\n', null]);
+		assert.deepEqual(kindsIn(run.runDir), ['accept', 'revert:revert', 'revert:reapply']);
 	});
 });
