@@ -15,6 +15,8 @@ export const MAX_CHIP_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_CHIP_BASE64_CHARS = Math.ceil(MAX_CHIP_IMAGE_BYTES / 3) * 4;
 export const MAX_CHIPS = 32;
 export const MAX_CHIP_LABEL_CHARS = 256;
+/** One diagnostic's message in a `diagnostics` chip. */
+export const MAX_CHIP_MESSAGE_CHARS = 2_000;
 /** A chip's thumbnail is a small preview the webview draws; the host never reads it. */
 export const MAX_THUMBNAIL_CHARS = 256 * 1024;
 

@@ -4,22 +4,15 @@
  */
 import { z } from 'zod';
 import { runIdPattern } from '../core/logs/runId.js';
+// The chip caps live with the chip type: the webview and the extension bundle apply them without zod.
 import {
 	MAX_CHIP_BASE64_CHARS,
 	MAX_CHIP_LABEL_CHARS,
+	MAX_CHIP_MESSAGE_CHARS,
 	MAX_CHIPS,
 	MAX_THUMBNAIL_CHARS,
 } from './attachmentChip.js';
 import type { WebviewMessage } from './messages.js';
-
-// The caps live with the chip type (the webview applies them too); re-exported for the host's callers.
-export {
-	MAX_CHIP_BASE64_CHARS,
-	MAX_CHIP_IMAGE_BYTES,
-	MAX_CHIP_LABEL_CHARS,
-	MAX_CHIPS,
-	MAX_THUMBNAIL_CHARS,
-} from './attachmentChip.js';
 
 export const MAX_QUESTION_CHARS = 100_000;
 export const MAX_PATH_CHARS = 1_024;
@@ -73,7 +66,7 @@ const chipRequest = z.discriminatedUnion('kind', [
 						column: z.number().int().min(1).optional(),
 					}),
 					severity: z.enum(['error', 'warning', 'info', 'hint']),
-					message: z.string().max(MAX_NOTE_CHARS),
+					message: z.string().max(MAX_CHIP_MESSAGE_CHARS),
 					source: z.string().max(MAX_CHIP_LABEL_CHARS).optional(),
 				}),
 			)
