@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
@@ -161,4 +162,107 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 		);
 		expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Understood.' });
 	});
+
+	it('cancel mid-tool: the CLI ends its tool processes, which live outside its process group', async () => {
+		// Claude Code refuses a bare `sleep`; a node timer is a long-running command it accepts.
+		const command = 'node -e "setTimeout(() => {}, 600000)"';
+		server.say({
+			toolCalls: [{ id: 'toolu_bash', name: 'Bash', arguments: { command, description: 'wait' } }],
+			usage: { input: 40, output: 9 },
+		});
+		const abort = new AbortController();
+		let cliPid = 0;
+		let treeAtAbort: Proc[] = [];
+		const running = query({
+			prompt: 'Run the long command.',
+			options: {
+				cwd: scratch,
+				model: 'claude-sonnet-4-5',
+				tools: ['Bash'],
+				permissionMode: 'default',
+				settingSources: [],
+				persistSession: false,
+				abortController: abort,
+				canUseTool: async (_name, input) => {
+					// Cancel once the command runs (found by its arguments in the CLI's process tree).
+					void waitFor(() => descendants(cliPid).some((p) => p.cmdline.includes('600000'))).then(() => {
+						treeAtAbort = descendants(cliPid);
+						abort.abort();
+					});
+					return { behavior: 'allow', updatedInput: input };
+				},
+				// Spawned the way the adapter will: in a process group of its own.
+				spawnClaudeCodeProcess: (spec) => {
+					const child = spawn(spec.command, spec.args, {
+						cwd: spec.cwd,
+						env: spec.env,
+						stdio: ['pipe', 'pipe', 'ignore'],
+						detached: true,
+					});
+					cliPid = child.pid!;
+					return child;
+				},
+				env: cliEnv(),
+			},
+		});
+		await expect(async () => {
+			for await (const _message of running) void _message;
+		}).rejects.toThrow(/abort/i);
+
+		const tool = treeAtAbort.find((p) => p.cmdline.includes('600000'));
+		expect(tool).toBeDefined();
+		// The Bash tool runs in its own session: killing the CLI's process group alone would miss it.
+		expect(tool!.pgid).not.toBe(cliPid);
+		await waitFor(() => treeAtAbort.every((p) => !alive(p.pid)) && !alive(cliPid));
+		expect(treeAtAbort.filter((p) => alive(p.pid))).toEqual([]);
+	});
 });
+
+interface Proc {
+	readonly pid: number;
+	readonly ppid: number;
+	readonly pgid: number;
+	readonly cmdline: string;
+}
+
+/** Linux `/proc`: every process whose parent chain reaches `root`. */
+function descendants(root: number): Proc[] {
+	const all: Proc[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			// Fields after the command name (which may hold spaces) in parentheses.
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+			all.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]), cmdline });
+		} catch {
+			// The process ended while we read it.
+		}
+	}
+	const tree = new Set([root]);
+	for (let grown = true; grown;) {
+		grown = false;
+		for (const p of all) {
+			if (!tree.has(p.pid) && tree.has(p.ppid)) {
+				tree.add(p.pid);
+				grown = true;
+			}
+		}
+	}
+	return all.filter((p) => p.pid !== root && tree.has(p.pid));
+}
+
+function alive(pid: number): boolean {
+	try {
+		const state = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return state.slice(state.lastIndexOf(')') + 2, state.lastIndexOf(')') + 3) !== 'Z';
+	} catch {
+		return false;
+	}
+}
+
+/** Polls until `condition` holds (the test runner's timeout bounds it). */
+async function waitFor(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
