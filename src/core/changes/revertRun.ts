@@ -35,13 +35,13 @@ export function recordedProtectedPaths(entries: readonly ChangeLogEntry[]): stri
 	return [...new Set(paths)];
 }
 
-/** The files a revert works on, each with the last entry that wrote it; null = nothing was accepted. */
+/** The files a revert works on, each with the last entry that wrote it. */
 export interface RevertTargets {
 	readonly mode: RevertMode;
 	readonly files: readonly RecordedFile[];
 }
 
-/** What a Revert Run would do now: still-applied files are reverted, else everything is re-applied. */
+/** What a Revert Run would do now: still-applied files are reverted, else everything is re-applied; null = nothing was accepted. */
 export function revertTargets(entries: readonly ChangeLogEntry[]): RevertTargets | null {
 	const states = [...acceptedFiles(entries).values()];
 	const applied = states.filter((state) => state.applied);
@@ -175,7 +175,7 @@ export async function revertRunOnDisk(
 }
 
 /** What a plan writes: its op, or a conflict's resolution (markers, a recreated file); null = nothing. */
-export function opOf(plan: FilePlan): FileOp | null {
+function opOf(plan: FilePlan): FileOp | null {
 	if (plan.outcome === 'apply' || plan.outcome === 'merged') return plan.op;
 	return plan.outcome === 'conflict' ? plan.resolution : null;
 }
