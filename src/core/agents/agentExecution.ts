@@ -45,7 +45,13 @@ export class AgentExecution {
 		this.snapshot = host.snapshot();
 		this.caller = new ResilientCaller(agent, 'coordination', host, signal);
 		const context = promptContext(host.attachments, agent.model);
-		const first = prompts.coordinationUserMessage(host.question, host.history, this.snapshot, context);
+		const first = prompts.coordinationUserMessage(
+			host.question,
+			host.history,
+			this.snapshot,
+			context,
+			host.restartFeedback,
+		);
 		this.messages.push(userMessage(first, context));
 	}
 

@@ -17,6 +17,8 @@ export interface AgentHost {
 	readonly history: readonly Turn[];
 	/** The question's context, the same for every agent (`core/context`). */
 	readonly attachments: readonly Attachment[];
+	/** After a post-evaluation restart: the feedback block every agent's first message carries ('' = none). */
+	readonly restartFeedback: string;
 	now(): number;
 	emit(body: RunEventBody): void;
 	snapshot(): AnswerSnapshot;

@@ -36,7 +36,7 @@ export async function runPresentation(
 	const context = promptContext(host.attachments, agent.model);
 	const first =
 		input.anonId === undefined
-			? prompts.singleAgentUserMessage(host.question, host.history, context)
+			? prompts.singleAgentUserMessage(host.question, host.history, context, host.restartFeedback)
 			: prompts.presentationUserMessage({
 					question: host.question,
 					history: host.history,
@@ -44,6 +44,7 @@ export async function runPresentation(
 					ownAnonId: input.anonId,
 					voteReasons: input.voteReasons,
 					context,
+					feedback: host.restartFeedback,
 				});
 	const messages: ChatMessage[] = [userMessage(first, context)];
 	const toolbox = host.createToolbox(agent.id, input.overlay, new Map(), true);

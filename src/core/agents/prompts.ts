@@ -48,13 +48,21 @@ export function coordinationSystemPrompt(options: {
 	return parts.filter(Boolean).join('\n\n');
 }
 
+/** `feedback`: a restarted attempt's block (`restartFeedbackBlock`), the same for every agent. */
 export function coordinationUserMessage(
 	question: string,
 	history: readonly Turn[],
 	snapshot: AnswerSnapshot,
 	context: PromptContext = noContext,
+	feedback = '',
 ): string {
-	return [historyBlock(history), contextSection(context), originalMessage(question), currentAnswers(snapshot)]
+	return [
+		historyBlock(history),
+		contextSection(context),
+		feedback,
+		originalMessage(question),
+		currentAnswers(snapshot),
+	]
 		.filter(Boolean)
 		.join('\n\n');
 }
@@ -98,6 +106,7 @@ export function presentationUserMessage(options: {
 	readonly ownAnonId: string | undefined;
 	readonly voteReasons: readonly { readonly label: string; readonly reason: string }[];
 	readonly context?: PromptContext;
+	readonly feedback?: string;
 }): string {
 	const answers = options.answers.map((answer) =>
 		answerBlock(answer, answer.anonId === options.ownAnonId ? ' (your answer)' : ''),
@@ -106,6 +115,7 @@ export function presentationUserMessage(options: {
 	return [
 		historyBlock(options.history),
 		contextSection(options.context ?? noContext),
+		options.feedback ?? '',
 		originalMessage(options.question),
 		answers.length ? `ANSWERS FROM THE TEAM:\n${answers.join('\n')}` : '',
 		votes.length ? `VOTING RESULTS:\n${votes.join('\n')}` : '',
@@ -119,13 +129,14 @@ export function singleAgentUserMessage(
 	question: string,
 	history: readonly Turn[],
 	context: PromptContext = noContext,
+	feedback = '',
 ): string {
-	return [historyBlock(history), contextSection(context), originalMessage(question)]
+	return [historyBlock(history), contextSection(context), feedback, originalMessage(question)]
 		.filter(Boolean)
 		.join('\n\n');
 }
 
-function originalMessage(question: string): string {
+export function originalMessage(question: string): string {
 	return `<ORIGINAL MESSAGE>\n${question}\n</ORIGINAL MESSAGE>`;
 }
 

@@ -15,8 +15,18 @@ export const contextPathSchema = z.object({
 	protected_paths: z.array(z.string().min(1)).default([]),
 });
 
-/** MassGen's `orchestrator.coordination`; none of its keys is supported yet (each warns). */
-export const coordinationSchema = z.object({});
+/** MassGen's `orchestrator.coordination`: post-evaluation is supported; its other keys warn. */
+export const coordinationSchema = z.object({
+	max_orchestration_restarts: z
+		.number()
+		.int()
+		.min(0)
+		.max(5)
+		.default(runDefaults.maxOrchestrationRestarts)
+		.describe(
+			'Post-evaluation: after the winner presents, it checks its answer and may restart coordination with its reasons, this many times at most.',
+		),
+});
 
 /** MassGen's `orchestrator` plus our limits: `max_rounds`, `max_tool_calls_per_turn`, `protected_paths`, `secret_paths`. */
 export const orchestratorSchema = z.object({

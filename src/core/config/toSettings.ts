@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
-import type { OrchestratorSettings } from '../orchestrator/types.js';
+import { defaultOrchestratorSettings, type OrchestratorSettings } from '../orchestrator/types.js';
 import type { CommandMatcher } from '../permissions/permissionEngine.js';
 import type { BackendSettings } from '../providers/backendSettings.js';
 import type { AgentToolSettings } from '../tools/guardedRunTools.js';
@@ -19,6 +19,9 @@ export function toOrchestratorSettings(config: MassGenConfig): Partial<Orchestra
 		maxToolCallsPerTurn: orchestrator.max_tool_calls_per_turn,
 		maxRounds: orchestrator.max_rounds,
 		skipCoordinationRounds: orchestrator.skip_coordination_rounds,
+		maxOrchestrationRestarts:
+			orchestrator.coordination?.max_orchestration_restarts ??
+			defaultOrchestratorSettings.maxOrchestrationRestarts,
 		coordinationTimeoutMs: ms(timeouts.orchestrator_timeout_seconds),
 		agentTurnTimeoutMs: timeouts.agent_timeout_seconds === null ? null : ms(timeouts.agent_timeout_seconds),
 		presentationTimeoutMs: ms(timeouts.presentation_timeout_seconds),

@@ -7,8 +7,8 @@ import type { AgentSpec } from './types.js';
 export interface AgentRuntime {
 	readonly spec: AgentSpec;
 	readonly anonId: string;
-	/** The agent's private copy-on-write overlay; it persists across its executions. */
-	readonly overlay: Overlay;
+	/** The agent's private copy-on-write overlay; it persists across its executions (a new attempt starts a new one). */
+	overlay: Overlay;
 	killed: boolean;
 	/** Consecutive failed model calls; reset by a successful call. */
 	failures: number;

@@ -2,12 +2,12 @@ import type { AgentHost } from '../agents/agentHost.js';
 import { attachmentRecord } from '../context/attachment.js';
 import { runPresentation } from '../agents/presentation.js';
 import type { RunStatus } from '../events/runEvents.js';
-import type { FileChange, Workspace } from '../workspace/types.js';
+import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { stopReasons } from './agentRuntime.js';
 import type { AnswerRecord, Board } from './board.js';
 import { selectWinner } from './selectWinner.js';
-import type { AnswerChangeSet, RunResult } from './types.js';
+import type { AnswerChangeSet, RestartRecord, RunResult } from './types.js';
 import type { UsageLedger } from './usageLedger.js';
 
 export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted';
@@ -24,65 +24,110 @@ export interface FinishingRun {
 	readonly workspace: Workspace;
 }
 
+/** A presented attempt, not yet ended: post-evaluation may still send it back. */
+export interface PresentedAttempt {
+	readonly status: 'completed' | 'timeout';
+	readonly winner: { readonly agentId: string; readonly label: string };
+	readonly presenter: AgentRuntime;
+	readonly content: string;
+	readonly changes: readonly FileChange[];
+	readonly answerChanges?: readonly AnswerChangeSet[];
+	/** The files as the answer proposes them (what post-evaluation reads). */
+	readonly overlay: Overlay;
+}
+
+export type Presentation =
+	| { readonly kind: 'presented'; readonly attempt: PresentedAttempt }
+	/** The run ended without a presented answer (cancelled, failed, timed out): `run-end` was emitted. */
+	| { readonly kind: 'ended'; readonly result: RunResult };
+
 /**
  * After coordination (or for a single agent): pick the winner, run its presentation under its
- * own timeout, fall back to the stored answer when the presentation fails, and end the run.
+ * own timeout, fall back to the stored answer when the presentation fails. `endPresented` ends
+ * the run with it (after post-evaluation, when there is one).
  */
-export async function finishRun(run: FinishingRun, end: CoordinationEnd | undefined): Promise<RunResult> {
-	if (run.signal.aborted || end === 'cancelled') return finish(run, 'cancelled', {});
+export async function presentRun(run: FinishingRun, end: CoordinationEnd | undefined): Promise<Presentation> {
+	const ended = (result: RunResult) => ({ kind: 'ended', result }) as const;
+	if (run.signal.aborted || end === 'cancelled') return ended(finish(run, 'cancelled', {}));
 	if (end === undefined) return presentSingle(run);
 	const answers = run.board.latestAnswers();
 	const winner = selectWinner(answers, run.board.votes());
 	const timedOut = end === 'timeout';
 	if (!winner) {
 		const why = timedOut ? 'the coordination timeout passed before any answer' : failureSummary(run);
-		return finish(run, timedOut ? 'timeout' : 'failed', { error: why });
+		return ended(finish(run, timedOut ? 'timeout' : 'failed', { error: why }));
 	}
 	run.host.emit({ type: 'winner-selected', ...winner });
 	const rt = run.runtimes.get(winner.agentId)!;
 	const stored = run.board.latestAnswer(winner.agentId)!;
 	const presented = rt.killed ? undefined : await present(run, rt, stored);
-	if (run.signal.aborted) return finish(run, 'cancelled', {});
-	const content = presented?.text || stored.content;
-	const changes = presented?.changes ?? (await run.workspace.createOverlay(stored.overlay).changes());
+	if (run.signal.aborted) return ended(finish(run, 'cancelled', {}));
+	const overlay = presented?.overlay ?? run.workspace.createOverlay(stored.overlay);
+	const changes = presented?.changes ?? (await overlay.changes());
 	const answerChanges = await answerChangesOf(run);
-	if (run.signal.aborted) return finish(run, 'cancelled', {});
-	run.host.emit({ type: 'final-answer', agentId: rt.spec.id, label: `${rt.anonId}.final`, content });
-	return finish(run, timedOut ? 'timeout' : 'completed', {
-		winner: { agentId: winner.agentId, label: winner.label },
-		finalAnswer: content,
-		changes,
-		answerChanges,
+	if (run.signal.aborted) return ended(finish(run, 'cancelled', {}));
+	return {
+		kind: 'presented',
+		attempt: {
+			status: timedOut ? 'timeout' : 'completed',
+			winner: { agentId: winner.agentId, label: winner.label },
+			presenter: rt,
+			content: presented?.text || stored.content,
+			changes,
+			answerChanges,
+			overlay,
+		},
+	};
+}
+
+/** Ends the run with a presented attempt: its answer is final. */
+export function endPresented(
+	run: FinishingRun,
+	attempt: PresentedAttempt,
+	restarts: readonly RestartRecord[],
+): RunResult {
+	const { presenter } = attempt;
+	run.host.emit({
+		type: 'final-answer',
+		agentId: presenter.spec.id,
+		label: `${presenter.anonId}.final`,
+		content: attempt.content,
+	});
+	return finish(run, attempt.status, {
+		winner: attempt.winner,
+		finalAnswer: attempt.content,
+		changes: attempt.changes,
+		...(attempt.answerChanges ? { answerChanges: attempt.answerChanges } : {}),
+		...(restarts.length ? { restarts } : {}),
 	});
 }
 
-async function presentSingle(run: FinishingRun): Promise<RunResult> {
+/** Ends a cancelled run (nothing final, nothing to write). */
+export function cancelRun(run: FinishingRun): RunResult {
+	return finish(run, 'cancelled', {});
+}
+
+async function presentSingle(run: FinishingRun): Promise<Presentation> {
 	const rt = [...run.runtimes.values()][0]!;
-	run.host.emit({
-		type: 'winner-selected',
-		agentId: rt.spec.id,
-		label: `${rt.anonId}.final`,
-		tally: {},
-		reason: 'no-votes',
-	});
+	const label = `${rt.anonId}.final`;
+	run.host.emit({ type: 'winner-selected', agentId: rt.spec.id, label, tally: {}, reason: 'no-votes' });
 	const presented = await present(run, rt, undefined);
-	if (run.signal.aborted) return finish(run, 'cancelled', {});
+	if (run.signal.aborted) return { kind: 'ended', result: finish(run, 'cancelled', {}) };
 	if (!presented?.text) {
-		return finish(run, 'failed', {
-			error: `${rt.spec.id} produced no answer${rt.lastError ? `: ${rt.lastError}` : ''}`,
-		});
+		const error = `${rt.spec.id} produced no answer${rt.lastError ? `: ${rt.lastError}` : ''}`;
+		return { kind: 'ended', result: finish(run, 'failed', { error }) };
 	}
-	run.host.emit({
-		type: 'final-answer',
-		agentId: rt.spec.id,
-		label: `${rt.anonId}.final`,
-		content: presented.text,
-	});
-	return finish(run, 'completed', {
-		winner: { agentId: rt.spec.id, label: `${rt.anonId}.final` },
-		finalAnswer: presented.text,
-		changes: presented.changes,
-	});
+	return {
+		kind: 'presented',
+		attempt: {
+			status: 'completed',
+			winner: { agentId: rt.spec.id, label },
+			presenter: rt,
+			content: presented.text,
+			changes: presented.changes,
+			overlay: presented.overlay,
+		},
+	};
 }
 
 /** Undefined when the presentation failed or timed out: the stored answer stands. */
@@ -122,7 +167,7 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 			}
 			return undefined;
 		}
-		return { text: result.text, changes: await overlay.changes() };
+		return { text: result.text, changes: await overlay.changes(), overlay };
 	} finally {
 		clearTimeout(timer);
 		run.signal.removeEventListener('abort', forward);
@@ -137,6 +182,7 @@ function finish(
 		finalAnswer?: string;
 		changes?: readonly FileChange[];
 		answerChanges?: readonly AnswerChangeSet[];
+		restarts?: readonly RestartRecord[];
 		error?: string;
 	},
 ): RunResult {
@@ -157,6 +203,7 @@ function finish(
 		finalAnswer: status === 'cancelled' ? null : (parts.finalAnswer ?? null),
 		changes: status === 'cancelled' ? [] : (parts.changes ?? []),
 		...(parts.answerChanges && status !== 'cancelled' ? { answerChanges: parts.answerChanges } : {}),
+		...(parts.restarts ? { restarts: parts.restarts } : {}),
 		...(parts.error ? { error: parts.error } : {}),
 	};
 	run.host.emit({

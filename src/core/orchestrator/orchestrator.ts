@@ -13,10 +13,20 @@ import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.j
 import { backoffDelay } from './backoff.js';
 import { Board, type AnswerRecord } from './board.js';
 import type { RunEvent, RunEventBody, RunEventOf, Usage } from '../events/runEvents.js';
-import { emptyResult, finishRun, type CoordinationEnd, type FinishingRun } from './finishRun.js';
+import { evaluateAttempt } from './evaluateAttempt.js';
+import {
+	cancelRun,
+	emptyResult,
+	endPresented,
+	presentRun,
+	type CoordinationEnd,
+	type FinishingRun,
+} from './finishRun.js';
+import { restartFeedbackBlock } from '../agents/evaluationPrompts.js';
 import {
 	defaultOrchestratorSettings,
 	type OrchestratorSettings,
+	type RestartRecord,
 	type RunOptions,
 	type RunResult,
 	type RunToolsSession,
@@ -35,7 +45,12 @@ export class Orchestrator implements AgentHost {
 	readonly history: readonly Turn[];
 	readonly attachments: readonly Attachment[];
 	readonly anonIds: readonly string[];
-	private readonly board: Board;
+	/** One board per attempt (a post-evaluation restart starts a new one). */
+	private board: Board;
+	/** Config ids in anonymous order: every attempt's board uses the same ids. */
+	private readonly order: readonly string[];
+	/** Set for the attempts after a post-evaluation restart. */
+	restartFeedback = '';
 	private readonly runtimes = new Map<string, AgentRuntime>();
 	private readonly ledger = new UsageLedger();
 	/** Aborted on cancel; every execution's signal follows it. */
@@ -70,8 +85,8 @@ export class Orchestrator implements AgentHost {
 		this.clock = options.now ?? (() => performance.now());
 		this.startedAt = this.clock();
 		const ids = options.agents.map((agent) => agent.id);
-		const order = anonymousOrder(ids, options.anonymousOrder ?? 'shuffled', options.random ?? Math.random);
-		this.board = new Board(order);
+		this.order = anonymousOrder(ids, options.anonymousOrder ?? 'shuffled', options.random ?? Math.random);
+		this.board = new Board(this.order);
 		this.anonIds = this.board.anonIds;
 		for (const spec of options.agents) {
 			const overlay = options.workspace.createOverlay();
@@ -140,10 +155,7 @@ export class Orchestrator implements AgentHost {
 		for (const rt of this.runtimes.values()) void rt.spec.model.prepare?.();
 		try {
 			await this.openTools();
-			const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
-			const end = single ? undefined : await this.coordinate();
-			this.phase = 'presentation';
-			this.finalResult = await finishRun(this.finishing(), end);
+			this.finalResult = await this.attempts();
 		} catch (error) {
 			this.finalResult = {
 				...emptyResult(this.finishing()),
@@ -159,6 +171,58 @@ export class Orchestrator implements AgentHost {
 		}
 		await this.tools?.close().catch(() => undefined);
 		this.queue.close();
+	}
+
+	/**
+	 * Coordination and presentation, then post-evaluation while restarts are left (MassGen §1.10):
+	 * a restart starts coordination again, every agent afresh with the evaluator's reasons; nothing
+	 * of the attempt it discards was ever written.
+	 */
+	private async attempts(): Promise<RunResult> {
+		const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
+		const restarts: RestartRecord[] = [];
+		for (let attempt = 1; ; attempt++) {
+			const end = single ? undefined : await this.coordinate();
+			this.phase = 'presentation';
+			const presentation = await presentRun(this.finishing(), end);
+			if (presentation.kind === 'ended') return presentation.result;
+			const presented = presentation.attempt;
+			if (attempt > this.settings.maxOrchestrationRestarts) {
+				return endPresented(this.finishing(), presented, restarts);
+			}
+			const verdict = await evaluateAttempt(this.finishing(), presented, attempt);
+			if (verdict.kind === 'stopped' || this.signal.aborted) return cancelRun(this.finishing());
+			if (verdict.kind !== 'restart') return endPresented(this.finishing(), presented, restarts);
+			const { reason, instructions } = verdict;
+			restarts.push({
+				attempt,
+				winner: presented.winner,
+				finalAnswer: presented.content,
+				reason,
+				instructions,
+			});
+			this.restartFeedback = restartFeedbackBlock({
+				attempt: attempt + 1,
+				reason,
+				instructions,
+				previousAnswer: presented.content,
+			});
+			this.startAttempt();
+			this.emit({ type: 'attempt-start', attempt: attempt + 1, reason, instructions });
+		}
+	}
+
+	/** Every agent afresh: a new board, empty overlays, no rounds or failures counted (killed agents stay out). */
+	private startAttempt(): void {
+		this.board = new Board(this.order);
+		for (const rt of this.runtimes.values()) {
+			rt.overlay = this.options.workspace.createOverlay();
+			rt.rounds = 0;
+			rt.failures = 0;
+			rt.exhaustedTurns = 0;
+			rt.lastError = undefined;
+		}
+		this.phase = 'coordination';
 	}
 
 	/** What `finishRun` reads (and `emit`, through the host); it keeps no state of its own. */

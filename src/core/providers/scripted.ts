@@ -1,3 +1,4 @@
+import { restartToolName, submitToolName } from '../agents/evaluationPrompts.js';
 import { answerIdsShown } from '../agents/prompts.js';
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatModel, ChatRequest } from './model.js';
@@ -13,7 +14,7 @@ import { ScriptedModel, type ScriptedReply } from './scriptedModel.js';
 /** Builds the model of a `type: scripted` backend from its declarative script (validated by the config). */
 export function createScriptedModel(settings: BackendSettings): ChatModel {
 	const script = scriptSchema.parse(settings.options['script']);
-	const state = { decisions: 0 };
+	const state = { decisions: 0, evaluations: 0 };
 	return new ScriptedModel((request) => replyFor(script, request, state), {
 		modelId: settings.model,
 		latencyMs: script.latency_ms,
@@ -28,9 +29,12 @@ export function createScriptedModel(settings: BackendSettings): ChatModel {
  * the decision).
  * Every other coordination call moves to the next step; the last step repeats.
  */
-function replyFor(script: Script, request: ChatRequest, state: { decisions: number }): ScriptedReply {
+function replyFor(script: Script, request: ChatRequest, state: ScriptState): ScriptedReply {
 	const coordinating = request.tools.some((tool) => tool.name === 'new_answer');
 	const continuing = request.messages.at(-1)?.role === 'tool';
+	if (request.tools.some((tool) => tool.name === submitToolName)) {
+		return evaluationReply(script, continuing, state);
+	}
 	if (!coordinating) {
 		const { presentation } = script;
 		if (presentation.fail) return { fail: presentation.fail && toFault(presentation.fail) };
@@ -47,6 +51,30 @@ function replyFor(script: Script, request: ChatRequest, state: { decisions: numb
 		reasoning: step.reasoning,
 		toolCalls: [decision(step, request)],
 	};
+}
+
+interface ScriptState {
+	decisions: number;
+	evaluations: number;
+}
+
+/** Post-evaluation: the attempt's step (tool calls first), then its verdict. */
+function evaluationReply(script: Script, continuing: boolean, state: ScriptState): ScriptedReply {
+	if (!continuing) state.evaluations++;
+	const steps = script.evaluation;
+	const step = steps.length
+		? steps[Math.min(state.evaluations - 1, steps.length - 1)]!
+		: { submit: true as const };
+	if (!continuing && step.tool_calls?.length) {
+		return { text: step.text, toolCalls: step.tool_calls.map(toolCall) };
+	}
+	if (step.restart) {
+		return { text: step.text, toolCalls: [{ name: restartToolName, arguments: { ...step.restart } }] };
+	}
+	if (step.submit) {
+		return { text: step.text, toolCalls: [{ name: submitToolName, arguments: { confirmed: true } }] };
+	}
+	return { text: step.text ?? 'Looks fine.' };
 }
 
 function decision(step: ScriptStep, request: ChatRequest) {

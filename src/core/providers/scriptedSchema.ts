@@ -39,6 +39,15 @@ export const scriptStepSchema = z.strictObject({
 	fail: scriptFaultSchema.optional(),
 });
 
+/** One post-evaluation call: restart with reasons, or submit; neither = no verdict (the answer stands). */
+export const scriptEvaluationSchema = z.strictObject({
+	text: z.string().optional(),
+	restart: z.strictObject({ reason: z.string(), instructions: z.string().default('') }).optional(),
+	submit: z.literal(true).optional(),
+	/** Read tools called before the verdict. */
+	tool_calls: z.array(scriptToolCallSchema).optional(),
+});
+
 export const scriptSchema = z.strictObject({
 	/** Time each model call takes, spread over its streamed chunks. */
 	latency_ms: z.number().int().nonnegative().default(0),
@@ -53,6 +62,8 @@ export const scriptSchema = z.strictObject({
 			fail: scriptFaultSchema.optional(),
 		})
 		.default({}),
+	/** Post-evaluation calls in order (one per attempt); the last repeats; none = submit. */
+	evaluation: z.array(scriptEvaluationSchema).default([]),
 	/** Tokens reported per call (input, output). */
 	usage: z
 		.strictObject({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() })
@@ -64,3 +75,4 @@ export type ScriptStep = z.infer<typeof scriptStepSchema>;
 export type ScriptEdit = z.infer<typeof scriptEditSchema>;
 export type ScriptFault = z.infer<typeof scriptFaultSchema>;
 export type ScriptToolCall = z.infer<typeof scriptToolCallSchema>;
+export type ScriptEvaluation = z.infer<typeof scriptEvaluationSchema>;

@@ -129,10 +129,10 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 	],
 	'max-orchestration-restarts.yaml': [
 		[
-			'5:5',
-			'warning',
-			'unsupported-key',
-			"'max_orchestration_restarts' in orchestrator.coordination is not supported yet",
+			'5:33',
+			'error',
+			'too-big',
+			'orchestrator.coordination.max_orchestration_restarts: must be at most 5, got 9',
 		],
 	],
 	'orchestrator-timeout.yaml': [

@@ -25,6 +25,7 @@ describe('toOrchestratorSettings', () => {
 			coordinationTimeoutMs: 300_000,
 			agentTurnTimeoutMs: 90_500,
 			presentationTimeoutMs: 120_000,
+			maxOrchestrationRestarts: 0,
 		});
 	});
 

@@ -1,0 +1,51 @@
+import { runEvaluation, type EvaluationVerdict } from '../agents/postEvaluation.js';
+import { stopReasons } from './agentRuntime.js';
+import type { FinishingRun, PresentedAttempt } from './finishRun.js';
+
+/**
+ * Runs post-evaluation for a presented attempt under the presentation timeout, with its events.
+ * A presenter that was killed, or a stored answer standing in for a failed presentation, is
+ * still evaluated: the verdict is about the answer, not about who wrote it.
+ */
+export async function evaluateAttempt(
+	run: FinishingRun,
+	attempt: PresentedAttempt,
+	number: number,
+): Promise<EvaluationVerdict> {
+	const agentId = attempt.presenter.spec.id;
+	run.host.emit({ type: 'evaluation-start', agentId, attempt: number });
+	const controller = new AbortController();
+	const forward = () => controller.abort(run.signal.reason);
+	run.signal.addEventListener('abort', forward, { once: true });
+	const timer = setTimeout(
+		() => controller.abort(stopReasons.presentationTimeout),
+		run.host.settings.presentationTimeoutMs,
+	);
+	let verdict: EvaluationVerdict;
+	try {
+		verdict = await runEvaluation(
+			{
+				agent: attempt.presenter.spec,
+				finalAnswer: attempt.content,
+				changes: attempt.changes,
+				overlay: run.workspace.createOverlay(attempt.overlay.snapshot()),
+			},
+			run.host,
+			controller.signal,
+		);
+	} finally {
+		clearTimeout(timer);
+		run.signal.removeEventListener('abort', forward);
+	}
+	if (verdict.kind === 'stopped' && !run.signal.aborted) verdict = { kind: 'auto', why: 'timed out' };
+	if (verdict.kind === 'stopped') return verdict;
+	run.host.emit({
+		type: 'evaluation-end',
+		agentId,
+		attempt: number,
+		verdict: verdict.kind,
+		...(verdict.kind === 'restart' ? { reason: verdict.reason, instructions: verdict.instructions } : {}),
+		...(verdict.kind === 'auto' ? { reason: verdict.why } : {}),
+	});
+	return verdict;
+}
