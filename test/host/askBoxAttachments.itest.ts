@@ -155,6 +155,58 @@ describe('Ask box attachments (in VS Code, loopback servers)', function () {
 		assert.ok(!JSON.stringify(envAnswer.items).includes(`${dirName}/.env`), 'no secret path offered');
 	});
 
+	it('#selection, #file and #problems come from the editor the user was in (the panel has the focus)', async () => {
+		const note = vscode.Uri.file(join(root, dirName, 'note.md'));
+		const editor = await vscode.window.showTextDocument(note, { viewColumn: vscode.ViewColumn.Beside });
+		editor.selection = new vscode.Selection(0, 4, 0, 20);
+		const diagnostics = vscode.languages.createDiagnosticCollection('massgen-askbox-test');
+		disposables.push(diagnostics);
+		const problem = new vscode.Diagnostic(new vscode.Range(0, 4, 0, 12), 'askbox: unclear note', 1);
+		problem.source = 'lint';
+		diagnostics.set(note, [problem]);
+		panel.show({ preserveFocus: false });
+		await until('the panel to have the focus', () => panel.focused);
+		// The diagnostics reach the extension host's view asynchronously: ask again until they show.
+		let asked = 0;
+		const answer = await until('the fixed items', () => {
+			const latest = posted.find(
+				(m): m is Extract<HostMessage, { type: 'context-results' }> =>
+					m.type === 'context-results' && m.requestId === `fixed-${asked}`,
+			);
+			if (latest?.items.some((item) => item.label === 'problems')) return latest;
+			if (asked === 0 || latest) {
+				asked += 1;
+				void panel.receive({ type: 'search-context', query: '', requestId: `fixed-${asked}` });
+			}
+			return undefined;
+		});
+		const fixed = answer.items.slice(0, 4);
+		assert.deepEqual(
+			fixed.map((item) => [item.label, item.request]),
+			[
+				['selection', { kind: 'file', path: `${dirName}/note.md`, range: { start: 1, end: 1 } }],
+				['note.md', { kind: 'file', path: `${dirName}/note.md` }],
+				['changes', { kind: 'diff', source: 'working-tree' }],
+				[
+					'problems',
+					{
+						kind: 'diagnostics',
+						path: `${dirName}/note.md`,
+						items: [
+							{
+								range: { start: 1, end: 1, column: 5 },
+								severity: 'warning',
+								message: 'askbox: unclear note',
+								source: 'lint',
+							},
+						],
+					},
+				],
+			],
+		);
+		await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
+	});
+
 	it('an ask with a file chip and an image chip: every agent’s first request holds the file text and the image', async () => {
 		const chips: AttachmentChip[] = [
 			{
