@@ -4,6 +4,7 @@ import { askTeam } from './askTeam';
 import { attachments } from './attachments';
 import { changes, changesPanel, changesPreview } from './changes';
 import { review } from './review';
+import { revertRun } from './revertRun';
 import { runsView } from './runsView';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
@@ -21,4 +22,5 @@ export const scenarios: readonly Scenario[] = [
 	attachments,
 	askBoxChips,
 	runsView,
+	revertRun,
 ];
