@@ -1,10 +1,19 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { claudeCodeOptions } from '../../../src/core/providers/codingAgents/claudeCodeOptions.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 
 /** The Claude Code version this spike ran (the SDK's platform package, pinned in the lock file). */
@@ -73,27 +82,39 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 		});
 		server.say({ text: 'Submitted.', usage: { input: 80, output: 3 } });
 
+		// A repository's own Claude settings that would auto-allow Write and run a hook: never read.
+		mkdirSync(join(scratch, '.claude'));
+		const hookMarker = join(scratch, 'hook-ran');
+		writeFileSync(
+			join(scratch, '.claude', 'settings.json'),
+			JSON.stringify({
+				permissions: { allow: ['Write'] },
+				hooks: {
+					PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `touch ${hookMarker}` }] }],
+				},
+			}),
+		);
+
 		const asked: string[] = [];
 		const messages: SDKMessage[] = [];
-		const stderr: string[] = [];
+		const options = claudeCodeOptions({
+			settings: { allowed_tools: ['Read', 'Write', 'Edit'] },
+			model: 'claude-sonnet-4-5',
+			apiKey: loopbackKey,
+			baseUrl: server.baseUrl,
+			hostEnv: { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude') },
+			cwd: scratch,
+			systemPrompt: 'You are agent1 of a team. End your turn with new_answer or vote.',
+			mcpServers: { massgen: workflow },
+			canUseTool: async (name, input) => {
+				asked.push(name);
+				return { behavior: 'allow', updatedInput: input };
+			},
+			abortController: new AbortController(),
+		});
 		for await (const message of query({
 			prompt: 'Add hello.txt, then submit your answer with new_answer.',
-			options: {
-				cwd: scratch,
-				model: 'claude-sonnet-4-5',
-				tools: ['Read', 'Write', 'Edit'],
-				mcpServers: { massgen: workflow },
-				// Every tool call is asked through canUseTool (our permission engine's seam); no settings files.
-				permissionMode: 'default',
-				settingSources: [],
-				persistSession: false,
-				canUseTool: async (name, input) => {
-					asked.push(name);
-					return { behavior: 'allow', updatedInput: input };
-				},
-				env: cliEnv(),
-				stderr: (text) => stderr.push(text),
-			},
+			options,
 		})) {
 			messages.push(message);
 		}
@@ -108,7 +129,9 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 		expect(readFileSync(join(scratch, 'hello.txt'), 'utf8')).toBe(edit.content);
 		expect(readFileSync(join(scratch, 'a.txt'), 'utf8')).toBe('old\n');
 		expect(answers).toEqual([{ content: 'Added hello.txt' }]);
+		// Every call was asked (the repository's allow rule was not read), and its hook never ran.
 		expect(asked).toEqual(['Write', 'mcp__massgen__new_answer']);
+		expect(existsSync(hookMarker)).toBe(false);
 		const result = messages.at(-1);
 		expect(result).toMatchObject({ type: 'result', subtype: 'success', result: 'Submitted.' });
 		expect(result).toMatchObject({ usage: { input_tokens: 180, output_tokens: 19 } });
@@ -119,6 +142,7 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 		expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill('POST /v1/messages'));
 		for (const request of server.requests) {
 			expect(request.headers['x-api-key']).toBe(loopbackKey);
+			expect(request.prompt.system).toContain('You are agent1 of a team.');
 			expect(request.model).toBe('claude-sonnet-4-5');
 			const names = (request.body as { tools: { name: string }[] }).tools.map((t) => t.name);
 			expect(names.sort()).toEqual(['Edit', 'Read', 'Write', 'mcp__massgen__new_answer']);
