@@ -69,7 +69,7 @@ export class PanelHost extends Disposable {
 	/** `#` completion's file list and watcher: made at the first `#`, dropped with the panel. */
 	private _contextSearch: ContextSearch | undefined;
 	/** `addAttachmentChips` waiting for the webview's snapshot. */
-	private readonly _readyWaiters: (() => void)[] = [];
+	private readonly _readyWaiters: ((ready: boolean) => void)[] = [];
 
 	constructor(private readonly _deps: PanelHostDeps) {
 		super();
@@ -201,6 +201,7 @@ export class PanelHost extends Disposable {
 				this._viewing = undefined;
 				this._contextSearch?.dispose();
 				this._contextSearch = undefined;
+				for (const resolve of this._readyWaiters.splice(0)) resolve(false);
 				this._deps.log.debug('panel closed');
 				if (!this._closingOurselves) this._cancelRunOfClosedPanel();
 			}),
@@ -311,11 +312,15 @@ export class PanelHost extends Disposable {
 	 */
 	async addAttachmentChips(chips: readonly AttachmentChip[]): Promise<void> {
 		this.show({ preserveFocus: false });
-		if (!this._ready) await this._whenReady();
+		if (!this._ready && !(await this._whenReady())) {
+			this._deps.log.warn('ask box: the panel closed before the chips could be added');
+			return;
+		}
 		this._post({ type: 'chips-added', chips });
 	}
 
-	private _whenReady(): Promise<void> {
+	/** True once the webview has its snapshot; false when the panel closes first. */
+	private _whenReady(): Promise<boolean> {
 		return new Promise((resolve) => this._readyWaiters.push(resolve));
 	}
 
@@ -390,7 +395,7 @@ export class PanelHost extends Disposable {
 		this._ready = this._panel !== undefined;
 		this._post({ type: 'snapshot', state, runs });
 		this._post({ type: 'change-set', changeSet: this._deps.changes.changeSet() });
-		if (this._ready) for (const resolve of this._readyWaiters.splice(0)) resolve();
+		if (this._ready) for (const resolve of this._readyWaiters.splice(0)) resolve(true);
 	}
 
 	private async _postRuns(): Promise<void> {

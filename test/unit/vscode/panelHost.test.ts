@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as vscode from 'vscode';
 import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents';
+import type { AttachmentChip } from '../../../src/protocol/attachmentChip';
 import type { HostMessage } from '../../../src/protocol/messages';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
@@ -115,7 +116,13 @@ function changeActions(calls: unknown[][] = []) {
 	return { actions, changed };
 }
 
-function setup(options: { root?: string; changes?: ChangeActions } = {}) {
+function setup(
+	options: {
+		root?: string;
+		changes?: ChangeActions;
+		pickContext?: () => Promise<readonly AttachmentChip[] | undefined>;
+	} = {},
+) {
 	const root = options.root ?? mkdtempSync(join(tmpdir(), 'massgen-panel-'));
 	fake.workspace.workspaceFolders = [{ uri: vscode.Uri.file(root), name: 'ws', index: 0 }];
 	const runs = fakeRuns();
@@ -133,6 +140,7 @@ function setup(options: { root?: string; changes?: ChangeActions } = {}) {
 		runs: runs as unknown as RunController,
 		changes: options.changes ?? changeActions().actions,
 		memento: store as unknown as vscode.Memento,
+		...(options.pickContext ? { pickContext: options.pickContext } : {}),
 	});
 	return { host, runs, store, warnings, root };
 }
@@ -278,6 +286,35 @@ describe('PanelHost', () => {
 			reason: "cannot attach 'x.png': the image data is not base64",
 		});
 		expect(runs.calls).toHaveLength(1);
+	});
+
+	it('"+" posts the picker’s chips; addAttachmentChips opens the panel and posts them after its snapshot', async () => {
+		const chip: AttachmentChip = { id: 'p1', label: 'a.ts', request: { kind: 'path', path: 'src/a.ts' } };
+		let answer: readonly AttachmentChip[] | undefined = [chip];
+		const { host } = setup({ pickContext: async () => answer });
+		void host.addAttachmentChips([chip]);
+		const panel = lastPanel();
+		await settle();
+		expect(panel.posted).toEqual([]); // not ready: nothing posted yet
+		panel.receive({ type: 'ready' });
+		await vi.waitFor(() => expect(panel.posted.map((m) => m.type)).toContain('chips-added'));
+		expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set', 'chips-added']);
+		panel.receive({ type: 'pick-context' });
+		await vi.waitFor(() => expect(panel.posted.filter((m) => m.type === 'chips-added')).toHaveLength(2));
+		expect(panel.posted.at(-1)).toEqual({ type: 'chips-added', chips: [chip] });
+		// The user cancelled the picker: nothing is posted.
+		answer = undefined;
+		panel.receive({ type: 'pick-context' });
+		await settle();
+		expect(panel.posted.filter((m) => m.type === 'chips-added')).toHaveLength(2);
+	});
+
+	it('addAttachmentChips gives up when the panel closes before it is ready', async () => {
+		const { host, warnings } = setup();
+		const added = host.addAttachmentChips([{ id: 'p1', label: 'a', request: { kind: 'path', path: 'a' } }]);
+		lastPanel().dispose();
+		await added;
+		expect(warnings).toContain('ask box: the panel closed before the chips could be added');
 	});
 
 	it('open-diff / accept / reject reach the change review, accept with its hunks and run id as one request', async () => {
