@@ -179,7 +179,7 @@ export interface RunState {
 	readonly notices?: readonly string[];
 	/** Post-evaluation: the winner is checking its presented answer (`evaluation-start`, until its end). */
 	readonly evaluating?: { readonly agentId: string; readonly attempt: number };
-	/** Attempts post-evaluation sent back, oldest first; absent: none. */
+	/** Restarts by post-evaluation, oldest first (`attempt`: the attempt that started); absent: none. */
 	readonly restarts?: readonly {
 		readonly attempt: number;
 		readonly reason: string;

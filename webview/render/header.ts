@@ -93,7 +93,14 @@ export class HeaderView {
 		}
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
 		if (!previous || previous.attachments !== state.attachments) this._renderAttachments(state);
-		if (!previous || previous.notices !== state.notices) this._renderNotices(state.notices ?? []);
+		if (
+			!previous ||
+			previous.notices !== state.notices ||
+			previous.restarts !== state.restarts ||
+			previous.evaluating !== state.evaluating
+		) {
+			this._renderNotices(runNotices(state));
+		}
 		this.tick();
 	}
 
@@ -221,4 +228,14 @@ export function attachmentLabel(attachment: AttachmentRecord): string {
 		: '';
 	const what = kind === 'diff' ? `${source} diff` : kind === 'diagnostics' ? `problems in ${source}` : source;
 	return `${what}${range}${attachment.truncated ? ' (truncated)' : ''}`;
+}
+
+/** The run's notices, then post-evaluation's restarts and the check going on now. */
+function runNotices(state: RunState): string[] {
+	const restarts = (state.restarts ?? []).map(
+		(restart) =>
+			`Attempt ${restart.attempt - 1} was sent back: ${restart.reason}${restart.instructions ? ` (next: ${restart.instructions})` : ''}`,
+	);
+	const evaluating = state.evaluating ? [`${state.evaluating.agentId} is checking the final answer…`] : [];
+	return [...(state.notices ?? []), ...restarts, ...evaluating];
 }

@@ -1,0 +1,88 @@
+/**
+ * Post-evaluation in the panel: while the winner checks its answer the header says so; an attempt
+ * it sends back is listed with its reason and what the team was told, and the last attempt's
+ * votes no longer count.
+ */
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
+import { initialRunState } from '../../../src/protocol/runState.js';
+import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
+
+let harness: Awaited<ReturnType<typeof startHarness>>;
+let browser: Browser;
+let context: BrowserContext;
+let panel: PanelPage;
+
+beforeAll(async () => {
+	harness = await startHarness();
+	browser = harness.browser;
+}, 60_000);
+
+afterAll(async () => {
+	await harness?.close();
+});
+
+beforeEach(async () => {
+	context = await newPanelContext(browser);
+	panel = await openPanel(context, harness.server);
+});
+
+afterEach(async () => {
+	expect(await pageProblems(panel)).toEqual([]);
+	await context.close();
+});
+
+function events(bodies: RunEventBody[]): RunEvent[] {
+	return bodies.map((body, seq) => ({ runId: 'r1', seq, t: seq * 10, ...body }) as RunEvent);
+}
+
+const start: RunEventBody = {
+	type: 'run-start',
+	question: 'Plan the release',
+	workspace: '/tmp/ws',
+	agents: [
+		{ agentId: 'a', anonId: 'agent1', provider: 'scripted', model: 'm' },
+		{ agentId: 'b', anonId: 'agent2', provider: 'scripted', model: 'm' },
+	],
+};
+
+describe('post-evaluation in the panel', () => {
+	it('says who checks the answer, then lists the restarted attempt with its reason', async () => {
+		const notices = panel.page.locator('.run-header .run-notices .run-notice');
+		const first = events([
+			start,
+			{ type: 'new-answer', agentId: 'a', label: 'agent1.1', content: 'plan A' },
+			{ type: 'vote', agentId: 'b', voter: 'b', votedFor: 'agent1.1', votedForAgent: 'a', reason: 'fine' },
+			{ type: 'evaluation-start', agentId: 'a', attempt: 1 },
+		]);
+		await panel.send({ type: 'snapshot', state: null, runs: [] });
+		await panel.send({ type: 'events', events: first });
+		await notices.first().waitFor({ timeout: 5_000 });
+		expect(await notices.allTextContents()).toEqual(['a is checking the final answer…']);
+
+		const restart = events([
+			start,
+			{
+				type: 'evaluation-end',
+				agentId: 'a',
+				attempt: 1,
+				verdict: 'restart',
+				reason: 'no tests',
+				instructions: 'add tests',
+			},
+			{ type: 'attempt-start', attempt: 2, reason: 'no tests', instructions: 'add tests' },
+		])
+			.slice(1)
+			.map((event, i) => ({ ...event, seq: first.length + i }));
+		await panel.send({ type: 'events', events: restart });
+		await panel.page
+			.getByText('Attempt 1 was sent back: no tests (next: add tests)')
+			.waitFor({ timeout: 5_000 });
+		expect(await notices.allTextContents()).toEqual(['Attempt 1 was sent back: no tests (next: add tests)']);
+		const state = reduceRunEvents(initialRunState(), [...first, ...restart]);
+		expect(state.votes).toEqual({});
+		expect(state.restarts).toEqual([{ attempt: 2, reason: 'no tests', instructions: 'add tests' }]);
+	});
+});
