@@ -207,6 +207,33 @@ describe('Ask box attachments (in VS Code, loopback servers)', function () {
 		await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
 	});
 
+	it('files dropped from the Explorer become path chips; a secret one and one outside the folder are named in a notice', async () => {
+		const uri = (path: string) => vscode.Uri.file(join(root, path)).toString();
+		await panel.receive({
+			type: 'drop-uris',
+			uris: [
+				uri(`${dirName}/note.md`),
+				uri(dirName),
+				uri(`${dirName}/.env`),
+				vscode.Uri.file(tmpdir()).toString(),
+			],
+		});
+		const added = await until('the chips', () =>
+			posted.find((m): m is Extract<HostMessage, { type: 'chips-added' }> => m.type === 'chips-added'),
+		);
+		assert.deepEqual(
+			added.chips.map((chip) => [chip.label, chip.request]),
+			[
+				['note.md', { kind: 'path', path: `${dirName}/note.md` }],
+				[`${dirName}/`, { kind: 'path', path: dirName }],
+			],
+		);
+		assert.match(
+			added.notice ?? '',
+			/^Not attached: askbox-fixture\/\.env \(a secret path: \.env\*\); \S+ \(outside the workspace folder\)\.$/,
+		);
+	});
+
 	it('an ask with a file chip and an image chip: every agent’s first request holds the file text and the image', async () => {
 		const chips: AttachmentChip[] = [
 			{
