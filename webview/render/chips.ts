@@ -6,9 +6,12 @@
 import type { AttachmentChip, ChipRequest } from '../../src/protocol/attachmentChip.js';
 import { h, icon } from './dom.js';
 
-/** The codicon and the spoken kind of a chip. */
+/**
+ * The codicon and the spoken kind of a chip. A `path` chip may be a folder: the `#` list labels
+ * one `name/`, the context picker says `folder` in its detail.
+ */
 export function chipLook(chip: AttachmentChip): { icon: string; kind: string } {
-	return requestLook(chip.request, chip.label.endsWith('/'));
+	return requestLook(chip.request, chip.label.endsWith('/') || /^folder\b/.test(chip.detail ?? ''));
 }
 
 function requestLook(request: ChipRequest, folder: boolean): { icon: string; kind: string } {

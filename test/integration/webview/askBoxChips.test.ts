@@ -208,16 +208,19 @@ describe('ask box chips', () => {
 				chip('d', 'changes', { kind: 'diff', source: 'working-tree' }, 'working-tree diff'),
 				chip('p', 'problems', { kind: 'diagnostics', path: 'src/a.ts', items: [] }, '0 in src/a.ts'),
 				fileChip('src/a.ts'),
+				// As the context picker labels a folder.
+				chip('f', 'docs', { kind: 'path', path: 'docs' }, 'folder'),
 			],
 			notice: 'Not attached: .env (a secret path: .env*).',
 		});
-		expect(await chipLabels(page)).toEqual(['a.ts', 'changes', 'problems']);
+		expect(await chipLabels(page)).toEqual(['a.ts', 'changes', 'problems', 'docs']);
 		expect(await page.locator('.ask-notice').textContent()).toBe(
 			'Not attached: .env (a secret path: .env*).',
 		);
 		expect(
 			await page.locator('.ask-chip').evaluateAll((els) => els.map((el) => el.getAttribute('data-kind'))),
-		).toEqual(['file', 'changes', 'problems']);
+		).toEqual(['file', 'changes', 'problems', 'folder']);
+		await page.getByRole('button', { name: 'Remove docs' }).click();
 		await page.getByRole('button', { name: 'Remove changes' }).click();
 		expect(await chipLabels(page)).toEqual(['a.ts', 'problems']);
 		await page.locator('.ask-chip').first().focus();
