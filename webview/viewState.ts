@@ -83,6 +83,8 @@ export class ViewStateStore {
 			return images <= maxSavedImageChars;
 		});
 		this._update({ chips: kept });
+		// Saved now, not in a moment: the panel may be hidden (and this page dropped) right after.
+		this.flush();
 	}
 
 	/** Drops the previous run's per-run choices when another run is shown. */

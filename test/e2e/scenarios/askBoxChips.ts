@@ -8,7 +8,8 @@ import type { Scenario } from './scenario';
 /**
  * Like a user, in the panel's ask box (issue 12): `#hel` lists the workspace's matches (hello.ts,
  * src/hello.ts) and Enter adds the first as a chip; `#src` and a click add the folder; an image
- * pasted into the question becomes a chip with a thumbnail; × removes the folder chip. Asked,
+ * pasted into the question becomes a chip with a thumbnail; hidden behind an editor and shown
+ * again, the panel still has them; × removes the folder chip. Asked,
  * the run records exactly the chips that were left (`run-start.attachments` in events.jsonl).
  */
 export const askBoxChips: Scenario = {
@@ -73,6 +74,17 @@ export const askBoxChips: Scenario = {
 		assert.deepEqual(await chips.allTextContents(), [picked.split('/').pop(), 'src/', 'screenshot.png']);
 		await frame.locator('.ask-box').screenshot({ path: join(resultsDir, 'ask-box-chips.png') });
 		await workbench.screenshot('ask-box-02-chips');
+
+		// Hidden behind an editor and shown again (VS Code drops the page meanwhile): the chips stay.
+		await workbench.page.getByRole('treeitem', { name: 'README.md' }).first().dblclick();
+		await frame.locator('#ask-input').waitFor({ state: 'detached', timeout: 15_000 });
+		await workbench.page.locator('.tabs-container .tab', { hasText: 'MassGen' }).click();
+		await thumbnail.waitFor({ timeout: 15_000 });
+		assert.deepEqual(await chips.allTextContents(), [picked.split('/').pop(), 'src/', 'screenshot.png']);
+		assert.equal(
+			await input.evaluate((element) => (element as unknown as { value: string }).value),
+			'What does  export?',
+		);
 
 		await frame.getByRole('button', { name: 'Remove src/' }).click();
 		assert.deepEqual(await chips.allTextContents(), [picked.split('/').pop(), 'screenshot.png']);
