@@ -10,7 +10,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import {
+	createSdkMcpServer,
+	query,
+	tool,
+	type Options,
+	type SDKMessage,
+} from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { claudeCodeOptions } from '../../../src/core/providers/codingAgents/claudeCodeOptions.js';
@@ -185,6 +191,49 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 			'denied by the permission engine (test rule)',
 		);
 		expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Understood.' });
+	});
+
+	it('the failures the adapter must report early: a missing CLI, no login, a refused key', async () => {
+		const launch = (env: Record<string, string>, extra: Partial<Options> = {}) =>
+			query({
+				prompt: 'hi',
+				options: { cwd: scratch, tools: [], settingSources: [], persistSession: false, env, ...extra },
+			});
+		const drain = async (run: AsyncIterable<SDKMessage>, onMessage?: (m: SDKMessage) => void) => {
+			for await (const message of run) onMessage?.(message);
+		};
+		const { ANTHROPIC_API_KEY: _key, ...noKey } = cliEnv();
+
+		// A CLI that is not there: the SDK throws before starting anything.
+		await expect(
+			drain(launch(cliEnv(), { pathToClaudeCodeExecutable: join(home, 'no-such-claude') })),
+		).rejects.toThrow(/Claude Code native binary not found at .*no-such-claude/);
+
+		// No key and no login: one error result, and no request leaves the machine.
+		await expect(drain(launch(noKey))).rejects.toThrow('Not logged in · Please run /login');
+		expect(server.requests).toHaveLength(0);
+
+		// A refused key: the CLI retries it like a server error (up to 10 times, backing off), and an
+		// abort only closes its stdin first (a grace of about 2 s, in which it may retry again), so the
+		// adapter must end the turn itself at the first authentication_failed retry notice.
+		server.enqueue({ status: 401, message: 'invalid x-api-key' });
+		const abortController = new AbortController();
+		const retries: SDKMessage[] = [];
+		await expect(
+			drain(launch(cliEnv(), { abortController }), (message) => {
+				if (message.type === 'system' && message.subtype === 'api_retry') {
+					retries.push(message);
+					abortController.abort();
+				}
+			}),
+		).rejects.toThrow(/abort/i);
+		expect(retries[0]).toMatchObject({
+			attempt: 1,
+			max_retries: 10,
+			error_status: 401,
+			error: 'authentication_failed',
+		});
+		expect(server.requests[0]!.headers['x-api-key']).toBe(loopbackKey);
 	});
 
 	it('cancel mid-tool: the CLI ends its tool processes, which live outside its process group', async () => {
