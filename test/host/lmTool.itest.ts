@@ -156,7 +156,37 @@ describe('MassGen in agent mode: the massgen_askTeam tool (scripted teams)', fun
 			input: { question: 'What is in here?', files: ['does/not/exist.md'] },
 			toolInvocationToken: undefined,
 		});
-		assert.match(toolText(result), /^Error: the MassGen run did not start/);
+		assert.match(
+			toolText(result),
+			/^Error: the MassGen run did not start: cannot attach 'does\/not\/exist\.md': no such file/,
+		);
 		assert.equal(runs(), before, 'no run directory was created');
+	});
+
+	it("returns the core's reason for a secret file (.env), and no run starts", async () => {
+		await useConfig(join(fixtures, 'team.yaml'));
+		const root = workspaceRoot();
+		const dir = mkdtempSync(join(root, 'lm-secret-'));
+		const name = dir.slice(root.length + 1);
+		writeFileSync(join(dir, '.env'), 'TOKEN=zz-lm-tool-secret\n');
+		try {
+			const runs = () => readdirSync(join(root, '.massgen', 'runs')).length;
+			const before = runs();
+			const result = await vscode.lm.invokeTool(toolName, {
+				input: { question: 'What is in here?', files: [`${name}/.env`] },
+				toolInvocationToken: undefined,
+			});
+			const text = toolText(result);
+			assert.ok(
+				text.startsWith(
+					`Error: the MassGen run did not start: cannot attach '${name}/.env': refused: '${name}/.env' is a secret path (matches '.env*')`,
+				),
+				text,
+			);
+			assert.ok(!text.includes('zz-lm-tool-secret'));
+			assert.equal(runs(), before, 'no run directory was created');
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
