@@ -24,7 +24,7 @@ export interface MassGenApi {
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
 	ui(): { readonly runActive: boolean; readonly statusBar: string | undefined; readonly panelOpen: boolean };
 	/** The Runs view: its tree (`provider.getChildren`), a refresh, and retention as after a run. */
-	readonly runsView: Pick<RunsView, 'provider' | 'prune'>;
+	readonly runsView: Pick<RunsView, 'provider' | 'prune' | 'view' | 'setFilter'>;
 	/** The run the panel shows (live, opened or restored after a reload); undefined when none. */
 	panelRunId(): string | undefined;
 	/** Milliseconds `activate()` took (module load excluded). */

@@ -3,7 +3,16 @@
 // window reload leaves: the run directories and the panel's remembered run), asserted on the
 // loopback servers' request logs.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
@@ -16,6 +25,8 @@ import { engineLoader, loadEngineBundle } from '../../src/vscode/run/loadEngine'
 import { RunController } from '../../src/vscode/run/runController';
 import { RunStatusBar } from '../../src/vscode/run/runStatusBar';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
+import { GitignoreOffer } from '../../src/vscode/runs/gitignoreOffer';
+import { noFilter } from '../../src/vscode/runs/runsFilter';
 import { RunsActions } from '../../src/vscode/runs/runsActions';
 import type { RunsNode, SessionNode, TurnNode } from '../../src/vscode/runs/runsTreeModel';
 import { SessionPins } from '../../src/vscode/runs/sessionPins';
@@ -299,6 +310,104 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 		assert.ok(!ids.some((id) => id.endsWith(`session:${forked.result.runId}`)), 'the tree lost the fork');
 		// Leave no pending change set to the suites after this one (its record cannot be written: logged only).
 		await api.changes.reject();
+	});
+
+	it('a run the CLI finishes appears without a refresh (the result.json watcher); the filter narrows the tree', async () => {
+		const root = workspaceRoot();
+		const cli = join(extension.extensionPath, 'dist', 'cli.js');
+		assert.ok(existsSync(cli), 'dist/cli.js is built (npm run build)');
+		const question = 'Asked on the terminal, seen in the editor';
+		const shown = async () =>
+			((await api.runsView.provider.getChildren()) as RunsNode[]).some(
+				(n) => n.kind === 'session' && n.session.turns[0]?.question === question,
+			);
+		// Let refreshes the earlier tests scheduled (debounced 300 ms) pass, so the one awaited below is the watcher's.
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		await topNodes();
+		assert.equal(await shown(), false);
+		const before = new Set(existsSync(runsDir(root)) ? readdirSync(runsDir(root)) : []);
+		let refreshes = 0;
+		const listener = api.runsView.provider.onDidChangeTreeData(() => refreshes++);
+		await new Promise<void>((resolve, reject) =>
+			execFile(
+				process.execPath,
+				[cli, 'run', '--config', configFile, '--workspace', root, question],
+				{ env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } },
+				(error) => (error ? reject(error) : resolve()),
+			),
+		);
+		const cliRun = readdirSync(runsDir(root)).find((id) => !before.has(id));
+		assert.ok(cliRun, 'the CLI wrote a run directory');
+		// Nothing but the file watcher refreshes the tree meanwhile: wait for its refreshes until one shows the run.
+		for (let seen = 0; !(await shown()); seen = refreshes) {
+			await until('a refresh from the run directory watcher', () => refreshes > seen);
+		}
+		listener.dispose();
+
+		api.runsView.setFilter({ statuses: [], text: 'ASKED ON THE TERMINAL' });
+		assert.equal(api.runsView.view.description, '"ASKED ON THE TERMINAL"');
+		const filtered = (await api.runsView.provider.getChildren()) as RunsNode[];
+		assert.deepEqual(
+			filtered.map((n) => n.kind === 'session' && n.session.id),
+			[cliRun],
+		);
+		api.runsView.setFilter({ statuses: ['timeout'], text: '' });
+		assert.equal(api.runsView.view.description, 'timeout');
+		assert.ok(
+			((await api.runsView.provider.getChildren()) as RunsNode[]).every(
+				(n) => n.kind === 'session' && n.children.every((t) => t.turn.status === 'timeout'),
+			),
+		);
+		api.runsView.setFilter(noFilter);
+		assert.equal(api.runsView.view.description, undefined);
+	});
+
+	it('the .gitignore offer: asked once in a git folder, written only on "Add to .gitignore", "Never" is kept', async () => {
+		const base = mkdtempSync(join(tmpdir(), 'massgen-gitignore-'));
+		const folderAt = (name: string, git: boolean): vscode.WorkspaceFolder => {
+			const path = join(base, name);
+			mkdirSync(join(path, '.massgen'), { recursive: true });
+			if (git) mkdirSync(join(path, '.git'));
+			writeFileSync(join(path, '.gitignore'), 'node_modules/');
+			return { uri: vscode.Uri.file(path), name, index: 0 };
+		};
+		try {
+			const asked: string[] = [];
+			const answering =
+				(answer: string | undefined) =>
+				async (message: string, ...choices: string[]) => {
+					asked.push(message);
+					assert.deepEqual(choices, ['Add to .gitignore', 'Not now', 'Never']);
+					return answer;
+				};
+			const memento = new MemoryMemento();
+			const plain = folderAt('plain', false);
+			await new GitignoreOffer(memento, answering('Add to .gitignore')).maybeOffer(plain);
+			assert.equal(asked.length, 0, 'not a git folder: no question');
+
+			const repo = folderAt('repo', true);
+			const offer = new GitignoreOffer(memento, answering('Add to .gitignore'));
+			await offer.maybeOffer(repo);
+			assert.equal(asked.length, 1);
+			assert.equal(readFileSync(join(repo.uri.fsPath, '.gitignore'), 'utf8'), 'node_modules/\n.massgen/\n');
+			await offer.maybeOffer(repo);
+			assert.equal(asked.length, 1, 'ignored now: not asked again');
+
+			const later = folderAt('later', true);
+			await new GitignoreOffer(memento, answering('Not now')).maybeOffer(later);
+			assert.equal(
+				readFileSync(join(later.uri.fsPath, '.gitignore'), 'utf8'),
+				'node_modules/',
+				'not written',
+			);
+			await new GitignoreOffer(memento, answering('Never')).maybeOffer(later);
+			assert.equal(asked.length, 3);
+			await new GitignoreOffer(memento, answering('Add to .gitignore')).maybeOffer(later);
+			assert.equal(asked.length, 3, '"Never" holds');
+			assert.equal(readFileSync(join(later.uri.fsPath, '.gitignore'), 'utf8'), 'node_modules/');
+		} finally {
+			rmSync(base, { recursive: true, force: true });
+		}
 	});
 
 	it('massgen.runs.keep prunes old runs, never a pinned session or changes never accepted or rejected', async () => {

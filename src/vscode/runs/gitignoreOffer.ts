@@ -17,11 +17,21 @@ export function ignoresMassgen(gitignore: string): boolean {
 		.some((line) => /^\/?\.massgen\/?(\*\*?)?$/.test(line));
 }
 
+const add = 'Add to .gitignore';
+const never = 'Never';
+
+/** The question and its three answers; in-host tests answer it themselves. */
+export type AskGitignore = (message: string, ...choices: string[]) => Thenable<string | undefined>;
+
 export class GitignoreOffer {
 	/** "Not now" (or an offer already made) holds for this window. */
 	private readonly _asked = new Set<string>();
 
-	constructor(private readonly _memento: vscode.Memento) {}
+	constructor(
+		private readonly _memento: vscode.Memento,
+		private readonly _ask: AskGitignore = (message, ...choices) =>
+			vscode.window.showInformationMessage(message, ...choices),
+	) {}
 
 	/** After a run in `folder`: offers, when it is a git workspace that does not ignore `.massgen/`. */
 	async maybeOffer(folder: vscode.WorkspaceFolder): Promise<void> {
@@ -31,9 +41,7 @@ export class GitignoreOffer {
 		const gitignore = await readFile(join(root, '.gitignore'), 'utf8').catch(() => '');
 		if (ignoresMassgen(gitignore)) return;
 		this._asked.add(root);
-		const add = 'Add to .gitignore';
-		const never = 'Never';
-		const choice = await vscode.window.showInformationMessage(
+		const choice = await this._ask(
 			`MassGen keeps its run logs in ${folder.name}/.massgen/. Add it to .gitignore so they are not committed?`,
 			add,
 			'Not now',

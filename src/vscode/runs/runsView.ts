@@ -6,7 +6,7 @@ import { Disposable } from '../lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import { GitignoreOffer } from './gitignoreOffer.js';
 import { isPending, RunsActions } from './runsActions.js';
-import { describeFilter, isFiltering, noFilter } from './runsFilter.js';
+import { describeFilter, isFiltering, noFilter, type RunsFilter } from './runsFilter.js';
 import { promptRunsFilter } from './runsFilterPrompt.js';
 import { RunsTreeProvider } from './runsTreeProvider.js';
 import { SessionPins } from './sessionPins.js';
@@ -71,11 +71,17 @@ export class RunsView extends Disposable {
 			log: _deps.log,
 			refresh: () => this.provider.refresh(),
 		});
-		const watcher = this._register(
-			vscode.workspace.createFileSystemWatcher('**/.massgen/runs/*/{result.json,changes-log.jsonl}'),
-		);
-		for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
-			this._register(event(() => this._scheduleRefresh()));
+		// A run's end (its result.json), an accept or reject (changes-log.jsonl), and the folders
+		// themselves: the first run's `.massgen/runs/<id>/` is created at once, and the recursive
+		// watcher then reports only the new folders, not the files a fast run writes into them.
+		for (const glob of [
+			'**/.massgen/runs/*/{result.json,changes-log.jsonl}',
+			'**/{.massgen,.massgen/runs,.massgen/runs/*}',
+		]) {
+			const watcher = this._register(vscode.workspace.createFileSystemWatcher(glob));
+			for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
+				this._register(event(() => this._scheduleRefresh()));
+			}
 		}
 		this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.provider.refresh()));
 		this._register(_deps.changes.onDidChangeChangeSet(() => this._scheduleRefresh()));
@@ -100,9 +106,9 @@ export class RunsView extends Disposable {
 			[commandIds.runsUnpin]: (node) => actions.pin(node, false),
 			[commandIds.runsFilter]: async () => {
 				const filter = await promptRunsFilter(this.provider.filter);
-				if (filter) this._setFilter(filter);
+				if (filter) this.setFilter(filter);
 			},
-			[commandIds.runsClearFilter]: () => this._setFilter(noFilter),
+			[commandIds.runsClearFilter]: () => this.setFilter(noFilter),
 			[commandIds.runsRefresh]: () => this.provider.refresh(),
 		};
 	}
@@ -148,7 +154,8 @@ export class RunsView extends Disposable {
 		await this._gitignore.maybeOffer(run.folder);
 	}
 
-	private _setFilter(filter: typeof noFilter): void {
+	/** Shows only the turns that pass `filter`; the view's description says what it filters by. */
+	setFilter(filter: RunsFilter): void {
 		this.provider.filter = filter;
 		this.view.description = describeFilter(filter) || undefined;
 		void vscode.commands.executeCommand('setContext', contextKeys.runsFiltered, isFiltering(filter));
