@@ -9,10 +9,10 @@ import type { DiffSource } from '../../core/context/attachment.js';
 import type { SecretPaths } from '../../core/workspace/secretPaths.js';
 import {
 	MAX_CHIP_LABEL_CHARS,
+	MAX_CHIP_MESSAGE_CHARS,
 	type AttachmentChip,
 	type ChipRequest,
 } from '../../protocol/attachmentChip.js';
-import { MAX_NOTE_CHARS } from '../../protocol/webviewMessageSchema.js';
 import { workspacePath } from './editorAttachments.js';
 import { toDiagnostic, type EditorDiagnostic } from './fixRequest.js';
 
@@ -200,7 +200,7 @@ export function diagnosticChips(
 			const diagnostic = toDiagnostic(item);
 			return {
 				...diagnostic,
-				message: cut(diagnostic.message, MAX_NOTE_CHARS),
+				message: cut(diagnostic.message, MAX_CHIP_MESSAGE_CHARS),
 				...(diagnostic.source ? { source: cut(diagnostic.source, MAX_CHIP_LABEL_CHARS) } : {}),
 			};
 		});
