@@ -261,6 +261,34 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 		}
 	});
 
+	it('Re-run asks the same question after the same turn (a sibling); Export opens the report as an untitled Markdown document', async () => {
+		assert.ok(first && second, 'the earlier tests ran');
+		await useConfig(configFile);
+		const original = await turnNode(first.result.runId, second.result.runId);
+		assert.ok(original.turn.parentRunId, 'a follow-up turn');
+		const finished = nextFinish(api);
+		await vscode.commands.executeCommand(commandIds.runsRerun, original);
+		const again = await finished;
+		assert.equal(again.result.question, original.turn.question);
+		assert.deepEqual(sessionOf(again.runDir), {
+			id: again.result.runId,
+			parentRunId: original.turn.parentRunId,
+		});
+
+		await vscode.commands.executeCommand(commandIds.runsExport, await sessionNode(first.result.runId));
+		const editor = await until('the exported report', () => {
+			const active = vscode.window.activeTextEditor;
+			return active?.document.isUntitled && active.document.languageId === 'markdown' ? active : undefined;
+		});
+		const report = editor.document.getText();
+		assert.match(report, /^# MassGen session/);
+		for (const question of ['Which file holds the entry point?', 'And who calls it?']) {
+			assert.ok(report.includes(question), `the report holds "${question}"`);
+		}
+		assert.ok(report.includes(first.result.finalAnswer!), "the first turn's final answer");
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+	});
+
 	it('Delete asks first, and asks again for a run with pending changes; only then the directory goes', async () => {
 		assert.ok(forked, 'the tree test ran first');
 		const root = workspaceRoot();
