@@ -19,6 +19,7 @@ import {
 } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { workflowTools } from '../../../src/core/agents/workflowTools.js';
 import { claudeCodeOptions } from '../../../src/core/providers/codingAgents/claudeCodeOptions.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 
@@ -191,6 +192,49 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 			'denied by the permission engine (test rule)',
 		);
 		expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Understood.' });
+	});
+
+	it('our workflow tool definitions (JSON Schema) serve as SDK MCP tools: the enum reaches the model, and the SDK checks it', async () => {
+		const calls: unknown[] = [];
+		const tools = workflowTools(['agent1', 'agent2']).map((definition) => {
+			const schema = z.fromJSONSchema(definition.parameters) as z.ZodObject;
+			return tool(definition.name, definition.description, schema.shape, async (args) => {
+				calls.push({ name: definition.name, args });
+				return { content: [{ type: 'text', text: 'Vote recorded' }] };
+			});
+		});
+		const workflow = createSdkMcpServer({ name: 'massgen', version: '1.0.0', tools });
+		const vote = (agent_id: string, id: string) => ({
+			toolCalls: [{ id, name: 'mcp__massgen__vote', arguments: { agent_id, reason: 'clearest' } }],
+			usage: { input: 40, output: 9 },
+		});
+		server.say(vote('agent9', 'toolu_bad'));
+		server.say(vote('agent2', 'toolu_good'));
+		server.say({ text: 'Voted.', usage: { input: 50, output: 2 } });
+		const options = claudeCodeOptions({
+			settings: { allowed_tools: [] },
+			model: 'claude-sonnet-4-5',
+			apiKey: loopbackKey,
+			baseUrl: server.baseUrl,
+			hostEnv: { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude') },
+			cwd: scratch,
+			systemPrompt: 'Vote.',
+			mcpServers: { massgen: workflow },
+			canUseTool: async (_name, input) => ({ behavior: 'allow', updatedInput: input }),
+			abortController: new AbortController(),
+		});
+		for await (const message of query({ prompt: 'Vote for the best answer.', options })) void message;
+
+		const sent = (server.requests[0]!.body as { tools: { name: string; input_schema: unknown }[] }).tools;
+		expect(sent.map((t) => t.name).sort()).toEqual(['mcp__massgen__new_answer', 'mcp__massgen__vote']);
+		expect(sent.find((t) => t.name === 'mcp__massgen__vote')!.input_schema).toMatchObject({
+			properties: { agent_id: { enum: ['agent1', 'agent2'] } },
+			required: ['agent_id', 'reason'],
+		});
+		// An id outside the enum never reaches our handler: the model gets the SDK's validation error.
+		expect(calls).toEqual([{ name: 'vote', args: { agent_id: 'agent2', reason: 'clearest' } }]);
+		expect(server.requests[1]!.rawBody).toContain('agent9');
+		expect(server.requests[1]!.rawBody).toMatch(/is_error"?\s*:\s*true/);
 	});
 
 	it('the failures the adapter must report early: a missing CLI, no login, a refused key', async () => {
