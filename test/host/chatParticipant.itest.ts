@@ -1,6 +1,7 @@
 // In-host: the `@massgen` chat participant's handler with a recording response stream and the real
 // run controller (code-server has no Copilot, so no Chat view sends it requests; see README).
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
@@ -14,6 +15,7 @@ import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { endRunAndConfig, nextFinish, until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
+const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x70, 0x69, 0x78]);
 
 /** Records what the handler streams, in order. */
 function recordingStream() {
@@ -206,5 +208,83 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		api.runs.cancel();
 		await running;
 		tokens.dispose();
+	});
+
+	it('says in the response which agents do not see an attached image', async () => {
+		await useConfig(join(fixtures, 'lm-tool-team.yaml'));
+		const dir = mkdtempSync(join(root.fsPath, 'chat-image-'));
+		const name = dir.slice(root.fsPath.length + 1);
+		writeFileSync(join(dir, 'shot.png'), png);
+		try {
+			const { stream, of } = recordingStream();
+			const tokens = new vscode.CancellationTokenSource();
+			await handleChatRequest(
+				{
+					prompt: 'What does the picture show?',
+					command: undefined,
+					references: [reference(vscode.Uri.file(join(dir, 'shot.png')))],
+				},
+				{ history: [] },
+				stream,
+				tokens.token,
+				{ runs },
+			);
+			assert.equal(api.lastState()?.status, 'completed');
+			assert.deepEqual(
+				api.lastState()?.attachments?.map((a) => `${a.kind} ${a.source}`),
+				[`image ${name}/shot.png`],
+			);
+			// Sent as text (appendText escapes Markdown characters, spaces as &nbsp;): compared without them.
+			const markdown = of('markdown');
+			const notes = markdown
+				.map((part) => part.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1'))
+				.filter((part) => part.startsWith('Note: '));
+			assert.deepEqual(
+				notes.sort(),
+				[
+					'Note: planner (scripted/scripted-planner) cannot take images: it gets the text attachments only.\n\n',
+					'Note: reviewer (scripted/scripted-reviewer) cannot take images: it gets the text attachments only.\n\n',
+				],
+				JSON.stringify(markdown.slice(0, 4)),
+			);
+			tokens.dispose();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("streams why the run did not start (a .env reference: the core's reason)", async () => {
+		await useConfig(join(fixtures, 'lm-tool-team.yaml'));
+		const dir = mkdtempSync(join(root.fsPath, 'chat-secret-'));
+		const name = dir.slice(root.fsPath.length + 1);
+		writeFileSync(join(dir, '.env'), 'TOKEN=zz-chat-secret\n');
+		try {
+			const { stream, of } = recordingStream();
+			const tokens = new vscode.CancellationTokenSource();
+			const result = await handleChatRequest(
+				{
+					prompt: 'What is in here?',
+					command: undefined,
+					references: [reference(vscode.Uri.file(join(dir, '.env')))],
+				},
+				{ history: [] },
+				stream,
+				tokens.token,
+				{ runs },
+			);
+			const text = of('markdown').join('');
+			assert.ok(
+				text.startsWith(
+					`The MassGen run did not start: cannot attach '${name}/.env': refused: '${name}/.env' is a secret path (matches '.env*')`,
+				),
+				text,
+			);
+			assert.ok(!text.includes('zz-chat-secret'));
+			assert.equal(result.errorDetails?.message, text);
+			assert.equal(api.runs.isRunning, false);
+			tokens.dispose();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
