@@ -110,7 +110,7 @@ export function tallyVotes(votes: RunState['votes']): Record<string, number> {
 
 /** The lane's tool calls with this result attached to its call (matched by callId). */
 export function withToolResult(lane: AgentLane, e: RunEventOf<'tool-result'>): ToolCallView[] {
-	const result = { isError: e.isError, text: e.text, t: e.t };
+	const result = { isError: e.isError, text: e.text, t: e.t, ...(e.planned ? { planned: e.planned } : {}) };
 	const calls = [...lane.toolCalls];
 	for (let i = calls.length - 1; i >= 0; i--) {
 		const call = calls[i]!;

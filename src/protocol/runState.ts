@@ -35,7 +35,13 @@ export interface ToolCallView {
 	readonly round: number;
 	readonly t: number;
 	/** null while the call is running. */
-	readonly result: { readonly isError: boolean; readonly text: string; readonly t: number } | null;
+	readonly result: {
+		readonly isError: boolean;
+		readonly text: string;
+		readonly t: number;
+		/** Planning mode: described, not run. */
+		readonly planned?: true;
+	} | null;
 }
 
 export interface AnswerView {

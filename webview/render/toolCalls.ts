@@ -50,19 +50,10 @@ class ToolCallItem {
 
 	private _renderStatus(): void {
 		const { result } = this._call;
-		const look = result === null ? 'running' : result.isError ? 'error' : 'ok';
+		const look = result === null ? 'running' : result.isError ? 'error' : result.planned ? 'planned' : 'ok';
 		if (this._status.dataset['status'] === look) return;
 		this._status.dataset['status'] = look;
-		this._status.replaceChildren(
-			icon(
-				look === 'running' ? 'loading' : look === 'error' ? 'error' : 'check',
-				look === 'running' ? 'codicon-modifier-spin' : '',
-			),
-			h('span', {
-				class: 'sr-only',
-				text: look === 'running' ? 'running' : look === 'error' ? 'failed' : 'succeeded',
-			}),
-		);
+		this._status.replaceChildren(...statusParts[look]());
 		this.parts.details.classList.toggle('is-error', look === 'error');
 	}
 
@@ -153,3 +144,11 @@ export class ToolCallsView {
 		}
 	}
 }
+
+/** The status mark of each look; a planned call (planning mode) was described, not run. */
+const statusParts: Record<'running' | 'error' | 'planned' | 'ok', () => Node[]> = {
+	running: () => [icon('loading', 'codicon-modifier-spin'), h('span', { class: 'sr-only', text: 'running' })],
+	error: () => [icon('error'), h('span', { class: 'sr-only', text: 'failed' })],
+	planned: () => [icon('checklist'), h('span', { class: 'tool-planned', text: 'planned, not run' })],
+	ok: () => [icon('check'), h('span', { class: 'sr-only', text: 'succeeded' })],
+};

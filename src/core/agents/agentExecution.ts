@@ -106,6 +106,7 @@ export class AgentExecution {
 				systemMessage: this.agent.systemMessage,
 				votingSensitivity: settings.votingSensitivity,
 				noveltyRequirement: settings.answerNoveltyRequirement,
+				...(settings.planningMode ? { planning: settings.planningModeInstruction } : {}),
 			}),
 			messages: [...this.messages],
 			tools: this.toolCalls < settings.maxToolCallsPerTurn ? [...toolbox.definitions, ...workflow] : workflow,

@@ -26,6 +26,8 @@ export function coordinationSystemPrompt(options: {
 	readonly systemMessage?: string;
 	readonly votingSensitivity: Sensitivity;
 	readonly noveltyRequirement: Sensitivity;
+	/** Planning mode's instruction (`planning_mode_instruction`); absent when off. */
+	readonly planning?: string;
 }): string {
 	const parts = [
 		options.systemMessage?.trim(),
@@ -44,6 +46,7 @@ export function coordinationSystemPrompt(options: {
 			"view_answer_changes shows an answer's file changes. Check files, not claims, before you vote.",
 		].join(' '),
 		'End every turn with exactly one workflow call: new_answer(content) or vote(agent_id, reason). Make the call, do not only describe it.',
+		options.planning?.trim(),
 	];
 	return parts.filter(Boolean).join('\n\n');
 }

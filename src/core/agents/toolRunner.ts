@@ -45,6 +45,7 @@ export async function runToolCalls(
 			name: call.name,
 			isError: outcome.isError,
 			text,
+			...(outcome.planned ? { planned: true as const } : {}),
 		});
 		if (outcome.edit) {
 			run.emit({ type: 'file-edit', agentId: run.agentId, phase: run.phase, ...outcome.edit });

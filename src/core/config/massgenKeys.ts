@@ -82,8 +82,6 @@ export const unsupportedKeys: Readonly<Record<KeyLocation, Readonly<Record<strin
 		},
 	},
 	coordination: keys([
-		'enable_planning_mode',
-		'planning_mode_instruction',
 		'enable_agent_task_planning',
 		'max_tasks_per_plan',
 		'task_planning_filesystem_mode',

@@ -15,8 +15,19 @@ export const contextPathSchema = z.object({
 	protected_paths: z.array(z.string().min(1)).default([]),
 });
 
-/** MassGen's `orchestrator.coordination`: post-evaluation is supported; its other keys warn. */
+/** MassGen's `orchestrator.coordination`: planning mode and post-evaluation are supported; its other keys warn. */
 export const coordinationSchema = z.object({
+	enable_planning_mode: z
+		.boolean()
+		.default(runDefaults.planningMode)
+		.describe(
+			'During coordination, tools that act outside the agent’s copy (MCP tools not marked read-only, commands with network) are described in answers, not run; the presenter runs them.',
+		),
+	planning_mode_instruction: z
+		.string()
+		.min(1)
+		.optional()
+		.describe('Replaces the planning-mode paragraph of the coordination prompt.'),
 	max_orchestration_restarts: z
 		.number()
 		.int()

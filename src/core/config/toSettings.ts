@@ -19,6 +19,10 @@ export function toOrchestratorSettings(config: MassGenConfig): Partial<Orchestra
 		maxToolCallsPerTurn: orchestrator.max_tool_calls_per_turn,
 		maxRounds: orchestrator.max_rounds,
 		skipCoordinationRounds: orchestrator.skip_coordination_rounds,
+		planningMode: orchestrator.coordination?.enable_planning_mode ?? defaultOrchestratorSettings.planningMode,
+		planningModeInstruction:
+			orchestrator.coordination?.planning_mode_instruction ??
+			defaultOrchestratorSettings.planningModeInstruction,
 		maxOrchestrationRestarts:
 			orchestrator.coordination?.max_orchestration_restarts ??
 			defaultOrchestratorSettings.maxOrchestrationRestarts,

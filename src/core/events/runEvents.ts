@@ -95,6 +95,8 @@ export type RunEventBody =
 			isError: boolean;
 			/** The result text (truncated for very large outputs). */
 			text: string;
+			/** Planning mode: the call was not run during coordination (the presenter may run it). */
+			planned?: true;
 	  }
 	| {
 			type: 'approval-request';

@@ -504,6 +504,10 @@ export class Orchestrator implements AgentHost {
 		const workspace = createToolbox({ overlay, writable, answers, answerIds });
 		return this.tools === undefined
 			? workspace
-			: this.tools.toolbox(agentId, workspace, { overlay, phase: this.phase });
+			: this.tools.toolbox(agentId, workspace, {
+					overlay,
+					phase: this.phase,
+					planning: this.settings.planningMode && this.phase === 'coordination',
+				});
 	}
 }

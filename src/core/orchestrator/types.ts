@@ -46,6 +46,13 @@ export interface OrchestratorSettings {
 	 * its own final answer and may restart coordination with its reasons, this many times at most.
 	 */
 	readonly maxOrchestrationRestarts: number;
+	/**
+	 * MassGen's planning mode (`enable_planning_mode`): during coordination, tools that act outside
+	 * the agent's private copy are not run but described in its answer; the presenter runs them.
+	 */
+	readonly planningMode: boolean;
+	/** Added to the coordination system prompt in planning mode (`planning_mode_instruction`). */
+	readonly planningModeInstruction: string;
 }
 
 export const defaultOrchestratorSettings: OrchestratorSettings = {
@@ -64,6 +71,9 @@ export const defaultOrchestratorSettings: OrchestratorSettings = {
 	skipCoordinationRounds: false,
 	staleCallRestartFraction: 0.5,
 	maxOrchestrationRestarts: 0,
+	planningMode: false,
+	planningModeInstruction:
+		'PLANNING MODE: during coordination, do not carry out actions that change anything outside your private copy of the workspace (MCP tools that write, commands with network access): they are not run. Describe each such action in your answer as a plan (tool, arguments, why); the agent that presents the final answer carries out the plan, with the user’s approval.',
 };
 
 export interface AgentSpec {
@@ -140,7 +150,12 @@ export interface RunToolsSession {
 	toolbox(
 		agentId: string,
 		workspace: Toolbox,
-		context: { readonly overlay: Overlay; readonly phase: Phase },
+		context: {
+			readonly overlay: Overlay;
+			readonly phase: Phase;
+			/** Planning mode in coordination: tools that act outside the agent's copy are described, not run. */
+			readonly planning: boolean;
+		},
 	): Toolbox;
 	/** A model call's cost, for the run budget. */
 	usage(agentId: string, costUsd: number | null): void;

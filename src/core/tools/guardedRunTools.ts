@@ -269,11 +269,11 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 				),
 			]);
 		},
-		toolbox(agentId, workspace, { overlay, phase }) {
+		toolbox(agentId, workspace, { overlay, phase, planning }) {
 			const extra: ExtraTool[] = [];
 			if (commands && options.agents.get(agentId)?.commandExecution) extra.push(commands);
 			for (const tool of hub.toolsFor(agentId)) extra.push(mcpExtraTool(tool));
-			return createGuardedToolbox(workspace, extra, gate, { agentId, overlay, phase });
+			return createGuardedToolbox(workspace, extra, gate, { agentId, overlay, phase, planning });
 		},
 		usage: (agentId, costUsd) => gate.usage(agentId, costUsd),
 		close() {
@@ -290,6 +290,8 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 function mcpExtraTool(tool: McpTool): ExtraTool {
 	return {
 		definition: tool.definition,
+		// Only a server's own promise of a closed-world read lets a call run while planning.
+		actsOutside: () => tool.hints?.readOnlyHint !== true || tool.hints.openWorldHint === true,
 		unavailable: () => tool.unavailable(),
 		describe: async (args) => ({
 			action: 'mcp',

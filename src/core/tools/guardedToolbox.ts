@@ -24,6 +24,8 @@ export type ExtraToolRequest = Pick<PermissionRequest, 'action' | 'target' | 'ar
 /** A tool outside the workspace. `describe` and `execute` must not throw. */
 export interface ExtraTool {
 	readonly definition: ToolDefinition;
+	/** Whether this call can change anything outside the agent's copy (planning mode holds those). */
+	actsOutside(request: ExtraToolRequest): boolean;
 	/** Why calls cannot go through now (e.g. the server crashed), or null. */
 	unavailable(): string | null;
 	/** The request the permission engine decides on, or an error message for bad arguments. */
@@ -38,6 +40,8 @@ export interface GuardedToolboxContext {
 	readonly agentId: string;
 	readonly overlay: Overlay;
 	readonly phase: Phase;
+	/** Planning mode in coordination: calls that act outside are described, not run. */
+	readonly planning?: boolean;
 }
 
 export function createGuardedToolbox(
@@ -61,6 +65,10 @@ export function createGuardedToolbox(
 			const toolContext: ExtraToolContext = { ...context, signal };
 			const described = await tool.describe(args, toolContext);
 			if ('error' in described) return { text: `${name}: ${described.error}`, isError: true };
+			if (context.planning && tool.actsOutside(described)) {
+				const text = `${name} was not run: planning mode. Describe this action in your answer as part of your plan; the agent that presents the final answer carries it out, with the user's approval.`;
+				return { text, isError: false, planned: true };
+			}
 			const request: PermissionRequest = { agentId: context.agentId, tool: name, ...described };
 			const unavailable = tool.unavailable();
 			if (unavailable !== null) {

@@ -63,6 +63,8 @@ export function runCommandTool(options: RunCommandToolOptions): ExtraTool {
 				". Risky commands wait for the user's approval.",
 			parameters,
 		},
+		// In the sandbox a command changes only its scratch copy, unless it may use the network.
+		actsOutside: () => options.network,
 		unavailable: () => null,
 		async describe(args, context) {
 			const parsed = parse(args);

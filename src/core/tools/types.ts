@@ -7,6 +7,8 @@ export interface ToolOutcome {
 	readonly isError: boolean;
 	/** Set when the call changed the overlay. */
 	readonly edit?: { readonly path: string; readonly kind: ChangeKind };
+	/** Planning mode: not run, only described (see `createGuardedToolbox`). */
+	readonly planned?: true;
 }
 
 export interface ToolboxOptions {

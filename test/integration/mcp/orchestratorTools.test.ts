@@ -360,6 +360,55 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		expect(r.result.changes.map((change) => change.path)).toEqual(['NOTES.md']);
 	});
 
+	it('planning mode: a write tool is described, not run, during coordination; the presenter runs it after approval', async () => {
+		const log = join(mkdtempSync(join(tmpdir(), 'massgen-log-')), 'server.log');
+		const server = stdioServerSpec('srv', { log });
+		let presentationCalls = 0;
+		let coordinationCalls = 0;
+		const planner: ScriptedHandler = (request) => {
+			if (read.isPresentation(request)) {
+				presentationCalls++;
+				return presentationCalls === 1
+					? tools(call('mcp__srv__note', { text: 'ship it' }))
+					: { text: 'done' };
+			}
+			coordinationCalls++;
+			if (coordinationCalls === 1) {
+				return tools(call('mcp__srv__note', { text: 'early' }), call('mcp__srv__echo', { text: 'look' }));
+			}
+			return coordinationCalls === 2 ? answer('plan: note "ship it"') : vote('agent1');
+		};
+		const r = await run({
+			members: [
+				{ id: 'lead', handler: planner },
+				{ id: 'peer', handler: sequence([answer('peer plan'), vote('agent1')]) },
+			],
+			agents: { lead: { mcpServers: [server] } },
+			settings: { planningMode: true },
+			answer: () => ({ choice: 'allow-once' }),
+		});
+		expect(r.result.status).toBe('completed');
+		const results = r.of('tool-result').filter((event) => event.agentId === 'lead');
+		const byName = (name: string, phase: string) => results.find((e) => e.name === name && e.phase === phase);
+		// Coordination: the write is held (no approval asked, the server never saw it); the read-only echo ran.
+		expect(byName('mcp__srv__note', 'coordination')).toMatchObject({ planned: true, isError: false });
+		expect(byName('mcp__srv__echo', 'coordination')).toMatchObject({ isError: false, text: 'echo: look' });
+		// Presentation: the same tool runs, after the user's approval.
+		expect(byName('mcp__srv__note', 'presentation')).toMatchObject({
+			isError: false,
+			text: 'noted: ship it',
+		});
+		expect(byName('mcp__srv__note', 'presentation')?.planned).toBeUndefined();
+		expect(r.of('approval-request').map((event) => event.target)).toEqual(['srv/note']);
+		const calls = readFileSync(log, 'utf8')
+			.split('\n')
+			.filter((line) => line.startsWith('call '));
+		expect(calls).toEqual(['call echo look', 'call note ship it']);
+		// The coordination prompt says so.
+		const first = [...r.models.get('lead')!.requests][0]!;
+		expect(first.system).toContain('PLANNING MODE');
+	});
+
 	it('an agent waiting for approval does not hold up the others', async () => {
 		let broker: ApprovalBroker | undefined;
 		const r = await run({

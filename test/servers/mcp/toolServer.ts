@@ -36,6 +36,17 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
 		},
 	);
 	server.registerTool(
+		'note',
+		{
+			description: 'Record a note outside the workspace (a side effect: not read-only).',
+			inputSchema: { text: z.string() },
+		},
+		async ({ text }) => {
+			log(`call note ${text}`);
+			return { content: [{ type: 'text', text: `noted: ${text}` }] };
+		},
+	);
+	server.registerTool(
 		'add',
 		{ description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() } },
 		async ({ a, b }) => ({

@@ -26,6 +26,8 @@ describe('toOrchestratorSettings', () => {
 			agentTurnTimeoutMs: 90_500,
 			presentationTimeoutMs: 120_000,
 			maxOrchestrationRestarts: 0,
+			planningMode: false,
+			planningModeInstruction: defaultOrchestratorSettings.planningModeInstruction,
 		});
 	});
 

@@ -45,6 +45,7 @@ describe('McpHub over real servers', () => {
 		expect(tools.map((tool) => tool.definition.name)).toEqual(
 			[
 				'echo',
+				'note',
 				'add',
 				'image',
 				'fail',
@@ -127,7 +128,16 @@ describe('McpHub over real servers', () => {
 		const names = (agent: string) => h.toolsFor(agent).map((tool) => tool.tool);
 		expect(names('server-level')).toEqual(['echo', 'add']);
 		expect(names('backend-level')).toEqual(['echo']);
-		expect(names('exclude-only')).toEqual(['echo', 'add', 'image', 'fail', 'slow', 'pid', 'write_file']);
+		expect(names('exclude-only')).toEqual([
+			'echo',
+			'note',
+			'add',
+			'image',
+			'fail',
+			'slow',
+			'pid',
+			'write_file',
+		]);
 		// Same connection settings: one session despite different filters.
 		expect(h.allSessions).toHaveLength(1);
 	});

@@ -1,7 +1,8 @@
 /**
- * Post-evaluation in the panel: while the winner checks its answer the header says so; an attempt
- * it sends back is listed with its reason and what the team was told, and the last attempt's
- * votes no longer count.
+ * MassGen's coordination features in the panel. Post-evaluation: while the winner checks its
+ * answer the header says so; an attempt it sends back is listed with its reason and what the team
+ * was told, and the last attempt's votes no longer count. Planning mode: a held tool call shows as
+ * planned, not as run.
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -84,5 +85,35 @@ describe('post-evaluation in the panel', () => {
 		const state = reduceRunEvents(initialRunState(), [...first, ...restart]);
 		expect(state.votes).toEqual({});
 		expect(state.restarts).toEqual([{ attempt: 2, reason: 'no tests', instructions: 'add tests' }]);
+	});
+
+	it('shows a tool call held by planning mode as planned, not run', async () => {
+		const held = events([
+			start,
+			{ type: 'round-start', agentId: 'a', round: 1, snapshot: [] },
+			{
+				type: 'tool-call',
+				agentId: 'a',
+				phase: 'coordination',
+				callId: 'c1',
+				name: 'mcp__gh__create_issue',
+				args: { title: 'x' },
+			},
+			{
+				type: 'tool-result',
+				agentId: 'a',
+				phase: 'coordination',
+				callId: 'c1',
+				name: 'mcp__gh__create_issue',
+				isError: false,
+				text: 'mcp__gh__create_issue was not run: planning mode.',
+				planned: true,
+			},
+		]);
+		await panel.send({ type: 'snapshot', state: null, runs: [] });
+		await panel.send({ type: 'events', events: held });
+		const call = panel.page.locator('section.lane[data-agent="a"] .tool-call', { hasText: 'create_issue' });
+		await call.getByText('planned, not run').waitFor({ timeout: 5_000 });
+		expect(reduceRunEvents(initialRunState(), held).agents['a']?.toolCalls[0]?.result?.planned).toBe(true);
 	});
 });
