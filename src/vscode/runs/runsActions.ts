@@ -3,13 +3,14 @@
  * the changed files, delete, pin. Each takes the row (and, for delete, the selection) the menu passes.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { deleteRuns } from '../../core/logs/pruneRuns.js';
 import { runsDir } from '../../core/logs/runLog.js';
 import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds } from '../commandIds.js';
+import { workspaceFolder } from '../settings.js';
 import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
 import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
 import type { RunsNode, SessionNode, TurnNode } from './runsTreeModel.js';
@@ -37,37 +38,29 @@ export class RunsActions {
 
 	async open(node: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (turn) await this._deps.openInPanel(turn.turn.runId);
+		if (turn && inRunFolder(turn.root)) await this._deps.openInPanel(turn.turn.runId);
 	}
 
 	/** A follow-up after the session's last turn. `question` (a command argument) skips the input box. */
 	async continue(node: unknown, question?: unknown): Promise<void> {
 		const last = lastTurnOf(node);
-		if (!last) return;
-		question =
-			typeof question === 'string' && question.trim()
-				? question.trim()
-				: await askFollowUp(`Continue: ${last.question}`);
-		if (typeof question === 'string') await this._start({ question, kind: 'ask', continueFrom: last.runId });
+		if (!last || !inRunFolder(last.root)) return;
+		const asked = await questionFrom(question, `Continue: ${last.turn.question}`);
+		if (asked) await this._start({ question: asked, kind: 'ask', continueFrom: last.turn.runId });
 	}
 
 	/** A follow-up after this very turn, as a new session line. */
 	async fork(node: unknown, question?: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (!turn) return;
-		question =
-			typeof question === 'string' && question.trim()
-				? question.trim()
-				: await askFollowUp(`Fork from: ${turn.turn.question}`);
-		if (typeof question === 'string') {
-			await this._start({ question, kind: 'ask', continueFrom: turn.turn.runId, fork: true });
-		}
+		if (!turn || !inRunFolder(turn.root)) return;
+		const asked = await questionFrom(question, `Fork from: ${turn.turn.question}`);
+		if (asked) await this._start({ question: asked, kind: 'ask', continueFrom: turn.turn.runId, fork: true });
 	}
 
 	/** The same question and attachments, with the same history (a sibling of the turn). */
 	async rerun(node: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (!turn) return;
+		if (!turn || !inRunFolder(turn.root)) return;
 		const runDir = join(runsDir(turn.root), turn.turn.runId);
 		const { requests, leftOut } = rerunAttachments(await recordedAttachments(runDir).catch(() => []));
 		if (leftOut.length) {
@@ -86,7 +79,7 @@ export class RunsActions {
 
 	async openLog(node: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (turn) {
+		if (turn && inRunFolder(turn.root)) {
 			await vscode.commands.executeCommand(commandIds.openRunLog, join(runsDir(turn.root), turn.turn.runId));
 		}
 	}
@@ -214,11 +207,30 @@ function sessionOf(node: unknown): SessionNode | undefined {
 	return isNode(node) && node.kind === 'session' ? node : undefined;
 }
 
-/** A session row's last turn, or a turn row's session's last turn (which the row knows only when it is it). */
-function lastTurnOf(node: unknown): TurnSummary | undefined {
+/** A session row's last turn; a turn row (the menu offers Continue on the last one only) itself. */
+function lastTurnOf(node: unknown): { root: string; turn: TurnSummary } | undefined {
 	const session = sessionOf(node);
-	if (session) return session.session.turns.at(-1);
-	return turnOf(node)?.turn;
+	const last = session?.session.turns.at(-1);
+	if (session && last) return { root: session.root, turn: last };
+	return turnOf(node);
+}
+
+/**
+ * Runs, the panel and the run log work on the first folder (`workspaceFolder`): a run of another
+ * folder of a multi-root workspace can be listed, exported, pinned and deleted, not continued.
+ */
+function inRunFolder(root: string): boolean {
+	if (workspaceFolder()?.uri.fsPath === root) return true;
+	void vscode.window.showInformationMessage(
+		'MassGen: runs work on the first folder of the workspace; this run belongs to another one.',
+	);
+	return false;
+}
+
+/** The command argument when it is a question, else the user's answer in an input box. */
+async function questionFrom(arg: unknown, title: string): Promise<string | undefined> {
+	if (typeof arg === 'string' && arg.trim()) return arg.trim();
+	return askFollowUp(title);
 }
 
 function turnsOf(node: unknown): TurnNode[] {
@@ -252,9 +264,15 @@ async function changedPaths(runDir: string): Promise<string[]> {
 	try {
 		const result = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8')) as { changes?: unknown };
 		if (!Array.isArray(result.changes)) return [];
-		return result.changes
-			.map((change: unknown) => (change as { path?: unknown }).path)
-			.filter((path): path is string => typeof path === 'string');
+		return (
+			result.changes
+				.map((change: unknown) => (change as { path?: unknown }).path)
+				// Workspace-relative as recorded; anything reaching outside the folder is left out.
+				.filter(
+					(path): path is string =>
+						typeof path === 'string' && !isAbsolute(path) && !path.split(/[\\/]/).includes('..'),
+				)
+		);
 	} catch {
 		return [];
 	}
