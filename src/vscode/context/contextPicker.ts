@@ -197,7 +197,7 @@ async function pickTerminalOutput({ ui, deps }: Scope): Promise<AttachmentChip[]
 	const items = executions.map((execution: TerminalExecution, i) => ({
 		label: execution.commandLine,
 		description: execution.terminal,
-		detail: execution.exitCode === undefined ? undefined : `exit code ${execution.exitCode}`,
+		detail: executionDetail(execution),
 		picked: i === 0,
 		execution,
 	}));
@@ -213,6 +213,13 @@ async function pickTerminalOutput({ ui, deps }: Scope): Promise<AttachmentChip[]
 			commandLine: deps.redact(execution.commandLine),
 		}),
 	);
+}
+
+/** A command that printed before VS Code's start event reached the extension shows no output (a VS Code race). */
+function executionDetail(execution: TerminalExecution): string {
+	const exit = execution.exitCode === undefined ? [] : [`exit code ${execution.exitCode}`];
+	const lines = execution.output ? execution.output.split('\n').length : 0;
+	return [...exit, lines ? `${lines} line(s) of output` : 'no output was recorded'].join(', ');
 }
 
 function noExecutions(terminals: readonly vscode.Terminal[], active: vscode.Terminal | undefined): string {
