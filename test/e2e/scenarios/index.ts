@@ -1,3 +1,4 @@
+import { addContext } from './addContext';
 import { approvals } from './approvals';
 import { askBoxChips } from './askBoxChips';
 import { askTeam } from './askTeam';
@@ -21,6 +22,7 @@ export const scenarios: readonly Scenario[] = [
 	approvals,
 	attachments,
 	askBoxChips,
+	addContext,
 	runsView,
 	revertRun,
 ];
