@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerPresets } from '../providers/presets.js';
 import { codingAgentTypes, isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
 import { scriptSchema } from '../providers/scriptedSchema.js';
 import { isRecord } from './isRecord.js';
@@ -15,6 +16,11 @@ export const backendTypes = [
 	'together',
 	'cerebras',
 	'fireworks',
+	'nebius',
+	'moonshot',
+	'qwen',
+	'zai',
+	'poe',
 	'lmstudio',
 	'ollama',
 	'vllm',
@@ -132,9 +138,10 @@ export const backendSchema = backendObject
 			if (model === undefined && type !== 'scripted' && !isCodingAgentType(type)) {
 				issue([], "missing required key 'model'", 'missing-model');
 			}
-			if (type === 'chatcompletion' && backend.base_url === undefined) {
-				const message = "type chatcompletion needs 'base_url' (the server's OpenAI-compatible /v1 URL)";
-				issue([], message, 'missing-base-url');
+			if (type !== undefined && providerPresets[type]?.baseUrlRequired && backend.base_url === undefined) {
+				const where =
+					type === 'chatcompletion' ? "the server's OpenAI-compatible /v1 URL" : `${type}'s API URL`;
+				issue([], `type ${type} needs 'base_url' (${where})`, 'missing-base-url');
 			}
 			if (type === 'scripted' && script === undefined) {
 				issue([], "type scripted needs 'script' (its coordination steps)", 'missing-script');
