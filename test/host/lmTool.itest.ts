@@ -163,6 +163,22 @@ describe('MassGen in agent mode: the massgen_askTeam tool (scripted teams)', fun
 		assert.equal(runs(), before, 'no run directory was created');
 	});
 
+	it('returns what is wrong with a broken team config, and no run starts', async () => {
+		await useConfig(join(fixtures, 'broken.yaml'));
+		const root = workspaceRoot();
+		const runs = () => readdirSync(join(root, '.massgen', 'runs')).length;
+		const before = runs();
+		const result = await vscode.lm.invokeTool(toolName, {
+			input: { question: 'Will not run' },
+			toolInvocationToken: undefined,
+		});
+		assert.match(
+			toolText(result),
+			/^Error: the MassGen run did not start: the team config broken\.yaml has errors: .+ \(broken\.yaml:\d+:\d+\) \(and 2 more; see Problems\)\.$/,
+		);
+		assert.equal(runs(), before, 'no run directory was created');
+	});
+
 	it("returns the core's reason for a secret file (.env), and no run starts", async () => {
 		await useConfig(join(fixtures, 'team.yaml'));
 		const root = workspaceRoot();
