@@ -24,7 +24,7 @@ import { OverlayScratch } from '../../src/core/tools/overlayScratch.js';
 import { runCommandTool } from '../../src/core/tools/runCommandTool.js';
 import type { ScratchSpace } from '../../src/core/tools/scratchSpace.js';
 import { createToolbox } from '../../src/core/tools/createToolbox.js';
-import { ripgrepOnPath } from '../../src/core/tools/ripgrep.js';
+import { ripgrepOnPath } from '../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 import type { Workspace } from '../../src/core/workspace/types.js';
 

@@ -23,7 +23,7 @@ import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';
 import type { AuditLedger } from '../permissions/auditLedger.js';
-import { ripgrepOnPath } from '../tools/ripgrep.js';
+import { ripgrepOnPath } from '../util/ripgrepBinary.js';
 import { createWorkspace } from '../workspace/createWorkspace.js';
 import { formatPatch } from '../workspace/patch.js';
 import { secretPaths } from '../workspace/secretPaths.js';

@@ -5,8 +5,6 @@
  * (lookbehind, `\Q…\E`, `\n`) make the tool fall back to its own walker.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { ToolError } from './defineTool.js';
 import { maxWalkDepth } from './workspaceWalk.js';
 
@@ -164,27 +162,4 @@ class MatchParser {
 		}
 		this.pending = Buffer.from(buffer);
 	}
-}
-
-/**
- * The ripgrep a run uses by default: `MASSGEN_RIPGREP` (a binary, or `none` for the tool's own
- * walker), else `rg` on `PATH`; null when there is none.
- */
-export function ripgrepOnPath(
-	env: Readonly<Record<string, string | undefined>> = process.env,
-): string | null {
-	const chosen = env['MASSGEN_RIPGREP'];
-	if (chosen !== undefined && chosen !== '') return chosen === 'none' ? null : chosen;
-	const names = process.platform === 'win32' ? ['rg.exe'] : ['rg'];
-	const folders = (env['PATH'] ?? env['Path'] ?? '').split(delimiter).filter((folder) => folder !== '');
-	return folders.flatMap((folder) => names.map((name) => join(folder, name))).find(existsSync) ?? null;
-}
-
-/** The ripgrep VS Code ships (`@vscode/ripgrep`) under its `appRoot`, or null. */
-export function ripgrepInEditor(appRoot: string): string | null {
-	const name = process.platform === 'win32' ? 'rg.exe' : 'rg';
-	const candidates = ['node_modules', 'node_modules.asar.unpacked'].map((folder) =>
-		join(appRoot, folder, '@vscode', 'ripgrep', 'bin', name),
-	);
-	return candidates.find(existsSync) ?? null;
 }

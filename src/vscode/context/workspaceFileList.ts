@@ -6,8 +6,6 @@
  * tell more than the user meant to share. Fuzzy matching is fuzzysort's (Sublime-like).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { go, prepare, type Prepared } from 'fuzzysort';
 import type { SecretPaths } from '../../core/workspace/secretPaths.js';
 
@@ -19,19 +17,6 @@ export interface WorkspaceEntry {
 
 /** More than this many files: the list stops there (a huge tree still completes, from its first files). */
 export const maxListedFiles = 50_000;
-
-/**
- * VS Code's own ripgrep under its `appRoot` (`@vscode/ripgrep`), or null. The same lookup as the
- * core's `ripgrepInEditor`, which lives with the tools: importing it would bundle them into the
- * extension (activation stays light, see the lazyActivation test).
- */
-export function editorRipgrep(appRoot: string): string | null {
-	const name = process.platform === 'win32' ? 'rg.exe' : 'rg';
-	const candidates = ['node_modules', 'node_modules.asar.unpacked'].map((folder) =>
-		join(appRoot, folder, '@vscode', 'ripgrep', 'bin', name),
-	);
-	return candidates.find(existsSync) ?? null;
-}
 
 /** The workspace's files as `rg --files` lists them (sorted by path); rejects when rg cannot run. */
 export function listFilesWithRipgrep(

@@ -11,7 +11,8 @@ import { secretPaths } from '../../core/workspace/secretPaths.js';
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
 import { editorAttachments, workspacePath, type EditorState } from '../context/editorAttachments.js';
 import { toDiagnostic } from '../context/fixRequest.js';
-import { editorRipgrep, listFilesWithRipgrep, WorkspaceFileList } from '../context/workspaceFileList.js';
+import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
+import { listFilesWithRipgrep, WorkspaceFileList } from '../context/workspaceFileList.js';
 import { Disposable } from '../lifecycle.js';
 import { readSecretPathsSetting, secretPathsKey } from '../run/secretPathsSetting.js';
 
@@ -126,7 +127,7 @@ export class ContextSearch extends Disposable {
 		log: vscode.LogOutputChannel,
 	) {
 		super();
-		const binary = editorRipgrep(vscode.env.appRoot);
+		const binary = ripgrepInEditor(vscode.env.appRoot);
 		if (!binary) log.warn('ask box: VS Code ships no ripgrep here; # completion offers the fixed items only');
 		this._files = new WorkspaceFileList(
 			() => (binary ? listFilesWithRipgrep(binary, _folder.uri.fsPath) : Promise.resolve([])),

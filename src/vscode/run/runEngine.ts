@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import { runSession, type RunSessionOptions, type RunSessionOutcome } from '../../core/run/runSession.js';
 import { Redactor } from '../../core/secrets/redactor.js';
-import { ripgrepInEditor } from '../../core/tools/ripgrep.js';
+import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
 import { keySecrets as keyValues } from '../../core/team/buildAgents.js';
 import { extensionModelFactory } from '../lm/createExtensionModel.js';
 import type { ChatModelLookup } from '../lm/vscodeLmModel.js';

@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
+import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { cliPath, runCli } from './cliProcess.js';
 
 const secrets = {

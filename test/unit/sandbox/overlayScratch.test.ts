@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
 import { OverlayScratch } from '../../../src/core/tools/overlayScratch.js';
-import { ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
+import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import type { Overlay } from '../../../src/core/workspace/types.js';

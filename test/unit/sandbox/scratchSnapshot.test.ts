@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
 import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
 import { OverlayScratch } from '../../../src/core/tools/overlayScratch.js';
-import { ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
+import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import type { ScratchSpace } from '../../../src/core/tools/scratchSpace.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';

@@ -2,7 +2,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ripgrepInEditor, ripgrepOnPath } from '../../../src/core/tools/ripgrep.js';
+import { ripgrepInEditor, ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { makeTree, removeTrees } from '../workspace/tempTree.js';
 
 afterEach(removeTrees);
