@@ -337,8 +337,9 @@ async function scratchRows(): Promise<void> {
 			}
 		}
 		row(`scratch: make the ${kind}`, made.length > 0 ? fmt(median(made)) : 'failed', failure);
-		if (commands.length > 0)
+		if (commands.length > 0) {
 			row(`scratch: a command in the ${kind}`, fmt(median(commands)), '`true`, sandboxed');
+		}
 	}
 }
 

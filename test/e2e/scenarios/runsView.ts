@@ -51,8 +51,9 @@ export const runsView: Scenario = {
 		const tree = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Runs' }) });
 		// Clicking the item of the container already shown would hide the side bar.
 		const showRuns = async () => {
-			if (!(await tree.isVisible()))
+			if (!(await tree.isVisible())) {
 				await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+			}
 		};
 		await showRuns();
 		const row = (text: string, level: number) =>
