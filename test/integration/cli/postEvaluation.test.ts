@@ -27,6 +27,11 @@ function scripted(answers: string[], presentation: string[], evaluation: object[
 	};
 }
 
+const evaluation = [
+	{ restart: { reason: 'the plan skips the tests', instructions: 'add a test step' } },
+	{ submit: true },
+];
+
 describe('massgen run with max_orchestration_restarts', () => {
 	it('restarts once on the evaluator’s verdict; the second attempt is final and nothing is written', async () => {
 		const root = mkdtempSync(join(tmpdir(), 'massgen-posteval-ws-'));
@@ -37,20 +42,11 @@ describe('massgen run with max_orchestration_restarts', () => {
 		writeFileSync(
 			config,
 			stringify({
-				agents: [
-					{
-						id: 'lead',
-						backend: scripted(
-							['plan A', 'plan B'],
-							['the plan'],
-							[
-								{ restart: { reason: 'the plan skips the tests', instructions: 'add a test step' } },
-								{ submit: true },
-							],
-						),
-					},
-					{ id: 'peer', backend: scripted(['peer A', 'peer B'], ['peer plan'], [{ submit: true }]) },
-				],
+				// Either agent may win (the anonymous order is shuffled): both evaluate alike.
+				agents: ['lead', 'peer'].map((id) => ({
+					id,
+					backend: scripted([`${id} A`, `${id} B`], [`${id}'s plan`], evaluation),
+				})),
 				orchestrator: { coordination: { max_orchestration_restarts: 1 } },
 			}),
 		);
