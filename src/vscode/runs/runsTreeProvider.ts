@@ -3,6 +3,7 @@ import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
 import { noFilter, type RunsFilter } from './runsFilter.js';
+import { runsListing } from './runsListing.js';
 import { buildRunsTree, childrenOf, lookOf, type FolderSessions, type RunsNode } from './runsTreeModel.js';
 import type { SessionPins } from './sessionPins.js';
 
@@ -21,6 +22,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 	readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
 	private _filter: RunsFilter = noFilter;
 	private _folders: Promise<FolderSessions[]> | undefined;
+	private _listing: string | undefined;
 	/** Expanded at first sight: the session with the latest turn. */
 	private _newestSessionId: string | undefined;
 
@@ -45,6 +47,11 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 	refresh(): void {
 		this._folders = undefined;
 		this._onDidChangeTreeData.fire();
+	}
+
+	/** The runs folders' listing (`runsListing`) taken just before the tree was last read; undefined before. */
+	get listingAtRead(): string | undefined {
+		return this._folders === undefined ? undefined : this._listing;
 	}
 
 	/** Every folder's sessions, unfiltered, as last read (read now if not yet). */
@@ -78,6 +85,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 		const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
 		// Not at activation: the session reader brings the change record's schema (zod).
 		const { readSessions } = await import('../../core/sessions/readSessions.js');
+		// Taken first: a run that ends while the sessions are read differs from it, and is read again.
+		this._listing = await runsListing(folders.map((folder) => folder.uri.fsPath));
 		const read = await Promise.all(
 			folders.map(async (folder): Promise<FolderSessions> => {
 				const root = folder.uri.fsPath;

@@ -8,6 +8,7 @@ import { GitignoreOffer } from './gitignoreOffer.js';
 import { isPending, RunsActions } from './runsActions.js';
 import { describeFilter, isFiltering, noFilter, type RunsFilter } from './runsFilter.js';
 import { promptRunsFilter } from './runsFilterPrompt.js';
+import { runsListing } from './runsListing.js';
 import { RunsTreeProvider } from './runsTreeProvider.js';
 import { SessionPins } from './sessionPins.js';
 
@@ -36,6 +37,8 @@ type RunsCommandId =
 
 /** How long the view waits for more run ends before reading the runs again. */
 const refreshDelayMs = 300;
+/** How often the view checks the runs folders' listing (`runsListing`). */
+const listingLookMs = 3_000;
 
 /**
  * The Runs view in the MassGen Activity Bar container: sessions → turns from every folder's
@@ -83,6 +86,10 @@ export class RunsView extends Disposable {
 				this._register(event(() => this._scheduleRefresh()));
 			}
 		}
+		// The watcher can miss a run another process (the CLI) writes: it may report only the new
+		// folder, before the result.json. A cheap look at the listing every few seconds catches it.
+		const looker = setInterval(() => void this._lookAgain(), listingLookMs);
+		this._register({ dispose: () => clearInterval(looker) });
 		this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.provider.refresh()));
 		this._register(_deps.changes.onDidChangeChangeSet(() => this._scheduleRefresh()));
 		this._register(_deps.runs.onDidFinishRun((run) => void this._afterRun(run)));
@@ -164,6 +171,16 @@ export class RunsView extends Disposable {
 	private _scheduleRefresh(): void {
 		clearTimeout(this._timer);
 		this._timer = setTimeout(() => this.provider.refresh(), refreshDelayMs);
+	}
+
+	/** Refreshes when the runs folders' listing changed since the tree was read (only once it has been). */
+	private async _lookAgain(): Promise<void> {
+		const atRead = this.provider.listingAtRead;
+		if (atRead === undefined) return;
+		const roots = (vscode.workspace.workspaceFolders ?? [])
+			.filter((folder) => folder.uri.scheme === 'file')
+			.map((folder) => folder.uri.fsPath);
+		if ((await runsListing(roots)) !== atRead) this._scheduleRefresh();
 	}
 }
 
