@@ -134,6 +134,13 @@ async function loadTeam(
 	const { dropped, issues } = resolution.ok ? resolution.team : resolution;
 	for (const left of dropped) io.stderr.write(`default team: leaving out ${left.id}: ${left.why}\n`);
 	for (const issue of issues) io.stderr.write(`${formatIssue(issue)}\n`);
+	if (issues.some((issue) => issue.code === 'no-available-agents')) {
+		// Nothing usable here: the scripted demo team needs no key and no server.
+		const demo = join(shippedConfigsDir(), 'demo.yaml');
+		io.stderr.write(
+			`massgen: to try MassGen without a key or a local model: massgen run --config ${demo} "QUESTION"\n`,
+		);
+	}
 	return resolution.ok ? { ...resolution.team, keys } : undefined;
 }
 

@@ -81,6 +81,17 @@ describe('massgen CLI (dist/cli.js)', () => {
 		expect(run.stderr).toMatch(/needs-key\.yaml:\d+:\d+: error: agent 'gpt': no API key: set OPENAI_API_KEY/);
 	});
 
+	it('with no key and no local model, the default team names the keyless demo, and the command it names works', async () => {
+		const root = makeWorkspaceDir();
+		const run = await runCli(['run', 'hi'], { cwd: root });
+		expect(run.code).toBe(1);
+		expect(run.stderr).toMatch(/no agent of the default team is available/);
+		const hint = /massgen run --config (\S+demo\.yaml) "QUESTION"/.exec(run.stderr);
+		expect(hint, run.stderr).not.toBeNull();
+		const tried = await runCli(['run', '--config', hint![1]!, 'hi'], { cwd: root });
+		expect(tried.code, tried.stderr).toBe(0);
+	});
+
 	it('usage errors exit 1 with a message, --version prints the version', async () => {
 		const usage = await runCli(['run'], { cwd: repo });
 		expect(usage.code).toBe(1);
