@@ -57,6 +57,7 @@ describe('Add Context pickers (in VS Code, loopback servers)', function () {
 	let root: string;
 	let diagnostics: vscode.DiagnosticCollection;
 	let ownsGit = false;
+	let gitEnabledBefore: boolean | undefined;
 	const uri = (path: string) => vscode.Uri.file(join(root, path));
 
 	const addContext = (...answers: string[][]) =>
@@ -106,9 +107,12 @@ describe('Add Context pickers (in VS Code, loopback servers)', function () {
 
 	after(async () => {
 		diagnostics?.dispose();
+		// Back to the user setting the harness gives (git.enabled: false), not to VS Code's default
+		// (true): a Git extension left on keeps running git in the workspace after its .git is gone,
+		// and a write to a git process that died (EPIPE) then fails whatever suite runs next.
 		await vscode.workspace
 			.getConfiguration('git')
-			.update('enabled', undefined, vscode.ConfigurationTarget.Global);
+			.update('enabled', gitEnabledBefore, vscode.ConfigurationTarget.Global);
 		if (ownsGit) rmSync(join(root, '.git'), { recursive: true, force: true });
 		await useConfig(undefined);
 		await team?.close();
@@ -169,6 +173,7 @@ describe('Add Context pickers (in VS Code, loopback servers)', function () {
 		writeFileSync(join(root, dir, 'b.ts'), `${bText}export const staged = 'staged hunk';\n`);
 		writeFileSync(join(root, dir, '.env'), `TOKEN=${secret}-changed\n`);
 		git('add', `${dir}/b.ts`);
+		gitEnabledBefore = vscode.workspace.getConfiguration('git').inspect<boolean>('enabled')?.globalValue;
 		await vscode.workspace.getConfiguration('git').update('enabled', true, vscode.ConfigurationTarget.Global);
 		const gitApi = await until('the git extension to be enabled', () => {
 			const exports = vscode.extensions.getExtension('vscode.git')?.exports as
