@@ -9,7 +9,7 @@ import type { RunStatus } from '../events/runEvents.js';
 import type { PastRunSummary } from './pastRunSummary.js';
 import { parseEventLine } from './readRunEvents.js';
 import { runsDir } from './runLog.js';
-import { isSafeRunId, runIdDate } from './runId.js';
+import { isSafeRunId, recordedStart, runIdDate } from './runId.js';
 
 const statuses: readonly string[] = ['completed', 'cancelled', 'timeout', 'failed'] satisfies RunStatus[];
 
@@ -38,11 +38,13 @@ async function summarise(runDir: string, runId: string): Promise<PastRunSummary 
 	const fromResult = await readResult(runDir);
 	const partial = fromResult ?? (await readFirstEvent(runDir));
 	if (!partial) return null;
-	const startedAt = runIdDate(runId) ?? (await stat(runDir)).mtime;
-	return { runId, startedAt: startedAt.toISOString(), ...partial };
+	const { started, ...fields } = partial;
+	const startedAt = started ?? runIdDate(runId) ?? (await stat(runDir)).mtime;
+	return { runId, startedAt: startedAt.toISOString(), ...fields };
 }
 
-type SummaryFields = Omit<PastRunSummary, 'runId' | 'startedAt'>;
+/** `started`: the result's own start time (to the millisecond), when it records one. */
+type SummaryFields = Omit<PastRunSummary, 'runId' | 'startedAt'> & { readonly started?: Date | null };
 
 async function readResult(runDir: string): Promise<SummaryFields | null> {
 	let value: unknown;
@@ -52,9 +54,14 @@ async function readResult(runDir: string): Promise<SummaryFields | null> {
 		return null;
 	}
 	if (typeof value !== 'object' || value === null) return null;
-	const { question, status, winner } = value as Record<string, unknown>;
+	const { question, status, winner, startedAt } = value as Record<string, unknown>;
 	if (typeof question !== 'string' || typeof status !== 'string' || !statuses.includes(status)) return null;
-	return { question, status: status as RunStatus, winner: parseWinner(winner) };
+	return {
+		question,
+		status: status as RunStatus,
+		winner: parseWinner(winner),
+		started: recordedStart(startedAt),
+	};
 }
 
 function parseWinner(value: unknown): PastRunSummary['winner'] {

@@ -38,3 +38,10 @@ export function runIdDate(runId: string): Date | null {
 	const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
 	return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/** A result's recorded `startedAt` (ISO 8601) as a date, or null when absent or not a time. */
+export function recordedStart(value: unknown): Date | null {
+	if (typeof value !== 'string') return null;
+	const time = Date.parse(value);
+	return Number.isNaN(time) ? null : new Date(time);
+}

@@ -205,6 +205,11 @@ export interface RunResult {
 	readonly usage: readonly AgentUsage[];
 	readonly durationMs: number;
 	readonly error?: string;
+	/**
+	 * When the run started (ISO 8601, to the millisecond; added by `runSession`). The run id has
+	 * only the second, and runs that start within one second must still list in order.
+	 */
+	readonly startedAt?: string;
 	/** The conversation this run is a turn of (added by `runSession`; absent in results from before sessions). */
 	readonly session?: SessionRecord;
 	/** Attempts that post-evaluation sent back, oldest first (absent when none was). */

@@ -120,7 +120,8 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		signal: options.signal,
 		...(options.contextLimits ? { limits: options.contextLimits } : {}),
 	});
-	const runId = newRunId();
+	const started = new Date();
+	const runId = newRunId(started);
 	const log = await RunLogWriter.create(root, runId, { redactor });
 	options.onRunDir?.(log.runDir, runId);
 	const session: SessionRecord = {
@@ -149,7 +150,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			log.append(event);
 			options.onEvent(event);
 		}
-		const result: RunResult = { ...orchestrator.result!, session };
+		const result: RunResult = { ...orchestrator.result!, startedAt: started.toISOString(), session };
 		try {
 			// Against the bases the agents read (the run snapshot), as the changes carry them.
 			await log.finish({

@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunStatus, SessionRecord } from '../events/runEvents.js';
-import { runIdDate } from '../logs/runId.js';
+import { recordedStart, runIdDate } from '../logs/runId.js';
 import type { RunResult } from '../orchestrator/types.js';
 
 /** A result.json larger than this is not read (changes carry file texts; this bounds one read). */
@@ -33,7 +33,8 @@ export async function readRunRecord(runDir: string, runId: string): Promise<RunR
 		const result = parseResult(text, runId);
 		if (typeof result === 'string') return { ok: false, reason: result };
 		const duration = typeof result.durationMs === 'number' ? result.durationMs : 0;
-		const startedAt = startTime(runId, mtime.getTime() - duration).toISOString();
+		const recorded = recordedStart(result.startedAt);
+		const startedAt = (recorded ?? startTime(runId, mtime.getTime() - duration)).toISOString();
 		return { ok: true, result, session: result.session ?? { id: runId, parentRunId: null }, startedAt };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
@@ -72,7 +73,7 @@ function parseResult(text: string, runId: string): RunResult | string {
 }
 
 /**
- * The run id holds the start to the second; the result's write time less the run's duration
+ * For results from before `startedAt` was recorded: the run id holds the start to the second; the result's write time less the run's duration
  * places it within that second, so runs started in the same second keep their order. A copied
  * workspace (new modification times) falls back to the id's second.
  */

@@ -15,8 +15,14 @@ afterEach(async () => {
 	await rm(ws, { recursive: true, force: true });
 });
 
-function resultOf(runId: string, question: string, status: RunResult['status']): RunResult {
+function resultOf(
+	runId: string,
+	question: string,
+	status: RunResult['status'],
+	startedAt?: string,
+): RunResult {
 	return {
+		...(startedAt ? { startedAt } : {}),
 		runId,
 		question,
 		status,
@@ -30,9 +36,14 @@ function resultOf(runId: string, question: string, status: RunResult['status']):
 	};
 }
 
-async function finishedRun(runId: string, question: string, status: RunResult['status']): Promise<void> {
+async function finishedRun(
+	runId: string,
+	question: string,
+	status: RunResult['status'],
+	startedAt?: string,
+): Promise<void> {
 	const log = await RunLogWriter.create(ws, runId);
-	await log.finish({ result: resultOf(runId, question, status), configYaml: '', patch: '' });
+	await log.finish({ result: resultOf(runId, question, status, startedAt), configYaml: '', patch: '' });
 	await log.close();
 }
 
@@ -75,6 +86,15 @@ describe('listRuns', () => {
 				startedAt: '2025-01-01T09:00:00.000Z',
 				winner: { agentId: 'alice', label: 'agent1.1' },
 			},
+		]);
+	});
+
+	it('orders runs started in the same second by their recorded start, not by their ids', async () => {
+		await finishedRun('20250101-090000-zzzz', 'first', 'completed', '2025-01-01T09:00:00.100Z');
+		await finishedRun('20250101-090000-aaaa', 'second', 'completed', '2025-01-01T09:00:00.900Z');
+		expect((await listRuns(ws)).map((r) => [r.question, r.startedAt])).toEqual([
+			['second', '2025-01-01T09:00:00.900Z'],
+			['first', '2025-01-01T09:00:00.100Z'],
 		]);
 	});
 

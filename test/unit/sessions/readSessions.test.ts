@@ -154,6 +154,21 @@ describe('readSessions', () => {
 		]);
 	});
 
+	it("orders same-second runs by their recorded start, which wins over the write time's estimate", async () => {
+		const first = '20250101-090000-zzzz';
+		const second = '20250101-090000-aaaa';
+		await turn(first, 'first', undefined, { startedAt: '2025-01-01T09:00:00.100Z' });
+		await turn(second, 'second', undefined, { startedAt: '2025-01-01T09:00:00.900Z' });
+		// The second run's start-up spilled into the next second: the estimate would say 09:00:00.000.
+		const next = new Date('2025-01-01T09:00:01.200Z');
+		await utimes(join(runDir(second), 'result.json'), next, next);
+		const { sessions } = await readSessions(ws);
+		expect(sessions.map((s) => [s.id, s.turns[0]!.startedAt])).toEqual([
+			[second, '2025-01-01T09:00:00.900Z'],
+			[first, '2025-01-01T09:00:00.100Z'],
+		]);
+	});
+
 	it('skips a result.json over the size bound without reading it', async () => {
 		await turn(A1, 'q1', { id: A1, parentRunId: null });
 		// Sparse: 33 MiB on paper, nothing on disk.
