@@ -13,20 +13,11 @@ import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.j
 import { backoffDelay } from './backoff.js';
 import { Board, type AnswerRecord } from './board.js';
 import type { RunEvent, RunEventBody, RunEventOf, Usage } from '../events/runEvents.js';
-import { evaluateAttempt } from './evaluateAttempt.js';
-import {
-	cancelRun,
-	emptyResult,
-	endPresented,
-	presentRun,
-	type CoordinationEnd,
-	type FinishingRun,
-} from './finishRun.js';
-import { restartFeedbackBlock } from '../agents/evaluationPrompts.js';
+import { runAttempts } from './attempts.js';
+import { emptyResult, type CoordinationEnd, type FinishingRun } from './finishRun.js';
 import {
 	defaultOrchestratorSettings,
 	type OrchestratorSettings,
-	type RestartRecord,
 	type RunOptions,
 	type RunResult,
 	type RunToolsSession,
@@ -173,47 +164,25 @@ export class Orchestrator implements AgentHost {
 		this.queue.close();
 	}
 
-	/**
-	 * Coordination and presentation, then post-evaluation while restarts are left (MassGen §1.10):
-	 * a restart starts coordination again, every agent afresh with the evaluator's reasons; nothing
-	 * of the attempt it discards was ever written.
-	 */
-	private async attempts(): Promise<RunResult> {
-		const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
-		const restarts: RestartRecord[] = [];
-		for (let attempt = 1; ; attempt++) {
-			const end = single ? undefined : await this.coordinate();
-			this.phase = 'presentation';
-			const presentation = await presentRun(this.finishing(), end);
-			if (presentation.kind === 'ended') return presentation.result;
-			const presented = presentation.attempt;
-			if (attempt > this.settings.maxOrchestrationRestarts) {
-				return endPresented(this.finishing(), presented, restarts);
-			}
-			const verdict = await evaluateAttempt(this.finishing(), presented, attempt);
-			if (verdict.kind === 'stopped' || this.signal.aborted) return cancelRun(this.finishing());
-			if (verdict.kind !== 'restart') return endPresented(this.finishing(), presented, restarts);
-			const { reason, instructions } = verdict;
-			restarts.push({
-				attempt,
-				winner: presented.winner,
-				finalAnswer: presented.content,
-				reason,
-				instructions,
-			});
-			this.restartFeedback = restartFeedbackBlock({
-				attempt: attempt + 1,
-				reason,
-				instructions,
-				previousAnswer: presented.content,
-			});
-			this.startAttempt();
-			this.emit({ type: 'attempt-start', attempt: attempt + 1, reason, instructions });
-		}
+	/** Coordination, presentation and post-evaluation restarts (`attempts.ts`). */
+	private attempts(): Promise<RunResult> {
+		return runAttempts({
+			settings: this.settings,
+			signal: this.signal,
+			single: this.runtimes.size === 1 || this.settings.skipCoordinationRounds,
+			coordinate: () => this.coordinate(),
+			beginPresentation: () => {
+				this.phase = 'presentation';
+			},
+			finishing: () => this.finishing(),
+			restart: (feedback) => this.startAttempt(feedback),
+			emit: (body) => this.emit(body),
+		});
 	}
 
 	/** Every agent afresh: a new board, empty overlays, no rounds or failures counted (killed agents stay out). */
-	private startAttempt(): void {
+	private startAttempt(feedback: string): void {
+		this.restartFeedback = feedback;
 		this.board = new Board(this.order);
 		for (const rt of this.runtimes.values()) {
 			rt.overlay = this.options.workspace.createOverlay();
