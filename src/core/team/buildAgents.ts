@@ -1,5 +1,5 @@
-import { resolveApiKey, type ApiKeySources } from '../config/apiKeys.js';
-import { localServerUrl, selectAvailableAgents, type TeamSelection } from '../config/defaultTeam.js';
+import { resolveApiKey, resolveBaseUrl, type ApiKeySources } from '../config/apiKeys.js';
+import { selectAvailableAgents, type TeamSelection } from '../config/defaultTeam.js';
 import type { AgentConfig, MassGenConfig } from '../config/schema.js';
 import { toBackendSettings } from '../config/toSettings.js';
 import type { AgentSpec, ModelPrice } from '../orchestrator/types.js';
@@ -9,7 +9,7 @@ import type { ChatModel } from '../providers/model.js';
 import { configSecrets } from '../config/redact.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { environmentSecrets } from '../secrets/runSecrets.js';
-import { probeLocalServer } from './probeLocalServer.js';
+import { teamAvailability } from './teamAvailability.js';
 
 export interface TeamSources {
 	readonly keys: ApiKeySources;
@@ -45,7 +45,7 @@ export function buildAgents(config: MassGenConfig, sources: TeamSources): BuiltT
 		const key = resolveApiKey(agent.backend, sources.keys);
 		if (key.key) secrets.push(key.key);
 		for (const server of agent.backend.mcp_servers ?? []) secrets.push(...specSecrets(server, expandContext));
-		const settings = toBackendSettings(agent, key.key);
+		const settings = toBackendSettings(agent, key.key, resolveBaseUrl(agent.backend, sources.keys));
 		const model = make(settings, { keyVariable: key.variables[0] });
 		return {
 			id: agent.id,
@@ -66,16 +66,9 @@ export async function selectDefaultTeam(
 	file: string,
 	hostProvides: (agent: AgentConfig) => boolean = () => false,
 ): Promise<TeamSelection> {
-	const verdicts = new Map<string, boolean>();
-	await Promise.all(
-		config.agents.map(async (agent) => {
-			const url = localServerUrl(agent.backend);
-			const available =
-				hostProvides(agent) ||
-				agent.backend.type === 'scripted' ||
-				(url ? await probeLocalServer(url) : resolveApiKey(agent.backend, keys).key !== undefined);
-			verdicts.set(agent.id, available);
-		}),
-	);
-	return selectAvailableAgents(config, (agent) => verdicts.get(agent.id) ?? false, file);
+	// The Team view shows the same verdicts (teamAvailability), so view and run never disagree.
+	const host = (agent: AgentConfig) => (hostProvides(agent) ? { available: true, reason: '' } : undefined);
+	const verdicts = await teamAvailability(config.agents, { keys, host });
+	const available = new Map(verdicts.map((verdict) => [verdict.id, verdict.available]));
+	return selectAvailableAgents(config, (agent) => available.get(agent.id) ?? false, file);
 }

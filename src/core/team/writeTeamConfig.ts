@@ -1,0 +1,155 @@
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import { apiKeyVariables } from '../config/apiKeys.js';
+
+/** One member the builder (editor) or `massgen init` (CLI) chose. */
+export interface DraftAgent {
+	readonly id: string;
+	readonly type: string;
+	readonly model: string;
+	readonly baseUrl?: string;
+	readonly systemMessage?: string;
+}
+
+export type Sensitivity = 'lenient' | 'balanced' | 'strict';
+
+/** The orchestrator options the builder asks for; unset ones keep the schema's defaults. */
+export interface DraftOptions {
+	readonly votingSensitivity?: Sensitivity;
+	/** After this many accepted answers an agent must vote. */
+	readonly maxAnswersPerAgent?: number;
+	readonly orchestratorTimeoutSeconds?: number;
+	readonly agentTimeoutSeconds?: number;
+}
+
+export interface TeamDraft {
+	readonly agents: readonly DraftAgent[];
+	readonly options?: DraftOptions;
+}
+
+/**
+ * The team as a commented `config.yaml` (MassGen's schema): a header saying who wrote it and where
+ * keys come from, a line per agent on what it needs, and the options with what they do. The `yaml`
+ * library writes the values, so any model name or role text is quoted as it must be.
+ */
+export function teamConfigYaml(draft: TeamDraft, writtenBy: string): string {
+	if (draft.agents.length === 0) throw new Error('a team needs at least one agent');
+	const doc = new Document(toPlain(draft));
+	doc.commentBefore = [
+		` Written by ${writtenBy}. Edit freely: \`massgen validate <this file>\` checks it.`,
+		' Keys are never stored here: they come from VS Code (MassGen: Set API Key), the',
+		" environment or <workspace>/.env, under MassGen's names (OPENAI_API_KEY, …).",
+	].join('\n');
+	const agents = doc.get('agents', true);
+	if (isSeq(agents)) {
+		agents.items.forEach((item, index) => {
+			if (isMap(item)) item.commentBefore = ` ${agentNote(draft.agents[index]!)}`;
+		});
+	}
+	comment(
+		doc,
+		'orchestrator',
+		'voting_sensitivity',
+		' How readily agents vote instead of answering again: lenient, balanced or strict.',
+	);
+	comment(
+		doc,
+		'orchestrator',
+		'max_new_answers_per_agent',
+		' After this many accepted answers an agent may only vote.',
+	);
+	comment(
+		doc,
+		'timeout_settings',
+		'orchestrator_timeout_seconds',
+		' The whole coordination phase, in seconds.',
+	);
+	comment(doc, 'timeout_settings', 'agent_timeout_seconds', ' One agent turn, in seconds.');
+	return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * Writes the file only if it does not exist yet (`wx`: no check-then-write race); `exists` means
+ * nothing was written and the caller should ask before calling again with `overwrite`.
+ */
+export async function writeTeamConfigFile(
+	path: string,
+	text: string,
+	overwrite = false,
+): Promise<'written' | 'exists'> {
+	await mkdir(dirname(path), { recursive: true });
+	try {
+		const handle = await open(path, overwrite ? 'w' : 'wx', 0o644);
+		try {
+			await handle.writeFile(text, 'utf8');
+		} finally {
+			await handle.close();
+		}
+		return 'written';
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+		throw error;
+	}
+}
+
+function toPlain(draft: TeamDraft): Record<string, unknown> {
+	const agents = draft.agents.map((agent) => ({
+		id: agent.id,
+		backend: {
+			type: agent.type,
+			model: agent.model,
+			...(agent.baseUrl ? { base_url: agent.baseUrl } : {}),
+		},
+		...(agent.systemMessage?.trim() ? { system_message: agent.systemMessage.trim() } : {}),
+	}));
+	const { votingSensitivity, maxAnswersPerAgent, orchestratorTimeoutSeconds, agentTimeoutSeconds } =
+		draft.options ?? {};
+	const orchestrator = {
+		...(votingSensitivity ? { voting_sensitivity: votingSensitivity } : {}),
+		...(maxAnswersPerAgent ? { max_new_answers_per_agent: maxAnswersPerAgent } : {}),
+	};
+	const timeouts = {
+		...(orchestratorTimeoutSeconds ? { orchestrator_timeout_seconds: orchestratorTimeoutSeconds } : {}),
+		...(agentTimeoutSeconds ? { agent_timeout_seconds: agentTimeoutSeconds } : {}),
+	};
+	return {
+		agents,
+		...(Object.keys(orchestrator).length ? { orchestrator } : {}),
+		...(Object.keys(timeouts).length ? { timeout_settings: timeouts } : {}),
+	};
+}
+
+/** A config-safe id for a model (`gpt-5-mini`, `qwen3-8b`), numbered when `taken` has it already. */
+export function draftAgentId(model: string, taken: ReadonlySet<string>): string {
+	const slug =
+		model
+			.toLowerCase()
+			.replace(/^.*\//, '')
+			.replace(/[^a-z0-9.-]+/g, '-')
+			.replace(/^[-.]+|[-.]+$/g, '') || 'agent';
+	let id = slug;
+	for (let n = 2; taken.has(id); n++) id = `${slug}-${n}`;
+	return id;
+}
+
+/** What an agent needs to run, as the comment above it. */
+export function agentNote(agent: DraftAgent): string {
+	if (agent.type === 'vscode_lm') {
+		return `${agent.id}: a VS Code language model (no key; only inside VS Code).`;
+	}
+	if (agent.type === 'scripted') return `${agent.id}: scripted (no model, no key).`;
+	const { variables, required } = apiKeyVariables({ type: agent.type, base_url: agent.baseUrl });
+	if (required) return `${agent.id}: needs ${variables.join(' or ')}.`;
+	return `${agent.id}: a local server${agent.baseUrl ? ` at ${agent.baseUrl}` : ''}; no key needed.`;
+}
+
+function comment(doc: Document, section: string, key: string, text: string): void {
+	const map = doc.get(section, true) as YAMLMap | undefined;
+	const pair = isMap(map)
+		? map.items.find((item) => String((item.key as { value?: unknown })?.value) === key)
+		: undefined;
+	if (pair && pair.key && typeof pair.key === 'object') {
+		(pair.key as { commentBefore?: string }).commentBefore = text;
+	}
+}
