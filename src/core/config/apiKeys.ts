@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'dotenv';
 import { keyVariablesFor, presetFor } from '../providers/presets.js';
 import type { BackendConfig } from './backendSchema.js';
+import { baseUrlVariables } from './baseUrlVariables.js';
 import type { ConfigIssue } from './configIssue.js';
 import type { ConfigLoadResult } from './loadConfig.js';
 
@@ -59,6 +60,24 @@ export function resolveApiKey(
 	return { source: 'none', variables, required };
 }
 
+/**
+ * The backend's URL: the config's `base_url`, else (azure_openai) MassGen's variable for it, from
+ * secrets, environment or `.env` like a key. Undefined when neither says.
+ */
+export function resolveBaseUrl(
+	backend: Pick<BackendConfig, 'type' | 'base_url'>,
+	sources: ApiKeySources,
+): string | undefined {
+	if (backend.base_url !== undefined) return backend.base_url;
+	const variable = Object.hasOwn(baseUrlVariables, backend.type) ? baseUrlVariables[backend.type] : undefined;
+	if (variable === undefined) return undefined;
+	for (const values of [sources.secrets, sources.env, sources.dotenv]) {
+		const url = values?.[variable]?.trim();
+		if (url) return url;
+	}
+	return undefined;
+}
+
 /** `<workspaceRoot>/.env` parsed with dotenv; a missing or unreadable file is `{}`. */
 export async function readDotenv(workspaceRoot: string): Promise<Record<string, string>> {
 	try {
@@ -80,21 +99,20 @@ export function checkApiKeys(
 	if (!result.config) return [];
 	const file = result.source?.file ?? '';
 	return result.config.agents.flatMap((agent, index): ConfigIssue[] => {
-		const resolved = resolveApiKey(agent.backend, sources);
-		if (!resolved.required || resolved.key) return [];
-		const variables = resolved.variables.join(' or ');
 		const path = ['agents', index, 'backend'];
 		const pos = result.source?.locate(path, 'key') ?? { line: 1, col: 1 };
-		return [
-			{
-				severity: mode === 'run' ? 'error' : 'warning',
-				code: 'missing-api-key',
-				message: `agent '${agent.id}': no API key: set ${variables} (or api_key in the config)`,
-				file,
-				line: pos.line,
-				col: pos.col,
-				path,
-			},
-		];
+		const severity = mode === 'run' ? 'error' : 'warning';
+		const at = { severity, file, line: pos.line, col: pos.col, path } as const;
+		const issues: ConfigIssue[] = [];
+		const urlVariable = baseUrlVariables[agent.backend.type];
+		if (urlVariable !== undefined && resolveBaseUrl(agent.backend, sources) === undefined) {
+			const message = `agent '${agent.id}': no endpoint: set ${urlVariable} (or base_url in the config)`;
+			issues.push({ ...at, code: 'missing-base-url', message });
+		}
+		const resolved = resolveApiKey(agent.backend, sources);
+		if (!resolved.required || resolved.key) return issues;
+		const variables = resolved.variables.join(' or ');
+		const message = `agent '${agent.id}': no API key: set ${variables} (or api_key in the config)`;
+		return [...issues, { ...at, code: 'missing-api-key', message }];
 	});
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { providerPresets } from '../providers/presets.js';
 import { codingAgentTypes, isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
 import { scriptSchema } from '../providers/scriptedSchema.js';
+import { baseUrlVariables } from './baseUrlVariables.js';
 import { isRecord } from './isRecord.js';
 import { unsupportedBackendKeys } from './massgenKeys.js';
 import { checkMcpServers, commandRegexList, mcpServersSchema, normaliseMcpServers } from './toolsSchema.js';
@@ -138,7 +139,14 @@ export const backendSchema = backendObject
 			if (model === undefined && type !== 'scripted' && !isCodingAgentType(type)) {
 				issue([], "missing required key 'model'", 'missing-model');
 			}
-			if (type !== undefined && providerPresets[type]?.baseUrlRequired && backend.base_url === undefined) {
+			// A type whose URL MassGen also reads from the environment is checked with the keys (checkApiKeys).
+			const fromEnv = type !== undefined && Object.hasOwn(baseUrlVariables, type);
+			if (
+				type !== undefined &&
+				providerPresets[type]?.baseUrlRequired &&
+				backend.base_url === undefined &&
+				!fromEnv
+			) {
 				const where =
 					type === 'chatcompletion' ? "the server's OpenAI-compatible /v1 URL" : `${type}'s API URL`;
 				issue([], `type ${type} needs 'base_url' (${where})`, 'missing-base-url');

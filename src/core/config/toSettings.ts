@@ -34,10 +34,10 @@ export function toOrchestratorSettings(config: MassGenConfig): Partial<Orchestra
 
 /**
  * What `createModel` needs for one agent. `apiKey` is the resolved key (see `resolveApiKey`);
- * without it the config's own `api_key` is used. Every key without a field of its own
+ * without it the config's own `api_key` is used; `baseUrl` likewise (see `resolveBaseUrl`). Every key without a field of its own
  * (`reasoning`, `text`, `api_version`, `script`, pass-through keys) goes into `options`.
  */
-export function toBackendSettings(agent: AgentConfig, apiKey?: string): BackendSettings {
+export function toBackendSettings(agent: AgentConfig, apiKey?: string, baseUrl?: string): BackendSettings {
 	// The tool keys configure our tool layer, never the provider.
 	const {
 		type,
@@ -59,11 +59,12 @@ export function toBackendSettings(agent: AgentConfig, apiKey?: string): BackendS
 		...rest
 	} = more;
 	const key = apiKey ?? api_key;
+	const url = baseUrl ?? base_url;
 	return {
 		type,
 		model,
 		...(key === undefined ? {} : { apiKey: key }),
-		...(base_url === undefined ? {} : { baseUrl: base_url }),
+		...(url === undefined ? {} : { baseUrl: url }),
 		...(temperature === undefined ? {} : { temperature }),
 		...(max_tokens === undefined ? {} : { maxTokens: max_tokens }),
 		options: { ...options, ...rest },

@@ -7,9 +7,11 @@ import {
 	checkApiKeys,
 	readDotenv,
 	resolveApiKey,
+	resolveBaseUrl,
 } from '../../../src/core/config/apiKeys.js';
 import type { BackendType } from '../../../src/core/config/backendSchema.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
+import { toBackendSettings } from '../../../src/core/config/toSettings.js';
 
 describe('apiKeyVariables', () => {
 	it("uses MassGen's variable names per backend type", () => {
@@ -144,5 +146,41 @@ describe('checkApiKeys', () => {
 			[3, 3, ['agents', 0, 'backend']],
 		]);
 		expect(checkApiKeys(loadConfigText('', 'e.yaml'), { env: {} }, 'run')).toEqual([]);
+	});
+});
+
+describe('azure_openai endpoint', () => {
+	// MassGen's azure example: no base_url, the endpoint comes from AZURE_OPENAI_ENDPOINT.
+	const text = 'agent:\n  id: az\n  backend:\n    type: azure_openai\n    model: gpt-4.1\n';
+	const result = loadConfigText(text, 'az.yaml');
+	const key = { AZURE_OPENAI_API_KEY: 'k' };
+
+	it('loads without base_url; the endpoint is checked with the keys, naming the variable', () => {
+		expect(result.issues).toEqual([]);
+		expect(
+			checkApiKeys(result, { env: key }, 'run').map((i) => [i.severity, i.code, i.line, i.message]),
+		).toEqual([
+			[
+				'error',
+				'missing-base-url',
+				3,
+				"agent 'az': no endpoint: set AZURE_OPENAI_ENDPOINT (or base_url in the config)",
+			],
+		]);
+		expect(checkApiKeys(result, { env: key }, 'validate').map((i) => i.severity)).toEqual(['warning']);
+	});
+
+	it('takes the endpoint from the environment or .env, and the config over both', () => {
+		const agent = result.config!.agents[0]!;
+		const env = { ...key, AZURE_OPENAI_ENDPOINT: 'https://r.openai.azure.com/' };
+		expect(checkApiKeys(result, { env }, 'run')).toEqual([]);
+		expect(resolveBaseUrl(agent.backend, { env: {}, dotenv: env })).toBe('https://r.openai.azure.com/');
+		expect(toBackendSettings(agent, 'k', resolveBaseUrl(agent.backend, { env })).baseUrl).toBe(
+			'https://r.openai.azure.com/',
+		);
+		const own = { ...agent.backend, base_url: 'https://own.openai.azure.com' };
+		expect(resolveBaseUrl(own, { env })).toBe('https://own.openai.azure.com');
+		// Other types never read the variable.
+		expect(resolveBaseUrl({ type: 'openai' }, { env })).toBeUndefined();
 	});
 });
