@@ -2,11 +2,12 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { apiKeyVariables } from '../config/apiKeys.js';
+import type { BackendType } from '../config/backendSchema.js';
 
 /** One member the builder (editor) or `massgen init` (CLI) chose. */
 export interface DraftAgent {
 	readonly id: string;
-	readonly type: string;
+	readonly type: BackendType;
 	readonly model: string;
 	readonly baseUrl?: string;
 	readonly systemMessage?: string;
