@@ -107,6 +107,12 @@ export const backendObject = z.looseObject({
 		.optional()
 		.describe('Offer run_command (in a scratch copy of the workspace; risky commands ask first).'),
 	enable_mcp_command_line: z.boolean().optional().describe("MassGen's name for enable_command_execution."),
+	enable_web_search: z.boolean().optional().describe("The provider's own web search, with citations."),
+	enable_code_execution: z.boolean().optional().describe("The provider's own code execution (its sandbox)."),
+	enable_code_interpreter: z
+		.boolean()
+		.optional()
+		.describe("MassGen's name for enable_code_execution (OpenAI)."),
 	command_line_allowed_commands: commandRegexList
 		.optional()
 		.describe('Regexes (matched at the start); when set, other commands are denied.'),
@@ -178,6 +184,8 @@ export const backendSchema = backendObject
 			backend;
 		const { command_line_allowed_commands, command_line_blocked_commands } = backend;
 		const commands = enable_command_execution ?? enable_mcp_command_line;
+		const { enable_web_search, enable_code_execution, enable_code_interpreter } = backend;
+		const code = enable_code_execution ?? enable_code_interpreter;
 		// A coding agent's CLI takes no provider options: its unknown keys are warned about and dropped.
 		const options: Record<string, unknown> = {};
 		for (const [key, value] of Object.entries(backend)) {
@@ -197,6 +205,8 @@ export const backendSchema = backendObject
 				enable_command_execution: commands,
 				command_line_allowed_commands,
 				command_line_blocked_commands,
+				enable_web_search,
+				enable_code_execution: code,
 				coding_agent: coding ? codingAgentSettings(backend) : undefined,
 			}),
 			options: options as Readonly<Record<string, unknown>>,

@@ -1,5 +1,6 @@
 import { isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
-import { backendObject } from './backendSchema.js';
+import { providerToolUnsupported, type ProviderToolName } from '../providers/providerToolSupport.js';
+import { backendObject, inferBackendType } from './backendSchema.js';
 import { formatPath } from './configIssue.js';
 import { didYouMeanSuffix } from './didYouMean.js';
 import { isRecord } from './isRecord.js';
@@ -102,6 +103,7 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 					'a run leaves this agent out and goes on with the others',
 			});
 		}
+		if (isRecord(agent.backend)) warnings.push(...providerToolWarnings(agent.backend, [...path, 'backend']));
 		const servers = isRecord(agent.backend) ? agent.backend.mcp_servers : undefined;
 		const serverPath = [...path, 'backend', 'mcp_servers'];
 		if (Array.isArray(servers)) {
@@ -137,4 +139,24 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 		});
 	}
 	return warnings;
+}
+
+const providerToolKeys: readonly (readonly [string, ProviderToolName])[] = [
+	['enable_web_search', 'webSearch'],
+	['enable_code_execution', 'codeExecution'],
+	['enable_code_interpreter', 'codeExecution'],
+];
+
+/** A provider tool turned on for a backend that has none is named, with the reason. */
+function providerToolWarnings(backend: Record<string, unknown>, path: Path): KeyWarning[] {
+	const model = typeof backend.model === 'string' ? backend.model : '';
+	const type = typeof backend.type === 'string' ? backend.type : inferBackendType(model);
+	const baseUrl = typeof backend.base_url === 'string' ? backend.base_url : undefined;
+	if (type === undefined) return [];
+	return providerToolKeys.flatMap(([key, tool]) => {
+		const reason = backend[key] === true ? providerToolUnsupported(tool, type, baseUrl) : undefined;
+		if (!reason) return [];
+		const message = `'${key}' in ${formatPath(path)} is ignored: ${reason}`;
+		return [{ path: [...path, key], target: 'key' as const, code: 'unsupported-key' as const, message }];
+	});
 }

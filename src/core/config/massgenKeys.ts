@@ -37,9 +37,6 @@ function keys(names: readonly string[], entry: UnsupportedKey = notYet): Record<
 /** Backend keys that MassGen passes to its tool layer, not to the model API. */
 export const unsupportedBackendKeys: Readonly<Record<string, UnsupportedKey>> = {
 	...keys([
-		'enable_web_search',
-		'enable_code_interpreter',
-		'enable_code_execution',
 		'enable_image_generation',
 		'enable_audio_generation',
 		'enable_file_generation',

@@ -3,6 +3,7 @@ import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import { defaultOrchestratorSettings, type OrchestratorSettings } from '../orchestrator/types.js';
 import type { CommandMatcher } from '../permissions/permissionEngine.js';
 import type { BackendSettings } from '../providers/backendSettings.js';
+import { supportedProviderTools } from '../providers/providerToolSupport.js';
 import type { AgentToolSettings } from '../tools/guardedRunTools.js';
 import type { PermissionSettings, SandboxKey } from '../tools/permissionSettings.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
@@ -56,8 +57,11 @@ export function toBackendSettings(agent: AgentConfig, apiKey?: string, baseUrl?:
 		enable_command_execution: _commands,
 		command_line_allowed_commands: _allowedCommands,
 		command_line_blocked_commands: _blocked,
+		enable_web_search: webSearch,
+		enable_code_execution: codeExecution,
 		...rest
 	} = more;
+	const providerTools = supportedProviderTools({ webSearch, codeExecution }, type, base_url);
 	const key = apiKey ?? api_key;
 	const url = baseUrl ?? base_url;
 	return {
@@ -67,6 +71,7 @@ export function toBackendSettings(agent: AgentConfig, apiKey?: string, baseUrl?:
 		...(url === undefined ? {} : { baseUrl: url }),
 		...(temperature === undefined ? {} : { temperature }),
 		...(max_tokens === undefined ? {} : { maxTokens: max_tokens }),
+		...(providerTools ? { providerTools } : {}),
 		options: { ...options, ...rest },
 	};
 }

@@ -1,3 +1,5 @@
+import type { ProviderToolSwitches } from './providerToolSupport.js';
+
 /** What the config layer hands `createModel` for one agent's backend (keys already resolved). */
 export interface BackendSettings {
 	/** Backend `type` from the YAML (`openai`, `claude`, `gemini`, `chatcompletion`, a preset, `scripted`, …). */
@@ -8,6 +10,8 @@ export interface BackendSettings {
 	readonly baseUrl?: string;
 	readonly temperature?: number;
 	readonly maxTokens?: number;
+	/** Provider-native tools the config turned on and this backend supports (before the run's decision). */
+	readonly providerTools?: ProviderToolSwitches;
 	/** Every other backend key from the YAML (`reasoning`, `text`, `api_version`, …), passed through. */
 	readonly options: Readonly<Record<string, unknown>>;
 }

@@ -115,12 +115,6 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 	],
 	'massgen-unsupported.yaml': [
 		[
-			'6:7',
-			'warning',
-			'unsupported-key',
-			"MassGen key 'enable_web_search' in agents[0].backend is not supported yet",
-		],
-		[
 			'7:7',
 			'warning',
 			'unsupported-key',
