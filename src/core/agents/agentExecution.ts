@@ -115,6 +115,7 @@ export class AgentExecution {
 			providerOptions: this.agent.providerOptions,
 			stablePrefixMessages: 1,
 			cacheKey: cacheKeyOf(this.host.runId, this.agent.id),
+			overlay: this.overlay,
 		};
 	}
 

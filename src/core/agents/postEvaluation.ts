@@ -83,6 +83,7 @@ export async function runEvaluation(
 			providerOptions: agent.providerOptions,
 			stablePrefixMessages: 1,
 			cacheKey: cacheKeyOf(host.runId, agent.id),
+			overlay: input.overlay,
 		});
 		if (result === 'stopped') return signal.aborted ? { kind: 'stopped' } : { kind: 'auto', why: 'failed' };
 		if (result === 'restart') continue;

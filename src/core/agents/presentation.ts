@@ -61,6 +61,7 @@ export async function runPresentation(
 			providerOptions: agent.providerOptions,
 			stablePrefixMessages: 1,
 			cacheKey: cacheKeyOf(host.runId, agent.id),
+			overlay: input.overlay,
 		});
 		if (result === 'stopped') return { kind: 'stopped' };
 		if (result === 'restart') continue;

@@ -3,6 +3,7 @@
  * Adapters translate; they never retry, never read the environment and never build prompts.
  */
 import type { Usage } from '../events/runEvents.js';
+import type { Overlay } from '../workspace/types.js';
 
 /** A JSON Schema object, as sent to the provider for a tool's parameters. */
 export type JsonSchema = Record<string, unknown>;
@@ -74,6 +75,35 @@ export interface ChatRequest {
 	readonly cacheKey?: string;
 	/** Provider-specific options passed through untouched (MassGen's `reasoning`, `text`, …). */
 	readonly providerOptions?: Record<string, unknown>;
+	/** The run's decision left the provider-native tools out (`massgen.providerTools: deny`). */
+	readonly withoutProviderTools?: boolean;
+	/**
+	 * The overlay this call's tools act on (the agent's own in coordination, its presentation's, the
+	 * evaluation's read-only copy). Seam for coding agents (`providers/codingAgents`, issue 14), which
+	 * run their own tools in a private folder: they read the overlay's edits and the run snapshot's
+	 * bases to lay out that folder, never write it (their edits come back as `write_file` /
+	 * `delete_file` tool calls the runtime applies), and key their session to it. API adapters ignore it.
+	 */
+	readonly overlay?: Overlay;
+}
+
+/** A web page a provider tool read or an answer cites (http/https only: adapters drop other schemes). */
+export interface ProviderToolSource {
+	readonly title: string;
+	readonly url: string;
+}
+
+/** What a provider-native (server-side) tool did: a web search, a page fetch, or code it ran. */
+export interface ProviderToolUse {
+	/** The provider's id for the call. */
+	readonly id: string;
+	readonly kind: 'search' | 'fetch' | 'code';
+	readonly query?: string;
+	readonly code?: string;
+	readonly sources?: readonly ProviderToolSource[];
+	/** Code output (stdout, stderr), or the provider's error text. */
+	readonly output?: string;
+	readonly isError?: boolean;
 }
 
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
@@ -88,6 +118,10 @@ export type ModelEvent =
 	| { readonly type: 'tool-call-delta'; readonly index: number }
 	| { readonly type: 'tool-call'; readonly call: ToolCall }
 	| { readonly type: 'usage'; readonly usage: Usage }
+	/** A provider-native tool ran on the provider's side (once, with its result): nothing for us to execute. */
+	| { readonly type: 'provider-tool'; readonly use: ProviderToolUse }
+	/** What the user should know about this agent's calls, said once (e.g. web search left out). */
+	| { readonly type: 'notice'; readonly message: string }
 	| {
 			readonly type: 'finish';
 			readonly reason: FinishReason;
@@ -116,4 +150,9 @@ export interface ChatModel {
 	 * and a call's timing measures the provider alone. Never rejects: a failure shows on the first call.
 	 */
 	prepare?(): Promise<void>;
+	/**
+	 * Ends what the model keeps between calls (a coding agent's CLI process and private folder). The
+	 * run calls it once, on every exit path, after its last call. Never rejects.
+	 */
+	close?(): Promise<void>;
 }

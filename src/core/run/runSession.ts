@@ -28,6 +28,9 @@ import { createWorkspace } from '../workspace/createWorkspace.js';
 import { formatPatch } from '../workspace/patch.js';
 import { secretPaths } from '../workspace/secretPaths.js';
 import type { Workspace } from '../workspace/types.js';
+import type { BudgetCaps } from '../orchestrator/spendGuard.js';
+import type { CostEstimate } from './costEstimate.js';
+import { EstimateDeclinedError, estimateRun, runCaps, type UserBudget } from './runBudgetOf.js';
 import { runTools, type RunToolInputs } from './runTools.js';
 
 export type { RunToolInputs } from './runTools.js';
@@ -70,6 +73,13 @@ export interface RunSessionOptions {
 	readonly ripgrep?: string;
 	/** MCP servers, `run_command` and the permission engine (architecture §11); omitted = workspace tools only. */
 	readonly tools?: RunToolInputs;
+	/** The user's run-budget caps; the config's `permissions.max_cost_usd` counts too (the lower wins). */
+	readonly budget?: UserBudget;
+	/**
+	 * Shown the cost estimate once the attachments are read, before anything starts; false throws
+	 * `EstimateDeclinedError` (no run directory is made).
+	 */
+	readonly confirmEstimate?: (estimate: CostEstimate, caps: BudgetCaps | null) => Promise<boolean>;
 	/** Called for every event, already redacted and logged, in order, before the next one is read. */
 	readonly onEvent: (event: RunEvent) => void;
 	/** The run's redactor, once its secrets are known (before the first event and notice). */
@@ -120,6 +130,11 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		signal: options.signal,
 		...(options.contextLimits ? { limits: options.contextLimits } : {}),
 	});
+	const caps = runCaps(config, options.budget);
+	const estimate = estimateRun(options.question, attachments, agents);
+	if (options.confirmEstimate && !(await options.confirmEstimate(estimate, caps))) {
+		throw new EstimateDeclinedError('the run was not started at its cost estimate');
+	}
 	const started = new Date();
 	const runId = newRunId(started);
 	const log = await RunLogWriter.create(root, runId, { redactor });
@@ -144,6 +159,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			attachments,
 			signal: options.signal,
 			...(tools ? { tools } : {}),
+			...(caps ? { budget: caps } : {}),
 		});
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
 			const event: RunEvent = raw.type === 'run-start' ? { ...raw, session } : raw;
@@ -164,6 +180,8 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		// Each change carries its base (`FileChange.base`): the text the agents read, not the disk now.
 		return { result, runDir: log.runDir, workspace, ledger: tools?.last?.ledger };
 	} finally {
+		// A coding agent's CLI and folder outlive its calls (`ChatModel.close`): they end with the run.
+		await Promise.all(agents.map((agent) => agent.model.close?.()));
 		await log.close().catch((error: unknown) => options.onLogError?.(error));
 	}
 }
