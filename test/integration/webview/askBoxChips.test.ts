@@ -4,46 +4,19 @@
  * images that become thumbnail chips (downscaled to fit, or refused), drops, and the `ask`
  * message that carries the chips. Every posted message passes the host's schema (`pageProblems`).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
 	MAX_CHIP_BASE64_CHARS,
 	type AttachmentChip,
 	type ChipRequest,
 } from '../../../src/protocol/attachmentChip.js';
-import {
-	newPanelContext,
-	openPanel,
-	pageProblems,
-	startHarness,
-	waitForExpression,
-	wrapPage,
-	type PanelPage,
-} from './harness.js';
+import { usePanelPerTest, waitForExpression, wrapPage } from './harness.js';
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let browser: Browser;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-	browser = harness.browser;
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(browser);
-	panel = await openPanel(context, harness.server);
-	await panel.send({ type: 'snapshot', state: null, runs: [] });
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
+const ui = usePanelPerTest({
+	afterOpen: async (p) => {
+		await p.send({ type: 'snapshot', state: null, runs: [] });
+	},
 });
 
 const chip = (id: string, label: string, request: ChipRequest, detail?: string): AttachmentChip => ({
@@ -56,7 +29,7 @@ const chip = (id: string, label: string, request: ChipRequest, detail?: string):
 const fileChip = (path: string) => chip(`f-${path}`, path.split('/').pop()!, { kind: 'path', path }, path);
 
 const posted = async <T>(type: string): Promise<T[]> =>
-	((await panel.posted()) as { type: string }[]).filter((message) => message.type === type) as T[];
+	((await ui.panel.posted()) as { type: string }[]).filter((message) => message.type === type) as T[];
 
 const question = (page: Page) =>
 	page.locator('#ask-input').evaluate((element) => (element as unknown as { value: string }).value);
@@ -65,10 +38,10 @@ const chipLabels = (page: Page) => page.locator('.ask-chip .chip-label').allText
 
 /** Waits for the panel's latest `search-context` and answers it. */
 async function answerSearch(items: AttachmentChip[]): Promise<{ query: string; requestId: string }> {
-	await waitForExpression(panel.page, `window.__posted.some((m) => m.type === 'search-context')`);
+	await waitForExpression(ui.panel.page, `window.__posted.some((m) => m.type === 'search-context')`);
 	const searches = await posted<{ query: string; requestId: string }>('search-context');
 	const last = searches[searches.length - 1]!;
-	await panel.send({ type: 'context-results', requestId: last.requestId, items });
+	await ui.panel.send({ type: 'context-results', requestId: last.requestId, items });
 	return last;
 }
 
@@ -112,7 +85,7 @@ const focused = (page: Page, attribute: 'id' | 'aria-label') =>
 
 describe('ask box chips', () => {
 	it('# opens the host’s suggestions; ↓ and Enter pick one, which replaces the #text with a chip', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		await page.locator('#ask-input').click();
 		await page.keyboard.type('Explain #orch');
 		const search = await answerSearch([
@@ -162,7 +135,7 @@ describe('ask box chips', () => {
 	});
 
 	it('Tab and a click pick too; Escape closes the list until the next #; stale answers are dropped', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		await page.locator('#ask-input').click();
 		await page.keyboard.type('#rea');
 		await answerSearch([fileChip('README.md')]);
@@ -174,7 +147,11 @@ describe('ask box chips', () => {
 		const first = await answerSearch([fileChip('a.ts')]);
 		await page.keyboard.type('b');
 		// The answer to '#' arrives after '#b' was asked: it is not shown.
-		await panel.send({ type: 'context-results', requestId: first.requestId, items: [fileChip('stale.ts')] });
+		await ui.panel.send({
+			type: 'context-results',
+			requestId: first.requestId,
+			items: [fileChip('stale.ts')],
+		});
 		expect(await page.locator('.context-option').allTextContents()).not.toContainEqual(
 			expect.stringContaining('stale.ts'),
 		);
@@ -200,8 +177,8 @@ describe('ask box chips', () => {
 	});
 
 	it('chips from the host render with a notice; × and Backspace/Delete on a focused chip remove them', async () => {
-		const page = panel.page;
-		await panel.send({
+		const page = ui.panel.page;
+		await ui.panel.send({
 			type: 'chips-added',
 			chips: [
 				fileChip('src/a.ts'),
@@ -235,8 +212,8 @@ describe('ask box chips', () => {
 	});
 
 	it('the ask message carries the chips (a removed one not), and the box is empty after it', async () => {
-		const page = panel.page;
-		await panel.send({
+		const page = ui.panel.page;
+		await ui.panel.send({
 			type: 'chips-added',
 			chips: [fileChip('src/a.ts'), fileChip('README.md'), fileChip('b.ts')],
 		});
@@ -260,9 +237,9 @@ describe('ask box chips', () => {
 	});
 
 	it('a question the host refused comes back with its chips and the reason; new typing is not overwritten', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		const env = fileChip('.env');
-		await panel.send({
+		await ui.panel.send({
 			type: 'ask-refused',
 			question: 'What is in it?',
 			attachments: [env],
@@ -278,7 +255,7 @@ describe('ask box chips', () => {
 		await page.keyboard.press('Control+Enter');
 		expect(await posted('ask')).toEqual([{ type: 'ask', question: 'What is in it?' }]);
 		await page.keyboard.type('Something else');
-		await panel.send({
+		await ui.panel.send({
 			type: 'ask-refused',
 			question: 'What is in it?',
 			attachments: [],
@@ -289,16 +266,16 @@ describe('ask box chips', () => {
 	});
 
 	it('"+" asks the host for its picker; chips survive a reload (the panel hidden and shown)', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		await page.getByRole('button', { name: 'Add context' }).click();
 		expect(await posted('pick-context')).toEqual([{ type: 'pick-context' }]);
-		await panel.send({ type: 'chips-added', chips: [fileChip('src/a.ts'), fileChip('docs')] });
+		await ui.panel.send({ type: 'chips-added', chips: [fileChip('src/a.ts'), fileChip('docs')] });
 		await page.locator('#ask-input').click();
 		await page.keyboard.type('draft');
 		await page.reload();
 		await waitForExpression(page, 'window.__posted.length > 0');
-		panel = wrapPage(page, panel.consoleErrors);
-		await panel.send({ type: 'snapshot', state: null, runs: [] });
+		ui.panel = wrapPage(page, ui.panel.consoleErrors);
+		await ui.panel.send({ type: 'snapshot', state: null, runs: [] });
 		expect(await chipLabels(page)).toEqual(['a.ts', 'docs']);
 		expect(await question(page)).toBe('draft');
 		await page.locator('#ask-input').click();
@@ -311,7 +288,7 @@ describe('ask box chips', () => {
 	});
 
 	it('a pasted image becomes a chip with a thumbnail, and its PNG bytes go with the question', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		await pngInPage(page, 40, false);
 		await page.locator('#ask-input').click();
 		await pastePng(page);
@@ -334,10 +311,10 @@ describe('ask box chips', () => {
 	});
 
 	it('an image over the room left is downscaled to fit; with no room left it is refused, with the reason', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		// Another image already takes all but ~60 KB of the question's image budget.
 		const taken = MAX_CHIP_BASE64_CHARS - 80_000;
-		await panel.send({
+		await ui.panel.send({
 			type: 'chips-added',
 			chips: [chip('big', 'big.png', { kind: 'image', path: 'big.png', dataBase64: 'A'.repeat(taken) })],
 		});
@@ -360,7 +337,7 @@ describe('ask box chips', () => {
 		// Noise has no alpha to keep: JPEG.
 		expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
 
-		await panel.send({
+		await ui.panel.send({
 			type: 'chips-added',
 			chips: [
 				chip('full', 'full.png', {
@@ -381,7 +358,7 @@ describe('ask box chips', () => {
 	});
 
 	it('a drop from the Explorer (text/uri-list) asks the host for file chips', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		await page.evaluate(`(() => {
 			const data = new DataTransfer();
 			data.setData('text/uri-list', 'file:///home/dev/app/src/a.ts\\r\\n# a comment\\r\\nfile:///home/dev/app/docs\\r\\n');

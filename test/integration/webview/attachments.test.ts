@@ -2,36 +2,13 @@
  * The run header lists what was attached to the question (`run-start.attachments`): kind, source
  * and lines, kept in RunState by the shared reducer.
  */
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AttachmentRecord, RunEvent } from '../../../src/core/events/runEvents.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
-import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
+import { usePanelPerTest } from './harness.js';
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let browser: Browser;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-	browser = harness.browser;
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(browser);
-	panel = await openPanel(context, harness.server);
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
-});
+const ui = usePanelPerTest();
 
 const record = (fields: Partial<AttachmentRecord> & Pick<AttachmentRecord, 'kind' | 'source'>) => ({
 	bytes: 10,
@@ -61,8 +38,8 @@ describe('run header attachments', () => {
 		];
 		const state = reduceRunEvents(initialRunState(), [runStart('r1', attachments)]);
 		expect(state.attachments).toEqual(attachments);
-		await panel.send({ type: 'snapshot', state, runs: [] });
-		const items = panel.page.locator('.run-header .run-attachments .attachment');
+		await ui.panel.send({ type: 'snapshot', state, runs: [] });
+		const items = ui.panel.page.locator('.run-header .run-attachments .attachment');
 		await items.first().waitFor({ timeout: 5_000 });
 		expect(await items.allTextContents()).toEqual([
 			'problems in src/a.ts',
@@ -77,31 +54,31 @@ describe('run header attachments', () => {
 	});
 
 	it('shows no attachment row for a run without attachments, also after one with them', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		const withFile = [record({ kind: 'file', source: 'b.ts', lines: { start: 4, end: 4 } })];
-		await panel.send({ type: 'snapshot', state: null, runs: [] });
-		await panel.send({ type: 'events', events: [runStart('r1', withFile)] });
+		await ui.panel.send({ type: 'snapshot', state: null, runs: [] });
+		await ui.panel.send({ type: 'events', events: [runStart('r1', withFile)] });
 		await page.locator('.run-attachments .attachment').waitFor({ timeout: 5_000 });
 		expect(await page.locator('.run-attachments').textContent()).toBe('b.ts line 4');
 		// A new run replaces the state: its header has nothing attached.
-		await panel.send({ type: 'events', events: [runStart('r2')] });
+		await ui.panel.send({ type: 'events', events: [runStart('r2')] });
 		await page.locator('.run-attachments').waitFor({ state: 'hidden', timeout: 5_000 });
 		expect(reduceRunEvents(initialRunState(), [runStart('r2')]).attachments).toBeUndefined();
 	});
 
 	it('shows the no-images notice of each agent under the attachments, until a new run', async () => {
-		const page = panel.page;
+		const page = ui.panel.page;
 		const message = 'a (scripted/m) cannot take images: it gets the text attachments only';
 		const image = [record({ kind: 'image', source: 'shot.png', mediaType: 'image/png' })];
-		await panel.send({ type: 'snapshot', state: null, runs: [] });
-		await panel.send({
+		await ui.panel.send({ type: 'snapshot', state: null, runs: [] });
+		await ui.panel.send({
 			type: 'events',
 			events: [runStart('r1', image), { runId: 'r1', seq: 1, t: 1, type: 'notice', agentId: 'a', message }],
 		});
 		const notices = page.locator('.run-header .run-notices .run-notice');
 		await notices.first().waitFor({ timeout: 5_000 });
 		expect(await notices.allTextContents()).toEqual([message]);
-		await panel.send({ type: 'events', events: [runStart('r2')] });
+		await ui.panel.send({ type: 'events', events: [runStart('r2')] });
 		await page.locator('.run-notices').waitFor({ state: 'hidden', timeout: 5_000 });
 	});
 });

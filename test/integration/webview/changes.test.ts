@@ -7,59 +7,29 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Locator } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { ChangeSetView } from '../../../src/protocol/changeSetView.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../../src/protocol/runState.js';
 import { ChangeSetFixture, changePaths } from '../../fixtures/webview/changeSet.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import {
-	artifactsDir,
-	newPanelContext,
-	openPanel,
-	pageProblems,
-	startHarness,
-	waitForExpression,
-	wrapPage,
-	type PanelPage,
-} from './harness.js';
+import { artifactsDir, usePanelPerTest, waitForExpression, wrapPage } from './harness.js';
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let context: BrowserContext;
-let panel: PanelPage;
-let state: RunState;
-
-beforeAll(async () => {
-	harness = await startHarness();
-	state = reduceRunEvents(initialRunState(), richRunEvents('end'));
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(harness.browser, { width: 420, height: 900 });
-	panel = await openPanel(context, harness.server);
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
-});
+const state: RunState = reduceRunEvents(initialRunState(), richRunEvents('end'));
+const ui = usePanelPerTest({ viewport: { width: 420, height: 900 } });
 
 async function show(changeSet: ChangeSetView): Promise<void> {
-	await panel.send({ type: 'snapshot', state, runs: [] });
-	await panel.send({ type: 'change-set', changeSet });
+	await ui.panel.send({ type: 'snapshot', state, runs: [] });
+	await ui.panel.send({ type: 'change-set', changeSet });
 }
 
-const file = (path: string) => panel.page.locator(`li.change[data-path="${path}"]`);
+const file = (path: string) => ui.panel.page.locator(`li.change[data-path="${path}"]`);
 const hunk = (path: string, id: string) => file(path).locator(`.hunk[data-id="${id}"]`);
 const checkbox = (path: string, id: string) => hunk(path, id).locator('input.hunk-check');
-const lastPosted = async () => (await panel.posted()).at(-1);
+const lastPosted = async () => (await ui.panel.posted()).at(-1);
 const focusKey = () =>
-	panel.page.evaluate('document.activeElement && document.activeElement.dataset.focusKey') as Promise<
+	ui.panel.page.evaluate('document.activeElement && document.activeElement.dataset.focusKey') as Promise<
 		string | null
 	>;
 const isChecked = (locator: Locator) =>
@@ -75,10 +45,10 @@ async function elementShot(locator: Locator, name: string): Promise<string> {
 	const viewport = page.viewportSize() ?? { width: 420, height: 900 };
 	const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
 	await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(height)) });
-	await panel.frames();
+	await ui.panel.frames();
 	await locator.screenshot({ path, animations: 'disabled' });
 	await page.setViewportSize(viewport);
-	await panel.frames();
+	await ui.panel.frames();
 	return path;
 }
 
@@ -88,7 +58,7 @@ const isIndeterminate = (locator: Locator) =>
 describe('change review in the panel', () => {
 	it('renders files, +/- counts, hunks with checkboxes, consensus marks, the runner-up alternative and the stale file; fits 420 px', async () => {
 		await show(new ChangeSetFixture().view());
-		const page = panel.page;
+		const page = ui.panel.page;
 
 		await expect(
 			page
@@ -229,7 +199,7 @@ describe('change review in the panel', () => {
 	it('toggling a hunk posts select-hunks, updates the counts at once, and the host’s new change set keeps focus and scroll on that checkbox', async () => {
 		const host = new ChangeSetFixture();
 		await show(host.view());
-		const page = panel.page;
+		const page = ui.panel.page;
 		const target = checkbox(changePaths.load, 'final#1');
 		await target.scrollIntoViewIfNeeded();
 		await page.evaluate('window.scrollBy(0, 40)');
@@ -259,12 +229,12 @@ describe('change review in the panel', () => {
 		await expect(page.locator('.accept-all').textContent()).resolves.toBe('Accept selected');
 
 		// The host answers with a new change set (new objects for everything).
-		const rendersBefore = await panel.renders();
-		await panel.send({
+		const rendersBefore = await ui.panel.renders();
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: host.select(changePaths.load, ['final#1'], false).view(),
 		});
-		expect(await panel.renders()).toBeGreaterThan(rendersBefore);
+		expect(await ui.panel.renders()).toBeGreaterThan(rendersBefore);
 		expect(await focusKey()).toBe(`hunk:${changePaths.load}#final#1`);
 		expect(await target.evaluate((input) => (input as unknown as { __marker?: number }).__marker)).toBe(1);
 		expect(
@@ -288,7 +258,7 @@ describe('change review in the panel', () => {
 			ids: ['final#1'],
 			selected: true,
 		});
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: host.select(changePaths.load, ['final#1'], true).view(),
 		});
@@ -299,9 +269,9 @@ describe('change review in the panel', () => {
 
 		// A stale answer (the host had not seen the last toggle yet) does not flip the checkbox back.
 		await page.keyboard.press('Space');
-		await panel.send({ type: 'change-set', changeSet: host.view() });
+		await ui.panel.send({ type: 'change-set', changeSet: host.view() });
 		expect(await isChecked(target)).toBe(false);
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: host.select(changePaths.load, ['final#1'], false).view(),
 		});
@@ -312,7 +282,7 @@ describe('change review in the panel', () => {
 	it('"Use instead" takes the runner-up’s hunk (the winner’s is switched off), "Use winner’s" goes back, and "Add" takes an extra change', async () => {
 		const host = new ChangeSetFixture();
 		await show(host.view());
-		const page = panel.page;
+		const page = ui.panel.page;
 		const alt = hunk(changePaths.load, 'alt#0');
 		await alt.locator('.alt-action').click();
 		expect(await lastPosted()).toEqual({
@@ -328,7 +298,7 @@ describe('change review in the panel', () => {
 			'replaced by agent2.1',
 		);
 
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: host.select(changePaths.load, ['alt#0'], true).view(),
 		});
@@ -355,7 +325,7 @@ describe('change review in the panel', () => {
 			ids: ['final#1'],
 			selected: true,
 		});
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: host.select(changePaths.load, ['final#1'], true).view(),
 		});
@@ -371,7 +341,7 @@ describe('change review in the panel', () => {
 
 		// An extra change (replaces nothing) is offered with "Add".
 		const extras = new ChangeSetFixture({ extra: true });
-		await panel.send({ type: 'change-set', changeSet: extras.view() });
+		await ui.panel.send({ type: 'change-set', changeSet: extras.view() });
 		await expect(file(changePaths.load).locator('.hunk-group-head').textContent()).resolves.toBe(
 			'Extra changes from runner-ups (1)',
 		);
@@ -394,7 +364,7 @@ describe('change review in the panel', () => {
 			ids: ['alt#0'],
 			selected: true,
 		});
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: extras.select(changePaths.load, ['alt#0'], true).view(),
 		});
@@ -413,7 +383,7 @@ describe('change review in the panel', () => {
 	it('Accept posts the run id alone when everything is selected, and the hunks of every file otherwise (also before the host answers); Reject all', async () => {
 		const host = new ChangeSetFixture();
 		await show(host.view());
-		const page = panel.page;
+		const page = ui.panel.page;
 		const accept = page.locator('.accept-all');
 
 		await accept.click();
@@ -437,7 +407,7 @@ describe('change review in the panel', () => {
 
 		// Same after the host has caught up.
 		host.select(changePaths.docs, ['final#0'], false).select(changePaths.load, ['alt#0'], true);
-		await panel.send({ type: 'change-set', changeSet: host.view() });
+		await ui.panel.send({ type: 'change-set', changeSet: host.view() });
 		await accept.click();
 		expect(await lastPosted()).toEqual(expected);
 
@@ -445,7 +415,7 @@ describe('change review in the panel', () => {
 		await checkbox(changePaths.docs, 'final#0').click();
 		await hunk(changePaths.load, 'alt#0').locator('.alt-action').click();
 		host.select(changePaths.docs, ['final#0'], true).select(changePaths.load, ['final#1'], true);
-		await panel.send({ type: 'change-set', changeSet: host.view() });
+		await ui.panel.send({ type: 'change-set', changeSet: host.view() });
 		await expect(accept.textContent()).resolves.toBe('Accept all');
 		await accept.click();
 		expect(await lastPosted()).toEqual({ type: 'accept', runId: richRunId });
@@ -454,9 +424,9 @@ describe('change review in the panel', () => {
 		for (const path of Object.values(changePaths)) await file(path).locator('input.file-check').click();
 		expect(await accept.getAttribute('disabled')).not.toBeNull();
 		await expect(page.locator('.changes-summary').textContent()).resolves.toBe('0 of 4 changes · +0 −0');
-		const before = (await panel.posted()).length;
+		const before = (await ui.panel.posted()).length;
 		await accept.click({ force: true });
-		expect((await panel.posted()).length).toBe(before);
+		expect((await ui.panel.posted()).length).toBe(before);
 
 		await page.locator('.reject-all').click();
 		expect(await lastPosted()).toEqual({ type: 'reject' });
@@ -465,7 +435,7 @@ describe('change review in the panel', () => {
 	it('the file checkbox switches all of a file’s changes; Open diff; the solo link focuses the change only the winner made', async () => {
 		const host = new ChangeSetFixture();
 		await show(host.view());
-		const page = panel.page;
+		const page = ui.panel.page;
 		const fileCheck = file(changePaths.load).locator('input.file-check');
 
 		await fileCheck.click();
@@ -477,7 +447,7 @@ describe('change review in the panel', () => {
 		});
 		expect(await isChecked(checkbox(changePaths.load, 'final#0'))).toBe(false);
 		expect(await isChecked(checkbox(changePaths.load, 'final#1'))).toBe(false);
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: host.select(changePaths.load, ['final#0', 'final#1'], false).view(),
 		});
@@ -486,7 +456,7 @@ describe('change review in the panel', () => {
 
 		// Some selected: the file checkbox is mixed, and a click selects the rest.
 		await checkbox(changePaths.load, 'final#0').click();
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: host.select(changePaths.load, ['final#0'], true).view(),
 		});
@@ -511,7 +481,7 @@ describe('change review in the panel', () => {
 	it('collapses and expands a file’s hunks by keyboard, and remembers it across a reload', async () => {
 		const changeSet = new ChangeSetFixture().view();
 		await show(changeSet);
-		const page = panel.page;
+		const page = ui.panel.page;
 		const twisty = file(changePaths.load).locator('.change-twisty');
 		await expect(twisty.getAttribute('aria-expanded')).resolves.toBe('true');
 		await expect(twisty.getAttribute('aria-label')).resolves.toBe(`Hide the changes to ${changePaths.load}`);
@@ -530,7 +500,7 @@ describe('change review in the panel', () => {
 		await new Promise((resolve) => setTimeout(resolve, 400));
 		await page.reload();
 		await waitForExpression(page, 'window.__posted.length > 0');
-		panel = wrapPage(page, panel.consoleErrors);
+		ui.panel = wrapPage(page, ui.panel.consoleErrors);
 		await show(changeSet);
 		await expect(
 			file(changePaths.load).locator('.change-twisty').getAttribute('aria-expanded'),
@@ -591,7 +561,7 @@ describe('change review in the panel', () => {
 		expect(await empty.locator('.change-twisty').isHidden()).toBe(true);
 		expect(await empty.locator('.change-body').isHidden()).toBe(true);
 		await expect(empty.locator('.change-lines').textContent()).resolves.toBe('+0−0');
-		const page = panel.page;
+		const page = ui.panel.page;
 		const row = file('src/generated/table.ts');
 		// A big added file starts collapsed; one agent: no consensus marks.
 		await expect(row.locator('.change-twisty').getAttribute('aria-expanded')).resolves.toBe('false');
@@ -644,7 +614,7 @@ describe('change review in the panel', () => {
 			})),
 		};
 		await show(many);
-		const page = panel.page;
+		const page = ui.panel.page;
 		await expect(
 			page
 				.locator('.change-twisty')
@@ -664,12 +634,12 @@ describe('change review in the panel', () => {
 
 	it('a new run started while the old change set is pending does not show the old run’s hunks', async () => {
 		await show(new ChangeSetFixture().view());
-		const page = panel.page;
+		const page = ui.panel.page;
 		expect(await page.locator('.hunk').count()).toBe(5);
 		const next = richRunEvents('live')
 			.slice(0, 6)
 			.map((event) => ({ ...event, runId: '20260116-090000-next' }));
-		await panel.send({ type: 'events', events: next });
+		await ui.panel.send({ type: 'events', events: next });
 		await expect(page.locator('h1.question').textContent()).resolves.toContain('input validation');
 		expect(await page.locator('.changes').isHidden()).toBe(true);
 		expect(await page.locator('.hunk:visible').count()).toBe(0);

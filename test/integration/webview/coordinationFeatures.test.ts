@@ -4,36 +4,13 @@
  * was told, and the last attempt's votes no longer count. Planning mode: a held tool call shows as
  * planned, not as run.
  */
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
-import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
+import { usePanelPerTest } from './harness.js';
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let browser: Browser;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-	browser = harness.browser;
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(browser);
-	panel = await openPanel(context, harness.server);
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
-});
+const ui = usePanelPerTest();
 
 function events(bodies: RunEventBody[]): RunEvent[] {
 	return bodies.map((body, seq) => ({ runId: 'r1', seq, t: seq * 10, ...body }) as RunEvent);
@@ -51,15 +28,15 @@ const start: RunEventBody = {
 
 describe('post-evaluation in the panel', () => {
 	it('says who checks the answer, then lists the restarted attempt with its reason', async () => {
-		const notices = panel.page.locator('.run-header .run-notices .run-notice');
+		const notices = ui.panel.page.locator('.run-header .run-notices .run-notice');
 		const first = events([
 			start,
 			{ type: 'new-answer', agentId: 'a', label: 'agent1.1', content: 'plan A' },
 			{ type: 'vote', agentId: 'b', voter: 'b', votedFor: 'agent1.1', votedForAgent: 'a', reason: 'fine' },
 			{ type: 'evaluation-start', agentId: 'a', attempt: 1 },
 		]);
-		await panel.send({ type: 'snapshot', state: null, runs: [] });
-		await panel.send({ type: 'events', events: first });
+		await ui.panel.send({ type: 'snapshot', state: null, runs: [] });
+		await ui.panel.send({ type: 'events', events: first });
 		await notices.first().waitFor({ timeout: 5_000 });
 		expect(await notices.allTextContents()).toEqual(['a is checking the final answer…']);
 
@@ -77,8 +54,8 @@ describe('post-evaluation in the panel', () => {
 		])
 			.slice(1)
 			.map((event, i) => ({ ...event, seq: first.length + i }));
-		await panel.send({ type: 'events', events: restart });
-		await panel.page
+		await ui.panel.send({ type: 'events', events: restart });
+		await ui.panel.page
 			.getByText('Attempt 1 was sent back: no tests (next: add tests)')
 			.waitFor({ timeout: 5_000 });
 		expect(await notices.allTextContents()).toEqual(['Attempt 1 was sent back: no tests (next: add tests)']);
@@ -110,9 +87,11 @@ describe('post-evaluation in the panel', () => {
 				planned: true,
 			},
 		]);
-		await panel.send({ type: 'snapshot', state: null, runs: [] });
-		await panel.send({ type: 'events', events: held });
-		const call = panel.page.locator('section.lane[data-agent="a"] .tool-call', { hasText: 'create_issue' });
+		await ui.panel.send({ type: 'snapshot', state: null, runs: [] });
+		await ui.panel.send({ type: 'events', events: held });
+		const call = ui.panel.page.locator('section.lane[data-agent="a"] .tool-call', {
+			hasText: 'create_issue',
+		});
 		await call.getByText('planned, not run').waitFor({ timeout: 5_000 });
 		expect(reduceRunEvents(initialRunState(), held).agents['a']?.toolCalls[0]?.result?.planned).toBe(true);
 	});

@@ -3,69 +3,34 @@
  * a synthetic run with every feature, and the messages each control posts.
  */
 import { join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import {
-	artifactsDir,
-	demoEvents,
-	newPanelContext,
-	openPanel,
-	pageProblems,
-	pastRuns,
-	startHarness,
-	type PanelPage,
-	type PanelServer,
-} from './harness.js';
+import { artifactsDir, demoEvents, openPanel, pageProblems, pastRuns, usePanelPerTest } from './harness.js';
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let browser: Browser;
-let server: PanelServer;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-	browser = harness.browser;
-	server = harness.server;
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(browser);
-	panel = await openPanel(context, server);
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
-});
+const ui = usePanelPerTest();
 
 describe('webview panel', () => {
 	it('posts ready first, and shows the empty panel with the question box and past runs', async () => {
-		const posted = await panel.posted();
+		const posted = await ui.panel.posted();
 		expect(posted[0]).toEqual({ type: 'ready' });
-		await panel.send({ type: 'snapshot', state: null, runs: pastRuns() });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state: null, runs: pastRuns() });
+		const page = ui.panel.page;
 		await expect(page.locator('.empty-state h1').textContent()).resolves.toBe('MassGen');
 		expect(await page.locator('.run-header').isHidden()).toBe(true);
 		expect(await page.locator('#ask-input').isVisible()).toBe(true);
 		expect(await page.locator('.run-row').count()).toBe(3);
-		await panel.screenshot('empty');
+		await ui.panel.screenshot('empty');
 	});
 
 	it('renders a recorded demo run streamed as events: lanes, labels, votes, tally, winner, final answer, changed files', async () => {
-		await panel.send({ type: 'snapshot', state: null, runs: pastRuns() });
+		await ui.panel.send({ type: 'snapshot', state: null, runs: pastRuns() });
 		const events = demoEvents();
 		for (let i = 0; i < events.length; i += 5) {
-			await panel.send({ type: 'events', events: events.slice(i, i + 5) });
+			await ui.panel.send({ type: 'events', events: events.slice(i, i + 5) });
 		}
-		const page = panel.page;
+		const page = ui.panel.page;
 
 		await expect(page.locator('h1.question').textContent()).resolves.toBe(
 			'How should we document this project?',
@@ -113,13 +78,13 @@ describe('webview panel', () => {
 		await expect(rows.first().locator('.change-kind').textContent()).resolves.toBe('added');
 		expect(await page.locator('.accept-all').getAttribute('disabled')).toBeNull();
 
-		await panel.screenshot('demo-run');
+		await ui.panel.screenshot('demo-run');
 	});
 
 	it('renders a run with every feature: tool calls, restarts, invalidated votes, errors, killed agent, approvals, costs', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
-		await panel.send({ type: 'snapshot', state, runs: pastRuns() });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state, runs: pastRuns() });
+		const page = ui.panel.page;
 		expect(await page.locator('section.lane').count()).toBe(4);
 
 		const grok = page.locator('section.lane[data-agent="grok"]');
@@ -178,13 +143,13 @@ describe('webview panel', () => {
 				hasText: 'agent3.1 keeps every issue',
 			})
 			.waitFor({ timeout: 5_000 });
-		await panel.screenshot('rich-run');
+		await ui.panel.screenshot('rich-run');
 	});
 
 	it('shows a live run: streaming lanes, Cancel, and approval cards that post decisions', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('live'));
-		await panel.send({ type: 'snapshot', state, runs: [] });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state, runs: [] });
+		const page = ui.panel.page;
 		await expect(page.locator('.run-status').textContent()).resolves.toContain('Running');
 		expect(await page.locator('.cancel-run').isVisible()).toBe(true);
 		await expect(page.locator('#ask-button').getAttribute('disabled')).resolves.not.toBeNull();
@@ -206,7 +171,7 @@ describe('webview panel', () => {
 		await expect(card.locator('.approval-reason').textContent()).resolves.toBe(
 			'Network access needs your approval.',
 		);
-		await panel.screenshot('live-run');
+		await ui.panel.screenshot('live-run');
 		await page
 			.locator('section.lane[data-agent="gemini"]')
 			.screenshot({ path: join(artifactsDir, 'live-run-approval-lane.png') });
@@ -226,23 +191,23 @@ describe('webview panel', () => {
 		await page.keyboard.type('Use the cached docs instead');
 		await card.getByRole('button', { name: /^Deny/ }).click();
 		await page.locator('.cancel-run').click();
-		const posted = await panel.posted();
+		const posted = await ui.panel.posted();
 		expect(posted.slice(1)).toEqual([
 			{ type: 'approval', requestId: 'req-2', decision: 'deny', note: 'Use the cached docs instead' },
 			{ type: 'cancel' },
 		]);
 		// A second click on the same card posts nothing more.
 		await card.getByRole('button', { name: /^Allow once/ }).click({ force: true });
-		expect((await panel.posted()).length).toBe(3);
+		expect((await ui.panel.posted()).length).toBe(3);
 	});
 
 	it("a new request lands in its agent's lane, reads with the action's verb, and is announced", async () => {
 		const events = richRunEvents('live');
-		await panel.send({ type: 'snapshot', state: reduceRunEvents(initialRunState(), events), runs: [] });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state: reduceRunEvents(initialRunState(), events), runs: [] });
+		const page = ui.panel.page;
 		await page.locator('section.lane[data-agent="gemini"] .approval-card').waitFor({ timeout: 5_000 });
 		const t = events.at(-1)!.t + 10;
-		await panel.send({
+		await ui.panel.send({
 			type: 'events',
 			events: [
 				{
@@ -280,7 +245,7 @@ describe('webview panel', () => {
 			.screenshot({ path: join(artifactsDir, 'approval-in-lane.png') });
 
 		await card.getByRole('button', { name: 'Allow for this run: run npm publish' }).click();
-		expect((await panel.posted()).at(-1)).toEqual({
+		expect((await ui.panel.posted()).at(-1)).toEqual({
 			type: 'approval',
 			requestId: 'req-9',
 			decision: 'allow-run',
@@ -295,24 +260,24 @@ describe('webview panel', () => {
 			['Always allow', 'always'],
 		] as const;
 		for (const [label, decision] of decisions) {
-			await panel.send({ type: 'snapshot', state, runs: [] });
-			await panel.page
+			await ui.panel.send({ type: 'snapshot', state, runs: [] });
+			await ui.panel.page
 				.locator('.approval-card')
 				.getByRole('button', { name: new RegExp(`^${label}`) })
 				.click();
-			expect((await panel.posted()).at(-1)).toEqual({ type: 'approval', requestId: 'req-2', decision });
+			expect((await ui.panel.posted()).at(-1)).toEqual({ type: 'approval', requestId: 'req-2', decision });
 		}
 	});
 
 	it('Open diff, Accept all, Reject and open-run post the right messages', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
-		await panel.send({ type: 'snapshot', state, runs: pastRuns() });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state, runs: pastRuns() });
+		const page = ui.panel.page;
 		await page.getByRole('button', { name: 'Open diff of src/config/load.ts' }).click();
 		await page.locator('.accept-all').click();
 		await page.locator('.reject-all').click();
 		await page.locator('.run-row[data-run-id="20261129-174002-k3p9"]').click();
-		expect((await panel.posted()).slice(1)).toEqual([
+		expect((await ui.panel.posted()).slice(1)).toEqual([
 			{ type: 'open-diff', path: 'src/config/load.ts' },
 			{ type: 'accept' },
 			{ type: 'reject' },
@@ -322,8 +287,8 @@ describe('webview panel', () => {
 
 	it('Ask posts the question (button and Ctrl+Enter) and clears the box; empty questions post nothing', async () => {
 		const state = reduceRunEvents(initialRunState(), demoEvents());
-		await panel.send({ type: 'snapshot', state, runs: [] });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state, runs: [] });
+		const page = ui.panel.page;
 		const input = page.locator('#ask-input');
 		await page.locator('#ask-button').click({ force: true });
 		await input.click();
@@ -332,7 +297,7 @@ describe('webview panel', () => {
 		await input.click();
 		await page.keyboard.type('And a code of conduct');
 		await page.keyboard.press('Control+Enter');
-		expect((await panel.posted()).slice(1)).toEqual([
+		expect((await ui.panel.posted()).slice(1)).toEqual([
 			{ type: 'ask', question: 'Also add a CHANGELOG?' },
 			{ type: 'ask', question: 'And a code of conduct' },
 		]);
@@ -343,9 +308,9 @@ describe('webview panel', () => {
 
 	it('a new run-start in events replaces the previous run', async () => {
 		const state = reduceRunEvents(initialRunState(), demoEvents());
-		await panel.send({ type: 'snapshot', state, runs: [] });
-		await panel.send({ type: 'events', events: richRunEvents('live').slice(0, 6) });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state, runs: [] });
+		await ui.panel.send({ type: 'events', events: richRunEvents('live').slice(0, 6) });
+		const page = ui.panel.page;
 		await expect(page.locator('h1.question').textContent()).resolves.toContain('input validation');
 		await expect(
 			page.locator('section.lane').evaluateAll((lanes) => lanes.map((l) => l.getAttribute('data-agent'))),
@@ -355,7 +320,7 @@ describe('webview panel', () => {
 
 	it('uses the host change set when there is one: +/- lines, renames, files edited since the team read them, accept with the run id; hides actions once settled', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
-		await panel.send({ type: 'snapshot', state, runs: [] });
+		await ui.panel.send({ type: 'snapshot', state, runs: [] });
 		const hunk = {
 			oldStart: 1,
 			oldLines: 1,
@@ -368,7 +333,7 @@ describe('webview panel', () => {
 			sources: ['agent3.final'],
 			replaces: [],
 		};
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: {
 				runId: state.runId!,
@@ -398,7 +363,7 @@ describe('webview panel', () => {
 				],
 			},
 		});
-		const page = panel.page;
+		const page = ui.panel.page;
 		const rows = page.locator('.change');
 		expect(await rows.count()).toBe(2);
 		await expect(rows.first().locator('.change-lines').textContent()).resolves.toBe('+12−3');
@@ -409,11 +374,11 @@ describe('webview panel', () => {
 		await expect(page.locator('.changes-note').textContent()).resolves.toContain(
 			'1 file was edited since the team read it: accepting keeps your edits (merged).',
 		);
-		await panel.screenshot('change-set', false);
+		await ui.panel.screenshot('change-set', false);
 		await page.locator('.accept-all').click();
-		expect((await panel.posted()).at(-1)).toEqual({ type: 'accept', runId: state.runId });
+		expect((await ui.panel.posted()).at(-1)).toEqual({ type: 'accept', runId: state.runId });
 
-		await panel.send({ type: 'change-set', changeSet: null });
+		await ui.panel.send({ type: 'change-set', changeSet: null });
 		expect(await page.locator('.changes-actions').isHidden()).toBe(true);
 		await expect(page.locator('.changes-note').textContent()).resolves.toBe(
 			'No changes are pending any more (accepted or rejected).',
@@ -421,20 +386,20 @@ describe('webview panel', () => {
 	});
 
 	it('fits a narrow side panel', async () => {
-		await panel.page.setViewportSize({ width: 420, height: 900 });
+		await ui.panel.page.setViewportSize({ width: 420, height: 900 });
 		const state = reduceRunEvents(initialRunState(), richRunEvents('live'));
-		await panel.send({ type: 'snapshot', state, runs: pastRuns() });
-		const overflow = await panel.page.evaluate(
+		await ui.panel.send({ type: 'snapshot', state, runs: pastRuns() });
+		const overflow = await ui.panel.page.evaluate(
 			'document.documentElement.scrollWidth - document.documentElement.clientWidth',
 		);
 		expect(overflow).toBe(0);
-		await panel.screenshot('narrow-live-run');
+		await ui.panel.screenshot('narrow-live-run');
 	});
 });
 
 describe('production bundle (dist/, npm run build:webview)', () => {
 	it('boots under the same CSP with zero violations and no test hooks', async () => {
-		const prod = await openPanel(context, server, 'prod');
+		const prod = await openPanel(ui.context, ui.harness.server, 'prod');
 		await prod.send({
 			type: 'snapshot',
 			state: reduceRunEvents(initialRunState(), demoEvents()),

@@ -2,46 +2,16 @@
  * View state survives a reload (VS Code keeps `setState` data; the host resends the snapshot):
  * collapsed and opened sections, the draft question, and scroll positions.
  */
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents } from '../../fixtures/webview/richRun.js';
-import {
-	newPanelContext,
-	openPanel,
-	pageProblems,
-	pastRuns,
-	startHarness,
-	waitForExpression,
-	wrapPage,
-	type PanelPage,
-} from './harness.js';
+import { pastRuns, usePanelPerTest, waitForExpression, wrapPage } from './harness.js';
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(harness.browser, { width: 1100, height: 700 });
-	panel = await openPanel(context, harness.server);
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
-});
+const ui = usePanelPerTest({ viewport: { width: 1100, height: 700 } });
 
 const isOpen = (selector: string) =>
-	panel.page
+	ui.panel.page
 		.locator(selector)
 		.first()
 		.evaluate((element) => (element as unknown as { open: boolean }).open);
@@ -50,8 +20,8 @@ describe('webview view state', () => {
 	it('restores collapsed sections, opened details, the draft question and the page scroll after a reload', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
 		const snapshot = { type: 'snapshot', state, runs: pastRuns() } as const;
-		await panel.send(snapshot);
-		const page = panel.page;
+		await ui.panel.send(snapshot);
+		const page = ui.panel.page;
 
 		expect(await isOpen('#votes > details')).toBe(true);
 		await page.locator('#votes > details > summary').click();
@@ -77,7 +47,7 @@ describe('webview view state', () => {
 
 		await page.reload();
 		await waitForExpression(page, 'window.__posted.length > 0');
-		const reloaded = wrapPage(page, panel.consoleErrors);
+		const reloaded = wrapPage(page, ui.panel.consoleErrors);
 		expect(await reloaded.posted()).toEqual([{ type: 'ready' }]);
 		await reloaded.send(snapshot);
 		await reloaded.frames(3);
@@ -103,21 +73,21 @@ describe('webview view state', () => {
 			page.locator('#ask-input').evaluate((element) => (element as unknown as { value: string }).value),
 		).resolves.toBe('Draft: what about YAML anchors?');
 		expect(await page.evaluate('window.scrollY')).toBe(400);
-		panel = reloaded;
-		await panel.screenshot('after-reload', false);
+		ui.panel = reloaded;
+		await ui.panel.screenshot('after-reload', false);
 	});
 
 	it('forgets per-run choices when another run is shown, keeps section choices', async () => {
 		const rich = reduceRunEvents(initialRunState(), richRunEvents('end'));
-		await panel.send({ type: 'snapshot', state: rich, runs: [] });
-		const page = panel.page;
+		await ui.panel.send({ type: 'snapshot', state: rich, runs: [] });
+		const page = ui.panel.page;
 		await page.locator('section.lane[data-agent="gpt"] .answer > summary').click();
 		await page.locator('#votes > details > summary').click();
 		const other = reduceRunEvents(
 			initialRunState(),
 			richRunEvents('end').map((event) => ({ ...event, runId: '20260115-101501-next' })),
 		);
-		await panel.send({ type: 'snapshot', state: other, runs: [] });
+		await ui.panel.send({ type: 'snapshot', state: other, runs: [] });
 		expect(await isOpen('section.lane[data-agent="gpt"] .answer')).toBe(false);
 		expect(await isOpen('#votes > details')).toBe(false);
 	});

@@ -2,50 +2,18 @@
  * The panel's Revert Run (issue 13): hidden while changes are pending, shown once nothing is, and it
  * posts `revert-run` with the shown run's id (the host runs massgen.revertRun for it).
  */
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents } from '../../fixtures/webview/richRun.js';
-import {
-	newPanelContext,
-	openPanel,
-	pageProblems,
-	startHarness,
-	type PanelPage,
-	type PanelServer,
-} from './harness.js';
+import { usePanelPerTest } from './harness.js';
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let browser: Browser;
-let server: PanelServer;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-	browser = harness.browser;
-	server = harness.server;
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(browser);
-	panel = await openPanel(context, server);
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
-});
+const ui = usePanelPerTest();
 
 describe('webview panel: Revert Run', () => {
 	it('appears once nothing is pending and posts revert-run with the run id', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
-		await panel.send({ type: 'snapshot', state, runs: [] });
+		await ui.panel.send({ type: 'snapshot', state, runs: [] });
 		const file = {
 			path: 'src/config/load.ts',
 			kind: 'modify' as const,
@@ -56,18 +24,18 @@ describe('webview panel: Revert Run', () => {
 			hunks: [],
 			alternatives: [],
 		};
-		await panel.send({
+		await ui.panel.send({
 			type: 'change-set',
 			changeSet: { runId: state.runId!, winner: null, agentCount: 1, files: [file] },
 		});
-		const page = panel.page;
+		const page = ui.panel.page;
 		expect(await page.locator('.accept-all').isVisible()).toBe(true);
 		expect(await page.locator('.revert-run').isHidden()).toBe(true);
 
-		await panel.send({ type: 'change-set', changeSet: null });
+		await ui.panel.send({ type: 'change-set', changeSet: null });
 		const revert = page.locator('.revert-run');
 		expect(await revert.isVisible()).toBe(true);
 		await revert.click();
-		expect((await panel.posted()).at(-1)).toEqual({ type: 'revert-run', runId: state.runId });
+		expect((await ui.panel.posted()).at(-1)).toEqual({ type: 'revert-run', runId: state.runId });
 	});
 });

@@ -3,10 +3,9 @@
  * anything, links never navigate, and the page records zero CSP violations. A control test proves
  * the violation listener does catch a blocked inline handler.
  */
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
-import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
+import { usePanelPerTest } from './harness.js';
 
 const runId = '20260201-120000-xss0';
 const payloads = [
@@ -111,31 +110,11 @@ function hostileRun(): RunEvent[] {
 	return bodies.map((body, seq) => ({ runId, seq, t: seq * 10, ...body }) as RunEvent);
 }
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(harness.browser);
-	panel = await openPanel(context, harness.server);
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
-});
+const ui = usePanelPerTest();
 
 describe('webview security', () => {
 	it('renders hostile content as text or sanitised Markdown: nothing runs, loads or navigates, zero CSP violations', async () => {
-		await panel.send({
+		await ui.panel.send({
 			type: 'snapshot',
 			state: null,
 			runs: [
@@ -148,8 +127,8 @@ describe('webview security', () => {
 				},
 			],
 		});
-		await panel.send({ type: 'events', events: hostileRun() });
-		const page = panel.page;
+		await ui.panel.send({ type: 'events', events: hostileRun() });
+		const page = ui.panel.page;
 
 		// Open everything that renders lazily: answers, tool calls, reasoning.
 		for (const summary of await page
@@ -158,14 +137,14 @@ describe('webview security', () => {
 			.all()) {
 			await summary.click();
 		}
-		await panel.frames();
+		await ui.panel.frames();
 		await page.locator('.final-markdown .md-link').first().click();
 		await page.locator('.final-markdown .md-link').nth(1).click();
 		await new Promise((resolve) => setTimeout(resolve, 300));
 
 		expect(await page.evaluate('window.__xss === undefined')).toBe(true);
-		expect(page.url()).toBe(harness.server.url('test'));
-		expect((await panel.posted()).map((m) => (m as { type: string }).type)).toEqual(['ready']);
+		expect(page.url()).toBe(ui.harness.server.url('test'));
+		expect((await ui.panel.posted()).map((m) => (m as { type: string }).type)).toEqual(['ready']);
 		// No active element came from content anywhere in the page.
 		expect(
 			await page
@@ -215,21 +194,21 @@ describe('webview security', () => {
 		);
 		// `__proto__` is an agent id like any other.
 		expect(await page.locator('section.lane[data-agent="__proto__"]').count()).toBe(1);
-		await panel.screenshot('hostile-content');
+		await ui.panel.screenshot('hostile-content');
 	});
 
 	it('control: the CSP blocks an inline handler and the page records it (the listener works)', async () => {
-		await panel.page.evaluate(
+		await ui.panel.page.evaluate(
 			`document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="window.__xss=true">')`,
 		);
 		await new Promise((resolve) => setTimeout(resolve, 200));
-		expect(await panel.page.evaluate('window.__xss === undefined')).toBe(true);
-		const violations = await panel.violations();
+		expect(await ui.panel.page.evaluate('window.__xss === undefined')).toBe(true);
+		const violations = await ui.panel.violations();
 		expect(violations.map((v) => v.directive)).toContain('script-src-attr');
 		// Reset, so the shared zero-violation check judges only the panel's own behaviour.
-		await panel.page.evaluate(
+		await ui.panel.page.evaluate(
 			'window.__violations.length = 0; document.querySelectorAll("body > img").forEach((i) => i.remove())',
 		);
-		panel.consoleErrors.length = 0;
+		ui.panel.consoleErrors.length = 0;
 	});
 });

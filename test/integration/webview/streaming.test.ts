@@ -3,11 +3,10 @@
  * only the lanes that changed are touched, streamed text is appended (not rebuilt), lanes follow
  * the end unless the user scrolled up, and very long streams are trimmed with a note.
  */
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
 import { MAX_STREAM_CHARS } from '../../../src/protocol/runState.js';
-import { newPanelContext, openPanel, pageProblems, startHarness, type PanelPage } from './harness.js';
+import { usePanelPerTest } from './harness.js';
 
 const runId = '20260301-090000-strm';
 
@@ -39,49 +38,32 @@ class EventSource {
 	}
 }
 
-let harness: Awaited<ReturnType<typeof startHarness>>;
-let context: BrowserContext;
-let panel: PanelPage;
-
-beforeAll(async () => {
-	harness = await startHarness();
-}, 60_000);
-
-afterAll(async () => {
-	await harness?.close();
-});
-
-beforeEach(async () => {
-	context = await newPanelContext(harness.browser);
-	panel = await openPanel(context, harness.server);
-	await panel.send({ type: 'snapshot', state: null, runs: [] });
-});
-
-afterEach(async () => {
-	expect(await pageProblems(panel)).toEqual([]);
-	await context.close();
+const ui = usePanelPerTest({
+	afterOpen: async (p) => {
+		await p.send({ type: 'snapshot', state: null, runs: [] });
+	},
 });
 
 /** Posts each batch as its own `events` message, all within one task (a burst from the host). */
 async function burst(batches: RunEvent[][]): Promise<void> {
 	const messages = batches.map((events) => ({ type: 'events', events }));
-	await panel.page.evaluate(`for (const m of ${JSON.stringify(messages)}) window.postMessage(m, '*');`);
-	await panel.frames(3);
+	await ui.panel.page.evaluate(`for (const m of ${JSON.stringify(messages)}) window.postMessage(m, '*');`);
+	await ui.panel.frames(3);
 }
 
 const streamText = (agentId: string) =>
-	panel.page.evaluate(
+	ui.panel.page.evaluate(
 		`[...document.querySelectorAll('section.lane[data-agent="${agentId}"] .lane-stream .stream-chunk')].map((chunk) => chunk.textContent).join('')`,
 	) as Promise<string>;
 
 describe('webview streaming', () => {
 	it('1,000 text deltas in one burst of 1,000 messages cause at most a few renders, and the text is exact', async () => {
 		const source = new EventSource();
-		await panel.send({ type: 'events', events: source.start(['alpha', 'beta', 'gamma']) });
-		const before = await panel.renders();
+		await ui.panel.send({ type: 'events', events: source.start(['alpha', 'beta', 'gamma']) });
+		const before = await ui.panel.renders();
 		const deltas = source.deltas('alpha', 1_000, (i) => `tok${i} `);
 		await burst(deltas.map((event) => [event]));
-		const renders = (await panel.renders()) - before;
+		const renders = (await ui.panel.renders()) - before;
 		console.log(`renders for 1,000 separate messages: ${renders}`);
 		expect(renders).toBeGreaterThanOrEqual(1);
 		expect(renders).toBeLessThanOrEqual(4);
@@ -90,19 +72,19 @@ describe('webview streaming', () => {
 
 	it('one message carrying 1,000 events is exactly one render', async () => {
 		const source = new EventSource();
-		await panel.send({ type: 'events', events: source.start(['alpha', 'beta']) });
-		const before = await panel.renders();
+		await ui.panel.send({ type: 'events', events: source.start(['alpha', 'beta']) });
+		const before = await ui.panel.renders();
 		await burst([
 			[...source.deltas('alpha', 500, (i) => `a${i} `), ...source.deltas('beta', 500, (i) => `b${i} `)],
 		]);
-		expect((await panel.renders()) - before).toBe(1);
+		expect((await ui.panel.renders()) - before).toBe(1);
 	});
 
 	it('touches only the lanes whose data changed, and appends to the text node instead of replacing it', async () => {
 		const source = new EventSource();
-		await panel.send({ type: 'events', events: source.start(['alpha', 'beta', 'gamma']) });
-		await panel.send({ type: 'events', events: source.deltas('alpha', 3, (i) => `first${i} `) });
-		await panel.page.evaluate(`(() => {
+		await ui.panel.send({ type: 'events', events: source.start(['alpha', 'beta', 'gamma']) });
+		await ui.panel.send({ type: 'events', events: source.deltas('alpha', 3, (i) => `first${i} `) });
+		await ui.panel.page.evaluate(`(() => {
 			window.__mutations = { beta: 0, gamma: 0, alphaNodes: 0 };
 			for (const id of ['beta', 'gamma']) {
 				new MutationObserver((records) => { window.__mutations[id] += records.length; })
@@ -111,9 +93,9 @@ describe('webview streaming', () => {
 			window.__alphaText = document.querySelector('section.lane[data-agent="alpha"] .lane-stream .stream-chunk').firstChild;
 		})()`);
 		for (let i = 0; i < 5; i++) {
-			await panel.send({ type: 'events', events: source.deltas('alpha', 20, (k) => `more${i}.${k} `) });
+			await ui.panel.send({ type: 'events', events: source.deltas('alpha', 20, (k) => `more${i}.${k} `) });
 		}
-		const result = (await panel.page.evaluate(
+		const result = (await ui.panel.page.evaluate(
 			`({ mutations: window.__mutations, sameNode: window.__alphaText === document.querySelector('section.lane[data-agent="alpha"] .lane-stream .stream-chunk').firstChild })`,
 		)) as { mutations: { beta: number; gamma: number }; sameNode: boolean };
 		expect(result.mutations.beta).toBe(0);
@@ -123,45 +105,45 @@ describe('webview streaming', () => {
 
 	it('follows the end of a lane unless the user scrolled up, and resumes at the bottom', async () => {
 		const source = new EventSource();
-		await panel.send({ type: 'events', events: source.start(['alpha']) });
-		const stream = panel.page.locator('section.lane[data-agent="alpha"] .lane-stream');
+		await ui.panel.send({ type: 'events', events: source.start(['alpha']) });
+		const stream = ui.panel.page.locator('section.lane[data-agent="alpha"] .lane-stream');
 		const metrics = () =>
 			stream.evaluate((element) => {
 				const box = element as unknown as { scrollTop: number; scrollHeight: number; clientHeight: number };
 				return { top: box.scrollTop, bottom: box.scrollHeight - box.clientHeight };
 			});
-		await panel.send({ type: 'events', events: source.deltas('alpha', 200, (i) => `line ${i}\n`) });
+		await ui.panel.send({ type: 'events', events: source.deltas('alpha', 200, (i) => `line ${i}\n`) });
 		let m = await metrics();
 		expect(m.bottom).toBeGreaterThan(0);
 		expect(Math.abs(m.top - m.bottom)).toBeLessThanOrEqual(1);
 
 		await stream.hover();
-		await panel.page.mouse.wheel(0, -300);
-		await panel.frames(3);
+		await ui.panel.page.mouse.wheel(0, -300);
+		await ui.panel.frames(3);
 		const scrolledTo = (await metrics()).top;
 		expect(scrolledTo).toBeLessThan(m.bottom - 100);
-		await panel.send({ type: 'events', events: source.deltas('alpha', 100, (i) => `later ${i}\n`) });
+		await ui.panel.send({ type: 'events', events: source.deltas('alpha', 100, (i) => `later ${i}\n`) });
 		m = await metrics();
 		expect(m.top).toBe(scrolledTo);
 
-		await panel.page.mouse.wheel(0, 100_000);
-		await panel.frames(3);
-		await panel.send({ type: 'events', events: source.deltas('alpha', 50, (i) => `end ${i}\n`) });
+		await ui.panel.page.mouse.wheel(0, 100_000);
+		await ui.panel.frames(3);
+		await ui.panel.send({ type: 'events', events: source.deltas('alpha', 50, (i) => `end ${i}\n`) });
 		m = await metrics();
 		expect(Math.abs(m.top - m.bottom)).toBeLessThanOrEqual(1);
 	});
 
 	it('trims very long streams and says how much was dropped', async () => {
 		const source = new EventSource();
-		await panel.send({ type: 'events', events: source.start(['alpha']) });
+		await ui.panel.send({ type: 'events', events: source.start(['alpha']) });
 		const chunk = 'x'.repeat(999) + '\n';
-		await panel.send({ type: 'events', events: source.deltas('alpha', 40, () => chunk) });
+		await ui.panel.send({ type: 'events', events: source.deltas('alpha', 40, () => chunk) });
 		const text = await streamText('alpha');
 		expect(text.length).toBeLessThanOrEqual(MAX_STREAM_CHARS + 4_096);
 		expect(text).toBe(chunk.repeat(40).slice(-text.length));
 		await expect(
-			panel.page.locator('section.lane[data-agent="alpha"] .lane-stream .stream-dropped').textContent(),
+			ui.panel.page.locator('section.lane[data-agent="alpha"] .lane-stream .stream-dropped').textContent(),
 		).resolves.toMatch(/… [\d,]+ earlier characters not shown/);
-		await panel.screenshot('streaming-trimmed', false);
+		await ui.panel.screenshot('streaming-trimmed', false);
 	});
 });
