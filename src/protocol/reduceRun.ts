@@ -195,6 +195,14 @@ function apply(state: RunState, e: RunEvent): RunState {
 				state: 'killed',
 				killedReason: e.reason,
 			}));
+		case 'agent-stopped':
+			return withLane(removeVoter(state, e.agentId), e.agentId, e.t, () => ({
+				state: 'killed',
+				killedReason: 'stopped by the user',
+				stopped: true,
+			}));
+		case 'budget-reached':
+			return state.budget ? { ...state, budget: { ...state.budget, reason: e.reason } } : state;
 		case 'winner-selected':
 			return settleLanes(
 				{
@@ -288,6 +296,15 @@ function startRun(state: RunState, e: RunEventOf<'run-start'>): RunState {
 		question: e.question,
 		workspace: e.workspace,
 		...(e.attachments?.length ? { attachments: e.attachments } : {}),
+		...(e.budget
+			? {
+					budget: {
+						maxCostUsd: e.budget.maxCostUsd?.limit ?? null,
+						maxTokens: e.budget.maxTokens?.limit ?? null,
+						reason: null,
+					},
+				}
+			: {}),
 		status: 'running',
 		agentOrder: [...order, ...extra],
 		agents,

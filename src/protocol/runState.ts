@@ -85,6 +85,8 @@ export interface AgentLane {
 	readonly workflowErrors: number;
 	readonly lastError: LaneError | null;
 	readonly killedReason: string | null;
+	/** The user stopped this agent (Stop agent): `state` is `killed`, shown as stopped. */
+	readonly stopped?: true;
 	readonly inputTokens: number;
 	readonly outputTokens: number;
 	readonly reasoningTokens: number;
@@ -191,6 +193,12 @@ export interface RunState {
 		readonly reason: string;
 		readonly instructions: string;
 	}[];
+	/** The run budget's caps (`run-start`) and why it ended the run; absent: no cap. Spent: the lanes' sums. */
+	readonly budget?: {
+		readonly maxCostUsd: number | null;
+		readonly maxTokens: number | null;
+		readonly reason: string | null;
+	};
 	/** Set by `run-end`. */
 	readonly durationMs: number | null;
 	readonly error: string | null;

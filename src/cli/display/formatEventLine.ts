@@ -83,6 +83,10 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 				: `${event.agentId}: the answer stands${event.verdict === 'auto' ? ' (no verdict)' : ''}`;
 		case 'attempt-start':
 			return `attempt ${event.attempt}: coordination starts again (${event.reason})`;
+		case 'agent-stopped':
+			return `${event.agentId}: stopped by the user`;
+		case 'budget-reached':
+			return `budget: ${event.reason}: no new model call starts`;
 		case 'command-sandbox':
 			// Off and unsandboxed are run notices (warnings) already.
 			return event.mode === 'off' || event.mode === 'none' ? null : event.notice;

@@ -16,6 +16,24 @@ export interface Usage {
 /** `bubblewrap` (Linux), `sandbox-exec` (macOS), or `none` (the user opted out of the wall). */
 export type SandboxMode = 'bubblewrap' | 'sandbox-exec' | 'none';
 
+/** One cap of the run budget and where it came from (the lower of the config's and the user's wins). */
+export interface BudgetCap {
+	readonly limit: number;
+	/** `permissions.max_cost_usd`, `--max-cost`, `massgen.maxCostUsd`, … */
+	readonly source: string;
+}
+
+/** The run budget (architecture §3): caps, spent so far, and why it ended the run. */
+export interface BudgetRecord {
+	readonly maxCostUsd: BudgetCap | null;
+	readonly maxTokens: BudgetCap | null;
+	/** Priced calls only (a call with no known price counts 0). */
+	readonly spentUsd: number;
+	/** Input plus output tokens of every call. */
+	readonly spentTokens: number;
+	readonly reason?: string;
+}
+
 export type RunStatus = 'completed' | 'cancelled' | 'timeout' | 'failed';
 export type Phase = 'coordination' | 'presentation';
 export type ChangeKind = 'add' | 'modify' | 'delete';
@@ -67,6 +85,8 @@ export type RunEventBody =
 			attachments?: AttachmentRecord[];
 			/** Added by `runSession`; absent in logs from before sessions (a one-turn session). */
 			session?: SessionRecord;
+			/** The run's spending caps (nothing spent yet); absent when the run has none. */
+			budget?: BudgetRecord;
 	  }
 	| {
 			type: 'round-start';
@@ -161,6 +181,10 @@ export type RunEventBody =
 			failures: number;
 	  }
 	| { type: 'agent-killed'; agentId: string; reason: string }
+	/** The user stopped one agent (its answers stay; it no longer votes or is waited for). */
+	| { type: 'agent-stopped'; agentId: string; reason: 'user' }
+	/** A cap of the run budget was reached: no new model call starts, calls in flight are stopped. */
+	| { type: 'budget-reached'; kind: 'cost' | 'tokens'; limit: number; spent: number; reason: string }
 	| {
 			type: 'winner-selected';
 			agentId: string;
@@ -220,6 +244,8 @@ export type RunEventBody =
 			durationMs: number;
 			/** A clear message when status is failed (or why a timeout ended without an answer). */
 			error?: string;
+			/** The caps, what was spent, and `reason` when a cap ended the run; absent without caps. */
+			budget?: BudgetRecord;
 	  };
 
 export type RunEventType = RunEventBody['type'];

@@ -31,7 +31,8 @@ export async function runAttempts(host: AttemptsHost): Promise<RunResult> {
 		const presentation = await presentRun(host.finishing(), end);
 		if (presentation.kind === 'ended') return presentation.result;
 		const presented = presentation.attempt;
-		if (attempt > host.settings.maxOrchestrationRestarts) {
+		// Over budget no call starts: the presented answer is final, unchecked.
+		if (attempt > host.settings.maxOrchestrationRestarts || host.finishing().spend.reached) {
 			return endPresented(host.finishing(), presented, restarts);
 		}
 		const verdict = await evaluateAttempt(host.finishing(), presented, attempt);

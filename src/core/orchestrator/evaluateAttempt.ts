@@ -17,6 +17,7 @@ export async function evaluateAttempt(
 	const controller = new AbortController();
 	const forward = () => controller.abort(run.signal.reason);
 	run.signal.addEventListener('abort', forward, { once: true });
+	run.spend.signal.addEventListener('abort', forward, { once: true });
 	const timer = setTimeout(
 		() => controller.abort(stopReasons.presentationTimeout),
 		run.host.settings.presentationTimeoutMs,
@@ -36,8 +37,11 @@ export async function evaluateAttempt(
 	} finally {
 		clearTimeout(timer);
 		run.signal.removeEventListener('abort', forward);
+		run.spend.signal.removeEventListener('abort', forward);
 	}
-	if (verdict.kind === 'stopped' && !run.signal.aborted) verdict = { kind: 'auto', why: 'timed out' };
+	if (verdict.kind === 'stopped' && !run.signal.aborted) {
+		verdict = { kind: 'auto', why: run.spend.reached?.reason ?? 'timed out' };
+	}
 	if (verdict.kind === 'stopped') return verdict;
 	run.host.emit({
 		type: 'evaluation-end',

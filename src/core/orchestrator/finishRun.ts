@@ -8,9 +8,11 @@ import { stopReasons } from './agentRuntime.js';
 import type { AnswerRecord, Board } from './board.js';
 import { selectWinner } from './selectWinner.js';
 import type { AnswerChangeSet, RestartRecord, RunResult } from './types.js';
+import type { SpendGuard } from './spendGuard.js';
 import type { UsageLedger } from './usageLedger.js';
 
-export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted';
+/** `budget`: a cap of the run budget was reached (no presentation call: the stored answer stands). */
+export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted' | 'budget';
 
 /** The orchestrator's state that ending a run reads; the orchestrator hands it over, nothing reaches in. */
 export interface FinishingRun {
@@ -21,6 +23,8 @@ export interface FinishingRun {
 	readonly board: Board;
 	readonly runtimes: ReadonlyMap<string, AgentRuntime>;
 	readonly ledger: UsageLedger;
+	/** The run budget: its `signal` stops the presentation and post-evaluation when a cap is reached. */
+	readonly spend: SpendGuard;
 	readonly workspace: Workspace;
 }
 
@@ -54,13 +58,15 @@ export async function presentRun(run: FinishingRun, end: CoordinationEnd | undef
 	const winner = selectWinner(answers, run.board.votes());
 	const timedOut = end === 'timeout';
 	if (!winner) {
-		const why = timedOut ? 'the coordination timeout passed before any answer' : failureSummary(run);
+		const why = timedOut
+			? 'the coordination timeout passed before any answer'
+			: (run.spend.reached?.reason ?? failureSummary(run));
 		return ended(finish(run, timedOut ? 'timeout' : 'failed', { error: why }));
 	}
 	run.host.emit({ type: 'winner-selected', ...winner });
 	const rt = run.runtimes.get(winner.agentId)!;
 	const stored = run.board.latestAnswer(winner.agentId)!;
-	const presented = rt.killed ? undefined : await present(run, rt, stored);
+	const presented = rt.killed || run.spend.reached ? undefined : await present(run, rt, stored);
 	if (run.signal.aborted) return ended(finish(run, 'cancelled', {}));
 	const overlay = presented?.overlay ?? run.workspace.createOverlay(stored.overlay);
 	const changes = presented?.changes ?? (await overlay.changes());
@@ -114,7 +120,8 @@ async function presentSingle(run: FinishingRun): Promise<Presentation> {
 	const presented = await present(run, rt, undefined);
 	if (run.signal.aborted) return { kind: 'ended', result: finish(run, 'cancelled', {}) };
 	if (!presented?.text) {
-		const error = `${rt.spec.id} produced no answer${rt.lastError ? `: ${rt.lastError}` : ''}`;
+		const why = run.spend.reached?.reason ?? rt.lastError;
+		const error = `${rt.spec.id} produced no answer${why ? `: ${why}` : ''}`;
 		return { kind: 'ended', result: finish(run, 'failed', { error }) };
 	}
 	return {
@@ -136,6 +143,8 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 	const controller = new AbortController();
 	const forward = () => controller.abort(run.signal.reason);
 	run.signal.addEventListener('abort', forward, { once: true });
+	const overBudget = () => controller.abort(stopReasons.coordinationEnded);
+	run.spend.signal.addEventListener('abort', overBudget, { once: true });
 	const timer = setTimeout(
 		() => controller.abort(stopReasons.presentationTimeout),
 		run.host.settings.presentationTimeoutMs,
@@ -171,6 +180,7 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 	} finally {
 		clearTimeout(timer);
 		run.signal.removeEventListener('abort', forward);
+		run.spend.signal.removeEventListener('abort', overBudget);
 	}
 }
 
@@ -187,6 +197,7 @@ function finish(
 	},
 ): RunResult {
 	const base = emptyResult(run);
+	const budget = run.spend.record();
 	const result: RunResult = {
 		...base,
 		status,
@@ -205,12 +216,14 @@ function finish(
 		...(parts.answerChanges && status !== 'cancelled' ? { answerChanges: parts.answerChanges } : {}),
 		...(parts.restarts ? { restarts: parts.restarts } : {}),
 		...(parts.error ? { error: parts.error } : {}),
+		...(budget ? { budget } : {}),
 	};
 	run.host.emit({
 		type: 'run-end',
 		status,
 		durationMs: result.durationMs,
 		...(parts.error ? { error: parts.error } : {}),
+		...(budget ? { budget } : {}),
 	});
 	return result;
 }

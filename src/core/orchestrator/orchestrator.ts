@@ -23,6 +23,7 @@ import {
 	type RunToolsSession,
 	type Turn,
 } from './types.js';
+import { SpendGuard } from './spendGuard.js';
 import { UsageLedger } from './usageLedger.js';
 
 /**
@@ -44,6 +45,7 @@ export class Orchestrator implements AgentHost {
 	restartFeedback = '';
 	private readonly runtimes = new Map<string, AgentRuntime>();
 	private readonly ledger = new UsageLedger();
+	private readonly spend: SpendGuard;
 	/** Aborted on cancel; every execution's signal follows it. */
 	private readonly signal: AbortSignal;
 	private readonly queue = new EventQueue<RunEvent>();
@@ -66,6 +68,11 @@ export class Orchestrator implements AgentHost {
 		this.question = options.question;
 		this.history = options.history ?? [];
 		this.attachments = options.attachments ?? [];
+		this.spend = new SpendGuard(options.budget ?? null, (event) => {
+			this.emit(event);
+			this.endCoordination?.('budget');
+			void this.stopAll(stopReasons.coordinationEnded);
+		});
 		// One internal signal that every execution listens to (many listeners by design).
 		const controller = new AbortController();
 		setMaxListeners(0, controller.signal);
@@ -133,6 +140,7 @@ export class Orchestrator implements AgentHost {
 			workspace: this.options.workspace.root,
 			agents,
 			...(attachments.length ? { attachments } : {}),
+			...(this.options.budget ? { budget: this.spend.record() } : {}),
 		});
 		if (this.attachments.some((attachment) => attachment.kind === 'image')) {
 			for (const { spec } of this.runtimes.values()) {
@@ -196,8 +204,8 @@ export class Orchestrator implements AgentHost {
 
 	/** What `finishRun` reads (and `emit`, through the host); it keeps no state of its own. */
 	private finishing(): FinishingRun {
-		const { runId, signal, board, runtimes, ledger } = this;
-		return { host: this, runId, signal, board, runtimes, ledger, workspace: this.options.workspace };
+		const { runId, signal, board, runtimes, ledger, spend } = this;
+		return { host: this, runId, signal, board, runtimes, ledger, spend, workspace: this.options.workspace };
 	}
 
 	private async openTools(): Promise<void> {
@@ -349,11 +357,19 @@ export class Orchestrator implements AgentHost {
 		this.schedule();
 	}
 
-	private kill(rt: AgentRuntime, reason: string): void {
+	/** Stop agent (the user's): as killed, but its own event; no effect outside coordination. */
+	stopAgent(agentId: string): boolean {
+		const rt = this.runtimes.get(agentId);
+		if (rt === undefined || rt.killed || !this.coordinating) return false;
+		this.kill(rt, 'stopped by the user', { type: 'agent-stopped', agentId, reason: 'user' });
+		return true;
+	}
+
+	private kill(rt: AgentRuntime, reason: string, event?: RunEventBody): void {
 		if (rt.killed) return;
 		rt.killed = true;
 		this.board.removeVote(rt.spec.id);
-		this.emit({ type: 'agent-killed', agentId: rt.spec.id, reason });
+		this.emit(event ?? { type: 'agent-killed', agentId: rt.spec.id, reason });
 		rt.running?.controller.abort(stopReasons.killed);
 		this.checkConsensus();
 		this.schedule();
@@ -415,7 +431,7 @@ export class Orchestrator implements AgentHost {
 	recordUsage(agentId: string, usage: Usage): void {
 		const costUsd = this.ledger.record(agentId, usage, this.runtimes.get(agentId)?.spec.price);
 		this.emit({ type: 'usage', agentId, usage, costUsd });
-		this.tools?.usage(agentId, costUsd);
+		if (this.spend.add(usage, costUsd)) this.tools?.usage(agentId, costUsd);
 	}
 
 	async callFailed(agentId: string, error: ProviderError, signal: AbortSignal): Promise<boolean> {
@@ -450,8 +466,9 @@ export class Orchestrator implements AgentHost {
 	}
 
 	callAborted(event: Omit<RunEventOf<'call-aborted'>, 'runId' | 'seq' | 't'>): void {
-		this.ledger.aborted(event.agentId, event.usage, this.runtimes.get(event.agentId)?.spec.price);
+		const price = this.runtimes.get(event.agentId)?.spec.price;
 		this.emit(event);
+		this.spend.add(event.usage, this.ledger.aborted(event.agentId, event.usage, price));
 	}
 
 	firstOutputEstimate(agentId: string): FirstOutputEstimate {

@@ -5,6 +5,7 @@ import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
 import type {
 	AttachmentRecord,
+	BudgetRecord,
 	Phase,
 	RunEventBody,
 	RunStatus,
@@ -127,6 +128,8 @@ export interface RunOptions {
 	 * approvals: `createRunTools` in `core/tools/guardedRunTools.ts`. Omitted = workspace tools only.
 	 */
 	readonly tools?: RunTools;
+	/** The run budget's cost and token caps (`permissions/runBudget.ts` `budgetCaps`); omitted = none. */
+	readonly budget?: Pick<BudgetRecord, 'maxCostUsd' | 'maxTokens'>;
 }
 
 /** Opens the run's extra tools once, when the run starts. */
@@ -212,6 +215,8 @@ export interface RunResult {
 	readonly startedAt?: string;
 	/** The conversation this run is a turn of (added by `runSession`; absent in results from before sessions). */
 	readonly session?: SessionRecord;
+	/** The run budget: caps, spent, and why it ended the run (absent when the run had no cap). */
+	readonly budget?: BudgetRecord;
 	/** Attempts that post-evaluation sent back, oldest first (absent when none was). */
 	readonly restarts?: readonly RestartRecord[];
 }

@@ -11,9 +11,9 @@ export class UsageLedger {
 		return this.add(agentId, usage, price, 0);
 	}
 
-	/** Counts a call that ended early, with the tokens the provider reported for it (if any). */
-	aborted(agentId: string, usage: Usage | undefined, price: ModelPrice | undefined): void {
-		this.add(agentId, usage ?? { inputTokens: 0, outputTokens: 0 }, price, 1);
+	/** Counts a call that ended early, with the tokens the provider reported for it (if any); returns its cost. */
+	aborted(agentId: string, usage: Usage | undefined, price: ModelPrice | undefined): number | null {
+		return this.add(agentId, usage ?? { inputTokens: 0, outputTokens: 0 }, price, 1);
 	}
 
 	/** One entry per agent, in the given order (agents that made no call have zeros). */

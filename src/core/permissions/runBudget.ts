@@ -2,6 +2,8 @@
  * The per-run budget: a cap on tool calls (every tool, workspace tools included) and on the
  * run's model cost. Reaching it stops the agent that reaches it, with a message naming the cap.
  */
+import type { BudgetCap, BudgetRecord } from '../events/runEvents.js';
+
 export interface BudgetLimits {
 	/** null = no cap. */
 	readonly maxToolCalls: number | null;
@@ -46,4 +48,30 @@ export class RunBudget {
 		if (max === null || this.costUsd <= max) return null;
 		return `the run's cost budget is used up ($${this.costUsd.toFixed(4)} spent, max_cost_usd: ${max})`;
 	}
+}
+
+/** A cap one place asks for (null/undefined = that place sets none). */
+export interface CapRequest {
+	readonly limit: number | null | undefined;
+	readonly source: string;
+}
+
+/** The lowest of the caps asked for, naming where it came from; null when none is set. */
+export function lowerCap(requests: readonly CapRequest[]): BudgetCap | null {
+	let lowest: BudgetCap | null = null;
+	for (const { limit, source } of requests) {
+		if (limit === null || limit === undefined || !Number.isFinite(limit) || limit <= 0) continue;
+		if (lowest === null || limit < lowest.limit) lowest = { limit, source };
+	}
+	return lowest;
+}
+
+/** The run's caps as `run-start` and `result.json` carry them; null when there is none. */
+export function budgetCaps(
+	cost: readonly CapRequest[],
+	tokens: readonly CapRequest[],
+): Pick<BudgetRecord, 'maxCostUsd' | 'maxTokens'> | null {
+	const maxCostUsd = lowerCap(cost);
+	const maxTokens = lowerCap(tokens);
+	return maxCostUsd === null && maxTokens === null ? null : { maxCostUsd, maxTokens };
 }

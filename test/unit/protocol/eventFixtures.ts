@@ -126,6 +126,14 @@ const samples: Samples = {
 		failures: 1,
 	},
 	'agent-killed': { type: 'agent-killed', agentId: 'bob', reason: 'failed 3 times' },
+	'agent-stopped': { type: 'agent-stopped', agentId: 'bob', reason: 'user' },
+	'budget-reached': {
+		type: 'budget-reached',
+		kind: 'cost',
+		limit: 0.01,
+		spent: 0.0123,
+		reason: 'cost budget reached: $0.0123 of $0.0100 (--max-cost)',
+	},
 	'winner-selected': {
 		type: 'winner-selected',
 		agentId: 'alice',
