@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent, RunEventOf, RunEventType } from '../../../src/core/events/runEvents.js';
+import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
+import type { BudgetCaps } from '../../../src/core/orchestrator/spendGuard.js';
+import type { AgentSpec } from '../../../src/core/orchestrator/types.js';
+import {
+	ScriptedModel,
+	type ScriptedHandler,
+	type ScriptedModelOptions,
+} from '../../../src/core/providers/scriptedModel.js';
+import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import {
+	answer,
+	answerThenVote,
+	fastSettings,
+	look,
+	makeWorkspaceDir,
+	read,
+	vote,
+} from '../../fakes/team.js';
+
+/** $1,000 per million tokens: a scripted call's default usage (100 in, 50 out) costs $0.15. */
+const price = { input: 1_000, output: 1_000 };
+
+interface Member {
+	readonly id: string;
+	readonly handler: ScriptedHandler;
+	readonly options?: ScriptedModelOptions;
+}
+
+/** Runs the team; `onEvent` may act on the orchestrator mid-run (Stop agent). */
+async function run(
+	members: readonly Member[],
+	budget?: BudgetCaps,
+	onEvent?: (event: RunEvent, orchestrator: Orchestrator) => void,
+) {
+	const models = new Map<string, ScriptedModel>();
+	const agents: AgentSpec[] = members.map((member) => {
+		const model = new ScriptedModel(member.handler, member.options);
+		models.set(member.id, model);
+		return { id: member.id, model, price };
+	});
+	const orchestrator = new Orchestrator({
+		question: 'What is 2 + 2?',
+		workspace: await createWorkspace(makeWorkspaceDir()),
+		agents,
+		settings: fastSettings,
+		anonymousOrder: 'config',
+		...(budget ? { budget } : {}),
+	});
+	const events: RunEvent[] = [];
+	for await (const event of orchestrator.run()) {
+		events.push(event);
+		onEvent?.(event, orchestrator);
+	}
+	const of = <T extends RunEventType>(type: T) =>
+		events.filter((event): event is RunEventOf<T> => event.type === type);
+	const requests = (id: string) => models.get(id)!.requests.length;
+	return { result: orchestrator.result!, events, of, requests };
+}
+
+const cost = (limit: number): BudgetCaps => ({
+	maxCostUsd: { limit, source: '--max-cost' },
+	maxTokens: null,
+});
+
+describe('run budget', () => {
+	it('a cost cap reached mid-coordination ends the run with the stored answers, no presentation', async () => {
+		const team = await run(
+			[
+				{ id: 'alice', handler: () => answer('four'), options: { latencyMs: 5 } },
+				{ id: 'bob', handler: () => answer('4'), options: { latencyMs: 40 } },
+			],
+			cost(0.25),
+		);
+		// alice's call ($0.15) leaves room; bob's ($0.30 in all) reaches the cap: nothing else starts.
+		const reason = 'cost budget reached: $0.3000 of $0.2500 (--max-cost)';
+		expect(team.of('budget-reached')).toMatchObject([{ kind: 'cost', limit: 0.25, spent: 0.3, reason }]);
+		expect(team.requests('alice') + team.requests('bob')).toBe(2);
+		expect(team.of('presentation-start')).toEqual([]);
+		expect(team.result.status).toBe('completed');
+		expect(team.result.answers.map((a) => a.content).sort()).toEqual(['4', 'four']);
+		// No votes: the earliest answer is the best-supported (MassGen's rule); it stands as it was stored.
+		expect(team.result.winner).toEqual({ agentId: 'alice', label: 'agent1.1' });
+		expect(team.result.finalAnswer).toBe('four');
+		const budget = {
+			maxCostUsd: { limit: 0.25, source: '--max-cost' },
+			maxTokens: null,
+			spentUsd: 0.3,
+			spentTokens: 300,
+			reason,
+		};
+		expect(team.result.budget).toEqual(budget);
+		expect(team.of('run-end')[0]!.budget).toEqual(budget);
+		expect(team.of('run-start')[0]!.budget).toEqual({
+			...budget,
+			spentUsd: 0,
+			spentTokens: 0,
+			reason: undefined,
+		});
+	});
+
+	it('a token cap stops the calls in flight; a run without an answer fails with the reason', async () => {
+		const team = await run(
+			[
+				{ id: 'alice', handler: () => look, options: { usage: { inputTokens: 900, outputTokens: 200 } } },
+				{ id: 'bob', handler: () => answer('4'), options: { latencyMs: 60_000 } },
+			],
+			{ maxCostUsd: null, maxTokens: { limit: 1_000, source: 'massgen.maxTokens' } },
+		);
+		expect(team.of('budget-reached')[0]!.reason).toBe(
+			'token budget reached: 1,100 of 1,000 tokens (massgen.maxTokens)',
+		);
+		expect(team.of('call-aborted')).toMatchObject([{ agentId: 'bob', reason: 'stopped' }]);
+		expect(team.requests('alice')).toBe(1);
+		expect(team.result.status).toBe('failed');
+		expect(team.result.error).toBe(team.of('budget-reached')[0]!.reason);
+		expect(team.result.answers).toEqual([]);
+	});
+
+	it('without caps nothing is recorded', async () => {
+		const team = await run([{ id: 'solo', handler: () => ({ text: 'four' }) }]);
+		expect(team.result.budget).toBeUndefined();
+		expect(team.of('run-start')[0]!.budget).toBeUndefined();
+		expect(team.result.finalAnswer).toBe('four');
+	});
+});
+
+describe('Stop agent', () => {
+	it('the stopped agent leaves the vote, its answer stays, and the run goes on to the presentation', async () => {
+		let bobCalls = 0;
+		const bob: ScriptedHandler = (request) => {
+			if (read.isPresentation(request)) return { text: 'bob presents' };
+			bobCalls++;
+			return bobCalls === 1 ? answer('bob: 4') : { ...vote('agent2'), latencyMs: 60_000 };
+		};
+		let aliceCalls = 0;
+		const alice: ScriptedHandler = (request) => {
+			if (read.isPresentation(request)) return { text: 'alice presents' };
+			aliceCalls++;
+			return aliceCalls === 1 ? { ...answer('alice: four'), latencyMs: 20 } : vote('agent2');
+		};
+		let stopped: boolean | undefined;
+		const team = await run(
+			[
+				{ id: 'alice', handler: alice, options: { latencyMs: 5 } },
+				{ id: 'bob', handler: bob, options: { latencyMs: 5 } },
+			],
+			undefined,
+			(event, orchestrator) => {
+				if (event.type === 'round-start' && event.agentId === 'bob' && event.round === 2) {
+					stopped = orchestrator.stopAgent('bob');
+				}
+			},
+		);
+		expect(stopped).toBe(true);
+		expect(team.of('agent-stopped')).toMatchObject([{ agentId: 'bob', reason: 'user' }]);
+		expect(team.of('agent-killed')).toEqual([]);
+		// alice's vote alone is consensus; bob's answer won it and stands (a stopped agent does not present).
+		expect(team.of('winner-selected')[0]).toMatchObject({ agentId: 'bob', label: 'agent2.1' });
+		expect(team.of('presentation-start')).toEqual([]);
+		expect(team.result.status).toBe('completed');
+		expect(team.result.finalAnswer).toBe('bob: 4');
+		expect(team.result.votes).toMatchObject([{ voter: 'alice', votedFor: 'bob' }]);
+	});
+
+	it('stopping an unknown agent, or after coordination, does nothing', async () => {
+		let late: boolean | undefined;
+		let unknown: boolean | undefined;
+		const team = await run(
+			[
+				{ id: 'alice', handler: answerThenVote('a') },
+				{ id: 'bob', handler: answerThenVote('b') },
+			],
+			undefined,
+			(event, orchestrator) => {
+				if (event.type === 'run-start') unknown = orchestrator.stopAgent('nobody');
+				if (event.type === 'presentation-start') late = orchestrator.stopAgent(event.agentId);
+			},
+		);
+		expect(unknown).toBe(false);
+		expect(late).toBe(false);
+		expect(team.of('agent-stopped')).toEqual([]);
+		expect(team.result.finalAnswer).toBe('final:a');
+	});
+});
