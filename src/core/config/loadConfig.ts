@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document, YAMLError } from 'yaml';
+import { isRateLimitTable, mapAg2Agents } from './ag2Agents.js';
 import { hasErrors, sortIssues } from './configIssue.js';
 import type { ConfigIssue } from './configIssue.js';
 import { isRecord } from './isRecord.js';
@@ -134,7 +135,21 @@ function load(text: string, file: string): ConfigLoadResult {
 		return rootError('root-not-mapping', message, source.locate([], 'value'));
 	}
 
+	if (isRateLimitTable(raw)) {
+		const message =
+			"this is MassGen's rate-limit table (provider → model → rpm/tpm/rpd), which its Python " +
+			"backends read, not a team config: it has no 'agents:'";
+		return rootError('python-only', message, { line: 1, col: 1 });
+	}
+
 	const issues = [...syntax];
+	const ag2 = mapAg2Agents(raw);
+	for (const found of ag2.issues) {
+		const pos = locate(doc, lineCounter, found.path, 'key');
+		issues.push(issue(found.severity, found.code, found.message, pos, found.path));
+	}
+	if (hasErrors(issues)) return done(issues);
+	raw = ag2.raw;
 	for (const warning of auditKeys(raw)) {
 		const pos = locate(doc, lineCounter, warning.path, warning.target);
 		issues.push(issue('warning', warning.code, warning.message, pos, warning.path));

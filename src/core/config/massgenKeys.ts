@@ -89,7 +89,10 @@ export const unsupportedKeys: Readonly<Record<KeyLocation, Readonly<Record<strin
 	]),
 	context_path: {},
 	timeout_settings: {},
-	ui: keys(['automation_mode', 'debug'], { hint: 'use the command-line flags' }),
+	ui: {
+		...keys(['automation_mode', 'debug'], { hint: 'use the command-line flags' }),
+		type: { hint: 'MassGen reads ui.display_type', ignoredByMassGen: true, always: true },
+	},
 	mcp_server: {
 		security: { hint: 'the permission engine and approvals decide what MCP tools may do', always: true },
 		timeout: { hint: 'use timeout_settings.mcp_tool_timeout_seconds' },
