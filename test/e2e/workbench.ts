@@ -100,6 +100,12 @@ export class Workbench {
 		await this.page.getByRole('treeitem', { name }).first().waitFor({ timeout: 60_000 });
 	}
 
+	/** Opens `name` from the explorer in an editor, as a double click does, and waits for its focus. */
+	async openInEditor(name: string): Promise<void> {
+		await this.page.getByRole('treeitem', { name }).first().dblclick();
+		await this.page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+	}
+
 	/**
 	 * Runs a command from the palette by its full title ("MassGen: Show Panel"). The palette's list is
 	 * computed when it opens, so a command the extension host has not registered yet never appears:

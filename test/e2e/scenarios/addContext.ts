@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttachmentRecord, RunEvent } from '../../../src/core/events/runEvents';
-import { repoRoot } from '../workbench';
-import type { Scenario } from './scenario';
+import { installTeam, type Scenario } from './scenario';
 
 /**
  * Like a user (issue 12): hello.ts open, F1 → "MassGen: Add Context…" → Open Editors; the
@@ -13,17 +12,12 @@ import type { Scenario } from './scenario';
 export const addContext: Scenario = {
 	name: 'add context: the palette command picks an open editor; the chip lands in the ask box and reaches the run',
 	prepareWorkspace(folder) {
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(
-			join(repoRoot, 'test', 'fixtures', 'vscode', 'team.yaml'),
-			join(folder, '.massgen', 'config.yaml'),
-		);
+		installTeam(folder, 'test', 'fixtures', 'vscode', 'team.yaml');
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
 		await workbench.waitForExplorer('hello.ts');
-		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
-		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.openInEditor('hello.ts');
 
 		await workbench.runCommand('MassGen: Add Context…', { opensInput: true });
 		await workbench.pickQuickItem('Add Context', 'Open Editors');

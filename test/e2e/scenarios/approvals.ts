@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, resultsDir } from '../workbench';
-import type { Scenario } from './scenario';
+import { resultsDir } from '../workbench';
+import { installTeam, type Scenario } from './scenario';
 
 const question = 'Release version 1.0';
 const agents = ['builder', 'tester'];
@@ -20,11 +20,7 @@ const note = 'Publishing is for maintainers.';
 export const approvals: Scenario = {
 	name: 'approvals: an agent asks to run a command, the card appears in the panel, Deny → the run continues to a winner',
 	prepareWorkspace(folder) {
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(
-			join(repoRoot, 'test', 'fixtures', 'vscode', 'approvals-team.yaml'),
-			join(folder, '.massgen', 'config.yaml'),
-		);
+		installTeam(folder, 'test', 'fixtures', 'vscode', 'approvals-team.yaml');
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
@@ -32,8 +28,7 @@ export const approvals: Scenario = {
 		const mark = (what: string) =>
 			console.log(`       ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
 		await workbench.waitForExplorer('hello.ts');
-		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
-		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.openInEditor('hello.ts');
 
 		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
 		await workbench.answerInputBox(/read-only/, question);

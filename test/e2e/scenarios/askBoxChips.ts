@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttachmentRecord, RunEvent } from '../../../src/core/events/runEvents';
-import { repoRoot, resultsDir } from '../workbench';
-import type { Scenario } from './scenario';
+import { resultsDir } from '../workbench';
+import { installTeam, type Scenario } from './scenario';
 
 /**
  * Like a user, in the panel's ask box (issue 12): `#hel` lists the workspace's matches (hello.ts,
@@ -15,11 +15,7 @@ import type { Scenario } from './scenario';
 export const askBoxChips: Scenario = {
 	name: 'ask box: # completion adds a file chip, a pasted image shows as a thumbnail chip, × removes a chip from the request',
 	prepareWorkspace(folder) {
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(
-			join(repoRoot, 'test', 'fixtures', 'vscode', 'team.yaml'),
-			join(folder, '.massgen', 'config.yaml'),
-		);
+		installTeam(folder, 'test', 'fixtures', 'vscode', 'team.yaml');
 	},
 	async run(workbench, folder) {
 		await workbench.waitForExplorer('hello.ts');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../workbench';
-import type { Scenario } from './scenario';
+import { installTeam, type Scenario } from './scenario';
 
 const question = 'How should we document this project?';
 const agents = ['planner', 'reviewer', 'skeptic'];
@@ -17,8 +16,7 @@ const agents = ['planner', 'reviewer', 'skeptic'];
 export const askTeam: Scenario = {
 	name: 'palette: MassGen: Ask Team → question → the panel shows lanes, votes, winner and final answer',
 	prepareWorkspace(folder) {
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(join(repoRoot, 'configs', 'demo.yaml'), join(folder, '.massgen', 'config.yaml'));
+		installTeam(folder, 'configs', 'demo.yaml');
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
@@ -27,8 +25,7 @@ export const askTeam: Scenario = {
 			console.log(`       ${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
 		await workbench.waitForExplorer('hello.ts');
 		// An editor with the keyboard focus: the run must not take it away.
-		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
-		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.openInEditor('hello.ts');
 
 		mark('workbench ready, editor focused');
 		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });

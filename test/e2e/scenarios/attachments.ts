@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot } from '../workbench';
-import type { Scenario } from './scenario';
+import { installTeam, type Scenario } from './scenario';
 
 /**
  * Like a user (issue 12): hello.ts open with its line selected, F1 → "MassGen: Ask Team". The
@@ -13,17 +10,12 @@ import type { Scenario } from './scenario';
 export const attachments: Scenario = {
 	name: 'attachments: Ask Team from an editor attaches the selection (input box and panel header say so); the button drops it',
 	prepareWorkspace(folder) {
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(
-			join(repoRoot, 'test', 'fixtures', 'vscode', 'team.yaml'),
-			join(folder, '.massgen', 'config.yaml'),
-		);
+		installTeam(folder, 'test', 'fixtures', 'vscode', 'team.yaml');
 	},
 	async run(workbench) {
 		const { page } = workbench;
 		await workbench.waitForExplorer('hello.ts');
-		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
-		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.openInEditor('hello.ts');
 		await page.keyboard.press('Control+A');
 
 		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
@@ -37,8 +29,7 @@ export const attachments: Scenario = {
 		assert.deepEqual(await listed.allTextContents(), ['hello.ts line 1']);
 		await workbench.screenshot('attachments-02-header');
 
-		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
-		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.openInEditor('hello.ts');
 		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
 		const widget = page.locator('.quick-input-widget');
 		await widget

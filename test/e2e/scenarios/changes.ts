@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
 	addedFinal,
@@ -12,8 +12,8 @@ import {
 	notesFinal,
 	notesPath,
 } from '../../fixtures/changes/files';
-import { repoRoot, resultsDir, type Workbench } from '../workbench';
-import type { Scenario } from './scenario';
+import { resultsDir, type Workbench } from '../workbench';
+import { installTeam, type Scenario } from './scenario';
 
 const question = 'Document the math helpers';
 
@@ -59,17 +59,12 @@ export const changes: Scenario = {
 	name: 'change review: the diff opens after the run; Accept All from the notification; Accept File / Reject Changes from the editor title',
 	prepareWorkspace(folder) {
 		writeBase(folder);
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(
-			join(repoRoot, 'test', 'fixtures', 'changes', 'team.yaml'),
-			join(folder, '.massgen', 'config.yaml'),
-		);
+		installTeam(folder, 'test', 'fixtures', 'changes', 'team.yaml');
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
 		await workbench.waitForExplorer('hello.ts');
-		await page.getByRole('treeitem', { name: 'hello.ts' }).first().dblclick();
-		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.openInEditor('hello.ts');
 
 		await askTeam(workbench);
 		await waitForAppDiff(workbench);

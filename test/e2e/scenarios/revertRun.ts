@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../workbench';
-import type { Scenario } from './scenario';
+import { installTeam, type Scenario } from './scenario';
 
 // The texts of test/fixtures/changes/revert-team.yaml (its presentation edits line 3, adds and deletes a file).
 const settingsPath = 'revert-demo/settings.ts';
@@ -41,11 +40,7 @@ export const revertRun: Scenario = {
 		mkdirSync(join(folder, 'revert-demo'), { recursive: true });
 		writeFileSync(join(folder, settingsPath), settingsBase);
 		writeFileSync(join(folder, oldPath), '# Old notes\n');
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(
-			join(repoRoot, 'test', 'fixtures', 'changes', 'revert-team.yaml'),
-			join(folder, '.massgen', 'config.yaml'),
-		);
+		installTeam(folder, 'test', 'fixtures', 'changes', 'revert-team.yaml');
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calcBase, calcFixed, calcPath } from '../../fixtures/changes/files';
-import { repoRoot } from '../workbench';
-import type { Scenario } from './scenario';
+import { installTeam, type Scenario } from './scenario';
 
 /**
  * Like a user (issue 4, Review Selection): select lines 3-6 of a file, right-click → "Review
@@ -15,11 +14,7 @@ export const review: Scenario = {
 	prepareWorkspace(folder) {
 		mkdirSync(join(folder, 'review-demo'), { recursive: true });
 		writeFileSync(join(folder, calcPath), calcBase);
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(
-			join(repoRoot, 'test', 'fixtures', 'changes', 'review-team.yaml'),
-			join(folder, '.massgen', 'config.yaml'),
-		);
+		installTeam(folder, 'test', 'fixtures', 'changes', 'review-team.yaml');
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;

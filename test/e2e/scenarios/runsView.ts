@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../workbench';
-import type { Scenario } from './scenario';
+import { installTeam, type Scenario } from './scenario';
 
 const first = 'How should we document this project?';
 const second = 'And what about a changelog?';
@@ -23,8 +22,7 @@ interface Recorded {
 export const runsView: Scenario = {
 	name: 'Activity Bar: MassGen → Runs tree → a finished run opens in the panel; a reload keeps the thread',
 	prepareWorkspace(folder) {
-		mkdirSync(join(folder, '.massgen'), { recursive: true });
-		copyFileSync(join(repoRoot, 'configs', 'demo.yaml'), join(folder, '.massgen', 'config.yaml'));
+		installTeam(folder, 'configs', 'demo.yaml');
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;

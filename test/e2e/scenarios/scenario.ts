@@ -1,4 +1,6 @@
-import type { Workbench } from '../workbench';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, type Workbench } from '../workbench';
 
 /** A Playwright scenario: gets a fresh workbench window with the extension loaded from the repo. */
 export interface Scenario {
@@ -7,4 +9,10 @@ export interface Scenario {
 	prepareWorkspace?(folder: string): void;
 	/** `folder`: the absolute path of the workspace the window shows. */
 	run(workbench: Workbench, folder: string): Promise<void>;
+}
+
+/** Makes `configFile` (a path inside the repository) the workspace's team: `.massgen/config.yaml`. */
+export function installTeam(folder: string, ...configFile: string[]): void {
+	mkdirSync(join(folder, '.massgen'), { recursive: true });
+	copyFileSync(join(repoRoot, ...configFile), join(folder, '.massgen', 'config.yaml'));
 }
