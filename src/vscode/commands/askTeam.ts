@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { editorAttachments, type EditorAttachments, type EditorState } from '../context/editorAttachments.js';
+import { editorStateOf } from '../context/editorState.js';
 import type { RunController } from '../run/runController.js';
 import type { FinishedRun } from '../run/runTypes.js';
 import { workspaceFolder } from '../settings.js';
@@ -27,19 +28,7 @@ function attachEditorArgument(arg: unknown): boolean {
 /** The active text editor as `editorAttachments` reads it. */
 export function activeEditorState(): EditorState | undefined {
 	const editor = vscode.window.activeTextEditor;
-	if (!editor) return undefined;
-	const { document, selection } = editor;
-	return {
-		scheme: document.uri.scheme,
-		fsPath: document.uri.fsPath,
-		isDirty: document.isDirty,
-		selection: {
-			startLine: selection.start.line,
-			startCharacter: selection.start.character,
-			endLine: selection.end.line,
-			endCharacter: selection.end.character,
-		},
-	};
+	return editor && editorStateOf(editor);
 }
 
 const basePrompt = 'The team works on the open workspace (read-only); proposed edits wait for your review.';

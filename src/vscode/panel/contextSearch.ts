@@ -9,7 +9,8 @@ import { posix } from 'node:path';
 import * as vscode from 'vscode';
 import { secretPaths } from '../../core/workspace/secretPaths.js';
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
-import { editorAttachments, workspacePath, type EditorState } from '../context/editorAttachments.js';
+import { editorAttachments, workspacePath } from '../context/editorAttachments.js';
+import { editorStateOf } from '../context/editorState.js';
 import { toDiagnostic } from '../context/fixRequest.js';
 import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
 import { listFilesWithRipgrep, WorkspaceFileList } from '../context/workspaceFileList.js';
@@ -44,26 +45,11 @@ function editorOfUser(): vscode.TextEditor | undefined {
 	);
 }
 
-function editorState(editor: vscode.TextEditor): EditorState {
-	const { document, selection } = editor;
-	return {
-		scheme: document.uri.scheme,
-		fsPath: document.uri.fsPath,
-		isDirty: document.isDirty,
-		selection: {
-			startLine: selection.start.line,
-			startCharacter: selection.start.character,
-			endLine: selection.end.line,
-			endCharacter: selection.end.character,
-		},
-	};
-}
-
 /** The fixed items there is something for now, with the keyword each answers to. */
 function fixedChips(folder: vscode.WorkspaceFolder): { keyword: string; chip: AttachmentChip }[] {
 	const items: { keyword: string; chip: AttachmentChip }[] = [];
 	const editor = editorOfUser();
-	const attached = editor ? editorAttachments(folder.uri.fsPath, editorState(editor)) : undefined;
+	const attached = editor ? editorAttachments(folder.uri.fsPath, editorStateOf(editor)) : undefined;
 	const request = attached?.requests[0];
 	if (request?.kind === 'file') {
 		if (request.range) {
