@@ -17,6 +17,8 @@ export interface TurnToolCall {
 	readonly chunks?: number;
 	/** Gemini only: a `thoughtSignature` sent on the call's part. */
 	readonly signature?: string;
+	/** Responses only: the tool's namespace (Codex serves each MCP server's tools as `mcp__<server>`). */
+	readonly namespace?: string;
 }
 
 /** What the model "says" in one call; each protocol module turns it into its own wire events. */

@@ -139,6 +139,7 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 			id,
 			call_id: callId,
 			name: call.name,
+			...(call.namespace === undefined ? {} : { namespace: call.namespace }),
 			arguments: args,
 			status: 'completed',
 		};
