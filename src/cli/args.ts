@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
 import { runIdPattern } from '../core/logs/runId.js';
+import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';
 
 export interface RunArgs {
@@ -45,6 +46,7 @@ export type CliCommand =
 			readonly session: boolean;
 	  }
 	| RevertCommand
+	| InitArgs
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
 	| { readonly kind: 'help' };
@@ -60,6 +62,7 @@ export const usage = `Usage:
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
   massgen validate FILE
+${initUsage}
   massgen --version
 
 run       Ask the team. The final answer goes to stdout, progress to stderr.
@@ -99,11 +102,17 @@ revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping yo
           run again, it re-applies. Exit 0 reverted, 1 nothing to revert, 2 conflicts (nothing written)
           --markers    write conflict markers into the conflicting files instead, and revert the rest
 validate  Check a config file; prints file:line:col: messages.
+${initHelp}
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
 3 timed out, 4 cancelled.`;
 
 /** Parses argv (without node and script). Throws UsageError with a message for the user. */
 export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
+	if (argv[0] === 'init') {
+		const init = parseInitArgs(argv.slice(1), cwd);
+		if ('error' in init) throw new UsageError(init.error);
+		return init;
+	}
 	const { rest: afterDiff, diffs } = takeAttachDiff(argv);
 	const { rest: args, continued } = takeContinue(afterDiff);
 	let parsed;

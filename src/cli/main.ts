@@ -3,6 +3,7 @@ import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
 import { chatCommand } from './chatCommand.js';
+import { initCommand } from './initCommand.js';
 import { redactedIo } from './redactedIo.js';
 import { revertCommand } from './revertCommand.js';
 import { runCommand } from './runCommand.js';
@@ -36,6 +37,14 @@ async function main(): Promise<number> {
 				return await validateCommand(command.file, process.env, process.stderr);
 			case 'revert':
 				return await revertCommand(command, process.stderr);
+			case 'init':
+				return await initCommand(command, {
+					stdout: process.stdout,
+					stderr: process.stderr,
+					env: process.env,
+					stdin: process.stdin,
+					interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+				});
 			case 'chat':
 				return await chatCommand(command, {
 					stdout: process.stdout,

@@ -1,0 +1,107 @@
+import { join, relative, resolve } from 'node:path';
+import { type ApiKeySources, readDotenv } from '../core/config/apiKeys.js';
+import { formatIssue, hasErrors } from '../core/config/configIssue.js';
+import { defaultLocalBaseUrls } from '../core/config/defaultTeam.js';
+import { loadConfigText } from '../core/config/loadConfig.js';
+import { teamAvailability } from '../core/team/teamAvailability.js';
+import {
+	type DraftAgent,
+	draftAgentId,
+	type TeamDraft,
+	teamConfigYaml,
+	writeTeamConfigFile,
+} from '../core/team/writeTeamConfig.js';
+import type { InitArgs } from './initArgs.js';
+import { askTeamDraft, type Prompter, terminalPrompter } from './initPrompts.js';
+
+export interface InitIo {
+	readonly stdout: NodeJS.WritableStream;
+	readonly stderr: NodeJS.WritableStream;
+	readonly env: NodeJS.ProcessEnv;
+	readonly stdin: NodeJS.ReadableStream;
+	/** Both stdin and stderr are terminals: the questions can be asked. */
+	readonly interactive: boolean;
+}
+
+/**
+ * `massgen init`: the team from `--agent` flags, or asked for on a terminal, written as the same
+ * commented YAML the editor's Build Team writes; never over an existing file without `--yes` or a yes.
+ */
+export async function initCommand(args: InitArgs, io: InitIo): Promise<number> {
+	const out = resolve(args.workspace, args.out ?? join('.massgen', 'config.yaml'));
+	const keys: ApiKeySources = { env: io.env, dotenv: await readDotenv(args.workspace) };
+	if (args.agents.length === 0 && !io.interactive) {
+		io.stderr.write('massgen: init needs --agent PROVIDER:MODEL when not run on a terminal\n');
+		return 1;
+	}
+	const prompter = io.interactive ? terminalPrompter(io.stdin, io.stderr) : undefined;
+	try {
+		const draft = args.agents.length > 0 ? fromFlags(args) : await askTeamDraft(prompter!, keys, io.stderr);
+		if (!draft) {
+			io.stderr.write('massgen: no agent chosen; nothing written\n');
+			return 1;
+		}
+		return await write(out, draft, args, keys, io, prompter);
+	} catch (error) {
+		if ((error as Error).name !== 'AbortError') throw error;
+		io.stderr.write('\nmassgen: init cancelled; nothing written\n');
+		return 4;
+	} finally {
+		prompter?.close();
+	}
+}
+
+function fromFlags(args: InitArgs): TeamDraft {
+	const taken = new Set<string>();
+	const agents = args.agents.map((agent): DraftAgent => {
+		const id = draftAgentId(agent.model, taken);
+		taken.add(id);
+		const baseUrl = agent.baseUrl ?? defaultLocalBaseUrls[agent.type];
+		return {
+			id,
+			type: agent.type,
+			model: agent.model,
+			...(baseUrl ? { baseUrl } : {}),
+			...(agent.role ? { systemMessage: agent.role } : {}),
+		};
+	});
+	return { agents, options: args.options };
+}
+
+async function write(
+	out: string,
+	draft: TeamDraft,
+	args: InitArgs,
+	keys: ApiKeySources,
+	io: InitIo,
+	prompter: Prompter | undefined,
+): Promise<number> {
+	const text = teamConfigYaml(draft, 'massgen init');
+	// The writer's output always fits the schema; a choice may not (e.g. a preset that needs base_url).
+	const loaded = loadConfigText(text, out);
+	if (!loaded.config || hasErrors(loaded.issues)) {
+		for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
+		io.stderr.write('massgen: the team is not valid; nothing written\n');
+		return 1;
+	}
+	let outcome = await writeTeamConfigFile(out, text, args.yes);
+	if (outcome === 'exists') {
+		const overwrite = prompter ? await prompter.confirm(`${out} exists. Overwrite it?`) : false;
+		if (!overwrite) {
+			const hint = prompter ? '' : ' (--yes overwrites it)';
+			io.stderr.write(`massgen: ${out} exists; left unchanged${hint}\n`);
+			return 1;
+		}
+		outcome = await writeTeamConfigFile(out, text, true);
+	}
+	io.stdout.write(`wrote ${out}\n`);
+	for (const agent of await teamAvailability(loaded.config.agents, { keys })) {
+		const mark = agent.available ? 'ok' : '!!';
+		io.stdout.write(`  ${mark} ${agent.id}  ${agent.provider}/${agent.model}  ${agent.reason}\n`);
+	}
+	const inDefault = out === resolve(args.workspace, '.massgen', 'config.yaml');
+	const where = resolve(args.workspace) === process.cwd() ? '' : `--workspace ${args.workspace} `;
+	const config = inDefault ? where : `--config ${relative(process.cwd(), out) || out} `;
+	io.stdout.write(`next: massgen run ${config}"QUESTION"\n`);
+	return 0;
+}
