@@ -25,6 +25,9 @@ export interface RunArgs {
 	readonly stdin?: 'question' | 'attachment';
 	/** `--continue [ID]`: follow up on a session or run (`id` undefined: the latest session). */
 	readonly continue?: { readonly id: string | undefined };
+	/** `--max-cost USD`, `--max-tokens N`: the run budget (the config's `max_cost_usd` counts too). */
+	readonly maxCostUsd?: number;
+	readonly maxTokens?: number;
 }
 
 /** `massgen chat`: the run options that hold for every question of the conversation. */
@@ -55,6 +58,7 @@ export class UsageError extends Error {}
 
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
+              [--max-cost USD] [--max-tokens N]
               [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] "QUESTION" [-]
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
                [--continue [RUN_ID|SESSION_ID]]
@@ -73,7 +77,13 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
           --apply      write the winner's changes to the workspace after the run
           --yes        allow every tool call that needs approval (hardline and deny rules still apply)
           --deny-all   deny every tool call that needs approval, without asking
-          (default: ask on the terminal; with no terminal, deny)
+          (default: ask on the terminal; with no terminal, deny). --yes also starts a run whose
+                       cost estimate is over $0.50 without asking
+          --max-cost   stop the run when its model cost reaches USD (list prices; the config's
+                       permissions.max_cost_usd counts too: the lower wins). No new call starts, calls
+                       in flight stop; the best-supported answer so far stands, without a presentation.
+                       With no terminal, a run whose estimate is above it is not started
+          --max-tokens stop the run the same way when its input and output tokens reach N
           --unsandboxed-commands  where no OS sandbox (bubblewrap, sandbox-exec) can start, run
                        commands without one: they can read and change anything your user can
                        (default: run_command is off there)
@@ -127,6 +137,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				workspace: { type: 'string' },
 				json: { type: 'boolean', default: false },
 				timeout: { type: 'string' },
+				'max-cost': { type: 'string' },
+				'max-tokens': { type: 'string' },
 				apply: { type: 'boolean', default: false },
 				yes: { type: 'boolean', short: 'y', default: false },
 				'deny-all': { type: 'boolean', default: false },
@@ -188,7 +200,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	}
 	if (command !== 'run' && command !== 'chat') throw new UsageError(`unknown command '${command}'`);
 	if (command === 'chat') {
-		const wrong = given.find((name) => ['json', 'apply', 'attach'].includes(name));
+		const wrong = given.find((name) => ['json', 'apply', 'attach', 'max-cost', 'max-tokens'].includes(name));
 		if (wrong !== undefined || diffs.length > 0) {
 			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of chat`);
 		}
@@ -208,6 +220,11 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
 			throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
 		}
+	}
+	const maxCostUsd = positiveNumber(values['max-cost'], '--max-cost', 'USD amount');
+	const maxTokens = positiveNumber(values['max-tokens'], '--max-tokens', 'whole number of tokens');
+	if (maxTokens !== undefined && !Number.isInteger(maxTokens)) {
+		throw new UsageError(`--max-tokens must be a whole number of tokens, not '${values['max-tokens']}'`);
 	}
 	if (values.yes && values['deny-all']) throw new UsageError('use either --yes or --deny-all, not both');
 	const approvals = values.yes ? 'yes' : values['deny-all'] ? 'deny-all' : 'ask';
@@ -236,7 +253,18 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		attachDiff: diffs,
 		...(dashes ? { stdin: question ? 'attachment' : 'question' } : {}),
 		...(continued ? { continue: continued } : {}),
+		...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+		...(maxTokens !== undefined ? { maxTokens } : {}),
 	};
+}
+
+function positiveNumber(text: string | undefined, flag: string, what: string): number | undefined {
+	if (text === undefined) return undefined;
+	const value = Number(text);
+	if (text.trim() === '' || !Number.isFinite(value) || value <= 0) {
+		throw new UsageError(`${flag} must be a positive ${what}, not '${text}'`);
+	}
+	return value;
 }
 
 /**

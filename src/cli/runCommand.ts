@@ -7,6 +7,7 @@ import { AttachmentError, type AttachmentRequest } from '../core/context/attachm
 import type { RunStatus } from '../core/events/runEvents.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
+import { EstimateDeclinedError } from '../core/run/runBudgetOf.js';
 import { runSession, type RunSessionOutcome } from '../core/run/runSession.js';
 import { followUpOf, type FollowUp } from '../core/sessions/followUp.js';
 import { SessionError } from '../core/sessions/historyOf.js';
@@ -17,6 +18,7 @@ import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
 import { createDisplay } from './display/createDisplay.js';
+import { confirmEstimate } from './estimatePrompt.js';
 import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
 import { redactedIo } from './redactedIo.js';
 import { shippedConfigsDir } from './shippedFiles.js';
@@ -72,6 +74,16 @@ export async function runCommand(
 			signal: io.signal,
 			shippedConfigsDir: shippedConfigsDir(),
 			...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}),
+			budget: {
+				...(command.maxCostUsd ? { maxCostUsd: { limit: command.maxCostUsd, source: '--max-cost' } } : {}),
+				...(command.maxTokens ? { maxTokens: { limit: command.maxTokens, source: '--max-tokens' } } : {}),
+			},
+			confirmEstimate: (estimate, caps) =>
+				confirmEstimate(estimate, caps, {
+					output: io.stderr,
+					input: interactive ? io.stdin : undefined,
+					yes: command.approvals === 'yes',
+				}),
 			tools: {
 				broker,
 				// The user ran the CLI in this folder with this config: the CLI trusts it.
@@ -91,6 +103,7 @@ export async function runCommand(
 		// Ctrl-C while attachments were read: no run started, and none is reported.
 		if (io.signal.aborted) return fail(io, 'cancelled', exitCodes.cancelled);
 		if (error instanceof AttachmentError) return fail(io, error.message, 2);
+		if (error instanceof EstimateDeclinedError) return 1;
 		throw error;
 	} finally {
 		approver?.dispose();
@@ -106,6 +119,10 @@ export async function runCommand(
 		);
 	}
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
+	// A failed run already said why (its error is the reason).
+	if (result.budget?.reason && result.status !== 'failed') {
+		io.stderr.write(`budget: ${result.budget.reason}\n`);
+	}
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
 		if (!(await applyWinner(root, outcome, io.stderr))) return exitCodes.failed;

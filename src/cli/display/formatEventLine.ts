@@ -5,6 +5,7 @@
 import type { RunEvent } from '../../core/events/runEvents.js';
 import type { RunState } from '../../protocol/runState.js';
 import { formatDuration } from './terminalText.js';
+import { budgetCapsText } from './budgetLine.js';
 
 /**
  * Formats `event` with `state` already folded over it (for tallies and names). The result may
@@ -18,7 +19,8 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 				a.kind === a.source ? a.kind : `${a.kind} ${a.source}`,
 			);
 			const context = attached.length ? `; attached: ${attached.join(', ')}` : '';
-			return `run ${event.runId}: ${plural(event.agents.length, 'agent')}: ${team}${context}`;
+			const budget = budgetCapsText(event.budget);
+			return `run ${event.runId}: ${plural(event.agents.length, 'agent')}: ${team}${context}${budget ? `; ${budget}` : ''}`;
 		}
 		case 'round-start':
 			return event.snapshot.length === 0

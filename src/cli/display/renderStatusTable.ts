@@ -3,6 +3,7 @@
  * is testable on its own. Colour is optional and never counted in widths.
  */
 import type { AgentLane, AgentLaneState, RunState } from '../../protocol/runState.js';
+import { budgetSpentText } from './budgetLine.js';
 import { plural } from './formatEventLine.js';
 import {
 	charWidth,
@@ -115,7 +116,8 @@ export function renderStatusTable(state: RunState, options: TableOptions): strin
 	const elapsed = formatDuration(state.durationMs ?? state.lastT);
 	const question = sanitizeTerminalText(state.question);
 	const team = plural(state.agentOrder.length, 'agent');
-	const header = `MassGen ${state.status} · ${team} · ${elapsed} · ${question}`;
+	const spent = budgetSpentText(state);
+	const header = `MassGen ${state.status} · ${team} · ${elapsed}${spent ? ` · ${spent}` : ''} · ${question}`;
 	const titles = cols.map((c) => fitToWidth(c.title, c.width, c.align)).join('  ');
 	const lines = [
 		paint('1', truncateToWidth(header, width)),

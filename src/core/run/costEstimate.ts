@@ -10,6 +10,8 @@ import type { Price } from '../providers/pricing.js';
 export const charsPerToken = 4;
 /** The output guess per call, lowered to an agent's own `max_tokens` when that is smaller. */
 export const outputGuessTokens = 2_000;
+/** Above this estimate the user is asked once before the run (`massgen.confirmCostAboveUsd`, the CLI). */
+export const defaultConfirmAboveUsd = 0.5;
 
 export interface EstimateAgent {
 	readonly id: string;
