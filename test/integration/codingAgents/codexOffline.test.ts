@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { ThreadEvent, ThreadItem } from '@openai/codex-sdk';
@@ -170,7 +178,92 @@ describe('Codex offline through @openai/codex-sdk', () => {
 		await expect(run(missing, 'hi')).rejects.toThrow(/ENOENT/);
 		expect(server.requests).toHaveLength(0);
 	});
+
+	it('cancel mid-command: the abort ends the CLI, and its sandbox ends the command (in a session of its own)', async () => {
+		const marker = '600001';
+		server.say({
+			toolCalls: [
+				{
+					id: 'call_wait',
+					name: 'exec_command',
+					arguments: { cmd: `node -e "setTimeout(() => {}, ${marker})"`, yield_time_ms: 60000 },
+				},
+			],
+		});
+		const abort = new AbortController();
+		const running = run(launch(), 'Run the long command.', abort.signal);
+		await waitFor(() =>
+			descendants(process.pid).some((p) => p.cmdline.startsWith('node -e') && p.cmdline.includes(marker)),
+		);
+		const tree = descendants(process.pid);
+		abort.abort();
+		await expect(running).rejects.toThrow(/aborted/);
+
+		const cli = tree.find((p) => p.cmdline.includes('codex exec'))!;
+		const command = tree.find((p) => p.cmdline.startsWith('node -e'))!;
+		// The SDK starts the CLI in our own process group (no group of its own to kill), and the
+		// command runs in another session, inside bwrap with --die-with-parent.
+		const own = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
+		expect(cli.pgid).toBe(Number(own.slice(own.lastIndexOf(')') + 2).split(' ')[2]));
+		expect(command.sid).not.toBe(cli.sid);
+		expect(tree.some((p) => p.cmdline.startsWith('bwrap') && p.cmdline.includes('--die-with-parent'))).toBe(
+			true,
+		);
+		await waitFor(() => tree.every((p) => !alive(p.pid)));
+		expect(tree.filter((p) => alive(p.pid))).toEqual([]);
+	});
 });
+
+interface Proc {
+	readonly pid: number;
+	readonly ppid: number;
+	readonly pgid: number;
+	readonly sid: number;
+	readonly cmdline: string;
+}
+
+/** Linux `/proc`: every live process whose parent chain reaches `root`. */
+function descendants(root: number): Proc[] {
+	const all: Proc[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			// Fields after the command name (which may hold spaces) in parentheses: state ppid pgrp session.
+			const [state, ppid, pgid, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			if (state === 'Z') continue;
+			const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+			all.push({ pid: Number(entry), ppid: Number(ppid), pgid: Number(pgid), sid: Number(sid), cmdline });
+		} catch {
+			// The process ended while we read it.
+		}
+	}
+	const tree = new Set([root]);
+	for (let grown = true; grown;) {
+		grown = false;
+		for (const p of all) {
+			if (!tree.has(p.pid) && tree.has(p.ppid)) {
+				tree.add(p.pid);
+				grown = true;
+			}
+		}
+	}
+	return all.filter((p) => p.pid !== root && tree.has(p.pid));
+}
+
+function alive(pid: number): boolean {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+	} catch {
+		return false;
+	}
+}
+
+/** Polls until `condition` holds (the test runner's timeout bounds it). */
+async function waitFor(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 /** A Responses stream whose one output is a freeform (custom) tool call, as Codex's `apply_patch` expects. */
 function customToolCall(callId: string, name: string, input: string, model: string): SseEvent[] {
