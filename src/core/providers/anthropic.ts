@@ -9,13 +9,22 @@ import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
 import { presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { toolCallFromText } from './toolArguments.js';
-import { anthropicThinkingKey, toAnthropicRequest } from './toAnthropicRequest.js';
+import {
+	anthropicBetas,
+	anthropicServerBlocksKey,
+	anthropicThinkingKey,
+	toAnthropicRequest,
+} from './toAnthropicRequest.js';
+import { addAnthropicCitation, anthropicResultTypes, anthropicToolUse } from './anthropicProviderTools.js';
+import { CitationList } from './citations.js';
 
 type Block =
 	| { kind: 'text' }
 	| { kind: 'thinking'; thinking: string; signature: string }
 	| { kind: 'redacted'; data: string }
-	| { kind: 'tool'; id: string; name: string; json: string; initial: unknown; call: number };
+	| { kind: 'tool'; id: string; name: string; json: string; initial: unknown; call: number }
+	| { kind: 'server'; id: string; name: string; json: string; initial: unknown }
+	| { kind: 'result'; block: Record<string, unknown> };
 
 /** `type: claude` — Anthropic Messages, streamed, with prompt caching and thinking echo. */
 export class AnthropicModel extends SdkModel<Anthropic> {
@@ -33,9 +42,16 @@ export class AnthropicModel extends SdkModel<Anthropic> {
 		ctx: ErrorContext,
 	): AsyncGenerator<ModelEvent> {
 		const client = await this.client();
-		const stream = await client.messages.create(toAnthropicRequest(this.settings, request), { signal });
+		const betas = anthropicBetas(this.settings, request);
+		const headers = betas.length ? { 'anthropic-beta': betas.join(',') } : undefined;
+		const params = toAnthropicRequest(this.settings, request);
+		const stream = await client.messages.create(params, { signal, ...(headers ? { headers } : {}) });
 		const blocks = new Map<number, Block>();
 		const thinking: unknown[] = [];
+		const server: Record<string, unknown>[] = [];
+		const serverInputs = new Map<string, Record<string, unknown>>();
+		const citations = new CitationList();
+		let sawText = false;
 		let usage: Usage = { inputTokens: 0, outputTokens: 0 };
 		let stopReason: StopReason | null = null;
 		let sawCall = false;
@@ -70,7 +86,18 @@ export class AnthropicModel extends SdkModel<Anthropic> {
 						blocks.set(event.index, { kind: 'redacted', data: block.data });
 					} else if (block.type === 'text') {
 						blocks.set(event.index, { kind: 'text' });
+						sawText ||= Boolean(block.text);
 						if (block.text) yield { type: 'text-delta', text: block.text };
+					} else if (block.type === 'server_tool_use') {
+						blocks.set(event.index, {
+							kind: 'server',
+							id: block.id,
+							name: block.name,
+							json: '',
+							initial: block.input,
+						});
+					} else if (anthropicResultTypes.has(block.type)) {
+						blocks.set(event.index, { kind: 'result', block: { ...block } });
 					}
 					break;
 				}
@@ -78,12 +105,17 @@ export class AnthropicModel extends SdkModel<Anthropic> {
 					const block = blocks.get(event.index);
 					const delta = event.delta;
 					if (delta.type === 'text_delta') {
+						sawText ||= Boolean(delta.text);
 						if (delta.text) yield { type: 'text-delta', text: delta.text };
+					} else if (delta.type === 'citations_delta') {
+						addAnthropicCitation(citations, delta.citation);
 					} else if (delta.type === 'thinking_delta' && block?.kind === 'thinking') {
 						block.thinking += delta.thinking;
 						if (delta.thinking) yield { type: 'reasoning-delta', text: delta.thinking };
 					} else if (delta.type === 'signature_delta' && block?.kind === 'thinking') {
 						block.signature = delta.signature;
+					} else if (delta.type === 'input_json_delta' && block?.kind === 'server') {
+						block.json += delta.partial_json;
 					} else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
 						block.json += delta.partial_json;
 						if (delta.partial_json) yield { type: 'tool-call-delta', index: block.call };
@@ -100,6 +132,14 @@ export class AnthropicModel extends SdkModel<Anthropic> {
 						thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
 					} else if (block?.kind === 'redacted') {
 						thinking.push({ type: 'redacted_thinking', data: block.data });
+					} else if (block?.kind === 'server') {
+						const input = parseInput(block.json, block.initial);
+						serverInputs.set(block.id, input);
+						server.push({ type: 'server_tool_use', id: block.id, name: block.name, input });
+					} else if (block?.kind === 'result') {
+						server.push(block.block);
+						const input = serverInputs.get(String(block.block['tool_use_id'])) ?? {};
+						yield { type: 'provider-tool', use: anthropicToolUse(input, block.block) };
 					}
 					break;
 				}
@@ -107,17 +147,36 @@ export class AnthropicModel extends SdkModel<Anthropic> {
 					stopReason = event.delta.stop_reason ?? stopReason;
 					usage = mergeUsage(usage, event.usage);
 					break;
-				case 'message_stop':
+				case 'message_stop': {
+					const sources = sawText ? citations.block() : '';
+					if (sources) yield { type: 'text-delta', text: sources };
 					yield { type: 'usage', usage };
+					const providerData = {
+						...(thinking.length ? { [anthropicThinkingKey]: thinking } : {}),
+						...(server.length ? { [anthropicServerBlocksKey]: server } : {}),
+					};
 					yield {
 						type: 'finish',
 						reason: mapAnthropicStop(stopReason, sawCall),
-						...(thinking.length ? { providerData: { [anthropicThinkingKey]: thinking } } : {}),
+						...(Object.keys(providerData).length ? { providerData } : {}),
 					};
 					return;
+				}
 			}
 		}
 		throw invalidResponse(ctx, 'stream ended before message_stop');
+	}
+}
+
+/** A server tool's input: its streamed JSON, else the start block's (never a crash on bad JSON). */
+function parseInput(json: string, initial: unknown): Record<string, unknown> {
+	try {
+		const value: unknown = json ? JSON.parse(json) : initial;
+		return value && typeof value === 'object' && !Array.isArray(value)
+			? (value as Record<string, unknown>)
+			: {};
+	} catch {
+		return {};
 	}
 }
 

@@ -7,6 +7,7 @@ import type { ClientFactory } from './lazyClient.js';
 import { SdkModel } from './sdkModel.js';
 import type { Usage } from '../events/runEvents.js';
 import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
+import { CitationList } from './citations.js';
 import { createOpenAIClient } from './openaiClient.js';
 import { toolCallFromText } from './toolArguments.js';
 import { toChatCompletionsRequest } from './toChatCompletionsRequest.js';
@@ -39,6 +40,8 @@ export class ChatCompletionsModel extends SdkModel<OpenAI> {
 		const calls = new Map<number, PartialCall>();
 		let finish: string | undefined;
 		let usage: CompletionUsage | undefined;
+		const citations = new CitationList();
+		let sawText = false;
 		for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
 			if (chunk.usage) usage = chunk.usage;
 			const choice = chunk.choices?.[0];
@@ -46,9 +49,16 @@ export class ChatCompletionsModel extends SdkModel<OpenAI> {
 			const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & {
 				reasoning_content?: unknown;
 				reasoning?: unknown;
+				annotations?: unknown;
 			};
+			// OpenRouter's web plugin cites pages as `url_citation` annotations on the message.
+			for (const a of Array.isArray(delta.annotations) ? delta.annotations : []) {
+				const cited = (a as { url_citation?: { url?: unknown; title?: unknown } }).url_citation;
+				if (cited) citations.add(cited.title, cited.url);
+			}
 			const reasoning = delta.reasoning_content ?? delta.reasoning;
 			if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning-delta', text: reasoning };
+			sawText ||= Boolean(delta.content);
 			if (delta.content) yield { type: 'text-delta', text: delta.content };
 			for (const [position, part] of (delta.tool_calls ?? []).entries()) {
 				const index = part.index ?? position;
@@ -62,6 +72,8 @@ export class ChatCompletionsModel extends SdkModel<OpenAI> {
 			if (choice.finish_reason) finish = choice.finish_reason;
 		}
 		if (!finish) throw invalidResponse(ctx, 'stream ended before a finish_reason');
+		const sources = sawText ? citations.block() : '';
+		if (sources) yield { type: 'text-delta', text: sources };
 		const ordered = [...calls.entries()].sort(([a], [b]) => a - b);
 		for (const [index, call] of ordered) {
 			yield { type: 'tool-call', call: toolCallFromText(call.id || `call_${index}`, call.name, call.args) };

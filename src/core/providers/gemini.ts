@@ -12,9 +12,11 @@ import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
 import { presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { toolCallFromValue } from './toolArguments.js';
+import { GeminiServerParts, nativeToolsRefusedNotice, refusesNativeTools } from './geminiProviderTools.js';
 import {
 	geminiCallSignatureKey,
 	geminiGeneratedIdPrefix,
+	geminiServerPartsKey,
 	geminiTextSignatureKey,
 	toGeminiRequest,
 } from './toGeminiRequest.js';
@@ -43,17 +45,33 @@ export class GeminiModel extends SdkModel<GoogleGenAI> {
 		};
 		try {
 			const client = await this.client();
-			const params = toGeminiRequest(this.settings, request, signal);
-			params.config = {
-				...params.config,
-				httpOptions: { ...params.config?.httpOptions, fetch: recordingFetch },
+			const start = async (call: ChatRequest) => {
+				const params = toGeminiRequest(this.settings, call, signal);
+				params.config = {
+					...params.config,
+					httpOptions: { ...params.config?.httpOptions, fetch: recordingFetch },
+				};
+				return client.models.generateContentStream(params);
 			};
-			const stream = await client.models.generateContentStream(params);
+			const native = this.nativeToolsRefused ? { ...request, withoutProviderTools: true } : request;
+			let stream: AsyncIterable<GenerateContentResponse>;
+			try {
+				stream = await start(native);
+			} catch (error) {
+				// Models that cannot ground while calling functions say so before any output: go on without.
+				if (native.withoutProviderTools || !refusesNativeTools(error)) throw error;
+				this.nativeToolsRefused = true;
+				yield { type: 'notice', message: nativeToolsRefusedNotice(this.modelId, error) };
+				stream = await start({ ...request, withoutProviderTools: true });
+			}
 			yield* this.read(stream, ctx);
 		} catch (error) {
 			throw toProviderError(error, { ...ctx, headers: seen.headers });
 		}
 	}
+
+	/** Set once the model refused built-in tools next to function declarations (for the rest of the run). */
+	private nativeToolsRefused = false;
 
 	private async *read(
 		stream: AsyncIterable<GenerateContentResponse>,
@@ -64,6 +82,7 @@ export class GeminiModel extends SdkModel<GoogleGenAI> {
 		let textSignature: string | undefined;
 		let calls = 0;
 		let reported = '';
+		const tools = new GeminiServerParts();
 		for await (const chunk of stream) {
 			if (chunk.usageMetadata) {
 				// Chunks carry the running usage: report each change, so an aborted call keeps what was billed.
@@ -76,7 +95,14 @@ export class GeminiModel extends SdkModel<GoogleGenAI> {
 			}
 			if (chunk.promptFeedback?.blockReason && !chunk.candidates?.length) finish = 'PROMPT_BLOCKED';
 			const candidate = chunk.candidates?.[0];
+			if (candidate?.groundingMetadata) tools.ground(candidate.groundingMetadata);
 			for (const part of candidate?.content?.parts ?? []) {
+				const use = tools.take(part);
+				if (use === 'kept') continue;
+				if (use) {
+					yield { type: 'provider-tool', use };
+					continue;
+				}
 				if (part.functionCall) {
 					const id = part.functionCall.id || `${geminiGeneratedIdPrefix}${crypto.randomUUID()}`;
 					const providerData = part.thoughtSignature
@@ -92,16 +118,25 @@ export class GeminiModel extends SdkModel<GoogleGenAI> {
 					continue;
 				}
 				if (part.thoughtSignature) textSignature = part.thoughtSignature;
+				if (part.text && !part.thought) tools.sawText = true;
 				if (part.text) yield { type: part.thought ? 'reasoning-delta' : 'text-delta', text: part.text };
 			}
 			if (candidate?.finishReason) finish = candidate.finishReason;
 		}
 		if (!finish) throw invalidResponse(ctx, 'stream ended before a finishReason');
+		const search = tools.search();
+		if (search) yield { type: 'provider-tool', use: search };
+		const sources = tools.citationBlock();
+		if (sources) yield { type: 'text-delta', text: sources };
 		if (usage) yield { type: 'usage', usage };
+		const providerData = {
+			...(textSignature ? { [geminiTextSignatureKey]: textSignature } : {}),
+			...(tools.parts.length ? { [geminiServerPartsKey]: tools.parts } : {}),
+		};
 		yield {
 			type: 'finish',
 			reason: mapGeminiFinish(finish, calls > 0),
-			...(textSignature ? { providerData: { [geminiTextSignatureKey]: textSignature } } : {}),
+			...(Object.keys(providerData).length ? { providerData } : {}),
 		};
 	}
 }

@@ -6,7 +6,9 @@ import type { ClientFactory } from './lazyClient.js';
 import { SdkModel } from './sdkModel.js';
 import type { Usage } from '../events/runEvents.js';
 import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
+import { CitationList } from './citations.js';
 import { createOpenAIClient } from './openaiClient.js';
+import { addCitation, responsesToolUse } from './responsesProviderTools.js';
 import { toolCallFromText } from './toolArguments.js';
 import { responsesReasoningKey, toResponsesRequest } from './toResponsesRequest.js';
 
@@ -30,12 +32,18 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 		// Keyed by output_index; `index` is the call's position among this response's calls.
 		const calls = new Map<number, { id: string; name: string; args: string; index: number }>();
 		const reasoningItems: unknown[] = [];
+		const citations = new CitationList();
+		let sawText = false;
 		let sawCall = false;
 		for await (const event of stream as AsyncIterable<ResponseStreamEvent>) {
 			switch (event.type) {
 				case 'response.output_text.delta':
 				case 'response.refusal.delta':
+					sawText ||= Boolean(event.delta);
 					if (event.delta) yield { type: 'text-delta', text: event.delta };
+					break;
+				case 'response.output_text.annotation.added':
+					addCitation(citations, event.annotation);
 					break;
 				case 'response.reasoning_summary_text.delta':
 				case 'response.reasoning_text.delta':
@@ -73,11 +81,20 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 						};
 					} else if (item.type === 'reasoning' && item.encrypted_content) {
 						reasoningItems.push(item);
+					} else if (item.type === 'message') {
+						for (const part of item.content) {
+							if (part.type === 'output_text') part.annotations.forEach((a) => addCitation(citations, a));
+						}
+					} else {
+						const use = responsesToolUse(item);
+						if (use) yield { type: 'provider-tool', use };
 					}
 					break;
 				}
 				case 'response.completed':
 				case 'response.incomplete': {
+					const sources = sawText ? citations.block() : '';
+					if (sources) yield { type: 'text-delta', text: sources };
 					if (event.response.usage) yield { type: 'usage', usage: fromResponsesUsage(event.response.usage) };
 					yield {
 						type: 'finish',

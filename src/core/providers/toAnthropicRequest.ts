@@ -3,6 +3,7 @@ import type {
 	MessageCreateParamsStreaming,
 	MessageParam,
 	Tool,
+	ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatRequest, ToolDefinition } from './model.js';
@@ -10,6 +11,8 @@ import { passThroughOptions } from './passThrough.js';
 
 /** Key under which an assistant message's `providerData` carries Anthropic thinking blocks. */
 export const anthropicThinkingKey = 'anthropicThinkingBlocks';
+/** Key of its server tool blocks (`server_tool_use` and each `*_tool_result`), in stream order. */
+export const anthropicServerBlocksKey = 'anthropicServerToolBlocks';
 
 const defaultMaxTokens = 8192;
 const ephemeral = { type: 'ephemeral' } as const;
@@ -38,8 +41,9 @@ export function toAnthropicRequest(
 		messages: toAnthropicMessages(request),
 		stream: true,
 		...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: ephemeral }] } : {}),
-		...(request.tools.length ? { tools: toCachedTools(request.tools) } : {}),
 	};
+	const tools = [...request.tools.map(toAnthropicTool), ...anthropicServerTools(settings, request)];
+	if (tools.length) params.tools = markLastCached(tools);
 	const temperature = request.temperature ?? settings.temperature;
 	// Not in SDK 1.x's types, still accepted by the API for the models that support it;
 	// extended thinking accepts no temperature other than the default.
@@ -47,10 +51,34 @@ export function toAnthropicRequest(
 	return { ...params, ...sampling, ...extra, stream: true } as MessageCreateParamsStreaming;
 }
 
-function toCachedTools(tools: readonly ToolDefinition[]): Tool[] {
-	const out = tools.map(toAnthropicTool);
-	out[out.length - 1] = { ...out.at(-1)!, cache_control: ephemeral };
-	return out;
+function markLastCached(tools: ToolUnion[]): ToolUnion[] {
+	tools[tools.length - 1] = { ...tools.at(-1)!, cache_control: ephemeral };
+	return tools;
+}
+
+/** Beta features the server tools need, for the `anthropic-beta` header (web search itself is GA). */
+export function anthropicBetas(settings: BackendSettings, request: ChatRequest): string[] {
+	const native = request.withoutProviderTools ? undefined : settings.providerTools;
+	return [
+		...(native?.webSearch ? ['web-fetch-2025-09-10'] : []),
+		...(native?.codeExecution ? ['code-execution-2025-08-25'] : []),
+	];
+}
+
+/** Anthropic's server tools: web search with web fetch (pages the search or the user named), and code execution. */
+function anthropicServerTools(settings: BackendSettings, request: ChatRequest): ToolUnion[] {
+	const native = request.withoutProviderTools ? undefined : settings.providerTools;
+	return [
+		...(native?.webSearch
+			? [
+					{ type: 'web_search_20250305' as const, name: 'web_search' as const },
+					{ type: 'web_fetch_20250910' as const, name: 'web_fetch' as const },
+				]
+			: []),
+		...(native?.codeExecution
+			? [{ type: 'code_execution_20250825' as const, name: 'code_execution' as const }]
+			: []),
+	];
 }
 
 export function toAnthropicTool(tool: ToolDefinition): Tool {
@@ -88,6 +116,9 @@ export function toAnthropicMessages(request: ChatRequest): MessageParam[] {
 				role = 'assistant';
 				const thinking = message.providerData?.[anthropicThinkingKey];
 				if (Array.isArray(thinking)) blocks.push(...(thinking as ContentBlockParam[]));
+				// Server tool calls and their results go back as received, or the next call is refused.
+				const server = message.providerData?.[anthropicServerBlocksKey];
+				if (Array.isArray(server)) blocks.push(...(server as ContentBlockParam[]));
 				if (message.content) blocks.push({ type: 'text', text: message.content });
 				for (const call of message.toolCalls ?? []) {
 					blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });

@@ -21,6 +21,8 @@ export function toChatCompletionsRequest(
 	};
 	// Other OpenAI-compatible servers may reject a parameter they do not know.
 	if (request.cacheKey && isOpenAIHost(settings)) params.prompt_cache_key = request.cacheKey;
+	// The config layer turns web search on only for OpenRouter, whose web plugin runs the search.
+	const webPlugin = settings.providerTools?.webSearch && !request.withoutProviderTools;
 	const temperature = request.temperature ?? settings.temperature;
 	const maxTokens = request.maxOutputTokens ?? settings.maxTokens;
 	if (temperature !== undefined) params.temperature = temperature;
@@ -31,6 +33,7 @@ export function toChatCompletionsRequest(
 	}
 	return {
 		...params,
+		...(webPlugin ? { plugins: [{ id: 'web' }] } : {}),
 		...passThroughOptions(settings, request),
 		stream: true,
 	} as ChatCompletionCreateParamsStreaming;

@@ -4,6 +4,7 @@ import type {
 	GenerateContentConfig,
 	GenerateContentParameters,
 	Part,
+	Tool,
 } from '@google/genai';
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatRequest, ToolDefinition } from './model.js';
@@ -15,6 +16,8 @@ export const geminiTextSignatureKey = 'geminiThoughtSignature';
 export const geminiCallSignatureKey = 'thoughtSignature';
 /** Prefix of the ids the adapter makes up when Gemini sends none; they are never sent back. */
 export const geminiGeneratedIdPrefix = 'gemini_call_';
+/** Key of a model turn's built-in tool parts (code and its result, server tool calls), echoed in order. */
+export const geminiServerPartsKey = 'geminiServerParts';
 
 /**
  * Our request → `generateContentStream` parameters. Tools use native function calling with
@@ -28,14 +31,21 @@ export function toGeminiRequest(
 	signal: AbortSignal,
 ): GenerateContentParameters {
 	const extra = camelCaseKeys(passThroughOptions(settings, request)) as GenerateContentConfig;
+	const native = request.withoutProviderTools ? undefined : settings.providerTools;
+	const tools: Tool[] = [
+		...(request.tools.length ? [{ functionDeclarations: request.tools.map(toGeminiFunction) }] : []),
+		...(native?.webSearch ? [{ googleSearch: {} }] : []),
+		...(native?.codeExecution ? [{ codeExecution: {} }] : []),
+	];
+	// Gemini 3 combines built-in tools with function calling only when asked to show their calls.
+	const combined = request.tools.length > 0 && tools.length > 1;
 	const config: GenerateContentConfig = {
 		abortSignal: signal,
 		automaticFunctionCalling: { disable: true },
 		automaticContinuation: false,
 		...(request.system ? { systemInstruction: request.system } : {}),
-		...(request.tools.length
-			? { tools: [{ functionDeclarations: request.tools.map(toGeminiFunction) }] }
-			: {}),
+		...(tools.length ? { tools } : {}),
+		...(combined ? { toolConfig: { includeServerSideToolInvocations: true } } : {}),
 		...(/gemini-(2\.5|[3-9])/.test(settings.model) ? { thinkingConfig: { includeThoughts: true } } : {}),
 	};
 	const temperature = request.temperature ?? settings.temperature;
@@ -72,6 +82,8 @@ export function toGeminiContents(request: ChatRequest): Content[] {
 				break;
 			case 'assistant': {
 				role = 'model';
+				const server = message.providerData?.[geminiServerPartsKey];
+				if (Array.isArray(server)) parts.push(...(server as Part[]));
 				const signature = message.providerData?.[geminiTextSignatureKey];
 				if (message.content) {
 					parts.push({

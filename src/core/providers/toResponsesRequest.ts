@@ -1,7 +1,9 @@
 import type {
 	ResponseCreateParamsStreaming,
+	ResponseIncludable,
 	ResponseInputItem,
 	FunctionTool,
+	Tool,
 } from 'openai/resources/responses/responses';
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatRequest, ToolDefinition } from './model.js';
@@ -21,14 +23,28 @@ export function toResponsesRequest(
 ): ResponseCreateParamsStreaming {
 	const extra = passThroughOptions(settings, request);
 	const reasoningModel = /^(o\d|gpt-5|codex)/.test(settings.model) || extra['reasoning'] !== undefined;
+	const native = request.withoutProviderTools ? undefined : settings.providerTools;
+	const include: ResponseIncludable[] = [
+		...(reasoningModel ? (['reasoning.encrypted_content'] as const) : []),
+		// Without these the items carry no sources and no code output.
+		...(native?.webSearch ? (['web_search_call.action.sources'] as const) : []),
+		...(native?.codeExecution ? (['code_interpreter_call.outputs'] as const) : []),
+	];
+	const tools: Tool[] = [
+		...request.tools.map(toResponsesTool),
+		...(native?.webSearch ? [{ type: 'web_search' as const }] : []),
+		...(native?.codeExecution
+			? [{ type: 'code_interpreter' as const, container: { type: 'auto' as const } }]
+			: []),
+	];
 	const params: ResponseCreateParamsStreaming = {
 		model: settings.model,
 		instructions: request.system || null,
 		input: toResponsesInput(request),
 		stream: true,
 		store: false,
-		...(reasoningModel ? { include: ['reasoning.encrypted_content'] } : {}),
-		...(request.tools.length ? { tools: request.tools.map(toResponsesTool) } : {}),
+		...(include.length ? { include } : {}),
+		...(tools.length ? { tools } : {}),
 		...(request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),
 	};
 	const temperature = request.temperature ?? settings.temperature;
