@@ -1,6 +1,7 @@
 import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
+import { agentRoleLines } from '../core/config/toSettings.js';
 
 /** `massgen validate FILE`: positioned issues on stderr; 0 when usable (warnings allowed), 1 otherwise. */
 export async function validateCommand(
@@ -17,5 +18,6 @@ export async function validateCommand(
 	stderr.write(
 		`${file}: ok (${agents} agent${agents === 1 ? '' : 's'}${issues.length ? `, ${issues.length} warning(s)` : ''})\n`,
 	);
+	for (const line of agentRoleLines(result.config!)) stderr.write(`  ${line}\n`);
 	return 0;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { backendSchema } from './backendSchema.js';
+import { roleToolNames } from '../tools/toolRole.js';
+import { didYouMeanSuffix } from './didYouMean.js';
 import { isRecord } from './isRecord.js';
 import { orchestratorSchema, timeoutSettingsSchema, uiSchema } from './orchestratorSchema.js';
 import { permissionsSchema } from './toolsSchema.js';
@@ -14,6 +16,25 @@ export const agentObject = z
 			.describe('Shown in the UI and logs, never to a model. Default agent{i}.'),
 		backend: backendSchema,
 		system_message: z.string().optional().describe("The agent's role, added to its system prompt."),
+		role: z
+			.enum(['read-only'])
+			.optional()
+			.describe('read-only: no write tools, no run_command, only MCP tools their server marks read-only.'),
+		tools: z
+			.array(
+				z
+					.string()
+					.min(1)
+					.refine((name) => /^mcp__/.test(name) || roleToolNames.includes(name.replace(/\*$/, '')), {
+						error: (issue) =>
+							`unknown tool '${String(issue.input)}'${didYouMeanSuffix(String(issue.input), roleToolNames)} ` +
+							`(known: ${roleToolNames.join(', ')}, and MCP tools as mcp__server__tool)`,
+					}),
+			)
+			.optional()
+			.describe(
+				'Only these tools (a trailing * matches a prefix, e.g. mcp__github__*); workflow tools stay.',
+			),
 	})
 	// A named definition, so the JSON Schema describes it once for both `agent` and `agents`.
 	.meta({ id: 'ConfigAgent' });

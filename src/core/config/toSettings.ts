@@ -6,6 +6,7 @@ import type { BackendSettings } from '../providers/backendSettings.js';
 import { supportedProviderTools } from '../providers/providerToolSupport.js';
 import type { AgentToolSettings } from '../tools/guardedRunTools.js';
 import type { PermissionSettings, SandboxKey } from '../tools/permissionSettings.js';
+import { describeRole, type ToolRole } from '../tools/toolRole.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
 
 const ms = (seconds: number): number => Math.round(seconds * 1000);
@@ -76,6 +77,20 @@ export function toBackendSettings(agent: AgentConfig, apiKey?: string, baseUrl?:
 	};
 }
 
+/** The agent's `role` / `tools` as the run's tools apply them; undefined when it has neither. */
+export function toToolRole(agent: AgentConfig): ToolRole | undefined {
+	if (agent.role === undefined && agent.tools === undefined) return undefined;
+	return { readOnly: agent.role === 'read-only', ...defined({ tools: agent.tools }) };
+}
+
+/** `reviewer: read-only (…)` for every agent with a role or a tools list (validate's summary). */
+export function agentRoleLines(config: MassGenConfig): string[] {
+	return config.agents.flatMap((agent) => {
+		const role = toToolRole(agent);
+		return role ? [`${agent.id}: ${describeRole(role)}`] : [];
+	});
+}
+
 export interface RunToolSettings {
 	readonly agents: Map<string, AgentToolSettings>;
 	readonly permissions: PermissionSettings;
@@ -115,6 +130,7 @@ export function toRunToolSettings(
 			mcpServers: servers,
 			...defined({ allowedTools: backend.allowed_tools, excludeTools: backend.exclude_tools }),
 			commandExecution: backend.enable_command_execution === true,
+			...defined({ role: toToolRole(agent) }),
 			...(allowed.length + blocked.length > 0
 				? { commandFilters: { allowed: allowed.map(anchored), blocked: blocked.map(anchored) } }
 				: {}),

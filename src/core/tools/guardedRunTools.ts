@@ -32,6 +32,7 @@ import { Redactor } from '../secrets/redactor.js';
 import { isRootOrInside } from '../util/paths.js';
 import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
 import { runCommandTool } from './runCommandTool.js';
+import { restrictToolbox, type ToolRole } from './toolRole.js';
 
 /** One agent's tools beyond the workspace (from its `backend` config). */
 export interface AgentToolSettings {
@@ -42,6 +43,8 @@ export interface AgentToolSettings {
 	/** `enable_command_execution` (MassGen: `enable_mcp_command_line`). */
 	readonly commandExecution: boolean;
 	readonly commandFilters?: CommandFilters;
+	/** The agent's `role` / `tools`: tools it is never offered and is refused by name. */
+	readonly role?: ToolRole;
 }
 
 export interface RunToolsOptions {
@@ -273,7 +276,9 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 			const extra: ExtraTool[] = [];
 			if (commands && options.agents.get(agentId)?.commandExecution) extra.push(commands);
 			for (const tool of hub.toolsFor(agentId)) extra.push(mcpExtraTool(tool));
-			return createGuardedToolbox(workspace, extra, gate, { agentId, overlay, phase, planning });
+			const toolbox = createGuardedToolbox(workspace, extra, gate, { agentId, overlay, phase, planning });
+			const role = options.agents.get(agentId)?.role;
+			return role ? restrictToolbox(toolbox, role, extra) : toolbox;
 		},
 		usage: (agentId, costUsd) => gate.usage(agentId, costUsd),
 		close() {
@@ -290,6 +295,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 function mcpExtraTool(tool: McpTool): ExtraTool {
 	return {
 		definition: tool.definition,
+		readOnly: tool.hints?.readOnlyHint === true,
 		// Only a server's own promise of a closed-world read lets a call run while planning.
 		actsOutside: () => tool.hints?.readOnlyHint !== true || tool.hints.openWorldHint === true,
 		unavailable: () => tool.unavailable(),

@@ -24,6 +24,8 @@ export type ExtraToolRequest = Pick<PermissionRequest, 'action' | 'target' | 'ar
 /** A tool outside the workspace. `describe` and `execute` must not throw. */
 export interface ExtraTool {
 	readonly definition: ToolDefinition;
+	/** Only reads (an MCP tool its server marks `readOnlyHint`): a read-only role keeps it. */
+	readonly readOnly?: boolean;
 	/** Whether this call can change anything outside the agent's copy (planning mode holds those). */
 	actsOutside(request: ExtraToolRequest): boolean;
 	/** Why calls cannot go through now (e.g. the server crashed), or null. */

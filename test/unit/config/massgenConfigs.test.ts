@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../../src/core/config/loadConfig.js';
+import { loadConfigFile, loadConfigText } from '../../../src/core/config/loadConfig.js';
+import { agentRoleLines, toRunToolSettings } from '../../../src/core/config/toSettings.js';
 import type { ConfigLoadResult } from '../../../src/core/config/loadConfig.js';
 
 /** Configs written in the style of MassGen v0.1.12's examples, one per kind of key or backend they use. */
@@ -36,6 +37,17 @@ const cases: Readonly<Record<string, { valid: boolean; issues: readonly Expected
 				'error',
 				'python-only',
 				"an AG2 group chat (type ag2 with group_config) runs inside MassGen's Python process and cannot run here",
+			],
+		],
+	},
+	'roles.yaml': {
+		valid: false,
+		issues: [
+			[
+				'10:69',
+				'error',
+				'invalid',
+				"agents[1].tools[4]: unknown tool 'write_fille' (did you mean 'write_file'?) (known: read_file, list_directory, search_files",
 			],
 		],
 	},
@@ -88,5 +100,21 @@ describe("configs in the style of MassGen's examples", () => {
 			},
 		});
 		expect(gemini!.backend.type).toBe('gemini');
+	});
+
+	it('a role and a tools list reach the run tools of their agent only', async () => {
+		const text = readFileSync(join(dir, 'roles.yaml'), 'utf8').replace(', write_fille', '');
+		const { config, issues } = loadConfigText(text, 'roles.yaml');
+		expect(issues).toEqual([]);
+		const tools = toRunToolSettings(config!, { configFromWorkspace: false }).agents;
+		expect(agentRoleLines(config!)).toEqual([
+			'reviewer: read-only (no write tools, no run_command, only read-only MCP tools)',
+			'tester: only read_file, search_files, run_command, mcp__github__*',
+		]);
+		expect(tools.get('reviewer')?.role).toEqual({ readOnly: true });
+		expect(tools.get('tester')?.role).toEqual({
+			readOnly: false,
+			tools: ['read_file', 'search_files', 'run_command', 'mcp__github__*'],
+		});
 	});
 });
