@@ -7,12 +7,15 @@ import { OpenAIResponsesModel } from './openaiResponses.js';
 import { keyVariablesFor, presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { createScriptedModel } from './scripted.js';
+import { ClaudeCodeModel } from './codingAgents/claudeCodeModel.js';
 import { isCodingAgentType } from './codingAgents/codingAgentTypes.js';
 import { createUnavailableCodingAgent } from './codingAgents/unavailableCodingAgent.js';
 
 export interface CreateModelOptions {
 	/** Environment variable the key came from, named in auth errors (defaults to the type's first variable). */
 	readonly keyVariable?: string;
+	/** The host environment, for coding agents' CLIs (PATH, HOME, their login); API adapters take none. */
+	readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -22,6 +25,7 @@ export interface CreateModelOptions {
 export function createModel(settings: BackendSettings, options: CreateModelOptions = {}): ChatModel {
 	const keyVariable = options.keyVariable ?? keyVariablesFor(settings.type, settings.baseUrl)[0];
 	if (settings.type === 'scripted') return createScriptedModel(settings);
+	if (settings.type === 'claude_code') return new ClaudeCodeModel(settings, { env: options.env ?? {} });
 	if (isCodingAgentType(settings.type)) return createUnavailableCodingAgent(settings);
 	if (settings.type === 'vscode_lm') {
 		throw new ProviderError({

@@ -46,7 +46,7 @@ export function buildAgents(config: MassGenConfig, sources: TeamSources): BuiltT
 		if (key.key) secrets.push(key.key);
 		for (const server of agent.backend.mcp_servers ?? []) secrets.push(...specSecrets(server, expandContext));
 		const settings = toBackendSettings(agent, key.key, resolveBaseUrl(agent.backend, sources.keys));
-		const model = make(settings, { keyVariable: key.variables[0] });
+		const model = make(settings, { keyVariable: key.variables[0], env });
 		return {
 			id: agent.id,
 			model,

@@ -5,7 +5,8 @@ import { makeWorkspaceDir } from '../../fakes/team.js';
 import { repo, runCli } from '../cli/cliProcess.js';
 
 const massgenFixture = (name: string) => join(repo, 'test', 'fixtures', 'configs', 'massgen', name);
-const leftOut = 'type claude_code: coding agents cannot take part in a run yet';
+const notLoggedIn = 'Claude Code: Not logged in';
+const noCli = 'Claude Code CLI not found';
 
 function readEvents(root: string): { type: string; agentId?: string; reason?: string }[] {
 	const runs = join(root, '.massgen', 'runs');
@@ -21,8 +22,11 @@ function readResult(root: string): Record<string, unknown> {
 	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
 }
 
-/** Until the Claude Code adapter lands (issue 14), such configs load and their agents sit out runs. */
-describe('claude_code agents before their adapter (dist/cli.js)', () => {
+/** MassGen's claude_code configs load; an agent whose CLI cannot run sits the run out, with one clear message. */
+describe('claude_code agents that cannot run (dist/cli.js)', () => {
+	// No key and a home without a login: nothing of the host's own Claude Code is read.
+	const env = () => ({ HOME: makeWorkspaceDir() });
+
 	it('validate accepts a MassGen claude_code config and names the ignored keys at file:line:col', async () => {
 		const file = massgenFixture('claude_code_discord_mcp.yaml');
 		const run = await runCli(['validate', file], { cwd: repo });
@@ -31,7 +35,7 @@ describe('claude_code agents before their adapter (dist/cli.js)', () => {
 		expect(run.stderr + run.stdout).toContain(`${file}:6:5: warning: MassGen key 'permission_mode'`);
 	});
 
-	it('a run leaves the claude_code agent out with one clear message and goes on with the others', async () => {
+	it('a missing CLI (cli_path) leaves the agent out with one clear message naming the setting; the others go on', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
 		const config = join(root, 'team.yaml');
 		writeFileSync(
@@ -50,10 +54,14 @@ describe('claude_code agents before their adapter (dist/cli.js)', () => {
 				'    backend:',
 				'      type: claude_code',
 				'      cwd: workspace2',
+				'      cli_path: /nonexistent/claude',
 				'',
 			].join('\n'),
 		);
-		const run = await runCli(['run', '--config', config, 'How should we document this?'], { cwd: root });
+		const run = await runCli(['run', '--config', config, 'How should we document this?'], {
+			cwd: root,
+			env: env(),
+		});
 		expect(run.code).toBe(0);
 		const result = readResult(root);
 		expect(result.status).toBe('completed');
@@ -62,18 +70,21 @@ describe('claude_code agents before their adapter (dist/cli.js)', () => {
 		const errors = events.filter((e) => e.type === 'agent-error' && e.agentId === 'coder');
 		expect(errors).toHaveLength(1);
 		const killed = events.find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
-		expect(killed?.reason).toContain(leftOut);
-		expect(run.stderr).toContain(`coder: killed: ${leftOut}`);
+		expect(killed?.reason).toContain(noCli);
+		expect(killed?.reason).toContain('cli_path');
+		expect(killed?.reason).toContain('massgen.codingAgents.claude_code.path');
+		expect(run.stderr).toContain(`coder: killed: ${noCli}`);
 	});
 
-	it('a team of only claude_code agents fails cleanly (exit 2), naming why, with no crash', async () => {
+	it('a team of only claude_code agents with no key and no login fails cleanly (exit 2), naming why', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
 		const run = await runCli(['run', '--config', massgenFixture('claude_code_single.yaml'), 'hi'], {
 			cwd: root,
+			env: env(),
 		});
 		expect(run.code).toBe(2);
 		expect(readResult(root)).toMatchObject({ status: 'failed' });
-		expect(String(readResult(root).error)).toContain(leftOut);
+		expect(String(readResult(root).error)).toContain(notLoggedIn);
 		expect(run.stderr).not.toMatch(/\bat .+\.js:\d+/);
 	});
 });

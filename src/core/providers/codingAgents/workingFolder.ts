@@ -1,0 +1,126 @@
+/**
+ * A coding agent's private folder (issue 14): a scratch copy of the workspace (`ScratchCopy`:
+ * what git would see, no `.git`, secret paths left out) showing the run snapshot's bases under the
+ * overlay's edits — what our read tools show. The CLI edits only this folder; after each turn the
+ * differences from what was laid out become `write_file` / `delete_file` calls the runtime applies
+ * to the overlay under the usual checks, and a refused one is put back here.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { ScratchCopy } from '../../tools/commandScratch.js';
+import type { Overlay } from '../../workspace/types.js';
+
+/** One file the CLI changed: new text, or null when it deleted the file. */
+export interface FolderEdit {
+	readonly path: string;
+	readonly content: string | null;
+}
+
+export interface FolderDiff {
+	readonly edits: readonly FolderEdit[];
+	/** Changed files that are not UTF-8 text: no tool can carry them, so they stay out of the answer. */
+	readonly skipped: readonly string[];
+}
+
+const skippedFolders = new Set(['.git', '.massgen']);
+
+export class WorkingFolder {
+	private readonly copy: ScratchCopy;
+	/** Path → sha256 of each file as laid out for the turn. */
+	private laidOut = new Map<string, string>();
+	private root: string | undefined;
+
+	constructor(workspaceRoot: string, label: string, overlay: Overlay) {
+		this.copy = new ScratchCopy({
+			workspaceRoot,
+			label: `cc-${label}`,
+			secretPaths: overlay.workspace.secretPaths,
+			// Empty folders where a sandbox binds the real ones read-only: a link would lead a write out.
+			dependencies: 'mount',
+		});
+	}
+
+	get dir(): string | undefined {
+		return this.root;
+	}
+
+	/** The CLI's `HOME`, beside the folder (never inside it). */
+	get homeDir(): string | undefined {
+		return this.copy.homeDir;
+	}
+
+	get dependencyMounts() {
+		return this.copy.dependencyMounts;
+	}
+
+	/** Lays the overlay's view into the folder and records it; returns the folder. */
+	async prepare(overlay: Overlay): Promise<string> {
+		this.root = await this.copy.prepare(overlay.snapshot().edits, overlay.workspace.runSnapshot);
+		this.laidOut = await this.hashes();
+		return this.root;
+	}
+
+	/** What the CLI changed since `prepare`. */
+	async diff(): Promise<FolderDiff> {
+		const now = await this.hashes();
+		const edits: FolderEdit[] = [];
+		const skipped: string[] = [];
+		for (const [path, hash] of now) {
+			if (this.laidOut.get(path) === hash) continue;
+			const text = decodeUtf8(await readFile(join(this.root!, path)));
+			if (text === null) skipped.push(path);
+			else edits.push({ path, content: text });
+		}
+		for (const path of this.laidOut.keys()) {
+			if (!now.has(path)) edits.push({ path, content: null });
+		}
+		return { edits, skipped };
+	}
+
+	/** Puts a refused edit back: the overlay's view of `path`, which the runtime left unchanged. */
+	async revert(path: string, overlay: Overlay): Promise<void> {
+		if (this.root === undefined) return;
+		const target = join(this.root, path);
+		if (relative(this.root, target).startsWith('..')) return;
+		await rm(target, { force: true, recursive: true });
+		const text = await overlay.readText(path).catch(() => null);
+		if (text === null) return;
+		await mkdir(dirname(target), { recursive: true });
+		await writeFile(target, text);
+	}
+
+	async dispose(): Promise<void> {
+		await this.copy.dispose();
+	}
+
+	private async hashes(): Promise<Map<string, string>> {
+		const found = new Map<string, string>();
+		const mounts = new Set(this.copy.dependencyMounts.map((mount) => mount.target));
+		const walk = async (folder: string): Promise<void> => {
+			for (const entry of await readdir(folder, { withFileTypes: true })) {
+				const full = join(folder, entry.name);
+				if (entry.isDirectory()) {
+					if (!skippedFolders.has(entry.name.toLowerCase()) && !mounts.has(full)) await walk(full);
+				} else if (entry.isFile()) {
+					const info = await lstat(full);
+					if (!info.isFile()) continue;
+					const hash = createHash('sha256')
+						.update(await readFile(full))
+						.digest('hex');
+					found.set(relative(this.root!, full).split(sep).join('/'), hash);
+				}
+			}
+		};
+		await walk(this.root!);
+		return found;
+	}
+}
+
+function decodeUtf8(bytes: Buffer): string | null {
+	try {
+		return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+	} catch {
+		return null;
+	}
+}

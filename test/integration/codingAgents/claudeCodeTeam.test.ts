@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeWorkspaceDir } from '../../fakes/team.js';
+import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+import { runCli } from '../cli/cliProcess.js';
+
+const key = 'loopback-anthropic-key';
+
+/** Every file of the workspace (outside `.massgen/`) by path → sha256. */
+function hashes(root: string, folder = root, found: Record<string, string> = {}): Record<string, string> {
+	for (const entry of readdirSync(folder, { withFileTypes: true })) {
+		const full = join(folder, entry.name);
+		if (entry.isDirectory()) {
+			if (entry.name !== '.massgen') hashes(root, full, found);
+		} else {
+			found[full.slice(root.length + 1)] = createHash('sha256').update(readFileSync(full)).digest('hex');
+		}
+	}
+	return found;
+}
+
+interface Change {
+	readonly path: string;
+}
+
+/** The parts of `result.json` these tests read. */
+interface Result {
+	readonly status: string;
+	readonly winner: { readonly agentId: string };
+	readonly answerChanges: readonly { readonly agentId: string; readonly changes: readonly Change[] }[];
+	readonly changes: readonly Change[];
+	readonly votes: readonly { readonly voter: string }[];
+	readonly usage: readonly { readonly agentId: string; readonly outputTokens: number }[];
+}
+
+function readResult(root: string): Result {
+	const runs = join(root, '.massgen', 'runs');
+	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
+}
+
+function teamYaml(api: LoopbackProvider, claude: LoopbackProvider, extra: string[] = []): string {
+	return [
+		'agents:',
+		'  - id: api_agent',
+		'    backend:',
+		'      type: claude',
+		'      model: claude-sonnet-4-5',
+		`      base_url: ${api.baseUrl}`,
+		'  - id: coder',
+		'    backend:',
+		'      type: claude_code',
+		'      model: claude-sonnet-4-5',
+		`      base_url: ${claude.baseUrl}`,
+		...extra,
+		'',
+	].join('\n');
+}
+
+/**
+ * Issue 14: a `claude_code` member takes part in a run through `dist/cli.js` — the real Claude
+ * Code CLI (from the pinned SDK) against a loopback Anthropic server, next to an API agent on
+ * another one. Its own agent loop edits files in its private folder and calls our workflow tools.
+ */
+describe('a claude_code agent in a team (dist/cli.js)', () => {
+	let api: LoopbackProvider;
+	let claude: LoopbackProvider;
+	beforeEach(async () => {
+		api = await startLoopbackProvider('anthropic', { auto: { name: 'api' } });
+		claude = await startLoopbackProvider('anthropic', { auto: { name: 'claude' } });
+	});
+	afterEach(async () => {
+		await api.close();
+		await claude.close();
+	});
+
+	it("converges with the coding agent's edit as its answer's change, the workspace untouched", async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+		writeFileSync(join(root, 'team.yaml'), teamYaml(api, claude));
+		const before = hashes(root);
+		claude.say({
+			toolCalls: [
+				{ id: 'toolu_w', name: 'Write', arguments: { file_path: 'hello.txt', content: 'hello\n' } },
+			],
+			usage: { input: 40, output: 9 },
+		});
+		claude.say({
+			toolCalls: [
+				{ id: 'toolu_a', name: 'mcp__massgen__new_answer', arguments: { content: 'Added hello.txt' } },
+			],
+			usage: { input: 60, output: 7 },
+		});
+		claude.say({
+			toolCalls: [
+				{
+					id: 'toolu_v',
+					name: 'mcp__massgen__vote',
+					arguments: { agent_id: 'agent1', reason: 'it is complete' },
+				},
+			],
+			usage: { input: 80, output: 7 },
+		});
+		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Add a greeting file.'], {
+			cwd: root,
+			env: { ANTHROPIC_API_KEY: key },
+		});
+		expect(run.stderr).not.toContain(key);
+		expect(run.code).toBe(0);
+		const result = readResult(root);
+		expect(result.status).toBe('completed');
+		expect(claude.pending()).toBe(0);
+		const coderAnswer = result.answerChanges.find((set) => set.agentId === 'coder');
+		expect(coderAnswer?.changes).toEqual([
+			{ path: 'hello.txt', kind: 'add', baseHash: null, base: null, content: 'hello\n' },
+		]);
+		if (result.winner.agentId === 'coder') {
+			expect(result.changes.map((change) => change.path)).toEqual(['hello.txt']);
+		}
+		expect(result.votes.map((vote) => vote.voter).sort()).toEqual(['api_agent', 'coder']);
+		const usage = result.usage.find((entry) => entry.agentId === 'coder');
+		expect(usage?.outputTokens).toBeGreaterThan(0);
+		// Nothing reached the workspace: the edit lives in the answer until the user accepts it.
+		expect(hashes(root)).toEqual({ ...before });
+		// The CLI worked in its private folder, never in the workspace.
+		const system = claude.requests[0]!.prompt.system;
+		expect(system).not.toContain(root);
+	});
+});
