@@ -42,6 +42,8 @@ export const defaultSettings: Record<string, unknown> = {
 	'typescript.disableAutomaticTypeAcquisition': true,
 	'diffEditor.useInlineViewWhenSpaceIsLimited': false,
 	'workbench.colorTheme': 'Default Dark Modern',
+	// Else every window opens MassGen's walkthrough at activation; the walkthrough scenario turns it on.
+	'workbench.welcomePage.walkthroughs.openOnInstall': false,
 };
 
 export interface CodeServerOptions {

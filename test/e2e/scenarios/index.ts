@@ -10,6 +10,7 @@ import { runsView } from './runsView';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
+import { walkthrough } from './walkthrough';
 
 export const scenarios: readonly Scenario[] = [
 	showPanel,
@@ -25,4 +26,6 @@ export const scenarios: readonly Scenario[] = [
 	addContext,
 	runsView,
 	revertRun,
+	// Last: it turns on a user setting for its window (restored when it ends).
+	walkthrough,
 ];
