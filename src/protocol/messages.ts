@@ -73,6 +73,8 @@ export type WebviewMessage =
 	/** `attachments`: the ask box's chips, validated and converted by the host (`chipToRequest`). */
 	| { readonly type: 'ask'; readonly question: string; readonly attachments?: readonly AttachmentChip[] }
 	| { readonly type: 'cancel' }
+	/** Stop agent: that agent's call is aborted and it leaves the vote; its answers stay. */
+	| { readonly type: 'stop-agent'; readonly agentId: string }
 	/**
 	 * Workspace-relative path of a change in the current change set. `version` picks the right side:
 	 * the proposed text (default: base + selected hunks), the winner's `final`, or an answer (`agentN.k`).

@@ -24,6 +24,7 @@ export const MAX_CHIP_TEXT_CHARS = 1024 * 1024;
 export const MAX_CHIP_DIAGNOSTICS = 1_000;
 export const MAX_CONTEXT_QUERY_CHARS = 256;
 export const MAX_DROPPED_URIS = 100;
+export const MAX_AGENT_ID_CHARS = 256;
 
 /**
  * Workspace-relative, `/`-separated, no `..` segment, no leading `/` or drive letter, no control
@@ -125,6 +126,14 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 		attachments: chips.optional(),
 	}),
 	z.strictObject({ type: z.literal('cancel') }),
+	z.strictObject({
+		type: z.literal('stop-agent'),
+		agentId: z
+			.string()
+			.min(1)
+			.max(MAX_AGENT_ID_CHARS)
+			.regex(/^[^\u0000-\u001f\u007f]+$/, 'must be an agent id'),
+	}),
 	z.strictObject({ type: z.literal('open-diff'), path: relativePath, version: diffVersion.optional() }),
 	z.strictObject({
 		type: z.literal('accept'),

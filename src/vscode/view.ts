@@ -279,6 +279,9 @@ export class PanelHost extends Disposable {
 		cancel: () => {
 			this._deps.runs.cancel();
 		},
+		stopAgent: (agentId) => {
+			this._deps.runs.stopAgent(agentId);
+		},
 		openRun: (runId) => this._openRun(runId),
 		openDiff: (path, version) => this._deps.changes.openDiff(path, version),
 		accept: (request) => this._deps.changes.accept(request),

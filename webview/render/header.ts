@@ -88,7 +88,12 @@ export class HeaderView {
 		setHidden(this._cancel, state.status !== 'running');
 		setHidden(this._error, !state.error);
 		setText(this._error, state.error ?? '');
-		if (!previous || previous.agents !== state.agents || previous.agentOrder !== state.agentOrder) {
+		if (
+			!previous ||
+			previous.agents !== state.agents ||
+			previous.agentOrder !== state.agentOrder ||
+			previous.budget !== state.budget
+		) {
 			this._renderTotals(state);
 		}
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
@@ -97,7 +102,8 @@ export class HeaderView {
 			!previous ||
 			previous.notices !== state.notices ||
 			previous.restarts !== state.restarts ||
-			previous.evaluating !== state.evaluating
+			previous.evaluating !== state.evaluating ||
+			previous.budget !== state.budget
 		) {
 			this._renderNotices(runNotices(state));
 		}
@@ -190,20 +196,28 @@ export class HeaderView {
 			this._agents,
 			live === total ? plural(total, 'agent') : `${live} of ${plural(total, 'agent')} live`,
 		);
-		setText(this._tokens, `${formatTokens(input + output)} tokens`);
+		// With a run budget: spent / cap (the cap the run applies: the lower of settings and config).
+		const budget = state.budget;
+		const tokenCap = budget?.maxTokens ?? null;
+		const costCap = budget?.maxCostUsd ?? null;
+		setText(
+			this._tokens,
+			`${formatTokens(input + output)}${tokenCap === null ? '' : ` / ${formatTokens(tokenCap)}`} tokens`,
+		);
 		setTitle(
 			this._tokens,
 			`Input ${input.toLocaleString('en-US')} · output ${output.toLocaleString('en-US')}`,
 		);
-		setText(
-			this._cost,
-			unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : 'no price') : formatCost(cost),
-		);
+		const spent = unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : 'no price') : formatCost(cost);
+		setText(this._cost, costCap === null ? spent : `${spent} / ${formatCost(costCap)}`);
+		setData(this._cost, 'budget', costCap === null ? '' : String(costCap));
+		const capNote =
+			costCap === null ? '' : ` · run budget ${formatCost(costCap)}: the run stops when it is reached`;
 		setTitle(
 			this._cost,
-			unpriced > 0
+			(unpriced > 0
 				? `${plural(unpriced, 'agent')} use a model with no known list price`
-				: 'Estimated from list prices',
+				: 'Estimated from list prices') + capNote,
 		);
 	}
 }
@@ -237,5 +251,6 @@ function runNotices(state: RunState): string[] {
 			`Attempt ${restart.attempt - 1} was sent back: ${restart.reason}${restart.instructions ? ` (next: ${restart.instructions})` : ''}`,
 	);
 	const evaluating = state.evaluating ? [`${state.evaluating.agentId} is checking the final answer…`] : [];
-	return [...(state.notices ?? []), ...restarts, ...evaluating];
+	const budget = state.budget?.reason ? [`Stopped: ${state.budget.reason}`] : [];
+	return [...(state.notices ?? []), ...restarts, ...evaluating, ...budget];
 }

@@ -4,11 +4,23 @@
  * synced while open), tool calls, answers, errors and cost. Updated in place; a
  * lane whose data did not change is not touched.
  */
+import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { AgentLane, LaneError } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { AnswersView } from './answers.js';
 import { collapsible } from './collapsible.js';
-import { h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
+import {
+	button,
+	h,
+	icon,
+	setClass,
+	setData,
+	setDisabled,
+	setHidden,
+	setText,
+	setTitle,
+	uniqueId,
+} from './dom.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
 import { laneLook } from './laneState.js';
 import { StreamText } from './streamText.js';
@@ -19,6 +31,8 @@ export interface LaneExtras {
 	readonly isWinner: boolean;
 	readonly isPresenter: boolean;
 	readonly votesReceived: number;
+	/** Coordination is going and this agent is in it: Stop agent is offered. */
+	readonly stoppable: boolean;
 }
 
 export class LaneView {
@@ -39,13 +53,25 @@ export class LaneView {
 	private readonly _reasoningGroup: HTMLDetailsElement;
 	private readonly _tools: ToolCallsView;
 	private readonly _answers: AnswersView;
+	private readonly _stop: HTMLElement;
 	private _lane: AgentLane | null = null;
 	private _extras: LaneExtras | null = null;
 	private _badgeState = '';
 	private _alertKey = '';
 
-	constructor(agentId: string, viewState: ViewStateStore) {
+	constructor(agentId: string, viewState: ViewStateStore, post: (message: WebviewMessage) => void) {
 		const headingId = uniqueId('lane');
+		// Disabled once pressed: the lane shows "stopped" when the host's agent-stopped event arrives.
+		this._stop = button(
+			'Stop',
+			() => {
+				setDisabled(this._stop, true);
+				post({ type: 'stop-agent', agentId });
+			},
+			{ icon: 'debug-stop', secondary: true, ariaLabel: `Stop ${agentId}`, class: 'stop-agent' },
+		);
+		this._stop.hidden = true;
+		setTitle(this._stop, 'Stop this agent: its answers stay, it no longer votes; the others go on');
 		this._badge = h('span', { class: 'state-badge' });
 		this._model = h('span', { class: 'lane-model' });
 		this._anon = h('span', { class: 'lane-anon' });
@@ -105,7 +131,7 @@ export class LaneView {
 			h(
 				'header',
 				{ class: 'lane-head' },
-				h('div', { class: 'lane-title-row' }, heading, this._badge),
+				h('div', { class: 'lane-title-row' }, heading, this._badge, this._stop),
 				this._model,
 			),
 			h('div', { class: 'lane-stats' }, this._round, this._counters, this._usage),
@@ -130,7 +156,11 @@ export class LaneView {
 		this._lane = lane;
 		this._extras = extras;
 
-		if (!previous || previous.state !== lane.state) this._renderBadge(lane);
+		if (!previous || previous.state !== lane.state || previous.stopped !== lane.stopped) {
+			this._renderBadge(lane);
+		}
+		setHidden(this._stop, !extras.stoppable);
+		if (!extras.stoppable) setDisabled(this._stop, false);
 		if (!previous || previous.provider !== lane.provider || previous.model !== lane.model) {
 			const model = [lane.provider, lane.model].filter(Boolean).join(' / ');
 			setText(this._model, model);
@@ -180,10 +210,11 @@ export class LaneView {
 	}
 
 	private _renderBadge(lane: AgentLane): void {
-		if (this._badgeState === lane.state) return;
-		this._badgeState = lane.state;
-		const look = laneLook(lane.state);
-		setData(this._badge, 'state', lane.state);
+		const state = lane.stopped ? 'stopped' : lane.state;
+		if (this._badgeState === state) return;
+		this._badgeState = state;
+		const look = lane.stopped ? { label: 'stopped', icon: 'debug-stop' } : laneLook(lane.state);
+		setData(this._badge, 'state', state);
 		this._badge.replaceChildren(icon(look.icon, look.spin ? 'codicon-modifier-spin' : ''), look.label);
 	}
 
@@ -192,7 +223,13 @@ export class LaneView {
 		const key = `${lane.killedReason}\u0000${error?.t}\u0000${error?.message}\u0000${lane.state === 'error'}`;
 		if (key === this._alertKey) return;
 		this._alertKey = key;
-		if (lane.killedReason !== null) {
+		if (lane.stopped) {
+			this._alert.dataset['kind'] = 'stopped';
+			this._alert.replaceChildren(
+				icon('debug-stop'),
+				h('span', { text: 'Stopped by you: its answers stay' }),
+			);
+		} else if (lane.killedReason !== null) {
 			this._alert.dataset['kind'] = 'killed';
 			this._alert.replaceChildren(icon('circle-slash'), h('span', { text: `Killed: ${lane.killedReason}` }));
 		} else if (error) {
@@ -214,7 +251,8 @@ function sameExtras(a: LaneExtras | null, b: LaneExtras): boolean {
 		a !== null &&
 		a.isWinner === b.isWinner &&
 		a.isPresenter === b.isPresenter &&
-		a.votesReceived === b.votesReceived
+		a.votesReceived === b.votesReceived &&
+		a.stoppable === b.stoppable
 	);
 }
 

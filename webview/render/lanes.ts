@@ -2,6 +2,7 @@
  * The grid of agent lanes, keyed by config id. Only lanes whose data changed are updated, and the
  * follow-the-end scrolling runs after every DOM write of the frame (one layout, not one per lane).
  */
+import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { LaneView, type LaneExtras } from './lane.js';
@@ -12,7 +13,10 @@ export class LanesView {
 	private _order: readonly string[] = [];
 	private _runId: string | null = null;
 
-	constructor(private readonly _viewState: ViewStateStore) {
+	constructor(
+		private readonly _viewState: ViewStateStore,
+		private readonly _post: (message: WebviewMessage) => void,
+	) {
 		this.element = document.createElement('div');
 		this.element.className = 'lanes';
 	}
@@ -26,6 +30,7 @@ export class LanesView {
 		}
 		if (state.agentOrder !== this._order) this._syncOrder(state.agentOrder);
 		const scroll: LaneView[] = [];
+		const coordinating = state.status === 'running' && state.winner === null && state.presenter === null;
 		for (const agentId of state.agentOrder) {
 			const lane = Object.hasOwn(state.agents, agentId) ? state.agents[agentId] : undefined;
 			const view = this._lanes.get(agentId);
@@ -34,6 +39,8 @@ export class LanesView {
 				isWinner: state.winner?.agentId === agentId,
 				isPresenter: state.presenter === agentId,
 				votesReceived: Object.hasOwn(state.tally, agentId) ? (state.tally[agentId] ?? 0) : 0,
+				// Only during coordination (no winner yet): the host ignores it later anyway.
+				stoppable: coordinating && lane.state !== 'killed' && lane.state !== 'done',
 			};
 			if (view.update(lane, extras)) scroll.push(view);
 		}
@@ -52,7 +59,7 @@ export class LanesView {
 		for (const id of order) {
 			let view = this._lanes.get(id);
 			if (!view) {
-				view = new LaneView(id, this._viewState);
+				view = new LaneView(id, this._viewState, this._post);
 				this._lanes.set(id, view);
 			}
 			const expected: Element | null = previous

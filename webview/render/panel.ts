@@ -55,7 +55,7 @@ export class Panel {
 		this._approvals = new ApprovalsView(post, announce, _viewState);
 		this._result = new ResultView(_viewState, post);
 		this._agents = panelSection('agents', 'Agents', _viewState);
-		this._lanes = new LanesView(_viewState);
+		this._lanes = new LanesView(_viewState, post);
 		this._agents.body.append(this._lanes.element);
 		this._votesSection = panelSection('votes', 'Votes', _viewState);
 		this._votes = new VotesView(_viewState);

@@ -50,4 +50,7 @@ export function estimateRun(
 }
 
 /** The user declined the run at the estimate (nothing was started, no run directory made). */
-export class EstimateDeclinedError extends Error {}
+export class EstimateDeclinedError extends Error {
+	// The editor's engine is its own bundle: the extension tells this error by its name.
+	override readonly name = 'EstimateDeclinedError';
+}

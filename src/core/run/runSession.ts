@@ -80,6 +80,8 @@ export interface RunSessionOptions {
 	 * `EstimateDeclinedError` (no run directory is made).
 	 */
 	readonly confirmEstimate?: (estimate: CostEstimate, caps: BudgetCaps | null) => Promise<boolean>;
+	/** Given the running run's controls (Stop agent), once the orchestrator exists. */
+	readonly onControl?: (control: { stopAgent(agentId: string): boolean }) => void;
 	/** Called for every event, already redacted and logged, in order, before the next one is read. */
 	readonly onEvent: (event: RunEvent) => void;
 	/** The run's redactor, once its secrets are known (before the first event and notice). */
@@ -161,6 +163,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			...(tools ? { tools } : {}),
 			...(caps ? { budget: caps } : {}),
 		});
+		options.onControl?.({ stopAgent: (agentId) => orchestrator.stopAgent(agentId) });
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
 			const event: RunEvent = raw.type === 'run-start' ? { ...raw, session } : raw;
 			log.append(event);

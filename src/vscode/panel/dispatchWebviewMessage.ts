@@ -9,6 +9,8 @@ export interface PanelActions {
 	/** `attachments`: the ask box's chips (empty when none), for `RunRequest.attachments`. */
 	ask(question: string, attachments: readonly AttachmentChip[]): void | Promise<void>;
 	cancel(): void | Promise<void>;
+	/** Stop agent in a lane (absent in hosts without a run to stop). */
+	stopAgent?(agentId: string): void | Promise<void>;
 	/** `version` only when the message names one (proposed, final, or an answer label). */
 	openDiff(path: string, version?: string): void | Promise<void>;
 	/** The message's request as it came (`{}`: every pending change with the host's selection). */
@@ -55,6 +57,8 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.ask(message.question, message.attachments ?? []);
 		case 'cancel':
 			return actions.cancel();
+		case 'stop-agent':
+			return actions.stopAgent?.(message.agentId);
 		case 'open-diff':
 			return message.version === undefined
 				? actions.openDiff(message.path)

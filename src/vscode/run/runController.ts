@@ -17,6 +17,7 @@ import type { KeyStore } from '../secrets.js';
 import { readConfigSetting, workspaceFolder } from '../settings.js';
 import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
+import { budgetOptions, isEstimateDeclined } from './budgetSettings.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
 import { followUpFor, type FollowUp } from '../runs/followUp.js';
 import type { Engine } from './loadEngine.js';
@@ -91,6 +92,8 @@ export class RunController extends Disposable implements RunService {
 
 	private _active: ActiveRun | undefined;
 	private _state: RunState | null = null;
+	/** The running run's controls (Stop agent); undefined between runs. */
+	private _control: { stopAgent(agentId: string): boolean } | undefined;
 	/** The last answered `ask` of this window: what `continueConversation` alone continues. */
 	private _lastAsked: string | undefined;
 	private _conversation: readonly Turn[] = [];
@@ -117,6 +120,13 @@ export class RunController extends Disposable implements RunService {
 	/** The last answered ask's thread as its run was given it, plus that turn; oldest first. */
 	get conversation(): readonly Turn[] {
 		return this._conversation;
+	}
+
+	/** Stop agent (the panel's lane button): false when no run is going or the agent cannot be stopped now. */
+	stopAgent(agentId: string): boolean {
+		const stopped = this._control?.stopAgent(agentId) ?? false;
+		this._deps.log.info(`stop agent ${agentId}: ${stopped ? 'stopped' : 'not running in coordination'}`);
+		return stopped;
 	}
 
 	/** Cancels the active run (its pending approval requests are denied); false when there is none. */
@@ -296,6 +306,8 @@ export class RunController extends Disposable implements RunService {
 				onRedactor: (redactor) => this._deps.secrets?.learn(redactor),
 				onLogError: (error) => log.error(`run log: ${errorMessage(error)}`),
 				...(tools ? { tools } : {}),
+				...budgetOptions(folder.uri),
+				onControl: (control) => (this._control = control),
 			});
 			batcher.flush();
 			const { result } = outcome;
@@ -326,9 +338,13 @@ export class RunController extends Disposable implements RunService {
 			this._onDidFinishRun.fire(finished);
 			return { run: finished };
 		} catch (error) {
+			if (isEstimateDeclined(error)) {
+				return { refused: 'cancelled', reason: 'not started at its cost estimate' };
+			}
 			if (!isAttachmentError(error)) throw error;
 			return { refused: 'attachment', reason: reportAttachmentProblem(log, error, this._redact) };
 		} finally {
+			this._control = undefined;
 			batcher.dispose();
 			abort.dispose();
 		}

@@ -7,6 +7,7 @@ import {
 	MAX_DROPPED_URIS,
 	MAX_HUNK_IDS,
 	MAX_NOTE_CHARS,
+	MAX_AGENT_ID_CHARS,
 	MAX_PATH_CHARS,
 	MAX_QUESTION_CHARS,
 	parseWebviewMessage,
@@ -20,6 +21,10 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 		{ type: 'ask', question: 'x'.repeat(MAX_QUESTION_CHARS) },
 	],
 	cancel: [{ type: 'cancel' }],
+	'stop-agent': [
+		{ type: 'stop-agent', agentId: 'claude_agent' },
+		{ type: 'stop-agent', agentId: 'x'.repeat(MAX_AGENT_ID_CHARS) },
+	],
 	'open-diff': [
 		{ type: 'open-diff', path: 'src/a.ts' },
 		{ type: 'open-diff', path: 'docs/read me.md' },
@@ -138,6 +143,11 @@ const invalid: [string, unknown][] = [
 		'drop-uris too many',
 		{ type: 'drop-uris', uris: Array.from({ length: MAX_DROPPED_URIS + 1 }, () => 'file:///a') },
 	],
+	['stop-agent without an id', { type: 'stop-agent' }],
+	['stop-agent with an empty id', { type: 'stop-agent', agentId: '' }],
+	['stop-agent with a control character', { type: 'stop-agent', agentId: 'a\u0000b' }],
+	['stop-agent oversized', { type: 'stop-agent', agentId: 'x'.repeat(MAX_AGENT_ID_CHARS + 1) }],
+	['stop-agent with more fields', { type: 'stop-agent', agentId: 'a', reason: 'user' }],
 	['prototype pollution attempt', JSON.parse('{"type":"cancel","__proto__":{"polluted":true}}')],
 ];
 
@@ -194,6 +204,8 @@ describe('assertNever', () => {
 				return message.runId;
 			case 'approval':
 				return message.decision;
+			case 'stop-agent':
+				return message.agentId;
 			default:
 				return assertNever(message, 'webview message');
 		}

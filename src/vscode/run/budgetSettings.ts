@@ -1,0 +1,65 @@
+/**
+ * The run budget from the editor's settings (`massgen.maxCostUsd`, `massgen.maxTokens`; the
+ * config's `permissions.max_cost_usd` counts too, the lower wins) and the estimate's question:
+ * over `massgen.confirmCostAboveUsd` a modal with the figure and how it was made, once per run.
+ * Each setting is the lowest of its user, workspace and folder values: a cloned repository's
+ * settings can tighten the budget or the question, never loosen the user's.
+ */
+import * as vscode from 'vscode';
+import type { BudgetCaps } from '../../core/orchestrator/spendGuard.js';
+import type { CapRequest } from '../../core/permissions/runBudget.js';
+import { defaultConfirmAboveUsd, formatUsd, type CostEstimate } from '../../core/run/costEstimate.js';
+import type { UserBudget } from '../../core/run/runBudgetOf.js';
+
+export const budgetSettingKeys = {
+	maxCostUsd: 'massgen.maxCostUsd',
+	maxTokens: 'massgen.maxTokens',
+	confirmCostAboveUsd: 'massgen.confirmCostAboveUsd',
+} as const;
+
+/** What `runSession` takes: the caps and the estimate's question. */
+export function budgetOptions(folder: vscode.Uri): {
+	budget: UserBudget;
+	confirmEstimate: (estimate: CostEstimate, caps: BudgetCaps | null) => Promise<boolean>;
+} {
+	const settings = vscode.workspace.getConfiguration(undefined, folder);
+	const lowest = (key: string, min: number): number | undefined => {
+		const inspected = settings.inspect<unknown>(key);
+		const values = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
+		const numbers = values.filter(
+			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= min,
+		);
+		return numbers.length ? Math.min(...numbers) : undefined;
+	};
+	const cap = (key: string): CapRequest | undefined => {
+		const limit = lowest(key, Number.MIN_VALUE);
+		return limit === undefined ? undefined : { limit, source: key };
+	};
+	const maxCostUsd = cap(budgetSettingKeys.maxCostUsd);
+	const maxTokens = cap(budgetSettingKeys.maxTokens);
+	const above = lowest(budgetSettingKeys.confirmCostAboveUsd, 0) ?? defaultConfirmAboveUsd;
+	return {
+		budget: { ...(maxCostUsd ? { maxCostUsd } : {}), ...(maxTokens ? { maxTokens } : {}) },
+		confirmEstimate: (estimate, caps) => (estimate.usd < above ? Promise.resolve(true) : ask(estimate, caps)),
+	};
+}
+
+/** Start Run or nothing: Escape and the close button start nothing. */
+async function ask(estimate: CostEstimate, caps: BudgetCaps | null): Promise<boolean> {
+	const cap = caps?.maxCostUsd;
+	const budget = cap
+		? `The run stops when it reaches ${formatUsd(cap.limit)} (${cap.source}).`
+		: `Set ${budgetSettingKeys.maxCostUsd} to cap what a run may spend.`;
+	const start = 'Start Run';
+	const choice = await vscode.window.showWarningMessage(
+		`MassGen: this run is estimated at ${formatUsd(estimate.usd)}.`,
+		{ modal: true, detail: `${estimate.basis}. ${budget}` },
+		start,
+	);
+	return choice === start;
+}
+
+/** `EstimateDeclinedError` from the engine bundle (told apart by name: another bundle's class). */
+export function isEstimateDeclined(error: unknown): boolean {
+	return error instanceof Error && error.name === 'EstimateDeclinedError';
+}
