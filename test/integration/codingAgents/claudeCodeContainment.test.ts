@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeWorkspaceDir } from '../../fakes/team.js';
+import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+import { cliPath, runCli } from '../cli/cliProcess.js';
+
+const key = 'loopback-anthropic-key';
+
+function singleAgentYaml(server: LoopbackProvider): string {
+	return [
+		'agents:',
+		'  - id: coder',
+		'    backend:',
+		'      type: claude_code',
+		'      model: claude-sonnet-4-5',
+		`      base_url: ${server.baseUrl}`,
+		'      allowed_tools: [Read, Write, Edit, Bash]',
+		'',
+	].join('\n');
+}
+
+function events(root: string): { type: string; text?: string }[] {
+	const runs = join(root, '.massgen', 'runs');
+	const text = readFileSync(join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8');
+	return text
+		.trim()
+		.split('\n')
+		.map((line) => JSON.parse(line));
+}
+
+/** Processes whose environment holds the adapter's marker (every process the CLI started inherits it). */
+function markedProcesses(): number[] {
+	const found: number[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
+			const state = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const zombie = state.slice(state.lastIndexOf(')') + 2).startsWith('Z');
+			if (!zombie && environ.includes('MASSGEN_CODING_AGENT=claude-')) found.push(Number(entry));
+		} catch {
+			// Ended while we read it, or not ours.
+		}
+	}
+	return found;
+}
+
+/** Polls until `condition` holds (the test runner's timeout bounds it). */
+async function waitFor(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** Issue 14: what a claude_code agent may not do, and that nothing of it outlives a cancel. */
+describe('a claude_code agent is contained (dist/cli.js)', () => {
+	let server: LoopbackProvider;
+	let outside: string;
+	beforeEach(async () => {
+		server = await startLoopbackProvider('anthropic', { auto: { name: 'claude' } });
+		outside = mkdtempSync(join(tmpdir(), 'massgen-cc-outside-'));
+	});
+	afterEach(async () => {
+		await server.close();
+		rmSync(outside, { recursive: true, force: true });
+	});
+
+	it('its Bash never runs and a write outside its folder is refused; the CLI is told why and the lane shows it', async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+		writeFileSync(join(root, 'team.yaml'), singleAgentYaml(server));
+		const marker = join(outside, 'bash-ran');
+		const escaped = join(outside, 'escaped.txt');
+		server.say({
+			toolCalls: [
+				{ id: 'toolu_b', name: 'Bash', arguments: { command: `touch ${marker}`, description: 'mark' } },
+			],
+			usage: { input: 40, output: 9 },
+		});
+		server.say({
+			toolCalls: [{ id: 'toolu_w', name: 'Write', arguments: { file_path: escaped, content: 'out\n' } }],
+			usage: { input: 50, output: 9 },
+		});
+		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Mark it.'], {
+			cwd: root,
+			env: { ANTHROPIC_API_KEY: key, HOME: outside },
+		});
+		expect(run.code).toBe(0);
+		expect(existsSync(marker)).toBe(false);
+		expect(existsSync(escaped)).toBe(false);
+		expect(server.requests[1]!.prompt.lastToolResult).toContain('Bash is not available here');
+		expect(server.requests[2]!.prompt.lastToolResult).toContain('is outside your working folder');
+		const lane = events(root)
+			.filter((event) => event.type === 'reasoning-delta')
+			.map((event) => event.text)
+			.join('');
+		expect(lane).toContain(`[Bash touch ${marker}] refused`);
+		expect(lane).toContain(`[Write ${escaped}] refused`);
+		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
+	});
+
+	it('cancel mid-turn leaves no process of the agent', async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+		writeFileSync(join(root, 'team.yaml'), singleAgentYaml(server));
+		// The model's reply never ends: the CLI is mid-turn, waiting on its API.
+		server.enqueue({ turn: { text: 'thinking about it' }, stallAfter: 2 });
+		expect(markedProcesses()).toEqual([]);
+		const child = spawn(process.execPath, [cliPath, 'run', '--config', join(root, 'team.yaml'), 'Wait.'], {
+			cwd: root,
+			env: { PATH: process.env.PATH, HOME: outside, ANTHROPIC_API_KEY: key },
+			stdio: ['ignore', 'ignore', 'pipe'],
+		});
+		const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+		await waitFor(() => server.requests.length > 0);
+		const during = markedProcesses();
+		expect(during.length).toBeGreaterThan(0);
+		// Where bubblewrap runs (this machine has it), the CLI runs in a PID namespace of its own.
+		const commands = during.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+		expect(commands.some((argv) => argv[0]!.endsWith('bwrap') && argv.includes('--unshare-pid'))).toBe(
+			existsSync('/usr/bin/bwrap'),
+		);
+		child.kill('SIGINT');
+		await exited;
+		await waitFor(() => during.every((pid) => !markedProcesses().includes(pid)));
+		expect(markedProcesses()).toEqual([]);
+		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
+	});
+});
