@@ -20,9 +20,9 @@ import { RunController } from './vscode/run/runController.js';
 import { reportEnded } from './vscode/run/runMessages.js';
 import { RunStatusBar } from './vscode/run/runStatusBar.js';
 import { RunsView } from './vscode/runs/runsView.js';
+import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/secrets.js';
 import { PanelHost } from './vscode/view.js';
-import { openWalkthroughOnce } from './vscode/walkthrough.js';
 
 /**
  * Builds the object graph, each object after what it needs, and hands one root disposable to VS
@@ -88,6 +88,15 @@ export function activate(
 			log,
 		}),
 	);
+	const teamView = root.add(
+		new TeamView({
+			engine,
+			keys,
+			shippedConfigsDir: configsDir,
+			onDidChangeSecrets: context.secrets.onDidChange,
+			log,
+		}),
+	);
 	const approvals = root.add(createApprovals({ broker, grants, panel, log, secrets }));
 	root.add(
 		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
@@ -96,12 +105,12 @@ export function activate(
 	);
 	// A finished run is announced by a notification unless the panel already shows it.
 	root.add(runs.onDidFinishRun((run) => reportEnded(run, panel.visible, secrets.text)));
-	root.add(registerCommands({ log, panel, runs, keys, configsDir, changes, selection, runsView, picker }));
+	root.add(
+		registerCommands({ log, panel, runs, keys, configsDir, changes, selection, runsView, teamView, picker }),
+	);
 	root.add(registerFixCodeActions());
 	root.add(registerAskTeamTool(runs));
 	root.add(registerChatParticipant(context.extensionUri, { runs }));
-
-	openWalkthroughOnce(context).catch((error: unknown) => log.warn(`walkthrough: ${String(error)}`));
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);
@@ -117,6 +126,7 @@ export function activate(
 			panelOpen: panel.panel !== undefined,
 		}),
 		runsView,
+		teamView,
 		panelRunId: () => panel.shownRunId,
 		activationMs,
 		approvals: approvals.api,

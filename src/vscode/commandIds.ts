@@ -39,6 +39,15 @@ export const commandIds = {
 	runsFilter: 'massgen.runs.filter',
 	runsClearFilter: 'massgen.runs.clearFilter',
 	runsRefresh: 'massgen.runs.refresh',
+	/** The team builder (palette, the Team view's "+", the walkthrough). */
+	buildTeam: 'massgen.buildTeam',
+	// The Team view (src/vscode/team): row actions get the row; hidden from the palette but refresh and open.
+	teamRefresh: 'massgen.team.refresh',
+	teamOpenConfig: 'massgen.team.openConfig',
+	teamRemoveAgent: 'massgen.team.removeAgent',
+	teamEditRole: 'massgen.team.editRole',
+	teamChangeModel: 'massgen.team.changeModel',
+	teamRunDemo: 'massgen.team.runDemo',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];
@@ -65,6 +74,7 @@ export const settingKeys = {
 
 /** Tree views (package.json `contributes.views`). */
 export const viewIds = {
+	team: 'massgen.team',
 	runs: 'massgen.runs',
 } as const;
 

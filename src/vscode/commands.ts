@@ -14,6 +14,7 @@ import type { RunController } from './run/runController.js';
 import type { SelectionReview } from './review/selectionReview.js';
 import type { KeyStore } from './secrets.js';
 import type { RunsView } from './runs/runsView.js';
+import type { TeamView } from './team/teamView.js';
 import type { PanelHost } from './view.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 import { errorDetail } from './log.js';
@@ -35,6 +36,8 @@ export interface CommandDeps {
 	readonly picker: ContextPickerDeps;
 	/** The Runs view's row and title actions. */
 	readonly runsView: Pick<RunsView, 'handlers'>;
+	/** The Team view's row and title actions, and Build Team. */
+	readonly teamView: Pick<TeamView, 'handlers'>;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
@@ -64,6 +67,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.dismissFinding]: (thread) => selection.dismiss(thread),
 		[commandIds.clearReviewComments]: () => selection.clear(),
 		...deps.runsView.handlers(),
+		...deps.teamView.handlers(),
 	};
 	const store = new DisposableStore();
 	for (const [id, handler] of Object.entries(handlers)) {

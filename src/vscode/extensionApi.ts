@@ -3,6 +3,7 @@ import type { RunState } from '../protocol/runState.js';
 import type { FindingThread } from './review/selectionReview.js';
 import type { ChangeActions, RunService } from './run/runTypes.js';
 import type { RunsView } from './runs/runsView.js';
+import type { TeamView } from './team/teamView.js';
 
 /**
  * What `activate()` returns: a small, typed surface for the in-host tests (and other
@@ -25,6 +26,8 @@ export interface MassGenApi {
 	ui(): { readonly runActive: boolean; readonly statusBar: string | undefined; readonly panelOpen: boolean };
 	/** The Runs view: its tree (`provider.getChildren`), a refresh, and retention as after a run. */
 	readonly runsView: Pick<RunsView, 'provider' | 'prune' | 'view' | 'setFilter'>;
+	/** The Team view: its tree (`provider.snapshot`, `getChildren`) and the builder's steps as they show. */
+	readonly teamView: Pick<TeamView, 'provider' | 'view' | 'onDidShowBuilderStep'>;
 	/** The run the panel shows (live, opened or restored after a reload); undefined when none. */
 	panelRunId(): string | undefined;
 	/** Milliseconds `activate()` took (module load excluded). */

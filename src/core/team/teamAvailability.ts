@@ -23,6 +23,8 @@ export interface AgentAvailability {
 	readonly model: string;
 	/** The agent's system message, if any. */
 	readonly role?: string;
+	/** The backend's `base_url`, if set (where its model list is asked for). */
+	readonly baseUrl?: string;
 	readonly available: boolean;
 	readonly kind: AvailabilityKind;
 	/** One line, phrased for the user; for an unavailable agent, what to do about it. */
@@ -65,6 +67,7 @@ export async function agentAvailability(
 		provider: backend.type,
 		model: backend.model,
 		...(agent.system_message ? { role: agent.system_message } : {}),
+		...(backend.base_url ? { baseUrl: backend.base_url } : {}),
 	};
 	const host = inputs.host?.(agent);
 	if (host) {

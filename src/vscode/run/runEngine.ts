@@ -17,6 +17,8 @@ import type { ResolvedTeam } from './resolveTeam.js';
 export { loadConfigText } from '../../core/config/loadConfig.js';
 export { readDotenv } from '../../core/config/apiKeys.js';
 export { resolveTeam } from './resolveTeam.js';
+/** The Team view's and the team builder's part (src/vscode/team). */
+export * as team from '../team/teamEngine.js';
 
 /** The secrets the key sources hold (secret storage, environment, `.env`), before any team is resolved. */
 export function keySecrets(keys: ApiKeySources): Redactor {

@@ -1,0 +1,122 @@
+import * as vscode from 'vscode';
+import type { TeamEdit } from '../../core/team/editTeamConfig.js';
+import { commandIds } from '../commandIds.js';
+import type { Engine } from '../run/loadEngine.js';
+import { writeConfigSetting } from '../settings.js';
+import type { TeamNode } from './teamTree.js';
+
+type AgentNode = Extract<TeamNode, { kind: 'agent' }>;
+
+/** A row the action was invoked on, if it is an agent of an editable file. */
+function editableAgent(node: unknown): AgentNode | undefined {
+	const agent = node as Partial<AgentNode> | undefined;
+	if (agent?.kind !== 'agent' || !agent.row || !agent.snapshot) return undefined;
+	if (!agent.snapshot.editable || agent.row.added) {
+		void vscode.window.showInformationMessage(
+			`MassGen: ${agent.snapshot.file} is not your file (a shipped team). Build Team writes one you can edit.`,
+		);
+		return undefined;
+	}
+	return agent as AgentNode;
+}
+
+/**
+ * One agent edited in its config file through the file's document, as one `WorkspaceEdit`, so
+ * Undo in the editor takes it back; a file that was clean is saved (runs read the disk).
+ */
+export async function applyTeamEdit(engine: Engine, file: string, edit: TeamEdit): Promise<boolean> {
+	const uri = vscode.Uri.file(file);
+	const document = await vscode.workspace.openTextDocument(uri);
+	const text = document.getText();
+	const result = engine.team.editTeamConfigText(text, edit);
+	if ('error' in result) {
+		void vscode.window.showErrorMessage(`MassGen: cannot edit ${file}: ${result.error}`);
+		return false;
+	}
+	const wasDirty = document.isDirty;
+	const change = new vscode.WorkspaceEdit();
+	change.replace(
+		uri,
+		new vscode.Range(document.positionAt(0), document.positionAt(text.length)),
+		result.text,
+	);
+	if (!(await vscode.workspace.applyEdit(change))) {
+		void vscode.window.showErrorMessage(`MassGen: ${file} could not be edited.`);
+		return false;
+	}
+	if (!wasDirty) await document.save();
+	return true;
+}
+
+export async function removeAgent(engine: () => Promise<Engine>, node: unknown): Promise<boolean> {
+	const agent = editableAgent(node);
+	if (!agent) return false;
+	const remove = 'Remove';
+	const answer = await vscode.window.showWarningMessage(
+		`Remove agent '${agent.row.id}' from ${agent.snapshot.file}?`,
+		{ modal: true, detail: 'Undo in the editor brings it back.' },
+		remove,
+	);
+	if (answer !== remove) return false;
+	return applyTeamEdit(await engine(), agent.snapshot.file, { kind: 'remove', id: agent.row.id });
+}
+
+export async function editRole(
+	engine: () => Promise<Engine>,
+	node: unknown,
+	given?: string,
+): Promise<boolean> {
+	const agent = editableAgent(node);
+	if (!agent) return false;
+	const role =
+		given ??
+		(await vscode.window.showInputBox({
+			title: `MassGen: role of ${agent.row.id}`,
+			prompt: 'Its system message (empty: none)',
+			value: agent.row.role ?? '',
+		}));
+	if (role === undefined) return false;
+	return applyTeamEdit(await engine(), agent.snapshot.file, { kind: 'role', id: agent.row.id, role });
+}
+
+export async function changeModel(
+	engine: () => Promise<Engine>,
+	models: (provider: string, baseUrl?: string) => Promise<readonly string[]>,
+	node: unknown,
+	given?: string,
+): Promise<boolean> {
+	const agent = editableAgent(node);
+	if (!agent) return false;
+	let model = given;
+	if (model === undefined) {
+		const other = '$(edit) Another model…';
+		const listed = await models(agent.row.provider, agent.row.baseUrl);
+		const items = [
+			...listed.map((label) => ({ label, picked: label === agent.row.model })),
+			{ label: other },
+		];
+		const picked = await vscode.window.showQuickPick(items, {
+			title: `MassGen: model of ${agent.row.id} (${agent.row.provider})`,
+			placeHolder: `Now: ${agent.row.model}`,
+		});
+		if (!picked) return false;
+		model =
+			picked.label === other
+				? await vscode.window.showInputBox({
+						title: `MassGen: model of ${agent.row.id}`,
+						value: agent.row.model,
+					})
+				: picked.label;
+	}
+	if (!model?.trim()) return false;
+	return applyTeamEdit(await engine(), agent.snapshot.file, { kind: 'model', id: agent.row.id, model });
+}
+
+/** Nothing is available: the shipped scripted demo becomes the team config (as Select Team Config does). */
+export async function runDemoTeam(): Promise<void> {
+	await writeConfigSetting('preset:demo');
+	void vscode.window.showInformationMessage(
+		'MassGen: the team config is now the demo (scripted agents, no key). Select Team Config or Build Team to change it.',
+	);
+	await vscode.commands.executeCommand(commandIds.askTeam);
+}

@@ -1,0 +1,247 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ApiKeySources } from '../../core/config/apiKeys.js';
+import type { DraftAgent, DraftOptions, Sensitivity } from '../../core/team/writeTeamConfig.js';
+import type { Engine } from '../run/loadEngine.js';
+import { readConfigSetting } from '../settings.js';
+import { teamFolder } from './teamFolder.js';
+import { availableChoices, type MemberChoice } from './teamChoices.js';
+import { askInput, askPick, back, type BuilderStep, type StepHook } from './quickSteps.js';
+
+export interface BuilderDeps {
+	readonly engine: () => Promise<Engine>;
+	readonly keys: () => Promise<ApiKeySources>;
+	readonly lmModels: () => Promise<readonly vscode.LanguageModelChat[]>;
+	/** Called with each step as it shows (the in-host test answers through it). */
+	readonly onStep?: StepHook;
+}
+
+/** Where a user-level team lives (the `massgen.config` user setting then points at it). */
+export const userTeamFile = (): string => join(homedir(), '.config', 'massgen', 'team.yaml');
+
+type Member = MemberChoice & vscode.QuickPickItem;
+
+/**
+ * "MassGen: Build Team": pick members among what is available here, a role each, the options
+ * that matter, and where to keep it; writes a commented config (core `teamConfigYaml`) that
+ * validates, never over an existing file without asking. Back goes one step back.
+ */
+export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> {
+	const engine = await deps.engine();
+	const [keys, lm] = await Promise.all([deps.keys(), deps.lmModels().catch(() => [])]);
+	const choices = await vscode.window.withProgress(
+		{ location: vscode.ProgressLocation.Window, title: 'MassGen: looking for models' },
+		() => availableChoices(engine, keys, lm),
+	);
+	if (choices.length === 0) {
+		void vscode.window.showWarningMessage(
+			'MassGen: no model is available here: no VS Code language model, no API key, no local server ' +
+				'(Ollama, LM Studio, vLLM, SGLang). Set an API key, or try the demo team from the Team view.',
+		);
+		return undefined;
+	}
+	const items = choices.map((choice): Member => ({ ...choice, description: choice.group }));
+	const state: { members: Member[]; roles: string[]; options: DraftOptions; user: boolean } = {
+		members: [],
+		roles: [],
+		options: {},
+		user: false,
+	};
+	const steps: (() => Promise<boolean | typeof back | undefined>)[] = [];
+	const total = () => 5 + state.members.length;
+	const step = (name: string, index: () => number): BuilderStep => ({
+		name,
+		title: 'MassGen: Build Team',
+		step: index(),
+		totalSteps: total(),
+		...(deps.onStep ? { onStep: deps.onStep } : {}),
+	});
+	steps.push(async () => {
+		const picked = await askPick(
+			step('members', () => 1),
+			items,
+			{
+				canSelectMany: true,
+				placeholder: 'Members of the team (two or more agents compare and vote)',
+				selected: state.members,
+			},
+		);
+		if (!picked || picked === back) return picked;
+		if (picked.length === 0) return back;
+		state.members = [...picked];
+		state.roles = state.members.map((_, i) => state.roles[i] ?? '');
+		return true;
+	});
+	const roleStep = (i: number) => async () => {
+		const member = state.members[i];
+		if (!member) return true;
+		const role = await askInput(
+			step(`role:${i}`, () => 2 + i),
+			{
+				prompt: `Role of ${member.type}:${member.model} (its system message; empty: none)`,
+				value: state.roles[i] ?? '',
+			},
+		);
+		if (role === undefined || role === back) return role;
+		state.roles[i] = role;
+		return true;
+	};
+	steps.push(async () => {
+		// One step per member: run them here so Back inside moves between roles.
+		for (let i = 0; i < state.members.length;) {
+			const result = await roleStep(i)();
+			if (result === undefined) return undefined;
+			if (result === back) {
+				if (i === 0) return back;
+				i--;
+			} else i++;
+		}
+		return true;
+	});
+	steps.push(async () => {
+		const levels = ['lenient', 'balanced', 'strict'].map((label) => ({
+			label,
+			description: {
+				lenient: 'agents vote readily (fewer rounds, the default)',
+				balanced: 'vote when an answer is clearly good',
+				strict: 'answer again unless an answer is excellent',
+			}[label],
+		}));
+		const picked = await askPick(
+			step('voting', () => state.members.length + 2),
+			levels,
+			{
+				placeholder: 'Voting sensitivity',
+			},
+		);
+		if (!picked || picked === back) return picked;
+		const level = picked[0]?.label as Sensitivity;
+		state.options = { ...state.options, votingSensitivity: level === 'lenient' ? undefined : level };
+		return true;
+	});
+	steps.push(async () => {
+		const cap = await askInput(
+			step('answers', () => state.members.length + 3),
+			{
+				prompt: 'Answers per agent before it must vote (empty: no cap)',
+				value: state.options.maxAnswersPerAgent?.toString() ?? '',
+				validate: (v) => (v === '' || /^[1-9]\d*$/.test(v) ? undefined : 'a whole number, or empty'),
+			},
+		);
+		if (cap === undefined || cap === back) return cap;
+		const timeout = await askInput(
+			step('timeout', () => state.members.length + 4),
+			{
+				prompt: 'Coordination timeout in seconds (empty: 1800)',
+				value: state.options.orchestratorTimeoutSeconds?.toString() ?? '',
+				validate: (v) =>
+					v === '' || /^[1-9]\d*$/.test(v) ? undefined : 'a whole number of seconds, or empty',
+			},
+		);
+		if (timeout === undefined) return undefined;
+		if (timeout === back) return back;
+		state.options = {
+			...state.options,
+			maxAnswersPerAgent: cap ? Number(cap) : undefined,
+			orchestratorTimeoutSeconds: timeout ? Number(timeout) : undefined,
+		};
+		return true;
+	});
+	const folder = teamFolder();
+	steps.push(async () => {
+		const places = [
+			...(folder ? [{ label: 'This workspace', description: '.massgen/config.yaml', user: false }] : []),
+			{ label: 'For me, in every workspace', description: userTeamFile(), user: true },
+		];
+		const picked = await askPick(
+			step('where', () => total()),
+			places,
+			{ placeholder: 'Where to keep the team' },
+		);
+		if (!picked || picked === back) return picked;
+		state.user = picked[0]?.user ?? false;
+		return true;
+	});
+	for (let i = 0; i < steps.length;) {
+		const result = await steps[i]!();
+		if (result === undefined) return undefined;
+		i = result === back ? Math.max(0, i - 1) : i + 1;
+	}
+	return writeTeam(engine, state, folder);
+}
+
+async function writeTeam(
+	engine: Engine,
+	state: { members: readonly Member[]; roles: readonly string[]; options: DraftOptions; user: boolean },
+	folder: vscode.WorkspaceFolder | undefined,
+): Promise<string | undefined> {
+	const taken = new Set<string>();
+	const agents = state.members.map((member, i): DraftAgent => {
+		const id = engine.team.draftAgentId(member.model, taken);
+		taken.add(id);
+		const role = state.roles[i]?.trim();
+		return {
+			id,
+			type: member.type,
+			model: member.model,
+			...(member.baseUrl ? { baseUrl: member.baseUrl } : {}),
+			...(role ? { systemMessage: role } : {}),
+		};
+	});
+	const text = engine.team.teamConfigYaml({ agents, options: state.options }, 'MassGen: Build Team');
+	const file = state.user || !folder ? userTeamFile() : join(folder.uri.fsPath, '.massgen', 'config.yaml');
+	const loaded = engine.team.loadConfigText(text, file);
+	if (!loaded.config) {
+		const first = loaded.issues[0];
+		void vscode.window.showErrorMessage(
+			`MassGen: the team is not valid: ${first?.message ?? 'unknown error'}`,
+		);
+		return undefined;
+	}
+	const uri = vscode.Uri.file(file);
+	if (await exists(uri)) {
+		const overwrite = 'Overwrite';
+		const answer = await vscode.window.showWarningMessage(
+			`${file} exists. Overwrite it with the new team?`,
+			{ modal: true },
+			overwrite,
+		);
+		if (answer !== overwrite) return undefined;
+	}
+	await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+	const setting = readConfigSetting(folder?.uri);
+	if (state.user) {
+		await vscode.workspace
+			.getConfiguration()
+			.update('massgen.config', file, vscode.ConfigurationTarget.Global);
+	} else if (setting) {
+		// The setting would still win over the new workspace team.
+		const use = 'Use the New Team';
+		const answer = await vscode.window.showInformationMessage(
+			`MassGen: the massgen.config setting (${setting}) takes precedence over ${file}.`,
+			use,
+		);
+		if (answer === use) {
+			// Cleared where it is set (a user-level value would otherwise still win).
+			const where = vscode.workspace.getConfiguration('massgen', folder?.uri).inspect('config');
+			const target = where?.workspaceFolderValue
+				? vscode.ConfigurationTarget.WorkspaceFolder
+				: where?.workspaceValue
+					? vscode.ConfigurationTarget.Workspace
+					: vscode.ConfigurationTarget.Global;
+			await vscode.workspace.getConfiguration('massgen', folder?.uri).update('config', undefined, target);
+		}
+	}
+	await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true });
+	return file;
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+	try {
+		await vscode.workspace.fs.stat(uri);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,11 @@
+/**
+ * What the Team view and the team builder take from the run engine (`dist/engine.js`): they need
+ * the config schema and the SDKs, which activation does not load.
+ */
+export { readTeamSnapshot } from './teamSnapshot.js';
+export { editTeamConfigText } from '../../core/team/editTeamConfig.js';
+export { draftAgentId, teamConfigYaml } from '../../core/team/writeTeamConfig.js';
+export { findLocalServers, listProviderModels } from '../../core/team/providerModels.js';
+export { loadConfigText } from '../../core/config/loadConfig.js';
+export { resolveApiKey } from '../../core/config/apiKeys.js';
+export { localServerUrl } from '../../core/config/defaultTeam.js';

@@ -1,0 +1,96 @@
+import type { ApiKeySources } from '../../core/config/apiKeys.js';
+import { formatIssue } from '../../core/config/configIssue.js';
+import { loadConfigFile } from '../../core/config/loadConfig.js';
+import type { AgentConfig } from '../../core/config/schema.js';
+import {
+	type AgentAvailability,
+	type HostVerdict,
+	teamAvailability,
+} from '../../core/team/teamAvailability.js';
+import type { TeamConfigKind } from '../config/chooseTeamConfig.js';
+import { type ChatModelInfo, describeChatModel, pickChatModel } from '../lm/pickChatModel.js';
+import { resolveTeam, type TeamProblem } from '../run/resolveTeam.js';
+
+export interface TeamSnapshotInputs {
+	readonly file: string;
+	readonly kind: TeamConfigKind;
+	readonly keys: ApiKeySources;
+	readonly lmModels: () => Promise<readonly ChatModelInfo[]>;
+	/** Overrides the local-server probe (default: `probeLocalServer`). */
+	readonly probe?: (baseUrl: string) => Promise<boolean>;
+}
+
+export interface TeamAgentRow extends AgentAvailability {
+	/** Ask Team would run it now. */
+	readonly willRun: boolean;
+	/** A member the default team adds (a VS Code model): not in the file, so not editable. */
+	readonly added: boolean;
+}
+
+export interface TeamSnapshot {
+	readonly file: string;
+	readonly kind: TeamConfigKind;
+	/** The file is the user's (the workspace's or the setting's): the view may edit it. */
+	readonly editable: boolean;
+	readonly agents: readonly TeamAgentRow[];
+	/** Why Ask Team would not start, as it would say (the first error, with file:line:col). */
+	readonly problem?: { readonly kind: TeamProblem; readonly message: string };
+	/** Left out by the default team but not an agent of the file (e.g. no VS Code models at all). */
+	readonly notes: readonly string[];
+}
+
+/**
+ * What Ask Team would run right now and why, for the Team view: the same `resolveTeam` the run
+ * calls decides who runs; `teamAvailability` (which the default team keeps by) gives each
+ * agent's reason. Loaded with the engine (it needs the config schema).
+ */
+export async function readTeamSnapshot(inputs: TeamSnapshotInputs): Promise<TeamSnapshot> {
+	const { file, kind, keys } = inputs;
+	const editable = kind === 'workspace' || kind === 'setting';
+	const models = await inputs.lmModels().catch((): readonly ChatModelInfo[] => []);
+	const loaded = await loadConfigFile(file);
+	if (!loaded.config) {
+		const first = loaded.issues.find((issue) => issue.severity === 'error');
+		const message = first ? formatIssue(first) : `${file}: cannot be read`;
+		return { file, kind, editable, agents: [], problem: { kind: 'config', message }, notes: [] };
+	}
+	const host = lmVerdict(models);
+	const availability = { keys, host, ...(inputs.probe ? { probe: inputs.probe } : {}) };
+	const [rows, resolution] = await Promise.all([
+		teamAvailability(loaded.config.agents, availability),
+		resolveTeam({ file, kind, keys, lmModels: async () => models }),
+	]);
+	const running = resolution.ok ? resolution.team.config.agents : [];
+	const runIds = new Set(running.map((agent) => agent.id));
+	const inFile = new Set(rows.map((row) => row.id));
+	const added = await teamAvailability(
+		running.filter((agent: AgentConfig) => !inFile.has(agent.id)),
+		availability,
+	);
+	const agents = [
+		...rows.map((row) => ({ ...row, willRun: runIds.has(row.id), added: false })),
+		...added.map((row) => ({ ...row, willRun: true, added: true })),
+	];
+	const dropped = resolution.ok ? resolution.team.dropped : resolution.dropped;
+	const notes = dropped.filter((left) => !inFile.has(left.id)).map((left) => `${left.id}: ${left.why}`);
+	if (resolution.ok) return { file, kind, editable, agents, notes };
+	const error = resolution.issues.find((issue) => issue.severity === 'error');
+	const message = error ? formatIssue(error) : resolution.problem;
+	return { file, kind, editable, agents, problem: { kind: resolution.problem, message }, notes };
+}
+
+/** A `vscode_lm` agent is available when VS Code offers a model its `model:` names. */
+function lmVerdict(models: readonly ChatModelInfo[]): HostVerdict {
+	return (agent) => {
+		if (agent.backend.type !== 'vscode_lm') return undefined;
+		const model = pickChatModel(models, agent.backend.model);
+		if (model) return { available: true, reason: `VS Code model ${describeChatModel(model)}` };
+		const offer = models.length
+			? `available: ${[...new Set(models.map((m) => m.family))].join(', ')}`
+			: 'VS Code has no language models: sign in to GitHub Copilot, or install another model provider';
+		return {
+			available: false,
+			reason: `no VS Code language model matches '${agent.backend.model}' (${offer})`,
+		};
+	};
+}

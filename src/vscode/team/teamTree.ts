@@ -1,0 +1,91 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { commandIds } from '../commandIds.js';
+import type { TeamAgentRow, TeamSnapshot } from './teamSnapshot.js';
+
+export type TeamNode =
+	| { readonly kind: 'source'; readonly snapshot: TeamSnapshot }
+	| { readonly kind: 'agent'; readonly row: TeamAgentRow; readonly snapshot: TeamSnapshot }
+	| { readonly kind: 'problem'; readonly message: string }
+	| { readonly kind: 'note'; readonly text: string }
+	| { readonly kind: 'demo' };
+
+const kindLabels: Record<TeamSnapshot['kind'], string> = {
+	workspace: 'workspace team',
+	setting: 'from the massgen.config setting',
+	preset: 'shipped preset',
+	default: 'default team: only what is available',
+};
+
+/** The rows of the Team view, in order: where the team comes from, its agents, what stops a run. */
+export function teamNodes(snapshot: TeamSnapshot | undefined, message?: string): TeamNode[] {
+	if (!snapshot) return message ? [{ kind: 'problem', message }] : [];
+	const nodes: TeamNode[] = [{ kind: 'source', snapshot }];
+	nodes.push(...snapshot.agents.map((row) => ({ kind: 'agent' as const, row, snapshot })));
+	nodes.push(...snapshot.notes.map((text) => ({ kind: 'note' as const, text })));
+	if (snapshot.problem) nodes.push({ kind: 'problem', message: snapshot.problem.message });
+	if (!snapshot.agents.some((row) => row.available)) nodes.push({ kind: 'demo' });
+	return nodes;
+}
+
+/** The tree item of a node; `contextValue` words drive the inline actions (package.json menus). */
+export function teamItem(node: TeamNode): vscode.TreeItem {
+	switch (node.kind) {
+		case 'source': {
+			const item = new vscode.TreeItem(basename(node.snapshot.file));
+			item.description = kindLabels[node.snapshot.kind];
+			item.tooltip = node.snapshot.file;
+			item.iconPath = new vscode.ThemeIcon('organization');
+			item.resourceUri = vscode.Uri.file(node.snapshot.file);
+			item.contextValue = 'source';
+			item.command = { command: commandIds.teamOpenConfig, title: 'Open Team Config' };
+			return item;
+		}
+		case 'agent':
+			return agentItem(node.row, node.snapshot);
+		case 'problem': {
+			const item = new vscode.TreeItem(node.message);
+			item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+			item.tooltip = node.message;
+			item.contextValue = 'problem';
+			return item;
+		}
+		case 'note': {
+			const item = new vscode.TreeItem(node.text);
+			item.iconPath = new vscode.ThemeIcon('info');
+			item.tooltip = node.text;
+			item.contextValue = 'note';
+			return item;
+		}
+		case 'demo': {
+			const item = new vscode.TreeItem('Run demo team');
+			item.description = 'scripted agents: no key, no network';
+			item.iconPath = new vscode.ThemeIcon('play');
+			item.contextValue = 'demo';
+			item.command = { command: commandIds.teamRunDemo, title: 'Run Demo Team' };
+			return item;
+		}
+	}
+}
+
+function agentItem(row: TeamAgentRow, snapshot: TeamSnapshot): vscode.TreeItem {
+	const item = new vscode.TreeItem(row.id);
+	const leftOut = row.available && !row.willRun ? ' (not run)' : '';
+	item.description = `${row.provider}/${row.model} · ${row.reason}${leftOut}`;
+	const tooltip = new vscode.MarkdownString();
+	tooltip.appendMarkdown(`**${row.id}** — ${row.provider} / ${row.model}\n\n`);
+	tooltip.appendText(`${row.available ? 'Available' : 'Not available'}: ${row.reason}\n\n`);
+	tooltip.appendText(row.role ? `Role: ${row.role}` : 'No role (system message)');
+	item.tooltip = tooltip;
+	item.iconPath = row.available
+		? new vscode.ThemeIcon(
+				row.willRun ? 'pass-filled' : 'circle-outline',
+				new vscode.ThemeColor('testing.iconPassed'),
+			)
+		: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+	const words = ['agent'];
+	if (snapshot.editable && !row.added) words.push('editable');
+	if (row.kind === 'key-missing') words.push('needsKey');
+	item.contextValue = words.join(' ');
+	return item;
+}

@@ -1,0 +1,135 @@
+import * as vscode from 'vscode';
+import { commandIds, viewIds } from '../commandIds.js';
+import { Disposable } from '../lifecycle.js';
+import type { Engine } from '../run/loadEngine.js';
+import type { KeyStore } from '../secrets.js';
+import { teamFolder } from './teamFolder.js';
+import { changeModel, editRole, removeAgent, runDemoTeam } from './teamActions.js';
+import { buildTeam } from './teamBuilder.js';
+import { modelsOf } from './teamChoices.js';
+import type { StepHook } from './quickSteps.js';
+import { TeamTreeProvider } from './teamTreeProvider.js';
+
+export interface TeamViewDeps {
+	readonly engine: () => Promise<Engine>;
+	readonly keys: KeyStore;
+	readonly shippedConfigsDir: string;
+	/** SecretStorage's change event: a key stored or removed changes who is available. */
+	readonly onDidChangeSecrets: vscode.Event<unknown>;
+	readonly log: vscode.LogOutputChannel;
+}
+
+type TeamCommandId =
+	| typeof commandIds.buildTeam
+	| typeof commandIds.teamRefresh
+	| typeof commandIds.teamOpenConfig
+	| typeof commandIds.teamRemoveAgent
+	| typeof commandIds.teamEditRole
+	| typeof commandIds.teamChangeModel
+	| typeof commandIds.teamRunDemo;
+
+const refreshDelayMs = 300;
+
+/**
+ * The Team view (above Runs in the MassGen container): the agents Ask Team would run now, each
+ * with why it is or is not available; refreshed when the config file, the settings, the stored
+ * keys, the workspace trust or VS Code's language models change.
+ */
+export class TeamView extends Disposable {
+	readonly provider: TeamTreeProvider;
+	readonly view: vscode.TreeView<unknown>;
+	/** The builder's steps as they show (the in-host test answers them through this). */
+	private readonly _onDidShowBuilderStep = this._register(new vscode.EventEmitter<Parameters<StepHook>>());
+	readonly onDidShowBuilderStep = this._onDidShowBuilderStep.event;
+	private _timer: ReturnType<typeof setTimeout> | undefined;
+
+	constructor(private readonly _deps: TeamViewDeps) {
+		super();
+		this.provider = this._register(
+			new TeamTreeProvider({
+				engine: _deps.engine,
+				keys: _deps.keys,
+				shippedConfigsDir: _deps.shippedConfigsDir,
+				log: _deps.log,
+			}),
+		);
+		this.view = this._register(
+			vscode.window.createTreeView(viewIds.team, { treeDataProvider: this.provider }),
+		);
+		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.massgen/*.{yaml,yml}'));
+		for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
+			this._register(event(() => this.scheduleRefresh()));
+		}
+		const later = () => this.scheduleRefresh();
+		this._register(
+			vscode.workspace.onDidChangeConfiguration((e) => {
+				if (e.affectsConfiguration('massgen')) later();
+			}),
+		);
+		// A team file outside the workspace (the setting's, a user-level team) is not watched: its save is seen.
+		this._register(vscode.workspace.onDidSaveTextDocument(later));
+		this._register(_deps.onDidChangeSecrets(later));
+		this._register(vscode.workspace.onDidChangeWorkspaceFolders(later));
+		this._register(vscode.workspace.onDidGrantWorkspaceTrust(later));
+		this._register(vscode.lm.onDidChangeChatModels(later));
+		this._register({ dispose: () => clearTimeout(this._timer) });
+	}
+
+	scheduleRefresh(): void {
+		clearTimeout(this._timer);
+		this._timer = setTimeout(() => this.provider.refresh(), refreshDelayMs);
+	}
+
+	/** Every Team view command's handler (`registerCommands` adds them to its record). */
+	handlers(): Record<TeamCommandId, (...args: unknown[]) => unknown> {
+		const { engine } = this._deps;
+		const edited = (done: Promise<boolean>) => done.then((ok) => (ok && this.provider.refresh(), ok));
+		return {
+			[commandIds.buildTeam]: async () => {
+				const file = await buildTeam({
+					engine,
+					keys: () => this._keys(),
+					lmModels: async () => vscode.lm.selectChatModels(),
+					onStep: (name, input) => this._onDidShowBuilderStep.fire([name, input]),
+				});
+				if (file) this.provider.refresh();
+				return file;
+			},
+			[commandIds.teamRefresh]: () => this.provider.refresh(),
+			[commandIds.teamOpenConfig]: async () => {
+				const { snapshot, message } = await this.provider.snapshot();
+				if (!snapshot) return void vscode.window.showInformationMessage(`MassGen: ${message ?? 'no team'}`);
+				await vscode.window.showTextDocument(vscode.Uri.file(snapshot.file));
+			},
+			[commandIds.teamRemoveAgent]: (node) => edited(removeAgent(engine, node)),
+			[commandIds.teamEditRole]: (node, role) => edited(editRole(engine, node, role as string | undefined)),
+			[commandIds.teamChangeModel]: (node, model) =>
+				edited(
+					changeModel(
+						engine,
+						async (provider, baseUrl) =>
+							modelsOf(
+								await engine(),
+								await this._keys(),
+								await vscode.lm.selectChatModels(),
+								provider,
+								baseUrl,
+							),
+						node,
+						model as string | undefined,
+					),
+				),
+			[commandIds.teamRunDemo]: () => runDemoTeam(),
+		};
+	}
+
+	/** The key sources a run would use (secret storage, environment, a trusted workspace's .env). */
+	private async _keys() {
+		const folder = teamFolder();
+		const dotenv =
+			folder && vscode.workspace.isTrusted
+				? await (await this._deps.engine()).readDotenv(folder.uri.fsPath)
+				: {};
+		return { secrets: await this._deps.keys.getAll(), env: process.env, dotenv };
+	}
+}
