@@ -94,6 +94,18 @@ function apply(state: RunState, e: RunEvent): RunState {
 			});
 		case 'tool-result':
 			return withLane(state, e.agentId, e.t, (lane) => ({ toolCalls: withToolResult(lane, e) }));
+		case 'provider-tool':
+			// Shown like a finished tool call: it ran on the provider's side, call and result at once.
+			return withLane(state, e.agentId, e.t, (lane) => {
+				const call: ToolCallView = {
+					...providerToolView(e),
+					phase: e.phase,
+					round: lane.round,
+					t: e.t,
+				};
+				const kept = lane.toolCalls.length >= MAX_TOOL_CALLS ? lane.toolCalls.slice(1) : lane.toolCalls;
+				return { toolCalls: [...kept, call], state: activeState(lane, e.phase) };
+			});
 		case 'approval-request':
 			return withLane(
 				{
@@ -273,6 +285,20 @@ function apply(state: RunState, e: RunEvent): RunState {
 }
 
 /** Compile-time exhaustiveness; at run time an unknown type (a newer log) is skipped, not thrown. */
+/** A provider tool's name, arguments and result text (its sources one per line) for the lane. */
+function providerToolView(
+	e: RunEventOf<'provider-tool'>,
+): Pick<ToolCallView, 'callId' | 'name' | 'args' | 'result'> {
+	const name = { search: 'web_search', fetch: 'web_fetch', code: 'code_execution' }[e.kind];
+	const args = {
+		...(e.query === undefined ? {} : { query: e.query }),
+		...(e.code === undefined ? {} : { code: e.code }),
+	};
+	const sources = (e.sources ?? []).map((s) => (s.title === s.url ? s.url : `${s.title} — ${s.url}`));
+	const text = [e.output, ...sources].filter((line) => line !== undefined && line !== '').join('\n');
+	return { callId: e.callId, name, args, result: { isError: e.isError, text, t: e.t } };
+}
+
 function ignoreUnknown(_event: never, state: RunState): RunState {
 	return state;
 }

@@ -44,6 +44,12 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 			return `${event.agentId}: killed: ${event.reason}`;
 		case 'tool-result':
 			return event.isError ? `${event.agentId}: ${event.name} failed: ${event.text}` : null;
+		case 'provider-tool': {
+			const what = event.kind === 'code' ? 'ran code on the provider' : `web ${event.kind}`;
+			const query = event.query ? ` "${event.query}"` : '';
+			const pages = event.sources?.length ? ` (${plural(event.sources.length, 'page')})` : '';
+			return `${event.agentId}: ${what}${query}${pages}${event.isError ? ': failed' : ''}`;
+		}
 		case 'approval-request':
 			return `${event.agentId} asks approval to ${event.action} ${event.target}: ${event.reason}`;
 		case 'approval-result':

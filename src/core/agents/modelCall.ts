@@ -1,6 +1,6 @@
 import type { Usage } from '../events/runEvents.js';
 import { generate, type Generation } from '../providers/generate.js';
-import type { ChatModel, ChatRequest } from '../providers/model.js';
+import type { ChatModel, ChatRequest, ProviderToolUse } from '../providers/model.js';
 
 export type ModelCallResult = Generation;
 
@@ -9,6 +9,10 @@ export interface ModelCallListener {
 	onReasoning(text: string): void;
 	/** The first sign of output (text, reasoning or a tool call streaming): after it, a restart would throw work away. */
 	onFirstOutput(): void;
+	/** A provider-native tool ran (web search, code): output, shown like a tool call. */
+	onProviderTool?(use: ProviderToolUse): void;
+	/** The adapter has something to tell the user about this agent (not output). */
+	onNotice?(message: string): void;
 }
 
 /** What a call has shown so far, readable by the caller when the call throws (aborted, cut off). */
@@ -36,11 +40,16 @@ export async function runModelCall(
 			return;
 		}
 		if (event.type === 'finish') return;
+		if (event.type === 'notice') {
+			listener.onNotice?.(event.message);
+			return;
+		}
 		if (!output) {
 			output = true;
 			listener.onFirstOutput();
 		}
 		if (event.type === 'text-delta') listener.onText(event.text);
 		else if (event.type === 'reasoning-delta') listener.onReasoning(event.text);
+		else if (event.type === 'provider-tool') listener.onProviderTool?.(event.use);
 	});
 }

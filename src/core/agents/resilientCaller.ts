@@ -1,6 +1,7 @@
 import type { Phase, Usage } from '../events/runEvents.js';
 import type { AgentSpec } from '../orchestrator/types.js';
-import type { ChatRequest } from '../providers/model.js';
+import type { ChatRequest, ProviderToolUse } from '../providers/model.js';
+import { providerToolEvent } from '../providers/providerToolEvent.js';
 import { ProviderError } from '../providers/providerError.js';
 import type { AgentHost } from './agentHost.js';
 import { runModelCall, type ModelCallResult, type ModelCallState } from './modelCall.js';
@@ -87,6 +88,8 @@ export class ResilientCaller {
 		return {
 			onText: (text: string) => host.emit({ type: 'text-delta', agentId: agent.id, phase, text }),
 			onReasoning: (text: string) => host.emit({ type: 'reasoning-delta', agentId: agent.id, phase, text }),
+			onProviderTool: (use: ProviderToolUse) => host.emit(providerToolEvent(agent.id, phase, use)),
+			onNotice: (message: string) => host.emit({ type: 'notice', agentId: agent.id, message }),
 			onFirstOutput: () => {
 				this.hasOutput = true;
 				host.firstOutputEstimate(agent.id).observe(host.now() - this.startedAt);

@@ -119,6 +119,25 @@ export type RunEventBody =
 			planned?: true;
 	  }
 	| {
+			/**
+			 * A provider-native tool ran on the provider's side (`enable_web_search`, `enable_code_execution`):
+			 * a web search, a page fetch or code in the provider's sandbox, with its result. Shown like a tool
+			 * call; nothing ran here and no permission was asked per call (the run's one decision covers it).
+			 */
+			type: 'provider-tool';
+			agentId: string;
+			phase: Phase;
+			callId: string;
+			kind: 'search' | 'fetch' | 'code';
+			query?: string;
+			code?: string;
+			/** Pages it read, http/https links only. */
+			sources?: { title: string; url: string }[];
+			/** Code output, or the provider's error. */
+			output?: string;
+			isError: boolean;
+	  }
+	| {
 			type: 'approval-request';
 			agentId: string;
 			requestId: string;

@@ -54,6 +54,16 @@ const samples: Samples = {
 		isError: false,
 		text: 'export const a = 1;\n',
 	},
+	'provider-tool': {
+		type: 'provider-tool',
+		agentId: 'bob',
+		phase: 'coordination',
+		callId: 'srvtoolu_1',
+		kind: 'search',
+		query: 'vitest latest version',
+		sources: [{ title: 'Vitest', url: 'https://vitest.dev/' }],
+		isError: false,
+	},
 	'approval-request': {
 		type: 'approval-request',
 		agentId: 'bob',
