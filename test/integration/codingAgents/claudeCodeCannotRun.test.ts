@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { startLoopbackProvider } from '../../servers/loopbackProvider.js';
 import { repo, runCli } from '../cli/cliProcess.js';
 
 const massgenFixture = (name: string) => join(repo, 'test', 'fixtures', 'configs', 'massgen', name);
@@ -35,7 +36,7 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 		expect(run.stderr + run.stdout).toContain(`${file}:6:5: warning: MassGen key 'permission_mode'`);
 	});
 
-	it('a missing CLI (cli_path) leaves the agent out with one clear message naming the setting; the others go on', async () => {
+	it('a missing CLI (cli_path) leaves the agent out with one clear message naming cli_path; the others go on', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
 		const config = join(root, 'team.yaml');
 		writeFileSync(
@@ -72,7 +73,6 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 		const killed = events.find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
 		expect(killed?.reason).toContain(noCli);
 		expect(killed?.reason).toContain('cli_path');
-		expect(killed?.reason).toContain('massgen.codingAgents.claude_code.path');
 		expect(run.stderr).toContain(`coder: killed: ${noCli}`);
 	});
 
@@ -86,5 +86,44 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 		expect(readResult(root)).toMatchObject({ status: 'failed' });
 		expect(String(readResult(root).error)).toContain(notLoggedIn);
 		expect(run.stderr).not.toMatch(/\bat .+\.js:\d+/);
+	});
+
+	it('a refused key ends the agent at the first refusal (auth), not after the CLI retried it ten times', async () => {
+		const server = await startLoopbackProvider('anthropic');
+		try {
+			// Every request refused: without our stop the CLI would make eleven.
+			for (let i = 0; i < 11; i++) server.enqueue({ status: 401, message: 'invalid x-api-key' });
+			const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
+			const config = join(root, 'team.yaml');
+			writeFileSync(
+				config,
+				[
+					'agents:',
+					'  - id: planner',
+					'    backend:',
+					'      type: scripted',
+					'      script:',
+					'        coordination:',
+					'          - answer: Keep it short.',
+					'  - id: coder',
+					'    backend:',
+					'      type: claude_code',
+					`      base_url: ${server.baseUrl}`,
+					'',
+				].join('\n'),
+			);
+			const run = await runCli(['run', '--config', config, 'Summarise.'], {
+				cwd: root,
+				env: { ...env(), ANTHROPIC_API_KEY: 'refused-key' },
+			});
+			expect(run.code).toBe(0);
+			expect(readResult(root)).toMatchObject({ status: 'completed', winner: { agentId: 'planner' } });
+			const killed = readEvents(root).find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
+			expect(killed?.reason).toContain('Claude Code: the API refused the key or login (HTTP 401)');
+			expect(server.requests.length).toBeLessThanOrEqual(2);
+			expect(run.stderr).not.toContain('refused-key');
+		} finally {
+			await server.close();
+		}
 	});
 });

@@ -171,8 +171,7 @@ export function classify(error: unknown): ProviderError {
 	if (/native binary not found|ENOENT|not found at/i.test(message)) {
 		return failure(
 			'unavailable',
-			`Claude Code CLI not found (${message}): install Claude Code, or set its path with the backend's cli_path ` +
-				'or the massgen.codingAgents.claude_code.path setting',
+			`Claude Code CLI not found (${message}): install Claude Code (\`claude\` on PATH), or set the backend's cli_path to its executable`,
 		);
 	}
 	if (/not logged in|\/login|invalid api key|authentication/i.test(message)) {

@@ -25,6 +25,11 @@ import { refusedEditsNote, renderConversation } from './conversationText.js';
 import { decideNativeTool } from './nativeToolPolicy.js';
 import { WorkingFolder } from './workingFolder.js';
 
+/** The lane's note where bubblewrap cannot start (the command sandbox's own notice says why). */
+const unsandboxedNote =
+	'(no bubblewrap sandbox here: Claude Code runs as a plain process, its own tools still limited to its ' +
+	'folder by the permission hook; on cancel its process group is killed)';
+
 export interface ClaudeCodeModelOptions {
 	/** The host environment (PATH, HOME, the CLI's config folder, `ANTHROPIC_API_KEY`). */
 	readonly env: Readonly<Record<string, string | undefined>>;
@@ -63,6 +68,7 @@ export class ClaudeCodeModel implements ChatModel {
 	private session: Session | undefined;
 	private ids = 0;
 	private bwrap: Promise<string | undefined> | undefined;
+	private toldUnsandboxed = false;
 
 	constructor(
 		private readonly settings: BackendSettings,
@@ -131,6 +137,10 @@ export class ClaudeCodeModel implements ChatModel {
 			const dir = await folder.prepare(overlay);
 			session = this.open(sdk, request, { overlay, dir, folder, bwrap });
 			session.conversation.send(renderConversation(request.messages));
+			if (bwrap === undefined && !this.toldUnsandboxed) {
+				this.toldUnsandboxed = true;
+				emit({ type: 'reasoning-delta', text: `${unsandboxedNote}\n` });
+			}
 		}
 		session.offered = offered;
 		session.conversation.bridge.offer(offered);
