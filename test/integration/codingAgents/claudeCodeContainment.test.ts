@@ -99,6 +99,33 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
 	});
 
+	it('as the single agent, its edits become the change set; a refused one (a secret file) is undone and the CLI told', async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+		writeFileSync(join(root, 'team.yaml'), singleAgentYaml(server));
+		const write = (id: string, file: string, content: string) => ({
+			toolCalls: [{ id, name: 'Write', arguments: { file_path: file, content } }],
+			usage: { input: 40, output: 9 },
+		});
+		server.say(write('toolu_ok', 'ok.txt', 'fine\n'));
+		server.say(write('toolu_env', '.env', 'TOKEN=x\n'));
+		server.say({ text: 'Wrote ok.txt and .env.', usage: { input: 60, output: 5 } });
+		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Write the files.'], {
+			cwd: root,
+			env: { ANTHROPIC_API_KEY: key, HOME: outside },
+		});
+		expect(run.code).toBe(0);
+		const runs = join(root, '.massgen', 'runs');
+		const result = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
+		expect(result.changes.map((change: { path: string }) => change.path)).toEqual(['ok.txt']);
+		// The refusal reached the CLI in its next turn, which the auto-agent answered.
+		expect(server.requests).toHaveLength(4);
+		const told = server.requests[3]!.prompt.texts.join('\n');
+		expect(told).toContain('These file changes of yours were refused and undone in your folder');
+		expect(told).toContain('- .env:');
+		expect(existsSync(join(root, 'ok.txt'))).toBe(false);
+		expect(existsSync(join(root, '.env'))).toBe(false);
+	});
+
 	it('cancel mid-turn leaves no process of the agent', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
 		writeFileSync(join(root, 'team.yaml'), singleAgentYaml(server));
