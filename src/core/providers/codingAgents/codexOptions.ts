@@ -16,6 +16,7 @@
  */
 import type { CodexOptions, ModelReasoningEffort, ThreadOptions } from '@openai/codex-sdk';
 import { codingAgentDefaultModel, type CodingAgentSettings } from '../../config/backendSchema.js';
+import { codexBridgeTokenVariable } from './codexBridge.js';
 
 /** The provider id our config defines for the CLI. */
 export const codexProviderId = 'massgen';
@@ -61,6 +62,8 @@ export interface CodexLaunch {
 	readonly systemPrompt: string;
 	/** Our MCP servers; their tools are ours to check, so the CLI calls them without asking. */
 	readonly mcpServers: Readonly<Record<string, CodexMcpServer>>;
+	/** Our loopback bridge (`codexBridge.ts`): its URL and bearer token. */
+	readonly bridge?: { readonly name: string; readonly url: string; readonly token: string };
 	/** `read-only` for an agent that may not edit (e.g. while it only evaluates). */
 	readonly sandbox?: 'read-only' | 'workspace-write';
 }
@@ -77,14 +80,24 @@ export function codexOptions(launch: CodexLaunch): CodexLaunchOptions {
 	const { settings } = launch;
 	const role = [settings.system_prompt, settings.append_system_prompt].filter((text) => text?.trim());
 	const effort = codexReasoningEffort(launch.reasoningEffort);
+	const servers: Record<string, CodexMcpServer & { bearer_token_env_var?: string }> = {
+		...launch.mcpServers,
+	};
+	if (launch.bridge) {
+		servers[launch.bridge.name] = { url: launch.bridge.url, bearer_token_env_var: codexBridgeTokenVariable };
+	}
+	// A bridged call waits for the runtime, which may answer only at the agent's next call.
 	const mcpServers = Object.fromEntries(
-		Object.entries(launch.mcpServers).map(([name, server]) => [
+		Object.entries(servers).map(([name, server]) => [
 			name,
-			{ ...server, required: true, default_tools_approval_mode: 'approve' },
+			{ ...server, required: true, default_tools_approval_mode: 'approve', tool_timeout_sec: 86_400 },
 		]),
 	);
 	const client: CodexOptions = {
-		env: codexEnvironment(launch),
+		env: {
+			...codexEnvironment(launch),
+			...(launch.bridge ? { [codexBridgeTokenVariable]: launch.bridge.token } : {}),
+		},
 		config: {
 			model_provider: codexProviderId,
 			model_providers: {
