@@ -1,0 +1,54 @@
+import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decideNativeTool } from '../../../../src/core/providers/codingAgents/nativeToolPolicy.js';
+
+describe("Claude Code's native tools under our offer", () => {
+	const folder = realpathSync(mkdtempSync(join(tmpdir(), 'massgen-cc-policy-')));
+	const coordination = {
+		folder,
+		server: 'massgen',
+		offered: new Set(['read_file', 'write_file', 'new_answer']),
+	};
+
+	it('reads and edits inside the folder, relative or absolute, and our own MCP tools', () => {
+		expect(decideNativeTool('Read', { file_path: join(folder, 'a.ts') }, coordination)).toEqual({
+			allow: true,
+		});
+		expect(decideNativeTool('Write', { file_path: 'src/new.ts' }, coordination)).toEqual({ allow: true });
+		expect(decideNativeTool('Grep', { pattern: 'x' }, coordination)).toEqual({ allow: true });
+		expect(decideNativeTool('mcp__massgen__vote', {}, coordination)).toEqual({ allow: true });
+	});
+
+	it('refuses paths outside the folder, also through a link or ..', () => {
+		symlinkSync(tmpdir(), join(folder, 'out'));
+		for (const file_path of ['/etc/passwd', '../x.txt', 'out/escaped.txt']) {
+			const verdict = decideNativeTool('Write', { file_path }, coordination);
+			expect(verdict).toMatchObject({ allow: false });
+			expect(verdict.allow || verdict.reason).toContain('outside your working folder');
+		}
+	});
+
+	it('edits only when the call offers write tools (an evaluation reads only)', () => {
+		const reading = { ...coordination, offered: new Set(['read_file', 'submit']) };
+		expect(decideNativeTool('Edit', { file_path: 'a.ts' }, reading)).toMatchObject({ allow: false });
+		expect(decideNativeTool('Read', { file_path: 'a.ts' }, reading)).toEqual({ allow: true });
+	});
+
+	it('never its Bash (run_command is the way, when offered) nor the web tools', () => {
+		const withCommands = { ...coordination, offered: new Set([...coordination.offered, 'run_command']) };
+		expect(decideNativeTool('Bash', { command: 'ls' }, withCommands)).toEqual({
+			allow: false,
+			reason:
+				"Bash is not available here: run commands with mcp__massgen__run_command (sandboxed, under the user's permission rules)",
+		});
+		expect(decideNativeTool('Bash', { command: 'ls' }, coordination)).toMatchObject({
+			reason: 'Bash is not available here: commands are off for this agent',
+		});
+		expect(decideNativeTool('WebFetch', { url: 'https://example.com' }, coordination)).toMatchObject({
+			allow: false,
+		});
+		expect(decideNativeTool('Task', {}, coordination)).toMatchObject({ allow: false });
+	});
+});
