@@ -126,6 +126,37 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		expect(existsSync(join(root, '.env'))).toBe(false);
 	});
 
+	it('a command goes through our run_command: its edit first, then the command, whose output resumes the same turn', async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+		const yaml = singleAgentYaml(server).replace(
+			'allowed_tools',
+			'enable_command_execution: true\n      allowed_tools',
+		);
+		writeFileSync(join(root, 'team.yaml'), yaml);
+		server.say({
+			toolCalls: [
+				{ id: 'toolu_w', name: 'Write', arguments: { file_path: 'note.txt', content: 'from claude\n' } },
+			],
+			usage: { input: 40, output: 9 },
+		});
+		server.say({
+			toolCalls: [
+				{ id: 'toolu_c', name: 'mcp__massgen__run_command', arguments: { command: 'cat note.txt' } },
+			],
+			usage: { input: 50, output: 9 },
+		});
+		const run = await runCli(['run', '--yes', '--config', join(root, 'team.yaml'), 'Check the note.'], {
+			cwd: root,
+			env: { ANTHROPIC_API_KEY: key, HOME: outside },
+		});
+		expect(run.code).toBe(0);
+		expect(server.requests).toHaveLength(3);
+		expect(server.requests[2]!.prompt.lastToolResult).toContain('from claude');
+		const calls = events(root).filter((event) => event.type === 'tool-call') as { name?: string }[];
+		expect(calls.map((call) => call.name)).toEqual(['write_file', 'run_command']);
+		expect(existsSync(join(root, 'note.txt'))).toBe(false);
+	});
+
 	it('cancel mid-turn leaves no process of the agent', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
 		writeFileSync(join(root, 'team.yaml'), singleAgentYaml(server));

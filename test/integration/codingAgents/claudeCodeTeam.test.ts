@@ -79,6 +79,8 @@ describe('a claude_code agent in a team (dist/cli.js)', () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
 		writeFileSync(join(root, 'team.yaml'), teamYaml(api, claude));
 		const before = hashes(root);
+		// The run's own temp folder: the coding agent's private folder is made there.
+		const temp = makeWorkspaceDir();
 		claude.say({
 			toolCalls: [
 				{ id: 'toolu_w', name: 'Write', arguments: { file_path: 'hello.txt', content: 'hello\n' } },
@@ -103,7 +105,7 @@ describe('a claude_code agent in a team (dist/cli.js)', () => {
 		});
 		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Add a greeting file.'], {
 			cwd: root,
-			env: { ANTHROPIC_API_KEY: key },
+			env: { ANTHROPIC_API_KEY: key, TMPDIR: temp },
 		});
 		expect(run.stderr).not.toContain(key);
 		expect(run.code).toBe(0);
@@ -125,5 +127,8 @@ describe('a claude_code agent in a team (dist/cli.js)', () => {
 		// The CLI worked in its private folder, never in the workspace.
 		const system = claude.requests[0]!.prompt.system;
 		expect(system).not.toContain(root);
+		// It worked in a private folder in the run's temp folder, which ends with the run (ChatModel.close).
+		expect(claude.requests[0]!.rawBody).toContain(join(temp, 'massgen-cmd-cc-'));
+		expect(readdirSync(temp).filter((name) => name.startsWith('massgen-cmd-cc-'))).toEqual([]);
 	});
 });
