@@ -5,7 +5,7 @@ import { formatPath } from './configIssue.js';
 import { didYouMeanSuffix } from './didYouMean.js';
 import { isRecord } from './isRecord.js';
 import { isDefaultLike, supportedDisplayTypes, unsupportedKeys } from './massgenKeys.js';
-import type { KeyLocation } from './massgenKeys.js';
+import type { KeyLocation, UnsupportedKey } from './massgenKeys.js';
 import {
 	contextPathSchema,
 	coordinationSchema,
@@ -61,10 +61,7 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 			const place = path.length ? `in ${formatPath(path)}` : 'at the top level';
 			if (entry) {
 				if (!entry.always && isDefaultLike(child)) continue;
-				const hint = entry.hint ? `: ${entry.hint}` : '';
-				const message = entry.ignoredByMassGen
-					? `'${formatPath(where)}' is ignored (MassGen ignores it too)${hint}`
-					: `MassGen key '${key}' ${place} is not supported yet and is ignored${hint}`;
+				const message = unsupportedMessage(entry, key, child, where, place);
 				warnings.push({ path: where, target: 'key', code: 'unsupported-key', message });
 				continue;
 			}
@@ -159,4 +156,24 @@ function providerToolWarnings(backend: Record<string, unknown>, path: Path): Key
 		const message = `'${key}' in ${formatPath(path)} is ignored: ${reason}`;
 		return [{ path: [...path, key], target: 'key' as const, code: 'unsupported-key' as const, message }];
 	});
+}
+
+const fates: Readonly<Record<NonNullable<UnsupportedKey['kind']> | 'not-yet', string>> = {
+	mapped: 'is mapped',
+	'not-applied': 'is not applied',
+	'python-only': 'is Python-only and is ignored',
+	'not-yet': 'is not supported yet and is ignored',
+};
+
+function unsupportedMessage(
+	entry: UnsupportedKey,
+	key: string,
+	value: unknown,
+	where: Path,
+	place: string,
+): string {
+	const text = typeof entry.hint === 'function' ? entry.hint(value) : entry.hint;
+	const hint = text ? `: ${text}` : '';
+	if (entry.ignoredByMassGen) return `'${formatPath(where)}' is ignored (MassGen ignores it too)${hint}`;
+	return `MassGen key '${key}' ${place} ${fates[entry.kind ?? 'not-yet']}${hint}`;
 }

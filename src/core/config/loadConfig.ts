@@ -3,6 +3,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { Document, YAMLError } from 'yaml';
 import { isRateLimitTable, mapAg2Agents } from './ag2Agents.js';
 import { hasErrors, sortIssues } from './configIssue.js';
+import { mapDockerNetwork } from './dockerNetwork.js';
 import type { ConfigIssue } from './configIssue.js';
 import { isRecord } from './isRecord.js';
 import { auditKeys } from './keyAudit.js';
@@ -149,12 +150,11 @@ function load(text: string, file: string): ConfigLoadResult {
 		issues.push(issue(found.severity, found.code, found.message, pos, found.path));
 	}
 	if (hasErrors(issues)) return done(issues);
-	raw = ag2.raw;
-	for (const warning of auditKeys(raw)) {
+	for (const warning of auditKeys(ag2.raw)) {
 		const pos = locate(doc, lineCounter, warning.path, warning.target);
 		issues.push(issue('warning', warning.code, warning.message, pos, warning.path));
 	}
-	const parsed = massGenConfigSchema.safeParse(raw, { reportInput: true });
+	const parsed = massGenConfigSchema.safeParse(mapDockerNetwork(ag2.raw), { reportInput: true });
 	if (!parsed.success) {
 		for (const error of fromZodIssues(parsed.error.issues)) {
 			const pos = locate(doc, lineCounter, error.path, error.target);

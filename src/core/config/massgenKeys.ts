@@ -18,8 +18,15 @@ export type KeyLocation =
 	| 'permissions';
 
 export interface UnsupportedKey {
-	/** Why it is ignored or what to use instead; appended to the warning. */
-	readonly hint?: string;
+	/** Why it is ignored or what to use instead (given the key's value); appended to the warning. */
+	readonly hint?: string | ((value: unknown) => string);
+	/**
+	 * `mapped`: we do something else that serves the same purpose (the hint says what);
+	 * `not-applied`: what it asks for has no counterpart here (the hint says why and what bounds it instead);
+	 * `python-only`: it names what runs inside MassGen's Python process (the hint says what).
+	 * Default: not supported yet.
+	 */
+	readonly kind?: 'mapped' | 'not-applied' | 'python-only';
 	/** Warn even when the value is a default (`false`, `0`, `null`, empty). */
 	readonly always?: boolean;
 	/** MassGen validates the key but does nothing with it either. */
@@ -27,8 +34,41 @@ export interface UnsupportedKey {
 }
 
 const workspaceHint = 'agents always work in isolated copies of the workspace';
-const commandHint = 'commands run locally, in a scratch copy of the workspace, behind the permission engine';
 const notYet: UnsupportedKey = {};
+const pythonOnly = (hint: string): UnsupportedKey => ({ kind: 'python-only', hint });
+const mapped = (hint: UnsupportedKey['hint']): UnsupportedKey => ({ kind: 'mapped', hint });
+const notApplied = (hint: string): UnsupportedKey => ({ kind: 'not-applied', hint });
+
+/** MassGen's Docker mode for commands, and what our OS sandbox (architecture §11) does instead. */
+const dockerKeys: Readonly<Record<string, UnsupportedKey>> = {
+	command_line_execution_mode: mapped(
+		(value) =>
+			`commands${value === 'docker' ? ', instead of a container,' : ''} run in this machine's OS sandbox ` +
+			'(bubblewrap on Linux, sandbox-exec on macOS) on a scratch copy of the workspace, behind the permission engine',
+	),
+	command_line_docker_network_mode: mapped((value) =>
+		value === 'none'
+			? 'commands have no network, as in the sandbox by default'
+			: `'${String(value)}' turns on permissions.command_network when the config does not set it, for every agent's ` +
+				"commands (the sandbox's network is all or nothing, per run); a config inside the workspace cannot turn it on",
+	),
+	command_line_docker_image: notApplied("commands use this machine's own tools (the sandbox has no image)"),
+	command_line_docker_packages: notApplied(
+		"commands use what this machine has installed (the sandbox's / is read-only)",
+	),
+	command_line_docker_memory_limit: notApplied(
+		'bubblewrap sets no memory limit (a cgroup would need systemd delegation); timeout_settings.command_timeout_seconds bounds each command',
+	),
+	command_line_docker_cpu_limit: notApplied(
+		'bubblewrap sets no CPU limit (rlimits cap CPU seconds, not cores); timeout_settings.command_timeout_seconds bounds each command',
+	),
+	command_line_docker_enable_sudo: notApplied(
+		'commands never get root: they run unprivileged, every capability dropped',
+	),
+	command_line_docker_credentials: notApplied(
+		'commands get an allow-listed environment (PATH, HOME in the scratch, locale), never credentials',
+	),
+};
 
 function keys(names: readonly string[], entry: UnsupportedKey = notYet): Record<string, UnsupportedKey> {
 	return Object.fromEntries(names.map((name) => [name, entry]));
@@ -36,41 +76,49 @@ function keys(names: readonly string[], entry: UnsupportedKey = notYet): Record<
 
 /** Backend keys that MassGen passes to its tool layer, not to the model API. */
 export const unsupportedBackendKeys: Readonly<Record<string, UnsupportedKey>> = {
-	...keys([
-		'enable_image_generation',
-		'enable_audio_generation',
-		'enable_file_generation',
-		'enable_video_generation',
-		'custom_tools',
-	]),
+	...keys(
+		[
+			'enable_image_generation',
+			'enable_audio_generation',
+			'enable_file_generation',
+			'enable_video_generation',
+		],
+		pythonOnly("MassGen's multimodal generation tools"),
+	),
+	custom_tools: pythonOnly(
+		'Python functions MassGen imports and calls; give the agent an MCP server instead',
+	),
+	upload_files: notApplied(
+		'attach the files to the question instead (massgen run --attach PATH, or Add Context… in the panel)',
+	),
 	cwd: { hint: workspaceHint },
 	permission_mode: {
 		hint: "a coding agent's tools go through the permission engine and approvals, whatever the mode",
 	},
 	context_paths: { hint: 'use orchestrator.context_paths', always: true },
-	...keys(
-		[
-			'command_line_execution_mode',
-			'command_line_docker_image',
-			'command_line_docker_memory_limit',
-			'command_line_docker_cpu_limit',
-			'command_line_docker_network_mode',
-			'command_line_docker_enable_sudo',
-			'command_line_docker_credentials',
-			'command_line_docker_packages',
-		],
-		{ hint: commandHint },
-	),
+	...dockerKeys,
 };
 
 /** Unsupported MassGen keys by location. */
 export const unsupportedKeys: Readonly<Record<KeyLocation, Readonly<Record<string, UnsupportedKey>>>> = {
-	root: keys(['memory', 'session_id']),
-	agent: keys(['memory']),
+	root: {
+		memory: pythonOnly("MassGen's persistent memory (mem0)"),
+		session_id: notYet,
+		display: { hint: "MassGen reads 'ui'", ignoredByMassGen: true, always: true },
+	},
+	agent: {
+		memory: pythonOnly("MassGen's persistent memory (mem0)"),
+		append_system_prompt: {
+			hint: 'at the agent level; use system_message (a coding agent takes it in its backend)',
+			ignoredByMassGen: true,
+			always: true,
+		},
+	},
 	backend: unsupportedBackendKeys,
 	orchestrator: {
 		...keys(['snapshot_storage', 'agent_temporary_workspace'], { hint: workspaceHint }),
-		...keys(['debug_final_answer', 'dspy']),
+		debug_final_answer: notYet,
+		dspy: pythonOnly('DSPy question paraphrasing'),
 		session_storage: { ignoredByMassGen: true },
 		timeout: {
 			hint: 'use top-level timeout_settings (orchestrator_timeout_seconds, agent_timeout_seconds)',

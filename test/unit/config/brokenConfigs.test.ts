@@ -118,7 +118,7 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 			'7:7',
 			'warning',
 			'unsupported-key',
-			"MassGen key 'custom_tools' in agents[0].backend is not supported yet",
+			"MassGen key 'custom_tools' in agents[0].backend is Python-only and is ignored: Python functions MassGen imports and calls; give the agent an MCP server instead",
 		],
 	],
 	'max-orchestration-restarts.yaml': [

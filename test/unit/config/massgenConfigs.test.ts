@@ -11,6 +11,20 @@ const dir = join(__dirname, '..', '..', 'fixtures', 'configs', 'massgen', 'examp
 /** `line:col`, severity, code and a fragment of the message, for every issue, in order. */
 type Expected = readonly [at: string, severity: 'error' | 'warning', code: string, fragment: string];
 
+const backendKey =
+	(fate: string) =>
+	(at: string, key: string, agent: number, fragment: string): Expected => [
+		at,
+		'warning',
+		'unsupported-key',
+		`MassGen key '${key}' in agents[${agent}].backend ${fate}: ${fragment}`,
+	];
+const mapped = backendKey('is mapped');
+const notApplied = (at: string, key: string, fragment: string) =>
+	backendKey('is not applied')(at, key, 0, fragment);
+const pythonOnly = (at: string, key: string, fragment: string) =>
+	backendKey('is Python-only and is ignored')(at, key, 0, fragment);
+
 const cases: Readonly<Record<string, { valid: boolean; issues: readonly Expected[] }>> = {
 	'ag2_single_coder.yaml': {
 		valid: true,
@@ -48,6 +62,66 @@ const cases: Readonly<Record<string, { valid: boolean; issues: readonly Expected
 				'error',
 				'invalid',
 				"agents[1].tools[4]: unknown tool 'write_fille' (did you mean 'write_file'?) (known: read_file, list_directory, search_files",
+			],
+		],
+	},
+	'docker_command_line.yaml': {
+		valid: true,
+		issues: [
+			mapped(
+				'8:7',
+				'command_line_execution_mode',
+				0,
+				"commands, instead of a container, run in this machine's OS sandbox",
+			),
+			notApplied('9:7', 'command_line_docker_image', "commands use this machine's own tools"),
+			notApplied('10:7', 'command_line_docker_memory_limit', 'bubblewrap sets no memory limit'),
+			notApplied('11:7', 'command_line_docker_cpu_limit', 'bubblewrap sets no CPU limit'),
+			mapped('12:7', 'command_line_docker_network_mode', 0, "'bridge' turns on permissions.command_network"),
+			notApplied('13:7', 'command_line_docker_enable_sudo', 'commands never get root'),
+			notApplied('14:7', 'command_line_docker_packages', 'commands use what this machine has installed'),
+			notApplied('16:7', 'command_line_docker_credentials', 'commands get an allow-listed environment'),
+			mapped('23:7', 'command_line_execution_mode', 1, "commands run in this machine's OS sandbox"),
+			mapped(
+				'24:7',
+				'command_line_docker_network_mode',
+				1,
+				'commands have no network, as in the sandbox by default',
+			),
+		],
+	},
+	'python_only_tools.yaml': {
+		valid: true,
+		issues: [
+			[
+				'4:5',
+				'warning',
+				'unsupported-key',
+				"MassGen key 'memory' in agents[0] is Python-only and is ignored: MassGen's persistent memory",
+			],
+			pythonOnly(
+				'9:7',
+				'custom_tools',
+				'Python functions MassGen imports and calls; give the agent an MCP server instead',
+			),
+			pythonOnly('13:7', 'enable_image_generation', "MassGen's multimodal generation tools"),
+			[
+				'14:7',
+				'warning',
+				'unsupported-key',
+				"MassGen key 'upload_files' in agents[0].backend is not applied: attach the files to the question instead (massgen run --attach PATH",
+			],
+			[
+				'17:3',
+				'warning',
+				'unsupported-key',
+				"MassGen key 'dspy' in orchestrator is Python-only and is ignored: DSPy",
+			],
+			[
+				'19:1',
+				'warning',
+				'unsupported-key',
+				"'display' is ignored (MassGen ignores it too): MassGen reads 'ui'",
 			],
 		],
 	},
@@ -116,5 +190,18 @@ describe("configs in the style of MassGen's examples", () => {
 			readOnly: false,
 			tools: ['read_file', 'search_files', 'run_command', 'mcp__github__*'],
 		});
+	});
+
+	it("Docker's bridge or host network turns on command_network unless the config says; a workspace config cannot", async () => {
+		const text = readFileSync(join(dir, 'docker_command_line.yaml'), 'utf8');
+		const network = (yaml: string, fromWorkspace = false) =>
+			toRunToolSettings(loadConfigText(yaml, 'docker.yaml').config!, { configFromWorkspace: fromWorkspace })
+				.permissions.commandNetwork;
+		expect(network(text)).toBe(true);
+		expect(network(text.replace('"bridge"', '"none"'))).toBe(false);
+		// Outside docker mode MassGen ignores the docker keys, and so do we.
+		expect(network(text.replace('"docker"', '"local"'))).toBe(false);
+		expect(network(`${text}\npermissions:\n  command_network: false\n`)).toBe(false);
+		expect(network(text, true)).toBe(false);
 	});
 });
