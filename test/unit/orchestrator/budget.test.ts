@@ -184,3 +184,38 @@ describe('Stop agent', () => {
 		expect(team.result.finalAnswer).toBe('final:a');
 	});
 });
+
+describe('run budget in the presentation', () => {
+	it('a presentation call that reaches the cap still delivers what it wrote; nothing starts after it', async () => {
+		const team = await run([{ id: 'solo', handler: () => ({ text: 'four' }) }], cost(0.1));
+		expect(team.of('budget-reached')).toHaveLength(1);
+		expect(team.requests('solo')).toBe(1);
+		expect(team.result.finalAnswer).toBe('four');
+		expect(team.result.budget?.reason).toBe('cost budget reached: $0.1500 of $0.1000 (--max-cost)');
+	});
+
+	it('a cap reached while the winner presents stops it: the stored answer stands', async () => {
+		let presented = 0;
+		const handler: ScriptedHandler = (request) => {
+			if (!read.isPresentation(request)) {
+				return read.voteOptions(request).length ? vote('agent1') : answer('4');
+			}
+			presented++;
+			// The presenter looks first (a tool call), then would write: the look's cost reaches the cap.
+			return presented === 1 ? look : { text: 'presented' };
+		};
+		const team = await run(
+			[
+				{ id: 'alice', handler, options: { latencyMs: 5 } },
+				{ id: 'bob', handler, options: { latencyMs: 30 } },
+			],
+			cost(0.7),
+		);
+		// 2 answers + 2 votes ($0.60), then the presenter's look ($0.75): no further call.
+		expect(team.of('presentation-start')).toHaveLength(1);
+		expect(presented).toBe(1);
+		expect(team.result.status).toBe('completed');
+		expect(team.result.finalAnswer).toBe('4');
+		expect(team.result.budget?.reason).toMatch(/^cost budget reached: \$0\.7500 of \$0\.7000/);
+	});
+});
