@@ -1,6 +1,8 @@
 /**
  * The per-run budget: a cap on tool calls (every tool, workspace tools included) and on the
  * run's model cost. Reaching it stops the agent that reaches it, with a message naming the cap.
+ * The run-wide cost and token caps (`lowerCap`, `budgetCaps`) are enforced by the orchestrator's
+ * `SpendGuard`, which ends the whole run first; this class then keeps the tool-call cap.
  */
 import type { BudgetCap, BudgetRecord } from '../events/runEvents.js';
 
