@@ -17,7 +17,5 @@ export async function writeConfigSetting(value: string | undefined): Promise<voi
 	await vscode.workspace.getConfiguration().update(settingKeys.config, value || undefined, target);
 }
 
-/** The folder runs work on: the first workspace folder on disk. */
-export function workspaceFolder(): vscode.WorkspaceFolder | undefined {
-	return vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file');
-}
+/** The folder a view or command is about when nothing says which (multi-root: see `runFolders.ts`). */
+export { defaultFolder as workspaceFolder } from './runFolders.js';

@@ -19,7 +19,7 @@ import type { RunController } from './run/runController.js';
 import type { ChangeActions } from './run/runTypes.js';
 import { reportAttachmentProblem } from './run/runMessages.js';
 import { chipsToRequests } from './context/chipRequest.js';
-import { workspaceFolder } from './settings.js';
+import { defaultFolder, folderAt, folderOfRun } from './runFolders.js';
 import type { SessionSecrets } from './log.js';
 import { webviewHtml } from './webviewHtml.js';
 import { errorMessage } from '../core/util/errorMessage.js';
@@ -267,9 +267,12 @@ export class PanelHost extends Disposable {
 				refused(error.message);
 				return;
 			}
+			// The folder the chips were found in (the shown run's, in a multi-root workspace).
+			const folder = this._folder();
 			const outcome = await this._deps.runs.tryStart({
 				question,
 				kind: 'ask',
+				...(folder ? { folder: folder.uri } : {}),
 				continueConversation: true,
 				...(this.shownRunId ? { continueFrom: this.shownRunId } : {}),
 				...(attachments.length ? { attachments } : {}),
@@ -328,9 +331,20 @@ export class PanelHost extends Disposable {
 	}
 
 	private _searchSession(): ContextSearch | undefined {
-		const folder = workspaceFolder();
+		const folder = this._folder();
 		if (!folder || !this._panel) return undefined;
+		if (this._contextSearch && this._contextSearch.folder.uri.toString() !== folder.uri.toString()) {
+			this._contextSearch.dispose();
+			this._contextSearch = undefined;
+		}
 		return (this._contextSearch ??= new ContextSearch(folder, this._deps.log));
+	}
+
+	/** The folder the panel is about (multi-root): the shown run's, else the default one. */
+	private _folder(): vscode.WorkspaceFolder | undefined {
+		const runId = this.shownRunId;
+		const state = this._viewing ?? this._deps.runs.state;
+		return folderAt(state?.workspace) ?? (runId ? folderOfRun(runId) : undefined) ?? defaultFolder();
 	}
 
 	private _noResults(error: unknown): AttachmentChip[] {
@@ -373,7 +387,7 @@ export class PanelHost extends Disposable {
 	}
 
 	private async _readRun(runId: string): Promise<RunState | undefined> {
-		const root = workspaceFolder()?.uri.fsPath;
+		const root = folderOfRun(runId)?.uri.fsPath;
 		if (!root) return undefined;
 		try {
 			const events = await readRunEvents(join(runsDir(root), runId));
@@ -406,7 +420,7 @@ export class PanelHost extends Disposable {
 	}
 
 	private async _pastRuns(): Promise<PastRunSummary[]> {
-		const root = workspaceFolder()?.uri.fsPath;
+		const root = this._folder()?.uri.fsPath;
 		if (!root) return [];
 		try {
 			return await listRuns(root);

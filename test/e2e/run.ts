@@ -88,9 +88,10 @@ async function uiScenarios(browser: Browser, server: CodeServer, vsix: string | 
 		let workbench: Workbench | undefined;
 		try {
 			const folder = createWorkspace(server);
-			scenario.prepareWorkspace?.(folder);
+			const prepared = scenario.prepareWorkspace?.(folder);
 			workbench = await Workbench.open(browser, server, {
 				folder,
+				...(prepared ? { workspaceFile: prepared.workspaceFile } : {}),
 				extensionDevelopmentPath: vsix ? null : undefined,
 			});
 			await scenario.run(workbench, folder);

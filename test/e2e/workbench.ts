@@ -34,6 +34,8 @@ export function launchBrowser(home: string): Promise<Browser> {
 export interface OpenOptions {
 	/** Absolute path of the workspace folder to open. */
 	readonly folder: string;
+	/** Absolute path of a `.code-workspace` file to open instead of `folder`. */
+	readonly workspaceFile?: string;
 	/** Absolute path of the extension under development (default: the repo; null: none, e.g. to test an installed VSIX). */
 	readonly extensionDevelopmentPath?: string | null;
 	/** Absolute path of a compiled test entry exporting `run()`; runs mocha inside the extension host. */
@@ -239,7 +241,9 @@ export function workbenchUrl(server: CodeServer, options: OpenOptions): string {
 	if (devPath !== null) payload.push(['extensionDevelopmentPath', remote(devPath)]);
 	// The extension host refuses a tests path without a development path.
 	if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
-	let query = `folder=${encodeURIComponent(options.folder)}`;
+	let query = options.workspaceFile
+		? `workspace=${encodeURIComponent(options.workspaceFile)}`
+		: `folder=${encodeURIComponent(options.folder)}`;
 	if (payload.length) query += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 	return `${server.url}/?${query}`;
 }

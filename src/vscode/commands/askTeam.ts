@@ -3,7 +3,7 @@ import { editorAttachments, type EditorAttachments, type EditorState } from '../
 import { editorStateOf } from '../context/editorState.js';
 import type { RunController } from '../run/runController.js';
 import type { FinishedRun } from '../run/runTypes.js';
-import { workspaceFolder } from '../settings.js';
+import { chooseRunFolder } from '../runFolders.js';
 
 /** The question passed to "MassGen: Ask Team": a string, or `{ question }` (e.g. from a keybinding's args). */
 export function questionArgument(arg: unknown): string | undefined {
@@ -43,7 +43,10 @@ export async function askTeam(
 	deps: { runs: RunController; log?: vscode.LogOutputChannel },
 	arg?: unknown,
 ): Promise<FinishedRun | undefined> {
-	const folder = workspaceFolder();
+	// First, so the active file attaches relative to the folder the run works on.
+	const chosen = await chooseRunFolder(vscode.window.activeTextEditor?.document.uri);
+	if (chosen === undefined) return undefined;
+	const folder = chosen === 'none' ? undefined : chosen;
 	const attached: EditorAttachments =
 		folder && attachEditorArgument(arg)
 			? editorAttachments(folder.uri.fsPath, activeEditorState())
@@ -58,6 +61,7 @@ export async function askTeam(
 	return deps.runs.start({
 		question: asked.question,
 		kind: 'ask',
+		...(folder ? { folder: folder.uri } : {}),
 		...(attachments.length ? { attachments } : {}),
 	});
 }

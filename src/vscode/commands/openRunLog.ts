@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { listRuns } from '../../core/logs/listRuns.js';
 import { runsDir } from '../../core/logs/runLog.js';
 import { isSafeRunId } from '../../core/logs/runId.js';
-import { workspaceFolder } from '../settings.js';
+import { chooseRunFolder, fileFolders, folderOfRun } from '../runFolders.js';
 
 interface FileItem extends vscode.QuickPickItem {
 	readonly file?: string;
@@ -16,15 +16,12 @@ interface FileItem extends vscode.QuickPickItem {
  * (final answer, events, result, patch, config), opened as a preview editor; or reveal the folder.
  */
 export async function openRunLog(arg?: unknown): Promise<void> {
-	const root = workspaceFolder()?.uri.fsPath;
-	if (!root) {
-		void vscode.window.showInformationMessage(
-			'MassGen: open a folder first; run logs live in its .massgen/runs/.',
-		);
+	const named = typeof arg === 'string' && arg ? arg : undefined;
+	const runDir = named ? runDirOf(named) : await pickRunIn(await chooseRunFolder());
+	if (!runDir) {
+		if (named) void vscode.window.showInformationMessage(`MassGen: no run ${named} in this workspace.`);
 		return;
 	}
-	const runDir = typeof arg === 'string' && arg ? runDirOf(root, arg) : await pickRun(root);
-	if (!runDir) return;
 	const candidates: FileItem[] = [
 		{ label: 'Final Answer', description: 'final-answer.md', file: 'final-answer.md' },
 		{
@@ -53,9 +50,22 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 	await vscode.window.showTextDocument(vscode.Uri.file(join(runDir, picked.file!)), { preview: true });
 }
 
-function runDirOf(root: string, arg: string): string | undefined {
-	if (isSafeRunId(arg)) return join(runsDir(root), arg);
-	return arg.startsWith(runsDir(root)) ? arg : undefined;
+/** A run id (in whichever folder has it) or a run directory inside a folder's `.massgen/runs/`. */
+function runDirOf(arg: string): string | undefined {
+	if (isSafeRunId(arg)) {
+		const folder = folderOfRun(arg);
+		return folder && join(runsDir(folder.uri.fsPath), arg);
+	}
+	return fileFolders().some((folder) => arg.startsWith(runsDir(folder.uri.fsPath))) ? arg : undefined;
+}
+
+async function pickRunIn(folder: vscode.WorkspaceFolder | 'none' | undefined): Promise<string | undefined> {
+	if (folder === 'none') {
+		void vscode.window.showInformationMessage(
+			'MassGen: open a folder first; run logs live in its .massgen/runs/.',
+		);
+	}
+	return typeof folder === 'object' ? pickRun(folder.uri.fsPath) : undefined;
 }
 
 async function pickRun(root: string): Promise<string | undefined> {

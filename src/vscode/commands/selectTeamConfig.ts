@@ -2,7 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { presetPrefix } from '../config/chooseTeamConfig.js';
-import { readConfigSetting, workspaceFolder, writeConfigSetting } from '../settings.js';
+import { defaultFolder } from '../runFolders.js';
+import { readConfigSetting, writeConfigSetting } from '../settings.js';
 
 interface ConfigItem extends vscode.QuickPickItem {
 	/** The setting value; '' = automatic; undefined = browse. */
@@ -36,7 +37,7 @@ export function summaryOf(yaml: string): string {
  * from disk, or automatic (empty setting). Writes `massgen.config`.
  */
 export async function selectTeamConfig(configsDir: string): Promise<void> {
-	const folder = workspaceFolder();
+	const folder = defaultFolder();
 	const current = readConfigSetting(folder?.uri);
 	const mark = (value: string) => (value === current ? '$(check) ' : '');
 	const items: ConfigItem[] = [

@@ -1,5 +1,5 @@
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
-import { workspaceFolder } from '../settings.js';
+import { defaultFolder } from '../runFolders.js';
 import { pickContext, type ContextPickerDeps } from './contextPicker.js';
 import { scriptedPickerUi, vscodePickerUi, type PickerUi } from './pickerUi.js';
 
@@ -22,7 +22,7 @@ export async function addContext(
 	arg?: unknown,
 ): Promise<AddedContext> {
 	const answers = scriptedAnswers(arg);
-	const folder = workspaceFolder();
+	const folder = defaultFolder();
 	const notes: string[] = [];
 	const note = (message: string) => notes.push(message);
 	const prompts = answers && folder ? scriptedPickerUi(answers, folder.uri, note) : vscodePickerUi;

@@ -10,7 +10,7 @@ import { imageExtension, sniffImageType } from '../../core/context/imageType.js'
 import { secretPaths, type SecretPaths } from '../../core/workspace/secretPaths.js';
 import { MAX_CHIPS, MAX_THUMBNAIL_CHARS, type AttachmentChip } from '../../protocol/attachmentChip.js';
 import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
-import { workspaceFolder } from '../settings.js';
+import { defaultFolder } from '../runFolders.js';
 import {
 	diagnosticChips,
 	diffChip,
@@ -64,7 +64,7 @@ export async function pickContext(
 	deps: ContextPickerDeps,
 	ui: PickerUi = vscodePickerUi,
 ): Promise<AttachmentChip[] | undefined> {
-	const folder = workspaceFolder();
+	const folder = defaultFolder();
 	if (!folder) {
 		ui.notify('open a folder first: context comes from the workspace folder.');
 		return undefined;

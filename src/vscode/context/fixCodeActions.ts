@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { commandIds } from '../commandIds.js';
 import type { FinishedRun, RunService } from '../run/runTypes.js';
-import { workspaceFolder } from '../settings.js';
+import { folderOf } from '../runFolders.js';
 import { workspacePath } from './editorAttachments.js';
 import { fixActionTitle, fixRequest, fixTitle, type EditorDiagnostic } from './fixRequest.js';
 
@@ -19,7 +19,7 @@ export class FixCodeActionProvider implements vscode.CodeActionProvider {
 		_range: vscode.Range | vscode.Selection,
 		context: vscode.CodeActionContext,
 	): vscode.CodeAction[] {
-		const folder = workspaceFolder();
+		const folder = folderOf(document.uri);
 		if (!folder || document.uri.scheme !== 'file') return [];
 		if (workspacePath(folder.uri.fsPath, document.uri.fsPath) === undefined) return [];
 		return context.diagnostics.map((diagnostic) => {
@@ -51,7 +51,7 @@ export async function askTeamToFix(
 	uri: unknown,
 	diagnostics: unknown,
 ): Promise<FinishedRun | undefined> {
-	const folder = workspaceFolder();
+	const folder = uri instanceof vscode.Uri ? folderOf(uri) : undefined;
 	if (!(uri instanceof vscode.Uri) || !Array.isArray(diagnostics) || diagnostics.length === 0 || !folder) {
 		return undefined;
 	}
@@ -62,7 +62,7 @@ export async function askTeamToFix(
 	// A final newline makes an empty last line, which is no context.
 	const last = document.lineCount - 1;
 	const lines = last > 0 && document.lineAt(last).text === '' ? last : document.lineCount;
-	return runs.start(fixRequest(path, items, lines));
+	return runs.start({ ...fixRequest(path, items, lines), folder: folder.uri });
 }
 
 /** As plain values (`fixRequest`, the problems picker). */

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
 import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
 import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
-import { readConfigSetting, workspaceFolder } from '../settings.js';
+import { defaultFolder } from '../runFolders.js';
+import { readConfigSetting } from '../settings.js';
 
 /** The tool's name, as `contributes.languageModelTools` declares it. */
 export const askTeamToolName = 'massgen_askTeam';
@@ -32,7 +33,7 @@ export class AskTeamTool implements vscode.LanguageModelTool<AskTeamInput> {
 	prepareInvocation(
 		options: vscode.LanguageModelToolInvocationPrepareOptions<AskTeamInput>,
 	): vscode.PreparedToolInvocation {
-		const team = teamName(readConfigSetting(workspaceFolder()?.uri));
+		const team = teamName(readConfigSetting(defaultFolder()?.uri));
 		return {
 			invocationMessage: `Asking ${team}…`,
 			confirmationMessages: {

@@ -109,19 +109,20 @@ export class ContextSearch extends Disposable {
 	private readonly _files: WorkspaceFileList;
 
 	constructor(
-		private readonly _folder: vscode.WorkspaceFolder,
+		/** The folder whose files `#` offers (the panel makes a new session when it changes). */
+		readonly folder: vscode.WorkspaceFolder,
 		log: vscode.LogOutputChannel,
 	) {
 		super();
 		const binary = ripgrepInEditor(vscode.env.appRoot);
 		if (!binary) log.warn('ask box: VS Code ships no ripgrep here; # completion offers the fixed items only');
 		this._files = new WorkspaceFileList(
-			() => (binary ? listFilesWithRipgrep(binary, _folder.uri.fsPath) : Promise.resolve([])),
-			() => secretPaths(readSecretPathsSetting(_folder.uri).patterns),
+			() => (binary ? listFilesWithRipgrep(binary, folder.uri.fsPath) : Promise.resolve([])),
+			() => secretPaths(readSecretPathsSetting(folder.uri).patterns),
 		);
 		const watcher = this._register(
 			vscode.workspace.createFileSystemWatcher(
-				new vscode.RelativePattern(_folder, '**/*'),
+				new vscode.RelativePattern(folder, '**/*'),
 				false,
 				true,
 				false,
@@ -140,7 +141,7 @@ export class ContextSearch extends Disposable {
 	/** Fixed items whose keyword starts with the query first, then the best-matching files and folders. */
 	async search(query: string): Promise<AttachmentChip[]> {
 		const needle = query.trim().toLowerCase();
-		const fixed = fixedChips(this._folder)
+		const fixed = fixedChips(this.folder)
 			.filter((item) => item.keyword.startsWith(needle))
 			.map((item) => item.chip);
 		const entries = await this._files.search(query, maxContextResults - fixed.length);
@@ -152,7 +153,7 @@ export class ContextSearch extends Disposable {
 	 * notice names the others. Folders are told apart by the core (a `path` chip).
 	 */
 	async fromUris(uris: readonly string[]): Promise<{ chips: AttachmentChip[]; notice?: string }> {
-		const secret = secretPaths(readSecretPathsSetting(this._folder.uri).patterns);
+		const secret = secretPaths(readSecretPathsSetting(this.folder.uri).patterns);
 		const chips: AttachmentChip[] = [];
 		const left: string[] = [];
 		for (const raw of uris) {
@@ -164,7 +165,7 @@ export class ContextSearch extends Disposable {
 				continue;
 			}
 			const rel =
-				uri.scheme === 'file' || uri.scheme === 'vscode-remote' ? relativeTo(this._folder, uri) : undefined;
+				uri.scheme === 'file' || uri.scheme === 'vscode-remote' ? relativeTo(this.folder, uri) : undefined;
 			if (rel === undefined) {
 				left.push(`${posix.basename(uri.path) || raw.slice(0, 80)} (outside the workspace folder)`);
 				continue;
@@ -174,7 +175,7 @@ export class ContextSearch extends Disposable {
 				left.push(`${rel} (a secret path: ${hit})`);
 				continue;
 			}
-			const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(this._folder.uri, rel)).then(
+			const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(this.folder.uri, rel)).then(
 				(s) => s,
 				() => undefined,
 			);

@@ -14,7 +14,8 @@ import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { Disposable } from '../lifecycle.js';
 import type { SessionSecrets } from '../log.js';
 import type { KeyStore } from '../secrets.js';
-import { readConfigSetting, workspaceFolder } from '../settings.js';
+import { readConfigSetting } from '../settings.js';
+import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
 import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
 import { budgetOptions, isEstimateDeclined } from './budgetSettings.js';
@@ -38,6 +39,12 @@ const noWorkspace: RunRefusal = {
 	refused: 'no-workspace',
 	reason: 'open a folder first; the team works on the open workspace',
 };
+
+const notAFolder: RunRefusal = {
+	refused: 'no-workspace',
+	reason: 'the folder asked for is not a folder of this workspace on disk',
+};
+const noFolderPicked: RunRefusal = { refused: 'cancelled', reason: 'no folder was picked for the run' };
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;
@@ -165,11 +172,10 @@ export class RunController extends Disposable implements RunService {
 			if (token?.isCancellationRequested) return cancelled;
 			if (this._active) return runActive;
 		}
-		const folder = workspaceFolder();
-		if (!folder) {
-			void vscode.window.showErrorMessage(`MassGen: ${noWorkspace.reason}.`);
-			return noWorkspace;
-		}
+		const folder = await this._folderFor(request);
+		if ('refused' in folder) return folder;
+		if (token?.isCancellationRequested) return cancelled;
+		if (this._active) return runActive;
 		const tokens = new vscode.CancellationTokenSource();
 		let finish!: () => void;
 		const done = new Promise<void>((resolve) => (finish = resolve));
@@ -192,6 +198,23 @@ export class RunController extends Disposable implements RunService {
 			this._setRunActive(false);
 			finish();
 		}
+	}
+
+	/**
+	 * The folder the run works on: the request's, the folder of the run it follows up on, of the
+	 * reviewed file, of the active editor, the only one, or the one the user picks.
+	 */
+	private async _folderFor(request: RunRequest): Promise<vscode.WorkspaceFolder | RunRefusal> {
+		if (request.folder) return folderOf(request.folder) ?? notAFolder;
+		const from = request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined);
+		const following = from === undefined ? undefined : folderOfRun(from);
+		if (following) return following;
+		const chosen = await chooseRunFolder(request.review?.uri);
+		if (chosen === 'none') {
+			void vscode.window.showErrorMessage(`MassGen: ${noWorkspace.reason}.`);
+			return noWorkspace;
+		}
+		return chosen ?? noFolderPicked;
 	}
 
 	private async _run(

@@ -14,6 +14,11 @@ export interface RunRequest {
 	readonly kind: 'ask' | 'review';
 	readonly review?: ReviewTarget;
 	/**
+	 * The workspace folder the run works on (multi-root). Absent: the folder of the run it follows
+	 * up on, of the reviewed file or the active editor, the only one, or the one the user picks.
+	 */
+	readonly folder?: vscode.Uri;
+	/**
 	 * `ask` only: a follow-up in the current conversation: the session of `continueFrom`, else of
 	 * the last run this window asked. The earlier turns (read back from their run directories) are
 	 * given to the run as history. Otherwise a new conversation starts.

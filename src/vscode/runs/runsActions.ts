@@ -10,7 +10,6 @@ import { runsDir } from '../../core/logs/runLog.js';
 import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds } from '../commandIds.js';
-import { workspaceFolder } from '../settings.js';
 import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
 import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
 import type { RunsNode, SessionNode, TurnNode } from './runsTreeModel.js';
@@ -38,29 +37,30 @@ export class RunsActions {
 
 	async open(node: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (turn && inRunFolder(turn.root)) await this._deps.openInPanel(turn.turn.runId);
+		if (turn) await this._deps.openInPanel(turn.turn.runId);
 	}
 
 	/** A follow-up after the session's last turn. `question` (a command argument) skips the input box. */
 	async continue(node: unknown, question?: unknown): Promise<void> {
 		const last = lastTurnOf(node);
-		if (!last || !inRunFolder(last.root)) return;
+		if (!last) return;
 		const asked = await questionFrom(question, `Continue: ${last.turn.question}`);
-		if (asked) await this._start({ question: asked, kind: 'ask', continueFrom: last.turn.runId });
+		if (asked) await this._start(last.root, { question: asked, kind: 'ask', continueFrom: last.turn.runId });
 	}
 
 	/** A follow-up after this very turn, as a new session line. */
 	async fork(node: unknown, question?: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (!turn || !inRunFolder(turn.root)) return;
+		if (!turn) return;
 		const asked = await questionFrom(question, `Fork from: ${turn.turn.question}`);
-		if (asked) await this._start({ question: asked, kind: 'ask', continueFrom: turn.turn.runId, fork: true });
+		if (!asked) return;
+		await this._start(turn.root, { question: asked, kind: 'ask', continueFrom: turn.turn.runId, fork: true });
 	}
 
 	/** The same question and attachments, with the same history (a sibling of the turn). */
 	async rerun(node: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (!turn || !inRunFolder(turn.root)) return;
+		if (!turn) return;
 		const runDir = join(runsDir(turn.root), turn.turn.runId);
 		const { requests, leftOut } = rerunAttachments(await recordedAttachments(runDir).catch(() => []));
 		if (leftOut.length) {
@@ -69,7 +69,7 @@ export class RunsActions {
 			);
 		}
 		const parent = turn.turn.parentRunId;
-		await this._start({
+		await this._start(turn.root, {
 			question: turn.turn.question,
 			kind: 'ask',
 			...(parent ? { continueFrom: parent, fork: true } : {}),
@@ -79,7 +79,7 @@ export class RunsActions {
 
 	async openLog(node: unknown): Promise<void> {
 		const turn = turnOf(node);
-		if (turn && inRunFolder(turn.root)) {
+		if (turn) {
 			await vscode.commands.executeCommand(commandIds.openRunLog, join(runsDir(turn.root), turn.turn.runId));
 		}
 	}
@@ -170,8 +170,9 @@ export class RunsActions {
 		this._deps.refresh();
 	}
 
-	private async _start(request: RunRequest): Promise<void> {
-		await this._deps.runs.start(request);
+	/** A run in the folder of the runs it follows (`root`), whichever folder the editor is in. */
+	private async _start(root: string, request: RunRequest): Promise<void> {
+		await this._deps.runs.start({ ...request, folder: vscode.Uri.file(root) });
 	}
 }
 
@@ -213,18 +214,6 @@ function lastTurnOf(node: unknown): { root: string; turn: TurnSummary } | undefi
 	const last = session?.session.turns.at(-1);
 	if (session && last) return { root: session.root, turn: last };
 	return turnOf(node);
-}
-
-/**
- * Runs, the panel and the run log work on the first folder (`workspaceFolder`): a run of another
- * folder of a multi-root workspace can be listed, exported, pinned and deleted, not continued.
- */
-function inRunFolder(root: string): boolean {
-	if (workspaceFolder()?.uri.fsPath === root) return true;
-	void vscode.window.showInformationMessage(
-		'MassGen: runs work on the first folder of the workspace; this run belongs to another one.',
-	);
-	return false;
 }
 
 /** The command argument when it is a question, else the user's answer in an input box. */

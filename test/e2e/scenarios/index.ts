@@ -4,6 +4,7 @@ import { askBoxChips } from './askBoxChips';
 import { askTeam } from './askTeam';
 import { attachments } from './attachments';
 import { changes, changesPanel, changesPreview } from './changes';
+import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { revertRun } from './revertRun';
 import { runsView } from './runsView';
@@ -26,6 +27,7 @@ export const scenarios: readonly Scenario[] = [
 	addContext,
 	runsView,
 	revertRun,
+	multiRoot,
 	// Last: it turns on a user setting for its window (restored when it ends).
 	walkthrough,
 ];
