@@ -19,5 +19,11 @@ export async function validateCommand(
 		`${file}: ok (${agents} agent${agents === 1 ? '' : 's'}${issues.length ? `, ${issues.length} warning(s)` : ''})\n`,
 	);
 	for (const line of agentRoleLines(result.config!)) stderr.write(`  ${line}\n`);
+	const cap = result.config!.permissions.max_cost_usd;
+	if (cap !== null) {
+		stderr.write(
+			`  budget: $${cap} per run (permissions.max_cost_usd; a lower --max-cost or massgen.maxCostUsd applies)\n`,
+		);
+	}
 	return 0;
 }
