@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
+import { providerToolsModes, type ProviderToolsMode } from '../core/providers/providerToolsDecision.js';
 import { runIdPattern } from '../core/logs/runId.js';
 import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';
@@ -28,12 +29,20 @@ export interface RunArgs {
 	/** `--max-cost USD`, `--max-tokens N`: the run budget (the config's `max_cost_usd` counts too). */
 	readonly maxCostUsd?: number;
 	readonly maxTokens?: number;
+	/** `--provider-tools`: the run's one decision on provider-side web search and code execution. */
+	readonly providerTools?: ProviderToolsMode;
 }
 
 /** `massgen chat`: the run options that hold for every question of the conversation. */
 export type ChatArgs = { readonly kind: 'chat' } & Pick<
 	RunArgs,
-	'config' | 'workspace' | 'timeoutSeconds' | 'approvals' | 'unsandboxedCommands' | 'continue'
+	| 'config'
+	| 'workspace'
+	| 'timeoutSeconds'
+	| 'approvals'
+	| 'unsandboxedCommands'
+	| 'continue'
+	| 'providerTools'
 >;
 
 export type CliCommand =
@@ -58,7 +67,7 @@ export class UsageError extends Error {}
 
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
-              [--max-cost USD] [--max-tokens N]
+              [--max-cost USD] [--max-tokens N] [--provider-tools=allow|ask|deny]
               [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] "QUESTION" [-]
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
                [--continue [RUN_ID|SESSION_ID]]
@@ -84,6 +93,9 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
                        in flight stop; the best-supported answer so far stands, without a presentation.
                        With no terminal, a run whose estimate is above it is not started
           --max-tokens stop the run the same way when its input and output tokens reach N
+          --provider-tools=allow|ask|deny  provider-side web search and code execution (enable_web_search,
+                       enable_code_execution): the provider runs them, so they are decided once per run
+                       (default: ask on the terminal; with no terminal, deny)
           --unsandboxed-commands  where no OS sandbox (bubblewrap, sandbox-exec) can start, run
                        commands without one: they can read and change anything your user can
                        (default: run_command is off there)
@@ -143,6 +155,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				yes: { type: 'boolean', short: 'y', default: false },
 				'deny-all': { type: 'boolean', default: false },
 				'unsandboxed-commands': { type: 'boolean', default: false },
+				'provider-tools': { type: 'string' },
 				attach: { type: 'string', multiple: true, default: [] },
 				markdown: { type: 'boolean', default: false },
 				session: { type: 'boolean', default: false },
@@ -228,6 +241,11 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	}
 	if (values.yes && values['deny-all']) throw new UsageError('use either --yes or --deny-all, not both');
 	const approvals = values.yes ? 'yes' : values['deny-all'] ? 'deny-all' : 'ask';
+	const toolsMode = values['provider-tools'];
+	if (toolsMode !== undefined && !providerToolsModes.includes(toolsMode as ProviderToolsMode)) {
+		throw new UsageError(`--provider-tools must be allow, ask or deny, not '${toolsMode}'`);
+	}
+	const providerTools = toolsMode === undefined ? {} : { providerTools: toolsMode as ProviderToolsMode };
 	if (command === 'chat') {
 		return {
 			kind: 'chat',
@@ -237,6 +255,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			approvals,
 			...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
 			...(continued ? { continue: continued } : {}),
+			...providerTools,
 		};
 	}
 	return {
@@ -255,6 +274,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		...(continued ? { continue: continued } : {}),
 		...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
 		...(maxTokens !== undefined ? { maxTokens } : {}),
+		...providerTools,
 	};
 }
 

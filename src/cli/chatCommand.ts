@@ -63,6 +63,7 @@ export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<
 				apply: false,
 				approvals: command.approvals,
 				...(command.unsandboxedCommands ? { unsandboxedCommands: true } : {}),
+				...(command.providerTools ? { providerTools: command.providerTools } : {}),
 				attach: [],
 				attachDiff: [],
 				...(follow ? { continue: follow } : {}),

@@ -19,6 +19,7 @@ import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
 import { createDisplay } from './display/createDisplay.js';
 import { confirmEstimate } from './estimatePrompt.js';
+import { cliProviderToolsPolicy } from './providerToolsPrompt.js';
 import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
 import { redactedIo } from './redactedIo.js';
 import { shippedConfigsDir } from './shippedFiles.js';
@@ -92,6 +93,10 @@ export async function runCommand(
 				store: new FilePermissionStore(defaultStorePath(io.env), root),
 				onNotice: (message) => io.stderr.write(`massgen: ${message}\n`),
 			},
+			providerTools: cliProviderToolsPolicy(command.providerTools ?? 'ask', {
+				output: io.stderr,
+				input: interactive ? io.stdin : undefined,
+			}),
 			onRedactor: (learned) => (redactor = learned),
 			onEvent: (event) => {
 				display?.onEvent(event);

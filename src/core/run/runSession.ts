@@ -22,7 +22,15 @@ import { loadPriceTable, priceFor } from '../providers/pricing.js';
 import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';
-import type { AuditLedger } from '../permissions/auditLedger.js';
+import { AuditLedger } from '../permissions/auditLedger.js';
+import { createModel as createSdkModel } from '../providers/createModel.js';
+import {
+	decideProviderTools,
+	providerToolsAgents,
+	recordProviderToolsVerdict,
+	withoutProviderTools,
+	type ProviderToolsPolicy,
+} from '../providers/providerToolsDecision.js';
 import { ripgrepOnPath } from '../util/ripgrepBinary.js';
 import { createWorkspace } from '../workspace/createWorkspace.js';
 import { formatPatch } from '../workspace/patch.js';
@@ -82,6 +90,8 @@ export interface RunSessionOptions {
 	readonly confirmEstimate?: (estimate: CostEstimate, caps: BudgetCaps | null) => Promise<boolean>;
 	/** Given the running run's controls (Stop agent), once the orchestrator exists. */
 	readonly onControl?: (control: { stopAgent(agentId: string): boolean }) => void;
+	/** The run's decision on provider-native tools (web search, code execution); default: ask, with nobody to ask = deny. */
+	readonly providerTools?: ProviderToolsPolicy;
 	/** Called for every event, already redacted and logged, in order, before the next one is read. */
 	readonly onEvent: (event: RunEvent) => void;
 	/** The run's redactor, once its secrets are known (before the first event and notice). */
@@ -108,10 +118,19 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	// vscode_lm models are paid for by the user's subscription: no per-token price.
 	const priceOf = (provider: string, model: string) =>
 		provider === 'vscode_lm' || !prices ? undefined : (priceFor(provider, model, prices) ?? undefined);
+	// Asked once, before any request would enable them; a denial leaves them out of every call.
+	const toolAgents = providerToolsAgents(config);
+	const policy = options.providerTools ?? { mode: 'ask', source: 'massgen.providerTools' };
+	const verdict = toolAgents.length ? await decideProviderTools(policy, toolAgents) : undefined;
+	const make = options.createModel ?? createSdkModel;
 	const { agents, secrets } = buildAgents(config, {
 		keys: options.keys,
 		priceOf,
-		...(options.createModel ? { createModel: options.createModel } : {}),
+		createModel: (settings, opts) => {
+			const model = make(settings, opts);
+			if (!settings.providerTools || verdict?.allowed !== false) return model;
+			return withoutProviderTools(model, `provider tools left out (${verdict.reason})`);
+		},
 	});
 	// Read first: what their `${VAR}`s expand to is secret too, and the redactor must know it before any output.
 	const workspaceMcp = options.tools?.readWorkspaceServers ? await readWorkspaceMcpServers(root) : undefined;
@@ -141,6 +160,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const runId = newRunId(started);
 	const log = await RunLogWriter.create(root, runId, { redactor });
 	options.onRunDir?.(log.runDir, runId);
+	if (verdict) recordProviderToolsVerdict(new AuditLedger(log.runDir, redactor.text), runId, verdict);
 	const session: SessionRecord = {
 		id: options.session?.id ?? runId,
 		parentRunId: options.session?.parentRunId ?? null,
