@@ -21,14 +21,9 @@ import { claudeCodeOptions } from './claudeCodeOptions.js';
 import { loadClaudeSdk, type ClaudeSdk } from './claudeCodeSdk.js';
 import { spawnContained } from './claudeCodeSpawn.js';
 import { onPath, usableBubblewrap } from './cliBinaries.js';
-import { refusedEditsNote, renderConversation } from './conversationText.js';
+import { folderNote, refusedEditsNote, renderConversation, unsandboxedNote } from './conversationText.js';
 import { decideNativeTool } from './nativeToolPolicy.js';
 import { WorkingFolder } from './workingFolder.js';
-
-/** The lane's note where bubblewrap cannot start (the command sandbox's own notice says why). */
-const unsandboxedNote =
-	'(no bubblewrap sandbox here: Claude Code runs as a plain process, its own tools still limited to its ' +
-	'folder by the permission hook; on cancel its process group is killed)';
 
 export interface ClaudeCodeModelOptions {
 	/** The host environment (PATH, HOME, the CLI's config folder, `ANTHROPIC_API_KEY`). */
@@ -119,6 +114,9 @@ export class ClaudeCodeModel implements ChatModel {
 				retryable: false,
 				message: 'type claude_code: this call has no overlay to lay out the agent folder from',
 			});
+		}
+		if (signal.aborted) {
+			throw new ProviderError({ provider: this.provider, kind: 'aborted', message: 'aborted' });
 		}
 		const sdk = await loadClaudeSdk();
 		const bwrap = await (this.bwrap ??= usableBubblewrap(this.options.env));
@@ -249,7 +247,7 @@ export class ClaudeCodeModel implements ChatModel {
 			...(this.settings.baseUrl === undefined ? {} : { baseUrl: this.settings.baseUrl }),
 			hostEnv: { ...env, HOME: home, CLAUDE_CONFIG_DIR: configDir, ...(bwrap ? { TMPDIR: '/tmp' } : {}) },
 			cwd: dir,
-			systemPrompt: request.system,
+			systemPrompt: `${request.system}\n\n${folderNote(dir)}`,
 			mcpServers: { [bridgeServerName]: bridge.server },
 			canUseTool: async (name, input) => {
 				const verdict = decideNativeTool(name, input, {

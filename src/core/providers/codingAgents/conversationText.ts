@@ -25,3 +25,18 @@ export function refusedEditsNote(refusals: readonly { path: string; reason: stri
 	const lines = refusals.map(({ path, reason }) => `- ${path}: ${reason}`);
 	return `These file changes of yours were refused and undone in your folder:\n${lines.join('\n')}`;
 }
+
+/** The lane's note where bubblewrap cannot start (the command sandbox's own notice says why). */
+export const unsandboxedNote =
+	'(no bubblewrap sandbox here: Claude Code runs as a plain process, its own tools still limited to its ' +
+	'folder by the permission hook; on cancel its process group is killed)';
+
+/** How our prompt's workspace tools map to the CLI's own (the prompt names ours). */
+export function folderNote(dir: string): string {
+	return (
+		`You work in your own copy of the workspace, ${dir}. Use your own tools (Read, Grep, Glob, Edit, ` +
+		'Write) for what this prompt calls read_file, search_files, list_directory, write_file, edit_file and ' +
+		'delete_file: the files you change there are your changes. Run commands only with the run_command ' +
+		'tool where it is offered; call the workflow tools to end your turn.'
+	);
+}
