@@ -37,7 +37,10 @@ export async function runAttempts(host: AttemptsHost): Promise<RunResult> {
 		}
 		const verdict = await evaluateAttempt(host.finishing(), presented, attempt);
 		if (verdict.kind === 'stopped' || host.signal.aborted) return cancelRun(host.finishing());
-		if (verdict.kind !== 'restart') return endPresented(host.finishing(), presented, restarts);
+		// A restart verdict whose own call reached the budget cannot start coordination again.
+		if (verdict.kind !== 'restart' || host.finishing().spend.reached) {
+			return endPresented(host.finishing(), presented, restarts);
+		}
 		const { reason, instructions } = verdict;
 		restarts.push({
 			attempt,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventOf, RunEventType } from '../../../src/core/events/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { BudgetCaps } from '../../../src/core/orchestrator/spendGuard.js';
-import type { AgentSpec } from '../../../src/core/orchestrator/types.js';
+import type { AgentSpec, OrchestratorSettings } from '../../../src/core/orchestrator/types.js';
 import {
 	ScriptedModel,
 	type ScriptedHandler,
@@ -33,6 +33,7 @@ async function run(
 	members: readonly Member[],
 	budget?: BudgetCaps,
 	onEvent?: (event: RunEvent, orchestrator: Orchestrator) => void,
+	settings: Partial<OrchestratorSettings> = {},
 ) {
 	const models = new Map<string, ScriptedModel>();
 	const agents: AgentSpec[] = members.map((member) => {
@@ -44,7 +45,7 @@ async function run(
 		question: 'What is 2 + 2?',
 		workspace: await createWorkspace(makeWorkspaceDir()),
 		agents,
-		settings: fastSettings,
+		settings: { ...fastSettings, ...settings },
 		anonymousOrder: 'config',
 		...(budget ? { budget } : {}),
 	});
@@ -217,5 +218,25 @@ describe('run budget in the presentation', () => {
 		expect(team.result.status).toBe('completed');
 		expect(team.result.finalAnswer).toBe('4');
 		expect(team.result.budget?.reason).toMatch(/^cost budget reached: \$0\.7500 of \$0\.7000/);
+	});
+});
+
+describe('run budget in post-evaluation', () => {
+	it('a restart verdict whose call reached the cap does not start coordination again', async () => {
+		const handler: ScriptedHandler = (request) =>
+			request.tools.some((tool) => tool.name === 'submit')
+				? {
+						toolCalls: [
+							{ name: 'restart_orchestration', arguments: { reason: 'thin', instructions: 'more' } },
+						],
+					}
+				: { text: 'four' };
+		const team = await run([{ id: 'solo', handler }], cost(0.25), undefined, { maxOrchestrationRestarts: 1 });
+		// The presentation ($0.15) and the evaluation ($0.30 in all): the presented answer stands.
+		expect(team.requests('solo')).toBe(2);
+		expect(team.of('attempt-start')).toEqual([]);
+		expect(team.result.finalAnswer).toBe('four');
+		expect(team.result.restarts).toBeUndefined();
+		expect(team.result.budget?.reason).toBe('cost budget reached: $0.3000 of $0.2500 (--max-cost)');
 	});
 });
