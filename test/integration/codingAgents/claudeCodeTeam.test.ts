@@ -93,16 +93,15 @@ describe('a claude_code agent in a team (dist/cli.js)', () => {
 			],
 			usage: { input: 60, output: 7 },
 		});
-		claude.say({
+		// An id outside the run reaches our check (the SDK's enum check would answer in its own words).
+		const vote = (id: string, agentId: string) => ({
 			toolCalls: [
-				{
-					id: 'toolu_v',
-					name: 'mcp__massgen__vote',
-					arguments: { agent_id: 'agent1', reason: 'it is complete' },
-				},
+				{ id, name: 'mcp__massgen__vote', arguments: { agent_id: agentId, reason: 'it is complete' } },
 			],
 			usage: { input: 80, output: 7 },
 		});
+		claude.say(vote('toolu_bad', 'agent9'));
+		claude.say(vote('toolu_v', 'agent1'));
 		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Add a greeting file.'], {
 			cwd: root,
 			env: { ANTHROPIC_API_KEY: key, TMPDIR: temp },
@@ -112,6 +111,10 @@ describe('a claude_code agent in a team (dist/cli.js)', () => {
 		const result = readResult(root);
 		expect(result.status).toBe('completed');
 		expect(claude.pending()).toBe(0);
+		// The refused vote's error went back into the same CLI turn, in our words (the CLI appends a reminder).
+		expect(claude.requests[3]!.prompt.lastToolResult).toMatch(
+			/^Invalid agent_id 'agent9'\. Valid ids: agent[12], agent[12]\.\n/,
+		);
 		const coderAnswer = result.answerChanges.find((set) => set.agentId === 'coder');
 		expect(coderAnswer?.changes).toEqual([
 			{ path: 'hello.txt', kind: 'add', baseHash: null, base: null, content: 'hello\n' },
