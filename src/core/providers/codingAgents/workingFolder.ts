@@ -29,6 +29,8 @@ export class WorkingFolder {
 	private readonly copy: ScratchCopy;
 	/** Path → sha256 of each file as laid out for the turn. */
 	private laidOut = new Map<string, string>();
+	/** The hash of each file at its last stat stamp: a walk reads only what changed since. */
+	private readonly stamps = new Map<string, { readonly stamp: string; readonly hash: string }>();
 	private root: string | undefined;
 
 	constructor(workspaceRoot: string, label: string, overlay: Overlay) {
@@ -105,10 +107,18 @@ export class WorkingFolder {
 				} else if (entry.isFile()) {
 					const info = await lstat(full);
 					if (!info.isFile()) continue;
-					const hash = createHash('sha256')
-						.update(await readFile(full))
-						.digest('hex');
-					found.set(relative(this.root!, full).split(sep).join('/'), hash);
+					const path = relative(this.root!, full).split(sep).join('/');
+					// A file is read again only when its inode, size or ctime moved (any write sets ctime).
+					const stamp = `${info.ino}:${info.size}:${info.ctimeMs}`;
+					const known = this.stamps.get(path);
+					const hash =
+						known?.stamp === stamp
+							? known.hash
+							: createHash('sha256')
+									.update(await readFile(full))
+									.digest('hex');
+					this.stamps.set(path, { stamp, hash });
+					found.set(path, hash);
 				}
 			}
 		};

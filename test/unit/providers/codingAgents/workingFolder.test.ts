@@ -58,5 +58,8 @@ describe("a coding agent's working folder", () => {
 		expect(existsSync(join(dir, 'new.txt'))).toBe(false);
 		await folder.prepare(overlay);
 		expect(await folder.diff()).toEqual({ edits: [], skipped: [] });
+		// A rewrite of the same size right away is still seen (a file is re-read when its ctime moves).
+		writeFileSync(join(dir, 'a.txt'), 'z\n');
+		expect(await folder.diff()).toEqual({ edits: [{ path: 'a.txt', content: 'z\n' }], skipped: [] });
 	});
 });
