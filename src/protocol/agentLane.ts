@@ -21,6 +21,7 @@ export function emptyLane(agentId: string, info?: RunAgentInfo): AgentLane {
 		anonId: info?.anonId ?? '',
 		provider: info?.provider ?? '',
 		model: info?.model ?? '',
+		...(info?.role ? { role: info.role } : {}),
 		state: 'idle',
 		round: 0,
 		snapshot: [],

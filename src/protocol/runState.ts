@@ -65,6 +65,8 @@ export interface AgentLane {
 	readonly anonId: string;
 	readonly provider: string;
 	readonly model: string;
+	/** From `run-start` (`RunAgentInfo.role`); absent without one. */
+	readonly role?: string;
 	readonly state: AgentLaneState;
 	/** 1-based execution count; 0 before the first round-start. */
 	readonly round: number;

@@ -161,10 +161,16 @@ export class LaneView {
 		}
 		setHidden(this._stop, !extras.stoppable);
 		if (!extras.stoppable) setDisabled(this._stop, false);
-		if (!previous || previous.provider !== lane.provider || previous.model !== lane.model) {
+		if (
+			!previous ||
+			previous.provider !== lane.provider ||
+			previous.model !== lane.model ||
+			previous.role !== lane.role
+		) {
 			const model = [lane.provider, lane.model].filter(Boolean).join(' / ');
-			setText(this._model, model);
-			setTitle(this._model, model);
+			const text = lane.role ? `${model} · ${lane.role}` : model;
+			setText(this._model, text);
+			setTitle(this._model, text);
 		}
 		setText(this._anon, lane.anonId);
 		setTitle(this._anon, lane.anonId ? `Anonymous id in prompts: ${lane.anonId}` : '');

@@ -6,7 +6,8 @@ import type { BackendSettings } from '../providers/backendSettings.js';
 import { supportedProviderTools } from '../providers/providerToolSupport.js';
 import type { AgentToolSettings } from '../tools/guardedRunTools.js';
 import type { PermissionSettings, SandboxKey } from '../tools/permissionSettings.js';
-import { describeRole, type ToolRole } from '../tools/toolRole.js';
+import type { RunAgentInfo } from '../events/runEvents.js';
+import { describeRole, shortRole, type ToolRole } from '../tools/toolRole.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
 
 const ms = (seconds: number): number => Math.round(seconds * 1000);
@@ -88,6 +89,15 @@ export function agentRoleLines(config: MassGenConfig): string[] {
 	return config.agents.flatMap((agent) => {
 		const role = toToolRole(agent);
 		return role ? [`${agent.id}: ${describeRole(role)}`] : [];
+	});
+}
+
+/** `run-start`'s agents with each one's role in short (the panel's lanes show it). */
+export function withRoles(agents: readonly RunAgentInfo[], config: MassGenConfig): RunAgentInfo[] {
+	return agents.map((info) => {
+		const agent = config.agents.find((entry) => entry.id === info.agentId);
+		const role = agent && toToolRole(agent);
+		return role ? { ...info, role: shortRole(role) } : info;
 	});
 }
 

@@ -52,6 +52,8 @@ export interface RunAgentInfo {
 	readonly anonId: string;
 	readonly provider: string;
 	readonly model: string;
+	/** Its config `role` / `tools` in short (`read-only`, `tools: read_file, search_files`); absent without one. */
+	readonly role?: string;
 }
 
 /** The conversation a run belongs to (issue 13): a new session's id is its first run's id. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ApiKeySources } from '../config/apiKeys.js';
 import { redactConfig } from '../config/redact.js';
 import type { MassGenConfig } from '../config/schema.js';
-import { toOrchestratorSettings } from '../config/toSettings.js';
+import { toOrchestratorSettings, withRoles } from '../config/toSettings.js';
 import type { AttachmentRequest } from '../context/attachment.js';
 import { resolveAttachments, type ContextLimits } from '../context/resolveAttachments.js';
 import { newRunId } from '../logs/runId.js';
@@ -185,7 +185,8 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		});
 		options.onControl?.({ stopAgent: (agentId) => orchestrator.stopAgent(agentId) });
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
-			const event: RunEvent = raw.type === 'run-start' ? { ...raw, session } : raw;
+			const event: RunEvent =
+				raw.type === 'run-start' ? { ...raw, session, agents: withRoles(raw.agents, config) } : raw;
 			log.append(event);
 			options.onEvent(event);
 		}

@@ -48,6 +48,13 @@ export function describeRole(role: ToolRole): string {
 	return parts.join('; ');
 }
 
+/** The short form lanes and the run log show: `read-only`, `tools: read_file, search_files`. */
+export function shortRole(role: ToolRole): string {
+	return [role.readOnly ? 'read-only' : '', role.tools ? `tools: ${role.tools.join(', ')}` : '']
+		.filter(Boolean)
+		.join('; ');
+}
+
 function matches(pattern: string, name: string): boolean {
 	return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
 }

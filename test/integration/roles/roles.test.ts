@@ -14,7 +14,10 @@ import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { AgentSpec } from '../../../src/core/orchestrator/types.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import { ScriptedModel } from '../../../src/core/providers/scriptedModel.js';
+import { runSession } from '../../../src/core/run/runSession.js';
 import { createRunTools } from '../../../src/core/tools/guardedRunTools.js';
+import { initialRunState } from '../../../src/protocol/runState.js';
+import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { answer, fastSettings, makeWorkspaceDir, sequence, vote } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
@@ -167,5 +170,41 @@ describe.runIf(posix)('agent roles', () => {
 			'reader: README says demo',
 		);
 		expect(result.changes).toEqual([]);
+	});
+
+	it("run-start names each agent's role, and the panel's lanes carry it", async () => {
+		const scripted = (id: string, extra: string) =>
+			`  - id: ${id}\n${extra}    backend:\n      type: scripted\n      script:\n        coordination:\n          - answer: ${id} answer\n          - vote: first\n`;
+		const yaml = [
+			'agents:\n',
+			scripted('reader', '    role: read-only\n'),
+			scripted('picker', '    tools: [read_file, search_files]\n'),
+			scripted('writer', ''),
+		].join('');
+		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+		const loaded = loadConfigText(yaml, join(root, 'team.yaml'));
+		expect(loaded.issues).toEqual([]);
+		const events: RunEvent[] = [];
+		await runSession({
+			team: { config: loaded.config!, file: join(root, 'team.yaml') },
+			keys: { env: {} },
+			workspaceRoot: root,
+			question: 'What does a.ts export?',
+			signal: new AbortController().signal,
+			shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs'),
+			onEvent: (event) => events.push(event),
+		});
+		const start = events.find((event): event is RunEventOf<'run-start'> => event.type === 'run-start')!;
+		expect(start.agents.map((agent) => [agent.agentId, agent.role])).toEqual([
+			['reader', 'read-only'],
+			['picker', 'tools: read_file, search_files'],
+			['writer', undefined],
+		]);
+		const state = reduceRunEvents(initialRunState(), events);
+		expect(state.agentOrder.map((id) => [id, state.agents[id]!.role])).toEqual([
+			['reader', 'read-only'],
+			['picker', 'tools: read_file, search_files'],
+			['writer', undefined],
+		]);
 	});
 });
