@@ -9,6 +9,7 @@ import type { RunEvent } from '../../src/core/events/runEvents';
 import type { HostMessage } from '../../src/protocol/messages';
 import { ConfigDiagnostics } from '../../src/vscode/config/configDiagnostics';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
+import { budgetOptions } from '../../src/vscode/run/budgetSettings';
 import { engineLoader, loadEngineBundle } from '../../src/vscode/run/loadEngine';
 import { RunController } from '../../src/vscode/run/runController';
 import { RunStatusBar } from '../../src/vscode/run/runStatusBar';
@@ -16,7 +17,7 @@ import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { KeyStore } from '../../src/vscode/secrets';
 import { PanelHost } from '../../src/vscode/view';
 import { startLoopbackProvider, type LoopbackProvider } from '../servers/loopbackProvider';
-import { until, useConfig } from './hostWaits';
+import { until, useConfig, workspaceRoot } from './hostWaits';
 
 /** `massgen.maxCostUsd` at user level (undefined: back to no cap). */
 async function maxCost(value: number | undefined): Promise<void> {
@@ -192,5 +193,28 @@ describe('Budget and Stop agent (in VS Code, loopback server)', function () {
 		assert.ok(!eventsOf(run).some((e) => e.type === 'presentation-start'));
 		assert.equal(run.state.budget?.reason, reason);
 		assert.ok(postedEvents().some((e) => e.type === 'budget-reached' && e.reason === reason));
+	});
+
+	it('the settings: the lowest of user and workspace values applies, 0 is no cap, a small estimate asks nothing', async () => {
+		const settings = vscode.workspace.getConfiguration();
+		const folder = vscode.Uri.file(workspaceRoot());
+		try {
+			await settings.update('massgen.maxCostUsd', 2, vscode.ConfigurationTarget.Global);
+			await settings.update('massgen.maxCostUsd', 5, vscode.ConfigurationTarget.Workspace);
+			await settings.update('massgen.maxTokens', 0, vscode.ConfigurationTarget.Global);
+			// A workspace (a cloned repository's settings) cannot loosen the user's cap...
+			assert.deepEqual(budgetOptions(folder).budget, {
+				maxCostUsd: { limit: 2, source: 'massgen.maxCostUsd' },
+			});
+			// ...but may tighten it.
+			await settings.update('massgen.maxCostUsd', 1, vscode.ConfigurationTarget.Workspace);
+			assert.deepEqual(budgetOptions(folder).budget.maxCostUsd, { limit: 1, source: 'massgen.maxCostUsd' });
+			const estimate = { usd: 0.1, inputTokens: 10, callsPerAgent: 3, perAgent: [], unpriced: [], basis: '' };
+			assert.equal(await budgetOptions(folder).confirmEstimate(estimate, null), true);
+		} finally {
+			await settings.update('massgen.maxCostUsd', undefined, vscode.ConfigurationTarget.Workspace);
+			await settings.update('massgen.maxCostUsd', undefined, vscode.ConfigurationTarget.Global);
+			await settings.update('massgen.maxTokens', undefined, vscode.ConfigurationTarget.Global);
+		}
 	});
 });
