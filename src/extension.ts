@@ -23,6 +23,7 @@ import { RunsView } from './vscode/runs/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/secrets.js';
 import { PanelHost } from './vscode/view.js';
+import { openWalkthroughOnce } from './vscode/walkthrough.js';
 
 /**
  * Builds the object graph, each object after what it needs, and hands one root disposable to VS
@@ -106,11 +107,25 @@ export function activate(
 	// A finished run is announced by a notification unless the panel already shows it.
 	root.add(runs.onDidFinishRun((run) => reportEnded(run, panel.visible, secrets.text)));
 	root.add(
-		registerCommands({ log, panel, runs, keys, configsDir, changes, selection, runsView, teamView, picker }),
+		registerCommands({
+			log,
+			panel,
+			runs,
+			keys,
+			configsDir,
+			changes,
+			selection,
+			runsView,
+			teamView,
+			picker,
+			engine,
+		}),
 	);
 	root.add(registerFixCodeActions());
 	root.add(registerAskTeamTool(runs));
 	root.add(registerChatParticipant(context.extensionUri, { runs }));
+
+	openWalkthroughOnce(context).catch((error: unknown) => log.warn(`walkthrough: ${String(error)}`));
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);

@@ -10,6 +10,7 @@ import type { ContextPickerDeps } from './context/contextPicker.js';
 import { askTeamToFix } from './context/fixCodeActions.js';
 import type { ChangeReview } from './changes/changeReview.js';
 import { DisposableStore, type IDisposable } from './lifecycle.js';
+import type { Engine } from './run/loadEngine.js';
 import type { RunController } from './run/runController.js';
 import type { SelectionReview } from './review/selectionReview.js';
 import type { KeyStore } from './secrets.js';
@@ -38,6 +39,8 @@ export interface CommandDeps {
 	readonly runsView: Pick<RunsView, 'handlers'>;
 	/** The Team view's row and title actions, and Build Team. */
 	readonly teamView: Pick<TeamView, 'handlers'>;
+	/** The run engine (`dist/engine.js`), for what needs the config loader outside a run (Revert Run). */
+	readonly engine: () => Promise<Pick<Engine, 'loadConfigText'>>;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
@@ -58,7 +61,11 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),
 		[commandIds.selectTeamConfig]: () => selectTeamConfig(deps.configsDir),
 		[commandIds.openRunLog]: (arg) => openRunLog(arg),
-		[commandIds.revertRun]: (arg) => revertRunCommand(arg, deps.log),
+		[commandIds.revertRun]: (arg) =>
+			revertRunCommand(arg, {
+				log: deps.log,
+				loadConfig: async (text, file) => (await deps.engine()).loadConfigText(text, file),
+			}),
 		[commandIds.acceptFile]: (arg) => changes.acceptFile(arg),
 		[commandIds.rejectFile]: (arg) => changes.rejectFile(arg),
 		[commandIds.nextChangedFile]: () => changes.step(1),

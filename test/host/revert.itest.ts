@@ -2,7 +2,7 @@
 // edits a file afterwards, "MassGen: Revert Run" takes the team's changes out as one undoable
 // WorkspaceEdit and keeps the user's edit; one undo brings the accepted text back.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
@@ -209,5 +209,29 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 		assert.equal(doc.getText(), mine, "re-applied: the text before the revert, the user's edit in it");
 		assert.deepEqual([disk(addedPath), disk(oldPath)], ['# Added by the team\n', null]);
 		assert.deepEqual(kindsIn(run.runDir), ['accept', 'revert:revert', 'revert:reapply']);
+	});
+	it("a path the run's own config names secret is never written by Revert Run, though its record has it", async () => {
+		await writeBase();
+		const run = await acceptRun();
+		// The record stands (the accept wrote it); the run's config.yaml now names the file secret,
+		// as a project's config does for a file only it knows (the setting and built-ins do not).
+		const configFile = join(run.runDir, 'config.yaml');
+		const recorded = readFileSync(configFile, 'utf8');
+		assert.match(recorded, /^  secret_paths: \[\]$/m);
+		writeFileSync(
+			configFile,
+			recorded.replace(/^  secret_paths: \[\]$/m, `  secret_paths: ['${settingsPath}']`),
+		);
+		const outcome = (await vscode.commands.executeCommand(
+			commandIds.revertRun,
+			run.result.runId,
+		)) as RevertOutcome;
+		assert.equal(outcome.status, 'unsafe', JSON.stringify(outcome));
+		assert.deepEqual(
+			[disk(settingsPath), disk(addedPath), disk(oldPath)],
+			[settingsTeam, '# Added by the team\n', null],
+			'nothing written',
+		);
+		assert.deepEqual(kindsIn(run.runDir), ['accept']);
 	});
 });

@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns } from '../../core/logs/listRuns.js';
@@ -26,19 +26,24 @@ interface RunRef {
  */
 export async function revertRunCommand(
 	arg: unknown,
-	log: vscode.LogOutputChannel,
+	deps: { readonly log: vscode.LogOutputChannel; readonly loadConfig: LoadConfigText },
 	prompts: RevertPrompts = windowRevertPrompts,
 ): Promise<RevertOutcome | undefined> {
+	const { log } = deps;
 	// The record's schema (zod) and the diff library load at the first revert, not at activation.
 	const engine = await import('./changeEngine.js');
 	const run = await runOf(arg, engine.readChangeLog);
 	if (!run) return undefined;
-	// The accepts' recorded protected paths and the secret-path setting on top of the built-in policy
-	// (a config-only `secret_paths` pattern is not re-read here: that needs the engine's config loader).
+	// On top of the built-in policy: the accepts' recorded protected paths, the run's own config
+	// (its `config.yaml`: protected and secret paths only the config names) and the setting.
+	const config = await runConfig(run.runDir, deps.loadConfig, log);
 	const policy: WritePolicy = {
 		root: await realpath(run.folder.uri.fsPath),
-		protectedPaths: engine.recordedProtectedPaths(await engine.readChangeLog(run.runDir)),
-		secretPaths: secretPaths(readSecretPathsSetting(run.folder.uri).patterns),
+		protectedPaths: [
+			...engine.recordedProtectedPaths(await engine.readChangeLog(run.runDir)),
+			...config.protectedPaths,
+		],
+		secretPaths: secretPaths([...config.secretPaths, ...readSecretPathsSetting(run.folder.uri).patterns]),
 	};
 	const outcome = await engine.revertAccepted({
 		runId: run.runId,
@@ -49,6 +54,41 @@ export async function revertRunCommand(
 	});
 	report(run.runId, outcome, log);
 	return outcome;
+}
+
+/** The run's config text to its config (the engine's loader: zod and the schema stay out of activation). */
+export type LoadConfigText = (
+	text: string,
+	file: string,
+) => Promise<{ readonly config?: { readonly orchestrator: OrchestratorPaths } }>;
+
+interface OrchestratorPaths {
+	readonly protected_paths: readonly string[];
+	readonly secret_paths: readonly string[];
+}
+
+/** The run's recorded config's paths; none when it has no readable config (said in the log). */
+async function runConfig(
+	runDir: string,
+	load: LoadConfigText,
+	log: vscode.LogOutputChannel,
+): Promise<{ protectedPaths: readonly string[]; secretPaths: readonly string[] }> {
+	const file = join(runDir, 'config.yaml');
+	try {
+		const { config } = await load(await readFile(file, 'utf8'), file);
+		if (config) {
+			return {
+				protectedPaths: config.orchestrator.protected_paths,
+				secretPaths: config.orchestrator.secret_paths,
+			};
+		}
+		log.warn(`revert: ${file} does not load; only the setting's secret paths apply`);
+	} catch (error) {
+		log.warn(
+			`revert: cannot read ${file}: ${(error as Error).message}; only the setting's secret paths apply`,
+		);
+	}
+	return { protectedPaths: [], secretPaths: [] };
 }
 
 function report(runId: string, outcome: RevertOutcome, log: vscode.LogOutputChannel): void {
