@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { backendSchema } from './backendSchema.js';
+import { isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
 import { roleToolNames } from '../tools/toolRole.js';
 import { didYouMeanSuffix } from './didYouMean.js';
 import { isRecord } from './isRecord.js';
@@ -74,6 +75,22 @@ export const massGenConfigSchema = rootObject
 					message: "no agents: add 'agents:' (a list of agents) or 'agent:' (a single agent)",
 					params: { code: 'no-agents' },
 				});
+			}
+			const entries: [unknown, (string | number)[]][] = Array.isArray(agents)
+				? agents.map((entry: unknown, index) => [entry, ['agents', index]])
+				: [[agent, ['agent']]];
+			for (const [entry, at] of entries) {
+				if (!isRecord(entry) || !isRecord(entry.backend) || !isCodingAgentType(entry.backend.type)) continue;
+				for (const key of ['role', 'tools'].filter((name) => entry[name] !== undefined)) {
+					ctx.addIssue({
+						code: 'custom',
+						path: [...at, key],
+						message:
+							`'${key}' cannot limit a coding agent (type ${String(entry.backend.type)}): it runs its own tools; ` +
+							'limit them with allowed_tools / disallowed_tools in its backend',
+						params: { code: 'role-coding-agent', target: 'key' },
+					});
+				}
 			}
 			if (!Array.isArray(agents)) return;
 			const seen = new Map<string, number>();
