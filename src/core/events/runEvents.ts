@@ -11,6 +11,8 @@ export interface Usage {
 	readonly reasoningTokens?: number;
 	readonly cachedInputTokens?: number;
 	readonly cacheWriteTokens?: number;
+	/** Provider-side web searches the call ran (`enable_web_search`), priced per call in `configs/prices.yaml`. */
+	readonly webSearchCalls?: number;
 }
 
 /** `bubblewrap` (Linux), `sandbox-exec` (macOS), or `none` (the user opted out of the wall). */

@@ -143,10 +143,13 @@ export class AnthropicModel extends SdkModel<Anthropic> {
 					}
 					break;
 				}
-				case 'message_delta':
+				case 'message_delta': {
 					stopReason = event.delta.stop_reason ?? stopReason;
 					usage = mergeUsage(usage, event.usage);
+					const searches = event.usage.server_tool_use?.web_search_requests;
+					if (searches) usage = { ...usage, webSearchCalls: searches };
 					break;
+				}
 				case 'message_stop': {
 					const sources = sawText ? citations.block() : '';
 					if (sources) yield { type: 'text-delta', text: sources };

@@ -128,7 +128,8 @@ export class GeminiModel extends SdkModel<GoogleGenAI> {
 		if (search) yield { type: 'provider-tool', use: search };
 		const sources = tools.citationBlock();
 		if (sources) yield { type: 'text-delta', text: sources };
-		if (usage) yield { type: 'usage', usage };
+		// Gemini 2.5 bills grounding per grounded response (one per call that searched).
+		if (usage) yield { type: 'usage', usage: search ? { ...usage, webSearchCalls: 1 } : usage };
 		const providerData = {
 			...(textSignature ? { [geminiTextSignatureKey]: textSignature } : {}),
 			...(tools.parts.length ? { [geminiServerPartsKey]: tools.parts } : {}),

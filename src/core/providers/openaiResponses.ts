@@ -35,6 +35,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 		const citations = new CitationList();
 		let sawText = false;
 		let sawCall = false;
+		let searches = 0;
 		for await (const event of stream as AsyncIterable<ResponseStreamEvent>) {
 			switch (event.type) {
 				case 'response.output_text.delta':
@@ -87,6 +88,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 						}
 					} else {
 						const use = responsesToolUse(item);
+						if (use?.kind === 'search') searches += 1;
 						if (use) yield { type: 'provider-tool', use };
 					}
 					break;
@@ -95,7 +97,10 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 				case 'response.incomplete': {
 					const sources = sawText ? citations.block() : '';
 					if (sources) yield { type: 'text-delta', text: sources };
-					if (event.response.usage) yield { type: 'usage', usage: fromResponsesUsage(event.response.usage) };
+					if (event.response.usage) {
+						const usage = fromResponsesUsage(event.response.usage);
+						yield { type: 'usage', usage: searches ? { ...usage, webSearchCalls: searches } : usage };
+					}
 					yield {
 						type: 'finish',
 						reason: finishReason(event.response, sawCall),

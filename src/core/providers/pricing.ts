@@ -10,6 +10,8 @@ export interface Price {
 	readonly output: number;
 	readonly cachedInput?: number;
 	readonly cacheWrite?: number;
+	/** USD per provider-side web search (`Usage.webSearchCalls`), from the table's `tool_calls`. */
+	readonly webSearchCall?: number;
 }
 
 export interface PriceTable {
@@ -17,6 +19,8 @@ export interface PriceTable {
 	readonly asOf: string;
 	/** Vendor family (`openai`, `anthropic`, `google`, `xai`) → model id → price. */
 	readonly models: Readonly<Record<string, Readonly<Record<string, Price>>>>;
+	/** Vendor family → USD per provider-side tool call, where the vendor charges per call. */
+	readonly toolCalls?: Readonly<Record<string, { readonly webSearch?: number }>>;
 }
 
 const rate = z.number().nonnegative();
@@ -34,6 +38,7 @@ const tableSchema = z.object({
 			}),
 		),
 	),
+	tool_calls: z.record(z.string(), z.strictObject({ web_search: rate.optional() })).optional(),
 });
 
 /** Parses the YAML price table (configs/prices.yaml); throws an Error naming the bad field. */
@@ -43,8 +48,15 @@ export function parsePriceTable(text: string): PriceTable {
 		const issue = result.error.issues[0]!;
 		throw new Error(`invalid price table at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
 	}
-	const { as_of, models } = result.data;
+	const { as_of, models, tool_calls } = result.data;
+	const toolCalls = Object.fromEntries(
+		Object.entries(tool_calls ?? {}).map(([family, p]) => [
+			family,
+			p.web_search === undefined ? {} : { webSearch: p.web_search },
+		]),
+	);
 	return {
+		...(tool_calls ? { toolCalls } : {}),
 		asOf: as_of instanceof Date ? as_of.toISOString().slice(0, 10) : as_of,
 		models: Object.fromEntries(
 			Object.entries(models).map(([family, entries]) => [
@@ -97,11 +109,14 @@ export function priceFor(provider: string, model: string, table: PriceTable): Pr
 		: Object.keys(table.models);
 	for (const family of families) {
 		const entries = table.models[family] ?? {};
-		if (Object.hasOwn(entries, id)) return entries[id]!;
-		const match = Object.keys(entries)
-			.filter((key) => id.startsWith(`${key}-`) && versionSuffix.test(id.slice(key.length)))
-			.sort((a, b) => b.length - a.length)[0];
-		if (match) return entries[match]!;
+		const match = Object.hasOwn(entries, id)
+			? id
+			: Object.keys(entries)
+					.filter((key) => id.startsWith(`${key}-`) && versionSuffix.test(id.slice(key.length)))
+					.sort((a, b) => b.length - a.length)[0];
+		if (!match) continue;
+		const webSearchCall = table.toolCalls?.[family]?.webSearch;
+		return webSearchCall === undefined ? entries[match]! : { ...entries[match]!, webSearchCall };
 	}
 	return null;
 }
@@ -120,5 +135,5 @@ export function costOf(usage: Usage, price: Price | null): number | null {
 		cached * (price.cachedInput ?? price.input) +
 		written * (price.cacheWrite ?? price.input) +
 		usage.outputTokens * price.output;
-	return micros / 1_000_000;
+	return micros / 1_000_000 + (usage.webSearchCalls ?? 0) * (price.webSearchCall ?? 0);
 }

@@ -29,16 +29,18 @@ describe('price table', () => {
 	});
 
 	it('matches exact ids and dated or versioned suffixes, preferring the longest entry', () => {
-		expect(priceFor('openai', 'gpt-5', table)).toEqual(table.models['openai']!['gpt-5']);
-		expect(priceFor('openai', 'gpt-5-mini-2025-08-07', table)).toEqual(table.models['openai']!['gpt-5-mini']);
-		expect(priceFor('claude', 'claude-sonnet-4-5-20250929', table)).toEqual(
+		expect(priceFor('openai', 'gpt-5', table)).toMatchObject(table.models['openai']!['gpt-5']);
+		expect(priceFor('openai', 'gpt-5-mini-2025-08-07', table)).toMatchObject(
+			table.models['openai']!['gpt-5-mini'],
+		);
+		expect(priceFor('claude', 'claude-sonnet-4-5-20250929', table)).toMatchObject(
 			table.models['anthropic']!['claude-sonnet-4-5'],
 		);
-		expect(priceFor('grok', 'grok-4-0709', table)).toEqual(table.models['xai']!['grok-4']);
-		expect(priceFor('gemini', 'gemini-2.5-flash-preview-09-2025', table)).toEqual(
+		expect(priceFor('grok', 'grok-4-0709', table)).toMatchObject(table.models['xai']!['grok-4']);
+		expect(priceFor('gemini', 'gemini-2.5-flash-preview-09-2025', table)).toMatchObject(
 			table.models['google']!['gemini-2.5-flash'],
 		);
-		expect(priceFor('gemini', 'gemini-2.5-flash-lite', table)).toEqual(
+		expect(priceFor('gemini', 'gemini-2.5-flash-lite', table)).toMatchObject(
 			table.models['google']!['gemini-2.5-flash-lite'],
 		);
 	});
@@ -49,7 +51,7 @@ describe('price table', () => {
 	});
 
 	it('matches aggregator ids without their vendor prefix, and unknown models have no price', () => {
-		expect(priceFor('openrouter', 'openai/gpt-4o-mini', table)).toEqual(
+		expect(priceFor('openrouter', 'openai/gpt-4o-mini', table)).toMatchObject(
 			table.models['openai']!['gpt-4o-mini'],
 		);
 		expect(priceFor('chatcompletion', 'some-lab/unknown-model', table)).toBeNull();

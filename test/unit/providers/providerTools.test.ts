@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import type { BackendSettings } from '../../../src/core/providers/backendSettings.js';
@@ -14,6 +15,7 @@ import {
 	type ServerToolScript,
 } from '../../servers/wire/providerToolStreams.js';
 import { attempt, request } from './contract.js';
+import { costOf, loadPriceTable, priceFor } from '../../../src/core/providers/pricing.js';
 
 /** Provider-native web search and code execution, through each official SDK against its loopback server. */
 const script: ServerToolScript = {
@@ -77,6 +79,7 @@ describe('OpenAI Responses: web_search and code_interpreter', () => {
 		// Annotations arrive twice (the event and the finished item): each page is listed once.
 		expect(result!.text).toBe(script.text + citedBlock);
 		expect(result!.finishReason).toBe('stop');
+		expect(result!.usage?.webSearchCalls).toBe(1);
 	});
 
 	it('leaves them out when the run decided so', async () => {
@@ -110,6 +113,8 @@ describe('Anthropic: server tools web_search, web_fetch and code_execution', () 
 			{ id: 'srvtoolu_code', kind: 'code', code: script.code, output: '42' },
 		]);
 		expect(result!.text).toBe(script.text + citedBlock);
+		// usage.server_tool_use.web_search_requests, priced per search.
+		expect(result!.usage?.webSearchCalls).toBe(1);
 	});
 
 	it('echoes the server tool blocks in the next call, as the API requires', async () => {
@@ -172,6 +177,7 @@ describe('Gemini: googleSearch and codeExecution', () => {
 			`${script.text}\n\nSources:\n1. [npm](https://www.npmjs.com/package/vitest)\n2. [Vitest \\[docs\\]](https://vitest.dev/guide/)\n`,
 		);
 		expect((result!.providerData!['geminiServerParts'] as unknown[]).length).toBe(2);
+		expect(result!.usage?.webSearchCalls).toBe(1);
 	});
 
 	it('a model that refuses grounding with function calls: one notice, the call goes on without, and so do later calls', async () => {
@@ -240,5 +246,18 @@ describe('OpenRouter: the web plugin', () => {
 		const { result } = await attempt(model, request());
 		expect(body(server)['plugins']).toEqual([{ id: 'web' }]);
 		expect(result!.text).toBe(script.text + citedBlock);
+	});
+});
+
+describe('per-call prices of provider tools', () => {
+	it('configs/prices.yaml prices a web search per call, counted into the call cost', async () => {
+		const table = await loadPriceTable(join(__dirname, '..', '..', '..', 'configs', 'prices.yaml'));
+		const sonnet = priceFor('claude', 'claude-sonnet-4-5-20250929', table)!;
+		expect(sonnet.webSearchCall).toBe(0.01);
+		expect(priceFor('openai', 'gpt-5-mini', table)!.webSearchCall).toBe(0.01);
+		expect(priceFor('gemini', 'gemini-2.5-flash', table)!.webSearchCall).toBe(0.035);
+		const tokens = { inputTokens: 1_000_000, outputTokens: 0 };
+		expect(costOf(tokens, sonnet)).toBeCloseTo(3);
+		expect(costOf({ ...tokens, webSearchCalls: 3 }, sonnet)).toBeCloseTo(3.03);
 	});
 });
