@@ -224,7 +224,7 @@ describe('PanelHost', () => {
 	});
 
 	it('validates every message: invalid ones are logged and ignored; ask continues the conversation; cancel cancels', async () => {
-		const { host, runs, warnings } = setup();
+		const { host, runs, warnings, root } = setup();
 		host.show({ preserveFocus: true });
 		const panel = lastPanel();
 		panel.receive({ type: 'ask', question: '  Follow-up?  ' });
@@ -236,15 +236,17 @@ describe('PanelHost', () => {
 			expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3),
 		);
 		await settle();
+		// The panel's folder (the only one) goes with the question.
+		const folder = vscode.Uri.file(root);
 		expect(runs.calls).toEqual([
-			['start', { question: 'Follow-up?', kind: 'ask', continueConversation: true }],
+			['start', { question: 'Follow-up?', kind: 'ask', folder, continueConversation: true }],
 			['cancel'],
 		]);
 		expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3);
 	});
 
 	it('an ask that does not run goes back to the ask box with its chips and the reason; a chip whose image is not base64 starts nothing', async () => {
-		const { host, runs } = setup();
+		const { host, runs, root } = setup();
 		host.show({ preserveFocus: true });
 		const panel = lastPanel();
 		panel.receive({ type: 'ready' });
@@ -268,6 +270,7 @@ describe('PanelHost', () => {
 				{
 					question: 'What is in it?',
 					kind: 'ask',
+					folder: vscode.Uri.file(root),
 					continueConversation: true,
 					attachments: [{ kind: 'path', path: '.env' }],
 				},
