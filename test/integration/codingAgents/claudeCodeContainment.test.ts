@@ -117,6 +117,8 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		const runs = join(root, '.massgen', 'runs');
 		const result = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
 		expect(result.changes.map((change: { path: string }) => change.path)).toEqual(['ok.txt']);
+		// The final answer is the text the CLI streamed in its last turn.
+		expect(result.finalAnswer).toContain('presented by the claude agent');
 		// The refusal reached the CLI in its next turn, which the auto-agent answered.
 		expect(server.requests).toHaveLength(4);
 		const told = server.requests[3]!.prompt.texts.join('\n');

@@ -30,6 +30,8 @@ export class ClaudeCodeConversation {
 	private pending: Promise<IteratorResult<SDKMessage>> | undefined;
 	private child: ChildProcess | undefined;
 	private closed = false;
+	/** The id of the model message streaming now (its usage grows with each delta). */
+	private streaming: string | undefined;
 	/** The lane's sink for the current turn (native tool calls are reported from `canUseTool`). */
 	emit: Emit | undefined;
 
@@ -102,21 +104,20 @@ export class ClaudeCodeConversation {
 
 	/** Forwards one CLI message; returns the turn's final text when it is the turn's result. */
 	private read(message: SDKMessage, emit: Emit, usage: Map<string, Usage>): string | undefined {
-		if (message.type === 'assistant' && message.parent_tool_use_id === null) {
-			for (const block of message.message.content) {
-				if (block.type === 'text') emit({ type: 'text-delta', text: block.text });
-				else if (block.type === 'thinking') emit({ type: 'reasoning-delta', text: block.thinking });
+		// The main thread's stream (a subagent's has a parent): live text, and usage as it grows.
+		if (message.type === 'stream_event' && message.parent_tool_use_id === null) {
+			const event = message.event;
+			if (event.type === 'message_start') {
+				this.streaming = event.message.id;
+				usage.set(event.message.id, usageOf(event.message.usage));
+			} else if (event.type === 'message_delta' && this.streaming !== undefined) {
+				const sofar = usage.get(this.streaming) ?? { inputTokens: 0, outputTokens: 0 };
+				usage.set(this.streaming, { ...sofar, outputTokens: event.usage.output_tokens });
+			} else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+				emit({ type: 'text-delta', text: event.delta.text });
+			} else if (event.type === 'content_block_delta' && event.delta.type === 'thinking_delta') {
+				emit({ type: 'reasoning-delta', text: event.delta.thinking });
 			}
-			const reported = message.message.usage;
-			usage.set(message.message.id, {
-				inputTokens:
-					reported.input_tokens +
-					(reported.cache_read_input_tokens ?? 0) +
-					(reported.cache_creation_input_tokens ?? 0),
-				outputTokens: reported.output_tokens,
-				cachedInputTokens: reported.cache_read_input_tokens ?? 0,
-				cacheWriteTokens: reported.cache_creation_input_tokens ?? 0,
-			});
 			return undefined;
 		}
 		if (message.type === 'system' && message.subtype === 'api_retry') {
@@ -141,6 +142,22 @@ export function nativeCallLine(name: string, input: Record<string, unknown>, ver
 	if (name.startsWith(`mcp__${bridgeServerName}__`)) return '';
 	const target = ['file_path', 'path', 'pattern', 'command', 'url'].map((key) => input[key]).find(Boolean);
 	return `\n[${name}${target === undefined ? '' : ` ${String(target)}`}] ${verdict}\n`;
+}
+
+function usageOf(reported: {
+	readonly input_tokens: number;
+	readonly output_tokens: number;
+	readonly cache_read_input_tokens?: number | null;
+	readonly cache_creation_input_tokens?: number | null;
+}): Usage {
+	const cached = reported.cache_read_input_tokens ?? 0;
+	const written = reported.cache_creation_input_tokens ?? 0;
+	return {
+		inputTokens: reported.input_tokens + cached + written,
+		outputTokens: reported.output_tokens,
+		cachedInputTokens: cached,
+		cacheWriteTokens: written,
+	};
 }
 
 function sumUsage(usage: ReadonlyMap<string, Usage>): Usage | undefined {

@@ -74,6 +74,8 @@ export function claudeCodeOptions(launch: ClaudeCodeLaunch): Options {
 		canUseTool: launch.canUseTool,
 		settingSources: [],
 		persistSession: false,
+		// The model's stream as it comes: live text in the lane and each message's final usage.
+		includePartialMessages: true,
 		env: claudeCodeEnvironment(launch),
 		abortController: launch.abortController,
 		...(launch.model === codingAgentDefaultModel ? {} : { model: launch.model }),
