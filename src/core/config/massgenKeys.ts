@@ -91,7 +91,7 @@ export const unsupportedBackendKeys: Readonly<Record<string, UnsupportedKey>> = 
 	upload_files: notApplied(
 		'attach the files to the question instead (massgen run --attach PATH, or Add Context… in the panel)',
 	),
-	cwd: { hint: workspaceHint },
+	cwd: mapped(workspaceHint),
 	permission_mode: {
 		hint: "a coding agent's tools go through the permission engine and approvals, whatever the mode",
 	},
@@ -116,7 +116,7 @@ export const unsupportedKeys: Readonly<Record<KeyLocation, Readonly<Record<strin
 	},
 	backend: unsupportedBackendKeys,
 	orchestrator: {
-		...keys(['snapshot_storage', 'agent_temporary_workspace'], { hint: workspaceHint }),
+		...keys(['snapshot_storage', 'agent_temporary_workspace'], mapped(workspaceHint)),
 		debug_final_answer: notYet,
 		dspy: pythonOnly('DSPy question paraphrasing'),
 		session_storage: { ignoredByMassGen: true },

@@ -19,7 +19,7 @@ const cwd = (at: string, where: string): Expected => [
 	at,
 	'warning',
 	'unsupported-key',
-	`MassGen key 'cwd' in ${where} is not supported yet and is ignored: agents always work in isolated copies`,
+	`MassGen key 'cwd' in ${where} is mapped: agents always work in isolated copies`,
 ];
 const permissionMode = (at: string, where: string): Expected => [
 	at,
@@ -32,7 +32,7 @@ const workspaces = (snapshots: string, temp: string): Expected[] => [
 		snapshots,
 		'warning',
 		'unsupported-key',
-		"MassGen key 'snapshot_storage' in orchestrator is not supported",
+		"MassGen key 'snapshot_storage' in orchestrator is mapped: agents always work in isolated copies",
 	],
 	[temp, 'warning', 'unsupported-key', "MassGen key 'agent_temporary_workspace' in orchestrator"],
 ];

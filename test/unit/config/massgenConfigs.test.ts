@@ -65,6 +65,30 @@ const cases: Readonly<Record<string, { valid: boolean; issues: readonly Expected
 			],
 		],
 	},
+	'backend_types.yaml': {
+		valid: true,
+		issues: [
+			mapped('12:7', 'cwd', 0, 'agents always work in isolated copies of the workspace'),
+			[
+				'66:3',
+				'warning',
+				'unsupported-key',
+				"MassGen key 'snapshot_storage' in orchestrator is mapped: agents always work in isolated copies",
+			],
+			[
+				'67:3',
+				'warning',
+				'unsupported-key',
+				"MassGen key 'agent_temporary_workspace' in orchestrator is mapped: agents always work in isolated copies",
+			],
+			[
+				'74:5',
+				'warning',
+				'unsupported-key',
+				"MassGen key 'enable_agent_task_planning' in orchestrator.coordination is not supported yet and is ignored",
+			],
+		],
+	},
 	'docker_command_line.yaml': {
 		valid: true,
 		issues: [
@@ -220,5 +244,45 @@ describe("configs in the style of MassGen's examples", () => {
 		expect(network(text.replace('"docker"', '"local"'))).toBe(false);
 		expect(network(`${text}\npermissions:\n  command_network: false\n`)).toBe(false);
 		expect(network(text, true)).toBe(false);
+	});
+
+	it('reads each backend type with its keys, and the coordination keys we implement', async () => {
+		const { config } = await load('backend_types.yaml');
+		const [gpt, gemini, , , cerebras, local, glm, azure] = config!.agents;
+		expect(config!.agents.map((agent) => agent.backend.type)).toEqual([
+			'openai',
+			'gemini',
+			'grok',
+			'claude',
+			'chatcompletion',
+			'lmstudio',
+			'zai',
+			'azure_openai',
+			'vllm',
+			'sglang',
+		]);
+		expect(gpt!.backend).toMatchObject({
+			enable_command_execution: true,
+			command_line_allowed_commands: ['python.*', 'pytest.*'],
+			command_line_blocked_commands: ['rm.*'],
+			reasoning: { effort: 'medium', summary: 'auto' },
+			text: { verbosity: 'medium' },
+		});
+		expect(gemini!.backend.mcp_servers?.map((server) => [server.name, server.type])).toEqual([
+			['weather', 'stdio'],
+			['docs', 'streamable-http'],
+		]);
+		expect(cerebras!.backend.base_url).toBe('https://api.cerebras.ai/v1');
+		expect(local!.backend.base_url).toBeUndefined(); // the preset's http://localhost:1234/v1
+		expect(glm!.backend.options).toEqual({ top_p: 0.7 });
+		expect(azure!.backend.base_url).toBeUndefined(); // AZURE_OPENAI_ENDPOINT at run time
+		expect(config!.orchestrator.coordination).toMatchObject({
+			enable_planning_mode: true,
+			max_orchestration_restarts: 1,
+		});
+		expect(config!.orchestrator.context_paths).toEqual([
+			{ path: 'src', permission: 'read', protected_paths: [] },
+		]);
+		expect(config!.timeout_settings.orchestrator_timeout_seconds).toBe(600);
 	});
 });
