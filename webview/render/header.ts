@@ -17,6 +17,8 @@ export class HeaderView {
 	private readonly _agents: HTMLSpanElement;
 	private readonly _tokens: HTMLSpanElement;
 	private readonly _cost: HTMLSpanElement;
+	private readonly _folder: HTMLSpanElement;
+	private readonly _folderItem: HTMLSpanElement;
 	private readonly _commands: HTMLSpanElement;
 	private readonly _attachments: HTMLUListElement;
 	private readonly _notices: HTMLUListElement;
@@ -34,6 +36,9 @@ export class HeaderView {
 		this._agents = h('span', { class: 'meta-item' });
 		this._tokens = h('span', { class: 'meta-item' });
 		this._cost = h('span', { class: 'meta-item cost' });
+		this._folder = h('span', { class: 'meta-item' });
+		this._folderItem = h('span', { class: 'meta-item-wrap run-folder' }, icon('root-folder'), this._folder);
+		this._folderItem.hidden = true;
 		this._commands = h('span', { class: 'meta-item-wrap command-sandbox' });
 		this._commands.hidden = true;
 		this._cancel = button('Cancel', () => post({ type: 'cancel' }), {
@@ -62,6 +67,7 @@ export class HeaderView {
 				h('span', { class: 'meta-item-wrap' }, icon('organization'), this._agents),
 				h('span', { class: 'meta-item-wrap' }, icon('pulse'), this._tokens),
 				h('span', { class: 'meta-item-wrap' }, icon('credit-card'), this._cost),
+				this._folderItem,
 				this._commands,
 			),
 			this._error,
@@ -78,6 +84,12 @@ export class HeaderView {
 		if (!previous || previous.question !== state.question) {
 			setText(this._question, state.question || 'Untitled run');
 			setTitle(this._question, state.question);
+		}
+		if (!previous || previous.workspace !== state.workspace) {
+			// The folder the run worked on (one folder of a multi-root workspace): its name, the path on hover.
+			setHidden(this._folderItem, !state.workspace);
+			setText(this._folder, folderName(state.workspace));
+			setTitle(this._folderItem, state.workspace ? `Worked on ${state.workspace}` : '');
 		}
 		if (state.status !== this._statusKey) {
 			this._statusKey = state.status;
@@ -253,4 +265,14 @@ function runNotices(state: RunState): string[] {
 	const evaluating = state.evaluating ? [`${state.evaluating.agentId} is checking the final answer…`] : [];
 	const budget = state.budget?.reason ? [`Stopped: ${state.budget.reason}`] : [];
 	return [...(state.notices ?? []), ...restarts, ...evaluating, ...budget];
+}
+
+/** The last segment of a folder path (POSIX or Windows). */
+function folderName(path: string): string {
+	return (
+		path
+			.replace(/[\\/]+$/, '')
+			.split(/[\\/]/)
+			.pop() ?? path
+	);
 }

@@ -86,6 +86,10 @@ describe('webview panel', () => {
 		await ui.panel.send({ type: 'snapshot', state, runs: pastRuns() });
 		const page = ui.panel.page;
 		expect(await page.locator('section.lane').count()).toBe(4);
+		// The folder the run worked on: its name, the full path on hover.
+		const folder = page.locator('.run-header .run-folder');
+		await expect(folder.textContent()).resolves.toBe('acme-service');
+		await expect(folder.getAttribute('title')).resolves.toBe('Worked on /home/dev/acme-service');
 
 		const grok = page.locator('section.lane[data-agent="grok"]');
 		await expect(grok.locator('.state-badge').textContent()).resolves.toContain('killed');
