@@ -31,7 +31,7 @@ function placeholders(manifest: unknown): Map<string, string> {
 
 // The fields VS Code shows to the user; each must be a %key% so every locale can translate it.
 const visibleField =
-	/\.(title|category|name|contextualTitle|description|markdownDescription|patternErrorMessage|contents|displayName|fullName|userDescription|altText)$/;
+	/\.(title|category|name|contextualTitle|description|markdownDescription|patternErrorMessage|contents|displayName|fullName|userDescription|altText|label|tooltip)$|\.(enumDescriptions|markdownEnumDescriptions|enumItemLabels)\[\d+\]$/;
 // Fields that are ids or read by a model, not shown as UI text.
 const notUi = [
 	/^\.name$/,
@@ -90,5 +90,7 @@ describe('manifest localisation (package.nls.json, package.nls.de.json)', () => 
 		expect([...placeholders({ a: { title: '%x.y%' }, b: 'text' }).keys()]).toEqual(['x.y']);
 		const literal = { contributes: { commands: [{ command: 'massgen.x', title: 'X', category: '%c%' }] } };
 		expect(unlocalised(literal)).toEqual([['.contributes.commands[0].title', 'X']]);
+		const setting = { p: { enum: ['a'], enumDescriptions: ['A'], markdownDescription: '%d%' } };
+		expect(unlocalised(setting)).toEqual([['.p.enumDescriptions[0]', 'A']]);
 	});
 });
