@@ -8,6 +8,7 @@ import { keyVariablesFor, presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { createScriptedModel } from './scripted.js';
 import { ClaudeCodeModel } from './codingAgents/claudeCodeModel.js';
+import { CodexModel } from './codingAgents/codexModel.js';
 import { isCodingAgentType } from './codingAgents/codingAgentTypes.js';
 import { createUnavailableCodingAgent } from './codingAgents/unavailableCodingAgent.js';
 
@@ -26,6 +27,7 @@ export function createModel(settings: BackendSettings, options: CreateModelOptio
 	const keyVariable = options.keyVariable ?? keyVariablesFor(settings.type, settings.baseUrl)[0];
 	if (settings.type === 'scripted') return createScriptedModel(settings);
 	if (settings.type === 'claude_code') return new ClaudeCodeModel(settings, { env: options.env ?? {} });
+	if (settings.type === 'codex') return new CodexModel(settings, { env: options.env ?? {} });
 	if (isCodingAgentType(settings.type)) return createUnavailableCodingAgent(settings);
 	if (settings.type === 'vscode_lm') {
 		throw new ProviderError({

@@ -13,11 +13,8 @@ import type { ThreadEvent, ThreadItem } from '@openai/codex-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codexOptions, type CodexLaunch } from '../../../src/core/providers/codingAgents/codexOptions.js';
 import { logLines, stdioServerSpec } from '../../servers/mcp/launch.js';
-import {
-	startLoopbackProvider,
-	type LoopbackProvider,
-	type SseEvent,
-} from '../../servers/loopbackProvider.js';
+import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+import { customToolCall } from './codexWire.js';
 
 /** The Codex CLI version this spike ran (`@openai/codex`, pinned in the lock file, as the SDK pins it). */
 const testedCliVersion = '0.163.0';
@@ -263,24 +260,4 @@ function alive(pid: number): boolean {
 /** Polls until `condition` holds (the test runner's timeout bounds it). */
 async function waitFor(condition: () => boolean): Promise<void> {
 	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-/** A Responses stream whose one output is a freeform (custom) tool call, as Codex's `apply_patch` expects. */
-function customToolCall(callId: string, name: string, input: string, model: string): SseEvent[] {
-	const events: SseEvent[] = [];
-	const emit = (type: string, fields: Record<string, unknown>) =>
-		events.push({ event: type, data: { type, sequence_number: events.length, ...fields } });
-	const base = { id: `resp_${callId}`, object: 'response', created_at: 0, model };
-	const item = { type: 'custom_tool_call', id: `ctc_${callId}`, call_id: callId, name, input };
-	emit('response.created', { response: { ...base, status: 'in_progress', output: [] } });
-	emit('response.output_item.added', {
-		output_index: 0,
-		item: { ...item, input: '', status: 'in_progress' },
-	});
-	emit('response.custom_tool_call_input.delta', { item_id: item.id, output_index: 0, delta: input });
-	emit('response.custom_tool_call_input.done', { item_id: item.id, output_index: 0, input });
-	emit('response.output_item.done', { output_index: 0, item: { ...item, status: 'completed' } });
-	const usage = { input_tokens: 40, output_tokens: 9, total_tokens: 49 };
-	emit('response.completed', { response: { ...base, status: 'completed', output: [item], usage } });
-	return events;
 }

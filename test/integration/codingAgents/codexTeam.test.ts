@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeWorkspaceDir } from '../../fakes/team.js';
+import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+import { runCli } from '../cli/cliProcess.js';
+import { customToolCall } from './codexWire.js';
+
+const key = 'loopback-openai-key';
+/** Codex's metadata for this model gives it `apply_patch` (and defers MCP tools; called by name all the same). */
+const model = 'gpt-5.5';
+
+/** Every file of the workspace (outside `.massgen/`) by path → sha256. */
+function hashes(root: string, folder = root, found: Record<string, string> = {}): Record<string, string> {
+	for (const entry of readdirSync(folder, { withFileTypes: true })) {
+		const full = join(folder, entry.name);
+		if (entry.isDirectory()) {
+			if (entry.name !== '.massgen') hashes(root, full, found);
+		} else {
+			found[full.slice(root.length + 1)] = createHash('sha256').update(readFileSync(full)).digest('hex');
+		}
+	}
+	return found;
+}
+
+interface Result {
+	readonly status: string;
+	readonly winner: { readonly agentId: string };
+	readonly answerChanges: readonly {
+		readonly agentId: string;
+		readonly changes: readonly { readonly path: string }[];
+	}[];
+	readonly changes: readonly { readonly path: string }[];
+	readonly votes: readonly { readonly voter: string }[];
+}
+
+function readResult(root: string): Result {
+	const runs = join(root, '.massgen', 'runs');
+	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
+}
+
+const codexHomes = (): string[] => {
+	const dir = join(homedir(), '.cache', 'massgen');
+	return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith('codex-')) : [];
+};
+
+/**
+ * Issue 14: a `codex` member takes part in a run through `dist/cli.js` — the real Codex CLI (from
+ * the pinned SDK) against a loopback Responses server, next to an API agent on another one. Its
+ * own agent loop patches a file in its private folder and calls our workflow tools over the bridge.
+ */
+describe('a codex agent in a team (dist/cli.js)', () => {
+	let api: LoopbackProvider;
+	let codex: LoopbackProvider;
+	beforeEach(async () => {
+		api = await startLoopbackProvider('responses', { auto: { name: 'api' } });
+		codex = await startLoopbackProvider('responses', { auto: { name: 'codex' } });
+	});
+	afterEach(async () => {
+		await api.close();
+		await codex.close();
+	});
+
+	it("converges with the coding agent's edit as its answer's change, the workspace untouched", async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+		writeFileSync(
+			join(root, 'team.yaml'),
+			[
+				'agents:',
+				'  - id: api_agent',
+				'    backend:',
+				'      type: openai',
+				'      model: gpt-5-mini',
+				`      base_url: ${api.baseUrl}`,
+				'  - id: coder',
+				'    backend:',
+				'      type: codex',
+				`      model: ${model}`,
+				`      base_url: ${codex.baseUrl}`,
+				'',
+			].join('\n'),
+		);
+		const before = hashes(root);
+		const homesBefore = codexHomes();
+		const patch = ['*** Begin Patch', '*** Add File: hello.txt', '+hello', '*** End Patch', ''].join('\n');
+		codex.enqueue({ events: customToolCall('call_patch', 'apply_patch', patch, model) });
+		const bridged = (id: string, name: string, args: Record<string, unknown>) => ({
+			toolCalls: [{ id, namespace: 'mcp__massgen', name, arguments: args }],
+		});
+		codex.say(bridged('call_answer', 'new_answer', { content: 'Added hello.txt' }));
+		codex.say(bridged('call_vote', 'vote', { agent_id: 'agent1', reason: 'it is complete' }));
+
+		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Add a greeting file.'], {
+			cwd: root,
+			env: { OPENAI_API_KEY: key },
+		});
+		expect(run.stderr).not.toContain(key);
+		expect(run.code).toBe(0);
+		const result = readResult(root);
+		expect(result.status).toBe('completed');
+		const coderAnswer = result.answerChanges.find((set) => set.agentId === 'coder');
+		expect(coderAnswer?.changes).toEqual([
+			{ path: 'hello.txt', kind: 'add', baseHash: null, base: null, content: 'hello\n' },
+		]);
+		if (result.winner.agentId === 'coder') {
+			expect(result.changes.map((change) => change.path)).toEqual(['hello.txt']);
+		}
+		expect(result.votes.map((vote) => vote.voter).sort()).toEqual(['api_agent', 'coder']);
+		// The CLI got our prompt, our key and our provider; it worked in its private folder, never the workspace.
+		expect(codex.requests[0]!.headers['authorization']).toBe(`Bearer ${key}`);
+		expect(codex.requests[0]!.rawBody).toContain('new_answer');
+		expect(codex.requests[0]!.rawBody).not.toContain(root);
+		// Nothing reached the workspace: the edit lives in the answer until the user accepts it.
+		expect(hashes(root)).toEqual({ ...before });
+		// The agent's private CODEX_HOME is gone with the run.
+		expect(codexHomes()).toEqual(homesBefore);
+		// And no CLI process is left running, the presenter's included (a leftover fails by the test's timeout).
+		await waitFor(() => cliProcesses(codex).length === 0);
+	});
+	it('cancel while its command runs: exit 4, and no process of the CLI or its command is left', async () => {
+		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+		writeFileSync(
+			join(root, 'team.yaml'),
+			[
+				'agent:',
+				'  backend:',
+				'    type: codex',
+				`    model: ${model}`,
+				`    base_url: ${codex.baseUrl}`,
+				'',
+			].join('\n'),
+		);
+		const marker = '600002';
+		codex.say({
+			toolCalls: [
+				{
+					id: 'call_wait',
+					name: 'exec_command',
+					arguments: { cmd: `node -e "setTimeout(() => {}, ${marker})"`, yield_time_ms: 60000 },
+				},
+			],
+		});
+		const commandPids = () =>
+			processes().filter((p) => p.cmdline.startsWith('node -e') && p.cmdline.includes(marker));
+		let seen: number[] = [];
+		let cli: { kill(signal: NodeJS.Signals): boolean; killed: boolean } | undefined;
+		const watch = setInterval(() => {
+			if (seen.length === 0) seen = commandPids().map((p) => p.pid);
+			if (seen.length > 0 && cli && !cli.killed) cli.kill('SIGINT');
+		}, 50);
+		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Wait.'], {
+			cwd: root,
+			env: { OPENAI_API_KEY: key },
+			onStderr: (_text, child) => {
+				cli = child;
+			},
+		}).finally(() => clearInterval(watch));
+		expect(seen.length).toBeGreaterThan(0);
+		expect(run.code).toBe(4);
+		expect(readResult(root).status).toBe('cancelled');
+		// The CLI and its sandbox (bwrap --die-with-parent) end the command right after the run (a
+		// leftover fails by the test's timeout).
+		await waitFor(() => commandPids().length === 0 && cliProcesses(codex).length === 0);
+	});
+});
+
+/** Linux `/proc`: every live process with its command line. */
+function processes(): { pid: number; cmdline: string }[] {
+	const found: { pid: number; cmdline: string }[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
+			found.push({
+				pid: Number(entry),
+				cmdline: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' '),
+			});
+		} catch {
+			// The process ended while we read it.
+		}
+	}
+	return found;
+}
+
+/** The Codex CLI processes started against this test's server (its URL is on their command line). */
+function cliProcesses(server: LoopbackProvider): { pid: number; cmdline: string }[] {
+	return processes().filter((p) => p.cmdline.includes('codex exec') && p.cmdline.includes(server.baseUrl));
+}
+
+/** Polls until `condition` holds (the test runner's timeout bounds it). */
+async function waitFor(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
