@@ -12,7 +12,11 @@ export function cliProviderToolsPolicy(
 ): ProviderToolsPolicy {
 	const source = '--provider-tools';
 	const input = streams.input;
-	if (mode !== 'ask' || !input) return { mode, source };
+	if (mode !== 'ask') return { mode, source };
+	if (!input) {
+		const unattended = 'there is no terminal to ask on: treated as deny (use --provider-tools=allow or deny)';
+		return { mode, source, unattended };
+	}
 	return {
 		mode,
 		source,

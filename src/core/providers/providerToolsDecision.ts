@@ -25,6 +25,8 @@ export interface ProviderToolsPolicy {
 	readonly source: string;
 	/** Asks the user once; undefined = nobody to ask (no terminal): `ask` then denies, saying why. */
 	readonly ask?: (agents: readonly ProviderToolsAgent[]) => Promise<boolean>;
+	/** Why nobody can be asked, and how to choose (the CLI: no terminal, use --provider-tools). */
+	readonly unattended?: string;
 }
 
 export interface ProviderToolsVerdict {
@@ -63,8 +65,8 @@ export async function decideProviderTools(
 		};
 	}
 	if (!policy.ask) {
-		const reason = `${policy.source} is ask, but there is no terminal to ask on: treated as deny (use --provider-tools=allow or deny)`;
-		return { allowed: false, by: 'policy', reason, agents };
+		const why = policy.unattended ?? 'nobody can be asked here';
+		return { allowed: false, by: 'policy', reason: `${policy.source} is ask, but ${why}`, agents };
 	}
 	const allowed = await policy.ask(agents);
 	return { allowed, by: 'user', reason: allowed ? 'allowed for this run' : 'denied for this run', agents };

@@ -19,6 +19,7 @@ import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
 import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
 import { budgetOptions, isEstimateDeclined } from './budgetSettings.js';
+import { providerToolsPolicy } from './providerToolsSetting.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
 import { followUpFor, type FollowUp } from '../runs/followUp.js';
 import type { Engine } from './loadEngine.js';
@@ -330,6 +331,7 @@ export class RunController extends Disposable implements RunService {
 				onLogError: (error) => log.error(`run log: ${errorMessage(error)}`),
 				...(tools ? { tools } : {}),
 				...budgetOptions(folder.uri),
+				providerTools: providerToolsPolicy(folder.uri),
 				onControl: (control) => (this._control = control),
 			});
 			batcher.flush();
