@@ -2,7 +2,7 @@
  * Agent roles (`role: read-only`, `tools: [...]`) from a config, through the run's tools: what a
  * provider is offered (the loopback servers' request logs, real SDKs) and what a call by name does.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js'
 import { answer, fastSettings, makeWorkspaceDir, sequence, vote } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { logLines, stdioServerSpec } from '../../servers/mcp/launch.js';
+import { repo, runCli } from '../cli/cliProcess.js';
 
 const posix = process.platform !== 'win32';
 const servers: LoopbackProvider[] = [];
@@ -206,5 +207,23 @@ describe.runIf(posix)('agent roles', () => {
 			['picker', 'tools: read_file, search_files'],
 			['writer', undefined],
 		]);
+	});
+
+	it("massgen validate (dist/cli.js) lists each agent's role; a misspelt tool name is an error", async () => {
+		const file = join(repo, 'test', 'fixtures', 'configs', 'massgen', 'examples', 'roles.yaml');
+		const bad = await runCli(['validate', file], { cwd: makeWorkspaceDir() });
+		expect(bad.code).toBe(1);
+		expect(bad.stderr).toMatch(
+			/roles\.yaml:10:69: error: agents\[1\]\.tools\[4\]: unknown tool 'write_fille'/,
+		);
+		const root = makeWorkspaceDir();
+		const good = join(root, 'roles.yaml');
+		writeFileSync(good, readFileSync(file, 'utf8').replace(', write_fille', ''));
+		const ok = await runCli(['validate', good], { cwd: root });
+		expect(ok.code).toBe(0);
+		expect(ok.stderr).toContain(
+			'  reviewer: read-only (no write tools, no run_command, only read-only MCP tools)\n' +
+				'  tester: only read_file, search_files, run_command, mcp__github__*\n',
+		);
 	});
 });
