@@ -119,6 +119,43 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		// And no CLI process is left running, the presenter's included (a leftover fails by the test's timeout).
 		await waitFor(() => cliProcesses(codex).length === 0);
 	});
+	it('without its key the codex agent is left out with one clear message; the run goes on with the other', async () => {
+		const claude = await startLoopbackProvider('anthropic', { auto: { name: 'claude' } });
+		try {
+			const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+			writeFileSync(
+				join(root, 'team.yaml'),
+				[
+					'agents:',
+					'  - id: api_agent',
+					'    backend:',
+					'      type: claude',
+					'      model: claude-sonnet-4-5',
+					`      base_url: ${claude.baseUrl}`,
+					'  - id: coder',
+					'    backend:',
+					'      type: codex',
+					`      base_url: ${codex.baseUrl}`,
+					'',
+				].join('\n'),
+			);
+			const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Say hi.'], {
+				cwd: root,
+				env: { ANTHROPIC_API_KEY: 'loopback-anthropic-key' },
+			});
+			expect(run.code).toBe(0);
+			expect(run.stderr).toContain('Missing environment variable: `OPENAI_API_KEY`');
+			expect(run.stderr).toContain('a codex agent needs OPENAI_API_KEY');
+			const result = readResult(root);
+			expect(result.status).toBe('completed');
+			expect(result.winner.agentId).toBe('api_agent');
+			// The CLI stopped before asking the model anything.
+			expect(codex.requests).toHaveLength(0);
+		} finally {
+			await claude.close();
+		}
+	});
+
 	it('cancel while its command runs: exit 4, and no process of the CLI or its command is left', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
 		writeFileSync(
