@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	realpathSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -176,9 +184,10 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		expect(during.length).toBeGreaterThan(0);
 		// Where bubblewrap runs (this machine has it), the CLI runs in a PID namespace of its own.
 		const commands = during.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
-		expect(commands.some((argv) => argv[0]!.endsWith('bwrap') && argv.includes('--unshare-pid'))).toBe(
-			existsSync('/usr/bin/bwrap'),
-		);
+		const bwrap = commands.find((argv) => argv[0]!.endsWith('bwrap') && argv.includes('--unshare-pid'));
+		expect(bwrap !== undefined).toBe(existsSync('/usr/bin/bwrap'));
+		// There, the user's workspace is hidden from it (an empty tmpfs): it sees only its copy.
+		if (bwrap) expect(bwrap.join(' ')).toContain(`--tmpfs ${realpathSync(root)} `);
 		child.kill('SIGINT');
 		await exited;
 		await waitFor(() => during.every((pid) => !markedProcesses().includes(pid)));

@@ -19,7 +19,7 @@ import { bridgeServerName, createBridge, type BridgedCall } from './claudeCodeBr
 import { ClaudeCodeConversation, classify, nativeCallLine } from './claudeCodeConversation.js';
 import { claudeCodeOptions } from './claudeCodeOptions.js';
 import { loadClaudeSdk, type ClaudeSdk } from './claudeCodeSdk.js';
-import { spawnContained } from './claudeCodeSpawn.js';
+import { realFolder, spawnContained } from './claudeCodeSpawn.js';
 import { onPath, usableBubblewrap } from './cliBinaries.js';
 import { folderNote, refusedEditsNote, renderConversation, unsandboxedNote } from './conversationText.js';
 import { decideNativeTool } from './nativeToolPolicy.js';
@@ -263,7 +263,14 @@ export class ClaudeCodeModel implements ChatModel {
 			},
 			abortController: new AbortController(),
 		});
-		const containment = { bwrap, folder: dir, home, configDir, dependencyMounts: folder.dependencyMounts };
+		const containment = {
+			bwrap,
+			folder: dir,
+			home,
+			configDir,
+			dependencyMounts: folder.dependencyMounts,
+			hidden: [realFolder(overlay.workspace.root)],
+		};
 		conversation.start(
 			sdk.query({
 				prompt: conversation.input,

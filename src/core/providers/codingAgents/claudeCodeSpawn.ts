@@ -11,6 +11,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import { killProcessTree, spawnGroup } from '../../tools/commandProcess.js';
+import { isRootOrInside } from '../../util/paths.js';
 import type { DependencyMount } from '../../tools/scratchSpace.js';
 
 export interface CliContainment {
@@ -21,6 +22,8 @@ export interface CliContainment {
 	/** The CLI's own config folder (its login), bound writable when it is not inside `home`. */
 	readonly configDir: string | undefined;
 	readonly dependencyMounts: readonly DependencyMount[];
+	/** Folders it must not even read (the user's workspace: its copy is the folder). */
+	readonly hidden: readonly string[];
 }
 
 /** Starts the CLI as the SDK asks; `started` receives the child so the adapter can kill its group. */
@@ -37,7 +40,7 @@ export function spawnContained(
 	const [command, args] =
 		containment.bwrap === undefined
 			? [spec.command, spec.args]
-			: [containment.bwrap, [...bwrapArgs(containment), '--', spec.command, ...spec.args]];
+			: [containment.bwrap, [...bwrapArgs(containment, spec.command), '--', spec.command, ...spec.args]];
 	const child = spawnGroup(command, args, {
 		cwd: containment.folder,
 		env,
@@ -49,7 +52,7 @@ export function spawnContained(
 	return child as SpawnedProcess & ChildProcess;
 }
 
-function bwrapArgs(containment: CliContainment): string[] {
+function bwrapArgs(containment: CliContainment, cli: string): string[] {
 	const args = [
 		'--die-with-parent',
 		'--unshare-pid',
@@ -62,6 +65,11 @@ function bwrapArgs(containment: CliContainment): string[] {
 		'/proc',
 	];
 	args.push('--tmpfs', '/tmp', '--tmpfs', '/run');
+	for (const path of containment.hidden.filter((hidden) => hidden !== '/')) args.push('--tmpfs', path);
+	// A CLI installed inside a hidden folder (the workspace's node_modules) comes back read-only.
+	if (containment.hidden.some((hidden) => isRootOrInside(hidden, cli))) {
+		args.push('--ro-bind', dirname(cli), dirname(cli));
+	}
 	// Name resolution must work (systemd-resolved keeps resolv.conf under /run).
 	const resolver = resolverFolder();
 	if (resolver !== undefined) args.push('--ro-bind', resolver, resolver);
@@ -81,5 +89,14 @@ function resolverFolder(): string | undefined {
 		return folder.startsWith('/run/') ? folder : undefined;
 	} catch {
 		return undefined;
+	}
+}
+
+/** A folder as bwrap sees paths (links resolved); as given when it cannot be resolved. */
+export function realFolder(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
 	}
 }
