@@ -104,6 +104,26 @@ describe('Codex ↔ our tools over the loopback MCP bridge', () => {
 		});
 	});
 
+	it('after its turn ended, new input resumes the same thread (a new CLI process with the history)', async () => {
+		server.say({ text: 'First answer.' });
+		server.say({ text: 'Second answer.' });
+		const events: ModelEvent[] = [];
+		const signal = new AbortController().signal;
+		const codex = await conversation();
+		await codex.send('The question.');
+		expect(await codex.turn((e) => events.push(e), signal)).toEqual({ calls: [], ended: true });
+		await codex.send('UPDATE: a new answer arrived.');
+		expect(await codex.turn((e) => events.push(e), signal)).toEqual({ calls: [], ended: true });
+		expect(
+			events.filter((e) => e.type === 'text-delta').map((e) => e.type === 'text-delta' && e.text),
+		).toEqual(['First answer.', 'Second answer.']);
+		expect(server.requests).toHaveLength(2);
+		const second = server.requests[1]!.rawBody;
+		for (const text of ['The question.', 'First answer.', 'UPDATE: a new answer arrived.']) {
+			expect(second).toContain(text);
+		}
+	});
+
 	it('answers only requests with the run token', async () => {
 		const initialize = {
 			jsonrpc: '2.0',
