@@ -89,6 +89,9 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 					} else {
 						const use = responsesToolUse(item);
 						if (use?.kind === 'search') searches += 1;
+						// Echoed in order with the reasoning items: a reasoning item sent back without the
+						// item that followed it is refused.
+						if (use) reasoningItems.push(item);
 						if (use) yield { type: 'provider-tool', use };
 					}
 					break;

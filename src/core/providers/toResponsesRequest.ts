@@ -10,7 +10,7 @@ import type { ChatRequest, ToolDefinition } from './model.js';
 import { passThroughOptions } from './passThrough.js';
 import { argumentsText } from './toolArguments.js';
 
-/** Key under which an assistant message's `providerData` carries Responses reasoning items. */
+/** Key under which an assistant message's `providerData` carries Responses reasoning items (and, in their order, its web_search_call / code_interpreter_call items). */
 export const responsesReasoningKey = 'openaiReasoningItems';
 
 /**

@@ -82,6 +82,28 @@ describe('OpenAI Responses: web_search and code_interpreter', () => {
 		expect(result!.usage?.webSearchCalls).toBe(1);
 	});
 
+	it('sends the web_search_call and code_interpreter_call items back in the next call', async () => {
+		const { server, model } = await setup('responses', 'openai', 'gpt-5-mini');
+		server.enqueue({ events: responsesServerTools(script) });
+		const first = (await attempt(model, request())).result!;
+		server.say({ text: 'done' });
+		const messages: ChatMessage[] = [
+			{ role: 'user', content: 'Hello?' },
+			{ role: 'assistant', content: first.text, providerData: first.providerData! },
+			{ role: 'user', content: 'And?' },
+		];
+		expect((await attempt(model, request({ messages }))).result!.text).toBe('done');
+		const input = body(server)['input'] as Record<string, unknown>[];
+		expect(input.map((item) => item['type'] ?? item['role'])).toEqual([
+			'user',
+			'web_search_call',
+			'code_interpreter_call',
+			'assistant',
+			'user',
+		]);
+		expect(input[1]).toMatchObject({ id: 'ws_1', action: { query: script.query } });
+	});
+
 	it('leaves them out when the run decided so', async () => {
 		const { server, model } = await setup('responses', 'openai', 'gpt-4.1');
 		server.say({ text: 'ok' });
