@@ -158,6 +158,20 @@ describe('Codex offline through @openai/codex-sdk', () => {
 		expect(existsSync(join(codexHome, 'config.toml'))).toBe(false);
 	});
 
+	it('a patch outside its folder is refused (no approval is asked), and the model is told', async () => {
+		const target = join(outside, 'patched.txt');
+		const patch = ['*** Begin Patch', `*** Add File: ${target}`, '+escaped', '*** End Patch', ''].join('\n');
+		server.enqueue({ events: customToolCall('call_patch', 'apply_patch', patch, model) });
+		server.say({ text: 'Understood.' });
+		await run(launch(), 'Patch a file outside.');
+		expect(existsSync(target)).toBe(false);
+		expect(server.requests).toHaveLength(2);
+		expect(server.requests[1]!.rawBody).toContain('"custom_tool_call_output"');
+		expect(server.requests[1]!.rawBody).toContain(
+			'patch rejected: writing outside of the project; rejected by user approval settings',
+		);
+	});
+
 	it('a missing key is one clear error before any request; a missing CLI fails to start', async () => {
 		const { Codex } = await import('@openai/codex-sdk');
 		const { client, thread } = codexOptions(launch({ apiKey: undefined }));
