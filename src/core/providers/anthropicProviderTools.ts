@@ -46,7 +46,7 @@ export function anthropicToolUse(input: Json, result: Json): ProviderToolUse {
 	}
 	// Code execution: `bash_code_execution` runs a command, `text_editor_code_execution` edits a file in
 	// the container, and the older `code_execution` runs Python.
-	const code = text(input['code']) ?? text(input['command']) ?? describeEdit(input);
+	const code = text(input['code']) ?? describeEdit(input) ?? text(input['command']);
 	const output = [text(body['stdout']), text(body['stderr']), text(body['content'])]
 		.filter(Boolean)
 		.join('\n');

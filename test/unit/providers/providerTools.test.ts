@@ -16,6 +16,7 @@ import {
 } from '../../servers/wire/providerToolStreams.js';
 import { attempt, request } from './contract.js';
 import { costOf, loadPriceTable, priceFor } from '../../../src/core/providers/pricing.js';
+import { anthropicToolUse } from '../../../src/core/providers/anthropicProviderTools.js';
 
 /** Provider-native web search and code execution, through each official SDK against its loopback server. */
 const script: ServerToolScript = {
@@ -281,5 +282,43 @@ describe('per-call prices of provider tools', () => {
 		const tokens = { inputTokens: 1_000_000, outputTokens: 0 };
 		expect(costOf(tokens, sonnet)).toBeCloseTo(3);
 		expect(costOf({ ...tokens, webSearchCalls: 3 }, sonnet)).toBeCloseTo(3.03);
+	});
+});
+
+describe("Anthropic's other server tool results", () => {
+	it('a file edit in the container, a failed command and a refused search read as the lane shows them', () => {
+		const edit = anthropicToolUse(
+			{ command: 'create', path: '/tmp/a.py', file_text: 'print(1)' },
+			{
+				type: 'text_editor_code_execution_tool_result',
+				tool_use_id: 't1',
+				content: { type: 'text_editor_code_execution_create_result', is_file_update: false },
+			},
+		);
+		expect(edit).toEqual({ id: 't1', kind: 'code', code: 'create /tmp/a.py' });
+		const failed = anthropicToolUse(
+			{ command: 'false' },
+			{
+				type: 'bash_code_execution_tool_result',
+				tool_use_id: 't2',
+				content: { type: 'bash_code_execution_result', stdout: '', stderr: 'boom', return_code: 1 },
+			},
+		);
+		expect(failed).toEqual({ id: 't2', kind: 'code', code: 'false', output: 'boom', isError: true });
+		const refused = anthropicToolUse(
+			{ query: 'q' },
+			{
+				type: 'web_search_tool_result',
+				tool_use_id: 't3',
+				content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
+			},
+		);
+		expect(refused).toEqual({
+			id: 't3',
+			kind: 'search',
+			query: 'q',
+			isError: true,
+			output: 'max_uses_exceeded',
+		});
 	});
 });
