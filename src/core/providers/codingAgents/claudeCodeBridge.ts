@@ -97,8 +97,13 @@ function shapeOf(parameters: JsonSchema): z.ZodRawShape {
 			? { ...rest, description: `${String(rest['description'] ?? '')} One of: ${values.join(', ')}.`.trim() }
 			: property;
 	}
-	const schema = z.fromJSONSchema({ ...parameters, properties: open } as Parameters<
-		typeof z.fromJSONSchema
-	>[0]);
-	return schema instanceof z.ZodObject ? schema.shape : {};
+	try {
+		const schema = z.fromJSONSchema({ ...parameters, properties: open } as Parameters<
+			typeof z.fromJSONSchema
+		>[0]);
+		if (schema instanceof z.ZodObject) return schema.shape;
+	} catch {
+		// A schema zod cannot express (an MCP server's): its arguments pass unchecked, and the tool checks them.
+	}
+	return Object.fromEntries(Object.keys(properties).map((name) => [name, z.any()]));
 }

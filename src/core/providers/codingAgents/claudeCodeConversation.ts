@@ -93,6 +93,8 @@ export class ClaudeCodeConversation {
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
+		// A read still waiting when the CLI goes may reject: nobody waits for it any more.
+		this.pending?.catch(() => undefined);
 		this.input.close();
 		try {
 			this.query?.close();
