@@ -1,6 +1,7 @@
 /**
  * Coding agents that run their own agent loop in a CLI (MassGen's `claude_code`, and its later
- * `codex` and `gemini_cli`). Configs with them load; a run cannot use them yet (issue 14).
+ * `codex` and `gemini_cli`). Configs with them load; `claude_code` and `codex` run (their adapters
+ * in this folder), `gemini_cli` sits a run out (`unavailableCodingAgent.ts`).
  */
 export const codingAgentTypes = ['claude_code', 'codex', 'gemini_cli'] as const;
 
