@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Codex } from '@openai/codex-sdk';
 import type { CodingAgentSettings } from '../../config/backendSchema.js';
@@ -88,7 +89,7 @@ export class CodexModel implements ChatModel {
 	 */
 	private get codexHome(): string {
 		const env = this.options.env;
-		const cache = env['XDG_CACHE_HOME'] || join(env['HOME'] ?? '.', '.cache');
+		const cache = env['XDG_CACHE_HOME'] || join(env['HOME'] || env['USERPROFILE'] || homedir(), '.cache');
 		return join(cache, 'massgen', this.label);
 	}
 
