@@ -61,7 +61,7 @@ export interface LoopbackOptions {
 	 * Answer with the auto-agent policy whenever the reply queue is empty (see `autoAgent.ts`);
 	 * otherwise an unexpected request gets a 500 and is counted in `unexpected`.
 	 */
-	readonly auto?: boolean | AutoAgentOptions;
+	readonly auto?: boolean | LoopbackAutoOptions;
 	/** Pause between SSE events for every streamed reply (default 0). */
 	readonly delayMs?: number;
 	/** Time to first byte and stream duration per request (replaces `delayMs` for the requests it covers). */
@@ -72,6 +72,11 @@ export interface LoopbackOptions {
 	 * `cacheSimulation.ts`; rough). Off: the auto-agent's fixed usage.
 	 */
 	readonly simulateCache?: boolean;
+}
+
+export interface LoopbackAutoOptions extends AutoAgentOptions {
+	/** Raw events for the auto-agent's plain-text turns (e.g. a presentation that searched the web). */
+	readonly plainReply?: (model: string) => readonly SseEvent[];
 }
 
 export interface LoopbackProvider {
@@ -150,7 +155,7 @@ export async function startLoopbackProvider(
 			);
 			return;
 		}
-		const reply = queue.shift() ?? (auto ? { turn: autoTurn(record, auto) } : undefined);
+		const reply = queue.shift() ?? (auto ? autoReply(record, auto) : undefined);
 		if (!reply) {
 			unexpected += 1;
 			res.writeHead(500, { 'content-type': 'application/json' });
@@ -189,6 +194,13 @@ export async function startLoopbackProvider(
 			if (sent > wire.preambleEvents) record.streamedOutput = true;
 			if (sent === events.length) everyEventSent = true;
 		});
+	}
+
+	/** The auto-agent's turn, or `plainReply`'s events for a turn without workflow calls (a presentation). */
+	function autoReply(record: RecordedRequest, auto: LoopbackAutoOptions): Reply {
+		const turn = autoTurn(record, auto);
+		const events = turn.toolCalls?.length ? undefined : auto.plainReply?.(record.model);
+		return events ? { events } : { turn };
 	}
 
 	function autoTurn(record: RecordedRequest, auto: AutoAgentOptions): Turn {
