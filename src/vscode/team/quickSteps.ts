@@ -36,7 +36,10 @@ export function askPick<T extends vscode.QuickPickItem>(
 			pick.selectedItems = items.filter((item) => options.selected!.includes(item));
 		}
 		return pick.onDidAccept(() =>
-			settle(pick.canSelectMany ? pick.selectedItems : pick.activeItems.slice(0, 1)),
+			// Enter with nothing checked takes the highlighted item, as a single pick would.
+			settle(
+				pick.canSelectMany && pick.selectedItems.length ? pick.selectedItems : pick.activeItems.slice(0, 1),
+			),
 		);
 	});
 }

@@ -72,11 +72,12 @@ function agentItem(row: TeamAgentRow, snapshot: TeamSnapshot): vscode.TreeItem {
 	const item = new vscode.TreeItem(row.id);
 	const leftOut = row.available && !row.willRun ? ' (not run)' : '';
 	item.description = `${row.provider}/${row.model} · ${row.reason}${leftOut}`;
-	const tooltip = new vscode.MarkdownString();
-	tooltip.appendMarkdown(`**${row.id}** — ${row.provider} / ${row.model}\n\n`);
-	tooltip.appendText(`${row.available ? 'Available' : 'Not available'}: ${row.reason}\n\n`);
-	tooltip.appendText(row.role ? `Role: ${row.role}` : 'No role (system message)');
-	item.tooltip = tooltip;
+	// Plain text: a role is the user's text, not Markdown to render.
+	item.tooltip = [
+		`${row.id} — ${row.provider} / ${row.model}`,
+		`${row.available ? 'Available' : 'Not available'}: ${row.reason}`,
+		row.role ? `Role: ${row.role}` : 'No role (system message)',
+	].join('\n');
 	item.iconPath = row.available
 		? new vscode.ThemeIcon(
 				row.willRun ? 'pass-filled' : 'circle-outline',
