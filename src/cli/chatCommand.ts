@@ -9,6 +9,7 @@ import { appendChangeLog } from '../core/changes/acceptRecord.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
+import { errorMessage } from '../core/util/errorMessage.js';
 import { applyWinner } from './applyWinner.js';
 import type { ChatArgs, RunArgs } from './args.js';
 import { ChatInput } from './chatInput.js';
@@ -68,11 +69,13 @@ export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<
 				attachDiff: [],
 				...(follow ? { continue: follow } : {}),
 			};
+			let recorded: Promise<void> | undefined;
 			await runCommand(run, { ...callerIo, signal: running.signal }, (outcome) => {
-				chat.finished(outcome);
+				recorded = chat.finished(outcome);
 				// The next question follows this turn (a fork if someone else followed it meanwhile).
 				follow = { id: outcome.result.runId };
 			});
+			await recorded;
 			running = null;
 			if (quitting) break;
 		}
@@ -94,7 +97,20 @@ class ChatState {
 		private readonly io: CliIo,
 	) {}
 
-	finished(outcome: RunSessionOutcome): void {
+	async finished(outcome: RunSessionOutcome): Promise<void> {
+		const previous = this.last;
+		if (previous && !this.decided && proposes(previous)) {
+			// Its changes can no longer be accepted here: the record says so, instead of "pending" forever.
+			await appendChangeLog(previous.runDir, {
+				kind: 'supersede',
+				by: 'cli',
+				byRun: outcome.result.runId,
+			}).catch((error: unknown) =>
+				this.io.stderr.write(
+					`massgen: cannot record run ${previous.result.runId}'s changes as replaced: ${errorMessage(error)}\n`,
+				),
+			);
+		}
 		this.last = outcome;
 		this.decided = undefined;
 		const count = outcome.result.changes.length;
@@ -112,7 +128,7 @@ class ChatState {
 			return void stderr.write(`massgen: unknown command ${text}. ${help}\n`);
 		}
 		const last = this.last;
-		if (!last || last.result.changes.length === 0 || last.result.status === 'cancelled') {
+		if (!last || !proposes(last)) {
 			return void stderr.write('massgen: the last run proposed no changes\n');
 		}
 		if (text === '/diff') {
@@ -129,4 +145,9 @@ class ChatState {
 		this.decided = 'rejected';
 		stderr.write(`rejected ${paths.length} change(s); nothing was written\n`);
 	}
+}
+
+/** Whether the run left changes to accept or reject. */
+function proposes(run: RunSessionOutcome): boolean {
+	return run.result.changes.length > 0 && run.result.status !== 'cancelled';
 }

@@ -148,6 +148,8 @@ const changeNotes: Record<NonNullable<Turn['changes']>, string> = {
 	'partly-accepted': 'the user accepted part of its file changes',
 	rejected: 'the user rejected its file changes: they are not in the workspace',
 	pending: 'its file changes were proposed, not applied: they are not in the workspace',
+	superseded:
+		'its file changes were never applied (a later run replaced them): they are not in the workspace',
 	reverted: 'the user accepted its file changes, then reverted them: they are not in the workspace',
 };
 

@@ -18,7 +18,15 @@ export const changeLogFileName = 'changes-log.jsonl';
 export type ChangeActor = 'editor' | 'cli';
 
 /** What the run's changes came to, from its record (and `result.json` when there is none). */
-export type ChangeOutcome = 'none' | 'pending' | 'accepted' | 'partly-accepted' | 'rejected' | 'reverted';
+export type ChangeOutcome =
+	| 'none'
+	| 'pending'
+	| 'accepted'
+	| 'partly-accepted'
+	| 'rejected'
+	| 'reverted'
+	/** Never accepted or rejected: a later run's changes took its place in the editor's review. */
+	| 'superseded';
 
 const recordedFileSchema = z.object({
 	/** Workspace-relative, `/` separators. */
@@ -49,6 +57,13 @@ const entrySchema = z.discriminatedUnion('kind', [
 		at: z.string(),
 		by: z.enum(['editor', 'cli']),
 		paths: z.array(z.string()),
+	}),
+	z.object({
+		kind: z.literal('supersede'),
+		at: z.string(),
+		by: z.enum(['editor', 'cli']),
+		/** The run whose change set replaced this one's in the review (this one can no longer be accepted there). */
+		byRun: z.string(),
 	}),
 	z.object({
 		kind: z.literal('revert'),
@@ -147,7 +162,7 @@ export interface AcceptedFileState {
 export function acceptedFiles(entries: readonly ChangeLogEntry[]): Map<string, AcceptedFileState> {
 	const states = new Map<string, AcceptedFileState>();
 	for (const entry of entries) {
-		if (entry.kind === 'reject') continue;
+		if (entry.kind === 'reject' || entry.kind === 'supersede') continue;
 		for (const file of entry.files) {
 			if (entry.kind === 'revert' && !states.has(file.path)) continue;
 			states.set(file.path, { last: file, applied: entry.kind === 'accept' || entry.mode === 'reapply' });
@@ -166,7 +181,8 @@ export function changeOutcome(entries: readonly ChangeLogEntry[], proposed: numb
 	const rejects = entries.filter((entry) => entry.kind === 'reject');
 	if (accepts.length === 0) {
 		if (rejects.length > 0) return 'rejected';
-		return proposed === 0 ? 'none' : 'pending';
+		if (proposed === 0) return 'none';
+		return entries.some((entry) => entry.kind === 'supersede') ? 'superseded' : 'pending';
 	}
 	const states = [...acceptedFiles(entries).values()];
 	const applied = states.filter((state) => state.applied).length;

@@ -93,7 +93,7 @@ export interface AgentSpec {
 export type ModelPrice = Price;
 
 /** What became of a turn's proposed file changes, as the next turn's history tells it. */
-export type TurnChanges = 'accepted' | 'partly-accepted' | 'rejected' | 'pending' | 'reverted';
+export type TurnChanges = 'accepted' | 'partly-accepted' | 'rejected' | 'pending' | 'reverted' | 'superseded';
 
 export interface Turn {
 	readonly question: string;

@@ -30,6 +30,7 @@ const outcomeWords: Record<ChangeOutcome, string> = {
 	'partly-accepted': 'partly accepted',
 	rejected: 'rejected',
 	reverted: 'reverted',
+	superseded: 'never applied (a later run replaced them)',
 };
 
 /** `3 files, accepted`, or `none`. */

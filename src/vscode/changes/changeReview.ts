@@ -203,6 +203,14 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			this._deps.log.info(
 				`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`,
 			);
+			// Its record says so: the Runs view and sessions no longer call them pending, retention may prune it.
+			await engine
+				.appendChangeLog(previous.run.runDir, {
+					kind: 'supersede',
+					by: 'editor',
+					byRun: pending.runId,
+				})
+				.catch((error: unknown) => this._fail('record', error));
 			await closeChangeTabs(previous.runId);
 		}
 		this._files.watch(pending);

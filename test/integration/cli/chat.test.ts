@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspaceDir } from '../../fakes/team.js';
-import { fixture, repo } from './cliProcess.js';
+import { fixture, repo, runCli } from './cliProcess.js';
 import { startOnPty } from './ptyProcess.js';
 
 const demo = join(repo, 'configs', 'demo.yaml');
@@ -71,5 +71,33 @@ describe('massgen chat on a pseudo-terminal (dist/cli.js under script)', () => {
 		expect(result(root, runId!).status).toBe('cancelled');
 		chat.type('\x03');
 		expect(await chat.exited).toBe(0);
+	});
+
+	it('a question asked over undecided changes records them as superseded: no longer listed as pending', async () => {
+		const root = makeWorkspaceDir({ 'README.md': '# demo\n' });
+		const chat = startOnPty(['chat', '--config', demo, '--deny-all'], { cwd: root });
+		let at = await chat.waitFor(prompt);
+		chat.type('How should we document this project?\r');
+		at = await chat.waitFor('1 proposed change(s)', at);
+		const first = /run log: \S+\/runs\/(\S+)/.exec(chat.output())![1]!;
+		at = await chat.waitFor(prompt, at);
+		chat.type('And how do we test it?\r');
+		at = await chat.waitFor('1 proposed change(s)', at);
+		await chat.waitFor(prompt, at);
+		chat.type('/quit\r');
+		expect(await chat.exited).toBe(0);
+
+		const second = readdirSync(join(root, '.massgen', 'runs')).find((id) => id !== first)!;
+		const [entry] = readFileSync(join(root, '.massgen', 'runs', first, 'changes-log.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>);
+		expect(entry).toMatchObject({ kind: 'supersede', by: 'cli', byRun: second });
+		const listed = await runCli(['runs', '--json'], { cwd: root });
+		const { runs } = JSON.parse(listed.stdout) as { runs: { runId: string; changes: string }[] };
+		expect(Object.fromEntries(runs.map((r) => [r.runId, r.changes]))).toEqual({
+			[first]: 'superseded',
+			[second]: 'pending',
+		});
 	});
 });

@@ -118,6 +118,21 @@ describe('the change record (changes-log.jsonl)', () => {
 		expect(await readChangeOutcome(dir)).toBe('accepted');
 	});
 
+	it('a set replaced in the review before any decision is superseded; one accepted first stays accepted', async () => {
+		const replaced = runDir(2);
+		await appendChangeLog(replaced, { kind: 'supersede', by: 'editor', byRun: 'later-run' });
+		expect(await readChangeOutcome(replaced)).toBe('superseded');
+		const accepted = runDir(1);
+		await appendChangeLog(accepted, {
+			kind: 'accept',
+			by: 'editor',
+			partial: false,
+			files: [recordFile('a', 'x', 'y')],
+		});
+		await appendChangeLog(accepted, { kind: 'supersede', by: 'cli', byRun: 'later-run' });
+		expect(await readChangeOutcome(accepted)).toBe('accepted');
+	});
+
 	it('an accept that left hunks out is partly accepted', async () => {
 		const dir = runDir(1);
 		await appendChangeLog(dir, {
