@@ -1,4 +1,4 @@
-import { isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
+import { isCodingAgentType, hasCodingAgentAdapter } from '../providers/codingAgents/codingAgentTypes.js';
 import { providerToolUnsupported, type ProviderToolName } from '../providers/providerToolSupport.js';
 import { backendObject, inferBackendType } from './backendSchema.js';
 import { formatPath } from './configIssue.js';
@@ -90,7 +90,7 @@ export function auditKeys(raw: unknown): KeyWarning[] {
 		if (!isRecord(agent)) continue;
 		visit(agent.backend, [...path, 'backend'], 'backend');
 		const type = isRecord(agent.backend) ? agent.backend.type : undefined;
-		if (isCodingAgentType(type)) {
+		if (isCodingAgentType(type) && !hasCodingAgentAdapter(type)) {
 			warnings.push({
 				path: [...path, 'backend', 'type'],
 				target: 'value',

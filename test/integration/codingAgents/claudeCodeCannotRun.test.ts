@@ -32,7 +32,8 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 		const file = massgenFixture('claude_code_discord_mcp.yaml');
 		const run = await runCli(['validate', file], { cwd: repo });
 		expect(run.code).toBe(0);
-		expect(run.stderr + run.stdout).toContain(`${file}:4:11: warning: type 'claude_code' (a coding agent)`);
+		// It runs now: no 'cannot take part' warning for its type.
+		expect(run.stderr + run.stdout).not.toContain(`${file}:4:11: warning`);
 		expect(run.stderr + run.stdout).toContain(`${file}:6:5: warning: MassGen key 'permission_mode'`);
 	});
 

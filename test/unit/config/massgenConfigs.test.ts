@@ -158,12 +158,6 @@ const cases: Readonly<Record<string, { valid: boolean; issues: readonly Expected
 				'role-coding-agent',
 				"agents[0].role: 'role' cannot limit a coding agent (type claude_code): it runs its own tools; limit them with allowed_tools / disallowed_tools",
 			],
-			[
-				'6:13',
-				'warning',
-				'unsupported-value',
-				"type 'claude_code' (a coding agent) cannot take part in a run yet",
-			],
 		],
 	},
 	'rate_limits.yaml': {

@@ -11,3 +11,8 @@ export type CodingAgentType = (typeof codingAgentTypes)[number];
 export function isCodingAgentType(type: unknown): type is CodingAgentType {
 	return (codingAgentTypes as readonly unknown[]).includes(type);
 }
+
+/** Coding agents with an adapter (`createModel`); the others' configs load and the agent sits a run out. */
+export function hasCodingAgentAdapter(type: CodingAgentType): boolean {
+	return type === 'claude_code' || type === 'codex';
+}
