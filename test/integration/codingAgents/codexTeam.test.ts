@@ -41,6 +41,15 @@ function readResult(root: string): Result {
 	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
 }
 
+function readEvents(root: string): { type: string; agentId?: string; message?: string }[] {
+	const runs = join(root, '.massgen', 'runs');
+	const text = readFileSync(join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8');
+	return text
+		.split('\n')
+		.filter(Boolean)
+		.map((line) => JSON.parse(line));
+}
+
 const codexHomes = (): string[] => {
 	const dir = join(homedir(), '.cache', 'massgen');
 	return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith('codex-')) : [];
@@ -79,6 +88,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 				'      type: codex',
 				`      model: ${model}`,
 				`      base_url: ${codex.baseUrl}`,
+				'      max_turns: 5',
 				'',
 			].join('\n'),
 		);
@@ -98,6 +108,10 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		});
 		expect(run.stderr).not.toContain(key);
 		expect(run.code).toBe(0);
+		// A MassGen key Codex has no counterpart for is named once.
+		expect(readEvents(root).filter((e) => e.type === 'notice' && e.agentId === 'coder')).toEqual([
+			expect.objectContaining({ message: 'codex has no counterpart for max_turns: ignored' }),
+		]);
 		const result = readResult(root);
 		expect(result.status).toBe('completed');
 		const coderAnswer = result.answerChanges.find((set) => set.agentId === 'coder');

@@ -74,6 +74,8 @@ export class CodexModel implements ChatModel {
 	private session: Session | undefined;
 	private bridgeClose: (() => Promise<void>) | undefined;
 	private ids = 0;
+	private ignoredKeys: readonly string[] = [];
+	private noticed = false;
 
 	constructor(
 		private readonly settings: BackendSettings,
@@ -150,6 +152,7 @@ export class CodexModel implements ChatModel {
 			await this.endSession();
 			const dir = await folder.prepare(overlay);
 			session = await this.open(sdk.Codex, request, overlay, dir);
+			this.noticeIgnoredKeys(emit);
 			await session.conversation.send(renderConversation(request.messages));
 		}
 		session.conversation.bridge.offer(new Set(request.tools.map((tool) => tool.name)));
@@ -243,7 +246,7 @@ export class CodexModel implements ChatModel {
 		await mkdir(this.codexHome, { recursive: true, mode: 0o700 });
 		const apiKey = this.settings.apiKey ?? env[codexKeyVariable];
 		const effort = (this.settings.options['reasoning'] as { effort?: string } | undefined)?.effort;
-		const { client, thread } = codexOptions({
+		const { client, thread, ignoredKeys } = codexOptions({
 			// Without cli_path the SDK finds the native binary of @openai/codex beside it. Not the `codex`
 			// on PATH: that is npm's Node wrapper, which outlives the binary when it is ended (tested).
 			settings: this.coding,
@@ -269,7 +272,15 @@ export class CodexModel implements ChatModel {
 			waiting: new Map(),
 		};
 		this.session = session;
+		this.ignoredKeys = ignoredKeys;
 		return session;
+	}
+
+	/** The config's keys Codex has no counterpart for, said once. */
+	private noticeIgnoredKeys(emit: (event: ModelEvent) => void): void {
+		if (this.noticed || this.ignoredKeys.length === 0) return;
+		this.noticed = true;
+		emit({ type: 'notice', message: `codex has no counterpart for ${this.ignoredKeys.join(', ')}: ignored` });
 	}
 
 	private async endSession(): Promise<void> {
