@@ -316,6 +316,27 @@ describe('Change review (in VS Code, scripted team)', function () {
 		assert.equal(h.changes.changeSet(), null);
 	});
 
+	it("a second run's changes take the undecided first set's place: its record says superseded by that run", async () => {
+		const { run: first } = await h.runTeam();
+		const { run: second } = await h.runTeam();
+		const record = await until('the first run recorded as superseded', () => {
+			const file = join(first.runDir, 'changes-log.jsonl');
+			return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+		});
+		assert.deepEqual(
+			record
+				.trim()
+				.split('\n')
+				.map((line) => {
+					const { kind, by, byRun } = JSON.parse(line) as Record<string, unknown>;
+					return { kind, by, byRun };
+				}),
+			[{ kind: 'supersede', by: 'editor', byRun: second.result.runId }],
+		);
+		assert.equal(h.changes.changeSet()?.runId, second.result.runId);
+		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
+	});
+
 	it('an accept for another run id is ignored', async () => {
 		await h.runTeam();
 		await h.changes.accept({ runId: '20000101-000000-zzzz' });
