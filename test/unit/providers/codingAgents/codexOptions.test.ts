@@ -118,6 +118,24 @@ describe('codex config → Codex SDK options', () => {
 		});
 	});
 
+	it('our bridge: its URL with the bearer token in a variable (never in an argument), waited for and trusted', () => {
+		const bridge = { name: 'massgen', url: 'http://127.0.0.1:5000/mcp', token: 'tok-123' };
+		const { client } = codexOptions(launch(codexAgent(), { mcpServers: {}, bridge }));
+		expect(client.config).toMatchObject({
+			mcp_servers: {
+				massgen: {
+					url: bridge.url,
+					bearer_token_env_var: 'MASSGEN_BRIDGE_TOKEN',
+					required: true,
+					default_tools_approval_mode: 'approve',
+					tool_timeout_sec: 86_400,
+				},
+			},
+		});
+		expect(client.env).toMatchObject({ MASSGEN_BRIDGE_TOKEN: 'tok-123' });
+		expect(JSON.stringify(client.config)).not.toContain('tok-123');
+	});
+
 	it("the environment is replaced: a private CODEX_HOME, the agent's own key, never another's", () => {
 		const env = codexEnvironment({
 			apiKey: 'sk-agent-own',
