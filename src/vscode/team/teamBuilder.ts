@@ -217,21 +217,8 @@ async function writeTeam(
 			.update('massgen.config', file, vscode.ConfigurationTarget.Global);
 	} else if (setting) {
 		// The setting would still win over the new workspace team.
-		const use = 'Use the New Team';
-		const answer = await vscode.window.showInformationMessage(
-			`MassGen: the massgen.config setting (${setting}) takes precedence over ${file}.`,
-			use,
-		);
-		if (answer === use) {
-			// Cleared where it is set (a user-level value would otherwise still win).
-			const where = vscode.workspace.getConfiguration('massgen', folder?.uri).inspect('config');
-			const target = where?.workspaceFolderValue
-				? vscode.ConfigurationTarget.WorkspaceFolder
-				: where?.workspaceValue
-					? vscode.ConfigurationTarget.Workspace
-					: vscode.ConfigurationTarget.Global;
-			await vscode.workspace.getConfiguration('massgen', folder?.uri).update('config', undefined, target);
-		}
+		// Not awaited: the notification may stay open; the file is written either way.
+		void offerToClearSetting(setting, file, folder);
 	}
 	await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true });
 	return file;
@@ -244,4 +231,26 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 	} catch {
 		return false;
 	}
+}
+
+/** The setting would still win over the new workspace team: offer to clear it where it is set. */
+async function offerToClearSetting(
+	setting: string,
+	file: string,
+	folder: vscode.WorkspaceFolder | undefined,
+): Promise<void> {
+	const use = 'Use the New Team';
+	const answer = await vscode.window.showInformationMessage(
+		`MassGen: the massgen.config setting (${setting}) takes precedence over ${file}.`,
+		use,
+	);
+	if (answer !== use) return;
+	const config = vscode.workspace.getConfiguration('massgen', folder?.uri);
+	const where = config.inspect('config');
+	const target = where?.workspaceFolderValue
+		? vscode.ConfigurationTarget.WorkspaceFolder
+		: where?.workspaceValue
+			? vscode.ConfigurationTarget.Workspace
+			: vscode.ConfigurationTarget.Global;
+	await config.update('config', undefined, target);
 }
