@@ -66,8 +66,10 @@ function bwrapArgs(containment: CliContainment, cli: string): string[] {
 	];
 	args.push('--tmpfs', '/tmp', '--tmpfs', '/run');
 	for (const path of containment.hidden.filter((hidden) => hidden !== '/')) args.push('--tmpfs', path);
-	// A CLI installed inside a hidden folder (the workspace's node_modules) comes back read-only.
-	if (containment.hidden.some((hidden) => isRootOrInside(hidden, cli))) {
+	// A CLI installed under a folder masked above (the workspace's node_modules, a checkout in /tmp)
+	// comes back read-only.
+	const masked = ['/tmp', '/run', ...containment.hidden];
+	if (masked.some((folder) => folder !== '/' && isRootOrInside(folder, cli))) {
 		args.push('--ro-bind', dirname(cli), dirname(cli));
 	}
 	// Name resolution must work (systemd-resolved keeps resolv.conf under /run).
