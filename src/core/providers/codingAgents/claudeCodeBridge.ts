@@ -9,6 +9,7 @@
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
 import type { JsonSchema, ToolDefinition } from '../model.js';
+import type { BridgedCall } from './agentTurns.js';
 import type { ClaudeSdk } from './claudeCodeSdk.js';
 
 export const bridgeServerName = 'massgen';
@@ -22,13 +23,6 @@ const fileTools = new Set([
 	'edit_file',
 	'delete_file',
 ]);
-
-export interface BridgedCall {
-	readonly id: string;
-	readonly name: string;
-	readonly args: Record<string, unknown>;
-	readonly answer: (text: string, isError: boolean) => void;
-}
 
 export interface Bridge {
 	readonly server: McpSdkServerConfigWithInstance;

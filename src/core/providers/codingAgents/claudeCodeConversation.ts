@@ -11,7 +11,8 @@ import { killProcessTree } from '../../tools/commandProcess.js';
 import { EventQueue } from '../../util/eventQueue.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
-import type { Bridge, BridgedCall } from './claudeCodeBridge.js';
+import type { BridgedCall } from './agentTurns.js';
+import type { Bridge } from './claudeCodeBridge.js';
 import { bridgeServerName } from './claudeCodeBridge.js';
 
 export interface TurnOutcome {

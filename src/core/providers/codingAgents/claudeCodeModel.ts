@@ -10,12 +10,21 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { CodingAgentSettings } from '../../config/backendSchema.js';
-import { EventQueue } from '../../util/eventQueue.js';
 import type { Overlay } from '../../workspace/types.js';
 import type { BackendSettings } from '../backendSettings.js';
-import type { ChatMessage, ChatModel, ChatRequest, ModelEvent, ToolCall } from '../model.js';
+import type { ChatModel, ChatRequest, ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
-import { bridgeServerName, createBridge, type BridgedCall } from './claudeCodeBridge.js';
+import {
+	collectReturns,
+	continues,
+	endIdle,
+	endTurn,
+	newLedger,
+	streamCall,
+	type BridgedCall,
+	type TurnLedger,
+} from './agentTurns.js';
+import { bridgeServerName, createBridge } from './claudeCodeBridge.js';
 import { ClaudeCodeConversation, classify, nativeCallLine } from './claudeCodeConversation.js';
 import { claudeCodeOptions } from './claudeCodeOptions.js';
 import { loadClaudeSdk, type ClaudeSdk } from './claudeCodeSdk.js';
@@ -38,19 +47,9 @@ interface Place {
 	readonly bwrap: string | undefined;
 }
 
-interface Session {
+interface Session extends TurnLedger<BridgedCall> {
 	readonly conversation: ClaudeCodeConversation;
-	readonly overlay: Overlay;
-	readonly system: string;
-	readonly first: ChatMessage | undefined;
-	/** How many of the request's messages the CLI has, counting the assistant message of our last call. */
-	covered: number;
-	lastCallIds: readonly string[];
 	offered: ReadonlySet<string>;
-	/** Our `write_file` / `delete_file` call ids → path, for the last call. */
-	readonly edits: Map<string, string>;
-	/** Bridged calls handed to the runtime, waiting for its result. */
-	readonly waiting: Map<string, BridgedCall>;
 }
 
 export class ClaudeCodeModel implements ChatModel {
@@ -77,22 +76,14 @@ export class ClaudeCodeModel implements ChatModel {
 		await loadClaudeSdk().catch(() => undefined);
 	}
 
-	async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-		const queue = new EventQueue<ModelEvent>();
-		let failure: unknown;
-		const work = this.call(request, signal, (event) => queue.push(event)).then(
-			() => queue.close(),
-			(error: unknown) => {
-				failure = error;
-				queue.close();
+	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+		return streamCall(
+			(emit) => this.call(request, signal, emit),
+			(failure) => {
+				this.endSession();
+				return ProviderError.is(failure) ? failure : classify(failure);
 			},
 		);
-		for await (const event of queue) yield event;
-		await work;
-		if (failure !== undefined) {
-			this.endSession();
-			throw ProviderError.is(failure) ? failure : classify(failure);
-		}
 	}
 
 	async close(): Promise<void> {
@@ -123,13 +114,8 @@ export class ClaudeCodeModel implements ChatModel {
 		const folder = (this.folder ??= new WorkingFolder(overlay.workspace.root, this.label, overlay));
 		const offered = new Set(request.tools.map((tool) => tool.name));
 		let session = this.session;
-		if (session !== undefined && this.continues(session, request)) {
-			if (!(await this.resume(session, request, overlay, folder))) {
-				emit({ type: 'finish', reason: 'stop' });
-				session.covered = request.messages.length + 1;
-				session.lastCallIds = [];
-				return;
-			}
+		if (session !== undefined && continues(session, request)) {
+			if (!(await this.resume(session, request, folder))) return endIdle(session, request, emit);
 		} else {
 			this.endSession();
 			const dir = await folder.prepare(overlay);
@@ -143,72 +129,14 @@ export class ClaudeCodeModel implements ChatModel {
 		session.offered = offered;
 		session.conversation.bridge.offer(offered);
 		const outcome = await session.conversation.turn(emit, signal);
-		const calls: ToolCall[] = [];
-		const diff = await folder.diff();
-		for (const edit of diff.edits) {
-			const id = `cc_edit_${++this.ids}`;
-			session.edits.set(id, edit.path);
-			calls.push(
-				edit.content === null
-					? { id, name: 'delete_file', arguments: { path: edit.path } }
-					: { id, name: 'write_file', arguments: { path: edit.path, content: edit.content } },
-			);
-		}
-		if (diff.skipped.length > 0) {
-			emit({
-				type: 'reasoning-delta',
-				text: `\n(not text, left out of the answer: ${diff.skipped.join(', ')})\n`,
-			});
-		}
-		for (const call of outcome.calls) {
-			session.waiting.set(call.id, call);
-			calls.push({ id: call.id, name: call.name, arguments: call.args });
-		}
-		for (const call of calls) emit({ type: 'tool-call', call });
-		emit({ type: 'finish', reason: calls.length > 0 ? 'tool-calls' : 'stop' });
-		session.covered = request.messages.length + 1;
-		session.lastCallIds = calls.map((call) => call.id);
-	}
-
-	/** Whether this request goes on from the session's last call. */
-	private continues(session: Session, request: ChatRequest): boolean {
-		if (request.overlay !== session.overlay || request.system !== session.system) return false;
-		if (request.messages.length <= session.covered || request.messages[0] !== session.first) return false;
-		const ours = request.messages[session.covered - 1];
-		if (ours?.role !== 'assistant') return false;
-		const ids = (ours.toolCalls ?? []).map((call) => call.id);
-		return ids.length === session.lastCallIds.length && ids.every((id, i) => id === session.lastCallIds[i]);
+		await endTurn(session, request, folder, outcome.calls, emit, () => `cc_edit_${++this.ids}`);
 	}
 
 	/** Hands the runtime's results and messages to the CLI; false when there is nothing for it to do. */
-	private async resume(
-		session: Session,
-		request: ChatRequest,
-		overlay: Overlay,
-		folder: WorkingFolder,
-	): Promise<boolean> {
-		const refusals: { path: string; reason: string }[] = [];
-		const results: [BridgedCall, string, boolean][] = [];
-		const texts: string[] = [];
-		for (const message of request.messages.slice(session.covered)) {
-			if (message.role === 'user') texts.push(message.content);
-			if (message.role !== 'tool') continue;
-			const path = session.edits.get(message.toolCallId);
-			if (path !== undefined) {
-				if (message.isError) {
-					await folder.revert(path, overlay);
-					refusals.push({ path, reason: message.content });
-				}
-				continue;
-			}
-			const call = session.waiting.get(message.toolCallId);
-			if (call !== undefined) results.push([call, message.content, message.isError === true]);
-		}
-		session.edits.clear();
-		await folder.prepare(overlay);
+	private async resume(session: Session, request: ChatRequest, folder: WorkingFolder): Promise<boolean> {
+		const { results, refusals, texts } = await collectReturns(session, request, folder);
 		const note = refusedEditsNote(refusals);
 		for (const [index, [call, text, isError]] of results.entries()) {
-			session.waiting.delete(call.id);
 			call.answer(index === 0 && note ? `${text}\n\n${note}` : text, isError);
 		}
 		const prompt = [results.length > 0 ? '' : note, ...texts].filter(Boolean).join('\n\n');
@@ -221,15 +149,9 @@ export class ClaudeCodeModel implements ChatModel {
 		const bridge = createBridge(sdk, request.tools, () => `cc_call_${++this.ids}`);
 		const conversation = new ClaudeCodeConversation(bridge);
 		const session: Session = {
+			...newLedger<BridgedCall>(request, overlay),
 			conversation,
-			overlay,
-			system: request.system,
-			first: request.messages[0],
-			covered: 0,
-			lastCallIds: [],
 			offered: new Set(),
-			edits: new Map(),
-			waiting: new Map(),
 		};
 		const env = this.options.env;
 		const apiKey = this.settings.apiKey ?? env['ANTHROPIC_API_KEY'];

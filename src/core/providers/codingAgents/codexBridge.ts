@@ -15,24 +15,18 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../model.js';
+import type { BridgedCall } from './agentTurns.js';
 
 export const codexBridgeName = 'massgen';
 /** The variable the CLI reads the bridge's bearer token from. */
 export const codexBridgeTokenVariable = 'MASSGEN_BRIDGE_TOKEN';
-
-export interface CodexBridgedCall {
-	readonly id: string;
-	readonly name: string;
-	readonly args: Record<string, unknown>;
-	readonly answer: (text: string, isError: boolean) => void;
-}
 
 export interface CodexBridge {
 	/** `http://127.0.0.1:<port>/mcp` */
 	readonly url: string;
 	readonly token: string;
 	/** Calls received and not yet handed to the runtime. */
-	take(): CodexBridgedCall[];
+	take(): BridgedCall[];
 	/** Resolves when a call arrives (at once when one is waiting). */
 	arrived(): Promise<void>;
 	/** The tools the current call offers: a call to another is refused in the handler. */
@@ -48,7 +42,7 @@ export async function startCodexBridge(
 	nextId: () => string,
 ): Promise<CodexBridge> {
 	const token = randomBytes(24).toString('hex');
-	const waiting: CodexBridgedCall[] = [];
+	const waiting: BridgedCall[] = [];
 	const open = new Set<(result: ToolResult) => void>();
 	let wake: (() => void) | undefined;
 	let offered: ReadonlySet<string> = new Set(tools.map((tool) => tool.name));

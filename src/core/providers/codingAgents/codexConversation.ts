@@ -9,11 +9,12 @@ import type { Thread, ThreadEvent, ThreadItem } from '@openai/codex-sdk';
 import type { Usage } from '../../events/runEvents.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
-import { codexBridgeName, type CodexBridge, type CodexBridgedCall } from './codexBridge.js';
+import type { BridgedCall } from './agentTurns.js';
+import { codexBridgeName, type CodexBridge } from './codexBridge.js';
 
 export interface CodexTurnOutcome {
 	/** Our tools it called; empty when it ended its turn. */
-	readonly calls: readonly CodexBridgedCall[];
+	readonly calls: readonly BridgedCall[];
 	/** True when the CLI's turn is over (the next input starts a new one). */
 	readonly ended: boolean;
 }

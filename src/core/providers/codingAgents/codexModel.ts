@@ -16,13 +16,22 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Codex } from '@openai/codex-sdk';
 import type { CodingAgentSettings } from '../../config/backendSchema.js';
-import { EventQueue } from '../../util/eventQueue.js';
 import type { Overlay } from '../../workspace/types.js';
 import type { BackendSettings } from '../backendSettings.js';
-import type { ChatMessage, ChatModel, ChatRequest, ModelEvent, ToolCall } from '../model.js';
+import type { ChatModel, ChatRequest, ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
 import { bridgedTools } from './claudeCodeBridge.js';
-import { codexBridgeName, startCodexBridge, type CodexBridgedCall } from './codexBridge.js';
+import {
+	collectReturns,
+	continues,
+	endIdle,
+	endTurn,
+	newLedger,
+	streamCall,
+	type BridgedCall,
+	type TurnLedger,
+} from './agentTurns.js';
+import { codexBridgeName, startCodexBridge } from './codexBridge.js';
 import { classifyCodexError, CodexConversation } from './codexConversation.js';
 import { codexKeyVariable, codexOptions } from './codexOptions.js';
 import { refusedEditsNote, renderConversation } from './conversationText.js';
@@ -33,18 +42,8 @@ export interface CodexModelOptions {
 	readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-interface Session {
+interface Session extends TurnLedger<BridgedCall> {
 	readonly conversation: CodexConversation;
-	readonly overlay: Overlay;
-	readonly system: string;
-	readonly first: ChatMessage | undefined;
-	/** How many of the request's messages the CLI has, counting the assistant message of our last call. */
-	covered: number;
-	lastCallIds: readonly string[];
-	/** Our `write_file` / `delete_file` call ids → path, for the last call. */
-	readonly edits: Map<string, string>;
-	/** Bridged calls handed to the runtime, waiting for its result. */
-	readonly waiting: Map<string, CodexBridgedCall>;
 }
 
 type CodexSdk = typeof import('@openai/codex-sdk');
@@ -99,22 +98,14 @@ export class CodexModel implements ChatModel {
 		await loadCodexSdk().catch(() => undefined);
 	}
 
-	async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-		const queue = new EventQueue<ModelEvent>();
-		let failure: unknown;
-		const work = this.call(request, signal, (event) => queue.push(event)).then(
-			() => queue.close(),
-			(error: unknown) => {
-				failure = error;
-				queue.close();
+	stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+		return streamCall(
+			(emit) => this.call(request, signal, emit),
+			async (failure) => {
+				await this.endSession();
+				return ProviderError.is(failure) ? failure : classifyCodexError(failure);
 			},
 		);
-		for await (const event of queue) yield event;
-		await work;
-		if (failure !== undefined) {
-			await this.endSession();
-			throw ProviderError.is(failure) ? failure : classifyCodexError(failure);
-		}
 	}
 
 	async close(): Promise<void> {
@@ -141,13 +132,8 @@ export class CodexModel implements ChatModel {
 		const sdk = await loadCodexSdk();
 		const folder = (this.folder ??= new WorkingFolder(overlay.workspace.root, this.label, overlay));
 		let session = this.session;
-		if (session !== undefined && this.continues(session, request)) {
-			if (!(await this.resume(session, request, overlay, folder))) {
-				emit({ type: 'finish', reason: 'stop' });
-				session.covered = request.messages.length + 1;
-				session.lastCallIds = [];
-				return;
-			}
+		if (session !== undefined && continues(session, request)) {
+			if (!(await this.resume(session, request, folder))) return endIdle(session, request, emit);
 		} else {
 			await this.endSession();
 			const dir = await folder.prepare(overlay);
@@ -157,74 +143,16 @@ export class CodexModel implements ChatModel {
 		}
 		session.conversation.bridge.offer(new Set(request.tools.map((tool) => tool.name)));
 		const outcome = await session.conversation.turn(emit, signal);
-		const calls: ToolCall[] = [];
-		const diff = await folder.diff();
-		for (const edit of diff.edits) {
-			const id = `cx_edit_${++this.ids}`;
-			session.edits.set(id, edit.path);
-			calls.push(
-				edit.content === null
-					? { id, name: 'delete_file', arguments: { path: edit.path } }
-					: { id, name: 'write_file', arguments: { path: edit.path, content: edit.content } },
-			);
-		}
-		if (diff.skipped.length > 0) {
-			emit({
-				type: 'reasoning-delta',
-				text: `\n(not text, left out of the answer: ${diff.skipped.join(', ')})\n`,
-			});
-		}
-		for (const call of outcome.calls) {
-			session.waiting.set(call.id, call);
-			calls.push({ id: call.id, name: call.name, arguments: call.args });
-		}
-		for (const call of calls) emit({ type: 'tool-call', call });
-		emit({ type: 'finish', reason: calls.length > 0 ? 'tool-calls' : 'stop' });
-		session.covered = request.messages.length + 1;
-		session.lastCallIds = calls.map((call) => call.id);
-	}
-
-	/** Whether this request goes on from the session's last call. */
-	private continues(session: Session, request: ChatRequest): boolean {
-		if (request.overlay !== session.overlay || request.system !== session.system) return false;
-		if (request.messages.length <= session.covered || request.messages[0] !== session.first) return false;
-		const ours = request.messages[session.covered - 1];
-		if (ours?.role !== 'assistant') return false;
-		const ids = (ours.toolCalls ?? []).map((call) => call.id);
-		return ids.length === session.lastCallIds.length && ids.every((id, i) => id === session.lastCallIds[i]);
+		await endTurn(session, request, folder, outcome.calls, emit, () => `cx_edit_${++this.ids}`);
 	}
 
 	/** Hands the runtime's results and messages to the CLI; false when there is nothing for it to do. */
-	private async resume(
-		session: Session,
-		request: ChatRequest,
-		overlay: Overlay,
-		folder: WorkingFolder,
-	): Promise<boolean> {
-		const refusals: { path: string; reason: string }[] = [];
-		const results: [CodexBridgedCall, string, boolean][] = [];
-		const texts: string[] = [];
-		for (const message of request.messages.slice(session.covered)) {
-			if (message.role === 'user') texts.push(message.content);
-			if (message.role !== 'tool') continue;
-			const path = session.edits.get(message.toolCallId);
-			if (path !== undefined) {
-				if (message.isError) {
-					await folder.revert(path, overlay);
-					refusals.push({ path, reason: message.content });
-				}
-				continue;
-			}
-			const call = session.waiting.get(message.toolCallId);
-			if (call !== undefined) results.push([call, message.content, message.isError === true]);
-		}
-		session.edits.clear();
-		await folder.prepare(overlay);
+	private async resume(session: Session, request: ChatRequest, folder: WorkingFolder): Promise<boolean> {
+		const { results, refusals, texts } = await collectReturns(session, request, folder);
 		const note = [refusedEditsNote(refusals), ...texts].filter(Boolean).join('\n\n');
 		if (results.length > 0) {
 			// The CLI's turn is still running (it waits on these calls): what else there is rides along.
 			for (const [index, [call, text, isError]] of results.entries()) {
-				session.waiting.delete(call.id);
 				call.answer(index === 0 && note ? `${text}\n\n${note}` : text, isError);
 			}
 			return true;
@@ -262,14 +190,8 @@ export class CodexModel implements ChatModel {
 			bridge: { name: codexBridgeName, url: bridge.url, token: bridge.token },
 		});
 		const session: Session = {
+			...newLedger<BridgedCall>(request, overlay),
 			conversation: new CodexConversation(new codex(client).startThread(thread), bridge),
-			overlay,
-			system: request.system,
-			first: request.messages[0],
-			covered: 0,
-			lastCallIds: [],
-			edits: new Map(),
-			waiting: new Map(),
 		};
 		this.session = session;
 		this.ignoredKeys = ignoredKeys;
