@@ -12,16 +12,13 @@ import * as vscode from 'vscode';
 import { runsDir } from '../../src/core/logs/runLog';
 import type { AttachmentChip } from '../../src/protocol/attachmentChip';
 import type { HostMessage } from '../../src/protocol/messages';
-import { ConfigDiagnostics } from '../../src/vscode/config/configDiagnostics';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
-import { engineLoader, loadEngineBundle } from '../../src/vscode/run/loadEngine';
-import { RunController } from '../../src/vscode/run/runController';
-import { RunStatusBar } from '../../src/vscode/run/runStatusBar';
+import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import { KeyStore } from '../../src/vscode/secrets';
-import { PanelHost } from '../../src/vscode/view';
+import type { PanelHost } from '../../src/vscode/view';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { until, useConfig, workspaceRoot } from './hostWaits';
+import { openOwnPanel } from './ownPanel';
 
 const dirName = 'askbox-fixture';
 const noteText = 'The ask box note: retries are capped at 3 (INHOST-ASKBOX-7731).';
@@ -54,7 +51,7 @@ describe('Ask box attachments (in VS Code, loopback servers)', function () {
 	let root: string;
 	let panel: PanelHost;
 	let runs: RunController;
-	const posted: HostMessage[] = [];
+	let posted: HostMessage[] = [];
 	const disposables: vscode.Disposable[] = [];
 
 	const requestCounts = () =>
@@ -73,46 +70,9 @@ describe('Ask box attachments (in VS Code, loopback servers)', function () {
 		configDir = mkdtempSync(join(tmpdir(), 'massgen-askbox-'));
 		writeFileSync(join(configDir, 'team.yaml'), team.configYaml());
 		await useConfig(join(configDir, 'team.yaml'));
-		// A panel host of its own (the extension's is not reachable from here), on the real engine bundle.
-		const log = vscode.window.createOutputChannel('MassGen ask box test', { log: true });
-		const diagnostics = new ConfigDiagnostics(async () => []);
-		const statusBar = new RunStatusBar();
-		disposables.push(log, diagnostics, statusBar);
-		runs = new RunController({
-			log,
-			keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
-			diagnostics,
-			statusBar,
-			shippedConfigsDir: join(extension.extensionPath, 'configs'),
-			engine: engineLoader(() => loadEngineBundle(join(extension.extensionPath, 'dist')), log),
-		});
-		const noChanges = new vscode.EventEmitter<null>();
-		disposables.push(runs, noChanges);
-		panel = new PanelHost({
-			extensionUri: extension.extensionUri,
-			log,
-			runs,
-			changes: {
-				openDiff: async () => {},
-				accept: async () => {},
-				reject: async () => {},
-				selectHunks: () => {},
-				changeSet: () => null,
-				onDidChangeChangeSet: noChanges.event,
-			},
-			memento: { get: () => undefined, update: async () => {}, keys: () => [] } as unknown as vscode.Memento,
-		});
-		disposables.push(panel);
-		panel.show({ preserveFocus: false });
-		const webview = panel.panel!.webview;
-		const post = webview.postMessage.bind(webview);
-		// What the host posts to the webview, recorded on the way.
-		(webview as { postMessage: (message: unknown) => Thenable<boolean> }).postMessage = (message) => {
-			posted.push(message as HostMessage);
-			return post(message);
-		};
-		await panel.receive({ type: 'ready' });
-		await until('the snapshot', () => posted.some((m) => m.type === 'snapshot'));
+		const own = await openOwnPanel(extension, 'MassGen ask box test');
+		disposables.push(own);
+		({ runs, panel, posted } = own);
 	});
 
 	after(async () => {

@@ -7,17 +7,14 @@ import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import type { RunEvent } from '../../src/core/events/runEvents';
 import type { HostMessage } from '../../src/protocol/messages';
-import { ConfigDiagnostics } from '../../src/vscode/config/configDiagnostics';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { budgetOptions } from '../../src/vscode/run/budgetSettings';
-import { engineLoader, loadEngineBundle } from '../../src/vscode/run/loadEngine';
-import { RunController } from '../../src/vscode/run/runController';
-import { RunStatusBar } from '../../src/vscode/run/runStatusBar';
+import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import { KeyStore } from '../../src/vscode/secrets';
-import { PanelHost } from '../../src/vscode/view';
+import type { PanelHost } from '../../src/vscode/view';
 import { startLoopbackProvider, type LoopbackProvider } from '../servers/loopbackProvider';
 import { until, useConfig, workspaceRoot } from './hostWaits';
+import { openOwnPanel } from './ownPanel';
 
 /** `massgen.maxCostUsd` at user level (undefined: back to no cap). */
 async function maxCost(value: number | undefined): Promise<void> {
@@ -36,7 +33,7 @@ describe('Budget and Stop agent (in VS Code, loopback server)', function () {
 	let configDir: string;
 	let panel: PanelHost;
 	let runs: RunController;
-	const posted: HostMessage[] = [];
+	let posted: HostMessage[] = [];
 	const disposables: vscode.Disposable[] = [];
 
 	/** A two-agent team on the server; `b` uses `bModel`. */
@@ -84,44 +81,9 @@ describe('Budget and Stop agent (in VS Code, loopback server)', function () {
 			latency: { 'gpt-5': { firstByteMs: 60_000, streamMs: 0 } },
 		});
 		configDir = mkdtempSync(join(tmpdir(), 'massgen-budget-'));
-		const log = vscode.window.createOutputChannel('MassGen budget test', { log: true });
-		const diagnostics = new ConfigDiagnostics(async () => []);
-		const statusBar = new RunStatusBar();
-		disposables.push(log, diagnostics, statusBar);
-		runs = new RunController({
-			log,
-			keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
-			diagnostics,
-			statusBar,
-			shippedConfigsDir: join(extension.extensionPath, 'configs'),
-			engine: engineLoader(() => loadEngineBundle(join(extension.extensionPath, 'dist')), log),
-		});
-		const noChanges = new vscode.EventEmitter<null>();
-		disposables.push(runs, noChanges);
-		panel = new PanelHost({
-			extensionUri: extension.extensionUri,
-			log,
-			runs,
-			changes: {
-				openDiff: async () => {},
-				accept: async () => {},
-				reject: async () => {},
-				selectHunks: () => {},
-				changeSet: () => null,
-				onDidChangeChangeSet: noChanges.event,
-			},
-			memento: { get: () => undefined, update: async () => {}, keys: () => [] } as unknown as vscode.Memento,
-		});
-		disposables.push(panel);
-		panel.show({ preserveFocus: false });
-		const webview = panel.panel!.webview;
-		const post = webview.postMessage.bind(webview);
-		(webview as { postMessage: (message: unknown) => Thenable<boolean> }).postMessage = (message) => {
-			posted.push(message as HostMessage);
-			return post(message);
-		};
-		await panel.receive({ type: 'ready' });
-		await until('the snapshot', () => posted.some((m) => m.type === 'snapshot'));
+		const own = await openOwnPanel(extension, 'MassGen budget test');
+		disposables.push(own);
+		({ runs, panel, posted } = own);
 	});
 
 	after(async () => {
