@@ -150,7 +150,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 			);
 		const first = await ask('How should we document this project?', []);
 		assert.equal(api.conversation().length, 1);
-		await ask('And the tests?', [new Turn([], first, 'massgen.chat')]);
+		const second = await ask('And the tests?', [new Turn([], first, 'massgen.chat')]);
 		assert.deepEqual(
 			api.conversation().map((turn) => turn.question),
 			['How should we document this project?', 'And the tests?'],
@@ -159,6 +159,13 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		assert.deepEqual(
 			api.conversation().map((turn) => turn.question),
 			['Something else'],
+		);
+		// The chat's own history names the run it follows (as after a window reload, when the window
+		// remembers nothing, or here, when it last asked something else): that run's session goes on.
+		await ask('And the changelog?', [new Turn([], second, 'massgen.chat')]);
+		assert.deepEqual(
+			api.conversation().map((turn) => turn.question),
+			['How should we document this project?', 'And the tests?', 'And the changelog?'],
 		);
 		tokens.dispose();
 	});

@@ -82,11 +82,18 @@ function askRequest(
 	const question = request.prompt.trim();
 	if (!question) return 'Ask the MassGen team a question, e.g. `@massgen why does this test fail?`';
 	const attachments = request.references.flatMap(referenceAttachment);
-	// A follow-up continues the conversation when the previous turn was ours.
+	// A follow-up continues the conversation when the previous turn was ours: the session of the run
+	// that turn names (the chat keeps it across reloads; the window's memory does not).
 	const previous = context.history.at(-1);
-	const continueConversation =
-		previous instanceof vscode.ChatResponseTurn && previous.participant === participantId;
-	return { question, kind: 'ask', attachments, continueConversation };
+	const ours = previous instanceof vscode.ChatResponseTurn && previous.participant === participantId;
+	const runId = ours ? (previous.result.metadata as ParticipantResultMetadata | undefined)?.runId : undefined;
+	return {
+		question,
+		kind: 'ask',
+		attachments,
+		continueConversation: ours,
+		...(typeof runId === 'string' ? { continueFrom: runId } : {}),
+	};
 }
 
 /** A reference the team can read: a file (`vscode.Uri`) or a range of it (`vscode.Location`). */
