@@ -3,7 +3,7 @@
 // extension's own run controller and change review: its Write is its answer's change, nothing is
 // on disk before Accept, and its private folder is gone when the run ends.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
@@ -88,6 +88,49 @@ describe('A claude_code agent in the editor (in VS Code, real CLI, loopback serv
 				view.files.map((entry) => entry.path),
 				[file],
 			);
+		}
+	});
+
+	it('massgen.codingAgents.claudeCodePath (user setting) names the CLI; a missing one leaves the agent out, the run goes on', async () => {
+		const settings = vscode.workspace.getConfiguration('massgen');
+		await settings.update(
+			'codingAgents.claudeCodePath',
+			'/nonexistent/claude',
+			vscode.ConfigurationTarget.Global,
+		);
+		const team = join(configDir, 'missing-cli.yaml');
+		writeFileSync(
+			team,
+			[
+				'agents:',
+				'  - id: planner',
+				'    backend:',
+				'      type: scripted',
+				'      script:',
+				'        coordination:',
+				'          - answer: Write a CONTRIBUTING guide.',
+				'          - vote: first',
+				'            reason: it covers setup',
+				'  - id: coder',
+				'    backend: { type: claude_code, api_key: loopback-anthropic-key }',
+				'',
+			].join('\n'),
+		);
+		await useConfig(team);
+		try {
+			const run = await api.runs.start({ question: 'How should we document this?', kind: 'ask' });
+			assert.ok(run, 'the run started');
+			assert.equal(run.result.status, 'completed', run.result.error);
+			assert.equal(run.result.winner?.agentId, 'planner');
+			const killed = readFileSync(join(run.runDir, 'events.jsonl'), 'utf8')
+				.trim()
+				.split('\n')
+				.map((line) => JSON.parse(line) as { type: string; agentId?: string; reason?: string })
+				.find((event) => event.type === 'agent-killed' && event.agentId === 'coder');
+			assert.match(killed?.reason ?? '', /Claude Code CLI not found .*\/nonexistent\/claude/);
+		} finally {
+			await settings.update('codingAgents.claudeCodePath', undefined, vscode.ConfigurationTarget.Global);
+			await useConfig(join(configDir, 'team.yaml'));
 		}
 	});
 });

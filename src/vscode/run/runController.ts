@@ -16,6 +16,7 @@ import type { SessionSecrets } from '../log.js';
 import type { KeyStore } from '../secrets.js';
 import { readConfigSetting } from '../settings.js';
 import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
+import { codingAgentPathEnv } from './codingAgentPaths.js';
 import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
 import { budgetOptions, isEstimateDeclined } from './budgetSettings.js';
@@ -248,7 +249,7 @@ export class RunController extends Disposable implements RunService {
 		}
 		const keys = {
 			secrets: await this._deps.keys.getAll(),
-			env: this._deps.env ?? process.env,
+			env: { ...(this._deps.env ?? process.env), ...codingAgentPathEnv() },
 			dotenv: trusted ? await engine.readDotenv(root) : {},
 		};
 		// Known before the team resolves, so config errors and notes are redacted too.

@@ -37,45 +37,56 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 		expect(run.stderr + run.stdout).toContain(`${file}:6:5: warning: MassGen key 'permission_mode'`);
 	});
 
-	it('a missing CLI (cli_path) leaves the agent out with one clear message naming cli_path; the others go on', async () => {
-		const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
-		const config = join(root, 'team.yaml');
-		writeFileSync(
-			config,
-			[
-				'agents:',
-				'  - id: planner',
-				'    backend:',
-				'      type: scripted',
-				'      script:',
-				'        coordination:',
-				'          - answer: Write a CONTRIBUTING guide.',
-				'          - vote: first',
-				'            reason: it covers setup',
-				'  - id: coder',
-				'    backend:',
-				'      type: claude_code',
-				'      cwd: workspace2',
-				'      cli_path: /nonexistent/claude',
-				'',
-			].join('\n'),
-		);
-		const run = await runCli(['run', '--config', config, 'How should we document this?'], {
-			cwd: root,
-			env: env(),
-		});
-		expect(run.code).toBe(0);
-		const result = readResult(root);
-		expect(result.status).toBe('completed');
-		expect(result.winner).toMatchObject({ agentId: 'planner' });
-		const events = readEvents(root);
-		const errors = events.filter((e) => e.type === 'agent-error' && e.agentId === 'coder');
-		expect(errors).toHaveLength(1);
-		const killed = events.find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
-		expect(killed?.reason).toContain(noCli);
-		expect(killed?.reason).toContain('cli_path');
-		expect(run.stderr).toContain(`coder: killed: ${noCli}`);
-	});
+	it.each([
+		['the config (cli_path)', ['      cli_path: /nonexistent/claude'], {}],
+		[
+			'MASSGEN_CLAUDE_CODE_PATH (the editor setting)',
+			[],
+			{ MASSGEN_CLAUDE_CODE_PATH: '/nonexistent/claude' },
+		],
+	])(
+		'a missing CLI named by %s leaves the agent out with one clear message; the others go on',
+		async (_, keys, extraEnv) => {
+			const root = makeWorkspaceDir({ 'a.txt': 'x\n' });
+			const config = join(root, 'team.yaml');
+			writeFileSync(
+				config,
+				[
+					'agents:',
+					'  - id: planner',
+					'    backend:',
+					'      type: scripted',
+					'      script:',
+					'        coordination:',
+					'          - answer: Write a CONTRIBUTING guide.',
+					'          - vote: first',
+					'            reason: it covers setup',
+					'  - id: coder',
+					'    backend:',
+					'      type: claude_code',
+					'      cwd: workspace2',
+					...keys,
+					'',
+				].join('\n'),
+			);
+			const run = await runCli(['run', '--config', config, 'How should we document this?'], {
+				cwd: root,
+				env: { ...env(), ...extraEnv },
+			});
+			expect(run.code).toBe(0);
+			const result = readResult(root);
+			expect(result.status).toBe('completed');
+			expect(result.winner).toMatchObject({ agentId: 'planner' });
+			const events = readEvents(root);
+			const errors = events.filter((e) => e.type === 'agent-error' && e.agentId === 'coder');
+			expect(errors).toHaveLength(1);
+			const killed = events.find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
+			expect(killed?.reason).toContain(noCli);
+			expect(killed?.reason).toContain('/nonexistent/claude');
+			expect(killed?.reason).toContain('cli_path, MASSGEN_CLAUDE_CODE_PATH or the setting');
+			expect(run.stderr).toContain(`coder: killed: ${noCli}`);
+		},
+	);
 
 	it('a team of only claude_code agents with no key and no login fails cleanly (exit 2), naming why', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'x\n' });

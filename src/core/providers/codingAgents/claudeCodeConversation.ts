@@ -11,6 +11,7 @@ import { killProcessTree } from '../../tools/commandProcess.js';
 import { EventQueue } from '../../util/eventQueue.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
+import { cliPathVariables } from './cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import type { Bridge } from './claudeCodeBridge.js';
 import { bridgeServerName } from './claudeCodeBridge.js';
@@ -191,7 +192,7 @@ export function classify(error: unknown): ProviderError {
 	if (/native binary not found|ENOENT|not found at/i.test(message)) {
 		return failure(
 			'unavailable',
-			`Claude Code CLI not found (${message}): install Claude Code (\`claude\` on PATH), or set the backend's cli_path to its executable`,
+			`Claude Code CLI not found (${message}): install Claude Code (\`claude\` on PATH), or set its executable in the backend's cli_path, ${cliPathVariables.claude_code} or the setting massgen.codingAgents.claudeCodePath`,
 		);
 	}
 	if (/not logged in|\/login|invalid api key|authentication/i.test(message)) {

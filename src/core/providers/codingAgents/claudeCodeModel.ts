@@ -30,6 +30,7 @@ import { claudeCodeOptions } from './claudeCodeOptions.js';
 import { loadClaudeSdk, type ClaudeSdk } from './claudeCodeSdk.js';
 import { realFolder, spawnContained } from './claudeCodeSpawn.js';
 import { onPath, usableBubblewrap } from './cliBinaries.js';
+import { cliPathFromEnv } from './cliPathVariables.js';
 import { folderNote, refusedEditsNote, renderConversation, unsandboxedNote } from './conversationText.js';
 import { decideNativeTool } from './nativeToolPolicy.js';
 import { WorkingFolder } from './workingFolder.js';
@@ -161,7 +162,8 @@ export class ClaudeCodeModel implements ChatModel {
 			apiKey === undefined
 				? (env['CLAUDE_CONFIG_DIR'] ?? join(env['HOME'] ?? home, '.claude'))
 				: join(home, '.claude');
-		const cliPath = this.coding.cli_path ?? onPath('claude', env['PATH']);
+		const cliPath =
+			this.coding.cli_path ?? cliPathFromEnv('claude_code', env) ?? onPath('claude', env['PATH']);
 		const options = claudeCodeOptions({
 			settings: { ...this.coding, ...(cliPath === undefined ? {} : { cli_path: cliPath }) },
 			model: this.settings.model,

@@ -9,6 +9,7 @@ import type { Thread, ThreadEvent, ThreadItem } from '@openai/codex-sdk';
 import type { Usage } from '../../events/runEvents.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
+import { cliPathVariables } from './cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import { codexBridgeName, type CodexBridge } from './codexBridge.js';
 
@@ -139,7 +140,7 @@ export function classifyCodexError(error: unknown): ProviderError {
 	if (/ENOENT|Unable to locate Codex CLI/i.test(message)) {
 		return fail(
 			'unavailable',
-			`Codex CLI not found (${message}): install @openai/codex, or set its path with the backend's cli_path`,
+			`Codex CLI not found (${message}): install @openai/codex, or set its path in the backend's cli_path, ${cliPathVariables.codex} or the setting massgen.codingAgents.codexPath`,
 		);
 	}
 	if (/Missing environment variable|401|403|unauthorized|invalid api key/i.test(message)) {

@@ -31,6 +31,7 @@ import {
 	type BridgedCall,
 	type TurnLedger,
 } from './agentTurns.js';
+import { cliPathFromEnv } from './cliPathVariables.js';
 import { codexBridgeName, startCodexBridge } from './codexBridge.js';
 import { classifyCodexError, CodexConversation } from './codexConversation.js';
 import { codexKeyVariable, codexOptions } from './codexOptions.js';
@@ -175,9 +176,9 @@ export class CodexModel implements ChatModel {
 		const apiKey = this.settings.apiKey ?? env[codexKeyVariable];
 		const effort = (this.settings.options['reasoning'] as { effort?: string } | undefined)?.effort;
 		const { client, thread, ignoredKeys } = codexOptions({
-			// Without cli_path the SDK finds the native binary of @openai/codex beside it. Not the `codex`
+			// Without a path the SDK finds the native binary of @openai/codex beside it. Not the `codex`
 			// on PATH: that is npm's Node wrapper, which outlives the binary when it is ended (tested).
-			settings: this.coding,
+			settings: { ...this.coding, ...this.cliPath() },
 			model: this.settings.model,
 			...(effort === undefined ? {} : { reasoningEffort: effort }),
 			...(apiKey === undefined ? {} : { apiKey }),
@@ -196,6 +197,12 @@ export class CodexModel implements ChatModel {
 		this.session = session;
 		this.ignoredKeys = ignoredKeys;
 		return session;
+	}
+
+	/** The config's `cli_path`, else `MASSGEN_CODEX_PATH` (the editor's setting). */
+	private cliPath(): { cli_path?: string } {
+		const path = this.coding.cli_path ?? cliPathFromEnv('codex', this.options.env);
+		return path === undefined ? {} : { cli_path: path };
 	}
 
 	/** The config's keys Codex has no counterpart for, said once. */

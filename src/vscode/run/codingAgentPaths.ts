@@ -1,0 +1,20 @@
+/**
+ * The editor's `massgen.codingAgents.*Path` settings as the variables the coding-agent adapters
+ * read (`cliPathVariables`). Machine scope: only the user's own value counts, so a cloned
+ * repository's settings can never point a run at an executable of its choosing.
+ */
+import * as vscode from 'vscode';
+import { cliPathVariables } from '../../core/providers/codingAgents/cliPathVariables.js';
+
+const settings = { claude_code: 'codingAgents.claudeCodePath', codex: 'codingAgents.codexPath' } as const;
+
+/** The variables to add to the run's environment (none for blank settings). */
+export function codingAgentPathEnv(): Record<string, string> {
+	const config = vscode.workspace.getConfiguration('massgen');
+	const env: Record<string, string> = {};
+	for (const type of Object.keys(settings) as (keyof typeof settings)[]) {
+		const value = config.inspect<string>(settings[type])?.globalValue?.trim();
+		if (value) env[cliPathVariables[type]] = value;
+	}
+	return env;
+}
