@@ -68,6 +68,11 @@ export interface CodeServer {
 	/** The temp HOME given to code-server; give it to the browser too. */
 	readonly home: string;
 	readonly logFile: string;
+	/**
+	 * Writes the user settings back to how the server started (a suite that failed mid-way, say on
+	 * a timeout, leaves its `massgen.config` and the like behind for the next window otherwise).
+	 */
+	resetUserSettings(): void;
 	/** Kills the whole process tree and waits for it to be gone. Safe to call twice. */
 	stop(): Promise<void>;
 }
@@ -84,10 +89,12 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	const extensionsDir = join(root, 'extensions');
 	const configFile = join(root, 'code-server.yaml');
 	for (const dir of [home, join(userDataDir, 'User'), extensionsDir]) mkdirSync(dir, { recursive: true });
-	writeFileSync(
-		join(userDataDir, 'User', 'settings.json'),
-		JSON.stringify({ ...defaultSettings, ...options.settings }, null, '\t'),
-	);
+	const resetUserSettings = () =>
+		writeFileSync(
+			join(userDataDir, 'User', 'settings.json'),
+			JSON.stringify({ ...defaultSettings, ...options.settings }, null, '\t'),
+		);
+	resetUserSettings();
 	const port = await freePort();
 	writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 	const logFile = options.logFile ?? join(root, 'code-server.log');
@@ -136,6 +143,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 		root,
 		home,
 		logFile,
+		resetUserSettings,
 		stop: () =>
 			(stopped ??= stopTree(child, exited).finally(() => {
 				log.end();

@@ -87,6 +87,8 @@ async function uiScenarios(browser: Browser, server: CodeServer, vsix: string | 
 		const t = Date.now();
 		let workbench: Workbench | undefined;
 		try {
+			// Each scenario starts from the harness's settings, whatever a failed suite or scenario left.
+			server.resetUserSettings();
 			const folder = createWorkspace(server);
 			const prepared = scenario.prepareWorkspace?.(folder);
 			workbench = await Workbench.open(browser, server, {

@@ -319,9 +319,11 @@ describe('Change review (in VS Code, scripted team)', function () {
 	it("a second run's changes take the undecided first set's place: its record says superseded by that run", async () => {
 		const { run: first } = await h.runTeam();
 		const { run: second } = await h.runTeam();
+		// Appended as the second run's set arrives: read it once its line is whole.
 		const record = await until('the first run recorded as superseded', () => {
 			const file = join(first.runDir, 'changes-log.jsonl');
-			return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+			const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+			return text.endsWith('\n') ? text : undefined;
 		});
 		assert.deepEqual(
 			record
