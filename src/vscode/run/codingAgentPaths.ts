@@ -4,7 +4,7 @@
  * repository's settings can never point a run at an executable of its choosing.
  */
 import * as vscode from 'vscode';
-import { cliPathVariables } from '../../core/providers/codingAgents/cliPathVariables.js';
+import { cliPathVariables } from '../../core/config/cliPathVariables.js';
 
 const settings = { claude_code: 'codingAgents.claudeCodePath', codex: 'codingAgents.codexPath' } as const;
 

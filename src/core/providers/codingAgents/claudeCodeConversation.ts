@@ -11,7 +11,7 @@ import { killProcessTree } from '../../tools/commandProcess.js';
 import { EventQueue } from '../../util/eventQueue.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
-import { cliPathVariables } from './cliPathVariables.js';
+import { cliPathVariables } from '../../config/cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import type { Bridge } from './claudeCodeBridge.js';
 import { bridgeServerName } from './claudeCodeBridge.js';

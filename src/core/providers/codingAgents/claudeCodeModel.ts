@@ -30,7 +30,7 @@ import { claudeCodeOptions } from './claudeCodeOptions.js';
 import { loadClaudeSdk, type ClaudeSdk } from './claudeCodeSdk.js';
 import { realFolder, spawnContained } from './claudeCodeSpawn.js';
 import { onPath, usableBubblewrap } from './cliBinaries.js';
-import { cliPathFromEnv } from './cliPathVariables.js';
+import { cliPathFromEnv } from '../../config/cliPathVariables.js';
 import { folderNote, refusedEditsNote, renderConversation, unsandboxedNote } from './conversationText.js';
 import { decideNativeTool } from './nativeToolPolicy.js';
 import { WorkingFolder } from './workingFolder.js';

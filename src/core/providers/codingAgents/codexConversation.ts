@@ -9,7 +9,7 @@ import type { Thread, ThreadEvent, ThreadItem } from '@openai/codex-sdk';
 import type { Usage } from '../../events/runEvents.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
-import { cliPathVariables } from './cliPathVariables.js';
+import { cliPathVariables } from '../../config/cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import { codexBridgeName, type CodexBridge } from './codexBridge.js';
 

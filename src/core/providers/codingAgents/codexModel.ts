@@ -31,7 +31,7 @@ import {
 	type BridgedCall,
 	type TurnLedger,
 } from './agentTurns.js';
-import { cliPathFromEnv } from './cliPathVariables.js';
+import { cliPathFromEnv } from '../../config/cliPathVariables.js';
 import { codexBridgeName, startCodexBridge } from './codexBridge.js';
 import { classifyCodexError, CodexConversation } from './codexConversation.js';
 import { codexKeyVariable, codexOptions } from './codexOptions.js';
