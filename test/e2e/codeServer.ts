@@ -8,6 +8,7 @@ import {
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
+	renameSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
@@ -89,11 +90,15 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	const extensionsDir = join(root, 'extensions');
 	const configFile = join(root, 'code-server.yaml');
 	for (const dir of [home, join(userDataDir, 'User'), extensionsDir]) mkdirSync(dir, { recursive: true });
-	const resetUserSettings = () =>
-		writeFileSync(
-			join(userDataDir, 'User', 'settings.json'),
-			JSON.stringify({ ...defaultSettings, ...options.settings }, null, '\t'),
-		);
+	const settingsFile = join(userDataDir, 'User', 'settings.json');
+	const settingsText = JSON.stringify({ ...defaultSettings, ...options.settings }, null, '\t');
+	// Only when changed, and by rename: VS Code watches the file, and a window opening while it is
+	// half-written reads the defaults (the walkthrough's openOnInstall: on, which stole a scenario's input).
+	const resetUserSettings = () => {
+		if (existsSync(settingsFile) && readFileSync(settingsFile, 'utf8') === settingsText) return;
+		writeFileSync(`${settingsFile}.tmp`, settingsText);
+		renameSync(`${settingsFile}.tmp`, settingsFile);
+	};
 	resetUserSettings();
 	const port = await freePort();
 	writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
