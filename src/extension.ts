@@ -23,7 +23,6 @@ import { RunsView } from './vscode/runs/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/secrets.js';
 import { PanelHost } from './vscode/view.js';
-import { openWalkthroughOnce } from './vscode/walkthrough.js';
 
 /**
  * Builds the object graph, each object after what it needs, and hands one root disposable to VS
@@ -124,8 +123,6 @@ export function activate(
 	root.add(registerFixCodeActions());
 	root.add(registerAskTeamTool(runs));
 	root.add(registerChatParticipant(context.extensionUri, { runs }));
-
-	openWalkthroughOnce(context).catch((error: unknown) => log.warn(`walkthrough: ${String(error)}`));
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);

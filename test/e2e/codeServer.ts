@@ -43,7 +43,7 @@ export const defaultSettings: Record<string, unknown> = {
 	'typescript.disableAutomaticTypeAcquisition': true,
 	'diffEditor.useInlineViewWhenSpaceIsLimited': false,
 	'workbench.colorTheme': 'Default Dark Modern',
-	// Else every window opens MassGen's walkthrough at activation; the walkthrough scenario turns it on.
+	// VS Code's own opening of a newly installed extension's walkthrough: off, so no window starts with it.
 	'workbench.welcomePage.walkthroughs.openOnInstall': false,
 };
 

@@ -28,6 +28,8 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 		title: 'MassGen: Set API Key',
 		placeHolder: 'Which provider? Keys are kept in VS Code secret storage.',
 		matchOnDescription: true,
+		// The walkthrough opening on the first activation (or the user fetching a key) must not close it.
+		ignoreFocusOut: true,
 	});
 	if (!picked) return;
 	if (picked.stored) {
@@ -36,7 +38,7 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 				{ label: 'Replace Key', id: 'replace' },
 				{ label: 'Remove Key', id: 'remove', description: `Forget the stored ${picked.variable}` },
 			],
-			{ title: `MassGen: ${picked.label} API Key` },
+			{ title: `MassGen: ${picked.label} API Key`, ignoreFocusOut: true },
 		);
 		if (!action) return;
 		if (action.id === 'remove') {

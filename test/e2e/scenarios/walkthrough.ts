@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { repoRoot, type Workbench } from '../workbench';
 import type { Scenario } from './scenario';
-
-// The server's user settings (run.ts makes each workspace a sibling of codeServer.ts's user-data).
-const userSettings = (folder: string) => join(dirname(folder), 'user-data', 'User', 'settings.json');
-let original: string | undefined;
 
 const titles = (() => {
 	const nls = JSON.parse(readFileSync(join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
@@ -29,46 +25,31 @@ async function frameWith(workbench: Workbench, selector: string): Promise<FrameL
 }
 
 /**
- * A new user's first minutes: the first MassGen command (Ask Team) activates the extension, which
- * opens its walkthrough beside the input box without taking its focus; the walkthrough lists its
- * steps, and with no key the "Use the Demo Team" and "Ask Team" buttons run the keyless demo team.
- * Screenshots in the dark and the light theme.
+ * The walkthrough as a user opens it (Welcome: Open Walkthrough…): it lists its steps, and with no
+ * key the "Use the Demo Team" and "Ask Team" buttons run the keyless demo team. Screenshots in the
+ * dark and the light theme (the next scenario starts from the harness's settings again).
  */
 export const walkthrough: Scenario = {
-	name: 'walkthrough: opens on first activation, lists its steps, runs the demo team from its buttons',
-	prepareWorkspace(folder) {
-		// Turned on for this window only (codeServer.ts turns it off for all others); run() restores it.
-		const file = userSettings(folder);
-		assert.ok(existsSync(file), file);
-		original = readFileSync(file, 'utf8');
-		const settings = JSON.parse(original) as Record<string, unknown>;
-		settings['workbench.welcomePage.walkthroughs.openOnInstall'] = true;
-		writeFileSync(file, JSON.stringify(settings, null, '\t'));
-	},
-	async run(workbench, folder) {
-		try {
-			await walk(workbench);
-		} finally {
-			// Also undoes the theme toggle, which VS Code wrote there.
-			if (original !== undefined) writeFileSync(userSettings(folder), original);
-		}
-	},
+	name: 'walkthrough: opened from Welcome, lists its steps, runs the demo team from its buttons',
+	run: (workbench) => walk(workbench),
 };
 
 async function walk(workbench: Workbench): Promise<void> {
 	const { page } = workbench;
 	await workbench.waitForExplorer('hello.ts');
 	const tabs = page.locator('.tabs-container .tab');
-	assert.equal(await tabs.count(), 0, 'no editor before the first MassGen command');
 
-	await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
+	// Opened as a user finds it (Help → Welcome has it too): the palette's Welcome: Open Walkthrough….
+	await workbench.runCommand('Welcome: Open Walkthrough...', { opensInput: true });
+	const input = page.locator('.quick-input-widget input.input');
+	await input.fill('MassGen');
+	await page
+		.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with MassGen' })
+		.first()
+		.waitFor({ timeout: 15_000 });
+	await input.press('Enter');
 	const tab = tabs.filter({ hasText: /Welcome|Walkthrough|MassGen/ }).first();
 	await tab.waitFor({ timeout: 30_000 });
-	const box = page.locator('.quick-input-widget');
-	assert.ok(await box.isVisible(), "the walkthrough did not take the Ask Team input box's focus");
-	await page.keyboard.press('Escape');
-
-	await tab.click();
 	const steps = page.locator('.getting-started-step');
 	await steps.first().waitFor({ timeout: 15_000 });
 	assert.deepEqual(await page.locator('.getting-started-step .step-title').allTextContents(), titles);
