@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Workbench } from '../workbench';
 import { installTeam, type Scenario } from './scenario';
 
@@ -32,9 +32,10 @@ export const multiRoot: Scenario = {
 		installTeam(folder, 'configs', 'demo.yaml');
 		installTeam(beta, 'configs', 'demo.yaml');
 		const workspaceFile = `${folder}.code-workspace`;
+		// Relative to the workspace file, which sits beside both folders (the usual form).
 		const folders = [
-			{ name: 'alpha', path: folder },
-			{ name: 'beta', path: beta },
+			{ name: 'alpha', path: basename(folder) },
+			{ name: 'beta', path: basename(beta) },
 		];
 		writeFileSync(workspaceFile, JSON.stringify({ folders }, null, 2));
 		return { workspaceFile };
@@ -42,7 +43,16 @@ export const multiRoot: Scenario = {
 	async run(workbench, folder) {
 		const { page } = workbench;
 		const beta = `${folder}-beta`;
-		await workbench.waitForExplorer('beta');
+		// code-server has opened such a window with no folders once in a while (its explorer says
+		// "no folder opened"); a reload reads the workspace file again, as a user would do.
+		const root = page.getByRole('treeitem', { name: 'beta' }).first();
+		try {
+			await root.waitFor({ timeout: 20_000 });
+		} catch {
+			await page.reload();
+			await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+			await workbench.waitForExplorer('beta');
+		}
 
 		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
 		await workbench.pickQuickItem('MassGen: Which Folder?', 'beta');
