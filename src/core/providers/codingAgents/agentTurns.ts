@@ -44,6 +44,17 @@ export function newLedger<C extends BridgedCall>(request: ChatRequest, overlay: 
 	};
 }
 
+/** The overlay the call's folder is laid out from; a call without one cannot run a coding agent. */
+export function overlayOf(request: ChatRequest, provider: string): Overlay {
+	if (request.overlay !== undefined) return request.overlay;
+	throw new ProviderError({
+		provider,
+		kind: 'unavailable',
+		retryable: false,
+		message: `type ${provider}: this call has no overlay to lay out the agent folder from`,
+	});
+}
+
 /** Runs `call`, yielding what it emits; a failure ends the stream as a `ProviderError` (`classify`). */
 export async function* streamCall(
 	call: (emit: (event: ModelEvent) => void) => Promise<void>,

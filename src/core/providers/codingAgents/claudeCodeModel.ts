@@ -20,6 +20,7 @@ import {
 	endIdle,
 	endTurn,
 	newLedger,
+	overlayOf,
 	streamCall,
 	type BridgedCall,
 	type TurnLedger,
@@ -98,15 +99,7 @@ export class ClaudeCodeModel implements ChatModel {
 		signal: AbortSignal,
 		emit: (event: ModelEvent) => void,
 	): Promise<void> {
-		const overlay = request.overlay;
-		if (overlay === undefined) {
-			throw new ProviderError({
-				provider: this.provider,
-				kind: 'unavailable',
-				retryable: false,
-				message: 'type claude_code: this call has no overlay to lay out the agent folder from',
-			});
-		}
+		const overlay = overlayOf(request, this.provider);
 		if (signal.aborted) {
 			throw new ProviderError({ provider: this.provider, kind: 'aborted', message: 'aborted' });
 		}

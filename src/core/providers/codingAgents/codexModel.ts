@@ -27,6 +27,7 @@ import {
 	endIdle,
 	endTurn,
 	newLedger,
+	overlayOf,
 	streamCall,
 	type BridgedCall,
 	type TurnLedger,
@@ -121,15 +122,7 @@ export class CodexModel implements ChatModel {
 		signal: AbortSignal,
 		emit: (e: ModelEvent) => void,
 	): Promise<void> {
-		const overlay = request.overlay;
-		if (overlay === undefined) {
-			throw new ProviderError({
-				provider: this.provider,
-				kind: 'unavailable',
-				retryable: false,
-				message: 'type codex: this call has no overlay to lay out the agent folder from',
-			});
-		}
+		const overlay = overlayOf(request, this.provider);
 		const sdk = await loadCodexSdk();
 		const folder = (this.folder ??= new WorkingFolder(overlay.workspace.root, this.label, overlay));
 		let session = this.session;
