@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,11 +15,25 @@ interface Violation {
 }
 
 function cruise(root: string): Violation[] {
-	const run = spawnSync(depcruise, ['src', 'webview', '--config', config, '--output-type', 'json'], {
-		cwd: root,
-		encoding: 'utf8',
-	});
-	return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+	// To a file, not stdout: the whole tree's JSON report passed 1 MiB and arrived cut short in CI (stop 20).
+	const report = join(mkdtempSync(join(tmpdir(), 'massgen-cruise-')), 'report.json');
+	const run = spawnSync(
+		depcruise,
+		['src', 'webview', '--config', config, '--output-type', 'json', '--output-to', report],
+		{
+			cwd: root,
+			encoding: 'utf8',
+		},
+	);
+	if (run.error || run.status === null) {
+		throw new Error(`depcruise did not finish: ${run.error?.message ?? run.signal}`);
+	}
+	try {
+		return (JSON.parse(readFileSync(report, 'utf8')) as { summary: { violations: Violation[] } }).summary
+			.violations;
+	} finally {
+		rmSync(dirname(report), { recursive: true, force: true });
+	}
 }
 
 describe('the import rules (.dependency-cruiser.cjs)', () => {
