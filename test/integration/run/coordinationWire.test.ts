@@ -132,14 +132,18 @@ describe.each(protocols)('coordination on the wire (%s)', (protocol) => {
 	});
 
 	it('a silent (thinking) vote is dropped and re-issued with the update only while it is young', async () => {
-		// m1's revision lands ~50 ms into the votes: young for m2 (300 ms to first output so far:
-		// dropped), past half of m3's usual 40 ms (kept: it finishes, then gets the update).
+		// The votes start together once the last first answer has landed (~1,050 ms: m2's first output
+		// took 1,000 ms). m1's revision lands 250 ms into them: m2's vote is under half its usual
+		// 1,000 ms (dropped, re-issued with the update); m3's is far past half its usual 40 ms (kept:
+		// it finishes, then gets the update in the same conversation). Each margin is ≥ 230 ms, so a
+		// loaded machine cannot move a landing across the edge it tests.
+		const first: Record<string, Latency> = { m1: ms(300, 50), m2: ms(1_000, 50), m3: ms(40, 50) };
 		const { result, requests, byModel } = await runWire(protocol, 3, {
 			style: 'tool-call-only',
 			revisers: ['m1'],
 			latency: (model, call) => {
-				if (call === 1) return model === 'm3' ? ms(40, 50) : ms(300, 50);
-				if (model === 'm1' && call === 2) return ms(40, 10);
+				if (call === 1) return first[model]!;
+				if (model === 'm1' && call === 2) return ms(240, 10);
 				return ms(400, 50);
 			},
 		});
