@@ -240,3 +240,27 @@ export const window = {
 export const workspace = {
 	workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
 };
+
+/**
+ * `vscode.l10n` with no bundle loaded: the English message, its `{0}`/`{name}` placeholders filled
+ * as VS Code's own `format2` does (a placeholder with no value stays as written).
+ */
+export const l10n = {
+	bundle: undefined,
+	uri: undefined,
+	t(
+		message: string | { message: string; args?: unknown[] | Record<string, unknown> },
+		...rest: unknown[]
+	): string {
+		const template = typeof message === 'string' ? message : message.message;
+		const first = rest[0];
+		const values: Record<string, unknown> =
+			typeof message !== 'string'
+				? { ...(message.args ?? {}) }
+				: rest.length === 1 && typeof first === 'object' && first !== null
+					? (first as Record<string, unknown>)
+					: { ...rest };
+		if (Object.keys(values).length === 0) return template;
+		return template.replace(/{([^}]+)}/g, (match, key: string) => String(values[key] ?? match));
+	},
+};

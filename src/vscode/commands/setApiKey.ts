@@ -14,19 +14,23 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 	const items: ProviderItem[] = await Promise.all(
 		keyProviders.map(async (provider): Promise<ProviderItem> => {
 			const stored = await keys.has(provider.variable);
-			const state = stored ? 'stored' : env[provider.variable]?.trim() ? 'from the environment' : 'not set';
+			const state = stored
+				? vscode.l10n.t('stored')
+				: env[provider.variable]?.trim()
+					? vscode.l10n.t('from the environment')
+					: vscode.l10n.t('not set');
 			return {
 				label: provider.label,
 				description: `${provider.variable} · ${state}`,
-				detail: `Used by backend type: ${provider.types}`,
+				detail: vscode.l10n.t('Used by backend type: {0}', provider.types),
 				variable: provider.variable,
 				stored,
 			};
 		}),
 	);
 	const picked = await vscode.window.showQuickPick(items, {
-		title: 'MassGen: Set API Key',
-		placeHolder: 'Which provider? Keys are kept in VS Code secret storage.',
+		title: vscode.l10n.t('MassGen: Set API Key'),
+		placeHolder: vscode.l10n.t('Which provider? Keys are kept in VS Code secret storage.'),
 		matchOnDescription: true,
 		// The walkthrough opening on the first activation (or the user fetching a key) must not close it.
 		ignoreFocusOut: true,
@@ -35,27 +39,40 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 	if (picked.stored) {
 		const action = await vscode.window.showQuickPick(
 			[
-				{ label: 'Replace Key', id: 'replace' },
-				{ label: 'Remove Key', id: 'remove', description: `Forget the stored ${picked.variable}` },
+				{ label: vscode.l10n.t('Replace Key'), id: 'replace' },
+				{
+					label: vscode.l10n.t('Remove Key'),
+					id: 'remove',
+					description: vscode.l10n.t('Forget the stored {0}', picked.variable),
+				},
 			],
-			{ title: `MassGen: ${picked.label} API Key`, ignoreFocusOut: true },
+			{ title: vscode.l10n.t('MassGen: {0} API Key', picked.label), ignoreFocusOut: true },
 		);
 		if (!action) return;
 		if (action.id === 'remove') {
 			await keys.remove(picked.variable);
-			void vscode.window.showInformationMessage(`MassGen: removed the stored ${picked.variable}.`);
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t('MassGen: removed the stored {0}.', picked.variable),
+			);
 			return;
 		}
 	}
 	const value = await vscode.window.showInputBox({
-		title: `MassGen: ${picked.label} API Key`,
-		prompt: `Stored in VS Code secret storage as ${picked.variable}; it takes precedence over the environment and .env.`,
+		title: vscode.l10n.t('MassGen: {0} API Key', picked.label),
+		prompt: vscode.l10n.t(
+			'Stored in VS Code secret storage as {0}; it takes precedence over the environment and .env.',
+			picked.variable,
+		),
 		password: true,
 		ignoreFocusOut: true,
 		validateInput: (text) =>
-			text.trim() ? (/\s/.test(text.trim()) ? 'A key has no spaces.' : undefined) : 'Paste the key.',
+			text.trim()
+				? /\s/.test(text.trim())
+					? vscode.l10n.t('A key has no spaces.')
+					: undefined
+				: vscode.l10n.t('Paste the key.'),
 	});
 	if (!value?.trim()) return;
 	await keys.set(picked.variable, value);
-	void vscode.window.showInformationMessage(`MassGen: stored ${picked.variable}.`);
+	void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: stored {0}.', picked.variable));
 }

@@ -17,9 +17,9 @@ export class RunStatusBar extends Disposable {
 		this._item = this._register(
 			vscode.window.createStatusBarItem('massgen.run', vscode.StatusBarAlignment.Left, 50),
 		);
-		this._item.name = 'MassGen Run';
-		this._item.command = { command: commandIds.showPanel, title: 'Show MassGen Panel' };
-		this._item.tooltip = 'MassGen: a team run is active. Click to show the panel.';
+		this._item.name = vscode.l10n.t('MassGen Run');
+		this._item.command = { command: commandIds.showPanel, title: vscode.l10n.t('Show MassGen Panel') };
+		this._item.tooltip = vscode.l10n.t('MassGen: a team run is active. Click to show the panel.');
 		this._register(toDisposable(() => this._stopTimer()));
 	}
 
