@@ -1,18 +1,15 @@
 /**
- * How the Claude Code CLI process is started: inside bubblewrap where it can start (Linux), in a
- * process group of its own otherwise. In bubblewrap the CLI has a PID namespace of its own
- * (`--unshare-pid`, `--die-with-parent`): killing bwrap ends every process the CLI started, also
- * those in sessions of their own, which a process-group kill misses (the spike). The system is
- * read-only; the private folder, its home and the CLI's config folder are the writable places;
- * the network is shared (the CLI must reach its API).
+ * How the Claude Code CLI process is started: inside bubblewrap where it can start (Linux,
+ * `cliSandbox.ts`), in a process group of its own otherwise. Writable in the sandbox: the private
+ * folder, its home and the CLI's config folder (its login, when it uses one).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import { killProcessTree, spawnGroup } from '../../tools/commandProcess.js';
-import { isRootOrInside } from '../../util/paths.js';
 import type { DependencyMount } from '../../tools/scratchSpace.js';
+import { cliSandboxArgs } from './cliSandbox.js';
 
 export interface CliContainment {
 	/** The `bwrap` binary, or undefined to run without one (process-group kill only). */
@@ -53,52 +50,13 @@ export function spawnContained(
 }
 
 function bwrapArgs(containment: CliContainment, cli: string): string[] {
-	const args = [
-		'--die-with-parent',
-		'--unshare-pid',
-		'--ro-bind',
-		'/',
-		'/',
-		'--dev',
-		'/dev',
-		'--proc',
-		'/proc',
-	];
-	args.push('--tmpfs', '/tmp', '--tmpfs', '/run');
-	for (const path of containment.hidden.filter((hidden) => hidden !== '/')) args.push('--tmpfs', path);
-	// A CLI installed under a folder masked above (the workspace's node_modules, a checkout in /tmp)
-	// comes back read-only.
-	const masked = ['/tmp', '/run', ...containment.hidden];
-	if (masked.some((folder) => folder !== '/' && isRootOrInside(folder, cli))) {
-		args.push('--ro-bind', dirname(cli), dirname(cli));
-	}
-	// Name resolution must work (systemd-resolved keeps resolv.conf under /run).
-	const resolver = resolverFolder();
-	if (resolver !== undefined) args.push('--ro-bind', resolver, resolver);
-	args.push('--bind', containment.folder, containment.folder, '--bind', containment.home, containment.home);
 	const { configDir, home } = containment;
-	if (configDir !== undefined && !configDir.startsWith(`${home}/`)) {
-		args.push('--bind-try', configDir, configDir);
-	}
-	for (const mount of containment.dependencyMounts) args.push('--ro-bind', mount.source, mount.target);
-	args.push('--chdir', containment.folder);
-	return args;
-}
-
-function resolverFolder(): string | undefined {
-	try {
-		const folder = dirname(realpathSync('/etc/resolv.conf'));
-		return folder.startsWith('/run/') ? folder : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** A folder as bwrap sees paths (links resolved); as given when it cannot be resolved. */
-export function realFolder(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
+	return cliSandboxArgs({
+		folder: containment.folder,
+		writable: [home],
+		writableIfPresent: configDir !== undefined && !configDir.startsWith(`${home}/`) ? [configDir] : [],
+		dependencyMounts: containment.dependencyMounts,
+		hidden: containment.hidden,
+		install: dirname(cli),
+	});
 }
