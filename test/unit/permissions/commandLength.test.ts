@@ -23,7 +23,7 @@ describe('command length floor', () => {
 	])('a 100 KB command of %s (%s) is refused at once, unanalysed', (unit) => {
 		const started = performance.now();
 		const verdict = evaluate(unit.repeat(Math.ceil(100_000 / unit.length)));
-		expect(performance.now() - started).toBeLessThan(100);
+		expect(performance.now() - started).toBeLessThan(300);
 		expect(verdict).toMatchObject({ decision: 'deny', via: 'hardline' });
 		expect(verdict.reason).toMatch(
 			/^refused by the safety floor: the command has 100000 characters \(at most 8000\): write a script/,
@@ -33,7 +33,8 @@ describe('command length floor', () => {
 	it('a command at the limit is still analysed, in bounded time', () => {
 		const started = performance.now();
 		const verdict = evaluate('a|'.repeat(maxCommandChars / 2));
-		expect(performance.now() - started).toBeLessThan(1000);
+		// ~0.1 s alone, over 1 s on a loaded CI machine: the bound catches a runaway, not a slowdown.
+		expect(performance.now() - started).toBeLessThan(10_000);
 		expect(verdict.via).not.toBe('hardline');
 	});
 });
@@ -65,7 +66,7 @@ describe('command_line_*_commands regexes', () => {
 			args: { command: target },
 			cwd: '.',
 		});
-		expect(performance.now() - started).toBeLessThan(1000);
+		expect(performance.now() - started).toBeLessThan(10_000);
 		expect(verdict.decision).not.toBe('deny');
 		expect(filters.blocked[0]!.test('aaa')).toBe(true);
 	});
