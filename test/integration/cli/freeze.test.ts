@@ -52,7 +52,7 @@ function toolResults(list: readonly LoggedEvent[]): { text: string; isError: boo
 }
 
 describe('massgen CLI: no tool call or config freezes the engine', () => {
-	it('a catastrophic regex answers within 1 s and the run completes with result.json', async () => {
+	it('a catastrophic regex answers in seconds, not minutes, and the run completes with result.json', async () => {
 		// 2,000 adversarial lines: RegExp needs ~minutes for one of them.
 		const evil = `${'a'.repeat(41)}!\n`.repeat(2000);
 		const root = makeWorkspaceDir({ 'evil.txt': evil, 'src/x.ts': 'const needle = 1;\n' });
@@ -74,7 +74,8 @@ describe('massgen CLI: no tool call or config freezes the engine', () => {
 			],
 			['src/x.ts:1: const needle = 1;', false],
 		]);
-		for (const { ms } of results) expect(ms).toBeLessThan(1000);
+		// Tens of ms alone; the bound leaves room for a loaded CI machine, far under RegExp's minutes.
+		for (const { ms } of results) expect(ms).toBeLessThan(3000);
 	}, 60_000);
 
 	it('symlink loops and a 1,500-deep tree: the search finishes with the cut message', async () => {
