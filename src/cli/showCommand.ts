@@ -15,6 +15,7 @@ import {
 import { readRunReport, type RunReport } from '../core/sessions/runReport.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
+import { budgetLines } from './showBudget.js';
 
 export async function showCommand(
 	command: Extract<CliCommand, { kind: 'show' }>,
@@ -49,6 +50,7 @@ function runText(report: RunReport): string {
 			`status    ${result.status} (${formatDuration(result.durationMs)})`,
 			`winner    ${result.winner ? `${result.winner.agentId} (${result.winner.label})` : 'none'}`,
 			`cost      ${formatCost(report.costUsd)}`,
+			...budgetLines(result.budget),
 			`changes   ${formatChanges(result.changes.length, report.changes)}`,
 			`session   ${report.session.id}${report.session.parentRunId ? ` (follows up on ${report.session.parentRunId})` : ''}`,
 			...(result.error ? [`error     ${result.error}`] : []),
