@@ -1,19 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
+import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const repo = join(__dirname, '..', '..', '..', '..');
-const sdk = '@anthropic-ai/claude-agent-sdk';
+const scripts = (
+	JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
 
-/** Runs a package.json build script's esbuild command into a temporary folder; returns the folder. */
-function build(script: 'build:cli' | 'build:ext'): string {
-	const scripts = (
-		JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-	).scripts;
+/**
+ * Runs a package.json build script's esbuild command (its last, after `npm run build:sdk &&`) into a
+ * temporary folder; returns the folder.
+ */
+function build(script: 'build:cli' | 'build:ext' | 'build:sdk', metafile = false): string {
 	const outdir = mkdtempSync(join(tmpdir(), 'massgen-sdk-bundle-'));
-	const args = scripts[script]!.replace(/^esbuild /, '')
+	const command = scripts[script]!.split(' && ').pop()!;
+	expect(command).toMatch(/^esbuild /);
+	const args = command
+		.replace(/^esbuild /, '')
 		.replace(/ --banner:js="[^"]*"/, '')
 		.split(/\s+/)
 		.map((arg) =>
@@ -23,28 +30,62 @@ function build(script: 'build:cli' | 'build:ext'): string {
 					? `--outfile=${join(outdir, 'cli.js')}`
 					: arg,
 		);
-	execFileSync(join(repo, 'node_modules', '.bin', 'esbuild'), [...args, '--log-level=error'], { cwd: repo });
+	const meta = metafile ? [`--metafile=${join(outdir, 'meta.json')}`] : [];
+	execFileSync(join(repo, 'node_modules', '.bin', 'esbuild'), [...args, ...meta, '--log-level=error'], {
+		cwd: repo,
+	});
 	return outdir;
 }
 
 /**
- * Issue 14: the Agent SDK is ESM and reads `import.meta.url`, which a CJS bundle breaks, and its CLI
- * binary is ~400 MB: the bundles never hold it, they import it at run time (`loadClaudeSdk`), and
- * only the engine and the CLI, never the extension's activation bundle.
+ * Issue 14: both SDKs are ESM and read `import.meta.url`, which a CJS bundle breaks, and their CLI
+ * binaries are ~400 MB. `build:sdk` bundles each into its own ESM file in dist/ (what the .vsix and
+ * the CLI ship); the CLI and engine bundles import those files at run time, hold none of the SDKs'
+ * code, and the extension's activation bundle never names them.
  */
-describe('the Claude Agent SDK is loaded at run time, never bundled', () => {
-	it('build:cli and build:ext keep it external, imported dynamically, and out of dist/extension.js', () => {
+describe('the coding agents SDKs: their own files in dist/, loaded at run time', () => {
+	it('build:sdk writes one self-contained ESM file per SDK', () => {
+		const out = build('build:sdk', true);
+		expect(
+			readdirSync(out)
+				.filter((name) => name.endsWith('.mjs'))
+				.sort(),
+		).toEqual(['claude-agent-sdk.mjs', 'codex-sdk.mjs']);
+		const meta = JSON.parse(readFileSync(join(out, 'meta.json'), 'utf8')) as Metafile;
+		const output = (file: string) => Object.entries(meta.outputs).find(([path]) => path.endsWith(file))![1];
+		for (const [file, folder] of [
+			['claude-agent-sdk.mjs', 'node_modules/@anthropic-ai/claude-agent-sdk/'],
+			['codex-sdk.mjs', 'node_modules/@openai/codex-sdk/'],
+		] as const) {
+			// Only the SDK's own code, and no import but Node's own modules.
+			expect(Object.keys(output(file).inputs).filter((input) => !input.startsWith(folder))).toEqual([]);
+			expect(output(file).imports.filter((entry) => !isBuiltin(entry.path))).toEqual([]);
+		}
+		expect(readFileSync(join(out, 'claude-agent-sdk.mjs'), 'utf8')).toContain('CLAUDE_CODE_ENTRYPOINT');
+		expect(readFileSync(join(out, 'codex-sdk.mjs'), 'utf8')).toContain('Unable to locate Codex CLI binaries');
+	}, 60_000);
+
+	it('build:cli and build:ext import the shipped files from their own folder; dist/extension.js names no SDK', () => {
+		expect(scripts['build:cli']).toMatch(/^npm run build:sdk && esbuild /);
 		const cli = readFileSync(join(build('build:cli'), 'cli.js'), 'utf8');
 		const ext = build('build:ext');
 		const engine = readFileSync(join(ext, 'engine.js'), 'utf8');
 		const extension = readFileSync(join(ext, 'extension.js'), 'utf8');
 		for (const bundle of [cli, engine]) {
-			expect(bundle.split(`import("${sdk}")`)).toHaveLength(2);
-			expect(bundle).not.toContain(`require("${sdk}")`);
-			// Its own code (its query() entry) is not in the bundle.
+			for (const file of ['claude-agent-sdk.mjs', 'codex-sdk.mjs']) {
+				expect(bundle.split(`"${file}"`)).toHaveLength(2);
+			}
+			// MASSGEN_SDK_DIR is the bundle's folder.
+			expect(bundle).toContain('typeof __dirname !== "string"');
+			expect(bundle).not.toContain('require("@anthropic-ai/claude-agent-sdk")');
+			expect(bundle).not.toContain('require("@openai/codex-sdk")');
+			// Neither SDK's own code is in the bundle.
 			expect(bundle).not.toContain('CLAUDE_CODE_ENTRYPOINT');
+			expect(bundle).not.toContain('Unable to locate Codex CLI binaries');
 		}
-		expect(extension).not.toContain(sdk);
+		for (const name of ['@anthropic-ai/claude-agent-sdk', '@openai/codex-sdk', '.mjs']) {
+			expect(extension).not.toContain(name);
+		}
 		expect(
 			readdirSync(ext)
 				.filter((name) => name.endsWith('.js'))
