@@ -9,7 +9,7 @@ import type { ModelCallResult } from './modelCall.js';
 import { cacheKeyOf } from './cacheKey.js';
 import * as prompts from './prompts.js';
 import { ResilientCaller } from './resilientCaller.js';
-import { runToolCalls } from './toolRunner.js';
+import { budgetedCalls, runToolCalls } from './toolRunner.js';
 import { decideWorkflow, workflowToolNames, workflowTools } from './workflowTools.js';
 
 export type ExecutionOutcome =
@@ -158,7 +158,7 @@ export class AgentExecution {
 			emit: this.host.emit.bind(this.host),
 		};
 		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, budget))));
-		this.toolCalls += calls.length;
+		this.toolCalls += budgetedCalls(calls);
 		if (this.toolCalls >= this.host.settings.maxToolCallsPerTurn) {
 			this.messages.push({ role: 'user', content: prompts.toolBudgetMessage });
 		}

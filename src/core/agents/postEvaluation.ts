@@ -17,7 +17,7 @@ import {
 	submitToolName,
 } from './evaluationPrompts.js';
 import { ResilientCaller } from './resilientCaller.js';
-import { runToolCalls } from './toolRunner.js';
+import { budgetedCalls, runToolCalls } from './toolRunner.js';
 
 export type EvaluationVerdict =
 	| { readonly kind: 'submitted' }
@@ -105,7 +105,7 @@ export async function runEvaluation(
 			emit: host.emit.bind(host),
 		};
 		messages.push(...(await runToolCalls(others, run, Math.max(0, budgetLeft))));
-		toolCalls += others.length;
+		toolCalls += budgetedCalls(others);
 	}
 }
 

@@ -7,7 +7,7 @@ import type { AgentHost } from './agentHost.js';
 import * as prompts from './prompts.js';
 import { cacheKeyOf } from './cacheKey.js';
 import { ResilientCaller } from './resilientCaller.js';
-import { runToolCalls } from './toolRunner.js';
+import { budgetedCalls, runToolCalls } from './toolRunner.js';
 
 export interface PresentationInput {
 	readonly agent: AgentSpec;
@@ -83,6 +83,6 @@ export async function runPresentation(
 			emit: host.emit.bind(host),
 		};
 		messages.push(...(await runToolCalls(result.toolCalls, run, Math.max(0, budgetLeft))));
-		toolCalls += result.toolCalls.length;
+		toolCalls += budgetedCalls(result.toolCalls);
 	}
 }

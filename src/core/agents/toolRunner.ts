@@ -15,7 +15,8 @@ export interface ToolRun {
 
 /**
  * Executes a response's non-workflow tool calls in order and returns their tool messages.
- * `budget` is how many calls may still run; calls past it get an error result instead.
+ * `budget` is how many calls may still run; calls past it get an error result instead. A coding
+ * agent's edits made in its folder are recorded whatever the budget (see `budgetedCalls`).
  */
 export async function runToolCalls(
 	calls: readonly ToolCall[],
@@ -23,7 +24,9 @@ export async function runToolCalls(
 	budget: number,
 ): Promise<ChatMessage[]> {
 	const messages: ChatMessage[] = [];
-	for (const [index, call] of calls.entries()) {
+	let budgeted = 0;
+	for (const call of calls) {
+		const allowed = call.madeInFolder === true || budgeted++ < budget;
 		run.emit({
 			type: 'tool-call',
 			agentId: run.agentId,
@@ -32,7 +35,7 @@ export async function runToolCalls(
 			name: call.name,
 			args: call.arguments,
 		});
-		const outcome = await execute(call, run, index < budget);
+		const outcome = await execute(call, run, allowed);
 		const text =
 			outcome.text.length > maxResultChars
 				? `${outcome.text.slice(0, maxResultChars)}\n…(truncated)`
@@ -59,6 +62,11 @@ export async function runToolCalls(
 		});
 	}
 	return messages;
+}
+
+/** How many of these calls count against the turn's tool budget. */
+export function budgetedCalls(calls: readonly ToolCall[]): number {
+	return calls.filter((call) => call.madeInFolder !== true).length;
 }
 
 async function execute(call: ToolCall, run: ToolRun, allowed: boolean): Promise<ToolOutcome> {

@@ -26,6 +26,11 @@ export interface ToolCall {
 	readonly rawArguments?: string;
 	/** Opaque data an adapter needs echoed back on this call (e.g. Gemini thought signatures). */
 	readonly providerData?: Record<string, unknown>;
+	/**
+	 * An edit a coding agent already made in its own folder, reported so the runtime records it: it
+	 * is not a request the turn's tool budget should limit (a turn's 50 edits would lose 10).
+	 */
+	readonly madeInFolder?: true;
 }
 
 /** An image the user attached, for a model that takes image inputs (`capabilities.images`). */

@@ -150,8 +150,13 @@ export async function endTurn<C extends BridgedCall>(
 		ledger.edits.set(id, edit.path);
 		calls.push(
 			edit.content === null
-				? { id, name: 'delete_file', arguments: { path: edit.path } }
-				: { id, name: 'write_file', arguments: { path: edit.path, content: edit.content } },
+				? { id, name: 'delete_file', arguments: { path: edit.path }, madeInFolder: true }
+				: {
+						id,
+						name: 'write_file',
+						arguments: { path: edit.path, content: edit.content },
+						madeInFolder: true,
+					},
 		);
 	}
 	if (diff.skipped.length > 0) {
