@@ -7,6 +7,7 @@ import { OpenAIResponsesModel } from './openaiResponses.js';
 import { keyVariablesFor, presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';
 import { createScriptedModel } from './scripted.js';
+import { usesXaiResponses, XaiResponsesModel } from './xaiResponses.js';
 import { ClaudeCodeModel } from './codingAgents/claudeCodeModel.js';
 import { CodexModel } from './codingAgents/codexModel.js';
 import { isCodingAgentType } from './codingAgents/codingAgentTypes.js';
@@ -37,6 +38,7 @@ export function createModel(settings: BackendSettings, options: CreateModelOptio
 			message: 'vscode_lm backends (VS Code language models) are only available inside VS Code',
 		});
 	}
+	if (usesXaiResponses(settings)) return new XaiResponsesModel(settings, { keyVariable });
 	const preset = presetFor(settings.type);
 	switch (preset?.api) {
 		case 'responses':

@@ -1,11 +1,17 @@
 import type OpenAI from 'openai';
-import type { Response, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
+import type {
+	Response,
+	ResponseCreateParamsStreaming,
+	ResponseOutputItem,
+	ResponseStreamEvent,
+	ResponseUsage,
+} from 'openai/resources/responses/responses';
 import type { BackendSettings } from './backendSettings.js';
 import { fromStreamError, invalidResponse, type ErrorContext } from './errors.js';
 import type { ClientFactory } from './lazyClient.js';
 import { SdkModel } from './sdkModel.js';
 import type { Usage } from '../events/runEvents.js';
-import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
+import type { ChatRequest, FinishReason, ModelEvent, ProviderToolUse } from './model.js';
 import { CitationList } from './citations.js';
 import { createOpenAIClient } from './openaiClient.js';
 import { addCitation, responsesToolUse } from './responsesProviderTools.js';
@@ -28,7 +34,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 		ctx: ErrorContext,
 	): AsyncGenerator<ModelEvent> {
 		const client = await this.client();
-		const stream = await client.responses.create(toResponsesRequest(this.settings, request), { signal });
+		const stream = await client.responses.create(this.params(request), { signal });
 		// Keyed by output_index; `index` is the call's position among this response's calls.
 		const calls = new Map<number, { id: string; name: string; args: string; index: number }>();
 		const reasoningItems: unknown[] = [];
@@ -87,11 +93,11 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 							if (part.type === 'output_text') part.annotations.forEach((a) => addCitation(citations, a));
 						}
 					} else {
-						const use = responsesToolUse(item);
+						const use = this.toolUse(item);
 						if (use?.kind === 'search') searches += 1;
 						// Echoed in order with the reasoning items: a reasoning item sent back without the
 						// item that followed it is refused.
-						if (use) reasoningItems.push(item);
+						if (use && this.echoesToolItems) reasoningItems.push(item);
 						if (use) yield { type: 'provider-tool', use };
 					}
 					break;
@@ -121,6 +127,19 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI> {
 		}
 		throw invalidResponse(ctx, 'stream ended before response.completed');
 	}
+
+	/** The request body (another vendor's Responses API adapts it: `XaiResponsesModel`). */
+	protected params(request: ChatRequest): ResponseCreateParamsStreaming {
+		return toResponsesRequest(this.settings, request);
+	}
+
+	/** A finished output item that is a provider-side tool's call, as the lane shows it. */
+	protected toolUse(item: ResponseOutputItem): ProviderToolUse | undefined {
+		return responsesToolUse(item);
+	}
+
+	/** Whether those items are sent back on later calls (OpenAI requires it after a reasoning item). */
+	protected readonly echoesToolItems: boolean = true;
 }
 
 export function fromResponsesUsage(usage: ResponseUsage): Usage {

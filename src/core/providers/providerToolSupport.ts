@@ -22,7 +22,8 @@ function chatVendor(type: string, baseUrl: string | undefined): string {
 /**
  * Why this backend cannot run a provider tool, or undefined when it can. Responses, Messages and
  * Gemini have both tools; OpenRouter's chat API has a web plugin; xAI retired Live Search on chat
- * completions (`search_parameters` answers 410 Gone) for a tool of its Responses API, which `grok` does not use.
+ * completions (`search_parameters` answers 410 Gone) for tools of its Responses API, where a `grok`
+ * agent with web search goes (`xaiResponses.ts`).
  */
 export function providerToolUnsupported(
 	tool: ProviderToolName,
@@ -34,8 +35,9 @@ export function providerToolUnsupported(
 	const vendor = chatVendor(type, baseUrl);
 	if (tool === 'webSearch' && vendor === 'openrouter') return undefined;
 	if (api !== 'chat-completions') return `type ${type} runs no provider-side tools`;
-	if (vendor === 'grok' && tool === 'webSearch') {
-		return "xAI retired Live Search on the chat completions API that type grok uses (its web_search tool is on xAI's Responses API)";
+	if (vendor === 'grok') {
+		if (tool === 'webSearch') return undefined;
+		return "type grok: xAI's code execution tool is not supported here yet";
 	}
 	const what = tool === 'webSearch' ? 'web search' : 'code execution';
 	return `type ${type} is an OpenAI-compatible chat server with no provider-side ${what} we know of`;

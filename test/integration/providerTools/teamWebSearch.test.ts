@@ -4,18 +4,18 @@ import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import {
-	anthropicServerTools,
 	geminiServerTools,
 	responsesServerTools,
 	type ServerToolScript,
 } from '../../servers/wire/providerToolStreams.js';
+import { xaiServerTools } from '../../servers/wire/xaiToolStreams.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { runCli } from '../cli/cliProcess.js';
 
 /**
- * A three-agent team in the style of MassGen's three_agents_default, web search on every agent, each
- * through its official SDK against its loopback server: coordination as usual, and the winner's
- * presentation searches, so the final answer carries its citations.
+ * MassGen's three_agents_default (Gemini, GPT-5 nano, Grok), web search on every agent, each through
+ * its official SDK against its loopback server (grok's: xAI's Responses API): coordination as usual,
+ * and the winner's presentation searches, so the final answer carries its citations.
  */
 const script: ServerToolScript = {
 	query: 'typescript 5.9 release notes',
@@ -57,11 +57,12 @@ describe('a web-searching team (dist/cli.js)', () => {
 				events: responsesServerTools,
 			},
 			{
-				id: 'claude',
-				type: 'claude',
-				model: 'claude-sonnet-4-5',
-				protocol: 'anthropic',
-				events: anthropicServerTools,
+				id: 'grok3mini',
+				type: 'grok',
+				// three_agents_default's 'grok-4-fast' has no entry in prices.yaml; this one is priced.
+				model: 'grok-4-fast-reasoning',
+				protocol: 'responses',
+				events: xaiServerTools,
 			},
 		] as const;
 		const agents = [];
@@ -97,7 +98,8 @@ describe('a web-searching team (dist/cli.js)', () => {
 			JSON.stringify((server.requests[0]!.body as { tools?: unknown }).tools);
 		expect(sent(byAgent.get('gemini2.5flash')!)).toContain('"googleSearch"');
 		expect(sent(byAgent.get('gpt5nano')!)).toContain('"type":"web_search"');
-		expect(sent(byAgent.get('claude')!)).toContain('"type":"web_search_20250305"');
+		expect(sent(byAgent.get('grok3mini')!)).toContain('{"type":"web_search"},{"type":"x_search"}');
+		expect(byAgent.get('grok3mini')!.requests[0]!.path).toBe('/v1/responses');
 		const runs = join(root, '.massgen', 'runs');
 		const dir = join(runs, readdirSync(runs)[0]!);
 		const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
@@ -110,8 +112,10 @@ describe('a web-searching team (dist/cli.js)', () => {
 			.split('\n')
 			.map((line) => JSON.parse(line));
 		const searches = events.filter((e) => e.type === 'provider-tool' && e.kind === 'search');
+		// Grok also searches X (a second search); the others search the web once.
 		expect(searches.map((e) => [e.agentId, e.phase, e.query])).toEqual([
 			[winner, 'presentation', script.query],
+			...(winner === 'grok3mini' ? [[winner, 'presentation', `X: ${script.query}`]] : []),
 		]);
 		expect(searches[0].sources.map((s: { url: string }) => s.url)).toEqual(script.sources.map((s) => s.url));
 		// Priced per search: the presenter's cost includes one web search at its vendor's rate.

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { inferBackendType } from '../../../src/core/config/backendSchema.js';
 import { loadConfigFile, loadConfigText } from '../../../src/core/config/loadConfig.js';
 import type { ConfigLoadResult } from '../../../src/core/config/loadConfig.js';
+import { toBackendSettings } from '../../../src/core/config/toSettings.js';
 import type { MassGenConfig } from '../../../src/core/config/schema.js';
 
 const dir = join(__dirname, '..', '..', 'fixtures', 'config', 'valid');
@@ -136,18 +137,21 @@ describe('valid configs', () => {
 		});
 	});
 
-	it("loads MassGen's canonical three-agent config, warning about the one provider tool its backend lacks", () => {
+	it("loads MassGen's canonical three-agent config with every agent's provider tools, and no warning", () => {
 		const result = load('massgen-three-agents.yaml');
 		expect(result.config?.agents.map((a) => [a.id, a.backend.type, a.backend.model])).toEqual([
 			['gemini2.5flash', 'gemini', 'gemini-2.5-flash'],
 			['gpt5nano', 'openai', 'gpt-5-nano'],
 			['grok3mini', 'grok', 'grok-4-fast'],
 		]);
-		expect(result.issues.map((i) => [i.severity, i.line, i.path.at(-1)])).toEqual([
-			['warning', 23, 'enable_web_search'],
+		// grok's web search runs on xAI's Responses API (xaiResponses.ts).
+		expect(result.issues).toEqual([]);
+		expect(result.config!.agents.map((a) => toBackendSettings(a).providerTools)).toEqual([
+			{ webSearch: true },
+			{ webSearch: true, codeExecution: true },
+			{ webSearch: true },
 		]);
-		expect(result.issues[0]!.message).toContain('xAI retired Live Search');
-		// Ignored keys never reach the provider.
+		// The switches never reach the provider as options.
 		for (const agent of result.config!.agents) expect(agent.backend.options).toEqual({});
 	});
 

@@ -31,7 +31,8 @@ describe('provider tool keys in the config', () => {
 			expect(Object.keys(settings(id).options)).toEqual([]);
 		}
 		expect(settings('local').providerTools).toBeUndefined();
-		expect(settings('grok').providerTools).toBeUndefined();
+		// xAI's Responses API (xaiResponses.ts).
+		expect(settings('grok').providerTools).toEqual({ webSearch: true });
 	});
 
 	it('validate names each key a backend cannot honour, with the reason, and no other', () => {
@@ -44,10 +45,6 @@ describe('provider tool keys in the config', () => {
 			[
 				11,
 				"'enable_code_execution' in agents[4].backend is ignored: type ollama is an OpenAI-compatible chat server with no provider-side code execution we know of",
-			],
-			[
-				13,
-				"'enable_web_search' in agents[5].backend is ignored: xAI retired Live Search on the chat completions API that type grok uses (its web_search tool is on xAI's Responses API)",
 			],
 		]);
 	});
