@@ -54,7 +54,9 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.addContext]: (arg) => addContext(deps.picker, deps.panel, arg),
 		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
 		[commandIds.cancelRun]: () => {
-			if (!deps.runs.cancel()) void vscode.window.showInformationMessage('MassGen: no run is active.');
+			if (!deps.runs.cancel()) {
+				void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no run is active.'));
+			}
 		},
 		[commandIds.acceptChanges]: () => changes.accept(),
 		[commandIds.rejectChanges]: () => changes.reject(),
@@ -96,7 +98,7 @@ async function guarded(
 		return await handler(...args);
 	} catch (error) {
 		log.error(`${id}: ${errorDetail(error)}`);
-		void vscode.window.showErrorMessage(`MassGen: ${errorMessage(error)}`);
+		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', errorMessage(error)));
 		return undefined;
 	}
 }

@@ -31,7 +31,8 @@ export function activeEditorState(): EditorState | undefined {
 	return editor && editorStateOf(editor);
 }
 
-const basePrompt = 'The team works on the open workspace (read-only); proposed edits wait for your review.';
+const basePrompt = () =>
+	vscode.l10n.t('The team works on the open workspace (read-only); proposed edits wait for your review.');
 
 /**
  * "MassGen: Ask Team": asks for the question unless it is given, and starts a new conversation (the
@@ -74,18 +75,18 @@ function askQuestion(
 	let attach = attached.label !== undefined;
 	const dropButton: vscode.QuickInputButton = {
 		iconPath: new vscode.ThemeIcon('circle-slash'),
-		tooltip: 'Ask without the file',
+		tooltip: vscode.l10n.t('Ask without the file'),
 	};
 	const describe = () => {
 		box.prompt = attach
-			? `Attached: ${attached.label}. ${basePrompt}`
+			? vscode.l10n.t('Attached: {0}. {1}', attached.label ?? '', basePrompt())
 			: attached.note
-				? `Not attached: ${attached.note}. ${basePrompt}`
-				: basePrompt;
+				? vscode.l10n.t('Not attached: {0}. {1}', attached.note, basePrompt())
+				: basePrompt();
 		box.buttons = attach ? [dropButton] : [];
 	};
-	box.title = 'MassGen: Ask Team';
-	box.placeholder = 'Ask the team a question…';
+	box.title = vscode.l10n.t('MassGen: Ask Team');
+	box.placeholder = vscode.l10n.t('Ask the team a question…');
 	box.ignoreFocusOut = true;
 	describe();
 	return new Promise((resolve) => {
@@ -98,7 +99,7 @@ function askQuestion(
 		box.onDidAccept(() => {
 			const question = box.value.trim();
 			if (!question) {
-				box.validationMessage = 'Type a question for the team.';
+				box.validationMessage = vscode.l10n.t('Type a question for the team.');
 				return;
 			}
 			resolve({ question, attach });

@@ -19,19 +19,31 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 	const named = typeof arg === 'string' && arg ? arg : undefined;
 	const runDir = named ? runDirOf(named) : await pickRunIn(await chooseRunFolder());
 	if (!runDir) {
-		if (named) void vscode.window.showInformationMessage(`MassGen: no run ${named} in this workspace.`);
+		if (named) {
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t('MassGen: no run {0} in this workspace.', named),
+			);
+		}
 		return;
 	}
 	const candidates: FileItem[] = [
-		{ label: 'Final Answer', description: 'final-answer.md', file: 'final-answer.md' },
+		{ label: vscode.l10n.t('Final Answer'), description: 'final-answer.md', file: 'final-answer.md' },
 		{
-			label: 'Result',
-			description: 'result.json: status, winner, votes, changes, usage',
+			label: vscode.l10n.t('Result'),
+			description: vscode.l10n.t('result.json: status, winner, votes, changes, usage'),
 			file: 'result.json',
 		},
-		{ label: 'Events', description: 'events.jsonl: every event of the run', file: 'events.jsonl' },
-		{ label: 'Proposed Changes', description: 'changes.patch', file: 'changes.patch' },
-		{ label: 'Config', description: 'config.yaml (secrets redacted)', file: 'config.yaml' },
+		{
+			label: vscode.l10n.t('Events'),
+			description: vscode.l10n.t('events.jsonl: every event of the run'),
+			file: 'events.jsonl',
+		},
+		{ label: vscode.l10n.t('Proposed Changes'), description: 'changes.patch', file: 'changes.patch' },
+		{
+			label: vscode.l10n.t('Config'),
+			description: vscode.l10n.t('config.yaml (secrets redacted)'),
+			file: 'config.yaml',
+		},
 	];
 	const present = (
 		await Promise.all(
@@ -39,8 +51,8 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 		)
 	).filter((c): c is FileItem => c !== undefined);
 	const picked = await vscode.window.showQuickPick<FileItem>(
-		[...present, { label: '$(folder) Reveal in Explorer', description: runDir, reveal: true }],
-		{ title: `MassGen: Run ${basename(runDir)}` },
+		[...present, { label: vscode.l10n.t('$(folder) Reveal in Explorer'), description: runDir, reveal: true }],
+		{ title: vscode.l10n.t('MassGen: Run {0}', basename(runDir)) },
 	);
 	if (!picked) return;
 	if (picked.reveal) {
@@ -62,7 +74,7 @@ function runDirOf(arg: string): string | undefined {
 async function pickRunIn(folder: vscode.WorkspaceFolder | 'none' | undefined): Promise<string | undefined> {
 	if (folder === 'none') {
 		void vscode.window.showInformationMessage(
-			'MassGen: open a folder first; run logs live in its .massgen/runs/.',
+			vscode.l10n.t('MassGen: open a folder first; run logs live in its .massgen/runs/.'),
 		);
 	}
 	return typeof folder === 'object' ? pickRun(folder.uri.fsPath) : undefined;
@@ -72,18 +84,24 @@ async function pickRun(root: string): Promise<string | undefined> {
 	const runs = await listRuns(root);
 	if (runs.length === 0) {
 		void vscode.window.showInformationMessage(
-			'MassGen: no runs yet in this workspace. Run "MassGen: Ask Team" first.',
+			vscode.l10n.t('MassGen: no runs yet in this workspace. Run "MassGen: Ask Team" first.'),
 		);
 		return undefined;
 	}
 	const picked = await vscode.window.showQuickPick(
 		runs.map((run) => ({
 			label: run.question.split('\n')[0]!.slice(0, 120),
-			description: `${run.status}${run.winner ? ` · winner ${run.winner.agentId}` : ''}`,
+			description: run.winner
+				? vscode.l10n.t('{0} · winner {1}', run.status, run.winner.agentId)
+				: run.status,
 			detail: `${new Date(run.startedAt).toLocaleString()} · ${run.runId}`,
 			runId: run.runId,
 		})),
-		{ title: 'MassGen: Open Run Log', placeHolder: 'Which run?', matchOnDetail: true },
+		{
+			title: vscode.l10n.t('MassGen: Open Run Log'),
+			placeHolder: vscode.l10n.t('Which run?'),
+			matchOnDetail: true,
+		},
 	);
 	return picked ? join(runsDir(root), picked.runId) : undefined;
 }

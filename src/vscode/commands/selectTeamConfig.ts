@@ -42,11 +42,11 @@ export async function selectTeamConfig(configsDir: string): Promise<void> {
 	const mark = (value: string) => (value === current ? '$(check) ' : '');
 	const items: ConfigItem[] = [
 		{
-			label: `${mark('')}Automatic`,
-			description: '.massgen/config.yaml in the workspace, else the default team',
+			label: vscode.l10n.t('{0}Automatic', mark('')),
+			description: vscode.l10n.t('.massgen/config.yaml in the workspace, else the default team'),
 			value: '',
 		},
-		{ label: 'Shipped presets', kind: vscode.QuickPickItemKind.Separator },
+		{ label: vscode.l10n.t('Shipped presets'), kind: vscode.QuickPickItemKind.Separator },
 		...(await presets(configsDir)).map(({ name, summary }) => ({
 			label: `${mark(`${presetPrefix}${name}`)}${name}`,
 			description: summary,
@@ -60,25 +60,30 @@ export async function selectTeamConfig(configsDir: string): Promise<void> {
 			50,
 		);
 		if (files.length) {
-			const untrusted = vscode.workspace.isTrusted ? '' : ' (not used: the workspace is not trusted)';
-			items.push({ label: 'Workspace', kind: vscode.QuickPickItemKind.Separator });
+			const untrusted = vscode.workspace.isTrusted
+				? ''
+				: vscode.l10n.t(' (not used: the workspace is not trusted)');
+			items.push({ label: vscode.l10n.t('Workspace'), kind: vscode.QuickPickItemKind.Separator });
 			for (const file of files.sort((a, b) => a.fsPath.localeCompare(b.fsPath))) {
 				const rel = relative(folder.uri.fsPath, file.fsPath).replace(/\\/g, '/');
 				items.push({ label: `${mark(rel)}${rel}`, description: untrusted || undefined, value: rel });
 			}
 		}
 	}
-	items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(folder-opened) Browse…' });
+	items.push(
+		{ label: '', kind: vscode.QuickPickItemKind.Separator },
+		{ label: vscode.l10n.t('$(folder-opened) Browse…') },
+	);
 	const picked = await vscode.window.showQuickPick(items, {
-		title: 'MassGen: Select Team Config',
-		placeHolder: current ? `Current: ${current}` : 'Current: automatic',
+		title: vscode.l10n.t('MassGen: Select Team Config'),
+		placeHolder: current ? vscode.l10n.t('Current: {0}', current) : vscode.l10n.t('Current: automatic'),
 		matchOnDescription: true,
 	});
 	if (!picked) return;
 	let value = picked.value;
 	if (value === undefined) {
 		const chosen = await vscode.window.showOpenDialog({
-			title: 'MassGen: team config',
+			title: vscode.l10n.t('MassGen: team config'),
 			canSelectMany: false,
 			defaultUri: folder?.uri,
 			filters: { 'MassGen team config': ['yaml', 'yml'] },
@@ -89,5 +94,7 @@ export async function selectTeamConfig(configsDir: string): Promise<void> {
 		value = folder && !rel.startsWith('..') ? rel.replace(/\\/g, '/') : path;
 	}
 	await writeConfigSetting(value);
-	void vscode.window.showInformationMessage(`MassGen: team config set to ${value || 'automatic'}.`);
+	void vscode.window.showInformationMessage(
+		vscode.l10n.t('MassGen: team config set to {0}.', value || vscode.l10n.t('automatic')),
+	);
 }
