@@ -69,7 +69,8 @@ describe('new answers, votes and updates', () => {
 			if (read.isPresentation(request)) return { text: 'final' };
 			call++;
 			if (call === 1) return answer('A answer');
-			if (call === 2) return { reasoning: 'thinking', ...vote('agent1'), latencyMs: 60 };
+			// bob's answer lands ~20 ms into this vote; 1 s leaves a loaded machine room (60 ms did not).
+			if (call === 2) return { reasoning: 'thinking', ...vote('agent1'), latencyMs: 1_000 };
 			return vote(read.voteOptions(request).at(-1)!);
 		};
 		const run = await runTeam(
