@@ -3,6 +3,7 @@ import { approvals } from './approvals';
 import { askBoxChips } from './askBoxChips';
 import { askTeam } from './askTeam';
 import { attachments } from './attachments';
+import { buildTeamKeyboard } from './buildTeamKeyboard';
 import { changes, changesPanel, changesPreview } from './changes';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
@@ -28,6 +29,7 @@ export const scenarios: readonly Scenario[] = [
 	runsView,
 	revertRun,
 	multiRoot,
+	buildTeamKeyboard,
 	// Last: it turns on a user setting for its window (restored when it ends).
 	walkthrough,
 ];
