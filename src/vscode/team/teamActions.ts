@@ -13,7 +13,10 @@ function editableAgent(node: unknown): AgentNode | undefined {
 	if (agent?.kind !== 'agent' || !agent.row || !agent.snapshot) return undefined;
 	if (!agent.snapshot.editable || agent.row.added) {
 		void vscode.window.showInformationMessage(
-			`MassGen: ${agent.snapshot.file} is not your file (a shipped team). Build Team writes one you can edit.`,
+			vscode.l10n.t(
+				'MassGen: {0} is not your file (a shipped team). Build Team writes one you can edit.',
+				agent.snapshot.file,
+			),
 		);
 		return undefined;
 	}
@@ -30,7 +33,7 @@ export async function applyTeamEdit(engine: Engine, file: string, edit: TeamEdit
 	const text = document.getText();
 	const result = engine.team.editTeamConfigText(text, edit);
 	if ('error' in result) {
-		void vscode.window.showErrorMessage(`MassGen: cannot edit ${file}: ${result.error}`);
+		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: cannot edit {0}: {1}', file, result.error));
 		return false;
 	}
 	const wasDirty = document.isDirty;
@@ -41,7 +44,7 @@ export async function applyTeamEdit(engine: Engine, file: string, edit: TeamEdit
 		result.text,
 	);
 	if (!(await vscode.workspace.applyEdit(change))) {
-		void vscode.window.showErrorMessage(`MassGen: ${file} could not be edited.`);
+		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0} could not be edited.', file));
 		return false;
 	}
 	if (!wasDirty) await document.save();
@@ -51,10 +54,10 @@ export async function applyTeamEdit(engine: Engine, file: string, edit: TeamEdit
 export async function removeAgent(engine: () => Promise<Engine>, node: unknown): Promise<boolean> {
 	const agent = editableAgent(node);
 	if (!agent) return false;
-	const remove = 'Remove';
+	const remove = vscode.l10n.t('Remove');
 	const answer = await vscode.window.showWarningMessage(
-		`Remove agent '${agent.row.id}' from ${agent.snapshot.file}?`,
-		{ modal: true, detail: 'Undo in the editor brings it back.' },
+		vscode.l10n.t("Remove agent '{0}' from {1}?", agent.row.id, agent.snapshot.file),
+		{ modal: true, detail: vscode.l10n.t('Undo in the editor brings it back.') },
 		remove,
 	);
 	if (answer !== remove) return false;
@@ -71,8 +74,8 @@ export async function editRole(
 	const role =
 		given ??
 		(await vscode.window.showInputBox({
-			title: `MassGen: role of ${agent.row.id}`,
-			prompt: 'Its system message (empty: none)',
+			title: vscode.l10n.t('MassGen: role of {0}', agent.row.id),
+			prompt: vscode.l10n.t('Its system message (empty: none)'),
 			value: agent.row.role ?? '',
 		}));
 	if (role === undefined) return false;
@@ -89,21 +92,21 @@ export async function changeModel(
 	if (!agent) return false;
 	let model = given;
 	if (model === undefined) {
-		const other = '$(edit) Another model…';
+		const other = vscode.l10n.t('$(edit) Another model…');
 		const listed = await models(agent.row.provider, agent.row.baseUrl);
 		const items = [
 			...listed.map((label) => ({ label, picked: label === agent.row.model })),
 			{ label: other },
 		];
 		const picked = await vscode.window.showQuickPick(items, {
-			title: `MassGen: model of ${agent.row.id} (${agent.row.provider})`,
-			placeHolder: `Now: ${agent.row.model}`,
+			title: vscode.l10n.t('MassGen: model of {0} ({1})', agent.row.id, agent.row.provider),
+			placeHolder: vscode.l10n.t('Now: {0}', agent.row.model),
 		});
 		if (!picked) return false;
 		model =
 			picked.label === other
 				? await vscode.window.showInputBox({
-						title: `MassGen: model of ${agent.row.id}`,
+						title: vscode.l10n.t('MassGen: model of {0}', agent.row.id),
 						value: agent.row.model,
 					})
 				: picked.label;
@@ -116,7 +119,9 @@ export async function changeModel(
 export async function runDemoTeam(): Promise<void> {
 	await writeConfigSetting('preset:demo');
 	void vscode.window.showInformationMessage(
-		'MassGen: the team config is now the demo (scripted agents, no key). Select Team Config or Build Team to change it.',
+		vscode.l10n.t(
+			'MassGen: the team config is now the demo (scripted agents, no key). Select Team Config or Build Team to change it.',
+		),
 	);
 	await vscode.commands.executeCommand(commandIds.askTeam);
 }

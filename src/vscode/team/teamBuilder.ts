@@ -31,13 +31,14 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 	const engine = await deps.engine();
 	const [keys, lm] = await Promise.all([deps.keys(), deps.lmModels().catch(() => [])]);
 	const choices = await vscode.window.withProgress(
-		{ location: vscode.ProgressLocation.Window, title: 'MassGen: looking for models' },
+		{ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('MassGen: looking for models') },
 		() => availableChoices(engine, keys, lm),
 	);
 	if (choices.length === 0) {
 		void vscode.window.showWarningMessage(
-			'MassGen: no model is available here: no VS Code language model, no API key, no local server ' +
-				'(Ollama, LM Studio, vLLM, SGLang). Set an API key, or try the demo team from the Team view.',
+			vscode.l10n.t(
+				'MassGen: no model is available here: no VS Code language model, no API key, no local server (Ollama, LM Studio, vLLM, SGLang). Set an API key, or try the demo team from the Team view.',
+			),
 		);
 		return undefined;
 	}
@@ -52,7 +53,7 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 	const total = () => 5 + state.members.length;
 	const step = (name: string, index: () => number): BuilderStep => ({
 		name,
-		title: 'MassGen: Build Team',
+		title: vscode.l10n.t('MassGen: Build Team'),
 		step: index(),
 		totalSteps: total(),
 		...(deps.onStep ? { onStep: deps.onStep } : {}),
@@ -63,7 +64,7 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 			items,
 			{
 				canSelectMany: true,
-				placeholder: 'Members of the team (two or more agents compare and vote)',
+				placeholder: vscode.l10n.t('Members of the team (two or more agents compare and vote)'),
 				selected: state.members,
 			},
 		);
@@ -79,7 +80,7 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 		const role = await askInput(
 			step(`role:${i}`, () => 2 + i),
 			{
-				prompt: `Role of ${member.type}:${member.model} (its system message; empty: none)`,
+				prompt: vscode.l10n.t('Role of {0}:{1} (its system message; empty: none)', member.type, member.model),
 				value: state.roles[i] ?? '',
 			},
 		);
@@ -103,16 +104,16 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 		const levels = ['lenient', 'balanced', 'strict'].map((label) => ({
 			label,
 			description: {
-				lenient: 'agents vote readily (fewer rounds, the default)',
-				balanced: 'vote when an answer is clearly good',
-				strict: 'answer again unless an answer is excellent',
+				lenient: vscode.l10n.t('agents vote readily (fewer rounds, the default)'),
+				balanced: vscode.l10n.t('vote when an answer is clearly good'),
+				strict: vscode.l10n.t('answer again unless an answer is excellent'),
 			}[label],
 		}));
 		const picked = await askPick(
 			step('voting', () => state.members.length + 2),
 			levels,
 			{
-				placeholder: 'Voting sensitivity',
+				placeholder: vscode.l10n.t('Voting sensitivity'),
 			},
 		);
 		if (!picked || picked === back) return picked;
@@ -124,19 +125,20 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 		const cap = await askInput(
 			step('answers', () => state.members.length + 3),
 			{
-				prompt: 'Answers per agent before it must vote (empty: no cap)',
+				prompt: vscode.l10n.t('Answers per agent before it must vote (empty: no cap)'),
 				value: state.options.maxAnswersPerAgent?.toString() ?? '',
-				validate: (v) => (v === '' || /^[1-9]\d*$/.test(v) ? undefined : 'a whole number, or empty'),
+				validate: (v) =>
+					v === '' || /^[1-9]\d*$/.test(v) ? undefined : vscode.l10n.t('a whole number, or empty'),
 			},
 		);
 		if (cap === undefined || cap === back) return cap;
 		const timeout = await askInput(
 			step('timeout', () => state.members.length + 4),
 			{
-				prompt: 'Coordination timeout in seconds (empty: 1800)',
+				prompt: vscode.l10n.t('Coordination timeout in seconds (empty: 1800)'),
 				value: state.options.orchestratorTimeoutSeconds?.toString() ?? '',
 				validate: (v) =>
-					v === '' || /^[1-9]\d*$/.test(v) ? undefined : 'a whole number of seconds, or empty',
+					v === '' || /^[1-9]\d*$/.test(v) ? undefined : vscode.l10n.t('a whole number of seconds, or empty'),
 			},
 		);
 		if (timeout === undefined) return undefined;
@@ -151,13 +153,15 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 	const folder = teamFolder();
 	steps.push(async () => {
 		const places = [
-			...(folder ? [{ label: 'This workspace', description: '.massgen/config.yaml', user: false }] : []),
-			{ label: 'For me, in every workspace', description: userTeamFile(), user: true },
+			...(folder
+				? [{ label: vscode.l10n.t('This workspace'), description: '.massgen/config.yaml', user: false }]
+				: []),
+			{ label: vscode.l10n.t('For me, in every workspace'), description: userTeamFile(), user: true },
 		];
 		const picked = await askPick(
 			step('where', () => total()),
 			places,
-			{ placeholder: 'Where to keep the team' },
+			{ placeholder: vscode.l10n.t('Where to keep the team') },
 		);
 		if (!picked || picked === back) return picked;
 		state.user = picked[0]?.user ?? false;
@@ -195,15 +199,15 @@ async function writeTeam(
 	if (!loaded.config) {
 		const first = loaded.issues[0];
 		void vscode.window.showErrorMessage(
-			`MassGen: the team is not valid: ${first?.message ?? 'unknown error'}`,
+			vscode.l10n.t('MassGen: the team is not valid: {0}', first?.message ?? vscode.l10n.t('unknown error')),
 		);
 		return undefined;
 	}
 	const uri = vscode.Uri.file(file);
 	if (await exists(uri)) {
-		const overwrite = 'Overwrite';
+		const overwrite = vscode.l10n.t('Overwrite');
 		const answer = await vscode.window.showWarningMessage(
-			`${file} exists. Overwrite it with the new team?`,
+			vscode.l10n.t('{0} exists. Overwrite it with the new team?', file),
 			{ modal: true },
 			overwrite,
 		);
@@ -239,9 +243,9 @@ async function offerToClearSetting(
 	file: string,
 	folder: vscode.WorkspaceFolder | undefined,
 ): Promise<void> {
-	const use = 'Use the New Team';
+	const use = vscode.l10n.t('Use the New Team');
 	const answer = await vscode.window.showInformationMessage(
-		`MassGen: the massgen.config setting (${setting}) takes precedence over ${file}.`,
+		vscode.l10n.t('MassGen: the massgen.config setting ({0}) takes precedence over {1}.', setting, file),
 		use,
 	);
 	if (answer !== use) return;

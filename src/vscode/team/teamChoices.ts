@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import type { BackendType } from '../../core/config/backendSchema.js';
 import type { Engine } from '../run/loadEngine.js';
@@ -20,12 +21,12 @@ const keyedTypes = keyProviders
 	.map((p) => p.types)
 	.filter((type) => type !== 'azure_openai') as BackendType[];
 
-const keySourceWords = {
-	config: 'in the config',
-	secrets: 'stored',
-	env: 'in the environment',
-	dotenv: 'in .env',
-};
+const keySourceWords = () => ({
+	config: vscode.l10n.t('in the config'),
+	secrets: vscode.l10n.t('stored'),
+	env: vscode.l10n.t('in the environment'),
+	dotenv: vscode.l10n.t('in .env'),
+});
 
 /**
  * What is available here, for the builder: VS Code chat models (`selectChatModels`), providers
@@ -40,7 +41,7 @@ export async function availableChoices(
 	const lm = lmModels.map((model): MemberChoice => ({
 		type: 'vscode_lm',
 		model: model.id,
-		group: 'VS Code language models (no key)',
+		group: vscode.l10n.t('VS Code language models (no key)'),
 		label: model.name || model.family,
 		description: `${model.vendor} · ${model.family}`,
 	}));
@@ -49,7 +50,7 @@ export async function availableChoices(
 		if (!key.key || key.source === 'none') return [];
 		const label = keyProviders.find((p) => p.types === type)?.label ?? type;
 		const variable = key.variables[0] ?? '';
-		return [{ type, key: key.key, group: `${label} (${variable} ${keySourceWords[key.source]})` }];
+		return [{ type, key: key.key, group: `${label} (${variable} ${keySourceWords()[key.source]})` }];
 	});
 	const [lists, servers] = await Promise.all([
 		Promise.all(keyed.map((provider) => engine.team.listProviderModels(provider.type, provider.key))),
@@ -57,7 +58,10 @@ export async function availableChoices(
 	]);
 	const fromKeys = keyed.flatMap((provider, index) => {
 		const list = lists[index]!;
-		const group = list.from === 'api' ? provider.group : `${provider.group}: suggested models (${list.note})`;
+		const group =
+			list.from === 'api'
+				? provider.group
+				: vscode.l10n.t('{0}: suggested models ({1})', provider.group, list.note ?? '');
 		return list.models.map((model): MemberChoice => ({ type: provider.type, model, group, label: model }));
 	});
 	const local = servers.flatMap((server) =>
@@ -65,7 +69,7 @@ export async function availableChoices(
 			type: server.type as BackendType,
 			model,
 			baseUrl: server.baseUrl,
-			group: `${server.type} at ${server.baseUrl} (no key)`,
+			group: vscode.l10n.t('{0} at {1} (no key)', server.type, server.baseUrl),
 			label: model,
 		})),
 	);

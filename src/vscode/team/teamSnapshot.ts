@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import { formatIssue } from '../../core/config/configIssue.js';
 import { loadConfigFile } from '../../core/config/loadConfig.js';
@@ -51,7 +52,7 @@ export async function readTeamSnapshot(inputs: TeamSnapshotInputs): Promise<Team
 	const loaded = await loadConfigFile(file);
 	if (!loaded.config) {
 		const first = loaded.issues.find((issue) => issue.severity === 'error');
-		const message = first ? formatIssue(first) : `${file}: cannot be read`;
+		const message = first ? formatIssue(first) : vscode.l10n.t('{0}: cannot be read', file);
 		return { file, kind, editable, agents: [], problem: { kind: 'config', message }, notes: [] };
 	}
 	const host = lmVerdict(models);
@@ -84,13 +85,17 @@ function lmVerdict(models: readonly ChatModelInfo[]): HostVerdict {
 	return (agent) => {
 		if (agent.backend.type !== 'vscode_lm') return undefined;
 		const model = pickChatModel(models, agent.backend.model);
-		if (model) return { available: true, reason: `VS Code model ${describeChatModel(model)}` };
+		if (model) {
+			return { available: true, reason: vscode.l10n.t('VS Code model {0}', describeChatModel(model)) };
+		}
 		const offer = models.length
-			? `available: ${[...new Set(models.map((m) => m.family))].join(', ')}`
-			: 'VS Code has no language models: sign in to GitHub Copilot, or install another model provider';
+			? vscode.l10n.t('available: {0}', [...new Set(models.map((m) => m.family))].join(', '))
+			: vscode.l10n.t(
+					'VS Code has no language models: sign in to GitHub Copilot, or install another model provider',
+				);
 		return {
 			available: false,
-			reason: `no VS Code language model matches '${agent.backend.model}' (${offer})`,
+			reason: vscode.l10n.t("no VS Code language model matches '{0}' ({1})", agent.backend.model, offer),
 		};
 	};
 }

@@ -10,12 +10,12 @@ export type TeamNode =
 	| { readonly kind: 'note'; readonly text: string }
 	| { readonly kind: 'demo' };
 
-const kindLabels: Record<TeamSnapshot['kind'], string> = {
-	workspace: 'workspace team',
-	setting: 'from the massgen.config setting',
-	preset: 'shipped preset',
-	default: 'default team: only what is available',
-};
+const kindLabels = (): Record<TeamSnapshot['kind'], string> => ({
+	workspace: vscode.l10n.t('workspace team'),
+	setting: vscode.l10n.t('from the massgen.config setting'),
+	preset: vscode.l10n.t('shipped preset'),
+	default: vscode.l10n.t('default team: only what is available'),
+});
 
 /** The rows of the Team view, in order: where the team comes from, its agents, what stops a run. */
 export function teamNodes(snapshot: TeamSnapshot | undefined, message?: string): TeamNode[] {
@@ -33,12 +33,12 @@ export function teamItem(node: TeamNode): vscode.TreeItem {
 	switch (node.kind) {
 		case 'source': {
 			const item = new vscode.TreeItem(basename(node.snapshot.file));
-			item.description = kindLabels[node.snapshot.kind];
+			item.description = kindLabels()[node.snapshot.kind];
 			item.tooltip = node.snapshot.file;
 			item.iconPath = new vscode.ThemeIcon('organization');
 			item.resourceUri = vscode.Uri.file(node.snapshot.file);
 			item.contextValue = 'source';
-			item.command = { command: commandIds.teamOpenConfig, title: 'Open Team Config' };
+			item.command = { command: commandIds.teamOpenConfig, title: vscode.l10n.t('Open Team Config') };
 			return item;
 		}
 		case 'agent':
@@ -58,11 +58,11 @@ export function teamItem(node: TeamNode): vscode.TreeItem {
 			return item;
 		}
 		case 'demo': {
-			const item = new vscode.TreeItem('Run demo team');
-			item.description = 'scripted agents: no key, no network';
+			const item = new vscode.TreeItem(vscode.l10n.t('Run demo team'));
+			item.description = vscode.l10n.t('scripted agents: no key, no network');
 			item.iconPath = new vscode.ThemeIcon('play');
 			item.contextValue = 'demo';
-			item.command = { command: commandIds.teamRunDemo, title: 'Run Demo Team' };
+			item.command = { command: commandIds.teamRunDemo, title: vscode.l10n.t('Run Demo Team') };
 			return item;
 		}
 	}
@@ -70,13 +70,15 @@ export function teamItem(node: TeamNode): vscode.TreeItem {
 
 function agentItem(row: TeamAgentRow, snapshot: TeamSnapshot): vscode.TreeItem {
 	const item = new vscode.TreeItem(row.id);
-	const leftOut = row.available && !row.willRun ? ' (not run)' : '';
+	const leftOut = row.available && !row.willRun ? vscode.l10n.t(' (not run)') : '';
 	item.description = `${row.provider}/${row.model} · ${row.reason}${leftOut}`;
 	// Plain text: a role is the user's text, not Markdown to render.
 	item.tooltip = [
 		`${row.id} — ${row.provider} / ${row.model}`,
-		`${row.available ? 'Available' : 'Not available'}: ${row.reason}`,
-		row.role ? `Role: ${row.role}` : 'No role (system message)',
+		row.available
+			? vscode.l10n.t('Available: {0}', row.reason)
+			: vscode.l10n.t('Not available: {0}', row.reason),
+		row.role ? vscode.l10n.t('Role: {0}', row.role) : vscode.l10n.t('No role (system message)'),
 	].join('\n');
 	item.iconPath = row.available
 		? new vscode.ThemeIcon(

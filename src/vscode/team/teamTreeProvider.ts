@@ -59,7 +59,7 @@ export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvi
 
 	private async _readTeam(): Promise<TeamRead> {
 		const folder = teamFolder();
-		if (!folder) return { message: 'Open a folder: a team works on a workspace folder.' };
+		if (!folder) return { message: vscode.l10n.t('Open a folder: a team works on a workspace folder.') };
 		const root = folder.uri.fsPath;
 		const trusted = vscode.workspace.isTrusted;
 		try {
@@ -87,7 +87,7 @@ export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvi
 			return { snapshot };
 		} catch (error) {
 			this._source.log.error(`Team view: ${errorMessage(error)}`);
-			return { message: `The team could not be read: ${errorMessage(error)}` };
+			return { message: vscode.l10n.t('The team could not be read: {0}', errorMessage(error)) };
 		}
 	}
 }

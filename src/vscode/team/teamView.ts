@@ -98,7 +98,11 @@ export class TeamView extends Disposable {
 			[commandIds.teamRefresh]: () => this.provider.refresh(),
 			[commandIds.teamOpenConfig]: async () => {
 				const { snapshot, message } = await this.provider.snapshot();
-				if (!snapshot) return void vscode.window.showInformationMessage(`MassGen: ${message ?? 'no team'}`);
+				if (!snapshot) {
+					return void vscode.window.showInformationMessage(
+						vscode.l10n.t('MassGen: {0}', message ?? vscode.l10n.t('no team')),
+					);
+				}
 				await vscode.window.showTextDocument(vscode.Uri.file(snapshot.file));
 			},
 			[commandIds.teamRemoveAgent]: (node) => edited(removeAgent(engine, node)),

@@ -20,8 +20,10 @@ const placeholders = (text: string) => [...text.matchAll(/\{[^}]+\}/g)].map((m) 
 
 /**
  * docs/l10n.md: the extension's runtime strings are `vscode.l10n.t` messages keyed by their English
- * text. The strings are extracted from `src` by the real extractor (`@vscode/l10n-dev`, the one
- * `npm run l10n:export` runs), so a message added to the code and not to the bundles fails here.
+ * text (English needs no bundle: VS Code shows the message itself). The strings are extracted from
+ * `src` by the real extractor (`@vscode/l10n-dev`, the one `npm run l10n:export` runs to write
+ * `out/l10n/bundle.l10n.json` for a translator), so a message added to the code and not to the German
+ * bundle fails here.
  */
 describe('l10n bundles: every vscode.l10n.t message of src has its German text', () => {
 	let extracted: l10nJsonFormat;
@@ -39,10 +41,6 @@ describe('l10n bundles: every vscode.l10n.t message of src has its German text',
 
 	it('finds the messages (the extractor read the sources)', () => {
 		expect(extracted['MassGen: Set API Key']).toBe('MassGen: Set API Key');
-	});
-
-	it('l10n/bundle.l10n.json is the current extraction (npm run l10n:export)', () => {
-		expect(read('l10n/bundle.l10n.json')).toEqual(extracted);
 	});
 
 	it('the German bundle has every message and no message the code no longer uses', () => {
