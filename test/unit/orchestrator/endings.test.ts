@@ -55,7 +55,7 @@ describe('timeouts', () => {
 			if (read.isPresentation(request)) return { text: 'carol final', latencyMs: 0 };
 			carolCalls++;
 			return carolCalls === 1
-				? { ...answer('C answer'), latencyMs: 60 }
+				? { ...answer('C answer'), latencyMs: 600 }
 				: { ...vote('agent3'), latencyMs: 10_000 };
 		};
 		const run = await runTeam(
@@ -64,7 +64,9 @@ describe('timeouts', () => {
 				{ id: 'bob', handler: bob },
 				{ id: 'carol', handler: lookFirst(carol) },
 			],
-			{ settings: { coordinationTimeoutMs: 250, staleCallRestartFraction: 0 } },
+			// Wide gaps (alice and bob vote at once, carol answers at 600 ms, the timeout at 1.5 s) so a
+			// loaded machine keeps the order.
+			{ settings: { coordinationTimeoutMs: 1_500, staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('votes-invalidated')[0]!.voters.sort()).toEqual(['alice', 'bob']);
 		expect(run.of('winner-selected')[0]).toMatchObject({ agentId: 'carol', tally: { carol: 1 } });
@@ -221,7 +223,8 @@ describe('single agent and file changes', () => {
 		const run = await runTeam(
 			[
 				{ id: 'alice', handler: alice },
-				{ id: 'bob', handler: bob, options: { latencyMs: 30 } },
+				// bob's first look comes 500 ms in: alice's edit and answer (at once) are in by then.
+				{ id: 'bob', handler: bob, options: { latencyMs: 500 } },
 			],
 			{ root, settings: { staleCallRestartFraction: 0 } },
 		);
