@@ -2,7 +2,9 @@
  * `massgen.providerTools` (allow | ask | deny, default ask): the run's one decision on provider-side
  * web search and code execution (issue 15). The strictest of the user, workspace and folder values
  * applies: a cloned repository's settings can refuse the tools, never allow them for the user. `ask`
- * is a modal once per run, before the first request that would enable them (Escape denies).
+ * is one notification per run, before the first request that would enable them: not a modal, so the
+ * window stays usable while the run waits (to look at the team, say); dismissing it or cancelling the
+ * run denies.
  */
 import * as vscode from 'vscode';
 import type {
@@ -14,28 +16,38 @@ import type {
 export const providerToolsSettingKey = 'massgen.providerTools';
 const strictness: readonly ProviderToolsMode[] = ['allow', 'ask', 'deny'];
 
-export function providerToolsPolicy(folder: vscode.Uri): ProviderToolsPolicy {
+/** The questions shown (newest last, at most 20): in-host tests read it, as `ApprovalPrompts.notifications`. */
+export const providerToolsQuestions: string[] = [];
+
+export function providerToolsPolicy(folder: vscode.Uri, signal?: AbortSignal): ProviderToolsPolicy {
 	const inspected = vscode.workspace
 		.getConfiguration(undefined, folder)
 		.inspect<unknown>(providerToolsSettingKey);
 	const values = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
 	const modes = values.filter((v): v is ProviderToolsMode => strictness.includes(v as ProviderToolsMode));
 	const mode = modes.length ? strictness[Math.max(...modes.map((m) => strictness.indexOf(m)))]! : 'ask';
+	const ask = (agents: readonly ProviderToolsAgent[]) => askOnce(agents, signal);
 	return { mode, source: providerToolsSettingKey, ...(mode === 'ask' ? { ask } : {}) };
 }
 
-async function ask(agents: readonly ProviderToolsAgent[]): Promise<boolean> {
-	const allow = 'Allow for This Run';
+async function askOnce(
+	agents: readonly ProviderToolsAgent[],
+	signal: AbortSignal | undefined,
+): Promise<boolean> {
+	const allow = vscode.l10n.t('Allow for This Run');
+	const deny = vscode.l10n.t('Deny');
 	const who = agents.map((a) => `${a.agentId} (${a.tools.join(', ')})`).join(', ');
-	const choice = await vscode.window.showWarningMessage(
-		'MassGen: allow provider-side tools for this run?',
-		{
-			modal: true,
-			detail:
-				`${who} would use tools the provider runs on its side, so they cannot be approved call by call. ` +
-				`Denied, the agents answer without them. ${providerToolsSettingKey} decides without asking.`,
-		},
-		allow,
+	const message = vscode.l10n.t(
+		'MassGen: allow provider-side tools for this run? {0} would use tools the provider runs on its side, so they cannot be approved call by call. Denied, the agents answer without them; {1} decides without asking.',
+		who,
+		providerToolsSettingKey,
 	);
+	providerToolsQuestions.push(message);
+	if (providerToolsQuestions.length > 20) providerToolsQuestions.shift();
+	const cancelled = new Promise<undefined>((resolve) => {
+		if (signal?.aborted) resolve(undefined);
+		signal?.addEventListener('abort', () => resolve(undefined), { once: true });
+	});
+	const choice = await Promise.race([vscode.window.showWarningMessage(message, allow, deny), cancelled]);
 	return choice === allow;
 }

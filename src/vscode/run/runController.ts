@@ -332,7 +332,7 @@ export class RunController extends Disposable implements RunService {
 				onLogError: (error) => log.error(`run log: ${errorMessage(error)}`),
 				...(tools ? { tools } : {}),
 				...budgetOptions(folder.uri),
-				providerTools: providerToolsPolicy(folder.uri),
+				providerTools: providerToolsPolicy(folder.uri, abort.signal),
 				onControl: (control) => (this._control = control),
 			});
 			batcher.flush();
