@@ -17,9 +17,6 @@ export function ignoresMassgen(gitignore: string): boolean {
 		.some((line) => /^\/?\.massgen\/?(\*\*?)?$/.test(line));
 }
 
-const add = 'Add to .gitignore';
-const never = 'Never';
-
 /** The question and its three answers; in-host tests answer it themselves. */
 export type AskGitignore = (message: string, ...choices: string[]) => Thenable<string | undefined>;
 
@@ -41,10 +38,15 @@ export class GitignoreOffer {
 		const gitignore = await readFile(join(root, '.gitignore'), 'utf8').catch(() => '');
 		if (ignoresMassgen(gitignore)) return;
 		this._asked.add(root);
+		const add = vscode.l10n.t('Add to .gitignore');
+		const never = vscode.l10n.t('Never');
 		const choice = await this._ask(
-			`MassGen keeps its run logs in ${folder.name}/.massgen/. Add it to .gitignore so they are not committed?`,
+			vscode.l10n.t(
+				'MassGen keeps its run logs in {0}/.massgen/. Add it to .gitignore so they are not committed?',
+				folder.name,
+			),
 			add,
-			'Not now',
+			vscode.l10n.t('Not now'),
 			never,
 		);
 		if (choice === never) await this._memento.update(neverKey, true);

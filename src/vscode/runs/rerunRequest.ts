@@ -3,6 +3,7 @@
  * (paths and ranges; the files are read again now). Diagnostics, terminal and pasted text are
  * recorded without their contents, so they cannot be given again and are named as left out.
  */
+import * as vscode from 'vscode';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -35,7 +36,7 @@ export function rerunAttachments(records: readonly AttachmentRecord[]): RerunAtt
 			case 'diff':
 				if (record.source === 'working-tree' || record.source === 'staged') {
 					requests.push({ kind: 'diff', source: record.source });
-				} else leftOut.push(`diff: ${record.source}`);
+				} else leftOut.push(vscode.l10n.t('diff: {0}', record.source));
 				break;
 			default:
 				leftOut.push(`${record.kind}: ${record.source}`);

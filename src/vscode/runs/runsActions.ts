@@ -44,7 +44,7 @@ export class RunsActions {
 	async continue(node: unknown, question?: unknown): Promise<void> {
 		const last = lastTurnOf(node);
 		if (!last) return;
-		const asked = await questionFrom(question, `Continue: ${last.turn.question}`);
+		const asked = await questionFrom(question, vscode.l10n.t('Continue: {0}', last.turn.question));
 		if (asked) await this._start(last.root, { question: asked, kind: 'ask', continueFrom: last.turn.runId });
 	}
 
@@ -52,7 +52,7 @@ export class RunsActions {
 	async fork(node: unknown, question?: unknown): Promise<void> {
 		const turn = turnOf(node);
 		if (!turn) return;
-		const asked = await questionFrom(question, `Fork from: ${turn.turn.question}`);
+		const asked = await questionFrom(question, vscode.l10n.t('Fork from: {0}', turn.turn.question));
 		if (!asked) return;
 		await this._start(turn.root, { question: asked, kind: 'ask', continueFrom: turn.turn.runId, fork: true });
 	}
@@ -65,7 +65,10 @@ export class RunsActions {
 		const { requests, leftOut } = rerunAttachments(await recordedAttachments(runDir).catch(() => []));
 		if (leftOut.length) {
 			void vscode.window.showWarningMessage(
-				`MassGen: re-running without ${leftOut.join(', ')} (its text is not kept in the run).`,
+				vscode.l10n.t(
+					'MassGen: re-running without {0} (its text is not kept in the run).',
+					leftOut.join(', '),
+				),
 			);
 		}
 		const parent = turn.turn.parentRunId;
@@ -90,14 +93,14 @@ export class RunsActions {
 		if (!turn) return;
 		const paths = await changedPaths(join(runsDir(turn.root), turn.turn.runId));
 		if (paths.length === 0) {
-			void vscode.window.showInformationMessage('MassGen: this run proposed no changes.');
+			void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: this run proposed no changes.'));
 			return;
 		}
 		const picked = await vscode.window.showQuickPick(
 			paths.map((path) => ({ label: path })),
 			{
-				title: `MassGen: files changed by "${turn.turn.question.split('\n')[0]}"`,
-				placeHolder: 'Open which file?',
+				title: vscode.l10n.t('MassGen: files changed by "{0}"', turn.turn.question.split('\n')[0]),
+				placeHolder: vscode.l10n.t('Open which file?'),
 			},
 		);
 		if (!picked) return;
@@ -106,7 +109,7 @@ export class RunsActions {
 			await vscode.window.showTextDocument(uri, { preview: true });
 		} catch {
 			void vscode.window.showInformationMessage(
-				`MassGen: ${picked.label} does not exist in the workspace now.`,
+				vscode.l10n.t('MassGen: {0} does not exist in the workspace now.', picked.label),
 			);
 		}
 	}
@@ -138,9 +141,14 @@ export class RunsActions {
 		const turns = uniqueTurns(nodes.flatMap(turnsOf));
 		if (turns.length === 0) return;
 		const what =
-			turns.length === 1 ? `the run "${turns[0]!.turn.question.split('\n')[0]}"` : `${turns.length} runs`;
+			turns.length === 1
+				? vscode.l10n.t('the run "{0}"', turns[0]!.turn.question.split('\n')[0])
+				: vscode.l10n.t('{0} runs', turns.length);
 		const sure = await this._confirm(
-			`Delete ${what}? Its run directory (log, answers, proposed changes) is removed from .massgen/runs/.`,
+			vscode.l10n.t(
+				'Delete {0}? Its run directory (log, answers, proposed changes) is removed from .massgen/runs/.',
+				what,
+			),
 			'Delete',
 		);
 		if (!sure) return;
@@ -148,8 +156,13 @@ export class RunsActions {
 		const pending = turns.filter((t) => isPending(t.turn) || t.turn.runId === pendingRunId);
 		if (pending.length > 0) {
 			const anyway = await this._confirm(
-				`${pending.length === 1 ? 'One run has' : `${pending.length} runs have`} changes that were never accepted or rejected. Delete them too?`,
-				'Delete Anyway',
+				pending.length === 1
+					? vscode.l10n.t('One run has changes that were never accepted or rejected. Delete them too?')
+					: vscode.l10n.t(
+							'{0} runs have changes that were never accepted or rejected. Delete them too?',
+							pending.length,
+						),
+				vscode.l10n.t('Delete Anyway'),
 			);
 			if (!anyway) return;
 		}
@@ -157,7 +170,7 @@ export class RunsActions {
 			for (const [root, ids] of groupByRoot(turns)) await deleteRuns(root, ids);
 			this._deps.log.info(`runs view: deleted ${turns.map((t) => t.turn.runId).join(', ')}`);
 		} catch (error) {
-			void vscode.window.showErrorMessage(`MassGen: cannot delete: ${errorMessage(error)}`);
+			void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: cannot delete: {0}', errorMessage(error)));
 		} finally {
 			this._deps.refresh();
 		}
@@ -188,10 +201,10 @@ async function modalConfirm(message: string, button: string): Promise<boolean> {
 function askFollowUp(title: string): Thenable<string | undefined> {
 	return vscode.window
 		.showInputBox({
-			title: `MassGen: ${title.split('\n')[0]!.slice(0, 80)}`,
-			prompt: 'The follow-up question; the team sees the earlier turns.',
+			title: vscode.l10n.t('MassGen: {0}', title.split('\n')[0]!.slice(0, 80)),
+			prompt: vscode.l10n.t('The follow-up question; the team sees the earlier turns.'),
 			ignoreFocusOut: true,
-			validateInput: (value) => (value.trim() ? undefined : 'Type a question.'),
+			validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Type a question.')),
 		})
 		.then((value) => value?.trim() || undefined);
 }

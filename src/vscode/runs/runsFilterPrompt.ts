@@ -9,14 +9,14 @@ export async function promptRunsFilter(current: RunsFilter): Promise<RunsFilter 
 		picked: current.statuses.includes(status),
 	}));
 	const picked = await vscode.window.showQuickPick(items, {
-		title: 'MassGen: Filter Runs (1/2) — statuses to show; none = all',
+		title: vscode.l10n.t('MassGen: Filter Runs (1/2) — statuses to show; none = all'),
 		canPickMany: true,
 	});
 	if (!picked) return undefined;
 	const text = await vscode.window.showInputBox({
-		title: 'MassGen: Filter Runs (2/2) — text in the question, answer, run id or winner',
+		title: vscode.l10n.t('MassGen: Filter Runs (2/2) — text in the question, answer, run id or winner'),
 		value: current.text,
-		prompt: 'Leave empty to match any text.',
+		prompt: vscode.l10n.t('Leave empty to match any text.'),
 	});
 	if (text === undefined) return undefined;
 	const statuses: TurnStatus[] = picked.map((item) => item.status);

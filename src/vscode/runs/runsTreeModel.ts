@@ -2,6 +2,7 @@
  * The Runs view's tree as plain data (no `vscode`, so it is unit-tested as is): folders (only with
  * more than one), sessions, turns, and how each row looks. `runsTreeProvider` maps it to TreeItems.
  */
+import * as vscode from 'vscode';
 import type { SessionLine, TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { matchesFilter, type RunsFilter } from './runsFilter.js';
 
@@ -107,7 +108,15 @@ const statusLook: Record<TurnSummary['status'], { icon: string; color: string }>
 /** '' for no changes, `changes pending`, `accepted`, `partly accepted`, `rejected`, `reverted`. */
 function outcomeText(outcome: TurnSummary['changes']): string {
 	if (outcome === 'none') return '';
-	return outcome === 'pending' ? 'changes pending' : outcome.replace('-', ' ');
+	const words: Record<Exclude<TurnSummary['changes'], 'none'>, string> = {
+		pending: vscode.l10n.t('changes pending'),
+		accepted: vscode.l10n.t('accepted'),
+		'partly-accepted': vscode.l10n.t('partly accepted'),
+		rejected: vscode.l10n.t('rejected'),
+		reverted: vscode.l10n.t('reverted'),
+		superseded: vscode.l10n.t('superseded'),
+	};
+	return words[outcome];
 }
 
 export function lookOf(node: RunsNode, now: Date, newestSessionId?: string): NodeLook {
@@ -135,14 +144,14 @@ function sessionLook(node: SessionNode, now: Date, newestSessionId: string | und
 	const description = [
 		plural(session.turns.length, 'turn'),
 		relativeTime(last.startedAt, now),
-		session.forkedFrom ? 'fork' : '',
-		node.pinned ? 'pinned' : '',
+		session.forkedFrom ? vscode.l10n.t('fork') : '',
+		node.pinned ? vscode.l10n.t('pinned') : '',
 	].filter(Boolean);
 	const tooltip = [
 		`**${escapeMarkdown(firstLine(first.question))}**`,
-		`${plural(session.turns.length, 'turn')}, last ${fullDate(last.startedAt)}`,
-		session.forkedFrom ? `Forked from run \`${session.forkedFrom}\`` : '',
-		node.pinned ? 'Pinned: kept by `massgen.runs.keep`' : '',
+		vscode.l10n.t('{0}, last {1}', plural(session.turns.length, 'turn'), fullDate(last.startedAt)),
+		session.forkedFrom ? vscode.l10n.t('Forked from run `{0}`', session.forkedFrom) : '',
+		node.pinned ? vscode.l10n.t('Pinned: kept by `massgen.runs.keep`') : '',
 	].filter(Boolean);
 	return {
 		label: firstLine(first.question),
@@ -165,16 +174,20 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 		outcome,
 	].filter(Boolean);
 	const facts = [
-		`Status: ${turn.status}`,
-		turn.winner ? `Winner: ${turn.winner.agentId} (${turn.winner.label})` : 'No winner',
-		`Cost: ${cost || 'no price'}`,
+		vscode.l10n.t('Status: {0}', turn.status),
+		turn.winner
+			? vscode.l10n.t('Winner: {0} ({1})', turn.winner.agentId, turn.winner.label)
+			: vscode.l10n.t('No winner'),
+		vscode.l10n.t('Cost: {0}', cost || vscode.l10n.t('no price')),
 	];
 	const tooltip = [
 		`**${escapeMarkdown(firstLine(turn.question))}**`,
 		facts.join(' · '),
-		`Started ${fullDate(turn.startedAt)}`,
-		turn.changes === 'none' ? 'No changes proposed' : `Changes: ${turn.changes}`,
-		`Run \`${turn.runId}\``,
+		vscode.l10n.t('Started {0}', fullDate(turn.startedAt)),
+		turn.changes === 'none'
+			? vscode.l10n.t('No changes proposed')
+			: vscode.l10n.t('Changes: {0}', turn.changes),
+		vscode.l10n.t('Run `{0}`', turn.runId),
 	];
 	const words = ['turn', ...(node.isLast ? ['last'] : []), ...changeWords(turn.changes)];
 	return {
@@ -196,12 +209,12 @@ export function relativeTime(iso: string, now: Date): string {
 	const at = Date.parse(iso);
 	if (Number.isNaN(at)) return iso;
 	const minutes = Math.floor((now.getTime() - at) / 60_000);
-	if (minutes < 1) return 'just now';
-	if (minutes < 60) return `${minutes}m ago`;
+	if (minutes < 1) return vscode.l10n.t('just now');
+	if (minutes < 60) return vscode.l10n.t('{0}m ago', minutes);
 	const hours = Math.floor(minutes / 60);
-	if (hours < 24) return `${hours}h ago`;
+	if (hours < 24) return vscode.l10n.t('{0}h ago', hours);
 	const days = Math.floor(hours / 24);
-	if (days < 30) return `${days}d ago`;
+	if (days < 30) return vscode.l10n.t('{0}d ago', days);
 	return new Date(at).toISOString().slice(0, 10);
 }
 
@@ -218,7 +231,7 @@ function fullDate(iso: string): string {
 }
 
 function firstLine(text: string, max = 80): string {
-	const line = text.trim().split('\n')[0]!.trim() || '(no question)';
+	const line = text.trim().split('\n')[0]!.trim() || vscode.l10n.t('(no question)');
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -226,6 +239,9 @@ function escapeMarkdown(text: string): string {
 	return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
 }
 
-function plural(count: number, one: string): string {
-	return `${count} ${one}${count === 1 ? '' : 's'}`;
+function plural(count: number, one: 'session' | 'turn'): string {
+	if (one === 'session') {
+		return count === 1 ? vscode.l10n.t('1 session') : vscode.l10n.t('{0} sessions', count);
+	}
+	return count === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', count);
 }

@@ -76,7 +76,11 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 		);
 		item.contextValue = look.contextValue;
 		if (node.kind === 'turn') {
-			item.command = { command: commandIds.runsOpen, title: 'Open in Panel', arguments: [node] };
+			item.command = {
+				command: commandIds.runsOpen,
+				title: vscode.l10n.t('Open in Panel'),
+				arguments: [node],
+			};
 		}
 		return item;
 	}
