@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codexOptions, type CodexLaunch } from '../../../src/core/providers/codingAgents/codexOptions.js';
 import { logLines, stdioServerSpec } from '../../servers/mcp/launch.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
-import { customToolCall } from './codexWire.js';
+import { customToolCall, localShellCall } from './codexWire.js';
 
 /** The Codex CLI version this spike ran (`@openai/codex`, pinned in the lock file, as the SDK pins it). */
 const testedCliVersion = '0.163.0';
@@ -79,7 +79,7 @@ describe('Codex offline through @openai/codex-sdk', () => {
 	const completed = (events: ThreadEvent[]): ThreadItem[] =>
 		events.flatMap((e) => (e.type === 'item.completed' ? [e.item] : []));
 
-	it("the CLI's agent loop patches files, runs a sandboxed command and calls our MCP tool", async () => {
+	it("the CLI's agent loop patches files and calls our MCP tool; its shell is gone, so a command call never runs", async () => {
 		writeFileSync(join(scratch, 'a.txt'), 'old\n');
 		const patch = [
 			'*** Begin Patch',
@@ -106,8 +106,8 @@ describe('Codex offline through @openai/codex-sdk', () => {
 
 		expect(readFileSync(join(scratch, 'hello.txt'), 'utf8')).toBe('hello from codex\n');
 		expect(readFileSync(join(scratch, 'a.txt'), 'utf8')).toBe('new\n');
-		expect(readFileSync(join(scratch, 'copy.txt'), 'utf8')).toBe('hello from codex\n');
-		// Its sandbox: the command could write its folder only.
+		// No shell: neither the copy in its folder nor the write outside happened.
+		expect(existsSync(join(scratch, 'copy.txt'))).toBe(false);
 		expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
 		expect(logLines(join(home, 'mcp.log'))).toContain('call note from codex');
 
@@ -140,18 +140,23 @@ describe('Codex offline through @openai/codex-sdk', () => {
 			const tools = (request.body as { tools: { type: string; name?: string; tools?: { name: string }[] }[] })
 				.tools;
 			const names = tools.map((t) => t.name ?? t.type);
-			// This model's metadata defers MCP tools behind `tool_search` (no switch turns that off); a
-			// call by namespace and name works without a search, as the third reply shows.
-			expect(names).toEqual(expect.arrayContaining(['apply_patch', 'exec_command', 'tool_search']));
-			expect(names).not.toContain('mcp__tools');
-			// No web search, sub-agents or goals: our switches reached the CLI.
-			expect(names).not.toContain('web_search');
-			expect(names.filter((n) => /agent|goal/.test(n))).toEqual([]);
+			// All it is offered: no shell (exec_command, write_stdin, shell…), web search, sub-agents,
+			// goals or view_image — our switches reached the CLI. This model's metadata defers MCP tools
+			// behind `tool_search`; a call by namespace and name works without a search (the third reply).
+			expect(names.sort()).toEqual([
+				'apply_patch',
+				// Resources of our MCP servers (the only ones it has).
+				'list_mcp_resource_templates',
+				'list_mcp_resources',
+				'read_mcp_resource',
+				'request_user_input',
+				'tool_search',
+			]);
 		}
 		expect(server.requests[1]!.rawBody).toContain('"custom_tool_call_output"');
-		// The command's result (its JSON event is not always emitted for a short command): the copy
-		// ran, the write outside failed.
-		expect(server.requests[2]!.prompt.lastToolResult).toMatch(/exited with code 1[^]*Read-only file system/);
+		// What the CLI answered the command call: it has no such tool.
+		expect(server.requests[2]!.prompt.lastToolResult).toBe('unsupported call: exec_command');
+		expect(items.filter((i) => i.type === 'command_execution')).toEqual([]);
 		expect(server.requests[3]!.rawBody).toContain('noted: from codex');
 		// The user's config folder was never used: the CLI kept to its private CODEX_HOME.
 		expect(existsSync(join(home, '.codex'))).toBe(false);
@@ -190,88 +195,31 @@ describe('Codex offline through @openai/codex-sdk', () => {
 		expect(server.requests).toHaveLength(0);
 	});
 
-	it('cancel mid-command: the abort ends the CLI, and its sandbox ends the command (in a session of its own)', async () => {
-		const marker = '600001';
-		server.say({
-			toolCalls: [
-				{
-					id: 'call_wait',
-					name: 'exec_command',
-					arguments: { cmd: `node -e "setTimeout(() => {}, ${marker})"`, yield_time_ms: 60000 },
-				},
-			],
-		});
-		const abort = new AbortController();
-		const running = run(launch(), 'Run the long command.', abort.signal);
-		await waitFor(() =>
-			descendants(process.pid).some((p) => p.cmdline.startsWith('node -e') && p.cmdline.includes(marker)),
-		);
-		const tree = descendants(process.pid);
-		abort.abort();
-		await expect(running).rejects.toThrow(/aborted/);
+	it('no shell: every command call of its own (function or native item) is refused and nothing runs', async () => {
+		const marker = (name: string) => join(outside, name);
+		const calls: [string, Record<string, unknown>][] = [
+			['exec_command', { cmd: `touch ${marker('exec')}` }],
+			['shell', { command: ['touch', marker('shell')] }],
+			['shell_command', { command: `touch ${marker('shell_command')}` }],
+			['local_shell', { command: ['touch', marker('local_shell')] }],
+			['write_stdin', { session_id: 1, chars: `touch ${marker('stdin')}\n` }],
+		];
+		for (const [index, [name, args]] of calls.entries()) {
+			server.say({ toolCalls: [{ id: `call_${index}`, name, arguments: args }] });
+		}
+		// The API's own local_shell item: the CLI drops it, and its turn ends there.
+		server.enqueue({ events: localShellCall('call_native', ['touch', marker('native')], model) });
 
-		const cli = tree.find((p) => p.cmdline.includes('codex exec'))!;
-		const command = tree.find((p) => p.cmdline.startsWith('node -e'))!;
-		// The SDK starts the CLI in our own process group (no group of its own to kill), and the
-		// command runs in another session, inside bwrap with --die-with-parent.
-		const own = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
-		expect(cli.pgid).toBe(Number(own.slice(own.lastIndexOf(')') + 2).split(' ')[2]));
-		expect(command.sid).not.toBe(cli.sid);
-		expect(tree.some((p) => p.cmdline.startsWith('bwrap') && p.cmdline.includes('--die-with-parent'))).toBe(
-			true,
-		);
-		await waitFor(() => tree.every((p) => !alive(p.pid)));
-		expect(tree.filter((p) => alive(p.pid))).toEqual([]);
+		const events = await run(launch(), 'Run the commands.');
+
+		expect(readdirSync(outside)).toEqual([]);
+		expect(completed(events).filter((item) => item.type === 'command_execution')).toEqual([]);
+		expect(server.pending()).toBe(0);
+		expect(server.requests).toHaveLength(calls.length + 1);
+		// What the CLI answered each call, in the next request.
+		for (const [index, [name]] of calls.entries()) {
+			expect(server.requests[index + 1]!.prompt.lastToolResult).toBe(`unsupported call: ${name}`);
+		}
+		expect(events.at(-1)).toMatchObject({ type: 'turn.completed' });
 	});
 });
-
-interface Proc {
-	readonly pid: number;
-	readonly ppid: number;
-	readonly pgid: number;
-	readonly sid: number;
-	readonly cmdline: string;
-}
-
-/** Linux `/proc`: every live process whose parent chain reaches `root`. */
-function descendants(root: number): Proc[] {
-	const all: Proc[] = [];
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			// Fields after the command name (which may hold spaces) in parentheses: state ppid pgrp session.
-			const [state, ppid, pgid, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			if (state === 'Z') continue;
-			const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-			all.push({ pid: Number(entry), ppid: Number(ppid), pgid: Number(pgid), sid: Number(sid), cmdline });
-		} catch {
-			// The process ended while we read it.
-		}
-	}
-	const tree = new Set([root]);
-	for (let grown = true; grown;) {
-		grown = false;
-		for (const p of all) {
-			if (!tree.has(p.pid) && tree.has(p.ppid)) {
-				tree.add(p.pid);
-				grown = true;
-			}
-		}
-	}
-	return all.filter((p) => p.pid !== root && tree.has(p.pid));
-}
-
-function alive(pid: number): boolean {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-	} catch {
-		return false;
-	}
-}
-
-/** Polls until `condition` holds (the test runner's timeout bounds it). */
-async function waitFor(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
-}

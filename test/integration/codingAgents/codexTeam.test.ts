@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -170,7 +170,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		}
 	});
 
-	it('cancel while its command runs: exit 4, and no process of the CLI or its command is left', async () => {
+	it('mid-turn its CLI runs in our bubblewrap (own PID namespace, the workspace hidden); cancel: exit 4, no process left', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
 		writeFileSync(
 			join(root, 'team.yaml'),
@@ -183,23 +183,13 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 				'',
 			].join('\n'),
 		);
-		const marker = '600002';
-		codex.say({
-			toolCalls: [
-				{
-					id: 'call_wait',
-					name: 'exec_command',
-					arguments: { cmd: `node -e "setTimeout(() => {}, ${marker})"`, yield_time_ms: 60000 },
-				},
-			],
-		});
-		const commandPids = () =>
-			processes().filter((p) => p.cmdline.startsWith('node -e') && p.cmdline.includes(marker));
-		let seen: number[] = [];
+		// The model's reply never ends: the CLI is mid-turn, waiting on its API.
+		codex.enqueue({ turn: { text: 'thinking about it' }, stallAfter: 2 });
+		let during: AgentProcess[] = [];
 		let cli: { kill(signal: NodeJS.Signals): boolean; killed: boolean } | undefined;
 		const watch = setInterval(() => {
-			if (seen.length === 0) seen = commandPids().map((p) => p.pid);
-			if (seen.length > 0 && cli && !cli.killed) cli.kill('SIGINT');
+			if (during.length === 0 && codex.requests.length > 0) during = agentProcesses(codex);
+			if (during.length > 0 && cli && !cli.killed) cli.kill('SIGINT');
 		}, 50);
 		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Wait.'], {
 			cwd: root,
@@ -208,14 +198,59 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 				cli = child;
 			},
 		}).finally(() => clearInterval(watch));
-		expect(seen.length).toBeGreaterThan(0);
 		expect(run.code).toBe(4);
 		expect(readResult(root).status).toBe('cancelled');
-		// The CLI and its sandbox (bwrap --die-with-parent) end the command right after the run (a
-		// leftover fails by the test's timeout).
-		await waitFor(() => commandPids().length === 0 && cliProcesses(codex).length === 0);
+		// The SDK started our launcher, which became bwrap around the CLI (CI and this machine have it).
+		const bwrap = during.find(({ argv }) => argv[0]!.endsWith('bwrap'));
+		expect(bwrap?.argv).toEqual(expect.arrayContaining(['--unshare-pid', '--die-with-parent']));
+		expect(bwrap!.argv.join(' ')).toContain(`--tmpfs ${realpathSync(root)} `);
+		expect(during.some(({ argv }) => argv.includes('exec') && argv.join(' ').includes(codex.baseUrl))).toBe(
+			true,
+		);
+		// Inside, the CLI sees its own PID namespace: it is not the pid the host knows it by.
+		const inner = during.find((p) => p.pid !== bwrap!.pid && p.nsPid !== p.pid);
+		expect(inner).toBeDefined();
+		// Nothing of it outlives the run (a leftover fails by the test's timeout).
+		await waitFor(() => agentProcesses(codex).length === 0);
+		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
 	});
 });
+
+interface AgentProcess {
+	readonly pid: number;
+	readonly argv: string[];
+	/** Its pid as it sees itself: another number inside a PID namespace of its own. */
+	readonly nsPid: number;
+}
+
+/**
+ * The processes of codex agents on `server`: the adapter's marker in their environment (every
+ * process the CLI started inherits it) and the server's URL on their command line (other suites'
+ * agents may be running at the same time).
+ */
+function agentProcesses(server: LoopbackProvider): AgentProcess[] {
+	const found: AgentProcess[] = [];
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
+			if (!readFileSync(`/proc/${entry}/environ`, 'utf8').includes('MASSGEN_CODING_AGENT=codex-')) continue;
+			const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+			if (!argv.some((arg) => arg.includes(server.baseUrl))) continue;
+			found.push({ pid: Number(entry), argv, nsPid: nsPid(entry) });
+		} catch {
+			// Ended while we read it, or not ours.
+		}
+	}
+	return found;
+}
+
+/** The process's pid in its innermost PID namespace (`NSpid`, last column). */
+function nsPid(pid: string): number {
+	const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^NSpid:\s*(.+)$/m)?.[1] ?? '';
+	return Number(line.trim().split(/\s+/).at(-1));
+}
 
 /** Linux `/proc`: every live process with its command line. */
 function processes(): { pid: number; cmdline: string }[] {

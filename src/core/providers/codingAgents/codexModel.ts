@@ -7,8 +7,10 @@
  * other starts a new thread. At the end of a step the folder's changes come out as `write_file` /
  * `delete_file` calls before the bridged call that ended it, so the runtime applies them first.
  *
- * Codex's commands and patches run in its own sandbox (writable: the folder only, no network, no
- * approvals); the CLI process itself runs as a plain process of the run.
+ * The CLI has no shell (`codexOptions.ts`): commands go through our bridged `run_command`. Its
+ * patches go through its own sandbox policy (the folder only), and the CLI process itself runs in
+ * our bubblewrap (`codexLauncher.ts`) where it can start: its own PID namespace, writable only in
+ * the folder and its private `CODEX_HOME`, the user's workspace hidden.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
@@ -33,8 +35,11 @@ import {
 	type TurnLedger,
 } from './agentTurns.js';
 import { cliPathFromEnv } from '../../config/cliPathVariables.js';
+import { usableBubblewrap } from './cliBinaries.js';
+import { realFolder } from './cliSandbox.js';
 import { codexBridgeName, startCodexBridge } from './codexBridge.js';
 import { classifyCodexError, CodexConversation } from './codexConversation.js';
+import { codexUnsandboxedNote, containedClient } from './codexLauncher.js';
 import { codexKeyVariable, codexOptions } from './codexOptions.js';
 import { refusedEditsNote, renderConversation } from './conversationText.js';
 import { importSdk, shippedSdkFiles } from './shippedSdk.js';
@@ -80,6 +85,8 @@ export class CodexModel implements ChatModel {
 	private ids = 0;
 	private ignoredKeys: readonly string[] = [];
 	private noticed = false;
+	private bwrap: Promise<string | undefined> | undefined;
+	private toldUnsandboxed = false;
 
 	constructor(
 		private readonly settings: BackendSettings,
@@ -90,13 +97,18 @@ export class CodexModel implements ChatModel {
 	}
 
 	/**
-	 * The private `CODEX_HOME`: under the user's cache folder, because Codex will not install its
-	 * sandbox helper under the temp folder (every command then fails).
+	 * The agent's own folder: under the user's cache folder, because Codex will not install its
+	 * sandbox helper under the temp folder (its sandboxed patches then fail). It holds the private
+	 * `CODEX_HOME` and, read-only to the CLI, its launcher.
 	 */
-	private get codexHome(): string {
+	private get agentDir(): string {
 		const env = this.options.env;
 		const cache = env['XDG_CACHE_HOME'] || join(env['HOME'] || env['USERPROFILE'] || homedir(), '.cache');
 		return join(cache, 'massgen', this.label);
+	}
+
+	private get codexHome(): string {
+		return join(this.agentDir, 'home');
 	}
 
 	async prepare(): Promise<void> {
@@ -117,7 +129,7 @@ export class CodexModel implements ChatModel {
 		await this.endSession();
 		await this.folder?.dispose();
 		this.folder = undefined;
-		await rm(this.codexHome, { recursive: true, force: true }).catch(() => undefined);
+		await rm(this.agentDir, { recursive: true, force: true }).catch(() => undefined);
 	}
 
 	private async call(
@@ -134,8 +146,13 @@ export class CodexModel implements ChatModel {
 		} else {
 			await this.endSession();
 			const dir = await folder.prepare(overlay);
-			session = await this.open(sdk.Codex, request, overlay, dir);
+			const bwrap = await (this.bwrap ??= usableBubblewrap(this.options.env));
+			session = await this.open(sdk.Codex, request, overlay, { folder, dir, bwrap });
 			this.noticeIgnoredKeys(emit);
+			if (bwrap === undefined && !this.toldUnsandboxed) {
+				this.toldUnsandboxed = true;
+				emit({ type: 'reasoning-delta', text: `${codexUnsandboxedNote}\n` });
+			}
 			await session.conversation.send(renderConversation(request.messages));
 		}
 		session.conversation.bridge.offer(new Set(request.tools.map((tool) => tool.name)));
@@ -163,15 +180,16 @@ export class CodexModel implements ChatModel {
 		codex: typeof Codex,
 		request: ChatRequest,
 		overlay: Overlay,
-		dir: string,
+		place: { readonly folder: WorkingFolder; readonly dir: string; readonly bwrap: string | undefined },
 	): Promise<Session> {
+		const { folder, dir, bwrap } = place;
 		const bridge = await startCodexBridge(bridgedTools(request.tools), () => `cx_call_${++this.ids}`);
 		this.bridgeClose = () => bridge.close();
 		const env = this.options.env;
 		await mkdir(this.codexHome, { recursive: true, mode: 0o700 });
 		const apiKey = this.settings.apiKey ?? env[codexKeyVariable];
 		const effort = (this.settings.options['reasoning'] as { effort?: string } | undefined)?.effort;
-		const { client, thread, ignoredKeys } = codexOptions({
+		const options = codexOptions({
 			// Without a path the SDK finds the native binary of @openai/codex beside it. Not the `codex`
 			// on PATH: that is npm's Node wrapper, which outlives the binary when it is ended (tested).
 			settings: { ...this.coding, ...this.cliPath() },
@@ -186,6 +204,19 @@ export class CodexModel implements ChatModel {
 			mcpServers: {},
 			bridge: { name: codexBridgeName, url: bridge.url, token: bridge.token },
 		});
+		const { thread, ignoredKeys } = options;
+		const marked = { ...options.client, env: { ...options.client.env, MASSGEN_CODING_AGENT: this.label } };
+		const client =
+			bwrap === undefined
+				? marked
+				: await containedClient(codex, marked, {
+						bwrap,
+						launcherDir: this.agentDir,
+						folder: dir,
+						writable: [this.codexHome],
+						dependencyMounts: folder.dependencyMounts,
+						hidden: [realFolder(overlay.workspace.root)],
+					});
 		const session: Session = {
 			...newLedger<BridgedCall>(request, overlay),
 			conversation: new CodexConversation(new codex(client).startThread(thread), bridge),

@@ -8,9 +8,14 @@
  *   `OPENAI_API_KEY`), so `base_url` and the key are the agent's own and nothing else's;
  * - `CODEX_HOME` is a private folder of the run: the user's `~/.codex` config, rules, skills,
  *   MCP servers and session history are never read or written (nor its login: a key is needed);
+ * - the CLI has no shell: its command tools (`shell_tool`, `unified_exec`: `exec_command`,
+ *   `write_stdin`, `shell`, `local_shell`) are off, so a command runs only through our bridged
+ *   `run_command` (permission engine, approvals, command sandbox); a scripted call of theirs is
+ *   answered "unsupported call" and never runs. No hooks (commands a config would start), no
+ *   `view_image` (a read of any path);
  * - approvals are never asked (`codex exec` cannot ask) and never granted beyond the sandbox:
- *   commands run in Codex's own sandbox, writable only in the agent's scratch folder (not /tmp,
- *   not $TMPDIR), without network, and a failure goes back to the model;
+ *   its patches go through Codex's own sandbox policy, writable only in the agent's scratch
+ *   folder (not /tmp, not $TMPDIR), without network, and a refusal goes back to the model;
  * - the environment is replaced, and commands get only the core variables (never the key);
  * - no analytics, feedback uploads, update checks, memories, web search or sub-agents.
  */
@@ -26,6 +31,11 @@ const defaultBaseUrl = 'https://api.openai.com/v1';
 
 /** Host variables the CLI needs to run (never another provider's key). */
 const passedVariables = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'SYSTEMROOT'] as const;
+
+/** Codex's own prompt speaks of its shell: ours says where commands go instead. */
+const noShellNote =
+	'You have no shell here. Edit files with apply_patch; run a command only with the run_command tool ' +
+	"of the massgen server, where it is offered (it runs under the user's permission rules).";
 
 /** MassGen's `claude_code` keys Codex has no counterpart for: dropped, and the adapter warns by name. */
 const unmappedKeys = ['allowed_tools', 'disallowed_tools', 'max_turns', 'max_thinking_tokens'] as const;
@@ -108,7 +118,7 @@ export function codexOptions(launch: CodexLaunch): CodexLaunchOptions {
 					env_key: codexKeyVariable,
 				},
 			},
-			developer_instructions: [launch.systemPrompt, ...role].join('\n\n'),
+			developer_instructions: [launch.systemPrompt, noShellNote, ...role].join('\n\n'),
 			project_doc_max_bytes: 0,
 			sandbox_workspace_write: {
 				network_access: false,
@@ -121,7 +131,14 @@ export function codexOptions(launch: CodexLaunch): CodexLaunchOptions {
 			check_for_update_on_startup: false,
 			history: { persistence: 'none' },
 			memories: { generate_memories: false, use_memories: false },
-			features: { multi_agent: false, goals: false },
+			features: {
+				multi_agent: false,
+				goals: false,
+				shell_tool: false,
+				unified_exec: false,
+				hooks: false,
+				view_image: false,
+			},
 			mcp_servers: mcpServers as NonNullable<CodexOptions['config']>,
 		},
 		...(settings.cli_path === undefined ? {} : { codexPathOverride: settings.cli_path }),

@@ -50,9 +50,11 @@ describe('codex config → Codex SDK options', () => {
 			),
 		);
 		expect(thread).toMatchObject({ model: 'gpt-5.5', modelReasoningEffort: 'high' });
-		expect(client.config).toMatchObject({
-			developer_instructions: 'OUR COORDINATION PROMPT\n\nYou review code.\n\nBe brief.',
-		});
+		const instructions = String(client.config!['developer_instructions']).split('\n\n');
+		expect(instructions[0]).toBe('OUR COORDINATION PROMPT');
+		// Codex's own prompt speaks of its shell; ours says there is none, and where commands go.
+		expect(instructions[1]).toMatch(/^You have no shell here\..*run_command tool of the massgen server/);
+		expect(instructions.slice(2)).toEqual(['You review code.', 'Be brief.']);
 		expect(client.codexPathOverride).toBe('/opt/codex');
 		expect(ignoredKeys).toEqual([]);
 	});
@@ -101,7 +103,15 @@ describe('codex config → Codex SDK options', () => {
 			feedback: { enabled: false },
 			check_for_update_on_startup: false,
 			history: { persistence: 'none' },
-			features: { multi_agent: false, goals: false },
+			// No shell (commands go through our run_command), hooks or image reads of any path.
+			features: {
+				multi_agent: false,
+				goals: false,
+				shell_tool: false,
+				unified_exec: false,
+				hooks: false,
+				view_image: false,
+			},
 			// Our own servers: the CLI calls them without asking (we check every call ourselves) and waits for them.
 			mcp_servers: {
 				massgen: { url: 'http://127.0.0.1:4000/mcp', required: true, default_tools_approval_mode: 'approve' },
