@@ -39,16 +39,22 @@ function events(root: string): { type: string; text?: string }[] {
 		.map((line) => JSON.parse(line));
 }
 
-/** Processes whose environment holds the adapter's marker (every process the CLI started inherits it). */
-function markedProcesses(): number[] {
+/**
+ * The processes of claude_code agents on `server`: the adapter's marker and the server's URL in
+ * their environment (every process the CLI started inherits both; other suites' agents may be
+ * running at the same time).
+ */
+function markedProcesses(server: LoopbackProvider): number[] {
 	const found: number[] = [];
 	for (const entry of readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
-			const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
+			const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
 			const state = readFileSync(`/proc/${entry}/stat`, 'utf8');
 			const zombie = state.slice(state.lastIndexOf(')') + 2).startsWith('Z');
-			if (!zombie && environ.includes('MASSGEN_CODING_AGENT=claude-')) found.push(Number(entry));
+			const marked = environ.some((pair) => pair.startsWith('MASSGEN_CODING_AGENT=claude-'));
+			const onServer = environ.includes(`ANTHROPIC_BASE_URL=${server.baseUrl}`);
+			if (!zombie && marked && onServer) found.push(Number(entry));
 		} catch {
 			// Ended while we read it, or not ours.
 		}
@@ -172,7 +178,7 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		writeFileSync(join(root, 'team.yaml'), singleAgentYaml(server));
 		// The model's reply never ends: the CLI is mid-turn, waiting on its API.
 		server.enqueue({ turn: { text: 'thinking about it' }, stallAfter: 2 });
-		expect(markedProcesses()).toEqual([]);
+		expect(markedProcesses(server)).toEqual([]);
 		const child = spawn(process.execPath, [cliPath, 'run', '--config', join(root, 'team.yaml'), 'Wait.'], {
 			cwd: root,
 			env: { PATH: process.env.PATH, HOME: outside, ANTHROPIC_API_KEY: key },
@@ -180,7 +186,7 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		});
 		const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
 		await waitFor(() => server.requests.length > 0);
-		const during = markedProcesses();
+		const during = markedProcesses(server);
 		expect(during.length).toBeGreaterThan(0);
 		// Where bubblewrap runs (this machine has it), the CLI runs in a PID namespace of its own.
 		const commands = during.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
@@ -190,8 +196,8 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		if (bwrap) expect(bwrap.join(' ')).toContain(`--tmpfs ${realpathSync(root)} `);
 		child.kill('SIGINT');
 		await exited;
-		await waitFor(() => during.every((pid) => !markedProcesses().includes(pid)));
-		expect(markedProcesses()).toEqual([]);
+		await waitFor(() => during.every((pid) => !markedProcesses(server).includes(pid)));
+		expect(markedProcesses(server)).toEqual([]);
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
 	});
 });
