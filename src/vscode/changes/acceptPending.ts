@@ -52,8 +52,11 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const wanted = input.paths ? new Set(input.paths) : undefined;
 	const files = pending.files().filter((file) => !wanted || wanted.has(file.path));
 	const override = new Map((input.hunks ?? []).map((selection) => [selection.path, new Set(selection.ids)]));
-	const winner = pending.set.winner?.agentId ?? 'the team';
-	const labels = { ours: 'Current (your edits)', theirs: `MassGen run ${pending.runId} (${winner})` };
+	const winner = pending.set.winner?.agentId ?? vscode.l10n.t('the team');
+	const labels = {
+		ours: vscode.l10n.t('Current (your edits)'),
+		theirs: vscode.l10n.t('MassGen run {0} ({1})', pending.runId, winner),
+	};
 
 	const plans: { plan: FilePlan; dirty: boolean; before: string | null }[] = [];
 	/** Part of a file's proposed change is left out: not all of the winner's hunks, or a runner-up's. */
@@ -118,7 +121,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	if (unsafe.length > 0) return { status: 'unsafe', ...nothing, unsafe };
 
 	const metadata: vscode.WorkspaceEditEntryMetadata = {
-		label: `MassGen run ${pending.runId}: ${winner}`,
+		label: vscode.l10n.t('MassGen run {0}: {1}', pending.runId, winner),
 		needsConfirmation: input.preview,
 		iconPath: new vscode.ThemeIcon('sparkle'),
 	};

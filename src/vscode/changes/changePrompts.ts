@@ -19,25 +19,30 @@ export interface ChangePrompts {
 	finished(message: string): Promise<FinishedChoice>;
 }
 
-const reasons: Record<ConflictReason, string> = {
-	overlap: 'your edits overlap the team’s',
-	deleted: 'it was deleted since the team read it',
-	exists: 'it was created meanwhile with other content',
-	modified: 'the team deletes it but you edited it',
-	'too-large': 'it is over 8 MiB: only its hash was recorded, so it cannot be restored',
-};
+const reasons = (): Record<ConflictReason, string> => ({
+	overlap: vscode.l10n.t('your edits overlap the team’s'),
+	deleted: vscode.l10n.t('it was deleted since the team read it'),
+	exists: vscode.l10n.t('it was created meanwhile with other content'),
+	modified: vscode.l10n.t('the team deletes it but you edited it'),
+	'too-large': vscode.l10n.t('it is over 8 MiB: only its hash was recorded, so it cannot be restored'),
+});
 
 export const windowPrompts: ChangePrompts = {
 	async conflicts(files, others) {
-		const resolve = 'Resolve in Editor';
-		const skip = others > 0 ? `Apply the Other ${others}` : undefined;
-		const rerun = 'Re-run Team';
-		const detail = files.map((file) => `${file.path}: ${reasons[file.reason]}`).join('\n');
+		const resolve = vscode.l10n.t('Resolve in Editor');
+		const skip = others > 0 ? vscode.l10n.t('Apply the Other {0}', others) : undefined;
+		const rerun = vscode.l10n.t('Re-run Team');
+		const detail = files.map((file) => `${file.path}: ${reasons()[file.reason]}`).join('\n');
 		const choice = await vscode.window.showWarningMessage(
-			`MassGen: ${files.length === 1 ? '1 file has' : `${files.length} files have`} changed since the team read ${files.length === 1 ? 'it' : 'them'}.`,
+			files.length === 1
+				? vscode.l10n.t('MassGen: 1 file has changed since the team read it.')
+				: vscode.l10n.t('MassGen: {0} files have changed since the team read them.', files.length),
 			{
 				modal: true,
-				detail: `${detail}\n\nResolve in Editor writes conflict markers into the file (unsaved) for you to resolve. Re-run Team asks the team again on the current files.`,
+				detail: vscode.l10n.t(
+					'{0}\n\nResolve in Editor writes conflict markers into the file (unsaved) for you to resolve. Re-run Team asks the team again on the current files.',
+					detail,
+				),
 			},
 			...[resolve, skip, rerun].filter((item): item is string => item !== undefined),
 		);
@@ -46,10 +51,15 @@ export const windowPrompts: ChangePrompts = {
 		return choice !== undefined && choice === skip ? 'skip' : undefined;
 	},
 	async finished(message) {
-		const choice = await vscode.window.showInformationMessage(message, 'Accept All', 'Review', 'Reject');
-		if (choice === 'Accept All') return 'accept';
-		if (choice === 'Review') return 'review';
-		return choice === 'Reject' ? 'reject' : undefined;
+		const [accept, review, reject] = [
+			vscode.l10n.t('Accept All'),
+			vscode.l10n.t('Review'),
+			vscode.l10n.t('Reject'),
+		];
+		const choice = await vscode.window.showInformationMessage(message, accept, review, reject);
+		if (choice === accept) return 'accept';
+		if (choice === review) return 'review';
+		return choice === reject ? 'reject' : undefined;
 	},
 };
 
@@ -60,14 +70,19 @@ export interface RevertPrompts {
 
 export const windowRevertPrompts: RevertPrompts = {
 	async conflicts(files, others) {
-		const resolve = 'Resolve in Editor';
-		const skip = others > 0 ? `Revert the Other ${others}` : undefined;
+		const resolve = vscode.l10n.t('Resolve in Editor');
+		const skip = others > 0 ? vscode.l10n.t('Revert the Other {0}', others) : undefined;
 		const detail = files.map((file) => `${file.path}: ${describeRevertConflict(file.reason)}`).join('\n');
 		const choice = await vscode.window.showWarningMessage(
-			`MassGen: ${files.length === 1 ? '1 file' : `${files.length} files`} cannot simply be reverted.`,
+			files.length === 1
+				? vscode.l10n.t('MassGen: 1 file cannot simply be reverted.')
+				: vscode.l10n.t('MassGen: {0} files cannot simply be reverted.', files.length),
 			{
 				modal: true,
-				detail: `${detail}\n\nResolve in Editor writes conflict markers into the file (unsaved) for you to resolve; a file you changed since it was created is kept. Nothing is written if you cancel.`,
+				detail: vscode.l10n.t(
+					'{0}\n\nResolve in Editor writes conflict markers into the file (unsaved) for you to resolve; a file you changed since it was created is kept. Nothing is written if you cancel.',
+					detail,
+				),
 			},
 			...[resolve, skip].filter((item): item is string => item !== undefined),
 		);

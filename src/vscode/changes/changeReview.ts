@@ -103,7 +103,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		if (unknown.length > 0) this._deps.log.warn(`change review: not pending: ${unknown.join(', ')}`);
 		if (paths && unknown.length === paths.length) return;
 		if (this._busy) {
-			void vscode.window.showInformationMessage('MassGen: the changes are being applied already.');
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t('MassGen: the changes are being applied already.'),
+			);
 			return;
 		}
 		const engine = await this._loadEngine();
@@ -119,7 +121,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			await this._afterAccept(pending, result);
 		} catch (error) {
 			if (error instanceof engine.HunkApplyError) {
-				void vscode.window.showErrorMessage(`MassGen: cannot apply that selection: ${error.message}.`);
+				void vscode.window.showErrorMessage(
+					vscode.l10n.t('MassGen: cannot apply that selection: {0}.', error.message),
+				);
 			} else throw error;
 		} finally {
 			this._busy = false;
@@ -150,12 +154,12 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
 	async acceptFile(arg?: unknown): Promise<void> {
-		const path = await this._fileOf(arg, 'Accept which file?');
+		const path = await this._fileOf(arg, vscode.l10n.t('Accept which file?'));
 		if (path) await this._thenNext(path, () => this.accept({ paths: [path] }));
 	}
 
 	async rejectFile(arg?: unknown): Promise<void> {
-		const path = await this._fileOf(arg, 'Reject which file?');
+		const path = await this._fileOf(arg, vscode.l10n.t('Reject which file?'));
 		if (path) await this._thenNext(path, () => this.reject([path]));
 	}
 
@@ -217,7 +221,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		for (const file of pending.files()) await this._files.refresh(pending.uri(file.path));
 		this._setPendingContext(true);
 		this._fireChanged();
-		const winner = result.winner?.agentId ?? 'the team';
+		const winner = result.winner?.agentId ?? vscode.l10n.t('the team');
 		const count = set.files.length;
 		this._deps.log.info(
 			`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`,
@@ -231,7 +235,14 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			preview: true,
 			viewColumn,
 		});
-		const message = `MassGen: ${count} ${count === 1 ? 'file' : 'files'} changed by ${winner}. Review the diff, then accept or reject.`;
+		const message =
+			count === 1
+				? vscode.l10n.t('MassGen: 1 file changed by {0}. Review the diff, then accept or reject.', winner)
+				: vscode.l10n.t(
+						'MassGen: {0} files changed by {1}. Review the diff, then accept or reject.',
+						count,
+						winner,
+					);
 		void this._prompts
 			.finished(message)
 			.then(async (choice) => {
@@ -248,14 +259,16 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		if (result.status === 'cancelled' || result.status === 'refused') {
 			log.info(`change review: accept ${result.status}; nothing was written`);
 			if (result.status === 'refused') {
-				void vscode.window.showInformationMessage('MassGen: the changes were not applied.');
+				void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: the changes were not applied.'));
 			}
 			return;
 		}
 		if (result.status === 'unsafe') {
 			const reasons = result.unsafe.map((refusal) => refusal.reason);
 			log.warn(`change review: run ${pending.runId}: nothing was written: ${reasons.join('; ')}`);
-			void vscode.window.showErrorMessage(`MassGen: nothing was written. ${reasons.join(' ')}`);
+			void vscode.window.showErrorMessage(
+				vscode.l10n.t('MassGen: nothing was written. {0}', reasons.join(' ')),
+			);
 			return;
 		}
 		if (result.status === 'rerun') {
@@ -277,24 +290,38 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		if (result.unrecorded !== undefined) {
 			log.warn(`change review: run ${pending.runId}: the accept was not recorded: ${result.unrecorded}`);
 			void vscode.window.showWarningMessage(
-				`MassGen: the changes were applied, but could not be recorded, so Revert Run cannot undo them (${result.unrecorded}). Undo (Ctrl+Z) still can.`,
+				vscode.l10n.t(
+					'MassGen: the changes were applied, but could not be recorded, so Revert Run cannot undo them ({0}). Undo (Ctrl+Z) still can.',
+					result.unrecorded,
+				),
 			);
 		}
 		await this._resolve(pending, result.resolved);
 		for (const path of result.marked) {
 			await vscode.window.showTextDocument(pending.uri(path), { preview: false });
 		}
-		const parts = [`applied ${result.written.length} ${result.written.length === 1 ? 'file' : 'files'}`];
+		const parts = [
+			result.written.length === 1
+				? vscode.l10n.t('applied 1 file')
+				: vscode.l10n.t('applied {0} files', result.written.length),
+		];
 		if (result.merged.length) {
-			parts.push(`merged with your edits: ${result.merged.map((p) => basename(p)).join(', ')}`);
+			parts.push(
+				vscode.l10n.t('merged with your edits: {0}', result.merged.map((p) => basename(p)).join(', ')),
+			);
 		}
 		if (result.marked.length) {
-			parts.push(`resolve the conflict markers in ${result.marked.map((p) => basename(p)).join(', ')}`);
+			parts.push(
+				vscode.l10n.t(
+					'resolve the conflict markers in {0}',
+					result.marked.map((p) => basename(p)).join(', '),
+				),
+			);
 		}
-		if (result.skipped.length) parts.push(`${result.skipped.length} left to review`);
-		vscode.window.setStatusBarMessage(`MassGen: ${parts.join('; ')}`, 6000);
+		if (result.skipped.length) parts.push(vscode.l10n.t('{0} left to review', result.skipped.length));
+		vscode.window.setStatusBarMessage(vscode.l10n.t('MassGen: {0}', parts.join('; ')), 6000);
 		if (result.merged.length || result.marked.length) {
-			void vscode.window.showInformationMessage(`MassGen: ${parts.join('; ')}.`);
+			void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0}.', parts.join('; ')));
 		}
 	}
 
@@ -348,7 +375,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	private _nothingPending(): void {
-		void vscode.window.showInformationMessage('MassGen: no changes are waiting for review.');
+		void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no changes are waiting for review.'));
 	}
 
 	private _fail(what: string, error: unknown): void {

@@ -30,10 +30,10 @@ export function diffColumn(): vscode.ViewColumn {
 
 function versionTitle(pending: PendingChangeSet, version: string): string {
 	const winner = pending.set.winner?.agentId ?? 'MassGen';
-	if (version === 'proposed') return `MassGen: ${winner}`;
-	if (version === 'final') return `MassGen: ${winner} (all hunks)`;
+	if (version === 'proposed') return vscode.l10n.t('MassGen: {0}', winner);
+	if (version === 'final') return vscode.l10n.t('MassGen: {0} (all hunks)', winner);
 	const answer = pending.answers.find((candidate) => candidate.label === version);
-	return `MassGen: ${version}${answer ? ` (${answer.agentId})` : ''}`;
+	return vscode.l10n.t('MassGen: {0}{1}', version, answer ? ` (${answer.agentId})` : '');
 }
 
 /** Opens base ↔ `version` of one file as a read-only diff; never takes the keyboard unless asked. */
@@ -44,7 +44,12 @@ export async function openChangeDiff(
 	options: { preserveFocus: boolean; preview: boolean; viewColumn?: vscode.ViewColumn },
 ): Promise<void> {
 	const file = pending.anyFile(path);
-	const kind = file?.kind === 'add' ? 'new file, ' : file?.kind === 'delete' ? 'deleted, ' : '';
+	const kind =
+		file?.kind === 'add'
+			? vscode.l10n.t('new file, ')
+			: file?.kind === 'delete'
+				? vscode.l10n.t('deleted, ')
+				: '';
 	const title = `${basename(path)} (${kind}${versionTitle(pending, version)})`;
 	await vscode.commands.executeCommand(
 		'vscode.diff',
@@ -65,8 +70,11 @@ const multiDiffTitles = new Map<string, Set<string>>();
 /** Every pending file in one multi-file diff editor (`vscode.changes`). */
 export async function openChangesEditor(pending: PendingChangeSet): Promise<void> {
 	const files = pending.files();
-	const winner = pending.set.winner?.agentId ?? 'the team';
-	const title = `MassGen: ${files.length} ${files.length === 1 ? 'file' : 'files'} changed by ${winner}`;
+	const winner = pending.set.winner?.agentId ?? vscode.l10n.t('the team');
+	const title =
+		files.length === 1
+			? vscode.l10n.t('MassGen: 1 file changed by {0}', winner)
+			: vscode.l10n.t('MassGen: {0} files changed by {1}', files.length, winner);
 	const titles = multiDiffTitles.get(pending.runId) ?? new Set<string>();
 	multiDiffTitles.set(pending.runId, titles.add(title));
 	await vscode.commands.executeCommand(

@@ -117,7 +117,7 @@ export async function revertAccepted(input: RevertInput): Promise<RevertOutcome>
 	if (unsafe.length > 0) return { status: 'unsafe', mode, ...nothing, unsafe };
 
 	const metadata: vscode.WorkspaceEditEntryMetadata = {
-		label: `MassGen: revert run ${input.runId}`,
+		label: vscode.l10n.t('MassGen: revert run {0}', input.runId),
 		needsConfirmation: false,
 		iconPath: new vscode.ThemeIcon('discard'),
 	};

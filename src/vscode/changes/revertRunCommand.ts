@@ -94,36 +94,45 @@ async function runConfig(
 function report(runId: string, outcome: RevertOutcome, log: vscode.LogOutputChannel): void {
 	const { status } = outcome;
 	if (status === 'none') {
-		void vscode.window.showInformationMessage(`MassGen: run ${runId} has no accepted changes to revert.`);
+		void vscode.window.showInformationMessage(
+			vscode.l10n.t('MassGen: run {0} has no accepted changes to revert.', runId),
+		);
 		return;
 	}
 	if (status === 'cancelled' || status === 'refused') {
 		log.info(`revert run ${runId}: ${status}; nothing was written`);
 		if (status === 'refused') {
-			void vscode.window.showInformationMessage('MassGen: the revert was not applied.');
+			void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: the revert was not applied.'));
 		}
 		return;
 	}
 	if (status === 'unsafe') {
 		const reasons = outcome.unsafe.map((refusal) => refusal.reason);
 		log.warn(`revert run ${runId}: nothing was written: ${reasons.join('; ')}`);
-		void vscode.window.showErrorMessage(`MassGen: nothing was written. ${reasons.join(' ')}`);
+		void vscode.window.showErrorMessage(
+			vscode.l10n.t('MassGen: nothing was written. {0}', reasons.join(' ')),
+		);
 		return;
 	}
 	const done = outcome.mode === 'reapply' ? 're-applied' : 'reverted';
 	const names = (paths: readonly string[]) => paths.map((path) => basename(path)).join(', ');
 	const parts = [`${done} ${outcome.written.length} ${outcome.written.length === 1 ? 'file' : 'files'}`];
-	if (outcome.merged.length) parts.push(`your later edits kept in ${names(outcome.merged)}`);
-	if (outcome.marked.length) parts.push(`resolve the conflict markers in ${names(outcome.marked)}`);
-	if (outcome.kept.length) parts.push(`left as you have them: ${names(outcome.kept)}`);
+	if (outcome.merged.length) parts.push(vscode.l10n.t('your later edits kept in {0}', names(outcome.merged)));
+	if (outcome.marked.length) {
+		parts.push(vscode.l10n.t('resolve the conflict markers in {0}', names(outcome.marked)));
+	}
+	if (outcome.kept.length) parts.push(vscode.l10n.t('left as you have them: {0}', names(outcome.kept)));
 	log.info(`revert run ${runId}: ${parts.join('; ')} (${outcome.written.join(', ') || 'nothing written'})`);
 	if (outcome.unrecorded !== undefined) {
 		log.warn(`revert run ${runId}: not recorded: ${outcome.unrecorded}`);
 		parts.push(
-			`it could not be recorded (${outcome.unrecorded}), so Revert Run cannot undo it; Undo still can`,
+			vscode.l10n.t(
+				'it could not be recorded ({0}), so Revert Run cannot undo it; Undo still can',
+				outcome.unrecorded,
+			),
 		);
 	}
-	void vscode.window.showInformationMessage(`MassGen: run ${runId}: ${parts.join('; ')}.`);
+	void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: run {0}: {1}.', runId, parts.join('; ')));
 }
 
 /** The run named by `arg`, looked up in every workspace folder, else picked from those with an accept. */
@@ -131,7 +140,7 @@ async function runOf(arg: unknown, readLog: ReadChangeLog): Promise<RunRef | und
 	const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
 	if (folders.length === 0) {
 		void vscode.window.showInformationMessage(
-			'MassGen: open a folder first; runs live in its .massgen/runs/.',
+			vscode.l10n.t('MassGen: open a folder first; runs live in its .massgen/runs/.'),
 		);
 		return undefined;
 	}
@@ -141,7 +150,7 @@ async function runOf(arg: unknown, readLog: ReadChangeLog): Promise<RunRef | und
 			const runDir = join(runsDir(folder.uri.fsPath), runId);
 			if (await pathExists(runDir)) return { folder, runId, runDir };
 		}
-		void vscode.window.showErrorMessage(`MassGen: no run ${runId} in this workspace.`);
+		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: no run {0} in this workspace.', runId));
 		return undefined;
 	}
 	return pickRun(folders, readLog);
@@ -174,12 +183,14 @@ async function pickRun(
 		}
 	}
 	if (items.length === 0) {
-		void vscode.window.showInformationMessage('MassGen: no run in this workspace has accepted changes.');
+		void vscode.window.showInformationMessage(
+			vscode.l10n.t('MassGen: no run in this workspace has accepted changes.'),
+		);
 		return undefined;
 	}
 	const picked = await vscode.window.showQuickPick(items, {
-		title: 'MassGen: Revert Run',
-		placeHolder: 'Which run’s accepted changes?',
+		title: vscode.l10n.t('MassGen: Revert Run'),
+		placeHolder: vscode.l10n.t('Which run’s accepted changes?'),
 		matchOnDetail: true,
 	});
 	return picked?.ref;
