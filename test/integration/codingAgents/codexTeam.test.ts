@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,8 +59,19 @@ function readEvents(root: string): { type: string; agentId?: string; message?: s
 		.map((line) => JSON.parse(line));
 }
 
-const codexHomes = (): string[] => {
-	const dir = join(homedir(), '.cache', 'massgen');
+/**
+ * A cache folder of the run's own (other suites' codex agents keep theirs in the shared one
+ * meanwhile); not under the temp folder, where Codex would not install its sandbox helper.
+ */
+function privateCache(): string {
+	const base = join(homedir(), '.cache', 'massgen-test');
+	mkdirSync(base, { recursive: true });
+	return mkdtempSync(join(base, 'xdg-cache-'));
+}
+
+/** The agents' folders (`codex-<label>`: its CODEX_HOME and launcher) in a cache folder. */
+const codexHomes = (cache: string): string[] => {
+	const dir = join(cache, 'massgen');
 	return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith('codex-')) : [];
 };
 
@@ -93,7 +113,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 			].join('\n'),
 		);
 		const before = hashes(root);
-		const homesBefore = codexHomes();
+		const cache = privateCache();
 		const patch = ['*** Begin Patch', '*** Add File: hello.txt', '+hello', '*** End Patch', ''].join('\n');
 		codex.enqueue({ events: customToolCall('call_patch', 'apply_patch', patch, model) });
 		const bridged = (id: string, name: string, args: Record<string, unknown>) => ({
@@ -104,7 +124,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 
 		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Add a greeting file.'], {
 			cwd: root,
-			env: { OPENAI_API_KEY: key },
+			env: { OPENAI_API_KEY: key, XDG_CACHE_HOME: cache },
 		});
 		expect(run.stderr).not.toContain(key);
 		expect(run.code).toBe(0);
@@ -129,7 +149,10 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		// Nothing reached the workspace: the edit lives in the answer until the user accepts it.
 		expect(hashes(root)).toEqual({ ...before });
 		// The agent's private CODEX_HOME is gone with the run.
-		expect(codexHomes()).toEqual(homesBefore);
+		expect(codexHomes(cache)).toEqual([]);
+		// It was there during the run (the folder the adapter made for it).
+		expect(existsSync(join(cache, 'massgen'))).toBe(true);
+		rmSync(cache, { recursive: true, force: true });
 		// And no CLI process is left running, the presenter's included (a leftover fails by the test's timeout).
 		await waitFor(() => cliProcesses(codex).length === 0);
 	});
