@@ -23,6 +23,7 @@ import { RunsView } from './vscode/runs/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/secrets.js';
 import { PanelHost } from './vscode/view.js';
+import { FirstUseWalkthrough } from './vscode/walkthrough.js';
 
 /**
  * Builds the object graph, each object after what it needs, and hands one root disposable to VS
@@ -98,6 +99,7 @@ export function activate(
 		}),
 	);
 	const approvals = root.add(createApprovals({ broker, grants, panel, log, secrets }));
+	const walkthrough = root.add(new FirstUseWalkthrough(context, [teamView.view, runsView.view], log));
 	root.add(
 		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
 			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
@@ -118,6 +120,7 @@ export function activate(
 			teamView,
 			picker,
 			engine,
+			around: (command) => walkthrough.around(command),
 		}),
 	);
 	root.add(registerFixCodeActions());

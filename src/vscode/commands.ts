@@ -41,6 +41,8 @@ export interface CommandDeps {
 	readonly teamView: Pick<TeamView, 'handlers'>;
 	/** The run engine (`dist/engine.js`), for what needs the config loader outside a run (Revert Run). */
 	readonly engine: () => Promise<Pick<Engine, 'loadConfigText'>>;
+	/** Runs each command (the first-use walkthrough waits while one of ours is running). */
+	readonly around: <T>(command: () => Promise<T>) => Promise<T>;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
@@ -81,7 +83,9 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 	const store = new DisposableStore();
 	for (const [id, handler] of Object.entries(handlers)) {
 		store.add(
-			vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(deps.log, id, handler, args)),
+			vscode.commands.registerCommand(id, (...args: unknown[]) =>
+				deps.around(() => guarded(deps.log, id, handler, args)),
+			),
 		);
 	}
 	return store;

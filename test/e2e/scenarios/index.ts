@@ -5,6 +5,7 @@ import { askTeam } from './askTeam';
 import { attachments } from './attachments';
 import { buildTeamKeyboard } from './buildTeamKeyboard';
 import { changes, changesPanel, changesPreview } from './changes';
+import { walkthroughAfterFirstCommand, walkthroughOnFirstView } from './firstUseWalkthrough';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { revertRun } from './revertRun';
@@ -32,4 +33,7 @@ export const scenarios: readonly Scenario[] = [
 	buildTeamKeyboard,
 	// Last: it turns on a user setting for its window (restored when it ends).
 	walkthrough,
+	// A key stored for a moment (removed again): after every scenario that lists keys or providers.
+	walkthroughOnFirstView,
+	walkthroughAfterFirstCommand,
 ];
