@@ -43,7 +43,8 @@ async function builderStep(page: Page, step: string, text: string | RegExp): Pro
  * port (Ollama's): two of its models checked, a role typed for each, strict voting by arrows, an
  * answer cap typed, the timeout and the place taken with Enter. The written .massgen/config.yaml
  * passes `dist/cli.js validate`, the Team view lists both agents as answering; Remove Agent asks
- * first (Escape keeps the agent, Remove takes it out of the file). Screenshots of the Team view.
+ * first (Escape keeps the agent, Remove takes it out of the file). The team runs in the panel.
+ * Screenshots for the README: the Team view and the panel, dark and light (`readme-*.png`).
  */
 export const buildTeamKeyboard: Scenario = {
 	name: 'Build Team by keyboard: a local server’s models, roles, options → a config that validates, the Team view',
@@ -61,6 +62,11 @@ async function build(workbench: Workbench, folder: string, type: string): Promis
 	const { page } = workbench;
 	const keys = async (...pressed: string[]) => {
 		for (const key of pressed) await page.keyboard.press(key);
+	};
+	// The pointer off anything with a hover, so no tooltip covers the README's screenshots.
+	const shot = async (name: string) => {
+		await page.mouse.move(10, 600);
+		await workbench.screenshot(name);
 	};
 	await workbench.waitForExplorer('hello.ts');
 	await paletteByKeyboard(page, 'MassGen: Build Team');
@@ -116,7 +122,35 @@ async function build(workbench: Workbench, folder: string, type: string): Promis
 			.filter({ hasText: `${type} server answering` })
 			.waitFor({ timeout: 20_000 });
 	}
-	await workbench.screenshot('readme-team-dark');
+	// A wider side bar, so the screenshots show the rows' reasons whole (the sash dragged, as a user would).
+	const bar = await page.locator('.part.sidebar').boundingBox();
+	if (bar) {
+		await page.mouse.move(bar.x + bar.width + 1, bar.y + 200);
+		await page.mouse.down();
+		await page.mouse.move(bar.x + bar.width + 260, bar.y + 200, { steps: 5 });
+		await page.mouse.up();
+	}
+	await shot('readme-team-dark');
+
+	// The team runs (through the local server); the panel and the Team view in both themes for the README.
+	await workbench.runCommand('View: Close All Editors');
+	await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
+	await workbench.answerInputBox(/read-only/, 'How should hello.ts greet someone with no name?');
+	await workbench.waitInPanel('.lane');
+	const frame = workbench.webviewFrame();
+	await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 60_000 });
+	assert.deepEqual((await frame.locator('.lane .lane-id').allTextContents()).sort(), [
+		'loopback-chat',
+		'loopback-mini',
+	]);
+	await shot('readme-panel-dark');
+	await workbench.runCommand('Preferences: Toggle between Light/Dark Themes');
+	await page.locator('.monaco-workbench.vs').waitFor({ timeout: 15_000 });
+	await shot('readme-panel-light');
+	await workbench.runCommand('View: Close All Editors');
+	await workbench.runCommand('MassGen: Open Team Config');
+	await page.locator('.tabs-container .tab', { hasText: 'config.yaml' }).waitFor({ timeout: 15_000 });
+	await shot('readme-team-light');
 
 	// Remove Agent asks first: Escape keeps the agent; Remove takes it out of the file.
 	const removeButton = agent('loopback-mini').locator('.action-label[aria-label="Remove Agent"]');
