@@ -4,6 +4,7 @@
  * Secret paths are never offered: the core refuses them anyway, but a chip the run then refuses
  * would only show the user a choice they cannot make.
  */
+import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { DiffSource } from '../../core/context/attachment.js';
 import type { SecretPaths } from '../../core/workspace/secretPaths.js';
@@ -38,9 +39,11 @@ export function offeredPath(
 	secrets: SecretPaths,
 ): { readonly path: string } | { readonly refused: string } {
 	const path = workspacePath(folder, fsPath);
-	if (path === undefined) return { refused: `${fsPath} is outside the workspace folder` };
+	if (path === undefined) return { refused: vscode.l10n.t('{0} is outside the workspace folder', fsPath) };
 	const secret = secrets.match(path);
-	if (secret !== null) return { refused: `'${path}' is a secret path (matches '${secret}')` };
+	if (secret !== null) {
+		return { refused: vscode.l10n.t("'{0}' is a secret path (matches '{1}')", path, secret) };
+	}
 	return { path };
 }
 
@@ -67,7 +70,7 @@ export function openEditorPaths(
 			continue;
 		}
 		// The core reads the file from disk: a dirty buffer's text would not be what the team sees.
-		if (tab.isDirty) notes.add(`${offered.path} has unsaved changes: save it to attach it`);
+		if (tab.isDirty) notes.add(vscode.l10n.t('{0} has unsaved changes: save it to attach it', offered.path));
 		else paths.add(offered.path);
 	}
 	return { paths: [...paths].sort(), notes: [...notes] };
@@ -127,15 +130,21 @@ export function diffChoice(
 }
 
 export function diffLabel(source: DiffSource): string {
-	return source === 'staged' ? 'staged changes' : 'working tree changes';
+	return source === 'staged' ? vscode.l10n.t('staged changes') : vscode.l10n.t('working tree changes');
 }
 
 /** `3 files: a.ts, b.ts, c.ts` (and what the diff leaves out). */
 export function diffDetail(choice: DiffChoice): string {
 	const count = choice.files.length;
-	const parts = [`${count} file${count === 1 ? '' : 's'}${count ? `: ${choice.files.join(', ')}` : ''}`];
-	if (choice.secret) parts.push(`${choice.secret} secret file(s) left out`);
-	if (choice.untracked) parts.push(`${choice.untracked} untracked file(s) not in a diff`);
+	const parts = [
+		count === 0
+			? vscode.l10n.t('0 files')
+			: count === 1
+				? vscode.l10n.t('1 file: {0}', choice.files.join(', '))
+				: vscode.l10n.t('{0} files: {1}', count, choice.files.join(', ')),
+	];
+	if (choice.secret) parts.push(vscode.l10n.t('{0} secret file(s) left out', choice.secret));
+	if (choice.untracked) parts.push(vscode.l10n.t('{0} untracked file(s) not in a diff', choice.untracked));
 	return parts.join('; ');
 }
 
@@ -206,7 +215,7 @@ export function diagnosticChips(
 		});
 		chips.push(
 			contextChip(
-				`problems in ${path}`,
+				vscode.l10n.t('problems in {0}', path),
 				{ kind: 'diagnostics', path, items: diagnostics },
 				{
 					detail: problemCount(kept),
@@ -215,10 +224,15 @@ export function diagnosticChips(
 		);
 	}
 	if (leftItems > 0) {
+		// The team reads this note: English, as its prompts are.
 		const where = leftFiles ? ` (${leftFiles} more file${leftFiles === 1 ? '' : 's'})` : '';
 		const text = `[${leftItems} more problem(s)${where} are not attached: the cap is ${caps.maxItems} problems in ${caps.maxFiles} file(s)]`;
 		chips.push(
-			contextChip(`${leftItems} more problems not attached`, { kind: 'text', source: 'problems', text }),
+			contextChip(vscode.l10n.t('{0} more problems not attached', leftItems), {
+				kind: 'text',
+				source: 'problems',
+				text,
+			}),
 		);
 	}
 	return chips;
@@ -229,9 +243,9 @@ function problemCount(items: readonly EditorDiagnostic[]): string {
 	const warnings = items.filter((item) => item.severity === 1).length;
 	const other = items.length - errors - warnings;
 	const parts = [
-		errors ? `${errors} error${errors === 1 ? '' : 's'}` : '',
-		warnings ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '',
-		other ? `${other} other` : '',
+		errors ? (errors === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', errors)) : '',
+		warnings ? (warnings === 1 ? vscode.l10n.t('1 warning') : vscode.l10n.t('{0} warnings', warnings)) : '',
+		other ? vscode.l10n.t('{0} other', other) : '',
 	];
 	return parts.filter(Boolean).join(', ');
 }
@@ -255,7 +269,12 @@ export function terminalChip(execution: TerminalExecution): AttachmentChip {
 	return contextChip(
 		`${terminal}: ${commandLine}`,
 		{ kind: 'terminal', source: cut(`${terminal}: ${commandLine}`, MAX_CHIP_LABEL_CHARS), text },
-		{ detail: exitCode === undefined ? 'terminal output' : `terminal output, exit code ${exitCode}` },
+		{
+			detail:
+				exitCode === undefined
+					? vscode.l10n.t('terminal output')
+					: vscode.l10n.t('terminal output, exit code {0}', exitCode),
+		},
 	);
 }
 

@@ -50,13 +50,37 @@ interface Scope {
 
 type Kind = 'editors' | 'git' | 'problems' | 'terminal' | 'path' | 'image';
 
-const kinds: readonly (vscode.QuickPickItem & { id: Kind })[] = [
-	{ id: 'editors', label: '$(files) Open Editors', description: 'files open in the editor' },
-	{ id: 'git', label: '$(git-compare) Git Changes', description: 'working tree or staged diff' },
-	{ id: 'problems', label: '$(warning) Problems', description: "the active file's or the workspace's" },
-	{ id: 'terminal', label: '$(terminal) Terminal Output', description: 'a command and its output' },
-	{ id: 'path', label: '$(file) File or Folder…', description: 'from the workspace' },
-	{ id: 'image', label: '$(file-media) Image…', description: 'PNG, JPEG, GIF or WebP from the workspace' },
+const kinds = (): readonly (vscode.QuickPickItem & { id: Kind })[] => [
+	{
+		id: 'editors',
+		label: vscode.l10n.t('$(files) Open Editors'),
+		description: vscode.l10n.t('files open in the editor'),
+	},
+	{
+		id: 'git',
+		label: vscode.l10n.t('$(git-compare) Git Changes'),
+		description: vscode.l10n.t('working tree or staged diff'),
+	},
+	{
+		id: 'problems',
+		label: vscode.l10n.t('$(warning) Problems'),
+		description: vscode.l10n.t("the active file's or the workspace's"),
+	},
+	{
+		id: 'terminal',
+		label: vscode.l10n.t('$(terminal) Terminal Output'),
+		description: vscode.l10n.t('a command and its output'),
+	},
+	{
+		id: 'path',
+		label: vscode.l10n.t('$(file) File or Folder…'),
+		description: vscode.l10n.t('from the workspace'),
+	},
+	{
+		id: 'image',
+		label: vscode.l10n.t('$(file-media) Image…'),
+		description: vscode.l10n.t('PNG, JPEG, GIF or WebP from the workspace'),
+	},
 ];
 
 /** The chips the user picked; undefined when they cancelled. */
@@ -66,13 +90,13 @@ export async function pickContext(
 ): Promise<AttachmentChip[] | undefined> {
 	const folder = defaultFolder();
 	if (!folder) {
-		ui.notify('open a folder first: context comes from the workspace folder.');
+		ui.notify(vscode.l10n.t('open a folder first: context comes from the workspace folder.'));
 		return undefined;
 	}
 	const [choice] =
-		(await ui.pick(kinds, {
-			title: 'Add Context',
-			placeHolder: 'What should the team see?',
+		(await ui.pick(kinds(), {
+			title: vscode.l10n.t('Add Context'),
+			placeHolder: vscode.l10n.t('What should the team see?'),
 			canPickMany: false,
 		})) ?? [];
 	if (!choice) return undefined;
@@ -85,7 +109,12 @@ export async function pickContext(
 	const chips = await pickers[choice.id](scope);
 	if (chips && chips.length > MAX_CHIPS) {
 		ui.notify(
-			`only the first ${MAX_CHIPS} of ${chips.length} are attached (the ask box holds ${MAX_CHIPS}).`,
+			vscode.l10n.t(
+				'only the first {0} of {1} are attached (the ask box holds {2}).',
+				MAX_CHIPS,
+				chips.length,
+				MAX_CHIPS,
+			),
 		);
 		return chips.slice(0, MAX_CHIPS);
 	}
@@ -110,15 +139,15 @@ async function pickEditors({ folder, secrets, ui }: Scope): Promise<AttachmentCh
 		),
 	);
 	const { paths, notes } = openEditorPaths(folder.uri.fsPath, tabs, secrets);
-	if (notes.length) ui.notify(`not offered: ${notes.join('; ')}.`);
+	if (notes.length) ui.notify(vscode.l10n.t('not offered: {0}.', notes.join('; ')));
 	if (paths.length === 0) {
-		ui.notify('no open editor of the workspace folder can be attached.');
+		ui.notify(vscode.l10n.t('no open editor of the workspace folder can be attached.'));
 		return [];
 	}
 	const items = paths.map((path) => ({ label: path, path, picked: true }));
 	const picked = await ui.pick(items, {
-		title: 'Add Context: Open Editors',
-		placeHolder: 'Files to attach (as saved on disk)',
+		title: vscode.l10n.t('Add Context: Open Editors'),
+		placeHolder: vscode.l10n.t('Files to attach (as saved on disk)'),
 		canPickMany: true,
 	});
 	return picked?.map((item) => fileChip(item.path));
@@ -127,7 +156,7 @@ async function pickEditors({ folder, secrets, ui }: Scope): Promise<AttachmentCh
 async function pickGitChanges({ folder, secrets, ui }: Scope): Promise<AttachmentChip[] | undefined> {
 	const changes = await gitChanges(folder.uri);
 	if (!changes.ok) {
-		ui.notify(`git changes cannot be listed: ${changes.reason}.`);
+		ui.notify(vscode.l10n.t('git changes cannot be listed: {0}.', changes.reason));
 		return [];
 	}
 	const root = folder.uri.fsPath;
@@ -136,18 +165,18 @@ async function pickGitChanges({ folder, secrets, ui }: Scope): Promise<Attachmen
 		diffChoice(root, 'staged', changes.index, secrets),
 	].filter((choice) => choice.files.length > 0 || choice.secret > 0);
 	if (choices.length === 0) {
-		ui.notify('the workspace folder has no changes a git diff would show.');
+		ui.notify(vscode.l10n.t('the workspace folder has no changes a git diff would show.'));
 		return [];
 	}
 	const items = choices.map((choice: DiffChoice) => ({
 		label: diffLabel(choice.source),
-		description: `${choice.files.length} file(s)`,
+		description: vscode.l10n.t('{0} file(s)', choice.files.length),
 		detail: diffDetail(choice),
 		choice,
 	}));
 	const picked = await ui.pick(items, {
-		title: 'Add Context: Git Changes',
-		placeHolder: 'Which diff to attach',
+		title: vscode.l10n.t('Add Context: Git Changes'),
+		placeHolder: vscode.l10n.t('Which diff to attach'),
 		canPickMany: true,
 	});
 	return picked?.map((item) => diffChip(item.choice));
@@ -157,13 +186,13 @@ async function pickProblems({ folder, secrets, ui }: Scope): Promise<AttachmentC
 	const active = vscode.window.activeTextEditor?.document.uri;
 	const activePath = active?.scheme === 'file' ? workspacePath(folder.uri.fsPath, active.fsPath) : undefined;
 	const scopes = [
-		...(active && activePath ? [{ label: `Problems in ${activePath}`, uri: active }] : []),
-		{ label: 'Workspace Errors and Warnings', uri: undefined },
+		...(active && activePath ? [{ label: vscode.l10n.t('Problems in {0}', activePath), uri: active }] : []),
+		{ label: vscode.l10n.t('Workspace Errors and Warnings'), uri: undefined },
 	];
 	const [scope] =
 		(await ui.pick(scopes, {
-			title: 'Add Context: Problems',
-			placeHolder: 'Whose problems',
+			title: vscode.l10n.t('Add Context: Problems'),
+			placeHolder: vscode.l10n.t('Whose problems'),
 			canPickMany: false,
 		})) ?? [];
 	if (!scope) return undefined;
@@ -180,7 +209,11 @@ async function pickProblems({ folder, secrets, ui }: Scope): Promise<AttachmentC
 		scope.uri ? fileDiagnosticCaps : workspaceDiagnosticCaps,
 	);
 	if (chips.length === 0) {
-		ui.notify(scope.uri ? `${activePath} has no problems.` : 'the workspace has no errors or warnings.');
+		ui.notify(
+			scope.uri
+				? vscode.l10n.t('{0} has no problems.', activePath ?? '')
+				: vscode.l10n.t('the workspace has no errors or warnings.'),
+		);
 	}
 	return chips;
 }
@@ -202,8 +235,8 @@ async function pickTerminalOutput({ ui, deps }: Scope): Promise<AttachmentChip[]
 		execution,
 	}));
 	const picked = await ui.pick(items, {
-		title: 'Add Context: Terminal Output',
-		placeHolder: 'Commands (with their output) to attach',
+		title: vscode.l10n.t('Add Context: Terminal Output'),
+		placeHolder: vscode.l10n.t('Commands (with their output) to attach'),
 		canPickMany: true,
 	});
 	return picked?.map(({ execution }) =>
@@ -217,19 +250,27 @@ async function pickTerminalOutput({ ui, deps }: Scope): Promise<AttachmentChip[]
 
 /** A command that printed before VS Code's start event reached the extension shows no output (a VS Code race). */
 function executionDetail(execution: TerminalExecution): string {
-	const exit = execution.exitCode === undefined ? [] : [`exit code ${execution.exitCode}`];
+	const exit = execution.exitCode === undefined ? [] : [vscode.l10n.t('exit code {0}', execution.exitCode)];
 	const lines = execution.output ? execution.output.split('\n').length : 0;
-	return [...exit, lines ? `${lines} line(s) of output` : 'no output was recorded'].join(', ');
+	return [
+		...exit,
+		lines ? vscode.l10n.t('{0} line(s) of output', lines) : vscode.l10n.t('no output was recorded'),
+	].join(', ');
 }
 
 function noExecutions(terminals: readonly vscode.Terminal[], active: vscode.Terminal | undefined): string {
-	if (terminals.length === 0) return 'no terminal is open.';
+	if (terminals.length === 0) return vscode.l10n.t('no terminal is open.');
 	const blind = terminals.filter((terminal) => terminal.shellIntegration === undefined);
 	if (active && active.shellIntegration === undefined) {
-		return `shell integration is not active in the terminal '${active.name}', so its commands cannot be read (it needs bash, zsh, fish or PowerShell and "terminal.integrated.shellIntegration.enabled").`;
+		return vscode.l10n.t(
+			'shell integration is not active in the terminal \'{0}\', so its commands cannot be read (it needs bash, zsh, fish or PowerShell and "terminal.integrated.shellIntegration.enabled").',
+			active.name,
+		);
 	}
-	const more = blind.length ? ` (${blind.length} terminal(s) without shell integration)` : '';
-	return `no command has finished in a terminal since MassGen started${more}.`;
+	const more = blind.length
+		? vscode.l10n.t(' ({0} terminal(s) without shell integration)', blind.length)
+		: '';
+	return vscode.l10n.t('no command has finished in a terminal since MassGen started{0}.', more);
 }
 
 /** A thumbnail only for an image small enough to post to the panel as it is. */
@@ -240,7 +281,7 @@ async function pickFromDialog(
 	images: boolean,
 ): Promise<AttachmentChip[] | undefined> {
 	const uris = await ui.openDialog({
-		title: images ? 'Attach Images' : 'Attach Files or Folders',
+		title: images ? vscode.l10n.t('Attach Images') : vscode.l10n.t('Attach Files or Folders'),
 		defaultUri: folder.uri,
 		canSelectFiles: true,
 		canSelectFolders: !images,
@@ -262,7 +303,7 @@ async function pickFromDialog(
 			() => undefined,
 		);
 		if (!stat) {
-			notes.push(`${offered.path} does not exist`);
+			notes.push(vscode.l10n.t('{0} does not exist', offered.path));
 			continue;
 		}
 		const folderPicked = (stat.type & vscode.FileType.Directory) !== 0;
@@ -278,7 +319,7 @@ async function pickFromDialog(
 		const head = await vscode.workspace.fs.readFile(uri);
 		const mediaType = sniffImageType(head);
 		if (!mediaType) {
-			notes.push(`${offered.path} is not a PNG, JPEG, GIF or WebP image`);
+			notes.push(vscode.l10n.t('{0} is not a PNG, JPEG, GIF or WebP image', offered.path));
 			continue;
 		}
 		const thumbnail =
@@ -287,6 +328,6 @@ async function pickFromDialog(
 				: undefined;
 		chips.push(pathChip(offered.path, 'image', thumbnail));
 	}
-	if (notes.length) ui.notify(`not attached: ${notes.join('; ')}.`);
+	if (notes.length) ui.notify(vscode.l10n.t('not attached: {0}.', notes.join('; ')));
 	return chips;
 }

@@ -5,6 +5,7 @@
  * on disk (untitled, unsaved changes) is left out with a note rather than sent as text, which
  * would bypass that policy.
  */
+import * as vscode from 'vscode';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { AttachmentRequest, LineRange } from '../../core/context/attachment.js';
 
@@ -53,19 +54,26 @@ export function selectionLines(selection: EditorSelection): LineRange | undefine
 }
 
 export function formatLines(range: LineRange): string {
-	return range.start === range.end ? `line ${range.start}` : `lines ${range.start}–${range.end}`;
+	return range.start === range.end
+		? vscode.l10n.t('line {0}', range.start)
+		: vscode.l10n.t('lines {0}–{1}', range.start, range.end);
 }
 
 /** The active editor's file (and selection) as an attachment request for a run in `folder`. */
 export function editorAttachments(folder: string, editor: EditorState | undefined): EditorAttachments {
 	if (!editor) return { requests: [] };
-	if (editor.scheme === 'untitled') return { requests: [], note: 'an untitled editor is not attached' };
+	if (editor.scheme === 'untitled') {
+		return { requests: [], note: vscode.l10n.t('an untitled editor is not attached') };
+	}
 	const path = editor.scheme === 'file' ? workspacePath(folder, editor.fsPath) : undefined;
 	if (path === undefined) {
-		return { requests: [], note: `${editor.fsPath} is outside the workspace folder: not attached` };
+		return {
+			requests: [],
+			note: vscode.l10n.t('{0} is outside the workspace folder: not attached', editor.fsPath),
+		};
 	}
 	if (editor.isDirty) {
-		return { requests: [], note: `${path} has unsaved changes: save it to attach it` };
+		return { requests: [], note: vscode.l10n.t('{0} has unsaved changes: save it to attach it', path) };
 	}
 	const range = editor.selection && selectionLines(editor.selection);
 	return {

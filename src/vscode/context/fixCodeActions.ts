@@ -28,7 +28,7 @@ export class FixCodeActionProvider implements vscode.CodeActionProvider {
 			action.diagnostics = [diagnostic];
 			action.command = {
 				command: commandIds.askTeamToFix,
-				title: fixTitle,
+				title: fixTitle(),
 				arguments: [document.uri, [diagnostic]],
 			};
 			return action;

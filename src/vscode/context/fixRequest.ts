@@ -4,6 +4,7 @@
  * file around them. The agents read the rest of the file with their tools when they need it;
  * attaching all of it as well would make every agent's first call carry it twice.
  */
+import * as vscode from 'vscode';
 import type { Diagnostic } from '../../core/context/attachment.js';
 import type { RunRequest } from '../run/runTypes.js';
 
@@ -19,16 +20,16 @@ export interface EditorDiagnostic {
 	readonly code?: string | number;
 }
 
-export const fixTitle = 'Ask MassGen team to fix';
+export const fixTitle = (): string => vscode.l10n.t('Ask MassGen team to fix');
 
 /**
  * The quick fix's title: one per diagnostic, so with several at the cursor each names its message
  * (cut to one short line) instead of repeating the same title.
  */
 export function fixActionTitle(message: string, diagnosticsHere: number): string {
-	if (diagnosticsHere <= 1) return fixTitle;
+	if (diagnosticsHere <= 1) return fixTitle();
 	const line = message.split('\n')[0]!.trim();
-	return `${fixTitle}: ${line.length > 60 ? `${line.slice(0, 59)}…` : line}`;
+	return `${fixTitle()}: ${line.length > 60 ? `${line.slice(0, 59)}…` : line}`;
 }
 
 /** Lines of context on each side of the diagnostics. */

@@ -34,20 +34,25 @@ export type GitChanges =
 /** The repository holding `folder` and its working tree and index changes, or why there are none to offer. */
 export async function gitChanges(folder: vscode.Uri): Promise<GitChanges> {
 	const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
-	if (!extension) return { ok: false, reason: 'the built-in Git extension is not installed' };
+	if (!extension) return { ok: false, reason: vscode.l10n.t('the built-in Git extension is not installed') };
 	const git = extension.isActive
 		? extension.exports
 		: await extension.activate().then(
 				(exports) => exports,
 				() => undefined,
 			);
-	if (!git?.enabled) return { ok: false, reason: 'the built-in Git extension is disabled ("git.enabled")' };
+	if (!git?.enabled) {
+		return { ok: false, reason: vscode.l10n.t('the built-in Git extension is disabled ("git.enabled")') };
+	}
 	const api = git.getAPI(1);
 	const repository = api.repositories
 		.filter((repo) => contains(repo.rootUri, folder))
 		.sort((a, b) => b.rootUri.fsPath.length - a.rootUri.fsPath.length)[0];
 	if (!repository) {
-		return { ok: false, reason: 'the workspace folder is not in a git repository that Git has opened' };
+		return {
+			ok: false,
+			reason: vscode.l10n.t('the workspace folder is not in a git repository that Git has opened'),
+		};
 	}
 	// The git view refreshes on its own schedule: ask for the current status.
 	await repository.status().catch(() => undefined);

@@ -26,7 +26,7 @@ export const vscodePickerUi: PickerUi = {
 		return item && [item];
 	},
 	openDialog: async (options) => vscode.window.showOpenDialog(options),
-	notify: (message) => void vscode.window.showInformationMessage(`MassGen: ${message}`),
+	notify: (message) => void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0}', message)),
 };
 
 /**
