@@ -8,7 +8,7 @@ import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { runCli } from '../cli/cliProcess.js';
 import { customToolCall } from './codexWire.js';
-import { answerIdOf, proxyOf, type ProxiedProvider } from './mixedTeamProxy.js';
+import { proxyOf, voteWhenShown, type ProxiedProvider } from './mixedTeamProxy.js';
 
 const anthropicKey = 'loopback-anthropic-key';
 const openaiKey = 'loopback-openai-key';
@@ -75,26 +75,14 @@ describe('a mixed team: an API agent, claude_code and codex (dist/cli.js)', () =
 		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
 		const before = hashes(root);
 		const duringRun: Record<string, string>[] = [];
-		/**
-		 * Once `server`'s scripted replies are used up, each coordination request gets a vote for the
-		 * first of `markers`' answers it shows (the API agent's first request shows none: it answers).
-		 * A vote cast before the preferred answer landed is invalidated by it, and the agent votes again.
-		 */
-		const voter =
-			(server: LoopbackProvider, markers: readonly string[], vote: (id: string) => void) =>
-			(text: string) => {
-				if (server.pending() > 0 || text.includes('selected you to present')) return;
-				const id = markers.map((marker) => answerIdOf(text, marker)).find((found) => found !== undefined);
-				if (id !== undefined) vote(id);
-			};
 		const voteArgs = (id: string) => ({ agent_id: id, reason: 'its change is complete' });
-		const apiVote = voter(api, [marks.codex, marks.claude], (id) =>
+		const apiVote = voteWhenShown(api, [marks.codex, marks.claude], (id) =>
 			api.say({ toolCalls: [{ name: 'vote', arguments: voteArgs(id) }] }),
 		);
-		const claudeVote = voter(claude, [marks.codex, marks.api], (id) =>
+		const claudeVote = voteWhenShown(claude, [marks.codex, marks.api], (id) =>
 			claude.say({ toolCalls: [{ name: 'mcp__massgen__vote', arguments: voteArgs(id) }] }),
 		);
-		const codexVote = voter(codex, [marks.claude, marks.api], (id) => {
+		const codexVote = voteWhenShown(codex, [marks.claude, marks.api], (id) => {
 			// Both coders' edits live in their answers by now: the workspace is as it was.
 			duringRun.push(hashes(root));
 			codex.say({ toolCalls: [{ namespace: 'mcp__massgen', name: 'vote', arguments: voteArgs(id) }] });

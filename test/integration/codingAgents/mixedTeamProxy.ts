@@ -78,3 +78,20 @@ export function answerIdOf(text: string, marker: string): string | undefined {
 	}
 	return undefined;
 }
+
+/**
+ * A proxy hook: once `server`'s scripted replies are used up, each coordination request gets a vote
+ * (queued through `vote`) for the first of `markers`' answers it shows; the presentation gets none.
+ * A vote cast before the preferred answer landed is invalidated by it, and the agent votes again.
+ */
+export function voteWhenShown(
+	server: LoopbackProvider,
+	markers: readonly string[],
+	vote: (id: string) => void,
+): (text: string) => void {
+	return (text) => {
+		if (server.pending() > 0 || text.includes('selected you to present')) return;
+		const id = markers.map((marker) => answerIdOf(text, marker)).find((found) => found !== undefined);
+		if (id !== undefined) vote(id);
+	};
+}
