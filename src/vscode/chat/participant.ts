@@ -42,8 +42,10 @@ export async function handleChatRequest(
 	deps: ParticipantDeps,
 ): Promise<vscode.ChatResult> {
 	if (deps.runs.isRunning) {
-		stream.markdown('A MassGen run is already in progress. Wait for it to end or cancel it, then ask again.');
-		return { errorDetails: { message: 'A MassGen run is already in progress.' } };
+		stream.markdown(
+			vscode.l10n.t('A MassGen run is already in progress. Wait for it to end or cancel it, then ask again.'),
+		);
+		return { errorDetails: { message: vscode.l10n.t('A MassGen run is already in progress.') } };
 	}
 	const built = request.command === 'review' ? await reviewRequest(request) : askRequest(request, context);
 	if (typeof built === 'string') {
@@ -66,7 +68,7 @@ export async function handleChatRequest(
 	}
 	if (token.isCancellationRequested) return { metadata: {} };
 	if (!('run' in outcome)) {
-		const message = `The MassGen run did not start: ${outcome.reason}.`;
+		const message = vscode.l10n.t('The MassGen run did not start: {0}.', outcome.reason);
 		stream.markdown(message);
 		return { errorDetails: { message } };
 	}
@@ -80,7 +82,9 @@ function askRequest(
 	context: Pick<vscode.ChatContext, 'history'>,
 ): RunRequest | string {
 	const question = request.prompt.trim();
-	if (!question) return 'Ask the MassGen team a question, e.g. `@massgen why does this test fail?`';
+	if (!question) {
+		return vscode.l10n.t('Ask the MassGen team a question, e.g. `@massgen why does this test fail?`');
+	}
 	const attachments = request.references.flatMap(referenceAttachment);
 	// A follow-up continues the conversation when the previous turn was ours: the session of the run
 	// that turn names (the chat keeps it across reloads; the window's memory does not).
@@ -116,9 +120,11 @@ function referenceAttachment(reference: vscode.ChatPromptReference): AttachmentR
 /** The file and lines `/review` reviews: the first file reference, else the active editor's selection. */
 async function reviewRequest(request: Pick<vscode.ChatRequest, 'references'>): Promise<RunRequest | string> {
 	const target = reviewTarget(request.references);
-	if (!target) return 'Reference a file or a selection (`#file`, `#selection`) or open a file to review.';
+	if (!target) {
+		return vscode.l10n.t('Reference a file or a selection (`#file`, `#selection`) or open a file to review.');
+	}
 	if (target.uri.scheme !== 'file' || !vscode.workspace.getWorkspaceFolder(target.uri)) {
-		return 'The team reviews files of the open workspace folder.';
+		return vscode.l10n.t('The team reviews files of the open workspace folder.');
 	}
 	const doc = await vscode.workspace.openTextDocument(target.uri);
 	const whole = !target.range || target.range.isEmpty;
@@ -160,11 +166,11 @@ function relativePath(uri: vscode.Uri): string {
 function phaseLine(event: RunEvent): string | undefined {
 	switch (event.type) {
 		case 'run-start':
-			return `${event.agents.length} agents are answering…`;
+			return vscode.l10n.t('{0} agents are answering…', event.agents.length);
 		case 'vote':
-			return `${event.voter} voted for ${event.votedForAgent}…`;
+			return vscode.l10n.t('{0} voted for {1}…', event.voter, event.votedForAgent);
 		case 'winner-selected':
-			return `${event.agentId} won; presenting the final answer…`;
+			return vscode.l10n.t('{0} won; presenting the final answer…', event.agentId);
 		default:
 			return undefined;
 	}
@@ -172,7 +178,7 @@ function phaseLine(event: RunEvent): string | undefined {
 
 /** A notice as plain text (model ids may hold Markdown characters), on a line of its own. */
 function noticeMarkdown(message: string): vscode.MarkdownString {
-	return new vscode.MarkdownString().appendText(`Note: ${message}.`).appendMarkdown('\n\n');
+	return new vscode.MarkdownString().appendText(vscode.l10n.t('Note: {0}.', message)).appendMarkdown('\n\n');
 }
 
 function showResult(run: FinishedRun, stream: ParticipantStream): void {
@@ -180,18 +186,25 @@ function showResult(run: FinishedRun, stream: ParticipantStream): void {
 	if (result.finalAnswer === null) {
 		stream.markdown(runEnding(result));
 	} else {
-		if (result.status !== 'completed') stream.markdown(`${runEnding(result)} The best answer so far:\n\n`);
+		if (result.status !== 'completed') {
+			stream.markdown(vscode.l10n.t('{0} The best answer so far:\n\n', runEnding(result)));
+		}
 		stream.markdown(result.finalAnswer);
 	}
-	stream.markdown(`\n\n---\n**Vote:** ${voteSummary(result)}`);
+	stream.markdown(vscode.l10n.t('\n\n---\n**Vote:** {0}', voteSummary(result)));
 	const changes = changeLines(result);
 	if (changes.length) {
 		stream.markdown(
-			`\n\n**Proposed changes** (not applied):\n${changes.map((line) => `- \`${line}\``).join('\n')}`,
+			vscode.l10n.t(
+				'\n\n**Proposed changes** (not applied):\n{0}',
+				changes.map((line) => `- \`${line}\``).join('\n'),
+			),
 		);
 	}
-	stream.button({ command: commandIds.showPanel, title: 'Show MassGen Panel' });
-	if (changes.length) stream.button({ command: commandIds.reviewChanges, title: 'Review Changes' });
+	stream.button({ command: commandIds.showPanel, title: vscode.l10n.t('Show MassGen Panel') });
+	if (changes.length) {
+		stream.button({ command: commandIds.reviewChanges, title: vscode.l10n.t('Review Changes') });
+	}
 }
 
 /** Registers `@massgen`; the id must match `contributes.chatParticipants`. */

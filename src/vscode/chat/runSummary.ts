@@ -1,21 +1,29 @@
+import * as vscode from 'vscode';
 import type { RunResult } from '../../core/orchestrator/types.js';
 
 /**
- * Plain-text summaries of a finished run for the chat participant and the language model tool.
- * No `vscode` import: both shells and their tests share it.
+ * Plain-text summaries of a finished run for the chat participant and the language model tool,
+ * in the display language (the tool's caller is a chat model, which reads any).
  */
 
 /** "planner won with 2 of 3 votes (reviewer, skeptic)", or why there is no winner. */
 export function voteSummary(result: Pick<RunResult, 'winner' | 'votes'>): string {
-	if (!result.winner) return 'No winner was selected.';
+	if (!result.winner) return vscode.l10n.t('No winner was selected.');
 	const winner = result.winner.agentId;
 	const voters = result.votes.filter((vote) => vote.votedFor === winner).map((vote) => vote.voter);
 	const others = result.votes.filter((vote) => vote.votedFor !== winner);
 	const elsewhere = others.length
-		? `; ${others.map((vote) => `${vote.voter} voted for ${vote.votedFor}`).join(', ')}`
+		? `; ${others.map((vote) => vscode.l10n.t('{0} voted for {1}', vote.voter, vote.votedFor)).join(', ')}`
 		: '';
 	const by = voters.length ? ` (${voters.join(', ')})` : '';
-	return `${winner} won with ${voters.length} of ${result.votes.length} votes${by}${elsewhere}.`;
+	return vscode.l10n.t(
+		'{0} won with {1} of {2} votes{3}{4}.',
+		winner,
+		voters.length,
+		result.votes.length,
+		by,
+		elsewhere,
+	);
 }
 
 /** One line per proposed change ("modify README.md"), sorted by path; empty when nothing changed. */
@@ -25,14 +33,17 @@ export function changeLines(result: Pick<RunResult, 'changes'>): string[] {
 		.map((change) => `${change.kind} ${change.path}`);
 }
 
-const ended: Record<RunResult['status'], string> = {
-	completed: 'completed',
-	cancelled: 'was cancelled',
-	timeout: 'timed out',
-	failed: 'failed',
-};
-
 /** How a run ended, with its error ("The MassGen run timed out."). */
 export function runEnding(result: Pick<RunResult, 'status' | 'error'>): string {
-	return `The MassGen run ${ended[result.status]}${result.error ? `: ${result.error}` : ''}.`;
+	const error = result.error ? `: ${result.error}` : '';
+	switch (result.status) {
+		case 'completed':
+			return vscode.l10n.t('The MassGen run completed{0}.', error);
+		case 'cancelled':
+			return vscode.l10n.t('The MassGen run was cancelled{0}.', error);
+		case 'timeout':
+			return vscode.l10n.t('The MassGen run timed out{0}.', error);
+		case 'failed':
+			return vscode.l10n.t('The MassGen run failed{0}.', error);
+	}
 }

@@ -35,9 +35,9 @@ export class AskTeamTool implements vscode.LanguageModelTool<AskTeamInput> {
 	): vscode.PreparedToolInvocation {
 		const team = teamName(readConfigSetting(defaultFolder()?.uri));
 		return {
-			invocationMessage: `Asking ${team}…`,
+			invocationMessage: vscode.l10n.t('Asking {0}…', team),
 			confirmationMessages: {
-				title: `Ask ${team}?`,
+				title: vscode.l10n.t('Ask {0}?', team),
 				message: new vscode.MarkdownString(confirmationText(options.input, team)),
 			},
 		};
@@ -85,7 +85,7 @@ export function describeRun(run: Pick<FinishedRun, 'result'>): string {
 /** The team as the confirmation names it: the `massgen.config` file when one is set (reading the setting is cheap; resolving the team is not). */
 export function teamName(configSetting: string): string {
 	const file = configSetting.split(/[\\/]/).at(-1);
-	return file ? `the MassGen team of ${file}` : 'your MassGen team';
+	return file ? vscode.l10n.t('the MassGen team of {0}', file) : vscode.l10n.t('your MassGen team');
 }
 
 /** The confirmation's Markdown: the question, the attached files, and that nothing is written. */
@@ -95,9 +95,14 @@ export function confirmationText(input: AskTeamInput, team: string): string {
 		.map((line) => `> ${line}`)
 		.join('\n');
 	const files = input.files?.length
-		? `\n\nAttached: ${input.files.map((file) => `\`${file}\``).join(', ')}`
+		? vscode.l10n.t('\n\nAttached: {0}', input.files.map((file) => `\`${file}\``).join(', '))
 		: '';
-	return `Question for ${team}:\n\n${question}${files}\n\nProposed edits wait for your review; nothing is written.`;
+	return vscode.l10n.t(
+		'Question for {0}:\n\n{1}{2}\n\nProposed edits wait for your review; nothing is written.',
+		team,
+		question,
+		files,
+	);
 }
 
 /** Registers the tool; the name must match `contributes.languageModelTools`. */

@@ -19,8 +19,10 @@ export type ChatModelLookup = (model: string) => Thenable<vscode.LanguageModelCh
 export const lookupChatModel: ChatModelLookup = async (model) =>
 	pickChatModel(await vscode.lm.selectChatModels(), model);
 
-const justification =
-	'MassGen asks a team of language models your question and lets them vote on the best answer.';
+const justification = () =>
+	vscode.l10n.t(
+		'MassGen asks a team of language models your question and lets them vote on the best answer.',
+	);
 
 /**
  * `type: vscode_lm`: a VS Code language model (e.g. Copilot's) behind the core's ChatModel. The
@@ -54,7 +56,7 @@ export class VscodeLmModel implements ChatModel {
 					chat.sendRequest(
 						toLmMessages(request),
 						{
-							justification,
+							justification: justification(),
 							tools: toLmTools(request.tools),
 							toolMode: vscode.LanguageModelChatToolMode.Auto,
 						},
