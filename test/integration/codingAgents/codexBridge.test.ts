@@ -11,6 +11,7 @@ import {
 } from '../../../src/core/providers/codingAgents/codexBridge.js';
 import { CodexConversation } from '../../../src/core/providers/codingAgents/codexConversation.js';
 import { codexOptions } from '../../../src/core/providers/codingAgents/codexOptions.js';
+import { CodexUsage } from '../../../src/core/providers/codingAgents/codexUsage.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 
 /** A model without Codex metadata: its fallback lists MCP tools up front (gpt-5.5 defers them behind tool_search). */
@@ -55,7 +56,7 @@ describe('Codex ↔ our tools over the loopback MCP bridge', () => {
 			mcpServers: {},
 			bridge: { name: codexBridgeName, url: bridge.url, token: bridge.token },
 		});
-		return new CodexConversation(new Codex(client).startThread(thread), bridge);
+		return new CodexConversation(new Codex(client).startThread(thread), bridge, new CodexUsage(codexHome));
 	}
 
 	const call = (id: string, name: string, args: Record<string, unknown>) => ({
@@ -90,7 +91,10 @@ describe('Codex ↔ our tools over the loopback MCP bridge', () => {
 		expect(events.filter((e) => e.type === 'text-delta')).toEqual([
 			{ type: 'text-delta', text: 'Submitted.' },
 		]);
-		expect(events.find((e) => e.type === 'usage')).toMatchObject({ usage: { outputTokens: 5 + 5 + 2 } });
+		// Each step counts the responses it saw (from the CLI's session file), the completion the rest:
+		// a turn the run ends while the CLI waits on our call is counted up to there.
+		const usage = events.flatMap((e) => (e.type === 'usage' ? [e.usage.outputTokens] : []));
+		expect(usage).toEqual([5, 5, 2]);
 
 		expect(server.requests).toHaveLength(3);
 		expect(server.requests[1]!.rawBody).toContain('agent9 has no answer; the ids with one: agent1, agent2');

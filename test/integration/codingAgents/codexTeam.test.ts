@@ -146,6 +146,12 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		expect(codex.requests[0]!.headers['authorization']).toBe(`Bearer ${key}`);
 		expect(codex.requests[0]!.rawBody).toContain('new_answer');
 		expect(codex.requests[0]!.rawBody).not.toContain(root);
+		// Every response the CLI got is counted, also those of a turn still waiting on our tool when the
+		// run ended (its vote): 9 (the patch) + 5 + 5 (scripted calls) + 30 per auto-agent reply.
+		const output = readEvents(root)
+			.filter((e) => e.type === 'usage' && e.agentId === 'coder')
+			.reduce((sum, e) => sum + (e as { usage?: { outputTokens: number } }).usage!.outputTokens, 0);
+		expect(output).toBe(9 + 5 + 5 + 30 * (codex.requests.length - 3));
 		// Nothing reached the workspace: the edit lives in the answer until the user accepts it.
 		expect(hashes(root)).toEqual({ ...before });
 		// The agent's private CODEX_HOME is gone with the run.

@@ -2,8 +2,9 @@
  * One Codex conversation (a thread of `codex exec` turns, each a process of its own that the SDK
  * starts). Each `turn()` reads the CLI's events until it calls one of our bridged tools (which
  * then waits for the runtime's result, the CLI process waiting with it) or ends its turn; the
- * lane sees its text, reasoning and native tool use as they come. Cancel aborts the SDK's turn:
- * the CLI is ended, and its sandbox (bwrap `--die-with-parent`) ends the commands it started.
+ * lane sees its text, reasoning and native tool use as they come; each step reports the usage
+ * of the model responses it saw (`codexUsage.ts`). Cancel aborts the SDK's turn: the CLI is
+ * ended, and with its bubblewrap everything it started.
  */
 import type { Thread, ThreadEvent, ThreadItem } from '@openai/codex-sdk';
 import type { Usage } from '../../events/runEvents.js';
@@ -12,6 +13,7 @@ import { ProviderError } from '../providerError.js';
 import { cliPathVariables } from '../../config/cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import { codexBridgeName, type CodexBridge } from './codexBridge.js';
+import type { CodexUsage } from './codexUsage.js';
 
 export interface CodexTurnOutcome {
 	/** Our tools it called; empty when it ended its turn. */
@@ -26,10 +28,15 @@ export class CodexConversation {
 	private iterator: AsyncIterator<ThreadEvent> | undefined;
 	private pending: Promise<IteratorResult<ThreadEvent>> | undefined;
 	private abort: AbortController | undefined;
+	/** The usage the CLI reported for its turn, counted when the turn's events end. */
+	private reported: Usage | undefined;
+	/** Our tools' calls the thread has made (each one an item of its session file). */
+	private bridgedCalls = 0;
 
 	constructor(
 		private readonly thread: Thread,
 		readonly bridge: CodexBridge,
+		private readonly usage: CodexUsage,
 	) {}
 
 	/** Starts a CLI turn with this input (the thread resumes from the last one). */
@@ -52,7 +59,12 @@ export class CodexConversation {
 		try {
 			for (;;) {
 				const calls = this.bridge.take();
-				if (calls.length > 0) return { calls, ended: false };
+				if (calls.length > 0) {
+					this.bridgedCalls += calls.length;
+					const usage = await this.usage.step(this.thread.id, this.bridgedCalls);
+					if (usage) emit({ type: 'usage', usage });
+					return { calls, ended: false };
+				}
 				if (this.iterator === undefined) return { calls: [], ended: true };
 				this.pending ??= this.iterator.next();
 				const next = await Promise.race([
@@ -68,6 +80,9 @@ export class CodexConversation {
 				this.pending = undefined;
 				if (next.done) {
 					this.iterator = undefined;
+					const reported = this.reported;
+					this.reported = undefined;
+					if (reported) emit({ type: 'usage', usage: await this.usage.completed(this.thread.id, reported) });
 					return { calls: this.bridge.take(), ended: true };
 				}
 				this.read(next.value, emit);
@@ -93,7 +108,7 @@ export class CodexConversation {
 			if (event.item.type === 'agent_message') emit({ type: 'text-delta', text: event.item.text });
 			else if (line) emit({ type: 'reasoning-delta', text: line });
 		} else if (event.type === 'turn.completed') {
-			emit({ type: 'usage', usage: usageOf(event.usage) });
+			this.reported = usageOf(event.usage);
 		} else if (event.type === 'turn.failed') {
 			throw classifyCodexError(new Error(event.error.message));
 		}

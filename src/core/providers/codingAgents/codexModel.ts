@@ -41,6 +41,7 @@ import { codexBridgeName, startCodexBridge } from './codexBridge.js';
 import { classifyCodexError, CodexConversation } from './codexConversation.js';
 import { codexUnsandboxedNote, containedClient } from './codexLauncher.js';
 import { codexKeyVariable, codexOptions } from './codexOptions.js';
+import { CodexUsage } from './codexUsage.js';
 import { refusedEditsNote, renderConversation } from './conversationText.js';
 import { importSdk, shippedSdkFiles } from './shippedSdk.js';
 import { WorkingFolder } from './workingFolder.js';
@@ -219,7 +220,11 @@ export class CodexModel implements ChatModel {
 					});
 		const session: Session = {
 			...newLedger<BridgedCall>(request, overlay),
-			conversation: new CodexConversation(new codex(client).startThread(thread), bridge),
+			conversation: new CodexConversation(
+				new codex(client).startThread(thread),
+				bridge,
+				new CodexUsage(this.codexHome),
+			),
 		};
 		this.session = session;
 		this.ignoredKeys = ignoredKeys;
