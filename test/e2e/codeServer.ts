@@ -89,15 +89,20 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	const userDataDir = join(root, 'user-data');
 	const extensionsDir = join(root, 'extensions');
 	const configFile = join(root, 'code-server.yaml');
-	for (const dir of [home, join(userDataDir, 'User'), extensionsDir]) mkdirSync(dir, { recursive: true });
-	const settingsFile = join(userDataDir, 'User', 'settings.json');
+	const settingDirs = [join(userDataDir, 'User'), join(userDataDir, 'Machine')];
+	for (const dir of [home, ...settingDirs, extensionsDir]) mkdirSync(dir, { recursive: true });
+	// The same settings as the server's Machine settings too: the extension host (remote) takes
+	// machine-scoped ones (walkthroughs.openOnInstall) from there, never from the User file.
+	const settingsFiles = settingDirs.map((dir) => join(dir, 'settings.json'));
 	const settingsText = JSON.stringify({ ...defaultSettings, ...options.settings }, null, '\t');
 	// Only when changed, and by rename: VS Code watches the file, and a window opening while it is
 	// half-written reads the defaults (the walkthrough's openOnInstall: on, which stole a scenario's input).
 	const resetUserSettings = () => {
-		if (existsSync(settingsFile) && readFileSync(settingsFile, 'utf8') === settingsText) return;
-		writeFileSync(`${settingsFile}.tmp`, settingsText);
-		renameSync(`${settingsFile}.tmp`, settingsFile);
+		for (const settingsFile of settingsFiles) {
+			if (existsSync(settingsFile) && readFileSync(settingsFile, 'utf8') === settingsText) continue;
+			writeFileSync(`${settingsFile}.tmp`, settingsText);
+			renameSync(`${settingsFile}.tmp`, settingsFile);
+		}
 	};
 	resetUserSettings();
 	const port = await freePort();

@@ -7,13 +7,14 @@ import type { Scenario } from './scenario';
 const openOnInstall = 'workbench.welcomePage.walkthroughs.openOnInstall';
 
 /**
- * VS Code's "open a walkthrough on install" on for this window (the harness keeps it off, and the
- * next scenario's settings reset puts it back). The setting is machine-scoped, so only the user
- * settings of the server can carry it: they sit beside the workspace copies in the server's root.
+ * VS Code's "open a walkthrough on install" on for this window's extension host (the harness keeps
+ * it off, and the next scenario's settings reset puts it back). The setting is machine-scoped: the
+ * remote extension host reads it from the server's Machine settings, which sit beside the
+ * workspace copies in the server's root. (The workbench's own opening stays off: User settings.)
  */
 function allowWalkthroughs(folder: string): void {
-	const file = join(folder, '..', 'user-data', 'User', 'settings.json');
-	assert.ok(existsSync(file), `the harness's user settings at ${file}`);
+	const file = join(folder, '..', 'user-data', 'Machine', 'settings.json');
+	assert.ok(existsSync(file), `the harness's machine settings at ${file}`);
 	const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 	// By rename, as the harness writes it: a window must never read it half-written.
 	writeFileSync(`${file}.tmp`, JSON.stringify({ ...settings, [openOnInstall]: true }, null, '\t'));
