@@ -5,6 +5,7 @@ import { askTeam } from './askTeam';
 import { attachments } from './attachments';
 import { buildTeamKeyboard } from './buildTeamKeyboard';
 import { changes, changesPanel, changesPreview } from './changes';
+import { costEstimate } from './costEstimate';
 import { walkthroughAfterFirstCommand, walkthroughOnFirstView } from './firstUseWalkthrough';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
@@ -31,6 +32,7 @@ export const scenarios: readonly Scenario[] = [
 	revertRun,
 	multiRoot,
 	buildTeamKeyboard,
+	costEstimate,
 	// Last: it turns on a user setting for its window (restored when it ends).
 	walkthrough,
 	// A key stored for a moment (removed again): after every scenario that lists keys or providers.
