@@ -161,6 +161,8 @@ describe('Codex offline through @openai/codex-sdk', () => {
 		// The user's config folder was never used: the CLI kept to its private CODEX_HOME.
 		expect(existsSync(join(home, '.codex'))).toBe(false);
 		expect(existsSync(join(codexHome, 'config.toml'))).toBe(false);
+		// Nor did it start a login shell to snapshot (it has no shell to prepare).
+		expect(existsSync(join(codexHome, 'shell_snapshots'))).toBe(false);
 	});
 
 	it('a patch outside its folder is refused (no approval is asked), and the model is told', async () => {

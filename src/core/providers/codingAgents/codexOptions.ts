@@ -12,7 +12,8 @@
  *   `write_stdin`, `shell`, `local_shell`) are off, so a command runs only through our bridged
  *   `run_command` (permission engine, approvals, command sandbox); a scripted call of theirs is
  *   answered "unsupported call" and never runs. No hooks (commands a config would start), no
- *   `view_image` (a read of any path);
+ *   shell snapshot (the login shell the CLI would start for its shell), no `view_image` (a read
+ *   of any path);
  * - approvals are never asked (`codex exec` cannot ask) and never granted beyond the sandbox:
  *   its patches go through Codex's own sandbox policy, writable only in the agent's scratch
  *   folder (not /tmp, not $TMPDIR), without network, and a refusal goes back to the model;
@@ -138,6 +139,8 @@ export function codexOptions(launch: CodexLaunch): CodexLaunchOptions {
 				unified_exec: false,
 				hooks: false,
 				view_image: false,
+				// Without a shell there is nothing to snapshot (it would start the user's login shell).
+				shell_snapshot: false,
 			},
 			mcp_servers: mcpServers as NonNullable<CodexOptions['config']>,
 		},

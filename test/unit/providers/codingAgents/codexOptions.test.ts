@@ -103,7 +103,7 @@ describe('codex config → Codex SDK options', () => {
 			feedback: { enabled: false },
 			check_for_update_on_startup: false,
 			history: { persistence: 'none' },
-			// No shell (commands go through our run_command), hooks or image reads of any path.
+			// No shell (commands go through our run_command), shell snapshot, hooks or image reads of any path.
 			features: {
 				multi_agent: false,
 				goals: false,
@@ -111,6 +111,7 @@ describe('codex config → Codex SDK options', () => {
 				unified_exec: false,
 				hooks: false,
 				view_image: false,
+				shell_snapshot: false,
 			},
 			// Our own servers: the CLI calls them without asking (we check every call ourselves) and waits for them.
 			mcp_servers: {
