@@ -16,8 +16,8 @@ export class ApprovalBadge extends Disposable {
 		this._item = this._register(
 			vscode.window.createStatusBarItem('massgen.approvals', vscode.StatusBarAlignment.Left, 51),
 		);
-		this._item.name = 'MassGen Approvals';
-		this._item.command = { command: commandIds.showPanel, title: 'Show MassGen Panel' };
+		this._item.name = vscode.l10n.t('MassGen Approvals');
+		this._item.command = { command: commandIds.showPanel, title: vscode.l10n.t('Show MassGen Panel') };
 		this._item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
 	}
 
@@ -33,9 +33,18 @@ export class ApprovalBadge extends Disposable {
 			return;
 		}
 		this._item.text = badgeText(count);
-		this._item.tooltip = `MassGen: ${count} tool call${count === 1 ? '' : 's'} of the team wait${count === 1 ? 's' : ''} for your approval. Click to show the panel.`;
+		this._item.tooltip =
+			count === 1
+				? vscode.l10n.t('MassGen: 1 tool call of the team waits for your approval. Click to show the panel.')
+				: vscode.l10n.t(
+						'MassGen: {0} tool calls of the team wait for your approval. Click to show the panel.',
+						count,
+					);
 		this._item.accessibilityInformation = {
-			label: `MassGen: ${count} approval${count === 1 ? '' : 's'} waiting`,
+			label:
+				count === 1
+					? vscode.l10n.t('MassGen: 1 approval waiting')
+					: vscode.l10n.t('MassGen: {0} approvals waiting', count),
 			role: 'button',
 		};
 		this._item.show();

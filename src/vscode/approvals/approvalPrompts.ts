@@ -4,8 +4,9 @@
  * while the panel is hidden or not focused also raises a notification (Allow once / Deny /
  * Show), and the waiting count drives the badge (status bar text and panel title). The broker
  * dedupes identical requests of a run, so each request is one card and at most one notification.
- * No `vscode` import: the surface is injected (unit-tested with the real broker).
+ * The surface is injected (unit-tested with the real broker); only `vscode.l10n` is used here.
  */
+import * as vscode from 'vscode';
 import type {
 	ApprovalChoice,
 	ApprovalOutcome,
@@ -33,7 +34,18 @@ export interface ApprovalSurface {
 	readonly log: { info(message: string): void; warn(message: string): void };
 }
 
-export const notificationButtons = { allowOnce: 'Allow once', deny: 'Deny', show: 'Show' } as const;
+/** Getters: each text is looked up in the display language when a notification is raised. */
+export const notificationButtons = {
+	get allowOnce(): string {
+		return vscode.l10n.t('Allow once');
+	},
+	get deny(): string {
+		return vscode.l10n.t('Deny');
+	},
+	get show(): string {
+		return vscode.l10n.t('Show');
+	},
+};
 
 /** Shown in a notification or a status text; long targets are cut. */
 const maxTarget = 120;
@@ -105,7 +117,11 @@ export class ApprovalPrompts implements IDisposable {
 					);
 					const outcome = this._settled.get(request.requestId);
 					void this._surface.notify(
-						`MassGen: nothing changed: the request ${describeTarget(request)} was already ${settledText(outcome)}.`,
+						vscode.l10n.t(
+							'MassGen: nothing changed: the request {0} was already {1}.',
+							describeTarget(request),
+							settledText(outcome),
+						),
 					);
 				}
 			},
@@ -132,30 +148,33 @@ export class ApprovalPrompts implements IDisposable {
 
 /** "MassGen: alpha wants to run `npm publish`". */
 export function approvalMessage(request: Pick<PendingApproval, 'agentIds' | 'action' | 'target'>): string {
-	const who = joinNames(request.agentIds.length ? request.agentIds : ['an agent']);
-	const verb = request.agentIds.length > 1 ? 'want' : 'wants';
-	return `MassGen: ${who} ${verb} ${describeTarget(request)}`;
+	const who = joinNames(request.agentIds.length ? request.agentIds : [vscode.l10n.t('an agent')]);
+	return request.agentIds.length > 1
+		? vscode.l10n.t('MassGen: {0} want {1}', who, describeTarget(request))
+		: vscode.l10n.t('MassGen: {0} wants {1}', who, describeTarget(request));
 }
 
 function describeTarget(request: Pick<PendingApproval, 'action' | 'target'>): string {
 	const target = `\`${cut(request.target)}\``;
-	if (request.action === 'command') return `to run ${target}`;
-	if (request.action === 'mcp') return `to call ${target}`;
-	return `to ${request.action} ${target}`;
+	if (request.action === 'command') return vscode.l10n.t('to run {0}', target);
+	if (request.action === 'mcp') return vscode.l10n.t('to call {0}', target);
+	return vscode.l10n.t('to {0} {1}', request.action, target);
 }
 
 function settledText(outcome: ApprovalOutcome | undefined): string {
-	if (!outcome) return 'decided';
-	const decided = outcome.decision === 'allow' ? 'allowed' : 'denied';
+	if (!outcome) return vscode.l10n.t('decided');
+	const allowed = outcome.decision === 'allow';
 	switch (outcome.by) {
 		case 'user':
-			return `${decided} in the panel`;
+			return allowed ? vscode.l10n.t('allowed in the panel') : vscode.l10n.t('denied in the panel');
 		case 'timeout':
-			return `${decided}: nobody answered in time`;
+			return allowed
+				? vscode.l10n.t('allowed: nobody answered in time')
+				: vscode.l10n.t('denied: nobody answered in time');
 		case 'cancelled':
-			return `${decided}: the run ended`;
+			return allowed ? vscode.l10n.t('allowed: the run ended') : vscode.l10n.t('denied: the run ended');
 		case 'rule':
-			return `${decided} by a rule`;
+			return allowed ? vscode.l10n.t('allowed by a rule') : vscode.l10n.t('denied by a rule');
 	}
 }
 
@@ -166,15 +185,17 @@ function cut(text: string): string {
 
 function joinNames(names: readonly string[]): string {
 	if (names.length <= 1) return names[0] ?? '';
-	return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+	return vscode.l10n.t('{0} and {1}', names.slice(0, -1).join(', '), names.at(-1) ?? '');
 }
 
 /** Status bar text while requests wait: `$(shield) 1 approval`. */
 export function badgeText(count: number): string {
-	return `$(shield) ${count} approval${count === 1 ? '' : 's'}`;
+	return count === 1
+		? vscode.l10n.t('$(shield) 1 approval')
+		: vscode.l10n.t('$(shield) {0} approvals', count);
 }
 
 /** The panel's title: `MassGen (1 waiting)` while requests wait. */
 export function panelTitle(count: number): string {
-	return count > 0 ? `MassGen (${count} waiting)` : 'MassGen';
+	return count > 0 ? vscode.l10n.t('MassGen ({0} waiting)', count) : 'MassGen';
 }

@@ -7,6 +7,7 @@
  * a workspace replace the user's deny list with `[]`). A workspace cannot widen what its agents
  * may do unless it is trusted: allow rules from workspace and folder settings count only then.
  */
+import * as vscode from 'vscode';
 import type { RuleLists } from '../../core/permissions/rules.js';
 import type { RunToolInputs } from '../../core/run/runTools.js';
 
@@ -58,19 +59,26 @@ export function toEditorToolSettings(
 		for (const [level, value] of sources) {
 			if (value === undefined || value === null) continue;
 			if (!Array.isArray(value)) {
-				notes.push(`${key} (${level} settings) is not a list of rules; ignored`);
+				notes.push(vscode.l10n.t('{0} ({1} settings) is not a list of rules; ignored', key, level));
 				continue;
 			}
 			if (effect === 'allow' && level !== 'user' && !trusted) {
 				if (value.length > 0) {
-					notes.push(`${key} from the ${level} settings is ignored: the workspace is not trusted`);
+					notes.push(
+						vscode.l10n.t('{0} from the {1} settings is ignored: the workspace is not trusted', key, level),
+					);
 				}
 				continue;
 			}
 			for (const rule of value) {
 				if (typeof rule !== 'string' || rule.trim() === '') {
 					notes.push(
-						`${key} (${level} settings): ${JSON.stringify(rule)} is not a rule like command(npm test); ignored`,
+						vscode.l10n.t(
+							'{0} ({1} settings): {2} is not a rule like command(npm test); ignored',
+							key,
+							level,
+							JSON.stringify(rule),
+						),
 					);
 					continue;
 				}
@@ -92,7 +100,12 @@ export function toEditorToolSettings(
 			approvalTimeoutMs = Math.round(timeout * 1000);
 		} else {
 			notes.push(
-				`${permissionSettingKeys.approvalTimeoutSeconds}: ${JSON.stringify(timeout)} is not a number of seconds from 1 to ${maxTimeoutSeconds}; the team config's timeout applies`,
+				vscode.l10n.t(
+					"{0}: {1} is not a number of seconds from 1 to {2}; the team config's timeout applies",
+					permissionSettingKeys.approvalTimeoutSeconds,
+					JSON.stringify(timeout),
+					maxTimeoutSeconds,
+				),
 			);
 		}
 	}

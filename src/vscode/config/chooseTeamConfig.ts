@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import { isAbsolute, join, resolve } from 'node:path';
 import { chooseConfigFile } from '../../core/team/chooseConfigFile.js';
 import { isRootOrInside } from '../../core/util/paths.js';
@@ -49,15 +50,17 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 		const { file, kind } = settingPath(setting, inputs);
 		if (!inputs.trusted && isRootOrInside(inputs.workspaceRoot, file)) {
 			notes.push(
-				`The workspace is not trusted, so the team config from the massgen.config setting (${setting}) ` +
-					'is not used because it lies inside the workspace. Trust the workspace to use it.',
+				vscode.l10n.t(
+					'The workspace is not trusted, so the team config from the massgen.config setting ({0}) is not used because it lies inside the workspace. Trust the workspace to use it.',
+					setting,
+				),
 			);
 		} else if (!(await inputs.exists(file))) {
 			return {
 				ok: false,
 				file,
 				notes,
-				message: `The massgen.config setting points to ${file}, which does not exist.`,
+				message: vscode.l10n.t('The massgen.config setting points to {0}, which does not exist.', file),
 			};
 		} else {
 			explicit = { file, kind };
@@ -70,8 +73,9 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 	});
 	if (choice.skippedUntrusted) {
 		notes.push(
-			'The workspace is not trusted, so its team config (.massgen/config.yaml) is not used. ' +
-				'Trust the workspace to use it.',
+			vscode.l10n.t(
+				'The workspace is not trusted, so its team config (.massgen/config.yaml) is not used. Trust the workspace to use it.',
+			),
 		);
 	}
 	const kind = choice.kind === 'explicit' ? explicit!.kind : choice.kind;

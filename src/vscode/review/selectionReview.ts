@@ -30,11 +30,11 @@ export interface FindingThread {
 	readonly thread: vscode.CommentThread;
 }
 
-const severityTitle: Record<AgreedFinding['severity'], string> = {
-	error: 'Error',
-	warning: 'Warning',
-	info: 'Info',
-};
+const severityTitle = (): Record<AgreedFinding['severity'], string> => ({
+	error: vscode.l10n.t('Error'),
+	warning: vscode.l10n.t('Warning'),
+	info: vscode.l10n.t('Info'),
+});
 
 /**
  * "MassGen: Review Selection" (issue 4): sends the selection with its path, line numbers and
@@ -43,13 +43,16 @@ const severityTitle: Record<AgreedFinding['severity'], string> = {
  */
 export class SelectionReview extends Disposable {
 	private readonly _controller = this._register(
-		vscode.comments.createCommentController('massgen-review', 'MassGen review'),
+		vscode.comments.createCommentController('massgen-review', vscode.l10n.t('MassGen review')),
 	);
 	private readonly _threads = new Map<vscode.CommentThread, FindingThread>();
 
 	constructor(private readonly _deps: SelectionReviewDeps) {
 		super();
-		this._controller.options = { placeHolder: 'MassGen findings are read-only', prompt: 'MassGen review' };
+		this._controller.options = {
+			placeHolder: vscode.l10n.t('MassGen findings are read-only'),
+			prompt: vscode.l10n.t('MassGen review'),
+		};
 		this._register(
 			_deps.runs.onDidFinishRun((run) => {
 				if (run.request.kind === 'review') {
@@ -69,20 +72,25 @@ export class SelectionReview extends Disposable {
 	async reviewSelection(): Promise<FinishedRun | undefined> {
 		const editor = vscode.window.activeTextEditor;
 		if (!editor) {
-			void vscode.window.showInformationMessage('MassGen: open a file and select the code to review.');
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t('MassGen: open a file and select the code to review.'),
+			);
 			return undefined;
 		}
 		const doc = editor.document;
 		if (doc.uri.scheme !== 'file' || !vscode.workspace.getWorkspaceFolder(doc.uri)) {
 			void vscode.window.showInformationMessage(
-				'MassGen: the team reviews files of the open workspace folder.',
+				vscode.l10n.t('MassGen: the team reviews files of the open workspace folder.'),
 			);
 			return undefined;
 		}
 		if (doc.isDirty) {
-			const save = 'Save and Review';
+			const save = vscode.l10n.t('Save and Review');
 			const choice = await vscode.window.showWarningMessage(
-				`MassGen: the team reads files from disk, and ${vscode.workspace.asRelativePath(doc.uri, false)} has unsaved changes.`,
+				vscode.l10n.t(
+					'MassGen: the team reads files from disk, and {0} has unsaved changes.',
+					vscode.workspace.asRelativePath(doc.uri, false),
+				),
 				save,
 			);
 			if (choice !== save || !(await doc.save())) return undefined;
@@ -160,19 +168,41 @@ export class SelectionReview extends Disposable {
 		this._updateContext();
 		const shown = this.threads().filter((thread) => thread.uri.toString() === target.uri.toString());
 		this._deps.log.info(`review: run ${result.runId}: ${shown.length} finding(s) on ${target.path}`);
-		const changes = result.changes.length > 0 ? ' Its fixes are shown as a diff to review.' : '';
+		const changes =
+			result.changes.length > 0 ? vscode.l10n.t(' Its fixes are shown as a diff to review.') : '';
 		const summary =
 			shown.length === 0
-				? `MassGen: the team found no problems in ${target.path} (${of} ${of === 1 ? 'agent' : 'agents'} reviewed it).${changes}`
-				: `MassGen: ${shown.length} ${shown.length === 1 ? 'finding' : 'findings'} on ${target.path}, shown as comments.${changes}`;
+				? of === 1
+					? vscode.l10n.t(
+							'MassGen: the team found no problems in {0} (1 agent reviewed it).{1}',
+							target.path,
+							changes,
+						)
+					: vscode.l10n.t(
+							'MassGen: the team found no problems in {0} ({1} agents reviewed it).{2}',
+							target.path,
+							of,
+							changes,
+						)
+				: shown.length === 1
+					? vscode.l10n.t('MassGen: 1 finding on {0}, shown as comments.{1}', target.path, changes)
+					: vscode.l10n.t(
+							'MassGen: {0} findings on {1}, shown as comments.{2}',
+							shown.length,
+							target.path,
+							changes,
+						);
 		void vscode.window.showInformationMessage(summary);
 	}
 
 	private _addThread(doc: vscode.TextDocument, finding: AgreedFinding, of: number): void {
 		const endLine = Math.min(finding.endLine, doc.lineCount);
 		const range = new vscode.Range(finding.line - 1, 0, endLine - 1, doc.lineAt(endLine - 1).text.length);
-		const raised = `raised by ${finding.agents.length} of ${of} ${of === 1 ? 'agent' : 'agents'}`;
-		const label = `${severityTitle[finding.severity]} · ${raised}${finding.inWinner ? '' : ' · not in the winning review'}`;
+		const raised =
+			of === 1
+				? vscode.l10n.t('raised by {0} of 1 agent', finding.agents.length)
+				: vscode.l10n.t('raised by {0} of {1} agents', finding.agents.length, of);
+		const label = `${severityTitle()[finding.severity]} · ${raised}${finding.inWinner ? '' : vscode.l10n.t(' · not in the winning review')}`;
 		// A plain-string body is shown as text: nothing the model wrote is rendered as Markdown.
 		const comment: vscode.Comment = {
 			body: finding.message,
