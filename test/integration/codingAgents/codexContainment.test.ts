@@ -49,10 +49,14 @@ describe('a codex agent runs only the commands the user allows (dist/cli.js)', (
 	}
 
 	async function run(root: string, ...flags: string[]) {
+		return runWith({}, root, ...flags);
+	}
+
+	async function runWith(env: Record<string, string>, root: string, ...flags: string[]) {
 		const xdg = mkdtempSync(join(tmpdir(), 'massgen-xdg-'));
 		const result = await runCli(['run', ...flags, '--config', join(root, 'team.yaml'), 'Check a.txt.'], {
 			cwd: root,
-			env: { OPENAI_API_KEY: key, XDG_CONFIG_HOME: xdg },
+			env: { OPENAI_API_KEY: key, XDG_CONFIG_HOME: xdg, ...env },
 		});
 		expect(result.code).toBe(0);
 		return result;
@@ -115,6 +119,20 @@ describe('a codex agent runs only the commands the user allows (dist/cli.js)', (
 		expect(server.requests[before + 1]!.prompt.lastToolResult).toMatch(/exit code 0[^]*\nran$/);
 		expect(runFile(allowed, 'permissions.jsonl')).toEqual([
 			expect.objectContaining({ target: command, decision: 'allow' }),
+		]);
+	});
+
+	it('where bubblewrap cannot start, the CLI runs as a plain process and the lane says so once; it still has no shell', async () => {
+		const root = team();
+		server.say({ toolCalls: [{ id: 'call_exec', name: 'exec_command', arguments: { cmd: command } }] });
+		await runWith({ MASSGEN_BWRAP_PATH: '/nonexistent/bwrap' }, root, '--yes');
+		expect(server.requests[1]!.prompt.lastToolResult).toBe('unsupported call: exec_command');
+		const notes = runFile(root, 'events.jsonl').filter(
+			(event) =>
+				event.type === 'reasoning-delta' && String(event['text']).includes('no bubblewrap sandbox here'),
+		);
+		expect(notes).toEqual([
+			expect.objectContaining({ text: expect.stringContaining('the Codex CLI runs as a plain process') }),
 		]);
 	});
 });
