@@ -82,3 +82,17 @@ export async function usableBubblewrap(
 	const detection = await detectSandbox({ bwrapPath, path: env['PATH'] ?? '', overlay: false });
 	return detection.sandbox?.mode === 'bubblewrap' ? bwrapPath : undefined;
 }
+
+/**
+ * Codex without a configured path: undefined (the SDK's own binary) when the SDK finds one beside
+ * it (`sdkFindsOwn` does not throw: a checkout's npm install), else the `codex` on `PATH` — the
+ * .vsix and the npm-installed CLI ship no binary.
+ */
+export function codexFallback(sdkFindsOwn: () => unknown, path: string | undefined): string | undefined {
+	try {
+		sdkFindsOwn();
+		return undefined;
+	} catch {
+		return codexOnPath(path)?.path;
+	}
+}

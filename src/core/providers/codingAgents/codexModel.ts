@@ -35,7 +35,7 @@ import {
 	type TurnLedger,
 } from './agentTurns.js';
 import { cliPathFromEnv } from '../../config/cliPathVariables.js';
-import { usableBubblewrap } from './cliBinaries.js';
+import { codexFallback, usableBubblewrap } from './cliBinaries.js';
 import { realFolder } from './cliSandbox.js';
 import { codexBridgeName, startCodexBridge } from './codexBridge.js';
 import { classifyCodexError, CodexConversation } from './codexConversation.js';
@@ -191,9 +191,9 @@ export class CodexModel implements ChatModel {
 		const apiKey = this.settings.apiKey ?? env[codexKeyVariable];
 		const effort = (this.settings.options['reasoning'] as { effort?: string } | undefined)?.effort;
 		const options = codexOptions({
-			// Without a path the SDK finds the native binary of @openai/codex beside it. Not the `codex`
-			// on PATH: that is npm's Node wrapper, which outlives the binary when it is ended (tested).
-			settings: { ...this.coding, ...this.cliPath() },
+			// Without a path: the SDK's own binary where it has one, else the `codex` on PATH, npm's Node
+			// wrapper resolved to its native binary (the wrapper outlives the binary when ended).
+			settings: { ...this.coding, ...this.cliPath(codex) },
 			model: this.settings.model,
 			...(effort === undefined ? {} : { reasoningEffort: effort }),
 			...(apiKey === undefined ? {} : { apiKey }),
@@ -231,9 +231,11 @@ export class CodexModel implements ChatModel {
 		return session;
 	}
 
-	/** The config's `cli_path`, else `MASSGEN_CODEX_PATH` (the editor's setting). */
-	private cliPath(): { cli_path?: string } {
-		const path = this.coding.cli_path ?? cliPathFromEnv('codex', this.options.env);
+	/** The config's `cli_path`, else `MASSGEN_CODEX_PATH` (the editor's setting), else `codexFallback`. */
+	private cliPath(codex: typeof Codex): { cli_path?: string } {
+		const env = this.options.env;
+		const path =
+			this.coding.cli_path ?? cliPathFromEnv('codex', env) ?? codexFallback(() => new codex({}), env['PATH']);
 		return path === undefined ? {} : { cli_path: path };
 	}
 

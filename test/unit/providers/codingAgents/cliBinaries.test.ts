@@ -3,7 +3,11 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codexOnPath, onPath } from '../../../../src/core/providers/codingAgents/cliBinaries.js';
+import {
+	codexFallback,
+	codexOnPath,
+	onPath,
+} from '../../../../src/core/providers/codingAgents/cliBinaries.js';
 
 const repo = join(__dirname, '..', '..', '..', '..');
 
@@ -60,5 +64,15 @@ describe.runIf(process.platform !== 'win32')('coding agents CLIs on PATH', () =>
 		mkdirSync(join(prefix, 'bin'));
 		symlinkSync(join(bin, 'codex.js'), join(prefix, 'bin', 'codex'));
 		expect(codexOnPath(join(prefix, 'bin'))).toBeUndefined();
+	});
+
+	it("codexFallback: the SDK's own binary where it finds one, else the codex on PATH", () => {
+		const native = executable('codex');
+		expect(codexFallback(() => ({}), native)).toBeUndefined();
+		const unlocatable = () => {
+			throw new Error('Unable to locate Codex CLI binaries.');
+		};
+		expect(codexFallback(unlocatable, native)).toBe(realpathSync(join(native, 'codex')));
+		expect(codexFallback(unlocatable, mkdtempSync(join(tmpdir(), 'massgen-bin-')))).toBeUndefined();
 	});
 });
