@@ -59,8 +59,10 @@ export async function chooseRunFolder(
 		folder,
 	}));
 	const picked = await vscode.window.showQuickPick(items, {
-		title: 'MassGen: Which Folder?',
-		placeHolder: 'The team works on one folder of the workspace (its .massgen/ config and runs)',
+		title: vscode.l10n.t('MassGen: Which Folder?'),
+		placeHolder: vscode.l10n.t(
+			'The team works on one folder of the workspace (its .massgen/ config and runs)',
+		),
 		ignoreFocusOut: true,
 	});
 	return picked?.folder;

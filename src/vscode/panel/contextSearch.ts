@@ -29,7 +29,7 @@ export function pathChip(path: string, folder: boolean, id: string): AttachmentC
 	return {
 		id,
 		label: folder ? `${name}/` : name,
-		detail: folder ? `folder ${path}/` : path,
+		detail: folder ? vscode.l10n.t('folder {0}/', path) : path,
 		request: { kind: 'path', path },
 	};
 }
@@ -63,7 +63,7 @@ function fixedChips(folder: vscode.WorkspaceFolder): { keyword: string; chip: At
 			chip: {
 				id: 'fixed-file',
 				label: posix.basename(request.path),
-				detail: `active file ${request.path}`,
+				detail: vscode.l10n.t('active file {0}', request.path),
 				request: { kind: 'file', path: request.path },
 			},
 		});
@@ -73,7 +73,7 @@ function fixedChips(folder: vscode.WorkspaceFolder): { keyword: string; chip: At
 		chip: {
 			id: 'fixed-changes',
 			label: 'changes',
-			detail: 'working-tree diff',
+			detail: vscode.l10n.t('working-tree diff'),
 			request: { kind: 'diff', source: 'working-tree' },
 		},
 	});
@@ -96,7 +96,7 @@ function fixedChips(folder: vscode.WorkspaceFolder): { keyword: string; chip: At
 			chip: {
 				id: 'fixed-problems',
 				label: 'problems',
-				detail: `${diagnostics.length} in ${path}`,
+				detail: vscode.l10n.t('{0} in {1}', diagnostics.length, path),
 				request: { kind: 'diagnostics', path, items: problems },
 			},
 		});
@@ -161,18 +161,20 @@ export class ContextSearch extends Disposable {
 			try {
 				uri = vscode.Uri.parse(raw, true);
 			} catch {
-				left.push(`${raw.slice(0, 80)} (not a URI)`);
+				left.push(vscode.l10n.t('{0} (not a URI)', raw.slice(0, 80)));
 				continue;
 			}
 			const rel =
 				uri.scheme === 'file' || uri.scheme === 'vscode-remote' ? relativeTo(this.folder, uri) : undefined;
 			if (rel === undefined) {
-				left.push(`${posix.basename(uri.path) || raw.slice(0, 80)} (outside the workspace folder)`);
+				left.push(
+					vscode.l10n.t('{0} (outside the workspace folder)', posix.basename(uri.path) || raw.slice(0, 80)),
+				);
 				continue;
 			}
 			const hit = secret.match(rel);
 			if (hit !== null) {
-				left.push(`${rel} (a secret path: ${hit})`);
+				left.push(vscode.l10n.t('{0} (a secret path: {1})', rel, hit));
 				continue;
 			}
 			const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(this.folder.uri, rel)).then(
@@ -180,12 +182,15 @@ export class ContextSearch extends Disposable {
 				() => undefined,
 			);
 			if (!stat) {
-				left.push(`${rel} (not found)`);
+				left.push(vscode.l10n.t('{0} (not found)', rel));
 				continue;
 			}
 			chips.push(pathChip(rel, (stat.type & vscode.FileType.Directory) !== 0, `drop-${chips.length}`));
 		}
-		return { chips, ...(left.length ? { notice: `Not attached: ${left.join('; ')}.` } : {}) };
+		return {
+			chips,
+			...(left.length ? { notice: vscode.l10n.t('Not attached: {0}.', left.join('; ')) } : {}),
+		};
 	}
 }
 

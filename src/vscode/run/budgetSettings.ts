@@ -48,11 +48,11 @@ export function budgetOptions(folder: vscode.Uri): {
 async function ask(estimate: CostEstimate, caps: BudgetCaps | null): Promise<boolean> {
 	const cap = caps?.maxCostUsd;
 	const budget = cap
-		? `The run stops when it reaches ${formatUsd(cap.limit)} (${cap.source}).`
-		: `Set ${budgetSettingKeys.maxCostUsd} to cap what a run may spend.`;
-	const start = 'Start Run';
+		? vscode.l10n.t('The run stops when it reaches {0} ({1}).', formatUsd(cap.limit), cap.source)
+		: vscode.l10n.t('Set {0} to cap what a run may spend.', budgetSettingKeys.maxCostUsd);
+	const start = vscode.l10n.t('Start Run');
 	const choice = await vscode.window.showWarningMessage(
-		`MassGen: this run is estimated at ${formatUsd(estimate.usd)}.`,
+		vscode.l10n.t('MassGen: this run is estimated at {0}.', formatUsd(estimate.usd)),
 		{ modal: true, detail: `${estimate.basis}. ${budget}` },
 		start,
 	);

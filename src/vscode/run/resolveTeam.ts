@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import type { ConfigIssue } from '../../core/config/configIssue.js';
 import type { DroppedAgent } from '../../core/config/defaultTeam.js';
@@ -65,12 +66,16 @@ function defaultLmMembers(keyed: readonly AgentConfig[], models: readonly ChatMo
 		// The exact model id: a family can hold several models (e.g. a mini variant).
 		if (agents.length < room) {
 			agents.push({ id, backend: { type: 'vscode_lm', model: model.id, options: {} } });
-		} else dropped.push({ id, why: `the default team is capped at ${maxDefaultTeam} agents` });
+		} else {
+			dropped.push({ id, why: vscode.l10n.t('the default team is capped at {0} agents', maxDefaultTeam) });
+		}
 	}
 	if (models.length === 0) {
 		dropped.push({
 			id: 'vscode_lm',
-			why: 'no VS Code language models (install and sign in to GitHub Copilot, or another model provider)',
+			why: vscode.l10n.t(
+				'no VS Code language models (install and sign in to GitHub Copilot, or another model provider)',
+			),
 		});
 	}
 	return { agents, dropped };
@@ -86,13 +91,20 @@ export function checkLmModels(loaded: ConfigLoadResult, models: readonly ChatMod
 		const path = ['agents', index, 'backend', 'model'];
 		const pos = loaded.source?.locate(path, 'value') ?? { line: 1, col: 1 };
 		const offer = available.length
-			? `available: ${available.join(', ')}`
-			: 'VS Code has no language models: install and sign in to GitHub Copilot, or another model provider';
+			? vscode.l10n.t('available: {0}', available.join(', '))
+			: vscode.l10n.t(
+					'VS Code has no language models: install and sign in to GitHub Copilot, or another model provider',
+				);
 		return [
 			{
 				severity: 'error',
 				code: 'vscode-lm-unavailable',
-				message: `agent '${agent.id}': no VS Code language model matches '${agent.backend.model}' (${offer})`,
+				message: vscode.l10n.t(
+					"agent '{0}': no VS Code language model matches '{1}' ({2})",
+					agent.id,
+					agent.backend.model,
+					offer,
+				),
 				file,
 				line: pos.line,
 				col: pos.col,

@@ -35,18 +35,27 @@ import type { RunStatusBar } from './runStatusBar.js';
 import type { FinishedRun, RunRefusal, RunRequest, RunService, StartOutcome } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 
-const cancelled: RunRefusal = { refused: 'cancelled', reason: 'the run was cancelled before it started' };
-const runActive: RunRefusal = { refused: 'run-active', reason: 'another MassGen run is in progress' };
-const noWorkspace: RunRefusal = {
+const cancelled = (): RunRefusal => ({
+	refused: 'cancelled',
+	reason: vscode.l10n.t('the run was cancelled before it started'),
+});
+const runActive = (): RunRefusal => ({
+	refused: 'run-active',
+	reason: vscode.l10n.t('another MassGen run is in progress'),
+});
+const noWorkspace = (): RunRefusal => ({
 	refused: 'no-workspace',
-	reason: 'open a folder first; the team works on the open workspace',
-};
+	reason: vscode.l10n.t('open a folder first; the team works on the open workspace'),
+});
 
-const notAFolder: RunRefusal = {
+const notAFolder = (): RunRefusal => ({
 	refused: 'no-workspace',
-	reason: 'the folder asked for is not a folder of this workspace on disk',
-};
-const noFolderPicked: RunRefusal = { refused: 'cancelled', reason: 'no folder was picked for the run' };
+	reason: vscode.l10n.t('the folder asked for is not a folder of this workspace on disk'),
+});
+const noFolderPicked = (): RunRefusal => ({
+	refused: 'cancelled',
+	reason: vscode.l10n.t('no folder was picked for the run'),
+});
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;
@@ -159,25 +168,25 @@ export class RunController extends Disposable implements RunService {
 
 	/** As `start`, and says why when the run did not start (for callers that show it themselves). */
 	async tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome> {
-		if (token?.isCancellationRequested) return cancelled;
+		if (token?.isCancellationRequested) return cancelled();
 		if (this._active) {
-			const replace = 'Cancel It and Start';
+			const replace = vscode.l10n.t('Cancel It and Start');
 			const choice = await vscode.window.showWarningMessage(
-				'A MassGen run is in progress. Cancel it and start the new one?',
+				vscode.l10n.t('A MassGen run is in progress. Cancel it and start the new one?'),
 				{ modal: true },
 				replace,
 			);
-			if (choice !== replace || !this._active) return runActive;
+			if (choice !== replace || !this._active) return runActive();
 			const previous = this._active;
 			this.cancel();
 			await previous.done;
-			if (token?.isCancellationRequested) return cancelled;
-			if (this._active) return runActive;
+			if (token?.isCancellationRequested) return cancelled();
+			if (this._active) return runActive();
 		}
 		const folder = await this._folderFor(request);
 		if ('refused' in folder) return folder;
-		if (token?.isCancellationRequested) return cancelled;
-		if (this._active) return runActive;
+		if (token?.isCancellationRequested) return cancelled();
+		if (this._active) return runActive();
 		const tokens = new vscode.CancellationTokenSource();
 		let finish!: () => void;
 		const done = new Promise<void>((resolve) => (finish = resolve));
@@ -207,16 +216,16 @@ export class RunController extends Disposable implements RunService {
 	 * reviewed file, of the active editor, the only one, or the one the user picks.
 	 */
 	private async _folderFor(request: RunRequest): Promise<vscode.WorkspaceFolder | RunRefusal> {
-		if (request.folder) return folderOf(request.folder) ?? notAFolder;
+		if (request.folder) return folderOf(request.folder) ?? notAFolder();
 		const from = request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined);
 		const following = from === undefined ? undefined : folderOfRun(from);
 		if (following) return following;
 		const chosen = await chooseRunFolder(request.review?.uri);
 		if (chosen === 'none') {
-			void vscode.window.showErrorMessage(`MassGen: ${noWorkspace.reason}.`);
-			return noWorkspace;
+			void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}.', noWorkspace().reason));
+			return noWorkspace();
 		}
-		return chosen ?? noFolderPicked;
+		return chosen ?? noFolderPicked();
 	}
 
 	private async _run(
@@ -278,7 +287,7 @@ export class RunController extends Disposable implements RunService {
 		log.info(`team: ${team.file} (${team.kind}): ${members.join(', ')}`);
 		for (const left of team.dropped) log.info(`team: left out ${left.id}: ${left.why}`);
 		reportTeamNotes(team, choice.notes);
-		if (token.isCancellationRequested) return cancelled;
+		if (token.isCancellationRequested) return cancelled();
 
 		const from =
 			request.kind === 'ask'
@@ -287,7 +296,7 @@ export class RunController extends Disposable implements RunService {
 		const followUp = from ? await followUpFor(root, from, request.fork === true) : undefined;
 		if (followUp && 'reason' in followUp) {
 			log.error(followUp.reason);
-			void vscode.window.showErrorMessage(`MassGen: ${this._redact(followUp.reason)}`);
+			void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', this._redact(followUp.reason)));
 			return { refused: 'error', reason: this._redact(followUp.reason) };
 		}
 		const thread: FollowUp | undefined = followUp;
@@ -365,7 +374,7 @@ export class RunController extends Disposable implements RunService {
 			return { run: finished };
 		} catch (error) {
 			if (isEstimateDeclined(error)) {
-				return { refused: 'cancelled', reason: 'not started at its cost estimate' };
+				return { refused: 'cancelled', reason: vscode.l10n.t('not started at its cost estimate') };
 			}
 			if (!isAttachmentError(error)) throw error;
 			return { refused: 'attachment', reason: reportAttachmentProblem(log, error, this._redact) };

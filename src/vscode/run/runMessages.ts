@@ -16,11 +16,24 @@ import { errorDetail } from '../log.js';
 type Redact = (text: string) => string;
 const asIs: Redact = (text) => text;
 
-const openConfig = 'Open Config';
-const setApiKey = 'Set API Key';
-const selectTeamConfig = 'Select Team Config';
-const showPanel = 'Show Panel';
-const openRunLog = 'Open Run Log';
+/** Notification buttons, looked up in the display language when shown. */
+const button = {
+	get openConfig(): string {
+		return vscode.l10n.t('Open Config');
+	},
+	get setApiKey(): string {
+		return vscode.l10n.t('Set API Key');
+	},
+	get selectTeamConfig(): string {
+		return vscode.l10n.t('Select Team Config');
+	},
+	get showPanel(): string {
+		return vscode.l10n.t('Show Panel');
+	},
+	get openRunLog(): string {
+		return vscode.l10n.t('Open Run Log');
+	},
+};
 
 export interface TeamProblemReport {
 	readonly problem: TeamProblem | 'no-config';
@@ -32,7 +45,7 @@ export interface TeamProblemReport {
 /** Shows the team problem with its next steps; returns what was wrong (redacted). */
 export function reportTeamProblem(report: TeamProblemReport, redact: Redact = asIs): string {
 	const [message, actions] = teamProblemMessage(report);
-	void ask(`MassGen: ${message}`, actions, report, redact);
+	void ask(vscode.l10n.t('MassGen: {0}', message), actions, report, redact);
 	return redact(message);
 }
 
@@ -42,23 +55,32 @@ function teamProblemMessage(report: TeamProblemReport): [string, string[]] {
 	const where = (issue: ConfigIssue) => `${basename(issue.file || report.file)}:${issue.line}:${issue.col}`;
 	switch (report.problem) {
 		case 'no-config':
-			return [report.message ?? `no team config at ${report.file}`, [selectTeamConfig]];
+			return [
+				report.message ?? vscode.l10n.t('no team config at {0}', report.file),
+				[button.selectTeamConfig],
+			];
 		case 'config': {
-			const more = errors.length > 1 ? ` (and ${errors.length - 1} more; see Problems)` : '';
-			const text = first ? `${first.message} (${where(first)})${more}` : 'it cannot be read';
-			return [`the team config ${basename(report.file)} has errors: ${text}`, [openConfig]];
+			const more = errors.length > 1 ? vscode.l10n.t(' (and {0} more; see Problems)', errors.length - 1) : '';
+			const text = first ? `${first.message} (${where(first)})${more}` : vscode.l10n.t('it cannot be read');
+			return [
+				vscode.l10n.t('the team config {0} has errors: {1}', basename(report.file), text),
+				[button.openConfig],
+			];
 		}
 		case 'missing-key': {
 			const keys = errors.filter((issue) => issue.code === 'missing-api-key');
 			const text = keys.map((issue) => issue.message).join('; ');
-			return [`an API key is missing: ${text}`, [setApiKey, openConfig]];
+			return [vscode.l10n.t('an API key is missing: {0}', text), [button.setApiKey, button.openConfig]];
 		}
 		case 'vscode-lm':
-			return [errors.map((issue) => issue.message).join('; '), [openConfig]];
+			return [errors.map((issue) => issue.message).join('; '), [button.openConfig]];
 		case 'no-agents':
 			return [
-				`no team member is available. ${first?.message ?? ''}. Set an API key, sign in to GitHub Copilot, or select a team config (the "demo" preset needs nothing).`,
-				[setApiKey, selectTeamConfig],
+				vscode.l10n.t(
+					'no team member is available. {0}. Set an API key, sign in to GitHub Copilot, or select a team config (the "demo" preset needs nothing).',
+					first?.message ?? '',
+				),
+				[button.setApiKey, button.selectTeamConfig],
 			];
 	}
 }
@@ -74,15 +96,19 @@ export function reportTeamNotes(team: ResolvedTeam, notes: readonly string[]): v
 	for (const note of notes) {
 		if (notesShown.has(note)) continue;
 		notesShown.add(note);
-		void vscode.window.showWarningMessage(`MassGen: ${note}`);
+		void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: {0}', note));
 	}
 	if (team.kind !== 'default') return;
 	const used = team.config.agents.map((agent) => agent.id).join(', ');
 	const left = team.dropped.map((d) => `${d.id} (${d.why})`).join('; ');
-	const summary = `MassGen default team: ${used}.${left ? ` Left out: ${left}.` : ''}`;
+	const summary = left
+		? vscode.l10n.t('MassGen default team: {0}. Left out: {1}.', used, left)
+		: vscode.l10n.t('MassGen default team: {0}.', used);
 	if (summary === lastTeamSummary) return;
 	lastTeamSummary = summary;
-	void vscode.window.showInformationMessage(summary, setApiKey, selectTeamConfig).then(runChoice);
+	void vscode.window
+		.showInformationMessage(summary, button.setApiKey, button.selectTeamConfig)
+		.then(runChoice);
 }
 
 function reportFinished(run: FinishedRun, panelVisible: boolean, redact: Redact = asIs): void {
@@ -91,19 +117,29 @@ function reportFinished(run: FinishedRun, panelVisible: boolean, redact: Redact 
 	if (result.status === 'failed') {
 		void vscode.window
 			.showErrorMessage(
-				redact(`MassGen: the run failed: ${result.error ?? 'no agent produced an answer'}`),
-				showPanel,
-				openRunLog,
+				redact(
+					vscode.l10n.t(
+						'MassGen: the run failed: {0}',
+						result.error ?? vscode.l10n.t('no agent produced an answer'),
+					),
+				),
+				button.showPanel,
+				button.openRunLog,
 			)
 			.then(reveal);
 	} else if (result.status === 'timeout') {
-		const what = result.finalAnswer !== null ? 'the best available answer is shown' : 'no answer was ready';
-		void vscode.window.showWarningMessage(`MassGen: the run timed out; ${what}.`, showPanel).then(reveal);
+		const what =
+			result.finalAnswer !== null
+				? vscode.l10n.t('the best available answer is shown')
+				: vscode.l10n.t('no answer was ready');
+		void vscode.window
+			.showWarningMessage(vscode.l10n.t('MassGen: the run timed out; {0}.', what), button.showPanel)
+			.then(reveal);
 	} else if (!panelVisible && result.changes.length === 0) {
 		// With changes, the change review announces the run (Accept / Review / Reject).
-		const winner = result.winner ? ` ${result.winner.agentId}'s answer won.` : '';
+		const winner = result.winner ? vscode.l10n.t(" {0}'s answer won.", result.winner.agentId) : '';
 		void vscode.window
-			.showInformationMessage(`MassGen: the team has answered.${winner}`, showPanel)
+			.showInformationMessage(vscode.l10n.t('MassGen: the team has answered.{0}', winner), button.showPanel)
 			.then(reveal);
 	}
 }
@@ -115,7 +151,7 @@ export function reportEnded(run: FinishedRun, panelVisible: boolean, redact: Red
 }
 
 function reportCancelled(): void {
-	vscode.window.setStatusBarMessage('MassGen: run cancelled; nothing was written', 4000);
+	vscode.window.setStatusBarMessage(vscode.l10n.t('MassGen: run cancelled; nothing was written'), 4000);
 }
 
 /** Returns the error's message (redacted). */
@@ -128,8 +164,10 @@ export function reportUnexpected(
 	const message = errorMessage(error);
 	void vscode.window
 		.showErrorMessage(
-			redact(`MassGen: the run could not complete: ${message}. See the MassGen log for details.`),
-			'Show Log',
+			redact(
+				vscode.l10n.t('MassGen: the run could not complete: {0}. See the MassGen log for details.', message),
+			),
+			vscode.l10n.t('Show Log'),
 		)
 		.then((choice) => choice && log.show(true));
 	return redact(message);
@@ -150,7 +188,9 @@ export function reportAttachmentProblem(
 	redact: Redact = asIs,
 ): string {
 	log.error(`attachment refused: ${error.message}`);
-	void vscode.window.showErrorMessage(redact(`MassGen: the run did not start: ${error.message}`));
+	void vscode.window.showErrorMessage(
+		redact(vscode.l10n.t('MassGen: the run did not start: {0}', error.message)),
+	);
 	return redact(error.message);
 }
 
@@ -161,15 +201,16 @@ async function ask(
 	redact: Redact,
 ): Promise<void> {
 	const choice = await vscode.window.showErrorMessage(redact(message), ...actions);
-	if (choice === openConfig) await openIssue(report);
+	if (choice === button.openConfig) await openIssue(report);
 	else await runChoice(choice);
 }
 
 async function runChoice(choice: string | undefined, runDir?: string): Promise<void> {
-	if (choice === setApiKey) await vscode.commands.executeCommand(commandIds.setApiKey);
-	else if (choice === selectTeamConfig) await vscode.commands.executeCommand(commandIds.selectTeamConfig);
-	else if (choice === showPanel) await vscode.commands.executeCommand(commandIds.showPanel);
-	else if (choice === openRunLog) await vscode.commands.executeCommand(commandIds.openRunLog, runDir);
+	if (choice === button.setApiKey) await vscode.commands.executeCommand(commandIds.setApiKey);
+	else if (choice === button.selectTeamConfig) {
+		await vscode.commands.executeCommand(commandIds.selectTeamConfig);
+	} else if (choice === button.showPanel) await vscode.commands.executeCommand(commandIds.showPanel);
+	else if (choice === button.openRunLog) await vscode.commands.executeCommand(commandIds.openRunLog, runDir);
 }
 
 /** Opens the config at its first error (the user asked for it, so it may take focus). */
@@ -188,9 +229,11 @@ async function openIssue(report: TeamProblemReport): Promise<void> {
 /** Warnings about the run's tools (a server that did not start, a rule that did not parse, a trust refusal). */
 export function reportToolNotices(log: vscode.LogOutputChannel, notices: readonly string[]): void {
 	if (notices.length === 0) return;
-	const more = notices.length > 1 ? ` (and ${notices.length - 1} more in the log)` : '';
-	const showLog = 'Show Log';
-	void vscode.window.showWarningMessage(`MassGen: ${notices[0]}${more}`, showLog).then((choice) => {
-		if (choice === showLog) log.show(true);
-	});
+	const more = notices.length > 1 ? vscode.l10n.t(' (and {0} more in the log)', notices.length - 1) : '';
+	const showLog = vscode.l10n.t('Show Log');
+	void vscode.window
+		.showWarningMessage(vscode.l10n.t('MassGen: {0}{1}', notices[0], more), showLog)
+		.then((choice) => {
+			if (choice === showLog) log.show(true);
+		});
 }

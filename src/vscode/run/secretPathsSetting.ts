@@ -19,16 +19,16 @@ export function readSecretPathsSetting(folder: vscode.Uri | undefined): {
 	for (const value of values) {
 		if (value === undefined) continue;
 		if (!Array.isArray(value)) {
-			notes.push(`${secretPathsKey} must be a list of glob patterns; this value is ignored`);
+			notes.push(vscode.l10n.t('{0} must be a list of glob patterns; this value is ignored', secretPathsKey));
 			continue;
 		}
 		for (const pattern of value) {
 			const problem =
 				typeof pattern === 'string'
 					? secretPatternProblem(pattern)
-					: `${JSON.stringify(pattern)} is not a string`;
+					: vscode.l10n.t('{0} is not a string', JSON.stringify(pattern));
 			if (problem === null) patterns.push(pattern as string);
-			else notes.push(`${secretPathsKey}: ${problem}; this pattern is ignored`);
+			else notes.push(vscode.l10n.t('{0}: {1}; this pattern is ignored', secretPathsKey, problem));
 		}
 	}
 	return { patterns: [...new Set(patterns)], notes };
