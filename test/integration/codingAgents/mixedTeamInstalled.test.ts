@@ -134,4 +134,61 @@ describe('the installed CLI finds claude and codex on PATH (a copy of dist/ outs
 		expect(native).toBe(realpathSync(native));
 		expect(native.endsWith(`${sep}codex.js`)).toBe(false);
 	}, 120_000);
+
+	it('with neither CLI on PATH, each coder is left out with its clear message; the API agent goes on', async () => {
+		const api = await startLoopbackProvider('anthropic', { auto: { name: 'api' } });
+		try {
+			const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
+			const team = join(makeWorkspaceDir(), 'team.yaml');
+			writeFileSync(
+				team,
+				[
+					'agents:',
+					'  - id: api_agent',
+					'    backend:',
+					'      type: claude',
+					'      model: claude-sonnet-4-5',
+					`      base_url: ${api.baseUrl}`,
+					'  - id: claude_coder',
+					'    backend:',
+					'      type: claude_code',
+					`      base_url: ${claude.baseUrl}`,
+					'  - id: codex_coder',
+					'    backend:',
+					'      type: codex',
+					`      base_url: ${codex.baseUrl}`,
+					'',
+				].join('\n'),
+			);
+			const before = { claude: claude.requests.length, codex: codex.requests.length };
+			const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes('node_modules'));
+			const { stderr } = await run(
+				process.execPath,
+				[join(installed, 'dist', 'cli.js'), 'run', '--config', team, 'Say hi.'],
+				{
+					cwd: root,
+					env: {
+						PATH: path.join(delimiter),
+						HOME: process.env.HOME,
+						ANTHROPIC_API_KEY: 'loopback-anthropic-key',
+						OPENAI_API_KEY: 'loopback-openai-key',
+					},
+					maxBuffer: 16 * 1024 * 1024,
+				},
+			);
+			expect(stderr).toMatch(/claude_coder: killed: Claude Code CLI not found .*`claude` on PATH/);
+			expect(stderr).toMatch(/codex_coder: killed: Codex CLI not found .*`codex` on PATH/);
+			const runs = join(root, '.massgen', 'runs');
+			const result = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8')) as {
+				status: string;
+				winner: { agentId: string };
+			};
+			expect(result.status).toBe('completed');
+			expect(result.winner.agentId).toBe('api_agent');
+			// Neither CLI asked its model anything.
+			expect({ claude: claude.requests.length, codex: codex.requests.length }).toEqual(before);
+		} finally {
+			await api.close();
+		}
+	}, 120_000);
 });

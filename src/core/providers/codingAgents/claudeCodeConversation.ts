@@ -189,7 +189,8 @@ function abortedError(): ProviderError {
 /** What the SDK throws, as our error kinds (the messages the spike found). */
 export function classify(error: unknown): ProviderError {
 	const message = error instanceof Error ? error.message : String(error);
-	if (/native binary not found|ENOENT|not found at/i.test(message)) {
+	// Ours, a spawn's, or the SDK's own lookup with no path set (an installed extension or CLI ships no binary).
+	if (/native binary not found|native cli binary .*not found|ENOENT|not found at/i.test(message)) {
 		return failure(
 			'unavailable',
 			`Claude Code CLI not found (${message}): install Claude Code (\`claude\` on PATH), or set its executable in the backend's cli_path, ${cliPathVariables.claude_code} or the setting massgen.codingAgents.claudeCodePath`,

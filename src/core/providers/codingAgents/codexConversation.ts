@@ -155,7 +155,7 @@ export function classifyCodexError(error: unknown): ProviderError {
 	if (/ENOENT|Unable to locate Codex CLI/i.test(message)) {
 		return fail(
 			'unavailable',
-			`Codex CLI not found (${message}): install @openai/codex, or set its path in the backend's cli_path, ${cliPathVariables.codex} or the setting massgen.codingAgents.codexPath`,
+			`Codex CLI not found (${message}): install Codex (\`codex\` on PATH), or set its path in the backend's cli_path, ${cliPathVariables.codex} or the setting massgen.codingAgents.codexPath`,
 		);
 	}
 	if (/Missing environment variable|401|403|unauthorized|invalid api key/i.test(message)) {
