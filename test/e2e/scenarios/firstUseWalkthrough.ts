@@ -57,12 +57,13 @@ export const walkthroughOnFirstView: Scenario = {
 /**
  * The first use is a command with its own inputs (Set API Key, as last session's failure): its
  * picker and key box keep the keyboard while they are up; the walkthrough opens once the command
- * is done. Not covered: a multi-step command run while the walkthrough is open loses the focus
+ * is done. The Team view then shows the key as stored, and after Remove Key as missing, by itself
+ * (SecretStorage's change refreshes it). Not covered: a multi-step command run while the walkthrough is open loses the focus
  * between its steps (the closing quick input gives it back to the walkthrough's step, and VS Code's
  * page focuses that step again 250 ms later), whoever opened the walkthrough.
  */
 export const walkthroughAfterFirstCommand: Scenario = {
-	name: 'walkthrough on first use: Set API Key first keeps its picker and key box; the walkthrough opens after',
+	name: 'walkthrough on first use: Set API Key first keeps its picker and key box; the walkthrough opens after; the Team view follows the key',
 	prepareWorkspace: allowWalkthroughs,
 	async run(workbench) {
 		const { page } = workbench;
@@ -77,22 +78,30 @@ export const walkthroughAfterFirstCommand: Scenario = {
 		await workbench.waitForExplorer('hello.ts');
 
 		await workbench.runCommand('MassGen: Set API Key', { opensInput: true });
-		await workbench.pickQuickItem('MassGen: Set API Key', 'Fireworks', /FIREWORKS_API_KEY · not set/);
+		await workbench.pickQuickItem('MassGen: Set API Key', 'Anthropic', /ANTHROPIC_API_KEY · not set/);
 		await widget.locator('.quick-input-message', { hasText: 'secret storage' }).waitFor({ timeout: 15_000 });
 		await typesIntoInput();
 		// Typed as a user types, so a focus lost on the way would lose characters.
-		await page.keyboard.type('fw-e2e-first-use');
-		assert.equal(await input.inputValue(), 'fw-e2e-first-use');
+		await page.keyboard.type('sk-ant-e2e-first-use');
+		assert.equal(await input.inputValue(), 'sk-ant-e2e-first-use');
 		assert.equal(await walkthroughTab(workbench).count(), 0, 'no walkthrough while the key box is up');
 		await page.keyboard.press('Enter');
-		await workbench.notification('stored FIREWORKS_API_KEY');
+		await workbench.notification('stored ANTHROPIC_API_KEY');
 		await showsOurWalkthrough(workbench);
 
-		// The key removed again, the walkthrough closed first (see the note above).
+		// The Team view shows the key as stored; removed again (the walkthrough closed first, see the
+		// note above), the view says so by itself: a change of the stored keys refreshes it.
 		await workbench.runCommand('View: Close All Editors');
+		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+		const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
+		const claude = team.locator('.monaco-list-row', { hasText: 'claude/' });
+		await claude
+			.filter({ hasText: 'key stored in VS Code (ANTHROPIC_API_KEY)' })
+			.waitFor({ timeout: 20_000 });
 		await workbench.runCommand('MassGen: Set API Key', { opensInput: true });
-		await workbench.pickQuickItem('MassGen: Set API Key', 'Fireworks', /FIREWORKS_API_KEY · stored/);
-		await workbench.pickQuickItem('MassGen: Fireworks AI API Key', 'Remove', 'Remove Key');
-		await workbench.notification('removed the stored FIREWORKS_API_KEY');
+		await workbench.pickQuickItem('MassGen: Set API Key', 'Anthropic', /ANTHROPIC_API_KEY · stored/);
+		await workbench.pickQuickItem('MassGen: Anthropic API Key', 'Remove', 'Remove Key');
+		await workbench.notification('removed the stored ANTHROPIC_API_KEY');
+		await claude.filter({ hasText: 'no API key (set ANTHROPIC_API_KEY)' }).waitFor({ timeout: 20_000 });
 	},
 };
