@@ -25,6 +25,8 @@ export const MAX_CHIP_DIAGNOSTICS = 1_000;
 export const MAX_CONTEXT_QUERY_CHARS = 256;
 export const MAX_DROPPED_URIS = 100;
 export const MAX_AGENT_ID_CHARS = 256;
+/** A link the panel asks to open (URLs longer than this are not citations anyone clicks). */
+export const MAX_LINK_CHARS = 8_192;
 
 /**
  * Workspace-relative, `/`-separated, no `..` segment, no leading `/` or drive letter, no control
@@ -118,6 +120,19 @@ const chips = z
 		`images must not total more than ${MAX_CHIP_BASE64_CHARS} base64 characters`,
 	);
 
+/** An absolute http(s) URL (a citation's): never javascript:, data:, file: or a command URI. */
+const httpUrl = z
+	.string()
+	.max(MAX_LINK_CHARS)
+	.refine((value) => {
+		try {
+			const url = new URL(value);
+			return url.protocol === 'http:' || url.protocol === 'https:';
+		} catch {
+			return false;
+		}
+	}, 'must be an http(s) URL');
+
 export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready') }),
 	z.strictObject({
@@ -181,6 +196,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 			.min(1)
 			.max(MAX_DROPPED_URIS),
 	}),
+	z.strictObject({ type: z.literal('open-link'), url: httpUrl }),
 ]);
 
 // Fails to compile when the schema and the hand-written WebviewMessage union drift apart:

@@ -1,14 +1,18 @@
 // In-host (issue 15): provider-side web search in the editor's run, a team in the style of MassGen's
 // three_agents_default (Gemini, GPT-5 nano, Grok) each through its official SDK against its loopback
-// server. massgen.providerTools: allow, deny, and ask (one notification, answered in the workbench).
+// server. massgen.providerTools: allow, deny, and ask (one notification, answered in the workbench);
+// a citation clicked in the panel opens only once the user confirms.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import type { RunEvent } from '../../src/core/events/runEvents';
+import { answerLinkQuestions } from '../../src/vscode/panel/openAnswerLink';
 import { providerToolsQuestions } from '../../src/vscode/run/providerToolsSetting';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
@@ -239,6 +243,38 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 			ledger(run).map((l) => [l.agentId, l.decision, l.via, l.by, l.reason]),
 			agentIds.map((id) => [id, 'allow', 'approval', 'user', 'allowed for this run']),
 		);
+	});
+
+	it('a citation clicked in the panel opens only once the user confirms: dismissed, nothing opens; Open Link, the page is requested', async () => {
+		const hits: string[] = [];
+		const site = createServer((req, res) => {
+			hits.push(req.url ?? '');
+			res.end('cited');
+		});
+		await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+		try {
+			const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/cited?from=answer`;
+			const asked = answerLinkQuestions.length;
+			// The panel's message path validates first: a javascript: link is never asked about.
+			await panel.receive({ type: 'open-link', url: 'javascript:alert(1)' });
+			assert.equal(answerLinkQuestions.length, asked);
+			const dismissed = panel.receive({ type: 'open-link', url });
+			const question = await until('the question', () => answerLinkQuestions[asked]);
+			assert.ok(question.includes(url), question);
+			await vscode.commands.executeCommand('notifications.clearAll');
+			await dismissed;
+			assert.equal(hits.length, 0, 'dismissed: nothing opened');
+			const opened = panel.receive({ type: 'open-link', url });
+			await until('the second question', () => answerLinkQuestions[asked + 1]);
+			assert.equal(hits.length, 0, 'nothing opens before the answer');
+			await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+			await opened;
+			// code-server opens a localhost address through its port forwarding, which asked for '/' here.
+			await until('the page requested', () => hits.length > 0);
+		} finally {
+			site.closeAllConnections();
+			await new Promise((resolve) => site.close(resolve));
+		}
 	});
 
 	it('ask: dismissing the notification denies, recorded as the user’s; no request carries the tools', async () => {

@@ -2,7 +2,8 @@
  * Model-written Markdown (final answer, answers) → a sanitised DOM fragment. Raw HTML in the
  * Markdown is shown as text, the result is filtered again by DOMPurify with an allow-list, images
  * become a text placeholder (no remote loads, no CSP reports) and links lose their `href`, so
- * nothing in an answer can run code, load a resource, or navigate.
+ * nothing in an answer can run code, load a resource, or navigate. An http(s) link keeps its address
+ * as a tooltip and in `data-url`: a click asks the host to open it (`linkUrlOf`), which confirms first.
  */
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
@@ -46,6 +47,8 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 		node.removeAttribute('href');
 		if (href) node.setAttribute('title', href);
 		node.setAttribute('class', 'md-link');
+		const url = httpUrl(href);
+		if (url) node.setAttribute('data-url', url);
 	} else if (node.hasAttribute('class')) {
 		const kept = (node.getAttribute('class') ?? '')
 			.split(/\s+/)
@@ -54,6 +57,23 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 		else node.removeAttribute('class');
 	}
 });
+
+/** An absolute http(s) URL, normalised; anything else (javascript:, data:, relative) is undefined. */
+function httpUrl(value: string | null): string | undefined {
+	if (!value) return undefined;
+	try {
+		const url = new URL(value);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The address a click on rendered Markdown asks to open: an http(s) link's, else undefined. */
+export function linkUrlOf(target: EventTarget | null): string | undefined {
+	const link = (target as Element | null)?.closest?.('.markdown a.md-link');
+	return httpUrl(link?.getAttribute('data-url') ?? null);
+}
 
 const escapeHtml = (text: string) =>
 	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -28,6 +28,8 @@ export interface PanelActions {
 	pickContext?(): void | Promise<void>;
 	/** Files dropped on the ask box (URIs as the drag carried them). */
 	dropUris?(uris: readonly string[]): void | Promise<void>;
+	/** An http(s) link clicked in an answer (absent in hosts that open no links). */
+	openLink?(url: string): void | Promise<void>;
 }
 
 /**
@@ -83,6 +85,8 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.pickContext?.();
 		case 'drop-uris':
 			return actions.dropUris?.(message.uris);
+		case 'open-link':
+			return actions.openLink?.(message.url);
 		default:
 			return assertNever(message);
 	}

@@ -144,7 +144,11 @@ describe('webview security', () => {
 
 		expect(await page.evaluate('window.__xss === undefined')).toBe(true);
 		expect(page.url()).toBe(ui.harness.server.url('test'));
-		expect((await ui.panel.posted()).map((m) => (m as { type: string }).type)).toEqual(['ready']);
+		// The javascript: link posts nothing; the https one asks the host to open it (citations.test.ts).
+		expect(await ui.panel.posted()).toEqual([
+			{ type: 'ready' },
+			{ type: 'open-link', url: 'https://evil.example/steal' },
+		]);
 		// No active element came from content anywhere in the page.
 		expect(
 			await page

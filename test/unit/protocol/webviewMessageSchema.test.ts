@@ -6,6 +6,7 @@ import {
 	MAX_CONTEXT_QUERY_CHARS,
 	MAX_DROPPED_URIS,
 	MAX_HUNK_IDS,
+	MAX_LINK_CHARS,
 	MAX_NOTE_CHARS,
 	MAX_AGENT_ID_CHARS,
 	MAX_PATH_CHARS,
@@ -70,6 +71,13 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 	],
 	'pick-context': [{ type: 'pick-context' }],
 	'drop-uris': [{ type: 'drop-uris', uris: ['file:///home/dev/app/src/a.ts', 'vscode-remote://x/y'] }],
+	'open-link': [
+		{
+			type: 'open-link',
+			url: 'https://www.typescriptlang.org/docs/handbook/release-notes/typescript-5-9.html',
+		},
+		{ type: 'open-link', url: 'http://example.com/a%20b?q=1#x' },
+	],
 };
 
 const invalid: [string, unknown][] = [
@@ -149,6 +157,13 @@ const invalid: [string, unknown][] = [
 	['stop-agent oversized', { type: 'stop-agent', agentId: 'x'.repeat(MAX_AGENT_ID_CHARS + 1) }],
 	['stop-agent with more fields', { type: 'stop-agent', agentId: 'a', reason: 'user' }],
 	['prototype pollution attempt', JSON.parse('{"type":"cancel","__proto__":{"polluted":true}}')],
+	['open-link to javascript:', { type: 'open-link', url: 'javascript:alert(1)' }],
+	['open-link to data:', { type: 'open-link', url: 'data:text/html,<script>alert(1)</script>' }],
+	['open-link to a file', { type: 'open-link', url: 'file:///etc/passwd' }],
+	['open-link to a command', { type: 'open-link', url: 'command:workbench.action.terminal.new' }],
+	['open-link to a relative path', { type: 'open-link', url: '/docs/a.html' }],
+	['open-link too long', { type: 'open-link', url: `https://a.example/${'x'.repeat(MAX_LINK_CHARS)}` }],
+	['open-link with more fields', { type: 'open-link', url: 'https://a.example/', target: '_top' }],
 ];
 
 describe('parseWebviewMessage', () => {
@@ -206,6 +221,8 @@ describe('assertNever', () => {
 				return message.decision;
 			case 'stop-agent':
 				return message.agentId;
+			case 'open-link':
+				return message.url;
 			default:
 				return assertNever(message, 'webview message');
 		}

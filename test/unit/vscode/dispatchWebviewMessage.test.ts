@@ -23,6 +23,7 @@ function recorder() {
 		searchContext: record('searchContext'),
 		pickContext: record('pickContext'),
 		dropUris: record('dropUris'),
+		openLink: record('openLink'),
 	};
 	const send = (raw: unknown) =>
 		dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: (m) => warnings.push(m) });
@@ -48,6 +49,7 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'search-context', query: 'src', requestId: 'q1' },
 			{ type: 'pick-context' },
 			{ type: 'drop-uris', uris: ['file:///w/a.ts'] },
+			{ type: 'open-link', url: 'https://nodejs.org/en/blog' },
 		];
 		for (const message of valid) expect(await send(message)).toBe(true);
 		expect(calls).toEqual([
@@ -66,6 +68,7 @@ describe('dispatchWebviewMessage', () => {
 			['searchContext', 'src', 'q1'],
 			['pickContext'],
 			['dropUris', ['file:///w/a.ts']],
+			['openLink', 'https://nodejs.org/en/blog'],
 		]);
 	});
 
@@ -81,6 +84,8 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'open-diff', path: '/abs/path' },
 			{ type: 'open-run', runId: '../../x' },
 			{ type: 'approval', requestId: 'r1', decision: 'sure' },
+			{ type: 'open-link', url: 'javascript:alert(1)' },
+			{ type: 'open-link', url: 'command:massgen.acceptChanges' },
 		];
 		for (const message of invalid) expect(await send(message)).toBe(false);
 		expect(calls).toEqual([]);
