@@ -84,6 +84,10 @@ export async function runInHost(
 			Workbench.open(browser, server, {
 				folder: options.folder,
 				extensionTestsPath: join(repoRoot, 'out', 'host', 'index.js'),
+				// An unpacked .vsix's `extension/` instead of the checkout (the packaged files, no node_modules).
+				...(process.env.MASSGEN_E2E_EXTENSION_PATH
+					? { extensionDevelopmentPath: process.env.MASSGEN_E2E_EXTENSION_PATH }
+					: {}),
 				onLog,
 				onExit: exit,
 			}),

@@ -4,9 +4,17 @@
 // the other coder's consensus mark, nothing is on disk before Accept, and Accept writes them. And
 // with no CLI path anywhere, the claude_code member's CLI is the one on the extension host's PATH.
 import * as assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	chmodSync,
+	existsSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
@@ -34,6 +42,8 @@ describe('A mixed team in the editor: API agent, claude_code and codex (in VS Co
 		const extension = vscode.extensions.getExtension<MassGenApi>('massgen.massgen-vscode');
 		assert.ok(extension);
 		api = await extension.activate();
+		// The checkout, or an unpacked .vsix (MASSGEN_E2E_EXTENSION_PATH): the log says which ran.
+		console.log(`mixed team: the extension at ${extension.extensionPath}`);
 		configDir = mkdtempSync(join(tmpdir(), 'massgen-mixed-'));
 	});
 
@@ -133,11 +143,24 @@ describe('A mixed team in the editor: API agent, claude_code and codex (in VS Co
 
 		// Codex will not install its sandbox helper under the temp folder (its patches then fail), and
 		// code-server's HOME, where the agent's CODEX_HOME goes by default, is a temp folder here.
-		const cache = process.env.XDG_CACHE_HOME;
+		// No CLI path is set: both CLIs are found on PATH, linked as installers do (the checkout's
+		// own); from a development path the SDK's own Codex binary comes first, from the unpacked
+		// .vsix (no node_modules) only PATH has one.
+		const bin = mkdtempSync(join(tmpdir(), 'massgen-path-'));
+		symlinkSync(
+			require.resolve(`@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}/claude`),
+			join(bin, 'claude'),
+		);
+		symlinkSync(
+			join(dirname(require.resolve('@openai/codex/package.json')), 'bin', 'codex.js'),
+			join(bin, 'codex'),
+		);
+		const saved = { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, PATH: process.env.PATH };
 		process.env.XDG_CACHE_HOME = join(userInfo().homedir, '.cache');
+		process.env.PATH = `${bin}${delimiter}${saved.PATH ?? ''}`;
 		const run = await api.runs.start({ question: 'Add a greeting.', kind: 'ask' }).finally(() => {
-			if (cache === undefined) delete process.env.XDG_CACHE_HOME;
-			else process.env.XDG_CACHE_HOME = cache;
+			restoreEnv(saved);
+			rmSync(bin, { recursive: true, force: true });
 		});
 		assert.ok(run, 'the run started');
 		assert.equal(run.result.status, 'completed', run.result.error);
@@ -231,11 +254,16 @@ describe('A mixed team in the editor: API agent, claude_code and codex (in VS Co
 			assert.ok(claude.requests.length >= 2, `the CLI made ${claude.requests.length} request(s)`);
 			for (const request of claude.requests) assert.equal(request.headers['x-massgen-probe'], 'from-path');
 		} finally {
-			for (const [name, value] of Object.entries(saved)) {
-				if (value === undefined) delete process.env[name];
-				else process.env[name] = value;
-			}
+			restoreEnv(saved);
 			rmSync(bin, { recursive: true, force: true });
 		}
 	});
 });
+
+/** Puts the extension host's variables back as they were. */
+function restoreEnv(saved: Readonly<Record<string, string | undefined>>): void {
+	for (const [name, value] of Object.entries(saved)) {
+		if (value === undefined) delete process.env[name];
+		else process.env[name] = value;
+	}
+}
