@@ -114,12 +114,14 @@ describe.each(protocols)('coordination on the wire (%s)', (protocol) => {
 	);
 
 	it('a tool-call-only vote hit by a revision mid-stream finishes; its stale vote gets the update in the same conversation', async () => {
-		// m1 revises quickly; m2 and m3 stream their votes' tool calls from 20 ms on, over 400 ms.
+		// The first answers take 2 s to their first output, so every vote is young (under half of it)
+		// when m1's revision lands 220 ms into the votes; m2's and m3's votes have been streaming their
+		// tool calls since 20 ms in, so they finish. Margins ≥ 200 ms either side (loaded machines).
 		const { result, requests, byModel } = await runWire(protocol, 3, {
 			style: 'tool-call-only',
 			revisers: ['m1'],
 			latency: (model, call) =>
-				call === 1 ? ms(150, 150) : model === 'm1' && call === 2 ? ms(20, 20) : ms(20, 400),
+				call === 1 ? ms(2_000, 50) : model === 'm1' && call === 2 ? ms(200, 20) : ms(20, 800),
 		});
 		expect(result.status).toBe('completed');
 		expect(summarizeRequests(requests).closedByClient).toBe(0);
@@ -132,18 +134,19 @@ describe.each(protocols)('coordination on the wire (%s)', (protocol) => {
 	});
 
 	it('a silent (thinking) vote is dropped and re-issued with the update only while it is young', async () => {
-		// The votes start together once the last first answer has landed (~1,050 ms: m2's first output
-		// took 1,000 ms). m1's revision lands 250 ms into them: m2's vote is under half its usual
-		// 1,000 ms (dropped, re-issued with the update); m3's is far past half its usual 40 ms (kept:
-		// it finishes, then gets the update in the same conversation). Each margin is ≥ 230 ms, so a
-		// loaded machine cannot move a landing across the edge it tests.
-		const first: Record<string, Latency> = { m1: ms(300, 50), m2: ms(1_000, 50), m3: ms(40, 50) };
+		// The votes start together once the last first answer has landed (~3 s: m2's first output took
+		// 3 s). m1's revision lands 700 ms into them: m2's vote is under half its usual 3 s (dropped,
+		// re-issued with the update; it would have streamed only at 2.5 s); m3's is far past half its
+		// usual 40 ms (kept: it finishes, then gets the update in the same conversation). Every margin
+		// is ≥ 680 ms: a heavily loaded machine (load 14 on 2 cores) moved 230 ms ones.
+		const first: Record<string, Latency> = { m1: ms(300, 50), m2: ms(3_000, 50), m3: ms(40, 50) };
 		const { result, requests, byModel } = await runWire(protocol, 3, {
 			style: 'tool-call-only',
 			revisers: ['m1'],
 			latency: (model, call) => {
 				if (call === 1) return first[model]!;
-				if (model === 'm1' && call === 2) return ms(240, 10);
+				if (model === 'm1' && call === 2) return ms(690, 10);
+				if (model === 'm2' && call === 2) return ms(2_500, 50);
 				return ms(400, 50);
 			},
 		});
