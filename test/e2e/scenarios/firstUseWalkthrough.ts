@@ -42,15 +42,46 @@ async function showsOurWalkthrough(workbench: Workbench): Promise<void> {
 /**
  * The first use of the extension opens its walkthrough (a fresh browser context is a user who never
  * used it): opening the MassGen view activates the extension, and the walkthrough opens at once.
+ * Once per user: a second window of the same browser profile (another folder, so VS Code restores
+ * nothing) opens the view and runs a command, and no walkthrough opens.
  */
 export const walkthroughOnFirstView: Scenario = {
-	name: 'walkthrough on first use: opening the MassGen view opens it',
+	name: 'walkthrough on first use: opening the MassGen view opens it; a second window of the same user does not',
 	prepareWorkspace: allowWalkthroughs,
-	async run(workbench) {
+	async run(workbench, folder) {
 		await workbench.waitForExplorer('hello.ts');
 		assert.equal(await walkthroughTab(workbench).count(), 0, 'no walkthrough before the extension runs');
 		await workbench.page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
 		await showsOurWalkthrough(workbench);
+
+		const url = new URL(workbench.page.url());
+		assert.ok(url.searchParams.get('payload'), `the window's address names the extension: ${url}`);
+		url.searchParams.set('folder', join(folder, 'src'));
+		const page = await workbench.context.newPage();
+		try {
+			await page.goto(url.toString());
+			await page.getByRole('treeitem', { name: 'hello.ts' }).first().waitFor({ timeout: 60_000 });
+			await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+			const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
+			await team.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+			// A command of ours ends (where a first use would open it), then its own editor shows.
+			await page.keyboard.press('F1');
+			await page.locator('.quick-input-widget input.input').fill('>MassGen: Show Panel');
+			await page
+				.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'MassGen: Show Panel' })
+				.waitFor({ timeout: 15_000 });
+			await page.keyboard.press('Enter');
+			await page.locator('.tabs-container .tab', { hasText: 'MassGen' }).waitFor({ timeout: 30_000 });
+			await page.locator('iframe.webview.ready').first().waitFor({ timeout: 30_000 });
+			const tabs = await page.locator('.tabs-container .tab').allTextContents();
+			assert.deepEqual(
+				tabs.filter((tab) => /Welcome|Walkthrough/.test(tab)),
+				[],
+				'opened a second time',
+			);
+		} finally {
+			await page.close();
+		}
 	},
 };
 
