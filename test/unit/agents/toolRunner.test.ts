@@ -64,7 +64,7 @@ describe('runToolCalls', () => {
 		const calls = [edit('a.ts'), asked('b.ts'), edit('c.ts'), asked('d.ts'), edit('e.ts')];
 		const messages = await runToolCalls(calls, run, 1);
 		expect(ran).toEqual(['write_file:a.ts', 'read_file:b.ts', 'write_file:c.ts', 'write_file:e.ts']);
-		expect(messages.filter((m) => m.isError).map((m) => m.content)).toEqual([
+		expect(messages.filter((m) => m.role === 'tool' && m.isError).map((m) => m.content)).toEqual([
 			'read_file: tool call limit for this turn reached.',
 		]);
 		expect(budgetedCalls(calls)).toBe(2);
