@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { keyProviders, type KeyStore } from '../secrets.js';
+import { InputChain } from './inputChain.js';
 
 interface ProviderItem extends vscode.QuickPickItem {
 	readonly variable: string;
@@ -11,6 +12,15 @@ interface ProviderItem extends vscode.QuickPickItem {
  * replace or remove it. Keys live in SecretStorage under the provider's variable name.
  */
 export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+	const chain = new InputChain();
+	try {
+		await askAndStore(chain, keys, env);
+	} finally {
+		chain.dispose();
+	}
+}
+
+async function askAndStore(chain: InputChain, keys: KeyStore, env: NodeJS.ProcessEnv): Promise<void> {
 	const items: ProviderItem[] = await Promise.all(
 		keyProviders.map(async (provider): Promise<ProviderItem> => {
 			const stored = await keys.has(provider.variable);
@@ -28,16 +38,14 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 			};
 		}),
 	);
-	const picked = await vscode.window.showQuickPick(items, {
+	const picked = await chain.pick(items, {
 		title: vscode.l10n.t('MassGen: Set API Key'),
-		placeHolder: vscode.l10n.t('Which provider? Keys are kept in VS Code secret storage.'),
+		placeholder: vscode.l10n.t('Which provider? Keys are kept in VS Code secret storage.'),
 		matchOnDescription: true,
-		// The walkthrough opening on the first activation (or the user fetching a key) must not close it.
-		ignoreFocusOut: true,
 	});
 	if (!picked) return;
 	if (picked.stored) {
-		const action = await vscode.window.showQuickPick(
+		const action = await chain.pick(
 			[
 				{ label: vscode.l10n.t('Replace Key'), id: 'replace' },
 				{
@@ -46,10 +54,11 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 					description: vscode.l10n.t('Forget the stored {0}', picked.variable),
 				},
 			],
-			{ title: vscode.l10n.t('MassGen: {0} API Key', picked.label), ignoreFocusOut: true },
+			{ title: vscode.l10n.t('MassGen: {0} API Key', picked.label) },
 		);
 		if (!action) return;
 		if (action.id === 'remove') {
+			chain.dispose();
 			await keys.remove(picked.variable);
 			void vscode.window.showInformationMessage(
 				vscode.l10n.t('MassGen: removed the stored {0}.', picked.variable),
@@ -57,21 +66,21 @@ export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process
 			return;
 		}
 	}
-	const value = await vscode.window.showInputBox({
+	const value = await chain.input({
 		title: vscode.l10n.t('MassGen: {0} API Key', picked.label),
 		prompt: vscode.l10n.t(
 			'Stored in VS Code secret storage as {0}; it takes precedence over the environment and .env.',
 			picked.variable,
 		),
 		password: true,
-		ignoreFocusOut: true,
-		validateInput: (text) =>
+		validate: (text) =>
 			text.trim()
 				? /\s/.test(text.trim())
 					? vscode.l10n.t('A key has no spaces.')
 					: undefined
 				: vscode.l10n.t('Paste the key.'),
 	});
+	chain.dispose();
 	if (!value?.trim()) return;
 	await keys.set(picked.variable, value);
 	void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: stored {0}.', picked.variable));

@@ -88,10 +88,11 @@ export const walkthroughOnFirstView: Scenario = {
 /**
  * The first use is a command with its own inputs (Set API Key, as last session's failure): its
  * picker and key box keep the keyboard while they are up; the walkthrough opens once the command
- * is done. The Team view then shows the key as stored, and after Remove Key as missing, by itself
- * (SecretStorage's change refreshes it). Not covered: a multi-step command run while the walkthrough is open loses the focus
- * between its steps (the closing quick input gives it back to the walkthrough's step, and VS Code's
- * page focuses that step again 250 ms later), whoever opened the walkthrough.
+ * is done. Run from the walkthrough's own button, Set API Key keeps the keyboard through its steps
+ * (InputChain: a closing quick input gave the focus back to the walkthrough's step, which VS Code's
+ * page focused again 250 ms later: a key typed there arrived as its first few characters). The Team
+ * view then shows the key as stored, and after Remove Key as missing, by itself (SecretStorage's
+ * change refreshes it).
  */
 export const walkthroughAfterFirstCommand: Scenario = {
 	name: 'walkthrough on first use: Set API Key first keeps its picker and key box; the walkthrough opens after; the Team view follows the key',
@@ -120,8 +121,23 @@ export const walkthroughAfterFirstCommand: Scenario = {
 		await workbench.notification('stored ANTHROPIC_API_KEY');
 		await showsOurWalkthrough(workbench);
 
-		// The Team view shows the key as stored; removed again (the walkthrough closed first, see the
-		// note above), the view says so by itself: a change of the stored keys refreshes it.
+		// The walkthrough's own Set API Key button: its steps keep the keyboard (a key typed key by key
+		// arrives whole), though each closing step gives the focus back to the walkthrough's page.
+		const step = page.locator('.getting-started-step', { hasText: 'Set a key or use Copilot' });
+		await step.click();
+		await page.waitForFunction(
+			"(document.activeElement?.closest('.getting-started-step.expanded')?.textContent ?? '').includes('Set a key')",
+		);
+		await step.getByText('Set API Key', { exact: true }).click();
+		await workbench.pickQuickItem('MassGen: Set API Key', 'Anthropic', /ANTHROPIC_API_KEY · stored/);
+		await workbench.pickQuickItem('MassGen: Anthropic API Key', 'Replace', 'Replace Key');
+		await widget.locator('.quick-input-message', { hasText: 'secret storage' }).waitFor({ timeout: 15_000 });
+		await page.keyboard.type('sk-ant-e2e-replaced-key', { delay: 40 });
+		assert.equal(await input.inputValue(), 'sk-ant-e2e-replaced-key');
+		await page.keyboard.press('Enter');
+		await workbench.notification('stored ANTHROPIC_API_KEY');
+
+		// The Team view shows the key as stored; removed again, the view says so by itself.
 		await workbench.runCommand('View: Close All Editors');
 		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
 		const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
