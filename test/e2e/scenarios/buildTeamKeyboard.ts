@@ -28,7 +28,7 @@ async function paletteByKeyboard(page: Page, title: string): Promise<void> {
 }
 
 /** Waits for the builder's step `step` (its "n/m" counter) and the prompt or placeholder text. */
-async function builderStep(page: Page, step: string, text: string | RegExp): Promise<void> {
+export async function builderStep(page: Page, step: string, text: string | RegExp): Promise<void> {
 	const widget = page.locator('.quick-input-widget');
 	await widget.locator('.quick-input-title', { hasText: `MassGen: Build Team (${step})` }).waitFor({
 		timeout: 15_000,

@@ -3,6 +3,7 @@ import { approvals } from './approvals';
 import { askBoxChips } from './askBoxChips';
 import { askTeam } from './askTeam';
 import { attachments } from './attachments';
+import { buildTeamFromWalkthrough } from './buildTeamFromWalkthrough';
 import { buildTeamKeyboard } from './buildTeamKeyboard';
 import { changes, changesPanel, changesPreview } from './changes';
 import { costEstimate } from './costEstimate';
@@ -32,6 +33,7 @@ export const scenarios: readonly Scenario[] = [
 	revertRun,
 	multiRoot,
 	buildTeamKeyboard,
+	buildTeamFromWalkthrough,
 	costEstimate,
 	// Last: it turns on a user setting for its window (restored when it ends).
 	walkthrough,
