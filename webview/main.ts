@@ -7,8 +7,10 @@ import type { ChangeSetView } from '../src/protocol/changeSetView.js';
 import type { HostMessage, PastRunSummary, WebviewMessage } from '../src/protocol/messages.js';
 import { reduceRunEvents } from '../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../src/protocol/runState.js';
+import { isWebviewStrings } from '../src/protocol/stringsTable.js';
 import { linkUrlOf } from './render/markdown.js';
 import { Panel } from './render/panel.js';
+import { setStrings } from './strings.js';
 import { ViewStateStore } from './viewState.js';
 
 const api = acquireVsCodeApi();
@@ -24,12 +26,14 @@ let frame = 0;
 let renders = 0;
 let restoredPageScroll = false;
 
-const panel = new Panel(root, post, viewState);
+/** Built from the first snapshot's strings table: every text the panel shows comes from the host. */
+let panel: Panel | undefined;
 
 function scheduleRender(): void {
 	if (frame !== 0) return;
 	frame = requestAnimationFrame(() => {
 		frame = 0;
+		if (!panel) return;
 		panel.render(state, runs, changeSet);
 		renders += 1;
 		if (typeof MASSGEN_TEST !== 'undefined' && MASSGEN_TEST) {
@@ -48,7 +52,7 @@ function isHostMessage(data: unknown): data is HostMessage {
 	const message = data as { type?: unknown; events?: unknown; runs?: unknown };
 	switch (message.type) {
 		case 'snapshot':
-			return Array.isArray(message.runs);
+			return Array.isArray(message.runs) && isWebviewStrings((message as { strings?: unknown }).strings);
 		case 'events':
 			return Array.isArray(message.events);
 		case 'runs':
@@ -74,6 +78,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 	if (!isHostMessage(message)) return;
 	switch (message.type) {
 		case 'snapshot':
+			if (!panel) {
+				setStrings(message.strings);
+				panel = new Panel(root, post, viewState);
+			}
 			state = message.state;
 			runs = message.runs;
 			changeSet = undefined;
@@ -90,13 +98,13 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			break;
 		// The ask box's own answers: no run state changes, nothing to render.
 		case 'context-results':
-			panel.askBox.contextResults(message.requestId, message.items);
+			panel?.askBox.contextResults(message.requestId, message.items);
 			return;
 		case 'chips-added':
-			panel.askBox.chipsAdded(message.chips, message.notice);
+			panel?.askBox.chipsAdded(message.chips, message.notice);
 			return;
 		case 'ask-refused':
-			panel.askBox.refused(message.question, message.attachments, message.reason);
+			panel?.askBox.refused(message.question, message.attachments, message.reason);
 			return;
 	}
 	scheduleRender();
@@ -117,8 +125,7 @@ document.addEventListener('click', (event) => {
 });
 
 setInterval(() => {
-	if (state?.status === 'running' && !document.hidden) panel.tick();
+	if (state?.status === 'running' && !document.hidden) panel?.tick();
 }, 1_000);
 
-panel.render(null, []);
 post({ type: 'ready' });

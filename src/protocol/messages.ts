@@ -8,14 +8,23 @@ import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
 import type { AttachmentChip } from './attachmentChip.js';
 import type { ChangeSetView } from './changeSetView.js';
 import type { RunState } from './runState.js';
+import type { WebviewStrings } from './stringsTable.js';
 
 /** The panel's past-run rows: part of the protocol, so the webview imports it from here. */
 export type { PastRunSummary };
 
 /** Host → webview. */
 export type HostMessage =
-	/** Sent in answer to `ready` and on reopening a run: the whole state, then live `events`. */
-	| { readonly type: 'snapshot'; readonly state: RunState | null; readonly runs: readonly PastRunSummary[] }
+	/**
+	 * Sent in answer to `ready` and on reopening a run: the whole state, then live `events`; with the
+	 * panel's strings table (the webview builds the panel from the first).
+	 */
+	| {
+			readonly type: 'snapshot';
+			readonly state: RunState | null;
+			readonly runs: readonly PastRunSummary[];
+			readonly strings: WebviewStrings;
+	  }
 	/** Live events, coalesced by the host; the webview folds them with `reduceRun`. */
 	| { readonly type: 'events'; readonly events: readonly RunEvent[] }
 	/** The past-runs list changed. */

@@ -22,6 +22,7 @@ import { chipsToRequests } from './context/chipRequest.js';
 import { defaultFolder, folderAt, folderOfRun } from './runFolders.js';
 import type { SessionSecrets } from './log.js';
 import { openAnswerLink } from './panel/openAnswerLink.js';
+import { webviewStrings } from './panel/panelStrings.js';
 import { webviewHtml } from './webviewHtml.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 
@@ -223,7 +224,7 @@ export class PanelHost extends Disposable {
 				`panel: cannot render (cspSource ${JSON.stringify(panel.webview.cspSource)}): ${message}`,
 			);
 			panel.webview.html = fallbackHtml(
-				`The MassGen panel could not be rendered: ${message}. See the MassGen log.`,
+				vscode.l10n.t('The MassGen panel could not be rendered: {0}. See the MassGen log.', message),
 			);
 		}
 	}
@@ -235,7 +236,9 @@ export class PanelHost extends Disposable {
 	private _cancelRunOfClosedPanel(): void {
 		if (!this._deps.runs.cancel()) return;
 		this._deps.log.info('panel closed during a run: run cancelled');
-		void vscode.window.showInformationMessage('MassGen: run cancelled because its panel was closed.');
+		void vscode.window.showInformationMessage(
+			vscode.l10n.t('MassGen: run cancelled because its panel was closed.'),
+		);
 	}
 
 	private async _onMessage(raw: unknown): Promise<void> {
@@ -377,7 +380,9 @@ export class PanelHost extends Disposable {
 		}
 		const state = await this._readRun(runId);
 		if (!state) {
-			void vscode.window.showErrorMessage(`MassGen: run ${runId} has no readable events.jsonl.`);
+			void vscode.window.showErrorMessage(
+				vscode.l10n.t('MassGen: run {0} has no readable events.jsonl.', runId),
+			);
 			return;
 		}
 		this._viewing = state;
@@ -415,7 +420,7 @@ export class PanelHost extends Disposable {
 		if (!this._viewing && !this._deps.runs.state && last) fallback = await this._readRun(last);
 		const state = this._viewing ?? this._deps.runs.state ?? fallback ?? null;
 		this._ready = this._panel !== undefined;
-		this._post({ type: 'snapshot', state, runs });
+		this._post({ type: 'snapshot', state, runs, strings: webviewStrings(vscode) });
 		this._post({ type: 'change-set', changeSet: this._deps.changes.changeSet() });
 		if (this._ready) for (const resolve of this._readyWaiters.splice(0)) resolve(true);
 	}

@@ -2,6 +2,7 @@
  * A lane's accepted answers, labelled `agentN.k`, each collapsible with its Markdown rendered
  * (sanitised) on first open.
  */
+import { t } from '../strings.js';
 import type { AnswerView } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { collapsible } from './collapsible.js';
@@ -27,7 +28,7 @@ export class AnswersView {
 			defaultOpen: true,
 			viewState: _viewState,
 			class: 'lane-group',
-			summary: [h('span', { text: 'Answers' }), this._count],
+			summary: [h('span', { text: t('answers') }), this._count],
 		});
 		parts.body.append(this._list);
 		this.element = parts.details;
@@ -63,7 +64,7 @@ export class AnswersView {
 			class: 'answer',
 			summary: [
 				h('span', { class: 'label-chip', text: answer.label }),
-				h('span', { class: 'answer-meta', text: `round ${answer.round} · ${formatDuration(answer.t)}` }),
+				h('span', { class: 'answer-meta', text: t('round', answer.round, formatDuration(answer.t)) }),
 				h('span', { class: 'answer-preview', text: preview(answer.content) }),
 			],
 			onToggle: (open) => {

@@ -5,6 +5,7 @@
  * the top of the panel keeps a one-line summary with a button per card that scrolls to it.
  * Decided requests collapse into a one-line history.
  */
+import { t, tc } from '../strings.js';
 import type { ApprovalDecision, WebviewMessage } from '../../src/protocol/messages.js';
 import type { ApprovalView, RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -44,7 +45,7 @@ export class ApprovalsView {
 			defaultOpen: false,
 			viewState,
 			class: 'approvals-decided',
-			summary: [h('span', { text: 'Decided' }), this._decidedCount],
+			summary: [h('span', { text: t('decided') }), this._decidedCount],
 		});
 		decided.body.append(this._decided);
 		this._decidedGroup = decided.details;
@@ -82,7 +83,7 @@ export class ApprovalsView {
 		const pending = state.approvals.filter((a) => a.decision === null);
 		const decided = state.approvals.filter((a) => a.decision !== null);
 		setHidden(this.element, state.approvals.length === 0);
-		setText(this._title, pending.length > 0 ? pendingSummary(pending) : 'Approvals');
+		setText(this._title, pending.length > 0 ? pendingSummary(pending) : t('approvals'));
 		this.element.classList.toggle('has-pending', pending.length > 0);
 		setHidden(this._decidedGroup, decided.length === 0);
 		setText(this._decidedCount, String(decided.length));
@@ -98,15 +99,15 @@ export class ApprovalsView {
 			const entry = this._card(approval);
 			this._cards.set(approval.requestId, entry);
 			this._pending.append(entry.card);
-			this._announce(`Approval needed: ${approval.agentId} wants to ${describe(approval)}`);
+			this._announce(t('approvalNeededWantsTo', approval.agentId, describe(approval)));
 		}
 		this._jumps.replaceChildren(
 			...pending.map((a) =>
-				button(pending.length === 1 ? 'Show' : `Show ${a.agentId}’s`, () => this._reveal(a.requestId), {
+				button(pending.length === 1 ? t('show') : t('showS', a.agentId), () => this._reveal(a.requestId), {
 					icon: 'arrow-down',
 					secondary: true,
 					class: 'approval-jump',
-					ariaLabel: `Show the request in ${a.agentId}’s lane: ${describe(a)}`,
+					ariaLabel: t('showTheRequestIn', a.agentId, describe(a)),
 				}),
 			),
 		);
@@ -122,7 +123,7 @@ export class ApprovalsView {
 					h('span', { text: `${a.agentId}: ${describe(a)}` }),
 					h('span', {
 						class: 'decided-by',
-						text: `${a.decision === 'allow' ? 'allowed' : 'denied'}${a.by ? ` by ${a.by}` : ''}`,
+						text: `${a.decision === 'allow' ? t('allowed') : t('denied')}${a.by ? t('by', a.by) : ''}`,
 					}),
 				),
 			),
@@ -131,8 +132,8 @@ export class ApprovalsView {
 
 	private _card(approval: ApprovalView) {
 		const note = document.createElement('vscode-textfield');
-		note.setAttribute('placeholder', 'Note for the agent (optional, sent with Deny)');
-		note.setAttribute('aria-label', 'Note for the agent');
+		note.setAttribute('placeholder', t('noteForTheAgent'));
+		note.setAttribute('aria-label', t('noteForTheAgent2'));
 		note.className = 'approval-note';
 		const decide = (decision: ApprovalDecision) => {
 			if (this._sent.has(approval.requestId)) return;
@@ -149,30 +150,33 @@ export class ApprovalsView {
 		};
 		const what = describe(approval);
 		const buttons = [
-			button('Allow once', () => decide('allow-once'), { icon: 'check', ariaLabel: `Allow once: ${what}` }),
-			button('Allow for this run', () => decide('allow-run'), {
+			button(t('allowOnce'), () => decide('allow-once'), { icon: 'check', ariaLabel: t('allowOnce2', what) }),
+			button(t('allowForThisRun'), () => decide('allow-run'), {
 				secondary: true,
-				ariaLabel: `Allow for this run: ${what}`,
+				ariaLabel: t('allowForThisRun2', what),
 			}),
-			button('Always allow', () => decide('always'), { secondary: true, ariaLabel: `Always allow: ${what}` }),
-			button('Deny', () => decide('deny'), {
+			button(t('alwaysAllow'), () => decide('always'), {
+				secondary: true,
+				ariaLabel: t('alwaysAllow2', what),
+			}),
+			button(t('deny'), () => decide('deny'), {
 				icon: 'circle-slash',
 				secondary: true,
-				ariaLabel: `Deny: ${what}`,
+				ariaLabel: t('deny2', what),
 			}),
 		];
 		const card = h(
 			'article',
 			{
 				class: 'approval-card',
-				attrs: { 'aria-label': `Approval request: ${approval.agentId} wants to ${what}`, tabindex: '-1' },
+				attrs: { 'aria-label': t('approvalRequestWantsTo', approval.agentId, what), tabindex: '-1' },
 			},
 			h(
 				'div',
 				{ class: 'approval-head' },
 				icon('shield'),
 				h('strong', { text: approval.agentId }),
-				h('span', { text: ' wants to ' }),
+				h('span', { text: t('wantsTo') }),
 				h('span', { class: 'approval-action', text: actionVerb(approval.action), title: approval.action }),
 				h('span', { class: 'approval-time', text: formatDuration(approval.t) }),
 			),
@@ -220,7 +224,7 @@ export function actionVerb(action: string): string {
 		case 'command':
 			return 'run';
 		case 'mcp':
-			return 'use the tool';
+			return t('useTheTool');
 		case 'read_url':
 			return 'read';
 		default:
@@ -235,8 +239,12 @@ function describe(approval: ApprovalView): string {
 
 /** "1 approval waiting — in builder’s lane", "3 approvals waiting — in builder’s and critic’s lanes". */
 function pendingSummary(pending: readonly ApprovalView[]): string {
-	const agents = [...new Set(pending.map((a) => a.agentId))].map((id) => `${id}’s`);
+	const agents = [...new Set(pending.map((a) => a.agentId))].map((id) => t('possessive', id));
 	const names =
-		agents.length <= 1 ? (agents[0] ?? '') : `${agents.slice(0, -1).join(', ')} and ${agents.at(-1)}`;
-	return `${pending.length} approval${pending.length === 1 ? '' : 's'} waiting — in ${names} lane${agents.length === 1 ? '' : 's'}`;
+		agents.length <= 1 ? (agents[0] ?? '') : t('and', agents.slice(0, -1).join(', '), agents.at(-1) ?? '');
+	return t(
+		'approvalsWaitingIn',
+		tc('approvalsWaiting', pending.length, pending.length),
+		tc('inLanes', agents.length, names),
+	);
 }

@@ -4,6 +4,7 @@
  * file dropped from the Explorer; each is a removable chip sent with the question and cleared
  * after it. The draft and its chips survive reloads and the panel being hidden.
  */
+import { t } from '../strings.js';
 import type { AttachmentChip } from '../../src/protocol/attachmentChip.js';
 import { MAX_CHIPS } from '../../src/protocol/attachmentChip.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
@@ -45,8 +46,8 @@ export class AskBox {
 		this._input.className = 'ask-input';
 		this._input.setAttribute('rows', '3');
 		this._input.setAttribute('resize', 'vertical');
-		this._input.setAttribute('label', 'Question for the team');
-		this._input.setAttribute('placeholder', 'Ask the team…');
+		this._input.setAttribute('label', t('questionForTheTeam'));
+		this._input.setAttribute('placeholder', t('askTheTeam'));
 		this._input.value = _viewState.draft;
 		this._chips = _viewState.chips;
 		this._completion = new ContextCompletion({
@@ -76,20 +77,20 @@ export class AskBox {
 		});
 		this._input.addEventListener('click', () => this._completion.refresh());
 		this._input.addEventListener('paste', (event) => this._paste(event));
-		this._ask = button('Ask', () => this._submit(), {
+		this._ask = button(t('ask'), () => this._submit(), {
 			icon: 'send',
 			class: 'ask-button',
-			ariaLabel: 'Ask the team',
+			ariaLabel: t('askTheTeam2'),
 		});
 		this._ask.id = 'ask-button';
 		const add = button('', () => this._post({ type: 'pick-context' }), {
 			icon: 'add',
 			secondary: true,
 			class: 'ask-add',
-			ariaLabel: 'Add context',
+			ariaLabel: t('addContext'),
 		});
 		add.id = 'ask-add';
-		add.title = 'Add context (or type # in the question)';
+		add.title = t('addContextOrType');
 		this._hint = h('span', { class: 'ask-hint' });
 		this._notice = h('div', { class: 'ask-notice', attrs: { role: 'alert' } });
 		this._notice.hidden = true;
@@ -99,8 +100,8 @@ export class AskBox {
 		);
 		this.element = h(
 			'footer',
-			{ class: 'ask-box', attrs: { 'aria-label': 'Ask the team' } },
-			h('label', { class: 'sr-only', text: 'Question for the team', attrs: { for: 'ask-input' } }),
+			{ class: 'ask-box', attrs: { 'aria-label': t('askTheTeam2') } },
+			h('label', { class: 'sr-only', text: t('questionForTheTeam'), attrs: { for: 'ask-input' } }),
 			this._completion.element,
 			this._chipList.element,
 			this._input,
@@ -119,10 +120,7 @@ export class AskBox {
 		if (key === this._key) return;
 		this._key = key;
 		this._running = status === 'running';
-		this._input.setAttribute(
-			'placeholder',
-			hasRun ? 'Ask a follow-up…' : 'Ask the team a question about this workspace… (# adds context)',
-		);
+		this._input.setAttribute('placeholder', hasRun ? t('askAFollowUp') : t('askTheTeamA'));
 		this._refresh();
 	}
 
@@ -146,7 +144,7 @@ export class AskBox {
 			this._changed();
 			this._setChips(chips);
 		}
-		this._showNotice(`Not asked: ${reason}`);
+		this._showNotice(t('notAsked', reason));
 	}
 
 	private _text(): { value: string; caret: number } {
@@ -174,7 +172,7 @@ export class AskBox {
 			const key = JSON.stringify(chip.request);
 			if (next.some((other) => JSON.stringify(other.request) === key)) continue;
 			if (next.length >= MAX_CHIPS) {
-				notes.push(`At most ${MAX_CHIPS} attachments per question.`);
+				notes.push(t('atMostAttachmentsPer', MAX_CHIPS));
 				break;
 			}
 			id += 1;
@@ -233,9 +231,7 @@ export class AskBox {
 		if (images.length > 0) await this._addImages(images);
 		else if (uris.length > 0) this._post({ type: 'drop-uris', uris: uris.slice(0, 100) });
 		else {
-			this._showNotice(
-				'Only images (PNG, JPEG, GIF, WebP) can be dropped from outside VS Code; drop files from the Explorer.',
-			);
+			this._showNotice(t('onlyImagesPngJpeg'));
 		}
 	}
 
@@ -245,7 +241,7 @@ export class AskBox {
 			this._pastedImages += 1;
 			const outcome = await imageChip(file, imageRoom(this._chips), this._pastedImages);
 			if (outcome.ok) this._add([{ id: 'new', ...outcome.chip }]);
-			else notes.push(`Not attached: ${outcome.reason}.`);
+			else notes.push(t('notAttached', outcome.reason));
 		}
 		if (notes.length) this._showNotice(notes.join(' '));
 	}
@@ -258,12 +254,7 @@ export class AskBox {
 	private _refresh(): void {
 		const empty = this._input.value.trim().length === 0;
 		setDisabled(this._ask, empty || this._running);
-		setText(
-			this._hint,
-			this._running
-				? 'A run is in progress. Cancel it to ask something else.'
-				: `${isMac ? '⌘' : 'Ctrl'}+Enter to ask`,
-		);
+		setText(this._hint, this._running ? t('aRunIsIn') : t('enterToAsk', isMac ? '⌘' : 'Ctrl'));
 	}
 
 	private _submit(): void {

@@ -4,6 +4,7 @@
  * it" mark (merged / conflict) and Open diff; below it (when expanded) the user-edit note and the hunk list. Rows without a host
  * change set (the winner's edits while the run goes on) have no hunks and no checkbox.
  */
+import { t, tc } from '../strings.js';
 import type { ChangeFileView, ChangeKind, UserEdit } from '../../src/protocol/changeSetView.js';
 import type { ViewStateStore } from '../viewState.js';
 import type { FileSelection } from './changeSelection.js';
@@ -11,26 +12,27 @@ import { h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } fr
 import { HunkList } from './hunkList.js';
 
 /** What the row mark and the note say when the user changed the file since the team read it. */
-const userEditLook: Record<Exclude<UserEdit, 'none'>, { mark: string; title: string; note: string }> = {
+const userEditLook = (): Record<
+	Exclude<UserEdit, 'none'>,
+	{ mark: string; title: string; note: string }
+> => ({
 	merged: {
-		mark: 'edited since: merged',
-		title:
-			'Edited since the team read it: merged. Accepting keeps your edits and adds the selected changes (3-way).',
-		note: 'Edited since the team read it: merged. You changed this file after the team read it; accepting keeps your edits and adds the selected changes (3-way).',
+		mark: t('editedSinceMerged'),
+		title: t('editedSinceTheTeam'),
+		note: t('editedSinceTheTeam2'),
 	},
 	conflict: {
-		mark: 'edited since: conflict',
-		title:
-			'Edited since the team read it: conflict. Your edits and the selected changes overlap; accepting asks first.',
-		note: 'Edited since the team read it: conflict. Your edits and the selected changes overlap (or the file was created or deleted meanwhile). Accepting asks how to resolve it; nothing of yours is overwritten.',
+		mark: t('editedSinceConflict'),
+		title: t('editedSinceTheTeam3'),
+		note: t('editedSinceTheTeam4'),
 	},
-};
+});
 
-const kindLook: Record<ChangeKind, { icon: string; label: string }> = {
-	add: { icon: 'diff-added', label: 'added' },
-	modify: { icon: 'diff-modified', label: 'modified' },
-	delete: { icon: 'diff-removed', label: 'deleted' },
-};
+const kindLook = (): Record<ChangeKind, { icon: string; label: string }> => ({
+	add: { icon: 'diff-added', label: t('kindAdded') },
+	modify: { icon: 'diff-modified', label: t('kindModified') },
+	delete: { icon: 'diff-removed', label: t('kindDeleted') },
+});
 
 /** Files whose winner hunks have more lines than this start collapsed unless modified. */
 const OPEN_LINES = 30;
@@ -92,7 +94,7 @@ export class FileRow {
 		kind: ChangeKind,
 	) {
 		this.kind = kind;
-		const look = kindLook[kind] ?? { icon: 'file', label: kind };
+		const look = kindLook()[kind] ?? { icon: 'file', label: kind };
 		const { name, dir } = splitPath(path);
 		const bodyId = uniqueId('change-body');
 		this._twisty = h(
@@ -104,7 +106,7 @@ export class FileRow {
 		this._twisty.addEventListener('click', () => this._setExpanded(!this._expanded()));
 		this._check = h('input', {
 			class: 'file-check',
-			attrs: { type: 'checkbox', 'aria-label': `Include the changes to ${path}` },
+			attrs: { type: 'checkbox', 'aria-label': t('includeTheChangesTo', path) },
 		});
 		this._check.dataset['focusKey'] = `file:${path}`;
 		this._check.addEventListener('change', () => this._toggleFile());
@@ -123,8 +125,8 @@ export class FileRow {
 			'button',
 			{
 				class: 'open-diff icon-action',
-				title: 'Open diff',
-				attrs: { type: 'button', 'aria-label': `Open diff of ${path}` },
+				title: t('openDiff'),
+				attrs: { type: 'button', 'aria-label': t('openDiffOf', path) },
 			},
 			icon('diff'),
 		);
@@ -157,13 +159,13 @@ export class FileRow {
 
 	update(data: FileRowData): void {
 		this._data = data;
-		const look = kindLook[data.kind] ?? { icon: 'file', label: data.kind };
+		const look = kindLook()[data.kind] ?? { icon: 'file', label: data.kind };
 		const review = data.review;
 		// A file without hunks (nothing to pick) shows no checkbox and nothing to expand.
 		const selectable = review !== null && review.file.hunks.length + review.file.alternatives.length > 0;
 		setHidden(this._twisty, !selectable);
 		setHidden(this._check, !selectable);
-		const edited = data.userEdit === 'none' ? null : userEditLook[data.userEdit];
+		const edited = data.userEdit === 'none' ? null : userEditLook()[data.userEdit];
 		setHidden(this._userEdit, edited === null);
 		setData(this.element, 'userEdit', data.userEdit);
 		if (edited) {
@@ -171,7 +173,7 @@ export class FileRow {
 			setTitle(this._userEdit, edited.title);
 			setText(this._userEditNoteText, edited.note);
 		}
-		setText(this._kindText, data.renamedFrom ? `renamed from ${data.renamedFrom}` : look.label);
+		setText(this._kindText, data.renamedFrom ? t('renamedFrom', data.renamedFrom) : look.label);
 		setClass(this._kindText, 'sr-only', data.renamedFrom === null);
 		setHidden(this._lines, review === null);
 		if (review) {
@@ -180,7 +182,7 @@ export class FileRow {
 			setText(this._removed, `−${selection.removed}`);
 			setTitle(
 				this._lines,
-				`${selection.added} added, ${selection.removed} removed by the selected changes${selection.pending ? ' (updating)' : ''}`,
+				t('addedRemovedByThe', selection.added, selection.removed, selection.pending ? t('updating') : ''),
 			);
 			setData(this.element, 'pending', String(selection.pending));
 		}
@@ -212,7 +214,13 @@ export class FileRow {
 		setText(this._count, countText);
 		setTitle(
 			this._count,
-			`${winnerSelected} of the winner’s ${file.hunks.length} change${file.hunks.length === 1 ? '' : 's'} selected${taken > 0 ? `, ${taken} from runner-ups` : ''}`,
+			tc(
+				'ofTheWinnersChange',
+				file.hunks.length,
+				winnerSelected,
+				file.hunks.length,
+				taken > 0 ? t('fromRunnerUps', taken) : '',
+			),
 		);
 
 		setHidden(this._userEditNote, edited === null);
@@ -220,8 +228,8 @@ export class FileRow {
 		setHidden(this._body, !expanded);
 		setData(this.element, 'expanded', String(expanded));
 		this._twisty.setAttribute('aria-expanded', String(expanded));
-		const what = `changes to ${file.path}`;
-		const twistyLabel = `${expanded ? 'Hide' : 'Show'} the ${what}`;
+		const what = t('changesTo', file.path);
+		const twistyLabel = expanded ? t('hideThe', what) : t('showThe', what);
 		if (this._twisty.getAttribute('aria-label') !== twistyLabel) {
 			this._twisty.setAttribute('aria-label', twistyLabel);
 		}

@@ -5,6 +5,7 @@
  * presentation edits in the run state (no hunks then). Rows and hunks are keyed and updated in
  * place: a new change set after a toggle keeps focus and scroll where they were.
  */
+import { t, tc } from '../strings.js';
 import type { ChangeSetView } from '../../src/protocol/changeSetView.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import { presentationChanges, type RunState } from '../../src/protocol/runState.js';
@@ -46,25 +47,22 @@ export class ChangesView {
 		this._solo.addEventListener('click', () => this._nextSolo());
 		this._list = h('ul', { class: 'change-list' });
 		this._note = h('p', { class: 'changes-note' });
-		this._accept = button('Accept selected', () => this._post(this._selection.acceptMessage()), {
+		this._accept = button(t('acceptSelected'), () => this._post(this._selection.acceptMessage()), {
 			icon: 'check',
 			class: 'accept-all',
 		});
-		this._reject = button('Reject all', () => this._post({ type: 'reject' }), {
+		this._reject = button(t('rejectAll'), () => this._post({ type: 'reject' }), {
 			icon: 'close',
 			secondary: true,
 			class: 'reject-all',
 		});
 		this._actions = h('div', { class: 'changes-actions' }, this._accept, this._reject);
-		this._revert = button('Revert Run', () => this._postRevert(), {
+		this._revert = button(t('revertRun'), () => this._postRevert(), {
 			icon: 'discard',
 			secondary: true,
 			class: 'revert-run',
 		});
-		setTitle(
-			this._revert,
-			'Undo what Accept wrote for this run, keeping your later edits (one undoable edit)',
-		);
+		setTitle(this._revert, t('undoWhatAcceptWrote'));
 		this._footer = h('div', { class: 'changes-footer' }, this._note, this._actions, this._revert);
 		this.element = h(
 			'section',
@@ -123,7 +121,7 @@ export class ChangesView {
 				}));
 		setHidden(this.element, rows.length === 0);
 		if (rows.length === 0) return;
-		setText(this._title, `Changed files (${rows.length})`);
+		setText(this._title, t('changedFiles', rows.length));
 		this._renderRows(rows);
 
 		const settled = this._changeSet === null && state.status !== 'running';
@@ -137,15 +135,13 @@ export class ChangesView {
 			this._accept,
 			pending
 				? totals.selected === totals.hunks && totals.selected === totals.winnerSelected
-					? 'Accept all'
-					: 'Accept selected'
-				: 'Accept all',
+					? t('acceptAll')
+					: t('acceptSelected')
+				: t('acceptAll'),
 		);
 		setTitle(
 			this._accept,
-			pending
-				? `Apply the ${totals.selected} selected change${totals.selected === 1 ? '' : 's'} as one undoable edit`
-				: 'Apply every change as one undoable edit',
+			pending ? tc('applyTheSelectedChange', totals.selected, totals.selected) : t('applyEveryChangeAs'),
 		);
 		this._renderSummary(pending, totals);
 
@@ -154,12 +150,23 @@ export class ChangesView {
 		setText(
 			this._note,
 			state.status === 'running'
-				? 'The winner is still writing. Nothing is written to your workspace until you accept.'
+				? t('theWinnerIsStill')
 				: settled
-					? 'No changes are pending any more (accepted or rejected).'
+					? t('noChangesArePending')
 					: reviewable
-						? `Nothing has been written yet. ${pending ? 'Untick the changes you do not want, then accept or reject.' : 'Open a diff to review, then accept or reject.'}${edited > 0 ? ` ${edited} file${edited === 1 ? ' was' : 's were'} edited since the team read ${edited === 1 ? 'it' : 'them'}: accepting keeps your edits${conflicts > 0 ? ` and asks about ${conflicts} conflict${conflicts === 1 ? '' : 's'}` : ' (merged)'}.` : ''}`
-						: 'The run did not complete; these changes cannot be applied.',
+						? t(
+								'nothingHasBeenWritten',
+								pending ? t('untickTheChanges') : t('openADiffToReview'),
+								edited > 0
+									? tc(
+											'filesEditedSince',
+											edited,
+											edited,
+											conflicts > 0 ? tc('andAsksAboutConflicts', conflicts, conflicts) : t('merged'),
+										)
+									: '',
+							)
+						: t('theRunDidNot'),
 		);
 		this._restoreFocus(focus);
 	}
@@ -208,22 +215,34 @@ export class ChangesView {
 		const taken = totals.selected - totals.winnerSelected;
 		setText(
 			this._summary,
-			`${totals.winnerSelected} of ${totals.hunks} change${totals.hunks === 1 ? '' : 's'}${taken > 0 ? ` + ${taken} runner-up` : ''} · +${totals.added} −${totals.removed}`,
+			tc(
+				'ofChange',
+				totals.hunks,
+				totals.winnerSelected,
+				totals.hunks,
+				taken > 0 ? t('plusRunnerUp', taken) : '',
+				totals.added,
+				totals.removed,
+			),
 		);
 		setTitle(
 			this._summary,
-			`${totals.winnerSelected} of the winner’s ${totals.hunks} changes selected${taken > 0 ? `, ${taken} taken from runner-ups` : ''}; ${totals.added} lines added, ${totals.removed} removed`,
+			t(
+				'ofTheWinnersChanges',
+				totals.winnerSelected,
+				totals.hunks,
+				taken > 0 ? t('takenFromRunnerUps', taken) : '',
+				totals.added,
+				totals.removed,
+			),
 		);
 		if (solo.length > 0) {
-			const text = `${solo.length} change${solo.length === 1 ? '' : 's'} only the winner made`;
+			const text = tc('changeOnlyTheWinner', solo.length, solo.length);
 			if (this._solo.dataset['text'] !== text) {
 				this._solo.dataset['text'] = text;
 				this._solo.replaceChildren(icon('eye'), text);
 			}
-			setTitle(
-				this._solo,
-				'No other agent made these changes: review them first. Click to go to the next one.',
-			);
+			setTitle(this._solo, t('noOtherAgentMade'));
 		}
 	}
 

@@ -3,6 +3,7 @@
  * icon, its label (and a thumbnail for images), and a × button. A focused chip is removed with
  * Backspace or Delete; focus then moves to its neighbour, or back to the question.
  */
+import { t } from '../strings.js';
 import type { AttachmentChip, ChipRequest } from '../../src/protocol/attachmentChip.js';
 import { h, icon } from './dom.js';
 
@@ -25,7 +26,7 @@ function requestLook(request: ChipRequest, folder: boolean): { icon: string; kin
 		case 'diagnostics':
 			return { icon: 'warning', kind: 'problems' };
 		case 'terminal':
-			return { icon: 'terminal', kind: 'terminal output' };
+			return { icon: 'terminal', kind: t('terminalOutput') };
 		case 'text':
 			return { icon: 'note', kind: 'text' };
 		case 'image':
@@ -42,7 +43,7 @@ export class ChipList {
 		/** Where focus goes when the last chip is removed from the keyboard. */
 		private readonly _focusQuestion: () => void,
 	) {
-		this.element = h('ul', { class: 'ask-chips', attrs: { 'aria-label': 'Attached context' } });
+		this.element = h('ul', { class: 'ask-chips', attrs: { 'aria-label': t('attachedContext') } });
 		this.element.hidden = true;
 	}
 
@@ -58,7 +59,7 @@ export class ChipList {
 		const name = `${look.kind} ${chip.label}${chip.detail ? `, ${chip.detail}` : ''}`;
 		const remove = h('button', {
 			class: 'chip-remove',
-			attrs: { type: 'button', 'aria-label': `Remove ${chip.label}`, title: 'Remove' },
+			attrs: { type: 'button', 'aria-label': t('remove', chip.label), title: t('remove2') },
 		});
 		remove.append(icon('close'));
 		remove.addEventListener('click', (event) => {

@@ -4,6 +4,7 @@
  * folders). ↑/↓ move, Enter or Tab picks, Escape closes; a click picks too. Picking removes the
  * `#text` from the question and adds the item as a chip. Answers to older queries are dropped.
  */
+import { t } from '../strings.js';
 import type { AttachmentChip } from '../../src/protocol/attachmentChip.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import { chipLook } from './chips.js';
@@ -39,7 +40,7 @@ export class ContextCompletion {
 	constructor(private readonly _host: CompletionHost) {
 		this._list = h('ul', {
 			class: 'context-list',
-			attrs: { role: 'listbox', id: uniqueId('context-list'), 'aria-label': 'Context to attach' },
+			attrs: { role: 'listbox', id: uniqueId('context-list'), 'aria-label': t('contextToAttach') },
 		});
 		this.element = h('div', { class: 'context-completion' }, this._list);
 		this.element.hidden = true;
@@ -118,7 +119,7 @@ export class ContextCompletion {
 
 	private _render(): void {
 		if (this._items.length === 0) {
-			this._list.replaceChildren(h('li', { class: 'context-empty', text: 'No matching context' }));
+			this._list.replaceChildren(h('li', { class: 'context-empty', text: t('noMatchingContext') }));
 			this._list.removeAttribute('aria-activedescendant');
 			return;
 		}

@@ -1,10 +1,11 @@
+import { t } from '../strings.js';
 /**
  * Number, time and cost formatting for the panel (no locale surprises in tests: fixed rules).
  */
 
 export function formatDuration(ms: number): string {
 	if (!Number.isFinite(ms) || ms < 0) return '0 s';
-	if (ms < 1_000) return `${Math.round(ms)} ms`;
+	if (ms < 1_000) return t('ms', Math.round(ms));
 	const seconds = ms / 1_000;
 	if (seconds < 60) return Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;
 	const minutes = Math.floor(seconds / 60);
@@ -21,7 +22,7 @@ export function formatTokens(count: number): string {
 
 /** USD; `null` means at least one call had no known price. */
 export function formatCost(usd: number | null): string {
-	if (usd === null) return 'no price';
+	if (usd === null) return t('noPrice');
 	if (usd === 0) return '$0';
 	if (usd < 0.01) return `$${usd.toFixed(4)}`;
 	return `$${usd.toFixed(2)}`;
@@ -33,7 +34,7 @@ export function formatStartedAt(iso: string, now: Date = new Date()): string {
 	if (Number.isNaN(date.getTime())) return iso;
 	const time = `${pad(date.getHours())}:${pad(date.getMinutes())}`;
 	const sameDay = date.toDateString() === now.toDateString();
-	if (sameDay) return `today ${time}`;
+	if (sameDay) return t('today', time);
 	return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
 }
 
@@ -57,5 +58,5 @@ export function preview(text: string, max = 90): string {
 /** Text cut to `max` characters with a note on how much was left out. */
 export function truncate(text: string, max: number): string {
 	if (text.length <= max) return text;
-	return `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
+	return t('moreCharacters', text.slice(0, max), text.length - max);
 }

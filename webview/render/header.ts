@@ -3,10 +3,11 @@
  * and cost, how commands are contained (when agents may run any), and Cancel while the run is
  * going. Elapsed time ticks locally between events.
  */
+import { t, tc } from '../strings.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { AttachmentRecord, RunState } from '../../src/protocol/runState.js';
 import { button, h, icon, setData, setHidden, setText, setTitle } from './dom.js';
-import { formatCost, formatDuration, formatTokens, plural } from './format.js';
+import { formatCost, formatDuration, formatTokens } from './format.js';
 import { runLook } from './laneState.js';
 
 export class HeaderView {
@@ -41,15 +42,15 @@ export class HeaderView {
 		this._folderItem.hidden = true;
 		this._commands = h('span', { class: 'meta-item-wrap command-sandbox' });
 		this._commands.hidden = true;
-		this._cancel = button('Cancel', () => post({ type: 'cancel' }), {
+		this._cancel = button(t('cancel'), () => post({ type: 'cancel' }), {
 			icon: 'debug-stop',
 			secondary: true,
-			ariaLabel: 'Cancel the run',
+			ariaLabel: t('cancelTheRun'),
 			class: 'cancel-run',
 		});
-		this._attachments = h('ul', { class: 'run-attachments', attrs: { 'aria-label': 'Attached' } });
+		this._attachments = h('ul', { class: 'run-attachments', attrs: { 'aria-label': t('attached') } });
 		this._attachments.hidden = true;
-		this._notices = h('ul', { class: 'run-notices', attrs: { 'aria-label': 'Notices' } });
+		this._notices = h('ul', { class: 'run-notices', attrs: { 'aria-label': t('notices') } });
 		this._notices.hidden = true;
 		this._error = h('div', { class: 'run-error', attrs: { role: 'alert' } });
 		this._error.hidden = true;
@@ -82,14 +83,14 @@ export class HeaderView {
 			this._lastTAt = performance.now();
 		}
 		if (!previous || previous.question !== state.question) {
-			setText(this._question, state.question || 'Untitled run');
+			setText(this._question, state.question || t('untitledRun'));
 			setTitle(this._question, state.question);
 		}
 		if (!previous || previous.workspace !== state.workspace) {
 			// The folder the run worked on (one folder of a multi-root workspace): its name, the path on hover.
 			setHidden(this._folderItem, !state.workspace);
 			setText(this._folder, folderName(state.workspace));
-			setTitle(this._folderItem, state.workspace ? `Worked on ${state.workspace}` : '');
+			setTitle(this._folderItem, state.workspace ? t('workedOn', state.workspace) : '');
 		}
 		if (state.status !== this._statusKey) {
 			this._statusKey = state.status;
@@ -129,7 +130,7 @@ export class HeaderView {
 		let elapsed = state.durationMs ?? state.lastT;
 		if (state.status === 'running') elapsed = state.lastT + (performance.now() - this._lastTAt);
 		setText(this._elapsed, formatDuration(elapsed));
-		setTitle(this._elapsed, state.status === 'running' ? 'Elapsed' : 'Duration');
+		setTitle(this._elapsed, state.status === 'running' ? t('elapsed') : t('duration'));
 	}
 
 	private _renderAttachments(state: RunState): void {
@@ -168,17 +169,17 @@ export class HeaderView {
 		if (!sandbox) return;
 		const [name, label] =
 			sandbox.mode === 'off'
-				? ['circle-slash', 'commands off']
+				? ['circle-slash', t('commandsOff')]
 				: sandbox.mode === 'none'
-					? ['warning', 'commands NOT sandboxed']
-					: ['shield', `commands sandboxed (${sandbox.mode})`];
+					? ['warning', t('commandsNotSandboxed')]
+					: ['shield', t('commandsSandboxed', sandbox.mode)];
 		setData(this._commands, 'mode', sandbox.mode);
 		this._commands.replaceChildren(icon(name), h('span', { class: 'meta-item' }, label));
 		const scratch =
 			sandbox.scratch === 'overlay'
-				? ' Each agent’s commands run in a copy-on-write view of the workspace.'
+				? t('eachAgentsCommandsRun')
 				: sandbox.scratch === 'copy'
-					? ' Each agent’s commands run in a copy of the workspace.'
+					? t('eachAgentsCommandsRun2')
 					: '';
 		setTitle(this._commands, sandbox.notice + scratch);
 	}
@@ -206,7 +207,7 @@ export class HeaderView {
 		const total = state.agentOrder.length;
 		setText(
 			this._agents,
-			live === total ? plural(total, 'agent') : `${live} of ${plural(total, 'agent')} live`,
+			live === total ? tc('agentCount', total, total) : t('ofLive', live, tc('agentCount', total, total)),
 		);
 		// With a run budget: spent / cap (the cap the run applies: the lower of settings and config).
 		const budget = state.budget;
@@ -214,22 +215,16 @@ export class HeaderView {
 		const costCap = budget?.maxCostUsd ?? null;
 		setText(
 			this._tokens,
-			`${formatTokens(input + output)}${tokenCap === null ? '' : ` / ${formatTokens(tokenCap)}`} tokens`,
+			t('tokens', formatTokens(input + output), tokenCap === null ? '' : ` / ${formatTokens(tokenCap)}`),
 		);
-		setTitle(
-			this._tokens,
-			`Input ${input.toLocaleString('en-US')} · output ${output.toLocaleString('en-US')}`,
-		);
-		const spent = unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : 'no price') : formatCost(cost);
+		setTitle(this._tokens, t('inputOutput', input.toLocaleString('en-US'), output.toLocaleString('en-US')));
+		const spent = unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : t('noPrice')) : formatCost(cost);
 		setText(this._cost, costCap === null ? spent : `${spent} / ${formatCost(costCap)}`);
 		setData(this._cost, 'budget', costCap === null ? '' : String(costCap));
-		const capNote =
-			costCap === null ? '' : ` · run budget ${formatCost(costCap)}: the run stops when it is reached`;
+		const capNote = costCap === null ? '' : t('runBudgetTheRun', formatCost(costCap));
 		setTitle(
 			this._cost,
-			(unpriced > 0
-				? `${plural(unpriced, 'agent')} use a model with no known list price`
-				: 'Estimated from list prices') + capNote,
+			(unpriced > 0 ? tc('useAModelWith', unpriced, unpriced) : t('estimatedFromListPrices')) + capNote,
 		);
 	}
 }
@@ -249,21 +244,26 @@ export function attachmentLabel(attachment: AttachmentRecord): string {
 	const { kind, source, lines } = attachment;
 	const range = lines
 		? lines.start === lines.end
-			? ` line ${lines.start}`
-			: ` lines ${lines.start}–${lines.end}`
+			? t('line', lines.start)
+			: t('lines', lines.start, lines.end)
 		: '';
-	const what = kind === 'diff' ? `${source} diff` : kind === 'diagnostics' ? `problems in ${source}` : source;
+	const what =
+		kind === 'diff' ? t('diff', source) : kind === 'diagnostics' ? t('problemsIn', source) : source;
 	return `${what}${range}${attachment.truncated ? ' (truncated)' : ''}`;
 }
 
 /** The run's notices, then post-evaluation's restarts and the check going on now. */
 function runNotices(state: RunState): string[] {
-	const restarts = (state.restarts ?? []).map(
-		(restart) =>
-			`Attempt ${restart.attempt - 1} was sent back: ${restart.reason}${restart.instructions ? ` (next: ${restart.instructions})` : ''}`,
+	const restarts = (state.restarts ?? []).map((restart) =>
+		t(
+			'attemptWasSentBack',
+			restart.attempt - 1,
+			restart.reason,
+			restart.instructions ? t('nextInstructions', restart.instructions) : '',
+		),
 	);
-	const evaluating = state.evaluating ? [`${state.evaluating.agentId} is checking the final answer…`] : [];
-	const budget = state.budget?.reason ? [`Stopped: ${state.budget.reason}`] : [];
+	const evaluating = state.evaluating ? [t('isCheckingTheFinal', state.evaluating.agentId)] : [];
+	const budget = state.budget?.reason ? [t('stopped', state.budget.reason)] : [];
 	return [...(state.notices ?? []), ...restarts, ...evaluating, ...budget];
 }
 

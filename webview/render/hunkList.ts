@@ -3,6 +3,7 @@
  * would replace, and the runner-ups' extra changes at the end. Items are keyed by hunk id and
  * reused, so a new change set updates checkboxes in place.
  */
+import { t } from '../strings.js';
 import type { ChangeFileView } from '../../src/protocol/changeSetView.js';
 import type { FileSelection } from './changeSelection.js';
 import { h, setHidden, setText } from './dom.js';
@@ -71,7 +72,7 @@ export class HunkList {
 		});
 		setHidden(this._extrasHead, extras.length === 0);
 		if (extras.length > 0) {
-			setText(this._extrasHead, `Extra changes from runner-ups (${extras.length})`);
+			setText(this._extrasHead, t('extraChangesFromRunner', extras.length));
 			order.push(this._extrasHead);
 			for (const alt of extras) altItem(alt);
 		}

@@ -3,6 +3,7 @@
  * "Use instead" / "Add"), its `@@` header, consensus mark and diff lines. Elements are kept
  * across change sets and updated in place, so focus and scroll never jump.
  */
+import { t, tc } from '../strings.js';
 import type { HunkView } from '../../src/protocol/changeSetView.js';
 import type { ViewStateStore } from '../viewState.js';
 import { button, h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
@@ -35,26 +36,22 @@ export function hunkHeader(hunk: HunkView): string {
 
 /** "lines 12–14", "line 12", "after line 11" (base side). */
 export function baseLines(hunk: HunkView): string {
-	if (hunk.oldLines === 0) return hunk.oldStart <= 1 ? 'at the start' : `after line ${hunk.oldStart - 1}`;
-	if (hunk.oldLines === 1) return `line ${hunk.oldStart}`;
-	return `lines ${hunk.oldStart}–${hunk.oldStart + hunk.oldLines - 1}`;
-}
-
-function plural(n: number, word: string): string {
-	return `${n} ${word}${n === 1 ? '' : 's'}`;
+	if (hunk.oldLines === 0) return hunk.oldStart <= 1 ? t('atTheStart') : t('afterLine', hunk.oldStart - 1);
+	if (hunk.oldLines === 1) return t('line2', hunk.oldStart);
+	return t('lines2', hunk.oldStart, hunk.oldStart + hunk.oldLines - 1);
 }
 
 /** What the change does, in words ("replaces 3 lines with 5"). */
 export function hunkSummary(hunk: HunkView): string {
-	if (hunk.oldLines === 0 && hunk.newLines === 0) return 'empty file';
-	if (hunk.oldLines === 0) return `adds ${plural(hunk.newLines, 'line')}`;
-	if (hunk.newLines === 0) return `removes ${plural(hunk.oldLines, 'line')}`;
-	return `replaces ${plural(hunk.oldLines, 'line')} with ${hunk.newLines}`;
+	if (hunk.oldLines === 0 && hunk.newLines === 0) return t('emptyFile');
+	if (hunk.oldLines === 0) return tc('adds', hunk.newLines, hunk.newLines);
+	if (hunk.newLines === 0) return tc('removes', hunk.oldLines, hunk.oldLines);
+	return tc('replacesWith', hunk.oldLines, hunk.oldLines, hunk.newLines);
 }
 
 function joinWords(items: readonly string[]): string {
 	if (items.length <= 1) return items.join('');
-	return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+	return t('and', items.slice(0, -1).join(', '), items.at(-1) ?? '');
 }
 
 /**
@@ -88,8 +85,8 @@ class ConsensusMark {
 			const role = winnerHunk && i === 0 ? 'winner' : label;
 			return role ? `${agent} (${role})` : agent;
 		});
-		const counted = `${k} of ${agentCount} agents`;
-		setTitle(this.element, `${counted} made this change: ${joinWords(who)}`);
+		const counted = t('ofAgents', k, agentCount);
+		setTitle(this.element, t('madeThisChange', counted, joinWords(who)));
 		const dots =
 			agentCount <= MAX_DOTS
 				? h(
@@ -102,7 +99,7 @@ class ConsensusMark {
 				: null;
 		this.element.replaceChildren(
 			dots ?? icon(solo ? 'person' : 'organization'),
-			h('span', { class: 'consensus-text', text: solo ? 'only the winner' : counted }),
+			h('span', { class: 'consensus-text', text: solo ? t('onlyTheWinner') : counted }),
 			h('span', {
 				class: 'sr-only',
 				text: solo ? ` (${counted}): ${joinWords(who)}` : `: ${joinWords(who)}`,
@@ -160,7 +157,7 @@ class DiffBody {
 			parts.push(
 				h('div', {
 					class: 'diff-empty',
-					text: hunk.oldLines === 0 && hunk.newLines === 0 ? 'Empty file (no lines)' : 'No lines to show',
+					text: hunk.oldLines === 0 && hunk.newLines === 0 ? t('emptyFileNoLines') : t('noLinesToShow'),
 				}),
 			);
 		} else {
@@ -171,7 +168,7 @@ class DiffBody {
 				'button',
 				{ class: 'diff-more link-action', attrs: { type: 'button' } },
 				icon('unfold'),
-				`Show ${plural(hunk.lines.length - shown.length, 'more line')}`,
+				tc('show2', hunk.lines.length - shown.length, hunk.lines.length - shown.length),
 			);
 			more.addEventListener('click', () => {
 				this._ctx.viewState.setOpen(this._stateKey, true);
@@ -183,7 +180,7 @@ class DiffBody {
 		if (hunk.truncated > 0) {
 			const open = h('button', {
 				class: 'link-action diff-open',
-				text: 'Open the diff',
+				text: t('openTheDiff'),
 				attrs: { type: 'button' },
 			});
 			open.addEventListener('click', () => this._ctx.openDiff());
@@ -192,7 +189,7 @@ class DiffBody {
 					'div',
 					{ class: 'diff-truncated' },
 					icon('info'),
-					`${plural(hunk.truncated, 'more line')} not shown here. `,
+					tc('notShownHere', hunk.truncated, hunk.truncated),
 					open,
 				),
 			);
@@ -262,14 +259,21 @@ export class WinnerHunk {
 		setText(this._summary, hunkSummary(hunk));
 		setHidden(this._replaced, state.replacedBy.length === 0);
 		setHidden(this._summary, state.replacedBy.length > 0);
-		setText(this._replaced, state.replacedBy.length > 0 ? `replaced by ${state.replacedBy.join(', ')}` : '');
+		setText(this._replaced, state.replacedBy.length > 0 ? t('replacedBy', state.replacedBy.join(', ')) : '');
 		this._consensus.update(hunk, this._ctx.agentCount, true);
-		const name = `Change ${state.index} of ${state.total} in ${this._ctx.path}, ${baseLines(hunk)}: ${hunkSummary(hunk)}`;
+		const name = t(
+			'changeOfIn',
+			state.index,
+			state.total,
+			this._ctx.path,
+			baseLines(hunk),
+			hunkSummary(hunk),
+		);
 		if (this.checkbox.getAttribute('aria-label') !== name) this.checkbox.setAttribute('aria-label', name);
 		const described = [this._consensus.element.hidden ? '' : this._consensus.id].filter(Boolean).join(' ');
 		if (described) this.checkbox.setAttribute('aria-describedby', described);
 		else this.checkbox.removeAttribute('aria-describedby');
-		this.element.setAttribute('aria-label', `Change ${state.index} of ${state.total}`);
+		this.element.setAttribute('aria-label', t('changeOf', state.index, state.total));
 		this._body.update(hunk);
 	}
 }
@@ -301,9 +305,9 @@ export class AlternativeHunk {
 		id: string,
 	) {
 		this._labels = h('span', { class: 'alt-labels' });
-		this._state = h('span', { class: 'alt-state sr-only', text: '(in use)' });
+		this._state = h('span', { class: 'alt-state sr-only', text: t('inUse') });
 		this._icon = h('span', { class: 'alt-icon' });
-		this.action = button('Use instead', () => this._act(), { secondary: true, class: 'alt-action' });
+		this.action = button(t('useInstead'), () => this._act(), { secondary: true, class: 'alt-action' });
 		this.action.dataset['focusKey'] = `alt:${_ctx.path}#${id}`;
 		this._open = h('button', { class: 'icon-action alt-open', attrs: { type: 'button' } }, icon('diff'));
 		this._open.addEventListener('click', () => {
@@ -354,37 +358,43 @@ export class AlternativeHunk {
 		setText(this._range, hunkHeader(hunk));
 		const which =
 			state.replacesIndex.length === 1
-				? `change ${state.replacesIndex[0]}`
-				: `changes ${joinWords(state.replacesIndex.map(String))}`;
-		setText(this._relation, extra ? 'extra change' : `instead of ${which}`);
+				? t('change', state.replacesIndex[0])
+				: t('changes', joinWords(state.replacesIndex.map(String)));
+		setText(this._relation, extra ? t('extraChange') : t('insteadOf', which));
 		const glyph = state.selected ? 'pass-filled' : 'git-compare';
 		if (this._icon.dataset['glyph'] !== glyph) {
 			this._icon.dataset['glyph'] = glyph;
 			this._icon.replaceChildren(icon(glyph));
 		}
-		setTitle(this._icon, state.selected ? 'A runner-up’s change, in use' : 'A runner-up’s change');
+		setTitle(this._icon, state.selected ? t('aRunnerUpsChange') : t('aRunnerUpsChange2'));
 		setText(this._summary, hunkSummary(hunk));
 		this._consensus.update(hunk, this._ctx.agentCount, false);
 		const source = labels[0] ?? 'a runner-up';
-		const verb = state.selected ? (extra ? 'Remove' : 'Use winner’s') : extra ? 'Add' : 'Use instead';
+		const verb = state.selected
+			? extra
+				? t('remove2')
+				: t('useWinners')
+			: extra
+				? t('add')
+				: t('useInstead');
 		setText(this.action, verb);
 		const actionLabel = state.selected
 			? extra
-				? `Remove ${source}’s extra change at ${baseLines(hunk)}`
-				: `Go back to the winner’s ${which}`
+				? t('removeSExtraChange', source, baseLines(hunk))
+				: t('goBackToThe', which)
 			: extra
-				? `Add ${source}’s extra change at ${baseLines(hunk)}`
-				: `Use ${source}’s change at ${baseLines(hunk)} instead of the winner’s ${which}`;
+				? t('addSExtraChange', source, baseLines(hunk))
+				: t('useSChangeAt', source, baseLines(hunk), which);
 		if (this.action.getAttribute('aria-label') !== actionLabel) {
 			this.action.setAttribute('aria-label', actionLabel);
 		}
 		if (!this._consensus.element.hidden) this.action.setAttribute('aria-describedby', this._consensus.id);
 		const openVersion = hunk.sources.find((source) => answerLabel.test(source));
 		setHidden(this._open, openVersion === undefined);
-		const openLabel = openVersion ? `Open the diff of ${openVersion}’s version of ${this._ctx.path}` : '';
+		const openLabel = openVersion ? t('openTheDiffOf', openVersion, this._ctx.path) : '';
 		if (this._open.getAttribute('aria-label') !== openLabel) this._open.setAttribute('aria-label', openLabel);
-		setTitle(this._open, openVersion ? `Open ${openVersion}’s version` : '');
-		this.element.setAttribute('aria-label', `Runner-up change from ${joinWords(labels)}`);
+		setTitle(this._open, openVersion ? t('openSVersion', openVersion) : '');
+		this.element.setAttribute('aria-label', t('runnerUpChangeFrom', joinWords(labels)));
 		this._body.update(hunk);
 	}
 

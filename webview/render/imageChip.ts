@@ -5,6 +5,7 @@
  * original is a PNG, to keep transparency, as long as that fits); one that still does not fit, or
  * cannot be decoded, is refused with the reason.
  */
+import { t } from '../strings.js';
 import type { AttachmentChip } from '../../src/protocol/attachmentChip.js';
 import { MAX_CHIP_BASE64_CHARS, MAX_CHIP_IMAGE_BYTES } from '../../src/protocol/attachmentChip.js';
 
@@ -39,8 +40,8 @@ export function imageRoom(chips: readonly AttachmentChip[]): number {
 
 export function formatSize(bytes: number): string {
 	if (bytes < 1024) return `${bytes} B`;
-	if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+	if (bytes < 1024 * 1024) return t('kb', Math.round(bytes / 1024));
+	return t('mb', (bytes / (1024 * 1024)).toFixed(1));
 }
 
 /** Turns one image file into a chip (no id yet), fitting it into `room` bytes. */
@@ -52,19 +53,19 @@ export async function imageChip(
 	const type = file.type.toLowerCase();
 	const name = file.name || `pasted-image-${index}.${extensions[type] ?? 'png'}`;
 	if (!(imageTypes as readonly string[]).includes(type)) {
-		return { ok: false, reason: `${name}: not a PNG, JPEG, GIF or WebP image` };
+		return { ok: false, reason: t('notAPngJpeg', name) };
 	}
 	if (room < minImageBytes) {
 		return {
 			ok: false,
-			reason: `${name}: the images of one question may take ${formatSize(MAX_CHIP_IMAGE_BYTES)} together`,
+			reason: t('theImagesOfOne', name, formatSize(MAX_CHIP_IMAGE_BYTES)),
 		};
 	}
 	let bitmap: ImageBitmap;
 	try {
 		bitmap = await createImageBitmap(file);
 	} catch {
-		return { ok: false, reason: `${name}: the image cannot be read` };
+		return { ok: false, reason: t('theImageCannotBe', name) };
 	}
 	try {
 		const thumbnail = await encode(bitmap, fitScale(bitmap, thumbnailSize), 'image/png');
@@ -76,10 +77,16 @@ export async function imageChip(
 			if (!scaled) {
 				return {
 					ok: false,
-					reason: `${name}: ${formatSize(bytes.byteLength)} does not fit in ${formatSize(room)}, even downscaled`,
+					reason: t('doesNotFitIn', name, formatSize(bytes.byteLength), formatSize(room)),
 				};
 			}
-			detail = `${formatSize(bytes.byteLength)} downscaled to ${scaled.width}×${scaled.height}, ${formatSize(scaled.bytes.byteLength)}`;
+			detail = t(
+				'downscaledTo',
+				formatSize(bytes.byteLength),
+				scaled.width,
+				scaled.height,
+				formatSize(scaled.bytes.byteLength),
+			);
 			bytes = scaled.bytes;
 			path = name.replace(/\.[a-z0-9]+$/i, '') + (scaled.type === 'image/png' ? '.png' : '.jpg');
 		}
@@ -131,7 +138,7 @@ async function encode(bitmap: ImageBitmap, scale: number, type: string): Promise
 		Math.max(1, Math.round(bitmap.height * scale)),
 	);
 	const context = canvas.getContext('2d');
-	if (!context) throw new Error('no 2d canvas');
+	if (!context) throw new Error(t('no2dCanvas'));
 	if (type === 'image/jpeg') {
 		// JPEG has no alpha: transparent pixels become white, not black.
 		context.fillStyle = '#fff';

@@ -4,6 +4,7 @@
  * synced while open), tool calls, answers, errors and cost. Updated in place; a
  * lane whose data did not change is not touched.
  */
+import { t, tc } from '../strings.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { AgentLane, LaneError } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -63,23 +64,23 @@ export class LaneView {
 		const headingId = uniqueId('lane');
 		// Disabled once pressed: the lane shows "stopped" when the host's agent-stopped event arrives.
 		this._stop = button(
-			'Stop',
+			t('stop'),
 			() => {
 				setDisabled(this._stop, true);
 				post({ type: 'stop-agent', agentId });
 			},
-			{ icon: 'debug-stop', secondary: true, ariaLabel: `Stop ${agentId}`, class: 'stop-agent' },
+			{ icon: 'debug-stop', secondary: true, ariaLabel: t('stop2', agentId), class: 'stop-agent' },
 		);
 		this._stop.hidden = true;
-		setTitle(this._stop, 'Stop this agent: its answers stay, it no longer votes; the others go on');
+		setTitle(this._stop, t('stopThisAgentIts'));
 		this._badge = h('span', { class: 'state-badge' });
 		this._model = h('span', { class: 'lane-model' });
 		this._anon = h('span', { class: 'lane-anon' });
 		this._crown = h(
 			'span',
-			{ class: 'lane-winner', title: 'Winner' },
+			{ class: 'lane-winner', title: t('winner') },
 			icon('star-full'),
-			h('span', { class: 'sr-only', text: 'winner' }),
+			h('span', { class: 'sr-only', text: t('winnerSr') }),
 		);
 		this._crown.hidden = true;
 		this._round = h('span', { class: 'lane-round' });
@@ -95,17 +96,17 @@ export class LaneView {
 		this._alert.hidden = true;
 		this.approvalSlot = h('div', { class: 'lane-approvals' });
 
-		this._stream = new StreamText(`Output of ${agentId}`, 'lane-stream', (position) =>
+		this._stream = new StreamText(t('outputOf', agentId), 'lane-stream', (position) =>
 			viewState.setScroll(`stream:${agentId}`, position),
 		);
 		this._streamLabel = h('div', { class: 'stream-label' });
-		this._reasoning = new StreamText(`Reasoning of ${agentId}`, 'reasoning-stream');
+		this._reasoning = new StreamText(t('reasoningOf', agentId), 'reasoning-stream');
 		const reasoning = collapsible({
 			key: `reasoning:${agentId}`,
 			defaultOpen: false,
 			viewState,
 			class: 'lane-group lane-reasoning',
-			summary: [h('span', { text: 'Reasoning' })],
+			summary: [h('span', { text: t('reasoning') })],
 			onToggle: (open) => {
 				if (!open || !this._lane) return;
 				this._reasoning.update(this._lane.reasoning, this._lane.reasoningDropped);
@@ -173,15 +174,15 @@ export class LaneView {
 			setTitle(this._model, text);
 		}
 		setText(this._anon, lane.anonId);
-		setTitle(this._anon, lane.anonId ? `Anonymous id in prompts: ${lane.anonId}` : '');
+		setTitle(this._anon, lane.anonId ? t('anonymousIdInPrompts', lane.anonId) : '');
 		setHidden(this._crown, !extras.isWinner);
 		setClass(this.element, 'is-winner', extras.isWinner);
 		setData(this.element, 'state', lane.state);
 
-		setText(this._round, lane.round > 0 ? `Round ${lane.round}` : 'Not started');
+		setText(this._round, lane.round > 0 ? t('round2', lane.round) : t('notStarted'));
 		setTitle(
 			this._round,
-			lane.snapshot.length > 0 ? `Saw answers: ${lane.snapshot.join(', ')}` : 'Saw no answers yet',
+			lane.snapshot.length > 0 ? t('sawAnswers', lane.snapshot.join(', ')) : t('sawNoAnswersYet'),
 		);
 		setText(this._counters, counters(lane, extras));
 		setText(this._usage, usage(lane));
@@ -190,7 +191,7 @@ export class LaneView {
 		const presenting = lane.state === 'presenting' || (extras.isPresenter && lane.state === 'done');
 		setText(
 			this._streamLabel,
-			presenting ? 'Presentation' : lane.round > 0 ? `Output · round ${lane.round}` : 'Output',
+			presenting ? t('presentation') : lane.round > 0 ? t('outputRound', lane.round) : t('output'),
 		);
 		const showStream = lane.text.length > 0 || lane.state === 'streaming' || lane.state === 'presenting';
 		setHidden(this._streamLabel, !showStream);
@@ -219,7 +220,7 @@ export class LaneView {
 		const state = lane.stopped ? 'stopped' : lane.state;
 		if (this._badgeState === state) return;
 		this._badgeState = state;
-		const look = lane.stopped ? { label: 'stopped', icon: 'debug-stop' } : laneLook(lane.state);
+		const look = lane.stopped ? { label: t('laneStopped'), icon: 'debug-stop' } : laneLook(lane.state);
 		setData(this._badge, 'state', state);
 		this._badge.replaceChildren(icon(look.icon, look.spin ? 'codicon-modifier-spin' : ''), look.label);
 	}
@@ -231,20 +232,17 @@ export class LaneView {
 		this._alertKey = key;
 		if (lane.stopped) {
 			this._alert.dataset['kind'] = 'stopped';
-			this._alert.replaceChildren(
-				icon('debug-stop'),
-				h('span', { text: 'Stopped by you: its answers stay' }),
-			);
+			this._alert.replaceChildren(icon('debug-stop'), h('span', { text: t('stoppedByYouIts') }));
 		} else if (lane.killedReason !== null) {
 			this._alert.dataset['kind'] = 'killed';
-			this._alert.replaceChildren(icon('circle-slash'), h('span', { text: `Killed: ${lane.killedReason}` }));
+			this._alert.replaceChildren(icon('circle-slash'), h('span', { text: t('killed', lane.killedReason) }));
 		} else if (error) {
 			const recovered = lane.state !== 'error' && error.kind === 'workflow';
 			this._alert.dataset['kind'] = recovered ? 'warning' : 'error';
 			this._alert.replaceChildren(
 				icon(recovered ? 'warning' : 'error'),
 				h('span', {
-					text: `${error.kind === 'workflow' ? 'Workflow error' : `Error (${error.kind})`}: ${error.message}`,
+					text: `${error.kind === 'workflow' ? t('workflowError') : t('error', error.kind)}: ${error.message}`,
 				}),
 			);
 		}
@@ -265,15 +263,15 @@ function sameExtras(a: LaneExtras | null, b: LaneExtras): boolean {
 function counters(lane: AgentLane, extras: LaneExtras): string {
 	const parts: string[] = [];
 	if (lane.answers.length > 0) {
-		parts.push(`${lane.answers.length} answer${lane.answers.length === 1 ? '' : 's'}`);
+		parts.push(tc('answer', lane.answers.length, lane.answers.length));
 	}
 	if (extras.votesReceived > 0) {
-		parts.push(`${extras.votesReceived} vote${extras.votesReceived === 1 ? '' : 's'}`);
+		parts.push(tc('vote', extras.votesReceived, extras.votesReceived));
 	}
-	if (lane.restarts > 0) parts.push(`${lane.restarts} restart${lane.restarts === 1 ? '' : 's'}`);
-	if (lane.updates > 0) parts.push(`${lane.updates} update${lane.updates === 1 ? '' : 's'}`);
+	if (lane.restarts > 0) parts.push(tc('restart', lane.restarts, lane.restarts));
+	if (lane.updates > 0) parts.push(tc('update', lane.updates, lane.updates));
 	if (lane.workflowErrors > 0) {
-		parts.push(`${lane.workflowErrors} workflow error${lane.workflowErrors === 1 ? '' : 's'}`);
+		parts.push(tc('workflowError2', lane.workflowErrors, lane.workflowErrors));
 	}
 	return parts.join(' · ');
 }

@@ -1,6 +1,7 @@
 /**
  * A lane's usage line (tokens, cost, active time) and its breakdown tooltip.
  */
+import { t } from '../strings.js';
 import type { AgentLane } from '../../src/protocol/runState.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
 
@@ -9,34 +10,42 @@ export function usage(lane: AgentLane): string {
 	const active =
 		lane.firstEventT !== null && lane.lastEventT !== null ? lane.lastEventT - lane.firstEventT : 0;
 	// Whole seconds: the line then changes about once a second while streaming, not every frame.
-	const cached = lane.cachedInputTokens > 0 ? ` (${formatTokens(lane.cachedInputTokens)} cached)` : '';
-	return `${formatTokens(tokens)} tok${cached} · ${formatCost(lane.costUsd)} · ${formatDuration(active < 1_000 ? active : Math.floor(active / 1_000) * 1_000)}`;
+	const cached = lane.cachedInputTokens > 0 ? t('cached', formatTokens(lane.cachedInputTokens)) : '';
+	return t(
+		'tok',
+		formatTokens(tokens),
+		cached,
+		formatCost(lane.costUsd),
+		formatDuration(active < 1_000 ? active : Math.floor(active / 1_000) * 1_000),
+	);
 }
 
 export function usageTitle(lane: AgentLane): string {
 	const lines = [
-		`Input tokens: ${lane.inputTokens.toLocaleString('en-US')}`,
-		`Output tokens: ${lane.outputTokens.toLocaleString('en-US')}`,
+		t('inputTokens', lane.inputTokens.toLocaleString('en-US')),
+		t('outputTokens', lane.outputTokens.toLocaleString('en-US')),
 	];
 	if (lane.reasoningTokens > 0) {
-		lines.push(`Reasoning tokens: ${lane.reasoningTokens.toLocaleString('en-US')}`);
+		lines.push(t('reasoningTokens', lane.reasoningTokens.toLocaleString('en-US')));
 	}
 	if (lane.cachedInputTokens > 0) {
-		lines.push(`Cached input tokens: ${lane.cachedInputTokens.toLocaleString('en-US')}`);
+		lines.push(t('cachedInputTokens', lane.cachedInputTokens.toLocaleString('en-US')));
 	}
-	lines.push(`Model calls: ${lane.calls}`);
+	lines.push(t('modelCalls', lane.calls));
 	if (lane.abortedCalls > 0) {
-		lines.push(`Calls ended early: ${lane.abortedCalls} (dropped for newer answers, or stopped)`);
+		lines.push(t('callsEndedEarlyDropped', lane.abortedCalls));
 	}
-	lines.push(
-		lane.costUsd === null ? 'Cost: no list price for this model' : `Cost: ${formatCost(lane.costUsd)}`,
-	);
+	lines.push(lane.costUsd === null ? t('costNoListPrice') : t('cost', formatCost(lane.costUsd)));
 	if (lane.firstEventT !== null && lane.lastEventT !== null) {
 		lines.push(
-			`Active: ${formatDuration(lane.lastEventT - lane.firstEventT)} (first event at ${formatDuration(lane.firstEventT)})`,
+			t(
+				'activeFirstEventAt',
+				formatDuration(lane.lastEventT - lane.firstEventT),
+				formatDuration(lane.firstEventT),
+			),
 		);
 		if (lane.calls > 0) {
-			lines.push(`Mean per call: ${formatDuration((lane.lastEventT - lane.firstEventT) / lane.calls)}`);
+			lines.push(t('meanPerCall', formatDuration((lane.lastEventT - lane.firstEventT) / lane.calls)));
 		}
 	}
 	return lines.join('\n');

@@ -2,6 +2,7 @@
  * The whole panel, built once; `render` hands the current state to each part, and each part
  * skips work when its slice of the state is unchanged (the reducer shares unchanged objects).
  */
+import { t } from '../strings.js';
 import type { PastRunSummary, WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -49,18 +50,18 @@ export class Panel {
 			icon('organization', 'empty-icon'),
 			h('h1', { text: 'MassGen', attrs: { id: 'empty-heading' } }),
 			h('p', {
-				text: 'A team of agents answers in parallel, reads each other’s answers, and votes for the best one. Ask a question below, or run “MassGen: Ask Team” from the Command Palette.',
+				text: t('aTeamOfAgents'),
 			}),
 		);
 		this._approvals = new ApprovalsView(post, announce, _viewState);
 		this._result = new ResultView(_viewState, post);
-		this._agents = panelSection('agents', 'Agents', _viewState);
+		this._agents = panelSection('agents', t('agents'), _viewState);
 		this._lanes = new LanesView(_viewState, post);
 		this._agents.body.append(this._lanes.element);
-		this._votesSection = panelSection('votes', 'Votes', _viewState);
+		this._votesSection = panelSection('votes', t('votes'), _viewState);
 		this._votes = new VotesView(_viewState);
 		this._votesSection.body.append(this._votes.element);
-		this._runsSection = panelSection('runs', 'Past runs', _viewState, true);
+		this._runsSection = panelSection('runs', t('pastRuns'), _viewState, true);
 		this._pastRuns = new PastRunsView(post);
 		this._runsSection.body.append(this._pastRuns.element);
 		this._ask = new AskBox(post, _viewState);
@@ -140,8 +141,8 @@ export class Panel {
 
 	private _announce(state: RunState): void {
 		const look = runLook(state.status);
-		const winner = state.winner ? ` Winner: ${state.winner.agentId} with ${state.winner.label}.` : '';
-		const text = `Run ${look.label.toLowerCase()}.${winner}`;
+		const winner = state.winner ? t('winnerWith', state.winner.agentId, state.winner.label) : '';
+		const text = t('run', look.label.toLowerCase(), winner);
 		if (text === this._announced) return;
 		this._announced = text;
 		setText(this._live, text);

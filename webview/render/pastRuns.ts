@@ -1,6 +1,7 @@
 /**
  * Past runs from `.massgen/runs/`: one button per run that asks the host to reopen it.
  */
+import { t } from '../strings.js';
 import type { PastRunSummary, WebviewMessage } from '../../src/protocol/messages.js';
 import { h, icon } from './dom.js';
 import { formatStartedAt } from './format.js';
@@ -28,9 +29,7 @@ export class PastRunsView {
 		this._runs = runs;
 		this._current = currentRunId;
 		if (runs.length === 0) {
-			this.element.replaceChildren(
-				h('p', { class: 'empty-note', text: 'No past runs in this workspace yet.' }),
-			);
+			this.element.replaceChildren(h('p', { class: 'empty-note', text: t('noPastRunsIn') }));
 			return 0;
 		}
 		const list = h('ul', { class: 'run-list' });
@@ -42,7 +41,7 @@ export class PastRunsView {
 					class: `run-row${current ? ' is-current' : ''}`,
 					attrs: {
 						type: 'button',
-						'aria-label': `Open run: ${run.question} (${run.status}, ${formatStartedAt(run.startedAt)})`,
+						'aria-label': t('openRun', run.question, run.status, formatStartedAt(run.startedAt)),
 					},
 				},
 				h(
@@ -50,9 +49,13 @@ export class PastRunsView {
 					{ class: `run-status-icon status-${run.status}`, title: run.status },
 					icon(statusIcon[run.status] ?? 'circle-outline'),
 				),
-				h('span', { class: 'run-question', text: run.question || '(no question)' }),
+				h('span', { class: 'run-question', text: run.question || t('noQuestion') }),
 				run.winner
-					? h('span', { class: 'label-chip', text: run.winner.label, title: `Winner: ${run.winner.agentId}` })
+					? h('span', {
+							class: 'label-chip',
+							text: run.winner.label,
+							title: t('winner2', run.winner.agentId),
+						})
 					: null,
 				h('span', { class: 'run-time', text: formatStartedAt(run.startedAt) }),
 			);

@@ -1,6 +1,7 @@
 /**
  * The outcome: winner banner, the final answer as sanitised Markdown, and the changed files.
  */
+import { t, tc } from '../strings.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -9,11 +10,11 @@ import { collapsible } from './collapsible.js';
 import { h, icon, setHidden } from './dom.js';
 import { markdownBlock } from './markdown.js';
 
-const winnerReason: Record<string, string> = {
-	votes: 'chosen by votes',
-	'tie-break': 'tie broken by the earliest answer',
-	'no-votes': 'no votes: first agent with an answer',
-};
+const winnerReason = (): Record<string, string> => ({
+	votes: t('chosenByVotes'),
+	'tie-break': t('tieBrokenByThe'),
+	'no-votes': t('noVotesFirstAgent'),
+});
 
 export class ResultView {
 	readonly element: HTMLElement;
@@ -33,7 +34,7 @@ export class ResultView {
 			defaultOpen: true,
 			viewState,
 			class: 'final-answer',
-			summary: [h('h2', { text: 'Final answer', attrs: { id: 'final-heading' } })],
+			summary: [h('h2', { text: t('finalAnswer'), attrs: { id: 'final-heading' } })],
 		});
 		this._final = final.details;
 		this._final.hidden = true;
@@ -41,7 +42,7 @@ export class ResultView {
 		this._changes = new ChangesView(post, viewState);
 		this.element = h(
 			'section',
-			{ class: 'result', attrs: { 'aria-label': 'Result' } },
+			{ class: 'result', attrs: { 'aria-label': t('result') } },
 			this._banner,
 			this._final,
 			this._changes.element,
@@ -63,7 +64,7 @@ export class ResultView {
 				this._finalBody.append(
 					h('div', {
 						class: 'final-meta',
-						text: `Presented by ${state.finalAnswer.agentId} (${state.finalAnswer.label})`,
+						text: t('presentedBy', state.finalAnswer.agentId, state.finalAnswer.label),
 					}),
 					markdownBlock(state.finalAnswer.content, 'markdown final-markdown'),
 				);
@@ -90,14 +91,14 @@ export class ResultView {
 				h(
 					'div',
 					{ class: 'winner-title' },
-					'Winner: ',
+					t('winner3'),
 					h('strong', { text: winner.agentId }),
-					' with ',
+					t('withLabel'),
 					h('span', { class: 'label-chip', text: winner.label }),
 				),
 				h('div', {
 					class: 'winner-sub',
-					text: `${votes} of ${voters} vote${voters === 1 ? '' : 's'} · ${winnerReason[winner.reason] ?? winner.reason}`,
+					text: tc('ofVote', voters, votes, voters, winnerReason()[winner.reason] ?? winner.reason),
 				}),
 			),
 		);

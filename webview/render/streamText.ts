@@ -7,6 +7,7 @@
  * characters per frame instead of the whole 20,000-character stream (measured with
  * `npm run bench:panel`).
  */
+import { t } from '../strings.js';
 import { h, setHidden, setText } from './dom.js';
 
 const chunkChars = 1_024;
@@ -58,7 +59,7 @@ export class StreamText {
 		}
 		if (dropped !== this._dropped) {
 			setHidden(this._note, dropped === 0);
-			setText(this._note, `… ${dropped.toLocaleString('en-US')} earlier characters not shown`);
+			setText(this._note, t('earlierCharactersNotShown', dropped.toLocaleString('en-US')));
 		}
 		this._rendered = text;
 		this._dropped = dropped;

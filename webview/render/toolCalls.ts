@@ -2,6 +2,7 @@
  * A lane's tool calls: one collapsible row per call (name, main argument, status), with the
  * arguments and result filled in only when opened.
  */
+import { t } from '../strings.js';
 import type { ToolCallView } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { collapsible, type Collapsible } from './collapsible.js';
@@ -30,7 +31,7 @@ class ToolCallItem {
 				icon('tools'),
 				h('span', { class: 'tool-name', text: call.name }),
 				main ? h('span', { class: 'tool-arg', text: main, title: main }) : null,
-				call.phase === 'presentation' ? h('span', { class: 'tag', text: 'presentation' }) : null,
+				call.phase === 'presentation' ? h('span', { class: 'tag', text: t('presentationTag') }) : null,
 				this._status,
 			],
 			onToggle: (open) => {
@@ -65,11 +66,11 @@ class ToolCallItem {
 		this.parts.body.replaceChildren();
 		append(
 			this.parts.body,
-			h('div', { class: 'tool-label', text: 'Arguments' }),
+			h('div', { class: 'tool-label', text: t('arguments') }),
 			h('pre', { class: 'code-block', text: truncate(args, maxArgsChars) }),
 			h('div', {
 				class: 'tool-label',
-				text: call.result === null ? 'Result (running…)' : call.result.isError ? 'Error' : 'Result',
+				text: call.result === null ? t('resultRunning') : call.result.isError ? t('error2') : t('result'),
 			}),
 			call.result === null
 				? null
@@ -109,7 +110,7 @@ export class ToolCallsView {
 			defaultOpen: true,
 			viewState: _viewState,
 			class: 'lane-group',
-			summary: [h('span', { text: 'Tool calls' }), this._count],
+			summary: [h('span', { text: t('toolCalls') }), this._count],
 		});
 		this._list = h('div', { class: 'tool-list' });
 		parts.body.append(this._list);
@@ -147,8 +148,11 @@ export class ToolCallsView {
 
 /** The status mark of each look; a planned call (planning mode) was described, not run. */
 const statusParts: Record<'running' | 'error' | 'planned' | 'ok', () => Node[]> = {
-	running: () => [icon('loading', 'codicon-modifier-spin'), h('span', { class: 'sr-only', text: 'running' })],
-	error: () => [icon('error'), h('span', { class: 'sr-only', text: 'failed' })],
-	planned: () => [icon('checklist'), h('span', { class: 'tool-planned', text: 'planned, not run' })],
-	ok: () => [icon('check'), h('span', { class: 'sr-only', text: 'succeeded' })],
+	running: () => [
+		icon('loading', 'codicon-modifier-spin'),
+		h('span', { class: 'sr-only', text: t('callRunning') }),
+	],
+	error: () => [icon('error'), h('span', { class: 'sr-only', text: t('callFailed') })],
+	planned: () => [icon('checklist'), h('span', { class: 'tool-planned', text: t('plannedNotRun') })],
+	ok: () => [icon('check'), h('span', { class: 'sr-only', text: t('callSucceeded') })],
 };

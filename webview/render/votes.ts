@@ -2,6 +2,7 @@
  * Votes: a voter → answer graph (SVG), the tally with bars, the current votes with their
  * reasons, and the vote history where invalidated votes are struck through.
  */
+import { t, tc } from '../strings.js';
 import type { RunState, VoteHistoryEntry } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { collapsible } from './collapsible.js';
@@ -41,7 +42,7 @@ export class VotesView {
 			this.element.replaceChildren(
 				h('p', {
 					class: 'empty-note',
-					text: 'No votes yet. Agents vote once they have seen answers they agree with.',
+					text: t('noVotesYetAgents'),
 				}),
 			);
 			return count;
@@ -63,10 +64,10 @@ export class VotesView {
 			viewState: this._viewState,
 			class: 'vote-history',
 			summary: [
-				h('h3', { text: 'Vote history' }),
+				h('h3', { text: t('voteHistory') }),
 				h('span', {
 					class: 'count',
-					text: invalidated > 0 ? `${history.length} · ${invalidated} invalidated` : String(history.length),
+					text: invalidated > 0 ? t('invalidated', history.length, invalidated) : String(history.length),
 				}),
 			],
 		});
@@ -88,7 +89,7 @@ export class VotesView {
 					h('span', { class: 'history-time', text: formatDuration(entry.t) }),
 					line,
 					invalid
-						? h('span', { class: 'history-note', text: `invalidated by ${entry.invalidatedBy}` })
+						? h('span', { class: 'history-note', text: t('invalidatedBy', entry.invalidatedBy) })
 						: null,
 				),
 			);
@@ -133,12 +134,12 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	svg.setAttribute('height', String(height));
 	svg.setAttribute('class', 'vote-graph');
 	svg.setAttribute('role', 'img');
-	const described = Object.values(state.votes).map(
-		(v) => `${v.voter} voted for ${v.votedFor} (${v.votedForAgent})`,
+	const described = Object.values(state.votes).map((v) =>
+		t('votedFor', v.voter, v.votedFor, v.votedForAgent),
 	);
 	svg.setAttribute(
 		'aria-label',
-		`Vote graph: ${described.length > 0 ? described.join('; ') : 'no current votes'}`,
+		t('voteGraph', described.length > 0 ? described.join('; ') : 'no current votes'),
 	);
 	const markerId = `arrow-${Math.random().toString(36).slice(2, 8)}`;
 	const defs = svgElement('defs', {});
@@ -181,7 +182,7 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	voters.forEach((voter, i) => {
 		const lane = state.agents[voter];
 		const status =
-			lane?.state === 'killed' ? 'killed' : Object.hasOwn(state.votes, voter) ? 'voted' : 'no vote';
+			lane?.state === 'killed' ? 'killed' : Object.hasOwn(state.votes, voter) ? 'voted' : t('noVote');
 		svg.append(
 			node(
 				voter,
@@ -198,7 +199,7 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 		svg.append(
 			node(
 				target.label,
-				`${clip(target.agentId, 12)} · ${target.votes} vote${target.votes === 1 ? '' : 's'}`,
+				tc('vote2', target.votes, clip(target.agentId, 12), target.votes),
 				width - targetWidth - 2,
 				yOf(i, targets.length),
 				targetWidth,
@@ -253,7 +254,7 @@ function tallyList(state: RunState, targets: readonly Target[]): HTMLElement {
 	for (const [agentId, votes] of Object.entries(state.tally)) byAgent.set(agentId, votes);
 	const agents = state.agentOrder.filter((id) => byAgent.has(id) || targets.some((t) => t.agentId === id));
 	const max = Math.max(total, ...byAgent.values());
-	const list = h('ul', { class: 'tally', attrs: { 'aria-label': 'Tally' } });
+	const list = h('ul', { class: 'tally', attrs: { 'aria-label': t('tally') } });
 	for (const agentId of agents) {
 		const votes = byAgent.get(agentId) ?? 0;
 		const winner = state.winner?.agentId === agentId;
@@ -267,7 +268,7 @@ function tallyList(state: RunState, targets: readonly Target[]): HTMLElement {
 				h('span', { class: 'tally-agent' }, winner ? icon('star-full') : null, agentId),
 				latest ? h('span', { class: 'label-chip', text: latest }) : null,
 				bar,
-				h('span', { class: 'tally-count', text: `${votes} vote${votes === 1 ? '' : 's'}` }),
+				h('span', { class: 'tally-count', text: tc('vote', votes, votes) }),
 			),
 		);
 	}
@@ -276,7 +277,7 @@ function tallyList(state: RunState, targets: readonly Target[]): HTMLElement {
 
 function currentVotes(state: RunState): HTMLElement {
 	const votes = Object.values(state.votes).sort((a, b) => a.t - b.t);
-	const list = h('ul', { class: 'reasons', attrs: { 'aria-label': 'Current votes and reasons' } });
+	const list = h('ul', { class: 'reasons', attrs: { 'aria-label': t('currentVotesAndReasons') } });
 	for (const vote of votes) {
 		list.append(
 			h(
@@ -294,7 +295,7 @@ function currentVotes(state: RunState): HTMLElement {
 		list.append(
 			h('li', {
 				class: 'empty-note',
-				text: 'No vote currently counts (votes were invalidated by newer answers).',
+				text: t('noVoteCurrentlyCounts'),
 			}),
 		);
 	}

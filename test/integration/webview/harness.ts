@@ -18,6 +18,7 @@ import type { RunEvent } from '../../../src/core/events/runEvents.js';
 import type { PastRunSummary } from '../../../src/core/logs/pastRunSummary.js';
 import type { HostMessage } from '../../../src/protocol/messages.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
+import { englishTexts, webviewStrings } from '../../../src/vscode/panel/panelStrings.js';
 import { webviewHtml } from '../../../src/vscode/webviewHtml.js';
 import { darkTheme } from './darkTheme.js';
 
@@ -183,10 +184,17 @@ function pagePreload(theme: Record<string, string>): string {
 })();`;
 }
 
+/** A host message as tests write it: a snapshot without a strings table gets the English one. */
+export type TestHostMessage =
+	| Exclude<HostMessage, { type: 'snapshot' }>
+	| (Omit<Extract<HostMessage, { type: 'snapshot' }>, 'strings'> & {
+			strings?: Extract<HostMessage, { type: 'snapshot' }>['strings'];
+	  });
+
 export interface PanelPage {
 	readonly page: Page;
 	readonly consoleErrors: string[];
-	send(message: HostMessage): Promise<void>;
+	send(message: TestHostMessage): Promise<void>;
 	posted(): Promise<unknown[]>;
 	violations(): Promise<PanelWindow['__violations']>;
 	renders(): Promise<number>;
@@ -250,7 +258,9 @@ export function wrapPage(page: Page, consoleErrors: string[]): PanelPage {
 		page,
 		consoleErrors,
 		send: async (message) => {
-			await page.evaluate(`window.postMessage(${JSON.stringify(message)}, '*')`);
+			const full =
+				message.type === 'snapshot' ? { strings: webviewStrings(englishTexts), ...message } : message;
+			await page.evaluate(`window.postMessage(${JSON.stringify(full)}, '*')`);
 			await frames();
 		},
 		posted: () => page.evaluate('window.__posted') as Promise<unknown[]>,
