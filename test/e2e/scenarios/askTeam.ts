@@ -36,13 +36,8 @@ export const askTeam: Scenario = {
 		mark('question sent');
 		await workbench.waitInPanel('.lane');
 		mark('lanes shown');
-		const frame = workbench.webviewFrame();
-		await frame.locator('.lane').nth(2).waitFor({ timeout: 30_000 });
-		assert.equal(await frame.locator('.question').textContent(), question);
-		const ids = (await frame.locator('.lane .lane-id').allTextContents()).sort();
-		assert.deepEqual(ids, [...agents].sort());
-		await workbench.screenshot('ask-team-02-running');
-		// Focus stayed in the editor: the panel opened beside it with preserveFocus.
+		// Focus stayed in the editor: the panel opened beside it with preserveFocus. Checked as soon
+		// as the panel shows: once the run ends, its change review may open a diff.
 		assert.equal(
 			await page.locator('.editor-instance .monaco-editor.focused').count(),
 			1,
@@ -53,6 +48,12 @@ export const askTeam: Scenario = {
 			'IFRAME',
 			'the webview did not take the focus',
 		);
+		const frame = workbench.webviewFrame();
+		await frame.locator('.lane').nth(2).waitFor({ timeout: 30_000 });
+		assert.equal(await frame.locator('.question').textContent(), question);
+		const ids = (await frame.locator('.lane .lane-id').allTextContents()).sort();
+		assert.deepEqual(ids, [...agents].sort());
+		await workbench.screenshot('ask-team-02-running');
 
 		const winner = frame.locator('.winner-banner .winner-title strong');
 		await winner.waitFor({ timeout: 30_000 });
