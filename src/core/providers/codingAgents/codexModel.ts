@@ -43,6 +43,7 @@ import { codexUnsandboxedNote, containedClient } from './codexLauncher.js';
 import { codexKeyVariable, codexOptions } from './codexOptions.js';
 import { CodexUsage } from './codexUsage.js';
 import { refusedEditsNote, renderConversation } from './conversationText.js';
+import { killMarkedProcesses } from './markedProcesses.js';
 import { importSdk, shippedSdkFiles } from './shippedSdk.js';
 import { WorkingFolder } from './workingFolder.js';
 
@@ -247,7 +248,11 @@ export class CodexModel implements ChatModel {
 	}
 
 	private async endSession(): Promise<void> {
-		this.session?.conversation.close();
+		if (this.session !== undefined) {
+			this.session.conversation.close();
+			// An abort in bwrap's first moments orphans its sandboxed half (`markedProcesses.ts`).
+			killMarkedProcesses(this.label);
+		}
 		this.session = undefined;
 		await this.bridgeClose?.();
 		this.bridgeClose = undefined;
