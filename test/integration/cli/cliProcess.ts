@@ -20,6 +20,11 @@ export function runCli(
 		/** Written to the child's stdin, which then ends (at once without it). */
 		input?: string;
 		onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
+		/**
+		 * Fail fast: past this, SIGINT the CLI and reject with what it printed (a hang then says
+		 * where it is, under the test's own timeout).
+		 */
+		deadlineMs?: number;
 	},
 ): Promise<CliRun> {
 	return new Promise((resolve, reject) => {
@@ -39,6 +44,19 @@ export function runCli(
 			options.onStderr?.(stderr, child);
 		});
 		child.on('error', reject);
-		child.on('close', (code) => resolve({ code, stdout, stderr }));
+		let exited: string | undefined;
+		child.on('exit', (code, signal) => (exited = `exited (${code ?? signal}) but its output stayed open`));
+		const deadline =
+			options.deadlineMs === undefined
+				? undefined
+				: setTimeout(() => {
+						child.kill('SIGINT');
+						const state = exited ?? 'still running';
+						reject(new Error(`dist/cli.js ${state} after ${options.deadlineMs} ms; stderr:\n${stderr}`));
+					}, options.deadlineMs);
+		child.on('close', (code) => {
+			clearTimeout(deadline);
+			resolve({ code, stdout, stderr });
+		});
 	});
 }

@@ -152,6 +152,8 @@ describe('a mixed team: an API agent, claude_code and codex (dist/cli.js)', () =
 		const run = await runCli(['run', '--config', team, '--apply', 'Add a greeting.'], {
 			cwd: root,
 			env: { ANTHROPIC_API_KEY: anthropicKey, OPENAI_API_KEY: openaiKey },
+			// A hang fails with the CLI's stderr, before the test's timeout.
+			deadlineMs: 110_000,
 		});
 		for (const key of [anthropicKey, openaiKey]) expect(run.stderr + run.stdout).not.toContain(key);
 		expect(run.code, run.stderr).toBe(0);
