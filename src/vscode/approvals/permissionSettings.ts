@@ -5,7 +5,8 @@
  *
  * Rule lists from the user, workspace and folder settings are merged (VS Code's `get()` would let
  * a workspace replace the user's deny list with `[]`). A workspace cannot widen what its agents
- * may do unless it is trusted: allow rules from workspace and folder settings count only then.
+ * may do unless it is trusted: allow rules from workspace and folder settings count only then, and
+ * its own MCP files are read only then.
  */
 import * as vscode from 'vscode';
 import type { RuleLists } from '../../core/permissions/rules.js';
@@ -110,15 +111,46 @@ export function toEditorToolSettings(
 		}
 	}
 
-	const read =
-		mostSpecific(inspect(permissionSettingKeys.readWorkspaceServers)) ??
-		inspect(permissionSettingKeys.readWorkspaceServers)?.defaultValue;
 	return {
 		rules: Object.fromEntries(Object.entries(rules).filter(([, list]) => list.length > 0)) as RuleLists,
 		...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
-		readWorkspaceServers: read === true,
+		readWorkspaceServers: readWorkspaceServers(
+			inspect(permissionSettingKeys.readWorkspaceServers),
+			trusted,
+			notes,
+		),
 		notes,
 	};
+}
+
+/**
+ * `massgen.mcp.readWorkspaceServers`: the workspace's own MCP files are written by whoever wrote the
+ * repository, so an untrusted workspace never has them read (not even HTTP servers: their url and
+ * headers may expand the host's environment), whoever turned the setting on; and only a trusted
+ * workspace's settings may turn it on. It is also in `restrictedConfigurations` (VS Code then drops
+ * workspace values); checked here too, so the rule does not rest on the manifest alone.
+ */
+function readWorkspaceServers(levels: SettingLevels | undefined, trusted: boolean, notes: string[]): boolean {
+	const key = permissionSettingKeys.readWorkspaceServers;
+	const value = trusted ? (mostSpecific(levels) ?? levels?.defaultValue) : levels?.globalValue;
+	if (!trusted) {
+		const fromWorkspace = levels?.workspaceFolderValue ?? levels?.workspaceValue;
+		if (fromWorkspace !== undefined) {
+			notes.push(
+				vscode.l10n.t('{0} from the workspace settings is ignored: the workspace is not trusted', key),
+			);
+		}
+		if (value === true) {
+			notes.push(
+				vscode.l10n.t(
+					'{0} is on, but the workspace is not trusted: its .vscode/mcp.json and .mcp.json are not read',
+					key,
+				),
+			);
+		}
+		return false;
+	}
+	return value === true;
 }
 
 function mostSpecific(levels: SettingLevels | undefined): unknown {

@@ -133,6 +133,38 @@ describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', (
 		).toBe(false);
 	});
 
+	it('readWorkspaceServers untrusted: off whoever set it, the workspace’s value and the user’s ignored with a note each', () => {
+		const workspaceOn = toEditorToolSettings(
+			from({ [readWorkspaceServers]: { defaultValue: false, workspaceValue: true } }),
+			false,
+		);
+		expect(workspaceOn.readWorkspaceServers).toBe(false);
+		expect(workspaceOn.notes).toEqual([
+			`${readWorkspaceServers} from the workspace settings is ignored: the workspace is not trusted`,
+		]);
+		const folderOn = toEditorToolSettings(
+			from({ [readWorkspaceServers]: { defaultValue: false, workspaceFolderValue: true } }),
+			false,
+		);
+		expect(folderOn.readWorkspaceServers).toBe(false);
+		expect(folderOn.notes).toHaveLength(1);
+		const userOn = toEditorToolSettings(
+			from({ [readWorkspaceServers]: { defaultValue: false, globalValue: true } }),
+			false,
+		);
+		expect(userOn.readWorkspaceServers).toBe(false);
+		expect(userOn.notes).toEqual([
+			`${readWorkspaceServers} is on, but the workspace is not trusted: its .vscode/mcp.json and .mcp.json are not read`,
+		]);
+		// Control: the same workspace value in a trusted workspace turns it on.
+		expect(
+			toEditorToolSettings(
+				from({ [readWorkspaceServers]: { defaultValue: false, workspaceValue: true } }),
+				true,
+			).readWorkspaceServers,
+		).toBe(true);
+	});
+
 	it('package.json declares every key with the type the mapping expects', () => {
 		const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
 			contributes: {

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every `massgen.*` setting as a hostile repository's `.vscode/settings.json` or `.code-workspace`
+ * would use it. Each has a verdict: `machine`/`application` scope (VS Code ignores workspace values
+ * and the code reads the user's value only), restricted (VS Code drops workspace values in an
+ * untrusted workspace), or a merge that only ever tightens what the user set. A new setting fails
+ * here until someone decides which.
+ */
+type Verdict =
+	| { readonly scope: 'machine' | 'application'; readonly why: string }
+	| { readonly scope: 'resource'; readonly restricted: true; readonly why: string }
+	| { readonly scope: 'resource'; readonly restricted: false; readonly tightensOnly: string };
+
+const verdicts: Record<string, Verdict> = {
+	'massgen.config': {
+		scope: 'resource',
+		restricted: true,
+		why: 'names the team config: untrusted, a workspace value is dropped and a config inside the workspace is not used',
+	},
+	'massgen.previewBeforeApply': {
+		scope: 'resource',
+		restricted: true,
+		why: 'the user’s review step before accept: an untrusted workspace cannot turn it off',
+	},
+	'massgen.permissions.allow': {
+		scope: 'resource',
+		restricted: true,
+		why: 'widens what agents may do without asking (also ignored in code when untrusted)',
+	},
+	'massgen.permissions.ask': { scope: 'resource', restricted: false, tightensOnly: 'lists add up' },
+	'massgen.permissions.deny': { scope: 'resource', restricted: false, tightensOnly: 'lists add up' },
+	'massgen.permissions.approvalTimeoutSeconds': {
+		scope: 'resource',
+		restricted: false,
+		tightensOnly: 'a timeout denies; 1 s to a day, so at worst a question is denied sooner',
+	},
+	'massgen.commands.allowUnsandboxed': {
+		scope: 'application',
+		why: 'lowers the sandbox: the user’s own settings only (read from globalValue)',
+	},
+	'massgen.codingAgents.claudeCodePath': {
+		scope: 'machine',
+		why: 'an executable the run starts: the user’s own settings only (read from globalValue)',
+	},
+	'massgen.codingAgents.codexPath': {
+		scope: 'machine',
+		why: 'an executable the run starts: the user’s own settings only (read from globalValue)',
+	},
+	'massgen.maxCostUsd': { scope: 'resource', restricted: false, tightensOnly: 'the lowest level wins' },
+	'massgen.maxTokens': { scope: 'resource', restricted: false, tightensOnly: 'the lowest level wins' },
+	'massgen.confirmCostAboveUsd': {
+		scope: 'resource',
+		restricted: false,
+		tightensOnly: 'the lowest level wins (asks sooner)',
+	},
+	'massgen.providerTools': {
+		scope: 'resource',
+		restricted: false,
+		tightensOnly: 'the strictest of allow < ask < deny wins',
+	},
+	'massgen.secretPaths': {
+		scope: 'resource',
+		restricted: false,
+		tightensOnly: 'patterns only add secrets',
+	},
+	'massgen.mcp.readWorkspaceServers': {
+		scope: 'resource',
+		restricted: true,
+		why: 'reads the workspace’s own MCP files: untrusted, never (also checked in code); trusted, their processes and env values need consent',
+	},
+	'massgen.runs.keep': {
+		scope: 'resource',
+		restricted: true,
+		why: 'deletes run folders (the user’s logs and revert records): an untrusted workspace cannot shorten retention',
+	},
+};
+
+interface Manifest {
+	capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations?: string[] } };
+	contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+}
+const manifest = JSON.parse(
+	readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
+) as Manifest;
+const properties = manifest.contributes.configuration.properties;
+const restricted = new Set(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? []);
+
+describe('every massgen.* setting against a hostile workspace', () => {
+	it('has a verdict, and no verdict names a setting that is gone', () => {
+		expect(Object.keys(properties).sort()).toEqual(Object.keys(verdicts).sort());
+	});
+
+	it.each(Object.entries(verdicts))('%s: scope and restriction as decided', (key, verdict) => {
+		expect(properties[key]?.scope ?? 'window').toBe(verdict.scope);
+		const isRestricted = 'restricted' in verdict && verdict.restricted;
+		expect(restricted.has(key)).toBe(isRestricted);
+	});
+
+	it('restricts only settings it declares, and is limited (not unsupported) in untrusted workspaces', () => {
+		for (const key of restricted) expect(properties[key], key).toBeDefined();
+		expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
+	});
+});
