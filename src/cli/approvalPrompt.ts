@@ -10,6 +10,8 @@ import type {
 	ApprovalPolicy,
 	PendingApproval,
 } from '../core/approvals/approvalBroker.js';
+import { rawTerminal } from './display/terminalStream.js';
+import { visibleCommand } from './display/terminalText.js';
 
 export type ApprovalMode = 'ask' | 'yes' | 'deny-all';
 
@@ -89,15 +91,16 @@ export class TerminalApprover {
 		const request = this.queue.shift();
 		if (request === undefined) return;
 		this.streams.pause?.();
+		// Readline edits the answer line with escape sequences: it writes to the terminal itself.
 		const rl = createInterface({
 			input: this.streams.input,
-			output: this.streams.output,
+			output: rawTerminal(this.streams.output),
 			terminal: this.streams.output.isTTY === true,
 		});
 		// In raw mode Ctrl-C reaches readline, not the process: pass it on (the CLI cancels the run).
 		rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
 		this.current = { request, rl };
-		this.streams.output.write(describe(request));
+		this.streams.output.write(describeApproval(request));
 		this.ask(rl, request);
 	}
 
@@ -127,13 +130,28 @@ export class TerminalApprover {
 	}
 }
 
-function describe(request: PendingApproval): string {
+/**
+ * What is asked, all of it: the agents, the command or tool call in full (a tail cut off could hide
+ * what runs) and every control or invisible character in it shown visibly, always, so a `\r`,
+ * `ESC[2K` or cursor-up cannot draw a harmless command over the real one. Agent ids, tool names and
+ * the reason come from configs and servers, and get the same treatment.
+ */
+export function describeApproval(request: PendingApproval): string {
 	const who = request.agentIds.join(', ');
+	const cwd = request.args['cwd'];
 	const what =
 		request.action === 'command'
-			? `run a command${request.args['cwd'] && request.args['cwd'] !== '.' ? ` in ${String(request.args['cwd'])}` : ''}`
+			? `run a command${cwd && cwd !== '.' ? ` in ${String(cwd)}` : ''}`
 			: `call ${request.tool}`;
 	const detail =
 		request.action === 'command' ? request.target : `${request.target} ${JSON.stringify(request.args)}`;
-	return `\n${who} asks to ${what}:\n    ${detail.length > 500 ? `${detail.slice(0, 500)}…` : detail}\n  why: ${request.reason}\n`;
+	const lines = visibleCommand(detail).split('\n');
+	// Many lines push the first ones off the screen: say how many there are, right above the question.
+	const count =
+		lines.length > 1
+			? `  (the ${request.action === 'command' ? 'command' : 'call'} above is ${lines.length} lines)\n`
+			: '';
+	return visibleCommand(
+		`\n${who} asks to ${what}:\n${lines.map((line) => `    ${line}`).join('\n')}\n${count}  why: ${request.reason}\n`,
+	);
 }

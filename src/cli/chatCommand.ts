@@ -14,6 +14,7 @@ import { applyWinner } from './applyWinner.js';
 import type { ChatArgs, RunArgs } from './args.js';
 import { ChatInput } from './chatInput.js';
 import type { CliIo } from './cliIo.js';
+import { rawTerminal } from './display/terminalStream.js';
 import { redactedIo } from './redactedIo.js';
 import { runCommand } from './runCommand.js';
 
@@ -26,7 +27,8 @@ export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<
 	const redactor = new Redactor(environmentSecrets(callerIo.env));
 	const io = redactedIo({ ...callerIo, signal: new AbortController().signal }, () => redactor);
 	const root = resolve(command.workspace);
-	const input = new ChatInput(callerIo.stdin, callerIo.stderr);
+	// Readline edits the prompt line with escape sequences: it gets the terminal itself.
+	const input = new ChatInput(callerIo.stdin, rawTerminal(callerIo.stderr));
 	let running: AbortController | null = null;
 	let quitting = false;
 	// Ctrl-C at the prompt is readline's (terminal) or this handler's (piped input): it quits.

@@ -10,6 +10,8 @@ import {
 	type Sensitivity,
 	type TeamDraft,
 } from '../core/team/writeTeamConfig.js';
+import { rawTerminal } from './display/terminalStream.js';
+import { visibleControls } from './display/terminalText.js';
 import { parseAgent } from './initArgs.js';
 
 export interface Prompter {
@@ -20,11 +22,14 @@ export interface Prompter {
 
 /** Questions on stderr (stdout stays for results), answers from stdin. */
 export function terminalPrompter(stdin: NodeJS.ReadableStream, stderr: NodeJS.WritableStream): Prompter {
-	const rl = createInterface({ input: stdin, output: stderr, terminal: true });
+	// Readline edits the line with escape sequences: it writes to the terminal itself, and each
+	// question (which may name a model a local server listed) is made visible first.
+	const rl = createInterface({ input: stdin, output: rawTerminal(stderr), terminal: true });
 	// Ctrl-C at a question ends init (the pending question rejects with an AbortError).
 	const cancel = new AbortController();
 	rl.on('SIGINT', () => cancel.abort());
-	const question = async (text: string) => (await rl.question(text, { signal: cancel.signal })).trim();
+	const question = async (text: string) =>
+		(await rl.question(visibleControls(text), { signal: cancel.signal })).trim();
 	return {
 		ask: question,
 		confirm: async (text) => /^y(es)?$/i.test(await question(`${text} [y/N] `)),

@@ -3,6 +3,7 @@ import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
 import { chatCommand } from './chatCommand.js';
+import { terminalSafe } from './display/terminalStream.js';
 import { initCommand } from './initCommand.js';
 import { redactedIo } from './redactedIo.js';
 import { revertCommand } from './revertCommand.js';
@@ -11,12 +12,16 @@ import { runsCommand } from './runsCommand.js';
 import { showCommand } from './showCommand.js';
 import { validateCommand } from './validateCommand.js';
 
+// Every command writes through these: on a terminal no control sequence gets through (terminalStream.ts).
+const stdout = terminalSafe(process.stdout);
+const stderr = terminalSafe(process.stderr);
+
 /** The `massgen` command. User errors print a message and an exit code, never a stack trace. */
 async function main(): Promise<number> {
 	const controller = new AbortController();
 	const stop = () => {
 		if (controller.signal.aborted) process.exit(4);
-		process.stderr.write('\nmassgen: cancelling (press Ctrl-C again to quit at once)\n');
+		stderr.write('\nmassgen: cancelling (press Ctrl-C again to quit at once)\n');
 		controller.abort();
 	};
 	try {
@@ -28,27 +33,27 @@ async function main(): Promise<number> {
 		}
 		switch (command.kind) {
 			case 'version':
-				process.stdout.write(`${version}\n`);
+				stdout.write(`${version}\n`);
 				return 0;
 			case 'help':
-				process.stdout.write(`${usage}\n`);
+				stdout.write(`${usage}\n`);
 				return 0;
 			case 'validate':
-				return await validateCommand(command.file, process.env, process.stderr);
+				return await validateCommand(command.file, process.env, stderr);
 			case 'revert':
-				return await revertCommand(command, process.stderr);
+				return await revertCommand(command, stderr);
 			case 'init':
 				return await initCommand(command, {
-					stdout: process.stdout,
-					stderr: process.stderr,
+					stdout,
+					stderr,
 					env: process.env,
 					stdin: process.stdin,
 					interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
 				});
 			case 'chat':
 				return await chatCommand(command, {
-					stdout: process.stdout,
-					stderr: process.stderr,
+					stdout,
+					stderr,
 					env: process.env,
 					stdin: process.stdin,
 				});
@@ -57,15 +62,15 @@ async function main(): Promise<number> {
 				// Run directories are redacted as written; this masks the environment's secrets on top.
 				const redactor = new Redactor(environmentSecrets(process.env));
 				const io = redactedIo(
-					{ stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal },
+					{ stdout, stderr, env: process.env, signal: controller.signal },
 					() => redactor,
 				);
 				return command.kind === 'runs' ? await runsCommand(command, io) : await showCommand(command, io);
 			}
 			case 'run':
 				return await runCommand(command, {
-					stdout: process.stdout,
-					stderr: process.stderr,
+					stdout,
+					stderr,
 					env: process.env,
 					signal: controller.signal,
 					stdin: process.stdin,
@@ -73,12 +78,12 @@ async function main(): Promise<number> {
 		}
 	} catch (error) {
 		if (error instanceof UsageError) {
-			process.stderr.write(`massgen: ${error.message}\n\n${usage}\n`);
+			stderr.write(`massgen: ${error.message}\n\n${usage}\n`);
 			return 1;
 		}
 		// The run's own redactor is gone with it: mask what the environment and URLs reveal.
 		const redactor = new Redactor(environmentSecrets(process.env));
-		process.stderr.write(redactor.text(`massgen: internal error: ${(error as Error).message}\n`));
+		stderr.write(redactor.text(`massgen: internal error: ${(error as Error).message}\n`));
 		return 2;
 	}
 }

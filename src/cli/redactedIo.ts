@@ -1,5 +1,6 @@
 import type { Redactor } from '../core/secrets/redactor.js';
 import type { CliIo } from './cliIo.js';
+import { rawTerminalKey } from './display/terminalStream.js';
 
 /**
  * The CLI's stdout and stderr with every write passed through the run's redactor (read at each
@@ -19,6 +20,11 @@ function redactedStream(stream: NodeJS.WriteStream, redactor: () => Redactor): N
 	return new Proxy(stream, {
 		get(target, property) {
 			if (property === 'write') return write;
+			// The terminal under a `terminalSafe` stream stays redacted.
+			if (property === rawTerminalKey) {
+				const inner: unknown = Reflect.get(target, property, target);
+				return inner === undefined ? undefined : redactedStream(inner as NodeJS.WriteStream, redactor);
+			}
 			const value: unknown = Reflect.get(target, property, target);
 			return typeof value === 'function' ? value.bind(target) : value;
 		},

@@ -9,6 +9,7 @@ import { initialRunState, type RunState } from '../../protocol/runState.js';
 import { formatEventLine } from './formatEventLine.js';
 import { renderStatusTable } from './renderStatusTable.js';
 import type { DisplayStream, RunDisplay } from './runDisplay.js';
+import { rawTerminal } from './terminalStream.js';
 import { sanitizeTerminalText, truncateToWidth } from './terminalText.js';
 
 export interface TtyDisplayOptions {
@@ -38,11 +39,12 @@ export class TtyDisplay implements RunDisplay {
 	private readonly minIntervalMs: number;
 	private readonly color: boolean;
 	private readonly now: () => number;
+	private readonly stream: DisplayStream;
 
-	constructor(
-		private readonly stream: DisplayStream,
-		options: TtyDisplayOptions = {},
-	) {
+	constructor(stream: DisplayStream, options: TtyDisplayOptions = {}) {
+		// The table's own cursor moves and colours go to the terminal itself; every text in it was
+		// made one safe line first (`sanitizeTerminalText`).
+		this.stream = rawTerminal(stream);
 		this.minIntervalMs = options.minIntervalMs ?? 100;
 		this.color = options.color ?? !process.env['NO_COLOR'];
 		this.now = options.now ?? (() => performance.now());
