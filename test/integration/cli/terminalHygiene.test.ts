@@ -46,10 +46,13 @@ function config(steps: Record<string, unknown>[]): string {
 						script: { coordination: steps, presentation: { text: answer } },
 					},
 				},
-				// A second member: with one, the run skips coordination (no tool calls).
+				// A second member (with one, the run skips coordination and its tool calls); either may win.
 				{
 					id: 'checker',
-					backend: { type: 'scripted', script: { coordination: [{ answer: 'ok' }, { vote: 'first' }] } },
+					backend: {
+						type: 'scripted',
+						script: { coordination: [{ answer }, { vote: 'first' }], presentation: { text: answer } },
+					},
 				},
 			],
 		}),
@@ -77,6 +80,7 @@ describe('massgen on a terminal: model text never arrives as control sequences',
 		const team = config([{ answer }, { vote: 'first' }]);
 		const question = `What now?${attack.title}`;
 		const run = await onPty(['run', '--deny-all', '--config', team, question], root);
+
 		expectNeutralised(run.slice(run.indexOf('run log:')));
 		const [runId] = readdirSync(join(root, '.massgen', 'runs'));
 
