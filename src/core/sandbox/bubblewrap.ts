@@ -1,49 +1,19 @@
 /**
- * Linux: bubblewrap (`bwrap`, Debian package `bubblewrap`) driven directly. The system is bound
- * read-only; the hidden folders get an empty tmpfs over them; then the scratch copy and the
- * scratch home are bound writable and the dependency folders read-only on top (later mounts
- * shadow earlier ones, and bind sources are always host paths). Every namespace is new: PIDs (a
- * fresh `/proc` shows only the sandbox), network (none, unless allowed), IPC, UTS, user.
+ * Linux: bubblewrap (`bwrap`, Debian package `bubblewrap`) driven directly, with the profile every
+ * sandbox of ours shares (`sandboxProfile.ts`: namespaces, no capabilities, the system read-only,
+ * the hidden folders under an empty tmpfs); then the scratch copy and the scratch home are bound
+ * writable and the dependency folders read-only on top, their secret files covered (later mounts
+ * shadow earlier ones, and bind sources are always host paths). The network is none unless allowed.
  */
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { CommandSandbox, SandboxRequest } from './commandSandbox.js';
 import { overlayArgv, type OverlayTools } from './overlayMount.js';
-
-/** System folders hidden in every sandbox: `/run` holds sockets to daemons (Docker, D-Bus, the user session). */
-const alwaysHidden = ['/tmp', '/run'].filter((path) => existsSync(path));
-/** With the network allowed, name resolution must work: systemd-resolved keeps `resolv.conf` under `/run`. */
-const resolverFolder = ((): string | undefined => {
-	try {
-		const folder = dirname(realpathSync('/etc/resolv.conf'));
-		return folder.startsWith('/run/') ? folder : undefined;
-	} catch {
-		return undefined;
-	}
-})();
-
-/**
- * Namespaces and privileges of every sandbox. Without `--cap-drop ALL` a sandbox started by root
- * keeps every capability: it could unmount what hides the workspace and remount `/` read-write.
- * `strict` (bubblewrap ≥ 0.8 with user namespaces) also forbids nested user namespaces, the way
- * to regain capabilities; setuid bubblewrap without user namespaces cannot do that.
- * `--new-session`: no terminal to push input into (TIOCSTI); `--die-with-parent`: nothing outlives us.
- */
-export function isolationArgs(strict: boolean): string[] {
-	const user = strict ? ['--unshare-user', '--disable-userns'] : [];
-	return ['--die-with-parent', '--new-session', '--unshare-all', ...user, '--cap-drop', 'ALL'];
-}
+import { baseMounts, isolationArgs, maskArgs } from './sandboxProfile.js';
 
 export function bubblewrapArgs(request: SandboxRequest, strict = true): string[] {
-	const args = isolationArgs(strict);
+	const args = isolationArgs({ strict, network: request.network });
 	// Inside the overlay's namespace we are its root: commands get the user's own ids back, as without one.
 	if (request.overlay !== undefined) args.push(...userIds());
-	if (request.network) args.push('--share-net');
-	args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-	for (const path of unique([...alwaysHidden, ...request.hiddenPaths])) {
-		if (path !== '/') args.push('--tmpfs', path);
-	}
-	if (request.network && resolverFolder !== undefined) args.push('--ro-bind', resolverFolder, resolverFolder);
+	args.push(...baseMounts(request.hiddenPaths, request.network));
 	// Tool folders under the hidden $HOME come back before the writable copy, dependency folders after it.
 	const inScratch = (target: string) =>
 		target === request.scratchDir || target.startsWith(`${request.scratchDir}/`);
@@ -52,8 +22,9 @@ export function bubblewrapArgs(request: SandboxRequest, strict = true): string[]
 		args.push('--ro-bind', bind.source, bind.target);
 	}
 	args.push('--bind', request.scratchDir, request.scratchDir, '--bind', request.homeDir, request.homeDir);
+	// Secret files inside a dependency folder are covered after it is bound (`maskArgs`).
 	for (const bind of binds.filter((b) => inScratch(b.target))) {
-		args.push('--ro-bind', bind.source, bind.target);
+		args.push('--ro-bind', bind.source, bind.target, ...maskArgs(bind.masks ?? []));
 	}
 	args.push('--chdir', request.cwd);
 	return args;
@@ -78,8 +49,4 @@ export function userIds(): string[] {
 	const uid = process.getuid?.() ?? 0;
 	const gid = process.getgid?.() ?? 0;
 	return ['--uid', String(uid), '--gid', String(gid)];
-}
-
-function unique(paths: readonly string[]): string[] {
-	return [...new Set(paths.filter((path) => path !== ''))];
 }

@@ -6,11 +6,14 @@
 
 import type { SandboxMode } from '../events/runEvents.js';
 import type { OverlayLayers, OverlayTools } from './overlayMount.js';
+import type { SecretMask } from './sandboxProfile.js';
 
 /** A host folder made visible, read-only, at `target` inside the sandbox. */
 export interface ReadOnlyBind {
 	readonly source: string;
 	readonly target: string;
+	/** Secret files and folders inside it (absolute, under `target`): covered in the sandbox. */
+	readonly masks?: readonly SecretMask[];
 }
 
 /** What one command may see. Every path is absolute and already resolved (realpath). */

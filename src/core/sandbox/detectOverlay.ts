@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { isolationArgs, userIds } from './bubblewrap.js';
+import { userIds } from './bubblewrap.js';
+import { isolationArgs } from './sandboxProfile.js';
 import { isPlainOptionPath, overlayArgv, type OverlayLayers, type OverlayTools } from './overlayMount.js';
 import { writeWhiteouts } from './whiteouts.js';
 
@@ -53,7 +54,7 @@ async function tryOverlay(bwrap: string, path: string): Promise<OverlayTools | n
 		const check = 'test "$(cat shown)" = shown && test ! -e hidden && echo made > made';
 		const inner = [
 			bwrap,
-			...isolationArgs(true),
+			...isolationArgs({ strict: true, network: false }),
 			...userIds(),
 			'--ro-bind',
 			'/',

@@ -6,10 +6,11 @@
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { bubblewrapSandbox, isolationArgs } from './bubblewrap.js';
+import { bubblewrapSandbox } from './bubblewrap.js';
 import type { CommandSandbox } from './commandSandbox.js';
 import { detectOverlay } from './detectOverlay.js';
 import { sandboxExecPath, sandboxExecSandbox } from './sandboxExec.js';
+import { isolationArgs } from './sandboxProfile.js';
 
 export type SandboxDetection =
 	{ readonly sandbox: CommandSandbox } | { readonly sandbox: null; readonly reason: string };
@@ -26,6 +27,17 @@ export interface DetectOptions {
 
 type Probe = { readonly strict: boolean } | { readonly failure: string };
 const probes = new Map<string, Promise<Probe>>();
+/** The probes that have finished, for callers that build a sandbox's arguments synchronously. */
+const settled = new Map<string, Probe>();
+
+/**
+ * Whether `bwrap` passed the strict probe (user namespaces: nested ones can be forbidden). Known
+ * once `detectSandbox` has run for it; assumed true before (the arguments then fail loudly).
+ */
+export function isStrictBubblewrap(bwrap: string): boolean {
+	const probe = settled.get(bwrap);
+	return probe === undefined || !('strict' in probe) || probe.strict;
+}
 
 export async function detectSandbox(options: DetectOptions = {}): Promise<SandboxDetection> {
 	const platform = options.platform ?? process.platform;
@@ -44,7 +56,10 @@ export async function detectSandbox(options: DetectOptions = {}): Promise<Sandbo
 	}
 	let probe = probes.get(bwrap);
 	if (probe === undefined) {
-		probe = probeBubblewrap(bwrap);
+		probe = probeBubblewrap(bwrap).then((result) => {
+			settled.set(bwrap, result);
+			return result;
+		});
 		probes.set(bwrap, probe);
 	}
 	const result = await probe;
@@ -66,7 +81,7 @@ async function probeBubblewrap(bwrap: string): Promise<Probe> {
 function tryBubblewrap(bwrap: string, strict: boolean): Promise<string | null> {
 	return new Promise((resolve) => {
 		const args = [
-			...isolationArgs(strict),
+			...isolationArgs({ strict, network: false }),
 			'--ro-bind',
 			'/',
 			'/',

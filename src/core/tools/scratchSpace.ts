@@ -5,12 +5,15 @@
  * commands change for the agent's next command; neither ever writes the real workspace.
  */
 import type { OverlayLayers } from '../sandbox/overlayMount.js';
+import type { SecretMask } from '../sandbox/sandboxProfile.js';
 import type { SnapshotEntry } from '../workspace/runSnapshot.js';
 
 /** A real dependency folder and the place in the copy where a sandbox binds it read-only. */
 export interface DependencyMount {
 	readonly source: string;
 	readonly target: string;
+	/** Its secret files and folders (absolute, under `target`): the sandbox covers them. */
+	readonly masks?: readonly SecretMask[];
 }
 
 /** What the scratch needs of the run snapshot (`RunSnapshot`): each path captured so far with its base. */

@@ -190,10 +190,12 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		expect(during.length).toBeGreaterThan(0);
 		// Where bubblewrap runs (this machine has it), the CLI runs in a PID namespace of its own.
 		const commands = during.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
-		const bwrap = commands.find((argv) => argv[0]!.endsWith('bwrap') && argv.includes('--unshare-pid'));
+		const bwrap = commands.find((argv) => argv[0]!.endsWith('bwrap') && argv.includes('--unshare-all'));
 		expect(bwrap !== undefined).toBe(existsSync('/usr/bin/bwrap'));
 		// There, the user's workspace is hidden from it (an empty tmpfs): it sees only its copy.
 		if (bwrap) expect(bwrap.join(' ')).toContain(`--tmpfs ${realpathSync(root)} `);
+		// The one sandbox profile (sandboxProfile.ts): no capabilities, no nested user namespaces.
+		if (bwrap) expect(bwrap.join(' ')).toContain('--disable-userns --share-net --cap-drop ALL');
 		child.kill('SIGINT');
 		await exited;
 		await waitFor(() => during.every((pid) => !markedProcesses(server).includes(pid)));

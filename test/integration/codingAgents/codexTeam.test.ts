@@ -231,7 +231,10 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		expect(readResult(root).status).toBe('cancelled');
 		// The SDK started our launcher, which became bwrap around the CLI (CI and this machine have it).
 		const bwrap = during.find(({ argv }) => argv[0]!.endsWith('bwrap'));
-		expect(bwrap?.argv).toEqual(expect.arrayContaining(['--unshare-pid', '--die-with-parent']));
+		// The one sandbox profile (sandboxProfile.ts): no capabilities, a new session, every namespace.
+		expect(bwrap?.argv).toEqual(
+			expect.arrayContaining(['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL']),
+		);
 		expect(bwrap!.argv.join(' ')).toContain(`--tmpfs ${realpathSync(root)} `);
 		expect(during.some(({ argv }) => argv.includes('exec') && argv.join(' ').includes(codex.baseUrl))).toBe(
 			true,

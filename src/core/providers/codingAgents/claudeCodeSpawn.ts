@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
+import { isStrictBubblewrap } from '../../sandbox/detectSandbox.js';
 import { killProcessTree, spawnGroup } from '../../tools/commandProcess.js';
 import type { DependencyMount } from '../../tools/scratchSpace.js';
 import { cliSandboxArgs } from './cliSandbox.js';
@@ -37,7 +38,10 @@ export function spawnContained(
 	const [command, args] =
 		containment.bwrap === undefined
 			? [spec.command, spec.args]
-			: [containment.bwrap, [...bwrapArgs(containment, spec.command), '--', spec.command, ...spec.args]];
+			: [
+					containment.bwrap,
+					[...bwrapArgs(containment, containment.bwrap, spec.command), '--', spec.command, ...spec.args],
+				];
 	const child = spawnGroup(command, args, {
 		cwd: containment.folder,
 		env,
@@ -49,7 +53,8 @@ export function spawnContained(
 	return child as SpawnedProcess & ChildProcess;
 }
 
-function bwrapArgs(containment: CliContainment, cli: string): string[] {
+/** Strict: Claude Code's own shell sandbox is never used (its Bash is refused), so no user namespace inside. */
+function bwrapArgs(containment: CliContainment, bwrap: string, cli: string): string[] {
 	const { configDir, home } = containment;
 	return cliSandboxArgs({
 		folder: containment.folder,
@@ -58,5 +63,6 @@ function bwrapArgs(containment: CliContainment, cli: string): string[] {
 		dependencyMounts: containment.dependencyMounts,
 		hidden: containment.hidden,
 		install: dirname(cli),
+		strict: isStrictBubblewrap(bwrap),
 	});
 }

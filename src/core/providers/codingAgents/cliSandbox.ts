@@ -1,13 +1,14 @@
 /**
- * The bubblewrap a coding agent's CLI process runs in (Claude Code and Codex alike). A PID
- * namespace of its own (`--unshare-pid`, `--die-with-parent`): killing bwrap ends every process
- * the CLI started, also those in sessions of their own, which a process-group kill misses. The
- * system is read-only; an empty tmpfs lies over `/tmp`, `/run` and the user's workspace (its
- * copy is the folder); the writable places are the agent's folder and the few the CLI keeps its
- * state in. The network is shared: the CLI must reach its API (a loopback one in the tests).
+ * The bubblewrap a coding agent's CLI process runs in (Claude Code and Codex alike), on the profile
+ * every sandbox of ours shares (`sandboxProfile.ts`: no capabilities, a new session, new PID, IPC,
+ * UTS, user namespaces, die-with-parent, the system read-only, an empty tmpfs over `/tmp`, `/run`
+ * and the user's workspace — its copy is the folder). Killing bwrap ends every process the CLI
+ * started, also those in sessions of their own, which a process-group kill misses. The writable
+ * places are the agent's folder and the few the CLI keeps its state in. The network is shared:
+ * the CLI must reach its API (a loopback one in the tests).
  */
 import { realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { baseMounts, isolationArgs, maskArgs } from '../../sandbox/sandboxProfile.js';
 import type { DependencyMount } from '../../tools/scratchSpace.js';
 import { isRootOrInside } from '../../util/paths.js';
 
@@ -23,46 +24,34 @@ export interface CliSandbox {
 	readonly hidden: readonly string[];
 	/** The CLI's install folder: read-only again when a masked folder holds it. */
 	readonly install: string;
+	/** bubblewrap passed the strict probe (`isStrictBubblewrap`); default true. */
+	readonly strict?: boolean;
+	/** Codex only: its own sandbox is a nested bubblewrap (see `Isolation.nestedUserNamespaces`). */
+	readonly nestedUserNamespaces?: boolean;
 }
 
 /** bwrap's arguments up to (not including) the `--` before the CLI's command line. */
 export function cliSandboxArgs(sandbox: CliSandbox): string[] {
-	const args = [
-		'--die-with-parent',
-		'--unshare-pid',
-		'--ro-bind',
-		'/',
-		'/',
-		'--dev',
-		'/dev',
-		'--proc',
-		'/proc',
-	];
-	args.push('--tmpfs', '/tmp', '--tmpfs', '/run');
-	for (const path of sandbox.hidden.filter((hidden) => hidden !== '/')) args.push('--tmpfs', path);
+	const args = isolationArgs({
+		strict: sandbox.strict ?? true,
+		network: true,
+		...(sandbox.nestedUserNamespaces ? { nestedUserNamespaces: true } : {}),
+	});
+	args.push(...baseMounts(sandbox.hidden, true));
 	// A CLI installed under a folder masked above (the workspace's node_modules, a checkout in /tmp)
 	// comes back read-only.
 	const masked = ['/tmp', '/run', ...sandbox.hidden];
 	if (masked.some((folder) => folder !== '/' && isRootOrInside(folder, sandbox.install))) {
 		args.push('--ro-bind', sandbox.install, sandbox.install);
 	}
-	// Name resolution must work (systemd-resolved keeps resolv.conf under /run).
-	const resolver = resolverFolder();
-	if (resolver !== undefined) args.push('--ro-bind', resolver, resolver);
 	for (const path of [sandbox.folder, ...sandbox.writable]) args.push('--bind', path, path);
 	for (const path of sandbox.writableIfPresent ?? []) args.push('--bind-try', path, path);
-	for (const mount of sandbox.dependencyMounts) args.push('--ro-bind', mount.source, mount.target);
+	// Secret files inside a dependency folder are covered after it is bound.
+	for (const mount of sandbox.dependencyMounts) {
+		args.push('--ro-bind', mount.source, mount.target, ...maskArgs(mount.masks ?? []));
+	}
 	args.push('--chdir', sandbox.folder);
 	return args;
-}
-
-function resolverFolder(): string | undefined {
-	try {
-		const folder = dirname(realpathSync('/etc/resolv.conf'));
-		return folder.startsWith('/run/') ? folder : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 /** A folder as bwrap sees paths (links resolved); as given when it cannot be resolved. */

@@ -10,6 +10,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { Codex, CodexOptions } from '@openai/codex-sdk';
 import { quote } from 'shell-quote';
+import { isStrictBubblewrap } from '../../sandbox/detectSandbox.js';
 import { onPath } from './cliBinaries.js';
 import { cliSandboxArgs, realFolder, type CliSandbox } from './cliSandbox.js';
 
@@ -74,7 +75,13 @@ export async function writeCodexLauncher(
 ): Promise<string> {
 	const binary = realFolder(cli);
 	// The native package keeps its helpers (`codex-resources/`, `codex-path/`) beside `bin/`.
-	const args = cliSandboxArgs({ ...sandbox, install: dirname(dirname(binary)) });
+	// Codex sandboxes its patches with a bubblewrap of its own: it needs a user namespace inside ours.
+	const args = cliSandboxArgs({
+		...sandbox,
+		install: dirname(dirname(binary)),
+		strict: isStrictBubblewrap(bwrap),
+		nestedUserNamespaces: true,
+	});
 	const file = join(dir, 'codex-in-sandbox');
 	await writeFile(file, `#!/bin/sh\nexec ${quote([bwrap, ...args, '--', binary])} "$@"\n`, { mode: 0o700 });
 	await chmod(file, 0o700);

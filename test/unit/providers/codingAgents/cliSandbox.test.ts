@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cliSandboxArgs } from '../../../../src/core/providers/codingAgents/cliSandbox.js';
+import { isolationArgs, nestedUid } from '../../../../src/core/sandbox/sandboxProfile.js';
 
 const base = {
 	folder: '/tmp/massgen-cc-x/work',
@@ -14,9 +15,25 @@ const at = (args: string[], flag: string, path: string) =>
 	args.findIndex((arg, index) => arg === flag && args[index + 1] === path);
 
 describe('the coding agents’ bubblewrap (cliSandbox)', () => {
-	it('own PID namespace, system read-only, masks first, then the writable folders, dependencies read-only last', () => {
+	it('the command sandbox profile, system read-only, masks first, then the writable folders, dependencies read-only last', () => {
 		const args = cliSandboxArgs({ ...base, writableIfPresent: ['/home/u/.claude'] });
-		expect(args.slice(0, 5)).toEqual(['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/']);
+		// The same isolation as a command's (sandboxArgs.test.ts), with the network shared.
+		expect(args.slice(0, 11)).toEqual([
+			...isolationArgs({ strict: true, network: true }),
+			'--ro-bind',
+			'/',
+			'/',
+		]);
+		expect(args.slice(0, 8)).toEqual([
+			'--die-with-parent',
+			'--new-session',
+			'--unshare-all',
+			'--unshare-user',
+			'--disable-userns',
+			'--share-net',
+			'--cap-drop',
+			'ALL',
+		]);
 		const masks = ['/tmp', '/run', '/ws'].map((path) => at(args, '--tmpfs', path));
 		expect(masks.every((index) => index > 0)).toBe(true);
 		const folder = at(args, '--bind', base.folder);
@@ -27,8 +44,37 @@ describe('the coding agents’ bubblewrap (cliSandbox)', () => {
 		expect(args[dependency - 1]).toBe('--ro-bind');
 		expect(dependency).toBeGreaterThan(folder);
 		expect(args.slice(-2)).toEqual(['--chdir', base.folder]);
-		// The network stays shared: the CLI reaches its API.
-		expect(args.filter((arg) => arg.startsWith('--unshare-'))).toEqual(['--unshare-pid']);
+	});
+
+	it('Codex (its own sandbox is a nested bubblewrap): user namespaces allowed inside, not as root', () => {
+		const args = cliSandboxArgs({ ...base, nestedUserNamespaces: true });
+		expect(args).not.toContain('--disable-userns');
+		expect(args).toEqual(expect.arrayContaining(['--unshare-user', '--cap-drop', 'ALL', '--new-session']));
+		if (process.getuid?.() === 0) expect(at(args, '--uid', nestedUid)).toBeGreaterThan(0);
+		// Setuid bubblewrap without user namespaces: no --unshare-user, still no capabilities.
+		const setuid = cliSandboxArgs({ ...base, strict: false });
+		expect(setuid).not.toContain('--unshare-user');
+		expect(setuid).toEqual(expect.arrayContaining(['--cap-drop', 'ALL']));
+	});
+
+	it('secret files inside a dependency folder are covered after it is bound: files by /dev/null, folders by a tmpfs', () => {
+		const target = base.dependencyMounts[0]!.target;
+		const args = cliSandboxArgs({
+			...base,
+			dependencyMounts: [
+				{
+					...base.dependencyMounts[0]!,
+					masks: [
+						{ target: `${target}/pkg/.env`, folder: false },
+						{ target: `${target}/pkg/.ssh`, folder: true },
+					],
+				},
+			],
+		});
+		const bound = at(args, '--ro-bind', '/ws/node_modules');
+		expect(at(args, '--ro-bind', '/dev/null')).toBeGreaterThan(bound);
+		expect(args[at(args, '--ro-bind', '/dev/null') + 2]).toBe(`${target}/pkg/.env`);
+		expect(at(args, '--tmpfs', `${target}/pkg/.ssh`)).toBeGreaterThan(bound);
 	});
 
 	it('a CLI installed under a masked folder comes back read-only, after the mask; elsewhere it is left alone', () => {
