@@ -31,6 +31,8 @@ export interface RunArgs {
 	readonly maxTokens?: number;
 	/** `--provider-tools`: the run's one decision on provider-side web search and code execution. */
 	readonly providerTools?: ProviderToolsMode;
+	/** `--trust-workspace`: trust the folder's own servers, CLI paths and key hosts for this run. */
+	readonly trustWorkspace?: boolean;
 }
 
 /** `massgen chat`: the run options that hold for every question of the conversation. */
@@ -43,10 +45,20 @@ export type ChatArgs = { readonly kind: 'chat' } & Pick<
 	| 'unsandboxedCommands'
 	| 'continue'
 	| 'providerTools'
+	| 'trustWorkspace'
 >;
+
+/** `massgen trust`: trust the folder's own config parts, forget them, or list trusted folders. */
+export interface TrustArgs {
+	readonly kind: 'trust';
+	readonly action: 'trust' | 'revoke' | 'list';
+	readonly workspace: string;
+	readonly config?: string;
+}
 
 export type CliCommand =
 	| RunArgs
+	| TrustArgs
 	| ChatArgs
 	| { readonly kind: 'runs'; readonly workspace: string; readonly json: boolean }
 	| {
@@ -68,9 +80,10 @@ export class UsageError extends Error {}
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
               [--max-cost USD] [--max-tokens N] [--provider-tools=allow|ask|deny]
-              [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] "QUESTION" [-]
+              [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] "QUESTION" [-]
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
-               [--continue [RUN_ID|SESSION_ID]]
+               [--continue [RUN_ID|SESSION_ID]] [--trust-workspace]
+  massgen trust [--workspace DIR] [--config FILE] | --revoke [--workspace DIR] | --list
   massgen runs [--workspace DIR] [--json]
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
@@ -111,6 +124,11 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
                        final answers, what became of their changes). With a SESSION_ID: that session; with
                        the RUN_ID of an earlier turn: a fork, a new session from that turn.
                        (--continue=ID for an id not in run id form)
+          --trust-workspace  use what the folder's own config (.massgen/config.yaml, or a --config inside
+                       the folder) would run or where it would send your keys (stdio MCP servers,
+                       cli_path, a base_url given your key, \${VAR}s in MCP urls and headers), for this run.
+                       Without it a terminal asks once per folder (remembered until they change);
+                       with no terminal the run is not started
 chat      Ask the team on a terminal, one follow-up after another (each carries the earlier turns).
           At the prompt: a question, or /diff (the last run's changes), /accept (write them),
           /reject, /quit (or Ctrl-D). Ctrl-C stops a run; at the prompt it quits
@@ -123,6 +141,9 @@ show      Print one run: question, attachments, each agent's answer, votes, winn
 revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping your later edits;
           run again, it re-applies. Exit 0 reverted, 1 nothing to revert, 2 conflicts (nothing written)
           --markers    write conflict markers into the conflicting files instead, and revert the rest
+trust     Trust what the folder's own config would run and where it would send your keys (listed),
+          remembered in your config folder until those parts change
+          --revoke     forget the folder       --list   every trusted folder and what was trusted
 validate  Check a config file; prints file:line:col: messages.
 ${initHelp}
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
@@ -155,6 +176,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				yes: { type: 'boolean', short: 'y', default: false },
 				'deny-all': { type: 'boolean', default: false },
 				'unsandboxed-commands': { type: 'boolean', default: false },
+				'trust-workspace': { type: 'boolean', default: false },
+				revoke: { type: 'boolean', default: false },
+				list: { type: 'boolean', default: false },
 				'provider-tools': { type: 'string' },
 				attach: { type: 'string', multiple: true, default: [] },
 				markdown: { type: 'boolean', default: false },
@@ -202,6 +226,24 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			runId: rest[0]!,
 			markers: values.markers ?? false,
 		};
+	}
+	if (command === 'trust') {
+		const wrong = given.find((name) => !['workspace', 'config', 'revoke', 'list'].includes(name));
+		if (wrong !== undefined || diffs.length > 0) {
+			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of trust`);
+		}
+		if (rest.length > 0) throw new UsageError('trust takes no arguments (--workspace DIR names the folder)');
+		if (values.revoke && values.list) throw new UsageError('use either --revoke or --list, not both');
+		const action = values.revoke ? 'revoke' : values.list ? 'list' : 'trust';
+		return {
+			kind: 'trust',
+			action,
+			workspace: values.workspace ?? cwd,
+			...(values.config !== undefined ? { config: resolve(cwd, values.config) } : {}),
+		};
+	}
+	if (values.revoke || values.list) {
+		throw new UsageError(`--${values.revoke ? 'revoke' : 'list'} is an option of trust`);
 	}
 	if (values.markers) throw new UsageError('--markers is an option of revert');
 	if (values.markdown || values.session) {
@@ -254,6 +296,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			timeoutSeconds,
 			approvals,
 			...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
+			...(values['trust-workspace'] ? { trustWorkspace: true } : {}),
 			...(continued ? { continue: continued } : {}),
 			...providerTools,
 		};
@@ -268,6 +311,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		apply: values.apply ?? false,
 		approvals,
 		...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
+		...(values['trust-workspace'] ? { trustWorkspace: true } : {}),
 		attach: (values.attach ?? []).map((path) => resolve(cwd, path)),
 		attachDiff: diffs,
 		...(dashes ? { stdin: question ? 'attachment' : 'question' } : {}),

@@ -10,6 +10,7 @@ import { revertCommand } from './revertCommand.js';
 import { runCommand } from './runCommand.js';
 import { runsCommand } from './runsCommand.js';
 import { showCommand } from './showCommand.js';
+import { trustCommand } from './trustCommand.js';
 import { validateCommand } from './validateCommand.js';
 
 // Every command writes through these: on a terminal no control sequence gets through (terminalStream.ts).
@@ -42,6 +43,8 @@ async function main(): Promise<number> {
 				return await validateCommand(command.file, process.env, stderr);
 			case 'revert':
 				return await revertCommand(command, stderr);
+			case 'trust':
+				return await trustCommand(command, { stderr, env: process.env });
 			case 'init':
 				return await initCommand(command, {
 					stdout,

@@ -13,6 +13,7 @@ import { followUpOf, type FollowUp } from '../core/sessions/followUp.js';
 import { SessionError } from '../core/sessions/historyOf.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { resolveTeam, type ResolvedTeam } from '../core/team/resolveTeam.js';
+import { trustListing } from '../core/trust/workspaceTrust.js';
 import { applyWinner } from './applyWinner.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
@@ -22,6 +23,8 @@ import { confirmEstimate } from './estimatePrompt.js';
 import { cliProviderToolsPolicy } from './providerToolsPrompt.js';
 import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
 import { redactedIo } from './redactedIo.js';
+import { cliWorkspaceTrust } from './trustPrompt.js';
+import { defaultTrustStorePath, FileTrustStore } from './trustStore.js';
 import { shippedConfigsDir } from './shippedFiles.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 
@@ -51,8 +54,24 @@ export async function runCommand(
 	];
 	const team = await loadTeam(root, command.config, io);
 	if (!team) return 1;
-	const display = command.json ? undefined : createDisplay(io.stderr);
 	const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
+	// Before anything starts or any run directory exists: what the folder's own config would run.
+	const workspaceTrust = await cliWorkspaceTrust({
+		root,
+		listing: trustListing({
+			workspaceRoot: root,
+			config: team.config,
+			file: team.file,
+			keys: team.keys,
+			...(team.source ? { locate: (path) => team.source!.locate(path, 'value') } : {}),
+		}),
+		store: new FileTrustStore(defaultTrustStorePath(io.env)),
+		flag: command.trustWorkspace === true,
+		input: interactive ? io.stdin : undefined,
+		output: io.stderr,
+	});
+	if (workspaceTrust === null) return 1;
+	const display = command.json ? undefined : createDisplay(io.stderr);
 	const broker = new ApprovalBroker({ policy: cliApprovalPolicy(command.approvals ?? 'ask', interactive) });
 	const approver =
 		interactive && io.stdin
@@ -85,9 +104,11 @@ export async function runCommand(
 					input: interactive ? io.stdin : undefined,
 					yes: command.approvals === 'yes',
 				}),
+			workspaceTrust,
 			tools: {
 				broker,
-				// The user ran the CLI in this folder with this config: the CLI trusts it.
+				// Workspace Trust's meaning (run_command on): commands run sandboxed in a copy. The
+				// folder's own servers, CLI paths and key hosts are `workspaceTrust`'s.
 				trusted: true,
 				allowUnsandboxedCommands: command.unsandboxedCommands === true,
 				store: new FilePermissionStore(defaultStorePath(io.env), root),

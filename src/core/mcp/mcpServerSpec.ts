@@ -40,14 +40,41 @@ export function normaliseTransport(type: string | undefined, hasUrl: boolean): M
 	return undefined;
 }
 
-/** Whether a server may start in this workspace. */
+/**
+ * Whether a server may start in this workspace under VS Code Workspace Trust (`trusted`): an
+ * untrusted workspace's own servers start no process and get none of the host's environment
+ * (folder trust, `core/trust`, refuses the same servers earlier and also in a trusted one).
+ */
 export function startRefusal(spec: McpServerSpec, trusted: boolean): string | null {
-	if (trusted || spec.type !== 'stdio') return null;
+	if (trusted) return null;
 	const fromWorkspace =
 		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace);
 	if (!fromWorkspace) return null;
 	const where = spec.origin.kind === 'workspace-file' ? spec.origin.file : 'the workspace team config';
-	return `MCP server '${spec.name}' (from ${where}) was not started: the workspace is not trusted, and stdio servers start processes`;
+	if (spec.type === 'stdio') {
+		return `MCP server '${spec.name}' (from ${where}) was not started: the workspace is not trusted, and stdio servers start processes`;
+	}
+	const variables = [spec.url, ...Object.values(spec.headers ?? {})].flatMap(hostVariables);
+	if (variables.length === 0) return null;
+	return `MCP server '${spec.name}' (from ${where}) was not connected: the workspace is not trusted, and its url or headers use ${[...new Set(variables)].join(', ')} from your environment`;
+}
+
+/** Variables that expand to the workspace's own path, not to a value of the user's. */
+const workspacePathVariables = new Set(['workspaceFolder', 'workspaceRoot']);
+
+/**
+ * The host environment variables `${…}` in `text` would read (`${VAR}`, `${env:VAR}`, and
+ * `${userHome}` as `HOME`); the workspace's path and `${input:…}` (never answered) are not.
+ */
+export function hostVariables(text: string | undefined): string[] {
+	if (text === undefined) return [];
+	const names: string[] = [];
+	for (const match of text.matchAll(/\$\{([^}]+)\}/g)) {
+		const name = match[1]!.trim();
+		if (workspacePathVariables.has(name) || name.startsWith('input:')) continue;
+		names.push(name === 'userHome' ? 'HOME' : name.replace(/^env:/, ''));
+	}
+	return names;
 }
 
 export interface ExpandContext {

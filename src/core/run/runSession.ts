@@ -22,6 +22,8 @@ import { loadPriceTable, priceFor } from '../providers/pricing.js';
 import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';
+import { trustGate } from '../trust/trustGate.js';
+import { trustListing, type WorkspaceTrust } from '../trust/workspaceTrust.js';
 import { AuditLedger } from '../permissions/auditLedger.js';
 import { createModel as createSdkModel } from '../providers/createModel.js';
 import {
@@ -81,6 +83,13 @@ export interface RunSessionOptions {
 	readonly ripgrep?: string;
 	/** MCP servers, `run_command` and the permission engine (architecture §11); omitted = workspace tools only. */
 	readonly tools?: RunToolInputs;
+	/**
+	 * Folder trust: the user's decision on the workspace's own executable and secret-bearing parts
+	 * (`listWorkspaceTrust` lists them; `core/trust`). Omitted or not covering the run's listing:
+	 * each part is refused with a reason naming it (no stdio server started, no host variable
+	 * expanded, no agent with a workspace `cli_path` or key host). Nothing to list: not needed.
+	 */
+	readonly workspaceTrust?: WorkspaceTrust;
 	/** The user's run-budget caps; the config's `permissions.max_cost_usd` counts too (the lower wins). */
 	readonly budget?: UserBudget;
 	/**
@@ -123,17 +132,27 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const policy = options.providerTools ?? { mode: 'ask', source: 'massgen.providerTools' };
 	const verdict = toolAgents.length ? await decideProviderTools(policy, toolAgents) : undefined;
 	const make = options.createModel ?? createSdkModel;
+	// Read first: the trust listing covers them, and what their `${VAR}`s expand to is secret too
+	// (the redactor must know it before any output).
+	const workspaceMcp = options.tools?.readWorkspaceServers ? await readWorkspaceMcpServers(root) : undefined;
+	const listing = trustListing({
+		workspaceRoot: root,
+		config,
+		file: options.team.file,
+		keys: options.keys,
+		...(workspaceMcp ? { workspaceServers: workspaceMcp.servers } : {}),
+	});
+	const gate = trustGate(listing, options.workspaceTrust);
 	const { agents, secrets } = buildAgents(config, {
 		keys: options.keys,
 		priceOf,
+		refuse: (agentId) => gate.agentRefusal(agentId),
 		createModel: (settings, opts) => {
 			const model = make(settings, opts);
 			if (!settings.providerTools || verdict?.allowed !== false) return model;
 			return withoutProviderTools(model, `provider tools left out (${verdict.reason})`);
 		},
 	});
-	// Read first: what their `${VAR}`s expand to is secret too, and the redactor must know it before any output.
-	const workspaceMcp = options.tools?.readWorkspaceServers ? await readWorkspaceMcpServers(root) : undefined;
 	const { env } = options.keys;
 	const expand = { env, workspaceFolder: root, userHome: env['HOME'] ?? env['USERPROFILE'] };
 	const redactor = new Redactor([
@@ -166,7 +185,16 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		parentRunId: options.session?.parentRunId ?? null,
 	};
 	try {
-		const context = { ...options.team, root, env, runDir: log.runDir, redactor, secretFiles, workspaceMcp };
+		const context = {
+			...options.team,
+			root,
+			env,
+			runDir: log.runDir,
+			redactor,
+			secretFiles,
+			workspaceMcp,
+			gate,
+		};
 		const tools = options.tools && runTools(options.tools, { ...context, ripgrep: workspace.ripgrep });
 		const orchestrator = new Orchestrator({
 			runId,

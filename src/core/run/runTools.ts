@@ -2,18 +2,25 @@ import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { MassGenConfig } from '../config/schema.js';
 import { toRunToolSettings } from '../config/toSettings.js';
 import { isWorkspaceFile } from '../config/workspaceFile.js';
+import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { WorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
 import type { PermissionStore } from '../permissions/permissionEngine.js';
 import type { RuleLists } from '../permissions/rules.js';
 import type { Redactor } from '../secrets/redactor.js';
 import { createRunTools } from '../tools/guardedRunTools.js';
+import type { TrustGate } from '../trust/trustGate.js';
 import type { SecretPaths } from '../workspace/secretPaths.js';
 
 /** What a shell adds to the team config's tools: trust, its rules and settings, the broker and the grants store. */
 export interface RunToolInputs {
 	/** Where approval requests wait (the panel's cards and notifications, the CLI's prompt or policy). */
 	readonly broker: ApprovalBroker;
-	/** Workspace Trust (the CLI trusts the folder it was run in). */
+	/**
+	 * VS Code Workspace Trust: false turns `run_command` off and keeps workspace stdio servers from
+	 * starting. The CLI passes true (its commands run sandboxed in a copy); folder trust for the
+	 * workspace's own servers, CLI paths and key hosts is `RunSessionOptions.workspaceTrust`, which
+	 * applies on top of this in both shells.
+	 */
 	readonly trusted: boolean;
 	/** Rules the shell adds (`massgen.permissions.allow|ask|deny`). */
 	readonly rules?: RuleLists;
@@ -44,6 +51,8 @@ export interface RunToolsContext {
 	readonly workspaceMcp: WorkspaceMcpServers | undefined;
 	/** The run's ripgrep (the scratch lists the workspace with it). */
 	readonly ripgrep: string | undefined;
+	/** Folder trust: workspace servers it refuses are left out, each with a notice. */
+	readonly gate: TrustGate;
 }
 
 /** The run's `RunOptions.tools`, as `createRunTools` documents it. */
@@ -53,9 +62,22 @@ export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
 	const settings = toRunToolSettings(context.config, { configFromWorkspace });
 	const onNotice = (message: string) => inputs.onNotice(redactor.text(message));
 	for (const notice of workspaceMcp?.notices ?? []) onNotice(notice);
+	// Refused before the hub sees them: nothing of theirs is expanded, started or connected.
+	const admitted = (spec: McpServerSpec): boolean => {
+		const refusal = context.gate.serverRefusal(spec);
+		if (refusal !== undefined) onNotice(refusal);
+		return refusal === undefined;
+	};
+	const agents = new Map(
+		[...settings.agents].map(([id, agent]) => [
+			id,
+			{ ...agent, mcpServers: agent.mcpServers.filter(admitted) },
+		]),
+	);
+	const workspaceServers = workspaceMcp?.servers.filter(admitted);
 	return createRunTools({
 		workspaceRoot: root,
-		agents: settings.agents,
+		agents,
 		permissions: {
 			...settings.permissions,
 			...(inputs.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: inputs.approvalTimeoutMs }),
@@ -66,7 +88,7 @@ export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
 		configFromWorkspace,
 		...(inputs.rules ? { settingsRules: inputs.rules } : {}),
 		...(inputs.store ? { store: inputs.store } : {}),
-		...(workspaceMcp ? { workspaceServers: workspaceMcp.servers } : {}),
+		...(workspaceServers ? { workspaceServers } : {}),
 		runDir: context.runDir,
 		env: context.env,
 		secrets: redactor.needles,

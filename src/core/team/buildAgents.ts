@@ -9,6 +9,7 @@ import type { ChatModel } from '../providers/model.js';
 import { configSecrets } from '../config/redact.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { environmentSecrets } from '../secrets/runSecrets.js';
+import { refusedAgentModel } from '../trust/refusedAgent.js';
 import { teamAvailability } from './teamAvailability.js';
 
 export interface TeamSources {
@@ -17,6 +18,12 @@ export interface TeamSources {
 	readonly priceOf?: (provider: string, model: string) => ModelPrice | undefined;
 	/** Overrides model creation (the extension adds `vscode_lm`). */
 	readonly createModel?: (settings: BackendSettings, options: CreateModelOptions) => ChatModel;
+	/**
+	 * Folder trust (`TrustGate.agentRefusal`): a reason when the agent's workspace parts (its
+	 * `cli_path`, a host the workspace chose for its key) are refused. Such an agent gets no key
+	 * and no model: its first call fails with the reason.
+	 */
+	readonly refuse?: (agentId: string) => string | undefined;
 }
 
 export interface BuiltTeam {
@@ -42,9 +49,21 @@ export function buildAgents(config: MassGenConfig, sources: TeamSources): BuiltT
 	const expandContext = { env, workspaceFolder: '', userHome: env['HOME'] ?? env['USERPROFILE'] };
 	const make = sources.createModel ?? createSdkModel;
 	const agents = config.agents.map((agent): AgentSpec => {
+		for (const server of agent.backend.mcp_servers ?? []) secrets.push(...specSecrets(server, expandContext));
+		const refusal = sources.refuse?.(agent.id);
+		if (refusal !== undefined) {
+			// Nothing resolved for it: no key looked up, no CLI path handed on.
+			const settings = toBackendSettings(agent);
+			return {
+				id: agent.id,
+				model: refusedAgentModel(agent.backend.type, agent.backend.model ?? '', refusal),
+				systemMessage: agent.system_message,
+				temperature: settings.temperature,
+				maxOutputTokens: settings.maxTokens,
+			};
+		}
 		const key = resolveApiKey(agent.backend, sources.keys);
 		if (key.key) secrets.push(key.key);
-		for (const server of agent.backend.mcp_servers ?? []) secrets.push(...specSecrets(server, expandContext));
 		const settings = toBackendSettings(agent, key.key, resolveBaseUrl(agent.backend, sources.keys));
 		const model = make(settings, { keyVariable: key.variables[0], env });
 		return {

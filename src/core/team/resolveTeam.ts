@@ -1,7 +1,7 @@
 import { type ApiKeySources, checkApiKeys } from '../config/apiKeys.js';
 import { type ConfigIssue, hasErrors } from '../config/configIssue.js';
 import type { DroppedAgent } from '../config/defaultTeam.js';
-import { type ConfigLoadResult, loadConfigFile } from '../config/loadConfig.js';
+import { type ConfigLoadResult, type ConfigSource, loadConfigFile } from '../config/loadConfig.js';
 import type { AgentConfig, MassGenConfig } from '../config/schema.js';
 import { selectDefaultTeam } from './buildAgents.js';
 
@@ -44,6 +44,8 @@ export interface ResolvedTeam<Kind extends string = string> {
 	readonly issues: readonly ConfigIssue[];
 	/** Agents of a default team that were left out, with the reason. */
 	readonly dropped: readonly DroppedAgent[];
+	/** Where the config's nodes are (a config file's team; the default team has none): for the trust listing. */
+	readonly source?: ConfigSource;
 }
 
 /** `vscode-lm`: a host model the config names is unavailable. */
@@ -80,7 +82,14 @@ export async function resolveTeam<Kind extends string>(
 	if (hasErrors(hostIssues)) return failure('vscode-lm', inputs, issues);
 	return {
 		ok: true,
-		team: { config: loaded.config, file: inputs.file, kind: inputs.kind, issues, dropped: [] },
+		team: {
+			config: loaded.config,
+			file: inputs.file,
+			kind: inputs.kind,
+			issues,
+			dropped: [],
+			...(loaded.source ? { source: loaded.source } : {}),
+		},
 	};
 }
 

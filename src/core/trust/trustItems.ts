@@ -1,0 +1,255 @@
+/**
+ * Folder trust: what in a run's inputs a cloned repository could use to run a program on the host
+ * or send the user's keys and environment to a host of its choosing. Only parts the workspace
+ * wrote count: a team config inside the workspace (by path or real path, `isWorkspaceFile`), the
+ * workspace's MCP files (`.vscode/mcp.json`, `.mcp.json`) and its `.env` where it names an
+ * endpoint. The user's own config (outside the workspace, the shipped ones) is trusted as it is.
+ * Both shells list these items for the user (the CLI's prompt, the editor's consent modal) and
+ * pass the answer to `runSession` as a `WorkspaceTrust`, which enforces it (`trustGate.ts`).
+ */
+import { relative } from 'node:path';
+import { resolveApiKey, type ApiKeySources } from '../config/apiKeys.js';
+import { baseUrlVariables } from '../config/baseUrlVariables.js';
+import type { AgentConfig, MassGenConfig } from '../config/schema.js';
+import { isWorkspaceFile } from '../config/workspaceFile.js';
+import { hostVariables, type McpServerSpec } from '../mcp/mcpServerSpec.js';
+import { presetFor } from '../providers/presets.js';
+import { isInside } from '../util/paths.js';
+
+/**
+ * One part of the workspace's inputs that needs the user's trust.
+ * - `stdio-server`: an MCP server the run would start as a process on the host;
+ * - `cli-path`: a coding agent's CLI executable named by the workspace;
+ * - `key-to-host`: an agent whose key (from the environment, `.env`, secret storage or the
+ *   coding agent's own login) would go to a host the workspace chose;
+ * - `host-environment`: an MCP server whose `url`/`headers` expand variables of the host
+ *   environment (`${VAR}`, `${env:VAR}`), sending their values to its host.
+ */
+export type TrustItemKind = 'stdio-server' | 'cli-path' | 'key-to-host' | 'host-environment';
+
+export interface TrustItem {
+	readonly kind: TrustItemKind;
+	/** The file that defines it: relative to the workspace when inside it, else absolute. */
+	readonly file: string;
+	/** 1-based position in `file` where known (the team config's YAML). */
+	readonly line?: number;
+	readonly col?: number;
+	/** Whose part it is: `agent 'a1'`, `MCP server 'helper'`. */
+	readonly subject: string;
+	/**
+	 * The part itself, in one line, exactly as it would be used (the command and its arguments, the
+	 * executable, `OPENAI_API_KEY (environment) → http://host/v1`). Raw text from the repository:
+	 * show it through `visibleText` (control characters could hide the rest of the line).
+	 */
+	readonly detail: string;
+	/** What the item's hash covers: the parts as data (a changed command is a new item). */
+	readonly parts: Readonly<Record<string, unknown>>;
+}
+
+/** Where a key or endpoint was found, for the listing (the hash ignores it). */
+export type KeySource = 'environment' | '.env' | 'secret storage' | 'login';
+
+/** Whether a server was defined by the workspace (its team config or MCP files). */
+export function isWorkspaceServer(spec: McpServerSpec): boolean {
+	return (
+		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace)
+	);
+}
+
+/**
+ * What a server needs trust for, whatever file defined it (the caller asks only for workspace
+ * servers): a stdio server starts a process; an HTTP server with host variables in its url or
+ * headers sends their values. Null: nothing (an HTTP server with literal url and headers).
+ */
+export function serverTrustNeed(
+	spec: McpServerSpec,
+): { kind: 'stdio-server' | 'host-environment'; detail: string; parts: Record<string, unknown> } | null {
+	if (spec.type === 'stdio') {
+		const argv = [spec.command ?? '', ...(spec.args ?? [])];
+		const env = Object.entries(spec.env ?? {}).map(([name, value]) => `${name}=${value}`);
+		const cwd = spec.cwd === undefined ? '' : ` (in ${spec.cwd})`;
+		return {
+			kind: 'stdio-server',
+			detail: `runs ${[...env, ...argv.map(shellWord)].join(' ')}${cwd}`,
+			parts: { command: spec.command, args: spec.args ?? [], env: spec.env ?? {}, cwd: spec.cwd ?? null },
+		};
+	}
+	const headers = Object.entries(spec.headers ?? {});
+	const variables = [
+		...new Set([...hostVariables(spec.url), ...headers.flatMap(([, value]) => hostVariables(value))]),
+	];
+	if (variables.length === 0) return null;
+	return {
+		kind: 'host-environment',
+		detail: `sends ${variables.join(', ')} from your environment to ${spec.url ?? '?'}`,
+		parts: { url: spec.url, headers: Object.fromEntries(headers), variables },
+	};
+}
+
+export interface TrustListingInputs {
+	readonly workspaceRoot: string;
+	/** The run's team config and the file it came from. */
+	readonly config: MassGenConfig;
+	readonly file: string;
+	readonly keys: ApiKeySources;
+	/** The workspace MCP files' servers, when the run reads them. */
+	readonly workspaceServers?: readonly McpServerSpec[];
+	/** Positions in the team config, where the caller loaded it with them (`ConfigSource.locate`). */
+	readonly locate?: (path: readonly (string | number)[]) => { line: number; col: number };
+}
+
+/**
+ * Every item of the run's inputs that needs the user's trust, in a stable order (config agents
+ * in order, then the workspace MCP files' servers). Empty when the config is the user's own and
+ * the workspace names no endpoint and no server with host variables.
+ */
+export function trustItems(inputs: TrustListingInputs): TrustItem[] {
+	const root = inputs.workspaceRoot;
+	const fromWorkspace = isWorkspaceFile(root, inputs.file);
+	const configFile = displayPath(root, inputs.file);
+	const items: TrustItem[] = [];
+	inputs.config.agents.forEach((agent, index) => {
+		const at = (path: (string | number)[]) => {
+			const position = inputs.locate?.(['agents', index, 'backend', ...path]);
+			return position ? { line: position.line, col: position.col } : {};
+		};
+		const subject = `agent '${agent.id}'`;
+		if (fromWorkspace) {
+			const cliPath = agent.backend.coding_agent?.cli_path;
+			if (cliPath !== undefined) {
+				items.push({
+					kind: 'cli-path',
+					file: configFile,
+					...at(['cli_path']),
+					subject,
+					detail: `runs ${shellWord(cliPath)} as its ${agent.backend.type} CLI`,
+					parts: { agent: agent.id, type: agent.backend.type, cliPath },
+				});
+			}
+			(agent.backend.mcp_servers ?? []).forEach((server, serverIndex) => {
+				const need = serverTrustNeed({
+					...server,
+					origin: { kind: 'config', fromWorkspace },
+				} as McpServerSpec);
+				if (need === null) return;
+				items.push({
+					kind: need.kind,
+					file: configFile,
+					...at(['mcp_servers', serverIndex]),
+					subject: `MCP server '${server.name}' of ${subject}`,
+					detail: need.detail,
+					parts: { agent: agent.id, server: server.name, ...need.parts },
+				});
+			});
+		}
+		const key = keyToHost(agent, inputs.keys, fromWorkspace);
+		if (key) {
+			items.push({
+				kind: 'key-to-host',
+				file: key.from === '.env' ? '.env' : configFile,
+				...(key.from === '.env' ? {} : at(['base_url'])),
+				subject,
+				detail: `sends ${key.what} to ${key.host}`,
+				parts: { agent: agent.id, type: agent.backend.type, host: key.host, variables: key.variables },
+			});
+		}
+	});
+	for (const spec of inputs.workspaceServers ?? []) {
+		const need = serverTrustNeed(spec);
+		if (need === null) continue;
+		const file = spec.origin.kind === 'workspace-file' ? spec.origin.file : configFile;
+		items.push({
+			kind: need.kind,
+			file,
+			subject: `MCP server '${spec.name}'`,
+			detail: need.detail,
+			parts: { server: spec.name, ...need.parts },
+		});
+	}
+	return items;
+}
+
+interface KeyToHost {
+	readonly host: string;
+	/** Where the host came from: the team config, or the workspace's `.env` (an endpoint variable). */
+	readonly from: 'config' | '.env';
+	readonly variables: string[];
+	/** `OPENAI_API_KEY (environment)`, `your Claude Code login`. */
+	readonly what: string;
+}
+
+/**
+ * Where an agent's key would go when the workspace chose the host: a `base_url` in a workspace
+ * config other than the provider's own, or (any config) an endpoint variable only the workspace's
+ * `.env` sets (`AZURE_OPENAI_ENDPOINT`). Only keys the workspace did not write count: its
+ * config's own `api_key` is the repository's key, sent where the repository says.
+ */
+export function keyToHost(
+	agent: AgentConfig,
+	keys: ApiKeySources,
+	fromWorkspace: boolean,
+): KeyToHost | undefined {
+	const backend = agent.backend;
+	if (backend.api_key !== undefined) return undefined;
+	const chosen = chosenHost(backend, keys, fromWorkspace);
+	if (chosen === undefined) return undefined;
+	const coding = codingAgentKey[backend.type];
+	if (coding !== undefined) {
+		// Without a key in the environment the CLI uses its own login, which it sends there too.
+		const fromEnv = keys.env[coding.variable]?.trim();
+		const what = fromEnv ? `${coding.variable} (environment)` : `your ${coding.login} login`;
+		return { ...chosen, variables: [coding.variable], what };
+	}
+	const resolved = resolveApiKey(backend, keys);
+	const from = resolved.source;
+	if (resolved.key === undefined || from === 'config' || from === 'none') return undefined;
+	const variable = resolved.variables.find((name) => sourceValues(keys, from)?.[name]?.trim());
+	const source: KeySource = from === 'env' ? 'environment' : from === 'dotenv' ? '.env' : 'secret storage';
+	return {
+		...chosen,
+		variables: resolved.variables,
+		what: `${variable ?? resolved.variables[0]} (${source})`,
+	};
+}
+
+/** Coding agents read their key themselves (or use their login): the variable they read. */
+const codingAgentKey: Readonly<Record<string, { variable: string; login: string; host: string }>> = {
+	claude_code: { variable: 'ANTHROPIC_API_KEY', login: 'Claude Code', host: 'https://api.anthropic.com' },
+	codex: { variable: 'OPENAI_API_KEY', login: 'Codex', host: 'https://api.openai.com/v1' },
+};
+
+function chosenHost(
+	backend: AgentConfig['backend'],
+	keys: ApiKeySources,
+	fromWorkspace: boolean,
+): Pick<KeyToHost, 'host' | 'from'> | undefined {
+	if (backend.base_url !== undefined) {
+		if (!fromWorkspace) return undefined;
+		const own = codingAgentKey[backend.type]?.host ?? presetFor(backend.type)?.baseUrl;
+		if (own !== undefined && sameUrl(own, backend.base_url)) return undefined;
+		return { host: backend.base_url, from: 'config' };
+	}
+	const variable = Object.hasOwn(baseUrlVariables, backend.type) ? baseUrlVariables[backend.type] : undefined;
+	if (variable === undefined) return undefined;
+	// The user's own settings win over the workspace's `.env` (`resolveBaseUrl`'s order).
+	if (keys.secrets?.[variable]?.trim() || keys.env[variable]?.trim()) return undefined;
+	const url = keys.dotenv?.[variable]?.trim();
+	return url ? { host: url, from: '.env' } : undefined;
+}
+
+function sourceValues(keys: ApiKeySources, source: 'secrets' | 'env' | 'dotenv') {
+	return source === 'secrets' ? keys.secrets : source === 'env' ? keys.env : keys.dotenv;
+}
+
+function sameUrl(a: string, b: string): boolean {
+	return a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
+}
+
+function displayPath(root: string, file: string): string {
+	return isInside(root, file) ? relative(root, file) : file;
+}
+
+/** A word as a POSIX shell would need it quoted, so the listing shows where arguments split. */
+function shellWord(word: string): string {
+	return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
