@@ -4,6 +4,8 @@
  */
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
+import { WorkspaceLockedError } from '../core/workspace/workspaceLock.js';
+import { lockWaitNotice } from './lockWaitNotice.js';
 
 /** True when every change was written; the reasons go to `stderr` otherwise. */
 export async function applyWinner(
@@ -12,11 +14,19 @@ export async function applyWinner(
 	stderr: NodeJS.WritableStream,
 ): Promise<boolean> {
 	const { result, runDir, workspace } = outcome;
-	const applied = await applyChangeSet(root, result.runId, result.changes, {
-		protectedPaths: workspace.protectedPaths,
-		secrets: workspace.secretPaths,
-		record: { runDir, by: 'cli' },
-	});
+	let applied;
+	try {
+		applied = await applyChangeSet(root, result.runId, result.changes, {
+			protectedPaths: workspace.protectedPaths,
+			secrets: workspace.secretPaths,
+			record: { runDir, by: 'cli' },
+			lock: { tool: 'massgen --apply', onWait: lockWaitNotice(stderr) },
+		});
+	} catch (error) {
+		if (!(error instanceof WorkspaceLockedError)) throw error;
+		stderr.write(`massgen: nothing was written: ${error.message}\n`);
+		return false;
+	}
 	if (applied.conflicts.length > 0) {
 		for (const conflict of applied.conflicts) {
 			stderr.write(`not applied: ${conflict.path}: ${conflict.reason}\n`);

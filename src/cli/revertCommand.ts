@@ -7,6 +7,8 @@ import { runsDir } from '../core/logs/runLog.js';
 import { pathExists } from '../core/util/pathExists.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';
 import { secretPaths } from '../core/workspace/secretPaths.js';
+import { WorkspaceLockedError } from '../core/workspace/workspaceLock.js';
+import { lockWaitNotice } from './lockWaitNotice.js';
 
 export interface RevertCommand {
 	readonly kind: 'revert';
@@ -34,13 +36,21 @@ export async function revertCommand(command: RevertCommand, stderr: NodeJS.Writa
 		return 1;
 	}
 	const policy = await writePolicy(root, runDir, recordedProtectedPaths(entries));
-	const result = await revertRunOnDisk(policy.root, runDir, {
-		runId,
-		by: 'cli',
-		markers: command.markers,
-		protectedPaths: policy.protectedPaths,
-		secrets: policy.secretPaths,
-	});
+	let result;
+	try {
+		result = await revertRunOnDisk(policy.root, runDir, {
+			runId,
+			by: 'cli',
+			markers: command.markers,
+			protectedPaths: policy.protectedPaths,
+			secrets: policy.secretPaths,
+			lock: { tool: 'massgen revert', onWait: lockWaitNotice(stderr) },
+		});
+	} catch (error) {
+		if (!(error instanceof WorkspaceLockedError)) throw error;
+		stderr.write(`massgen: nothing was written: ${error.message}\n`);
+		return 2;
+	}
 	if (result.status === 'conflicts') {
 		for (const conflict of result.conflicts) {
 			stderr.write(`not reverted: ${conflict.path}: ${conflict.reason}\n`);

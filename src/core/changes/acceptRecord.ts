@@ -6,7 +6,8 @@
  * "before" would put `[redacted]` into the user's file). Secret paths are never accepted, so only
  * ordinary workspace files are stored; the file is created 0600.
  */
-import { chmod, open, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultMaxFileBytes } from '../workspace/runSnapshot.js';
@@ -101,8 +102,9 @@ export function recordFile(
 }
 
 /**
- * Appends one entry as one line. A line torn by a crash mid-append is closed off first, so the
- * new entry never glues onto it. The file is 0600 whether it is new or not.
+ * Appends one entry as one line, never rewriting what is there (writers hold the workspace lock, so
+ * entries do not interleave). A line torn by a crash mid-append is closed off first, so the new
+ * entry never glues onto it. The file is 0600 whether it is new or not.
  */
 export async function appendChangeLog(
 	runDir: string,
@@ -110,8 +112,11 @@ export async function appendChangeLog(
 	now: Date = new Date(),
 ): Promise<void> {
 	const path = join(runDir, changeLogFileName);
-	const handle = await open(path, 'a+', 0o600);
+	// Never through a link: a repository can ship `.massgen/runs/<id>/changes-log.jsonl` pointing anywhere.
+	const handle = await open(path, appendFlags, 0o600);
 	try {
+		if (!(await handle.stat()).isFile()) throw new Error(`refused to append to ${path}: not a regular file`);
+		await handle.chmod(0o600);
 		const { size } = await handle.stat();
 		let torn = false;
 		if (size > 0) {
@@ -120,12 +125,18 @@ export async function appendChangeLog(
 			torn = last[0] !== 0x0a;
 		}
 		const line = JSON.stringify({ ...entry, at: now.toISOString() });
-		await handle.appendFile(`${torn ? '\n' : ''}${line}\n`, 'utf8');
+		// Appended whole (O_APPEND; one write for any line a file system takes at once): a crash tears only its end.
+		const data = Buffer.from(`${torn ? '\n' : ''}${line}\n`, 'utf8');
+		for (let at = 0; at < data.length;) {
+			at += (await handle.write(data, at, data.length - at, null)).bytesWritten;
+		}
+		await handle.sync();
 	} finally {
 		await handle.close();
 	}
-	await chmod(path, 0o600);
 }
+
+const appendFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 /** Every readable entry in order; no file = no entries. Torn or malformed lines are skipped. */
 export async function readChangeLog(runDir: string): Promise<ChangeLogEntry[]> {

@@ -4,6 +4,7 @@ import { type ApplyOptions, applyChanges, writeRefusal } from '../workspace/appl
 import { readOrNull } from '../util/paths.js';
 import { sha256 } from '../workspace/sha256.js';
 import type { FileChange } from '../workspace/types.js';
+import { type LockOptions, withWorkspaceLock } from '../workspace/workspaceLock.js';
 import { appendChangeLog, type ChangeActor, recordFile } from './acceptRecord.js';
 import { allHunkIds, buildReviewChangeSet, targetOf } from './changeSet.js';
 import { planFile, type FilePlan } from './planFile.js';
@@ -11,6 +12,8 @@ import { planFile, type FilePlan } from './planFile.js';
 export interface ApplySetOptions extends Pick<ApplyOptions, 'protectedPaths' | 'secrets'> {
 	/** Where the accept is recorded (the run directory's `changes-log.jsonl`), so it can be reverted. */
 	readonly record?: { readonly runDir: string; readonly by: ChangeActor };
+	/** The workspace lock held from reading the files to recording the accept (default: `massgen apply`, the user's lock folder). */
+	readonly lock?: LockOptions;
 }
 
 export interface ApplySetResult {
@@ -28,13 +31,26 @@ export interface ApplySetResult {
  * (the run snapshot's), so whatever the user changed since is merged or reported, never
  * reverted; if any file conflicts or is refused, nothing is written; otherwise all files are
  * written through `applyChanges`, which checks each file still holds what it was planned against
- * and re-resolves every path as it writes.
+ * and re-resolves every path as it writes. The whole of it holds the workspace lock.
  */
 export async function applyChangeSet(
 	root: string,
 	runId: string,
 	changes: readonly FileChange[],
 	options: ApplySetOptions = {},
+): Promise<ApplySetResult> {
+	// Planned and written under one lock: a concurrent apply (another CLI, the editor's Accept) plans
+	// against what this one wrote, so it merges with it or conflicts, and never overwrites it.
+	return withWorkspaceLock(root, options.lock ?? { tool: 'massgen apply' }, () =>
+		applyLocked(root, runId, changes, options),
+	);
+}
+
+async function applyLocked(
+	root: string,
+	runId: string,
+	changes: readonly FileChange[],
+	options: ApplySetOptions,
 ): Promise<ApplySetResult> {
 	const set = buildReviewChangeSet({ runId, winner: null, changes });
 	const plans: FilePlan[] = [];

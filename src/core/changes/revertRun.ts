@@ -12,6 +12,7 @@ import { readOrNull } from '../util/paths.js';
 import { type ApplyConflict, type ApplyOptions, applyChanges } from '../workspace/applyChanges.js';
 import { sha256 } from '../workspace/sha256.js';
 import type { FileChange } from '../workspace/types.js';
+import { type LockOptions, withWorkspaceLock } from '../workspace/workspaceLock.js';
 import {
 	acceptedFiles,
 	appendChangeLog,
@@ -95,6 +96,8 @@ export interface RevertApplyOptions extends Pick<ApplyOptions, 'protectedPaths' 
 	readonly by: ChangeActor;
 	/** Write conflicts with markers (a deleted file recreated, a file the user edited kept) instead of stopping. */
 	readonly markers?: boolean;
+	/** The workspace lock held from reading the record to recording the revert (default: `massgen revert`). */
+	readonly lock?: LockOptions;
 }
 
 export interface RevertResult {
@@ -115,9 +118,21 @@ export interface RevertResult {
 /**
  * The CLI's revert: plans every file against the disk, and with a conflict (and no `markers`)
  * writes nothing; otherwise writes through `applyChanges` (each file re-checked against what it
- * was planned on, every path re-resolved) and records a `revert` entry of what it wrote.
+ * was planned on, every path re-resolved) and records a `revert` entry of what it wrote, all under
+ * the workspace lock.
  */
 export async function revertRunOnDisk(
+	root: string,
+	runDir: string,
+	options: RevertApplyOptions,
+): Promise<RevertResult> {
+	// The record is read under the lock too: an accept or revert landing meanwhile is part of the plan.
+	return withWorkspaceLock(root, options.lock ?? { tool: 'massgen revert' }, () =>
+		revertLocked(root, runDir, options),
+	);
+}
+
+async function revertLocked(
 	root: string,
 	runDir: string,
 	options: RevertApplyOptions,

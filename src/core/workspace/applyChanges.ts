@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readFile, realpath, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { atomicWrite, NotARegularFileError } from '../util/atomicWrite.js';
 import { normaliseRelative, policyRefusal, rootPath } from './pathPolicy.js';
 import type { SecretPaths } from './secretPaths.js';
 import { sha256 } from './sha256.js';
@@ -30,10 +30,13 @@ export interface ApplyOptions {
  * sha256 must equal `baseHash`; added files must not exist yet) and on any conflict nothing is
  * written. Each path is resolved again right before its write (realpath of every parent), so a
  * symlink the user's tree gained after the run cannot redirect a write into `.git/`, a secret or
- * protected path, or out of the workspace; one that appears between the checks and a write stops
- * the rest (what was written before is listed in `applied`). Used by the CLI's --apply
- * (`applyChangeSet`); the editor's Accept writes through a WorkspaceEdit and uses `writeRefusal`
- * (architecture §4).
+ * protected path, or out of the workspace, and each file's text is checked again just before it
+ * is replaced (a save by another program meanwhile); a link or a change found then stops the rest
+ * (what was written before is listed in `applied`). Every write is atomic (`atomicWrite`: a
+ * reader sees the old file or the new one, mode kept). Callers hold the workspace lock
+ * (`withWorkspaceLock`) from planning to here, so MassGen's own writers never interleave. Used by
+ * the CLI's --apply (`applyChangeSet`) and revert; the editor's Accept writes through a
+ * WorkspaceEdit and uses `writeRefusal` (architecture §4).
  */
 export async function applyChanges(
 	root: string,
@@ -50,7 +53,7 @@ export async function applyChanges(
 
 	const applied: string[] = [];
 	for (const change of changes) {
-		const refusal = await writeRefusal(realRoot, change.path, options);
+		const refusal = await conflictOf(realRoot, change, options);
 		if (refusal !== null) return { applied, conflicts: [{ path: change.path, reason: refusal }] };
 		const target = join(realRoot, change.path);
 		if (change.content === null) {
@@ -58,7 +61,15 @@ export async function applyChanges(
 			await removeEmptyParents(realRoot, dirname(target));
 		} else {
 			await mkdir(dirname(target), { recursive: true });
-			await writeNoFollow(target, change.content);
+			try {
+				// `create` for an added file: one that appeared since the check is never clobbered.
+				await atomicWrite(target, change.content, { flag: change.kind === 'add' ? 'create' : 'replace' });
+			} catch (error) {
+				const code = (error as NodeJS.ErrnoException).code;
+				if (!(error instanceof NotARegularFileError) && code !== 'EEXIST') throw error;
+				const reason = code === 'EEXIST' ? `'${change.path}' already exists` : (error as Error).message;
+				return { applied, conflicts: [{ path: change.path, reason }] };
+			}
 		}
 		applied.push(change.path);
 	}
@@ -134,17 +145,6 @@ async function realLanding(root: string, rel: string): Promise<string | 'outside
 			return 'outside';
 		}
 		return inside.split(sep).join('/');
-	}
-}
-
-/** Writes a file, refusing (ELOOP) if its last component became a symlink after the checks. */
-async function writeNoFollow(target: string, content: string): Promise<void> {
-	const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
-	const handle = await open(target, flags, 0o666);
-	try {
-		await handle.writeFile(content, 'utf8');
-	} finally {
-		await handle.close();
 	}
 }
 
