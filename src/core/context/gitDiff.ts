@@ -3,8 +3,8 @@
  * without a shell. Files under the secret-path policy are left out by name before any hunk is
  * read, so a changed `.env` never reaches a prompt.
  */
-import { execFile } from 'node:child_process';
 import { AttachmentError, type DiffSource } from './attachment.js';
+import { foreignGitDir, hostGitEnv, runGit } from './hostGit.js';
 
 /** A diff larger than this is not read at all (the context caps cut far below it anyway). */
 const maxDiffBuffer = 64 * 1024 * 1024;
@@ -26,8 +26,25 @@ export async function gitDiff(
 	refusal: (path: string) => string | null,
 	signal?: AbortSignal,
 ): Promise<GitDiff> {
-	const base = ['diff', ...(source === 'staged' ? ['--cached'] : []), '--no-renames', '--relative'];
-	const names = (await git(root, [...base, '--name-only', '-z'], signal)).split('\0').filter(Boolean);
+	// The repository may be someone else's: git runs with nothing its config could start (hostGit.ts).
+	const env = await hostGitEnv(root, signal);
+	const [top, gitDir] = (await git(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir'], env, signal))
+		.trim()
+		.split('\n');
+	const foreign = await foreignGitDir(root, top!, gitDir!);
+	if (foreign) throw new AttachmentError(`cannot attach the git diff: the repository is refused: ${foreign}`);
+	const base = [
+		'diff',
+		...(source === 'staged' ? ['--cached'] : []),
+		'--no-renames',
+		'--relative',
+		'--no-ext-diff',
+		'--no-textconv',
+		'-O/dev/null',
+		// A submodule's own working tree (and its config) is not looked into; its recorded commit is.
+		'--ignore-submodules=dirty',
+	];
+	const names = (await git(root, [...base, '--name-only', '-z'], env, signal)).split('\0').filter(Boolean);
 	const omitted: { path: string; reason: string }[] = [];
 	const allowed: string[] = [];
 	for (const path of names) {
@@ -37,43 +54,27 @@ export async function gitDiff(
 	}
 	if (allowed.length === 0) return { text: '', omitted };
 	const pathspecs = allowed.map((path) => `:(literal)${path}`);
-	const text = await git(
-		root,
-		[...base, '--no-color', '--no-ext-diff', '--no-textconv', '--', ...pathspecs],
-		signal,
-	);
+	const text = await git(root, [...base, '--no-color', '--', ...pathspecs], env, signal);
 	return { text, omitted };
 }
 
-function git(root: string, args: readonly string[], signal: AbortSignal | undefined): Promise<string> {
-	return new Promise((resolve, reject) => {
-		execFile(
-			'git',
-			args,
-			// No index refresh lock: the user's own git commands must not collide with ours.
-			{ cwd: root, maxBuffer: maxDiffBuffer, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' }, signal },
-			(error, stdout, stderr) => {
-				if (!error) return resolve(stdout);
-				const code = (error as NodeJS.ErrnoException).code;
-				if (code === 'ENOENT') {
-					return reject(new AttachmentError('cannot attach the git diff: git is not installed'));
-				}
-				if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-					return reject(
-						new AttachmentError(`cannot attach the git diff: it is over ${maxDiffBuffer / 2 ** 20} MiB`),
-					);
-				}
-				if (/not a git repository/i.test(stderr)) {
-					return reject(
-						new AttachmentError(`cannot attach the git diff: '${root}' is not in a git repository`),
-					);
-				}
-				reject(
-					new AttachmentError(
-						`cannot attach the git diff: git ${args[0]} failed: ${stderr.trim() || error.message}`,
-					),
-				);
-			},
-		);
-	});
+async function git(
+	root: string,
+	args: readonly string[],
+	env: NodeJS.ProcessEnv,
+	signal: AbortSignal | undefined,
+): Promise<string> {
+	const { error, stdout, stderr } = await runGit(root, args, env, signal, maxDiffBuffer);
+	if (!error) return stdout;
+	const code = error.code;
+	if (code === 'ENOENT') throw new AttachmentError('cannot attach the git diff: git is not installed');
+	if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+		throw new AttachmentError(`cannot attach the git diff: it is over ${maxDiffBuffer / 2 ** 20} MiB`);
+	}
+	if (/not a git repository/i.test(stderr)) {
+		throw new AttachmentError(`cannot attach the git diff: '${root}' is not in a git repository`);
+	}
+	throw new AttachmentError(
+		`cannot attach the git diff: git ${args[0]} failed: ${stderr.trim() || error.message}`,
+	);
 }

@@ -33,6 +33,13 @@ export type GitChanges =
 
 /** The repository holding `folder` and its working tree and index changes, or why there are none to offer. */
 export async function gitChanges(folder: vscode.Uri): Promise<GitChanges> {
+	// Git obeys the repository's own config (fsmonitor, hooks, filters): not in Restricted Mode.
+	if (!vscode.workspace.isTrusted) {
+		return {
+			ok: false,
+			reason: vscode.l10n.t('git runs only in a trusted workspace (Manage Workspace Trust)'),
+		};
+	}
 	const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
 	if (!extension) return { ok: false, reason: vscode.l10n.t('the built-in Git extension is not installed') };
 	const git = extension.isActive

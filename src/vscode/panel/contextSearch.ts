@@ -68,15 +68,18 @@ function fixedChips(folder: vscode.WorkspaceFolder): { keyword: string; chip: At
 			},
 		});
 	}
-	items.push({
-		keyword: 'changes',
-		chip: {
-			id: 'fixed-changes',
-			label: 'changes',
-			detail: vscode.l10n.t('working-tree diff'),
-			request: { kind: 'diff', source: 'working-tree' },
-		},
-	});
+	// The diff runs git on the repository: a trusted workspace only (gitChanges.ts says why).
+	if (vscode.workspace.isTrusted) {
+		items.push({
+			keyword: 'changes',
+			chip: {
+				id: 'fixed-changes',
+				label: 'changes',
+				detail: vscode.l10n.t('working-tree diff'),
+				request: { kind: 'diff', source: 'working-tree' },
+			},
+		});
+	}
 	const path = editor && workspacePath(folder.uri.fsPath, editor.document.uri.fsPath);
 	const diagnostics = editor && path ? vscode.languages.getDiagnostics(editor.document.uri) : [];
 	if (path && diagnostics.length > 0) {
