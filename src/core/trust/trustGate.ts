@@ -7,6 +7,7 @@
  */
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import { isWorkspaceServer, serverTrustNeed, type TrustItem } from './trustItems.js';
+import { visibleText } from './visibleText.js';
 import { isTrusted, type TrustListing, type WorkspaceTrust } from './workspaceTrust.js';
 
 export interface TrustGate {
@@ -42,11 +43,12 @@ export function trustGate(listing: TrustListing, decision: WorkspaceTrust | unde
 			if (need === null) return undefined;
 			const where = spec.origin.kind === 'workspace-file' ? spec.origin.file : 'the workspace team config';
 			const verb = need.kind === 'stdio-server' ? 'was not started' : 'was not connected';
-			return `MCP server '${spec.name}' (from ${where}) ${verb}: it ${need.detail}; ${why}`;
+			return `MCP server '${spec.name}' (from ${where}) ${verb}: it ${visibleText(need.detail)}; ${why}`;
 		},
 	};
 }
 
 function describe(item: TrustItem): string {
-	return `${item.file}${item.line === undefined ? '' : `:${item.line}`} ${item.detail}`;
+	// Repository text: its control characters must not hide the rest of the line on a terminal.
+	return visibleText(`it ${item.detail} (${item.file}${item.line === undefined ? '' : `:${item.line}`})`);
 }

@@ -71,7 +71,10 @@ describe('massgen init (dist/cli.js)', () => {
 		const validate = await runCli(['validate', file], { cwd: root, env: keys });
 		expect(validate.code).toBe(0);
 		// The run takes the workspace's .massgen/config.yaml by default, with the keys from the environment.
-		const run = await runCli(['run', 'What does a.ts export?'], { cwd: root, env: keys });
+		const run = await runCli(['run', '--trust-workspace', 'What does a.ts export?'], {
+			cwd: root,
+			env: keys,
+		});
 		expect(run.code).toBe(0);
 		const runs = join(root, '.massgen', 'runs');
 		const result = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));

@@ -102,16 +102,19 @@ function filesUnder(dir: string): string[] {
 async function run(extra: string[]) {
 	const root = makeWorkspaceDir({ 'README.md': '# app\n', ...secretFiles });
 	writeFileSync(join(root, 'team.json'), teamConfig());
-	const result = await runCli(['run', ...extra, '--config', join(root, 'team.json'), 'Tell me everything.'], {
-		cwd: root,
-		env: {
-			// Names that do not look secret: only the MCP expansion can make these values known.
-			MY_MCP_VALUE: mcpToken,
-			MY_HEADER_VALUE: headerToken,
-			GH_PAT: envPat,
-			DATABASE_URL: `postgres://app:${dbPassword}@db.internal/prod`,
+	const result = await runCli(
+		['run', '--trust-workspace', ...extra, '--config', join(root, 'team.json'), 'Tell me everything.'],
+		{
+			cwd: root,
+			env: {
+				// Names that do not look secret: only the MCP expansion can make these values known.
+				MY_MCP_VALUE: mcpToken,
+				MY_HEADER_VALUE: headerToken,
+				GH_PAT: envPat,
+				DATABASE_URL: `postgres://app:${dbPassword}@db.internal/prod`,
+			},
 		},
-	});
+	);
 	const runsDir = join(root, '.massgen', 'runs');
 	const [runDir] = readdirSync(runsDir).map((name) => join(runsDir, name));
 	const files = Object.fromEntries(

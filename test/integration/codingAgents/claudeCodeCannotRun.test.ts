@@ -69,10 +69,13 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 					'',
 				].join('\n'),
 			);
-			const run = await runCli(['run', '--config', config, 'How should we document this?'], {
-				cwd: root,
-				env: { ...env(), ...extraEnv },
-			});
+			const run = await runCli(
+				['run', '--trust-workspace', '--config', config, 'How should we document this?'],
+				{
+					cwd: root,
+					env: { ...env(), ...extraEnv },
+				},
+			);
 			expect(run.code).toBe(0);
 			const result = readResult(root);
 			expect(result.status).toBe('completed');
@@ -124,7 +127,7 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 					'',
 				].join('\n'),
 			);
-			const run = await runCli(['run', '--config', config, 'Summarise.'], {
+			const run = await runCli(['run', '--trust-workspace', '--config', config, 'Summarise.'], {
 				cwd: root,
 				env: { ...env(), ANTHROPIC_API_KEY: 'refused-key' },
 			});

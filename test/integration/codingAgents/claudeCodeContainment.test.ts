@@ -95,7 +95,7 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 			toolCalls: [{ id: 'toolu_w', name: 'Write', arguments: { file_path: escaped, content: 'out\n' } }],
 			usage: { input: 50, output: 9 },
 		});
-		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Mark it.'], {
+		const run = await runCli(['run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Mark it.'], {
 			cwd: root,
 			env: { ANTHROPIC_API_KEY: key, HOME: outside },
 		});
@@ -123,10 +123,13 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		server.say(write('toolu_ok', 'ok.txt', 'fine\n'));
 		server.say(write('toolu_env', '.env', 'TOKEN=x\n'));
 		server.say({ text: 'Wrote ok.txt and .env.', usage: { input: 60, output: 5 } });
-		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Write the files.'], {
-			cwd: root,
-			env: { ANTHROPIC_API_KEY: key, HOME: outside },
-		});
+		const run = await runCli(
+			['run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Write the files.'],
+			{
+				cwd: root,
+				env: { ANTHROPIC_API_KEY: key, HOME: outside },
+			},
+		);
 		expect(run.code).toBe(0);
 		const runs = join(root, '.massgen', 'runs');
 		const result = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
@@ -161,10 +164,13 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 			],
 			usage: { input: 50, output: 9 },
 		});
-		const run = await runCli(['run', '--yes', '--config', join(root, 'team.yaml'), 'Check the note.'], {
-			cwd: root,
-			env: { ANTHROPIC_API_KEY: key, HOME: outside },
-		});
+		const run = await runCli(
+			['run', '--yes', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Check the note.'],
+			{
+				cwd: root,
+				env: { ANTHROPIC_API_KEY: key, HOME: outside },
+			},
+		);
 		expect(run.code).toBe(0);
 		expect(server.requests).toHaveLength(3);
 		expect(server.requests[2]!.prompt.lastToolResult).toContain('from claude');
@@ -179,11 +185,15 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		// The model's reply never ends: the CLI is mid-turn, waiting on its API.
 		server.enqueue({ turn: { text: 'thinking about it' }, stallAfter: 2 });
 		expect(markedProcesses(server)).toEqual([]);
-		const child = spawn(process.execPath, [cliPath, 'run', '--config', join(root, 'team.yaml'), 'Wait.'], {
-			cwd: root,
-			env: { PATH: process.env.PATH, HOME: outside, ANTHROPIC_API_KEY: key },
-			stdio: ['ignore', 'ignore', 'pipe'],
-		});
+		const child = spawn(
+			process.execPath,
+			[cliPath, 'run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Wait.'],
+			{
+				cwd: root,
+				env: { PATH: process.env.PATH, HOME: outside, ANTHROPIC_API_KEY: key },
+				stdio: ['ignore', 'ignore', 'pipe'],
+			},
+		);
 		const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
 		await waitFor(() => server.requests.length > 0);
 		const during = markedProcesses(server);

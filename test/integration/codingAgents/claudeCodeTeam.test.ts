@@ -102,10 +102,13 @@ describe('a claude_code agent in a team (dist/cli.js)', () => {
 		});
 		claude.say(vote('toolu_bad', 'agent9'));
 		claude.say(vote('toolu_v', 'agent1'));
-		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Add a greeting file.'], {
-			cwd: root,
-			env: { ANTHROPIC_API_KEY: key, TMPDIR: temp },
-		});
+		const run = await runCli(
+			['run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Add a greeting file.'],
+			{
+				cwd: root,
+				env: { ANTHROPIC_API_KEY: key, TMPDIR: temp },
+			},
+		);
 		expect(run.stderr).not.toContain(key);
 		expect(run.code).toBe(0);
 		const result = readResult(root);

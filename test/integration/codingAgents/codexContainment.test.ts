@@ -54,10 +54,13 @@ describe('a codex agent runs only the commands the user allows (dist/cli.js)', (
 
 	async function runWith(env: Record<string, string>, root: string, ...flags: string[]) {
 		const xdg = mkdtempSync(join(tmpdir(), 'massgen-xdg-'));
-		const result = await runCli(['run', ...flags, '--config', join(root, 'team.yaml'), 'Check a.txt.'], {
-			cwd: root,
-			env: { OPENAI_API_KEY: key, XDG_CONFIG_HOME: xdg, ...env },
-		});
+		const result = await runCli(
+			['run', ...flags, '--trust-workspace', '--config', join(root, 'team.yaml'), 'Check a.txt.'],
+			{
+				cwd: root,
+				env: { OPENAI_API_KEY: key, XDG_CONFIG_HOME: xdg, ...env },
+			},
+		);
 		expect(result.code).toBe(0);
 		return result;
 	}

