@@ -75,6 +75,12 @@ export function planFile(
 		};
 	}
 	if (hash(current) === file.baseHash) return { path, outcome: 'apply', op: write(target.text) };
+	if (file.baseHash !== null && hash(file.base) !== file.baseHash) {
+		// The version the team saw was not kept (`unkeptHash`): `base` is a later one, perhaps the
+		// user's own, so a merge against it could silently undo the user's edit. The user decides.
+		const both = merge3('', current, target.text, labels);
+		return { path, outcome: 'conflict', reason: 'overlap', resolution: write(both.text), conflicts: 1 };
+	}
 	const merged = merge3(file.base, current, target.text, labels);
 	if (merged.clean) {
 		return merged.text === current

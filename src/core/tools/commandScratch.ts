@@ -46,7 +46,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isRootOrInside, readOrNull } from '../util/paths.js';
-import type { SnapshotEntry } from '../workspace/runSnapshot.js';
+import { fileStamp, type ShownCopy, type SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 import type { CapturedBases, DependencyMount, ScratchSpace } from './scratchSpace.js';
 
@@ -72,7 +72,7 @@ export class ScratchTooLargeError extends Error {
 export const defaultLinkedFolders: readonly string[] = ['node_modules', '.venv', 'venv'];
 const skippedFolders = new Set(['.git', '.massgen']);
 
-export class ScratchCopy implements ScratchSpace {
+export class ScratchCopy implements ScratchSpace, ShownCopy {
 	readonly overlayLayers = undefined;
 	private root: string | undefined;
 	private creating: Promise<string> | undefined;
@@ -97,9 +97,14 @@ export class ScratchCopy implements ScratchSpace {
 		return this.root;
 	}
 
+	/** When the copy was finished; a copied file changed later was changed by a command (see `ShownCopy`). */
+	get madeAt(): number | undefined {
+		return Number.isFinite(this.copiedAt) ? this.copiedAt : undefined;
+	}
+
 	/** Creates the copy (once), lays in the run snapshot's bases and the overlay's edits; returns the folder. */
 	async prepare(edits: ReadonlyMap<string, string | null>, bases: CapturedBases): Promise<string> {
-		this.creating ??= this.create();
+		this.creating ??= this.create(bases);
 		const root = await this.creating;
 		await this.sync(root, edits, bases);
 		return root;
@@ -140,7 +145,7 @@ export class ScratchCopy implements ScratchSpace {
 		}
 	}
 
-	private async create(): Promise<string> {
+	private async create(bases: CapturedBases): Promise<string> {
 		const safeLabel = this.options.label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
 		const root = await realpath(await mkdtemp(join(tmpdir(), `massgen-cmd-${safeLabel}-`)));
 		this.root = root;
@@ -156,7 +161,7 @@ export class ScratchCopy implements ScratchSpace {
 			await mkdir(join(`${root}.home`, 'tmp'));
 			const copies = new CopyQueue();
 			try {
-				await this.copyFolder(workspace, workspace, root, [], budget, copies);
+				await this.copyFolder(workspace, workspace, root, [], budget, copies, bases);
 			} finally {
 				// Nothing may still be writing when a failed copy is removed.
 				await copies.settled();
@@ -181,6 +186,7 @@ export class ScratchCopy implements ScratchSpace {
 		rules: readonly IgnoreRule[],
 		budget: { bytes: number; files: number },
 		copies: CopyQueue,
+		bases: CapturedBases,
 	): Promise<void> {
 		const gitignore = await readOrNull(join(from, '.gitignore'));
 		const scoped = gitignore === null ? rules : [...rules, { base: from, ignore: ignore().add(gitignore) }];
@@ -207,12 +213,15 @@ export class ScratchCopy implements ScratchSpace {
 			}
 			if (isIgnored(scoped, source, isDirectory)) continue;
 			if (entry.isSymbolicLink()) {
-				await this.copyLink(workspace, source, target);
+				await this.copyLink(workspace, source, target, bases);
 			} else if (isDirectory) {
 				await mkdir(target);
-				await this.copyFolder(workspace, source, target, scoped, budget, copies);
+				await this.copyFolder(workspace, source, target, scoped, budget, copies, bases);
 			} else if (entry.isFile()) {
-				const size = (await stat(source)).size;
+				const info = await stat(source);
+				// The base of what commands see here: the run keeps this version (`RunSnapshot.expose`).
+				bases.expose(toPosix(relative(workspace, source)), fileStamp(info), this);
+				const size = info.size;
 				budget.bytes -= size;
 				budget.files -= 1;
 				if (budget.bytes < 0 || budget.files < 0) {
@@ -226,9 +235,17 @@ export class ScratchCopy implements ScratchSpace {
 	}
 
 	/** Keeps a link that stays inside the workspace (re-pointed inside the copy); drops others. */
-	private async copyLink(workspace: string, source: string, target: string): Promise<void> {
+	private async copyLink(
+		workspace: string,
+		source: string,
+		target: string,
+		bases: CapturedBases,
+	): Promise<void> {
 		const real = await realpath(source).catch(() => null);
 		if (real === null || !isRootOrInside(workspace, real)) return;
+		// A write through the link's own path has a base of its own: the file it showed.
+		const info = await stat(source).catch(() => null);
+		if (info?.isFile()) bases.expose(toPosix(relative(workspace, source)), fileStamp(info), this);
 		const linkText = await readlink(source);
 		const destination = isAbsolute(linkText) ? join(this.root!, relative(workspace, real)) : linkText;
 		await symlink(destination, target).catch(() => undefined);

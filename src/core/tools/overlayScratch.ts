@@ -23,6 +23,7 @@ import type { OverlayLayers, OverlayTools } from '../sandbox/overlayMount.js';
 import type { SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 import { defaultLinkedFolders } from './commandScratch.js';
+import { exposeShown } from './exposeShown.js';
 import { scratchMasks, SecretWatch } from './scratchMasks.js';
 import type { CapturedBases, DependencyMount, ScratchSpace } from './scratchSpace.js';
 import { writeWhiteouts } from '../sandbox/whiteouts.js';
@@ -71,7 +72,7 @@ export class OverlayScratch implements ScratchSpace {
 	}
 
 	async prepare(edits: ReadonlyMap<string, string | null>, bases: CapturedBases): Promise<string> {
-		this.creating ??= this.create();
+		this.creating ??= this.create(bases);
 		const layers = await this.creating;
 		await this.hideNewSecrets();
 		await this.sync(layers, edits, bases);
@@ -110,7 +111,7 @@ export class OverlayScratch implements ScratchSpace {
 		if (layers !== undefined) await removeTree(dirname(layers.merged));
 	}
 
-	private async create(): Promise<OverlayLayers> {
+	private async create(bases: CapturedBases): Promise<OverlayLayers> {
 		const safeLabel = this.options.label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
 		const base = await realpath(await mkdtemp(join(tmpdir(), `massgen-cmd-${safeLabel}-`)));
 		const workspace = await realpath(this.options.workspaceRoot);
@@ -140,6 +141,8 @@ export class OverlayScratch implements ScratchSpace {
 			this.secrets = new SecretWatch(rules);
 			await writeWhiteouts(this.options.tools.tar, layers.view, masks.hidden);
 			for (const path of masks.hidden) this.hidden.add(path);
+			// Commands see the live workspace: the run keeps the version each file has now as its base.
+			await exposeShown(workspace, this.hidden, this.linked, bases);
 			// An absolute link into the workspace would lead to the hidden real one: it points into the scratch instead.
 			for (const link of masks.absoluteLinks) {
 				await mkdir(dirname(join(layers.view, link.path)), { recursive: true });

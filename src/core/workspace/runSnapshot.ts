@@ -1,8 +1,13 @@
-import { open } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRootOrInside } from '../util/paths.js';
 import { sha256 } from './sha256.js';
 
-/** A path's base as the run first saw it. */
+/**
+ * A path's base as the run first saw it. A file's `hash` is sha256 of `text`, except when the run
+ * could not keep what it showed (see `unkeptHash`).
+ */
 export type SnapshotEntry =
 	| { readonly kind: 'file'; readonly text: string; readonly hash: string }
 	/** No file there (nothing, a directory, a socket …). */
@@ -26,16 +31,63 @@ export const defaultMaxFileBytes = 8 * 1024 * 1024;
 const missing = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ELOOP']);
 
 /**
+ * One version of a file as a stat tells it apart (device, inode, size, modification and change
+ * times): any write moves the change time, so equal stamps mean the bytes were not rewritten.
+ */
+export function fileStamp(info: Stats): string {
+	return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+/**
+ * A copy of the workspace made when a tool showed it (a command's scratch copy, a coding agent's
+ * folder): where the bytes the run showed can be read back once the user has changed the file.
+ */
+export interface ShownCopy {
+	/** The copy's root: a path's copy is at `join(dir, rel)`; undefined once it is removed. */
+	readonly dir: string | undefined;
+	/**
+	 * When the copy was finished (epoch ms), undefined while it is being made: a copied file whose
+	 * change time is later was changed since (by a command, a coding agent): no longer what was shown.
+	 */
+	readonly madeAt: number | undefined;
+}
+
+/** What the run showed of a path before any read captured it. */
+interface Exposure {
+	readonly stamp: string;
+	readonly copy: ShownCopy | undefined;
+}
+
+/**
+ * The hash a base gets when the run could not keep the version it showed: the user changed the
+ * file after a command (or a coding agent's folder) showed it and before the run captured it, and
+ * no unchanged copy of the shown bytes is left. `text` is then only the disk's later version, so
+ * the hash is made to match no file: an accept sees a file "changed since the team read it" and
+ * never merges against a base the team did not see (`planFile` makes it a conflict).
+ */
+export function unkeptHash(text: string): string {
+	return sha256(`massgen: the version the team saw was not kept\0${text}`);
+}
+
+/**
  * The base of one run: each path's text and hash (or "absent") captured the first time any agent
  * or tool of the run touches it, and served unchanged for the rest of the run. So every agent
  * reads the same version, and the change set carries the base the team really read: a file the
  * user saves mid-run stays the user's edit (merged on accept), never the team's "base".
+ *
+ * Commands and coding agents see files without a read tool (`cat` in a scratch copy or overlay,
+ * a CLI's own Read): their scratch records each file it shows with `expose` — a stat stamp, no
+ * content — and the first exposure fixes the version. A later capture reads the disk; when the
+ * stamp moved (the user saved meanwhile), the shown bytes are read back from the scratch copy if
+ * it still holds them unchanged, and otherwise the base is marked unkept (`unkeptHash`).
  */
 export class RunSnapshot {
 	/** Shared promises: concurrent first touches of one path read the disk once. */
 	private readonly pending = new Map<string, Promise<SnapshotEntry>>();
 	/** The entries captured so far, for directory listings. */
 	private readonly settled = new Map<string, SnapshotEntry>();
+	/** Paths a command or coding agent was shown before any capture (first exposure wins). */
+	private readonly exposed = new Map<string, Exposure>();
 
 	constructor(
 		private readonly root: string,
@@ -46,13 +98,25 @@ export class RunSnapshot {
 	entry(rel: string): Promise<SnapshotEntry> {
 		let entry = this.pending.get(rel);
 		if (entry === undefined) {
-			entry = capture(join(this.root, rel), this.maxFileBytes).then((captured) => {
+			const seen = this.exposed.get(rel);
+			this.exposed.delete(rel);
+			entry = capture(join(this.root, rel), rel, this.maxFileBytes, seen).then((captured) => {
 				this.settled.set(rel, captured);
 				return captured;
 			});
 			this.pending.set(rel, entry);
 		}
 		return entry;
+	}
+
+	/**
+	 * Records that a tool showed the file at `rel` (as `fileStamp` of it, following links) to an
+	 * agent; `copy` holds the bytes shown. Ignored once the path was exposed or captured: the
+	 * first version shown is the base.
+	 */
+	expose(rel: string, stamp: string, copy?: ShownCopy): void {
+		if (this.pending.has(rel) || this.exposed.has(rel)) return;
+		this.exposed.set(rel, { stamp, copy });
 	}
 
 	/** The base text, null when there is no file; throws `FileTooLargeError` over the cap. */
@@ -81,12 +145,43 @@ export class RunSnapshot {
 	}
 }
 
-/** A file's base without its hash (what a peek needs). */
-type BaseRead = { readonly kind: 'file'; readonly text: string } | Exclude<SnapshotEntry, { kind: 'file' }>;
+/** A file's base without its hash (what a peek needs), with the stamp of what was read. */
+type BaseRead =
+	| { readonly kind: 'file'; readonly text: string; readonly stamp: string }
+	| Exclude<SnapshotEntry, { kind: 'file' }>;
 
-async function capture(absolute: string, cap: number): Promise<SnapshotEntry> {
+async function capture(
+	absolute: string,
+	rel: string,
+	cap: number,
+	seen: Exposure | undefined,
+): Promise<SnapshotEntry> {
 	const base = await read(absolute, cap);
+	if (seen === undefined || (base.kind === 'file' && base.stamp === seen.stamp)) return hashed(base);
+	// Changed on disk since a command or coding agent was shown it: what it saw, if a copy still holds it.
+	const shown = await readShownCopy(seen, rel, cap);
+	if (shown !== null) return hashed(shown);
+	return base.kind === 'file' ? { kind: 'file', text: base.text, hash: unkeptHash(base.text) } : base;
+}
+
+function hashed(base: BaseRead): SnapshotEntry {
 	return base.kind === 'file' ? { kind: 'file', text: base.text, hash: sha256(base.text) } : base;
+}
+
+/**
+ * The exposed bytes from the copy made when they were shown, or null when there is no such copy
+ * any more: removed, changed since it was made (a command edited it), or leading out of the copy.
+ */
+async function readShownCopy(seen: Exposure, rel: string, cap: number): Promise<BaseRead | null> {
+	const root = seen.copy?.dir;
+	const madeAt = seen.copy?.madeAt;
+	if (root === undefined || madeAt === undefined) return null;
+	const real = await realpath(join(root, rel)).catch(() => null);
+	if (real === null || !isRootOrInside(root, real)) return null;
+	const info = await stat(real).catch(() => null);
+	if (info?.isFile() !== true || info.ctimeMs > madeAt) return null;
+	const shown = await read(real, cap);
+	return shown.kind === 'file' && shown.stamp === fileStamp(info) ? shown : null;
 }
 
 /**
@@ -112,7 +207,7 @@ async function read(absolute: string, cap: number): Promise<BaseRead> {
 			if (bytesRead === 0) break;
 			length += bytesRead;
 		}
-		return { kind: 'file', text: buffer.subarray(0, length).toString('utf8') };
+		return { kind: 'file', text: buffer.subarray(0, length).toString('utf8'), stamp: fileStamp(info) };
 	} finally {
 		await handle.close();
 	}

@@ -25,7 +25,8 @@ import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import type { ScratchSpace } from '../../../src/core/tools/scratchSpace.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
-import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
+import { RunSnapshot, unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
+import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { Overlay } from '../../../src/core/workspace/types.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 
@@ -104,20 +105,28 @@ describe.runIf(detection.sandbox !== null).each(kinds)(
 			).toBe('README.md\nabsent');
 		});
 
-		it('a base captured after the copy was made reaches the copy before the next command', async () => {
+		it('what a command was shown first is the base: a read after the user’s edit gets it, or an unkept base', async () => {
 			const { root, workspace, run } = await team({ 'notes.txt': 'v1\n', 'gone.txt': 'still here\n' }, kind);
 			const b = workspace.createOverlay();
-			// B's copy is made now, from the disk (nobody has read the files yet).
+			// B's command is shown the files as they are now (nobody has read them yet).
 			expect(await run('b', b, 'cat notes.txt gone.txt')).toBe('v1\nstill here');
 			writeFileSync(join(root, 'notes.txt'), 'v2\n');
 			rmSync(join(root, 'gone.txt'));
-			// A reads both after the user's edits: the run's bases are v2 and "absent".
 			const a = workspace.createOverlay();
-			expect(await a.readText('notes.txt')).toBe('v2\n');
-			expect(await a.readText('gone.txt')).toBeNull();
+			if (kind === 'copy') {
+				// B's copy still holds what it showed: that is the base every agent reads from now on.
+				expect(await a.readText('notes.txt')).toBe('v1\n');
+				expect(await a.readText('gone.txt')).toBe('still here\n');
+				expect(await workspace.runSnapshot.entry('notes.txt')).toMatchObject({ hash: sha256('v1\n') });
+			} else {
+				// The overlay showed the live file and kept no copy: the disk's text, with a hash no file has.
+				expect(await a.readText('notes.txt')).toBe('v2\n');
+				expect(await a.readText('gone.txt')).toBeNull();
+				expect(await workspace.runSnapshot.entry('notes.txt')).toMatchObject({ hash: unkeptHash('v2\n') });
+			}
 			writeFileSync(join(root, 'notes.txt'), 'v3\n');
 			expect(await run('b', b, 'cat notes.txt; test -e gone.txt && echo present || echo absent')).toBe(
-				'v2\nabsent',
+				kind === 'copy' ? 'v1\npresent' : 'v2\nabsent',
 			);
 		});
 
