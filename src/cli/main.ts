@@ -1,4 +1,5 @@
 import { version } from '../../package.json';
+import { RunsDirError } from '../core/logs/runsDirGuard.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
@@ -80,6 +81,10 @@ async function main(): Promise<number> {
 				});
 		}
 	} catch (error) {
+		if (error instanceof RunsDirError) {
+			stderr.write(`massgen: ${error.message}\n`);
+			return 1;
+		}
 		if (error instanceof UsageError) {
 			stderr.write(`massgen: ${error.message}\n\n${usage}\n`);
 			return 1;

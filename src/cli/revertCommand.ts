@@ -4,6 +4,7 @@ import { recordedProtectedPaths, revertRunOnDisk } from '../core/changes/revertR
 import { loadConfigFile } from '../core/config/loadConfig.js';
 import { isSafeRunId } from '../core/logs/runId.js';
 import { runsDir } from '../core/logs/runLog.js';
+import { assertRunsDirInside } from '../core/logs/runsDirGuard.js';
 import { pathExists } from '../core/util/pathExists.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';
 import { secretPaths } from '../core/workspace/secretPaths.js';
@@ -26,6 +27,8 @@ export interface RevertCommand {
 export async function revertCommand(command: RevertCommand, stderr: NodeJS.WritableStream): Promise<number> {
 	const { workspace: root, runId } = command;
 	const runDir = join(runsDir(root), runId);
+	// A linked `.massgen` would have the record read (and files written by it) from elsewhere.
+	await assertRunsDirInside(root);
 	if (!isSafeRunId(runId) || !(await pathExists(runDir))) {
 		stderr.write(`massgen: no run ${runId} in ${runsDir(root)} (massgen runs lists them)\n`);
 		return 1;

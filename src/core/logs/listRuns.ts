@@ -10,6 +10,7 @@ import type { PastRunSummary } from './pastRunSummary.js';
 import { parseEventLine } from './readRunEvents.js';
 import { runsDir } from './runLog.js';
 import { isSafeRunId, recordedStart, runIdDate } from './runId.js';
+import { assertRunsDirInside } from './runsDirGuard.js';
 
 const statuses: readonly string[] = ['completed', 'cancelled', 'timeout', 'failed'] satisfies RunStatus[];
 
@@ -20,6 +21,7 @@ const statuses: readonly string[] = ['completed', 'cancelled', 'timeout', 'faile
  */
 export async function listRuns(workspaceRoot: string): Promise<PastRunSummary[]> {
 	const root = runsDir(workspaceRoot);
+	await assertRunsDirInside(workspaceRoot);
 	let names: string[];
 	try {
 		const entries = await readdir(root, { withFileTypes: true });

@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runsDir } from './runLog.js';
 import { isSafeRunId } from './runId.js';
+import { assertRunsDirInside } from './runsDirGuard.js';
 
 /** How many runs and how old: a run goes when it is beyond `count` (newest first) or older than `days`. */
 export interface RetentionPolicy {
@@ -74,6 +75,9 @@ export function planPrune(
 /** Deletes these run directories under `<workspace>/.massgen/runs/`; returns the ids deleted. */
 export async function deleteRuns(workspaceRoot: string, runIds: readonly string[]): Promise<string[]> {
 	const deleted: string[] = [];
+	// Never through a linked `.massgen` into someone else's folder (a linked run folder itself goes
+	// as a link: rm does not follow it).
+	await assertRunsDirInside(workspaceRoot);
 	for (const runId of runIds) {
 		// A run id names one directory component: nothing outside the runs directory can be reached.
 		if (!isSafeRunId(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);

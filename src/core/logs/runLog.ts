@@ -10,6 +10,7 @@ import type { RunEvent } from '../events/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { Redactor } from '../secrets/redactor.js';
 import { isSafeRunId } from './runId.js';
+import { assertRealFolder, assertRunsDirInside } from './runsDirGuard.js';
 
 export interface RunLogOptions {
 	/** The run's redactor: everything written passes through it (default: URL credentials only). */
@@ -63,7 +64,11 @@ export class RunLogWriter {
 	): Promise<RunLogWriter> {
 		if (!isSafeRunId(runId)) throw new Error(`Run id ${JSON.stringify(runId)} is not a safe directory name.`);
 		const runDir = join(runsDir(workspaceRoot), runId);
+		// Checked before and after: mkdir follows links, and the run's folder must be a new real one.
+		await assertRunsDirInside(workspaceRoot);
 		await mkdir(runDir, { recursive: true });
+		await assertRunsDirInside(workspaceRoot);
+		await assertRealFolder(runDir);
 		const events = await open(join(runDir, 'events.jsonl'), 'a');
 		return new RunLogWriter(runDir, events, options.redactor ?? new Redactor(), options.flushDelayMs ?? 50);
 	}

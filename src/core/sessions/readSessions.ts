@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
 import { runsDir } from '../logs/runLog.js';
 import { isSafeRunId } from '../logs/runId.js';
+import { assertRunsDirInside } from '../logs/runsDirGuard.js';
 import { readRunRecord, runCost } from './readRunRecord.js';
 import type { SessionLine, SessionsRead, TurnSummary } from './sessionTypes.js';
 
@@ -43,6 +44,7 @@ export async function readTurn(
 	runId: string,
 ): Promise<TurnSummary | { runId: string; reason: string }> {
 	if (!isSafeRunId(runId)) return { runId, reason: 'not a run id' };
+	await assertRunsDirInside(workspaceRoot);
 	const runDir = join(runsDir(workspaceRoot), runId);
 	const read = await readRunRecord(runDir, runId);
 	if (!read.ok) return { runId, reason: read.reason };
@@ -68,6 +70,7 @@ async function outcomeOf(runDir: string, proposed: number): Promise<ChangeOutcom
 }
 
 async function runDirNames(workspaceRoot: string): Promise<string[]> {
+	await assertRunsDirInside(workspaceRoot);
 	try {
 		const entries = await readdir(runsDir(workspaceRoot), { withFileTypes: true });
 		return entries.filter((e) => e.isDirectory() && isSafeRunId(e.name)).map((e) => e.name);

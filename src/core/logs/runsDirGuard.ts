@@ -1,0 +1,36 @@
+/**
+ * `.massgen` and `.massgen/runs` come with the repository, so a hostile one can make them links
+ * (`.massgen -> ../elsewhere`): every run log would then be written outside the workspace, old runs
+ * read from there, and pruning would delete there. They must be real folders (or not exist yet).
+ */
+import { lstat, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export class RunsDirError extends Error {
+	override readonly name = 'RunsDirError';
+}
+
+/** Throws `RunsDirError` when `.massgen` or `.massgen/runs` under the workspace is a link or not a folder. */
+export async function assertRunsDirInside(workspaceRoot: string): Promise<void> {
+	for (const path of [join(workspaceRoot, '.massgen'), join(workspaceRoot, '.massgen', 'runs')]) {
+		await assertRealFolder(path);
+	}
+}
+
+/** Throws `RunsDirError` when `path` is a link or not a folder; a missing path is fine. */
+export async function assertRealFolder(path: string): Promise<void> {
+	const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === 'ENOENT') return undefined;
+		throw error;
+	});
+	if (info === undefined) return;
+	if (info.isSymbolicLink()) {
+		const target = await readlink(path).catch(() => '?');
+		throw new RunsDirError(
+			`${path} is a link (to ${target}): run directories are kept only inside the workspace; replace the link with a folder or remove it`,
+		);
+	}
+	if (!info.isDirectory()) {
+		throw new RunsDirError(`${path} is not a folder: run directories need it to be one; move it away`);
+	}
+}
