@@ -11,6 +11,7 @@ import { relative } from 'node:path';
 import { resolveApiKey, type ApiKeySources } from '../config/apiKeys.js';
 import { baseUrlVariables } from '../config/baseUrlVariables.js';
 import type { AgentConfig, MassGenConfig } from '../config/schema.js';
+import { isRecord } from '../config/isRecord.js';
 import { isWorkspaceFile } from '../config/workspaceFile.js';
 import { hostVariables, type McpServerSpec } from '../mcp/mcpServerSpec.js';
 import { presetFor } from '../providers/presets.js';
@@ -223,6 +224,10 @@ function chosenHost(
 	keys: ApiKeySources,
 	fromWorkspace: boolean,
 ): Pick<KeyToHost, 'host' | 'from'> | undefined {
+	// Gemini's SDK honours a request's `httpOptions.baseUrl`, which a backend's pass-through keys
+	// (`http_options`, or inside `provider_options`) reach (passThrough.ts, camelCaseKeys).
+	const override = fromWorkspace ? transportOverride(backend.options) : undefined;
+	if (override !== undefined) return { host: override, from: 'config' };
 	if (backend.base_url !== undefined) {
 		if (!fromWorkspace) return undefined;
 		const own = codingAgentKey[backend.type]?.host ?? presetFor(backend.type)?.baseUrl;
@@ -235,6 +240,22 @@ function chosenHost(
 	if (keys.secrets?.[variable]?.trim() || keys.env[variable]?.trim()) return undefined;
 	const url = keys.dotenv?.[variable]?.trim();
 	return url ? { host: url, from: '.env' } : undefined;
+}
+
+/** The host a pass-through `http_options` names (any spelling that camel-cases to it), if any. */
+function transportOverride(options: Readonly<Record<string, unknown>>): string | undefined {
+	const letters = (key: string) => key.replace(/[^a-z0-9]/gi, '').toLowerCase();
+	for (const source of [options, options['provider_options'], options['providerOptions']]) {
+		if (!isRecord(source)) continue;
+		for (const [key, value] of Object.entries(source)) {
+			if (letters(key) !== 'httpoptions') continue;
+			const url = isRecord(value)
+				? Object.entries(value).find(([name]) => letters(name) === 'baseurl')?.[1]
+				: undefined;
+			return typeof url === 'string' ? url : `the host its ${key} choose`;
+		}
+	}
+	return undefined;
 }
 
 function sourceValues(keys: ApiKeySources, source: 'secrets' | 'env' | 'dotenv') {

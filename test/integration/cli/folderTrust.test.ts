@@ -285,4 +285,25 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))('folder trus
 		expect(await again.exited).toBe(0);
 		expect(again.output()).not.toContain('Trust this folder');
 	}, 60_000);
+
+	it('chat asks once on the terminal before its first run, then remembers; --continue follow-ups are asked the same', async () => {
+		const { root, home } = clonedRepo(stdioTeam('id >> marker'));
+		const chat = startOnPty(['chat', '--deny-all'], { cwd: root, env: { HOME: home } });
+		let at = await chat.waitFor('massgen> ');
+		chat.type('Explain this repo\r');
+		at = await chat.waitFor('Trust this folder and allow these? [y/N]', at);
+		chat.type('y\r');
+		at = await chat.waitFor('massgen> ', at);
+		chat.type('And now?\r');
+		await chat.waitFor('massgen> ', at);
+		chat.type('/quit\r');
+		expect(await chat.exited).toBe(0);
+		expect(chat.output().match(/Trust this folder/g)).toHaveLength(1);
+		expect(readFileSync(join(root, 'marker'), 'utf8').match(/uid=/g)).toHaveLength(2);
+		// A follow-up in a changed folder is refused like any run.
+		writeFileSync(join(root, '.massgen', 'config.yaml'), stringify(stdioTeam('id > other')));
+		const followUp = await cli(['run', '--continue', '--deny-all', 'More?'], root, home);
+		expect(followUp.code).toBe(1);
+		expect(existsSync(join(root, 'other'))).toBe(false);
+	}, 60_000);
 });
