@@ -9,15 +9,24 @@ import { isInside } from '../util/paths.js';
  * Synchronous: two `realpath` calls, once per run.
  */
 export function isWorkspaceFile(root: string, file: string): boolean {
-	if (isInside(root, file)) return true;
+	if (isInside(fold(root), fold(file))) return true;
 	const realRoot = realOrNull(root);
 	const realFile = realOrNull(file);
-	return realRoot !== null && realFile !== null && isInside(realRoot, realFile);
+	return realRoot !== null && realFile !== null && isInside(fold(realRoot), fold(realFile));
 }
 
+/**
+ * On macOS and Windows file names are case-insensitive: `/Users/u/REPO/x.yaml` is a file of
+ * `/Users/u/repo`, so both sides are compared case-folded there.
+ */
+function fold(path: string): string {
+	return process.platform === 'darwin' || process.platform === 'win32' ? path.toLowerCase() : path;
+}
+
+/** `realpathSync.native` gives the canonical spelling (case, Windows 8.3 names); the JS one keeps the caller's. */
 function realOrNull(path: string): string | null {
 	try {
-		return realpathSync(path);
+		return realpathSync.native(path);
 	} catch {
 		return null;
 	}

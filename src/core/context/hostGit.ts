@@ -16,6 +16,7 @@
  * `safe.directory` is left to git: it refuses a repository another user owns, as it should.
  */
 import { execFile, type ExecFileException } from 'node:child_process';
+import { hostPath } from '../util/hostPath.js';
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -88,8 +89,13 @@ export function runGit(
 	maxBuffer = 1024 * 1024,
 ): Promise<GitOutput> {
 	return new Promise((done) => {
-		execFile('git', ['--no-pager', ...args], { cwd: root, env, signal, maxBuffer }, (error, stdout, stderr) =>
-			done({ error, stdout, stderr }),
+		// `git` itself is looked up on a PATH the workspace cannot add to (`hostPath`).
+		const hostEnv = { ...env, PATH: hostPath(env['PATH'], root) };
+		execFile(
+			'git',
+			['--no-pager', ...args],
+			{ cwd: root, env: hostEnv, signal, maxBuffer },
+			(error, stdout, stderr) => done({ error, stdout, stderr }),
 		);
 	});
 }

@@ -33,6 +33,7 @@ import {
 	withoutProviderTools,
 	type ProviderToolsPolicy,
 } from '../providers/providerToolsDecision.js';
+import { hostEnvironment } from '../util/hostPath.js';
 import { ripgrepOnPath } from '../util/ripgrepBinary.js';
 import { createWorkspace } from '../workspace/createWorkspace.js';
 import { formatPatch } from '../workspace/patch.js';
@@ -123,6 +124,8 @@ export interface RunSessionOutcome {
 export async function runSession(options: RunSessionOptions): Promise<RunSessionOutcome> {
 	const { config } = options.team;
 	const root = options.workspaceRoot;
+	// Host tools (bwrap, rg, the coding agents' CLIs) are found on a PATH the workspace cannot add to.
+	const keys = { ...options.keys, env: hostEnvironment(options.keys.env, root) };
 	const prices = await loadPriceTable(join(options.shippedConfigsDir, 'prices.yaml')).catch(() => undefined);
 	// vscode_lm models are paid for by the user's subscription: no per-token price.
 	const priceOf = (provider: string, model: string) =>
@@ -139,12 +142,12 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		workspaceRoot: root,
 		config,
 		file: options.team.file,
-		keys: options.keys,
+		keys,
 		...(workspaceMcp ? { workspaceServers: workspaceMcp.servers } : {}),
 	});
 	const gate = trustGate(listing, options.workspaceTrust);
 	const { agents, secrets } = buildAgents(config, {
-		keys: options.keys,
+		keys,
 		priceOf,
 		refuse: (agentId) => gate.agentRefusal(agentId),
 		createModel: (settings, opts) => {
@@ -153,7 +156,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			return withoutProviderTools(model, `provider tools left out (${verdict.reason})`);
 		},
 	});
-	const { env } = options.keys;
+	const { env } = keys;
 	const expand = { env, workspaceFolder: root, userHome: env['HOME'] ?? env['USERPROFILE'] };
 	const redactor = new Redactor([
 		...secrets,

@@ -28,4 +28,17 @@ describe('isWorkspaceFile', () => {
 			expect(isWorkspaceFile(root, `/proc/self/root${root}/.massgen/config.yaml`)).toBe(true);
 		}
 	});
+
+	it('on a case-insensitive platform a case variant of the root is still the workspace (it fails with a plain comparison)', () => {
+		const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+		Object.defineProperty(process, 'platform', { value: 'darwin' });
+		try {
+			expect(isWorkspaceFile(root, join(root.toUpperCase(), '.massgen', 'config.yaml'))).toBe(true);
+			expect(isWorkspaceFile(root.toUpperCase(), outside)).toBe(false);
+		} finally {
+			Object.defineProperty(process, 'platform', platform);
+		}
+		// Control: Linux file names are case-sensitive, so there the variant is another file.
+		expect(isWorkspaceFile(root, join(root.toUpperCase(), '.massgen', 'config.yaml'))).toBe(false);
+	});
 });

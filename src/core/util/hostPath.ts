@@ -1,0 +1,45 @@
+/**
+ * The `PATH` our own host tools (bwrap, unshare, mount, tar, rg, git, the coding agents' CLIs) are
+ * looked up on. `npx massgen`, `npm exec` and npm scripts put `<workspace>/node_modules/.bin` first,
+ * and an activated `.venv/bin` or direnv's `PATH_add` can put other workspace folders there: a
+ * repository's own `bwrap` or `git` would then run on the host as the user, and a fake `bwrap`
+ * would quietly replace the sandbox. So entries that lie inside the workspace (as written or by
+ * their real path) and relative entries (`.`, `bin`, the empty entry: the current folder) are left
+ * out. Commands inside the sandbox are unaffected: they see the scratch copy, not these folders.
+ */
+import { realpathSync } from 'node:fs';
+import { delimiter, isAbsolute } from 'node:path';
+import { isRootOrInside } from './paths.js';
+
+/** `path` without the entries a workspace at `workspaceRoot` controls. */
+export function hostPath(path: string | undefined, workspaceRoot: string): string {
+	const roots = [workspaceRoot, realOrSelf(workspaceRoot)];
+	return (path ?? '')
+		.split(delimiter)
+		.filter((entry) => isAbsolute(entry))
+		.filter(
+			(entry) =>
+				!roots.some((root) => isRootOrInside(root, entry) || isRootOrInside(root, realOrSelf(entry))),
+		)
+		.join(delimiter);
+}
+
+/** `env` with its `PATH` (and Windows' `Path`) through `hostPath`. */
+export function hostEnvironment<Env extends Readonly<Record<string, string | undefined>>>(
+	env: Env,
+	workspaceRoot: string,
+): Env {
+	const out: Record<string, string | undefined> = { ...env };
+	for (const name of ['PATH', 'Path']) {
+		if (out[name] !== undefined) out[name] = hostPath(out[name], workspaceRoot);
+	}
+	return out as Env;
+}
+
+function realOrSelf(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}

@@ -1,0 +1,49 @@
+/** The PATH host tools are found on leaves out what the workspace controls (real fs, real links). */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hostEnvironment, hostPath } from '../../../src/core/util/hostPath.js';
+
+const base = mkdtempSync(join(tmpdir(), 'massgen-hostpath-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const root = join(base, 'repo');
+const bins = join(root, 'node_modules', '.bin');
+mkdirSync(bins, { recursive: true });
+const tools = join(base, 'tools');
+mkdirSync(tools);
+const linkToBins = join(base, 'looks-outside');
+symlinkSync(bins, linkToBins);
+
+describe('hostPath', () => {
+	it('keeps system folders and drops workspace folders, relative entries and links into the workspace', () => {
+		const path = [
+			'/usr/local/bin',
+			bins,
+			'.',
+			'',
+			'bin',
+			join(root, '.venv', 'bin'),
+			linkToBins,
+			tools,
+			'/usr/bin',
+		];
+		expect(hostPath(path.join(delimiter), root).split(delimiter)).toEqual([
+			'/usr/local/bin',
+			tools,
+			'/usr/bin',
+		]);
+	});
+
+	it('also when the workspace itself is reached through a link', () => {
+		const rootLink = join(base, 'repo-link');
+		symlinkSync(root, rootLink);
+		expect(hostPath([bins, tools].join(delimiter), rootLink)).toBe(tools);
+	});
+
+	it('hostEnvironment changes PATH only', () => {
+		const env = { PATH: [bins, tools].join(delimiter), HOME: '/home/u', OPENAI_API_KEY: 'k' };
+		expect(hostEnvironment(env, root)).toEqual({ PATH: tools, HOME: '/home/u', OPENAI_API_KEY: 'k' });
+		expect(hostEnvironment({ HOME: '/home/u' }, root)).toEqual({ HOME: '/home/u' });
+	});
+});
