@@ -94,4 +94,35 @@ describe('merge3', () => {
 	it('returns the base unchanged when neither side changed it', () => {
 		expect(merge3(base, base, base)).toEqual({ clean: true, text: base, conflicts: 0 });
 	});
+
+	// Two teams' applies to one file (line 3 and line 7) once conflicted: not here — the second apply
+	// planned against the original and was then checked against the first's write, or read the file
+	// half written (test/unit/changes/concurrentApply.test.ts). Every pair of distinct lines merges.
+	it('merges single-line edits of any two distinct lines, whichever side is on disk, in any line endings', () => {
+		for (const eol of ['\n', '\r\n']) {
+			for (const finalEol of [true, false]) {
+				const original = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+				const text = (edits: Record<number, string>) =>
+					original.map((line, i) => edits[i] ?? line).join(eol) + (finalEol ? eol : '');
+				for (let a = 0; a < 10; a++) {
+					for (let b = 0; b < 10; b++) {
+						if (a === b) continue;
+						const merged = text({ [a]: 'team A', [b]: 'team B' });
+						expect(merge3(text({}), text({ [a]: 'team A' }), text({ [b]: 'team B' }))).toEqual({
+							clean: true,
+							conflicts: 0,
+							text: merged,
+						});
+					}
+				}
+			}
+		}
+	});
+
+	it('a half-written file on disk would conflict with an edit past where it stops (why writes are atomic)', () => {
+		const original = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`);
+		const torn = original.slice(0, 5).join('');
+		const theirs = original.map((line, i) => (i === 6 ? 'team B\n' : line)).join('');
+		expect(merge3(original.join(''), torn, theirs).clean).toBe(false);
+	});
 });
