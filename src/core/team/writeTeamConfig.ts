@@ -1,8 +1,9 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { apiKeyVariables } from '../config/apiKeys.js';
 import type { BackendType } from '../config/backendSchema.js';
+import { atomicWrite } from '../util/atomicWrite.js';
 
 /** One member the builder (editor) or `massgen init` (CLI) chose. */
 export interface DraftAgent {
@@ -71,8 +72,10 @@ export function teamConfigYaml(draft: TeamDraft, writtenBy: string): string {
 }
 
 /**
- * Writes the file only if it does not exist yet (`wx`: no check-then-write race); `exists` means
- * nothing was written and the caller should ask before calling again with `overwrite`.
+ * Writes the file only if it does not exist yet (no check-then-write race); `exists` means
+ * nothing was written and the caller should ask before calling again with `overwrite`. Atomic
+ * either way (`atomicWrite`): an overwrite never leaves a half-written config, and a symlink at
+ * the path (a repository's `.massgen/config.yaml -> ~/.bashrc`) is refused, never written through.
  */
 export async function writeTeamConfigFile(
 	path: string,
@@ -81,12 +84,7 @@ export async function writeTeamConfigFile(
 ): Promise<'written' | 'exists'> {
 	await mkdir(dirname(path), { recursive: true });
 	try {
-		const handle = await open(path, overwrite ? 'w' : 'wx', 0o644);
-		try {
-			await handle.writeFile(text, 'utf8');
-		} finally {
-			await handle.close();
-		}
+		await atomicWrite(path, text, { mode: 0o644, flag: overwrite ? 'replace' : 'create' });
 		return 'written';
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';

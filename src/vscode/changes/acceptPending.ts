@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
 import { appendChangeLog, type RecordedFile, recordFile } from '../../core/changes/acceptRecord.js';
-import { allHunkIds, targetOf } from '../../core/changes/changeSet.js';
+import { allHunkIds, type FileTarget, type ReviewFile, targetOf } from '../../core/changes/changeSet.js';
 import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile.js';
 import { writeRefusal } from '../../core/workspace/applyChanges.js';
 import { sha256 } from '../../core/workspace/sha256.js';
+import {
+	acquireWorkspaceLock,
+	type HeldLock,
+	WorkspaceLockedError,
+} from '../../core/workspace/workspaceLock.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
 import { buildWorkspaceEdit } from './buildWorkspaceEdit.js';
 import type { ChangePrompts } from './changePrompts.js';
@@ -22,7 +27,9 @@ export interface AcceptResult {
 	/**
 	 * `cancelled`: the user backed out (nothing written); `rerun`: they asked to re-run the team;
 	 * `unsafe`: a target now resolves into `.git/`, a secret or protected path, or out of the
-	 * workspace (nothing written, see `unsafe`); `refused`: the editor did not apply the edit.
+	 * workspace, another MassGen write to the workspace held its lock for the whole wait, or a file
+	 * changed while the user decided and now conflicts (nothing written, see `unsafe`);
+	 * `refused`: the editor did not apply the edit.
 	 */
 	readonly status: 'applied' | 'cancelled' | 'rerun' | 'refused' | 'unsafe';
 	/** Files no longer pending (written, already up to date, nothing selected, or kept by choice). */
@@ -58,7 +65,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		theirs: vscode.l10n.t('MassGen run {0} ({1})', pending.runId, winner),
 	};
 
-	const plans: { plan: FilePlan; dirty: boolean; before: string | null }[] = [];
+	const plans: Planned[] = [];
 	/** Part of a file's proposed change is left out: not all of the winner's hunks, or a runner-up's. */
 	let partial = false;
 	for (const file of files) {
@@ -68,7 +75,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		const target = targetOf(file, selection);
 		const current = await readCurrent(pending.uri(file.path));
 		const plan = planFile(file, target, current.text, sha256, labels);
-		plans.push({ plan, dirty: current.dirty, before: current.text });
+		plans.push({ plan, dirty: current.dirty, before: current.text, file, target });
 	}
 	const conflicts = plans.flatMap(({ plan }) => (plan.outcome === 'conflict' ? [plan] : []));
 	const writable = plans.filter(({ plan }) => plan.outcome === 'apply' || plan.outcome === 'merged').length;
@@ -83,7 +90,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		choice = answer;
 	}
 
-	const entries: { path: string; op: FileOp; dirty: boolean; marked: boolean }[] = [];
+	const entries: Entry[] = [];
 	const resolved: string[] = [];
 	const skipped: string[] = [];
 	for (const { plan, dirty } of plans) {
@@ -100,14 +107,104 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		}
 		resolved.push(plan.path);
 	}
-	const already = plans.flatMap(({ plan, before }) =>
+	if (entries.length === 0) {
+		const unrecorded = await record(pending, alreadyRecords(plans), partial);
+		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
+	}
+
+	// From the re-check to the record, no other MassGen write (the CLI's --apply or revert, another
+	// window's Accept) touches the workspace. VS Code's own write (the edit, then the save) is the
+	// editor's file service: the lock orders it against ours, it does not make it atomic.
+	let lock: HeldLock;
+	try {
+		lock = await acquireWorkspaceLock(pending.run.writePolicy.root, {
+			tool: 'VS Code Accept',
+			waitMs: 30_000,
+		});
+	} catch (error) {
+		if (!(error instanceof WorkspaceLockedError)) throw error;
+		return { status: 'unsafe', ...nothing, unsafe: [{ path: '.', reason: error.message }] };
+	}
+	try {
+		const changed = await recheck(pending, plans, entries, { choice, labels });
+		if (changed.length > 0) return { status: 'unsafe', ...nothing, unsafe: changed };
+		return await write(input, plans, entries, { resolved, skipped, partial, winner });
+	} finally {
+		await lock.release();
+	}
+}
+
+interface Planned {
+	plan: FilePlan;
+	dirty: boolean;
+	before: string | null;
+	readonly file: ReviewFile;
+	readonly target: FileTarget;
+}
+
+interface Entry {
+	readonly path: string;
+	op: FileOp;
+	dirty: boolean;
+	marked: boolean;
+}
+
+/** Files that already were what the accept makes them: recorded, so a revert knows them. */
+function alreadyRecords(plans: readonly Planned[]): RecordedFile[] {
+	return plans.flatMap(({ plan, before }) =>
 		plan.outcome === 'already' ? [recordFile(plan.path, before, before)] : [],
 	);
+}
+
+/**
+ * Under the lock: every file to write is read again, and one that changed since it was planned
+ * (another write landed while the user decided) is planned again against what it holds now. A
+ * clean merge or apply replaces the entry's op; a new conflict the user was not asked about stops
+ * the accept (returned as refusals: nothing is written, the change set stays pending).
+ */
+async function recheck(
+	pending: PendingChangeSet,
+	plans: Planned[],
+	entries: Entry[],
+	context: { choice: 'resolve' | 'skip' | undefined; labels: { ours: string; theirs: string } },
+): Promise<{ path: string; reason: string }[]> {
+	const changed: { path: string; reason: string }[] = [];
+	for (const entry of [...entries]) {
+		const planned = plans.find(({ plan }) => plan.path === entry.path)!;
+		const now = await readCurrent(pending.uri(entry.path));
+		if (now.text === planned.before) continue;
+		const plan = planFile(planned.file, planned.target, now.text, sha256, context.labels);
+		Object.assign(planned, { plan, dirty: now.dirty, before: now.text });
+		if (plan.outcome === 'apply' || plan.outcome === 'merged') {
+			Object.assign(entry, { op: plan.op, dirty: now.dirty, marked: false });
+		} else if (plan.outcome === 'already' || plan.outcome === 'skip') {
+			entries.splice(entries.indexOf(entry), 1);
+		} else if (context.choice === 'resolve' && plan.resolution) {
+			Object.assign(entry, { op: plan.resolution, dirty: now.dirty, marked: plan.reason !== 'deleted' });
+		} else {
+			changed.push({
+				path: entry.path,
+				reason: `'${entry.path}' changed while the accept was pending and now conflicts with the team's change: accept again to merge or resolve it`,
+			});
+		}
+	}
+	return changed;
+}
+
+/** Checks every path, applies ONE WorkspaceEdit, saves what was not dirty and records what landed. */
+async function write(
+	input: AcceptInput,
+	plans: readonly Planned[],
+	entries: readonly Entry[],
+	state: { resolved: string[]; skipped: string[]; partial: boolean; winner: string },
+): Promise<AcceptResult> {
+	const { pending } = input;
+	const { resolved, skipped, partial, winner } = state;
+	const already = alreadyRecords(plans);
 	if (entries.length === 0) {
 		const unrecorded = await record(pending, already, partial);
 		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
 	}
-
 	// Re-resolved now, right before the edit: a link the tree gained since the run must not redirect a write.
 	const { writePolicy } = pending.run;
 	const unsafe: { path: string; reason: string }[] = [];

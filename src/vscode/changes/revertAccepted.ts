@@ -13,6 +13,11 @@ import {
 	revertTargets,
 } from '../../core/changes/revertRun.js';
 import { writeRefusal } from '../../core/workspace/applyChanges.js';
+import {
+	acquireWorkspaceLock,
+	type HeldLock,
+	WorkspaceLockedError,
+} from '../../core/workspace/workspaceLock.js';
 import type { WritePolicy } from '../run/runTypes.js';
 import { buildWorkspaceEdit } from './buildWorkspaceEdit.js';
 import type { RevertPrompts } from './changePrompts.js';
@@ -30,7 +35,9 @@ export interface RevertInput {
 export interface RevertOutcome {
 	/**
 	 * `none`: nothing accepted to revert; `cancelled`: the user backed out of the conflict question;
-	 * `unsafe`: a target may not be written now; `refused`: the editor did not apply the edit.
+	 * `unsafe`: a target may not be written now (its path is refused, another MassGen write held the
+	 * workspace's lock for the whole wait, or a file or the run's record changed while the user
+	 * decided); `refused`: the editor did not apply the edit.
 	 * In all of these nothing was written.
 	 */
 	readonly status: 'reverted' | 'none' | 'cancelled' | 'unsafe' | 'refused';
@@ -56,7 +63,8 @@ const nothing = { written: [], merged: [], marked: [], kept: [], unsafe: [] } as
  * and records a `revert` entry of what landed.
  */
 export async function revertAccepted(input: RevertInput): Promise<RevertOutcome> {
-	const targets = revertTargets(await readChangeLog(input.runDir));
+	const entriesBefore = await readChangeLog(input.runDir);
+	const targets = revertTargets(entriesBefore);
 	if (targets === null) return { status: 'none', mode: null, ...nothing };
 	const { mode } = targets;
 	const uri = (path: string) => vscode.Uri.joinPath(input.folder, ...path.split('/'));
@@ -81,7 +89,7 @@ export async function revertAccepted(input: RevertInput): Promise<RevertOutcome>
 		if (choice === undefined) return { status: 'cancelled', mode, ...nothing };
 	}
 
-	const entries: { path: string; op: FileOp; dirty: boolean; marked: boolean; before: string | null }[] = [];
+	const entries: RevertEntry[] = [];
 	const kept: string[] = [];
 	for (const { plan, dirty, before } of plans) {
 		if (plan.outcome === 'apply' || plan.outcome === 'merged') {
@@ -106,6 +114,60 @@ export async function revertAccepted(input: RevertInput): Promise<RevertOutcome>
 		return { status: 'reverted', mode, ...nothing, kept, ...(await record(input, mode, already)) };
 	}
 
+	// As Accept: no other MassGen write lands between the re-check and the record (VS Code's own write
+	// stays the editor's, ordered by the lock, not made atomic by it).
+	let lock: HeldLock;
+	try {
+		lock = await acquireWorkspaceLock(input.policy.root, { tool: 'VS Code Revert Run', waitMs: 30_000 });
+	} catch (error) {
+		if (!(error instanceof WorkspaceLockedError)) throw error;
+		return { status: 'unsafe', mode, ...nothing, unsafe: [{ path: '.', reason: error.message }] };
+	}
+	try {
+		const changed = await changedSincePlanned(input, entriesBefore.length, entries, uri);
+		if (changed.length > 0) return { status: 'unsafe', mode, ...nothing, unsafe: changed };
+		return await writeRevert(input, mode, plans, entries, kept, already, uri);
+	} finally {
+		await lock.release();
+	}
+}
+
+type RevertEntry = { path: string; op: FileOp; dirty: boolean; marked: boolean; before: string | null };
+
+/**
+ * Under the lock: a file that changed since it was planned, or a record that gained an entry (an
+ * accept or revert landed while the user decided), stops the revert; nothing is written and it can
+ * simply be run again against what is there now.
+ */
+async function changedSincePlanned(
+	input: RevertInput,
+	recordLength: number,
+	entries: readonly RevertEntry[],
+	uri: (path: string) => vscode.Uri,
+): Promise<{ path: string; reason: string }[]> {
+	if ((await readChangeLog(input.runDir)).length !== recordLength) {
+		return [{ path: '.', reason: `run ${input.runId}'s record changed meanwhile: revert again` }];
+	}
+	const changed: { path: string; reason: string }[] = [];
+	for (const entry of entries) {
+		if ((await readCurrent(uri(entry.path))).text === entry.before) continue;
+		changed.push({
+			path: entry.path,
+			reason: `'${entry.path}' changed while the revert was pending: revert again`,
+		});
+	}
+	return changed;
+}
+
+async function writeRevert(
+	input: RevertInput,
+	mode: RevertMode,
+	plans: readonly { plan: FilePlan }[],
+	entries: readonly RevertEntry[],
+	kept: string[],
+	already: RecordedFile[],
+	uri: (path: string) => vscode.Uri,
+): Promise<RevertOutcome> {
 	const unsafe: { path: string; reason: string }[] = [];
 	for (const entry of entries) {
 		const reason = await writeRefusal(input.policy.root, entry.path, {
@@ -126,7 +188,7 @@ export async function revertAccepted(input: RevertInput): Promise<RevertOutcome>
 		metadata,
 	);
 	if (!(await vscode.workspace.applyEdit(edit))) return { status: 'refused', mode, ...nothing };
-	const landed: typeof entries = [];
+	const landed: RevertEntry[] = [];
 	for (const entry of entries) if (await hasLanded(uri(entry.path), entry.op)) landed.push(entry);
 	if (landed.length === 0) return { status: 'refused', mode, ...nothing };
 	// Nothing saved behind the user's back: dirty buffers and conflict markers stay unsaved.

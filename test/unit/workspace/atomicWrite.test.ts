@@ -6,6 +6,7 @@ import { chmodSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeTeamConfigFile } from '../../../src/core/team/writeTeamConfig.js';
 import { atomicWrite, NotARegularFileError } from '../../../src/core/util/atomicWrite.js';
 import { makeTree, removeTrees } from './tempTree.js';
 
@@ -114,5 +115,21 @@ describe('atomicWrite', () => {
 		expect(reads).toBeGreaterThan(0);
 		expect([...seen].every((index) => index >= 0)).toBe(true);
 		expect(names(root)).toEqual(['big.txt']);
+	});
+
+	it("massgen init's config write goes through it: a repository's config.yaml link is refused, not followed", async () => {
+		const root = await makeTree({ 'home/.bashrc': 'export PATH\n', 'repo/.massgen/keep': '' });
+		symlinkSync(join(root, 'home/.bashrc'), join(root, 'repo/.massgen/config.yaml'));
+		for (const overwrite of [false, true]) {
+			await expect(
+				writeTeamConfigFile(join(root, 'repo/.massgen/config.yaml'), 'agents: []\n', overwrite),
+			).rejects.toBeInstanceOf(NotARegularFileError);
+		}
+		expect(readFileSync(join(root, 'home/.bashrc'), 'utf8')).toBe('export PATH\n');
+		expect(names(join(root, 'repo/.massgen'))).toEqual(['config.yaml', 'keep']);
+		// Control: a plain file there is replaced when told to, and keeps its mode.
+		writeFileSync(join(root, 'repo/.massgen/team.yaml'), 'old\n', { mode: 0o600 });
+		expect(await writeTeamConfigFile(join(root, 'repo/.massgen/team.yaml'), 'new\n', true)).toBe('written');
+		expect(lstatSync(join(root, 'repo/.massgen/team.yaml')).mode & 0o777).toBe(0o600);
 	});
 });
