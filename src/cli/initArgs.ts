@@ -7,6 +7,8 @@ export interface InitAgentArg {
 	readonly model: string;
 	readonly baseUrl?: string;
 	readonly role?: string;
+	/** `--base-url` carried a user name or password: left out of `baseUrl` (never written or printed). */
+	readonly droppedCredentials?: boolean;
 }
 
 /** `massgen init`: with no `--agent`, it asks on the terminal. */
@@ -58,7 +60,13 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 	} catch (error) {
 		return { error: (error as Error).message };
 	}
-	const agents: { type: BackendType; model: string; baseUrl?: string; role?: string }[] = [];
+	const agents: {
+		type: BackendType;
+		model: string;
+		baseUrl?: string;
+		role?: string;
+		droppedCredentials?: boolean;
+	}[] = [];
 	// --role and --base-url belong to the --agent before them: the tokens keep the order.
 	for (const token of parsed.tokens) {
 		if (token.kind !== 'option' || token.value === undefined) continue;
@@ -71,8 +79,14 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 		if (token.name !== 'role' && token.name !== 'base-url') continue;
 		const last = agents.at(-1);
 		if (!last) return { error: `--${token.name} comes after the --agent it belongs to` };
-		if (token.name === 'role') last.role = token.value;
-		else last.baseUrl = token.value;
+		if (token.name === 'role') {
+			last.role = token.value;
+			continue;
+		}
+		const url = withoutCredentials(token.value);
+		if (url === undefined) return { error: '--base-url is not a URL (e.g. http://localhost:11434/v1)' };
+		last.baseUrl = url.text;
+		if (url.dropped) last.droppedCredentials = true;
 	}
 	const { values } = parsed;
 	if (values.voting !== undefined && !sensitivities.includes(values.voting as Sensitivity)) {
@@ -96,6 +110,23 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 		agents,
 		options,
 	};
+}
+
+/**
+ * The URL without `user:password@`: a config file is shared and committed, so credentials never go
+ * into one (nor into an error message: an unparsable value is not echoed, it may hold a password).
+ */
+export function withoutCredentials(text: string): { text: string; dropped: boolean } | undefined {
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return undefined;
+	}
+	if (!url.username && !url.password) return { text, dropped: false };
+	url.username = '';
+	url.password = '';
+	return { text: url.toString(), dropped: true };
 }
 
 /** `provider:model`, split at the first colon (`ollama:qwen3:8b` is ollama's `qwen3:8b`). */

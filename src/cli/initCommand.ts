@@ -1,5 +1,5 @@
 import { join, relative, resolve } from 'node:path';
-import { type ApiKeySources, readDotenv } from '../core/config/apiKeys.js';
+import { apiKeyVariables, type ApiKeySources, readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { defaultLocalBaseUrls } from '../core/config/defaultTeam.js';
 import { loadConfigText } from '../core/config/loadConfig.js';
@@ -41,6 +41,7 @@ export async function initCommand(args: InitArgs, io: InitIo): Promise<number> {
 			io.stderr.write('massgen: no agent chosen; nothing written\n');
 			return 1;
 		}
+		tellDroppedCredentials(args, draft, io.stderr);
 		return await write(out, draft, args, keys, io, prompter);
 	} catch (error) {
 		if ((error as Error).name !== 'AbortError') throw error;
@@ -49,6 +50,21 @@ export async function initCommand(args: InitArgs, io: InitIo): Promise<number> {
 	} finally {
 		prompter?.close();
 	}
+}
+
+/** Names where the key goes instead of a URL's password (which was not written). */
+function tellDroppedCredentials(args: InitArgs, draft: TeamDraft, stderr: NodeJS.WritableStream): void {
+	args.agents.forEach((agent, i) => {
+		if (!agent.droppedCredentials) return;
+		const written = draft.agents[i]!;
+		const { variables } = apiKeyVariables({ type: written.type, base_url: written.baseUrl });
+		const where = variables.length
+			? `set ${variables.join(' or ')} in the environment or .env`
+			: 'give it in the environment';
+		stderr.write(
+			`massgen: ${written.id}: the user name and password in --base-url are not written to the config (it is no place for secrets); the URL is kept without them. For the server's key, ${where}\n`,
+		);
+	});
 }
 
 function fromFlags(args: InitArgs): TeamDraft {
