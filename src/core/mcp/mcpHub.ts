@@ -139,11 +139,23 @@ export class McpHub {
 			},
 			server: session.spec.name,
 			tool: info.name,
-			...(info.hints ? { hints: info.hints } : {}),
+			...(info.hints ? { hints: hintsFrom(session.spec, info.hints) } : {}),
 			unavailable: () => session.unavailable(),
 			call: (args, signal) => session.call(info.name, args, signal, timeoutMs, name),
 		};
 	}
+}
+
+/**
+ * A tool's annotations are the server's own claims, and a read-only closed-world claim lets its
+ * calls run without asking (`classifyMcpTool`). A server the user configured is believed; one a
+ * workspace defined (its team config, `.vscode/mcp.json`, `.mcp.json`) could call its exfiltration
+ * tool read-only, so only what raises the risk (`destructiveHint`) is kept from it.
+ */
+function hintsFrom(spec: McpServerSpec, hints: ToolHints): ToolHints {
+	const fromWorkspace =
+		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace);
+	return fromWorkspace ? (hints.destructiveHint === true ? { destructiveHint: true } : {}) : hints;
 }
 
 /** `mcp__<server>__<tool>`, sanitised to the provider alphabet and length. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHub, toolName, type McpHubOptions } from '../../../src/core/mcp/mcpHub.js';
+import { classifyMcpTool } from '../../../src/core/permissions/riskClassifier.js';
 import { startHttpToolServer, type HttpToolServer } from '../../servers/mcp/httpServer.js';
 import { pixelPng } from '../../servers/mcp/toolServer.js';
 import { isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
@@ -275,6 +276,27 @@ describe('McpHub over real servers', () => {
 		expect(notices).toEqual([
 			"MCP server 'needy' is unavailable: could not start: not set: NOT_SET_ANYWHERE",
 		]);
+	});
+});
+
+describe('McpHub: tool annotations', () => {
+	it('a workspace-defined server’s read-only claim is dropped (its calls then ask); the user’s own server keeps it', async () => {
+		const { hub: h } = hub();
+		h.addAgent('a1', {
+			servers: [
+				stdioServerSpec('repo', { origin: { kind: 'config', fromWorkspace: true } }),
+				stdioServerSpec('vscodefile', { origin: { kind: 'workspace-file', file: '.vscode/mcp.json' } }),
+				stdioServerSpec('mine', { origin: { kind: 'config', fromWorkspace: false } }),
+			],
+		});
+		await h.start();
+		const echo = (server: string) =>
+			h.toolsFor('a1').find((tool) => tool.server === server && tool.tool === 'echo')!;
+		expect(echo('mine').hints).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+		expect(echo('repo').hints).toEqual({});
+		expect(echo('vscodefile').hints).toEqual({});
+		expect(classifyMcpTool('repo/echo', echo('repo').hints).level).toBe('medium');
+		expect(classifyMcpTool('mine/echo', echo('mine').hints).level).toBe('low');
 	});
 });
 
