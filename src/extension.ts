@@ -17,6 +17,7 @@ import { createLog, SessionSecrets } from './vscode/log.js';
 import { SelectionReview } from './vscode/review/selectionReview.js';
 import { engineLoader, loadEngineBundle } from './vscode/run/loadEngine.js';
 import { RunController } from './vscode/run/runController.js';
+import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
 import { RunStatusBar } from './vscode/run/runStatusBar.js';
 import { RunsView } from './vscode/runs/runsView.js';
@@ -61,6 +62,8 @@ export function activate(
 			engine,
 			approvals: { broker, store: grants },
 			diagnostics,
+			// The user's profile, not the workspace's: a repository cannot pre-seed its own consent.
+			consent: new WorkspaceConsent(context.globalState),
 		}),
 	);
 	const changes = root.add(new ChangeReview({ runs, log }));

@@ -15,6 +15,7 @@ import { Disposable } from '../lifecycle.js';
 import type { SessionSecrets } from '../log.js';
 import type { KeyStore } from '../secrets.js';
 import { readConfigSetting } from '../settings.js';
+import { WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
 import { codingAgentPathEnv } from './codingAgentPaths.js';
 import { editorTools } from './editorTools.js';
@@ -78,6 +79,13 @@ export interface RunControllerDeps {
 	 * grants of this workspace. Omitted = the agents get the workspace tools only.
 	 */
 	readonly approvals?: { readonly broker: ApprovalBroker; readonly store?: PermissionStore };
+	/**
+	 * The user's consent to a workspace's own programs and key hosts (`WorkspaceConsent` over the
+	 * extension's globalState). Omitted: remembered by this controller only.
+	 */
+	readonly consent?: WorkspaceConsent;
+	/** Workspace Trust (default: `vscode.workspace.isTrusted`; in-host tests stand in Restricted Mode). */
+	readonly isTrusted?: () => boolean;
 }
 
 /** Live events of the current run, coalesced (at most one batch per ~30 ms). */
@@ -117,8 +125,11 @@ export class RunController extends Disposable implements RunService {
 	private _conversation: readonly Turn[] = [];
 	private _runActiveKey = false;
 
+	private readonly _consent: WorkspaceConsent;
+
 	constructor(private readonly _deps: RunControllerDeps) {
 		super();
+		this._consent = _deps.consent ?? new WorkspaceConsent(memoryState());
 	}
 
 	/** The state of the current run, or of the last one (null before any). */
@@ -236,7 +247,7 @@ export class RunController extends Disposable implements RunService {
 		const { log } = this._deps;
 		const root = folder.uri.fsPath;
 		// Read once: the team config choice, `.env` and the tools all see the same answer.
-		const trusted = vscode.workspace.isTrusted;
+		const trusted = this._deps.isTrusted?.() ?? vscode.workspace.isTrusted;
 		const engine = await this._deps.engine();
 		const choice = await chooseTeamConfig({
 			setting: readConfigSetting(folder.uri),
@@ -289,6 +300,24 @@ export class RunController extends Disposable implements RunService {
 		reportTeamNotes(team, choice.notes);
 		if (token.isCancellationRequested) return cancelled();
 
+		const tools =
+			this._deps.approvals && editorTools({ ...this._deps.approvals, folder, trusted, log, token });
+		// Before the run starts anything: what the workspace's own parts would run or send, and the
+		// user's answer (the core refuses each part this decision does not cover).
+		const listing = await engine.listWorkspaceTrust({
+			workspaceRoot: root,
+			config: team.config,
+			file: team.file,
+			keys,
+			readWorkspaceServers: tools?.readWorkspaceServers === true,
+			...(team.source ? { locate: (path) => team.source!.locate(path, 'value') } : {}),
+		});
+		const workspaceTrust = await this._consent.decide(folder, listing, trusted);
+		if (workspaceTrust?.kind === 'untrusted') {
+			log.warn(`trust: the workspace's own parts are refused (${workspaceTrust.hint})`);
+		}
+		if (token.isCancellationRequested) return cancelled();
+
 		const from =
 			request.kind === 'ask'
 				? (request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined))
@@ -311,8 +340,6 @@ export class RunController extends Disposable implements RunService {
 			this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
 		}, this._deps.batchMs ?? 30);
 		const abort = abortSignalFromToken(token);
-		const tools =
-			this._deps.approvals && editorTools({ ...this._deps.approvals, folder, trusted, log, token });
 		const secretPathsSetting = readSecretPathsSetting(folder.uri);
 		for (const note of secretPathsSetting.notes) log.warn(`settings: ${note}`);
 		try {
@@ -340,6 +367,7 @@ export class RunController extends Disposable implements RunService {
 				onRedactor: (redactor) => this._deps.secrets?.learn(redactor),
 				onLogError: (error) => log.error(`run log: ${errorMessage(error)}`),
 				...(tools ? { tools } : {}),
+				...(workspaceTrust ? { workspaceTrust } : {}),
 				...budgetOptions(folder.uri),
 				providerTools: providerToolsPolicy(folder.uri, abort.signal),
 				onControl: (control) => (this._control = control),
@@ -391,4 +419,13 @@ export class RunController extends Disposable implements RunService {
 		this._runActiveKey = value;
 		void vscode.commands.executeCommand('setContext', contextKeys.runActive, value);
 	}
+}
+
+/** A Memento that forgets with the controller (no consent store given). */
+function memoryState(): Pick<vscode.Memento, 'get' | 'update'> {
+	const values = new Map<string, unknown>();
+	return {
+		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+		update: async (key: string, value: unknown) => void values.set(key, value),
+	} as Pick<vscode.Memento, 'get' | 'update'>;
 }

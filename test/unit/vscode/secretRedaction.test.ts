@@ -12,7 +12,7 @@ import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import { reduceRun } from '../../../src/protocol/reduceRun';
 import { createLog, SessionSecrets } from '../../../src/vscode/log';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
-import { runTeam } from '../../../src/vscode/run/runEngine';
+import { listWorkspaceTrust, runTeam } from '../../../src/vscode/run/runEngine';
 import { PanelHost } from '../../../src/vscode/view';
 import { noPendingChanges } from './noPendingChanges';
 
@@ -148,18 +148,31 @@ describe('the extension redacts secrets', () => {
 		const events: RunEvent[] = [];
 		const notices: string[] = [];
 		let learned: Redactor | undefined;
+		const team = {
+			config: loaded.config!,
+			file: join(root, 'team.yaml'),
+			kind: 'setting' as const,
+			issues: [],
+			dropped: [],
+		};
+		const keys = { env: { HEADER_TOKEN: headerToken, WS_VALUE: workspaceToken } };
+		// The user allowed the workspace's servers (the consent's decision as the controller passes it),
+		// so they start, and what they print is what this test checks.
+		const listing = await listWorkspaceTrust({
+			workspaceRoot: root,
+			config: team.config,
+			file: team.file,
+			keys,
+			readWorkspaceServers: true,
+		});
+		expect(listing.items.map((item) => item.kind)).toEqual(['host-environment', 'stdio-server']);
 		const { runDir } = await runTeam({
 			workspaceRoot: root,
 			question: 'q',
 			history: [],
-			team: {
-				config: loaded.config!,
-				file: join(root, 'team.yaml'),
-				kind: 'setting',
-				issues: [],
-				dropped: [],
-			},
-			keys: { env: { HEADER_TOKEN: headerToken, WS_VALUE: workspaceToken } },
+			team,
+			keys,
+			workspaceTrust: { kind: 'trusted', hash: listing.hash },
 			shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs'),
 			signal: new AbortController().signal,
 			onEvent: (event) => events.push(event),
