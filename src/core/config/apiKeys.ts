@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
 import { keyVariablesFor, presetFor } from '../providers/presets.js';
@@ -6,6 +5,7 @@ import type { BackendConfig } from './backendSchema.js';
 import { baseUrlVariables } from './baseUrlVariables.js';
 import type { ConfigIssue } from './configIssue.js';
 import type { ConfigLoadResult } from './loadConfig.js';
+import { readRegularTextOrNull } from '../util/regularFile.js';
 
 /** Where keys may come from, besides the config itself; core never reads the environment. */
 export interface ApiKeySources {
@@ -78,13 +78,13 @@ export function resolveBaseUrl(
 	return undefined;
 }
 
-/** `<workspaceRoot>/.env` parsed with dotenv; a missing or unreadable file is `{}`. */
+/** A `.env` holds a few keys; a larger one is not read (the repository wrote it, not the user). */
+const maxDotenvBytes = 1024 * 1024;
+
+/** `<workspaceRoot>/.env` parsed with dotenv; a missing, unreadable, special (FIFO …) or oversized file is `{}`. */
 export async function readDotenv(workspaceRoot: string): Promise<Record<string, string>> {
-	try {
-		return parse(await readFile(join(workspaceRoot, '.env'), 'utf8'));
-	} catch {
-		return {};
-	}
+	const text = await readRegularTextOrNull(join(workspaceRoot, '.env'), maxDotenvBytes);
+	return text === null ? {} : parse(text);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { open } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document, YAMLError } from 'yaml';
 import { isRateLimitTable, mapAg2Agents } from './ag2Agents.js';
@@ -15,6 +14,7 @@ import { locate } from './yamlPositions.js';
 import type { Position } from './yamlPositions.js';
 import { fromZodIssues } from './zodIssues.js';
 import { errorMessage } from '../util/errorMessage.js';
+import { NotRegularFileError, readRegularFile } from '../util/regularFile.js';
 
 type Path = readonly (string | number)[];
 
@@ -173,29 +173,24 @@ export async function loadConfigFile(path: string): Promise<ConfigLoadResult> {
 		text = read.text;
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		const why =
-			code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code ?? error);
+		const why = NotRegularFileError.is(error)
+			? `it is ${error.kind}, not a regular file`
+			: code === 'ENOENT'
+				? 'no such file'
+				: code === 'EISDIR'
+					? 'it is a directory'
+					: String(code ?? error);
 		const kind = code === 'ENOENT' ? 'file-not-found' : 'file-unreadable';
 		return { config: undefined, issues: [fileIssue(path, kind, `cannot read the config: ${why}`)] };
 	}
 	return loadConfigText(text, path);
 }
 
-/** The file's text if it has at most `max` bytes; otherwise only its size (a pipe or /dev/zero: `max + 1`). */
+/** The file's text if it has at most `max` bytes; otherwise only its size. */
 async function readAtMost(path: string, max: number): Promise<{ text: string; size: number }> {
-	const file = await open(path, 'r');
-	try {
-		const { size } = await file.stat();
-		if (size > max) return { text: '', size };
-		const buffer = Buffer.alloc(max + 1);
-		let length = 0;
-		for (let got = -1; got !== 0 && length < buffer.length; length += got) {
-			({ bytesRead: got } = await file.read(buffer, length, buffer.length - length, null));
-		}
-		return { text: buffer.toString('utf8', 0, length), size: length };
-	} finally {
-		await file.close();
-	}
+	// A regular file only: a FIFO as `.massgen/config.yaml` would block the open forever.
+	const { bytes, size } = await readRegularFile(path, max);
+	return size > max ? { text: '', size } : { text: bytes.toString('utf8'), size };
 }
 
 function tooLargeIssue(file: string, size: number): ConfigIssue {

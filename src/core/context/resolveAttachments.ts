@@ -4,11 +4,12 @@
  * refused before anything is read); text is cut to a cap per attachment and one for all of them,
  * with a "[truncated …]" note; images over their cap are refused with the reason.
  */
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { GitignoreFilter } from '../tools/gitignoreFilter.js';
 import { looksBinary, truncateUtf8 } from '../tools/textFiles.js';
 import { TimeSlice } from '../tools/timeSlice.js';
 import { walkFiles } from '../tools/workspaceWalk.js';
+import { NotRegularFileError, readRegularFile, specialKind } from '../util/regularFile.js';
 import { policyRefusal } from '../workspace/pathPolicy.js';
 import type { Workspace } from '../workspace/types.js';
 import {
@@ -135,13 +136,16 @@ async function fromPath(
 			...capped(await folderListing(workspace, path, limits.folderEntries, signal)),
 		};
 	}
-	if (!info.isFile()) throw new AttachmentError(`cannot attach '${request.path}': not a regular file`);
+	if (!info.isFile()) {
+		const kind = specialKind(info) ?? 'a special file';
+		throw new AttachmentError(`cannot attach '${request.path}': it is ${kind}, not a regular file`);
+	}
 	const range = request.kind === 'file' ? request.range : undefined;
 	if (range === undefined && imageExtension.test(path)) {
 		if (info.size > limits.imageBytes) throw new AttachmentError(imageTooLarge(path, info.size, limits));
-		return checkedImage(path, await readHead(resolved.absolute, info.size), limits);
+		return checkedImage(path, await readHead(resolved.absolute, info.size, request.path), limits);
 	}
-	const bytes = await readHead(resolved.absolute, Math.min(info.size, maxReadBytes));
+	const bytes = await readHead(resolved.absolute, Math.min(info.size, maxReadBytes), request.path);
 	if (range === undefined && sniffImageType(bytes) !== null) {
 		if (info.size > limits.imageBytes) throw new AttachmentError(imageTooLarge(path, info.size, limits));
 		return checkedImage(path, bytes, limits);
@@ -223,14 +227,15 @@ function diagnosticLine(path: string, item: Diagnostic): string {
 	return `${path}:${item.range.start}${column}: ${item.severity}: ${item.message}${source}`;
 }
 
-async function readHead(path: string, length: number): Promise<Buffer> {
-	const handle = await open(path, 'r');
+/** The file's first `length` bytes; through `readRegularFile`, so a FIFO swapped in after the stat cannot block. */
+async function readHead(path: string, length: number, given: string): Promise<Buffer> {
 	try {
-		const buffer = Buffer.alloc(length);
-		const { bytesRead } = await handle.read(buffer, 0, length, 0);
-		return buffer.subarray(0, bytesRead);
-	} finally {
-		await handle.close();
+		return (await readRegularFile(path, length)).bytes;
+	} catch (error) {
+		if (NotRegularFileError.is(error)) {
+			throw new AttachmentError(`cannot attach '${given}': it is ${error.kind}, not a regular file`);
+		}
+		throw error;
 	}
 }
 

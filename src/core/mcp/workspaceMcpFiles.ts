@@ -4,8 +4,8 @@
  * the caller enables it (a setting); in an untrusted workspace their stdio servers never start
  * (see `startRefusal`).
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NotRegularFileError, readRegularFile } from '../util/regularFile.js';
 import { normaliseTransport, type McpServerSpec } from './mcpServerSpec.js';
 
 export interface WorkspaceMcpServers {
@@ -13,6 +13,9 @@ export interface WorkspaceMcpServers {
 	/** Entries skipped and files that could not be read, one line each. */
 	readonly notices: string[];
 }
+
+/** A server list is a few KB; a larger file is refused with a notice. */
+const maxMcpFileBytes = 1024 * 1024;
 
 const files = [
 	{ path: '.vscode/mcp.json', key: 'servers' },
@@ -26,8 +29,17 @@ export async function readWorkspaceMcpServers(root: string): Promise<WorkspaceMc
 	for (const file of files) {
 		let text: string;
 		try {
-			text = await readFile(join(root, file.path), 'utf8');
-		} catch {
+			const { bytes, size } = await readRegularFile(join(root, file.path), maxMcpFileBytes);
+			if (size > maxMcpFileBytes) {
+				notices.push(`${file.path}: ${size} bytes, over the 1 MiB limit; its MCP servers are ignored`);
+				continue;
+			}
+			text = bytes.toString('utf8');
+		} catch (error) {
+			// Missing is fine; a FIFO or device is said (it is never opened for a blocking read).
+			if (NotRegularFileError.is(error)) {
+				notices.push(`${file.path}: ${error.kind}, not a regular file; its MCP servers are ignored`);
+			}
 			continue;
 		}
 		let parsed: unknown;

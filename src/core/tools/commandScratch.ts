@@ -34,7 +34,6 @@ import {
 	mkdir,
 	mkdtemp,
 	readdir,
-	readFile,
 	readlink,
 	realpath,
 	rm,
@@ -46,6 +45,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isRootOrInside, readOrNull } from '../util/paths.js';
+import { readRegularFile } from '../util/regularFile.js';
 import { fileStamp, type ShownCopy, type SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 import type { CapturedBases, DependencyMount, ScratchSpace } from './scratchSpace.js';
@@ -422,7 +422,7 @@ async function holds(root: string, target: string, bytes: Buffer): Promise<boole
 	if (real === null || !isRootOrInside(root, real)) return false;
 	const info = await stat(real).catch(() => null);
 	if (info?.isFile() !== true || info.size !== bytes.length) return false;
-	return (await readFile(real).catch(() => null))?.equals(bytes) === true;
+	return (await readRegularFile(real, bytes.length).catch(() => null))?.bytes.equals(bytes) === true;
 }
 
 interface IgnoreRule {

@@ -15,7 +15,7 @@
  * All our writes happen between commands, when nothing is mounted (what overlayfs allows), and
  * never through a link a command left in `upper`.
  */
-import { chmod, lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { removeTree } from '../sandbox/detectOverlay.js';
@@ -27,6 +27,7 @@ import { exposeShown } from './exposeShown.js';
 import { scratchMasks, SecretWatch } from './scratchMasks.js';
 import type { CapturedBases, DependencyMount, ScratchSpace } from './scratchSpace.js';
 import { writeWhiteouts } from '../sandbox/whiteouts.js';
+import { readRegularFile } from '../util/regularFile.js';
 
 export interface OverlayScratchOptions {
 	readonly workspaceRoot: string;
@@ -235,8 +236,8 @@ export class OverlayScratch implements ScratchSpace {
 		}
 		const bytes = Buffer.from(entry.text, 'utf8');
 		if (disk?.isFile() && disk.size === bytes.length) {
-			const onDisk = await readFile(join(layers.workspace, path)).catch(() => null);
-			if (onDisk?.equals(bytes)) return;
+			const onDisk = await readRegularFile(join(layers.workspace, path), bytes.length).catch(() => null);
+			if (onDisk?.bytes.equals(bytes)) return;
 		}
 		await writeNew(target, bytes, disk?.isFile() ? disk.mode & 0o777 : 0o666);
 	}

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { FileTooLargeError } from '../workspace/runSnapshot.js';
-import { defineTool, resolvePath, success } from './defineTool.js';
+import { defineTool, resolvePath, success, ToolError } from './defineTool.js';
 import { GitignoreFilter } from './gitignoreFilter.js';
 import { compileLinear } from './linearRegex.js';
 import { searchDisk } from './searchDisk.js';
 import { peekText } from './searchSources.js';
-import { looksBinary } from './textFiles.js';
+import { looksBinary, specialFileReason } from './textFiles.js';
 import { TimeSlice } from './timeSlice.js';
 import { walkFiles } from './workspaceWalk.js';
 
@@ -86,6 +86,9 @@ export const searchFilesTool = defineTool(
 		});
 		if (startText !== null) await searchFile(start);
 		else {
+			// rg given a FIFO by name would block reading it (its walk skips them).
+			const special = await specialFileReason(overlay, start);
+			if (special !== null) throw new ToolError(special);
 			// A folder the agent names explicitly is searched even if it is ignored (e.g. node_modules/x).
 			const filtered = start === '.' || !(await filter.ignoresPath(start, true));
 			const ripgrep = overlay.workspace.ripgrep;

@@ -1,4 +1,6 @@
 /** Helpers shared by the reading tools. */
+import { stat } from 'node:fs/promises';
+import { specialKind } from '../util/regularFile.js';
 import type { Overlay } from '../workspace/types.js';
 
 /** Git's heuristic: a NUL in the first 8 KB marks a binary file. */
@@ -6,14 +8,30 @@ export function looksBinary(text: string): boolean {
 	return text.slice(0, 8192).includes('\u0000');
 }
 
-/** Why `readText` found nothing at `path`: a directory, or nothing at all. */
+/** Why `readText` found nothing at `path`: a directory, a special file, or nothing at all. */
 export async function missingReason(overlay: Overlay, path: string): Promise<string> {
+	const special = await specialFileReason(overlay, path);
+	if (special !== null) return special;
 	try {
 		await overlay.list(path);
 		return `'${path}' is a directory (use list_directory)`;
 	} catch {
 		return `'${path}' does not exist`;
 	}
+}
+
+/**
+ * Why the disk's entry at `path` is never read, when it is a FIFO, socket or device the overlay
+ * has not replaced (the run snapshot records such a path as absent); null otherwise.
+ */
+export async function specialFileReason(overlay: Overlay, path: string): Promise<string | null> {
+	const resolved = await overlay.workspace.resolve(path, 'read');
+	if (!resolved.ok || overlay.snapshot().edits.has(resolved.path)) return null;
+	const info = await stat(resolved.absolute).catch(() => null);
+	const kind = info === null ? null : specialKind(info);
+	return kind === null
+		? null
+		: `'${resolved.path}' is ${kind}, not a regular file: only regular files are read`;
 }
 
 /** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character. */

@@ -4,8 +4,8 @@
  * callers that must see through links pass `realpath`s. For normalised workspace-relative paths
  * (the overlays' keys) use `workspace/pathPolicy`'s `isSameOrInside` instead.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { openRegularFile } from './regularFile.js';
 
 /** True when `path` lies strictly below `root`: the root itself is not inside itself. */
 export function isInside(root: string, path: string): boolean {
@@ -18,10 +18,15 @@ export function isRootOrInside(root: string, path: string): boolean {
 	return relative(resolve(root), resolve(path)) === '' || isInside(root, path);
 }
 
-/** The file's UTF-8 text, or null when it cannot be read (absent, a directory, unreadable). */
+/** The file's UTF-8 text, or null when it cannot be read (absent, a directory, a FIFO or device, unreadable). */
 export async function readOrNull(path: string): Promise<string | null> {
 	try {
-		return await readFile(path, 'utf8');
+		const { handle } = await openRegularFile(path);
+		try {
+			return await handle.readFile('utf8');
+		} finally {
+			await handle.close();
+		}
 	} catch {
 		return null;
 	}

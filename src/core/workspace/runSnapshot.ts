@@ -1,7 +1,8 @@
 import type { Stats } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRootOrInside } from '../util/paths.js';
+import { NotRegularFileError, openRegularFile } from '../util/regularFile.js';
 import { sha256 } from './sha256.js';
 
 /**
@@ -191,8 +192,10 @@ async function readShownCopy(seen: Exposure, rel: string, cap: number): Promise<
 async function read(absolute: string, cap: number): Promise<BaseRead> {
 	let handle;
 	try {
-		handle = await open(absolute, 'r');
+		// Never a plain open: a FIFO would block it forever (see regularFile.ts).
+		({ handle } = await openRegularFile(absolute));
 	} catch (error) {
+		if (NotRegularFileError.is(error)) return { kind: 'absent' };
 		if (missing.has((error as NodeJS.ErrnoException).code ?? '')) return { kind: 'absent' };
 		throw error;
 	}
