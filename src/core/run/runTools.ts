@@ -59,8 +59,20 @@ export interface RunToolsContext {
 export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
 	const { root, redactor, workspaceMcp } = context;
 	const configFromWorkspace = isWorkspaceFile(root, context.file);
-	const settings = toRunToolSettings(context.config, { configFromWorkspace });
+	const configured = toRunToolSettings(context.config, { configFromWorkspace });
 	const onNotice = (message: string) => inputs.onNotice(redactor.text(message));
+	const allowRefusal = context.gate.allowRulesRefusal();
+	if (allowRefusal !== undefined) onNotice(allowRefusal);
+	const settings =
+		allowRefusal === undefined
+			? configured
+			: {
+					...configured,
+					permissions: {
+						...configured.permissions,
+						rules: { ...configured.permissions.rules, allow: [] },
+					},
+				};
 	for (const notice of workspaceMcp?.notices ?? []) onNotice(notice);
 	// Refused before the hub sees them: nothing of theirs is expanded, started or connected.
 	const admitted = (spec: McpServerSpec): boolean => {

@@ -2,8 +2,9 @@
  * Enforcement of folder trust inside the core (`runSession`), whatever the shell asked: without a
  * decision covering the run's listing, each workspace part is refused with a reason naming it —
  * a stdio server is not started, an HTTP server with host variables is not connected (nothing is
- * expanded), an agent with a workspace `cli_path` or a workspace-chosen host for its key is left
- * out before any key is resolved for it.
+ * expanded), an agent with a workspace `cli_path` or a workspace-chosen host for its key or its
+ * run is left out before any key is resolved for it, and the config's `permissions.allow` rules
+ * do not count (its `ask` and `deny` rules still do: they only tighten).
  */
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import { isWorkspaceServer, serverTrustNeed, type TrustItem } from './trustItems.js';
@@ -17,11 +18,18 @@ export interface TrustGate {
 	agentRefusal(agentId: string): string | undefined;
 	/** Why this MCP server may not start or connect, or undefined. */
 	serverRefusal(spec: McpServerSpec): string | undefined;
+	/** Why the workspace team config's `permissions.allow` rules are ignored, or undefined (they count). */
+	allowRulesRefusal(): string | undefined;
 }
 
 export function trustGate(listing: TrustListing, decision: WorkspaceTrust | undefined): TrustGate {
 	if (isTrusted(listing, decision)) {
-		return { trusted: true, agentRefusal: () => undefined, serverRefusal: () => undefined };
+		return {
+			trusted: true,
+			agentRefusal: () => undefined,
+			serverRefusal: () => undefined,
+			allowRulesRefusal: () => undefined,
+		};
 	}
 	const why =
 		decision?.kind === 'trusted'
@@ -32,10 +40,15 @@ export function trustGate(listing: TrustListing, decision: WorkspaceTrust | unde
 		agentRefusal(agentId) {
 			const mine = listing.items.filter(
 				(item) =>
-					item.parts['agent'] === agentId && (item.kind === 'cli-path' || item.kind === 'key-to-host'),
+					item.parts['agent'] === agentId &&
+					(item.kind === 'cli-path' || item.kind === 'key-to-host' || item.kind === 'data-to-host'),
 			);
 			if (mine.length === 0) return undefined;
 			return `agent '${agentId}' is left out: ${mine.map(describe).join('; ')}; ${why}`;
+		},
+		allowRulesRefusal() {
+			const rules = listing.items.find((item) => item.kind === 'allow-rules');
+			return rules && `the workspace team config's permissions.allow is ignored: ${describe(rules)}; ${why}`;
 		},
 		serverRefusal(spec) {
 			if (!isWorkspaceServer(spec)) return undefined;

@@ -24,9 +24,16 @@ import { isInside } from '../util/paths.js';
  * - `key-to-host`: an agent whose key (from the environment, `.env`, secret storage or the
  *   coding agent's own login) would go to a host the workspace chose;
  * - `host-environment`: an MCP server whose `url`/`headers` expand variables of the host
- *   environment (`${VAR}`, `${env:VAR}`), sending their values to its host.
+ *   environment (`${VAR}`, `${env:VAR}`), sending their values to its host;
+ * - `data-to-host`: a host off this machine the workspace chose that the run's data would reach
+ *   without the user's key: an agent on the config's own `api_key` or a keyless `base_url` (the
+ *   question, attachments and whatever the agent reads go there, and that host then drives the
+ *   agent's tools), or an HTTP MCP server (whatever the model passes its tools);
+ * - `allow-rules`: `permissions.allow` rules in a workspace config, which would let tools run
+ *   without asking (a config inside the workspace may only tighten the user's policy).
  */
-export type TrustItemKind = 'stdio-server' | 'cli-path' | 'key-to-host' | 'host-environment';
+export type TrustItemKind =
+	'stdio-server' | 'cli-path' | 'key-to-host' | 'host-environment' | 'data-to-host' | 'allow-rules';
 
 export interface TrustItem {
 	readonly kind: TrustItemKind;
@@ -60,11 +67,14 @@ export function isWorkspaceServer(spec: McpServerSpec): boolean {
 /**
  * What a server needs trust for, whatever file defined it (the caller asks only for workspace
  * servers): a stdio server starts a process; an HTTP server with host variables in its url or
- * headers sends their values. Null: nothing (an HTTP server with literal url and headers).
+ * headers sends their values; any other HTTP server off this machine receives the model's tool
+ * calls. Null: nothing (an HTTP server on this machine's loopback with literal url and headers).
  */
-export function serverTrustNeed(
-	spec: McpServerSpec,
-): { kind: 'stdio-server' | 'host-environment'; detail: string; parts: Record<string, unknown> } | null {
+export function serverTrustNeed(spec: McpServerSpec): {
+	kind: 'stdio-server' | 'host-environment' | 'data-to-host';
+	detail: string;
+	parts: Record<string, unknown>;
+} | null {
 	if (spec.type === 'stdio') {
 		const argv = [spec.command ?? '', ...(spec.args ?? [])];
 		const env = Object.entries(spec.env ?? {}).map(([name, value]) => `${name}=${value}`);
@@ -79,7 +89,14 @@ export function serverTrustNeed(
 	const variables = [
 		...new Set([...hostVariables(spec.url), ...headers.flatMap(([, value]) => hostVariables(value))]),
 	];
-	if (variables.length === 0) return null;
+	if (variables.length === 0) {
+		if (isLoopback(spec.url)) return null;
+		return {
+			kind: 'data-to-host',
+			detail: `connects to ${spec.url ?? '?'}: whatever the model passes its tools goes there`,
+			parts: { url: spec.url, headers: Object.fromEntries(headers) },
+		};
+	}
 	return {
 		kind: 'host-environment',
 		detail: `sends ${variables.join(', ')} from your environment to ${spec.url ?? '?'}`,
@@ -144,6 +161,17 @@ export function trustItems(inputs: TrustListingInputs): TrustItem[] {
 			});
 		}
 		const key = keyToHost(agent, inputs.keys, fromWorkspace);
+		const data = key || !fromWorkspace ? undefined : dataToHost(agent);
+		if (data) {
+			items.push({
+				kind: 'data-to-host',
+				file: configFile,
+				...at([data.at]),
+				subject,
+				detail: `sends the run (your question, attachments and what it reads) to ${data.host} on ${data.whose}`,
+				parts: { agent: agent.id, type: agent.backend.type, host: data.host, ownKey: data.at === 'api_key' },
+			});
+		}
 		if (key) {
 			items.push({
 				kind: 'key-to-host',
@@ -155,6 +183,18 @@ export function trustItems(inputs: TrustListingInputs): TrustItem[] {
 			});
 		}
 	});
+	const allow = fromWorkspace ? inputs.config.permissions.allow : [];
+	if (allow.length > 0) {
+		const position = inputs.locate?.(['permissions', 'allow']);
+		items.push({
+			kind: 'allow-rules',
+			file: configFile,
+			...(position ? { line: position.line, col: position.col } : {}),
+			subject: 'permissions.allow',
+			detail: `lets these run without asking: ${allow.join(', ')}`,
+			parts: { allow: [...allow] },
+		});
+	}
 	for (const spec of inputs.workspaceServers ?? []) {
 		const need = serverTrustNeed(spec);
 		if (need === null) continue;
@@ -256,6 +296,44 @@ function transportOverride(options: Readonly<Record<string, unknown>>): string |
 		}
 	}
 	return undefined;
+}
+
+/**
+ * Where a workspace config's agent sends the run without any key of the user's: its own literal
+ * `api_key` (the repository's account, whose stored requests and logs it can read) at the
+ * provider's or its own host, or a keyless `base_url` off this machine. Loopback hosts (a local
+ * model server) are this machine's own.
+ */
+function dataToHost(
+	agent: AgentConfig,
+): { host: string; whose: string; at: 'api_key' | 'base_url' } | undefined {
+	const backend = agent.backend;
+	if (backend.type === 'scripted' || backend.type === 'vscode_lm') return undefined;
+	const own = codingAgentKey[backend.type]?.host ?? presetFor(backend.type)?.baseUrl;
+	const chosen =
+		backend.base_url === undefined || (own !== undefined && sameUrl(own, backend.base_url))
+			? undefined
+			: backend.base_url;
+	if (chosen !== undefined && isLoopback(chosen)) return undefined;
+	const host = chosen ?? own ?? `the ${backend.type} provider`;
+	if (backend.api_key !== undefined) return { host, whose: 'the config’s own key', at: 'api_key' };
+	return chosen === undefined ? undefined : { host, whose: 'no key of yours', at: 'base_url' };
+}
+
+/** A URL on this machine's loopback (`localhost`, `127.0.0.0/8`, `::1`). */
+export function isLoopback(url: string | undefined): boolean {
+	let host: string;
+	try {
+		host = new URL(url ?? '').hostname.toLowerCase();
+	} catch {
+		return false;
+	}
+	return (
+		host === 'localhost' ||
+		host.endsWith('.localhost') ||
+		host === '[::1]' ||
+		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+	);
 }
 
 function sourceValues(keys: ApiKeySources, source: 'secrets' | 'env' | 'dotenv') {

@@ -131,4 +131,70 @@ describe('runSession enforces folder trust', () => {
 		expect(sawToken(http)).toBeGreaterThan(0);
 		expect(sawKey(provider)).toBeGreaterThan(0);
 	});
+
+	it("a workspace config's permissions.allow counts only with trust: untrusted its own tool call is asked (and denied); trusted it runs by the rule", async () => {
+		const http = await startHttpToolServer();
+		open.push(http);
+		const yaml = stringify({
+			agents: [
+				{
+					id: 'caller',
+					backend: {
+						type: 'scripted',
+						script: {
+							coordination: [
+								{ tool_calls: [{ name: 'mcp__web__note', arguments: { text: 'hello' } }], answer: 'called' },
+								{ vote: 'first' },
+							],
+						},
+						// A literal loopback URL: this server itself needs no trust.
+						mcp_servers: [{ name: 'web', type: 'streamable-http', url: http.url }],
+					},
+				},
+				{
+					id: 'checker',
+					backend: {
+						type: 'scripted',
+						script: { latency_ms: 50, coordination: [{ answer: 'nothing' }, { vote: 'first' }] },
+					},
+				},
+			],
+			permissions: { allow: ['mcp(*)'] },
+			timeout_settings: { orchestrator_timeout_seconds: 30 },
+		});
+		const root = makeWorkspaceDir({ '.massgen/config.yaml': yaml });
+		const file = join(root, '.massgen', 'config.yaml');
+		const config = loadConfigText(yaml, file).config!;
+		const keys = { env: { PATH: process.env['PATH'] } };
+		const listing = await listWorkspaceTrust({ workspaceRoot: root, config, file, keys });
+		expect(listing.items.map((item) => item.kind)).toEqual(['allow-rules']);
+		const decisions = async (workspaceTrust: WorkspaceTrust | undefined) => {
+			const notices: string[] = [];
+			const outcome = await runSession({
+				team: { config, file },
+				keys,
+				workspaceRoot: root,
+				question: 'q',
+				signal: new AbortController().signal,
+				shippedConfigsDir,
+				...(workspaceTrust ? { workspaceTrust } : {}),
+				tools: {
+					// --deny-all: whatever would be asked is denied.
+					broker: new ApprovalBroker({ policy: () => ({ decision: 'deny' }) }),
+					trusted: true,
+					onNotice: (message) => notices.push(message),
+				},
+				onEvent: () => undefined,
+			});
+			const entries = outcome.ledger?.entries ?? [];
+			return { notices, entries: entries.map((entry) => [entry.target, entry.decision, entry.via]) };
+		};
+		const untrusted = await decisions(undefined);
+		expect(untrusted.entries).toEqual([['web/note', 'deny', expect.not.stringMatching(/^rule$/)]]);
+		expect(untrusted.notices.join('\n')).toContain(
+			"the workspace team config's permissions.allow is ignored: it lets these run without asking: mcp(*)",
+		);
+		const trusted = await decisions({ kind: 'trusted', hash: listing.hash });
+		expect(trusted.entries).toEqual([['web/note', 'allow', 'rule']]);
+	});
 });

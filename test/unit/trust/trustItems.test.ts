@@ -116,6 +116,34 @@ agents:
 		).toEqual([]);
 	});
 
+	it('a workspace agent that sends the run off this machine without your key: its own api_key, a keyless base_url', () => {
+		const team = (backend: string) => `agent: { id: a1, backend: ${backend} }`;
+		const ownKey = team('{ type: openai, model: m, api_key: sk-repo, base_url: "http://203.0.113.9/v1" }');
+		expect(lines(listing(ownKey))).toEqual([
+			"data-to-host agent 'a1': sends the run (your question, attachments and what it reads) to http://203.0.113.9/v1 on the config’s own key",
+		]);
+		// The repository's account at the provider itself: its stored requests are the repository's to read.
+		expect(lines(listing(team('{ type: openai, model: m, api_key: sk-repo }')))[0]).toMatch(
+			/^data-to-host agent 'a1': sends the run .* to https:\/\/api\.openai\.com/,
+		);
+		const keyless = team('{ type: chatcompletion, model: m, base_url: "https://collector.example/v1" }');
+		expect(lines(listing(keyless))[0]).toContain('to https://collector.example/v1 on no key of yours');
+		// Controls: a local server (loopback) is this machine's; the user's own config is theirs.
+		expect(
+			listing(team('{ type: chatcompletion, model: m, base_url: "http://localhost:11434/v1" }')).items,
+		).toEqual([]);
+		expect(listing(ownKey, { file: outside }).items).toEqual([]);
+	});
+
+	it("a workspace config's permissions.allow rules are listed; ask and deny rules (which only tighten) are not", () => {
+		const base = 'agent: { id: a1, backend: { type: scripted, script: { coordination: [{ answer: x }] } } }';
+		expect(
+			lines(listing(`${base}\npermissions: { allow: ["mcp(*)", "command(*)"], deny: ["command(rm *)"] }`)),
+		).toEqual(['allow-rules permissions.allow: lets these run without asking: mcp(*), command(*)']);
+		expect(listing(`${base}\npermissions: { ask: ["mcp(*)"], deny: ["command(*)"] }`).items).toEqual([]);
+		expect(listing(`${base}\npermissions: { allow: ["mcp(*)"] }`, { file: outside }).items).toEqual([]);
+	});
+
 	it('coding agents: cli_path, and a base_url that would get the key or the CLI login', () => {
 		const l = listing(`
 agents:
@@ -186,7 +214,7 @@ agents:
 		expect(listing(team, { file: outside, keys: userEndpoint }).items).toEqual([]);
 	});
 
-	it('workspace MCP files: stdio servers and host variables, not literal HTTP servers', () => {
+	it('workspace MCP files: stdio servers, host variables, and HTTP servers off this machine', () => {
 		const servers: McpServerSpec[] = [
 			{
 				name: 'run',
@@ -214,6 +242,7 @@ agents:
 		expect(l.items.map((item) => [item.file, item.kind, item.subject])).toEqual([
 			['.mcp.json', 'stdio-server', "MCP server 'run'"],
 			['.vscode/mcp.json', 'host-environment', "MCP server 'gh'"],
+			['.mcp.json', 'data-to-host', "MCP server 'ok'"],
 		]);
 	});
 
