@@ -32,11 +32,23 @@ export const defaultMaxFileBytes = 8 * 1024 * 1024;
 const missing = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ELOOP']);
 
 /**
- * One version of a file as a stat tells it apart (device, inode, size, modification and change
- * times): any write moves the change time, so equal stamps mean the bytes were not rewritten.
+ * One version of a file as a stat tells it apart (inode, size, modification and change times):
+ * any write moves the change time, so equal stamps mean the bytes were not rewritten. Numbers,
+ * not a string: 50,000 exposed files keep about 7 MB of stamps instead of 17 MB.
  */
-export function fileStamp(info: Stats): string {
-	return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+export interface FileStamp {
+	readonly ino: number;
+	readonly size: number;
+	readonly mtimeMs: number;
+	readonly ctimeMs: number;
+}
+
+export function fileStamp(info: Stats): FileStamp {
+	return { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+	return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /**
@@ -53,9 +65,8 @@ export interface ShownCopy {
 	readonly madeAt: number | undefined;
 }
 
-/** What the run showed of a path before any read captured it. */
-interface Exposure {
-	readonly stamp: string;
+/** What the run showed of a path before any read captured it: its stamp, and a copy holding its bytes. */
+interface Exposure extends FileStamp {
 	readonly copy: ShownCopy | undefined;
 }
 
@@ -115,9 +126,10 @@ export class RunSnapshot {
 	 * agent; `copy` holds the bytes shown. Ignored once the path was exposed or captured: the
 	 * first version shown is the base.
 	 */
-	expose(rel: string, stamp: string, copy?: ShownCopy): void {
+	expose(rel: string, stamp: FileStamp, copy?: ShownCopy): void {
 		if (this.pending.has(rel) || this.exposed.has(rel)) return;
-		this.exposed.set(rel, { stamp, copy });
+		const { ino, size, mtimeMs, ctimeMs } = stamp;
+		this.exposed.set(rel, { ino, size, mtimeMs, ctimeMs, copy });
 	}
 
 	/** The base text, null when there is no file; throws `FileTooLargeError` over the cap. */
@@ -148,7 +160,7 @@ export class RunSnapshot {
 
 /** A file's base without its hash (what a peek needs), with the stamp of what was read. */
 type BaseRead =
-	| { readonly kind: 'file'; readonly text: string; readonly stamp: string }
+	| { readonly kind: 'file'; readonly text: string; readonly stamp: FileStamp }
 	| Exclude<SnapshotEntry, { kind: 'file' }>;
 
 async function capture(
@@ -158,7 +170,7 @@ async function capture(
 	seen: Exposure | undefined,
 ): Promise<SnapshotEntry> {
 	const base = await read(absolute, cap);
-	if (seen === undefined || (base.kind === 'file' && base.stamp === seen.stamp)) return hashed(base);
+	if (seen === undefined || (base.kind === 'file' && sameStamp(base.stamp, seen))) return hashed(base);
 	// Changed on disk since a command or coding agent was shown it: what it saw, if a copy still holds it.
 	const shown = await readShownCopy(seen, rel, cap);
 	if (shown !== null) return hashed(shown);
@@ -182,7 +194,7 @@ async function readShownCopy(seen: Exposure, rel: string, cap: number): Promise<
 	const info = await stat(real).catch(() => null);
 	if (info?.isFile() !== true || info.ctimeMs > madeAt) return null;
 	const shown = await read(real, cap);
-	return shown.kind === 'file' && shown.stamp === fileStamp(info) ? shown : null;
+	return shown.kind === 'file' && sameStamp(shown.stamp, info) ? shown : null;
 }
 
 /**
