@@ -9,9 +9,12 @@
  *   history), `.massgen/` and `.env*` secrets files (as for every tool);
  * - dependency folders (`node_modules`, `.venv`, `venv`) are not copied, so `npm test` or
  *   `pytest` work without copying gigabytes. With a sandbox that can bind folders (bubblewrap) the
- *   copy holds an empty folder where the sandbox binds the real one read-only (`dependencyMounts`);
+ *   copy holds an empty folder where the sandbox binds the real one read-only (`dependencyMounts`),
+ *   covering the secret files inside it (`masks`, from the run's secret walk, `secretScan.ts`);
  *   otherwise (macOS, unsandboxed) a link to the real one, which the sandbox-exec profile keeps
- *   read-only and an unsandboxed command could write through (the risk the user opted in to);
+ *   read-only (and its secrets unreadable) and an unsandboxed command could write through (the
+ *   risk the user opted in to);
+ * - hard links to secret files (the same file under another name) are left out like the secrets;
  * - symlinks are kept when they stay inside the workspace, dropped otherwise.
  * One copy per agent per run, made at its first command, with a scratch home beside it (the
  * commands' `HOME`). Commands see what the read tools show, in three layers:
@@ -45,9 +48,11 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isRootOrInside, readOrNull } from '../util/paths.js';
+import type { SecretMask } from '../sandbox/sandboxProfile.js';
 import { readRegularFile } from '../util/regularFile.js';
 import { fileStamp, type ShownCopy, type SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
+import { scanSecrets, type SecretIndex } from '../workspace/secretScan.js';
 import type { CapturedBases, DependencyMount, ScratchSpace } from './scratchSpace.js';
 
 export interface ScratchOptions {
@@ -63,6 +68,8 @@ export interface ScratchOptions {
 	readonly secretPaths?: SecretPaths;
 	/** `mount`: dependency folders are mount points for the sandbox; `link` (default): links to the real ones. */
 	readonly dependencies?: 'mount' | 'link';
+	/** The run's secret walk (`Workspace.secretIndex`), shared by its scratches; default: a walk of its own. */
+	readonly secretIndex?: () => Promise<SecretIndex>;
 }
 
 export class ScratchTooLargeError extends Error {
@@ -87,6 +94,8 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 	private copiedAt = Infinity;
 	private readonly linked: ReadonlySet<string>;
 	private readonly mounts: DependencyMount[] = [];
+	/** Secrets at any depth and hard links to them: never copied, covered in dependency folders. */
+	private secrets: SecretIndex | undefined;
 
 	constructor(private readonly options: ScratchOptions) {
 		this.linked = new Set((options.linkedFolders ?? defaultLinkedFolders).map((name) => name.toLowerCase()));
@@ -156,6 +165,7 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 		const workspace = await realpath(this.options.workspaceRoot);
 		this.workspace = workspace;
 		try {
+			this.secrets = await (this.options.secretIndex ?? (() => scanSecrets(workspace, this.secretPaths)))();
 			// Private like the copy (mkdtemp): nothing a command leaves there (a setuid file) is reachable by other users.
 			await mkdir(`${root}.home`, { mode: 0o700 });
 			await mkdir(join(`${root}.home`, 'tmp'));
@@ -196,10 +206,8 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 			const source = join(from, entry.name);
 			const target = join(to, entry.name);
 			const lower = entry.name.toLowerCase();
-			if (
-				skippedFolders.has(lower) ||
-				this.secretPaths.match(toPosix(relative(workspace, source))) !== null
-			) {
+			const rel = toPosix(relative(workspace, source));
+			if (skippedFolders.has(lower) || this.secretPaths.match(rel) !== null || this.secrets?.covers(rel)) {
 				continue;
 			}
 			// A workspace that contains the temp folder must not copy the copy into itself.
@@ -208,7 +216,7 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 			if (isDirectory && this.linked.has(lower)) {
 				if (this.options.dependencies === 'mount') await mkdir(target);
 				else await symlink(source, target, 'junction');
-				this.mounts.push({ source, target });
+				this.mounts.push({ source, target, masks: masksUnder(this.secrets, rel, target) });
 				continue;
 			}
 			if (isIgnored(scoped, source, isDirectory)) continue;
@@ -339,6 +347,7 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 			if (
 				skippedFolders.has(name) ||
 				this.secretPaths.match(sub) !== null ||
+				this.secrets?.covers(sub) === true ||
 				(isFolder && this.linked.has(name))
 			) {
 				return false;
@@ -423,6 +432,19 @@ async function holds(root: string, target: string, bytes: Buffer): Promise<boole
 	const info = await stat(real).catch(() => null);
 	if (info?.isFile() !== true || info.size !== bytes.length) return false;
 	return (await readRegularFile(real, bytes.length).catch(() => null))?.bytes.equals(bytes) === true;
+}
+
+/** The secrets inside the dependency folder at `folder` (workspace-relative), where the sandbox sees them under `target`. */
+function masksUnder(index: SecretIndex | undefined, folder: string, target: string): SecretMask[] {
+	if (index === undefined) return [];
+	const inside = (path: string) => path.startsWith(`${folder}/`);
+	const at = (path: string) => join(target, ...path.slice(folder.length + 1).split('/'));
+	// Links are left alone: what one shows is its target, covered by its own rules (or hidden).
+	const masks = index.secrets
+		.filter((entry) => inside(entry.path) && (entry.kind === 'file' || entry.kind === 'folder'))
+		.map((entry) => ({ target: at(entry.path), folder: entry.kind === 'folder' }));
+	for (const path of index.hardLinks.filter(inside)) masks.push({ target: at(path), folder: false });
+	return masks;
 }
 
 interface IgnoreRule {

@@ -27,7 +27,8 @@ import { killProcessTree } from './commandProcess.js';
 import { ScratchCopy } from './commandScratch.js';
 import { OverlayScratch } from './overlayScratch.js';
 import type { ScratchSpace } from './scratchSpace.js';
-import type { SecretPaths } from '../workspace/secretPaths.js';
+import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
+import { scanSecrets, type SecretIndex } from '../workspace/secretScan.js';
 import { Redactor } from '../secrets/redactor.js';
 import { isRootOrInside } from '../util/paths.js';
 import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
@@ -188,11 +189,15 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 	const scratches = new Map<string, ScratchSpace>();
 	let sandboxChoice: CommandSandboxChoice | undefined;
 	let scratchKind: 'overlay' | 'copy' = 'copy';
+	// One secret walk for the run, shared by every agent's scratch.
+	let secretScan: Promise<SecretIndex> | undefined;
+	const secretIndex = () =>
+		(secretScan ??= scanSecrets(options.workspaceRoot, options.secretPaths ?? builtinSecretPaths));
 	const scratch = (agentId: string) => {
 		let copy = scratches.get(agentId);
 		if (copy === undefined) {
 			const label = `${context.runId.slice(-8)}-${agentId}`;
-			const secrets = options.secretPaths ? { secretPaths: options.secretPaths } : {};
+			const secrets = { secretIndex, ...(options.secretPaths ? { secretPaths: options.secretPaths } : {}) };
 			const overlay = sandboxChoice?.sandbox?.overlay;
 			// Only bubblewrap can bind the real dependency folders read-only into a copy.
 			const dependencies = sandboxChoice?.sandbox?.mode === 'bubblewrap' ? 'mount' : 'link';

@@ -8,7 +8,9 @@
  *   command changed that path (it is in `upper`: the command's state wins, as in the copy);
  * - the agent's edits: written into `upper` (above whatever a command left), deletions as
  *   whiteouts there; an edit the agent drops is removed from `upper`, and the base shows again.
- * What the copy leaves out is hidden by whiteouts in the view (`scratchMasks`). The workspace is
+ * What the copy leaves out is hidden by whiteouts in the view (`scratchMasks`), and so are the
+ * secrets the run's secret walk found inside dependency folders, which stay visible otherwise,
+ * and hard links to secret files (`secretScan.ts`). The workspace is
  * live, so secrets are looked for again before and after every command: one that appeared is
  * hidden from the next command, and a command that ran while it was visible gets its output
  * withheld and its changes discarded.
@@ -22,6 +24,7 @@ import { removeTree } from '../sandbox/detectOverlay.js';
 import type { OverlayLayers, OverlayTools } from '../sandbox/overlayMount.js';
 import type { SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
+import { scanSecrets, type SecretIndex } from '../workspace/secretScan.js';
 import { defaultLinkedFolders } from './commandScratch.js';
 import { exposeShown } from './exposeShown.js';
 import { scratchMasks, SecretWatch } from './scratchMasks.js';
@@ -38,6 +41,8 @@ export interface OverlayScratchOptions {
 	readonly ripgrep: string;
 	readonly secretPaths?: SecretPaths;
 	readonly linkedFolders?: readonly string[];
+	/** The run's secret walk (`Workspace.secretIndex`), shared by its scratches; default: a walk of its own. */
+	readonly secretIndex?: () => Promise<SecretIndex>;
 }
 
 const skipped = new Set(['.git', '.massgen']);
@@ -138,10 +143,18 @@ export class OverlayScratch implements ScratchSpace {
 				linked: this.linked,
 				skipped,
 			};
-			const masks = await scratchMasks(rules);
+			const [masks, index] = await Promise.all([
+				scratchMasks(rules),
+				(this.options.secretIndex ?? (() => scanSecrets(workspace, rules.secretPaths)))(),
+			]);
 			this.secrets = new SecretWatch(rules);
-			await writeWhiteouts(this.options.tools.tar, layers.view, masks.hidden);
 			for (const path of masks.hidden) this.hidden.add(path);
+			// Secrets in what the masks keep whole (dependency folders), and hard links to secrets.
+			const deeper = [...index.secrets.map((entry) => entry.path), ...index.hardLinks].filter(
+				(path) => !isHidden(this.hidden, path),
+			);
+			for (const path of deeper) this.hidden.add(path);
+			await writeWhiteouts(this.options.tools.tar, layers.view, [...masks.hidden, ...deeper]);
 			// Commands see the live workspace: the run keeps the version each file has now as its base.
 			await exposeShown(workspace, this.hidden, this.linked, bases);
 			// An absolute link into the workspace would lead to the hidden real one: it points into the scratch instead.
@@ -277,6 +290,14 @@ export class OverlayScratch implements ScratchSpace {
 		}
 		return 0o666;
 	}
+}
+
+/** Whether `path` or a folder above it is in `hidden` (a whiteout inside a hidden folder would bring the folder back). */
+function isHidden(hidden: ReadonlySet<string>, path: string): boolean {
+	for (let cut = path.length; cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
+		if (hidden.has(path.slice(0, cut))) return true;
+	}
+	return false;
 }
 
 /**

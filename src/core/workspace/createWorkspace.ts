@@ -4,6 +4,7 @@ import { MemoryOverlay } from './memoryOverlay.js';
 import { normaliseRelative, policyRefusal } from './pathPolicy.js';
 import { defaultMaxFileBytes, RunSnapshot } from './runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from './secretPaths.js';
+import { inodeKey, scanSecrets, type SecretIndex } from './secretScan.js';
 import type { Overlay, OverlaySnapshot, PathMode, ResolvedPath, Workspace } from './types.js';
 
 export interface WorkspaceOptions {
@@ -51,6 +52,8 @@ export async function createWorkspace(root: string, options: WorkspaceOptions = 
  * never writes; overlays keep edits in memory.
  */
 export class DiskWorkspace implements Workspace {
+	private scanned: Promise<SecretIndex> | undefined;
+
 	constructor(
 		readonly root: string,
 		/** The root as the caller spelled it, so absolute paths under a symlinked root still resolve. */
@@ -85,7 +88,28 @@ export class DiskWorkspace implements Workspace {
 		const viaLink =
 			realRel === rel ? null : policyRefusal(realRel, display, mode, this.protectedPaths, this.secretPaths);
 		if (viaLink !== null) return refuse(`${viaLink} (via a symlink to '${realRel}')`);
+		const hardLink = await this.hardLinkToSecret(real);
+		if (hardLink) {
+			return refuse(
+				`refused: '${display}' is a hard link to a secret file (the same file under another name): agents never read or write secret files`,
+			);
+		}
 		return { ok: true, path: rel, absolute };
+	}
+
+	secretIndex(): Promise<SecretIndex> {
+		this.scanned ??= scanSecrets(this.root, this.secretPaths);
+		return this.scanned;
+	}
+
+	/**
+	 * Whether `real` is a file with more than one name, one of them secret. Only such a file costs
+	 * the run's secret walk (at its first sight); a file with one link is never a hard link to anything.
+	 */
+	private async hardLinkToSecret(real: string): Promise<boolean> {
+		const info = await lstat(real).catch(() => null);
+		if (info === null || !info.isFile() || info.nlink < 2) return false;
+		return (await this.secretIndex()).linkedInodes.has(inodeKey(info));
 	}
 
 	createOverlay(from?: OverlaySnapshot): Overlay {

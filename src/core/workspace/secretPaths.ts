@@ -5,6 +5,15 @@
  * `massgen.secretPaths` in VS Code), and nothing a model sends can change either.
  * Every `.env*` file counts, `.env.example` included: a template is easy to copy to a name
  * outside the policy, while telling a template from a real file by its name is guesswork.
+ *
+ * What counts as the same name (`canonicalName`): the policy matches a name as the most lenient
+ * file system we run on would open it. Case-insensitive (macOS and Windows are; ext4 is not, so
+ * `.ENV` beside `.env` is a second file, and it is secret too); Unicode NFC (macOS normalises
+ * NFD names: `.env` spelled with a decomposed character reaches the same file there); trailing dots
+ * and spaces dropped (Windows opens `.env ` and `id_rsa.` as `.env` and `id_rsa`). Look-alikes
+ * that are different names on every file system (`.env​`, a full-width `．env`) are not
+ * secret by name: such a path reaches another file, unless it is a link to a secret, which the
+ * symlink check (`createWorkspace`) and the hard-link check (`secretScan.ts`) catch by identity.
  */
 import picomatch from 'picomatch';
 
@@ -69,8 +78,9 @@ export function secretPaths(extra: readonly string[] = []): SecretPaths {
 		return { pattern, anchored, matches: picomatch(glob, globOptions) };
 	});
 	return {
-		match(path) {
-			if (path === '.' || path === '') return null;
+		match(given) {
+			if (given === '.' || given === '') return null;
+			const path = given.split('/').map(canonicalName).join('/');
 			const segments = path.toLowerCase().split('/');
 			for (let i = 0; i < segments.length; i++) {
 				const rule = builtinRules.find((candidate) => candidate.test(segments[i]!, segments[i - 1]));
@@ -88,6 +98,13 @@ export function secretPaths(extra: readonly string[] = []): SecretPaths {
 			return null;
 		},
 	};
+}
+
+/** One path segment as the policy compares it (see the module comment): NFC, no trailing dots or spaces. */
+export function canonicalName(name: string): string {
+	const trimmed = name.normalize('NFC').replace(/[. ]+$/, '');
+	// `.` and `..` (and names of dots and spaces only) stay as they are.
+	return trimmed === '' ? name : trimmed;
 }
 
 /** The built-in policy alone (callers that have no user additions). */

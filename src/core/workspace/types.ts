@@ -6,6 +6,7 @@
 import type { ChangeKind } from '../events/runEvents.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import type { SecretPaths } from './secretPaths.js';
+import type { SecretIndex } from './secretScan.js';
 
 export interface FileChange {
 	/** Workspace-relative path with `/` separators. */
@@ -54,6 +55,11 @@ export interface Workspace {
 	readonly runSnapshot: RunSnapshot;
 	/** A ripgrep binary `search_files` reads the disk with; without one, its own walker. */
 	readonly ripgrep?: string;
+	/**
+	 * Every secret of the workspace at any depth and the hard links to them (`scanSecrets`), walked
+	 * once per run at the first call: the scratch masks and the coding agents' folders use it.
+	 */
+	secretIndex?(): Promise<SecretIndex>;
 	/** Resolves a user- or model-supplied path; refuses escapes, `.git/`, `.massgen/`, `.env*`, protected paths. */
 	resolve(path: string, mode: PathMode): Promise<ResolvedPath>;
 	createOverlay(from?: OverlaySnapshot): Overlay;

@@ -113,16 +113,20 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
 	});
 
-	it('as the single agent, its edits become the change set; a refused one (a secret file) is undone and the CLI told', async () => {
+	it('as the single agent, its edits become the change set; a refused one (a protected file) is undone and the CLI told; a secret path is refused at once', async () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'old\n' });
-		writeFileSync(join(root, 'team.yaml'), singleAgentYaml(server));
+		writeFileSync(
+			join(root, 'team.yaml'),
+			`${singleAgentYaml(server)}orchestrator:\n  protected_paths: [locked.txt]\n`,
+		);
 		const write = (id: string, file: string, content: string) => ({
 			toolCalls: [{ id, name: 'Write', arguments: { file_path: file, content } }],
 			usage: { input: 40, output: 9 },
 		});
 		server.say(write('toolu_ok', 'ok.txt', 'fine\n'));
 		server.say(write('toolu_env', '.env', 'TOKEN=x\n'));
-		server.say({ text: 'Wrote ok.txt and .env.', usage: { input: 60, output: 5 } });
+		server.say(write('toolu_locked', 'locked.txt', 'mine\n'));
+		server.say({ text: 'Wrote ok.txt, .env and locked.txt.', usage: { input: 60, output: 5 } });
 		const run = await runCli(
 			['run', '--trust-workspace', '--config', join(root, 'team.yaml'), 'Write the files.'],
 			{
@@ -134,15 +138,16 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		const runs = join(root, '.massgen', 'runs');
 		const result = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
 		expect(result.changes.map((change: { path: string }) => change.path)).toEqual(['ok.txt']);
+		// The secret path never reached the folder: the native tool policy refused the call itself.
+		expect(server.requests[2]!.prompt.lastToolResult).toContain("is a secret path (matches '.env*')");
 		// The final answer is the text the CLI streamed in its last turn.
 		expect(result.finalAnswer).toContain('presented by the claude agent');
-		// The refusal reached the CLI in its next turn, which the auto-agent answered.
-		expect(server.requests).toHaveLength(4);
-		const told = server.requests[3]!.prompt.texts.join('\n');
+		// The protected file's refusal reached the CLI in its next turn, which the auto-agent answered.
+		expect(server.requests).toHaveLength(5);
+		const told = server.requests[4]!.prompt.texts.join('\n');
 		expect(told).toContain('These file changes of yours were refused and undone in your folder');
-		expect(told).toContain('- .env:');
-		expect(existsSync(join(root, 'ok.txt'))).toBe(false);
-		expect(existsSync(join(root, '.env'))).toBe(false);
+		expect(told).toContain('- locked.txt:');
+		for (const file of ['ok.txt', '.env', 'locked.txt']) expect(existsSync(join(root, file))).toBe(false);
 	});
 
 	it('a command goes through our run_command: its edit first, then the command, whose output resumes the same turn', async () => {

@@ -172,6 +172,9 @@ export class ClaudeCodeModel implements ChatModel {
 					folder: dir,
 					offered: session.offered,
 					server: bridgeServerName,
+					secrets: overlay.workspace.secretPaths,
+					linkedInodes: folder.linkedInodes,
+					dependencyMounts: folder.dependencyMounts,
 				});
 				const line = nativeCallLine(name, input, verdict.allow ? 'allowed' : `refused: ${verdict.reason}`);
 				if (line) conversation.emit?.({ type: 'reasoning-delta', text: line });

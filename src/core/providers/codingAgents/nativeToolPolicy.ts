@@ -2,13 +2,17 @@
  * Which of Claude Code's own tools a call may use (its `canUseTool` hook: permission mode
  * `default` asks for every call). The native tools stand in for our workspace tools and follow the
  * same offer: reading when the call offers `read_file`, editing when it offers `write_file`, and
- * only inside the agent's private folder. Commands go through our `run_command` (offered over MCP:
+ * only inside the agent's private folder, and never a secret path (the workspace's secret policy,
+ * on the path as given and as resolved, and hard links to secret files by identity). Commands go through our `run_command` (offered over MCP:
  * the permission engine, approvals and the command sandbox decide), never the CLI's Bash; the web
  * tools are refused (no agent of ours fetches the web on its own).
  */
-import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { DependencyMount } from '../../tools/scratchSpace.js';
 import { isRootOrInside } from '../../util/paths.js';
+import type { SecretPaths } from '../../workspace/secretPaths.js';
+import { inodeKey } from '../../workspace/secretScan.js';
 
 export type NativeVerdict = { readonly allow: true } | { readonly allow: false; readonly reason: string };
 
@@ -19,6 +23,12 @@ export interface NativeToolContext {
 	readonly offered: ReadonlySet<string>;
 	/** The MCP server name our tools are served under (`mcp__<name>__<tool>`). */
 	readonly server: string;
+	/** The workspace's secret policy: no native tool touches a path it names. */
+	readonly secrets?: SecretPaths;
+	/** `dev:ino` of secret files with other names (`SecretIndex.linkedInodes`). */
+	readonly linkedInodes?: ReadonlySet<string>;
+	/** Dependency folders bound into the folder in the sandbox: a path there is checked at its source. */
+	readonly dependencyMounts?: readonly DependencyMount[];
 }
 
 const readTools = new Set(['Read', 'Grep', 'Glob', 'LS']);
@@ -37,13 +47,13 @@ export function decideNativeTool(
 		if (!context.offered.has('read_file')) {
 			return refuse(`${name}: reading files is not offered in this step`);
 		}
-		return insideFolder(name, input, context.folder);
+		return insideFolder(name, input, context);
 	}
 	if (editTools.has(name)) {
 		if (!context.offered.has('write_file')) {
 			return refuse(`${name}: editing files is not allowed in this step`);
 		}
-		return insideFolder(name, input, context.folder);
+		return insideFolder(name, input, context);
 	}
 	if (name === 'Bash' || name === 'BashOutput' || name === 'KillShell') {
 		return refuse(
@@ -58,14 +68,50 @@ export function decideNativeTool(
 	return refuse(`${name} is not available in this team`);
 }
 
-function insideFolder(name: string, input: Record<string, unknown>, folder: string): NativeVerdict {
+function insideFolder(
+	name: string,
+	input: Record<string, unknown>,
+	context: NativeToolContext,
+): NativeVerdict {
+	const { folder } = context;
 	const given = [input['file_path'], input['path'], input['notebook_path']].find(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
 	if (given === undefined) return { allow: true };
 	const target = isAbsolute(given) ? given : resolve(folder, given);
-	if (isRootOrInside(folder, realNearest(target))) return { allow: true };
-	return refuse(`${name}: ${given} is outside your working folder ${folder}; use paths inside it`);
+	const real = realNearest(target);
+	if (!isRootOrInside(folder, real)) {
+		return refuse(`${name}: ${given} is outside your working folder ${folder}; use paths inside it`);
+	}
+	const secret = secretReason(target, real, context);
+	return secret === null ? { allow: true } : refuse(`${name}: ${given} ${secret}`);
+}
+
+/** Why the path (as given, resolved) is secret, or null. */
+function secretReason(target: string, real: string, context: NativeToolContext): string | null {
+	const { folder, secrets } = context;
+	for (const path of [target, real]) {
+		const rel = relative(folder, path).split(sep).join('/');
+		const pattern = rel === '' || rel.startsWith('..') ? null : (secrets?.match(rel) ?? null);
+		if (pattern !== null) {
+			return `is a secret path (matches '${pattern}'): agents never read, list, search or write secret files`;
+		}
+	}
+	if (context.linkedInodes === undefined || context.linkedInodes.size === 0) return null;
+	// In the sandbox a dependency folder is the real one bound in: on the host, its source holds the file.
+	const mount = context.dependencyMounts?.find((candidate) => isRootOrInside(candidate.target, real));
+	const onHost = mount === undefined ? real : join(mount.source, relative(mount.target, real));
+	const info = (() => {
+		try {
+			return lstatSync(onHost);
+		} catch {
+			return null;
+		}
+	})();
+	if (info?.isFile() && info.nlink > 1 && context.linkedInodes.has(inodeKey(info))) {
+		return 'is a hard link to a secret file: agents never read or write secret files';
+	}
+	return null;
 }
 
 /** The real path of `target`, or of its nearest existing ancestor (a file about to be created). */

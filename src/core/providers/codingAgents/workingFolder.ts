@@ -32,12 +32,15 @@ export class WorkingFolder {
 	/** The hash of each file at its last stat stamp: a walk reads only what changed since. */
 	private readonly stamps = new Map<string, { readonly stamp: string; readonly hash: string }>();
 	private root: string | undefined;
+	private linked: ReadonlySet<string> = new Set();
 
 	constructor(workspaceRoot: string, label: string, overlay: Overlay) {
 		this.copy = new ScratchCopy({
 			workspaceRoot,
 			label: `cc-${label}`,
 			secretPaths: overlay.workspace.secretPaths,
+			// The run's secret walk: secrets in dependency folders are covered where the sandbox binds them.
+			...(overlay.workspace.secretIndex ? { secretIndex: () => overlay.workspace.secretIndex!() } : {}),
 			// Empty folders where a sandbox binds the real ones read-only: a link would lead a write out.
 			dependencies: 'mount',
 		});
@@ -56,9 +59,15 @@ export class WorkingFolder {
 		return this.copy.dependencyMounts;
 	}
 
+	/** `dev:ino` of secret files with other names (the run's secret walk), once prepared. */
+	get linkedInodes(): ReadonlySet<string> {
+		return this.linked;
+	}
+
 	/** Lays the overlay's view into the folder and records it; returns the folder. */
 	async prepare(overlay: Overlay): Promise<string> {
 		this.root = await this.copy.prepare(overlay.snapshot().edits, overlay.workspace.runSnapshot);
+		this.linked = (await overlay.workspace.secretIndex?.())?.linkedInodes ?? new Set();
 		this.laidOut = await this.hashes();
 		return this.root;
 	}
