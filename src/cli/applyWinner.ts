@@ -6,14 +6,27 @@ import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
 import { WorkspaceLockedError } from '../core/workspace/workspaceLock.js';
 import { lockWaitNotice } from './lockWaitNotice.js';
+import type { SecretWriteConsent } from './secretWritePrompt.js';
 
 /** True when every change was written; the reasons go to `stderr` otherwise. */
 export async function applyWinner(
 	root: string,
 	outcome: Pick<RunSessionOutcome, 'result' | 'runDir' | 'workspace'>,
 	stderr: NodeJS.WritableStream,
+	/** Asked when files would get a secret value the run knows (undefined: they are not written). */
+	consent?: SecretWriteConsent,
 ): Promise<boolean> {
 	const { result, runDir, workspace } = outcome;
+	const marked = result.secretValueFiles ?? [];
+	if (marked.length > 0) {
+		stderr.write(
+			`massgen: ${marked.join(', ')} would get a secret value this run knows (a key from the environment, .env or the config; [redacted] in changes.patch)\n`,
+		);
+		if (!(await consent?.(marked))) {
+			stderr.write('massgen: nothing was written\n');
+			return false;
+		}
+	}
 	let applied;
 	try {
 		applied = await applyChangeSet(root, result.runId, result.changes, {

@@ -94,6 +94,7 @@ export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<
 class ChatState {
 	private last: RunSessionOutcome | undefined;
 	private decided: 'accepted' | 'rejected' | undefined;
+	private secretWarned: RunSessionOutcome | undefined;
 
 	constructor(
 		private readonly root: string,
@@ -140,7 +141,14 @@ class ChatState {
 		}
 		if (this.decided) return void stderr.write(`massgen: these changes were ${this.decided} already\n`);
 		if (text === '/accept') {
-			if (await applyWinner(this.root, last, stderr)) this.decided = 'accepted';
+			// A change set that would write a secret value: the first /accept says so, a second one writes.
+			const warned = this.secretWarned === last;
+			this.secretWarned = last;
+			const consent = async () => {
+				if (!warned) stderr.write('massgen: /accept again to write them anyway\n');
+				return warned;
+			};
+			if (await applyWinner(this.root, last, stderr, consent)) this.decided = 'accepted';
 			return;
 		}
 		const paths = last.result.changes.map((change) => change.path);

@@ -15,6 +15,7 @@ import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { resolveTeam, type ResolvedTeam } from '../core/team/resolveTeam.js';
 import { trustListing } from '../core/trust/workspaceTrust.js';
 import { applyWinner } from './applyWinner.js';
+import { secretWriteConsent } from './secretWritePrompt.js';
 import { cliApprovalPolicy, TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
@@ -151,7 +152,12 @@ export async function runCommand(
 	}
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
-		if (!(await applyWinner(root, outcome, io.stderr))) return exitCodes.failed;
+		const consent = secretWriteConsent({
+			output: io.stderr,
+			input: interactive ? io.stdin : undefined,
+			yes: command.approvals === 'yes',
+		});
+		if (!(await applyWinner(root, outcome, io.stderr, consent))) return exitCodes.failed;
 	} else if (result.changes.length > 0 && !afterRun) {
 		io.stderr.write(
 			`${result.changes.length} proposed change(s) in ${join(runDir, 'changes.patch')} (use --apply to write them)\n`,

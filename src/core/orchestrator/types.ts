@@ -205,6 +205,11 @@ export interface RunResult {
 	 * there is a winner), so a review can mark which of the winner's hunks other agents made too.
 	 */
 	readonly answerChanges?: readonly AnswerChangeSet[];
+	/**
+	 * Changed files whose new text holds a secret value the run knows (`filesWithSecretValues`;
+	 * added by `runSession`, paths only): shown `[redacted]` everywhere, written for real on accept.
+	 */
+	readonly secretValueFiles?: readonly string[];
 	readonly usage: readonly AgentUsage[];
 	readonly durationMs: number;
 	readonly error?: string;

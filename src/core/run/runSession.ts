@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { ApiKeySources } from '../config/apiKeys.js';
+import { filesWithSecretValues } from '../changes/secretValues.js';
 import { redactConfig } from '../config/redact.js';
 import type { MassGenConfig } from '../config/schema.js';
 import { toOrchestratorSettings, withRoles } from '../config/toSettings.js';
@@ -221,7 +222,14 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			log.append(event);
 			options.onEvent(event);
 		}
-		const result: RunResult = { ...orchestrator.result!, startedAt: started.toISOString(), session };
+		const finished = orchestrator.result!;
+		const secretValueFiles = filesWithSecretValues(finished.changes, redactor);
+		const result: RunResult = {
+			...finished,
+			...(secretValueFiles.length > 0 ? { secretValueFiles } : {}),
+			startedAt: started.toISOString(),
+			session,
+		};
 		try {
 			// Against the bases the agents read (the run snapshot), as the changes carry them.
 			await log.finish({
