@@ -10,7 +10,7 @@ import {
 	WorkspaceLockedError,
 } from '../../core/workspace/workspaceLock.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
-import { buildWorkspaceEdit } from './buildWorkspaceEdit.js';
+import { buildWorkspaceEdit, staleRefusals } from './buildWorkspaceEdit.js';
 import type { ChangePrompts } from './changePrompts.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 import { hasLanded, readCurrent } from './workspaceFiles.js';
@@ -222,10 +222,15 @@ async function write(
 		needsConfirmation: input.preview,
 		iconPath: new vscode.ThemeIcon('sparkle'),
 	};
-	const { edit } = await buildWorkspaceEdit(
-		entries.map((entry) => ({ uri: pending.uri(entry.path), op: entry.op })),
+	const { edit, stale } = await buildWorkspaceEdit(
+		entries.map((entry) => ({
+			uri: pending.uri(entry.path),
+			op: entry.op,
+			expected: plans.find(({ plan }) => plan.path === entry.path)!.before,
+		})),
 		metadata,
 	);
+	if (stale.length > 0) return { status: 'unsafe', ...nothing, unsafe: staleRefusals(stale) };
 	const applied = await vscode.workspace.applyEdit(edit);
 	if (!applied) return { status: 'refused', ...nothing };
 

@@ -19,7 +19,7 @@ import {
 	WorkspaceLockedError,
 } from '../../core/workspace/workspaceLock.js';
 import type { WritePolicy } from '../run/runTypes.js';
-import { buildWorkspaceEdit } from './buildWorkspaceEdit.js';
+import { buildWorkspaceEdit, staleRefusals } from './buildWorkspaceEdit.js';
 import type { RevertPrompts } from './changePrompts.js';
 import { hasLanded, readCurrent } from './workspaceFiles.js';
 
@@ -183,10 +183,11 @@ async function writeRevert(
 		needsConfirmation: false,
 		iconPath: new vscode.ThemeIcon('discard'),
 	};
-	const { edit } = await buildWorkspaceEdit(
-		entries.map((entry) => ({ uri: uri(entry.path), op: entry.op })),
+	const { edit, stale } = await buildWorkspaceEdit(
+		entries.map((entry) => ({ uri: uri(entry.path), op: entry.op, expected: entry.before })),
 		metadata,
 	);
+	if (stale.length > 0) return { status: 'unsafe', mode, ...nothing, unsafe: staleRefusals(stale) };
 	if (!(await vscode.workspace.applyEdit(edit))) return { status: 'refused', mode, ...nothing };
 	const landed: RevertEntry[] = [];
 	for (const entry of entries) if (await hasLanded(uri(entry.path), entry.op)) landed.push(entry);
