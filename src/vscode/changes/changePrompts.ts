@@ -17,6 +17,11 @@ export type FinishedChoice = 'accept' | 'review' | 'reject' | undefined;
 export interface ChangePrompts {
 	conflicts(files: readonly ConflictSummary[], others: number): Promise<ConflictChoice>;
 	finished(message: string): Promise<FinishedChoice>;
+	/**
+	 * Whether to write files that would get a secret value the run knows (`secretValueFiles`: the
+	 * run log shows `[redacted]`, Accept writes the real value). Absent in a test's prompts: the modal.
+	 */
+	secretValues?(paths: readonly string[]): Promise<boolean>;
 }
 
 const reasons = (): Record<ConflictReason, string> => ({
@@ -60,6 +65,23 @@ export const windowPrompts: ChangePrompts = {
 		if (choice === accept) return 'accept';
 		if (choice === review) return 'review';
 		return choice === reject ? 'reject' : undefined;
+	},
+	async secretValues(paths) {
+		const write = vscode.l10n.t('Write Anyway');
+		const choice = await vscode.window.showWarningMessage(
+			paths.length === 1
+				? vscode.l10n.t('MassGen: {0} would get a secret value this run knows.', paths[0]!)
+				: vscode.l10n.t('MassGen: {0} files would get a secret value this run knows.', paths.length),
+			{
+				modal: true,
+				detail: vscode.l10n.t(
+					'{0}\n\nThe team’s text for these files holds a key from the environment, .env, secret storage or the config. The run log shows it as [redacted]; Accept writes the real value. Nothing is written if you cancel.',
+					paths.join('\n'),
+				),
+			},
+			write,
+		);
+		return choice === write;
 	},
 };
 

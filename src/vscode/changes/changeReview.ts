@@ -108,6 +108,17 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			);
 			return;
 		}
+		// The diff shows the real text, the run log `[redacted]`: writing a known secret is asked first.
+		const marked = (pending.run.result.secretValueFiles ?? []).filter(
+			(path) => pending.file(path) && (!paths || paths.includes(path)),
+		);
+		const ask = this._prompts.secretValues ?? windowPrompts.secretValues!;
+		if (marked.length > 0 && !(await ask(marked))) {
+			this._deps.log.info(
+				`change review: not accepted: ${marked.join(', ')} would get a secret value this run knows; nothing was written`,
+			);
+			return;
+		}
 		const engine = await this._loadEngine();
 		this._busy = true;
 		try {
@@ -223,6 +234,11 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._fireChanged();
 		const winner = result.winner?.agentId ?? vscode.l10n.t('the team');
 		const count = set.files.length;
+		if (result.secretValueFiles?.length) {
+			this._deps.log.warn(
+				`change review: run ${result.runId}: ${result.secretValueFiles.join(', ')} would get a secret value this run knows (Accept asks first)`,
+			);
+		}
 		this._deps.log.info(
 			`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`,
 		);
