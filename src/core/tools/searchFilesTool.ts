@@ -41,6 +41,8 @@ export const searchFilesTool = defineTool(
 		const matchChars = Math.max(500, Math.floor(maxLineWork / regex.programSize));
 		const edits = overlay.snapshot().edits;
 		const matches: string[] = [];
+		/** Files whose lines the result shows. */
+		const shown = new Set<string>();
 		const notes: string[] = [];
 		let truncated = false;
 		let clippedLines = 0;
@@ -51,6 +53,7 @@ export const searchFilesTool = defineTool(
 		const add = (path: string, line: number, text: string): boolean => {
 			if (matches.length === maxMatches) return !(truncated = true);
 			matches.push(`${path}:${line}: ${clip(text)}`);
+			shown.add(path);
 			return true;
 		};
 
@@ -126,6 +129,10 @@ export const searchFilesTool = defineTool(
 			notes.push(`${clippedLines} long line(s) were searched only in their first ${matchChars} characters`);
 		}
 
+		// Lines shown are text the team saw: their files get their base now (`RunSnapshot`), so the
+		// user's later edit of one is merged against this version, not taken for the base. Only
+		// matched files: the search reads many more, and holding each would grow with the tree.
+		await Promise.all([...shown].map((path) => overlay.workspace.runSnapshot.entry(path).catch(() => null)));
 		const where = start === '.' ? 'the workspace' : `'${start}'`;
 		const lines = matches.length === 0 ? [`no matches for /${pattern}/ in ${where}`] : matches;
 		if (truncated) lines.push(`(truncated: more than ${maxMatches} matches; narrow the pattern or the path)`);

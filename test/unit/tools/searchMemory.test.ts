@@ -17,7 +17,7 @@ const engines = [
 ] as const;
 
 describe.each(engines)('the run snapshot with the %s', (_engine, ripgrep) => {
-	it('captures nothing for listings and searches over 60 files, only what read_file read', async () => {
+	it('captures nothing for listings, and of searches over 60 files only the files whose lines they showed', async () => {
 		const files: Record<string, string> = { '.gitignore': 'dist/\n', 'dist/out.js': 'needle\n' };
 		for (let i = 0; i < 60; i++) files[`src/m${i % 6}/f${i}.ts`] = `export const needle${i} = ${i};\n`;
 		const workspace = await createWorkspace(await makeTree(files), { ripgrep });
@@ -33,11 +33,16 @@ describe.each(engines)('the run snapshot with the %s', (_engine, ripgrep) => {
 		expect((await run('list_directory', { path: 'src' })).text).toBe('m0/\nm1/\nm2/\nm3/\nm4/\nm5/');
 		await run('read_file', { path: 'src/m0/f0.ts' });
 
-		// No text is held but the file read_file read; the rest are folders the tools listed (a few bytes each).
+		// Text is held only for the file read_file read and the 11 whose lines a search showed (their base
+		// from then on); the rest are folders the tools listed (a few bytes each).
 		const captured = [...workspace.runSnapshot.captured()];
-		expect(captured.filter(([, entry]) => entry.kind !== 'absent').map(([path]) => path)).toEqual([
-			'src/m0/f0.ts',
-		]);
+		const shown = ['src/m5/f5.ts', ...Array.from({ length: 10 }, (_, i) => `src/m1/f${i * 6 + 1}.ts`)];
+		expect(
+			captured
+				.filter(([, entry]) => entry.kind !== 'absent')
+				.map(([path]) => path)
+				.sort(),
+		).toEqual([...shown, 'src/m0/f0.ts'].sort());
 		const folders = captured.filter(([, entry]) => entry.kind === 'absent').map(([path]) => path);
 		expect(folders).toEqual(expect.arrayContaining(['.', 'src', 'src/m1']));
 		expect(folders.every((path) => !path.endsWith('.ts') && !path.endsWith('.gitignore'))).toBe(true);

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildReviewChangeSet, targetOf } from '../../../src/core/changes/changeSet.js';
 import { planFile } from '../../../src/core/changes/planFile.js';
+import { createToolbox } from '../../../src/core/tools/createToolbox.js';
+import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { fileStamp, RunSnapshot, unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
@@ -174,4 +176,25 @@ describe('planFile: an unkept base is never merged against', () => {
 			outcome: 'apply',
 		});
 	});
+});
+
+describe('search_files: a file whose lines a search showed has its base from then', () => {
+	for (const ripgrep of [undefined, ripgrepOnPath(process.env) ?? undefined]) {
+		it(`the user's later edit is merged against what the search showed (${ripgrep ? 'ripgrep' : 'walker'})`, async () => {
+			const root = await makeTree({ 'notes.txt': shown, 'other.txt': 'no match here\n' });
+			const workspace = await createWorkspace(root, ripgrep ? { ripgrep } : {});
+			const overlay = workspace.createOverlay();
+			const tools = createToolbox({ overlay, writable: true });
+			const search = await tools.execute('search_files', { pattern: 'line 9' }, new AbortController().signal);
+			expect(search.text).toBe('notes.txt:2: line 9');
+			await writeFile(join(root, 'notes.txt'), user);
+			await writeFile(join(root, 'other.txt'), 'changed by the user\n');
+			await overlay.write('notes.txt', 'line 1 (team)\nline 9\n');
+			expect(await overlay.changes()).toEqual([
+				expect.objectContaining({ path: 'notes.txt', base: shown, baseHash: sha256(shown) }),
+			]);
+			// A file the search read but did not show is not held: its base is taken when first touched.
+			expect(await overlay.readText('other.txt')).toBe('changed by the user\n');
+		});
+	}
 });
