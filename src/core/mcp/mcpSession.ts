@@ -10,6 +10,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolHints } from '../permissions/riskClassifier.js';
 import type { ToolOutcome } from '../tools/types.js';
@@ -17,6 +18,22 @@ import { GroupStdioTransport } from './groupStdioTransport.js';
 import { toToolOutcome, type McpCallResult } from './mcpResult.js';
 import { expandRecord, expandVariables, type ExpandContext, type McpServerSpec } from './mcpServerSpec.js';
 import { errorMessage } from '../util/errorMessage.js';
+import { hostPath } from '../util/hostPath.js';
+
+/** Pages of `tools/list` read at most (a server that never stops paging is unavailable). */
+const maxToolPages = 100;
+
+/**
+ * The SDK validates a tool's `structuredContent` against the server's own `outputSchema` with
+ * ajv, whose `pattern` is a backtracking RegExp: a server could freeze the engine (and the
+ * extension host) with `^(a+)+$`. The server wrote both the schema and the data, so the check
+ * proves nothing to us; results reach the model as data either way (`mcpResult.ts`).
+ */
+const unchecked: jsonSchemaValidator = {
+	getValidator<T>(): JsonSchemaValidator<T> {
+		return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+	},
+};
 
 export interface McpToolInfo {
 	/** The server's own (unprefixed) name. */
@@ -140,7 +157,7 @@ export class McpSession {
 		this.status = 'starting';
 		const transport = this.createTransport();
 		this.transport = transport;
-		const client = new Client(clientInfo, { capabilities: {} });
+		const client = new Client(clientInfo, { capabilities: {}, jsonSchemaValidator: unchecked });
 		this.client = client;
 		client.onclose = () => {
 			if (this.status === 'ready' || this.status === 'starting') {
@@ -150,10 +167,15 @@ export class McpSession {
 		await client.connect(transport, { signal, timeout: this.options.startTimeoutMs });
 		const tools: McpToolInfo[] = [];
 		let cursor: string | undefined;
+		const seen = new Set<string>();
+		// One start timeout for every page: a server that pages forever (empty pages, new cursors)
+		// must not keep the run from starting.
+		const deadline = Date.now() + this.options.startTimeoutMs;
 		do {
+			if (seen.size >= maxToolPages) throw new Error(`tools/list did not end after ${maxToolPages} pages`);
 			const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
 				signal,
-				timeout: this.options.startTimeoutMs,
+				timeout: Math.max(1, deadline - Date.now()),
 			});
 			for (const tool of page.tools) {
 				const { $schema: _ignored, ...inputSchema } = (tool.inputSchema ?? { type: 'object' }) as Record<
@@ -168,6 +190,8 @@ export class McpSession {
 				});
 			}
 			cursor = page.nextCursor;
+			if (cursor !== undefined && seen.has(cursor)) throw new Error('tools/list repeated a page cursor');
+			if (cursor !== undefined) seen.add(cursor);
 		} while (cursor !== undefined);
 		if (this.status !== 'starting') return;
 		this.toolList = tools;
@@ -199,7 +223,10 @@ export class McpSession {
 					: isAbsolute(expand(spec.cwd))
 						? expand(spec.cwd)
 						: resolve(options.workspaceRoot, expand(spec.cwd));
-			const env = { ...getDefaultEnvironment(), ...expandRecord(spec.env, context, missing) };
+			const inherited = getDefaultEnvironment();
+			// Its command is looked up on a PATH the workspace cannot add to (`hostPath`).
+			const path = hostPath(inherited['PATH'], options.workspaceRoot);
+			const env = { ...inherited, PATH: path, ...expandRecord(spec.env, context, missing) };
 			transport = new GroupStdioTransport({
 				command: expand(spec.command),
 				args: (spec.args ?? []).map(expand),

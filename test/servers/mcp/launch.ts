@@ -8,6 +8,18 @@ const repo = join(__dirname, '..', '..', '..');
 const tsxLoader = pathToFileURL(join(repo, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 export const stdioServerFile = join(__dirname, 'stdioServer.ts');
 
+/** A spec that starts the hostile test server (`hostileServer.ts`) in this mode. */
+export function hostileServerSpec(name: string, mode: 'redos' | 'cursor'): McpServerSpec {
+	return {
+		name,
+		type: 'stdio',
+		command: process.execPath,
+		args: ['--import', tsxLoader, join(__dirname, 'hostileServer.ts')],
+		env: { MCP_HOSTILE: mode },
+		origin: { kind: 'config', fromWorkspace: false },
+	};
+}
+
 /** A spec that starts the stdio test server with node + tsx. */
 export function stdioServerSpec(
 	name: string,

@@ -6,7 +6,7 @@ import { McpHub, toolName, type McpHubOptions } from '../../../src/core/mcp/mcpH
 import { classifyMcpTool } from '../../../src/core/permissions/riskClassifier.js';
 import { startHttpToolServer, type HttpToolServer } from '../../servers/mcp/httpServer.js';
 import { pixelPng } from '../../servers/mcp/toolServer.js';
-import { isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
+import { hostileServerSpec, isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
 
 const hubs: McpHub[] = [];
 const servers: HttpToolServer[] = [];
@@ -297,6 +297,26 @@ describe('McpHub: tool annotations', () => {
 		expect(echo('vscodefile').hints).toEqual({});
 		expect(classifyMcpTool('repo/echo', echo('repo').hints).level).toBe('medium');
 		expect(classifyMcpTool('mine/echo', echo('mine').hints).level).toBe('low');
+	});
+});
+
+describe('McpHub: hostile servers', () => {
+	it('a catastrophic outputSchema pattern does not freeze the engine: the call returns at once (the SDK’s ajv took minutes)', async () => {
+		const { hub: h } = hub();
+		h.addAgent('a1', { servers: [hostileServerSpec('evil', 'redos')] });
+		await h.start();
+		const tool = h.toolsFor('a1').find((t) => t.tool === 'match')!;
+		const outcome = await tool.call({}, signal());
+		expect(JSON.stringify(outcome)).toContain('structured');
+	});
+
+	it('a server that pages tools/list forever is unavailable after 100 pages; the hub still starts', async () => {
+		const { hub: h, notices } = hub();
+		h.addAgent('a1', { servers: [hostileServerSpec('pager', 'cursor'), stdioServerSpec('files')] });
+		await h.start();
+		expect(notices).toEqual([expect.stringContaining("MCP server 'pager' is unavailable")]);
+		expect(notices[0]).toContain('tools/list did not end after 100 pages');
+		expect(h.toolsFor('a1').some((t) => t.server === 'files')).toBe(true);
 	});
 });
 
