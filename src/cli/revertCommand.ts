@@ -4,7 +4,7 @@ import { recordedProtectedPaths, revertRunOnDisk } from '../core/changes/revertR
 import { loadConfigFile } from '../core/config/loadConfig.js';
 import { isSafeRunId } from '../core/logs/runId.js';
 import { runsDir } from '../core/logs/runLog.js';
-import { assertRunsDirInside } from '../core/logs/runsDirGuard.js';
+import { assertRealFolder, assertRunsDirInside } from '../core/logs/runsDirGuard.js';
 import { pathExists } from '../core/util/pathExists.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';
 import { secretPaths } from '../core/workspace/secretPaths.js';
@@ -29,6 +29,7 @@ export async function revertCommand(command: RevertCommand, stderr: NodeJS.Writa
 	const runDir = join(runsDir(root), runId);
 	// A linked `.massgen` would have the record read (and files written by it) from elsewhere.
 	await assertRunsDirInside(root);
+	if (isSafeRunId(runId)) await assertRealFolder(runDir);
 	if (!isSafeRunId(runId) || !(await pathExists(runDir))) {
 		stderr.write(`massgen: no run ${runId} in ${runsDir(root)} (massgen runs lists them)\n`);
 		return 1;

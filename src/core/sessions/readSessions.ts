@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
 import { runsDir } from '../logs/runLog.js';
 import { isSafeRunId } from '../logs/runId.js';
-import { assertRunsDirInside } from '../logs/runsDirGuard.js';
+import { assertRealFolder, assertRunsDirInside, RunsDirError } from '../logs/runsDirGuard.js';
 import { readRunRecord, runCost } from './readRunRecord.js';
 import type { SessionLine, SessionsRead, TurnSummary } from './sessionTypes.js';
 
@@ -46,6 +46,15 @@ export async function readTurn(
 	if (!isSafeRunId(runId)) return { runId, reason: 'not a run id' };
 	await assertRunsDirInside(workspaceRoot);
 	const runDir = join(runsDir(workspaceRoot), runId);
+	// A run folder that is a link would be read from elsewhere.
+	const linked = await assertRealFolder(runDir).then(
+		() => undefined,
+		(error: unknown) => {
+			if (error instanceof RunsDirError) return error.message;
+			throw error;
+		},
+	);
+	if (linked) return { runId, reason: linked };
 	const read = await readRunRecord(runDir, runId);
 	if (!read.ok) return { runId, reason: read.reason };
 	const { result, session, startedAt } = read;

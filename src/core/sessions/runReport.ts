@@ -12,7 +12,7 @@ import type { RunAgentInfo, SessionRecord } from '../events/runEvents.js';
 import { parseEventLine } from '../logs/readRunEvents.js';
 import { isSafeRunId } from '../logs/runId.js';
 import { runsDir } from '../logs/runLog.js';
-import { assertRunsDirInside, RunsDirError } from '../logs/runsDirGuard.js';
+import { assertRealFolder, assertRunsDirInside, RunsDirError } from '../logs/runsDirGuard.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { SessionError } from './historyOf.js';
 import { readRunRecord, runCost } from './readRunRecord.js';
@@ -32,10 +32,13 @@ export interface RunReport {
 /** Throws `SessionError` when the run is not there or its result cannot be read. */
 export async function readRunReport(workspaceRoot: string, runId: string): Promise<RunReport> {
 	if (!isSafeRunId(runId)) throw new SessionError(`'${runId}' is not a run id`);
-	await assertRunsDirInside(workspaceRoot).catch((error: unknown) => {
-		throw error instanceof RunsDirError ? new SessionError(error.message) : error;
-	});
 	const runDir = join(runsDir(workspaceRoot), runId);
+	// Neither the runs folder nor this run's may be a link: it would be read from elsewhere.
+	await assertRunsDirInside(workspaceRoot)
+		.then(() => assertRealFolder(runDir))
+		.catch((error: unknown) => {
+			throw error instanceof RunsDirError ? new SessionError(error.message) : error;
+		});
 	const read = await readRunRecord(runDir, runId);
 	if (!read.ok) throw new SessionError(`run ${runId}: ${read.reason}`);
 	const { result, session, startedAt } = read;

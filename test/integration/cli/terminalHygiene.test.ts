@@ -97,11 +97,16 @@ describe('massgen on a terminal: model text never arrives as control sequences',
 		expect(runs).toContain('What now?␛]0;pwned-title␛\\');
 		expect(runs).not.toContain('\u001b');
 
+		// --json on a terminal: JSON escapes C0 itself; C1 and bidi characters are made visible too.
+		const json = await onPty(['run', '--deny-all', '--json', '--config', team, 'Again'], root);
+		for (const sequence of raw) expect(json).not.toContain(sequence);
+		expect(json).toContain('\\u001b]52;c;');
+
 		// Control: into a pipe or a file the answer is data, byte for byte.
 		const piped = await runCli(['show', runId!], { cwd: root });
 		expect(piped.stdout).toContain(answer);
-		const json = await runCli(['runs', '--json'], { cwd: root });
-		expect(JSON.parse(json.stdout).runs[0].question).toBe(question);
+		const listed = await runCli(['runs', '--json'], { cwd: root });
+		expect(JSON.parse(listed.stdout).runs.map((r: { question: string }) => r.question)).toContain(question);
 	}, 60_000);
 
 	it('the approval prompt shows a disguised command visibly and whole', async () => {

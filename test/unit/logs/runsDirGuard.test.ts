@@ -12,7 +12,7 @@ import { deleteRuns } from '../../../src/core/logs/pruneRuns.js';
 import { RunLogWriter } from '../../../src/core/logs/runLog.js';
 import { RunsDirError } from '../../../src/core/logs/runsDirGuard.js';
 import { SessionError } from '../../../src/core/sessions/historyOf.js';
-import { readSessions } from '../../../src/core/sessions/readSessions.js';
+import { readSessions, readTurn } from '../../../src/core/sessions/readSessions.js';
 import { readRunReport } from '../../../src/core/sessions/runReport.js';
 
 const runId = '20260101-000000-abcd';
@@ -73,6 +73,16 @@ describe('run folders that are real (control)', () => {
 		expect(await deleteRuns(root, [runId, '20260101-000002-abcd'])).toHaveLength(2);
 		expect(readdirSync(join(root, '.massgen', 'runs'))).toEqual([]);
 		expect(tree(target)).toEqual(before);
+	});
+
+	it('a run folder that is a link is not read: show refuses it, the sessions skip it with the reason', async () => {
+		const root = folder('massgen-ws-');
+		mkdirSync(join(root, '.massgen', 'runs'), { recursive: true });
+		const target = elsewhere();
+		symlinkSync(join(target, 'runs', runId), join(root, '.massgen', 'runs', runId));
+		await expect(readRunReport(root, runId)).rejects.toThrow(/is a link/);
+		expect(await readTurn(root, runId)).toEqual({ runId, reason: expect.stringMatching(/is a link/) });
+		expect((await readSessions(root)).sessions).toEqual([]);
 	});
 
 	it('a .massgen that is a file is refused with what to do', async () => {
