@@ -9,6 +9,17 @@ export function readConfigSetting(folder?: vscode.Uri): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
+/**
+ * Whether the value `readConfigSetting` returns came from the workspace's or the folder's settings
+ * (a repository's `.vscode/settings.json` or `.code-workspace`) rather than the user's: such a
+ * config is the workspace's choice wherever the file lies (`chooseTeamConfig`).
+ */
+export function configSettingFromWorkspace(folder?: vscode.Uri): boolean {
+	const levels = vscode.workspace.getConfiguration(undefined, folder).inspect<unknown>(settingKeys.config);
+	const set = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+	return set(levels?.workspaceFolderValue) || set(levels?.workspaceValue);
+}
+
 /** Writes `massgen.config`: in the workspace settings when a folder is open, else for the user. */
 export async function writeConfigSetting(value: string | undefined): Promise<void> {
 	const target = vscode.workspace.workspaceFolders?.length

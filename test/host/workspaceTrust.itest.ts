@@ -131,19 +131,23 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 		written.push(file);
 	}
 
+	const touch = (name: string) => ['-c', `touch ${join(markers, name)}`];
+
+	/** The scripted team with a stdio server on its first agent that touches `marker`. */
+	function teamWithServer(marker: string): string {
+		return readFileSync(teamFixture, 'utf8').replace(
+			'      model: scripted-planner\n',
+			`      model: scripted-planner\n      mcp_servers:\n${indent(
+				stringify([{ name: 'cfgsrv', type: 'stdio', command: 'sh', args: touch(marker) }]),
+				'        ',
+			)}`,
+		);
+	}
+
 	/** The repository's files: every part touches its own marker (outside the workspace) when started. */
 	function plantRepository(suffix = ''): void {
 		const touch = (name: string) => ['-c', `touch ${join(markers, name + suffix)}`];
-		write(
-			join('.massgen', 'config.yaml'),
-			readFileSync(teamFixture, 'utf8').replace(
-				'      model: scripted-planner\n',
-				`      model: scripted-planner\n      mcp_servers:\n${indent(
-					stringify([{ name: 'cfgsrv', type: 'stdio', command: 'sh', args: touch('config') }]),
-					'        ',
-				)}`,
-			),
-		);
+		write(join('.massgen', 'config.yaml'), teamWithServer(`config${suffix}`));
 		write(
 			join('.vscode', 'mcp.json'),
 			JSON.stringify({
@@ -271,6 +275,42 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 		assert.equal(asked.length, asks + 2, 'a changed command is asked again');
 		assert.ok(asked.at(-1)!.detail.includes(`${join(markers, 'config')}-changed`));
 		assert.deepEqual(started(), [], 'declined this time: nothing starts');
+	});
+
+	it('a config outside the folder named by the workspace’s settings is the workspace’s: asked; named by the user’s, not (control)', async () => {
+		trusted = true;
+		answer = false;
+		const config = mkdtempSync(join(tmpdir(), 'massgen-trust-named-'));
+		const file = join(config, 'team.yaml');
+		writeFileSync(file, teamWithServer('named'));
+		try {
+			await vscode.workspace
+				.getConfiguration()
+				.update('massgen.config', file, vscode.ConfigurationTarget.Workspace);
+			const asks = asked.length;
+			await run('Named by the workspace settings');
+			assert.equal(asked.length, asks + 1, 'asked');
+			assert.ok(
+				asked.at(-1)!.detail.includes(`sh -c 'touch ${join(markers, 'named')}'`),
+				asked.at(-1)!.detail,
+			);
+			assert.deepEqual(started(), [], 'declined: not started');
+
+			await vscode.workspace
+				.getConfiguration()
+				.update('massgen.config', undefined, vscode.ConfigurationTarget.Workspace);
+			await useConfig(file);
+			const own = await run('Named by my settings');
+			assert.equal(own?.result.status, 'completed', own?.result.error ?? undefined);
+			assert.equal(asked.length, asks + 1, 'the user’s own config is not asked about');
+			assert.deepEqual(started(), ['named']);
+		} finally {
+			await vscode.workspace
+				.getConfiguration()
+				.update('massgen.config', undefined, vscode.ConfigurationTarget.Workspace);
+			await useConfig(undefined);
+			rmSync(config, { recursive: true, force: true });
+		}
 	});
 });
 

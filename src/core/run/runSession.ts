@@ -51,6 +51,8 @@ export type { RunToolInputs } from './runTools.js';
 export interface RunTeam {
 	readonly config: MassGenConfig;
 	readonly file: string;
+	/** `workspace`: the workspace chose it wherever it lies (VS Code's workspace `massgen.config`). */
+	readonly kind?: string;
 }
 
 export interface RunSessionOptions {
@@ -145,6 +147,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		file: options.team.file,
 		keys,
 		...(workspaceMcp ? { workspaceServers: workspaceMcp.servers } : {}),
+		chosenByWorkspace: options.team.kind === 'workspace',
 	});
 	const gate = trustGate(listing, options.workspaceTrust);
 	const { agents, secrets } = buildAgents(config, {

@@ -43,6 +43,8 @@ export interface RunToolsContext {
 	readonly config: MassGenConfig;
 	/** The team config file: one inside the workspace cannot weaken the sandbox or start stdio servers untrusted. */
 	readonly file: string;
+	/** `workspace`: the workspace chose the config wherever it lies (VS Code's workspace `massgen.config`). */
+	readonly kind?: string;
 	readonly root: string;
 	readonly env: Readonly<Record<string, string | undefined>>;
 	readonly runDir: string;
@@ -58,7 +60,7 @@ export interface RunToolsContext {
 /** The run's `RunOptions.tools`, as `createRunTools` documents it. */
 export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
 	const { root, redactor, workspaceMcp } = context;
-	const configFromWorkspace = isWorkspaceFile(root, context.file);
+	const configFromWorkspace = context.kind === 'workspace' || isWorkspaceFile(root, context.file);
 	const configured = toRunToolSettings(context.config, { configFromWorkspace });
 	const onNotice = (message: string) => inputs.onNotice(redactor.text(message));
 	const allowRefusal = context.gate.allowRulesRefusal();

@@ -114,6 +114,11 @@ export interface TrustListingInputs {
 	readonly workspaceServers?: readonly McpServerSpec[];
 	/** Positions in the team config, where the caller loaded it with them (`ConfigSource.locate`). */
 	readonly locate?: (path: readonly (string | number)[]) => { line: number; col: number };
+	/**
+	 * The workspace chose this config wherever it lies (VS Code's `massgen.config` from the
+	 * workspace's settings, team kind `workspace`): its parts count as the workspace's.
+	 */
+	readonly chosenByWorkspace?: boolean;
 }
 
 /**
@@ -123,7 +128,7 @@ export interface TrustListingInputs {
  */
 export function trustItems(inputs: TrustListingInputs): TrustItem[] {
 	const root = inputs.workspaceRoot;
-	const fromWorkspace = isWorkspaceFile(root, inputs.file);
+	const fromWorkspace = inputs.chosenByWorkspace === true || isWorkspaceFile(root, inputs.file);
 	const configFile = displayPath(root, inputs.file);
 	const items: TrustItem[] = [];
 	inputs.config.agents.forEach((agent, index) => {

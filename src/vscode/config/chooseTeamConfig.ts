@@ -17,6 +17,8 @@ export const presetPrefix = 'preset:';
 export interface TeamConfigInputs {
 	/** The `massgen.config` setting, `''` when unset. */
 	readonly setting: string;
+	/** The setting's value came from the workspace's or folder's settings (`configSettingFromWorkspace`). */
+	readonly settingFromWorkspace?: boolean;
 	readonly workspaceRoot: string;
 	/** The extension's `configs/` folder. */
 	readonly shippedDir: string;
@@ -25,6 +27,7 @@ export interface TeamConfigInputs {
 	readonly exists: (path: string) => Promise<boolean>;
 }
 
+/** `workspace`: the workspace's own choice, `.massgen/config.yaml` or a path its settings name. */
 export type TeamConfigKind = 'setting' | 'preset' | 'workspace' | 'default';
 
 export type TeamConfigChoice =
@@ -48,7 +51,15 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 	let explicit: { file: string; kind: 'setting' | 'preset' } | undefined;
 	if (setting) {
 		const { file, kind } = settingPath(setting, inputs);
-		if (!inputs.trusted && isRootOrInside(inputs.workspaceRoot, file)) {
+		if (!inputs.trusted && inputs.settingFromWorkspace && kind !== 'preset') {
+			// VS Code drops a restricted setting's workspace value in Restricted Mode; this holds without it.
+			notes.push(
+				vscode.l10n.t(
+					'The workspace is not trusted, so the team config its settings name (massgen.config: {0}) is not used. Trust the workspace to use it.',
+					setting,
+				),
+			);
+		} else if (!inputs.trusted && isRootOrInside(inputs.workspaceRoot, file)) {
 			notes.push(
 				vscode.l10n.t(
 					'The workspace is not trusted, so the team config from the massgen.config setting ({0}) is not used because it lies inside the workspace. Trust the workspace to use it.',
@@ -78,7 +89,10 @@ export async function chooseTeamConfig(inputs: TeamConfigInputs): Promise<TeamCo
 			),
 		);
 	}
-	const kind = choice.kind === 'explicit' ? explicit!.kind : choice.kind;
+	// A path the workspace's settings name is its choice wherever it lies: its programs and key
+	// hosts need the same consent as `.massgen/config.yaml`'s (core `chosenByWorkspace`).
+	const named = explicit?.kind === 'setting' && inputs.settingFromWorkspace ? 'workspace' : explicit?.kind;
+	const kind = choice.kind === 'explicit' ? named! : choice.kind;
 	return { ok: true, kind, file: choice.file, notes };
 }
 

@@ -14,7 +14,7 @@ import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { Disposable } from '../lifecycle.js';
 import type { SessionSecrets } from '../log.js';
 import type { KeyStore } from '../secrets.js';
-import { readConfigSetting } from '../settings.js';
+import { configSettingFromWorkspace, readConfigSetting } from '../settings.js';
 import { WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
 import { codingAgentPathEnv } from './codingAgentPaths.js';
@@ -251,6 +251,7 @@ export class RunController extends Disposable implements RunService {
 		const engine = await this._deps.engine();
 		const choice = await chooseTeamConfig({
 			setting: readConfigSetting(folder.uri),
+			settingFromWorkspace: configSettingFromWorkspace(folder.uri),
 			workspaceRoot: root,
 			shippedDir: this._deps.shippedConfigsDir,
 			trusted,
@@ -311,6 +312,7 @@ export class RunController extends Disposable implements RunService {
 			keys,
 			readWorkspaceServers: tools?.readWorkspaceServers === true,
 			...(team.source ? { locate: (path) => team.source!.locate(path, 'value') } : {}),
+			chosenByWorkspace: team.kind === 'workspace',
 		});
 		const workspaceTrust = await this._consent.decide(folder, listing, trusted);
 		if (workspaceTrust?.kind === 'untrusted') {

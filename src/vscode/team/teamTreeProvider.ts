@@ -6,7 +6,7 @@ import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
 import { Disposable } from '../lifecycle.js';
 import type { Engine } from '../run/loadEngine.js';
 import type { KeyStore } from '../secrets.js';
-import { readConfigSetting } from '../settings.js';
+import { configSettingFromWorkspace, readConfigSetting } from '../settings.js';
 import { teamFolder } from './teamFolder.js';
 import type { TeamSnapshot } from './teamSnapshot.js';
 import { teamItem, teamNodes, type TeamNode } from './teamTree.js';
@@ -65,6 +65,7 @@ export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvi
 		try {
 			const choice = await chooseTeamConfig({
 				setting: readConfigSetting(folder.uri),
+				settingFromWorkspace: configSettingFromWorkspace(folder.uri),
 				workspaceRoot: root,
 				shippedDir: this._source.shippedConfigsDir,
 				trusted,

@@ -100,4 +100,28 @@ describe('chooseTeamConfig (architecture §9 order, Workspace Trust)', () => {
 		);
 		expect(preset).toMatchObject({ ok: true, kind: 'preset' });
 	});
+
+	it('a path the workspace’s settings name is the workspace’s choice wherever it lies; untrusted, not used', async () => {
+		const outside = '/home/me/elsewhere/team.yaml';
+		const named = await chooseTeamConfig(
+			inputs({ setting: outside, settingFromWorkspace: true, files: [outside] }),
+		);
+		expect(named).toMatchObject({ ok: true, kind: 'workspace', file: outside });
+		// Control: the same path from the user's settings is theirs.
+		expect(await chooseTeamConfig(inputs({ setting: outside, files: [outside] }))).toMatchObject({
+			kind: 'setting',
+		});
+		// A shipped preset stays one whoever names it.
+		const preset = join(shipped, 'demo.yaml');
+		expect(
+			await chooseTeamConfig(inputs({ setting: 'preset:demo', settingFromWorkspace: true, files: [preset] })),
+		).toMatchObject({ kind: 'preset' });
+		const untrusted = await chooseTeamConfig(
+			inputs({ trusted: false, setting: outside, settingFromWorkspace: true, files: [outside] }),
+		);
+		expect(untrusted).toMatchObject({ ok: true, kind: 'default' });
+		expect(untrusted.notes[0]).toMatch(
+			/not trusted.*its settings name \(massgen\.config: \/home\/me\/elsewhere/,
+		);
+	});
 });
