@@ -15,6 +15,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolHints } from '../permissions/riskClassifier.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { GroupStdioTransport } from './groupStdioTransport.js';
+import { boundedFetch, toolListRefusal } from './mcpLimits.js';
 import { toToolOutcome, type McpCallResult } from './mcpResult.js';
 import { expandRecord, expandVariables, type ExpandContext, type McpServerSpec } from './mcpServerSpec.js';
 import { errorMessage } from '../util/errorMessage.js';
@@ -171,12 +172,17 @@ export class McpSession {
 		// One start timeout for every page: a server that pages forever (empty pages, new cursors)
 		// must not keep the run from starting.
 		const deadline = Date.now() + this.options.startTimeoutMs;
+		let listBytes = 0;
 		do {
 			if (seen.size >= maxToolPages) throw new Error(`tools/list did not end after ${maxToolPages} pages`);
 			const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
 				signal,
 				timeout: Math.max(1, deadline - Date.now()),
 			});
+			// Every listed tool would ride on each request: refused whole, before any is kept.
+			listBytes += page.tools.reduce((sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool), 'utf8'), 0);
+			const refusal = toolListRefusal(tools.length + page.tools.length, listBytes);
+			if (refusal !== null) throw new Error(refusal);
 			for (const tool of page.tools) {
 				const { $schema: _ignored, ...inputSchema } = (tool.inputSchema ?? { type: 'object' }) as Record<
 					string,
@@ -237,10 +243,12 @@ export class McpSession {
 			if (!spec.url) throw new Error(`a ${spec.type} server needs 'url'`);
 			const url = new URL(expand(spec.url));
 			const headers = expandRecord(spec.headers, context, missing);
+			// Response bodies and SSE events are bounded; past the cap the session ends with the reason.
+			const fetch = boundedFetch((reason) => this.fail(reason));
 			transport =
 				spec.type === 'sse'
-					? new SSEClientTransport(url, { requestInit: { headers } })
-					: new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+					? new SSEClientTransport(url, { requestInit: { headers }, fetch })
+					: new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
 		}
 		if (missing.length > 0) throw new Error(`not set: ${[...new Set(missing)].join(', ')}`);
 		return transport;
@@ -257,6 +265,7 @@ export class McpSession {
 
 	private exitDescription(): string | undefined {
 		if (!(this.transport instanceof GroupStdioTransport)) return undefined;
+		if (this.transport.problem !== undefined) return this.transport.problem;
 		const exit = this.transport.exitInfo;
 		if (exit === undefined) return undefined;
 		const how = exit.signal ? `was killed (${exit.signal})` : `exited (code ${exit.code})`;

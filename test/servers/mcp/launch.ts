@@ -5,8 +5,10 @@ import type { McpServerSpec } from '../../../src/core/mcp/mcpServerSpec.js';
 
 const repo = join(__dirname, '..', '..', '..');
 /** tsx's loader, by absolute URL: the server starts in the test's workspace folder. */
-const tsxLoader = pathToFileURL(join(repo, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+export const tsxLoader = pathToFileURL(join(repo, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 export const stdioServerFile = join(__dirname, 'stdioServer.ts');
+/** The flood server on stdio (`floodStdioServer.ts`). */
+export const floodServerFile = join(__dirname, 'floodStdioServer.ts');
 
 /** A spec that starts the hostile test server (`hostileServer.ts`) in this mode. */
 export function hostileServerSpec(name: string, mode: 'redos' | 'cursor'): McpServerSpec {
