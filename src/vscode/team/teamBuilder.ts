@@ -213,7 +213,15 @@ async function writeTeam(
 		);
 		if (answer !== overwrite) return undefined;
 	}
-	await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+	try {
+		// Atomic, and never through a link a repository planted at `.massgen/config.yaml`.
+		await engine.team.writeTeamConfigFile(file, text, true);
+	} catch (error) {
+		void vscode.window.showErrorMessage(
+			vscode.l10n.t('MassGen: nothing was written. {0}', (error as Error).message),
+		);
+		return undefined;
+	}
 	const setting = readConfigSetting(folder?.uri);
 	if (state.user) {
 		await vscode.workspace

@@ -4,7 +4,7 @@
  */
 export { readTeamSnapshot } from './teamSnapshot.js';
 export { editTeamConfigText } from '../../core/team/editTeamConfig.js';
-export { draftAgentId, teamConfigYaml } from '../../core/team/writeTeamConfig.js';
+export { draftAgentId, teamConfigYaml, writeTeamConfigFile } from '../../core/team/writeTeamConfig.js';
 export { findLocalServers, listProviderModels } from '../../core/team/providerModels.js';
 export { loadConfigText } from '../../core/config/loadConfig.js';
 export { resolveApiKey } from '../../core/config/apiKeys.js';
