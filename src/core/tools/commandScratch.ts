@@ -92,6 +92,8 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 	private workspace = '';
 	/** When the copy was done: a file changed after it (ctime) was changed by a command, and stays. */
 	private copiedAt = Infinity;
+	/** Whether a file written after the copy is sure to get a later ctime than `copiedAt` (see `clockPast`). */
+	private clockPast = false;
 	private readonly linked: ReadonlySet<string>;
 	private readonly mounts: DependencyMount[] = [];
 	/** Secrets at any depth and hard links to them: never copied, covered in dependency folders. */
@@ -108,7 +110,7 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 
 	/** When the copy was finished; a copied file changed later was changed by a command (see `ShownCopy`). */
 	get madeAt(): number | undefined {
-		return Number.isFinite(this.copiedAt) ? this.copiedAt : undefined;
+		return this.clockPast ? this.copiedAt : undefined;
 	}
 
 	/** Creates the copy (once), lays in the run snapshot's bases and the overlay's edits; returns the folder. */
@@ -178,7 +180,9 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 			}
 			copies.throwIfFailed();
 			// Whole milliseconds; a file's ctime has a fraction of one.
-			this.copiedAt = Date.now() + 1;
+			const copiedAt = Date.now() + 1;
+			this.copiedAt = copiedAt;
+			this.clockPast = await clockPast(join(`${root}.home`, 'tmp', '.copied'), copiedAt);
 		} catch (error) {
 			for (const folder of [root, `${root}.home`]) {
 				await rm(folder, { recursive: true, force: true }).catch(() => undefined);
@@ -407,6 +411,25 @@ class CopyQueue {
 
 	throwIfFailed(): void {
 		if (this.failure !== undefined) throw this.failure.error;
+	}
+}
+
+/**
+ * Waits (a few ms at most) until a file written now gets a change time after `since`: file times
+ * come from a coarse clock that may lag `Date.now()` by a tick, and a command that wrote a copied
+ * file within that tick would leave it looking unchanged. False when the clock does not get there
+ * in 100 ms (a file system with coarse times): then no copied file is taken as unchanged.
+ */
+async function clockPast(marker: string, since: number): Promise<boolean> {
+	const giveUp = Date.now() + 100;
+	try {
+		do {
+			await writeFile(marker, '');
+			if ((await stat(marker)).ctimeMs > since) return true;
+		} while (Date.now() < giveUp);
+		return false;
+	} finally {
+		await rm(marker, { force: true });
 	}
 }
 
