@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -142,5 +142,15 @@ describe('the change record (changes-log.jsonl)', () => {
 			files: [recordFile('a', 'x', 'y')],
 		});
 		expect(await readChangeOutcome(dir)).toBe('partly-accepted');
+	});
+
+	it("never appends through a link a repository planted at a run's changes-log.jsonl", async () => {
+		const runDir = mkdtempSync(join(tmpdir(), 'massgen-run-'));
+		const victim = join(mkdtempSync(join(tmpdir(), 'massgen-home-')), '.bashrc');
+		writeFileSync(victim, 'export PATH\n', { mode: 0o644 });
+		symlinkSync(victim, join(runDir, changeLogFileName));
+		await expect(appendChangeLog(runDir, { kind: 'reject', by: 'cli', paths: ['a.txt'] })).rejects.toThrow();
+		expect(readFileSync(victim, 'utf8')).toBe('export PATH\n');
+		expect(statSync(victim).mode & 0o777).toBe(0o644);
 	});
 });

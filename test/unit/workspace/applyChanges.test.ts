@@ -1,4 +1,4 @@
-import { readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyChanges } from '../../../src/core/workspace/applyChanges.js';
@@ -164,5 +164,36 @@ describe('applyChanges', () => {
 			conflicts: [{ path: 'src/a.ts', reason: "refused: 'src/a.ts' is a protected path" }],
 		});
 		expect(await hashTree(root)).toBe(before);
+	});
+
+	it('keeps an executable script executable, and leaves no temporary file behind', async () => {
+		const root = await makeTree({ 'run.sh': '#!/bin/sh\necho old\n' });
+		await chmod(join(root, 'run.sh'), 0o755);
+		const change: FileChange = {
+			path: 'run.sh',
+			kind: 'modify',
+			baseHash: sha256('#!/bin/sh\necho old\n'),
+			base: '#!/bin/sh\necho old\n',
+			content: '#!/bin/sh\necho new\n',
+		};
+		expect(await applyChanges(root, [change])).toEqual({ applied: ['run.sh'], conflicts: [] });
+		expect((await stat(join(root, 'run.sh'))).mode & 0o777).toBe(0o755);
+		expect(await readdir(root)).toEqual(['run.sh']);
+	});
+
+	it('replaces a hard-linked file with a new one: the other name (outside the change) keeps its text', async () => {
+		const root = await makeTree({ 'app.js': 'old\n' });
+		const elsewhere = await makeTree();
+		await link(join(root, 'app.js'), join(elsewhere, 'other-name.js'));
+		const change: FileChange = {
+			path: 'app.js',
+			kind: 'modify',
+			baseHash: sha256('old\n'),
+			base: 'old\n',
+			content: 'new\n',
+		};
+		expect((await applyChanges(root, [change])).applied).toEqual(['app.js']);
+		expect(await readFile(join(root, 'app.js'), 'utf8')).toBe('new\n');
+		expect(await readFile(join(elsewhere, 'other-name.js'), 'utf8')).toBe('old\n');
 	});
 });
