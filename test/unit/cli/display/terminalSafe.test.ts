@@ -28,7 +28,7 @@ const hostile = [
 describe('visibleControls', () => {
 	it('shows every control and bidi character visibly: no ESC, C1 or override is left', () => {
 		const out = visibleControls(hostile);
-		 
+
 		expect(out).not.toMatch(
 			/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b\ufeff]/,
 		);
@@ -86,5 +86,33 @@ describe('terminalSafe', () => {
 		expect(safeWrite).not.toContain('sk-secret-value-1234');
 		// No wrapper: the stream itself.
 		expect(rawTerminal(tty)).toBe(tty);
+	});
+});
+
+describe('visibleControls over every code point', () => {
+	const everyCodePoint: string[] = [];
+	for (let code = 0; code <= 0x10ffff; code++) {
+		if (code < 0xd800 || code > 0xdfff) everyCodePoint.push(String.fromCodePoint(code));
+	}
+
+	const leftOver =
+		/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+
+	it('each one alone: no control, bidi or invisible character is left, every other one is unchanged', () => {
+		let changed = 0;
+		for (const char of everyCodePoint) {
+			const out = visibleControls(char);
+			if (leftOver.test(out)) throw new Error(`U+${char.codePointAt(0)!.toString(16)} got through`);
+			if (out !== char) changed++;
+			else if (leftOver.test(char)) throw new Error(`U+${char.codePointAt(0)!.toString(16)} unchanged`);
+		}
+		// 30 C0 (all but \n and \t) + DEL + 32 C1 + 20 bidi and invisible characters.
+		expect(changed).toBe(30 + 1 + 32 + 20);
+	});
+
+	it('a command to approve: only \\n and \\t of all controls, separators and format characters stay', () => {
+		const out = visibleCommand(everyCodePoint.join(''));
+
+		expect(out.replace(/[\n\t]/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u);
 	});
 });
