@@ -4,7 +4,9 @@
  * workspace (`.massgen/config.yaml`, the CLI's default pick) saying `command_sandbox:
  * allow-unsandboxed` and `command_network: true`. Without a usable sandbox (`MASSGEN_BWRAP_PATH`
  * names a missing bwrap) run_command stays off and the run says the keys were ignored; the same
- * file given from outside the workspace, or `--unsandboxed-commands`, is the user's opt-in.
+ * file given from outside the workspace, or `--unsandboxed-commands`, is the user's opt-in. The
+ * folder is trusted (`--trust-workspace`, for the config's allow rule): even trust does not let a
+ * workspace config weaken the sandbox.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
@@ -96,7 +98,7 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 
 		it('from <workspace>/.massgen/config.yaml: run_command stays off and the ignored keys are named', async () => {
 			const { root } = workspace('echo ran-unsandboxed');
-			const run = await runCli(['run', '--yes', 'Run it'], { cwd: root, env: env() });
+			const run = await runCli(['run', '--yes', '--trust-workspace', 'Run it'], { cwd: root, env: env() });
 			expect(run.code, run.stderr).toBe(0);
 			expect(run.stderr).toContain(ignoredSandbox);
 			expect(run.stderr).toContain('--unsandboxed-commands (CLI), massgen.commands.allowUnsandboxed');
@@ -110,10 +112,13 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 
 		it('the workspace file named by an outside path (/proc/self/root/…) is still ignored', async () => {
 			const { root, config } = workspace('echo ran-unsandboxed');
-			const run = await runCli(['run', '--yes', '--config', `/proc/self/root${config}`, 'Run it'], {
-				cwd: root,
-				env: env(),
-			});
+			const run = await runCli(
+				['run', '--yes', '--trust-workspace', '--config', `/proc/self/root${config}`, 'Run it'],
+				{
+					cwd: root,
+					env: env(),
+				},
+			);
 			expect(run.code, run.stderr).toBe(0);
 			expect(run.stderr).toContain(ignoredSandbox);
 			expect(sandboxEvent(root)).toMatchObject({ mode: 'off' });
@@ -137,7 +142,7 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 
 		it('--unsandboxed-commands turns it on with the workspace config (whose network key stays ignored)', async () => {
 			const { root } = workspace('echo ran-unsandboxed');
-			const run = await runCli(['run', '--yes', '--unsandboxed-commands', 'Run it'], {
+			const run = await runCli(['run', '--yes', '--trust-workspace', '--unsandboxed-commands', 'Run it'], {
 				cwd: root,
 				env: env(),
 			});
@@ -163,7 +168,7 @@ describe.runIf(bubblewrap && existsSync(cliPath))(
 
 		it('from the workspace: the sandbox has no network and the key is named as ignored', async () => {
 			const { root } = workspace(command);
-			const run = await runCli(['run', '--yes', 'Run it'], {
+			const run = await runCli(['run', '--yes', '--trust-workspace', 'Run it'], {
 				cwd: root,
 				env: { XDG_CONFIG_HOME: folder('massgen-optout-xdg-') },
 			});

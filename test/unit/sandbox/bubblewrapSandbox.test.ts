@@ -192,6 +192,23 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		await Promise.all([run.copy.dispose(), other.dispose()]);
 	});
 
+	it('other folders of user data are hidden too: a checkout beside the workspace, /var/tmp, /home, /mnt, /srv (and /root but its tool folders); the system stays readable (control)', async () => {
+		const root = workspace();
+		const sibling = mkdtempSync(join('/var/tmp', 'massgen-sbx-sibling-'));
+		made.push(sibling);
+		writeFileSync(join(sibling, '.env'), 'SIBLING=sibling-secret-4\n');
+		const run = await inSandbox(
+			sandbox,
+			root,
+			`cat ${sibling}/.env; for d in /var/tmp /home /mnt /srv; do ls -A $d 2>/dev/null; done | wc -l; head -c 4 /etc/passwd`,
+		);
+		expect(run.output).not.toContain('sibling-secret-4');
+		// Empty (or absent) wherever they are; /etc still reads.
+		expect(run.output).toMatch(/^0$/m);
+		expect(run.output).toContain('root');
+		await run.copy.dispose();
+	});
+
 	it('no capabilities, even when started by root: what hides the workspace cannot be unmounted, / cannot be remounted writable', async () => {
 		const root = workspace();
 		const before = hashTree(root);

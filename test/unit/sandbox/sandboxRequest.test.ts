@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
 
 describe('what a command may see', () => {
-	it('hides the workspace, the home and the temp folder; brings back only tool folders under the home that do not hold the workspace', () => {
+	it('hides the workspace, its siblings, the homes, the temp folder and user data roots; brings back only tool folders under them that do not hold the workspace', () => {
 		const home = realpathSync(mkdtempSync(join(tmpdir(), 'massgen-home-')));
 		const temp = realpathSync(mkdtempSync(join(tmpdir(), 'massgen-temp-')));
 		for (const folder of [
@@ -44,7 +44,15 @@ describe('what a command may see', () => {
 				network: false,
 			},
 		);
-		expect(request.hiddenPaths).toEqual([workspace, home, temp]);
+		expect(request.hiddenPaths.slice(0, 2)).toEqual([workspace, home]);
+		// Sibling checkouts beside the workspace, the temp folder, and where users keep data.
+		expect(request.hiddenPaths).toEqual(expect.arrayContaining([temp, join(home, 'projects')]));
+		for (const root of ['/home', '/root', '/mnt', '/media', '/srv', '/workspaces', '/var/tmp']) {
+			if (existsSync(root)) expect(request.hiddenPaths).toContain(realpathSync(root));
+		}
+		for (const system of ['/', '/usr', '/etc', '/opt', '/var', '/tmp']) {
+			expect(request.hiddenPaths).not.toContain(system);
+		}
 		expect(request.readOnlyBinds).toEqual([
 			{ source: join(home, '.cargo/bin'), target: join(home, '.cargo/bin') },
 			{ source: join(home, '.nvm/versions/node/v20'), target: join(home, '.nvm/versions/node/v20') },
