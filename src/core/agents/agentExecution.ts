@@ -10,7 +10,7 @@ import { cacheKeyOf } from './cacheKey.js';
 import * as prompts from './prompts.js';
 import { ResilientCaller } from './resilientCaller.js';
 import { budgetedCalls, runToolCalls } from './toolRunner.js';
-import { decideWorkflow, workflowToolNames, workflowTools } from './workflowTools.js';
+import { decideWorkflow, keptCall, workflowToolNames, workflowTools } from './workflowTools.js';
 
 export type ExecutionOutcome =
 	| { readonly kind: 'answered' }
@@ -86,7 +86,8 @@ export class AgentExecution {
 			this.messages.push({
 				role: 'assistant',
 				content: result.text,
-				toolCalls: result.toolCalls,
+				// An oversize answer or reason is rejected below; the history keeps only its size.
+				toolCalls: result.toolCalls.map(keptCall),
 				providerData: result.providerData,
 			});
 			const outcome = await this.handle(result);

@@ -6,6 +6,18 @@ import type { Sensitivity } from '../orchestrator/types.js';
 export const workflowToolNames = new Set(['new_answer', 'vote']);
 
 /**
+ * An answer rides in every later request of every peer and in the logs; 256 KiB (about 64,000
+ * tokens, read_file's cap too) is past any answer a model writes in one response, and a team of
+ * four such answers already fills most context windows. File changes travel as edits, not text.
+ * MassGen has no such setting: a constant.
+ */
+export const maxAnswerBytes = 256 * 1024;
+/** A vote's reason is a sentence or a paragraph; it reaches the presenter's prompt. */
+export const maxVoteReasonBytes = 8 * 1024;
+
+const kib = (bytes: number) => `${bytes / 1024} KB`;
+
+/**
  * The same two tools on every coordination call of the run (MassGen §1.5): `vote`'s enum holds every
  * anonymous id, not only those with answers, so the tool list — the start of every provider's prompt
  * prefix — never changes and the prompt cache holds. `decideWorkflow` rejects votes for ids without
@@ -15,7 +27,7 @@ export function workflowTools(anonIds: readonly string[]): ToolDefinition[] {
 	return [
 		{
 			name: 'new_answer',
-			description: 'Submit a new, complete, improved answer to the ORIGINAL MESSAGE. Ends your turn.',
+			description: `Submit a new, complete, improved answer to the ORIGINAL MESSAGE. Ends your turn. At most ${kib(maxAnswerBytes)}: do not paste files.`,
 			parameters: {
 				type: 'object',
 				properties: { content: { type: 'string', description: 'Your complete answer (Markdown).' } },
@@ -30,7 +42,7 @@ export function workflowTools(anonIds: readonly string[]): ToolDefinition[] {
 				type: 'object',
 				properties: {
 					agent_id: { type: 'string', enum: [...anonIds] },
-					reason: { type: 'string', description: 'Why it is the best.' },
+					reason: { type: 'string', description: `Why it is the best (at most ${kib(maxVoteReasonBytes)}).` },
 				},
 				required: ['agent_id', 'reason'],
 				additionalProperties: false,
@@ -92,12 +104,26 @@ function checkVote(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 	const target = typeof agentId === 'string' ? rules.snapshot.answers.get(agentId) : undefined;
 	if (!target) return one(call, `Invalid agent_id '${String(agentId)}'. Valid ids: ${ids.join(', ')}.`);
 	if (typeof reason !== 'string' || !reason.trim()) return one(call, 'vote needs a non-empty reason.');
+	const reasonBytes = Buffer.byteLength(reason, 'utf8');
+	if (reasonBytes > maxVoteReasonBytes) {
+		return one(
+			call,
+			`The reason is ${reasonBytes} bytes; the cap is ${maxVoteReasonBytes} (${kib(maxVoteReasonBytes)}). Shorten it to a few sentences and vote again.`,
+		);
+	}
 	return { kind: 'vote', call, target, reason: reason.trim() };
 }
 
 function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 	const content = call.arguments['content'];
 	if (typeof content !== 'string' || !content.trim()) return one(call, 'new_answer needs non-empty content.');
+	const bytes = Buffer.byteLength(content, 'utf8');
+	if (bytes > maxAnswerBytes) {
+		return one(
+			call,
+			`The answer is ${bytes} bytes; the cap is ${maxAnswerBytes} (${kib(maxAnswerBytes)}). Shorten it: summarise, and leave file contents to your file edits.`,
+		);
+	}
 	if (rules.maxAnswers !== null && rules.answersSoFar >= rules.maxAnswers) {
 		return one(
 			call,
@@ -124,6 +150,23 @@ function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 		}
 	}
 	return { kind: 'answer', call, content: text };
+}
+
+/**
+ * The call as the agent's history keeps it: an argument over its cap is replaced by a note of its
+ * size, so the rejected text is not sent again with every later request of this agent.
+ */
+export function keptCall(call: ToolCall): ToolCall {
+	const cap = call.name === 'new_answer' ? maxAnswerBytes : call.name === 'vote' ? maxVoteReasonBytes : null;
+	const key = call.name === 'new_answer' ? 'content' : 'reason';
+	const value = call.arguments[key];
+	if (cap === null || typeof value !== 'string') return call;
+	const bytes = Buffer.byteLength(value, 'utf8');
+	if (bytes <= cap) return call;
+	return {
+		...call,
+		arguments: { ...call.arguments, [key]: `[${bytes} bytes, over the ${kib(cap)} cap: not kept]` },
+	};
 }
 
 function one(call: ToolCall, message: string): WorkflowDecision {

@@ -13,7 +13,11 @@ export function createFloodServer(options: { tools?: number } = {}): McpServer {
 	const server = new McpServer({ name: 'massgen-test-flood', version: '1.0.0' });
 	server.registerTool(
 		'read_log',
-		{ description: 'Read the log: `bytes` bytes of it.', inputSchema: { bytes: z.number() } },
+		{
+			description: 'Read the log: `bytes` bytes of it.',
+			inputSchema: { bytes: z.number() },
+			annotations: { readOnlyHint: true, openWorldHint: false },
+		},
 		async ({ bytes }) => ({ content: [{ type: 'text', text: `log:${'x'.repeat(bytes)}` }] }),
 	);
 	for (let i = 0; i < (options.tools ?? 0); i++) {
