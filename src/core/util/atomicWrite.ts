@@ -61,8 +61,7 @@ export async function atomicWrite(
 			await handle.close();
 		}
 		if (options.flag === 'create') {
-			await link(temp, target);
-			await unlink(temp);
+			await linkNew(temp, target);
 		} else {
 			// A link or folder put at the target since the first check: refuse rather than replace it.
 			const now = await lstatOrNull(target);
@@ -75,6 +74,25 @@ export async function atomicWrite(
 	}
 	await syncFolder(dirname(target));
 }
+
+/**
+ * Puts the finished temporary file at `target` only if nothing is there. A hard link does that in
+ * one step; a file system without hard links (FAT, some network shares) gets an empty placeholder
+ * created exclusively and then replaced by the rename (a reader may see it empty, never partial).
+ */
+async function linkNew(temp: string, target: string): Promise<void> {
+	try {
+		await link(temp, target);
+		await unlink(temp);
+		return;
+	} catch (error) {
+		if (!noHardLinks.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+	}
+	await (await open(target, exclusive, 0o600)).close();
+	await rename(temp, target);
+}
+
+const noHardLinks = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
 /** A fresh temporary file beside `target`; a name that exists (planted or not) is skipped, never opened. */
 async function openTemp(target: string, mode: number): Promise<{ handle: FileHandle; temp: string }> {

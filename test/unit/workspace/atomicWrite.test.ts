@@ -22,10 +22,16 @@ vi.mock('node:crypto', async (original) => {
 
 /** Makes the next rename fail once (a full disk, a folder that vanished): the failure path. */
 let failNextRename = false;
+/** A file system without hard links (FAT, some network shares). */
+let noHardLinks = false;
 vi.mock('node:fs/promises', async (original) => {
 	const real = await original<typeof import('node:fs/promises')>();
 	return {
 		...real,
+		link: async (from: string, to: string) => {
+			if (noHardLinks) throw Object.assign(new Error('EPERM: injected'), { code: 'EPERM' });
+			return real.link(from, to);
+		},
 		rename: async (from: string, to: string) => {
 			if (failNextRename) {
 				failNextRename = false;
@@ -91,6 +97,24 @@ describe('atomicWrite', () => {
 		expect(readFileSync(join(root, 'fresh.yaml'), 'utf8')).toBe('new\n');
 		expect(lstatSync(join(root, 'fresh.yaml')).mode & 0o777).toBe(0o640 & ~process.umask());
 		expect(names(root)).toEqual(['config.yaml', 'fresh.yaml']);
+	});
+
+	it("'create' without hard links: still never replaces a file that exists, and leaves no temporary file", async () => {
+		noHardLinks = true;
+		try {
+			const root = await makeTree({ 'config.yaml': 'mine\n' });
+			await expect(atomicWrite(join(root, 'config.yaml'), 'new\n', { flag: 'create' })).rejects.toMatchObject(
+				{
+					code: 'EEXIST',
+				},
+			);
+			await atomicWrite(join(root, 'fresh.yaml'), 'new\n', { flag: 'create' });
+			expect(readFileSync(join(root, 'config.yaml'), 'utf8')).toBe('mine\n');
+			expect(readFileSync(join(root, 'fresh.yaml'), 'utf8')).toBe('new\n');
+			expect(names(root)).toEqual(['config.yaml', 'fresh.yaml']);
+		} finally {
+			noHardLinks = false;
+		}
 	});
 
 	it('a reader polling the file during large rewrites only ever sees a whole version', async () => {
