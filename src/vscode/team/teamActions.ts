@@ -84,7 +84,11 @@ export async function editRole(
 
 export async function changeModel(
 	engine: () => Promise<Engine>,
-	models: (provider: string, baseUrl?: string) => Promise<readonly string[]>,
+	models: (
+		provider: string,
+		baseUrl: string | undefined,
+		snapshot: AgentNode['snapshot'],
+	) => Promise<readonly string[]>,
 	node: unknown,
 	given?: string,
 ): Promise<boolean> {
@@ -93,7 +97,7 @@ export async function changeModel(
 	let model = given;
 	if (model === undefined) {
 		const other = vscode.l10n.t('$(edit) Another model…');
-		const listed = await models(agent.row.provider, agent.row.baseUrl);
+		const listed = await models(agent.row.provider, agent.row.baseUrl, agent.snapshot);
 		const items = [
 			...listed.map((label) => ({ label, picked: label === agent.row.model })),
 			{ label: other },

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import type { BackendType } from '../../core/config/backendSchema.js';
+import type { AgentConfig } from '../../core/config/schema.js';
 import type { Engine } from '../run/loadEngine.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import { keyProviders } from '../secrets.js';
@@ -76,18 +77,27 @@ export async function availableChoices(
 	return [...lm, ...fromKeys, ...local];
 }
 
-/** The models a Team view row may switch to: its provider's, as the builder finds them. */
+/**
+ * The models a Team view row may switch to: its provider's, as the builder finds them. A key goes
+ * only where a run would send it without asking: to a host the workspace's own config chose
+ * (`fromWorkspace`, core `keyToHost`), never; that row gets the curated list instead.
+ */
 export async function modelsOf(
 	engine: Engine,
 	keys: ApiKeySources,
 	lmModels: readonly ChatModelInfo[],
 	provider: string,
 	baseUrl: string | undefined,
+	fromWorkspace: boolean,
 ): Promise<string[]> {
 	if (provider === 'vscode_lm') return lmModels.map((model) => model.id);
 	const backend = { type: provider as BackendType, ...(baseUrl ? { base_url: baseUrl } : {}) };
 	const local = engine.team.localServerUrl(backend);
 	if (local) return [...((await engine.team.findLocalServers({ [provider]: local }))[0]?.models ?? [])];
+	const agent = { id: 'row', backend: { ...backend, model: '', options: {} } } as AgentConfig;
+	if (engine.team.keyToHost(agent, keys, fromWorkspace)) {
+		return [...(engine.team.curatedModels[provider] ?? [])];
+	}
 	const key = engine.team.resolveApiKey(backend, keys);
 	if (!key.key) return [];
 	return [...(await engine.team.listProviderModels(provider, key.key, baseUrl)).models];

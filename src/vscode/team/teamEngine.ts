@@ -5,7 +5,9 @@
 export { readTeamSnapshot } from './teamSnapshot.js';
 export { editTeamConfigText } from '../../core/team/editTeamConfig.js';
 export { draftAgentId, teamConfigYaml, writeTeamConfigFile } from '../../core/team/writeTeamConfig.js';
-export { findLocalServers, listProviderModels } from '../../core/team/providerModels.js';
+export { curatedModels, findLocalServers, listProviderModels } from '../../core/team/providerModels.js';
+export { isWorkspaceFile } from '../../core/config/workspaceFile.js';
+export { keyToHost } from '../../core/trust/trustItems.js';
 export { loadConfigText } from '../../core/config/loadConfig.js';
 export { resolveApiKey } from '../../core/config/apiKeys.js';
 export { localServerUrl } from '../../core/config/defaultTeam.js';

@@ -111,13 +111,14 @@ export class TeamView extends Disposable {
 				edited(
 					changeModel(
 						engine,
-						async (provider, baseUrl) =>
+						async (provider, baseUrl, snapshot) =>
 							modelsOf(
 								await engine(),
 								await this._keys(),
 								await vscode.lm.selectChatModels(),
 								provider,
 								baseUrl,
+								snapshot.kind === 'workspace' || (await this._inFolder(snapshot.file)),
 							),
 						node,
 						model as string | undefined,
@@ -125,6 +126,12 @@ export class TeamView extends Disposable {
 				),
 			[commandIds.teamRunDemo]: () => runDemoTeam(),
 		};
+	}
+
+	/** Whether a team file lies in the view's folder (by path or real path): the workspace's, not the user's. */
+	private async _inFolder(file: string): Promise<boolean> {
+		const folder = teamFolder();
+		return folder !== undefined && (await this._deps.engine()).team.isWorkspaceFile(folder.uri.fsPath, file);
 	}
 
 	/** The key sources a run would use (secret storage, environment, a trusted workspace's .env). */
