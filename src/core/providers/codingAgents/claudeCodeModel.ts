@@ -8,6 +8,7 @@
  * so the runtime applies them to the overlay through the guarded toolbox first.
  */
 import { randomUUID } from 'node:crypto';
+import type { HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { join } from 'node:path';
 import type { CodingAgentSettings } from '../../config/backendSchema.js';
 import type { Overlay } from '../../workspace/types.js';
@@ -34,7 +35,7 @@ import { spawnContained } from './claudeCodeSpawn.js';
 import { onPath, usableBubblewrap } from './cliBinaries.js';
 import { cliPathFromEnv } from '../../config/cliPathVariables.js';
 import { folderNote, refusedEditsNote, renderConversation, unsandboxedNote } from './conversationText.js';
-import { decideNativeTool } from './nativeToolPolicy.js';
+import { decideNativeTool, type NativeVerdict } from './nativeToolPolicy.js';
 import { WorkingFolder } from './workingFolder.js';
 
 export interface ClaudeCodeModelOptions {
@@ -158,6 +159,15 @@ export class ClaudeCodeModel implements ChatModel {
 				: join(home, '.claude');
 		const cliPath =
 			this.coding.cli_path ?? cliPathFromEnv('claude_code', env) ?? onPath('claude', env['PATH']);
+		const decide = (name: string, input: Record<string, unknown>) =>
+			decideNativeTool(name, input, {
+				folder: dir,
+				offered: session.offered,
+				server: bridgeServerName,
+				secrets: overlay.workspace.secretPaths,
+				linkedInodes: folder.linkedInodes,
+				dependencyMounts: folder.dependencyMounts,
+			});
 		const options = claudeCodeOptions({
 			settings: { ...this.coding, ...(cliPath === undefined ? {} : { cli_path: cliPath }) },
 			model: this.settings.model,
@@ -168,14 +178,7 @@ export class ClaudeCodeModel implements ChatModel {
 			systemPrompt: `${request.system}\n\n${folderNote(dir)}`,
 			mcpServers: { [bridgeServerName]: bridge.server },
 			canUseTool: async (name, input) => {
-				const verdict = decideNativeTool(name, input, {
-					folder: dir,
-					offered: session.offered,
-					server: bridgeServerName,
-					secrets: overlay.workspace.secretPaths,
-					linkedInodes: folder.linkedInodes,
-					dependencyMounts: folder.dependencyMounts,
-				});
+				const verdict = decide(name, input);
 				const line = nativeCallLine(name, input, verdict.allow ? 'allowed' : `refused: ${verdict.reason}`);
 				if (line) conversation.emit?.({ type: 'reasoning-delta', text: line });
 				return verdict.allow
@@ -198,6 +201,10 @@ export class ClaudeCodeModel implements ChatModel {
 				options: {
 					...options,
 					env: { ...options.env, MASSGEN_CODING_AGENT: this.label },
+					// The CLI reads inside its folder without asking (canUseTool is not called): every call is checked here first.
+					hooks: {
+						PreToolUse: [{ hooks: [(input) => Promise.resolve(preToolUse(input, decide, conversation))] }],
+					},
 					spawnClaudeCodeProcess: (spec) =>
 						spawnContained(spec, containment, (child) => conversation.adopt(child)),
 				},
@@ -211,4 +218,25 @@ export class ClaudeCodeModel implements ChatModel {
 		this.session?.conversation.close();
 		this.session = undefined;
 	}
+}
+
+/** Refuses a native call `decide` refuses (a secret path in the folder), before the CLI's own permission check. */
+function preToolUse(
+	input: HookInput,
+	decide: (name: string, input: Record<string, unknown>) => NativeVerdict,
+	conversation: ClaudeCodeConversation,
+): HookJSONOutput {
+	if (input.hook_event_name !== 'PreToolUse') return {};
+	const args = (input.tool_input ?? {}) as Record<string, unknown>;
+	const verdict = decide(input.tool_name, args);
+	if (verdict.allow) return {};
+	const line = nativeCallLine(input.tool_name, args, `refused: ${verdict.reason}`);
+	if (line) conversation.emit?.({ type: 'reasoning-delta', text: line });
+	return {
+		hookSpecificOutput: {
+			hookEventName: 'PreToolUse',
+			permissionDecision: 'deny',
+			permissionDecisionReason: verdict.reason,
+		},
+	};
 }
