@@ -424,4 +424,48 @@ describe('Change review (in VS Code, scripted team)', function () {
 			log.dispose();
 		}
 	});
+
+	it('files that would get a secret value the run knows: Accept asks first (the paths only); cancel writes nothing, Write Anyway writes', async () => {
+		const finished = new vscode.EventEmitter<FinishedRun>();
+		const runs: RunService = { start: async () => undefined, onDidFinishRun: finished.event };
+		const asked: (readonly string[])[] = [];
+		let write = false;
+		const prompts: ChangePrompts = {
+			conflicts: async () => undefined,
+			finished: async () => undefined,
+			secretValues: async (paths) => {
+				asked.push(paths);
+				return write;
+			},
+		};
+		const log = vscode.window.createOutputChannel('MassGen secret value test', { log: true });
+		const review = new ChangeReview({ runs, log, prompts, idleMs: 0 });
+		try {
+			const { run } = await h.runTeam();
+			await h.changes.reject();
+			// The core marks such files at the run's end (secretValueFiles; tested end to end in the CLI).
+			const marked = { ...run, result: { ...run.result, secretValueFiles: [appPath] } };
+			finished.fire(marked);
+			await until('the second review to hold the run', () => review.pending?.runId === run.result.runId);
+
+			// Control: accepting only the unmarked file asks nothing.
+			await review.accept({ paths: [notesPath] });
+			assert.deepEqual(asked, []);
+			assert.equal(h.readDisk().notes, notesFinal);
+
+			await review.accept();
+			assert.deepEqual(asked, [[appPath]]);
+			assert.equal(h.readDisk().app, appBase, 'cancel writes nothing');
+			assert.ok(review.pending?.file(appPath), 'still pending');
+
+			write = true;
+			await review.accept();
+			assert.equal(asked.length, 2);
+			assert.equal(h.readDisk().app, appFinal);
+		} finally {
+			review.dispose();
+			finished.dispose();
+			log.dispose();
+		}
+	});
 });
