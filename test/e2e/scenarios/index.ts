@@ -16,6 +16,7 @@ import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 import { walkthrough } from './walkthrough';
+import { workspaceConsent } from './workspaceConsent';
 
 export const scenarios: readonly Scenario[] = [
 	showPanel,
@@ -35,6 +36,7 @@ export const scenarios: readonly Scenario[] = [
 	buildTeamKeyboard,
 	buildTeamFromWalkthrough,
 	costEstimate,
+	workspaceConsent,
 	// Last: it turns on a user setting for its window (restored when it ends).
 	walkthrough,
 	// A key stored for a moment (removed again): after every scenario that lists keys or providers.
