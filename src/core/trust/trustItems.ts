@@ -93,13 +93,13 @@ export function serverTrustNeed(spec: McpServerSpec): {
 		if (isLoopback(spec.url)) return null;
 		return {
 			kind: 'data-to-host',
-			detail: `connects to ${spec.url ?? '?'}: whatever the model passes its tools goes there`,
+			detail: `connects to ${shownUrl(spec.url)}: whatever the model passes its tools goes there`,
 			parts: { url: spec.url, headers: Object.fromEntries(headers) },
 		};
 	}
 	return {
 		kind: 'host-environment',
-		detail: `sends ${variables.join(', ')} from your environment to ${spec.url ?? '?'}`,
+		detail: `sends ${variables.join(', ')} from your environment to ${shownUrl(spec.url)}`,
 		parts: { url: spec.url, headers: Object.fromEntries(headers), variables },
 	};
 }
@@ -173,7 +173,7 @@ export function trustItems(inputs: TrustListingInputs): TrustItem[] {
 				file: configFile,
 				...at([data.at]),
 				subject,
-				detail: `sends the run (your question, attachments and what it reads) to ${data.host} on ${data.whose}`,
+				detail: `sends the run (your question, attachments and what it reads) to ${shownUrl(data.host)} on ${data.whose}`,
 				parts: { agent: agent.id, type: agent.backend.type, host: data.host, ownKey: data.at === 'api_key' },
 			});
 		}
@@ -183,7 +183,7 @@ export function trustItems(inputs: TrustListingInputs): TrustItem[] {
 				file: key.from === '.env' ? '.env' : configFile,
 				...(key.from === '.env' ? {} : at(['base_url'])),
 				subject,
-				detail: `sends ${key.what} to ${key.host}`,
+				detail: `sends ${key.what} to ${shownUrl(key.host)}`,
 				parts: { agent: agent.id, type: agent.backend.type, host: key.host, variables: key.variables },
 			});
 		}
@@ -325,6 +325,24 @@ function dataToHost(
 	return chosen === undefined ? undefined : { host, whose: 'no key of yours', at: 'base_url' };
 }
 
+/**
+ * A URL as the listing shows it: as written, plus the host it really names when that differs
+ * (a look-alike `api.openаi.com` with a Cyrillic `а` is `api.xn--open-…`: the user must see that
+ * it is not OpenAI's).
+ */
+function shownUrl(url: string | undefined): string {
+	if (url === undefined) return '?';
+	let host: string;
+	try {
+		host = new URL(url).hostname;
+	} catch {
+		return url;
+	}
+	const written = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/i.exec(url)?.[1] ?? '';
+	const writtenHost = written.replace(/:\d*$/, '').toLowerCase();
+	return writtenHost === host ? url : `${url} (host ${host}: not the name it looks like)`;
+}
+
 /** A URL on this machine's loopback (`localhost`, `127.0.0.0/8`, `::1`). */
 export function isLoopback(url: string | undefined): boolean {
 	let host: string;
@@ -333,12 +351,9 @@ export function isLoopback(url: string | undefined): boolean {
 	} catch {
 		return false;
 	}
-	return (
-		host === 'localhost' ||
-		host.endsWith('.localhost') ||
-		host === '[::1]' ||
-		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-	);
+	// Names other than `localhost` itself are resolved by whatever DNS the network offers
+	// (`evil.localhost` may be sent there), so only literal loopback addresses count.
+	return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function sourceValues(keys: ApiKeySources, source: 'secrets' | 'env' | 'dotenv') {

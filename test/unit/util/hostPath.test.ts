@@ -46,4 +46,18 @@ describe('hostPath', () => {
 		expect(hostEnvironment(env, root)).toEqual({ PATH: tools, HOME: '/home/u', OPENAI_API_KEY: 'k' });
 		expect(hostEnvironment({ HOME: '/home/u' }, root)).toEqual({ HOME: '/home/u' });
 	});
+
+	it('a package of a monorepo: the repository root’s folders and any node_modules/.bin are left out too', () => {
+		const repo = join(base, 'mono');
+		const pkg = join(repo, 'packages', 'app');
+		mkdirSync(join(repo, '.git'), { recursive: true });
+		mkdirSync(join(repo, 'node_modules', '.bin'), { recursive: true });
+		mkdirSync(join(repo, 'scripts'), { recursive: true });
+		mkdirSync(pkg, { recursive: true });
+		const elsewhere = join(base, 'other', 'node_modules', '.bin');
+		const path = [join(repo, 'node_modules', '.bin'), join(repo, 'scripts'), elsewhere, tools].join(
+			delimiter,
+		);
+		expect(hostPath(path, pkg)).toBe(tools);
+	});
 });
