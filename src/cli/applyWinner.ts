@@ -2,7 +2,9 @@
  * Writes a finished run's change set to the workspace (`run --apply`, chat's `/accept`), recorded
  * in the run's `changes-log.jsonl` so `massgen revert` can undo it.
  */
+import { join } from 'node:path';
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
+import { flaggedChanges } from '../core/changes/executablePaths.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
 import { WorkspaceLockedError } from '../core/workspace/workspaceLock.js';
 import { lockWaitNotice } from './lockWaitNotice.js';
@@ -13,15 +15,30 @@ export async function applyWinner(
 	root: string,
 	outcome: Pick<RunSessionOutcome, 'result' | 'runDir' | 'workspace'>,
 	stderr: NodeJS.WritableStream,
-	/** Asked when files would get a secret value the run knows (undefined: they are not written). */
+	/**
+	 * Asked when files would get a secret value the run knows, or are files other tools run
+	 * (`executablePaths.ts`); undefined: nothing is written then.
+	 */
 	consent?: SecretWriteConsent,
 ): Promise<boolean> {
 	const { result, runDir, workspace } = outcome;
-	const marked = result.secretValueFiles ?? [];
-	if (marked.length > 0) {
+	const secretFiles = result.secretValueFiles ?? [];
+	if (secretFiles.length > 0) {
 		stderr.write(
-			`massgen: ${marked.join(', ')} would get a secret value this run knows (a key from the environment, .env or the config; [redacted] in changes.patch)\n`,
+			`massgen: ${secretFiles.join(', ')} would get a secret value this run knows (a key from the environment, .env or the config; [redacted] in changes.patch)\n`,
 		);
+	}
+	// Files other programs run or obey later (CI, editor tasks, hooks, agent configs): one question
+	// for these and the secret-valued ones; the change set is written whole or not at all.
+	const flagged = flaggedChanges(result.changes);
+	for (const file of flagged) stderr.write(`massgen: ${file.path}: ${file.reason}\n`);
+	if (flagged.length > 0) {
+		stderr.write(
+			`massgen: the files above run code or steer other tools later; check them in ${join(runDir, 'changes.patch')}\n`,
+		);
+	}
+	const marked = [...new Set([...secretFiles, ...flagged.map((file) => file.path)])];
+	if (marked.length > 0) {
 		if (!(await consent?.(marked))) {
 			stderr.write('massgen: nothing was written\n');
 			return false;

@@ -1,8 +1,11 @@
 /**
- * Before `--apply` writes files that would get a secret value the run knows (`secretValueFiles`):
+ * Before `--apply` writes files that would get a secret value the run knows (`secretValueFiles`),
+ * or files other tools run or obey later (`flaggedChanges`: CI workflows, editor tasks, hooks):
  * on a terminal it asks; `--yes` writes them (the warning stays on stderr); with no terminal and
  * no `--yes` nothing is written. A key in a file is one `git add` from a public repository, and a
- * script that really wants it says `--yes`.
+ * script that really wants it says `--yes`. Likewise a planted workflow runs with the repository's
+ * secrets after the next push, and a script that applies one expects it (`--yes`); a script without
+ * `--yes` fails (exit 2) rather than getting half a change set.
  */
 import { createInterface } from 'node:readline';
 

@@ -41,6 +41,10 @@ export function policyRefusal(
 	const secret = secrets.match(path);
 	if (secret !== null) return secretRefusal(display, secret);
 	if (mode === 'write') {
+		const dependency = lowered.find((segment) => dependencyFolders.has(segment));
+		if (dependency !== undefined) {
+			return `refused: '${escapeFileName(display)}' is inside a dependency folder (${dependency}/): installed code is never edited in place (git shows no change there and the next import runs it); change the project's own files or its dependency list`;
+		}
 		const unsafeName = fileNameRefusal(segments);
 		if (unsafeName !== null) return `refused: '${escapeFileName(display)}' ${unsafeName}`;
 	}
@@ -49,6 +53,9 @@ export function policyRefusal(
 	}
 	return null;
 }
+
+/** Installed dependencies at any depth (the folders the command scratch binds read-only). */
+const dependencyFolders = new Set(['node_modules', '.venv', 'venv']);
 
 /**
  * Characters no written file name may hold: controls (C0, DEL, C1: a name replays them into every

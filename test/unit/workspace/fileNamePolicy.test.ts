@@ -86,4 +86,21 @@ describe('file names a write may create', () => {
 		);
 		expect(escapeFileName('f\u001b]0;PWN\u0007.txt')).toBe('f<U+001B>]0;PWN<U+0007>.txt');
 	});
+
+	it('refuses writes inside dependency folders at any depth; reads and look-alike names stay allowed', () => {
+		for (const path of [
+			'node_modules/pkg/index.js',
+			'node_modules/.bin/eslint',
+			'packages/a/node_modules/b/x.js',
+			'.venv/lib/python3/site.py',
+			'venv/bin/activate',
+			'Node_Modules/pkg/index.js',
+		]) {
+			expect(write(path), path).toMatch(/is inside a dependency folder/);
+			expect(read(path)).toBeNull();
+		}
+		for (const path of ['src/node_modules_helper.js', 'docs/venv.md', 'my.venv/x']) {
+			expect(write(path), path).toBeNull();
+		}
+	});
 });

@@ -1,0 +1,169 @@
+/**
+ * Files other programs run or obey later, without the user choosing to run that change: editor
+ * tasks on folder open, CI after a push, git hooks on commit, MCP servers and hooks of the next
+ * agent run, install scripts. A change set from a (possibly hostile) model that writes one is
+ * flagged with the reason: `--apply` lists them and asks, the editor's review marks them and leaves
+ * them unticked. Ordinary source files are not here: the user runs those knowingly.
+ *
+ * Not here because the path policy refuses them outright: `.git/`, `.massgen/`, secret files
+ * (`.env*`, `.npmrc` …) and files inside dependency folders (`node_modules/`, `.venv/`, `venv/`:
+ * git shows no change there, and the next `require` runs it). Deletions are not flagged: they
+ * remove code rather than plant it. A change set cannot set an executable bit (new files are
+ * written without one, replaced files keep theirs), so no entry for it.
+ */
+
+/** A file of a change set that other tools run or obey, and why. */
+export interface FlaggedChange {
+	readonly path: string;
+	readonly reason: string;
+}
+
+interface Rule {
+	/** Lower-case, relative to the workspace root; a trailing `/` matches everything under it. */
+	readonly paths?: readonly string[];
+	/** Lower-case file names that count at any depth. */
+	readonly names?: readonly string[];
+	readonly reason: string;
+}
+
+const ci = 'CI runs it after a push, with the repository’s secrets';
+const agentConfig =
+	'coding agents (Claude Code, Codex, Cursor, Gemini) obey its settings, hooks and MCP servers';
+const instructions = 'coding agents follow it as instructions';
+
+const rules: readonly Rule[] = [
+	{ paths: ['.vscode/tasks.json'], reason: 'VS Code runs its tasks, some when the folder opens' },
+	{ paths: ['.vscode/launch.json'], reason: 'VS Code runs its programs and pre-launch tasks when you debug' },
+	{
+		paths: ['.vscode/settings.json'],
+		reason:
+			'VS Code and its extensions obey it (tool and interpreter paths, terminal environment, MassGen settings)',
+	},
+	{ paths: ['.vscode/extensions.json'], reason: 'VS Code offers to install the extensions it names' },
+	{ paths: ['.vscode/mcp.json'], reason: 'VS Code and MassGen start the MCP servers it lists' },
+	{ paths: ['.mcp.json'], reason: 'Claude Code starts the MCP servers it lists' },
+	{ paths: ['.cursor/', '.claude/', '.codex/', '.gemini/', '.windsurf/'], reason: agentConfig },
+	{ paths: ['.idea/'], reason: 'JetBrains IDEs run its run configurations and external tools' },
+	{
+		names: ['agents.md', 'claude.md', 'gemini.md', '.cursorrules', '.windsurfrules'],
+		paths: ['.github/copilot-instructions.md'],
+		reason: instructions,
+	},
+	{ paths: ['.github/workflows/', '.github/actions/'], reason: ci },
+	{
+		paths: [
+			'.gitlab-ci.yml',
+			'.circleci/',
+			'.travis.yml',
+			'.buildkite/',
+			'azure-pipelines.yml',
+			'bitbucket-pipelines.yml',
+			'jenkinsfile',
+		],
+		reason: ci,
+	},
+	{ paths: ['.husky/'], reason: 'git runs it as a hook (husky points core.hooksPath there)' },
+	{
+		paths: ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml'],
+		reason: 'git hooks run what it names on every commit',
+	},
+	{ names: ['.gitattributes'], reason: 'git runs the filter and diff drivers it names' },
+	{ paths: ['.gitmodules'], reason: 'git submodule fetches what it points to' },
+	{
+		paths: ['.devcontainer/', '.devcontainer.json'],
+		reason: 'Dev Containers run its lifecycle commands when the container is built or opened',
+	},
+	{ names: ['.envrc'], reason: 'direnv runs it on entering the folder' },
+	{ names: ['.yarnrc.yml'], reason: 'yarn runs the yarnPath it names' },
+	{ names: ['.pnpmfile.cjs'], reason: 'pnpm runs it on install' },
+	{
+		names: ['makefile', 'gnumakefile'],
+		reason: 'make runs it; editor extensions run make --dry-run (and its $(shell …)) when the folder opens',
+	},
+	{ names: ['vendor'], reason: 'vendored dependency code: the project runs it as the dependency' },
+];
+
+/** Why a file that a change set writes is flagged, or null. `base`/`next`: its text before and after. */
+export function executableReason(path: string, base: string | null, next: string | null): string | null {
+	if (next === null) return null;
+	const lower = path.toLowerCase();
+	const segments = lower.split('/');
+	const name = segments.at(-1) ?? '';
+	if (lower.endsWith('.code-workspace')) {
+		return 'VS Code obeys its settings and tasks when the workspace opens';
+	}
+	for (const rule of rules) {
+		const byPath = rule.paths?.some((entry) =>
+			entry.endsWith('/') ? lower.startsWith(entry) : lower === entry,
+		);
+		// A name rule matches the file itself or any folder above it (`vendor/…`).
+		const byName = rule.names?.some((entry) => segments.includes(entry));
+		if (byPath || byName) return rule.reason;
+	}
+	if (name === 'package.json') return packageJsonReason(base, next);
+	return null;
+}
+
+/** The flagged files of a change set, in its order. */
+export function flaggedChanges(
+	changes: readonly {
+		readonly path: string;
+		readonly base: string | null;
+		readonly content: string | null;
+	}[],
+): FlaggedChange[] {
+	return changes.flatMap((change) => {
+		const reason = executableReason(change.path, change.base, change.content);
+		return reason === null ? [] : [{ path: change.path, reason }];
+	});
+}
+
+const dependencyFields = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+/** A dependency fetched from somewhere else than the registry: a URL, git, a path, `user/repo`. */
+const offRegistry = /[:/]/;
+/** Specs naming a package of the same repository (pnpm/yarn workspaces, pnpm catalogs). */
+const sameRepository = /^(workspace|catalog):/;
+
+/**
+ * A `package.json` edit is ordinary work; it is flagged when its `scripts` change (npm runs them on
+ * the host, install hooks without asking) or a dependency gains a source outside the registry (npm
+ * install fetches it and runs its install scripts).
+ */
+function packageJsonReason(base: string | null, next: string): string | null {
+	const before = parseObject(base ?? '{}');
+	const after = parseObject(next);
+	if (after === null) return null;
+	if (JSON.stringify(after['scripts'] ?? null) !== JSON.stringify(before?.['scripts'] ?? null)) {
+		return 'npm runs its scripts (install hooks on every npm install)';
+	}
+	for (const field of dependencyFields) {
+		const now = asRecord(after[field]);
+		const was = asRecord(before?.[field]);
+		for (const [name, spec] of Object.entries(now)) {
+			if (
+				typeof spec === 'string' &&
+				spec !== was[name] &&
+				offRegistry.test(spec) &&
+				!sameRepository.test(spec)
+			) {
+				return `npm install fetches ${name} from ${spec} and runs its install scripts`;
+			}
+		}
+	}
+	return null;
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+	try {
+		const value: unknown = JSON.parse(text);
+		return asRecord(value);
+	} catch {
+		return null;
+	}
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: {};
+}

@@ -1,0 +1,99 @@
+/**
+ * The list of files other tools run or obey: each entry is flagged with its reason (case variants
+ * too: macOS and Windows open `.VSCode/tasks.json` as `.vscode/tasks.json`); ordinary source files,
+ * deletions and `package.json` edits that change neither scripts nor where dependencies come from
+ * are not.
+ */
+import { describe, expect, it } from 'vitest';
+import { executableReason, flaggedChanges } from '../../../src/core/changes/executablePaths.js';
+
+const flaggedPaths: Record<string, RegExp> = {
+	'.vscode/tasks.json': /folder opens/,
+	'.vscode/settings.json': /VS Code and its extensions obey it/,
+	'.vscode/launch.json': /debug/,
+	'.vscode/extensions.json': /install/,
+	'.vscode/mcp.json': /MCP servers/,
+	'.mcp.json': /Claude Code starts/,
+	'.cursor/mcp.json': /coding agents/,
+	'.claude/settings.json': /coding agents/,
+	'.codex/config.toml': /coding agents/,
+	'.gemini/settings.json': /coding agents/,
+	'.github/workflows/x.yml': /CI runs it after a push/,
+	'.github/actions/setup/action.yml': /CI runs it/,
+	'.gitlab-ci.yml': /CI runs it/,
+	'.circleci/config.yml': /CI runs it/,
+	'.husky/pre-commit': /hook/,
+	'.pre-commit-config.yaml': /every commit/,
+	'.gitattributes': /filter and diff drivers/,
+	'sub/.gitattributes': /filter and diff drivers/,
+	'.gitmodules': /submodule/,
+	'.devcontainer/devcontainer.json': /lifecycle commands/,
+	'.envrc': /direnv/,
+	Makefile: /make runs it/,
+	'tools/GNUmakefile': /make runs it/,
+	'AGENTS.md': /instructions/,
+	'CLAUDE.md': /instructions/,
+	'packages/web/CLAUDE.md': /instructions/,
+	'.github/copilot-instructions.md': /instructions/,
+	'vendor/github.com/x/y.go': /vendored/,
+	'team.code-workspace': /workspace opens/,
+	'.VSCode/Tasks.JSON': /folder opens/,
+	'.GitHub/Workflows/x.yml': /CI runs it/,
+};
+
+describe('executable paths', () => {
+	it('flags each entry, new or edited, with its reason', () => {
+		for (const [path, reason] of Object.entries(flaggedPaths)) {
+			expect(executableReason(path, null, 'x'), path).toMatch(reason);
+			expect(executableReason(path, 'old', 'new'), path).toMatch(reason);
+		}
+	});
+
+	it('control: source files, docs, look-alikes and deletions are not flagged', () => {
+		for (const path of [
+			'src/app.js',
+			'README.md',
+			'docs/agents.md.txt',
+			'.vscode-test.mjs',
+			'.github/ISSUE_TEMPLATE/bug.md',
+			'vendored.txt',
+			'src/makefile.ts',
+			'.gitignore',
+		]) {
+			expect(executableReason(path, null, 'x'), path).toBeNull();
+		}
+		expect(executableReason('.github/workflows/x.yml', 'on: push', null)).toBeNull();
+	});
+
+	it('package.json: flagged when scripts change or a dependency comes from off the registry', () => {
+		const base = JSON.stringify({ name: 'x', scripts: { test: 'vitest' }, dependencies: { a: '^1.0.0' } });
+		const edit = (patch: object) => JSON.stringify({ ...JSON.parse(base), ...patch });
+		expect(executableReason('package.json', base, edit({ version: '2.0.0' }))).toBeNull();
+		expect(
+			executableReason('package.json', base, edit({ dependencies: { a: '^1.1.0', b: '2' } })),
+		).toBeNull();
+		expect(
+			executableReason('package.json', base, edit({ dependencies: { a: '^1.0.0', w: 'workspace:*' } })),
+		).toBeNull();
+		expect(
+			executableReason('package.json', base, edit({ scripts: { test: 'vitest', postinstall: 'node x' } })),
+		).toMatch(/npm runs its scripts/);
+		expect(
+			executableReason('apps/web/package.json', base, edit({ devDependencies: { e: 'github:evil/e' } })),
+		).toMatch(/fetches e from github:evil\/e/);
+		expect(executableReason('package.json', null, JSON.stringify({ scripts: { x: 'y' } }))).toMatch(
+			/scripts/,
+		);
+		expect(executableReason('package.json', base, '{ not json')).toBeNull();
+	});
+
+	it('flaggedChanges keeps the change set order and skips the rest', () => {
+		expect(
+			flaggedChanges([
+				{ path: 'src/a.ts', base: null, content: 'x' },
+				{ path: '.husky/pre-push', base: null, content: 'x' },
+				{ path: 'AGENTS.md', base: 'a', content: 'b' },
+			]).map((flag) => flag.path),
+		).toEqual(['.husky/pre-push', 'AGENTS.md']);
+	});
+});
