@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { backendTypes, type BackendType } from '../core/config/backendSchema.js';
-import type { DraftOptions, Sensitivity } from '../core/team/writeTeamConfig.js';
+import { type DraftOptions, type Sensitivity, withoutCredentials } from '../core/team/writeTeamConfig.js';
 
 export interface InitAgentArg {
 	readonly type: BackendType;
@@ -110,23 +110,6 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 		agents,
 		options,
 	};
-}
-
-/**
- * The URL without `user:password@`: a config file is shared and committed, so credentials never go
- * into one (nor into an error message: an unparsable value is not echoed, it may hold a password).
- */
-export function withoutCredentials(text: string): { text: string; dropped: boolean } | undefined {
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		return undefined;
-	}
-	if (!url.username && !url.password) return { text, dropped: false };
-	url.username = '';
-	url.password = '';
-	return { text: url.toString(), dropped: true };
 }
 
 /** `provider:model`, split at the first colon (`ollama:qwen3:8b` is ollama's `qwen3:8b`). */

@@ -92,13 +92,31 @@ export async function writeTeamConfigFile(
 	}
 }
 
+/**
+ * The URL without `user:password@`: a config file is shared and committed, so credentials never go
+ * into one (nor into an error message: an unparsable value is not echoed, it may hold a password).
+ */
+export function withoutCredentials(text: string): { text: string; dropped: boolean } | undefined {
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return undefined;
+	}
+	if (!url.username && !url.password) return { text, dropped: false };
+	url.username = '';
+	url.password = '';
+	return { text: url.toString(), dropped: true };
+}
+
 function toPlain(draft: TeamDraft): Record<string, unknown> {
 	const agents = draft.agents.map((agent) => ({
 		id: agent.id,
 		backend: {
 			type: agent.type,
 			model: agent.model,
-			...(agent.baseUrl ? { base_url: agent.baseUrl } : {}),
+			// Whoever drafted it (init, Build Team), credentials never reach the file.
+			...(agent.baseUrl ? { base_url: withoutCredentials(agent.baseUrl)?.text ?? agent.baseUrl } : {}),
 		},
 		...(agent.systemMessage?.trim() ? { system_message: agent.systemMessage.trim() } : {}),
 	}));
@@ -140,7 +158,8 @@ export function agentNote(agent: DraftAgent): string {
 	if (agent.type === 'scripted') return `${agent.id}: scripted (no model, no key).`;
 	const { variables, required } = apiKeyVariables({ type: agent.type, base_url: agent.baseUrl });
 	if (required) return `${agent.id}: needs ${variables.join(' or ')}.`;
-	return `${agent.id}: a local server${agent.baseUrl ? ` at ${agent.baseUrl}` : ''}; no key needed.`;
+	const url = agent.baseUrl && (withoutCredentials(agent.baseUrl)?.text ?? agent.baseUrl);
+	return `${agent.id}: a local server${url ? ` at ${url}` : ''}; no key needed.`;
 }
 
 function comment(doc: Document, section: string, key: string, text: string): void {

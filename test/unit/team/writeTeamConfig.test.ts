@@ -94,3 +94,26 @@ describe('writeTeamConfigFile: never overwrites without being told to', () => {
 		expect(await readFile(path, 'utf8')).toBe('second\n');
 	});
 });
+
+describe('credentials in a base URL', () => {
+	it('never reach the config, neither base_url nor the comment (whoever drafted it)', () => {
+		const text = teamConfigYaml(
+			{
+				agents: [
+					{
+						id: 'local',
+						type: 'ollama',
+						model: 'qwen3:8b',
+						baseUrl: 'http://bob:pw-team-9931@localhost:11434/v1',
+					},
+				],
+			},
+			'test',
+		);
+		expect(text).not.toContain('pw-team-9931');
+		expect(text).not.toContain('bob');
+		expect(text).toContain('base_url: http://localhost:11434/v1');
+		// Control: a URL without credentials is kept as given.
+		expect(teamConfigYaml(draft, 'test')).toContain('base_url: http://localhost:11434/v1');
+	});
+});
