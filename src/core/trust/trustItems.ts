@@ -7,7 +7,9 @@
  * Both shells list these items for the user (the CLI's prompt, the editor's consent modal) and
  * pass the answer to `runSession` as a `WorkspaceTrust`, which enforces it (`trustGate.ts`).
  */
-import { relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { resolveApiKey, type ApiKeySources } from '../config/apiKeys.js';
 import { baseUrlVariables } from '../config/baseUrlVariables.js';
 import type { AgentConfig, MassGenConfig } from '../config/schema.js';
@@ -70,7 +72,11 @@ export function isWorkspaceServer(spec: McpServerSpec): boolean {
  * headers sends their values; any other HTTP server off this machine receives the model's tool
  * calls. Null: nothing (an HTTP server on this machine's loopback with literal url and headers).
  */
-export function serverTrustNeed(spec: McpServerSpec): {
+export function serverTrustNeed(
+	spec: McpServerSpec,
+	/** The workspace: files inside it that the command names are hashed into the item. */
+	workspaceRoot?: string,
+): {
 	kind: 'stdio-server' | 'host-environment' | 'data-to-host';
 	detail: string;
 	parts: Record<string, unknown>;
@@ -79,10 +85,20 @@ export function serverTrustNeed(spec: McpServerSpec): {
 		const argv = [spec.command ?? '', ...(spec.args ?? [])];
 		const env = Object.entries(spec.env ?? {}).map(([name, value]) => `${name}=${value}`);
 		const cwd = spec.cwd === undefined ? '' : ` (in ${spec.cwd})`;
+		const scripts =
+			workspaceRoot === undefined
+				? {}
+				: workspaceScripts([...argv, spec.cwd ?? ''], resolve(workspaceRoot, spec.cwd ?? '.'), workspaceRoot);
 		return {
 			kind: 'stdio-server',
-			detail: `runs ${[...env, ...argv.map(shellWord)].join(' ')}${cwd}`,
-			parts: { command: spec.command, args: spec.args ?? [], env: spec.env ?? {}, cwd: spec.cwd ?? null },
+			detail: `runs ${[...env, ...argv.map(shellWord)].join(' ')}${cwd}${scriptsNote(scripts)}`,
+			parts: {
+				command: spec.command,
+				args: spec.args ?? [],
+				env: spec.env ?? {},
+				cwd: spec.cwd ?? null,
+				...(Object.keys(scripts).length > 0 ? { scripts } : {}),
+			},
 		};
 	}
 	const headers = Object.entries(spec.headers ?? {});
@@ -140,20 +156,26 @@ export function trustItems(inputs: TrustListingInputs): TrustItem[] {
 		if (fromWorkspace) {
 			const cliPath = agent.backend.coding_agent?.cli_path;
 			if (cliPath !== undefined) {
+				const scripts = workspaceScripts([cliPath], root, root);
 				items.push({
 					kind: 'cli-path',
 					file: configFile,
 					...at(['cli_path']),
 					subject,
-					detail: `runs ${shellWord(cliPath)} as its ${agent.backend.type} CLI`,
-					parts: { agent: agent.id, type: agent.backend.type, cliPath },
+					detail: `runs ${shellWord(cliPath)} as its ${agent.backend.type} CLI${scriptsNote(scripts)}`,
+					parts: {
+						agent: agent.id,
+						type: agent.backend.type,
+						cliPath,
+						...(Object.keys(scripts).length > 0 ? { scripts } : {}),
+					},
 				});
 			}
 			(agent.backend.mcp_servers ?? []).forEach((server, serverIndex) => {
-				const need = serverTrustNeed({
-					...server,
-					origin: { kind: 'config', fromWorkspace },
-				} as McpServerSpec);
+				const need = serverTrustNeed(
+					{ ...server, origin: { kind: 'config', fromWorkspace } } as McpServerSpec,
+					root,
+				);
 				if (need === null) return;
 				items.push({
 					kind: need.kind,
@@ -201,7 +223,7 @@ export function trustItems(inputs: TrustListingInputs): TrustItem[] {
 		});
 	}
 	for (const spec of inputs.workspaceServers ?? []) {
-		const need = serverTrustNeed(spec);
+		const need = serverTrustNeed(spec, root);
 		if (need === null) continue;
 		const file = spec.origin.kind === 'workspace-file' ? spec.origin.file : configFile;
 		items.push({
@@ -366,6 +388,48 @@ function sameUrl(a: string, b: string): boolean {
 
 function displayPath(root: string, file: string): string {
 	return isInside(root, file) ? relative(root, file) : file;
+}
+
+/** Files above this size are named by size alone (hashing them would stall the run's start). */
+const maxScriptBytes = 16 * 1024 * 1024;
+
+/**
+ * The workspace files a command line names (its program, a script argument, `--opt=./file`), by
+ * path relative to the workspace, with their sha256: trust given to `node tools/mcp.js` then
+ * covers that script's content, so a `git pull` that changes it is asked about again.
+ */
+function workspaceScripts(words: readonly string[], base: string, root: string): Record<string, string> {
+	const realRoot = realOrNull(root);
+	const found: Record<string, string> = {};
+	for (const word of words.flatMap((w) => [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])])) {
+		if (word === '' || word.startsWith('-')) continue;
+		const real = realOrNull(resolve(base, word));
+		if (real === null || realRoot === null || !isInside(realRoot, real)) continue;
+		try {
+			const stat = statSync(real);
+			if (!stat.isFile()) continue;
+			found[relative(realRoot, real)] =
+				stat.size > maxScriptBytes
+					? `${stat.size} bytes`
+					: createHash('sha256').update(readFileSync(real)).digest('hex');
+		} catch {
+			// Unreadable: named by the command line alone.
+		}
+	}
+	return found;
+}
+
+function scriptsNote(scripts: Readonly<Record<string, string>>): string {
+	const names = Object.entries(scripts).map(([path, hash]) => `${path} ${hash.slice(0, 12)}`);
+	return names.length === 0 ? '' : `; with ${names.join(', ')} as they are now`;
+}
+
+function realOrNull(path: string): string | null {
+	try {
+		return realpathSync(path);
+	} catch {
+		return null;
+	}
 }
 
 /** A word as a POSIX shell would need it quoted, so the listing shows where arguments split. */

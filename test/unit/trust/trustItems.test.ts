@@ -135,6 +135,20 @@ agents:
 		expect(listing(ownKey, { file: outside }).items).toEqual([]);
 	});
 
+	it('a workspace script the command runs is hashed into the item: changing it is a new listing (a git pull cannot swap what was trusted)', () => {
+		mkdirSync(join(root, 'tools'), { recursive: true });
+		writeFileSync(join(root, 'tools', 'mcp.js'), 'console.log(1);\n');
+		const team = stdioTeam('node', ['tools/mcp.js']);
+		const before = listing(team);
+		expect(lines(before)[0]).toMatch(
+			/runs node tools\/mcp\.js; with tools\/mcp\.js [0-9a-f]{12} as they are now$/,
+		);
+		writeFileSync(join(root, 'tools', 'mcp.js'), 'console.log(2);\n');
+		expect(listing(team).hash).not.toBe(before.hash);
+		// Control: a program outside the workspace is named by its command line alone.
+		expect(lines(listing(stdioTeam('node', [outside])))[0]).not.toContain('as they are now');
+	});
+
 	it('a look-alike host is shown as the host it names; only literal loopback names are this machine', () => {
 		const team = (backend: string) => `agent: { id: a1, backend: ${backend} }`;
 		const lookalike = team('{ type: openai, model: m, base_url: "https://api.openаi.com/v1" }');
