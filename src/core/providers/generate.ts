@@ -1,5 +1,6 @@
 import type { Usage } from '../events/runEvents.js';
 import type { ChatModel, ChatRequest, FinishReason, ModelEvent, ToolCall } from './model.js';
+import { ProviderError } from './providerError.js';
 
 export interface Generation {
 	readonly text: string;
@@ -13,8 +14,21 @@ export interface Generation {
 }
 
 /**
+ * Characters of text and reasoning one response may stream. The largest output limits are about
+ * 128,000 tokens (some 512 KB); a stream past 4 Mi characters is an endpoint that does not stop,
+ * and is cut before it fills memory and every later request.
+ */
+export const maxResponseChars = 4 * 1024 * 1024;
+/**
+ * Characters of tool-call arguments in one response. Higher: an oversize `new_answer` is better
+ * refused by its own cap with a workflow error the model can act on than cut off here.
+ */
+export const maxToolArgumentChars = 64 * 1024 * 1024;
+
+/**
  * Collects one streamed call (house-style §3.3: adapters have a single, streaming code path).
- * `onEvent` sees every event as it arrives, for callers that forward deltas live.
+ * `onEvent` sees every event as it arrives, for callers that forward deltas live. A response past
+ * the caps above is cut off with a non-retryable `invalid-response`.
  */
 export async function generate(
 	model: ChatModel,
@@ -29,7 +43,24 @@ export async function generate(
 	let usage: Usage | undefined;
 	let finishReason: FinishReason | undefined;
 	let providerData: Record<string, unknown> | undefined;
+	let streamed = 0;
+	let argumentChars = 0;
 	for await (const event of model.stream(request, signal)) {
+		if (event.type === 'text-delta' || event.type === 'reasoning-delta') streamed += event.text.length;
+		if (event.type === 'tool-call') argumentChars += JSON.stringify(event.call.arguments).length;
+		// Leaving the loop closes the stream (guardedStream aborts the request).
+		if (streamed > maxResponseChars || argumentChars > maxToolArgumentChars) {
+			const [what, cap] =
+				streamed > maxResponseChars
+					? ['text', maxResponseChars]
+					: ['tool-call arguments', maxToolArgumentChars];
+			throw new ProviderError({
+				provider: model.provider,
+				kind: 'invalid-response',
+				message: `the response passed ${cap} characters of ${what} (the limit for one model response) and was cut off`,
+				retryable: false,
+			});
+		}
 		events.push(event);
 		onEvent?.(event);
 		switch (event.type) {

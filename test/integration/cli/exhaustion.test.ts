@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { maxAnswerBytes } from '../../../src/core/agents/workflowTools.js';
+import { maxResponseChars } from '../../../src/core/providers/generate.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { floodServerFile, tsxLoader } from '../../servers/mcp/launch.js';
@@ -213,5 +214,39 @@ describe.runIf(process.platform !== 'win32' && existsSync(cliPath))('exhaustion 
 		// Nor do the logs hold it.
 		expect(statSync(join(dir, 'events.jsonl')).size).toBeLessThan(1024 * 1024);
 		expect(statSync(join(dir, 'result.json')).size).toBeLessThan(1024 * 1024);
+	}, 90_000);
+
+	it('a response streaming past 4 Mi characters is cut off there: that agent errors with the reason, the run completes', async () => {
+		const endless = await startLoopbackProvider('chat', { auto: { name: 'endless' } });
+		const peer = await startLoopbackProvider('chat', {
+			auto: { name: 'peer', presentation: 'Final from peer.' },
+		});
+		providers.push(endless, peer);
+		// 6 MiB of text in 64 KiB deltas: the client must stop reading after about 4 MiB of them.
+		endless.say({ text: 'y'.repeat(6 * 1024 * 1024), textChunks: 96 });
+		const agent = (id: string, provider: LoopbackProvider) => ({
+			id,
+			backend: { type: 'chatcompletion', model: 'loopback-chat', base_url: provider.baseUrl },
+		});
+		const config = configFile({ agents: [agent('a', endless), agent('b', peer)] });
+		const root = makeWorkspaceDir({ 'README.md': '# x\n' });
+		const run = await runCli(['run', '--config', config, 'Answer'], {
+			cwd: root,
+			env: env(),
+			deadlineMs: 60_000,
+		});
+		expect(run.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(runDir(root), 'result.json'), 'utf8'))).toMatchObject({
+			status: 'completed',
+		});
+		expect(run.stderr).toContain(
+			`the response passed ${maxResponseChars} characters of text (the limit for one model response) and was cut off`,
+		);
+		// The client stopped taking the 6 MiB stream at the limit: a's deltas end within a delta of it.
+		const streamed = events(runDir(root))
+			.filter((e) => e.type === 'text-delta' && e.agentId === 'a')
+			.reduce((sum, e) => sum + String(e.text).length, 0);
+		expect(streamed).toBeLessThan(maxResponseChars + 64 * 1024);
+		expect(streamed).toBeGreaterThan(maxResponseChars - 64 * 1024);
 	}, 90_000);
 });
