@@ -183,6 +183,8 @@ export class ScratchCopy implements ScratchSpace, ShownCopy {
 			const copiedAt = Date.now() + 1;
 			this.copiedAt = copiedAt;
 			this.clockPast = await clockPast(join(`${root}.home`, 'tmp', '.copied'), copiedAt);
+			// Every file the copy holds was exposed: a path it would have copied but did not had no file.
+			bases.exposeTree({ covers: (rel) => this.copies(rel) });
 		} catch (error) {
 			for (const folder of [root, `${root}.home`]) {
 				await rm(folder, { recursive: true, force: true }).catch(() => undefined);

@@ -157,6 +157,7 @@ export class OverlayScratch implements ScratchSpace {
 			await writeWhiteouts(this.options.tools.tar, layers.view, [...masks.hidden, ...deeper]);
 			// Commands see the live workspace: the run keeps the version each file has now as its base.
 			await exposeShown(workspace, this.hidden, this.linked, bases);
+			bases.exposeTree({ covers: (rel) => this.shows(rel) });
 			// An absolute link into the workspace would lead to the hidden real one: it points into the scratch instead.
 			for (const link of masks.absoluteLinks) {
 				await mkdir(dirname(join(layers.view, link.path)), { recursive: true });

@@ -6,7 +6,7 @@
  */
 import type { OverlayLayers } from '../sandbox/overlayMount.js';
 import type { SecretMask } from '../sandbox/sandboxProfile.js';
-import type { FileStamp, ShownCopy, SnapshotEntry } from '../workspace/runSnapshot.js';
+import type { FileStamp, ShownCopy, ShownTree, SnapshotEntry } from '../workspace/runSnapshot.js';
 
 /** A real dependency folder and the place in the copy where a sandbox binds it read-only. */
 export interface DependencyMount {
@@ -21,6 +21,8 @@ export interface CapturedBases {
 	captured(): Iterable<[string, SnapshotEntry]>;
 	/** Records a file the scratch shows to commands (its `fileStamp`; `copy` holds the bytes shown). */
 	expose(rel: string, stamp: FileStamp, copy?: ShownCopy): void;
+	/** Records that the scratch showed every file `tree` covers (each exposed before). */
+	exposeTree(tree: ShownTree): void;
 }
 
 export interface ScratchSpace {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { baseKind, readBaseDirectory } from './baseFiles.js';
 import { PathRefusedError } from './pathRefusedError.js';
 import { isSameOrInside, policyRefusal, rootPath } from './pathPolicy.js';
-import { FileTooLargeError } from './runSnapshot.js';
+import { FileTooLargeError, unkeptHash } from './runSnapshot.js';
 import type { DirectoryEntry, FileChange, Overlay, OverlaySnapshot, PathMode, Workspace } from './types.js';
 
 type Kind = DirectoryEntry['kind'];
@@ -114,6 +114,10 @@ export class MemoryOverlay implements Overlay {
 				if (base.kind === 'file') {
 					changes.push({ path, kind: 'delete', baseHash: base.hash, base: base.text, content: null });
 				}
+			} else if (base.kind === 'absent' && base.unkept) {
+				// A command saw a file here that the user deleted since: not an add (that would quietly
+				// recreate it) but a change of a base that matches nothing, which accepting calls a conflict.
+				changes.push({ path, kind: 'modify', baseHash: unkeptHash(''), base: '', content });
 			} else if (base.kind === 'absent') {
 				changes.push({ path, kind: 'add', baseHash: null, base: null, content });
 			} else if (base.text !== content) {

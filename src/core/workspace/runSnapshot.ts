@@ -11,8 +11,11 @@ import { sha256 } from './sha256.js';
  */
 export type SnapshotEntry =
 	| { readonly kind: 'file'; readonly text: string; readonly hash: string }
-	/** No file there (nothing, a directory, a socket …). */
-	| { readonly kind: 'absent' }
+	/**
+	 * No file there (nothing, a directory, a socket …). `unkept`: a command was shown a file here
+	 * that the user deleted since, and no copy of it is left (the team's write of it is a conflict).
+	 */
+	| { readonly kind: 'absent'; readonly unkept?: true }
 	/** A file over the size cap: its text was never read. */
 	| { readonly kind: 'too-large'; readonly size: number };
 
@@ -70,6 +73,14 @@ interface Exposure extends FileStamp {
 	readonly copy: ShownCopy | undefined;
 }
 
+/** A whole tree a scratch showed, every file in it exposed: a path it covers without an exposure had no file. */
+export interface ShownTree {
+	covers(rel: string): boolean;
+}
+
+/** A path a shown tree covers that held no file when it was shown. */
+const shownAbsent = 'shown absent';
+
 /**
  * The hash a base gets when the run could not keep the version it showed: the user changed the
  * file after a command (or a coding agent's folder) showed it and before the run captured it, and
@@ -100,6 +111,8 @@ export class RunSnapshot {
 	private readonly settled = new Map<string, SnapshotEntry>();
 	/** Paths a command or coding agent was shown before any capture (first exposure wins). */
 	private readonly exposed = new Map<string, Exposure>();
+	/** Trees shown whole (after their files were exposed). */
+	private readonly trees: ShownTree[] = [];
 
 	constructor(
 		private readonly root: string,
@@ -110,7 +123,8 @@ export class RunSnapshot {
 	entry(rel: string): Promise<SnapshotEntry> {
 		let entry = this.pending.get(rel);
 		if (entry === undefined) {
-			const seen = this.exposed.get(rel);
+			const seen =
+				this.exposed.get(rel) ?? (this.trees.some((tree) => tree.covers(rel)) ? shownAbsent : undefined);
 			this.exposed.delete(rel);
 			entry = capture(join(this.root, rel), rel, this.maxFileBytes, seen).then((captured) => {
 				this.settled.set(rel, captured);
@@ -130,6 +144,15 @@ export class RunSnapshot {
 		if (this.pending.has(rel) || this.exposed.has(rel)) return;
 		const { ino, size, mtimeMs, ctimeMs } = stamp;
 		this.exposed.set(rel, { ino, size, mtimeMs, ctimeMs, copy });
+	}
+
+	/**
+	 * Records that a scratch showed the whole tree `tree` covers, once each file in it was exposed:
+	 * a covered path captured later without an exposure had no file then (one the user creates
+	 * afterwards is not the team's base: the team's write of it is a conflict, not an overwrite).
+	 */
+	exposeTree(tree: ShownTree): void {
+		this.trees.push(tree);
 	}
 
 	/** The base text, null when there is no file; throws `FileTooLargeError` over the cap. */
@@ -167,14 +190,16 @@ async function capture(
 	absolute: string,
 	rel: string,
 	cap: number,
-	seen: Exposure | undefined,
+	seen: Exposure | typeof shownAbsent | undefined,
 ): Promise<SnapshotEntry> {
 	const base = await read(absolute, cap);
+	if (seen === shownAbsent) return { kind: 'absent' };
 	if (seen === undefined || (base.kind === 'file' && sameStamp(base.stamp, seen))) return hashed(base);
 	// Changed on disk since a command or coding agent was shown it: what it saw, if a copy still holds it.
 	const shown = await readShownCopy(seen, rel, cap);
 	if (shown !== null) return hashed(shown);
-	return base.kind === 'file' ? { kind: 'file', text: base.text, hash: unkeptHash(base.text) } : base;
+	if (base.kind === 'file') return { kind: 'file', text: base.text, hash: unkeptHash(base.text) };
+	return base.kind === 'absent' ? { kind: 'absent', unkept: true } : base;
 }
 
 function hashed(base: BaseRead): SnapshotEntry {

@@ -70,14 +70,14 @@ describe('RunSnapshot.expose: what a command was shown is the base', () => {
 		expect(await removed.snapshot.entry('notes.txt')).toMatchObject({ hash: unkeptHash(user) });
 	});
 
-	it('an overlay keeps no copy: a changed file is unkept, a deleted one absent', async () => {
+	it('an overlay keeps no copy: a changed file is unkept, a deleted one absent and unkept', async () => {
 		const root = await makeTree({ 'a.txt': shown, 'b.txt': shown });
 		const snapshot = new RunSnapshot(root);
 		for (const path of ['a.txt', 'b.txt']) snapshot.expose(path, fileStamp(statSync(join(root, path))));
 		await writeFile(join(root, 'a.txt'), user);
 		await unlink(join(root, 'b.txt'));
 		expect(await snapshot.entry('a.txt')).toEqual({ kind: 'file', text: user, hash: unkeptHash(user) });
-		expect(await snapshot.entry('b.txt')).toEqual({ kind: 'absent' });
+		expect(await snapshot.entry('b.txt')).toEqual({ kind: 'absent', unkept: true });
 	});
 
 	it('the first version shown wins; a capture before any exposure is not changed by one', async () => {
