@@ -13,7 +13,6 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSameOrInside } from './pathPolicy.js';
 import type { SecretPaths } from './secretPaths.js';
 
 export interface SecretEntry {
@@ -110,7 +109,7 @@ async function findLinks(
 	const links: string[] = [];
 	await walk(root, async (path, entry) => {
 		if (unwalked.has(entry.name.toLowerCase())) return false;
-		if (secrets.some((secret) => isSameOrInside(path, secret.path))) return false;
+		if (secrets.some((secret) => path === secret.path || path.startsWith(`${secret.path}/`))) return false;
 		if (entry.isDirectory()) return true;
 		if (!entry.isFile()) return false;
 		const info = await lstat(join(root, path)).catch(() => null);
