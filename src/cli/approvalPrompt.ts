@@ -11,7 +11,7 @@ import type {
 	PendingApproval,
 } from '../core/approvals/approvalBroker.js';
 import { rawTerminal } from './display/terminalStream.js';
-import { visibleCommand } from './display/terminalText.js';
+import { visibleCommand } from '../protocol/visibleText.js';
 
 export type ApprovalMode = 'ask' | 'yes' | 'deny-all';
 

@@ -11,7 +11,7 @@ import {
 	type TeamDraft,
 } from '../core/team/writeTeamConfig.js';
 import { rawTerminal } from './display/terminalStream.js';
-import { visibleControls } from './display/terminalText.js';
+import { visibleControls } from '../protocol/visibleText.js';
 import { parseAgent } from './initArgs.js';
 
 export interface Prompter {

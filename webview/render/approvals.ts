@@ -8,6 +8,7 @@
 import { t, tc } from '../strings.js';
 import type { ApprovalDecision, WebviewMessage } from '../../src/protocol/messages.js';
 import type { ApprovalView, RunState } from '../../src/protocol/runState.js';
+import { visibleCommand } from '../../src/protocol/visibleText.js';
 import type { ViewStateStore } from '../viewState.js';
 import { collapsible } from './collapsible.js';
 import { button, h, icon, setDisabled, setHidden, setText } from './dom.js';
@@ -180,7 +181,8 @@ export class ApprovalsView {
 				h('span', { class: 'approval-action', text: actionVerb(approval.action), title: approval.action }),
 				h('span', { class: 'approval-time', text: formatDuration(approval.t) }),
 			),
-			h('pre', { class: 'approval-target', text: approval.target }),
+			// Whole, with every control and bidi or invisible character visible (Trojan Source).
+			h('pre', { class: 'approval-target', text: visibleCommand(approval.target) }),
 			approval.reason ? h('p', { class: 'approval-reason', text: approval.reason }) : null,
 			h('div', { class: 'approval-actions' }, ...buttons),
 			note,

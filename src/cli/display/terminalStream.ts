@@ -9,7 +9,7 @@
  * What the CLI draws itself (the live table's cursor moves, readline's line editing) goes to
  * `rawTerminal(stream)`, and only after its text was made one safe line (`sanitizeTerminalText`).
  */
-import { visibleControls } from './terminalText.js';
+import { visibleControls } from '../../protocol/visibleText.js';
 
 const raw = Symbol('massgen.rawTerminal');
 

@@ -1,53 +1,21 @@
 /**
  * Terminal text helpers: model output is untrusted (it may carry escape sequences that move the
  * cursor, retitle the terminal or write the clipboard), and so is anything a repository planted
- * (config text, server names, old run directories). Two forms: `visibleControls` for text printed
- * as it is (answers, reports, notices: every control shown as a visible stand-in, so nothing reaches
- * the terminal as a sequence), and `sanitizeTerminalText` for one table cell (sequences dropped).
+ * (config text, server names, old run directories). Two forms: `visibleControls`
+ * (src/protocol/visibleText.ts) for text printed as it is (answers, reports, notices: every control
+ * shown as a visible stand-in, so nothing reaches the terminal as a sequence), and
+ * `sanitizeTerminalText` for one table cell (sequences dropped).
  */
+
+import { unsafeText } from '../../protocol/visibleText.js';
 
 // CSI and OSC sequences, then lone ESC + one character.
 const escapeSequences =
 	/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
 const lineBreaks = /[\r\n\t\u2028\u2029]+/g;
-/**
- * What must never reach a terminal as it is: C0 controls (ESC starts every CSI/OSC/DCS/APC/PM/SOS
- * sequence, so showing ESC visibly disarms them all), DEL, C1 (0x9B is an 8-bit CSI on some
- * terminals), bidi marks, overrides and isolates (Trojan Source: text shown in another order
- * than it runs) and invisible characters that could hide a word. Zero-width (non-)joiners stay:
- * emoji and Persian or Indic text need them.
- */
-const unsafe =
-	/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-/** For a command to approve, every invisible format character counts (`\\p{Cf}`), line separators too. */
-const unsafeInCommand = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
-/** A carriage return not followed by a line feed (which would overwrite the line it is on). */
-const loneReturn = /\r(?!\n)/g;
-
-/** The stand-in for a control: its Control Pictures glyph (`␛`, `␍`, `␡`), else `<U+202E>`. */
-function visible(char: string): string {
-	const code = char.codePointAt(0)!;
-	if (code < 0x20) return String.fromCodePoint(0x2400 + code);
-	if (code === 0x7f) return '\u2421';
-	return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-}
-
-/**
- * Text as it is, with every control but line breaks and tabs shown as a visible stand-in:
- * `ESC[2J` prints as `␛[2J`, a bidi override as `<U+202E>`. Nothing else changes.
- */
-export function visibleControls(text: string): string {
-	return text.replace(unsafe, (char) => (char === '\r' ? char : visible(char))).replace(loneReturn, visible);
-}
-
-/** A command shown for approval: every control and invisible character visible (only `\n` and `\t` stay). */
-export function visibleCommand(text: string): string {
-	return text.replace(unsafeInCommand, visible);
-}
-
 /** One line of printable text: escape sequences and controls removed, line breaks as spaces. */
 export function sanitizeTerminalText(text: string): string {
-	return text.replace(escapeSequences, '').replace(lineBreaks, ' ').replace(unsafe, '');
+	return text.replace(escapeSequences, '').replace(lineBreaks, ' ').replace(unsafeText, '');
 }
 
 /** Columns a code point occupies: 0 for combining marks, 2 for East Asian wide and emoji. */

@@ -13,6 +13,7 @@ import type {
 	PendingApproval,
 } from '../../core/approvals/approvalBroker.js';
 import type { IDisposable } from '../lifecycle.js';
+import { visibleCommand } from '../../protocol/visibleText.js';
 
 /** The part of `ApprovalBroker` this needs. */
 export interface ApprovalSource {
@@ -103,7 +104,9 @@ export class ApprovalPrompts implements IDisposable {
 		this.notifications.push(message);
 		if (this.notifications.length > 20) this.notifications.shift();
 		const { allowOnce, deny, show } = notificationButtons;
-		void Promise.resolve(this._surface.notify(message, allowOnce, deny, show)).then(
+		// A cut target could hide its tail: then it is allowed only from the panel, which shows it whole.
+		const buttons = oneLine(request.target).length > maxTarget ? [deny, show] : [allowOnce, deny, show];
+		void Promise.resolve(this._surface.notify(message, ...buttons)).then(
 			(choice) => {
 				if (choice === show) this._surface.showPanel();
 				else if (choice === allowOnce || choice === deny) {
@@ -179,8 +182,13 @@ function settledText(outcome: ApprovalOutcome | undefined): string {
 }
 
 function cut(text: string): string {
-	const line = text.replace(/\s+/g, ' ').trim();
+	const line = oneLine(text);
 	return line.length > maxTarget ? `${line.slice(0, maxTarget - 1)}…` : line;
+}
+
+/** Controls and bidi or invisible characters shown visibly (they could make it read as another command). */
+function oneLine(text: string): string {
+	return visibleCommand(text).replace(/\s+/g, ' ').trim();
 }
 
 function joinNames(names: readonly string[]): string {

@@ -91,7 +91,8 @@ function hostileRun(): RunEvent[] {
 			agentId: agent,
 			requestId: 'req-x',
 			action: '<script>',
-			target: payloads,
+			// A command disguised with a carriage return, an erase-line sequence and a bidi override.
+			target: `${payloads}\nrm -rf ~/x\r\u001b[2Kls -la #\u202e txt.eman`,
 			reason: payloads,
 		},
 		{ type: 'winner-selected', agentId: agent, label: 'agent1.1', tally: { [agent]: 1 }, reason: 'votes' },
@@ -175,6 +176,10 @@ describe('webview security', () => {
 		);
 		await expect(page.locator('.approval-target').textContent()).resolves.toContain(
 			'<svg onload="window.__xss=true"></svg>',
+		);
+		// The card shows the disguise visibly, not as a second order of the text.
+		await expect(page.locator('.approval-target').textContent()).resolves.toContain(
+			'rm -rf ~/x␍␛[2Kls -la #<U+202E> txt.eman',
 		);
 		await expect(page.locator('.change').getAttribute('data-path')).resolves.toBe(
 			'docs/<img src=x onerror=1>.md',

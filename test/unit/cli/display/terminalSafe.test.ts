@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rawTerminal, terminalSafe } from '../../../../src/cli/display/terminalStream.js';
-import { visibleCommand, visibleControls } from '../../../../src/cli/display/terminalText.js';
+import { visibleCommand, visibleControls } from '../../../../src/protocol/visibleText.js';
 import { redactedIo } from '../../../../src/cli/redactedIo.js';
 import { Redactor } from '../../../../src/core/secrets/redactor.js';
 import { FakeStream } from './fakeStream.js';
