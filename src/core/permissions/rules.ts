@@ -1,10 +1,10 @@
 /**
  * Declarative permission rules: `action(target)` patterns with an effect (allow | ask | deny).
- * The target is a glob (picomatch, bash flavour: `*` also crosses `/` and spaces, `{a,b}`
+ * The target is a glob (`linearGlob`, bash flavour: `*` also crosses `/` and spaces, `{a,b}`
  * alternatives, `\` escapes). `command(git push*)`, `mcp(github/*)`, `tool(mcp__fs__*)`,
  * `read_url(*)`. A bare `action` means `action(*)`.
  */
-import picomatch from 'picomatch';
+import { compileGlob } from '../util/linearGlob.js';
 
 export type RuleEffect = 'allow' | 'ask' | 'deny';
 /** Where a rule came from: the team config, the caller (e.g. VS Code settings), "always allow" decisions, or "allow for this run". */
@@ -33,8 +33,6 @@ export interface RuleLists {
 }
 
 const rulePattern = /^\s*([a-z_][a-z0-9_-]*)\s*(?:\((.*)\))?\s*$/is;
-const globOptions = { bash: true, dot: true, nonegate: true, windows: false } as const;
-
 /** Why a pattern is not a rule, or null when it is one. */
 export function ruleSyntaxError(pattern: string): string | null {
 	const match = rulePattern.exec(pattern);
@@ -55,7 +53,7 @@ export function compileRule(input: RuleInput): CompiledRule {
 	const target = (match[2] ?? '*').trim();
 	const exact = !/(^|[^\\])[*?[{]|^[*?[{]/.test(target) && !/[@!+]\(/.test(target);
 	const literal = unescapeGlob(target);
-	const glob = picomatch(target, globOptions);
+	const glob = compileGlob(target, { crossSlash: true });
 	return {
 		...input,
 		action,

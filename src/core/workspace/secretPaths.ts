@@ -15,7 +15,7 @@
  * secret by name: such a path reaches another file, unless it is a link to a secret, which the
  * symlink check (`createWorkspace`) and the hard-link check (`secretScan.ts`) catch by identity.
  */
-import picomatch from 'picomatch';
+import { compileGlob } from '../util/linearGlob.js';
 
 export interface SecretPaths {
 	/** The pattern a normalised workspace-relative path (or one of its folders) matches, or null. */
@@ -53,8 +53,6 @@ const builtinRules: readonly BuiltinRule[] = [
 ];
 
 /** Gitignore-like: a pattern without `/` matches a name at any depth, one with `/` the path from the root. */
-const globOptions = { dot: true, nocase: true, nonegate: true, windows: false } as const;
-
 /** Why a user pattern cannot be used, or null when it is fine. */
 export function secretPatternProblem(pattern: string): string | null {
 	if (pattern.trim() === '') return 'a secret path pattern may not be empty';
@@ -75,7 +73,7 @@ export function secretPaths(extra: readonly string[] = []): SecretPaths {
 		if (problem !== null) throw new Error(`secret_paths: ${problem}`);
 		const glob = pattern.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
 		const anchored = glob.includes('/');
-		return { pattern, anchored, matches: picomatch(glob, globOptions) };
+		return { pattern, anchored, matches: compileGlob(glob, { crossSlash: false, nocase: true }) };
 	});
 	return {
 		match(given) {
