@@ -88,6 +88,27 @@ describe('--apply of a change set holding a known secret value', () => {
 		}
 	}, 30_000);
 
+	it('chat: the first /accept names the file and writes nothing, a second /accept writes it', async () => {
+		const root = makeWorkspaceDir({ 'README.md': '# x\n' });
+		const chat = startOnPty(['chat', '--deny-all', '--config', team(withSecret)], { cwd: root, env });
+		let at = await chat.waitFor('massgen> ');
+		chat.type('Deploy script\r');
+		at = await chat.waitFor('/accept to write them', at);
+		at = await chat.waitFor('massgen> ', at);
+		chat.type('/accept\r');
+		at = await chat.waitFor('/accept again to write them anyway', at);
+		at = await chat.waitFor('massgen> ', at);
+		expect(existsSync(join(root, 'deploy.sh'))).toBe(false);
+		chat.type('/accept\r');
+		at = await chat.waitFor('applied 1 change(s): deploy.sh', at);
+		await chat.waitFor('massgen> ', at);
+		chat.type('/quit\r');
+		expect(await chat.exited).toBe(0);
+		expect(readFileSync(join(root, 'deploy.sh'), 'utf8')).toBe(withSecret);
+		expect(chat.output()).toMatch(/deploy\.sh would get a secret value this run knows/);
+		expect(chat.output()).not.toContain(token);
+	}, 30_000);
+
 	it('control: no secret in the change set applies with no warning; a file that already held it is not marked', async () => {
 		const root = makeWorkspaceDir({ 'README.md': '# x\n' });
 		const plain = await runCli(['run', '--deny-all', '--apply', '--config', team('echo hi\n'), 'Script'], {
