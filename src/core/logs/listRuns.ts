@@ -1,8 +1,7 @@
 /**
  * The past-runs list: one summary per run directory, newest first.
  */
-import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunStatus } from '../events/runEvents.js';
@@ -11,6 +10,10 @@ import { parseEventLine } from './readRunEvents.js';
 import { runsDir } from './runLog.js';
 import { isSafeRunId, recordedStart, runIdDate } from './runId.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
+import { openRegularFile, readRegularFile } from '../util/regularFile.js';
+
+/** As `massgen show` reads it: a result is a few KB; a larger one is not listed. */
+const maxResultBytes = 32 * 1024 * 1024;
 
 const statuses: readonly string[] = ['completed', 'cancelled', 'timeout', 'failed'] satisfies RunStatus[];
 
@@ -51,7 +54,10 @@ type SummaryFields = Omit<PastRunSummary, 'runId' | 'startedAt'> & { readonly st
 async function readResult(runDir: string): Promise<SummaryFields | null> {
 	let value: unknown;
 	try {
-		value = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8'));
+		// A repository may ship `.massgen/runs/*/result.json` as a FIFO: never a blocking open.
+		const { bytes, size } = await readRegularFile(join(runDir, 'result.json'), maxResultBytes);
+		if (size > maxResultBytes) return null;
+		value = JSON.parse(bytes.toString('utf8'));
 	} catch {
 		return null;
 	}
@@ -74,7 +80,9 @@ function parseWinner(value: unknown): PastRunSummary['winner'] {
 
 /** Reads only the first line: a crashed run's log may be large. */
 async function readFirstEvent(runDir: string): Promise<SummaryFields | null> {
-	const stream = createReadStream(join(runDir, 'events.jsonl'), { encoding: 'utf8' });
+	const opened = await openRegularFile(join(runDir, 'events.jsonl')).catch(() => null);
+	if (opened === null) return null;
+	const stream = opened.handle.createReadStream({ encoding: 'utf8' });
 	const lines = createInterface({ input: stream, crlfDelay: Infinity });
 	try {
 		for await (const line of lines) {

@@ -2,11 +2,12 @@
  * One run directory read back as a turn (issue 13): `result.json` only, checked field by field.
  * A run without a readable result (still running, killed mid-run, corrupted) is not a turn.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunStatus, SessionRecord } from '../events/runEvents.js';
 import { recordedStart, runIdDate } from '../logs/runId.js';
 import type { RunResult } from '../orchestrator/types.js';
+import { readRegularFile } from '../util/regularFile.js';
 
 /** A result.json larger than this is not read (changes carry file texts; this bounds one read). */
 export const maxResultBytes = 32 * 1024 * 1024;
@@ -27,9 +28,11 @@ export async function readRunRecord(runDir: string, runId: string): Promise<RunR
 	const file = join(runDir, 'result.json');
 	let text: string;
 	try {
-		const { size, mtime } = await stat(file);
+		const { mtime } = await stat(file);
+		// Never a blocking open: the run folder is in the workspace, a repository may ship a FIFO there.
+		const { bytes, size } = await readRegularFile(file, maxResultBytes);
 		if (size > maxResultBytes) return { ok: false, reason: `result.json is too large (${size} bytes)` };
-		text = await readFile(file, 'utf8');
+		text = bytes.toString('utf8');
 		const result = parseResult(text, runId);
 		if (typeof result === 'string') return { ok: false, reason: result };
 		const duration = typeof result.durationMs === 'number' ? result.durationMs : 0;

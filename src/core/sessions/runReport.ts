@@ -3,8 +3,6 @@
  * agents' models from the first event, and the winner's diff. Everything comes from the run
  * directory, which is redacted as it is written.
  */
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
@@ -14,6 +12,7 @@ import { isSafeRunId } from '../logs/runId.js';
 import { runsDir } from '../logs/runLog.js';
 import { assertRealFolder, assertRunsDirInside, RunsDirError } from '../logs/runsDirGuard.js';
 import type { RunResult } from '../orchestrator/types.js';
+import { openRegularFile, readRegularTextOrNull } from '../util/regularFile.js';
 import { SessionError } from './historyOf.js';
 import { readRunRecord, runCost } from './readRunRecord.js';
 
@@ -29,6 +28,9 @@ export interface RunReport {
 	readonly changes: ChangeOutcome;
 }
 
+/** A change set's patch: the snapshot caps each file at 8 MiB; a larger patch is not shown. */
+const maxPatchBytes = 64 * 1024 * 1024;
+
 /** Throws `SessionError` when the run is not there or its result cannot be read. */
 export async function readRunReport(workspaceRoot: string, runId: string): Promise<RunReport> {
 	if (!isSafeRunId(runId)) throw new SessionError(`'${runId}' is not a run id`);
@@ -42,7 +44,8 @@ export async function readRunReport(workspaceRoot: string, runId: string): Promi
 	const read = await readRunRecord(runDir, runId);
 	if (!read.ok) throw new SessionError(`run ${runId}: ${read.reason}`);
 	const { result, session, startedAt } = read;
-	const patch = await readFile(join(runDir, 'changes.patch'), 'utf8').catch(() => '');
+	// The run folder is in the workspace: a repository may ship FIFOs there (never a blocking open).
+	const patch = (await readRegularTextOrNull(join(runDir, 'changes.patch'), maxPatchBytes)) ?? '';
 	const log = await readChangeLog(runDir).catch(() => []);
 	return {
 		result,
@@ -57,7 +60,9 @@ export async function readRunReport(workspaceRoot: string, runId: string): Promi
 
 /** Only the first line: the log of a long run is large. */
 async function readAgents(runDir: string): Promise<RunAgentInfo[]> {
-	const stream = createReadStream(join(runDir, 'events.jsonl'), { encoding: 'utf8' });
+	const opened = await openRegularFile(join(runDir, 'events.jsonl')).catch(() => null);
+	if (opened === null) return [];
+	const stream = opened.handle.createReadStream({ encoding: 'utf8' });
 	const lines = createInterface({ input: stream, crlfDelay: Infinity });
 	try {
 		for await (const line of lines) {

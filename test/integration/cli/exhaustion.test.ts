@@ -4,7 +4,15 @@
  * agent or the user reads it, never a crash (stack trace, no result.json) or a hang.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -249,4 +257,23 @@ describe.runIf(process.platform !== 'win32' && existsSync(cliPath))('exhaustion 
 		expect(streamed).toBeLessThan(maxResponseChars + 64 * 1024);
 		expect(streamed).toBeGreaterThan(maxResponseChars - 64 * 1024);
 	}, 90_000);
+
+	it('a run folder a repository ships with FIFOs: `runs` and `show` say so and exit', async () => {
+		const root = makeWorkspaceDir({ 'README.md': '# x\n' });
+		const run = join(root, '.massgen', 'runs', '20260101-000000-abcd');
+		mkdirSync(run, { recursive: true });
+		for (const file of ['result.json', 'events.jsonl', 'changes.patch']) {
+			execFileSync('mkfifo', [join(run, file)]);
+		}
+		const runs = await runCli(['runs'], { cwd: root, env: env(), deadlineMs: 20_000 });
+		expect(runs.code).toBe(0);
+		expect(runs.stderr).toContain('skipped 20260101-000000-abcd: result.json cannot be read (ENOTREGULAR)');
+		const show = await runCli(['show', '20260101-000000-abcd'], {
+			cwd: root,
+			env: env(),
+			deadlineMs: 20_000,
+		});
+		expect(show.code).toBe(1);
+		expect(show.stderr).toContain('run 20260101-000000-abcd: result.json cannot be read (ENOTREGULAR)');
+	}, 60_000);
 });
