@@ -3,10 +3,11 @@
  * counts, each file's hunks with ids, consensus counts and whether they are selected, and the
  * runner-up hunks that could replace or extend the winner's. Plain JSON only.
  */
+import type { ExecutableKind } from '../core/changes/executablePaths.js';
 import type { ChangeKind } from '../core/events/runEvents.js';
 
 /** A file's kind of change: part of the protocol, so the webview imports it from here. */
-export type { ChangeKind };
+export type { ChangeKind, ExecutableKind };
 
 export interface ChangeSetView {
 	readonly runId: string;
@@ -35,6 +36,11 @@ export interface ChangeFileView {
 	 * deletes it: accepting asks). `none`: the file is what the team read.
 	 */
 	readonly userEdit: UserEdit;
+	/**
+	 * Set on a file other tools run or obey later (CI, editor tasks, hooks, agent configs:
+	 * `executablePaths.ts`), saying who; such a file starts unticked.
+	 */
+	readonly runsCode?: ExecutableKind;
 	/** The winner's hunks, in file order. */
 	readonly hunks: readonly HunkView[];
 	/** Runner-up hunks the winner did not make (take one instead of, or in addition to, the winner's). */

@@ -1,11 +1,16 @@
 /**
  * One changed file: a row with expand/collapse, a file checkbox (all / some / none of its
- * changes), kind icon, path, +/- lines of the current selection, the "edited since the team read
- * it" mark (merged / conflict) and Open diff; below it (when expanded) the user-edit note and the hunk list. Rows without a host
+ * changes), kind icon, path, +/- lines of the current selection, the "runs code later" mark
+ * (a file other tools run or obey: it starts unticked), the "edited since the team read it" mark (merged / conflict) and Open diff; below it (when expanded) the user-edit note and the hunk list. Rows without a host
  * change set (the winner's edits while the run goes on) have no hunks and no checkbox.
  */
 import { t, tc } from '../strings.js';
-import type { ChangeFileView, ChangeKind, UserEdit } from '../../src/protocol/changeSetView.js';
+import type {
+	ChangeFileView,
+	ChangeKind,
+	ExecutableKind,
+	UserEdit,
+} from '../../src/protocol/changeSetView.js';
 import type { ViewStateStore } from '../viewState.js';
 import type { FileSelection } from './changeSelection.js';
 import { h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
@@ -26,6 +31,20 @@ const userEditLook = (): Record<
 		title: t('editedSinceTheTeam3'),
 		note: t('editedSinceTheTeam4'),
 	},
+});
+
+/** Who runs or obeys a flagged file, for the "runs code later" mark's title. */
+const runsCodeText = (): Record<ExecutableKind, string> => ({
+	editor: t('runsCodeEditor'),
+	agents: t('runsCodeAgents'),
+	instructions: t('runsCodeInstructions'),
+	ci: t('runsCodeCi'),
+	git: t('runsCodeGit'),
+	devcontainer: t('runsCodeDevcontainer'),
+	shell: t('runsCodeShell'),
+	install: t('runsCodeInstall'),
+	make: t('runsCodeMake'),
+	vendor: t('runsCodeVendor'),
 });
 
 const kindLook = (): Record<ChangeKind, { icon: string; label: string }> => ({
@@ -74,6 +93,7 @@ export class FileRow {
 	private readonly _check: HTMLInputElement;
 	private readonly _userEdit: HTMLSpanElement;
 	private readonly _userEditText: HTMLSpanElement;
+	private readonly _runsCode: HTMLSpanElement;
 	private readonly _lines: HTMLSpanElement;
 	private readonly _added: HTMLSpanElement;
 	private readonly _removed: HTMLSpanElement;
@@ -112,6 +132,12 @@ export class FileRow {
 		this._check.addEventListener('change', () => this._toggleFile());
 		this._userEditText = h('span', {});
 		this._userEdit = h('span', { class: 'change-stale' }, icon('warning'), this._userEditText);
+		this._runsCode = h(
+			'span',
+			{ class: 'change-runs-code' },
+			icon('terminal'),
+			h('span', { text: t('runsCodeMark') }),
+		);
 		this._added = h('span', { class: 'lines-added' });
 		this._removed = h('span', { class: 'lines-removed' });
 		this._lines = h('span', { class: 'change-lines' }, this._added, this._removed);
@@ -140,6 +166,7 @@ export class FileRow {
 			h('span', { class: 'change-icon', title: look.label }, icon(look.icon)),
 			nameEl,
 			dir ? h('span', { class: 'change-dir', text: dir, title: path }) : h('span', { class: 'change-dir' }),
+			this._runsCode,
 			this._userEdit,
 			this._count,
 			this._lines,
@@ -172,6 +199,12 @@ export class FileRow {
 			setText(this._userEditText, edited.mark);
 			setTitle(this._userEdit, edited.title);
 			setText(this._userEditNoteText, edited.note);
+		}
+		const runsCode = review?.file.runsCode;
+		setHidden(this._runsCode, runsCode === undefined);
+		setData(this.element, 'runsCode', runsCode ?? '');
+		if (runsCode !== undefined) {
+			setTitle(this._runsCode, t('runsCodeTitle', runsCodeText()[runsCode] ?? runsCode));
 		}
 		setText(this._kindText, data.renamedFrom ? t('renamedFrom', data.renamedFrom) : look.label);
 		setClass(this._kindText, 'sr-only', data.renamedFrom === null);

@@ -12,13 +12,32 @@
  * written without one, replaced files keep theirs), so no entry for it.
  */
 
-/** A file of a change set that other tools run or obey, and why. */
-export interface FlaggedChange {
-	readonly path: string;
+/** Who runs or obeys the file: the editor's review names it in the user's language. */
+export type ExecutableKind =
+	| 'editor'
+	| 'agents'
+	| 'instructions'
+	| 'ci'
+	| 'git'
+	| 'devcontainer'
+	| 'shell'
+	| 'install'
+	| 'make'
+	| 'vendor';
+
+/** Why a file is flagged: `reason` in English for the CLI and logs. */
+export interface ExecutableFlag {
+	readonly kind: ExecutableKind;
 	readonly reason: string;
 }
 
+/** A file of a change set that other tools run or obey, and why. */
+export interface FlaggedChange extends ExecutableFlag {
+	readonly path: string;
+}
+
 interface Rule {
+	readonly kind: ExecutableKind;
 	/** Lower-case, relative to the workspace root; a trailing `/` matches everything under it. */
 	readonly paths?: readonly string[];
 	/** Lower-case file names that count at any depth. */
@@ -32,25 +51,52 @@ const agentConfig =
 const instructions = 'coding agents follow it as instructions';
 
 const rules: readonly Rule[] = [
-	{ paths: ['.vscode/tasks.json'], reason: 'VS Code runs its tasks, some when the folder opens' },
-	{ paths: ['.vscode/launch.json'], reason: 'VS Code runs its programs and pre-launch tasks when you debug' },
 	{
+		kind: 'editor',
+		paths: ['.vscode/tasks.json'],
+		reason: 'VS Code runs its tasks, some when the folder opens',
+	},
+	{
+		kind: 'editor',
+		paths: ['.vscode/launch.json'],
+		reason: 'VS Code runs its programs and pre-launch tasks when you debug',
+	},
+	{
+		kind: 'editor',
 		paths: ['.vscode/settings.json'],
 		reason:
 			'VS Code and its extensions obey it (tool and interpreter paths, terminal environment, MassGen settings)',
 	},
-	{ paths: ['.vscode/extensions.json'], reason: 'VS Code offers to install the extensions it names' },
-	{ paths: ['.vscode/mcp.json'], reason: 'VS Code and MassGen start the MCP servers it lists' },
-	{ paths: ['.mcp.json'], reason: 'Claude Code starts the MCP servers it lists' },
-	{ paths: ['.cursor/', '.claude/', '.codex/', '.gemini/', '.windsurf/'], reason: agentConfig },
-	{ paths: ['.idea/'], reason: 'JetBrains IDEs run its run configurations and external tools' },
 	{
+		kind: 'editor',
+		paths: ['.vscode/extensions.json'],
+		reason: 'VS Code offers to install the extensions it names',
+	},
+	{
+		kind: 'editor',
+		paths: ['.vscode/mcp.json'],
+		reason: 'VS Code and MassGen start the MCP servers it lists',
+	},
+	{ kind: 'agents', paths: ['.mcp.json'], reason: 'Claude Code starts the MCP servers it lists' },
+	{
+		kind: 'agents',
+		paths: ['.cursor/', '.claude/', '.codex/', '.gemini/', '.windsurf/'],
+		reason: agentConfig,
+	},
+	{
+		kind: 'editor',
+		paths: ['.idea/'],
+		reason: 'JetBrains IDEs run its run configurations and external tools',
+	},
+	{
+		kind: 'instructions',
 		names: ['agents.md', 'claude.md', 'gemini.md', '.cursorrules', '.windsurfrules'],
 		paths: ['.github/copilot-instructions.md'],
 		reason: instructions,
 	},
-	{ paths: ['.github/workflows/', '.github/actions/'], reason: ci },
+	{ kind: 'ci', paths: ['.github/workflows/', '.github/actions/'], reason: ci },
 	{
+		kind: 'ci',
 		paths: [
 			'.gitlab-ci.yml',
 			'.circleci/',
@@ -62,35 +108,46 @@ const rules: readonly Rule[] = [
 		],
 		reason: ci,
 	},
-	{ paths: ['.husky/'], reason: 'git runs it as a hook (husky points core.hooksPath there)' },
+	{ kind: 'git', paths: ['.husky/'], reason: 'git runs it as a hook (husky points core.hooksPath there)' },
 	{
+		kind: 'git',
 		paths: ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml'],
 		reason: 'git hooks run what it names on every commit',
 	},
-	{ names: ['.gitattributes'], reason: 'git runs the filter and diff drivers it names' },
-	{ paths: ['.gitmodules'], reason: 'git submodule fetches what it points to' },
+	{ kind: 'git', names: ['.gitattributes'], reason: 'git runs the filter and diff drivers it names' },
+	{ kind: 'git', paths: ['.gitmodules'], reason: 'git submodule fetches what it points to' },
 	{
+		kind: 'devcontainer',
 		paths: ['.devcontainer/', '.devcontainer.json'],
 		reason: 'Dev Containers run its lifecycle commands when the container is built or opened',
 	},
-	{ names: ['.envrc'], reason: 'direnv runs it on entering the folder' },
-	{ names: ['.yarnrc.yml'], reason: 'yarn runs the yarnPath it names' },
-	{ names: ['.pnpmfile.cjs'], reason: 'pnpm runs it on install' },
+	{ kind: 'shell', names: ['.envrc'], reason: 'direnv runs it on entering the folder' },
+	{ kind: 'install', names: ['.yarnrc.yml'], reason: 'yarn runs the yarnPath it names' },
+	{ kind: 'install', names: ['.pnpmfile.cjs'], reason: 'pnpm runs it on install' },
 	{
+		kind: 'make',
 		names: ['makefile', 'gnumakefile'],
 		reason: 'make runs it; editor extensions run make --dry-run (and its $(shell …)) when the folder opens',
 	},
-	{ names: ['vendor'], reason: 'vendored dependency code: the project runs it as the dependency' },
+	{
+		kind: 'vendor',
+		names: ['vendor'],
+		reason: 'vendored dependency code: the project runs it as the dependency',
+	},
 ];
 
 /** Why a file that a change set writes is flagged, or null. `base`/`next`: its text before and after. */
-export function executableReason(path: string, base: string | null, next: string | null): string | null {
+export function executableReason(
+	path: string,
+	base: string | null,
+	next: string | null,
+): ExecutableFlag | null {
 	if (next === null) return null;
 	const lower = path.toLowerCase();
 	const segments = lower.split('/');
 	const name = segments.at(-1) ?? '';
 	if (lower.endsWith('.code-workspace')) {
-		return 'VS Code obeys its settings and tasks when the workspace opens';
+		return { kind: 'editor', reason: 'VS Code obeys its settings and tasks when the workspace opens' };
 	}
 	for (const rule of rules) {
 		const byPath = rule.paths?.some((entry) =>
@@ -98,10 +155,11 @@ export function executableReason(path: string, base: string | null, next: string
 		);
 		// A name rule matches the file itself or any folder above it (`vendor/…`).
 		const byName = rule.names?.some((entry) => segments.includes(entry));
-		if (byPath || byName) return rule.reason;
+		if (byPath || byName) return { kind: rule.kind, reason: rule.reason };
 	}
-	if (name === 'package.json') return packageJsonReason(base, next);
-	return null;
+	if (name !== 'package.json') return null;
+	const reason = packageJsonReason(base, next);
+	return reason === null ? null : { kind: 'install', reason };
 }
 
 /** The flagged files of a change set, in its order. */
@@ -113,8 +171,8 @@ export function flaggedChanges(
 	}[],
 ): FlaggedChange[] {
 	return changes.flatMap((change) => {
-		const reason = executableReason(change.path, change.base, change.content);
-		return reason === null ? [] : [{ path: change.path, reason }];
+		const flag = executableReason(change.path, change.base, change.content);
+		return flag === null ? [] : [{ path: change.path, ...flag }];
 	});
 }
 

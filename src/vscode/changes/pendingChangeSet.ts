@@ -11,11 +11,11 @@ import { planFile } from '../../core/changes/planFile.js';
 import { sha256 } from '../../core/workspace/sha256.js';
 import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView.js';
 import type { FinishedRun } from '../run/runTypes.js';
-import { toChangeSetView } from './toChangeSetView.js';
+import { executableFlag, toChangeSetView } from './toChangeSetView.js';
 
 /**
  * A run's change set while the user reviews it: the files still pending, the hunk selection
- * per file (the winner's hunks by default) and each file's current text (buffer or disk), to
+ * per file (the winner's hunks by default, none for files other tools run) and each file's current text (buffer or disk), to
  * tell which files the user changed since the team read them.
  */
 export class PendingChangeSet {
@@ -31,7 +31,11 @@ export class PendingChangeSet {
 		readonly answers: readonly AnswerChanges[],
 	) {
 		this._files = new Map(set.files.map((file) => [file.path, file]));
-		for (const file of set.files) this._selection.set(file.path, new Set(allHunkIds(file)));
+		// A file other tools run later (a CI workflow, an editor task, a hook) starts unticked: the
+		// user ticks it after reading it; Accept leaves it out otherwise.
+		for (const file of set.files) {
+			this._selection.set(file.path, new Set(executableFlag(file) ? [] : allHunkIds(file)));
+		}
 	}
 
 	get runId(): string {

@@ -1,4 +1,5 @@
 import type { AnswerChanges, ReviewChangeSet, ReviewFile } from '../../core/changes/changeSet.js';
+import { executableReason } from '../../core/changes/executablePaths.js';
 import { type Hunk, hunkDiffLines } from '../../core/changes/hunks.js';
 import {
 	type ChangeFileView,
@@ -44,7 +45,9 @@ export function toChangeSetView(input: ViewInput): ChangeSetView {
 				),
 			);
 			const chosen: Hunk[] = [...file.hunks, ...file.alternatives].filter((hunk) => selected.has(hunk.id));
+			const runsCode = executableFlag(file)?.kind;
 			return {
+				...(runsCode ? { runsCode } : {}),
 				path: file.path,
 				kind: file.kind,
 				renamedFrom: file.renamedFrom,
@@ -80,4 +83,9 @@ function hunkView(
 		sources,
 		replaces,
 	};
+}
+
+/** Whether other tools run or obey the file the change writes (`executablePaths.ts`). */
+export function executableFlag(file: ReviewFile): ReturnType<typeof executableReason> {
+	return executableReason(file.path, file.kind === 'add' ? null : file.base, file.final);
 }

@@ -42,6 +42,24 @@ export function changeStrings(vscode: { readonly l10n: Pick<typeof l10n, 't'> })
 		openDiff: vscode.l10n.t('Open diff'),
 		openDiffOf: vscode.l10n.t('Open diff of {0}'),
 		renamedFrom: vscode.l10n.t('renamed from {0}'),
+		runsCodeMark: vscode.l10n.t('runs code later'),
+		runsCodeTitle: vscode.l10n.t(
+			'Other programs run or obey this file later: {0}. It starts unticked; tick it once you have read it.',
+		),
+		runsCodeEditor: vscode.l10n.t(
+			'your editor runs its tasks, settings or servers, some when the folder opens',
+		),
+		runsCodeAgents: vscode.l10n.t('coding agents obey its settings, hooks and MCP servers'),
+		runsCodeInstructions: vscode.l10n.t('coding agents follow it as instructions'),
+		runsCodeCi: vscode.l10n.t('CI runs it after a push, with the repository’s secrets'),
+		runsCodeGit: vscode.l10n.t('git runs what it names as a hook, filter or submodule'),
+		runsCodeDevcontainer: vscode.l10n.t(
+			'Dev Containers run its commands when the container is built or opened',
+		),
+		runsCodeShell: vscode.l10n.t('direnv runs it on entering the folder'),
+		runsCodeInstall: vscode.l10n.t('the package manager runs its scripts or fetches code on install'),
+		runsCodeMake: vscode.l10n.t('make runs it, and editor extensions run it when the folder opens'),
+		runsCodeVendor: vscode.l10n.t('vendored dependency code that the project runs'),
 		addedRemovedByThe: vscode.l10n.t('{0} added, {1} removed by the selected changes{2}'),
 		ofTheWinnersChange: vscode.l10n.t(
 			'{0} of the winner’s {1} change selected{2}|{0} of the winner’s {1} changes selected{2}',

