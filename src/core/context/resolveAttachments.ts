@@ -11,6 +11,7 @@ import { TimeSlice } from '../tools/timeSlice.js';
 import { walkFiles } from '../tools/workspaceWalk.js';
 import { NotRegularFileError, readRegularFile, specialKind } from '../util/regularFile.js';
 import { policyRefusal } from '../workspace/pathPolicy.js';
+import { fileStamp } from '../workspace/runSnapshot.js';
 import type { Workspace } from '../workspace/types.js';
 import {
 	AttachmentError,
@@ -156,6 +157,11 @@ async function fromPath(
 			`cannot attach '${request.path}': a binary file (images: PNG, JPEG, GIF or WebP)`,
 		);
 	}
+	// The team is shown this text: it is the file's base from now on (`RunSnapshot`), so the user's
+	// later edit is merged against it. Exposed with the stamp taken before the read: a file changed
+	// in between has an unkept base (a conflict on accept), never the user's version as the base.
+	workspace.runSnapshot.expose(path, fileStamp(info));
+	await workspace.runSnapshot.entry(path);
 	if (range === undefined) return { kind: 'file', path, ...capped(whole) };
 	return { kind: 'file', path, range, ...capped(selectLines(whole, range, request.path)) };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildReviewChangeSet, targetOf } from '../../../src/core/changes/changeSet.js';
 import { planFile } from '../../../src/core/changes/planFile.js';
+import { resolveAttachments } from '../../../src/core/context/resolveAttachments.js';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
@@ -195,6 +196,27 @@ describe('search_files: a file whose lines a search showed has its base from the
 			]);
 			// A file the search read but did not show is not held: its base is taken when first touched.
 			expect(await overlay.readText('other.txt')).toBe('changed by the user\n');
+		});
+	}
+});
+
+describe('attachments: an attached file has its base from when it was attached', () => {
+	for (const request of [
+		{ kind: 'path', path: 'notes.txt' },
+		{ kind: 'file', path: 'notes.txt', range: { start: 2, end: 2 } },
+	] as const) {
+		it(`the user's later edit is merged against the attached version (${request.kind})`, async () => {
+			const root = await makeTree({ 'notes.txt': shown });
+			const workspace = await createWorkspace(root);
+			const [attached] = await resolveAttachments([request], workspace);
+			expect(attached).toMatchObject({ kind: 'file', path: 'notes.txt' });
+			await writeFile(join(root, 'notes.txt'), user);
+			const overlay = workspace.createOverlay();
+			expect(await overlay.readText('notes.txt')).toBe(shown);
+			await overlay.write('notes.txt', 'line 1 (team)\nline 9\n');
+			expect(await overlay.changes()).toEqual([
+				expect.objectContaining({ path: 'notes.txt', base: shown, baseHash: sha256(shown) }),
+			]);
 		});
 	}
 });
