@@ -137,10 +137,13 @@ async function walk(root: string, visit: (path: string, entry: Entry) => Promise
 		await Promise.all(
 			batch.map(async (folder) => {
 				const listing = await readdir(join(root, folder), { withFileTypes: true }).catch(() => []);
-				for (const entry of listing) {
-					const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
-					if (await visit(path, entry)) pending.push(path);
-				}
+				// A folder's entries at once: the hard-link pass waits on an lstat for each.
+				await Promise.all(
+					listing.map(async (entry) => {
+						const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+						if (await visit(path, entry)) pending.push(path);
+					}),
+				);
 			}),
 		);
 	}
