@@ -50,6 +50,9 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 	let http: { server: Server; url: string; seen: { url: string; headers: IncomingHttpHeaders }[] };
 	let runs: RunController;
 	const written: string[] = [];
+	const broker = new ApprovalBroker();
+	/** Approval requests of the runs (each denied at once: the test only needs to see who asked). */
+	const requests: string[] = [];
 	/** `.vscode/` did not exist before: the workspace setting's settings.json goes with it. */
 	let vscodeDirWasThere = true;
 	let teamFixture: string;
@@ -88,7 +91,7 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 			shippedConfigsDir: join(extension.extensionPath, 'configs'),
 			engine: engineLoader(() => loadEngineBundle(join(extension.extensionPath, 'dist')), log),
 			env: { ...process.env, SOME_TOKEN: token },
-			approvals: { broker: new ApprovalBroker() },
+			approvals: { broker },
 			consent: new WorkspaceConsent(memento(), async (question) => {
 				asked.push(question);
 				return answer;
@@ -96,6 +99,11 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 			isTrusted: () => trusted,
 		});
 		disposables.push(log, diagnostics, statusBar, runs);
+		const stop = broker.onDidRequest((request) => {
+			requests.push(request.target);
+			broker.resolve(request.requestId, 'deny');
+		});
+		disposables.push({ dispose: stop });
 	});
 
 	beforeEach(() => {
@@ -308,6 +316,75 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 			await vscode.workspace
 				.getConfiguration()
 				.update('massgen.config', undefined, vscode.ConfigurationTarget.Workspace);
+			await useConfig(undefined);
+			rmSync(config, { recursive: true, force: true });
+		}
+	});
+
+	it('trusted: the workspace settings’ allow rules count only once allowed in the same question (declined, the command is asked about)', async () => {
+		trusted = true;
+		const config = mkdtempSync(join(tmpdir(), 'massgen-trust-allow-'));
+		const file = join(config, 'team.yaml');
+		writeFileSync(
+			file,
+			stringify({
+				agents: [
+					{
+						id: 'runner',
+						backend: {
+							type: 'scripted',
+							model: 'scripted-runner',
+							enable_command_execution: true,
+							script: {
+								coordination: [
+									{
+										tool_calls: [{ name: 'run_command', arguments: { command: 'touch made-by-agent.txt' } }],
+										answer: 'done',
+									},
+									{ vote: 'first' },
+								],
+							},
+						},
+					},
+					{
+						id: 'watcher',
+						backend: {
+							type: 'scripted',
+							model: 'scripted-watcher',
+							script: { coordination: [{ answer: 'ok' }, { vote: 'first' }] },
+						},
+					},
+				],
+			}),
+		);
+		const allowKey = 'massgen.permissions.allow';
+		try {
+			await useConfig(file);
+			await vscode.workspace
+				.getConfiguration()
+				.update(allowKey, ['command(touch *)'], vscode.ConfigurationTarget.Workspace);
+			answer = false;
+			requests.length = 0;
+			const asks = asked.length;
+			const declined = await run('Declined allow rules');
+			assert.equal(declined?.result.status, 'completed', declined?.result.error ?? undefined);
+			assert.equal(asked.length, asks + 1);
+			assert.ok(
+				asked.at(-1)!.detail.includes('lets these run without asking: command(touch *)'),
+				asked.at(-1)!.detail,
+			);
+			assert.deepEqual(requests, ['touch made-by-agent.txt'], 'declined: the command is asked about');
+
+			answer = true;
+			requests.length = 0;
+			const allowed = await run('Allowed allow rules');
+			assert.equal(allowed?.result.status, 'completed', allowed?.result.error ?? undefined);
+			assert.equal(asked.length, asks + 2);
+			assert.deepEqual(requests, [], 'allowed: the rule lets it run without asking');
+		} finally {
+			await vscode.workspace
+				.getConfiguration()
+				.update(allowKey, undefined, vscode.ConfigurationTarget.Workspace);
 			await useConfig(undefined);
 			rmSync(config, { recursive: true, force: true });
 		}

@@ -38,7 +38,15 @@ export interface SettingLevels {
  * `.mcp.json` are read; plus the values that were ignored, one line each (for the log).
  */
 export type EditorToolSettings = Pick<RunToolInputs, 'approvalTimeoutMs'> &
-	Required<Pick<RunToolInputs, 'rules' | 'readWorkspaceServers'>> & { readonly notes: readonly string[] };
+	Required<Pick<RunToolInputs, 'rules' | 'readWorkspaceServers'>> & {
+		readonly notes: readonly string[];
+		/**
+		 * Allow rules from the workspace and folder settings of a trusted workspace, kept out of
+		 * `rules` until the user consents to them (they run tools without asking, as a workspace
+		 * team config's `permissions.allow` would: `workspaceConsent.ts`).
+		 */
+		readonly workspaceAllow: readonly string[];
+	};
 
 /** Longest approval wait a setting may ask for (a day); shorter than 1 s makes no sense for a person. */
 const maxTimeoutSeconds = 86_400;
@@ -49,6 +57,7 @@ export function toEditorToolSettings(
 ): EditorToolSettings {
 	const notes: string[] = [];
 	const rules: { allow: string[]; ask: string[]; deny: string[] } = { allow: [], ask: [], deny: [] };
+	const workspaceAllow: string[] = [];
 	for (const effect of ['allow', 'ask', 'deny'] as const) {
 		const key = permissionSettingKeys[effect];
 		const levels = inspect(key);
@@ -84,7 +93,8 @@ export function toEditorToolSettings(
 					continue;
 				}
 				const trimmed = rule.trim();
-				if (!rules[effect].includes(trimmed)) rules[effect].push(trimmed);
+				const list = effect === 'allow' && level !== 'user' ? workspaceAllow : rules[effect];
+				if (!list.includes(trimmed) && !rules[effect].includes(trimmed)) list.push(trimmed);
 			}
 		}
 	}
@@ -114,6 +124,7 @@ export function toEditorToolSettings(
 	return {
 		rules: Object.fromEntries(Object.entries(rules).filter(([, list]) => list.length > 0)) as RuleLists,
 		...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+		workspaceAllow,
 		readWorkspaceServers: readWorkspaceServers(
 			inspect(permissionSettingKeys.readWorkspaceServers),
 			trusted,

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import type { RunToolInputs } from '../../core/run/runTools.js';
+import type { EditorToolSettings } from '../approvals/permissionSettings.js';
 import { readToolSettings } from '../approvals/readToolSettings.js';
 import { reportToolNotices } from './runMessages.js';
 
@@ -22,7 +23,9 @@ export interface EditorToolsInputs {
  * extension's broker and the workspace's "always allow" grants. Notices go to the log, and the
  * first ones of a run (servers start in parallel) to one notification.
  */
-export function editorTools(inputs: EditorToolsInputs): RunToolInputs {
+export function editorTools(
+	inputs: EditorToolsInputs,
+): RunToolInputs & Pick<EditorToolSettings, 'workspaceAllow'> {
 	const { log, token, trusted } = inputs;
 	const { notes, ...settings } = readToolSettings(inputs.folder.uri, trusted);
 	for (const note of notes) log.warn(`settings: ${note}`);

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker.js';
 import type { RunEvent } from '../../core/events/runEvents.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
+import type { RunToolInputs } from '../../core/run/runTools.js';
 import type { Turn } from '../../core/orchestrator/types.js';
 import { reduceRun } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
@@ -15,7 +16,7 @@ import { Disposable } from '../lifecycle.js';
 import type { SessionSecrets } from '../log.js';
 import type { KeyStore } from '../secrets.js';
 import { configSettingFromWorkspace, readConfigSetting } from '../settings.js';
-import { WorkspaceConsent } from '../trust/workspaceConsent.js';
+import { settingsAllowItems, WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
 import { codingAgentPathEnv } from './codingAgentPaths.js';
 import { editorTools } from './editorTools.js';
@@ -301,7 +302,7 @@ export class RunController extends Disposable implements RunService {
 		reportTeamNotes(team, choice.notes);
 		if (token.isCancellationRequested) return cancelled();
 
-		const tools =
+		const editor =
 			this._deps.approvals && editorTools({ ...this._deps.approvals, folder, trusted, log, token });
 		// Before the run starts anything: what the workspace's own parts would run or send, and the
 		// user's answer (the core refuses each part this decision does not cover).
@@ -310,14 +311,21 @@ export class RunController extends Disposable implements RunService {
 			config: team.config,
 			file: team.file,
 			keys,
-			readWorkspaceServers: tools?.readWorkspaceServers === true,
+			readWorkspaceServers: editor?.readWorkspaceServers === true,
 			...(team.source ? { locate: (path) => team.source!.locate(path, 'value') } : {}),
 			chosenByWorkspace: team.kind === 'workspace',
 		});
-		const workspaceTrust = await this._consent.decide(folder, listing, trusted);
-		if (workspaceTrust?.kind === 'untrusted') {
-			log.warn(`trust: the workspace's own parts are refused (${workspaceTrust.hint})`);
+		// The workspace settings' allow rules are asked about in the same question.
+		const extras = settingsAllowItems(editor?.workspaceAllow ?? []);
+		const items = [...listing.items, ...extras];
+		const asked = extras.length === 0 ? listing : { items, hash: engine.trustHash(items) };
+		const answer = await this._consent.decide(folder, asked, trusted);
+		const workspaceTrust =
+			answer?.kind === 'trusted' ? ({ kind: 'trusted', hash: listing.hash } as const) : answer;
+		if (answer?.kind === 'untrusted') {
+			log.warn(`trust: the workspace's own parts are refused (${answer.hint})`);
 		}
+		const tools = editor && withWorkspaceAllow(editor, answer?.kind === 'trusted');
 		if (token.isCancellationRequested) return cancelled();
 
 		const from =
@@ -430,4 +438,11 @@ function memoryState(): Pick<vscode.Memento, 'get' | 'update'> {
 		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
 		update: async (key: string, value: unknown) => void values.set(key, value),
 	} as Pick<vscode.Memento, 'get' | 'update'>;
+}
+
+/** The run's tool inputs: the workspace settings' allow rules join the user's only when allowed. */
+function withWorkspaceAllow(editor: ReturnType<typeof editorTools>, allowed: boolean): RunToolInputs {
+	const { workspaceAllow, ...tools } = editor;
+	if (!allowed || workspaceAllow.length === 0) return tools;
+	return { ...tools, rules: { ...tools.rules, allow: [...(tools.rules?.allow ?? []), ...workspaceAllow] } };
 }

@@ -17,7 +17,7 @@ import type { ResolvedTeam } from './resolveTeam.js';
 export { loadConfigText } from '../../core/config/loadConfig.js';
 export { readDotenv } from '../../core/config/apiKeys.js';
 export { resolveTeam } from './resolveTeam.js';
-export { listWorkspaceTrust } from '../../core/trust/workspaceTrust.js';
+export { listWorkspaceTrust, trustHash } from '../../core/trust/workspaceTrust.js';
 /** The Team view's and the team builder's part (src/vscode/team). */
 export * as team from '../team/teamEngine.js';
 

@@ -71,6 +71,24 @@ export class WorkspaceConsent {
 	}
 }
 
+/**
+ * `massgen.permissions.allow` rules from a trusted workspace's own settings, as an item of the
+ * same question: they let tools run without asking, as a workspace team config's
+ * `permissions.allow` does (core `allow-rules`), so they count only once the user allowed them.
+ */
+export function settingsAllowItems(rules: readonly string[]): TrustItem[] {
+	if (rules.length === 0) return [];
+	return [
+		{
+			kind: 'allow-rules',
+			file: 'workspace settings',
+			subject: 'massgen.permissions.allow',
+			detail: `lets these run without asking: ${rules.join(', ')}`,
+			parts: { allow: [...rules] },
+		},
+	];
+}
+
 /** The question for these items: one line each, every character of the repository's text visible. */
 export function consentQuestion(
 	folder: Pick<vscode.WorkspaceFolder, 'uri' | 'name'>,

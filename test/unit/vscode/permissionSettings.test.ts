@@ -21,11 +21,13 @@ describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', (
 		expect(toEditorToolSettings(from({ [readWorkspaceServers]: { defaultValue: false } }), true)).toEqual({
 			rules: {},
 			readWorkspaceServers: false,
+			workspaceAllow: [],
 			notes: [],
 		});
 		expect(toEditorToolSettings(() => undefined, false)).toEqual({
 			rules: {},
 			readWorkspaceServers: false,
+			workspaceAllow: [],
 			notes: [],
 		});
 	});
@@ -47,8 +49,10 @@ describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', (
 		expect(settings.rules).toEqual({
 			deny: ['command(git push*)', 'command(npm publish*)'],
 			ask: ['mcp(github/*)'],
-			allow: ['command(npm test)', 'command(npm run lint)'],
+			allow: ['command(npm test)'],
 		});
+		// A trusted workspace's own allow rules wait for the user's consent (asked with the run's).
+		expect(settings.workspaceAllow).toEqual(['command(npm run lint)']);
 		expect(settings.notes).toEqual([]);
 		// The lists are what the core compiles: every one of these parses.
 		expect(compileRuleLists(settings.rules, 'settings').errors).toEqual([]);
@@ -72,6 +76,7 @@ describe('massgen.permissions.* and massgen.mcp.* → createRunTools options', (
 			deny: ['command(rm *)'],
 			ask: ['command(git *)'],
 		});
+		expect(settings.workspaceAllow).toEqual([]);
 		expect(settings.notes).toEqual([
 			`${allow} from the workspace settings is ignored: the workspace is not trusted`,
 			`${allow} from the folder settings is ignored: the workspace is not trusted`,
