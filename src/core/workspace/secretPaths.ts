@@ -26,19 +26,77 @@ interface BuiltinRule {
 	readonly pattern: string;
 	/** Tests the lower-cased segments ending at one position of the path. */
 	readonly test: (name: string, previous: string | undefined) => boolean;
+	/** The pattern to report for a family of names (default: `pattern`). */
+	readonly name?: (name: string) => string;
 }
+
+const credentialFiles = [
+	'.npmrc',
+	'.yarnrc.yml',
+	'.pypirc',
+	'.netrc',
+	'_netrc',
+	'.git-credentials',
+	'kubeconfig',
+	'.pgpass',
+	'.my.cnf',
+	'.vault-token',
+	'.htpasswd',
+	'.s3cfg',
+	'.boto',
+	'.dockercfg',
+	'.terraformrc',
+	'terraform.rc',
+	'credentials.json',
+	'service-account.json',
+	'auth.json',
+	'secrets.yaml',
+	'secrets.yml',
+	'secrets.json',
+];
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const credentialFile = new RegExp(`^(?:${credentialFiles.map(literal).join('|')})(?:$|[._~-])`);
+const keyStores = [
+	'.p12',
+	'.pfx',
+	'.jks',
+	'.keystore',
+	'.kdbx',
+	'.tfstate',
+	'.tfstate.backup',
+	'.tfvars',
+	'.ovpn',
+];
+const keyStore = new RegExp(`(?:${keyStores.map(literal).join('|')})$`);
 
 /** Case-insensitive on purpose: macOS and Windows file systems are. */
 const builtinRules: readonly BuiltinRule[] = [
 	// `.env` alone or followed by `.`, `-` or `_` (`.env.local`, `.env-production`, `.env_local`); not `.environment.md`.
 	{ pattern: '.env*', test: (name) => /^\.env($|[._-])/.test(name) },
 	{ pattern: '.envrc', test: (name) => name === '.envrc' },
-	...['.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', 'kubeconfig'].map((file) => ({
-		pattern: file,
-		test: (name: string) => name === file,
-	})),
+	// Credential files of common tools, also as copies (`.npmrc.bak`, `.netrc~`, `.pgpass-old`): one
+	// anchored alternation of literals, so the list's length costs nothing per path segment.
+	{
+		pattern: 'credential files',
+		test: (name) => credentialFile.test(name),
+		name: (name) => credentialFiles.find((file) => name.startsWith(file)) ?? name,
+	},
 	{ pattern: '.aws/', test: (name) => name === '.aws' },
 	{ pattern: '.ssh/', test: (name) => name === '.ssh' },
+	{ pattern: '.gnupg/', test: (name) => name === '.gnupg' },
+	{ pattern: '.azure/', test: (name) => name === '.azure' },
+	{ pattern: '.config/gcloud/', test: (name, previous) => name === 'gcloud' && previous === '.config' },
+	{ pattern: '.config/gh/hosts.yml', test: (name, previous) => name === 'hosts.yml' && previous === 'gh' },
+	{
+		pattern: '.cargo/credentials*',
+		test: (name, previous) => name.startsWith('credentials') && previous === '.cargo',
+	},
+	{ pattern: '.gem/credentials', test: (name, previous) => name === 'credentials' && previous === '.gem' },
+	{ pattern: '.m2/settings.xml', test: (name, previous) => name === 'settings.xml' && previous === '.m2' },
+	{
+		pattern: '.gradle/gradle.properties',
+		test: (name, previous) => name === 'gradle.properties' && previous === '.gradle',
+	},
 	{
 		pattern: '.docker/config.json',
 		test: (name, previous) => name === 'config.json' && previous === '.docker',
@@ -46,6 +104,12 @@ const builtinRules: readonly BuiltinRule[] = [
 	{ pattern: '.kube/config', test: (name, previous) => name === 'config' && previous === '.kube' },
 	{ pattern: '*.pem', test: (name) => name.endsWith('.pem') },
 	{ pattern: '*.key', test: (name) => name.endsWith('.key') },
+	// Key stores, certificates with their keys, password databases, Terraform state and variables.
+	{
+		pattern: 'key stores',
+		test: (name) => keyStore.test(name),
+		name: (name) => `*${keyStores.find((extension) => name.endsWith(extension)) ?? ''}`,
+	},
 	...['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa'].map((prefix) => ({
 		pattern: `${prefix}*`,
 		test: (name: string) => name.startsWith(prefix),
@@ -82,7 +146,7 @@ export function secretPaths(extra: readonly string[] = []): SecretPaths {
 			const segments = path.toLowerCase().split('/');
 			for (let i = 0; i < segments.length; i++) {
 				const rule = builtinRules.find((candidate) => candidate.test(segments[i]!, segments[i - 1]));
-				if (rule) return rule.pattern;
+				if (rule) return rule.name?.(segments[i]!) ?? rule.pattern;
 			}
 			if (user.length === 0) return null;
 			// A folder that matches makes everything inside it secret, as in .gitignore.
