@@ -18,6 +18,7 @@ import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import type { ScratchSpace } from '../../../src/core/tools/scratchSpace.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import { policyRefusal } from '../../../src/core/workspace/pathPolicy.js';
 import { secretPaths } from '../../../src/core/workspace/secretPaths.js';
 import type { Workspace } from '../../../src/core/workspace/types.js';
 import { addFiles } from './tempTree.js';
@@ -269,3 +270,42 @@ describe.runIf(detection.sandbox?.mode === 'bubblewrap')(
 		);
 	},
 );
+
+describe('file names a write may create, over generated names', () => {
+	/** Controls, separators, surrogates and invisible format characters (`\p{Cc}`, `\p{Cf}`, `\p{Cs}`). */
+	const unsafe = fc
+		.integer({ min: 0, max: 0xe007f })
+		.map((code) =>
+			code >= 0xd800 && code <= 0xdfff ? String.fromCharCode(code) : String.fromCodePoint(code),
+		)
+		.filter((char) => /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u.test(char));
+	const plainSegment = fc.stringMatching(
+		/^[A-Za-z0-9_\u00c0-\u024f\u4e00-\u4e2f-]([A-Za-z0-9_. -]{0,10}[A-Za-z0-9_])?$/,
+	);
+	const plainPath = fc.array(plainSegment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+
+	it('an unsafe character anywhere in any segment refuses the write with its code point; reading is allowed', () => {
+		fc.assert(
+			fc.property(plainPath, unsafe, fc.nat(), (path, char, at) => {
+				const position = at % (path.length + 1);
+				const hostile = path.slice(0, position) + char + path.slice(position);
+				fc.pre(!hostile.split('/').some((segment) => segment === '' || segment === '.' || segment === '..'));
+				const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+				const reason = policyRefusal(hostile, hostile, 'write', []) ?? '';
+				expect(reason).toContain(`has ${code} (`);
+				expect(reason).not.toContain(char);
+				expect(policyRefusal(hostile, hostile, 'read', [])).toBeNull();
+			}),
+			{ numRuns: 1000 },
+		);
+	});
+
+	it('control: plain names (letters of several scripts, inner spaces and dots) are written', () => {
+		fc.assert(
+			fc.property(plainPath, (path) => {
+				expect(policyRefusal(path, path, 'write', [])).toBeNull();
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
