@@ -7,11 +7,12 @@
  * ordinary workspace files are stored; the file is created 0600.
  */
 import { constants } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultMaxFileBytes } from '../workspace/runSnapshot.js';
 import { sha256 } from '../workspace/sha256.js';
+import { readRegularText } from '../util/regularFile.js';
 
 export const changeLogFileName = 'changes-log.jsonl';
 
@@ -142,7 +143,7 @@ const appendFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | 
 export async function readChangeLog(runDir: string): Promise<ChangeLogEntry[]> {
 	let text: string;
 	try {
-		text = await readFile(join(runDir, changeLogFileName), 'utf8');
+		text = await readRegularText(join(runDir, changeLogFileName));
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
 		throw error;
@@ -214,7 +215,7 @@ export async function readChangeOutcome(runDir: string): Promise<ChangeOutcome> 
 /** How many files the run proposed (0 when `result.json` is missing or unreadable: nothing to review). */
 async function proposedCount(runDir: string): Promise<number> {
 	try {
-		const value: unknown = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8'));
+		const value: unknown = JSON.parse(await readRegularText(join(runDir, 'result.json')));
 		const changes = (value as { changes?: unknown } | null)?.changes;
 		return Array.isArray(changes) ? changes.length : 0;
 	} catch {

@@ -5,7 +5,7 @@
  * (the overlays' keys) use `workspace/pathPolicy`'s `isSameOrInside` instead.
  */
 import { isAbsolute, relative, resolve } from 'node:path';
-import { openRegularFile } from './regularFile.js';
+import { readRegularText } from './regularFile.js';
 
 /** True when `path` lies strictly below `root`: the root itself is not inside itself. */
 export function isInside(root: string, path: string): boolean {
@@ -21,12 +21,7 @@ export function isRootOrInside(root: string, path: string): boolean {
 /** The file's UTF-8 text, or null when it cannot be read (absent, a directory, a FIFO or device, unreadable). */
 export async function readOrNull(path: string): Promise<string | null> {
 	try {
-		const { handle } = await openRegularFile(path);
-		try {
-			return await handle.readFile('utf8');
-		} finally {
-			await handle.close();
-		}
+		return await readRegularText(path);
 	} catch {
 		return null;
 	}

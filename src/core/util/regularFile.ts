@@ -94,6 +94,16 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
 	}
 }
 
+/** A regular file's whole UTF-8 text (for files we wrote ourselves, in a folder a repository may also fill). */
+export async function readRegularText(path: string): Promise<string> {
+	const { handle } = await openRegularFile(path);
+	try {
+		return await handle.readFile('utf8');
+	} finally {
+		await handle.close();
+	}
+}
+
 /**
  * A regular file's UTF-8 text when it has at most `maxBytes`; null when it is absent, not a
  * regular file, over the cap or unreadable (for optional files such as `.env` or `.gitignore`).

@@ -10,6 +10,7 @@ import {
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
+	rmSync,
 	statSync,
 	writeFileSync,
 } from 'node:fs';
@@ -258,15 +259,31 @@ describe.runIf(process.platform !== 'win32' && existsSync(cliPath))('exhaustion 
 		expect(streamed).toBeGreaterThan(maxResponseChars - 64 * 1024);
 	}, 90_000);
 
-	it('a run folder a repository ships with FIFOs: `runs` and `show` say so and exit', async () => {
+	it('a run folder a repository ships with FIFOs: `runs` and `show` say so or skip them, and exit', async () => {
 		const root = makeWorkspaceDir({ 'README.md': '# x\n' });
-		const run = join(root, '.massgen', 'runs', '20260101-000000-abcd');
-		mkdirSync(run, { recursive: true });
-		for (const file of ['result.json', 'events.jsonl', 'changes.patch']) {
-			execFileSync('mkfifo', [join(run, file)]);
+		// A real run first (two scripted agents), whose logs are then swapped for FIFOs.
+		const config = configFile({
+			agents: [{ ...voter, id: 'a' }, voter],
+		});
+		expect(
+			(await runCli(['run', '--config', config, 'Hi'], { cwd: root, env: env(), deadlineMs: 20_000 })).code,
+		).toBe(0);
+		const real = runDir(root);
+		const id = real.split('/').at(-1)!;
+		for (const file of ['events.jsonl', 'changes.patch', 'changes-log.jsonl']) {
+			rmSync(join(real, file), { force: true });
+			execFileSync('mkfifo', [join(real, file)]);
 		}
+		const shown = await runCli(['show', id], { cwd: root, env: env(), deadlineMs: 20_000 });
+		expect(shown.code).toBe(0);
+		expect(shown.stdout).toContain(id);
+		// A run whose result.json itself is a FIFO.
+		const fake = join(root, '.massgen', 'runs', '20260101-000000-abcd');
+		mkdirSync(fake, { recursive: true });
+		for (const file of ['result.json', 'events.jsonl']) execFileSync('mkfifo', [join(fake, file)]);
 		const runs = await runCli(['runs'], { cwd: root, env: env(), deadlineMs: 20_000 });
 		expect(runs.code).toBe(0);
+		expect(runs.stdout).toContain(id);
 		expect(runs.stderr).toContain('skipped 20260101-000000-abcd: result.json cannot be read (ENOTREGULAR)');
 		const show = await runCli(['show', '20260101-000000-abcd'], {
 			cwd: root,
