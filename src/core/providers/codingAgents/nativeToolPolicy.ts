@@ -74,6 +74,14 @@ function insideFolder(
 	context: NativeToolContext,
 ): NativeVerdict {
 	const { folder } = context;
+	// Glob's `pattern` and Grep's `glob` are paths too: Claude Code honours an absolute pattern
+	// (`/srv/**/*` listed every file there), so they must stay relative and below the folder.
+	const pattern = name === 'Glob' ? input['pattern'] : name === 'Grep' ? input['glob'] : undefined;
+	if (typeof pattern === 'string' && leavesFolder(pattern)) {
+		return refuse(
+			`${name}: the pattern ${pattern} reaches outside your working folder ${folder}; use a relative pattern`,
+		);
+	}
 	const given = [input['file_path'], input['path'], input['notebook_path']].find(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
@@ -85,6 +93,16 @@ function insideFolder(
 	}
 	const secret = secretReason(target, real, context);
 	return secret === null ? { allow: true } : refuse(`${name}: ${given} ${secret}`);
+}
+
+/** An absolute pattern, one from the home folder, or one with a `..` segment (any separator). */
+function leavesFolder(pattern: string): boolean {
+	return (
+		isAbsolute(pattern) ||
+		/^[a-zA-Z]:/.test(pattern) ||
+		pattern.startsWith('~') ||
+		pattern.split(/[\\/]/).includes('..')
+	);
 }
 
 /** Why the path (as given, resolved) is secret, or null. */

@@ -30,6 +30,20 @@ describe("Claude Code's native tools under our offer", () => {
 		}
 	});
 
+	it("Glob's pattern and Grep's glob stay relative to the folder (Claude Code honours an absolute one)", () => {
+		for (const pattern of ['/srv/**/*', '../**/*', 'src/../../*', '~/.ssh/*', 'C:/Users/*']) {
+			expect(decideNativeTool('Glob', { pattern }, coordination)).toMatchObject({ allow: false });
+		}
+		expect(decideNativeTool('Grep', { pattern: 'x', glob: '/home/**/*.env' }, coordination)).toMatchObject({
+			allow: false,
+		});
+		// Control: relative patterns list the folder.
+		expect(decideNativeTool('Glob', { pattern: '**/*.ts' }, coordination)).toEqual({ allow: true });
+		expect(decideNativeTool('Grep', { pattern: 'x', glob: '*.{ts,js}' }, coordination)).toEqual({
+			allow: true,
+		});
+	});
+
 	it('edits only when the call offers write tools (an evaluation reads only)', () => {
 		const reading = { ...coordination, offered: new Set(['read_file', 'submit']) };
 		expect(decideNativeTool('Edit', { file_path: 'a.ts' }, reading)).toMatchObject({ allow: false });
