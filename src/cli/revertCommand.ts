@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { readChangeLog } from '../core/changes/acceptRecord.js';
 import { recordedProtectedPaths, revertRunOnDisk } from '../core/changes/revertRun.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
+import { foreignRunMessage, readOwnRuns } from '../core/logs/ownRuns.js';
 import { isSafeRunId } from '../core/logs/runId.js';
 import { runsDir } from '../core/logs/runLog.js';
 import { assertRealFolder, assertRunsDirInside } from '../core/logs/runsDirGuard.js';
@@ -22,7 +23,7 @@ export interface RevertCommand {
 /**
  * `massgen revert RUN_ID`: undoes what `--apply` (or the editor's Accept) wrote for that run, from
  * the run's `changes-log.jsonl`; run again, it re-applies. Exit 0 reverted, 1 nothing to revert,
- * 2 conflicts (nothing written; listed) or a refused path.
+ * 2 conflicts (nothing written; listed), a refused path, or a run this machine did not make.
  */
 export async function revertCommand(command: RevertCommand, stderr: NodeJS.WritableStream): Promise<number> {
 	const { workspace: root, runId } = command;
@@ -33,6 +34,11 @@ export async function revertCommand(command: RevertCommand, stderr: NodeJS.Writa
 	if (!isSafeRunId(runId) || !(await pathExists(runDir))) {
 		stderr.write(`massgen: no run ${runId} in ${runsDir(root)} (massgen runs lists them)\n`);
 		return 1;
+	}
+	// Before its record is read: only a run this machine made is reverted (`revertRunOnDisk` checks again).
+	if (!(await readOwnRuns(root)).has(runId)) {
+		stderr.write(`massgen: nothing was written: ${await foreignRunMessage(root, runId, 'reverted')}\n`);
+		return 2;
 	}
 	const entries = await readChangeLog(runDir);
 	if (!entries.some((entry) => entry.kind === 'accept')) {

@@ -1,5 +1,7 @@
 /**
  * `massgen runs`: every run of the workspace, newest first, from the run directories (issue 13).
+ * A run this machine did not make (it came with the folder) is marked; `--continue` and `revert`
+ * refuse it. The listing's reads are bounded (`readSessions`), so a planted folder cannot stall it.
  */
 import { resolve } from 'node:path';
 import { readSessions } from '../core/sessions/readSessions.js';
@@ -35,7 +37,7 @@ function formatRuns(runs: readonly TurnSummary[]): string {
 		run.winner?.agentId ?? '-',
 		formatCost(run.costUsd),
 		formatChanges(0, run.changes),
-		`${mark(run)}${oneLine(run.question, 60)}`,
+		`${run.madeHere ? '' : '[not made on this machine] '}${mark(run)}${oneLine(run.question, 60)}`,
 	]);
 	const head = ['RUN', 'STARTED', 'STATUS', 'WINNER', 'COST', 'CHANGES', 'QUESTION'];
 	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

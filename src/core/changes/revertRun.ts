@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import type { ChangeKind } from '../events/runEvents.js';
+import { assertOwnRun } from '../logs/ownRuns.js';
 import { readOrNull } from '../util/paths.js';
 import { type ApplyConflict, type ApplyOptions, applyChanges } from '../workspace/applyChanges.js';
 import { sha256 } from '../workspace/sha256.js';
@@ -126,6 +127,8 @@ export async function revertRunOnDisk(
 	runDir: string,
 	options: RevertApplyOptions,
 ): Promise<RevertResult> {
+	// A changes log that came with the folder would write its `before` texts into the workspace.
+	await assertOwnRun(root, options.runId, 'reverted');
 	// The record is read under the lock too: an accept or revert landing meanwhile is part of the plan.
 	return withWorkspaceLock(root, options.lock ?? { tool: 'massgen revert' }, () =>
 		revertLocked(root, runDir, options),

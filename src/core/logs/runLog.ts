@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { RunEvent } from '../events/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { Redactor } from '../secrets/redactor.js';
+import { recordOwnRun } from './ownRuns.js';
 import { isSafeRunId } from './runId.js';
 import { assertRealFolder, assertRunsDirInside } from './runsDirGuard.js';
 
@@ -17,6 +18,8 @@ export interface RunLogOptions {
 	readonly redactor?: Redactor;
 	/** How long appended events may wait in memory before a write starts (default 50 ms). */
 	readonly flushDelayMs?: number;
+	/** Where the user's state folder is looked up (`ownRunsDir`; default `process.env`). */
+	readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface RunLogFinish {
@@ -66,6 +69,8 @@ export class RunLogWriter {
 		const runDir = join(runsDir(workspaceRoot), runId);
 		// Checked before and after: mkdir follows links, and the run's folder must be a new real one.
 		await assertRunsDirInside(workspaceRoot);
+		// Before the folder exists: a run directory not in the record is one a repository planted.
+		await recordOwnRun(workspaceRoot, runId, options.env);
 		await mkdir(runDir, { recursive: true });
 		await assertRunsDirInside(workspaceRoot);
 		await assertRealFolder(runDir);

@@ -13,14 +13,17 @@ export interface ContinueTarget {
 }
 
 /**
- * No id: the latest session's last turn. A session id (a session is named by its first run, so
+ * No id: the latest session whose last turn this machine made (a planted run is never "the latest"). A session id (a session is named by its first run, so
  * this wins over that run's id): its last turn. A run id: that turn, forking when it is not the
  * last of its line.
  */
 export function continueTarget(sessions: readonly SessionLine[], id?: string): ContinueTarget {
 	if (id === undefined) {
-		const latest = sessions[0];
-		if (!latest) throw new SessionError('there is no earlier run to continue in this workspace');
+		const latest = sessions.find((line) => line.turns.at(-1)!.madeHere);
+		if (!latest) {
+			const planted = sessions.length > 0 ? ' made on this machine (massgen runs marks the others)' : '';
+			throw new SessionError(`there is no earlier run${planted} to continue in this workspace`);
+		}
 		return { parentRunId: latest.turns.at(-1)!.runId, sessionId: latest.id };
 	}
 	const named = sessions.find((line) => line.id === id);

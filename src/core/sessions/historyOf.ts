@@ -5,6 +5,7 @@
 import type { RunStatus } from '../events/runEvents.js';
 import type { Turn, TurnChanges } from '../orchestrator/types.js';
 import type { ChangeOutcome } from '../changes/acceptRecord.js';
+import { foreignRunMessage, readOwnRuns } from '../logs/ownRuns.js';
 import { fitHistory } from './fitHistory.js';
 import { readTurn } from './readSessions.js';
 import type { TurnSummary } from './sessionTypes.js';
@@ -12,21 +13,30 @@ import type { TurnSummary } from './sessionTypes.js';
 /** A run asked for by the user that is not a readable turn. */
 export class SessionError extends Error {}
 
-/** Oldest first; throws `SessionError` when `runId` itself is not a readable turn. */
+/**
+ * Oldest first; throws `SessionError` when `runId` itself is not a readable turn or was not made on
+ * this machine. The turns given to the agents as the user's own are only ours: the chain ends
+ * below the newest turn that came with the folder.
+ */
 export async function historyOf(workspaceRoot: string, runId: string, budget?: number): Promise<Turn[]> {
 	const chain = await turnChain(workspaceRoot, runId);
-	return fitHistory(chain.map(asTurn), budget);
+	if (!chain.at(-1)!.madeHere) {
+		throw new SessionError(await foreignRunMessage(workspaceRoot, runId, 'continued'));
+	}
+	const ours = chain.slice(chain.findLastIndex((turn) => !turn.madeHere) + 1);
+	return fitHistory(ours.map(asTurn), budget);
 }
 
 /** The turns from the line's root to `runId`. A missing or unreadable ancestor ends the chain there. */
 export async function turnChain(workspaceRoot: string, runId: string): Promise<TurnSummary[]> {
-	const last = await readTurn(workspaceRoot, runId);
+	const own = await readOwnRuns(workspaceRoot);
+	const last = await readTurn(workspaceRoot, runId, own);
 	if ('reason' in last) throw new SessionError(`run ${runId}: ${last.reason}`);
 	const chain = [last];
 	const seen = new Set([runId]);
 	for (let parent = last.parentRunId; parent !== null && !seen.has(parent);) {
 		seen.add(parent);
-		const turn = await readTurn(workspaceRoot, parent);
+		const turn = await readTurn(workspaceRoot, parent, own);
 		if ('reason' in turn) break;
 		chain.push(turn);
 		parent = turn.parentRunId;

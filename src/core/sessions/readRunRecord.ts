@@ -20,25 +20,34 @@ export type RunRecordRead =
 			readonly result: RunResult;
 			readonly session: SessionRecord;
 			readonly startedAt: string;
+			/** The size of `result.json` read. */
+			readonly bytes: number;
 	  }
 	| { readonly ok: false; readonly reason: string };
 
-/** Reads `<runDir>/result.json`; never throws. A result without a session record is a one-turn session. */
-export async function readRunRecord(runDir: string, runId: string): Promise<RunRecordRead> {
+/**
+ * Reads `<runDir>/result.json` if it is at most `maxBytes`; never throws. A result without a
+ * session record is a one-turn session.
+ */
+export async function readRunRecord(
+	runDir: string,
+	runId: string,
+	maxBytes: number = maxResultBytes,
+): Promise<RunRecordRead> {
 	const file = join(runDir, 'result.json');
 	let text: string;
 	try {
 		const { mtime } = await stat(file);
 		// Never a blocking open: the run folder is in the workspace, a repository may ship a FIFO there.
-		const { bytes, size } = await readRegularFile(file, maxResultBytes);
-		if (size > maxResultBytes) return { ok: false, reason: `result.json is too large (${size} bytes)` };
+		const { bytes, size } = await readRegularFile(file, maxBytes);
+		if (size > maxBytes) return { ok: false, reason: `result.json is too large (${size} bytes)` };
 		text = bytes.toString('utf8');
 		const result = parseResult(text, runId);
 		if (typeof result === 'string') return { ok: false, reason: result };
 		const duration = typeof result.durationMs === 'number' ? result.durationMs : 0;
-		const recorded = recordedStart(result.startedAt);
-		const startedAt = (recorded ?? startTime(runId, mtime.getTime() - duration)).toISOString();
-		return { ok: true, result, session: result.session ?? { id: runId, parentRunId: null }, startedAt };
+		const startedAt = believedStart(result.startedAt, runId, mtime.getTime() - duration).toISOString();
+		const session = result.session ?? { id: runId, parentRunId: null };
+		return { ok: true, result, session, startedAt, bytes: size };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === 'ENOENT') return { ok: false, reason: 'no result.json (still running, or ended mid-run)' };
@@ -73,6 +82,19 @@ function parseResult(text: string, runId: string): RunResult | string {
 		return 'result.json has a bad session record';
 	}
 	return value as RunResult;
+}
+
+/**
+ * The recorded start, unless it lies in the future (a planted run dated 2099 would list first and
+ * be "the latest session"); then, as for results from before `startedAt` was recorded, the run id
+ * and the result's write time, which a clone sets to when it was cloned.
+ */
+function believedStart(recordedValue: unknown, runId: string, fromResult: number): Date {
+	const now = Date.now();
+	const recorded = recordedStart(recordedValue);
+	if (recorded && recorded.getTime() <= now) return recorded;
+	const fallback = startTime(runId, fromResult);
+	return fallback.getTime() <= now ? fallback : new Date(Math.min(fromResult, now));
 }
 
 /**

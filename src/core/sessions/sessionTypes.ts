@@ -16,11 +16,13 @@ export interface TurnSummary {
 	readonly winner: { readonly agentId: string; readonly label: string } | null;
 	/** USD; null when some call had no known price. */
 	readonly costUsd: number | null;
-	/** ISO 8601 (from the run id, else the result's modification time). */
+	/** ISO 8601 (recorded, else from the run id or the result's modification time; never in the future). */
 	readonly startedAt: string;
 	readonly finalAnswer: string | null;
 	/** From the run's change record (`changes-log.jsonl`) and its change set. */
 	readonly changes: ChangeOutcome;
+	/** This machine made the run (`ownRuns.ts`); false = it came with the folder (a clone, a copy). */
+	readonly madeHere: boolean;
 }
 
 export interface SessionLine {
@@ -34,6 +36,6 @@ export interface SessionLine {
 export interface SessionsRead {
 	/** Newest activity first. */
 	readonly sessions: readonly SessionLine[];
-	/** Run directories that are not turns (no or corrupted result.json), with why. */
+	/** Run directories that are not turns (no or corrupted result.json, over the listing's limits), with why. */
 	readonly skipped: readonly { readonly runId: string; readonly reason: string }[];
 }

@@ -2,6 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns } from '../../core/logs/listRuns.js';
+import { ownRunsFile, readOwnRuns } from '../../core/logs/ownRuns.js';
 import { isSafeRunId } from '../../core/logs/runId.js';
 import { runsDir } from '../../core/logs/runLog.js';
 import { pathExists } from '../../core/util/pathExists.js';
@@ -34,6 +35,19 @@ export async function revertRunCommand(
 	const engine = await import('./changeEngine.js');
 	const run = await runOf(arg, engine.readChangeLog);
 	if (!run) return undefined;
+	// A changes log that came with the folder would write its `before` texts into the workspace.
+	if (!(await readOwnRuns(run.folder.uri.fsPath)).has(run.runId)) {
+		const record = await ownRunsFile(run.folder.uri.fsPath);
+		log.warn(`revert run ${run.runId}: refused: not made on this machine (not in ${record})`);
+		void vscode.window.showErrorMessage(
+			vscode.l10n.t(
+				'MassGen: run {0} was not made on this machine, so it is not reverted: a cloned repository can ship run folders. If you made it (a moved or copied workspace), add the line {0} to {1}.',
+				run.runId,
+				record,
+			),
+		);
+		return undefined;
+	}
 	// On top of the built-in policy: the accepts' recorded protected paths, the run's own config
 	// (its `config.yaml`: protected and secret paths only the config names) and the setting.
 	const config = await runConfig(run.runDir, deps.loadConfig, log);

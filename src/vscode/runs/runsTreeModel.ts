@@ -141,7 +141,9 @@ function sessionLook(node: SessionNode, now: Date, newestSessionId: string | und
 	const { session } = node;
 	const first = session.turns[0]!;
 	const last = session.turns.at(-1)!;
+	const foreign = session.turns.some((turn) => !turn.madeHere);
 	const description = [
+		foreign ? notMadeHere() : '',
 		plural(session.turns.length, 'turn'),
 		relativeTime(last.startedAt, now),
 		session.forkedFrom ? vscode.l10n.t('fork') : '',
@@ -152,6 +154,7 @@ function sessionLook(node: SessionNode, now: Date, newestSessionId: string | und
 		vscode.l10n.t('{0}, last {1}', plural(session.turns.length, 'turn'), fullDate(last.startedAt)),
 		session.forkedFrom ? vscode.l10n.t('Forked from run `{0}`', session.forkedFrom) : '',
 		node.pinned ? vscode.l10n.t('Pinned: kept by `massgen.runs.keep`') : '',
+		foreign ? notMadeHereTooltip() : '',
 	].filter(Boolean);
 	return {
 		label: firstLine(first.question),
@@ -168,6 +171,7 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 	const cost = formatCost(turn.costUsd);
 	const outcome = outcomeText(turn.changes);
 	const description = [
+		turn.madeHere ? '' : notMadeHere(),
 		turn.winner ? turn.winner.agentId : '',
 		cost,
 		relativeTime(turn.startedAt, now),
@@ -188,8 +192,12 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 			? vscode.l10n.t('No changes proposed')
 			: vscode.l10n.t('Changes: {0}', turn.changes),
 		vscode.l10n.t('Run `{0}`', turn.runId),
-	];
-	const words = ['turn', ...(node.isLast ? ['last'] : []), ...changeWords(turn.changes)];
+		turn.madeHere ? '' : notMadeHereTooltip(),
+	].filter(Boolean);
+	// A foreign run offers no Revert Run (its change words drive that menu); the command refuses it too.
+	const words = turn.madeHere
+		? ['turn', ...(node.isLast ? ['last'] : []), ...changeWords(turn.changes)]
+		: ['turn', 'foreign', ...(node.isLast ? ['last'] : [])];
 	return {
 		label: firstLine(turn.question),
 		description: description.join(' · '),
@@ -198,6 +206,17 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 		contextValue: words.join(' '),
 		collapsed: 'none',
 	};
+}
+
+/** A run this machine did not make: it came with the folder (`ownRuns.ts`). */
+function notMadeHere(): string {
+	return vscode.l10n.t('not made on this machine');
+}
+
+function notMadeHereTooltip(): string {
+	return vscode.l10n.t(
+		'Not made on this machine: it came with the folder (a clone or a copy), so MassGen does not continue or revert it.',
+	);
 }
 
 function changeWords(outcome: TurnSummary['changes']): string[] {

@@ -123,7 +123,7 @@ export class RunsView extends Disposable {
 	/**
 	 * Deletes what `massgen.runs.keep` lets go in every folder: never a run with pending changes
 	 * (or the one the change review shows), of a pinned session, or a turn a kept run continues.
-	 * Runs that are not readable turns (running, crashed) are not touched.
+	 * Runs that are not readable turns (running, crashed) or came with the folder are not touched.
 	 */
 	async prune(): Promise<string[]> {
 		const deleted: string[] = [];
@@ -134,8 +134,9 @@ export class RunsView extends Disposable {
 			try {
 				const { readSessions } = await import('../../core/sessions/readSessions.js');
 				const { sessions } = await readSessions(folder.uri.fsPath);
+				// Only runs this machine made: a run that came with the folder is the repository's file.
 				const candidates = sessions.flatMap((s) =>
-					s.turns.map((turn) => ({ ...turn, pending: isPending(turn) })),
+					s.turns.filter((turn) => turn.madeHere).map((turn) => ({ ...turn, pending: isPending(turn) })),
 				);
 				const pendingRunId = this._deps.changes.changeSet()?.runId;
 				const plan = planPrune(candidates, policy, {

@@ -10,6 +10,7 @@ import {
 } from '../../../src/core/changes/acceptRecord.js';
 import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
 import { planRevertFile, revertRunOnDisk, revertTargets } from '../../../src/core/changes/revertRun.js';
+import { recordOwnRun } from '../../../src/core/logs/ownRuns.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
@@ -96,9 +97,11 @@ describe('revertTargets', () => {
 });
 
 describe('revertRunOnDisk (the CLI revert)', () => {
-	function accepted() {
+	async function accepted() {
 		const root = makeWorkspaceDir({ 'a.txt': before, 'gone.txt': 'bye\n', 'other.txt': 'keep\n' });
 		const runDir = mkdtempSync(join(tmpdir(), 'massgen-run-'));
+		// The revert refuses runs this machine did not make (RunLogWriter.create records them).
+		await recordOwnRun(root, 'r1');
 		const changes: FileChange[] = [
 			{ path: 'a.txt', kind: 'modify', baseHash: sha256(before), base: before, content: after },
 			{ path: 'new/b.txt', kind: 'add', baseHash: null, base: null, content: 'bee\n' },
@@ -110,7 +113,7 @@ describe('revertRunOnDisk (the CLI revert)', () => {
 		existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null;
 
 	it("undoes the accept around the user's later edit, and a second revert re-applies it", async () => {
-		const { root, runDir, changes } = accepted();
+		const { root, runDir, changes } = await accepted();
 		await applyChangeSet(root, 'r1', changes, { record: { runDir, by: 'cli' } });
 		writeFileSync(join(root, 'a.txt'), after.replace('six', 'SIX'));
 		const result = await revertRunOnDisk(root, runDir, { runId: 'r1', by: 'cli' });
@@ -130,7 +133,7 @@ describe('revertRunOnDisk (the CLI revert)', () => {
 	});
 
 	it('writes nothing on a conflict; with markers it writes them and reverts the rest', async () => {
-		const { root, runDir, changes } = accepted();
+		const { root, runDir, changes } = await accepted();
 		await applyChangeSet(root, 'r1', changes, { record: { runDir, by: 'cli' } });
 		const clash = after.replace('TWO', 'Two!');
 		writeFileSync(join(root, 'a.txt'), clash);
@@ -153,7 +156,7 @@ describe('revertRunOnDisk (the CLI revert)', () => {
 	});
 
 	it('has nothing to revert without a recorded accept', async () => {
-		const { root, runDir } = accepted();
+		const { root, runDir } = await accepted();
 		await appendChangeLog(runDir, { kind: 'reject', by: 'editor', paths: ['a.txt'] });
 		expect((await revertRunOnDisk(root, runDir, { runId: 'r1', by: 'cli' })).status).toBe('none');
 		expect(read(root, 'a.txt')).toBe(before);

@@ -81,7 +81,10 @@ describe('run folders that are real (control)', () => {
 		const target = elsewhere();
 		symlinkSync(join(target, 'runs', runId), join(root, '.massgen', 'runs', runId));
 		await expect(readRunReport(root, runId)).rejects.toThrow(/is a link/);
-		expect(await readTurn(root, runId)).toEqual({ runId, reason: expect.stringMatching(/is a link/) });
+		expect(await readTurn(root, runId, new Set([runId]))).toEqual({
+			runId,
+			reason: expect.stringMatching(/is a link/),
+		});
 		expect((await readSessions(root)).sessions).toEqual([]);
 	});
 

@@ -25,6 +25,7 @@ function turn(runId: string, minutesAgo: number, extra: Partial<TurnSummary> = {
 		startedAt: new Date(now.getTime() - minutesAgo * 60_000).toISOString(),
 		finalAnswer: `Answer of ${runId}`,
 		changes: 'none',
+		madeHere: true,
 		...extra,
 	};
 }
