@@ -7,7 +7,7 @@
  * the permission engine, approvals and the command sandbox decide), never the CLI's Bash; the web
  * tools are refused (no agent of ours fetches the web on its own).
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DependencyMount } from '../../tools/scratchSpace.js';
 import { isRootOrInside } from '../../util/paths.js';
@@ -108,7 +108,9 @@ function leavesFolder(pattern: string): boolean {
 /** Why the path (as given, resolved) is secret, or null. */
 function secretReason(target: string, real: string, context: NativeToolContext): string | null {
 	const { folder, secrets } = context;
-	for (const path of [target, real]) {
+	// A link that does not resolve on the host may still in the sandbox (into a bound dependency folder): its text counts too.
+	for (const path of [target, real, danglingTarget(real)]) {
+		if (path === undefined) continue;
 		const rel = relative(folder, path).split(sep).join('/');
 		const pattern = rel === '' || rel.startsWith('..') ? null : (secrets?.match(rel) ?? null);
 		if (pattern !== null) {
@@ -144,6 +146,16 @@ function realNearest(target: string): string {
 			if (parent === current) return target;
 			current = parent;
 		}
+	}
+}
+
+/** Where a link that cannot be resolved points (lexically), or undefined. */
+function danglingTarget(path: string): string | undefined {
+	try {
+		if (!lstatSync(path).isSymbolicLink()) return undefined;
+		return resolve(dirname(path), readlinkSync(path));
+	} catch {
+		return undefined;
 	}
 }
 

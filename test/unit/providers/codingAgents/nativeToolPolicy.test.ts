@@ -1,8 +1,18 @@
-import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import {
+	linkSync,
+	lstatSync,
+	mkdirSync,
+	mkdtempSync,
+	realpathSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decideNativeTool } from '../../../../src/core/providers/codingAgents/nativeToolPolicy.js';
+import { secretPaths } from '../../../../src/core/workspace/secretPaths.js';
+import { inodeKey } from '../../../../src/core/workspace/secretScan.js';
 
 describe("Claude Code's native tools under our offer", () => {
 	const folder = realpathSync(mkdtempSync(join(tmpdir(), 'massgen-cc-policy-')));
@@ -19,6 +29,41 @@ describe("Claude Code's native tools under our offer", () => {
 		expect(decideNativeTool('Write', { file_path: 'src/new.ts' }, coordination)).toEqual({ allow: true });
 		expect(decideNativeTool('Grep', { pattern: 'x' }, coordination)).toEqual({ allow: true });
 		expect(decideNativeTool('mcp__massgen__vote', {}, coordination)).toEqual({ allow: true });
+	});
+
+	it('refuses secret paths in every spelling and through links; hard links in a bound dependency folder by inode', () => {
+		const secrets = secretPaths(['config/prod.yaml']);
+		// The real dependency folder (bound in the sandbox at folder/node_modules, an empty folder on the host).
+		const source = realpathSync(mkdtempSync(join(tmpdir(), 'massgen-cc-deps-')));
+		writeFileSync(join(source, '.npmrc'), 'token');
+		linkSync(join(source, '.npmrc'), join(source, 'readme.md'));
+		mkdirSync(join(folder, 'node_modules'), { recursive: true });
+		symlinkSync('.env', join(folder, 'innocent'));
+		const context = {
+			...coordination,
+			secrets,
+			linkedInodes: new Set([inodeKey(lstatSync(join(source, '.npmrc')))]),
+			dependencyMounts: [{ source, target: join(folder, 'node_modules') }],
+		};
+		const refused = [
+			['Read', { file_path: 'node_modules/pkg/.env' }],
+			['Read', { file_path: join(folder, '.ENV.local') }],
+			['Read', { file_path: './a//b/../id_rsa.' }],
+			['Grep', { pattern: 'x', path: '.ssh' }],
+			['Glob', { pattern: '*', path: '.aws/' }],
+			['Edit', { file_path: 'config/prod.yaml' }],
+			['Read', { file_path: 'innocent' }],
+			['Read', { file_path: 'node_modules/readme.md' }],
+		] as const;
+		for (const [name, input] of refused) {
+			const verdict = decideNativeTool(name, input, context);
+			expect(verdict, `${name} ${JSON.stringify(input)}`).toMatchObject({ allow: false });
+			expect(verdict.allow || verdict.reason).toMatch(/is a secret path|is a hard link to a secret file/);
+		}
+		// Controls: a plain file beside them, a look-alike name that is another file.
+		for (const file_path of ['node_modules/pkg/index.js', '.environment.md', 'config/dev.yaml']) {
+			expect(decideNativeTool('Read', { file_path }, context)).toEqual({ allow: true });
+		}
 	});
 
 	it('refuses paths outside the folder, also through a link or ..', () => {
