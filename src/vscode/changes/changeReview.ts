@@ -166,7 +166,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
 	async acceptFile(arg?: unknown): Promise<void> {
 		const path = await this._fileOf(arg, vscode.l10n.t('Accept which file?'));
-		if (path) await this._thenNext(path, () => this.accept({ paths: [path] }));
+		const ids = path === undefined ? undefined : this._pending?.acceptFileHunks(path);
+		if (path) await this._thenNext(path, () => this.accept({ paths: [path], hunks: ids && [{ path, ids }] }));
 	}
 
 	async rejectFile(arg?: unknown): Promise<void> {

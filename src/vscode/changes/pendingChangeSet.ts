@@ -68,6 +68,16 @@ export class PendingChangeSet {
 		return this._selection.get(path) ?? new Set();
 	}
 
+	/**
+	 * What Accept File on a file's diff writes instead of its selection (undefined: the selection).
+	 * A file other tools run with nothing ticked (how it starts) gets the winner's whole change:
+	 * the user chose it from its diff.
+	 */
+	acceptFileHunks(path: string): readonly string[] | undefined {
+		const file = this._files.get(path);
+		return file && this.selected(path).size === 0 && executableFlag(file) ? allHunkIds(file) : undefined;
+	}
+
 	/** Switches hunks on or off; returns whether anything changed. */
 	select(path: string, ids: readonly string[], on: boolean): boolean {
 		const file = this._files.get(path);

@@ -119,3 +119,26 @@ describe('PendingChangeSet: files other tools run start unticked', () => {
 		expect(set.view().files[0]!.runsCode).toBe('ci');
 	});
 });
+
+describe('PendingChangeSet.acceptFileHunks: Accept File on the diff of a file other tools run', () => {
+	it('takes the winner’s whole change while nothing is ticked, the selection otherwise; ordinary files keep theirs', () => {
+		const set = new PendingChangeSet(
+			{} as FinishedRun,
+			buildReviewChangeSet({
+				runId: 'r3',
+				winner: { agentId: 'w', label: 'agent1.final' },
+				changes: [
+					{ path: '.husky/pre-commit', kind: 'add', baseHash: null, base: null, content: 'npm test\n' },
+					{ path: 'a.txt', kind: 'modify', baseHash: sha256(base), base, content: team },
+				],
+			}),
+			[],
+		);
+		expect(set.acceptFileHunks('.husky/pre-commit')).toEqual(['final#0']);
+		expect(set.acceptFileHunks('a.txt')).toBeUndefined();
+		set.select('a.txt', ['final#0', 'final#1'], false);
+		expect(set.acceptFileHunks('a.txt')).toBeUndefined();
+		set.select('.husky/pre-commit', ['final#0'], true);
+		expect(set.acceptFileHunks('.husky/pre-commit')).toBeUndefined();
+	});
+});
