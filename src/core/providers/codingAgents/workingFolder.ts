@@ -6,9 +6,11 @@
  * to the overlay under the usual checks, and a refused one is put back here.
  */
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { ScratchCopy } from '../../tools/commandScratch.js';
+import { readRegularFile } from '../../util/regularFile.js';
+import { defaultMaxFileBytes } from '../../workspace/runSnapshot.js';
 import type { Overlay } from '../../workspace/types.js';
 
 /** One file the CLI changed: new text, or null when it deleted the file. */
@@ -19,7 +21,7 @@ export interface FolderEdit {
 
 export interface FolderDiff {
 	readonly edits: readonly FolderEdit[];
-	/** Changed files that are not UTF-8 text: no tool can carry them, so they stay out of the answer. */
+	/** Changed files that are not UTF-8 text or over the file cap: no tool can carry them, so they stay out of the answer. */
 	readonly skipped: readonly string[];
 }
 
@@ -79,7 +81,9 @@ export class WorkingFolder {
 		const skipped: string[] = [];
 		for (const [path, hash] of now) {
 			if (this.laidOut.get(path) === hash) continue;
-			const text = decodeUtf8(await readFile(join(this.root!, path)));
+			const read = await readRegularFile(join(this.root!, path), defaultMaxFileBytes).catch(() => null);
+			// Over the run's file cap (or swapped for a FIFO): no tool could carry it either.
+			const text = read === null || read.size > defaultMaxFileBytes ? null : decodeUtf8(read.bytes);
 			if (text === null) skipped.push(path);
 			else edits.push({ path, content: text });
 		}
@@ -120,12 +124,15 @@ export class WorkingFolder {
 					// A file is read again only when its inode, size or ctime moved (any write sets ctime).
 					const stamp = `${info.ino}:${info.size}:${info.ctimeMs}`;
 					const known = this.stamps.get(path);
+					// A file the CLI made huge is never read whole: its stamp stands for its content.
 					const hash =
 						known?.stamp === stamp
 							? known.hash
-							: createHash('sha256')
-									.update(await readFile(full))
-									.digest('hex');
+							: info.size > defaultMaxFileBytes
+								? `too-large:${stamp}`
+								: createHash('sha256')
+										.update((await readRegularFile(full, defaultMaxFileBytes)).bytes)
+										.digest('hex');
 					this.stamps.set(path, { stamp, hash });
 					found.set(path, hash);
 				}
