@@ -36,6 +36,12 @@ export interface McpTool {
 	readonly server: string;
 	/** The server's own name for the tool. */
 	readonly tool: string;
+	/**
+	 * What permission rules and "always allow" grants match: `server/tool`, or
+	 * `workspace:server/tool` for a server the workspace defined. A name says nothing about which
+	 * program or host it is, so a user's `mcp(github/*)` must not match a repository's own `github`.
+	 */
+	readonly target: string;
 	readonly hints?: ToolHints;
 	/** Why calls cannot go through right now, or null. */
 	unavailable(): string | null;
@@ -139,6 +145,7 @@ export class McpHub {
 			},
 			server: session.spec.name,
 			tool: info.name,
+			target: `${fromWorkspace(session.spec) ? 'workspace:' : ''}${session.spec.name}/${info.name}`,
 			...(info.hints ? { hints: hintsFrom(session.spec, info.hints) } : {}),
 			unavailable: () => session.unavailable(),
 			call: (args, signal) => session.call(info.name, args, signal, timeoutMs, name),
@@ -153,9 +160,13 @@ export class McpHub {
  * tool read-only, so only what raises the risk (`destructiveHint`) is kept from it.
  */
 function hintsFrom(spec: McpServerSpec, hints: ToolHints): ToolHints {
-	const fromWorkspace =
-		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace);
-	return fromWorkspace ? (hints.destructiveHint === true ? { destructiveHint: true } : {}) : hints;
+	return fromWorkspace(spec) ? (hints.destructiveHint === true ? { destructiveHint: true } : {}) : hints;
+}
+
+function fromWorkspace(spec: McpServerSpec): boolean {
+	return (
+		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace)
+	);
 }
 
 /** `mcp__<server>__<tool>`, sanitised to the provider alphabet and length. */

@@ -306,7 +306,7 @@ function mcpExtraTool(tool: McpTool): ExtraTool {
 		unavailable: () => tool.unavailable(),
 		describe: async (args) => ({
 			action: 'mcp',
-			target: `${tool.server}/${tool.tool}`,
+			target: tool.target,
 			args,
 			...(tool.hints ? { hints: tool.hints } : {}),
 		}),

@@ -297,6 +297,12 @@ describe('McpHub: tool annotations', () => {
 		expect(echo('vscodefile').hints).toEqual({});
 		expect(classifyMcpTool('repo/echo', echo('repo').hints).level).toBe('medium');
 		expect(classifyMcpTool('mine/echo', echo('mine').hints).level).toBe('low');
+		// Rules and grants name a workspace server apart: a user's mcp(repo/*) is not about it.
+		expect([echo('repo').target, echo('vscodefile').target, echo('mine').target]).toEqual([
+			'workspace:repo/echo',
+			'workspace:vscodefile/echo',
+			'mine/echo',
+		]);
 	});
 });
 

@@ -190,11 +190,11 @@ describe('runSession enforces folder trust', () => {
 			return { notices, entries: entries.map((entry) => [entry.target, entry.decision, entry.via]) };
 		};
 		const untrusted = await decisions(undefined);
-		expect(untrusted.entries).toEqual([['web/note', 'deny', expect.not.stringMatching(/^rule$/)]]);
+		expect(untrusted.entries).toEqual([['workspace:web/note', 'deny', expect.not.stringMatching(/^rule$/)]]);
 		expect(untrusted.notices.join('\n')).toContain(
 			"the workspace team config's permissions.allow is ignored: it lets these run without asking: mcp(*)",
 		);
 		const trusted = await decisions({ kind: 'trusted', hash: listing.hash });
-		expect(trusted.entries).toEqual([['web/note', 'allow', 'rule']]);
+		expect(trusted.entries).toEqual([['workspace:web/note', 'allow', 'rule']]);
 	});
 });
