@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ConfigIssue } from '../../core/config/configIssue.js';
+import { readRegularText } from '../../core/util/regularFile.js';
 import { Disposable } from '../lifecycle.js';
 import { issueSpan } from './issueSpan.js';
 
@@ -33,7 +33,7 @@ export class ConfigDiagnostics extends Disposable {
 			byFile.set(issue.file || file, [...(byFile.get(issue.file || file) ?? []), issue]);
 		}
 		for (const [path, fileIssues] of byFile) {
-			const text = await readFile(path, 'utf8').catch(() => undefined);
+			const text = await readRegularText(path).catch(() => undefined);
 			this._collection.set(vscode.Uri.file(path), toDiagnostics(fileIssues, text));
 		}
 	}

@@ -2,10 +2,10 @@
  * The first time a run creates `.massgen/` in a git workspace whose `.gitignore` does not name it,
  * offer once to add it. Nothing is written without "Add to .gitignore".
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { pathExists } from '../../core/util/pathExists.js';
+import { readRegularText } from '../../core/util/regularFile.js';
 
 const neverKey = 'massgen.gitignoreOffer.never';
 
@@ -35,7 +35,7 @@ export class GitignoreOffer {
 		const root = folder.uri.fsPath;
 		if (this._asked.has(root) || this._memento.get<boolean>(neverKey)) return;
 		if (!(await pathExists(join(root, '.git'))) || !(await pathExists(join(root, '.massgen')))) return;
-		const gitignore = await readFile(join(root, '.gitignore'), 'utf8').catch(() => '');
+		const gitignore = await readRegularText(join(root, '.gitignore')).catch(() => '');
 		if (ignoresMassgen(gitignore)) return;
 		this._asked.add(root);
 		const add = vscode.l10n.t('Add to .gitignore');

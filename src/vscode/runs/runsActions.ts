@@ -2,13 +2,13 @@
  * What the Runs view's rows do: open in the panel, continue, fork, re-run, open the log, reveal
  * the changed files, delete, pin. Each takes the row (and, for delete, the selection) the menu passes.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { deleteRuns } from '../../core/logs/pruneRuns.js';
 import { runsDir } from '../../core/logs/runLog.js';
 import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
+import { readRegularText } from '../../core/util/regularFile.js';
 import { commandIds } from '../commandIds.js';
 import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
 import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
@@ -264,7 +264,7 @@ function groupByRoot(turns: readonly TurnNode[]): Map<string, string[]> {
 /** The paths of the change set `result.json` records. */
 async function changedPaths(runDir: string): Promise<string[]> {
 	try {
-		const result = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8')) as { changes?: unknown };
+		const result = JSON.parse(await readRegularText(join(runDir, 'result.json'))) as { changes?: unknown };
 		if (!Array.isArray(result.changes)) return [];
 		return (
 			result.changes
