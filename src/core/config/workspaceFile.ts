@@ -1,9 +1,10 @@
 import { realpathSync } from 'node:fs';
 import { isInside } from '../util/paths.js';
+import { repositoryOf } from '../util/repositoryRoot.js';
 
 /**
  * Whether a team config file is the workspace's (a cloned repository's own) rather than the
- * user's: inside the workspace by the path as given, or by its real path — a path like
+ * user's: inside the workspace (or the repository holding it) by the path as given, or by its real path — a path like
  * `/proc/self/root/<workspace>/x.yaml` (which a workspace's `massgen.config` setting can spell
  * with `${workspaceFolder}`) or a link from outside reaches a workspace file by an outside path.
  * Synchronous: two `realpath` calls, once per run.
@@ -12,7 +13,13 @@ export function isWorkspaceFile(root: string, file: string): boolean {
 	if (isInside(fold(root), fold(file))) return true;
 	const realRoot = realOrNull(root);
 	const realFile = realOrNull(file);
-	return realRoot !== null && realFile !== null && isInside(fold(realRoot), fold(realFile));
+	if (realRoot === null || realFile === null) return false;
+	// A workspace on a package of a monorepo: `--config ../.massgen/config.yaml` is the same
+	// repository's file, not the user's own.
+	const repository = repositoryOf(realRoot);
+	return [realRoot, ...(repository === undefined ? [] : [repository])].some((folder) =>
+		isInside(fold(folder), fold(realFile)),
+	);
 }
 
 /**

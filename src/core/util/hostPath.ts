@@ -8,19 +8,19 @@
  * entries (`.`, `bin`, the empty entry: the current folder) are left out. Commands inside the
  * sandbox are unaffected: they see the scratch copy, not these folders.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { delimiter, isAbsolute } from 'node:path';
 import { isRootOrInside } from './paths.js';
+import { repositoryOf } from './repositoryRoot.js';
 
 /** `path` without the entries a workspace at `workspaceRoot` (or its repository) controls. */
 export function hostPath(path: string | undefined, workspaceRoot: string): string {
 	const roots = [workspaceRoot, realOrSelf(workspaceRoot)];
 	// A workspace that is a package of a monorepo: npm puts every ancestor's `node_modules/.bin`
 	// on PATH, and the repository's root is the same author's.
-	// (Not a repository at or above the home folder: a dotfiles `~/.git` holds the user's own tools.)
-	const repository = repositoryOf(realOrSelf(workspaceRoot));
-	if (repository !== undefined && !isRootOrInside(repository, realOrSelf(homedir()))) roots.push(repository);
+	const repository = repositoryOf(realOrSelf(workspaceRoot), realOrSelf(homedir()));
+	if (repository !== undefined) roots.push(repository);
 	return (path ?? '')
 		.split(delimiter)
 		.filter((entry) => isAbsolute(entry))
@@ -36,14 +36,6 @@ export function hostPath(path: string | undefined, workspaceRoot: string): strin
 function isPackageBin(entry: string): boolean {
 	const segments = entry.split(/[\\/]+/).filter((segment) => segment !== '');
 	return segments.some((segment, i) => segment === 'node_modules' && segments[i + 1] === '.bin');
-}
-
-/** The nearest folder at or above `folder` holding `.git` (a folder, or a worktree's file). */
-function repositoryOf(folder: string): string | undefined {
-	for (let current = folder; ; current = dirname(current)) {
-		if (existsSync(join(current, '.git'))) return current;
-		if (dirname(current) === current) return undefined;
-	}
 }
 
 /** `env` with its `PATH` (and Windows' `Path`) through `hostPath`. */

@@ -41,4 +41,16 @@ describe('isWorkspaceFile', () => {
 		// Control: Linux file names are case-sensitive, so there the variant is another file.
 		expect(isWorkspaceFile(root, join(root.toUpperCase(), '.massgen', 'config.yaml'))).toBe(false);
 	});
+
+	it('a workspace on a package of a repository: the repository root’s config is the workspace’s too (not the user’s own)', () => {
+		const repo = join(base, 'mono');
+		const pkg = join(repo, 'packages', 'app');
+		mkdirSync(join(repo, '.git'), { recursive: true });
+		mkdirSync(join(repo, '.massgen'), { recursive: true });
+		mkdirSync(pkg, { recursive: true });
+		writeFileSync(join(repo, '.massgen', 'config.yaml'), 'agents: []\n');
+		expect(isWorkspaceFile(pkg, join(pkg, '..', '..', '.massgen', 'config.yaml'))).toBe(true);
+		// Control: a file beside the repository is not its.
+		expect(isWorkspaceFile(pkg, outside)).toBe(false);
+	});
 });
