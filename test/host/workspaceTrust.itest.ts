@@ -237,6 +237,17 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 		trusted = true;
 		answer = false;
 		plantRepository();
+		// A coding agent whose CLI the repository names: a stand-in that would leave a mark.
+		const cli = join(markers, 'claude-stand-in.sh');
+		writeFileSync(cli, `#!/bin/sh\ntouch ${join(markers, 'cli')}\n`, { mode: 0o755 });
+		const configFile = join(root, '.massgen', 'config.yaml');
+		writeFileSync(
+			configFile,
+			readFileSync(configFile, 'utf8').replace(
+				'agents:\n',
+				`agents:\n  - id: coder\n    backend: { type: claude_code, model: claude-sonnet-4-5, cli_path: "${cli}" }\n`,
+			),
+		);
 		await setRead(true, vscode.ConfigurationTarget.Workspace);
 		const asks = asked.length;
 		const declined = await run('What does this repository do? (declined)');
@@ -245,10 +256,13 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 		for (const name of ['config', 'vscode', 'claude']) {
 			assert.ok(detail.includes(`sh -c 'touch ${join(markers, name)}'`), `${name}: ${detail}`);
 		}
+		assert.ok(detail.includes(`runs ${cli} as its claude_code CLI`), detail);
 		assert.ok(detail.includes('SOME_TOKEN') && detail.includes(http.url), detail);
 		assert.ok(!detail.includes(token), 'the question names the variable, never its value');
 		assert.equal(declined?.result.status, 'completed', declined?.result.error ?? undefined);
-		assert.deepEqual(started(), []);
+		assert.deepEqual(started(), ['claude-stand-in.sh'], 'nothing ran: no marker beside the stand-in');
+		const coder = JSON.stringify(declined.state.agents['coder'] ?? null);
+		assert.ok(coder.includes("agent 'coder' is left out"), `the coder was left out: ${coder}`);
 		assert.equal(http.seen.length, 0);
 		for (const server of ['cfgsrv', 'vsstdio', 'vshttp', 'ccstdio']) {
 			assert.ok(
