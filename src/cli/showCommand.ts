@@ -53,6 +53,9 @@ function runText(report: RunReport): string {
 			...budgetLines(result.budget),
 			`changes   ${formatChanges(result.changes.length, report.changes)}`,
 			`session   ${report.session.id}${report.session.parentRunId ? ` (follows up on ${report.session.parentRunId})` : ''}`,
+			...(report.madeHere
+				? []
+				: ['origin    not made on this machine (it came with the folder; not continued or reverted)']),
 			...(result.error ? [`error     ${result.error}`] : []),
 		].join('\n'),
 		section('question', result.question),

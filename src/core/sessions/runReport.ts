@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
 import type { RunAgentInfo, SessionRecord } from '../events/runEvents.js';
+import { readOwnRuns } from '../logs/ownRuns.js';
 import { parseEventLine } from '../logs/readRunEvents.js';
 import { isSafeRunId } from '../logs/runId.js';
 import { runsDir } from '../logs/runLog.js';
@@ -26,6 +27,8 @@ export interface RunReport {
 	readonly patch: string;
 	readonly costUsd: number | null;
 	readonly changes: ChangeOutcome;
+	/** This machine made the run (`ownRuns.ts`); false = it came with the folder. */
+	readonly madeHere: boolean;
 }
 
 /** A change set's patch: the snapshot caps each file at 8 MiB; a larger patch is not shown. */
@@ -55,6 +58,7 @@ export async function readRunReport(workspaceRoot: string, runId: string): Promi
 		patch,
 		costUsd: runCost(result),
 		changes: changeOutcome(log, result.changes.length),
+		madeHere: (await readOwnRuns(workspaceRoot)).has(runId),
 	};
 }
 

@@ -107,6 +107,10 @@ describe('planted run folders (dist/cli.js)', () => {
 			Date.now(),
 		);
 
+		const shown = await runCli(['show', PLANTED], { cwd: root, env });
+		expect(shown.stdout).toContain('origin    not made on this machine');
+		expect((await runCli(['show', own], { cwd: root, env })).stdout).not.toContain('origin ');
+
 		// Control and attack at once: --continue (no id) continues the run the CLI made.
 		const seen = Object.values(team.servers).map((server) => server.requests.length);
 		const next = await runCli(['run', '--config', config, '--continue', 'And why?'], { cwd: root, env });
