@@ -37,7 +37,7 @@ const missing = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ELOOP']);
 /**
  * One version of a file as a stat tells it apart (inode, size, modification and change times):
  * any write moves the change time, so equal stamps mean the bytes were not rewritten. Numbers,
- * not a string: 50,000 exposed files keep about 7 MB of stamps instead of 17 MB.
+ * not a string: 50,000 exposed files hold 10-13 MB with their paths instead of 21-24 MB.
  */
 export interface FileStamp {
 	readonly ino: number;
