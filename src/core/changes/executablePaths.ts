@@ -94,7 +94,11 @@ const rules: readonly Rule[] = [
 		paths: ['.github/copilot-instructions.md'],
 		reason: instructions,
 	},
-	{ kind: 'ci', paths: ['.github/workflows/', '.github/actions/'], reason: ci },
+	{
+		kind: 'ci',
+		paths: ['.github/workflows/', '.github/actions/', '.gitea/workflows/', '.forgejo/workflows/'],
+		reason: ci,
+	},
 	{
 		kind: 'ci',
 		paths: [
@@ -105,10 +109,14 @@ const rules: readonly Rule[] = [
 			'azure-pipelines.yml',
 			'bitbucket-pipelines.yml',
 			'jenkinsfile',
+			'.drone.yml',
+			'.woodpecker.yml',
+			'.woodpecker/',
 		],
 		reason: ci,
 	},
 	{ kind: 'git', paths: ['.husky/'], reason: 'git runs it as a hook (husky points core.hooksPath there)' },
+	{ kind: 'git', paths: ['.githooks/'], reason: 'git runs it as a hook where core.hooksPath points there' },
 	{
 		kind: 'git',
 		paths: ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml'],
@@ -122,6 +130,32 @@ const rules: readonly Rule[] = [
 		reason: 'Dev Containers run its lifecycle commands when the container is built or opened',
 	},
 	{ kind: 'shell', names: ['.envrc'], reason: 'direnv runs it on entering the folder' },
+	{
+		kind: 'editor',
+		names: [
+			'eslint.config.js',
+			'eslint.config.mjs',
+			'eslint.config.cjs',
+			'eslint.config.ts',
+			'.eslintrc.js',
+			'.eslintrc.cjs',
+			'prettier.config.js',
+			'prettier.config.mjs',
+			'prettier.config.cjs',
+			'.prettierrc.js',
+			'.prettierrc.cjs',
+			'.prettierrc.mjs',
+			'conftest.py',
+			'build.rs',
+		],
+		reason:
+			'editor extensions run it when the folder opens (ESLint, Prettier, pytest test discovery, rust-analyzer)',
+	},
+	{
+		kind: 'install',
+		paths: ['gradlew', 'gradlew.bat', 'gradle/wrapper/', 'mvnw', 'mvnw.cmd', '.mvn/'],
+		reason: 'Java tooling runs the build wrapper (and downloads what it names) when the project is imported',
+	},
 	{ kind: 'install', names: ['.yarnrc.yml'], reason: 'yarn runs the yarnPath it names' },
 	{ kind: 'install', names: ['.pnpmfile.cjs'], reason: 'pnpm runs it on install' },
 	{

@@ -39,6 +39,18 @@ const flaggedPaths: Record<string, RegExp> = {
 	'team.code-workspace': /workspace opens/,
 	'.VSCode/Tasks.JSON': /folder opens/,
 	'.GitHub/Workflows/x.yml': /CI runs it/,
+	'.gitea/workflows/ci.yml': /CI runs it/,
+	'.forgejo/workflows/ci.yml': /CI runs it/,
+	'.drone.yml': /CI runs it/,
+	'.githooks/pre-commit': /hook/,
+	'eslint.config.js': /folder opens/,
+	'packages/web/.eslintrc.cjs': /folder opens/,
+	'prettier.config.mjs': /folder opens/,
+	'tests/conftest.py': /folder opens/,
+	'build.rs': /folder opens/,
+	gradlew: /build wrapper/,
+	'gradle/wrapper/gradle-wrapper.properties': /build wrapper/,
+	'.mvn/wrapper/maven-wrapper.properties': /build wrapper/,
 };
 
 describe('executable paths', () => {
@@ -59,6 +71,10 @@ describe('executable paths', () => {
 			'vendored.txt',
 			'src/makefile.ts',
 			'.gitignore',
+			'src/eslint.ts',
+			'tests/test_conftest_helpers.py',
+			'src/build.rs.md',
+			'gradle.properties',
 		]) {
 			expect(executableReason(path, null, 'x'), path).toBeNull();
 		}
