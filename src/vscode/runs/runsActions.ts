@@ -61,6 +61,20 @@ export class RunsActions {
 	async rerun(node: unknown): Promise<void> {
 		const turn = turnOf(node);
 		if (!turn) return;
+		// A planted question would be asked as the user's own, as a planted turn would be continued.
+		if (!turn.turn.madeHere) {
+			void vscode.window.showErrorMessage(
+				vscode.l10n.t(
+					'MassGen: run {0} was not made on this machine, so it is not re-run: a cloned repository can ship run folders.',
+					turn.turn.runId,
+				),
+			);
+			return;
+		}
+		// The listing keeps a cut question; the run's own record has it whole.
+		const { readTurn } = await import('../../core/sessions/readSessions.js');
+		const whole = await readTurn(turn.root, turn.turn.runId, new Set([turn.turn.runId]));
+		const question = 'reason' in whole ? turn.turn.question : whole.question;
 		const runDir = join(runsDir(turn.root), turn.turn.runId);
 		const { requests, leftOut } = rerunAttachments(await recordedAttachments(runDir).catch(() => []));
 		if (leftOut.length) {
@@ -73,7 +87,7 @@ export class RunsActions {
 		}
 		const parent = turn.turn.parentRunId;
 		await this._start(turn.root, {
-			question: turn.turn.question,
+			question,
 			kind: 'ask',
 			...(parent ? { continueFrom: parent, fork: true } : {}),
 			...(requests.length ? { attachments: requests } : {}),

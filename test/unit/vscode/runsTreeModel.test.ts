@@ -112,6 +112,30 @@ describe('lookOf', () => {
 		expect(forkLook.collapsed).toBe('expanded');
 		expect(forkLook.tooltip).toContain('Forked from run `t1`');
 	});
+
+	it('a run not made on this machine: marked on its row and its session, no Revert Run (no change words)', () => {
+		const planted = turn('p1', 1, { madeHere: false, changes: 'accepted' });
+		const tree = buildRunsTree(
+			[{ ...folder, sessions: [{ id: 'p1', forkedFrom: null, turns: [planted] }] }],
+			noFilter,
+			() => false,
+		);
+		const session = lookOf(tree[0]!, now);
+		expect(session.description).toMatch(/^not made on this machine · /);
+		expect(session.tooltip).toContain('Not made on this machine');
+		const row = lookOf(childrenOf(tree[0], tree)[0]!, now);
+		expect(row.description).toMatch(/^not made on this machine · /);
+		expect(row.contextValue).toBe('turn foreign last');
+		// Control: the same run made here offers Revert Run and carries no mark.
+		const own = buildRunsTree(
+			[{ ...folder, sessions: [{ id: 'p1', forkedFrom: null, turns: [{ ...planted, madeHere: true }] }] }],
+			noFilter,
+			() => false,
+		);
+		const ownRow = lookOf(childrenOf(own[0], own)[0]!, now);
+		expect(ownRow.contextValue).toBe('turn last changes-accepted');
+		expect(ownRow.description).not.toContain('not made');
+	});
 });
 
 describe('formatting and filter', () => {
