@@ -2,7 +2,7 @@
 // edits a file afterwards, "MassGen: Revert Run" takes the team's changes out as one undoable
 // WorkspaceEdit and keeps the user's edit; one undo brings the accepted text back.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
@@ -155,6 +155,32 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 		await until('the undo to recreate the added file', () => disk(addedPath) === '# Added by the team\n');
 		await until('the undo to delete old.md again', () => disk(oldPath) === null);
 		assert.equal(openDoc(settingsPath)?.isDirty, true);
+	});
+
+	it('a run folder this machine did not make (a copy of a real run under another id) is not reverted; the run itself is', async () => {
+		await writeBase();
+		const run = await acceptRun();
+		const planted = '20991231-235959-zzzz';
+		const plantedDir = join(run.runDir, '..', planted);
+		cpSync(run.runDir, plantedDir, { recursive: true });
+		const resultFile = join(plantedDir, 'result.json');
+		writeFileSync(resultFile, readFileSync(resultFile, 'utf8').replaceAll(run.result.runId, planted));
+		const before = [disk(settingsPath), disk(addedPath), disk(oldPath)];
+		try {
+			const refused = await vscode.commands.executeCommand(commandIds.revertRun, planted);
+			assert.equal(refused, undefined, 'refused');
+			assert.deepEqual([disk(settingsPath), disk(addedPath), disk(oldPath)], before, 'nothing written');
+			assert.equal(openDoc(settingsPath)?.isDirty ?? false, false, 'no buffer edited');
+			assert.deepEqual(kindsIn(plantedDir), ['accept'], 'nothing recorded in the planted log');
+			// Control: the run the editor made reverts.
+			const outcome = (await vscode.commands.executeCommand(
+				commandIds.revertRun,
+				run.result.runId,
+			)) as RevertOutcome;
+			assert.equal(outcome.status, 'reverted', JSON.stringify(outcome));
+		} finally {
+			rmSync(plantedDir, { recursive: true, force: true });
+		}
 	});
 
 	it("an edit overlapping the team's hunk: cancel writes nothing; Resolve in Editor marks it unsaved and reverts the rest; Revert Run again re-applies", async () => {
