@@ -34,10 +34,14 @@ describe('A workspace config cannot opt out of the command sandbox (in VS Code)'
 		config = join(root, '.massgen', 'config.yaml');
 		writeFileSync(
 			config,
-			fixture.replace(
-				'permissions:\n',
-				'permissions:\n  command_sandbox: allow-unsandboxed\n  command_network: true\n',
-			),
+			// Without the fixture's allow rule: from a workspace config it would need the user's
+			// consent (a modal this test cannot answer), and `echo` runs without asking anyway.
+			fixture
+				.replace('  allow: ["command(echo *)"]\n', '')
+				.replace(
+					'permissions:\n',
+					'permissions:\n  command_sandbox: allow-unsandboxed\n  command_network: true\n',
+				),
 		);
 	});
 
