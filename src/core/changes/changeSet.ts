@@ -41,6 +41,8 @@ export interface ReviewFile {
 	readonly alternatives: readonly AlternativeHunk[];
 	/** Set on an added file whose content equals a file the same change set deletes. */
 	readonly renamedFrom: string | null;
+	/** `FileChange.landsAt`: where the write lands through a link, when not at `path`. */
+	readonly landsAt?: string;
 }
 
 export interface ReviewChangeSet {
@@ -110,6 +112,7 @@ function buildFile(change: FileChange, others: readonly AnswerChanges[]): Review
 		hunks,
 		alternatives,
 		renamedFrom: null,
+		...(change.landsAt === undefined ? {} : { landsAt: change.landsAt }),
 	};
 }
 

@@ -11,6 +11,8 @@
  * remove code rather than plant it. A change set cannot set an executable bit (new files are
  * written without one, replaced files keep theirs), so no entry for it.
  */
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** Who runs or obeys the file: the editor's review names it in the user's language. */
 export type ExecutableKind =
@@ -170,13 +172,20 @@ const rules: readonly Rule[] = [
 	},
 ];
 
-/** Why a file that a change set writes is flagged, or null. `base`/`next`: its text before and after. */
+/**
+ * Why a file that a change set writes is flagged, or null. `base`/`next`: its text before and
+ * after; `landsAt`: where the write really lands when a link in the workspace leads elsewhere.
+ */
 export function executableReason(
 	path: string,
 	base: string | null,
 	next: string | null,
+	landsAt?: string,
 ): ExecutableFlag | null {
 	if (next === null) return null;
+	if (landsAt !== undefined && landsAt !== path) {
+		return executableReason(landsAt, base, next) ?? executableReason(path, base, next);
+	}
 	const lower = path.toLowerCase();
 	const segments = lower.split('/');
 	const name = segments.at(-1) ?? '';
@@ -202,10 +211,11 @@ export function flaggedChanges(
 		readonly path: string;
 		readonly base: string | null;
 		readonly content: string | null;
+		readonly landsAt?: string;
 	}[],
 ): FlaggedChange[] {
 	return changes.flatMap((change) => {
-		const flag = executableReason(change.path, change.base, change.content);
+		const flag = executableReason(change.path, change.base, change.content, change.landsAt);
 		return flag === null ? [] : [{ path: change.path, ...flag }];
 	});
 }
@@ -258,4 +268,33 @@ function asRecord(value: unknown): Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: {};
+}
+
+/**
+ * Where a write to `path` lands, relative to `root`, when links the workspace already holds lead
+ * elsewhere inside it (the deepest existing folder's real path, then the rest); undefined when it
+ * lands at `path` itself or cannot be told.
+ */
+export function landingPath(root: string, path: string): string | undefined {
+	let realRoot: string;
+	try {
+		realRoot = realpathSync(root);
+	} catch {
+		return undefined;
+	}
+	const segments = path.split('/');
+	for (let depth = segments.length; depth > 0; depth--) {
+		let real: string;
+		try {
+			real = realpathSync(join(root, ...segments.slice(0, depth)));
+		} catch {
+			continue;
+		}
+		const landed = relative(realRoot, join(real, ...segments.slice(depth)))
+			.split(sep)
+			.join('/');
+		if (landed.startsWith('..') || isAbsolute(landed)) return undefined;
+		return landed === path ? undefined : landed;
+	}
+	return undefined;
 }

@@ -23,6 +23,7 @@ import { loadPriceTable, priceFor } from '../providers/pricing.js';
 import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';
+import { landingPath } from '../changes/executablePaths.js';
 import { trustGate } from '../trust/trustGate.js';
 import { trustListing, type WorkspaceTrust } from '../trust/workspaceTrust.js';
 import { AuditLedger } from '../permissions/auditLedger.js';
@@ -225,7 +226,15 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			log.append(event);
 			options.onEvent(event);
 		}
-		const finished = orchestrator.result!;
+		const ended = orchestrator.result!;
+		// Where each write really lands, for the flags of files other tools run (`executablePaths.ts`).
+		const finished = {
+			...ended,
+			changes: ended.changes.map((change) => {
+				const landsAt = landingPath(root, change.path);
+				return landsAt === undefined ? change : { ...change, landsAt };
+			}),
+		};
 		const secretValueFiles = filesWithSecretValues(finished.changes, redactor);
 		const result: RunResult = {
 			...finished,

@@ -21,6 +21,11 @@ export interface FileChange {
 	readonly base: string | null;
 	/** New content; null for deletions. */
 	readonly content: string | null;
+	/**
+	 * Where the write really lands, relative to the workspace, when a link the workspace already
+	 * holds (`wf -> .github/workflows`) leads elsewhere than `path` (`executablePaths.ts` judges both).
+	 */
+	readonly landsAt?: string;
 }
 
 /** Immutable record of an overlay's edits at one moment (what an answer carries). */

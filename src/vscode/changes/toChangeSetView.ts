@@ -87,5 +87,5 @@ function hunkView(
 
 /** Whether other tools run or obey the file the change writes (`executablePaths.ts`). */
 export function executableFlag(file: ReviewFile): ReturnType<typeof executableReason> {
-	return executableReason(file.path, file.kind === 'add' ? null : file.base, file.final);
+	return executableReason(file.path, file.kind === 'add' ? null : file.base, file.final, file.landsAt);
 }

@@ -4,8 +4,11 @@
  * deletions and `package.json` edits that change neither scripts nor where dependencies come from
  * are not.
  */
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { executableReason, flaggedChanges } from '../../../src/core/changes/executablePaths.js';
+import { executableReason, flaggedChanges, landingPath } from '../../../src/core/changes/executablePaths.js';
 
 const flaggedPaths: Record<string, RegExp> = {
 	'.vscode/tasks.json': /folder opens/,
@@ -114,5 +117,18 @@ describe('executable paths', () => {
 				{ path: 'AGENTS.md', base: 'a', content: 'b' },
 			]).map((flag) => flag.path),
 		).toEqual(['.husky/pre-push', 'AGENTS.md']);
+	});
+
+	it('judges where a write lands: a link the repository holds to a flagged folder is flagged (control: a plain folder)', () => {
+		const root = mkdtempSync(join(tmpdir(), 'massgen-landing-'));
+		mkdirSync(join(root, '.github', 'workflows'), { recursive: true });
+		mkdirSync(join(root, 'src'));
+		symlinkSync(join('.github', 'workflows'), join(root, 'wf'));
+		expect(landingPath(root, 'wf/x.yml')).toBe('.github/workflows/x.yml');
+		expect(landingPath(root, 'src/a.ts')).toBeUndefined();
+		expect(landingPath(root, 'new/dir/a.ts')).toBeUndefined();
+		const change = { path: 'wf/x.yml', base: null, content: 'on: push', landsAt: '.github/workflows/x.yml' };
+		expect(flaggedChanges([change])).toEqual([expect.objectContaining({ path: 'wf/x.yml', kind: 'ci' })]);
+		expect(executableReason('wf/x.yml', null, 'on: push')).toBeNull();
 	});
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as vscode from 'vscode';
+import { recordOwnRun } from '../../../src/core/logs/ownRuns.js';
 import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents';
 import type { AttachmentChip } from '../../../src/protocol/attachmentChip';
 import type { HostMessage } from '../../../src/protocol/messages';
@@ -394,7 +395,10 @@ describe('PanelHost', () => {
 
 	it('open-run shows a past run read-only (from events.jsonl) and holds back live events; a reload shows it again', async () => {
 		const past = stamp('20261130-010000-aaaa', [start('Old question'), delta('old text')]);
-		const { host, runs, store } = setup({ root: workspaceWithRun('20261130-010000-aaaa', past) });
+		const root = workspaceWithRun('20261130-010000-aaaa', past);
+		// A run this machine made (`ownRuns.ts`): the panel lists no other.
+		await recordOwnRun(root, '20261130-010000-aaaa');
+		const { host, runs, store } = setup({ root });
 		host.show({ preserveFocus: true });
 		let panel = lastPanel();
 		panel.receive({ type: 'ready' });
