@@ -11,6 +11,7 @@ import type { ToolHints } from '../permissions/riskClassifier.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { startRefusal, type McpServerSpec } from './mcpServerSpec.js';
 import { McpSession, type McpToolInfo } from './mcpSession.js';
+import { stableJson } from '../util/stableJson.js';
 
 /** What one agent uses: its servers and the backend-level filters (per-server `allowedTools` overrides; excludes add up). */
 export interface AgentMcpConfig {
@@ -195,16 +196,5 @@ function matchesFilter(filter: readonly string[], server: string, tool: string):
 /** Agents share a session when their server definitions are identical. */
 function sessionKey(spec: McpServerSpec): string {
 	const { allowedTools: _allowed, excludeTools: _excluded, origin: _origin, ...connection } = spec;
-	return stable(connection);
-}
-
-function stable(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-	if (value !== null && typeof value === 'object') {
-		return `{${Object.keys(value)
-			.sort()
-			.map((key) => `${JSON.stringify(key)}:${stable((value as Record<string, unknown>)[key])}`)
-			.join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
+	return stableJson(connection);
 }

@@ -16,6 +16,7 @@ import type {
 } from './permissionEngine.js';
 import { exactRule } from './rules.js';
 import type { RunBudget } from './runBudget.js';
+import { stableJson } from '../util/stableJson.js';
 
 export interface PermissionGateOptions {
 	readonly runId: string;
@@ -160,15 +161,6 @@ function describe(request: PermissionRequest) {
 /** Identical requests: same action, target and arguments (a command's cwd included). */
 function requestKey(request: PermissionRequest): string {
 	return `${request.action}\u0000${request.target.trim().replace(/\s+/g, ' ')}\u0000${stableJson(request.args)}`;
-}
-
-function stableJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-	if (value !== null && typeof value === 'object') {
-		const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
 }
 
 function refusal(tool: string, outcome: ApprovalOutcome): string {

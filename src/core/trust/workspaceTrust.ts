@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
 import { trustItems, type TrustItem, type TrustListingInputs } from './trustItems.js';
+import { stableJson } from '../util/stableJson.js';
 
 export type { TrustItem, TrustItemKind, TrustListingInputs } from './trustItems.js';
 
@@ -48,22 +49,11 @@ export async function listWorkspaceTrust(
 
 /** Stable over key order, positions and key sources: only what would run or be sent, and where. */
 export function trustHash(items: readonly TrustItem[]): string {
-	const canonical = items.map((item) => stable([item.kind, item.file, item.subject, item.parts])).sort();
+	const canonical = items.map((item) => stableJson([item.kind, item.file, item.subject, item.parts])).sort();
 	return createHash('sha256').update(canonical.join('\n')).digest('hex');
 }
 
 /** Whether the decision covers this listing: nothing to trust, or trust given to exactly this hash. */
 export function isTrusted(listing: TrustListing, decision: WorkspaceTrust | undefined): boolean {
 	return listing.items.length === 0 || (decision?.kind === 'trusted' && decision.hash === listing.hash);
-}
-
-function stable(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-	if (value !== null && typeof value === 'object') {
-		return `{${Object.keys(value)
-			.sort()
-			.map((key) => `${JSON.stringify(key)}:${stable((value as Record<string, unknown>)[key])}`)
-			.join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
 }
