@@ -18,7 +18,7 @@ export interface ChangeSetView {
 	readonly files: readonly ChangeFileView[];
 }
 
-export type UserEdit = 'none' | 'merged' | 'conflict';
+export type UserEdit = 'none' | 'merged' | 'conflict' | 'unseen';
 
 export interface ChangeFileView {
 	/** Workspace-relative, `/`-separated; the key for `open-diff`, `accept` and `select-hunks`. */
@@ -33,7 +33,9 @@ export interface ChangeFileView {
 	 * Whether the user changed the file since the team read it (the run snapshot's base), and what
 	 * accepting the selection would then do: `merged` (3-way, both edits kept) or `conflict`
 	 * (overlapping edits, or the file was created, deleted or edited where the team adds or
-	 * deletes it: accepting asks). `none`: the file is what the team read.
+	 * deletes it: accepting asks). `unseen`: the team saw the file only through a command whose
+	 * view was not kept, and it changed since: the hunks are diffed against the later text, so
+	 * they start unticked and accepting asks. `none`: the file is what the team read.
 	 */
 	readonly userEdit: UserEdit;
 	/**

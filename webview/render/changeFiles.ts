@@ -31,6 +31,11 @@ const userEditLook = (): Record<
 		title: t('editedSinceTheTeam3'),
 		note: t('editedSinceTheTeam4'),
 	},
+	unseen: {
+		mark: t('editedSinceUnseen'),
+		title: t('editedSinceUnseenTitle'),
+		note: t('editedSinceUnseenNote'),
+	},
 });
 
 /** Who runs or obeys a flagged file, for the "runs code later" mark's title. */

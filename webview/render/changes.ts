@@ -146,7 +146,7 @@ export class ChangesView {
 		this._renderSummary(pending, totals);
 
 		const edited = rows.filter((row) => row.userEdit !== 'none').length;
-		const conflicts = rows.filter((row) => row.userEdit === 'conflict').length;
+		const conflicts = rows.filter((row) => row.userEdit === 'conflict' || row.userEdit === 'unseen').length;
 		setText(
 			this._note,
 			state.status === 'running'

@@ -122,6 +122,8 @@ function describe(reason: Extract<FilePlan, { outcome: 'conflict' }>['reason']):
 	switch (reason) {
 		case 'overlap':
 			return 'you changed it since the team read it, and the changes overlap';
+		case 'unseen':
+			return 'the team saw it only through a command, its view of the file was not kept, and the file has changed since: compare and accept it by hand';
 		case 'deleted':
 			return 'it was deleted since the team read it';
 		case 'exists':

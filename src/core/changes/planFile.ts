@@ -15,6 +15,11 @@ export type ConflictReason =
 	| 'exists'
 	/** The team deletes a file the user changed since. */
 	| 'modified'
+	/**
+	 * The team saw the file only through a command (or a coding agent's folder), its view was not
+	 * kept, and the file changed since (`unkeptHash`): there is no base to merge against.
+	 */
+	| 'unseen'
 	/** A revert of a file over the 8 MiB cap: only its hashes were recorded, so there is no text to restore. */
 	| 'too-large';
 
@@ -75,11 +80,11 @@ export function planFile(
 		};
 	}
 	if (hash(current) === file.baseHash) return { path, outcome: 'apply', op: write(target.text) };
-	if (file.baseHash !== null && hash(file.base) !== file.baseHash) {
+	if (isUnkept(file, hash)) {
 		// The version the team saw was not kept (`unkeptHash`): `base` is a later one, perhaps the
 		// user's own, so a merge against it could silently undo the user's edit. The user decides.
 		const both = merge3('', current, target.text, labels);
-		return { path, outcome: 'conflict', reason: 'overlap', resolution: write(both.text), conflicts: 1 };
+		return { path, outcome: 'conflict', reason: 'unseen', resolution: write(both.text), conflicts: 1 };
 	}
 	const merged = merge3(file.base, current, target.text, labels);
 	if (merged.clean) {
@@ -94,6 +99,17 @@ export function planFile(
 		resolution: write(merged.text),
 		conflicts: merged.conflicts,
 	};
+}
+
+/**
+ * Whether the file's base is unkept (`unkeptHash`): its hash matches no text, so `base` is not the
+ * version the team saw but a later one (perhaps with the user's edit).
+ */
+export function isUnkept(
+	file: Pick<ReviewFile, 'base' | 'baseHash'>,
+	hash: (text: string) => string,
+): boolean {
+	return file.baseHash !== null && hash(file.base) !== file.baseHash;
 }
 
 function write(text: string): FileOp {

@@ -6,6 +6,9 @@ export function describeRevertConflict(reason: ConflictReason): string {
 	switch (reason) {
 		case 'overlap':
 			return 'you changed it since the accept, and your changes overlap the ones being undone';
+		case 'unseen':
+			// Reverts plan against the recorded accept, whose hashes are real: kept for completeness.
+			return 'its earlier version was not kept, and it has changed since: compare and restore it by hand';
 		case 'deleted':
 			return 'it was deleted since the accept';
 		case 'exists':

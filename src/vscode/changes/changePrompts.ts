@@ -26,6 +26,9 @@ export interface ChangePrompts {
 
 const reasons = (): Record<ConflictReason, string> => ({
 	overlap: vscode.l10n.t('your edits overlap the team’s'),
+	unseen: vscode.l10n.t(
+		'the team saw it only through a command and its view was not kept; you changed it since: compare and accept by hand',
+	),
 	deleted: vscode.l10n.t('it was deleted since the team read it'),
 	exists: vscode.l10n.t('it was created meanwhile with other content'),
 	modified: vscode.l10n.t('the team deletes it but you edited it'),

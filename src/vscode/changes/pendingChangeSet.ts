@@ -7,7 +7,7 @@ import {
 	targetOf,
 	toggleHunk,
 } from '../../core/changes/changeSet.js';
-import { planFile } from '../../core/changes/planFile.js';
+import { isUnkept, planFile } from '../../core/changes/planFile.js';
 import { sha256 } from '../../core/workspace/sha256.js';
 import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView.js';
 import type { FinishedRun } from '../run/runTypes.js';
@@ -32,9 +32,12 @@ export class PendingChangeSet {
 	) {
 		this._files = new Map(set.files.map((file) => [file.path, file]));
 		// A file other tools run later (a CI workflow, an editor task, a hook) starts unticked: the
-		// user ticks it after reading it; Accept leaves it out otherwise.
+		// user ticks it after reading it; Accept leaves it out otherwise. So does a file with an
+		// unkept base: its hunks are diffed against a version the team never saw (perhaps the
+		// user's own edit), so they are not the team's change to accept by default.
 		for (const file of set.files) {
-			this._selection.set(file.path, new Set(executableFlag(file) ? [] : allHunkIds(file)));
+			const unticked = Boolean(executableFlag(file)) || isUnkept(file, sha256);
+			this._selection.set(file.path, new Set(unticked ? [] : allHunkIds(file)));
 		}
 	}
 
@@ -70,12 +73,13 @@ export class PendingChangeSet {
 
 	/**
 	 * What Accept File on a file's diff writes instead of its selection (undefined: the selection).
-	 * A file other tools run with nothing ticked (how it starts) gets the winner's whole change:
-	 * the user chose it from its diff.
+	 * A file other tools run, or one with an unkept base, with nothing ticked (how it starts) gets
+	 * the winner's whole change: the user chose it from its diff (an unkept one then asks first).
 	 */
 	acceptFileHunks(path: string): readonly string[] | undefined {
 		const file = this._files.get(path);
-		return file && this.selected(path).size === 0 && executableFlag(file) ? allHunkIds(file) : undefined;
+		const unticked = file && (Boolean(executableFlag(file)) || isUnkept(file, sha256));
+		return file && unticked && this.selected(path).size === 0 ? allHunkIds(file) : undefined;
 	}
 
 	/** Switches hunks on or off; returns whether anything changed. */
@@ -126,7 +130,10 @@ export class PendingChangeSet {
 			const unchanged =
 				file.kind === 'add' ? current === null : current !== null && sha256(current) === file.baseHash;
 			const selected = this.selected(path).size > 0 ? this.selected(path) : new Set(allHunkIds(file));
-			if (!unchanged) {
+			if (isUnkept(file, sha256)) {
+				// Whatever the selection, accepting it asks (`planFile`'s 'unseen'): say why.
+				state = 'unseen';
+			} else if (!unchanged) {
 				state =
 					planFile(file, targetOf(file, selected), current, sha256).outcome === 'conflict'
 						? 'conflict'

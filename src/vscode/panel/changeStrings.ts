@@ -38,6 +38,13 @@ export function changeStrings(vscode: { readonly l10n: Pick<typeof l10n, 't'> })
 		editedSinceTheTeam4: vscode.l10n.t(
 			'Edited since the team read it: conflict. Your edits and the selected changes overlap (or the file was created or deleted meanwhile). Accepting asks how to resolve it; nothing of yours is overwritten.',
 		),
+		editedSinceUnseen: vscode.l10n.t('changed by you since the team saw it'),
+		editedSinceUnseenTitle: vscode.l10n.t(
+			'Changed by you since the team saw it: the team saw this file only through a command, and its view was not kept. Compare and accept by hand.',
+		),
+		editedSinceUnseenNote: vscode.l10n.t(
+			'Changed by you since the team saw it. The team saw this file only through a command, and its view of the file was not kept, so this diff is against the current file: your own edits show as lines the team removes. Its changes start unticked; accepting asks first, and nothing of yours is overwritten.',
+		),
 		includeTheChangesTo: vscode.l10n.t('Include the changes to {0}'),
 		openDiff: vscode.l10n.t('Open diff'),
 		openDiffOf: vscode.l10n.t('Open diff of {0}'),

@@ -196,7 +196,12 @@ describe.runIf(detection.sandbox !== null && existsSync(cliPath)).each(scratches
 				} else {
 					// The live file was shown and not kept: a conflict, nothing written, the user's text stays.
 					expect(run.code, run.stderr).toBe(2);
-					expect(run.stderr).toContain('not applied: notes.txt: you changed it since the team read it');
+					// The reason says what happened (the team's view was not kept), not that edits overlap:
+					// the user's line 9 and the team's line 1 do not.
+					expect(run.stderr).toContain(
+						'not applied: notes.txt: the team saw it only through a command, its view of the file was not kept, and the file has changed since: compare and accept it by hand',
+					);
+					expect(run.stderr).not.toContain('overlap');
 					expect(run.stderr).toContain('nothing was written');
 					expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe(user);
 					expect(readFileSync(join(root, 'other.txt'), 'utf8')).toBe(other);

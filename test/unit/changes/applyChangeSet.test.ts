@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readChangeLog, recordFile } from '../../../src/core/changes/acceptRecord.js';
 import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
+import { unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
@@ -50,6 +51,27 @@ describe('applyChangeSet (the CLI --apply)', () => {
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(base.replace('two', 'deux'));
 		expect(existsSync(join(root, 'new'))).toBe(false);
 		expect(existsSync(join(root, 'gone.txt'))).toBe(true);
+	});
+
+	it('a file whose base was not kept is refused with the reason "unseen", not "overlap"', async () => {
+		// The user changed line 6 after a command showed the file; the team changed line 2: no
+		// overlap, but the version the team saw is gone, so nothing can be merged against.
+		const { root, changes } = setup();
+		const edited = base.replace('six', 'SIX');
+		writeFileSync(join(root, 'a.txt'), edited);
+		const unkept = { ...changes[0]!, base: edited, baseHash: unkeptHash(edited) };
+		const result = await applyChangeSet(root, 'run', [unkept]);
+		expect(result.conflicts).toEqual([
+			{
+				path: 'a.txt',
+				reason:
+					'the team saw it only through a command, its view of the file was not kept, and the file has changed since: compare and accept it by hand',
+			},
+		]);
+		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe(edited);
+		// Control: the same change with a kept base merges.
+		const kept = await applyChangeSet(root, 'run', [changes[0]!]);
+		expect(kept.merged).toEqual(['a.txt']);
 	});
 
 	it("records what it wrote: the text before (with the user's edit) and after, per file", async () => {

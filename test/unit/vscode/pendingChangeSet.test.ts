@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildReviewChangeSet } from '../../../src/core/changes/changeSet.js';
+import { allHunkIds, buildReviewChangeSet } from '../../../src/core/changes/changeSet.js';
+import { unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
 import { PendingChangeSet } from '../../../src/vscode/changes/pendingChangeSet.js';
@@ -140,5 +141,47 @@ describe('PendingChangeSet.acceptFileHunks: Accept File on the diff of a file ot
 		expect(set.acceptFileHunks('a.txt')).toBeUndefined();
 		set.select('.husky/pre-commit', ['final#0'], true);
 		expect(set.acceptFileHunks('.husky/pre-commit')).toBeUndefined();
+	});
+});
+
+describe('PendingChangeSet: a file whose base was not kept (the team saw it only through a command)', () => {
+	// The user saved line 6 after a command showed the file; the base is the later disk text, so
+	// diffing against it shows the user's line as one the team removes.
+	const edited = base.replace('six', 'SIX');
+	const unkept: FileChange = {
+		path: 'a.txt',
+		kind: 'modify',
+		baseHash: unkeptHash(edited),
+		base: edited,
+		content: team,
+	};
+	const make = (change: FileChange) =>
+		new PendingChangeSet(
+			{} as FinishedRun,
+			buildReviewChangeSet({
+				runId: 'r1',
+				winner: { agentId: 'w', label: 'agent1.final' },
+				changes: [change],
+			}),
+			[],
+		);
+
+	it('starts unticked and is marked "unseen" whatever is ticked; Accept File takes the whole change', () => {
+		const set = make(unkept);
+		expect(set.selected('a.txt').size).toBe(0);
+		expect(set.setCurrent('a.txt', edited)).toBe(true);
+		expect(set.userEdit('a.txt')).toBe('unseen');
+		set.select('a.txt', [set.file('a.txt')!.hunks[0]!.id], true);
+		expect(set.userEdit('a.txt')).toBe('unseen');
+		expect(set.view().files[0]).toMatchObject({ path: 'a.txt', userEdit: 'unseen' });
+		expect(make(unkept).acceptFileHunks('a.txt')).toEqual(allHunkIds(set.file('a.txt')!));
+	});
+
+	it('control: the same change with a kept base starts ticked and merges', () => {
+		const set = make({ ...unkept, base, baseHash: sha256(base) });
+		expect(set.selected('a.txt').size).toBeGreaterThan(0);
+		set.setCurrent('a.txt', edited);
+		expect(set.userEdit('a.txt')).toBe('merged');
+		expect(set.acceptFileHunks('a.txt')).toBeUndefined();
 	});
 });

@@ -150,7 +150,7 @@ describe('planFile: an unkept base is never merged against', () => {
 
 	it('a file that is still the text captured is a conflict, not a silent write of the team’s version', () => {
 		// With a trusted base this would apply (current === base), undoing the user's line 9.
-		expect(plan(user)).toMatchObject({ outcome: 'conflict', reason: 'overlap', conflicts: 1 });
+		expect(plan(user)).toMatchObject({ outcome: 'conflict', reason: 'unseen', conflicts: 1 });
 		const resolution = plan(user);
 		expect(resolution.outcome === 'conflict' && resolution.resolution).toMatchObject({
 			kind: 'write',

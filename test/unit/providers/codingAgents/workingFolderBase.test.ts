@@ -67,7 +67,7 @@ describe("a coding agent's folder records the base of what it shows", () => {
 		const [change] = await overlay.changes();
 		// The folder's copy is the CLI's now and the disk is the user's: what the CLI saw is gone.
 		expect(change).toMatchObject({ base: user, baseHash: unkeptHash(user) });
-		expect(acceptPlan(change!, root)).toMatchObject({ outcome: 'conflict', reason: 'overlap' });
+		expect(acceptPlan(change!, root)).toMatchObject({ outcome: 'conflict', reason: 'unseen' });
 	});
 
 	it('control: the CLI rewrote the file and the user did not touch it: it applies', async () => {
