@@ -11,8 +11,6 @@
  * remove code rather than plant it. A change set cannot set an executable bit (new files are
  * written without one, replaced files keep theirs), so no entry for it.
  */
-import { realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** Who runs or obeys the file: the editor's review names it in the user's language. */
 export type ExecutableKind =
@@ -268,33 +266,4 @@ function asRecord(value: unknown): Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: {};
-}
-
-/**
- * Where a write to `path` lands, relative to `root`, when links the workspace already holds lead
- * elsewhere inside it (the deepest existing folder's real path, then the rest); undefined when it
- * lands at `path` itself or cannot be told.
- */
-export function landingPath(root: string, path: string): string | undefined {
-	let realRoot: string;
-	try {
-		realRoot = realpathSync(root);
-	} catch {
-		return undefined;
-	}
-	const segments = path.split('/');
-	for (let depth = segments.length; depth > 0; depth--) {
-		let real: string;
-		try {
-			real = realpathSync(join(root, ...segments.slice(0, depth)));
-		} catch {
-			continue;
-		}
-		const landed = relative(realRoot, join(real, ...segments.slice(depth)))
-			.split(sep)
-			.join('/');
-		if (landed.startsWith('..') || isAbsolute(landed)) return undefined;
-		return landed === path ? undefined : landed;
-	}
-	return undefined;
 }

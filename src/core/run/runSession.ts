@@ -23,7 +23,7 @@ import { loadPriceTable, priceFor } from '../providers/pricing.js';
 import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';
-import { landingPath } from '../changes/executablePaths.js';
+import { landingPath } from '../changes/landingPath.js';
 import { trustGate } from '../trust/trustGate.js';
 import { trustListing, type WorkspaceTrust } from '../trust/workspaceTrust.js';
 import { AuditLedger } from '../permissions/auditLedger.js';

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { executableReason, flaggedChanges, landingPath } from '../../../src/core/changes/executablePaths.js';
+import { executableReason, flaggedChanges } from '../../../src/core/changes/executablePaths.js';
+import { landingPath } from '../../../src/core/changes/landingPath.js';
 
 const flaggedPaths: Record<string, RegExp> = {
 	'.vscode/tasks.json': /folder opens/,
