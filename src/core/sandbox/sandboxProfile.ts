@@ -5,7 +5,9 @@
  * arguments: which folders are writable, which are bound back read-only.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir, userInfo } from 'node:os';
+import { delimiter, dirname, isAbsolute } from 'node:path';
+import { isInside } from '../util/paths.js';
 
 export interface Isolation {
 	/** bubblewrap with user namespaces (`detectSandbox`'s probe); false: setuid bubblewrap without them. */
@@ -95,4 +97,100 @@ export function maskArgs(masks: readonly SecretMask[]): string[] {
 export interface SecretMask {
 	readonly target: string;
 	readonly folder: boolean;
+}
+
+/**
+ * Where a user's data lives outside `$HOME`: other users' and root's homes, mounted drives (WSL's
+ * `/mnt/c/Users/…` with its `.ssh` and `.aws`), served and dev-container checkouts, `/var/tmp`.
+ * The rest of the system stays visible read-only: commands and CLIs need its tools and libraries.
+ */
+const userDataRoots = ['/home', '/root', '/mnt', '/media', '/srv', '/workspaces', '/var/tmp'];
+
+/** Folders whose contents every sandboxed process needs (tools, libraries, configuration): never hidden whole. */
+const systemFolders = new Set([
+	'/',
+	'/usr',
+	'/etc',
+	'/bin',
+	'/sbin',
+	'/lib',
+	'/lib32',
+	'/lib64',
+	'/libx32',
+	'/opt',
+	'/var',
+	'/nix',
+	'/snap',
+	'/proc',
+	'/dev',
+	'/sys',
+	'/boot',
+	'/run',
+	'/tmp',
+]);
+
+/**
+ * The user's data every sandbox hides (realpaths of existing folders only: bwrap cannot mount over
+ * what is not there): the workspace and its sibling checkouts (`~/src/other/.env`), `$HOME` and
+ * the passwd home (`$HOME` may point elsewhere: CI, `sudo -E`), the user-data roots and `extra`.
+ */
+export function userDataFolders(place: {
+	readonly workspaceRoot?: string | undefined;
+	/** Default: the OS's `$HOME`. */
+	readonly home?: string | undefined;
+	readonly extra?: readonly string[];
+}): string[] {
+	const workspace = realOrUndefined(place.workspaceRoot);
+	const folders = [
+		workspace,
+		realOrUndefined(place.home ?? homedir()),
+		realOrUndefined(accountHome()),
+		...(place.extra ?? []).map(realOrUndefined),
+		workspace === undefined ? undefined : realOrUndefined(dirname(workspace)),
+		...userDataRoots.map(realOrUndefined),
+	];
+	return [
+		...new Set(folders.filter((path): path is string => path !== undefined && !systemFolders.has(path))),
+	];
+}
+
+/**
+ * The tool folders to bind back read-only over `hidden`: the `PATH` folders and the running Node's
+ * install (nvm keeps it under the home) that lie below a hidden folder, never one that holds or is
+ * inside one of `keepOut` (the workspace, the other agents' copies).
+ */
+export function toolFolders(
+	hidden: readonly string[],
+	path: string | undefined,
+	execPath: string | undefined,
+	keepOut: readonly (string | undefined)[],
+): string[] {
+	const folders = (path ?? '').split(delimiter).filter(isAbsolute).map(realOrUndefined);
+	if (execPath !== undefined) folders.push(realOrUndefined(dirname(dirname(execPath))));
+	const overlaps = (a: string, b: string | undefined) =>
+		b !== undefined && (a === b || isInside(a, b) || isInside(b, a));
+	return [...new Set(folders)].filter(
+		(folder): folder is string =>
+			folder !== undefined &&
+			hidden.some((root) => isInside(root, folder)) &&
+			!keepOut.some((out) => overlaps(folder, out)),
+	);
+}
+
+function accountHome(): string | undefined {
+	try {
+		return userInfo().homedir;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The realpath of an existing path, else undefined. */
+export function realOrUndefined(path: string | undefined): string | undefined {
+	if (path === undefined || path === '' || !existsSync(path)) return undefined;
+	try {
+		return realpathSync(path);
+	} catch {
+		return undefined;
+	}
 }

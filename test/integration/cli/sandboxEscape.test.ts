@@ -4,19 +4,20 @@
  * Codex's with nested user namespaces) and, end to end, as a `cli_path` stand-in started by
  * dist/cli.js for a `claude_code` and a `codex` agent. Each escape must fail there; the controls
  * (the same script outside, and in the CLI sandbox as it was before: PID namespace only, every
- * capability kept) show each one works where nothing stops it.
+ * capability kept) show each one works where nothing stops it. The user's data is hidden in each
+ * alike: a file in `$HOME`, in a sibling folder of the workspace, in `/var/tmp`.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSandboxArgs } from '../../../src/core/providers/codingAgents/cliSandbox.js';
 import { bubblewrapArgs } from '../../../src/core/sandbox/bubblewrap.js';
+import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
 import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { makeWorkspaceDir } from '../../fakes/team.js';
 import { runCli } from './cliProcess.js';
 
 const detection = process.platform === 'linux' ? await detectSandbox() : null;
@@ -37,15 +38,38 @@ function varTmp(prefix: string): string {
 	return dir;
 }
 
-type Escape = 'umount' | 'tmp' | 'remount' | 'vartmp' | 'unshare' | 'nested' | 'environ';
-const allEscapes: readonly Escape[] = ['umount', 'tmp', 'remount', 'vartmp', 'unshare', 'nested', 'environ'];
+type Escape =
+	'umount' | 'tmp' | 'remount' | 'vartmp' | 'unshare' | 'nested' | 'environ' | 'home' | 'sibling' | 'vardata';
+const allEscapes: readonly Escape[] = [
+	'umount',
+	'tmp',
+	'remount',
+	'vartmp',
+	'unshare',
+	'nested',
+	'environ',
+	'home',
+	'sibling',
+	'vardata',
+];
+
+/** Files of the user's the sandboxes must not read: in `$HOME`, beside the workspace, in `/var/tmp`. */
+interface UserData {
+	readonly home: string;
+	readonly sibling: string;
+	readonly vardata: string;
+}
+
+/** Everything fails in a sandbox but `unshare` (Codex's own bubblewrap needs it). */
+const allFail = (unshare: 'ok' | 'fail') =>
+	Object.fromEntries(allEscapes.map((escape) => [escape, escape === 'unshare' ? unshare : 'fail']));
 
 /**
  * The script: each escape named in its arguments (all without any) is tried in order and reported as
  * `name=ok` (it worked) or `name=fail`. `hostTmpProbe` is a folder in the host's /tmp (another
  * run's, as far as the sandbox knows); `written` a file in the host's /var/tmp.
  */
-function escapeScript(hostTmpProbe: string, written: string, report?: string): string {
+function escapeScript(hostTmpProbe: string, written: string, data: UserData, report?: string): string {
 	const lines = [
 		'#!/bin/sh',
 		'out=""',
@@ -63,6 +87,9 @@ function escapeScript(hostTmpProbe: string, written: string, report?: string): s
 		'  unshare) try unshare unshare -Ur true ;;',
 		"  nested) try nested unshare -Urm sh -c 'umount /tmp 2>/dev/null || mount -o remount,bind,rw / 2>/dev/null' ;;",
 		`  environ) try environ sh -c 'cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n" | grep -q "^${marker}="' ;;`,
+		`  home) try home cat ${data.home} ;;`,
+		`  sibling) try sibling cat ${data.sibling} ;;`,
+		`  vardata) try vardata cat ${data.vardata} ;;`,
 		'esac; done',
 		report === undefined
 			? 'printf "%b" "$out"'
@@ -106,13 +133,30 @@ describe.skipIf(detection?.sandbox?.mode !== 'bubblewrap' || !existsSync(bwrap))
 		let script: string;
 		let folder: string;
 		let home: string;
+		let data: UserData;
+		let userHome: string;
+		let projects: string;
+		let workspace: string;
 		beforeAll(() => {
+			// The user's home and projects outside every other hidden root (the checkout, unless it is
+			// under /home itself), so each read fails by its own rule: `$HOME`, the workspace's parent.
+			const user = mkdtempSync(join(process.cwd(), '.massgen-escape-user-'));
+			made.push(user);
+			userHome = join(user, 'home');
+			projects = join(user, 'projects');
+			workspace = join(projects, 'ws');
+			mkdirSync(join(userHome, '.ssh'), { recursive: true });
+			mkdirSync(join(projects, 'other'), { recursive: true });
+			mkdirSync(workspace);
+			const vardata = join(varTmp('massgen-escape-data-'), 'notes');
+			data = { home: join(userHome, '.ssh', 'id_rsa'), sibling: join(projects, 'other', '.env'), vardata };
+			for (const file of Object.values(data)) writeFileSync(file, 'secret\n');
 			probe = mkdtempSync(join(tmpdir(), 'massgen-other-run-'));
 			made.push(probe);
 			const dir = varTmp('massgen-escape-');
 			written = join(dir, 'written-on-host');
 			script = join(dir, 'escape.sh');
-			writeFileSync(script, escapeScript(probe, written));
+			writeFileSync(script, escapeScript(probe, written, data));
 			chmodSync(script, 0o755);
 			folder = join(dir, 'folder');
 			home = join(dir, 'home');
@@ -123,8 +167,15 @@ describe.skipIf(detection?.sandbox?.mode !== 'bubblewrap' || !existsSync(bwrap))
 
 		it('controls: outside a sandbox, and in the CLI sandbox as it was (PID namespace only), each escape works', async () => {
 			fresh();
-			const outside = await run([script, 'vartmp', 'unshare', 'environ']);
-			expect(outside).toEqual({ vartmp: 'ok', unshare: 'ok', environ: 'ok' });
+			const outside = await run([script, 'vartmp', 'unshare', 'environ', 'home', 'sibling', 'vardata']);
+			expect(outside).toEqual({
+				vartmp: 'ok',
+				unshare: 'ok',
+				environ: 'ok',
+				home: 'ok',
+				sibling: 'ok',
+				vardata: 'ok',
+			});
 			fresh();
 			// Root keeps every capability in a bare bubblewrap: what the issue saw.
 			const before = [
@@ -146,8 +197,10 @@ describe.skipIf(detection?.sandbox?.mode !== 'bubblewrap' || !existsSync(bwrap))
 				folder,
 				writable: [home],
 				dependencyMounts: [],
-				hidden: [],
-				install: '/usr/bin',
+				hidden: [workspace],
+				hostHome: userHome,
+				// The script's folder (in the hidden /var/tmp) comes back as the CLI's install.
+				install: dirname(script),
 				nestedUserNamespaces: nested,
 			}),
 			'--',
@@ -155,14 +208,13 @@ describe.skipIf(detection?.sandbox?.mode !== 'bubblewrap' || !existsSync(bwrap))
 		];
 		const command = () => [
 			bwrap,
-			...bubblewrapArgs({
-				scratchDir: folder,
-				cwd: folder,
-				homeDir: home,
-				readOnlyBinds: [],
-				hiddenPaths: [],
-				network: false,
-			}),
+			...bubblewrapArgs(
+				sandboxRequest(
+					// The script's folder comes back as a PATH folder under a hidden one.
+					{ workspaceRoot: workspace, hostHome: userHome, path: dirname(script) },
+					{ scratchDir: folder, cwd: folder, homeDir: home, dependencyMounts: [], network: false },
+				),
+			),
 			'--',
 			script,
 		];
@@ -175,15 +227,7 @@ describe.skipIf(detection?.sandbox?.mode !== 'bubblewrap' || !existsSync(bwrap))
 		] as const)('%s: no escape works', async (_name, argv, unshare) => {
 			fresh();
 			const result = await run(argv());
-			expect(result).toEqual({
-				umount: 'fail',
-				tmp: 'fail',
-				remount: 'fail',
-				vartmp: 'fail',
-				unshare,
-				nested: 'fail',
-				environ: 'fail',
-			});
+			expect(result).toEqual(allFail(unshare));
 			expect(existsSync(written)).toBe(false);
 		});
 
@@ -215,9 +259,15 @@ describe.skipIf(detection?.sandbox?.mode !== 'bubblewrap' || !existsSync(bwrap))
 				// Codex's install folder is the binary's grandparent (its native package layout).
 				mkdirSync(join(outside, 'pkg', 'bin'), { recursive: true });
 				const standIn = join(outside, 'pkg', 'bin', binary);
-				writeFileSync(standIn, escapeScript(probe, written, url));
+				// The user's home is the one the CLI is started with.
+				const ssh = join(outside, '.ssh');
+				mkdirSync(ssh);
+				writeFileSync(join(ssh, 'id_rsa'), 'secret\n');
+				writeFileSync(standIn, escapeScript(probe, written, { ...data, home: join(ssh, 'id_rsa') }, url));
 				chmodSync(standIn, 0o755);
-				const root = makeWorkspaceDir({ 'a.txt': 'a\n' });
+				// Beside the user's other project (`projects/other/.env`).
+				const root = mkdtempSync(join(projects, 'ws-'));
+				writeFileSync(join(root, 'a.txt'), 'a\n');
 				// The user's own config (outside the workspace): trusted as it always was.
 				const config = join(outside, 'team.yaml');
 				const yaml = ['agents:', '  - id: coder', '    backend:', `      type: ${type}`];
@@ -231,17 +281,7 @@ describe.skipIf(detection?.sandbox?.mode !== 'bubblewrap' || !existsSync(bwrap))
 				});
 				expect(result.code).not.toBe(0);
 				expect(reports.length).toBeGreaterThan(before);
-				for (const report of reports.slice(before)) {
-					expect(parse(report)).toEqual({
-						umount: 'fail',
-						tmp: 'fail',
-						remount: 'fail',
-						vartmp: 'fail',
-						unshare,
-						nested: 'fail',
-						environ: 'fail',
-					});
-				}
+				for (const report of reports.slice(before)) expect(parse(report)).toEqual(allFail(unshare));
 				expect(existsSync(written)).toBe(false);
 				expect(realpathSync(root)).toBeTruthy();
 			});

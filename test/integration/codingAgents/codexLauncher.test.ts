@@ -71,7 +71,7 @@ describe('the Codex CLI inside our bubblewrap (codexLauncher)', () => {
 		server.say({ text: 'Done.' });
 	}
 
-	it('with its own sandbox off, a patch in its folder applies and one outside fails on our read-only mount', async () => {
+	it('with its own sandbox off, a patch in its folder applies and one outside never reaches the host', async () => {
 		const bwrap = await usableBubblewrap(process.env);
 		// This machine and CI have bubblewrap (.ci/run installs it).
 		expect(bwrap).toBeDefined();
@@ -88,9 +88,10 @@ describe('the Codex CLI inside our bubblewrap (codexLauncher)', () => {
 		const target = join(outside, 'escaped.txt');
 		scriptPatches(target);
 		await patchTurn(client);
+		// `outside` is in the user's home, which the sandbox hides under an empty tmpfs: the patch
+		// lands there, if anywhere, and vanishes with the sandbox; the host's file is never written.
 		expect(existsSync(target)).toBe(false);
 		expect(server.requests).toHaveLength(3);
-		expect(server.requests[2]!.rawBody).toContain(`Failed to write file ${target}`);
 
 		// The same turn without our launcher: nothing else stops it.
 		rmSync(join(scratch, 'in.txt'));

@@ -194,6 +194,8 @@ export class ClaudeCodeModel implements ChatModel {
 			configDir,
 			dependencyMounts: folder.dependencyMounts,
 			hidden: [realFolder(overlay.workspace.root)],
+			hostHome: env['HOME'],
+			path: env['PATH'],
 		};
 		conversation.start(
 			sdk.query({

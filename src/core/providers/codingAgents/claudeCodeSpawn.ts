@@ -10,7 +10,7 @@ import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sd
 import { isStrictBubblewrap } from '../../sandbox/detectSandbox.js';
 import { killProcessTree, spawnGroup } from '../../tools/commandProcess.js';
 import type { DependencyMount } from '../../tools/scratchSpace.js';
-import { cliSandboxArgs } from './cliSandbox.js';
+import { cliSandboxArgs, realFolder } from './cliSandbox.js';
 
 export interface CliContainment {
 	/** The `bwrap` binary, or undefined to run without one (process-group kill only). */
@@ -22,6 +22,9 @@ export interface CliContainment {
 	readonly dependencyMounts: readonly DependencyMount[];
 	/** Folders it must not even read (the user's workspace: its copy is the folder). */
 	readonly hidden: readonly string[];
+	/** The user's `$HOME` and `PATH` (`CliSandbox.hostHome`, `.path`). */
+	readonly hostHome?: string | undefined;
+	readonly path?: string | undefined;
 }
 
 /** Starts the CLI as the SDK asks; `started` receives the child so the adapter can kill its group. */
@@ -62,7 +65,10 @@ function bwrapArgs(containment: CliContainment, bwrap: string, cli: string): str
 		writableIfPresent: configDir !== undefined && !configDir.startsWith(`${home}/`) ? [configDir] : [],
 		dependencyMounts: containment.dependencyMounts,
 		hidden: containment.hidden,
-		install: dirname(cli),
+		hostHome: containment.hostHome,
+		path: containment.path,
+		// Started by its path, run from where its link leads (the native installer's layout).
+		install: [dirname(cli), dirname(realFolder(cli))],
 		strict: isStrictBubblewrap(bwrap),
 	});
 }

@@ -46,7 +46,10 @@ export async function containedClient(
 	if (!existsSync(binary.path)) throw new Error(`spawn ${binary.path} ENOENT`);
 	const path = [...binary.pathDirs, ...(env['PATH'] ?? '').split(delimiter).filter(Boolean)];
 	if (path.length > 0) env['PATH'] = path.join(delimiter);
-	const launcher = await writeCodexLauncher(launcherDir, bwrap, binary.path, sandbox);
+	const launcher = await writeCodexLauncher(launcherDir, bwrap, binary.path, {
+		...sandbox,
+		path: env['PATH'],
+	});
 	return { ...client, env, codexPathOverride: launcher };
 }
 

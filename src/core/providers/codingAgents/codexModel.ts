@@ -218,6 +218,7 @@ export class CodexModel implements ChatModel {
 						writable: [this.codexHome],
 						dependencyMounts: folder.dependencyMounts,
 						hidden: [realFolder(overlay.workspace.root)],
+						hostHome: env['HOME'],
 					});
 		const session: Session = {
 			...newLedger<BridgedCall>(request, overlay),

@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSandboxArgs } from '../../../../src/core/providers/codingAgents/cliSandbox.js';
 import { isolationArgs, nestedUid } from '../../../../src/core/sandbox/sandboxProfile.js';
@@ -87,5 +89,46 @@ describe('the coding agents’ bubblewrap (cliSandbox)', () => {
 		const inTmp = cliSandboxArgs({ ...base, install: '/tmp/checkout/node_modules/.bin' });
 		expect(at(inTmp, '--ro-bind', '/tmp/checkout/node_modules/.bin')).toBeGreaterThan(0);
 		expect(at(cliSandboxArgs(base), '--ro-bind', '/opt/cli')).toBe(-1);
+	});
+
+	it('the user’s data is hidden as from commands; the CLI’s install, tools and writable folders under it come back after', () => {
+		// Real folders (only existing ones are hidden), outside the OS temp folder (tools never come from there).
+		const user = mkdtempSync('/var/tmp/massgen-cli-home-');
+		try {
+			const home = join(user, 'home');
+			const workspace = join(user, 'projects', 'ws');
+			const install = join(home, '.local', 'bin');
+			// Where the native installer's `~/.local/bin/claude` link leads.
+			const version = join(home, '.local', 'share', 'claude', 'versions', '2.1');
+			const node = join(home, '.nvm', 'versions', 'node', 'v22', 'bin');
+			const inWorkspace = join(workspace, 'bin');
+			const state = join(home, '.massgen', 'agent-home');
+			for (const dir of [install, version, node, inWorkspace, state]) mkdirSync(dir, { recursive: true });
+			const args = cliSandboxArgs({
+				...base,
+				writable: [state],
+				writableIfPresent: [join(home, '.claude')],
+				hidden: [workspace],
+				hostHome: home,
+				path: [node, inWorkspace, '/usr/bin'].join(':'),
+				install: [install, version],
+			});
+			const masks = [home, join(user, 'projects'), workspace, '/var/tmp'].map((path) =>
+				at(args, '--tmpfs', path),
+			);
+			expect(masks.every((index) => index > 0)).toBe(true);
+			const last = Math.max(...masks);
+			expect(at(args, '--ro-bind', install)).toBeGreaterThan(last);
+			expect(at(args, '--ro-bind', version)).toBeGreaterThan(last);
+			expect(at(args, '--ro-bind', node)).toBeGreaterThan(last);
+			expect(at(args, '--bind', state)).toBeGreaterThan(last);
+			expect(at(args, '--bind-try', join(home, '.claude'))).toBeGreaterThan(last);
+			// Never back: the workspace's own folders, system folders (visible anyway), the home whole.
+			expect(at(args, '--ro-bind', inWorkspace)).toBe(-1);
+			expect(at(args, '--ro-bind', '/usr/bin')).toBe(-1);
+			expect(at(args, '--ro-bind', home)).toBe(-1);
+		} finally {
+			rmSync(user, { recursive: true, force: true });
+		}
 	});
 });
