@@ -80,8 +80,9 @@ describe('activation is lazy: build:ext makes a small extension bundle and a sep
 				String(pattern),
 			).toBe(true);
 		}
-		// The engine is most of the code: activation reads a fraction of it.
-		expect(statSync(join(outdir, 'extension.js')).size * 4).toBeLessThan(
+		// The engine is most of the code: activation reads a fraction of it. (The glue shares re2js
+		// with the engine: secret-path globs must match in linear time in the editor too.)
+		expect(statSync(join(outdir, 'extension.js')).size * 3).toBeLessThan(
 			statSync(join(outdir, 'engine.js')).size,
 		);
 	});

@@ -83,7 +83,8 @@ describe('the coding agents SDKs: their own files in dist/, loaded at run time',
 			expect(bundle).not.toContain('CLAUDE_CODE_ENTRYPOINT');
 			expect(bundle).not.toContain('Unable to locate Codex CLI binaries');
 		}
-		for (const name of ['@anthropic-ai/claude-agent-sdk', '@openai/codex-sdk', '.mjs']) {
+		const sdkFiles = ['claude-agent-sdk.mjs', 'codex-sdk.mjs'];
+		for (const name of ['@anthropic-ai/claude-agent-sdk', '@openai/codex-sdk', ...sdkFiles]) {
 			expect(extension).not.toContain(name);
 		}
 		expect(
