@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { realpathOrNull } from '../core/util/paths.js';
 import { defaultStorePath } from './permissionStore.js';
 
 export interface TrustedFolder {
@@ -26,7 +27,7 @@ export class FileTrustStore {
 
 	/** The entry for this folder (by its real path now), if any. */
 	get(folder: string): TrustedFolder | undefined {
-		const key = realOrNull(folder);
+		const key = realpathOrNull(folder);
 		return key === null ? undefined : this.read()[key];
 	}
 
@@ -38,7 +39,7 @@ export class FileTrustStore {
 
 	/** True when there was an entry to remove. */
 	remove(folder: string): boolean {
-		const key = realOrNull(folder) ?? folder;
+		const key = realpathOrNull(folder) ?? folder;
 		let found = false;
 		this.update((all) => {
 			found = Object.hasOwn(all, key);
@@ -79,13 +80,5 @@ export class FileTrustStore {
 		} catch {
 			return {};
 		}
-	}
-}
-
-function realOrNull(path: string): string | null {
-	try {
-		return realpathSync(path);
-	} catch {
-		return null;
 	}
 }

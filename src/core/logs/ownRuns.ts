@@ -17,8 +17,8 @@
  */
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, realpath } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { userStateDir } from '../util/stateDir.js';
 import { isSafeRunId } from './runId.js';
 
 /** The record's size cap when read: a line per run, so millions of runs (the file is the user's own). */
@@ -26,11 +26,7 @@ const maxRecordBytes = 16 * 1024 * 1024;
 
 /** The folder of the records: the user's state folder, never the workspace. */
 export function ownRunsDir(env: NodeJS.ProcessEnv): string {
-	const base =
-		env['XDG_STATE_HOME'] ||
-		(process.platform === 'win32' ? env['LOCALAPPDATA'] : undefined) ||
-		join(env['HOME'] || homedir(), '.local', 'state');
-	return join(base, 'massgen', 'runs');
+	return join(userStateDir(env), 'runs');
 }
 
 /** The record file of one workspace (keyed by its realpath, so `./ws` and a link to it share one). */

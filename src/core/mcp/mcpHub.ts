@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ToolDefinition } from '../providers/model.js';
 import type { ToolHints } from '../permissions/riskClassifier.js';
 import type { ToolOutcome } from '../tools/types.js';
-import { startRefusal, type McpServerSpec } from './mcpServerSpec.js';
+import { isWorkspaceServer, startRefusal, type McpServerSpec } from './mcpServerSpec.js';
 import { McpSession, type McpToolInfo } from './mcpSession.js';
 import { stableJson } from '../util/stableJson.js';
 
@@ -146,7 +146,7 @@ export class McpHub {
 			},
 			server: session.spec.name,
 			tool: info.name,
-			target: `${fromWorkspace(session.spec) ? 'workspace:' : ''}${session.spec.name}/${info.name}`,
+			target: `${isWorkspaceServer(session.spec) ? 'workspace:' : ''}${session.spec.name}/${info.name}`,
 			...(info.hints ? { hints: hintsFrom(session.spec, info.hints) } : {}),
 			unavailable: () => session.unavailable(),
 			call: (args, signal) => session.call(info.name, args, signal, timeoutMs, name),
@@ -161,13 +161,7 @@ export class McpHub {
  * tool read-only, so only what raises the risk (`destructiveHint`) is kept from it.
  */
 function hintsFrom(spec: McpServerSpec, hints: ToolHints): ToolHints {
-	return fromWorkspace(spec) ? (hints.destructiveHint === true ? { destructiveHint: true } : {}) : hints;
-}
-
-function fromWorkspace(spec: McpServerSpec): boolean {
-	return (
-		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace)
-	);
+	return isWorkspaceServer(spec) ? (hints.destructiveHint === true ? { destructiveHint: true } : {}) : hints;
 }
 
 /** `mcp__<server>__<tool>`, sanitised to the provider alphabet and length. */

@@ -40,16 +40,20 @@ export function normaliseTransport(type: string | undefined, hasUrl: boolean): M
 	return undefined;
 }
 
+/** Whether a server was defined by the workspace (its team config or MCP files), not the user. */
+export function isWorkspaceServer(spec: Pick<McpServerSpec, 'origin'>): boolean {
+	return (
+		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace)
+	);
+}
+
 /**
  * Whether a server may start in this workspace under VS Code Workspace Trust (`trusted`): an
  * untrusted workspace's own servers start no process and get none of the host's environment
  * (folder trust, `core/trust`, refuses the same servers earlier and also in a trusted one).
  */
 export function startRefusal(spec: McpServerSpec, trusted: boolean): string | null {
-	if (trusted) return null;
-	const fromWorkspace =
-		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace);
-	if (!fromWorkspace) return null;
+	if (trusted || !isWorkspaceServer(spec)) return null;
 	const where = spec.origin.kind === 'workspace-file' ? spec.origin.file : 'the workspace team config';
 	if (spec.type === 'stdio') {
 		return `MCP server '${spec.name}' (from ${where}) was not started: the workspace is not trusted, and stdio servers start processes`;

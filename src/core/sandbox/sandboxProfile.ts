@@ -7,7 +7,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { delimiter, dirname, isAbsolute } from 'node:path';
-import { isInside } from '../util/paths.js';
+import { isInside, realpathOrNull } from '../util/paths.js';
 
 export interface Isolation {
 	/** bubblewrap with user namespaces (`detectSandbox`'s probe); false: setuid bubblewrap without them. */
@@ -187,10 +187,5 @@ function accountHome(): string | undefined {
 
 /** The realpath of an existing path, else undefined. */
 export function realOrUndefined(path: string | undefined): string | undefined {
-	if (path === undefined || path === '' || !existsSync(path)) return undefined;
-	try {
-		return realpathSync(path);
-	} catch {
-		return undefined;
-	}
+	return path ? (realpathOrNull(path) ?? undefined) : undefined;
 }

@@ -6,8 +6,8 @@
  * run is left out before any key is resolved for it, and the config's `permissions.allow` rules
  * do not count (its `ask` and `deny` rules still do: they only tighten).
  */
-import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
-import { isWorkspaceServer, serverTrustNeed, type TrustItem } from './trustItems.js';
+import { isWorkspaceServer, type McpServerSpec } from '../mcp/mcpServerSpec.js';
+import { serverTrustNeed, type TrustItem } from './trustItems.js';
 import { visibleText } from './visibleText.js';
 import { isTrusted, type TrustListing, type WorkspaceTrust } from './workspaceTrust.js';
 

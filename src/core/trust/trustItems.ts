@@ -8,7 +8,7 @@
  * pass the answer to `runSession` as a `WorkspaceTrust`, which enforces it (`trustGate.ts`).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { resolveApiKey, type ApiKeySources } from '../config/apiKeys.js';
 import { baseUrlVariables } from '../config/baseUrlVariables.js';
@@ -17,7 +17,7 @@ import { isRecord } from '../config/isRecord.js';
 import { isWorkspaceFile } from '../config/workspaceFile.js';
 import { hostVariables, type McpServerSpec } from '../mcp/mcpServerSpec.js';
 import { presetFor } from '../providers/presets.js';
-import { isInside } from '../util/paths.js';
+import { isInside, realpathOrNull } from '../util/paths.js';
 
 /**
  * One part of the workspace's inputs that needs the user's trust.
@@ -58,13 +58,6 @@ export interface TrustItem {
 
 /** Where a key or endpoint was found, for the listing (the hash ignores it). */
 export type KeySource = 'environment' | '.env' | 'secret storage' | 'login';
-
-/** Whether a server was defined by the workspace (its team config or MCP files). */
-export function isWorkspaceServer(spec: McpServerSpec): boolean {
-	return (
-		spec.origin.kind === 'workspace-file' || (spec.origin.kind === 'config' && spec.origin.fromWorkspace)
-	);
-}
 
 /**
  * What a server needs trust for, whatever file defined it (the caller asks only for workspace
@@ -399,11 +392,11 @@ const maxScriptBytes = 16 * 1024 * 1024;
  * covers that script's content, so a `git pull` that changes it is asked about again.
  */
 function workspaceScripts(words: readonly string[], base: string, root: string): Record<string, string> {
-	const realRoot = realOrNull(root);
+	const realRoot = realpathOrNull(root);
 	const found: Record<string, string> = {};
 	for (const word of words.flatMap((w) => [w, ...(w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])])) {
 		if (word === '' || word.startsWith('-')) continue;
-		const real = realOrNull(resolve(base, word));
+		const real = realpathOrNull(resolve(base, word));
 		if (real === null || realRoot === null || !isInside(realRoot, real)) continue;
 		try {
 			const stat = statSync(real);
@@ -422,14 +415,6 @@ function workspaceScripts(words: readonly string[], base: string, root: string):
 function scriptsNote(scripts: Readonly<Record<string, string>>): string {
 	const names = Object.entries(scripts).map(([path, hash]) => `${path} ${hash.slice(0, 12)}`);
 	return names.length === 0 ? '' : `; with ${names.join(', ')} as they are now`;
-}
-
-function realOrNull(path: string): string | null {
-	try {
-		return realpathSync(path);
-	} catch {
-		return null;
-	}
 }
 
 /** A word as a POSIX shell would need it quoted, so the listing shows where arguments split. */

@@ -8,10 +8,11 @@
  * entries (`.`, `bin`, the empty entry: the current folder) are left out. Commands inside the
  * sandbox are unaffected: they see the scratch copy, not these folders.
  */
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute } from 'node:path';
-import { isRootOrInside } from './paths.js';
+import { isRootOrInside, realpathOrNull } from './paths.js';
+
+const realOrSelf = (path: string): string => realpathOrNull(path) ?? path;
 import { repositoryOf } from './repositoryRoot.js';
 
 /** `path` without the entries a workspace at `workspaceRoot` (or its repository) controls. */
@@ -48,12 +49,4 @@ export function hostEnvironment<Env extends Readonly<Record<string, string | und
 		if (out[name] !== undefined) out[name] = hostPath(out[name], workspaceRoot);
 	}
 	return out as Env;
-}
-
-function realOrSelf(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
 }

@@ -4,8 +4,18 @@
  * callers that must see through links pass `realpath`s. For normalised workspace-relative paths
  * (the overlays' keys) use `workspace/pathPolicy`'s `isSameOrInside` instead.
  */
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { readRegularText } from './regularFile.js';
+
+/** The real path (links resolved) of an existing path, or null. Synchronous: for a few calls per run. */
+export function realpathOrNull(path: string): string | null {
+	try {
+		return realpathSync(path);
+	} catch {
+		return null;
+	}
+}
 
 /** True when `path` lies strictly below `root`: the root itself is not inside itself. */
 export function isInside(root: string, path: string): boolean {

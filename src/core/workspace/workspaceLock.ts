@@ -19,8 +19,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, readFileSync } from 'node:fs';
 import { link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
-import { homedir, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { userStateDir } from '../util/stateDir.js';
 
 /** Who holds a lock, as written in the lock file. */
 export interface LockOwner {
@@ -89,11 +90,7 @@ export interface HeldLock {
 
 /** Where locks live: the user's state folder, never the workspace. */
 export function defaultLockDir(env: NodeJS.ProcessEnv): string {
-	const base =
-		env['XDG_STATE_HOME'] ||
-		(process.platform === 'win32' ? env['LOCALAPPDATA'] : undefined) ||
-		join(env['HOME'] || homedir(), '.local', 'state');
-	return join(base, 'massgen', 'locks');
+	return join(userStateDir(env), 'locks');
 }
 
 /** Runs `body` holding the workspace's lock; released however `body` ends. */

@@ -9,7 +9,6 @@
  * misses. The writable places are the agent's folder and the few the CLI keeps its state in. The
  * network is shared: the CLI must reach its API (a loopback one in the tests).
  */
-import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import {
 	alwaysHidden,
@@ -21,7 +20,7 @@ import {
 	userDataFolders,
 } from '../../sandbox/sandboxProfile.js';
 import type { DependencyMount } from '../../tools/scratchSpace.js';
-import { isRootOrInside } from '../../util/paths.js';
+import { isRootOrInside, realpathOrNull } from '../../util/paths.js';
 
 export interface CliSandbox {
 	/** The agent's private folder: writable, and the CLI's working directory. */
@@ -85,9 +84,5 @@ export function cliSandboxArgs(sandbox: CliSandbox): string[] {
 
 /** A folder as bwrap sees paths (links resolved); as given when it cannot be resolved. */
 export function realFolder(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return path;
-	}
+	return realpathOrNull(path) ?? path;
 }
