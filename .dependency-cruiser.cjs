@@ -17,7 +17,7 @@ module.exports = {
 			comment:
 				'The run events and their words are the leaf every layer imports; they import nothing of ours.',
 			severity: 'error',
-			from: { path: '^src/core/events/runEvents[.]ts$' },
+			from: { path: '^src/contract/' },
 			to: { path: '^(src|webview)/' },
 		},
 		{
@@ -34,7 +34,7 @@ module.exports = {
 			comment: 'The panel bundle sees the host only through src/protocol (and its own npm packages).',
 			severity: 'error',
 			from: { path: '^webview/' },
-			to: { pathNot: '^(webview|src/protocol)/|(^|/)node_modules/' },
+			to: { pathNot: '^(webview|src/(protocol|contract))/|(^|/)node_modules/' },
 		},
 		{
 			name: 'cli-not-editor',

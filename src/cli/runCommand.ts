@@ -4,7 +4,7 @@ import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
 import { readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue } from '../core/config/configIssue.js';
 import { AttachmentError, type AttachmentRequest } from '../core/context/attachment.js';
-import type { RunStatus } from '../core/events/runEvents.js';
+import type { RunStatus } from '../contract/runEvents.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { EstimateDeclinedError } from '../core/run/runBudgetOf.js';

@@ -2,7 +2,7 @@
  * The run budget in `massgen show`: spent / cap for each cap with where it was set (as the panel
  * header shows spent / cap), and why the budget ended the run. Nothing without a cap.
  */
-import type { BudgetRecord } from '../core/events/runEvents.js';
+import type { BudgetRecord } from '../contract/runEvents.js';
 import { formatCost } from '../core/sessions/reportFormat.js';
 
 const tokens = (count: number) => count.toLocaleString('en-US');

@@ -1,7 +1,7 @@
 /**
  * Small pure helpers behind `reduceRun` for one agent lane.
  */
-import type { RunAgentInfo, RunEventOf } from '../core/events/runEvents.js';
+import type { RunAgentInfo, RunEventOf } from '../contract/runEvents.js';
 import {
 	MAX_STREAM_CHARS,
 	MAX_TOOL_CALLS,

@@ -4,7 +4,7 @@
  * runner-up hunks that could replace or extend the winner's. Plain JSON only.
  */
 import type { ExecutableKind } from '../core/changes/executablePaths.js';
-import type { ChangeKind } from '../core/events/runEvents.js';
+import type { ChangeKind } from '../contract/runEvents.js';
 
 /** A file's kind of change: part of the protocol, so the webview imports it from here. */
 export type { ChangeKind, ExecutableKind };

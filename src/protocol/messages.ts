@@ -3,7 +3,7 @@
  * live events. Types only, so the webview bundle pulls in no runtime code from here; the host
  * validates inbound messages with `parseWebviewMessage`.
  */
-import type { RunEvent } from '../core/events/runEvents.js';
+import type { RunEvent } from '../contract/runEvents.js';
 import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
 import type { AttachmentChip } from './attachmentChip.js';
 import type { ChangeSetView } from './changeSetView.js';

@@ -1,7 +1,7 @@
 /**
  * The pure fold from RunEvents to RunState, shared by the webview, the extension host and the CLI.
  */
-import type { Phase, RunEvent, RunEventOf } from '../core/events/runEvents.js';
+import type { Phase, RunEvent, RunEventOf } from '../contract/runEvents.js';
 import {
 	appendBounded,
 	emptyLane,

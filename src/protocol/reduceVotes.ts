@@ -1,7 +1,7 @@
 /**
  * Vote bookkeeping for `reduceRun`: current valid votes, history and the live tally.
  */
-import type { RunEventOf } from '../core/events/runEvents.js';
+import type { RunEventOf } from '../contract/runEvents.js';
 import { getOwn, nextLaneState, setOwn, tallyVotes, withLane } from './agentLane.js';
 import type { AgentLane, RunState, VoteView } from './runState.js';
 

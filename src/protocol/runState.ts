@@ -3,13 +3,7 @@
  * folded from RunEvents by `reduceRun`. Plain JSON only (no undefined, Map or Date) so it can be
  * posted to the webview, persisted with `setState` and compared in tests.
  */
-import type {
-	AttachmentRecord,
-	ChangeKind,
-	Phase,
-	RunStatus,
-	SandboxMode,
-} from '../core/events/runEvents.js';
+import type { AttachmentRecord, ChangeKind, Phase, RunStatus, SandboxMode } from '../contract/runEvents.js';
 
 /** The webview sees the core's vocabulary only through `src/protocol`. */
 export type { AttachmentRecord };

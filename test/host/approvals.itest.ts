@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import type { RunEvent } from '../../src/core/events/runEvents';
+import type { RunEvent } from '../../src/contract/runEvents';
 import type { MassGenApprovalsApi } from '../../src/vscode/approvals/registerApprovals';
 import { commandIds } from '../../src/vscode/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
-import type { RunEvent } from '../../src/core/events/runEvents';
+import type { RunEvent } from '../../src/contract/runEvents';
 import type { HostMessage } from '../../src/protocol/messages';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { budgetOptions } from '../../src/vscode/run/budgetSettings';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { detectSandbox } from '../../src/core/sandbox/detectSandbox';
+import { detectSandbox } from '../../src/core/exec/sandbox/detectSandbox';
 import { ripgrepInEditor } from '../../src/core/util/ripgrepBinary';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { runTeam } from './hostWaits';

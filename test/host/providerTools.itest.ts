@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
-import type { RunEvent } from '../../src/core/events/runEvents';
+import type { RunEvent } from '../../src/contract/runEvents';
 import { answerLinkQuestions } from '../../src/vscode/panel/openAnswerLink';
 import { providerToolsQuestions } from '../../src/vscode/run/providerToolsSetting';
 import type { RunController } from '../../src/vscode/run/runController';

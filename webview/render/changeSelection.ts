@@ -5,7 +5,7 @@
  * the user sees. Pure logic, no DOM.
  */
 import type { ChangeFileView, ChangeSetView } from '../../src/protocol/changeSetView.js';
-import { isDefaultSelection, toggleHunk } from '../../src/protocol/hunkRules.js';
+import { isDefaultSelection, toggleHunk } from '../../src/contract/hunkRules.js';
 import type { HunkSelection, WebviewMessage } from '../../src/protocol/messages.js';
 
 /** A toggle sent to the host and not yet reflected in its change set. */

@@ -3,7 +3,7 @@
  * line), and spent / cap while the run goes (the live table's header). Spent is the lanes' sums,
  * as the usage events report them.
  */
-import type { BudgetRecord } from '../../core/events/runEvents.js';
+import type { BudgetRecord } from '../../contract/runEvents.js';
 import type { RunState } from '../../protocol/runState.js';
 import { formatCost, formatTokens } from './terminalText.js';
 

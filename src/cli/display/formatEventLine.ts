@@ -2,7 +2,7 @@
  * One human line per meaningful event (plain progress, and the log above the live table).
  * Streaming deltas, tool calls and usage are too frequent to print and return null.
  */
-import type { RunEvent } from '../../core/events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunState } from '../../protocol/runState.js';
 import { formatDuration } from './terminalText.js';
 import { budgetCapsText } from './budgetLine.js';

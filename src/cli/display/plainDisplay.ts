@@ -1,7 +1,7 @@
 /**
  * Progress for pipes, CI logs and dumb terminals: one plain line per meaningful event, no ANSI.
  */
-import type { RunEvent } from '../../core/events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import { reduceRun } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
 import { formatEventLine } from './formatEventLine.js';

@@ -1,7 +1,7 @@
 /**
  * What the CLI feeds its live progress display (stderr, architecture §8).
  */
-import type { RunEvent } from '../../core/events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 
 /** The part of a `NodeJS.WriteStream` the displays use (a fake in tests). */
 export interface DisplayStream {

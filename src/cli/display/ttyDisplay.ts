@@ -3,7 +3,7 @@
  * scrolling above it. Redraws are throttled (streaming deltas arrive hundreds of times a second)
  * and each one is a single write, so the table never flickers half-drawn.
  */
-import type { RunEvent } from '../../core/events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import { reduceRun } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
 import { formatEventLine } from './formatEventLine.js';

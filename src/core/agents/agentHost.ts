@@ -1,6 +1,6 @@
 import type { Attachment } from '../context/attachment.js';
 import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
-import type { RunEventBody, RunEventOf, Usage } from '../events/runEvents.js';
+import type { RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.js';
 import type { OrchestratorSettings, Turn } from '../orchestrator/types.js';
 import type { ProviderError } from '../providers/providerError.js';
 import type { Toolbox } from '../tools/types.js';

@@ -1,4 +1,4 @@
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import { generate, type Generation } from '../providers/generate.js';
 import type { ChatModel, ChatRequest, ProviderToolUse } from '../providers/model.js';
 

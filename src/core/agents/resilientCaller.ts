@@ -1,4 +1,4 @@
-import type { Phase, Usage } from '../events/runEvents.js';
+import type { Phase, Usage } from '../../contract/runEvents.js';
 import type { AgentSpec } from '../orchestrator/types.js';
 import type { ChatRequest, ProviderToolUse } from '../providers/model.js';
 import { providerToolEvent } from '../providers/providerToolEvent.js';

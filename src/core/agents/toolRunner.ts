@@ -1,4 +1,4 @@
-import type { Phase, RunEventBody } from '../events/runEvents.js';
+import type { Phase, RunEventBody } from '../../contract/runEvents.js';
 import type { ChatMessage, ToolCall } from '../providers/model.js';
 import type { Toolbox, ToolOutcome } from '../tools/types.js';
 

@@ -7,7 +7,7 @@
  * listeners (the panel, the CLI prompt) what is pending, and takes their answer via `resolve`.
  */
 import { randomBytes } from 'node:crypto';
-import type { RunEventBody } from '../events/runEvents.js';
+import type { RunEventBody } from '../../contract/runEvents.js';
 import type { Risk } from '../permissions/riskClassifier.js';
 
 /** The user's answer, spelled as the panel's approval message spells it. */

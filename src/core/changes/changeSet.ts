@@ -1,6 +1,6 @@
-import type { ChangeKind } from '../events/runEvents.js';
+import type { ChangeKind } from '../../contract/runEvents.js';
 import type { FileChange } from '../workspace/types.js';
-import { toggleHunk as toggleSelection } from '../../protocol/hunkRules.js';
+import { toggleHunk as toggleSelection } from '../../contract/hunkRules.js';
 import { applyHunks, type Hunk, hunksOverlap, sameHunk, splitHunks } from './hunks.js';
 
 /** One answer's change set (an agent's latest answer overlay against the same base). */

@@ -1,7 +1,7 @@
-import { hunksOverlap } from '../../protocol/hunkRules.js';
+import { hunksOverlap } from '../../contract/hunkRules.js';
 import { boundedDiffLines } from './boundedDiff.js';
 
-export { hunksOverlap } from '../../protocol/hunkRules.js';
+export { hunksOverlap } from '../../contract/hunkRules.js';
 
 /**
  * One block of consecutive changed lines between a base text and a new text, as `diffLines`

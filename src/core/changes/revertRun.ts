@@ -7,7 +7,7 @@
  * When every accepted file is reverted already, a revert re-applies them (undoes the revert).
  */
 import { join } from 'node:path';
-import type { ChangeKind } from '../events/runEvents.js';
+import type { ChangeKind } from '../../contract/runEvents.js';
 import { assertOwnRun } from '../logs/ownRuns.js';
 import { readOrNull } from '../util/paths.js';
 import { type ApplyConflict, type ApplyOptions, applyChanges } from '../workspace/applyChanges.js';

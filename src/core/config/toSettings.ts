@@ -6,7 +6,7 @@ import type { BackendSettings } from '../providers/backendSettings.js';
 import { supportedProviderTools } from '../providers/providerToolSupport.js';
 import type { AgentToolSettings } from '../tools/guardedRunTools.js';
 import type { PermissionSettings, SandboxKey } from '../tools/permissionSettings.js';
-import type { RunAgentInfo } from '../events/runEvents.js';
+import type { RunAgentInfo } from '../../contract/runEvents.js';
 import { describeRole, shortRole, type ToolRole } from '../tools/toolRole.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
 

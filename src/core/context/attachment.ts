@@ -4,7 +4,7 @@
  * every agent identically in the first user message (`contextSection`).
  */
 import { createHash } from 'node:crypto';
-import type { AttachmentRecord } from '../events/runEvents.js';
+import type { AttachmentRecord } from '../../contract/runEvents.js';
 
 /** 1-based, inclusive. */
 export interface LineRange {

@@ -7,7 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { RunStatus } from '../events/runEvents.js';
+import type { RunStatus } from '../../contract/runEvents.js';
 import type { PastRunSummary } from './pastRunSummary.js';
 import { readOwnRuns } from './ownRuns.js';
 import { parseEventLine } from './readRunEvents.js';

@@ -3,7 +3,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent } from '../events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 
 /**
  * Parses every complete event line. A run killed mid-write leaves a truncated last line, and an

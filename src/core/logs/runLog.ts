@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent } from '../events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { Redactor } from '../secrets/redactor.js';
 import { recordOwnRun } from './ownRuns.js';

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { spawnGroup, terminateGroup, waitForExit } from '../tools/commandProcess.js';
+import { spawnGroup, terminateGroup, waitForExit } from '../exec/commandProcess.js';
 import { maxMcpMessageBytes, messageTooLarge } from './mcpLimits.js';
 
 export interface StdioServerParams {

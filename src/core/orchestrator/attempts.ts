@@ -4,7 +4,7 @@
  * evaluator's reasons. Nothing of an attempt it discards was ever written.
  */
 import { restartFeedbackBlock } from '../agents/evaluationPrompts.js';
-import type { RunEventBody } from '../events/runEvents.js';
+import type { RunEventBody } from '../../contract/runEvents.js';
 import { evaluateAttempt } from './evaluateAttempt.js';
 import { cancelRun, endPresented, presentRun, type CoordinationEnd, type FinishingRun } from './finishRun.js';
 import type { OrchestratorSettings, RestartRecord, RunResult } from './types.js';

@@ -1,7 +1,7 @@
 import type { AgentHost } from '../agents/agentHost.js';
 import { attachmentRecord } from '../context/attachment.js';
 import { runPresentation } from '../agents/presentation.js';
-import type { RunStatus } from '../events/runEvents.js';
+import type { RunStatus } from '../../contract/runEvents.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { stopReasons } from './agentRuntime.js';

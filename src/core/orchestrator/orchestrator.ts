@@ -12,7 +12,7 @@ import { sleep } from '../util/sleep.js';
 import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.js';
 import { backoffDelay } from './backoff.js';
 import { Board, type AnswerRecord } from './board.js';
-import type { RunEvent, RunEventBody, RunEventOf, Usage } from '../events/runEvents.js';
+import type { RunEvent, RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.js';
 import { runAttempts } from './attempts.js';
 import { emptyResult, type CoordinationEnd, type FinishingRun } from './finishRun.js';
 import {

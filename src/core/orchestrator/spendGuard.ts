@@ -1,4 +1,4 @@
-import type { BudgetRecord, RunEventBody, Usage } from '../events/runEvents.js';
+import type { BudgetRecord, RunEventBody, Usage } from '../../contract/runEvents.js';
 
 export type BudgetCaps = Pick<BudgetRecord, 'maxCostUsd' | 'maxTokens'>;
 type Reached = Extract<RunEventBody, { type: 'budget-reached' }>;

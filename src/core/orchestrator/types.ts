@@ -11,7 +11,7 @@ import type {
 	RunStatus,
 	SessionRecord,
 	Usage,
-} from '../events/runEvents.js';
+} from '../../contract/runEvents.js';
 
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 

@@ -1,4 +1,4 @@
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import { costOf } from '../providers/pricing.js';
 import type { AgentUsage, ModelPrice } from './types.js';
 

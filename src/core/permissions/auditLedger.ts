@@ -6,7 +6,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Phase } from '../events/runEvents.js';
+import type { Phase } from '../../contract/runEvents.js';
 import type { RiskLevel } from './riskClassifier.js';
 import type { RuleInput } from './rules.js';
 

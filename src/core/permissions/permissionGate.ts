@@ -6,7 +6,7 @@
  * was refused.
  */
 import type { ApprovalBroker, ApprovalOutcome } from '../approvals/approvalBroker.js';
-import type { Phase, RunEventBody } from '../events/runEvents.js';
+import type { Phase, RunEventBody } from '../../contract/runEvents.js';
 import type { AuditEntry, AuditLedger } from './auditLedger.js';
 import type {
 	PermissionEngine,

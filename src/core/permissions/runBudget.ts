@@ -4,7 +4,7 @@
  * The run-wide cost and token caps (`lowerCap`, `budgetCaps`) are enforced by the orchestrator's
  * `SpendGuard`, which ends the whole run first; this class then keeps the tool-call cap.
  */
-import type { BudgetCap, BudgetRecord } from '../events/runEvents.js';
+import type { BudgetCap, BudgetRecord } from '../../contract/runEvents.js';
 
 export interface BudgetLimits {
 	/** null = no cap. */

@@ -4,7 +4,7 @@ import type { BackendSettings } from './backendSettings.js';
 import { invalidResponse, type ErrorContext } from './errors.js';
 import type { ClientFactory } from './lazyClient.js';
 import { SdkModel } from './sdkModel.js';
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import type { ChatRequest, FinishReason, ModelEvent } from './model.js';
 import { presetFor } from './presets.js';
 import { ProviderError } from './providerError.js';

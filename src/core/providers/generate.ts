@@ -1,4 +1,4 @@
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import type { ChatModel, ChatRequest, FinishReason, ModelEvent, ToolCall } from './model.js';
 import { ProviderError } from './providerError.js';
 

@@ -2,7 +2,7 @@
  * The one interface every provider adapter implements (house-style §3.3).
  * Adapters translate; they never retry, never read the environment and never build prompts.
  */
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import type { Overlay } from '../workspace/types.js';
 
 /** A JSON Schema object, as sent to the provider for a tool's parameters. */

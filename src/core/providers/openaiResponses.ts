@@ -10,7 +10,7 @@ import type { BackendSettings } from './backendSettings.js';
 import { fromStreamError, invalidResponse, type ErrorContext } from './errors.js';
 import type { ClientFactory } from './lazyClient.js';
 import { SdkModel } from './sdkModel.js';
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import type { ChatRequest, FinishReason, ModelEvent, ProviderToolUse } from './model.js';
 import { CitationList } from './citations.js';
 import { createOpenAIClient } from './openaiClient.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import { presetFor } from './presets.js';
 
 /** USD per million tokens (the shape of the orchestrator's `ModelPrice`). */

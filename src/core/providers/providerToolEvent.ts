@@ -1,4 +1,4 @@
-import type { Phase, RunEventBody } from '../events/runEvents.js';
+import type { Phase, RunEventBody } from '../../contract/runEvents.js';
 import type { ProviderToolUse } from './model.js';
 
 /** A provider-native tool use → its run event (the lane shows it like a tool call). */

@@ -1,4 +1,4 @@
-import type { Usage } from '../events/runEvents.js';
+import type { Usage } from '../../contract/runEvents.js';
 import type { ChatModel, ChatRequest, ModelEvent } from './model.js';
 import { ProviderError, type ProviderErrorKind } from './providerError.js';
 

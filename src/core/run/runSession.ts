@@ -16,7 +16,7 @@ import { newRunId } from '../logs/runId.js';
 import { RunLogWriter } from '../logs/runLog.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
-import type { RunEvent, SessionRecord } from '../events/runEvents.js';
+import type { RunEvent, SessionRecord } from '../../contract/runEvents.js';
 import { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { RunResult, Turn } from '../orchestrator/types.js';
 import { loadPriceTable, priceFor } from '../providers/pricing.js';

@@ -7,7 +7,7 @@
  * Released tails become events of their own, so the output is numbered afresh (`seq` stays
  * monotonic for the reducer; `t` is kept).
  */
-import type { RunEvent, RunEventOf } from '../events/runEvents.js';
+import type { RunEvent, RunEventOf } from '../../contract/runEvents.js';
 import type { Redactor } from './redactor.js';
 
 type Delta = RunEventOf<'text-delta'> | RunEventOf<'reasoning-delta'>;

@@ -2,7 +2,7 @@
  * The history a follow-up on a run carries: the chain of turns ending at that run, following
  * `parentRunId` back across forks, read from the run directories and cut to the budget.
  */
-import type { RunStatus } from '../events/runEvents.js';
+import type { RunStatus } from '../../contract/runEvents.js';
 import type { Turn, TurnChanges } from '../orchestrator/types.js';
 import type { ChangeOutcome } from '../changes/acceptRecord.js';
 import { foreignRunMessage, readOwnRuns } from '../logs/ownRuns.js';

@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunStatus, SessionRecord } from '../events/runEvents.js';
+import type { RunStatus, SessionRecord } from '../../contract/runEvents.js';
 import { recordedStart, runIdDate } from '../logs/runId.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { readRegularFile } from '../util/regularFile.js';

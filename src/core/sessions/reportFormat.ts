@@ -2,7 +2,7 @@
  * Words and numbers shared by the run reports (`massgen show`, `massgen runs`, Export Run).
  */
 import type { ChangeOutcome } from '../changes/acceptRecord.js';
-import type { AttachmentRecord } from '../events/runEvents.js';
+import type { AttachmentRecord } from '../../contract/runEvents.js';
 
 export function formatCost(costUsd: number | null): string {
 	return costUsd === null ? 'no price' : `$${costUsd.toFixed(costUsd >= 1 ? 2 : 4)}`;

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
-import type { RunAgentInfo, SessionRecord } from '../events/runEvents.js';
+import type { RunAgentInfo, SessionRecord } from '../../contract/runEvents.js';
 import { readOwnRuns } from '../logs/ownRuns.js';
 import { parseEventLine } from '../logs/readRunEvents.js';
 import { isSafeRunId } from '../logs/runId.js';

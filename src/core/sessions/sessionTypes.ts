@@ -3,7 +3,7 @@
  * directories alone (`readSessions`). A fork is a new line whose first turn follows up on a
  * turn of another line.
  */
-import type { RunStatus } from '../events/runEvents.js';
+import type { RunStatus } from '../../contract/runEvents.js';
 import type { ChangeOutcome } from '../changes/acceptRecord.js';
 
 export interface TurnSummary {

@@ -3,7 +3,7 @@
  * overlay edits, guarded by the path policy) plus extra tools (MCP, `run_command`) whose every
  * call passes the permission gate first. Every call, of either kind, is charged to the run budget.
  */
-import type { Phase } from '../events/runEvents.js';
+import type { Phase } from '../../contract/runEvents.js';
 import type { PermissionGate } from '../permissions/permissionGate.js';
 import type { PermissionRequest } from '../permissions/permissionEngine.js';
 import type { ToolDefinition } from '../providers/model.js';

@@ -1,5 +1,5 @@
 import type { RuleLists } from '../permissions/rules.js';
-import type { CommandSandboxPolicy } from '../sandbox/commandSandboxPolicy.js';
+import type { CommandSandboxPolicy } from '../exec/sandbox/commandSandboxPolicy.js';
 
 /**
  * The `permissions` section and the tool timeouts, in milliseconds, with their defaults: the config

@@ -1,18 +1,18 @@
 /**
  * `run_command(command, cwd?)`: runs a shell command line in the agent's scratch copy of the
  * workspace (`ScratchSpace`: a copy or an overlay), after the permission engine (and maybe the user) let it,
- * behind the run's OS sandbox (`core/sandbox`) with an allow-listed environment.
+ * behind the run's OS sandbox (`core/exec/sandbox`) with an allow-listed environment.
  */
 import type { ChildProcess } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { CommandSandbox } from '../sandbox/commandSandbox.js';
-import { commandEnvironment } from '../sandbox/commandEnvironment.js';
-import { sandboxRequest } from '../sandbox/sandboxRequest.js';
-import { formatCommandResult, runShellCommand } from './commandRunner.js';
-import type { ScratchSpace } from './scratchSpace.js';
+import type { CommandSandbox } from '../exec/sandbox/commandSandbox.js';
+import { commandEnvironment } from '../exec/sandbox/commandEnvironment.js';
+import { sandboxRequest } from '../exec/sandbox/sandboxRequest.js';
+import { formatCommandResult, runShellCommand } from '../exec/commandRunner.js';
+import type { ScratchSpace } from '../exec/scratchSpace.js';
 import type { ExtraTool, ExtraToolContext } from './guardedToolbox.js';
 import type { ToolOutcome } from './types.js';
 

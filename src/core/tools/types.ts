@@ -1,4 +1,4 @@
-import type { ChangeKind } from '../events/runEvents.js';
+import type { ChangeKind } from '../../contract/runEvents.js';
 import type { ToolDefinition } from '../providers/model.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 

@@ -3,7 +3,7 @@
  * copy-on-write overlays, immutable snapshots and change sets. Nothing here writes to disk
  * except `applyChanges`, which only the CLI's --apply and the editor's Accept call.
  */
-import type { ChangeKind } from '../events/runEvents.js';
+import type { ChangeKind } from '../../contract/runEvents.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import type { SecretPaths } from './secretPaths.js';
 import type { SecretIndex } from './secretScan.js';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
-import type { RunEvent } from '../../core/events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import { reviewQuestion } from '../../core/review/reviewPrompt.js';
 import { commandIds } from '../commandIds.js';
 import type { RunEventBatch } from '../run/runController.js';

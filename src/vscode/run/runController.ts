@@ -2,7 +2,7 @@ import { pathExists } from '../../core/util/pathExists.js';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { ApprovalBroker } from '../../core/approvals/approvalBroker.js';
-import type { RunEvent } from '../../core/events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import type { RunToolInputs } from '../../core/run/runTools.js';
 import type { Turn } from '../../core/orchestrator/types.js';

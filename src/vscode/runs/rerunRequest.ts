@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
-import type { AttachmentRecord } from '../../core/events/runEvents.js';
+import type { AttachmentRecord } from '../../contract/runEvents.js';
 import { parseEventLine } from '../../core/logs/readRunEvents.js';
 import { openRegularFile } from '../../core/util/regularFile.js';
 

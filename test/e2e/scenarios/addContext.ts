@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AttachmentRecord, RunEvent } from '../../../src/core/events/runEvents';
+import type { AttachmentRecord, RunEvent } from '../../../src/contract/runEvents';
 import { installTeam, type Scenario } from './scenario';
 
 /**

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';

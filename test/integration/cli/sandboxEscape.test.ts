@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSandboxArgs } from '../../../src/core/providers/codingAgents/cliSandbox.js';
-import { bubblewrapArgs } from '../../../src/core/sandbox/bubblewrap.js';
-import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
+import { bubblewrapArgs } from '../../../src/core/exec/sandbox/bubblewrap.js';
+import { sandboxRequest } from '../../../src/core/exec/sandbox/sandboxRequest.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
 import { runCli } from './cliProcess.js';
 
 const detection = process.platform === 'linux' ? await detectSandbox() : null;

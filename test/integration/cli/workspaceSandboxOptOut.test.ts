@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
 import { cliPath, runCli } from './cliProcess.js';
 
 const made: string[] = [];

@@ -7,7 +7,7 @@ import {
 	type ApprovalChoice,
 	type PendingApproval,
 } from '../../../src/core/approvals/approvalBroker.js';
-import type { RunEvent, RunEventOf, RunEventType } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventOf, RunEventType } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { OrchestratorSettings } from '../../../src/core/orchestrator/types.js';
 import { ScriptedModel, type ScriptedHandler } from '../../../src/core/providers/scriptedModel.js';

@@ -10,10 +10,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatCommandResult, runShellCommand } from '../../../src/core/tools/commandRunner.js';
-import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import { formatCommandResult, runShellCommand } from '../../../src/core/exec/commandRunner.js';
+import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
-import { commandEnvironment } from '../../../src/core/sandbox/commandEnvironment.js';
+import { commandEnvironment } from '../../../src/core/exec/sandbox/commandEnvironment.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { isAlive, waitFor } from '../../servers/mcp/launch.js';
 

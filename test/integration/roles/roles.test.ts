@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import { toRunToolSettings } from '../../../src/core/config/toSettings.js';
-import type { RunEvent, RunEventOf } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventOf } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { AgentSpec } from '../../../src/core/orchestrator/types.js';
 import { createModel } from '../../../src/core/providers/createModel.js';

@@ -3,7 +3,7 @@
  * wire servers: counts come from the servers' own request logs, not from our events.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../src/core/events/runEvents.js';
+import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { createModel } from '../../../src/core/providers/createModel.js';

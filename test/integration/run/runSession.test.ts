@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
-import type { RunEvent } from '../../../src/core/events/runEvents.js';
+import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { runSession, type RunSessionOptions } from '../../../src/core/run/runSession.js';
 import type { Redactor } from '../../../src/core/secrets/redactor.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';

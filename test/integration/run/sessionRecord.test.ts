@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
-import type { RunEvent } from '../../../src/core/events/runEvents.js';
+import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { runSession, type RunSessionOptions } from '../../../src/core/run/runSession.js';
 import { readSessions } from '../../../src/core/sessions/readSessions.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';

@@ -3,7 +3,7 @@
  * and lines, kept in RunState by the shared reducer.
  */
 import { describe, expect, it } from 'vitest';
-import type { AttachmentRecord, RunEvent } from '../../../src/core/events/runEvents.js';
+import type { AttachmentRecord, RunEvent } from '../../../src/contract/runEvents.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { usePanelPerTest } from './harness.js';

@@ -4,7 +4,7 @@
  * for its agent, and the lane shows "stopped" once the host's `agent-stopped` event arrives.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
 import { usePanelPerTest } from './harness.js';
 

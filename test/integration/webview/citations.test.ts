@@ -4,7 +4,7 @@
  * `open-link` message for the host to open; `javascript:` and `data:` links stay inert.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
 import { usePanelPerTest } from './harness.js';
 

@@ -5,7 +5,7 @@
  * planned, not as run.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { usePanelPerTest } from './harness.js';

@@ -4,7 +4,7 @@
  * the violation listener does catch a blocked inline handler.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { usePanelPerTest } from './harness.js';
 
 const runId = '20260201-120000-xss0';

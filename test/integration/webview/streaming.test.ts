@@ -4,7 +4,7 @@
  * the end unless the user scrolled up, and very long streams are trimmed with a note.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { MAX_STREAM_CHARS } from '../../../src/protocol/runState.js';
 import { usePanelPerTest } from './harness.js';
 

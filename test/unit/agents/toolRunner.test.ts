@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetedCalls, runToolCalls } from '../../../src/core/agents/toolRunner.js';
-import type { RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEventBody } from '../../../src/contract/runEvents.js';
 import type { Toolbox } from '../../../src/core/tools/types.js';
 
 /** A tool that never notices cancellation (an MCP server that hangs, say). */

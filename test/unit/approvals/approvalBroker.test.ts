@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker, type ApprovalQuestion } from '../../../src/core/approvals/approvalBroker.js';
-import type { RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEventBody } from '../../../src/contract/runEvents.js';
 
 function setup(options: ConstructorParameters<typeof ApprovalBroker>[0] = {}) {
 	const events: RunEventBody[] = [];

@@ -49,7 +49,7 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 		'tsconfig.json': '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "bundler" } }',
 		'src/core/a.ts': "import type { B } from './b.js';\nexport type A = B;\n",
 		'src/core/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n",
-		'src/core/events/runEvents.ts': "import type { P } from '../../protocol/p.js';\nexport type E = P;\n",
+		'src/contract/runEvents.ts': "import type { P } from '../protocol/p.js';\nexport type E = P;\n",
 		'src/protocol/p.ts': "import type * as vscode from 'vscode';\nexport type P = vscode.Uri;\n",
 		'webview/main.ts':
 			"import type { P } from '../src/protocol/p.js';\nimport type { A } from '../src/core/a.js';\nexport type W = [P, A];\n",
@@ -72,7 +72,7 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 			'core-and-protocol-host-free: src/protocol/p.ts → vscode',
 			'editor-not-cli: src/vscode/w.ts → src/cli/d.ts',
 			'no-circular: src/core/a.ts → src/core/b.ts',
-			'run-events-import-nothing: src/core/events/runEvents.ts → src/protocol/p.ts',
+			'run-events-import-nothing: src/contract/runEvents.ts → src/protocol/p.ts',
 			'webview-only-protocol: webview/main.ts → src/core/a.ts',
 		]);
 	});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventOf, RunEventType } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventOf, RunEventType } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { BudgetCaps } from '../../../src/core/orchestrator/spendGuard.js';
 import type { AgentSpec, OrchestratorSettings } from '../../../src/core/orchestrator/types.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker, type ApprovalChoice } from '../../../src/core/approvals/approvalBroker.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';
-import type { RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEventBody } from '../../../src/contract/runEvents.js';
 import { AuditLedger, auditFileName } from '../../../src/core/permissions/auditLedger.js';
 import { PermissionEngine, type PermissionRequest } from '../../../src/core/permissions/permissionEngine.js';
 import { PermissionGate } from '../../../src/core/permissions/permissionGate.js';

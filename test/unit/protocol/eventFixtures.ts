@@ -3,7 +3,7 @@
  * runId/seq/t. The mapped type makes adding an event type to the contract a compile error here
  * until it has a sample.
  */
-import type { RunEvent, RunEventBody, RunEventType } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody, RunEventType } from '../../../src/contract/runEvents.js';
 
 export const RUN_ID = '20250102-030405-abcd';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDefaultSelection, toggleHunk } from '../../../src/protocol/hunkRules.js';
+import { isDefaultSelection, toggleHunk } from '../../../src/contract/hunkRules.js';
 
 // Hunks as the panel sees them (HunkView): only ids and base ranges, no text.
 const winner = [

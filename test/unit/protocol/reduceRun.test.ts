@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import {
 	initialRunState,

@@ -1,7 +1,7 @@
 /**
  * Scripted event sequences shared by the reducer, log and display tests.
  */
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { RUN_ID, stamp } from './eventFixtures.js';
 
 const agents = [

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import { toOrchestratorSettings, toRunToolSettings } from '../../../src/core/config/toSettings.js';
-import type { RunEvent } from '../../../src/core/events/runEvents.js';
+import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { ChatRequest, ModelEvent } from '../../../src/core/providers/model.js';
 import { createScriptedModel } from '../../../src/core/providers/scripted.js';

@@ -19,12 +19,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandSandbox } from '../../../src/core/sandbox/commandSandbox.js';
-import { commandEnvironment } from '../../../src/core/sandbox/commandEnvironment.js';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
-import { runShellCommand } from '../../../src/core/tools/commandRunner.js';
-import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import type { CommandSandbox } from '../../../src/core/exec/sandbox/commandSandbox.js';
+import { commandEnvironment } from '../../../src/core/exec/sandbox/commandEnvironment.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
+import { sandboxRequest } from '../../../src/core/exec/sandbox/sandboxRequest.js';
+import { runShellCommand } from '../../../src/core/exec/commandRunner.js';
+import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 
 const detection =

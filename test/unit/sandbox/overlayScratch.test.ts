@@ -18,8 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { OverlayScratch } from '../../../src/core/tools/overlayScratch.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
+import { OverlayScratch } from '../../../src/core/exec/overlayScratch.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';

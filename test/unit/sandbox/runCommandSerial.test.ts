@@ -5,8 +5,8 @@
  */
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
+import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bubblewrapArgs, bubblewrapSandbox } from '../../../src/core/sandbox/bubblewrap.js';
-import { chooseCommandSandbox } from '../../../src/core/sandbox/commandSandboxPolicy.js';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { sandboxExecProfile } from '../../../src/core/sandbox/sandboxExec.js';
-import type { SandboxRequest } from '../../../src/core/sandbox/commandSandbox.js';
+import { bubblewrapArgs, bubblewrapSandbox } from '../../../src/core/exec/sandbox/bubblewrap.js';
+import { chooseCommandSandbox } from '../../../src/core/exec/sandbox/commandSandboxPolicy.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
+import { sandboxExecProfile } from '../../../src/core/exec/sandbox/sandboxExec.js';
+import type { SandboxRequest } from '../../../src/core/exec/sandbox/commandSandbox.js';
 
 const request: SandboxRequest = {
 	scratchDir: '/tmp/massgen-cmd-a',

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxRequest } from '../../../src/core/sandbox/sandboxRequest.js';
+import { sandboxRequest } from '../../../src/core/exec/sandbox/sandboxRequest.js';
 
 describe('what a command may see', () => {
 	it('hides the workspace, its siblings, the homes, the temp folder and user data roots; brings back only tool folders under them that do not hold the workspace', () => {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ScratchCopy, ScratchTooLargeError } from '../../../src/core/tools/commandScratch.js';
+import { ScratchCopy, ScratchTooLargeError } from '../../../src/core/exec/commandScratch.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 import { makeTree, removeTrees } from '../workspace/tempTree.js';
 

@@ -18,11 +18,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
-import { OverlayScratch } from '../../../src/core/tools/overlayScratch.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
+import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
+import { OverlayScratch } from '../../../src/core/exec/overlayScratch.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
-import type { ScratchSpace } from '../../../src/core/tools/scratchSpace.js';
+import type { ScratchSpace } from '../../../src/core/exec/scratchSpace.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { RunSnapshot, unkeptHash } from '../../../src/core/workspace/runSnapshot.js';

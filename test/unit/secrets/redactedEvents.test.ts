@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { REDACTED, Redactor } from '../../../src/core/secrets/redactor.js';
 import { RedactedEvents, redactEvents } from '../../../src/core/secrets/redactedEvents.js';
 

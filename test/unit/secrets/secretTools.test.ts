@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
+import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
-import type { RunEvent } from '../../../src/core/events/runEvents.js';
+import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { runSession } from '../../../src/core/run/runSession.js';
 import { listWorkspaceTrust, type WorkspaceTrust } from '../../../src/core/trust/workspaceTrust.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';

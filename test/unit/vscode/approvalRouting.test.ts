@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as vscode from 'vscode';
 import { ApprovalBroker, type ApprovalOutcome } from '../../../src/core/approvals/approvalBroker';
-import type { RunEventBody } from '../../../src/core/events/runEvents';
+import type { RunEventBody } from '../../../src/contract/runEvents';
 import { reduceRun } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import {

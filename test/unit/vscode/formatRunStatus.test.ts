@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun';
 import { initialRunState } from '../../../src/protocol/runState';
 import { formatElapsed, formatRunStatus } from '../../../src/vscode/run/formatRunStatus';

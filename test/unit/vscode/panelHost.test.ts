@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as vscode from 'vscode';
 import { recordOwnRun } from '../../../src/core/logs/ownRuns.js';
-import type { RunEvent, RunEventBody } from '../../../src/core/events/runEvents';
+import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents';
 import type { AttachmentChip } from '../../../src/protocol/attachmentChip';
 import type { HostMessage } from '../../../src/protocol/messages';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun';

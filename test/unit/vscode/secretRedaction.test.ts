@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as vscode from 'vscode';
 import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker';
 import { loadConfigText } from '../../../src/core/config/loadConfig';
-import type { RunEvent } from '../../../src/core/events/runEvents';
+import type { RunEvent } from '../../../src/contract/runEvents';
 import { Redactor } from '../../../src/core/secrets/redactor';
 import type { HostMessage } from '../../../src/protocol/messages';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';

@@ -11,11 +11,11 @@ import { linkSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } fr
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../../src/core/sandbox/detectSandbox.js';
-import { ScratchCopy } from '../../../src/core/tools/commandScratch.js';
-import { OverlayScratch } from '../../../src/core/tools/overlayScratch.js';
+import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
+import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
+import { OverlayScratch } from '../../../src/core/exec/overlayScratch.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
-import type { ScratchSpace } from '../../../src/core/tools/scratchSpace.js';
+import type { ScratchSpace } from '../../../src/core/exec/scratchSpace.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { policyRefusal } from '../../../src/core/workspace/pathPolicy.js';

@@ -6,8 +6,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Query, SDKMessage, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
-import type { Usage } from '../../events/runEvents.js';
-import { killProcessTree } from '../../tools/commandProcess.js';
+import type { Usage } from '../../../contract/runEvents.js';
+import { killProcessTree } from '../../exec/commandProcess.js';
 import { EventQueue } from '../../util/eventQueue.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';

@@ -7,9 +7,9 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
-import { isStrictBubblewrap } from '../../sandbox/detectSandbox.js';
-import { killProcessTree, spawnGroup } from '../../tools/commandProcess.js';
-import type { DependencyMount } from '../../tools/scratchSpace.js';
+import { isStrictBubblewrap } from '../../exec/sandbox/detectSandbox.js';
+import { killProcessTree, spawnGroup } from '../../exec/commandProcess.js';
+import type { DependencyMount } from '../../exec/scratchSpace.js';
 import { cliSandboxArgs, realFolder } from './cliSandbox.js';
 
 export interface CliContainment {

@@ -2,7 +2,7 @@
 import { accessSync, constants, readdirSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { detectSandbox } from '../../sandbox/detectSandbox.js';
+import { detectSandbox } from '../../exec/sandbox/detectSandbox.js';
 
 /**
  * The executable `name` in the first `PATH` folder that has one, links resolved: installers link

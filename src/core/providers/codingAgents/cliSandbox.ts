@@ -18,8 +18,8 @@ import {
 	realOrUndefined,
 	toolFolders,
 	userDataFolders,
-} from '../../sandbox/sandboxProfile.js';
-import type { DependencyMount } from '../../tools/scratchSpace.js';
+} from '../../exec/sandbox/sandboxProfile.js';
+import type { DependencyMount } from '../../exec/scratchSpace.js';
 import { isRootOrInside, realpathOrNull } from '../../util/paths.js';
 
 export interface CliSandbox {

@@ -7,7 +7,7 @@
  * ended, and with its bubblewrap everything it started.
  */
 import type { Thread, ThreadEvent, ThreadItem } from '@openai/codex-sdk';
-import type { Usage } from '../../events/runEvents.js';
+import type { Usage } from '../../../contract/runEvents.js';
 import type { ModelEvent } from '../model.js';
 import { ProviderError } from '../providerError.js';
 import { cliPathVariables } from '../../config/cliPathVariables.js';

@@ -10,7 +10,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { Codex, CodexOptions } from '@openai/codex-sdk';
 import { quote } from 'shell-quote';
-import { isStrictBubblewrap } from '../../sandbox/detectSandbox.js';
+import { isStrictBubblewrap } from '../../exec/sandbox/detectSandbox.js';
 import { onPath } from './cliBinaries.js';
 import { cliSandboxArgs, realFolder, type CliSandbox } from './cliSandbox.js';
 

@@ -11,7 +11,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Usage } from '../../events/runEvents.js';
+import type { Usage } from '../../../contract/runEvents.js';
 import { codexBridgeName } from './codexBridge.js';
 
 /** How long a step waits for the record of the response that made its bridged call. */

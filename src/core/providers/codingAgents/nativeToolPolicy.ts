@@ -9,7 +9,7 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { DependencyMount } from '../../tools/scratchSpace.js';
+import type { DependencyMount } from '../../exec/scratchSpace.js';
 import { isRootOrInside } from '../../util/paths.js';
 import type { SecretPaths } from '../../workspace/secretPaths.js';
 import { inodeKey } from '../../workspace/secretScan.js';

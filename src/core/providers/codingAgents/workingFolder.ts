@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { ScratchCopy } from '../../tools/commandScratch.js';
+import { ScratchCopy } from '../../exec/commandScratch.js';
 import { readRegularFile } from '../../util/regularFile.js';
 import { defaultMaxFileBytes } from '../../workspace/runSnapshot.js';
 import type { Overlay } from '../../workspace/types.js';

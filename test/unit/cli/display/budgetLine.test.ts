@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatEventLine } from '../../../../src/cli/display/formatEventLine.js';
 import { renderStatusTable } from '../../../../src/cli/display/renderStatusTable.js';
-import type { RunEvent, RunEventBody } from '../../../../src/core/events/runEvents.js';
+import type { RunEvent, RunEventBody } from '../../../../src/contract/runEvents.js';
 import { reduceRunEvents } from '../../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../../src/protocol/runState.js';
 

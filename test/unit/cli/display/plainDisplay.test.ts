@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDisplay } from '../../../../src/cli/display/createDisplay.js';
 import { PlainDisplay } from '../../../../src/cli/display/plainDisplay.js';
 import { TtyDisplay } from '../../../../src/cli/display/ttyDisplay.js';
-import type { RunEventBody } from '../../../../src/core/events/runEvents.js';
+import type { RunEventBody } from '../../../../src/contract/runEvents.js';
 import { stamp } from '../../protocol/eventFixtures.js';
 import { convergenceEvents } from '../../protocol/scenarios.js';
 import { FakeStream } from './fakeStream.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSandboxArgs } from '../../../../src/core/providers/codingAgents/cliSandbox.js';
-import { isolationArgs, nestedUid } from '../../../../src/core/sandbox/sandboxProfile.js';
+import { isolationArgs, nestedUid } from '../../../../src/core/exec/sandbox/sandboxProfile.js';
 
 const base = {
 	folder: '/tmp/massgen-cc-x/work',

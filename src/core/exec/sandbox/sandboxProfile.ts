@@ -7,7 +7,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { delimiter, dirname, isAbsolute } from 'node:path';
-import { isInside, realpathOrNull } from '../util/paths.js';
+import { isInside, realpathOrNull } from '../../util/paths.js';
 
 export interface Isolation {
 	/** bubblewrap with user namespaces (`detectSandbox`'s probe); false: setuid bubblewrap without them. */

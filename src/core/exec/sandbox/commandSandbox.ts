@@ -4,7 +4,7 @@
  * approvals decide *whether* a command runs (policy); a sandbox decides *what it can touch*.
  */
 
-import type { SandboxMode } from '../events/runEvents.js';
+import type { SandboxMode } from '../../../contract/runEvents.js';
 import type { OverlayLayers, OverlayTools } from './overlayMount.js';
 import type { SecretMask } from './sandboxProfile.js';
 

@@ -4,8 +4,8 @@
  * read tools show (the disk, under the run snapshot, under the agent's edits) and keep what
  * commands change for the agent's next command; neither ever writes the real workspace.
  */
-import type { OverlayLayers } from '../sandbox/overlayMount.js';
-import type { SecretMask } from '../sandbox/sandboxProfile.js';
+import type { OverlayLayers } from './sandbox/overlayMount.js';
+import type { SecretMask } from './sandbox/sandboxProfile.js';
 import type { FileStamp, ShownCopy, ShownTree, SnapshotEntry } from '../workspace/runSnapshot.js';
 
 /** A real dependency folder and the place in the copy where a sandbox binds it read-only. */

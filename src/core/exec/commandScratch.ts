@@ -48,7 +48,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isRootOrInside, readOrNull } from '../util/paths.js';
-import type { SecretMask } from '../sandbox/sandboxProfile.js';
+import type { SecretMask } from './sandbox/sandboxProfile.js';
 import { readRegularFile } from '../util/regularFile.js';
 import { fileStamp, type ShownCopy, type SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';

@@ -20,8 +20,8 @@
 import { chmod, lstat, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { removeTree } from '../sandbox/detectOverlay.js';
-import type { OverlayLayers, OverlayTools } from '../sandbox/overlayMount.js';
+import { removeTree } from './sandbox/detectOverlay.js';
+import type { OverlayLayers, OverlayTools } from './sandbox/overlayMount.js';
 import type { SnapshotEntry } from '../workspace/runSnapshot.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 import { scanSecrets, type SecretIndex } from '../workspace/secretScan.js';
@@ -29,7 +29,7 @@ import { defaultLinkedFolders } from './commandScratch.js';
 import { exposeShown } from './exposeShown.js';
 import { scratchMasks, SecretWatch } from './scratchMasks.js';
 import type { CapturedBases, DependencyMount, ScratchSpace } from './scratchSpace.js';
-import { writeWhiteouts } from '../sandbox/whiteouts.js';
+import { writeWhiteouts } from './sandbox/whiteouts.js';
 import { readRegularFile } from '../util/regularFile.js';
 
 export interface OverlayScratchOptions {
