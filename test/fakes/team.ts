@@ -18,6 +18,7 @@ import {
 	type ScriptedReply,
 } from '../../src/core/providers/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
+import type { ManualClock } from '../support/manualClock.js';
 
 /** A temp workspace with the given files. */
 export function makeWorkspaceDir(files: Record<string, string> = {}): string {
@@ -53,6 +54,8 @@ export async function runTeam(
 		root?: string;
 		settings?: Partial<OrchestratorSettings>;
 		signal?: AbortSignal;
+		/** The run's time: the run is driven on it to its end (real time when omitted). */
+		clock?: ManualClock;
 	} & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random' | 'attachments'>> = {},
 ): Promise<TeamRun> {
 	const models = new Map<string, ScriptedModel>();
@@ -72,9 +75,13 @@ export async function runTeam(
 		attachments: options.attachments,
 		anonymousOrder: options.anonymousOrder ?? 'config',
 		random: options.random,
+		clock: options.clock,
 	});
 	const events: RunEvent[] = [];
-	for await (const event of orchestrator.run()) events.push(event);
+	const collect = async () => {
+		for await (const event of orchestrator.run()) events.push(event);
+	};
+	await (options.clock ? options.clock.drive(collect()) : collect());
 	return {
 		events,
 		result: orchestrator.result!,

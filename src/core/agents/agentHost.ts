@@ -4,6 +4,7 @@ import type { RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.j
 import type { OrchestratorSettings, Turn } from '../orchestrator/types.js';
 import type { ProviderError } from '../providers/providerError.js';
 import type { Toolbox } from '../tools/types.js';
+import type { RunClock } from '../util/clock.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 import type { FirstOutputEstimate } from './restartRule.js';
 
@@ -19,6 +20,8 @@ export interface AgentHost {
 	readonly attachments: readonly Attachment[];
 	/** After a post-evaluation restart: the feedback block every agent's first message carries ('' = none). */
 	readonly restartFeedback: string;
+	/** The run's clock: every model call is handed it (`ChatRequest.clock`). */
+	readonly clock: RunClock;
 	now(): number;
 	emit(body: RunEventBody): void;
 	snapshot(): AnswerSnapshot;

@@ -42,7 +42,8 @@ export class ResilientCaller {
 			const state: ModelCallState = { lastUsage: undefined };
 			try {
 				const model = this.agent.model;
-				const result = await runModelCall(model, request, controller.signal, this.listener(), state);
+				const timed = { ...request, clock: this.host.clock };
+				const result = await runModelCall(model, timed, controller.signal, this.listener(), state);
 				if (result.usage) this.host.recordUsage(this.agent.id, result.usage);
 				this.host.callSucceeded(this.agent.id);
 				return result;

@@ -18,9 +18,8 @@ export async function evaluateAttempt(
 	const forward = () => controller.abort(run.signal.reason);
 	run.signal.addEventListener('abort', forward, { once: true });
 	run.spend.signal.addEventListener('abort', forward, { once: true });
-	const timer = setTimeout(
-		() => controller.abort(stopReasons.presentationTimeout),
-		run.host.settings.presentationTimeoutMs,
+	const cancelTimer = run.clock.setTimer(run.host.settings.presentationTimeoutMs, () =>
+		controller.abort(stopReasons.presentationTimeout),
 	);
 	let verdict: EvaluationVerdict;
 	try {
@@ -35,7 +34,7 @@ export async function evaluateAttempt(
 			controller.signal,
 		);
 	} finally {
-		clearTimeout(timer);
+		cancelTimer();
 		run.signal.removeEventListener('abort', forward);
 		run.spend.signal.removeEventListener('abort', forward);
 	}

@@ -2,6 +2,7 @@ import type { AgentHost } from '../agents/agentHost.js';
 import { attachmentRecord } from '../context/attachment.js';
 import { runPresentation } from '../agents/presentation.js';
 import type { RunStatus } from '../../contract/runEvents.js';
+import type { RunClock } from '../util/clock.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { stopReasons } from './agentRuntime.js';
@@ -20,6 +21,8 @@ export interface FinishingRun {
 	readonly host: AgentHost;
 	readonly runId: string;
 	readonly signal: AbortSignal;
+	/** The presentation and post-evaluation timeouts run on it. */
+	readonly clock: RunClock;
 	readonly board: Board;
 	readonly runtimes: ReadonlyMap<string, AgentRuntime>;
 	readonly ledger: UsageLedger;
@@ -145,9 +148,8 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 	run.signal.addEventListener('abort', forward, { once: true });
 	const overBudget = () => controller.abort(stopReasons.coordinationEnded);
 	run.spend.signal.addEventListener('abort', overBudget, { once: true });
-	const timer = setTimeout(
-		() => controller.abort(stopReasons.presentationTimeout),
-		run.host.settings.presentationTimeoutMs,
+	const cancelTimer = run.clock.setTimer(run.host.settings.presentationTimeoutMs, () =>
+		controller.abort(stopReasons.presentationTimeout),
 	);
 	try {
 		const overlay = run.workspace.createOverlay(stored?.overlay);
@@ -178,7 +180,7 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 		}
 		return { text: result.text, changes: await overlay.changes(), overlay };
 	} finally {
-		clearTimeout(timer);
+		cancelTimer();
 		run.signal.removeEventListener('abort', forward);
 		run.spend.signal.removeEventListener('abort', overBudget);
 	}

@@ -8,6 +8,7 @@ import type { ProviderError } from '../providers/providerError.js';
 import { createToolbox } from '../tools/createToolbox.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 import { EventQueue } from '../util/eventQueue.js';
+import { realClock, type RunClock } from '../util/clock.js';
 import { sleep } from '../util/sleep.js';
 import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.js';
 import { backoffDelay } from './backoff.js';
@@ -49,7 +50,8 @@ export class Orchestrator implements AgentHost {
 	/** Aborted on cancel; every execution's signal follows it. */
 	private readonly signal: AbortSignal;
 	private readonly queue = new EventQueue<RunEvent>();
-	private readonly clock: () => number;
+	/** Every coordination timer runs on it, and every model call is handed it (`ChatRequest.clock`). */
+	readonly clock: RunClock;
 	private readonly startedAt: number;
 	private seq = 0;
 	private ended = false;
@@ -80,8 +82,8 @@ export class Orchestrator implements AgentHost {
 		if (external?.aborted) controller.abort(external.reason);
 		else external?.addEventListener('abort', () => controller.abort(external.reason), { once: true });
 		this.signal = controller.signal;
-		this.clock = options.now ?? (() => performance.now());
-		this.startedAt = this.clock();
+		this.clock = options.clock ?? realClock;
+		this.startedAt = this.clock.now();
 		const ids = options.agents.map((agent) => agent.id);
 		this.order = anonymousOrder(ids, options.anonymousOrder ?? 'shuffled', options.random ?? Math.random);
 		this.board = new Board(this.order);
@@ -117,7 +119,7 @@ export class Orchestrator implements AgentHost {
 	}
 
 	now(): number {
-		return this.clock() - this.startedAt;
+		return this.clock.now() - this.startedAt;
 	}
 
 	emit(body: RunEventBody): void {
@@ -204,8 +206,9 @@ export class Orchestrator implements AgentHost {
 
 	/** What `finishRun` reads (and `emit`, through the host); it keeps no state of its own. */
 	private finishing(): FinishingRun {
-		const { runId, signal, board, runtimes, ledger, spend } = this;
-		return { host: this, runId, signal, board, runtimes, ledger, spend, workspace: this.options.workspace };
+		const { runId, signal, clock, board, runtimes, ledger, spend } = this;
+		const workspace = this.options.workspace;
+		return { host: this, runId, signal, clock, board, runtimes, ledger, spend, workspace };
 	}
 
 	private async openTools(): Promise<void> {
@@ -223,7 +226,7 @@ export class Orchestrator implements AgentHost {
 
 	/** Resolves when every live agent holds a valid vote, or on timeout, cancel or exhaustion. */
 	private async coordinate(): Promise<CoordinationEnd> {
-		let timer: NodeJS.Timeout | undefined;
+		let cancelTimer: (() => void) | undefined;
 		const onAbort = () => this.endCoordination?.('cancelled');
 		const end = await new Promise<CoordinationEnd>((resolve) => {
 			this.coordinating = true;
@@ -234,10 +237,12 @@ export class Orchestrator implements AgentHost {
 			};
 			if (this.signal.aborted) return this.endCoordination('cancelled');
 			this.signal.addEventListener('abort', onAbort, { once: true });
-			timer = setTimeout(() => this.endCoordination?.('timeout'), this.settings.coordinationTimeoutMs);
+			cancelTimer = this.clock.setTimer(this.settings.coordinationTimeoutMs, () =>
+				this.endCoordination?.('timeout'),
+			);
 			this.schedule();
 		});
-		clearTimeout(timer);
+		cancelTimer?.();
 		this.signal.removeEventListener('abort', onAbort);
 		this.endCoordination = undefined;
 		await this.stopAll(stopReasons.coordinationEnded);
@@ -291,7 +296,7 @@ export class Orchestrator implements AgentHost {
 		const running = { controller, execution: undefined as AgentExecution | undefined };
 		rt.running = running;
 		const task = (async (): Promise<ExecutionOutcome> => {
-			if (delayMs > 0) await sleep(delayMs, controller.signal).catch(() => undefined);
+			if (delayMs > 0) await sleep(delayMs, controller.signal, this.clock).catch(() => undefined);
 			if (controller.signal.aborted) return { kind: 'stopped' };
 			rt.rounds++;
 			const execution = new AgentExecution(rt.spec, rt.anonId, rt.overlay, this, controller.signal);
@@ -303,12 +308,14 @@ export class Orchestrator implements AgentHost {
 				snapshot: execution.startLabels,
 			});
 			const timeout = this.settings.agentTurnTimeoutMs;
-			const timer =
-				timeout === null ? undefined : setTimeout(() => controller.abort(stopReasons.turnTimeout), timeout);
+			const cancelTimer =
+				timeout === null
+					? undefined
+					: this.clock.setTimer(timeout, () => controller.abort(stopReasons.turnTimeout));
 			try {
 				return await execution.run();
 			} finally {
-				clearTimeout(timer);
+				cancelTimer?.();
 			}
 		})();
 		const settled = task
@@ -454,7 +461,7 @@ export class Orchestrator implements AgentHost {
 			return false;
 		}
 		try {
-			await sleep(this.backoff(rt.failures, error.retryAfterMs), signal);
+			await sleep(this.backoff(rt.failures, error.retryAfterMs), signal, this.clock);
 			return true;
 		} catch {
 			return false;

@@ -3,6 +3,7 @@ import type { Price } from '../providers/pricing.js';
 import type { Toolbox } from '../tools/types.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
+import type { RunClock } from '../util/clock.js';
 import type {
 	AttachmentRecord,
 	BudgetRecord,
@@ -115,8 +116,8 @@ export interface RunOptions {
 	/** The question's context (`resolveAttachments`), shown to every agent in its first message. */
 	readonly attachments?: readonly Attachment[];
 	readonly signal?: AbortSignal;
-	/** Injected clock (ms), for tests and benchmarks. */
-	readonly now?: () => number;
+	/** The run's time (every coordination timer, and the models' own waits); omitted = real time. */
+	readonly clock?: RunClock;
 	/**
 	 * How config agents map to `agent1..agentN`: shuffled per run by default (MassGen issue #148:
 	 * a fixed alphabetical mapping lets position bias leak into votes); `config` keeps config order.

@@ -3,6 +3,7 @@
  * Adapters translate; they never retry, never read the environment and never build prompts.
  */
 import type { Usage } from '../../contract/runEvents.js';
+import type { RunClock } from '../util/clock.js';
 import type { Overlay } from '../workspace/types.js';
 
 /** A JSON Schema object, as sent to the provider for a tool's parameters. */
@@ -90,6 +91,11 @@ export interface ChatRequest {
 	 * `delete_file` tool calls the runtime applies), and key their session to it. API adapters ignore it.
 	 */
 	readonly overlay?: Overlay;
+	/**
+	 * The run's clock. API adapters ignore it (a provider's latency is real); a model that waits by
+	 * itself (the scripted model's latency) waits on it, so a run on a manual clock stays in step.
+	 */
+	readonly clock?: RunClock;
 }
 
 /** A web page a provider tool read or an answer cites (http/https only: adapters drop other schemes). */

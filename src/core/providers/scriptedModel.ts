@@ -1,4 +1,5 @@
 import type { Usage } from '../../contract/runEvents.js';
+import { realClock, type RunClock } from '../util/clock.js';
 import type { ChatModel, ChatRequest, ModelEvent } from './model.js';
 import { ProviderError, type ProviderErrorKind } from './providerError.js';
 
@@ -66,17 +67,19 @@ export class ScriptedModel implements ChatModel {
 		const texts = splitText(reply.text ?? '', this.options.chunks ?? 4);
 		const steps = Math.max(1, texts.length);
 		if (reply.reasoning) yield { type: 'reasoning-delta', text: reply.reasoning };
-		// Deadlines are absolute so timer drift does not add up over the chunks.
-		const start = performance.now();
+		// The run's clock, so a test on a manual clock moves the latency on; deadlines are absolute so
+		// timer drift does not add up over the chunks.
+		const clock = request.clock ?? realClock;
+		const start = clock.now();
 		let toolCallStreaming = reply.toolCallsStreamFromMs === undefined || !reply.toolCalls?.length;
 		for (let i = 0; i < steps; i++) {
 			const deadline = start + (latency * (i + 1)) / steps;
 			if (!toolCallStreaming && start + reply.toolCallsStreamFromMs! <= deadline) {
-				await sleep(start + reply.toolCallsStreamFromMs! - performance.now(), signal);
+				await sleep(start + reply.toolCallsStreamFromMs! - clock.now(), signal, clock);
 				toolCallStreaming = true;
 				yield { type: 'tool-call-delta', index: 0 };
 			}
-			await sleep(deadline - performance.now(), signal);
+			await sleep(deadline - clock.now(), signal, clock);
 			const text = texts[i];
 			if (text) yield { type: 'text-delta', text };
 		}
@@ -129,16 +132,16 @@ function throwIfAborted(signal: AbortSignal): void {
 	}
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal, clock: RunClock): Promise<void> {
 	throwIfAborted(signal);
 	if (ms <= 0) return Promise.resolve();
 	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => {
+		const cancel = clock.setTimer(ms, () => {
 			signal.removeEventListener('abort', onAbort);
 			resolve();
-		}, ms);
+		});
 		const onAbort = () => {
-			clearTimeout(timer);
+			cancel();
 			reject(new ProviderError({ provider: 'scripted', kind: 'aborted', message: 'request aborted' }));
 		};
 		signal.addEventListener('abort', onAbort, { once: true });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/providers/model.js';
 import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
 import { answerThenVote, read, runTeam } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 describe('agent failures are contained', () => {
 	it('an agent that always fails is killed after the limit and the run completes without it', async () => {
@@ -44,21 +45,25 @@ describe('agent failures are contained', () => {
 	});
 
 	it('retries honour retry-after and continue the same conversation', async () => {
+		const clock = new ManualClock();
 		const times: number[] = [];
 		let call = 0;
 		const normal = answerThenVote('Flaky answer');
 		const flaky = (request: ChatRequest): ScriptedReply => {
 			if (read.isPresentation(request)) return { text: 'final' };
-			times.push(Date.now());
+			times.push(clock.now());
 			call++;
 			if (call === 1) return { fail: { kind: 'rate-limit', status: 429, retryAfterMs: 120 } };
 			return normal(request, call) as ScriptedReply;
 		};
-		const run = await runTeam([
-			{ id: 'alice', handler: flaky },
-			{ id: 'bob', handler: answerThenVote('B') },
-		]);
-		expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(115);
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: flaky },
+				{ id: 'bob', handler: answerThenVote('B') },
+			],
+			{ clock },
+		);
+		expect(times[1]! - times[0]!).toBe(120);
 		expect(run.of('agent-error')[0]).toMatchObject({ agentId: 'alice', kind: 'rate-limit', failures: 1 });
 		expect(run.of('agent-killed')).toEqual([]);
 		const requests = run.models.get('alice')!.requests;
@@ -79,20 +84,21 @@ describe('agent failures are contained', () => {
 	});
 
 	it('an agent over its turn timeout is killed and leaves the vote', async () => {
+		const clock = new ManualClock();
 		const run = await runTeam(
 			[
 				{ id: 'alice', handler: answerThenVote('A') },
 				{ id: 'bob', handler: answerThenVote('B') },
 				{ id: 'slow', handler: answerThenVote('S'), options: { latencyMs: 5_000 } },
 			],
-			{ settings: { agentTurnTimeoutMs: 100 } },
+			{ settings: { agentTurnTimeoutMs: 100 }, clock },
 		);
 		expect(run.of('agent-killed')[0]).toMatchObject({
 			agentId: 'slow',
 			reason: 'exceeded its turn timeout (0 s)',
 		});
 		expect(run.result.status).toBe('completed');
-		expect(run.result.durationMs).toBeLessThan(2_000);
+		expect(run.result.durationMs).toBe(100);
 	});
 });
 
