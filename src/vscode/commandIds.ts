@@ -63,15 +63,6 @@ export const contextKeys = {
 	runsFiltered: 'massgen.runsFiltered',
 } as const;
 
-/** Setting keys (package.json `contributes.configuration`). */
-export const settingKeys = {
-	config: 'massgen.config',
-	/** Accept shows VS Code's refactor preview first (`WorkspaceEditEntryMetadata.needsConfirmation`). */
-	previewBeforeApply: 'massgen.previewBeforeApply',
-	/** Retention: `{ count?, days? }` (runs/runsView.ts). */
-	runsKeep: 'massgen.runs.keep',
-} as const;
-
 /** Tree views (package.json `contributes.views`). */
 export const viewIds = {
 	team: 'massgen.team',

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from './lifecycle.js';
+import { readWalkthroughsOpenOnInstall } from './common/settings.js';
 
 /** `contributes.walkthroughs[0].id` in package.json. */
 export const walkthroughId = 'gettingStarted';
@@ -30,9 +31,7 @@ export class FirstUseWalkthrough extends Disposable {
 		this._wanted =
 			!_context.globalState.get<boolean>(walkthroughOpenedKey) &&
 			_context.extensionMode !== vscode.ExtensionMode.Test &&
-			vscode.workspace
-				.getConfiguration('workbench.welcomePage.walkthroughs')
-				.get<boolean>('openOnInstall', true);
+			readWalkthroughsOpenOnInstall();
 		if (!this._wanted) return;
 		for (const view of views) {
 			this._register(view.onDidChangeVisibility((e) => e.visible && this._open()));

@@ -11,25 +11,24 @@
 import * as vscode from 'vscode';
 import type { RuleLists } from '../../core/permissions/rules.js';
 import type { RunToolInputs } from '../../core/run/runTools.js';
+import {
+	levelValues,
+	mostSpecific,
+	type SettingLevels,
+	union,
+	userValue,
+} from '../common/settingPolicies.js';
+import { settings } from '../common/settings.js';
 
-/** Setting keys (package.json `contributes.configuration`). */
 export const permissionSettingKeys = {
-	allow: 'massgen.permissions.allow',
-	ask: 'massgen.permissions.ask',
-	deny: 'massgen.permissions.deny',
-	approvalTimeoutSeconds: 'massgen.permissions.approvalTimeoutSeconds',
-	readWorkspaceServers: 'massgen.mcp.readWorkspaceServers',
+	allow: settings.permissionsAllow.key,
+	ask: settings.permissionsAsk.key,
+	deny: settings.permissionsDeny.key,
+	approvalTimeoutSeconds: settings.approvalTimeoutSeconds.key,
+	readWorkspaceServers: settings.readWorkspaceServers.key,
 } as const;
 
 export type PermissionSettingKey = (typeof permissionSettingKeys)[keyof typeof permissionSettingKeys];
-
-/** What `WorkspaceConfiguration.inspect(key)` returns (the levels this extension reads). */
-export interface SettingLevels {
-	readonly defaultValue?: unknown;
-	readonly globalValue?: unknown;
-	readonly workspaceValue?: unknown;
-	readonly workspaceFolderValue?: unknown;
-}
 
 /**
  * The settings' share of a run's tool inputs (`RunToolInputs`, the one type from here to
@@ -60,28 +59,23 @@ export function toEditorToolSettings(
 	const workspaceAllow: string[] = [];
 	for (const effect of ['allow', 'ask', 'deny'] as const) {
 		const key = permissionSettingKeys[effect];
-		const levels = inspect(key);
-		const sources: [string, unknown][] = [
-			['user', levels?.globalValue],
-			['workspace', levels?.workspaceValue],
-			['folder', levels?.workspaceFolderValue],
-		];
-		for (const [level, value] of sources) {
-			if (value === undefined || value === null) continue;
-			if (!Array.isArray(value)) {
-				notes.push(vscode.l10n.t('{0} ({1} settings) is not a list of rules; ignored', key, level));
-				continue;
-			}
-			if (effect === 'allow' && level !== 'user' && !trusted) {
-				if (value.length > 0) {
-					notes.push(
-						vscode.l10n.t('{0} from the {1} settings is ignored: the workspace is not trusted', key, level),
-					);
-				}
-				continue;
-			}
-			for (const rule of value) {
-				if (typeof rule !== 'string' || rule.trim() === '') {
+		// `union`, except that a workspace's allow rules count only when it is trusted (and then apart).
+		const merged = union(
+			levelValues(inspect(key)).filter(({ value }) => value !== null),
+			{
+				notAList: (level) =>
+					notes.push(vscode.l10n.t('{0} ({1} settings) is not a list of rules; ignored', key, level)),
+				counts: (level, list) => {
+					if (effect !== 'allow' || level === 'user' || trusted) return true;
+					if (list.length > 0) {
+						notes.push(
+							vscode.l10n.t('{0} from the {1} settings is ignored: the workspace is not trusted', key, level),
+						);
+					}
+					return false;
+				},
+				accept: (rule, level) => {
+					if (typeof rule === 'string' && rule.trim() !== '') return rule.trim();
 					notes.push(
 						vscode.l10n.t(
 							'{0} ({1} settings): {2} is not a rule like command(npm test); ignored',
@@ -90,12 +84,13 @@ export function toEditorToolSettings(
 							JSON.stringify(rule),
 						),
 					);
-					continue;
-				}
-				const trimmed = rule.trim();
-				const list = effect === 'allow' && level !== 'user' ? workspaceAllow : rules[effect];
-				if (!list.includes(trimmed) && !rules[effect].includes(trimmed)) list.push(trimmed);
-			}
+					return undefined;
+				},
+			},
+		);
+		for (const { level, item } of merged) {
+			const list = effect === 'allow' && level !== 'user' ? workspaceAllow : rules[effect];
+			if (!list.includes(item) && !rules[effect].includes(item)) list.push(item);
 		}
 	}
 
@@ -143,7 +138,7 @@ export function toEditorToolSettings(
  */
 function readWorkspaceServers(levels: SettingLevels | undefined, trusted: boolean, notes: string[]): boolean {
 	const key = permissionSettingKeys.readWorkspaceServers;
-	const value = trusted ? (mostSpecific(levels) ?? levels?.defaultValue) : levels?.globalValue;
+	const value = trusted ? (mostSpecific(levels) ?? levels?.defaultValue) : userValue(levels);
 	if (!trusted) {
 		const fromWorkspace = levels?.workspaceFolderValue ?? levels?.workspaceValue;
 		if (fromWorkspace !== undefined) {
@@ -162,8 +157,4 @@ function readWorkspaceServers(levels: SettingLevels | undefined, trusted: boolea
 		return false;
 	}
 	return value === true;
-}
-
-function mostSpecific(levels: SettingLevels | undefined): unknown {
-	return levels?.workspaceFolderValue ?? levels?.workspaceValue ?? levels?.globalValue;
 }

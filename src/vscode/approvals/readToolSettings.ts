@@ -1,13 +1,7 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { RunToolInputs } from '../../core/run/runTools.js';
-import {
-	type EditorToolSettings,
-	type PermissionSettingKey,
-	toEditorToolSettings,
-} from './permissionSettings.js';
-
-/** Setting key (package.json `contributes.configuration`, application scope: user settings only). */
-export const allowUnsandboxedKey = 'massgen.commands.allowUnsandboxed';
+import { readAllowUnsandboxed, settingLevels } from '../common/settings.js';
+import { type EditorToolSettings, toEditorToolSettings } from './permissionSettings.js';
 
 /**
  * `allowUnsandboxedCommands`: where no OS sandbox can start, run commands without one. Only the
@@ -17,10 +11,6 @@ export type RunToolSettings = EditorToolSettings & Required<Pick<RunToolInputs, 
 
 /** The permission, MCP and command settings for a run in `folder` (user, workspace and folder levels). */
 export function readToolSettings(folder: vscode.Uri | undefined, trusted: boolean): RunToolSettings {
-	const configuration = vscode.workspace.getConfiguration(undefined, folder);
-	const settings = toEditorToolSettings((key: PermissionSettingKey) => configuration.inspect(key), trusted);
-	return {
-		...settings,
-		allowUnsandboxedCommands: configuration.inspect(allowUnsandboxedKey)?.globalValue === true,
-	};
+	const settings = toEditorToolSettings((key) => settingLevels(key, folder), trusted);
+	return { ...settings, allowUnsandboxedCommands: readAllowUnsandboxed() };
 }

@@ -1,9 +1,10 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { readPreviewBeforeApply } from '../common/settings.js';
 import type { AnswerChanges } from '../../core/changes/changeSet.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
-import { contextKeys, settingKeys } from '../commandIds.js';
+import { contextKeys } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
@@ -126,7 +127,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 				pending,
 				paths: paths?.filter((path) => pending.file(path)),
 				hunks,
-				preview: vscode.workspace.getConfiguration().get<boolean>(settingKeys.previewBeforeApply, false),
+				preview: readPreviewBeforeApply(),
 				prompts: this._prompts,
 			});
 			await this._afterAccept(pending, result);

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { presetPrefix } from '../config/chooseTeamConfig.js';
 import { defaultFolder } from '../runFolders.js';
-import { readConfigSetting, writeConfigSetting } from '../settings.js';
+import { readConfigSetting, writeConfigSetting } from '../common/settings.js';
 
 interface ConfigItem extends vscode.QuickPickItem {
 	/** The setting value; '' = automatic; undefined = browse. */

@@ -3,7 +3,7 @@ import type { AttachmentRequest } from '../../core/context/attachment.js';
 import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
 import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
 import { defaultFolder } from '../runFolders.js';
-import { readConfigSetting } from '../settings.js';
+import { readConfigSetting } from '../common/settings.js';
 
 /** The tool's name, as `contributes.languageModelTools` declares it. */
 export const askTeamToolName = 'massgen_askTeam';

@@ -7,6 +7,7 @@
  */
 import { posix } from 'node:path';
 import * as vscode from 'vscode';
+import { onDidChangeSettings, settings } from '../common/settings.js';
 import { secretPaths } from '../../core/workspace/secretPaths.js';
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
 import { editorAttachments, workspacePath } from '../context/editorAttachments.js';
@@ -15,7 +16,7 @@ import { toDiagnostic } from '../context/fixRequest.js';
 import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
 import { listFilesWithRipgrep, WorkspaceFileList } from '../context/workspaceFileList.js';
 import { Disposable } from '../lifecycle.js';
-import { readSecretPathsSetting, secretPathsKey } from '../run/secretPathsSetting.js';
+import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
 
 /** Suggestions one `#` query returns at most. */
 export const maxContextResults = 30;
@@ -134,11 +135,7 @@ export class ContextSearch extends Disposable {
 		const invalidate = () => this._files.invalidate();
 		this._register(watcher.onDidCreate(invalidate));
 		this._register(watcher.onDidDelete(invalidate));
-		this._register(
-			vscode.workspace.onDidChangeConfiguration((event) => {
-				if (event.affectsConfiguration(secretPathsKey)) invalidate();
-			}),
-		);
+		this._register(onDidChangeSettings(invalidate, [settings.secretPaths.key]));
 	}
 
 	/** Fixed items whose keyword starts with the query first, then the best-matching files and folders. */

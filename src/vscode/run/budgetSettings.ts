@@ -10,34 +10,20 @@ import type { BudgetCaps } from '../../core/orchestrator/spendGuard.js';
 import type { CapRequest } from '../../core/permissions/runBudget.js';
 import { defaultConfirmAboveUsd, formatUsd, type CostEstimate } from '../../core/run/costEstimate.js';
 import type { UserBudget } from '../../core/run/runBudgetOf.js';
-
-export const budgetSettingKeys = {
-	maxCostUsd: 'massgen.maxCostUsd',
-	maxTokens: 'massgen.maxTokens',
-	confirmCostAboveUsd: 'massgen.confirmCostAboveUsd',
-} as const;
+import { readLowestNumber, settings } from '../common/settings.js';
 
 /** What `runSession` takes: the caps and the estimate's question. */
 export function budgetOptions(folder: vscode.Uri): {
 	budget: UserBudget;
 	confirmEstimate: (estimate: CostEstimate, caps: BudgetCaps | null) => Promise<boolean>;
 } {
-	const settings = vscode.workspace.getConfiguration(undefined, folder);
-	const lowest = (key: string, min: number): number | undefined => {
-		const inspected = settings.inspect<unknown>(key);
-		const values = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
-		const numbers = values.filter(
-			(v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= min,
-		);
-		return numbers.length ? Math.min(...numbers) : undefined;
+	const cap = (name: 'maxCostUsd' | 'maxTokens'): CapRequest | undefined => {
+		const limit = readLowestNumber(name, folder, Number.MIN_VALUE);
+		return limit === undefined ? undefined : { limit, source: settings[name].key };
 	};
-	const cap = (key: string): CapRequest | undefined => {
-		const limit = lowest(key, Number.MIN_VALUE);
-		return limit === undefined ? undefined : { limit, source: key };
-	};
-	const maxCostUsd = cap(budgetSettingKeys.maxCostUsd);
-	const maxTokens = cap(budgetSettingKeys.maxTokens);
-	const above = lowest(budgetSettingKeys.confirmCostAboveUsd, 0) ?? defaultConfirmAboveUsd;
+	const maxCostUsd = cap('maxCostUsd');
+	const maxTokens = cap('maxTokens');
+	const above = readLowestNumber('confirmCostAboveUsd', folder, 0) ?? defaultConfirmAboveUsd;
 	return {
 		budget: { ...(maxCostUsd ? { maxCostUsd } : {}), ...(maxTokens ? { maxTokens } : {}) },
 		confirmEstimate: (estimate, caps) => (estimate.usd < above ? Promise.resolve(true) : ask(estimate, caps)),
@@ -49,7 +35,7 @@ async function ask(estimate: CostEstimate, caps: BudgetCaps | null): Promise<boo
 	const cap = caps?.maxCostUsd;
 	const budget = cap
 		? vscode.l10n.t('The run stops when it reaches {0} ({1}).', formatUsd(cap.limit), cap.source)
-		: vscode.l10n.t('Set {0} to cap what a run may spend.', budgetSettingKeys.maxCostUsd);
+		: vscode.l10n.t('Set {0} to cap what a run may spend.', settings.maxCostUsd.key);
 	const start = vscode.l10n.t('Start Run');
 	const choice = await vscode.window.showWarningMessage(
 		vscode.l10n.t('MassGen: this run is estimated at {0}.', formatUsd(estimate.usd)),

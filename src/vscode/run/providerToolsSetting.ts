@@ -7,25 +7,16 @@
  * run denies.
  */
 import * as vscode from 'vscode';
-import type {
-	ProviderToolsAgent,
-	ProviderToolsMode,
-	ProviderToolsPolicy,
-} from '../../core/providers/providerToolsDecision.js';
+import type { ProviderToolsAgent, ProviderToolsPolicy } from '../../core/providers/providerToolsDecision.js';
+import { readProviderToolsMode, settings } from '../common/settings.js';
 
-export const providerToolsSettingKey = 'massgen.providerTools';
-const strictness: readonly ProviderToolsMode[] = ['allow', 'ask', 'deny'];
+const providerToolsSettingKey = settings.providerTools.key;
 
 /** The questions shown (newest last, at most 20): in-host tests read it, as `ApprovalPrompts.notifications`. */
 export const providerToolsQuestions: string[] = [];
 
 export function providerToolsPolicy(folder: vscode.Uri, signal?: AbortSignal): ProviderToolsPolicy {
-	const inspected = vscode.workspace
-		.getConfiguration(undefined, folder)
-		.inspect<unknown>(providerToolsSettingKey);
-	const values = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
-	const modes = values.filter((v): v is ProviderToolsMode => strictness.includes(v as ProviderToolsMode));
-	const mode = modes.length ? strictness[Math.max(...modes.map((m) => strictness.indexOf(m)))]! : 'ask';
+	const mode = readProviderToolsMode(folder);
 	const ask = (agents: readonly ProviderToolsAgent[]) => askOnce(agents, signal);
 	return { mode, source: providerToolsSettingKey, ...(mode === 'ask' ? { ask } : {}) };
 }

@@ -15,7 +15,7 @@ import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { Disposable } from '../lifecycle.js';
 import type { SessionSecrets } from '../log.js';
 import type { KeyStore } from '../secrets.js';
-import { configSettingFromWorkspace, readConfigSetting } from '../settings.js';
+import { configSettingFromWorkspace, readConfigSetting } from '../common/settings.js';
 import { settingsAllowItems, WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
 import { codingAgentPathEnv } from './codingAgentPaths.js';

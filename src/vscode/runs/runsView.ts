@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import { readRunsKeep } from '../common/settings.js';
 import { deleteRuns, planPrune, type RetentionPolicy } from '../../core/logs/pruneRuns.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
-import { commandIds, contextKeys, settingKeys, viewIds } from '../commandIds.js';
+import { commandIds, contextKeys, viewIds } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import { GitignoreOffer } from './gitignoreOffer.js';
@@ -187,7 +188,7 @@ export class RunsView extends Disposable {
 
 /** `massgen.runs.keep` for a folder: `{ count?, days? }` of non-negative numbers; anything else is ignored (logged). */
 export function readKeepSetting(folder: vscode.Uri, log: { warn(message: string): void }): RetentionPolicy {
-	const value = vscode.workspace.getConfiguration(undefined, folder).get<unknown>(settingKeys.runsKeep);
+	const value = readRunsKeep(folder);
 	if (typeof value !== 'object' || value === null) return {};
 	const { count, days } = value as Record<string, unknown>;
 	const valid = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { TeamEdit } from '../../core/team/editTeamConfig.js';
 import { commandIds } from '../commandIds.js';
 import type { Engine } from '../run/loadEngine.js';
-import { writeConfigSetting } from '../settings.js';
+import { writeConfigSetting } from '../common/settings.js';
 import type { TeamNode } from './teamTree.js';
 
 type AgentNode = Extract<TeamNode, { kind: 'agent' }>;

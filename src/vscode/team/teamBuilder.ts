@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import type { DraftAgent, DraftOptions, Sensitivity } from '../../core/team/writeTeamConfig.js';
 import type { Engine } from '../run/loadEngine.js';
-import { readConfigSetting } from '../settings.js';
+import { clearConfigSetting, readConfigSetting, writeUserConfigSetting } from '../common/settings.js';
 import { teamFolder } from './teamFolder.js';
 import { availableChoices, type MemberChoice } from './teamChoices.js';
 import { askInput, askPick, back, type BuilderStep, type StepHook } from './quickSteps.js';
@@ -224,9 +224,7 @@ async function writeTeam(
 	}
 	const setting = readConfigSetting(folder?.uri);
 	if (state.user) {
-		await vscode.workspace
-			.getConfiguration()
-			.update('massgen.config', file, vscode.ConfigurationTarget.Global);
+		await writeUserConfigSetting(file);
 	} else if (setting) {
 		// The setting would still win over the new workspace team.
 		// Not awaited: the notification may stay open; the file is written either way.
@@ -257,12 +255,5 @@ async function offerToClearSetting(
 		use,
 	);
 	if (answer !== use) return;
-	const config = vscode.workspace.getConfiguration('massgen', folder?.uri);
-	const where = config.inspect('config');
-	const target = where?.workspaceFolderValue
-		? vscode.ConfigurationTarget.WorkspaceFolder
-		: where?.workspaceValue
-			? vscode.ConfigurationTarget.Workspace
-			: vscode.ConfigurationTarget.Global;
-	await config.update('config', undefined, target);
+	await clearConfigSetting(folder?.uri);
 }

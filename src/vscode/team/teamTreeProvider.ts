@@ -6,7 +6,7 @@ import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
 import { Disposable } from '../lifecycle.js';
 import type { Engine } from '../run/loadEngine.js';
 import type { KeyStore } from '../secrets.js';
-import { configSettingFromWorkspace, readConfigSetting } from '../settings.js';
+import { configSettingFromWorkspace, readConfigSetting } from '../common/settings.js';
 import { teamFolder } from './teamFolder.js';
 import type { TeamSnapshot } from './teamSnapshot.js';
 import { teamItem, teamNodes, type TeamNode } from './teamTree.js';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { onDidChangeSettings } from '../common/settings.js';
 import { commandIds, viewIds } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
 import type { Engine } from '../run/loadEngine.js';
@@ -61,11 +62,7 @@ export class TeamView extends Disposable {
 			this._register(event(() => this.scheduleRefresh()));
 		}
 		const later = () => this.scheduleRefresh();
-		this._register(
-			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('massgen')) later();
-			}),
-		);
+		this._register(onDidChangeSettings(later));
 		// A team file outside the workspace (the setting's, a user-level team) is not watched: its save is seen.
 		this._register(vscode.workspace.onDidSaveTextDocument(later));
 		this._register(_deps.onDidChangeSecrets(later));

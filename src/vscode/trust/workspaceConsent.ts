@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import type { TrustItem, TrustListing, WorkspaceTrust } from '../../core/trust/workspaceTrust.js';
 import { visibleText } from '../../core/trust/visibleText.js';
+import { settings } from '../common/settings.js';
 
 /** globalState key: folder URI → the hash of the listing the user allowed there. */
 export const consentStateKey = 'massgen.workspaceConsent';
@@ -82,7 +83,7 @@ export function settingsAllowItems(rules: readonly string[]): TrustItem[] {
 		{
 			kind: 'allow-rules',
 			file: 'workspace settings',
-			subject: 'massgen.permissions.allow',
+			subject: settings.permissionsAllow.key,
 			detail: `lets these run without asking: ${rules.join(', ')}`,
 			parts: { allow: [...rules] },
 		},

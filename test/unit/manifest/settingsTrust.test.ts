@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { settings } from '../../../src/vscode/common/settings';
 
 /**
  * Every `massgen.*` setting as a hostile repository's `.vscode/settings.json` or `.code-workspace`
@@ -80,7 +81,11 @@ const verdicts: Record<string, Verdict> = {
 
 interface Manifest {
 	capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations?: string[] } };
-	contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+	contributes: {
+		configuration: {
+			properties: Record<string, { scope?: string; type?: unknown; default?: unknown; enum?: unknown }>;
+		};
+	};
 }
 const manifest = JSON.parse(
 	readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
@@ -97,6 +102,27 @@ describe('every massgen.* setting against a hostile workspace', () => {
 		expect(properties[key]?.scope ?? 'window').toBe(verdict.scope);
 		const isRestricted = 'restricted' in verdict && verdict.restricted;
 		expect(restricted.has(key)).toBe(isRestricted);
+	});
+
+	it('package.json and the settings table (src/vscode/common/settings.ts) declare the same settings alike', () => {
+		const table = Object.values(settings);
+		expect(table.map((spec) => spec.key).sort()).toEqual(Object.keys(properties).sort());
+		for (const spec of table) {
+			const declared = properties[spec.key];
+			expect(declared?.type, spec.key).toEqual(spec.type);
+			expect(declared?.default, spec.key).toEqual(spec.default);
+			expect(declared?.scope, spec.key).toBe(spec.scope);
+			expect(declared?.enum, spec.key).toEqual('enum' in spec ? spec.enum : undefined);
+			expect(restricted.has(spec.key), spec.key).toBe(spec.restricted);
+		}
+	});
+
+	it.each(Object.values(settings))('$key: the merge policy fits the verdict', (spec) => {
+		const verdict = verdicts[spec.key]!;
+		// The user's own value only exactly where VS Code ignores workspace values anyway.
+		expect(spec.policy === 'userOnly', spec.key).toBe(verdict.scope !== 'resource');
+		// A setting a workspace may set in Restricted Mode tightens, or is plain only for a stated reason.
+		if (spec.policy === 'tightenOnly') expect('tightensOnly' in verdict, spec.key).toBe(true);
 	});
 
 	it('restricts only settings it declares, and is limited (not unsupported) in untrusted workspaces', () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandIds, contextKeys, settingKeys } from '../../../src/vscode/commandIds';
+import { commandIds, contextKeys } from '../../../src/vscode/commandIds';
+import { settings } from '../../../src/vscode/common/settings';
 
 interface Manifest {
 	activationEvents?: string[];
@@ -82,8 +83,8 @@ describe('package.json contributes', () => {
 		expect(when(commandIds.rejectChanges)).toBe(contextKeys.hasPendingChanges);
 	});
 
-	it('declares the settings in settingKeys with resource scope', () => {
-		for (const key of Object.values(settingKeys)) {
+	it('declares the config, preview and retention settings with resource scope', () => {
+		for (const { key } of [settings.config, settings.previewBeforeApply, settings.runsKeep]) {
 			expect(manifest.contributes.configuration.properties[key]?.scope, key).toBe('resource');
 		}
 	});

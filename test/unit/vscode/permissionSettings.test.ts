@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { compileRuleLists } from '../../../src/core/permissions/rules';
 import {
 	permissionSettingKeys,
-	type SettingLevels,
 	toEditorToolSettings,
 } from '../../../src/vscode/approvals/permissionSettings';
+import type { SettingLevels } from '../../../src/vscode/common/settingPolicies';
 import {
 	alwaysAllowKey,
 	WorkspacePermissionStore,
