@@ -1,101 +1,22 @@
+import { join } from 'node:path';
 import { version } from '../../package.json';
-import { RunsDirError } from '../core/logs/runsDirGuard.js';
-import { Redactor } from '../core/secrets/redactor.js';
-import { environmentSecrets } from '../core/secrets/runSecrets.js';
-import { parseCliArgs, usage, UsageError } from './args.js';
-import { chatCommand } from './chatCommand.js';
-import { terminalSafe } from './display/terminalStream.js';
-import { initCommand } from './initCommand.js';
-import { redactedIo } from './redactedIo.js';
-import { revertCommand } from './revertCommand.js';
-import { runCommand } from './runCommand.js';
-import { runsCommand } from './runsCommand.js';
-import { showCommand } from './showCommand.js';
-import { trustCommand } from './trustCommand.js';
-import { validateCommand } from './validateCommand.js';
+import { loadBundle } from './bundleLoader.js';
 
-// Every command writes through these: on a terminal no control sequence gets through (terminalStream.ts).
-const stdout = terminalSafe(process.stdout);
-const stderr = terminalSafe(process.stderr);
-
-/** The `massgen` command. User errors print a message and an exit code, never a stack trace. */
-async function main(): Promise<number> {
-	const controller = new AbortController();
-	const stop = () => {
-		if (controller.signal.aborted) process.exit(4);
-		stderr.write('\nmassgen: cancelling (press Ctrl-C again to quit at once)\n');
-		controller.abort();
-	};
-	try {
-		const command = parseCliArgs(process.argv.slice(2), process.cwd());
-		// The chat stops a run on Ctrl-C and goes on; it handles its signals itself.
-		if (command.kind !== 'chat') {
-			process.on('SIGINT', stop);
-			process.on('SIGTERM', stop);
-		}
-		switch (command.kind) {
-			case 'version':
-				stdout.write(`${version}\n`);
-				return 0;
-			case 'help':
-				stdout.write(`${usage}\n`);
-				return 0;
-			case 'validate':
-				return await validateCommand(command.file, process.env, stderr);
-			case 'revert':
-				return await revertCommand(command, stderr);
-			case 'trust':
-				return await trustCommand(command, { stderr, env: process.env });
-			case 'init':
-				return await initCommand(command, {
-					stdout,
-					stderr,
-					env: process.env,
-					stdin: process.stdin,
-					interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
-				});
-			case 'chat':
-				return await chatCommand(command, {
-					stdout,
-					stderr,
-					env: process.env,
-					stdin: process.stdin,
-				});
-			case 'runs':
-			case 'show': {
-				// Run directories are redacted as written; this masks the environment's secrets on top.
-				const redactor = new Redactor(environmentSecrets(process.env));
-				const io = redactedIo(
-					{ stdout, stderr, env: process.env, signal: controller.signal },
-					() => redactor,
-				);
-				return command.kind === 'runs' ? await runsCommand(command, io) : await showCommand(command, io);
-			}
-			case 'run':
-				return await runCommand(command, {
-					stdout,
-					stderr,
-					env: process.env,
-					signal: controller.signal,
-					stdin: process.stdin,
-				});
-		}
-	} catch (error) {
-		if (error instanceof RunsDirError) {
-			stderr.write(`massgen: ${error.message}\n`);
-			return 1;
-		}
-		if (error instanceof UsageError) {
-			stderr.write(`massgen: ${error.message}\n\n${usage}\n`);
-			return 1;
-		}
-		// The run's own redactor is gone with it: mask what the environment and URLs reveal.
-		const redactor = new Redactor(environmentSecrets(process.env));
-		stderr.write(redactor.text(`massgen: internal error: ${(error as Error).message}\n`));
-		return 2;
-	}
+/**
+ * The `massgen` executable, `dist/cli.js`: small, so that `massgen --version` costs little more
+ * than Node's own start. The commands are `dist/cli-commands.js` (`commands.ts`; package.json
+ * `build:cli`). `--version` alone needs none of them; with other arguments it is parsed with
+ * them there, as any command line is.
+ */
+const argv = process.argv.slice(2);
+if (argv.length === 1 && argv[0] === '--version') {
+	process.stdout.write(`${version}\n`);
+} else {
+	const commands = loadBundle(
+		join(__dirname, 'cli-commands.js'),
+		process.env,
+	) as typeof import('./commands.js');
+	void commands.runCli(argv).then((code) => {
+		process.exitCode = code;
+	});
 }
-
-void main().then((code) => {
-	process.exitCode = code;
-});

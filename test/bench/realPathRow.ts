@@ -105,7 +105,10 @@ export const idealRequests = (spec: RowSpec) =>
 	spec.script === 'revise' ? 3 * spec.agents + 1 : 2 * spec.agents + 1;
 
 /** Runs `dist/cli.js run --json` once against fresh loopback servers and measures it from their logs. */
-export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number } = {}): Promise<RowResult> {
+export async function runRow(
+	spec: RowSpec,
+	options: { timeoutSeconds?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<RowResult> {
 	if (!existsSync(cliPath)) {
 		throw new Error(`${cliPath} not found: run \`npm run build:cli\` (or set BENCH_CLI)`);
 	}
@@ -145,7 +148,7 @@ export async function runRow(spec: RowSpec, options: { timeoutSeconds?: number }
 		writeFileSync(join(root, 'team.yaml'), stringify(config));
 		const args = ['run', '--config', join(root, 'team.yaml'), '--json'];
 		args.push('--timeout', String(options.timeoutSeconds ?? 120), 'What does a.ts export?');
-		const { wallMs, spawnedAt, stdout, code } = await runCli(args, root);
+		const { wallMs, spawnedAt, stdout, code } = await runCli(args, root, options.env);
 		const summary = summarizeRequests(servers.flatMap((s) => s.requests));
 		const runEnd = stdout
 			.split('\n')
@@ -217,13 +220,13 @@ function readResult(root: string): { winner?: { agentId: string }; usage?: Usage
 	}
 }
 
-function runCli(args: readonly string[], cwd: string) {
+function runCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
 	return new Promise<{ wallMs: number; spawnedAt: number; stdout: string; code: number | null }>(
 		(resolve, reject) => {
 			const spawnedAt = performance.timeOrigin + performance.now();
 			const child = spawn(process.execPath, [cliPath, ...args], {
 				cwd,
-				env: { PATH: process.env['PATH'], HOME: process.env['HOME'] },
+				env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env },
 				stdio: ['ignore', 'pipe', 'ignore'],
 			});
 			let stdout = '';

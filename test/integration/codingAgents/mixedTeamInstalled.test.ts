@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexOnPath } from '../../../src/core/providers/codingAgents/cliBinaries.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+import { cliFiles } from '../../scripts/buildCli.js';
 import { proxyOf, voteWhenShown, type ProxiedProvider } from './mixedTeamProxy.js';
 
 const run = promisify(execFile);
@@ -37,7 +38,7 @@ describe('the installed CLI finds claude and codex on PATH (a copy of dist/ outs
 
 	beforeAll(async () => {
 		installed = mkdtempSync(join(tmpdir(), 'massgen-installed-'));
-		for (const file of ['cli.js', 'claude-agent-sdk.mjs', 'codex-sdk.mjs']) {
+		for (const file of [...cliFiles, 'claude-agent-sdk.mjs', 'codex-sdk.mjs']) {
 			cpSync(join(repo, 'dist', file), join(installed, 'dist', file));
 		}
 		cpSync(join(repo, 'configs'), join(installed, 'configs'), { recursive: true });
