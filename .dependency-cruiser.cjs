@@ -13,6 +13,22 @@ module.exports = {
 			to: { circular: true },
 		},
 		{
+			name: 'coordination-one-way',
+			comment:
+				'The orchestrator drives the agents, which call the models: agents never import the orchestrator, and models (the scripted one too) and the protocol words they share never import either.',
+			severity: 'error',
+			from: { path: '^src/core/(agents|providers|workflow)/' },
+			to: { path: '^src/core/orchestrator/' },
+		},
+		{
+			name: 'models-below-agents',
+			comment:
+				'A model reads the protocol words from src/core/workflow, not from the prompts that write them.',
+			severity: 'error',
+			from: { path: '^src/core/(providers|workflow)/' },
+			to: { path: '^src/core/agents/' },
+		},
+		{
 			name: 'run-events-import-nothing',
 			comment:
 				'The run events and their words are the leaf every layer imports; they import nothing of ours.',

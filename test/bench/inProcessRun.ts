@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
 import type { ChatRequest } from '../../src/core/providers/model.js';
-import { answerIdsShown } from '../../src/core/agents/prompts.js';
+import { answerIdsShown } from '../../src/core/workflow/markers.js';
 import { ScriptedModel } from '../../src/core/providers/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 

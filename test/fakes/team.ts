@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { answerIdsShown } from '../../src/core/agents/prompts.js';
+import { answerIdsShown } from '../../src/core/workflow/markers.js';
 import type { RunEvent, RunEventOf, RunEventType } from '../../src/contract/runEvents.js';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
 import type {

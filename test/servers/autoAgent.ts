@@ -1,4 +1,4 @@
-import { answerIdsShown } from '../../src/core/agents/prompts.js';
+import { answerIdsShown } from '../../src/core/workflow/markers.js';
 import type { PromptView, Turn } from './types.js';
 
 /**

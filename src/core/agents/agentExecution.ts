@@ -1,6 +1,6 @@
 import { promptContext, userMessage } from '../context/promptContext.js';
-import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
-import type { AgentSpec } from '../orchestrator/types.js';
+import type { AnswerRecord, AnswerSnapshot } from './answers.js';
+import type { AgentSpec } from './types.js';
 import type { ChatMessage, ChatRequest, ToolCall } from '../providers/model.js';
 import type { Toolbox } from '../tools/types.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';

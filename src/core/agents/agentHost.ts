@@ -1,7 +1,7 @@
 import type { Attachment } from '../context/attachment.js';
-import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
+import type { AnswerRecord, AnswerSnapshot } from './answers.js';
 import type { RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.js';
-import type { OrchestratorSettings, Turn } from '../orchestrator/types.js';
+import type { AgentSettings, Turn } from './types.js';
 import type { ProviderError } from '../providers/providerError.js';
 import type { Toolbox } from '../tools/types.js';
 import type { RunClock } from '../util/clock.js';
@@ -13,7 +13,7 @@ export interface AgentHost {
 	readonly runId: string;
 	/** Every anonymous id of the run (`agent1..agentN`). */
 	readonly anonIds: readonly string[];
-	readonly settings: OrchestratorSettings;
+	readonly settings: AgentSettings;
 	readonly question: string;
 	readonly history: readonly Turn[];
 	/** The question's context, the same for every agent (`core/context`). */

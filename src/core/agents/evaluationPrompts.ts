@@ -4,10 +4,8 @@
  * reasons every agent of the next attempt reads.
  */
 import type { FileChange } from '../workspace/types.js';
+import { restartToolName, submitToolName } from '../workflow/markers.js';
 import { originalMessage } from './prompts.js';
-
-export const submitToolName = 'submit';
-export const restartToolName = 'restart_orchestration';
 
 export function evaluationSystemPrompt(systemMessage: string | undefined): string {
 	return [

@@ -1,4 +1,4 @@
-import type { Sensitivity } from '../orchestrator/types.js';
+import type { Sensitivity } from './types.js';
 
 /** Jaccard similarity of lower-cased, whitespace-split token sets (MassGen's measure). */
 export function jaccardSimilarity(a: string, b: string): number {

@@ -6,16 +6,12 @@
  * answer standing (MassGen's auto-submit).
  */
 import type { ChatMessage, ToolCall, ToolDefinition } from '../providers/model.js';
-import type { AgentSpec } from '../orchestrator/types.js';
+import type { AgentSpec } from './types.js';
 import type { FileChange, Overlay } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';
 import { cacheKeyOf } from './cacheKey.js';
-import {
-	evaluationSystemPrompt,
-	evaluationUserMessage,
-	restartToolName,
-	submitToolName,
-} from './evaluationPrompts.js';
+import { restartToolName, submitToolName } from '../workflow/markers.js';
+import { evaluationSystemPrompt, evaluationUserMessage } from './evaluationPrompts.js';
 import { ResilientCaller } from './resilientCaller.js';
 import { budgetedCalls, runToolCalls } from './toolRunner.js';
 

@@ -1,6 +1,6 @@
 import { promptContext, userMessage } from '../context/promptContext.js';
-import type { AnswerRecord } from '../orchestrator/board.js';
-import type { AgentSpec } from '../orchestrator/types.js';
+import type { AnswerRecord } from './answers.js';
+import type { AgentSpec } from './types.js';
 import type { ChatMessage } from '../providers/model.js';
 import type { Overlay } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';

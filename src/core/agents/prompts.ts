@@ -1,7 +1,8 @@
 import { contextSection } from '../context/contextSection.js';
 import { noContext, type PromptContext } from '../context/promptContext.js';
-import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
-import type { Sensitivity, Turn } from '../orchestrator/types.js';
+import { answerTagOpening } from '../workflow/markers.js';
+import type { AnswerRecord, AnswerSnapshot } from './answers.js';
+import type { Sensitivity, Turn } from './types.js';
 
 /**
  * Prompt texts. They speak only of anonymous ids (`agentN`): config ids never reach a model,
@@ -182,19 +183,8 @@ function currentAnswers(snapshot: AnswerSnapshot): string {
 	return `<CURRENT ANSWERS>\n${[...snapshot.answers.values()].map((a) => answerBlock(a)).join('\n')}\n</CURRENT ANSWERS>`;
 }
 
-/**
- * The anonymous ids whose answers these texts show (`<answer id="…">` blocks, as `answerBlock`
- * writes them), in id order: what a voter can name, since `vote`'s enum lists every agent.
- */
-export function answerIdsShown(texts: readonly string[]): string[] {
-	const ids = new Set(
-		texts.flatMap((text) => [...text.matchAll(/<answer id="(agent\d+)"/g)].map((m) => m[1]!)),
-	);
-	return [...ids].sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)));
-}
-
 function answerBlock(answer: AnswerRecord, note = ''): string {
 	const files = [...answer.overlay.edits.keys()];
 	const changes = files.length ? `\n(This answer changes ${files.length} file(s): ${files.join(', ')}.)` : '';
-	return `<answer id="${answer.anonId}"${note ? ` note="${note.trim()}"` : ''}>\n${answer.content}${changes}\n</answer>`;
+	return `${answerTagOpening(answer.anonId)}${note ? ` note="${note.trim()}"` : ''}>\n${answer.content}${changes}\n</answer>`;
 }

@@ -1,5 +1,5 @@
 import type { Phase, Usage } from '../../contract/runEvents.js';
-import type { AgentSpec } from '../orchestrator/types.js';
+import type { AgentSpec } from './types.js';
 import type { ChatRequest, ProviderToolUse } from '../providers/model.js';
 import { providerToolEvent } from '../providers/providerToolEvent.js';
 import { ProviderError } from '../providers/providerError.js';

@@ -1,9 +1,10 @@
-import type { AnswerRecord, AnswerSnapshot } from '../orchestrator/board.js';
 import type { ToolCall, ToolDefinition } from '../providers/model.js';
+import { newAnswerToolName, voteToolName } from '../workflow/markers.js';
+import type { AnswerRecord, AnswerSnapshot } from './answers.js';
 import { jaccardSimilarity, noveltyThreshold } from './novelty.js';
-import type { Sensitivity } from '../orchestrator/types.js';
+import type { Sensitivity } from './types.js';
 
-export const workflowToolNames = new Set(['new_answer', 'vote']);
+export const workflowToolNames = new Set([newAnswerToolName, voteToolName]);
 
 /**
  * An answer rides in every later request of every peer and in the logs; 256 KiB (about 64,000
@@ -26,7 +27,7 @@ const kib = (bytes: number) => `${bytes / 1024} KB`;
 export function workflowTools(anonIds: readonly string[]): ToolDefinition[] {
 	return [
 		{
-			name: 'new_answer',
+			name: newAnswerToolName,
 			description: `Submit a new, complete, improved answer to the ORIGINAL MESSAGE. Ends your turn. At most ${kib(maxAnswerBytes)}: do not paste files.`,
 			parameters: {
 				type: 'object',
@@ -36,7 +37,7 @@ export function workflowTools(anonIds: readonly string[]): ToolDefinition[] {
 			},
 		},
 		{
-			name: 'vote',
+			name: voteToolName,
 			description: 'Vote for the best answer in CURRENT ANSWERS. Ends your turn.',
 			parameters: {
 				type: 'object',
@@ -69,8 +70,8 @@ export type WorkflowDecision =
 
 /** Checks one response's workflow calls (MassGen §1.5 rules, with the own-answer novelty defect fixed). */
 export function decideWorkflow(calls: readonly ToolCall[], rules: WorkflowRules): WorkflowDecision {
-	const votes = calls.filter((call) => call.name === 'vote');
-	const answers = calls.filter((call) => call.name === 'new_answer');
+	const votes = calls.filter((call) => call.name === voteToolName);
+	const answers = calls.filter((call) => call.name === newAnswerToolName);
 	const all = (message: string, others = message) =>
 		({
 			kind: 'errors',
@@ -93,7 +94,7 @@ export function decideWorkflow(calls: readonly ToolCall[], rules: WorkflowRules)
 	if (call.parseError) {
 		return one(call, `Invalid arguments for ${call.name}: ${call.parseError}. Send a JSON object.`);
 	}
-	return call.name === 'vote' ? checkVote(call, rules) : checkAnswer(call, rules);
+	return call.name === voteToolName ? checkVote(call, rules) : checkAnswer(call, rules);
 }
 
 function checkVote(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
@@ -157,8 +158,9 @@ function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
  * size, so the rejected text is not sent again with every later request of this agent.
  */
 export function keptCall(call: ToolCall): ToolCall {
-	const cap = call.name === 'new_answer' ? maxAnswerBytes : call.name === 'vote' ? maxVoteReasonBytes : null;
-	const key = call.name === 'new_answer' ? 'content' : 'reason';
+	const cap =
+		call.name === newAnswerToolName ? maxAnswerBytes : call.name === voteToolName ? maxVoteReasonBytes : null;
+	const key = call.name === newAnswerToolName ? 'content' : 'reason';
 	const value = call.arguments[key];
 	if (cap === null || typeof value !== 'string') return call;
 	const bytes = Buffer.byteLength(value, 'utf8');

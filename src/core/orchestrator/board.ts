@@ -1,15 +1,5 @@
+import type { AnswerRecord, AnswerSnapshot, PeerView } from '../agents/answers.js';
 import type { OverlaySnapshot } from '../workspace/types.js';
-
-export interface AnswerRecord {
-	readonly agentId: string;
-	readonly anonId: string;
-	/** `agentN.k`: the k-th accepted answer of anonymous agent N. */
-	readonly label: string;
-	readonly content: string;
-	readonly overlay: OverlaySnapshot;
-	/** Run time (ms) when the answer was accepted. */
-	readonly acceptedAt: number;
-}
 
 export interface VoteRecord {
 	readonly voter: string;
@@ -18,18 +8,11 @@ export interface VoteRecord {
 	readonly reason: string;
 }
 
-/** What one agent execution sees: every agent's latest answer by anonymous id, at one version. */
-export interface AnswerSnapshot {
-	/** Number of answers accepted in the run when the snapshot was taken. */
-	readonly version: number;
-	readonly answers: ReadonlyMap<string, AnswerRecord>;
-}
-
 /**
  * The coordination state shared by all agents: one anonymous mapping for the whole run,
  * accepted answers, and the votes that are currently valid.
  */
-export class Board {
+export class Board implements PeerView {
 	private readonly anonByAgent = new Map<string, string>();
 	private readonly agentByAnon = new Map<string, string>();
 	private readonly latest = new Map<string, AnswerRecord>();

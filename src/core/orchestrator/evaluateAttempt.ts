@@ -18,7 +18,7 @@ export async function evaluateAttempt(
 	const forward = () => controller.abort(run.signal.reason);
 	run.signal.addEventListener('abort', forward, { once: true });
 	run.spend.signal.addEventListener('abort', forward, { once: true });
-	const cancelTimer = run.clock.setTimer(run.host.settings.presentationTimeoutMs, () =>
+	const cancelTimer = run.clock.setTimer(run.settings.presentationTimeoutMs, () =>
 		controller.abort(stopReasons.presentationTimeout),
 	);
 	let verdict: EvaluationVerdict;

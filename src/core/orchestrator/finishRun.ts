@@ -6,9 +6,10 @@ import type { RunClock } from '../util/clock.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { stopReasons } from './agentRuntime.js';
-import type { AnswerRecord, Board } from './board.js';
+import type { AnswerRecord } from '../agents/answers.js';
+import type { Board } from './board.js';
 import { selectWinner } from './selectWinner.js';
-import type { AnswerChangeSet, RestartRecord, RunResult } from './types.js';
+import type { AnswerChangeSet, OrchestratorSettings, RestartRecord, RunResult } from './types.js';
 import type { SpendGuard } from './spendGuard.js';
 import type { UsageLedger } from './usageLedger.js';
 
@@ -20,6 +21,7 @@ export interface FinishingRun {
 	/** Emits the run's events and runs the presentation. */
 	readonly host: AgentHost;
 	readonly runId: string;
+	readonly settings: OrchestratorSettings;
 	readonly signal: AbortSignal;
 	/** The presentation and post-evaluation timeouts run on it. */
 	readonly clock: RunClock;
@@ -148,7 +150,7 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 	run.signal.addEventListener('abort', forward, { once: true });
 	const overBudget = () => controller.abort(stopReasons.coordinationEnded);
 	run.spend.signal.addEventListener('abort', overBudget, { once: true });
-	const cancelTimer = run.clock.setTimer(run.host.settings.presentationTimeoutMs, () =>
+	const cancelTimer = run.clock.setTimer(run.settings.presentationTimeoutMs, () =>
 		controller.abort(stopReasons.presentationTimeout),
 	);
 	try {

@@ -12,7 +12,8 @@ import { realClock, type RunClock } from '../util/clock.js';
 import { sleep } from '../util/sleep.js';
 import { anonymousOrder, stopReasons, type AgentRuntime } from './agentRuntime.js';
 import { backoffDelay } from './backoff.js';
-import { Board, type AnswerRecord } from './board.js';
+import type { AnswerRecord } from '../agents/answers.js';
+import { Board } from './board.js';
 import type { RunEvent, RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.js';
 import { runAttempts } from './attempts.js';
 import { emptyResult, type CoordinationEnd, type FinishingRun } from './finishRun.js';
@@ -206,9 +207,9 @@ export class Orchestrator implements AgentHost {
 
 	/** What `finishRun` reads (and `emit`, through the host); it keeps no state of its own. */
 	private finishing(): FinishingRun {
-		const { runId, signal, clock, board, runtimes, ledger, spend } = this;
+		const { runId, settings, signal, clock, board, runtimes, ledger, spend } = this;
 		const workspace = this.options.workspace;
-		return { host: this, runId, signal, clock, board, runtimes, ledger, spend, workspace };
+		return { host: this, runId, settings, signal, clock, board, runtimes, ledger, spend, workspace };
 	}
 
 	private async openTools(): Promise<void> {

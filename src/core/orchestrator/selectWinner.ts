@@ -1,4 +1,5 @@
-import type { AnswerRecord, VoteRecord } from './board.js';
+import type { AnswerRecord } from '../agents/answers.js';
+import type { VoteRecord } from './board.js';
 
 export interface WinnerChoice {
 	readonly agentId: string;

@@ -1,5 +1,4 @@
-import type { ChatModel } from '../providers/model.js';
-import type { Price } from '../providers/pricing.js';
+import type { AgentSettings, AgentSpec, Turn } from '../agents/types.js';
 import type { Toolbox } from '../tools/types.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
@@ -14,17 +13,11 @@ import type {
 	Usage,
 } from '../../contract/runEvents.js';
 
-export type Sensitivity = 'lenient' | 'balanced' | 'strict';
+/** What a run is given and returns speaks of the agents' own types. */
+export type { AgentSpec, ModelPrice, Sensitivity, Turn, TurnChanges } from '../agents/types.js';
 
 /** Orchestrator knobs, already defaulted (the config layer maps YAML onto this). */
-export interface OrchestratorSettings {
-	readonly votingSensitivity: Sensitivity;
-	readonly answerNoveltyRequirement: Sensitivity;
-	/** null = unlimited. */
-	readonly maxNewAnswersPerAgent: number | null;
-	readonly maxToolCallsPerTurn: number;
-	/** Attempts per turn for the workflow call (MassGen: 3). */
-	readonly maxAttemptsPerTurn: number;
+export interface OrchestratorSettings extends AgentSettings {
 	/** null = no cap; when reached, coordination ends with the usual winner rule. */
 	readonly maxRounds: number | null;
 	readonly agentTurnTimeoutMs: number | null;
@@ -38,23 +31,10 @@ export interface OrchestratorSettings {
 	/** Skip coordination: the first agent presents at once (MassGen's debug switch). */
 	readonly skipCoordinationRounds: boolean;
 	/**
-	 * A model call with no output yet is dropped and re-issued with new answers when they land
-	 * before this fraction of the agent's usual time to first output has passed (0 = never;
-	 * `agents/restartRule.ts`).
-	 */
-	readonly staleCallRestartFraction: number;
-	/**
 	 * Post-evaluation (MassGen's `max_orchestration_restarts`): after the winner presents, it checks
 	 * its own final answer and may restart coordination with its reasons, this many times at most.
 	 */
 	readonly maxOrchestrationRestarts: number;
-	/**
-	 * MassGen's planning mode (`enable_planning_mode`): during coordination, tools that act outside
-	 * the agent's private copy are not run but described in its answer; the presenter runs them.
-	 */
-	readonly planningMode: boolean;
-	/** Added to the coordination system prompt in planning mode (`planning_mode_instruction`). */
-	readonly planningModeInstruction: string;
 }
 
 export const defaultOrchestratorSettings: OrchestratorSettings = {
@@ -77,33 +57,6 @@ export const defaultOrchestratorSettings: OrchestratorSettings = {
 	planningModeInstruction:
 		'PLANNING MODE: during coordination, do not carry out actions that change anything outside your private copy of the workspace (MCP tools that write, commands with network access): they are not run. Describe each such action in your answer as a plan (tool, arguments, why); the agent that presents the final answer carries out the plan, with the user’s approval.',
 };
-
-export interface AgentSpec {
-	/** Config id (never shown to any model). */
-	readonly id: string;
-	readonly model: ChatModel;
-	readonly systemMessage?: string;
-	readonly temperature?: number;
-	readonly maxOutputTokens?: number;
-	readonly providerOptions?: Record<string, unknown>;
-	/** Prices for cost accounting; omitted = tokens only ("no price"). */
-	readonly price?: ModelPrice;
-}
-
-/** USD per million tokens (from the dated price table, `configs/prices.yaml`). */
-export type ModelPrice = Price;
-
-/** What became of a turn's proposed file changes, as the next turn's history tells it. */
-export type TurnChanges = 'accepted' | 'partly-accepted' | 'rejected' | 'pending' | 'reverted' | 'superseded';
-
-export interface Turn {
-	readonly question: string;
-	readonly answer: string;
-	/** Absent: the turn proposed no file changes, or nothing is known of them. */
-	readonly changes?: TurnChanges;
-	/** Left out to fit the history's size budget (`fitHistory`): only its question is listed. */
-	readonly leftOut?: boolean;
-}
 
 export interface RunOptions {
 	readonly runId?: string;

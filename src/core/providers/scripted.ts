@@ -1,5 +1,10 @@
-import { restartToolName, submitToolName } from '../agents/evaluationPrompts.js';
-import { answerIdsShown } from '../agents/prompts.js';
+import {
+	answerIdsShown,
+	newAnswerToolName,
+	restartToolName,
+	submitToolName,
+	voteToolName,
+} from '../workflow/markers.js';
 import type { BackendSettings } from './backendSettings.js';
 import type { ChatModel, ChatRequest } from './model.js';
 import {
@@ -30,7 +35,7 @@ export function createScriptedModel(settings: BackendSettings): ChatModel {
  * Every other coordination call moves to the next step; the last step repeats.
  */
 function replyFor(script: Script, request: ChatRequest, state: ScriptState): ScriptedReply {
-	const coordinating = request.tools.some((tool) => tool.name === 'new_answer');
+	const coordinating = request.tools.some((tool) => tool.name === newAnswerToolName);
 	const continuing = request.messages.at(-1)?.role === 'tool';
 	if (request.tools.some((tool) => tool.name === submitToolName)) {
 		return evaluationReply(script, continuing, state);
@@ -81,9 +86,12 @@ function decision(step: ScriptStep, request: ChatRequest) {
 	const options = votableIds(request);
 	if (step.vote && options.length > 0) {
 		const target = step.vote === 'first' ? options[0] : step.vote === 'last' ? options.at(-1) : step.vote;
-		return { name: 'vote', arguments: { agent_id: target, reason: step.reason ?? 'Best answer so far.' } };
+		return {
+			name: voteToolName,
+			arguments: { agent_id: target, reason: step.reason ?? 'Best answer so far.' },
+		};
 	}
-	return { name: 'new_answer', arguments: { content: step.answer ?? step.text ?? 'An answer.' } };
+	return { name: newAnswerToolName, arguments: { content: step.answer ?? step.text ?? 'An answer.' } };
 }
 
 /**
@@ -91,7 +99,7 @@ function decision(step: ScriptStep, request: ChatRequest) {
  * lists every agent of the run, answered or not), in enum order.
  */
 function votableIds(request: ChatRequest): string[] {
-	const parameters = request.tools.find((tool) => tool.name === 'vote')?.parameters;
+	const parameters = request.tools.find((tool) => tool.name === voteToolName)?.parameters;
 	const properties = parameters?.['properties'] as Record<string, { enum?: string[] }> | undefined;
 	const shown = new Set(answerIdsShown(request.messages.map((message) => message.content)));
 	return (properties?.['agent_id']?.enum ?? []).filter((id) => shown.has(id));

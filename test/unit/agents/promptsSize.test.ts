@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { coordinationSystemPrompt, updateMessage } from '../../../src/core/agents/prompts.js';
 import { workflowTools } from '../../../src/core/agents/workflowTools.js';
-import type { AnswerRecord } from '../../../src/core/orchestrator/board.js';
+import type { AnswerRecord } from '../../../src/core/agents/answers.js';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { makeTree, removeTrees } from '../workspace/tempTree.js';

@@ -8,7 +8,7 @@ import {
 	workflowTools,
 	type WorkflowRules,
 } from '../../../src/core/agents/workflowTools.js';
-import type { AnswerRecord } from '../../../src/core/orchestrator/board.js';
+import type { AnswerRecord } from '../../../src/core/agents/answers.js';
 import type { ToolCall } from '../../../src/core/providers/model.js';
 
 const answer: AnswerRecord = {
