@@ -113,7 +113,6 @@ export async function runCommand(
 				trusted: true,
 				allowUnsandboxedCommands: command.unsandboxedCommands === true,
 				store: new FilePermissionStore(defaultStorePath(io.env), root),
-				onNotice: (message) => io.stderr.write(`massgen: ${message}\n`),
 			},
 			providerTools: cliProviderToolsPolicy(command.providerTools ?? 'ask', {
 				output: io.stderr,
@@ -121,6 +120,10 @@ export async function runCommand(
 			}),
 			onRedactor: (learned) => (redactor = learned),
 			onEvent: (event) => {
+				// The tools' warnings (a server that did not start) are said in every mode, as they happen.
+				if (event.type === 'notice' && event.source === 'tools') {
+					io.stderr.write(`massgen: ${event.message}\n`);
+				}
 				display?.onEvent(event);
 				if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
 			},

@@ -167,10 +167,17 @@ export type RunEventBody =
 			notice: string;
 	  }
 	| {
-			/** What the user should know about the run, once at its start (an agent's model cannot take the attached images). */
+			/**
+			 * What the user should know about the run: an agent's model cannot take the attached images, a
+			 * provider refused its native tools, or (`source: 'tools'`) an MCP server did not start, a rule did
+			 * not parse, the folder's trust refused a part. Said before the run directory existed: right after
+			 * `run-start`.
+			 */
 			type: 'notice';
 			/** The agent it is about; absent: the whole run. */
 			agentId?: string;
+			/** `tools`: the run's tools and trust said it (the CLI prints it as `massgen: …`, the editor notifies). */
+			source?: 'tools';
 			message: string;
 	  }
 	| { type: 'update-injected'; agentId: string; labels: string[] }

@@ -82,7 +82,8 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'call-aborted':
 			return null;
 		case 'notice':
-			return `notice: ${event.message}`;
+			// The tools' notices are said as `massgen: …` in every mode (`runCommand`).
+			return event.source === 'tools' ? null : `notice: ${event.message}`;
 		case 'evaluation-start':
 			return `${event.agentId}: checking the final answer (attempt ${event.attempt})`;
 		case 'evaluation-end':

@@ -44,6 +44,7 @@ import type { Workspace } from '../workspace/types.js';
 import type { BudgetCaps } from '../orchestrator/spendGuard.js';
 import type { CostEstimate } from './costEstimate.js';
 import { EstimateDeclinedError, estimateRun, runCaps, type UserBudget } from './runBudgetOf.js';
+import { withEarlyNotices } from './earlyNotices.js';
 import { runTools, type RunToolInputs } from './runTools.js';
 
 export type { RunToolInputs } from './runTools.js';
@@ -120,7 +121,7 @@ export interface RunSessionOutcome {
 	readonly result: RunResult;
 	readonly runDir: string;
 	readonly workspace: Workspace;
-	/** The tools' permission decisions (`permissions.jsonl`); undefined without tools. */
+	/** The run's permission decisions (`permissions.jsonl`: the provider-tools verdict and the tools'); undefined without tools. */
 	readonly ledger: AuditLedger | undefined;
 }
 
@@ -187,7 +188,9 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const runId = newRunId(started);
 	const log = await RunLogWriter.create(root, runId, { redactor });
 	options.onRunDir?.(log.runDir, runId);
-	if (verdict) recordProviderToolsVerdict(new AuditLedger(log.runDir, redactor.text), runId, verdict);
+	// One ledger for the run's permission decisions: the provider-tools verdict and the tools'.
+	const ledger = new AuditLedger(log.runDir, redactor.text);
+	if (verdict) recordProviderToolsVerdict(ledger, runId, verdict);
 	const session: SessionRecord = {
 		id: options.session?.id ?? runId,
 		parentRunId: options.session?.parentRunId ?? null,
@@ -197,13 +200,13 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			...options.team,
 			root,
 			env,
-			runDir: log.runDir,
-			redactor,
+			ledger,
 			secretFiles,
 			workspaceMcp,
 			gate,
 		};
-		const tools = options.tools && runTools(options.tools, { ...context, ripgrep: workspace.ripgrep });
+		const prepared = options.tools && runTools(options.tools, { ...context, ripgrep: workspace.ripgrep });
+		const tools = withEarlyNotices(prepared?.tools, prepared?.notices ?? []);
 		const orchestrator = new Orchestrator({
 			runId,
 			question: options.question,
@@ -253,7 +256,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			options.onLogError?.(error);
 		}
 		// Each change carries its base (`FileChange.base`): the text the agents read, not the disk now.
-		return { result, runDir: log.runDir, workspace, ledger: tools?.last?.ledger };
+		return { result, runDir: log.runDir, workspace, ledger: options.tools ? ledger : undefined };
 	} finally {
 		// A coding agent's CLI and folder outlive its calls (`ChatModel.close`): they end with the run.
 		await Promise.all(agents.map((agent) => agent.model.close?.()));

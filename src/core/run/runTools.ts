@@ -4,9 +4,9 @@ import { toRunToolSettings } from '../config/toSettings.js';
 import { isWorkspaceFile } from '../config/workspaceFile.js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
 import type { WorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
+import type { AuditLedger } from '../permissions/auditLedger.js';
 import type { PermissionStore } from '../permissions/permissionEngine.js';
 import type { RuleLists } from '../permissions/rules.js';
-import type { Redactor } from '../secrets/redactor.js';
 import { createRunTools } from '../tools/guardedRunTools.js';
 import type { TrustGate } from '../trust/trustGate.js';
 import type { SecretPaths } from '../workspace/secretPaths.js';
@@ -35,8 +35,6 @@ export interface RunToolInputs {
 	readonly allowUnsandboxedCommands?: boolean;
 	/** "Always allow" decisions of this workspace. */
 	readonly store?: PermissionStore;
-	/** Servers that did not start, rules that did not parse, trust refusals, unreadable MCP files (already redacted). */
-	readonly onNotice: (message: string) => void;
 }
 
 export interface RunToolsContext {
@@ -47,8 +45,8 @@ export interface RunToolsContext {
 	readonly kind?: string;
 	readonly root: string;
 	readonly env: Readonly<Record<string, string | undefined>>;
-	readonly runDir: string;
-	readonly redactor: Redactor;
+	/** The run's one permission ledger. */
+	readonly ledger: AuditLedger;
 	readonly secretFiles: SecretPaths;
 	readonly workspaceMcp: WorkspaceMcpServers | undefined;
 	/** The run's ripgrep (the scratch lists the workspace with it). */
@@ -57,12 +55,16 @@ export interface RunToolsContext {
 	readonly gate: TrustGate;
 }
 
-/** The run's `RunOptions.tools`, as `createRunTools` documents it. */
+/**
+ * The run's `RunOptions.tools`, as `createRunTools` documents it, and what was refused before the
+ * run started (trust refusals, unreadable MCP files): `notice` events once it has started.
+ */
 export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
-	const { root, redactor, workspaceMcp } = context;
+	const { root, workspaceMcp } = context;
 	const configFromWorkspace = context.kind === 'workspace' || isWorkspaceFile(root, context.file);
 	const configured = toRunToolSettings(context.config, { configFromWorkspace });
-	const onNotice = (message: string) => inputs.onNotice(redactor.text(message));
+	const notices: string[] = [];
+	const onNotice = (message: string) => void notices.push(message);
 	const allowRefusal = context.gate.allowRulesRefusal();
 	if (allowRefusal !== undefined) onNotice(allowRefusal);
 	const settings =
@@ -89,7 +91,7 @@ export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
 		]),
 	);
 	const workspaceServers = workspaceMcp?.servers.filter(admitted);
-	return createRunTools({
+	const tools = createRunTools({
 		workspaceRoot: root,
 		agents,
 		permissions: {
@@ -103,11 +105,10 @@ export function runTools(inputs: RunToolInputs, context: RunToolsContext) {
 		...(inputs.rules ? { settingsRules: inputs.rules } : {}),
 		...(inputs.store ? { store: inputs.store } : {}),
 		...(workspaceServers ? { workspaceServers } : {}),
-		runDir: context.runDir,
+		ledger: context.ledger,
 		env: context.env,
-		secrets: redactor.needles,
 		secretPaths: context.secretFiles,
 		...(context.ripgrep ? { ripgrep: context.ripgrep } : {}),
-		onNotice,
 	});
+	return { tools, notices };
 }

@@ -29,7 +29,6 @@ import { OverlayScratch } from '../exec/overlayScratch.js';
 import type { ScratchSpace } from '../exec/scratchSpace.js';
 import { builtinSecretPaths, type SecretPaths } from '../workspace/secretPaths.js';
 import { scanSecrets, type SecretIndex } from '../workspace/secretScan.js';
-import { Redactor } from '../secrets/redactor.js';
 import { isRootOrInside } from '../util/paths.js';
 import { createGuardedToolbox, type ExtraTool } from './guardedToolbox.js';
 import { runCommandTool } from './runCommandTool.js';
@@ -63,7 +62,7 @@ export interface RunToolsOptions {
 	readonly trusted: boolean;
 	/** The team config is a file inside the workspace (e.g. `.massgen/config.yaml`). */
 	readonly configFromWorkspace?: boolean;
-	/** Rules the caller adds (e.g. VS Code settings); invalid patterns are reported via `onNotice`. */
+	/** Rules the caller adds (e.g. VS Code settings); an invalid pattern is a `notice` event. */
 	readonly settingsRules?: RuleLists;
 	/** Persisted "always allow" decisions. */
 	readonly store?: PermissionStore;
@@ -71,8 +70,11 @@ export interface RunToolsOptions {
 	readonly workspaceServers?: readonly McpServerSpec[];
 	/** Which agents get `workspaceServers` (default: every agent). */
 	readonly workspaceServersFor?: (agentId: string) => boolean;
-	/** The run directory (`permissions.jsonl` goes there); omitted = ledger in memory only. */
-	readonly runDir?: string;
+	/**
+	 * The run's one permission ledger (`permissions.jsonl`; `runSession` writes the provider-tools
+	 * verdict to it too). Omitted: one in memory only.
+	 */
+	readonly ledger?: AuditLedger;
 	/**
 	 * For `${VAR}` expansion; commands get only allow-listed names from it (`commandEnvironment`).
 	 * `MASSGEN_BWRAP_PATH` names the `bwrap` to use (default: the one on `PATH`).
@@ -82,10 +84,6 @@ export interface RunToolsOptions {
 	readonly secretPaths?: SecretPaths;
 	/** The run's ripgrep: with it (and a sandbox that can mount one) the scratch is an overlay, not a copy. */
 	readonly ripgrep?: string;
-	/** Known secret values, redacted from the audit ledger. */
-	readonly secrets?: readonly string[];
-	/** Warnings for the user: servers that did not start, rules that did not parse, trust refusals. */
-	readonly onNotice?: (message: string) => void;
 }
 
 /** What the session exposes beyond `RunToolsSession`, for tests and the glue. */
@@ -129,7 +127,9 @@ export function createRunTools(
 
 function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenRunTools {
 	const settings = { ...defaultPermissionSettings, ...options.permissions };
-	const notice = (message: string) => options.onNotice?.(message);
+	// Warnings for the user (servers that did not start, rules that did not parse): events, so
+	// `events.jsonl` keeps them and a reopened run shows them.
+	const notice = (message: string) => context.emit({ type: 'notice', source: 'tools', message });
 	const env = options.env ?? {};
 	const rules: RuleInput[] = [];
 	for (const [lists, source] of [
@@ -147,7 +147,7 @@ function openRunTools(options: RunToolsOptions, context: RunToolsContext): OpenR
 		if (agent.commandFilters) commandFilters.set(agentId, agent.commandFilters);
 	}
 	const engine = new PermissionEngine({ rules, store: options.store, commandFilters });
-	const ledger = new AuditLedger(options.runDir, new Redactor(options.secrets).text);
+	const ledger = options.ledger ?? new AuditLedger();
 	const budget = new RunBudget({ maxToolCalls: settings.maxToolCalls, maxCostUsd: settings.maxCostUsd });
 	const gate = new PermissionGate({
 		runId: context.runId,

@@ -4,7 +4,6 @@ import type { PermissionStore } from '../../core/permissions/permissionEngine.js
 import type { RunToolInputs } from '../../core/run/runTools.js';
 import type { EditorToolSettings } from '../approvals/permissionSettings.js';
 import { readToolSettings } from '../approvals/readToolSettings.js';
-import { reportToolNotices } from './runMessages.js';
 
 export interface EditorToolsInputs {
 	readonly broker: ApprovalBroker;
@@ -13,38 +12,24 @@ export interface EditorToolsInputs {
 	/** Workspace Trust as the run read it. */
 	readonly trusted: boolean;
 	readonly log: vscode.LogOutputChannel;
-	/** The run's token: notices of a cancelled run go to the log only. */
-	readonly token: vscode.CancellationToken;
 }
 
 /**
  * What the editor adds to a run's tools (architecture §11): Workspace Trust, the
  * `massgen.permissions.*` and `massgen.mcp.*` settings (read at the start of each run), the
- * extension's broker and the workspace's "always allow" grants. Notices go to the log, and the
- * first ones of a run (servers start in parallel) to one notification.
+ * extension's broker and the workspace's "always allow" grants. Their notices are run events
+ * (`ToolNotices` reports them).
  */
 export function editorTools(
 	inputs: EditorToolsInputs,
 ): RunToolInputs & Pick<EditorToolSettings, 'workspaceAllow'> {
-	const { log, token, trusted } = inputs;
+	const { log, trusted } = inputs;
 	const { notes, ...settings } = readToolSettings(inputs.folder.uri, trusted);
 	for (const note of notes) log.warn(`settings: ${note}`);
-	const notices: string[] = [];
-	let timer: NodeJS.Timeout | undefined;
-	let reported = false;
 	return {
 		...settings,
 		broker: inputs.broker,
 		trusted,
 		...(inputs.store ? { store: inputs.store } : {}),
-		onNotice: (message) => {
-			log.warn(`tools: ${message}`);
-			if (token.isCancellationRequested || reported) return;
-			notices.push(message);
-			timer ??= setTimeout(() => {
-				reported = true;
-				reportToolNotices(log, notices);
-			}, 400);
-		},
 	};
 }

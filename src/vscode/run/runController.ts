@@ -21,6 +21,7 @@ import { chooseRunFolder, folderOf, folderOfRun } from '../runFolders.js';
 import { codingAgentPathEnv } from './codingAgentPaths.js';
 import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
+import { ToolNotices } from './toolNotices.js';
 import { budgetOptions, isEstimateDeclined } from './budgetSettings.js';
 import { providerToolsPolicy } from './providerToolsSetting.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
@@ -302,8 +303,7 @@ export class RunController extends Disposable implements RunService {
 		reportTeamNotes(team, choice.notes);
 		if (token.isCancellationRequested) return cancelled();
 
-		const editor =
-			this._deps.approvals && editorTools({ ...this._deps.approvals, folder, trusted, log, token });
+		const editor = this._deps.approvals && editorTools({ ...this._deps.approvals, folder, trusted, log });
 		// Before the run starts anything: what the workspace's own parts would run or send, and the
 		// user's answer (the core refuses each part this decision does not cover).
 		const listing = await engine.listWorkspaceTrust({
@@ -350,6 +350,7 @@ export class RunController extends Disposable implements RunService {
 			this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
 		}, this._deps.batchMs ?? 30);
 		const abort = abortSignalFromToken(token);
+		const toolNotices = new ToolNotices(log, token);
 		const secretPathsSetting = readSecretPathsSetting(folder.uri);
 		for (const note of secretPathsSetting.notes) log.warn(`settings: ${note}`);
 		try {
@@ -370,6 +371,7 @@ export class RunController extends Disposable implements RunService {
 				},
 				...(request.attachments?.length ? { attachments: request.attachments } : {}),
 				onEvent: (event) => {
+					toolNotices.onEvent(event);
 					this._state = reduceRun(this._state ?? initialRunState(), event);
 					batcher.push(event);
 				},

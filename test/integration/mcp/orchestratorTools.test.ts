@@ -20,6 +20,8 @@ import type { PermissionSettings } from '../../../src/core/tools/permissionSetti
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { answer, fastSettings, makeWorkspaceDir, read, sequence, vote } from '../../fakes/team.js';
 import { isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
+import { AuditLedger } from '../../../src/core/permissions/auditLedger.js';
+import { toolNotices } from '../../support/toolNotices.js';
 
 const posix = process.platform !== 'win32';
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
@@ -48,7 +50,6 @@ async function run(setup: Setup) {
 			if (answer) broker.resolve(request.requestId, answer.choice, answer.note);
 		}, 150);
 	});
-	const notices: string[] = [];
 	const agents = new Map(
 		setup.members.map((member) => [
 			member.id,
@@ -61,9 +62,8 @@ async function run(setup: Setup) {
 		permissions: setup.permissions,
 		broker,
 		trusted: true,
-		runDir,
+		ledger: new AuditLedger(runDir),
 		env: process.env,
-		onNotice: (message) => notices.push(message),
 		...setup.options,
 	});
 	const models = new Map(setup.members.map((member) => [member.id, new ScriptedModel(member.handler)]));
@@ -87,7 +87,7 @@ async function run(setup: Setup) {
 		events,
 		result: orchestrator.result!,
 		broker,
-		notices,
+		notices: toolNotices(events),
 		models,
 		session: runTools.last!,
 		of: <T extends RunEventType>(type: T) =>

@@ -23,6 +23,7 @@ import { answer, fastSettings, makeWorkspaceDir, sequence, vote } from '../../fa
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { logLines, stdioServerSpec } from '../../servers/mcp/launch.js';
 import { repo, runCli } from '../cli/cliProcess.js';
+import { AuditLedger } from '../../../src/core/permissions/auditLedger.js';
 
 const posix = process.platform !== 'win32';
 const servers: LoopbackProvider[] = [];
@@ -66,7 +67,7 @@ async function run(agents: AgentSpec[], config: ReturnType<typeof teamConfig>, l
 		permissions: { ...settings.permissions, commandSandbox: 'allow-unsandboxed' },
 		broker: new ApprovalBroker(),
 		trusted: true,
-		runDir: mkdtempSync(join(tmpdir(), 'massgen-roles-')),
+		ledger: new AuditLedger(mkdtempSync(join(tmpdir(), 'massgen-roles-'))),
 		env: process.env,
 	});
 	const orchestrator = new Orchestrator({

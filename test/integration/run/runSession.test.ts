@@ -7,6 +7,7 @@ import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { runSession, type RunSessionOptions } from '../../../src/core/run/runSession.js';
 import type { Redactor } from '../../../src/core/secrets/redactor.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { toolNotices } from '../../support/toolNotices.js';
 import { startLoopbackTeam, type LoopbackTeam } from '../../servers/loopbackTeam.js';
 
 const shippedConfigsDir = join(__dirname, '..', '..', '..', 'configs');
@@ -49,7 +50,6 @@ describe('runSession: one run as both shells assemble it', () => {
 		const { options, events } = session(root, team.configYaml());
 		let redactor: Redactor | undefined;
 		let started: { runDir: string; runId: string } | undefined;
-		const notices: string[] = [];
 		const outcome = await runSession({
 			...options,
 			onRedactor: (learned) => (redactor = learned),
@@ -57,7 +57,6 @@ describe('runSession: one run as both shells assemble it', () => {
 			tools: {
 				broker: new ApprovalBroker({ policy: () => ({ decision: 'deny' }) }),
 				trusted: true,
-				onNotice: (message) => notices.push(message),
 			},
 		});
 		const { result, runDir } = outcome;
@@ -86,7 +85,7 @@ describe('runSession: one run as both shells assemble it', () => {
 		expect(JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')).runId).toBe(result.runId);
 		expect(readFileSync(join(runDir, 'config.yaml'), 'utf8')).not.toContain('loopback-openai-key');
 		expect(outcome.ledger).toBeDefined();
-		expect(notices).toEqual([]);
+		expect(toolNotices(events)).toEqual([]);
 	});
 
 	it('returns the bases the agents read (the run snapshot), not the file as it is after the run', async () => {

@@ -13,6 +13,7 @@ import { buildAgents } from '../../../src/core/team/buildAgents.js';
 import { createRunTools } from '../../../src/core/tools/guardedRunTools.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { AuditLedger } from '../../../src/core/permissions/auditLedger.js';
 
 const coordinationTools = [
 	{ name: 'new_answer', description: '', parameters: { type: 'object', properties: {} } },
@@ -162,7 +163,7 @@ agents:
 			permissions: toolSettings.permissions,
 			broker,
 			trusted: true,
-			runDir,
+			ledger: new AuditLedger(runDir),
 			env: {},
 		});
 		const { agents } = buildAgents(config, { keys: { env: {}, dotenv: {} } });

@@ -13,6 +13,7 @@ import { buildAgents } from '../../../src/core/team/buildAgents.js';
 import { createRunTools } from '../../../src/core/tools/guardedRunTools.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { toolNotices } from '../../support/toolNotices.js';
 
 const yaml = (sandbox: string) => `
 agents:
@@ -44,7 +45,6 @@ async function run(options: { sandbox?: string; trusted?: boolean; env?: Record<
 	const config = loadConfigText(yaml(options.sandbox ?? 'required'), 'team.yaml').config!;
 	const root = makeWorkspaceDir({ 'README.md': '# x\n' });
 	const settings = toRunToolSettings(config, { configFromWorkspace: false });
-	const notices: string[] = [];
 	const tools = createRunTools({
 		workspaceRoot: root,
 		agents: settings.agents,
@@ -52,7 +52,6 @@ async function run(options: { sandbox?: string; trusted?: boolean; env?: Record<
 		broker: new ApprovalBroker(),
 		trusted: options.trusted ?? true,
 		env: { PATH: process.env['PATH']!, ...options.env },
-		onNotice: (message) => notices.push(message),
 	});
 	const { agents } = buildAgents(config, { keys: { env: {}, dotenv: {} } });
 	const orchestrator = new Orchestrator({
@@ -67,7 +66,7 @@ async function run(options: { sandbox?: string; trusted?: boolean; env?: Record<
 	const result = events.find((event) => event.type === 'tool-result' && event.name === 'run_command');
 	return {
 		events,
-		notices,
+		notices: toolNotices(events),
 		sandbox: events.find((event) => event.type === 'command-sandbox'),
 		result,
 		status: orchestrator.result?.status,

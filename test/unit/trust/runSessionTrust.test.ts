@@ -14,6 +14,7 @@ import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { runSession } from '../../../src/core/run/runSession.js';
 import { listWorkspaceTrust, type WorkspaceTrust } from '../../../src/core/trust/workspaceTrust.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { toolNotices } from '../../support/toolNotices.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { startHttpToolServer, type HttpToolServer } from '../../servers/mcp/httpServer.js';
 
@@ -58,7 +59,6 @@ async function setUp() {
 	expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
 	const keys = { env: { OPENAI_API_KEY: userKey, GITHUB_TOKEN: userToken, PATH: process.env['PATH'] } };
 	const run = async (workspaceTrust: WorkspaceTrust | undefined) => {
-		const notices: string[] = [];
 		const events: RunEvent[] = [];
 		const outcome = await runSession({
 			team: { config: loaded.config!, file },
@@ -71,11 +71,10 @@ async function setUp() {
 			tools: {
 				broker: new ApprovalBroker({ policy: () => ({ decision: 'deny' }) }),
 				trusted: true,
-				onNotice: (message) => notices.push(message),
 			},
 			onEvent: (event) => events.push(event),
 		});
-		return { outcome, notices, events };
+		return { outcome, notices: toolNotices(events), events };
 	};
 	const listing = await listWorkspaceTrust({ workspaceRoot: root, config: loaded.config!, file, keys });
 	return { provider, http, root, run, listing };
@@ -169,7 +168,7 @@ describe('runSession enforces folder trust', () => {
 		const listing = await listWorkspaceTrust({ workspaceRoot: root, config, file, keys });
 		expect(listing.items.map((item) => item.kind)).toEqual(['allow-rules']);
 		const decisions = async (workspaceTrust: WorkspaceTrust | undefined) => {
-			const notices: string[] = [];
+			const events: RunEvent[] = [];
 			const outcome = await runSession({
 				team: { config, file },
 				keys,
@@ -182,12 +181,14 @@ describe('runSession enforces folder trust', () => {
 					// --deny-all: whatever would be asked is denied.
 					broker: new ApprovalBroker({ policy: () => ({ decision: 'deny' }) }),
 					trusted: true,
-					onNotice: (message) => notices.push(message),
 				},
-				onEvent: () => undefined,
+				onEvent: (event) => events.push(event),
 			});
 			const entries = outcome.ledger?.entries ?? [];
-			return { notices, entries: entries.map((entry) => [entry.target, entry.decision, entry.via]) };
+			return {
+				notices: toolNotices(events),
+				entries: entries.map((entry) => [entry.target, entry.decision, entry.via]),
+			};
 		};
 		const untrusted = await decisions(undefined);
 		expect(untrusted.entries).toEqual([['workspace:web/note', 'deny', expect.not.stringMatching(/^rule$/)]]);

@@ -14,6 +14,7 @@ import { createLog, SessionSecrets } from '../../../src/vscode/log';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
 import { listWorkspaceTrust, runTeam } from '../../../src/vscode/run/runEngine';
 import { PanelHost } from '../../../src/vscode/view';
+import { toolNotices } from '../../support/toolNotices';
 import { noPendingChanges } from './noPendingChanges';
 
 /** The extension's output channels: the log, the panel, and the run's event path (issue 9). */
@@ -146,7 +147,6 @@ describe('the extension redacts secrets', () => {
 		);
 		expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
 		const events: RunEvent[] = [];
-		const notices: string[] = [];
 		let learned: Redactor | undefined;
 		const team = {
 			config: loaded.config!,
@@ -182,9 +182,9 @@ describe('the extension redacts secrets', () => {
 				trusted: true,
 				rules: {},
 				readWorkspaceServers: true,
-				onNotice: (message) => notices.push(message),
 			},
 		});
+		const notices = toolNotices(events);
 		expect(learned?.needles).toEqual(expect.arrayContaining([secret, headerToken]));
 		const joined = events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
 		expect(joined).toContain('streaming [redacted] and [redacted]');
