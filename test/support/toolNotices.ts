@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../src/core/events/runEvents.js';
+import type { RunEvent } from '../../src/contract/runEvents.js';
 
 /** What the run's tools and trust said (`notice` events from the tools), in order. */
 export function toolNotices(events: readonly RunEvent[]): string[] {

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { RunEvent } from '../../core/events/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import { reportToolNotices } from './runMessages.js';
 
 /**
