@@ -27,5 +27,6 @@ export default defineConfig({
 		include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
 		testTimeout: 20_000,
 		pool: 'forks',
+		setupFiles: ['test/support/cleanup.ts'],
 	},
 });

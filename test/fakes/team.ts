@@ -1,6 +1,3 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { answerIdsShown } from '../../src/core/workflow/markers.js';
 import type { RunEvent, RunEventOf, RunEventType } from '../../src/contract/runEvents.js';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
@@ -19,16 +16,10 @@ import {
 } from '../../src/core/providers/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 import type { ManualClock } from '../support/manualClock.js';
+import { makeWorkspaceDir } from '../support/tempTree.js';
 
-/** A temp workspace with the given files. */
-export function makeWorkspaceDir(files: Record<string, string> = {}): string {
-	const root = mkdtempSync(join(tmpdir(), 'massgen-ws-'));
-	for (const [path, content] of Object.entries(files)) {
-		mkdirSync(dirname(join(root, path)), { recursive: true });
-		writeFileSync(join(root, path), content);
-	}
-	return root;
-}
+/** Re-exported: the team tests build their workspaces with it. */
+export { makeWorkspaceDir };
 
 export interface TeamMember {
 	readonly id: string;

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startLoopbackTeam, type LoopbackTeam } from '../../servers/loopbackTeam.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { runCli } from './cliProcess.js';
+import { runDirs } from '../../support/runDir.js';
 
 const secret = 'sk-live-attached-secret-7f3a9c';
 const note = 'The parser drops the last token when the input ends without a newline.\n';
@@ -56,11 +57,6 @@ function filesUnder(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true, recursive: true })
 		.filter((entry) => entry.isFile())
 		.map((entry) => join(entry.parentPath, entry.name));
-}
-
-function runDirs(root: string): string[] {
-	const runs = join(root, '.massgen', 'runs');
-	return existsSync(runs) ? readdirSync(runs).map((name) => join(runs, name)) : [];
 }
 
 /** Issue 12's CLI: --attach, --attach-diff and stdin reach every agent's first request, whatever its protocol. */

@@ -4,13 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { cliPath, fixture, repo, runCli } from './cliProcess.js';
+import { runDirs } from '../../support/runDir.js';
 
 const demo = join(repo, 'configs', 'demo.yaml');
-
-function runDirs(root: string): string[] {
-	const runs = join(root, '.massgen', 'runs');
-	return existsSync(runs) ? readdirSync(runs).map((name) => join(runs, name)) : [];
-}
 
 function readRunDir(dir: string): string {
 	return readdirSync(dir)

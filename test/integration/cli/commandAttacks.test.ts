@@ -7,7 +7,6 @@
  * reaches stdout, stderr or the run directory.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
 	existsSync,
 	mkdirSync,
@@ -24,6 +23,8 @@ import { stringify } from 'yaml';
 import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { cliPath, runCli } from './cliProcess.js';
+import { hashFiles } from '../../support/tempTree.js';
+import { runDir } from '../../support/runDir.js';
 
 const secrets = {
 	OPENAI_API_KEY: 'sk-test-attack-0001',
@@ -69,21 +70,8 @@ function workspace(): string {
 	return root;
 }
 
-/** Path → sha256 of every file under `root`, except the CLI's own run log. */
-function hashTree(root: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir, { withFileTypes: true })) {
-			const path = join(dir, entry.name);
-			const rel = path.slice(root.length + 1);
-			if (rel.startsWith('.massgen/runs')) continue;
-			if (entry.isDirectory()) walk(path);
-			else out[rel] = entry.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'link';
-		}
-	};
-	walk(root);
-	return out;
-}
+/** Every file but the CLI's own run log. */
+const outsideRuns = (rel: string) => rel.startsWith('.massgen/runs');
 
 /** The attacks of issue 9, each a `run_command` call (`outside`: a folder outside the workspace). */
 function attacks(root: string, outside: string): string[] {
@@ -135,11 +123,6 @@ function team(commands: readonly string[]): string {
 	return config;
 }
 
-function runDir(root: string): string {
-	const runs = join(root, '.massgen', 'runs');
-	return join(runs, readdirSync(runs)[0]!);
-}
-
 const lines = (file: string) =>
 	readFileSync(file, 'utf8')
 		.trim()
@@ -167,7 +150,10 @@ describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 				const outside = folder('/var/tmp', 'massgen-attack-outside-');
 				writeFileSync(join(outside, 'keep.txt'), 'keep\n');
 				const commands = attacks(root, outside);
-				const before = { root: hashTree(root), outside: hashTree(outside) };
+				const before = {
+					root: hashFiles(root, { skip: outsideRuns }),
+					outside: hashFiles(outside, { skip: outsideRuns }),
+				};
 				const env = {
 					...secrets,
 					XDG_CONFIG_HOME: folder(tmpdir(), 'massgen-attack-xdg-'),
@@ -179,8 +165,8 @@ describe.runIf(detection.sandbox !== null && existsSync(cliPath))(
 				});
 				expect(run.code, run.stderr).toBe(0);
 
-				expect(hashTree(root)).toEqual(before.root);
-				expect(hashTree(outside)).toEqual(before.outside);
+				expect(hashFiles(root, { skip: outsideRuns })).toEqual(before.root);
+				expect(hashFiles(outside, { skip: outsideRuns })).toEqual(before.outside);
 				// The fsmonitor attack would run on the user's next `git status`.
 				execFileSync('git', ['status', '--porcelain'], { cwd: root });
 				expect(readdirSync(outside)).toEqual(['keep.txt']);
@@ -242,7 +228,7 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 
 		it('run_command is off, with the reason and the setting that would turn it on', async () => {
 			const root = workspace();
-			const before = hashTree(root);
+			const before = hashFiles(root, { skip: outsideRuns });
 			const run = await runCli(['run', '--yes', '--config', team(['echo ran > made.txt; echo ran']), 'Try'], {
 				cwd: root,
 				env: env(),
@@ -261,7 +247,7 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 				mode: 'off',
 				notice: expect.stringContaining('run_command is off'),
 			});
-			expect(hashTree(root)).toEqual(before);
+			expect(hashFiles(root, { skip: outsideRuns })).toEqual(before);
 		});
 
 		it('--unsandboxed-commands runs commands without one and says so; the environment is still allow-listed', async () => {

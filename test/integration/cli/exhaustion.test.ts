@@ -4,16 +4,7 @@
  * agent or the user reads it, never a crash (stack trace, no result.json) or a hang.
  */
 import { execFileSync } from 'node:child_process';
-import {
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +14,7 @@ import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { floodServerFile, tsxLoader } from '../../servers/mcp/launch.js';
 import { cliPath, runCli } from './cliProcess.js';
+import { runDir } from '../../support/runDir.js';
 
 const providers: LoopbackProvider[] = [];
 afterEach(async () => {
@@ -35,10 +27,6 @@ function configFile(config: unknown): string {
 	const file = join(mkdtempSync(join(tmpdir(), 'massgen-cfg-')), 'team.json');
 	writeFileSync(file, JSON.stringify(config));
 	return file;
-}
-function runDir(root: string): string {
-	const runs = join(root, '.massgen', 'runs');
-	return join(runs, readdirSync(runs)[0]!);
 }
 const events = (dir: string) =>
 	readFileSync(join(dir, 'events.jsonl'), 'utf8')

@@ -5,7 +5,6 @@
  * those parts change. Each attack has its control: the same with trust, or the same config given
  * from outside the workspace (the user's own), which runs as before.
  */
-import { createHash } from 'node:crypto';
 import {
 	existsSync,
 	mkdirSync,
@@ -24,6 +23,7 @@ import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loop
 import { startHttpToolServer, type HttpToolServer } from '../../servers/mcp/httpServer.js';
 import { cliPath, runCli } from './cliProcess.js';
 import { startOnPty } from './ptyProcess.js';
+import { hashFiles } from '../../support/tempTree.js';
 
 const userKey = 'sk-user-openai-7c2d9e41b0';
 const userToken = 'ghp_userGithubToken3a9f8e';
@@ -44,21 +44,6 @@ function clonedRepo(config: unknown) {
 	const home = mkdtempSync(join(tmpdir(), 'massgen-home-'));
 	writeFileSync(join(home, '.netrc'), 'machine example.com password hunter2\n');
 	return { root, home, config: join(root, '.massgen', 'config.yaml') };
-}
-
-/** Path → sha256 of every file under `root` (links as such), the run directories aside. */
-function hashTree(root: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir, { withFileTypes: true })) {
-			const path = join(dir, entry.name);
-			const rel = path.slice(root.length + 1);
-			if (entry.isDirectory()) walk(path);
-			else out[rel] = entry.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'link';
-		}
-	};
-	walk(root);
-	return out;
 }
 
 /** Processes whose command line carries `token` (none may outlive a refused run). */
@@ -103,7 +88,7 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 		it('a workspace stdio server (id, cat ~/.netrc) is not started without trust: nothing written, no process, no run directory', async () => {
 			const token = `trust-probe-${process.pid}-${Date.now()}`;
 			const { root, home } = clonedRepo(stdioTeam(`id > marker; cat $HOME/.netrc >> marker # ${token}`));
-			const before = { root: hashTree(root), home: hashTree(home) };
+			const before = { root: hashFiles(root), home: hashFiles(home) };
 
 			const refused = await cli(['run', '--deny-all', 'Explain this repo'], root, home);
 			expect(refused.code).toBe(1);
@@ -112,8 +97,8 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 			expect(refused.stderr).toContain('.massgen/config.yaml:');
 			expect(refused.stderr).toContain("run 'massgen trust' in this folder, or give --trust-workspace");
 			// Nothing started, nothing written: no marker, no run directory, HOME untouched.
-			expect(hashTree(root)).toEqual(before.root);
-			expect(hashTree(home)).toEqual(before.home);
+			expect(hashFiles(root)).toEqual(before.root);
+			expect(hashFiles(home)).toEqual(before.home);
 			expect(processesWith(token)).toEqual([]);
 		});
 
@@ -122,14 +107,14 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 			const { root, home, config } = clonedRepo(
 				stdioTeam(`id > marker; cat $HOME/.netrc >> marker # ${token}`),
 			);
-			const before = hashTree(root);
+			const before = hashFiles(root);
 			const trusted = await cli(['trust'], root, home);
 			expect(trusted.code).toBe(0);
 			expect(trusted.stderr).toContain(`runs sh -c 'id > marker; cat $HOME/.netrc >> marker # ${token}'`);
 			// The store is the user's, not the repository's.
 			const store = join(home, '.config', 'massgen', 'trusted-folders.json');
 			expect(statSync(store).mode & 0o777).toBe(0o600);
-			expect(hashTree(root)).toEqual(before);
+			expect(hashFiles(root)).toEqual(before);
 
 			const ran = await cli(['run', '--deny-all', 'Explain this repo'], root, home);
 			expect(ran.code).toBe(0);
@@ -244,12 +229,12 @@ describe.runIf(process.platform === 'linux' && existsSync(cliPath))(
 				join(root, '.massgen', 'config.yaml'),
 				stringify({ agents: [{ id: 'coder', backend: { type: 'claude_code', cli_path: standIn } }] }),
 			);
-			const before = hashTree(root);
+			const before = hashFiles(root);
 			const refused = await cli(['run', 'Explain this repo'], root, home, { ANTHROPIC_API_KEY: userKey });
 			expect(refused.code).toBe(1);
 			expect(refused.stderr).toContain(`agent 'coder': runs ${standIn} as its claude_code CLI`);
 			expect(refused.stderr).not.toContain('exited with code 3');
-			expect(hashTree(root)).toEqual(before);
+			expect(hashFiles(root)).toEqual(before);
 			// Control: trusted, it is started (and fails as it is written to).
 			const ran = await cli(['run', '--trust-workspace', 'Explain this repo'], root, home, {
 				ANTHROPIC_API_KEY: userKey,

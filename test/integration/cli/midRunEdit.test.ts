@@ -4,24 +4,15 @@
  * never reverts them — and never follows a link the tree gained after the run's reads.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-	lstatSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	readlinkSync,
-	rmSync,
-	symlinkSync,
-	writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { cliPath } from './cliProcess.js';
+import { hashTree } from '../../support/tempTree.js';
+import { runDir } from '../../support/runDir.js';
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const notes = lines(12);
@@ -109,34 +100,14 @@ function afterReads(count: number, act: () => void): (event: RunEvent) => void {
 	};
 }
 
-/** sha256 over every path, mode, mtime, content and link target (links not followed), `.git` and `node_modules` included. */
-function hashTree(root: string, skip: ReadonlySet<string> = new Set(['.massgen'])): string {
-	const hash = createHash('sha256');
-	const walk = (dir: string) => {
-		for (const name of readdirSync(dir).sort()) {
-			const full = join(dir, name);
-			if (dir === root && skip.has(name)) continue;
-			const info = lstatSync(full);
-			hash.update(`${full}\0${info.mode}\0${info.mtimeMs}\0`);
-			if (info.isSymbolicLink()) hash.update(readlinkSync(full));
-			else if (info.isDirectory()) walk(full);
-			else hash.update(readFileSync(full));
-		}
-	};
-	walk(root);
-	return hash.digest('hex');
-}
+/** The fingerprint leaves out the CLI's own run state; `.git` and `node_modules` are in it. */
+const outsideRunState = (rel: string) => rel === '.massgen';
 
 /** A workspace with a git repository and a dependency folder, as real ones have. */
 function workspace(files: Record<string, string>): string {
 	const root = makeWorkspaceDir({ ...files, 'node_modules/dep/index.js': 'module.exports = 1;\n' });
 	execFileSync('git', ['init', '-q'], { cwd: root });
 	return root;
-}
-
-function runDir(root: string): string {
-	const runs = join(root, '.massgen', 'runs');
-	return join(runs, readdirSync(runs)[0]!);
 }
 
 describe('massgen run --apply after the user edited files mid-run', () => {
@@ -185,7 +156,7 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 			config,
 			afterReads(2, () => {
 				writeFileSync(join(root, 'notes.txt'), notes.replace('line 1\n', 'line 1 (user)\n'));
-				before = hashTree(root);
+				before = hashTree(root, outsideRunState);
 			}),
 		);
 
@@ -194,7 +165,7 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 			'not applied: notes.txt: you changed it since the team read it, and the changes overlap',
 		);
 		expect(run.stderr).toContain('nothing was written');
-		expect(hashTree(root)).toBe(before);
+		expect(hashTree(root, outsideRunState)).toBe(before);
 		expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe(notes.replace('line 1\n', 'line 1 (user)\n'));
 	}, 60_000);
 
@@ -214,7 +185,7 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 			afterReads(6, () => {
 				writeFileSync(join(root, 'todo.txt'), 'user todo\n');
 				writeFileSync(join(root, 'old.txt'), 'old, kept and edited by the user\n');
-				before = hashTree(root);
+				before = hashTree(root, outsideRunState);
 			}),
 		);
 
@@ -223,7 +194,7 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 			'not applied: todo.txt: the team adds it, but a different file exists there now',
 		);
 		expect(run.stderr).toContain('not applied: old.txt: the team deletes it, but you changed it since');
-		expect(hashTree(root)).toBe(before);
+		expect(hashTree(root, outsideRunState)).toBe(before);
 		// What the team saw stayed what it read: todo.txt absent (it adds it), old.txt with its old text.
 		const result = JSON.parse(readFileSync(join(runDir(root), 'result.json'), 'utf8'));
 		expect(result.changes).toEqual([
@@ -248,8 +219,8 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 			rmSync(join(root, 'hooks'), { recursive: true });
 			mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
 			symlinkSync(join(root, '.git', 'hooks'), join(root, 'hooks'));
-			gitBefore = hashTree(join(root, '.git'), new Set());
-			before = hashTree(root);
+			gitBefore = hashTree(join(root, '.git'));
+			before = hashTree(root, outsideRunState);
 		});
 
 		expect(gitBefore).not.toBe('');
@@ -258,7 +229,7 @@ describe('massgen run --apply after the user edited files mid-run', () => {
 			"not applied: hooks/pre-commit: refused: 'hooks/pre-commit' is inside .git/",
 		);
 		expect(run.stderr).toContain("(via a symlink to '.git/hooks/pre-commit')");
-		expect(hashTree(join(root, '.git'), new Set())).toBe(gitBefore);
-		expect(hashTree(root)).toBe(before);
+		expect(hashTree(join(root, '.git'))).toBe(gitBefore);
+		expect(hashTree(root, outsideRunState)).toBe(before);
 	}, 60_000);
 });

@@ -1,27 +1,14 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider } from '../../servers/loopbackProvider.js';
 import { repo, runCli } from '../cli/cliProcess.js';
+import { readEvents, readResult, runDir } from '../../support/runDir.js';
 
 const massgenFixture = (name: string) => join(repo, 'test', 'fixtures', 'configs', 'massgen', name);
 const notLoggedIn = 'Claude Code: Not logged in';
 const noCli = 'Claude Code CLI not found';
-
-function readEvents(root: string): { type: string; agentId?: string; reason?: string }[] {
-	const runs = join(root, '.massgen', 'runs');
-	const text = readFileSync(join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8');
-	return text
-		.trim()
-		.split('\n')
-		.map((line) => JSON.parse(line));
-}
-
-function readResult(root: string): Record<string, unknown> {
-	const runs = join(root, '.massgen', 'runs');
-	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
-}
 
 /** MassGen's claude_code configs load; an agent whose CLI cannot run sits the run out, with one clear message. */
 describe('claude_code agents that cannot run (dist/cli.js)', () => {
@@ -77,10 +64,10 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 				},
 			);
 			expect(run.code).toBe(0);
-			const result = readResult(root);
+			const result = readResult(runDir(root));
 			expect(result.status).toBe('completed');
 			expect(result.winner).toMatchObject({ agentId: 'planner' });
-			const events = readEvents(root);
+			const events = readEvents(runDir(root));
 			const errors = events.filter((e) => e.type === 'agent-error' && e.agentId === 'coder');
 			expect(errors).toHaveLength(1);
 			const killed = events.find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
@@ -98,8 +85,8 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 			env: env(),
 		});
 		expect(run.code).toBe(2);
-		expect(readResult(root)).toMatchObject({ status: 'failed' });
-		expect(String(readResult(root).error)).toContain(notLoggedIn);
+		expect(readResult(runDir(root))).toMatchObject({ status: 'failed' });
+		expect(String(readResult(runDir(root)).error)).toContain(notLoggedIn);
 		expect(run.stderr).not.toMatch(/\bat .+\.js:\d+/);
 	});
 
@@ -132,8 +119,8 @@ describe('claude_code agents that cannot run (dist/cli.js)', () => {
 				env: { ...env(), ANTHROPIC_API_KEY: 'refused-key' },
 			});
 			expect(run.code).toBe(0);
-			expect(readResult(root)).toMatchObject({ status: 'completed', winner: { agentId: 'planner' } });
-			const killed = readEvents(root).find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
+			expect(readResult(runDir(root))).toMatchObject({ status: 'completed', winner: { agentId: 'planner' } });
+			const killed = readEvents(runDir(root)).find((e) => e.type === 'agent-killed' && e.agentId === 'coder');
 			expect(killed?.reason).toContain('Claude Code: the API refused the key or login (HTTP 401)');
 			expect(server.requests.length).toBeLessThanOrEqual(2);
 			expect(run.stderr).not.toContain('refused-key');

@@ -14,6 +14,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { cliPath, runCli } from '../cli/cliProcess.js';
+import { readEvents, runDir } from '../../support/runDir.js';
+import { waitFor } from '../../support/waitFor.js';
 
 const key = 'loopback-anthropic-key';
 
@@ -28,15 +30,6 @@ function singleAgentYaml(server: LoopbackProvider): string {
 		'      allowed_tools: [Read, Write, Edit, Bash]',
 		'',
 	].join('\n');
-}
-
-function events(root: string): { type: string; text?: string }[] {
-	const runs = join(root, '.massgen', 'runs');
-	const text = readFileSync(join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8');
-	return text
-		.trim()
-		.split('\n')
-		.map((line) => JSON.parse(line));
 }
 
 /**
@@ -60,11 +53,6 @@ function markedProcesses(server: LoopbackProvider): number[] {
 		}
 	}
 	return found;
-}
-
-/** Polls until `condition` holds (the test runner's timeout bounds it). */
-async function waitFor(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Issue 14: what a claude_code agent may not do, and that nothing of it outlives a cancel. */
@@ -104,7 +92,7 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		expect(existsSync(escaped)).toBe(false);
 		expect(server.requests[1]!.prompt.lastToolResult).toContain('Bash is not available here');
 		expect(server.requests[2]!.prompt.lastToolResult).toContain('is outside your working folder');
-		const lane = events(root)
+		const lane = readEvents(runDir(root))
 			.filter((event) => event.type === 'reasoning-delta')
 			.map((event) => event.text)
 			.join('');
@@ -179,7 +167,9 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		expect(run.code).toBe(0);
 		expect(server.requests).toHaveLength(3);
 		expect(server.requests[2]!.prompt.lastToolResult).toContain('from claude');
-		const calls = events(root).filter((event) => event.type === 'tool-call') as { name?: string }[];
+		const calls = readEvents(runDir(root)).filter((event) => event.type === 'tool-call') as {
+			name?: string;
+		}[];
 		expect(calls.map((call) => call.name)).toEqual(['write_file', 'run_command']);
 		expect(existsSync(join(root, 'note.txt'))).toBe(false);
 	});
@@ -200,7 +190,7 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 			},
 		);
 		const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-		await waitFor(() => server.requests.length > 0);
+		await waitFor(() => server.requests.length > 0, 'the CLI to ask the fake Claude server');
 		const during = markedProcesses(server);
 		expect(during.length).toBeGreaterThan(0);
 		// Where bubblewrap runs (this machine has it), the CLI runs in a PID namespace of its own.
@@ -213,7 +203,10 @@ describe('a claude_code agent is contained (dist/cli.js)', () => {
 		if (bwrap) expect(bwrap.join(' ')).toContain('--disable-userns --share-net --cap-drop ALL');
 		child.kill('SIGINT');
 		await exited;
-		await waitFor(() => during.every((pid) => !markedProcesses(server).includes(pid)));
+		await waitFor(
+			() => during.every((pid) => !markedProcesses(server).includes(pid)),
+			'every process of the cancelled agent to exit',
+		);
 		expect(markedProcesses(server)).toEqual([]);
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
 	});

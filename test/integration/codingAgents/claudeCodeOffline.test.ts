@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { workflowTools } from '../../../src/core/agents/workflowTools.js';
 import { claudeCodeOptions } from '../../../src/core/providers/codingAgents/claudeCodeOptions.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
+import { waitFor } from '../../support/waitFor.js';
 
 /** The Claude Code version this spike ran (the SDK's platform package, pinned in the lock file). */
 const testedCliVersion = '2.1.333';
@@ -302,7 +303,10 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 				abortController: abort,
 				canUseTool: async (_name, input) => {
 					// Cancel once the command runs (found by its arguments in the CLI's process tree).
-					void waitFor(() => descendants(cliPid).some((p) => p.cmdline.includes('600000'))).then(() => {
+					void waitFor(
+						() => descendants(cliPid).some((p) => p.cmdline.includes('600000')),
+						"the Bash tool's sleep 600000 in the CLI's process tree",
+					).then(() => {
 						treeAtAbort = descendants(cliPid);
 						abort.abort();
 					});
@@ -330,7 +334,10 @@ describe('Claude Code offline through @anthropic-ai/claude-agent-sdk', () => {
 		expect(tool).toBeDefined();
 		// The Bash tool runs in its own session: killing the CLI's process group alone would miss it.
 		expect(tool!.pgid).not.toBe(cliPid);
-		await waitFor(() => treeAtAbort.every((p) => !alive(p.pid)) && !alive(cliPid));
+		await waitFor(
+			() => treeAtAbort.every((p) => !alive(p.pid)) && !alive(cliPid),
+			'the CLI and its tool processes to exit',
+		);
 		expect(treeAtAbort.filter((p) => alive(p.pid))).toEqual([]);
 	});
 });
@@ -377,9 +384,4 @@ function alive(pid: number): boolean {
 	} catch {
 		return false;
 	}
-}
-
-/** Polls until `condition` holds (the test runner's timeout bounds it). */
-async function waitFor(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
 }

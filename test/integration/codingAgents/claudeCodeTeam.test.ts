@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { runCli } from '../cli/cliProcess.js';
+import { readResult, runDir } from '../../support/runDir.js';
 
 const key = 'loopback-anthropic-key';
 
@@ -33,11 +34,6 @@ interface Result {
 	readonly changes: readonly Change[];
 	readonly votes: readonly { readonly voter: string }[];
 	readonly usage: readonly { readonly agentId: string }[];
-}
-
-function readResult(root: string): Result {
-	const runs = join(root, '.massgen', 'runs');
-	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
 }
 
 function teamYaml(api: LoopbackProvider, claude: LoopbackProvider, extra: string[] = []): string {
@@ -111,7 +107,7 @@ describe('a claude_code agent in a team (dist/cli.js)', () => {
 		);
 		expect(run.stderr).not.toContain(key);
 		expect(run.code).toBe(0);
-		const result = readResult(root);
+		const result = readResult<Result>(runDir(root));
 		expect(result.status).toBe('completed');
 		expect(claude.pending()).toBe(0);
 		// The refused vote's error went back into the same CLI turn, in our words (the CLI appends a reminder).

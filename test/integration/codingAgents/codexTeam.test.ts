@@ -16,6 +16,8 @@ import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { runCli } from '../cli/cliProcess.js';
 import { customToolCall } from './codexWire.js';
+import { readEvents, readResult, runDir } from '../../support/runDir.js';
+import { waitFor } from '../../support/waitFor.js';
 
 const key = 'loopback-openai-key';
 /** Codex's metadata for this model gives it `apply_patch` (and defers MCP tools; called by name all the same). */
@@ -43,20 +45,6 @@ interface Result {
 	}[];
 	readonly changes: readonly { readonly path: string }[];
 	readonly votes: readonly { readonly voter: string }[];
-}
-
-function readResult(root: string): Result {
-	const runs = join(root, '.massgen', 'runs');
-	return JSON.parse(readFileSync(join(runs, readdirSync(runs)[0]!, 'result.json'), 'utf8'));
-}
-
-function readEvents(root: string): { type: string; agentId?: string; message?: string }[] {
-	const runs = join(root, '.massgen', 'runs');
-	const text = readFileSync(join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8');
-	return text
-		.split('\n')
-		.filter(Boolean)
-		.map((line) => JSON.parse(line));
 }
 
 /**
@@ -132,10 +120,10 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		expect(run.stderr).not.toContain(key);
 		expect(run.code).toBe(0);
 		// A MassGen key Codex has no counterpart for is named once.
-		expect(readEvents(root).filter((e) => e.type === 'notice' && e.agentId === 'coder')).toEqual([
+		expect(readEvents(runDir(root)).filter((e) => e.type === 'notice' && e.agentId === 'coder')).toEqual([
 			expect.objectContaining({ message: 'codex has no counterpart for max_turns: ignored' }),
 		]);
-		const result = readResult(root);
+		const result = readResult<Result>(runDir(root));
 		expect(result.status).toBe('completed');
 		const coderAnswer = result.answerChanges.find((set) => set.agentId === 'coder');
 		expect(coderAnswer?.changes).toEqual([
@@ -151,7 +139,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		expect(codex.requests[0]!.rawBody).not.toContain(root);
 		// Every response the CLI got is counted, also those of a turn still waiting on our tool when the
 		// run ended (its vote): 9 (the patch) + 5 + 5 (scripted calls) + 30 per auto-agent reply.
-		const output = readEvents(root)
+		const output = readEvents(runDir(root))
 			.filter((e) => e.type === 'usage' && e.agentId === 'coder')
 			.reduce((sum, e) => sum + (e as { usage?: { outputTokens: number } }).usage!.outputTokens, 0);
 		expect(output).toBe(9 + 5 + 5 + 30 * (codex.requests.length - 3));
@@ -163,7 +151,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		expect(existsSync(join(cache, 'massgen'))).toBe(true);
 		rmSync(cache, { recursive: true, force: true });
 		// And no CLI process is left running, the presenter's included (a leftover fails by the test's timeout).
-		await waitFor(() => cliProcesses(codex).length === 0);
+		await waitFor(() => cliProcesses(codex).length === 0, 'no codex CLI process left');
 	});
 	it('without its key the codex agent is left out with one clear message; the run goes on with the other', async () => {
 		const claude = await startLoopbackProvider('anthropic', { auto: { name: 'claude' } });
@@ -192,7 +180,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 			expect(run.code).toBe(0);
 			expect(run.stderr).toContain('Missing environment variable: `OPENAI_API_KEY`');
 			expect(run.stderr).toContain('a codex agent needs OPENAI_API_KEY');
-			const result = readResult(root);
+			const result = readResult<Result>(runDir(root));
 			expect(result.status).toBe('completed');
 			expect(result.winner.agentId).toBe('api_agent');
 			// The CLI stopped before asking the model anything.
@@ -231,7 +219,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 			},
 		}).finally(() => clearInterval(watch));
 		expect(run.code).toBe(4);
-		expect(readResult(root).status).toBe('cancelled');
+		expect(readResult<Result>(runDir(root)).status).toBe('cancelled');
 		// The SDK started our launcher, which became bwrap around the CLI (CI and this machine have it).
 		const bwrap = during.find(({ argv }) => argv[0]!.endsWith('bwrap'));
 		// The one sandbox profile (sandboxProfile.ts): no capabilities, a new session, every namespace.
@@ -246,7 +234,7 @@ describe('a codex agent in a team (dist/cli.js)', () => {
 		const inner = during.find((p) => p.pid !== bwrap!.pid && p.nsPid !== p.pid);
 		expect(inner).toBeDefined();
 		// Nothing of it outlives the run (a leftover fails by the test's timeout).
-		await waitFor(() => agentProcesses(codex).length === 0);
+		await waitFor(() => agentProcesses(codex).length === 0, 'no process of the codex agent left');
 		expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old\n');
 	});
 });
@@ -309,9 +297,4 @@ function processes(): { pid: number; cmdline: string }[] {
 /** The Codex CLI processes started against this test's server (its URL is on their command line). */
 function cliProcesses(server: LoopbackProvider): { pid: number; cmdline: string }[] {
 	return processes().filter((p) => p.cmdline.includes('codex exec') && p.cmdline.includes(server.baseUrl));
-}
-
-/** Polls until `condition` holds (the test runner's timeout bounds it). */
-async function waitFor(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
 }

@@ -9,6 +9,7 @@ import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loop
 import { runCli } from '../cli/cliProcess.js';
 import { customToolCall } from './codexWire.js';
 import { proxyOf, voteWhenShown, type ProxiedProvider } from './mixedTeamProxy.js';
+import { runDir } from '../../support/runDir.js';
 
 const anthropicKey = 'loopback-anthropic-key';
 const openaiKey = 'loopback-openai-key';
@@ -36,11 +37,6 @@ interface Result {
 	readonly answerChanges: readonly AnswerChanges[];
 	readonly changes: readonly FileChange[];
 	readonly votes: readonly { readonly voter: string; readonly votedFor: string }[];
-}
-
-function runDir(root: string): string {
-	const runs = join(root, '.massgen', 'runs');
-	return join(runs, readdirSync(runs)[0]!);
 }
 
 /** The answers' first lines: each names its agent, so a vote can find the anonymous id. */

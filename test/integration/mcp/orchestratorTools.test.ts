@@ -19,9 +19,10 @@ import {
 import type { PermissionSettings } from '../../../src/core/tools/permissionSettings.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { answer, fastSettings, makeWorkspaceDir, read, sequence, vote } from '../../fakes/team.js';
-import { isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
+import { isAlive, logLines, stdioServerSpec } from '../../servers/mcp/launch.js';
 import { AuditLedger } from '../../../src/core/permissions/auditLedger.js';
 import { toolNotices } from '../../support/toolNotices.js';
+import { waitFor } from '../../support/waitFor.js';
 
 const posix = process.platform !== 'win32';
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
@@ -227,7 +228,7 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 		// One MCP session for the run, shared by both agents, closed at the end.
 		expect(logLines(log).filter((line) => line.startsWith('start'))).toHaveLength(1);
 		const pid = Number(logLines(log)[0]!.split(' ')[1]);
-		await waitFor(() => !isAlive(pid), 5000, 'the MCP server to exit after the run');
+		await waitFor(() => !isAlive(pid), 'the MCP server to exit after the run', { timeoutMs: 5000 });
 	});
 
 	it('cancelling the run while a call waits for approval and another runs a slow MCP tool leaves no process behind', async () => {
@@ -277,11 +278,9 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 				.find((line) => line.startsWith('grandchild'))!
 				.split(' ')[1],
 		);
-		await waitFor(
-			() => !isAlive(server) && !isAlive(grandchild),
-			5000,
-			'the server and its child to be gone',
-		);
+		await waitFor(() => !isAlive(server) && !isAlive(grandchild), 'the server and its child to be gone', {
+			timeoutMs: 5000,
+		});
 		expect(r.ledger().find((entry) => entry.target === 'npm publish')).toMatchObject({
 			decision: 'deny',
 			by: 'cancelled',

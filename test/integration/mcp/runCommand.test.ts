@@ -15,7 +15,8 @@ import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 import { commandEnvironment } from '../../../src/core/exec/sandbox/commandEnvironment.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
-import { isAlive, waitFor } from '../../servers/mcp/launch.js';
+import { isAlive } from '../../servers/mcp/launch.js';
+import { waitFor } from '../../support/waitFor.js';
 
 const posix = process.platform !== 'win32';
 
@@ -125,7 +126,7 @@ describe.runIf(posix)('runShellCommand', () => {
 		expect(Date.now() - started).toBeLessThan(5000);
 		const orphan = Number(result.output.trim());
 		expect(orphan).toBeGreaterThan(0);
-		await waitFor(() => !isAlive(orphan), 3000, 'the background sleep to die');
+		await waitFor(() => !isAlive(orphan), 'the background sleep to die', { timeoutMs: 3000 });
 		expect(formatCommandResult(result, 400)).toMatch(
 			/^timed out after 0 s \(the command and everything it started were killed\)/,
 		);
@@ -135,7 +136,7 @@ describe.runIf(posix)('runShellCommand', () => {
 		const result = await run('sleep 30 >/dev/null 2>&1 & echo $!');
 		expect(result.exitCode).toBe(0);
 		const orphan = Number(result.output.trim());
-		await waitFor(() => !isAlive(orphan), 3000, 'the background job to be ended');
+		await waitFor(() => !isAlive(orphan), 'the background job to be ended', { timeoutMs: 3000 });
 	});
 
 	it('cancellation kills the group at once', async () => {

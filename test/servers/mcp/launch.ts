@@ -56,12 +56,3 @@ export function isAlive(pid: number): boolean {
 		return (error as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
-
-/** Polls until `check` holds (or fails the test after `ms`). */
-export async function waitFor(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-	const start = Date.now();
-	while (!check()) {
-		if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-}

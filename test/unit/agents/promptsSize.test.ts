@@ -4,7 +4,7 @@ import { workflowTools } from '../../../src/core/agents/workflowTools.js';
 import type { AnswerRecord } from '../../../src/core/agents/answers.js';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
-import { makeTree, removeTrees } from '../workspace/tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

@@ -6,7 +6,8 @@ import { McpHub, toolName, type McpHubOptions } from '../../../src/core/mcp/mcpH
 import { classifyMcpTool } from '../../../src/core/permissions/riskClassifier.js';
 import { startHttpToolServer, type HttpToolServer } from '../../servers/mcp/httpServer.js';
 import { pixelPng } from '../../servers/mcp/toolServer.js';
-import { hostileServerSpec, isAlive, logLines, stdioServerSpec, waitFor } from '../../servers/mcp/launch.js';
+import { hostileServerSpec, isAlive, logLines, stdioServerSpec } from '../../servers/mcp/launch.js';
+import { waitFor } from '../../support/waitFor.js';
 
 const hubs: McpHub[] = [];
 const servers: HttpToolServer[] = [];
@@ -164,7 +165,9 @@ describe('McpHub over real servers', () => {
 		const tools = h.toolsFor('a1');
 		const get = (name: string) => tools.find((tool) => tool.definition.name === name)!;
 		await get('mcp__fragile__crash').call({}, signal());
-		await waitFor(() => get('mcp__fragile__echo').unavailable() !== null, 5000, 'the crash to be noticed');
+		await waitFor(() => get('mcp__fragile__echo').unavailable() !== null, 'the crash to be noticed', {
+			timeoutMs: 5000,
+		});
 		const after = await get('mcp__fragile__echo').call({ text: 'x' }, signal());
 		expect(after.isError).toBe(true);
 		expect(after.text).toMatch(
@@ -207,7 +210,9 @@ describe('McpHub over real servers', () => {
 		expect(isAlive(pid) && isAlive(grandchild)).toBe(true);
 		expect(h.allSessions[0]!.pid).toBe(pid);
 		await h.close();
-		await waitFor(() => !isAlive(pid) && !isAlive(grandchild), 5000, 'the server and its child to exit');
+		await waitFor(() => !isAlive(pid) && !isAlive(grandchild), 'the server and its child to exit', {
+			timeoutMs: 5000,
+		});
 		expect((await tools[0]!.call({ text: 'late' }, signal())).text).toMatch(/is closed/);
 	});
 

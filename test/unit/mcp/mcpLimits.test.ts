@@ -11,7 +11,8 @@ import { McpHub } from '../../../src/core/mcp/mcpHub.js';
 import { maxMcpMessageBytes } from '../../../src/core/mcp/mcpLimits.js';
 import type { McpServerSpec } from '../../../src/core/mcp/mcpServerSpec.js';
 import { startFloodHttpServer, type FloodHttpServer } from '../../servers/mcp/floodServer.js';
-import { floodServerFile, isAlive, tsxLoader, waitFor } from '../../servers/mcp/launch.js';
+import { floodServerFile, isAlive, tsxLoader } from '../../servers/mcp/launch.js';
+import { waitFor } from '../../support/waitFor.js';
 
 const hubs: McpHub[] = [];
 const servers: FloodHttpServer[] = [];
@@ -69,7 +70,7 @@ describe('MCP input bounds', () => {
 		expect(big.isError).toBe(true);
 		expect(big.text).toMatch(tooLarge);
 		expect(hub.allSessions[0]!.state).toBe('failed');
-		await waitFor(() => !isAlive(pid), 5000, 'the flooding server to end');
+		await waitFor(() => !isAlive(pid), 'the flooding server to end', { timeoutMs: 5000 });
 		// Its tools drop out of later requests; a later call says why.
 		expect(hub.toolsFor('a')).toEqual([]);
 	});

@@ -4,13 +4,11 @@
  * once per allowed restart; the next attempt's agents all read its reasons; nothing of a discarded
  * attempt is written or kept in the result.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/providers/model.js';
 import type { ScriptedHandler, ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
 import { answer, makeWorkspaceDir, read, runTeam, vote } from '../../fakes/team.js';
+import { hashFiles } from '../../support/tempTree.js';
 
 const isEvaluation = (request: ChatRequest) => request.tools.some((tool) => tool.name === 'submit');
 const restart = (reason: string, instructions: string): ScriptedReply => ({
@@ -57,20 +55,10 @@ function member(
 	};
 }
 
-function hashTree(root: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const name of readdirSync(root)) {
-		out[name] = createHash('sha256')
-			.update(readFileSync(join(root, name)))
-			.digest('hex');
-	}
-	return out;
-}
-
 describe('post-evaluation', () => {
 	it('restarts once with the reasons every agent reads, then the second attempt stands; nothing is written', async () => {
 		const root = makeWorkspaceDir({ 'README.md': 'readme\n' });
-		const before = hashTree(root);
+		const before = hashFiles(root);
 		const seenA: ChatRequest[] = [];
 		const seenB: ChatRequest[] = [];
 		let evaluatorRead = '';
@@ -129,7 +117,7 @@ describe('post-evaluation', () => {
 			},
 		]);
 		expect(run.of('final-answer')).toHaveLength(1);
-		expect(hashTree(root)).toEqual(before);
+		expect(hashFiles(root)).toEqual(before);
 	});
 
 	it('stops restarting when the restarts are used up: the last attempt stands without an evaluation', async () => {

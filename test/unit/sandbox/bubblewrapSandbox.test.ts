@@ -3,7 +3,6 @@
  * an agent's scratch copy the way `run_command` does (scratch copy in mount mode, allow-listed
  * environment, `sandboxRequest`, `runShellCommand`).
  */
-import { createHash } from 'node:crypto';
 import {
 	lstatSync,
 	mkdirSync,
@@ -26,6 +25,7 @@ import { sandboxRequest } from '../../../src/core/exec/sandbox/sandboxRequest.js
 import { runShellCommand } from '../../../src/core/exec/commandRunner.js';
 import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
+import { hashFiles } from '../../support/tempTree.js';
 
 const detection =
 	process.platform === 'linux' ? await detectSandbox() : { sandbox: null, reason: 'not Linux' };
@@ -57,24 +57,6 @@ function workspace(): string {
 		writeFileSync(join(root, path), content);
 	}
 	return root;
-}
-
-/** Path → sha256 of every file under `root` (links and dot folders included). */
-function hashTree(root: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir, { withFileTypes: true })) {
-			const path = join(dir, entry.name);
-			if (entry.isDirectory()) walk(path);
-			else {
-				out[path.slice(root.length + 1)] = entry.isFile()
-					? createHash('sha256').update(readFileSync(path)).digest('hex')
-					: 'link';
-			}
-		}
-	};
-	walk(root);
-	return out;
 }
 
 async function inSandbox(
@@ -143,7 +125,7 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		const outside = mkdtempSync(join(tmpdir(), 'massgen-sbx-outside-'));
 		made.push(outside);
 		writeFileSync(join(outside, 'target.txt'), 'untouched\n');
-		const before = { root: hashTree(root), outside: hashTree(outside) };
+		const before = { root: hashFiles(root), outside: hashFiles(outside) };
 		const run = await inSandbox(
 			sandbox,
 			root,
@@ -165,8 +147,8 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		// The copy and its home are private to this user (a setuid file left there is of no use to others).
 		for (const dir of [run.scratch, run.copy.homeDir!]) expect(statSync(dir).mode & 0o777).toBe(0o700);
 		expect(readFileSync(join(run.scratch, 'scratch-file.txt'), 'utf8')).toBe('ok\n');
-		expect(hashTree(root)).toEqual(before.root);
-		expect(hashTree(outside)).toEqual(before.outside);
+		expect(hashFiles(root)).toEqual(before.root);
+		expect(hashFiles(outside)).toEqual(before.outside);
 		expect(() => statSync(join(process.env['HOME']!, 'massgen-sbx-probe'))).toThrow();
 		expect(() => statSync('/etc/massgen-sbx-probe')).toThrow();
 		await run.copy.dispose();
@@ -211,7 +193,7 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 
 	it('no capabilities, even when started by root: what hides the workspace cannot be unmounted, / cannot be remounted writable', async () => {
 		const root = workspace();
-		const before = hashTree(root);
+		const before = hashFiles(root);
 		const run = await inSandbox(
 			sandbox,
 			root,
@@ -226,7 +208,7 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		);
 		expect(run.output).toMatch(/CapEff:\s+0+\n/);
 		expect(run.output).not.toMatch(/UNMOUNTED|REMOUNTED|NESTED|dotenv-sandbox-3/);
-		expect(hashTree(root)).toEqual(before);
+		expect(hashFiles(root)).toEqual(before);
 		await run.copy.dispose();
 	});
 
@@ -304,7 +286,7 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 
 	it('a link a command leaves in the copy never redirects the next overlay write to the host', async () => {
 		const root = workspace();
-		const before = hashTree(root);
+		const before = hashFiles(root);
 		const copy = new ScratchCopy({ workspaceRoot: root, label: 'links', dependencies: 'mount' });
 		await inSandbox(
 			sandbox,
@@ -328,7 +310,7 @@ describe.runIf(detection.sandbox !== null)('bubblewrap sandbox (real)', () => {
 		await copy.prepare(new Map(), new RunSnapshot(root));
 		expect(lstatSync(join(second.scratch, 'src/app.ts')).isFile()).toBe(true);
 		expect(readFileSync(join(second.scratch, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
-		expect(hashTree(root)).toEqual(before);
+		expect(hashFiles(root)).toEqual(before);
 		await copy.dispose();
 	});
 

@@ -4,7 +4,6 @@
  * mid-run), nothing a command does reaches the workspace (sha256 of every file before and after),
  * and a link a command leaves cannot redirect the edits we write between commands.
  */
-import { createHash } from 'node:crypto';
 import {
 	existsSync,
 	mkdirSync,
@@ -25,6 +24,7 @@ import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import type { Overlay } from '../../../src/core/workspace/types.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { hashFiles } from '../../support/tempTree.js';
 
 const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null };
 const tools = detection.sandbox?.overlay;
@@ -35,24 +35,6 @@ afterAll(async () => {
 	await Promise.all(made.map((scratch) => scratch.dispose()));
 	for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
-
-/** Path → sha256 (or the link's text) of everything under `root`. */
-function hashTree(root: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	const walk = (dir: string) => {
-		for (const entry of readdirSync(dir, { withFileTypes: true })) {
-			const path = join(dir, entry.name);
-			const rel = path.slice(root.length + 1);
-			if (entry.isDirectory()) {
-				out[`${rel}/`] = 'folder';
-				walk(path);
-			} else if (entry.isSymbolicLink()) out[rel] = 'link';
-			else out[rel] = createHash('sha256').update(readFileSync(path)).digest('hex');
-		}
-	};
-	walk(root);
-	return out;
-}
 
 async function team(files: Record<string, string>, onSpawn?: () => void) {
 	const root = makeWorkspaceDir(files);
@@ -135,30 +117,30 @@ describe.runIf(tools !== undefined && ripgrep !== undefined)(
 			});
 			const outside = mkdtempSync(join('/var/tmp', 'massgen-overlay-outside-'));
 			folders.push(outside);
-			const before = hashTree(root);
+			const before = hashFiles(root, { folders: true });
 			await output(
 				`rm -rf src node_modules/x; echo changed > README.md; mkdir made; echo new > made/file; ln -s ${outside} escape; chmod 000 README.md; mv made moved`,
 			);
-			expect(hashTree(root)).toEqual(before);
+			expect(hashFiles(root, { folders: true })).toEqual(before);
 			expect(readdirSync(outside)).toEqual([]);
 			expect(await output('chmod 644 README.md; cat README.md; ls; ls node_modules')).toBe(
 				'changed\nREADME.md\nescape\nmoved\nnode_modules',
 			);
-			expect(hashTree(root)).toEqual(before);
+			expect(hashFiles(root, { folders: true })).toEqual(before);
 		});
 
 		it('a link a command leaves in place of a folder does not redirect the agent’s next edit', async () => {
 			const { root, overlay, output } = await team({ 'src/a.ts': 'export const a = 1;\n' });
 			const outside = mkdtempSync(join('/var/tmp', 'massgen-overlay-outside-'));
 			folders.push(outside);
-			const before = hashTree(root);
+			const before = hashFiles(root, { folders: true });
 			await output(`rm -rf src && ln -s ${outside} src`);
 			await overlay.write('src/a.ts', 'export const a = 2;\n');
 			await overlay.write('src/b.ts', 'export const b = 1;\n');
 			// The command's link stays (its own state); our writes went nowhere through it.
 			await output('true');
 			expect(readdirSync(outside)).toEqual([]);
-			expect(hashTree(root)).toEqual(before);
+			expect(hashFiles(root, { folders: true })).toEqual(before);
 		});
 
 		it('the agent’s edits and deletions show in commands; a dropped edit shows the base again', async () => {

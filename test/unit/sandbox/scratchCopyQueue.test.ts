@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScratchCopy, ScratchTooLargeError } from '../../../src/core/exec/commandScratch.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
-import { makeTree, removeTrees } from '../workspace/tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

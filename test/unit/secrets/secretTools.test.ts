@@ -6,7 +6,7 @@ import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 import { secretPaths } from '../../../src/core/workspace/secretPaths.js';
-import { hashTree, makeTree, removeTrees } from '../workspace/tempTree.js';
+import { hashTree, makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 
@@ -61,7 +61,7 @@ function filesUnder(dir: string): string[] {
 describe('secret files through the real workspace tools', () => {
 	it('read_file, write_file, edit_file and delete_file refuse every one, and the disk stays as it was', async () => {
 		const { root, call } = await setup();
-		const before = await hashTree(root);
+		const before = hashTree(root);
 		for (const path of secretFiles) {
 			for (const [name, args] of [
 				['read_file', { path }],
@@ -81,7 +81,7 @@ describe('secret files through the real workspace tools', () => {
 		for (const path of ['.NPMRC', './.envrc', 'src/../.aws/credentials', 'CONFIG/Prod.yaml']) {
 			expect((await call('read_file', { path })).text, path).toMatch(/is a secret path/);
 		}
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 
 	it('list_directory hides them and search_files never opens them', async () => {

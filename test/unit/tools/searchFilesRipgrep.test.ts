@@ -10,7 +10,7 @@ import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { secretPaths } from '../../../src/core/workspace/secretPaths.js';
-import { addFiles, makeTree, removeTrees } from '../workspace/tempTree.js';
+import { addFiles, makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

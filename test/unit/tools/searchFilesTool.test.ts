@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
-import { makeTree, removeTrees } from '../workspace/tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

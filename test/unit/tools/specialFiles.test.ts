@@ -23,7 +23,7 @@ import {
 	readRegularTextOrNull,
 } from '../../../src/core/util/regularFile.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
-import { makeTree, removeTrees } from '../workspace/tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 const servers: Server[] = [];
 afterEach(async () => {

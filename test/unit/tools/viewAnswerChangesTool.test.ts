@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import type { OverlaySnapshot } from '../../../src/core/workspace/types.js';
-import { makeTree, removeTrees } from '../workspace/tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

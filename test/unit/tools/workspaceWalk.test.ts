@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TimeSlice } from '../../../src/core/tools/timeSlice.js';
 import { walkFiles } from '../../../src/core/tools/workspaceWalk.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
-import { makeTree, removeTrees } from '../workspace/tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

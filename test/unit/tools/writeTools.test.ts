@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
-import { hashTree, makeTree, removeTrees } from '../workspace/tempTree.js';
+import { hashTree, makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 
@@ -18,7 +18,7 @@ async function setup() {
 	const toolbox = createToolbox({ overlay, writable: true });
 	const call = (name: string, args: Record<string, unknown>) =>
 		toolbox.execute(name, args, new AbortController().signal);
-	return { root, overlay, call, before: await hashTree(root) };
+	return { root, overlay, call, before: hashTree(root) };
 }
 
 describe('write tools', () => {
@@ -35,7 +35,7 @@ describe('write tools', () => {
 			edit: { path: 'src/a.ts', kind: 'modify' },
 		});
 		expect(await overlay.readText('src/a.ts')).toBe('replaced');
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 
 	it('edit_file replaces one exact, unique occurrence', async () => {
@@ -92,7 +92,7 @@ describe('write tools', () => {
 		expect(await call('delete_file', { path: 'src' })).toMatchObject({
 			text: "delete_file: 'src' is a directory (delete its files one by one)",
 		});
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 
 	it('refuses unsafe targets with the path and the reason, leaving the disk untouched', async () => {
@@ -127,6 +127,6 @@ describe('write tools', () => {
 			],
 		];
 		for (const [name, args, text] of cases) expect(await call(name, args)).toEqual({ text, isError: true });
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 });

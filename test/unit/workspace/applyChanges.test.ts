@@ -5,7 +5,7 @@ import { applyChanges } from '../../../src/core/workspace/applyChanges.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
-import { hashTree, makeTree, removeTrees } from './tempTree.js';
+import { hashTree, makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 
@@ -49,7 +49,7 @@ describe('applyChanges', () => {
 			base: null,
 			content: 'mine',
 		};
-		const before = await hashTree(root);
+		const before = hashTree(root);
 		expect(await applyChanges(root, [...changes, clash])).toEqual({
 			applied: [],
 			conflicts: [
@@ -57,7 +57,7 @@ describe('applyChanges', () => {
 				{ path: 'new-clash.txt', reason: "'new-clash.txt' already exists" },
 			],
 		});
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 
 	it('reports a deleted base file as a conflict', async () => {
@@ -110,7 +110,7 @@ describe('applyChanges', () => {
 		await symlink(join(root, '.git/hooks'), join(root, 'hooks'));
 		await symlink(join(root, 'locked'), join(root, 'cfg'));
 		await symlink(join(root, '.ssh'), join(root, 'keys'));
-		const before = await hashTree(root);
+		const before = hashTree(root);
 		const result = await applyChanges(root, changes, { protectedPaths: ['locked'] });
 		expect(result.applied).toEqual([]);
 		expect(result.conflicts).toEqual([
@@ -130,7 +130,7 @@ describe('applyChanges', () => {
 				),
 			},
 		]);
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 		expect(await exists(join(root, '.git/hooks/pre-commit'))).toBe(false);
 	});
 
@@ -144,7 +144,7 @@ describe('applyChanges', () => {
 		await symlink(join(root, '.git', 'not-yet'), join(root, 'docs'));
 		await rm(join(root, 'plain.txt'));
 		await symlink(join(root, 'elsewhere.txt'), join(root, 'plain.txt'));
-		const before = await hashTree(root);
+		const before = hashTree(root);
 		expect((await applyChanges(root, changes)).conflicts).toEqual([
 			{
 				path: 'docs/new/b.md',
@@ -152,18 +152,18 @@ describe('applyChanges', () => {
 			},
 			{ path: 'plain.txt', reason: "refused: 'plain.txt' is a symlink (an accept never writes through one)" },
 		]);
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 
 	it('refuses protected paths named directly', async () => {
 		const { root, changes } = await setup();
-		const before = await hashTree(root);
+		const before = hashTree(root);
 		const result = await applyChanges(root, changes, { protectedPaths: ['src'] });
 		expect(result).toEqual({
 			applied: [],
 			conflicts: [{ path: 'src/a.ts', reason: "refused: 'src/a.ts' is a protected path" }],
 		});
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 
 	it('keeps an executable script executable, and leaves no temporary file behind', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeTeamConfigFile } from '../../../src/core/team/writeTeamConfig.js';
 import { atomicWrite, NotARegularFileError } from '../../../src/core/util/atomicWrite.js';
-import { makeTree, removeTrees } from './tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 /** The next temporary names `atomicWrite` draws (tests plant links there); empty = random as usual. */
 const plantedSuffixes: Buffer[] = [];

@@ -11,7 +11,7 @@ import { resolveAttachments } from '../../../src/core/context/resolveAttachments
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { scanSecrets } from '../../../src/core/workspace/secretScan.js';
 import { builtinSecretPaths } from '../../../src/core/workspace/secretPaths.js';
-import { makeTree, removeTrees } from './tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import { hashTree, makeTree, removeTrees } from './tempTree.js';
+import { hashTree, makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 
@@ -85,7 +85,7 @@ describe('MemoryOverlay', () => {
 
 	it('reports changes with base hashes, sorted, without no-op edits', async () => {
 		const { root, workspace } = await setup();
-		const before = await hashTree(root);
+		const before = hashTree(root);
 		const overlay = workspace.createOverlay();
 		await overlay.write('src/a.ts', 'export const a = 2;\n');
 		await overlay.write('src/b.ts', 'export const b = 2;\n');
@@ -107,7 +107,7 @@ describe('MemoryOverlay', () => {
 			{ path: 'src/deep/c.ts', kind: 'delete', baseHash: sha256('c\n'), base: 'c\n', content: null },
 		]);
 		expect(await overlay.readText('scratch.ts')).toBeNull();
-		expect(await hashTree(root)).toBe(before);
+		expect(hashTree(root)).toBe(before);
 	});
 
 	it('sha256 is the hex digest of the UTF-8 text', () => {

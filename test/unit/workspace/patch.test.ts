@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { formatPatch } from '../../../src/core/workspace/patch.js';
-import { makeTree, removeTrees } from './tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { PathRefusedError } from '../../../src/core/workspace/pathRefusedError.js';
 import type { PathMode, ResolvedPath } from '../../../src/core/workspace/types.js';
-import { hashTree, makeTree, removeTrees } from './tempTree.js';
+import { hashTree, makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 
@@ -168,7 +168,7 @@ describe('Workspace.resolve', () => {
 
 	it('overlay operations on refused paths throw PathRefusedError and never touch the disk', async () => {
 		const { root, outside, workspace } = await setup();
-		const before = [await hashTree(root), await hashTree(outside)];
+		const before = [hashTree(root), hashTree(outside)];
 		const overlay = workspace.createOverlay();
 		const attempts: [string, () => Promise<unknown>][] = [
 			['../x', () => overlay.write('../x', 'pwned')],
@@ -193,6 +193,6 @@ describe('Workspace.resolve', () => {
 		await overlay.write('brand/new/file.ts', 'new');
 		await overlay.delete('.gitignore');
 		await overlay.changes();
-		expect([await hashTree(root), await hashTree(outside)]).toEqual(before);
+		expect([hashTree(root), hashTree(outside)]).toEqual(before);
 	});
 });

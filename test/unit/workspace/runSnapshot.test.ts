@@ -5,7 +5,7 @@ import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { RunSnapshot } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import { makeTree, removeTrees } from './tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

@@ -21,7 +21,7 @@ import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js'
 import { policyRefusal } from '../../../src/core/workspace/pathPolicy.js';
 import { secretPaths } from '../../../src/core/workspace/secretPaths.js';
 import type { Workspace } from '../../../src/core/workspace/types.js';
-import { addFiles } from './tempTree.js';
+import { addFiles } from '../../support/tempTree.js';
 
 const userPattern = 'geheimnis-\u00e4.txt';
 const policy = secretPaths([userPattern]);

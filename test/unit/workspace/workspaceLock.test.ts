@@ -19,7 +19,7 @@ import {
 	WorkspaceLockedError,
 	withWorkspaceLock,
 } from '../../../src/core/workspace/workspaceLock.js';
-import { makeTree, removeTrees } from './tempTree.js';
+import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
 

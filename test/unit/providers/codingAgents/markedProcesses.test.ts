@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killMarkedProcesses } from '../../../../src/core/providers/codingAgents/markedProcesses.js';
+import { waitFor } from '../../../support/waitFor.js';
 
 /** Live (not zombie) processes whose environment holds exactly this marker. */
 function marked(label: string): number[] {
@@ -21,11 +22,6 @@ function marked(label: string): number[] {
 	return found;
 }
 
-/** Polls until `condition` holds (the test runner's timeout bounds it). */
-async function waitFor(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 /**
  * Starts a shell with a background child in a session of its own, as the orphaned half of a
  * bwrap is: outside any process tree or group we hold. Resolves once both carry the marker.
@@ -37,7 +33,7 @@ async function orphanLike(label: string): Promise<void> {
 		stdio: 'ignore',
 	});
 	child.unref();
-	await waitFor(() => marked(label).length === 2);
+	await waitFor(() => marked(label).length === 2, `both processes marked ${label} running`);
 }
 
 describe.runIf(process.platform === 'linux')('killMarkedProcesses', () => {
@@ -55,7 +51,7 @@ describe.runIf(process.platform === 'linux')('killMarkedProcesses', () => {
 		const before = marked(ours);
 
 		expect(killMarkedProcesses(ours).sort()).toEqual(before.sort());
-		await waitFor(() => marked(ours).length === 0);
+		await waitFor(() => marked(ours).length === 0, `no process marked ${ours} left`);
 		// A label that merely starts with ours is another agent's: untouched.
 		expect(marked(other)).toHaveLength(2);
 	});
