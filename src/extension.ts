@@ -6,7 +6,7 @@ import { registerChatParticipant } from './vscode/chat/participant.js';
 import { ChangeReview } from './vscode/changes/changeReview.js';
 import { viewTypes } from './vscode/commandIds.js';
 import { registerCommands } from './vscode/commands.js';
-import { ConfigDiagnostics } from './vscode/config/configDiagnostics.js';
+import { composeRunPanel } from './vscode/composeRunPanel.js';
 import { pickContext } from './vscode/context/contextPicker.js';
 import { registerFixCodeActions } from './vscode/context/fixCodeActions.js';
 import { recordTerminalHistory } from './vscode/context/terminalRecorder.js';
@@ -15,15 +15,11 @@ import { DisposableStore } from './vscode/lifecycle.js';
 import { registerAskTeamTool } from './vscode/lm/askTeamTool.js';
 import { createLog, SessionSecrets } from './vscode/log.js';
 import { SelectionReview } from './vscode/review/selectionReview.js';
-import { engineLoader, loadEngineBundle } from './vscode/run/loadEngine.js';
-import { RunController } from './vscode/run/runController.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
-import { RunStatusBar } from './vscode/run/runStatusBar.js';
 import { RunsView } from './vscode/runs/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/secrets.js';
-import { PanelHost } from './vscode/view.js';
 import { FirstUseWalkthrough } from './vscode/walkthrough.js';
 
 /**
@@ -41,48 +37,28 @@ export function activate(
 	const log = root.add(createLog(secrets));
 	const keys = new KeyStore(context.secrets);
 	const configsDir = vscode.Uri.joinPath(context.extensionUri, 'configs').fsPath;
-	const engine = engineLoader(
-		() => loadEngineBundle(vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath),
-		log,
-	);
-	const statusBar = root.add(new RunStatusBar());
-	const diagnostics = root.add(
-		new ConfigDiagnostics(async (text, file) => (await engine()).loadConfigText(text, file).issues),
-	);
-	// One broker for every run's approval requests; the panel's cards and the notifications answer it.
-	const broker = new ApprovalBroker();
-	const grants = new WorkspacePermissionStore(context.workspaceState);
-	const runs = root.add(
-		new RunController({
-			log,
-			secrets,
-			keys,
-			statusBar,
-			shippedConfigsDir: configsDir,
-			engine,
-			approvals: { broker, store: grants },
-			diagnostics,
-			// The user's profile, not the workspace's: a repository cannot pre-seed its own consent.
-			consent: new WorkspaceConsent(context.globalState),
-		}),
-	);
-	const changes = root.add(new ChangeReview({ runs, log }));
-	const selection = root.add(new SelectionReview({ runs, log }));
 	// Shell integration's commands can only be read from their start: recorded from activation on.
 	const terminals = recordTerminalHistory();
 	root.add(terminals.disposable);
 	const picker = { terminals: terminals.history, redact: secrets.text };
-	const panel = root.add(
-		new PanelHost({
-			pickContext: () => pickContext(picker),
+	// One broker for every run's approval requests; the panel's cards and the notifications answer it.
+	const broker = new ApprovalBroker();
+	const grants = new WorkspacePermissionStore(context.workspaceState);
+	const { engine, statusBar, runs, changes, panel } = root.add(
+		composeRunPanel({
 			extensionUri: context.extensionUri,
 			log,
-			runs,
-			changes,
-			memento: context.workspaceState,
 			secrets,
+			keys,
+			memento: context.workspaceState,
+			approvals: { broker, store: grants },
+			// The user's profile, not the workspace's: a repository cannot pre-seed its own consent.
+			consent: new WorkspaceConsent(context.globalState),
+			changes: (runs) => root.add(new ChangeReview({ runs, log })),
+			pickContext: () => pickContext(picker),
 		}),
 	);
+	const selection = root.add(new SelectionReview({ runs, log }));
 	const runsView = root.add(
 		new RunsView({
 			runs,

@@ -1,19 +1,20 @@
-// A run controller and panel host of a test's own, on the real engine bundle (the extension's are
-// not reachable from a test), with what the host posts to the webview recorded on the way.
-import { join } from 'node:path';
+// A run controller and panel host of a test's own, built by the extension's composition root on the
+// real engine bundle (the extension's are not reachable from a test), with what the host posts to
+// the webview recorded on the way.
 import * as vscode from 'vscode';
 import type { HostMessage } from '../../src/protocol/messages';
-import { ConfigDiagnostics } from '../../src/vscode/config/configDiagnostics';
-import { engineLoader, loadEngineBundle } from '../../src/vscode/run/loadEngine';
-import { RunController } from '../../src/vscode/run/runController';
-import { RunStatusBar } from '../../src/vscode/run/runStatusBar';
+import type { ShownQuestions } from '../../src/vscode/common/shownQuestions';
+import { composeRunPanel } from '../../src/vscode/composeRunPanel';
+import type { RunController } from '../../src/vscode/run/runController';
 import { KeyStore } from '../../src/vscode/secrets';
-import { PanelHost } from '../../src/vscode/view';
+import type { PanelHost } from '../../src/vscode/view';
 import { until } from './hostWaits';
 
 export interface OwnPanel {
 	readonly runs: RunController;
 	readonly panel: PanelHost;
+	/** The questions this graph asked as notifications (provider tools, answer links). */
+	readonly questions: ShownQuestions;
 	/** Every message the host posted to the webview, oldest first. */
 	readonly posted: HostMessage[];
 	dispose(): void;
@@ -21,36 +22,24 @@ export interface OwnPanel {
 
 /** Opens the panel and waits for its first snapshot. `name`: the log channel's. */
 export async function openOwnPanel(extension: vscode.Extension<unknown>, name: string): Promise<OwnPanel> {
-	const disposables: vscode.Disposable[] = [];
 	const log = vscode.window.createOutputChannel(name, { log: true });
-	const diagnostics = new ConfigDiagnostics(async () => []);
-	const statusBar = new RunStatusBar();
-	disposables.push(log, diagnostics, statusBar);
-	const runs = new RunController({
-		log,
-		keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
-		diagnostics,
-		statusBar,
-		shippedConfigsDir: join(extension.extensionPath, 'configs'),
-		engine: engineLoader(() => loadEngineBundle(join(extension.extensionPath, 'dist')), log),
-	});
 	const noChanges = new vscode.EventEmitter<null>();
-	disposables.push(runs, noChanges);
-	const panel = new PanelHost({
+	const graph = composeRunPanel({
 		extensionUri: extension.extensionUri,
 		log,
-		runs,
-		changes: {
+		keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
+		memento: { get: () => undefined, update: async () => {}, keys: () => [] } as unknown as vscode.Memento,
+		validateConfig: async () => [],
+		changes: () => ({
 			openDiff: async () => {},
 			accept: async () => {},
 			reject: async () => {},
 			selectHunks: () => {},
 			changeSet: () => null,
 			onDidChangeChangeSet: noChanges.event,
-		},
-		memento: { get: () => undefined, update: async () => {}, keys: () => [] } as unknown as vscode.Memento,
+		}),
 	});
-	disposables.push(panel);
+	const { runs, panel, questions } = graph;
 	const posted: HostMessage[] = [];
 	panel.show({ preserveFocus: false });
 	const webview = panel.panel!.webview;
@@ -64,9 +53,12 @@ export async function openOwnPanel(extension: vscode.Extension<unknown>, name: s
 	return {
 		runs,
 		panel,
+		questions,
 		posted,
 		dispose: () => {
-			for (const d of disposables.reverse()) d.dispose();
+			graph.dispose();
+			noChanges.dispose();
+			log.dispose();
 		},
 	};
 }

@@ -12,8 +12,7 @@ import { after, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import type { RunEvent } from '../../src/contract/runEvents';
-import { answerLinkQuestions } from '../../src/vscode/panel/openAnswerLink';
-import { providerToolsQuestions } from '../../src/vscode/run/providerToolsSetting';
+import type { ShownQuestions } from '../../src/vscode/common/shownQuestions';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import type { PanelHost } from '../../src/vscode/view';
@@ -92,6 +91,7 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 	let configDir: string;
 	let runs: RunController;
 	let panel: PanelHost;
+	let questions: ShownQuestions;
 	const disposables: vscode.Disposable[] = [];
 
 	before(async () => {
@@ -120,7 +120,7 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 		await useConfig(file);
 		const own = await openOwnPanel(extension, 'MassGen provider tools test');
 		disposables.push(own);
-		({ runs, panel } = own);
+		({ runs, panel, questions } = own);
 	});
 
 	beforeEach(async () => {
@@ -169,10 +169,10 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 
 	it('allow: every agent sends its search tool, the presenter searches, the panel’s final answer lists the sources', async () => {
 		await mode('allow');
-		const asked = providerToolsQuestions.length;
+		const asked = questions.of('providerTools').length;
 		const run = await ask();
 		assert.equal(run.result.status, 'completed', run.result.error ?? undefined);
-		assert.equal(providerToolsQuestions.length, asked, 'allow asks nothing');
+		assert.equal(questions.of('providerTools').length, asked, 'allow asks nothing');
 		for (const [id, tool] of [
 			['gemini2.5flash', '"googleSearch"'],
 			['gpt5nano', '"type":"web_search"'],
@@ -228,15 +228,15 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 
 	it('ask: one notification before any request; its Allow (the workbench’s accept-primary-action) is recorded as the user’s', async () => {
 		await mode(undefined);
-		const asked = providerToolsQuestions.length;
+		const asked = questions.of('providerTools').length;
 		const finished = ask();
-		const question = await until('the question', () => providerToolsQuestions[asked]);
+		const question = await until('the question', () => questions.of('providerTools')[asked]);
 		for (const id of agentIds) assert.ok(question.includes(`${id} (web search)`), question);
 		assert.equal(requestsInTest(), 0, 'no request before the answer');
 		await vscode.commands.executeCommand('notification.acceptPrimaryAction');
 		const run = await finished;
 		assert.equal(run.result.status, 'completed', run.result.error ?? undefined);
-		assert.equal(providerToolsQuestions.length, asked + 1, 'asked once per run');
+		assert.equal(questions.of('providerTools').length, asked + 1, 'asked once per run');
 		assert.ok(sentTools().some((json) => json.includes('"type":"web_search"')));
 		assert.ok(run.state.finalAnswer?.content.includes('\n\nSources:\n1. ['));
 		assert.deepEqual(
@@ -254,18 +254,18 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 		await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 		try {
 			const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/cited?from=answer`;
-			const asked = answerLinkQuestions.length;
+			const asked = questions.of('answerLink').length;
 			// The panel's message path validates first: a javascript: link is never asked about.
 			await panel.receive({ type: 'open-link', url: 'javascript:alert(1)' });
-			assert.equal(answerLinkQuestions.length, asked);
+			assert.equal(questions.of('answerLink').length, asked);
 			const dismissed = panel.receive({ type: 'open-link', url });
-			const question = await until('the question', () => answerLinkQuestions[asked]);
+			const question = await until('the question', () => questions.of('answerLink')[asked]);
 			assert.ok(question.includes(url), question);
 			await vscode.commands.executeCommand('notifications.clearAll');
 			await dismissed;
 			assert.equal(hits.length, 0, 'dismissed: nothing opened');
 			const opened = panel.receive({ type: 'open-link', url });
-			await until('the second question', () => answerLinkQuestions[asked + 1]);
+			await until('the second question', () => questions.of('answerLink')[asked + 1]);
 			assert.equal(hits.length, 0, 'nothing opens before the answer');
 			await vscode.commands.executeCommand('notification.acceptPrimaryAction');
 			await opened;
@@ -279,9 +279,9 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 
 	it('ask: dismissing the notification denies, recorded as the user’s; no request carries the tools', async () => {
 		await mode(undefined);
-		const asked = providerToolsQuestions.length;
+		const asked = questions.of('providerTools').length;
 		const finished = ask();
-		await until('the question', () => providerToolsQuestions[asked]);
+		await until('the question', () => questions.of('providerTools')[asked]);
 		assert.equal(requestsInTest(), 0, 'no request before the answer');
 		await vscode.commands.executeCommand('notifications.clearAll');
 		const run = await finished;

@@ -19,11 +19,8 @@ import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { runsDir } from '../../src/core/logs/runLog';
 import { commandIds, viewTypes } from '../../src/vscode/commandIds';
-import { ConfigDiagnostics } from '../../src/vscode/config/configDiagnostics';
+import { composeRunPanel } from '../../src/vscode/composeRunPanel';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
-import { engineLoader, loadEngineBundle } from '../../src/vscode/run/loadEngine';
-import { RunController } from '../../src/vscode/run/runController';
-import { RunStatusBar } from '../../src/vscode/run/runStatusBar';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { GitignoreOffer } from '../../src/vscode/runs/gitignoreOffer';
 import { noFilter } from '../../src/vscode/runs/runsFilter';
@@ -31,7 +28,6 @@ import { RunsActions } from '../../src/vscode/runs/runsActions';
 import type { RunsNode, SessionNode, TurnNode } from '../../src/vscode/runs/runsTreeModel';
 import { SessionPins } from '../../src/vscode/runs/sessionPins';
 import { KeyStore } from '../../src/vscode/secrets';
-import { PanelHost } from '../../src/vscode/view';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { endRunAndConfig, nextFinish, until, useConfig, workspaceRoot } from './hostWaits';
 
@@ -207,23 +203,15 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 		const memento = new MemoryMemento();
 		await memento.update('massgen.panel.lastRunId', second.result.runId);
 		const log = vscode.window.createOutputChannel('MassGen reload test', { log: true });
-		const statusBar = new RunStatusBar();
-		const diagnostics = new ConfigDiagnostics(async () => []);
-		const runs = new RunController({
-			log,
-			keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
-			diagnostics,
-			statusBar,
-			shippedConfigsDir: join(extension.extensionPath, 'configs'),
-			engine: engineLoader(() => loadEngineBundle(join(extension.extensionPath, 'dist')), log),
-		});
-		const panel = new PanelHost({
+		const graph = composeRunPanel({
 			extensionUri: extension.extensionUri,
 			log,
-			runs,
-			changes: api.changes,
+			keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
 			memento,
+			validateConfig: async () => [],
+			changes: () => api.changes,
 		});
+		const { runs, panel } = graph;
 		try {
 			assert.equal(runs.conversation.length, 0, 'a new controller holds no thread');
 			assert.equal(panel.shownRunId, second.result.runId);
@@ -253,10 +241,7 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 				],
 			);
 		} finally {
-			panel.dispose();
-			runs.dispose();
-			statusBar.dispose();
-			diagnostics.dispose();
+			graph.dispose();
 			log.dispose();
 		}
 	});

@@ -23,10 +23,8 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import { ApprovalBroker } from '../../src/core/approvals/approvalBroker';
-import { ConfigDiagnostics } from '../../src/vscode/config/configDiagnostics';
-import { engineLoader, loadEngineBundle } from '../../src/vscode/run/loadEngine';
-import { RunController } from '../../src/vscode/run/runController';
-import { RunStatusBar } from '../../src/vscode/run/runStatusBar';
+import { composeRuns } from '../../src/vscode/composeRunPanel';
+import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { KeyStore } from '../../src/vscode/secrets';
 import { type ConsentQuestion, WorkspaceConsent } from '../../src/vscode/trust/workspaceConsent';
@@ -81,15 +79,11 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 			warnings.push(message);
 			warn(message, ...args);
 		};
-		const diagnostics = new ConfigDiagnostics(async () => []);
-		const statusBar = new RunStatusBar();
-		runs = new RunController({
+		const side = composeRuns({
+			extensionUri: extension.extensionUri,
 			log,
 			keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
-			diagnostics,
-			statusBar,
-			shippedConfigsDir: join(extension.extensionPath, 'configs'),
-			engine: engineLoader(() => loadEngineBundle(join(extension.extensionPath, 'dist')), log),
+			validateConfig: async () => [],
 			env: { ...process.env, SOME_TOKEN: token },
 			approvals: { broker },
 			consent: new WorkspaceConsent(memento(), async (question) => {
@@ -98,7 +92,8 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 			}),
 			isTrusted: () => trusted,
 		});
-		disposables.push(log, diagnostics, statusBar, runs);
+		runs = side.runs;
+		disposables.push(log, side);
 		const stop = broker.onDidRequest((request) => {
 			requests.push(request.target);
 			broker.resolve(request.requestId, 'deny');

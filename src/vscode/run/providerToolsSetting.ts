@@ -9,21 +9,25 @@
 import * as vscode from 'vscode';
 import type { ProviderToolsAgent, ProviderToolsPolicy } from '../../core/providers/providerToolsDecision.js';
 import { readProviderToolsMode, settings } from '../common/settings.js';
+import type { ShownQuestions } from '../common/shownQuestions.js';
 
 const providerToolsSettingKey = settings.providerTools.key;
 
-/** The questions shown (newest last, at most 20): in-host tests read it, as `ApprovalPrompts.notifications`. */
-export const providerToolsQuestions: string[] = [];
-
-export function providerToolsPolicy(folder: vscode.Uri, signal?: AbortSignal): ProviderToolsPolicy {
+/** `questions`: where the question is recorded when asked (the composition root's, read by in-host tests). */
+export function providerToolsPolicy(
+	folder: vscode.Uri,
+	signal?: AbortSignal,
+	questions?: ShownQuestions,
+): ProviderToolsPolicy {
 	const mode = readProviderToolsMode(folder);
-	const ask = (agents: readonly ProviderToolsAgent[]) => askOnce(agents, signal);
+	const ask = (agents: readonly ProviderToolsAgent[]) => askOnce(agents, signal, questions);
 	return { mode, source: providerToolsSettingKey, ...(mode === 'ask' ? { ask } : {}) };
 }
 
 async function askOnce(
 	agents: readonly ProviderToolsAgent[],
 	signal: AbortSignal | undefined,
+	questions: ShownQuestions | undefined,
 ): Promise<boolean> {
 	const allow = vscode.l10n.t('Allow for This Run');
 	const deny = vscode.l10n.t('Deny');
@@ -33,8 +37,7 @@ async function askOnce(
 		who,
 		providerToolsSettingKey,
 	);
-	providerToolsQuestions.push(message);
-	if (providerToolsQuestions.length > 20) providerToolsQuestions.shift();
+	questions?.record('providerTools', message);
 	const cancelled = new Promise<undefined>((resolve) => {
 		if (signal?.aborted) resolve(undefined);
 		signal?.addEventListener('abort', () => resolve(undefined), { once: true });

@@ -24,6 +24,7 @@ import { EventBatcher } from './eventBatcher.js';
 import { ToolNotices } from './toolNotices.js';
 import { budgetOptions, isEstimateDeclined } from './budgetSettings.js';
 import { providerToolsPolicy } from './providerToolsSetting.js';
+import type { ShownQuestions } from '../common/shownQuestions.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
 import { followUpFor, type FollowUp } from '../runs/followUp.js';
 import type { Engine } from './loadEngine.js';
@@ -88,6 +89,8 @@ export interface RunControllerDeps {
 	readonly consent?: WorkspaceConsent;
 	/** Workspace Trust (default: `vscode.workspace.isTrusted`; in-host tests stand in Restricted Mode). */
 	readonly isTrusted?: () => boolean;
+	/** Where the provider-tools question is recorded when asked (the in-host tests read it). */
+	readonly questions?: ShownQuestions;
 }
 
 /** Live events of the current run, coalesced (at most one batch per ~30 ms). */
@@ -381,7 +384,7 @@ export class RunController extends Disposable implements RunService {
 				...(tools ? { tools } : {}),
 				...(workspaceTrust ? { workspaceTrust } : {}),
 				...budgetOptions(folder.uri),
-				providerTools: providerToolsPolicy(folder.uri, abort.signal),
+				providerTools: providerToolsPolicy(folder.uri, abort.signal, this._deps.questions),
 				onControl: (control) => (this._control = control),
 			});
 			batcher.flush();

@@ -1,0 +1,111 @@
+import * as vscode from 'vscode';
+import { AttachmentError } from '../../core/context/attachment.js';
+import { errorMessage } from '../../core/util/errorMessage.js';
+import type { AttachmentChip } from '../../protocol/attachmentChip.js';
+import type { ApprovalDecision, HostMessage } from '../../protocol/messages.js';
+import { commandIds } from '../commandIds.js';
+import type { ShownQuestions } from '../common/shownQuestions.js';
+import { chipsToRequests } from '../context/chipRequest.js';
+import type { SessionSecrets } from '../log.js';
+import type { RunController } from '../run/runController.js';
+import { reportAttachmentProblem } from '../run/runMessages.js';
+import type { ChangeActions } from '../run/runTypes.js';
+import type { ContextSearch } from './contextSearch.js';
+import type { PanelActions } from './dispatchWebviewMessage.js';
+import { openAnswerLink } from './openAnswerLink.js';
+
+export interface PanelActionDeps {
+	readonly log: vscode.LogOutputChannel;
+	readonly runs: RunController;
+	readonly changes: ChangeActions;
+	readonly secrets?: SessionSecrets;
+	readonly pickContext?: () => Promise<readonly AttachmentChip[] | undefined>;
+	readonly questions?: ShownQuestions;
+	/** The panel's own steps: its snapshot, showing a run, posting, and the run it shows. */
+	readonly panel: {
+		snapshot(): Promise<void>;
+		openRun(runId: string): Promise<void>;
+		post(message: HostMessage): void;
+		shownRunId(): string | undefined;
+		folder(): vscode.WorkspaceFolder | undefined;
+		/** `#` completion for the panel's folder; undefined when the panel is closed or no folder is open. */
+		search(): ContextSearch | undefined;
+		answerApproval(requestId: string, decision: ApprovalDecision, note: string | undefined): void;
+		/** The webview (re)loaded: nothing is posted to it before its snapshot. */
+		closeGate(): void;
+	};
+}
+
+/** What each validated webview message does (`dispatchWebviewMessage`). */
+export function panelActions(deps: PanelActionDeps): PanelActions {
+	const { log, runs, changes, panel } = deps;
+	const noResults = (error: unknown): AttachmentChip[] => {
+		log.warn(`ask box: cannot list the workspace's files: ${errorMessage(error)}`);
+		return [];
+	};
+	return {
+		ready: async () => {
+			panel.closeGate();
+			await panel.snapshot();
+		},
+		ask: async (question, chips) => {
+			// A question that does not run goes back to the ask box with its chips and the reason.
+			const refused = (reason: string) =>
+				panel.post({ type: 'ask-refused', question, attachments: chips, reason });
+			let attachments;
+			try {
+				attachments = chipsToRequests(chips);
+			} catch (error) {
+				if (!(error instanceof AttachmentError)) throw error;
+				reportAttachmentProblem(log, error, (text) => deps.secrets?.text(text) ?? text);
+				refused(error.message);
+				return;
+			}
+			// The folder the chips were found in (the shown run's, in a multi-root workspace).
+			const folder = panel.folder();
+			const shownRunId = panel.shownRunId();
+			const outcome = await runs.tryStart({
+				question,
+				kind: 'ask',
+				...(folder ? { folder: folder.uri } : {}),
+				continueConversation: true,
+				...(shownRunId ? { continueFrom: shownRunId } : {}),
+				...(attachments.length ? { attachments } : {}),
+			});
+			if ('refused' in outcome) refused(outcome.reason);
+		},
+		cancel: () => {
+			runs.cancel();
+		},
+		stopAgent: (agentId) => {
+			runs.stopAgent(agentId);
+		},
+		openRun: (runId) => panel.openRun(runId),
+		openDiff: (path, version) => changes.openDiff(path, version),
+		accept: (request) => changes.accept(request),
+		reject: () => changes.reject(),
+		revertRun: async (runId) => {
+			await vscode.commands.executeCommand(commandIds.revertRun, runId);
+		},
+		selectHunks: (path, ids, selected) => changes.selectHunks(path, ids, selected),
+		approval: (requestId, decision, note) => panel.answerApproval(requestId, decision, note),
+		searchContext: async (query, requestId) => {
+			const search = panel.search();
+			const items = search ? await search.search(query).catch(noResults) : [];
+			panel.post({ type: 'context-results', requestId, items });
+		},
+		pickContext: async () => {
+			const chips = await deps.pickContext?.();
+			if (chips?.length) panel.post({ type: 'chips-added', chips });
+		},
+		dropUris: async (uris) => {
+			const search = panel.search();
+			if (!search) return;
+			panel.post({ type: 'chips-added', ...(await search.fromUris(uris)) });
+		},
+		// A citation (validated http(s) only): opened once the user confirms.
+		openLink: async (url) => {
+			await openAnswerLink(url, log, deps.questions);
+		},
+	};
+}

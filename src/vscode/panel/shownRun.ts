@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
+import { readRunEvents } from '../../core/logs/readRunEvents.js';
+import { runsDir } from '../../core/logs/runLog.js';
+import { errorMessage } from '../../core/util/errorMessage.js';
+import { reduceRunEvents } from '../../protocol/reduceRun.js';
+import { initialRunState, type RunState } from '../../protocol/runState.js';
+import { defaultFolder, folderAt, folderOfRun } from '../runFolders.js';
+
+const lastRunKey = 'massgen.panel.lastRunId';
+
+/**
+ * Which run the panel shows: the live one, or a past run opened read-only instead (`viewing`); and
+ * the last one shown, remembered in the workspace state so a reloaded window shows it again.
+ */
+export class ShownRun {
+	/** A past run shown read-only instead of the live one. */
+	private _viewing: RunState | undefined;
+
+	constructor(
+		private readonly _live: { readonly state: RunState | null | undefined },
+		private readonly _memento: vscode.Memento,
+		private readonly _log: vscode.LogOutputChannel,
+	) {}
+
+	get viewing(): RunState | undefined {
+		return this._viewing;
+	}
+
+	/** Back to the live run (a run started, the panel closed). */
+	showLive(): void {
+		this._viewing = undefined;
+	}
+
+	/** The run the panel shows (also the one it restores after a reload): its follow-ups continue that run's session. */
+	get runId(): string | undefined {
+		return this._viewing?.runId ?? this._live.state?.runId ?? this._memento.get<string>(lastRunKey);
+	}
+
+	/** The folder the panel is about (multi-root): the shown run's, else the default one. */
+	folder(): vscode.WorkspaceFolder | undefined {
+		const runId = this.runId;
+		const state = this._viewing ?? this._live.state;
+		return folderAt(state?.workspace) ?? (runId ? folderOfRun(runId) : undefined) ?? defaultFolder();
+	}
+
+	/** Shows `runId`: the live run, else its `events.jsonl` read back (`unreadable`: shows nothing new). */
+	async open(runId: string): Promise<'live' | 'past' | 'unreadable'> {
+		const live = this._live.state;
+		if (live && live.runId === runId) {
+			this._viewing = undefined;
+			return 'live';
+		}
+		const state = await this._read(runId);
+		if (!state) return 'unreadable';
+		this._viewing = state;
+		return 'past';
+	}
+
+	/** The viewed run, else the live one (a snapshot reads it after its last await: `PanelHost`). */
+	current(): RunState | undefined {
+		return this._viewing ?? this._live.state ?? undefined;
+	}
+
+	/** The run shown before a reload, read back when neither a viewed nor a live run is there. */
+	async lastShown(): Promise<RunState | undefined> {
+		const last = this._memento.get<string>(lastRunKey);
+		return !this.current() && last ? this._read(last) : undefined;
+	}
+
+	/** Remembers the run the panel shows (workspace state), for the snapshot after a reload. */
+	remember(runId: string): Thenable<void> {
+		if (this._memento.get<string>(lastRunKey) === runId) return Promise.resolve();
+		return this._memento.update(lastRunKey, runId);
+	}
+
+	private async _read(runId: string): Promise<RunState | undefined> {
+		const root = folderOfRun(runId)?.uri.fsPath;
+		if (!root) return undefined;
+		try {
+			const events = await readRunEvents(join(runsDir(root), runId));
+			return events.length ? reduceRunEvents(initialRunState(), events) : undefined;
+		} catch (error) {
+			this._log.warn(`panel: cannot read run ${runId}: ${errorMessage(error)}`);
+			return undefined;
+		}
+	}
+}
