@@ -2,10 +2,10 @@
  * Writes a finished run's change set to the workspace (`run --apply`, chat's `/accept`), recorded
  * in the run's `changes-log.jsonl` so `massgen revert` can undo it.
  */
-import { join } from 'node:path';
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import { flaggedChanges } from '../core/changes/executablePaths.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
+import { runFile } from '../core/runStore/runLayout.js';
 import { WorkspaceLockedError } from '../core/workspace/workspaceLock.js';
 import { lockWaitNotice } from './lockWaitNotice.js';
 import type { SecretWriteConsent } from './secretWritePrompt.js';
@@ -34,7 +34,7 @@ export async function applyWinner(
 	for (const file of flagged) stderr.write(`massgen: ${file.path}: ${file.reason}\n`);
 	if (flagged.length > 0) {
 		stderr.write(
-			`massgen: the files above run code or steer other tools later; check them in ${join(runDir, 'changes.patch')}\n`,
+			`massgen: the files above run code or steer other tools later; check them in ${runFile(runDir, 'patch')}\n`,
 		);
 	}
 	const marked = [...new Set([...secretFiles, ...flagged.map((file) => file.path)])];

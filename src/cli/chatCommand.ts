@@ -3,10 +3,10 @@
  * every question follows up on the previous turn (history from the run directories), and the
  * last run's changes can be seen, written or dropped: `/diff`, `/accept`, `/reject`, `/quit`.
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { appendChangeLog } from '../core/changes/acceptRecord.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
+import { readRunPatch } from '../core/runStore/readPatch.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { errorMessage } from '../core/util/errorMessage.js';
@@ -136,7 +136,7 @@ class ChatState {
 			return void stderr.write('massgen: the last run proposed no changes\n');
 		}
 		if (text === '/diff') {
-			const patch = await readFile(join(last.runDir, 'changes.patch'), 'utf8').catch(() => '');
+			const patch = await readRunPatch(last.runDir);
 			return void stdout.write(patch.endsWith('\n') ? patch : `${patch}\n`);
 		}
 		if (this.decided) return void stderr.write(`massgen: these changes were ${this.decided} already\n`);

@@ -1,5 +1,5 @@
 import { version } from '../../package.json';
-import { RunsDirError } from '../core/logs/runsDirGuard.js';
+import { RunsDirError } from '../core/runStore/runsDirGuard.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
 import { parseCliArgs, usage, UsageError } from './args.js';

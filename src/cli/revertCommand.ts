@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { readChangeLog } from '../core/changes/acceptRecord.js';
 import { recordedProtectedPaths, revertRunOnDisk } from '../core/changes/revertRun.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
-import { foreignRunMessage, readOwnRuns } from '../core/logs/ownRuns.js';
-import { isSafeRunId } from '../core/logs/runId.js';
-import { runsDir } from '../core/logs/runLog.js';
-import { assertRealFolder, assertRunsDirInside } from '../core/logs/runsDirGuard.js';
+import { foreignRunMessage, readOwnRuns } from '../core/runStore/ownRuns.js';
+import { isSafeRunId } from '../core/runStore/runId.js';
+import { runDirOf, runFile, runsDir } from '../core/runStore/runLayout.js';
+import { assertRealFolder, assertRunsDirInside } from '../core/runStore/runsDirGuard.js';
 import { pathExists } from '../core/util/pathExists.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';
 import { secretPaths } from '../core/workspace/secretPaths.js';
@@ -27,7 +26,7 @@ export interface RevertCommand {
  */
 export async function revertCommand(command: RevertCommand, stderr: NodeJS.WritableStream): Promise<number> {
 	const { workspace: root, runId } = command;
-	const runDir = join(runsDir(root), runId);
+	const runDir = runDirOf(root, runId);
 	// A linked `.massgen` would have the record read (and files written by it) from elsewhere.
 	await assertRunsDirInside(root);
 	if (isSafeRunId(runId)) await assertRealFolder(runDir);
@@ -88,7 +87,7 @@ export async function revertCommand(command: RevertCommand, stderr: NodeJS.Writa
  * that every write re-checks anyway.
  */
 async function writePolicy(root: string, runDir: string, recorded: readonly string[]) {
-	const { config } = await loadConfigFile(join(runDir, 'config.yaml'));
+	const { config } = await loadConfigFile(runFile(runDir, 'config'));
 	return createWorkspace(root, {
 		protectedPaths: [...recorded, ...(config?.orchestrator.protected_paths ?? [])],
 		secretPaths: secretPaths(config?.orchestrator.secret_paths ?? []),

@@ -4,10 +4,9 @@
  * question, else of the active editor, else the only one; with several and no hint the user picks.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { runsDir } from '../core/logs/runLog.js';
-import { isSafeRunId } from '../core/logs/runId.js';
+import { runDirOf } from '../core/runStore/runLayout.js';
+import { isSafeRunId } from '../core/runStore/runId.js';
 
 /** The workspace's folders on disk, in their order. */
 export function fileFolders(): readonly vscode.WorkspaceFolder[] {
@@ -23,7 +22,7 @@ export function folderOf(uri: vscode.Uri | undefined): vscode.WorkspaceFolder | 
 /** The folder whose `.massgen/runs/` has `runId`. */
 export function folderOfRun(runId: string): vscode.WorkspaceFolder | undefined {
 	if (!isSafeRunId(runId)) return undefined;
-	return fileFolders().find((folder) => existsSync(join(runsDir(folder.uri.fsPath), runId)));
+	return fileFolders().find((folder) => existsSync(runDirOf(folder.uri.fsPath, runId)));
 }
 
 /** The folder at `fsPath` (a run's recorded workspace root), if it is one of the workspace's. */

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { listRuns } from '../core/logs/listRuns.js';
-import type { PastRunSummary } from '../core/logs/pastRunSummary.js';
+import type { PastRunSummary } from '../core/runStore/pastRunSummary.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 import type { AttachmentChip } from '../protocol/attachmentChip.js';
 import type { ApprovalDecision } from '../protocol/messages.js';
@@ -236,6 +235,8 @@ export class PanelHost extends Disposable {
 		const root = this._shown.folder()?.uri.fsPath;
 		if (!root) return [];
 		try {
+			// The run store's readers check with zod: loaded at the first list, not at activation.
+			const { listRuns } = await import('../core/runStore/listRuns.js');
 			return await listRuns(root);
 		} catch (error) {
 			this._deps.log.warn(`panel: cannot list runs: ${errorMessage(error)}`);

@@ -8,13 +8,12 @@
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { readProposedChanges } from '../runStore/readResult.js';
+import { runFile } from '../runStore/runLayout.js';
 import { defaultMaxFileBytes } from '../workspace/runSnapshot.js';
 import { sha256 } from '../workspace/sha256.js';
 import { readRegularText } from '../util/regularFile.js';
-
-export const changeLogFileName = 'changes-log.jsonl';
 
 /** Who wrote the entry. */
 export type ChangeActor = 'editor' | 'cli';
@@ -112,7 +111,7 @@ export async function appendChangeLog(
 	entry: NewChangeLogEntry,
 	now: Date = new Date(),
 ): Promise<void> {
-	const path = join(runDir, changeLogFileName);
+	const path = runFile(runDir, 'changeLog');
 	// Never through a link: a repository can ship `.massgen/runs/<id>/changes-log.jsonl` pointing anywhere.
 	const handle = await open(path, appendFlags, 0o600);
 	try {
@@ -143,7 +142,7 @@ const appendFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | 
 export async function readChangeLog(runDir: string): Promise<ChangeLogEntry[]> {
 	let text: string;
 	try {
-		text = await readRegularText(join(runDir, changeLogFileName));
+		text = await readRegularText(runFile(runDir, 'changeLog'));
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
 		throw error;
@@ -207,18 +206,7 @@ export function changeOutcome(entries: readonly ChangeLogEntry[], proposed: numb
 	return whole ? 'accepted' : 'partly-accepted';
 }
 
-/** The run's outcome from its record and `result.json`'s change count. */
+/** The run's outcome from its record and `result.json`'s change count (none when it is unreadable). */
 export async function readChangeOutcome(runDir: string): Promise<ChangeOutcome> {
-	return changeOutcome(await readChangeLog(runDir), await proposedCount(runDir));
-}
-
-/** How many files the run proposed (0 when `result.json` is missing or unreadable: nothing to review). */
-async function proposedCount(runDir: string): Promise<number> {
-	try {
-		const value: unknown = JSON.parse(await readRegularText(join(runDir, 'result.json')));
-		const changes = (value as { changes?: unknown } | null)?.changes;
-		return Array.isArray(changes) ? changes.length : 0;
-	} catch {
-		return 0;
-	}
+	return changeOutcome(await readChangeLog(runDir), (await readProposedChanges(runDir)).count);
 }

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { ChangeKind } from '../../contract/runEvents.js';
-import { assertOwnRun } from '../logs/ownRuns.js';
+import { assertOwnRun } from '../runStore/ownRuns.js';
 import { readOrNull } from '../util/paths.js';
 import { type ApplyConflict, type ApplyOptions, applyChanges } from '../workspace/applyChanges.js';
 import { sha256 } from '../workspace/sha256.js';

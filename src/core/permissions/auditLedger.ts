@@ -5,8 +5,9 @@
  * SIGKILL loses nothing already decided.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Phase } from '../../contract/runEvents.js';
+import { runFile } from '../runStore/runLayout.js';
 import type { RiskLevel } from './riskClassifier.js';
 import type { RuleInput } from './rules.js';
 
@@ -36,8 +37,6 @@ export interface AuditEntry {
 	readonly note?: string;
 }
 
-export const auditFileName = 'permissions.jsonl';
-
 export class AuditLedger {
 	private readonly list: AuditEntry[] = [];
 	private failure: unknown = null;
@@ -50,7 +49,7 @@ export class AuditLedger {
 
 	/** Where the ledger is written, if anywhere. */
 	get path(): string | undefined {
-		return this.runDir === undefined ? undefined : join(this.runDir, auditFileName);
+		return this.runDir === undefined ? undefined : runFile(this.runDir, 'permissions');
 	}
 
 	/** Every entry so far, in order. */

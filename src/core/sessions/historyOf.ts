@@ -5,7 +5,7 @@
 import type { RunStatus } from '../../contract/runEvents.js';
 import type { Turn, TurnChanges } from '../orchestrator/types.js';
 import type { ChangeOutcome } from '../changes/acceptRecord.js';
-import { foreignRunMessage, readOwnRuns } from '../logs/ownRuns.js';
+import { foreignRunMessage, readOwnRuns } from '../runStore/ownRuns.js';
 import { fitHistory } from './fitHistory.js';
 import { readTurn } from './readSessions.js';
 import type { TurnSummary } from './sessionTypes.js';

@@ -10,18 +10,13 @@
  * dropped at once, not held for the whole listing).
  */
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import {
-	changeLogFileName,
-	changeOutcome,
-	readChangeLog,
-	type ChangeOutcome,
-} from '../changes/acceptRecord.js';
-import { readOwnRuns } from '../logs/ownRuns.js';
-import { runsDir } from '../logs/runLog.js';
-import { isSafeRunId } from '../logs/runId.js';
-import { assertRealFolder, assertRunsDirInside, RunsDirError } from '../logs/runsDirGuard.js';
-import { maxResultBytes, readRunRecord, runCost } from './readRunRecord.js';
+import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
+import { readOwnRuns } from '../runStore/ownRuns.js';
+import { maxResultBytes, readRunResult } from '../runStore/readResult.js';
+import { runDirOf, runFile, runsDir } from '../runStore/runLayout.js';
+import { isSafeRunId } from '../runStore/runId.js';
+import { assertRealFolder, assertRunsDirInside, RunsDirError } from '../runStore/runsDirGuard.js';
+import { runCost } from './runCost.js';
 import type { SessionLine, SessionsRead, TurnSummary } from './sessionTypes.js';
 
 /** What one listing reads at most. */
@@ -127,7 +122,7 @@ async function readTurnWithin(
 ): Promise<TurnRead> {
 	if (!isSafeRunId(runId)) return { reason: 'not a run id', tooLarge: false };
 	await assertRunsDirInside(workspaceRoot);
-	const runDir = join(runsDir(workspaceRoot), runId);
+	const runDir = runDirOf(workspaceRoot, runId);
 	// A run folder that is a link would be read from elsewhere.
 	const linked = await assertRealFolder(runDir).then(
 		() => undefined,
@@ -137,8 +132,8 @@ async function readTurnWithin(
 		},
 	);
 	if (linked) return { reason: linked, tooLarge: false };
-	const read = await readRunRecord(runDir, runId, maxBytes);
-	if (!read.ok) return { reason: read.reason, tooLarge: read.reason.startsWith('result.json is too large') };
+	const read = await readRunResult(runDir, runId, maxBytes);
+	if (!read.ok) return { reason: read.reason, tooLarge: read.tooLarge === true };
 	const { result, session, startedAt } = read;
 	const logCap = madeHere ? Infinity : Math.min(maxBytes - read.bytes, listingLimits.foreignFileBytes);
 	const changes = await outcomeOf(runDir, result.changes.length, logCap);
@@ -168,7 +163,7 @@ async function outcomeOf(
 	maxBytes: number,
 ): Promise<{ outcome: ChangeOutcome; bytes: number }> {
 	if (proposed === 0) return { outcome: 'none', bytes: 0 };
-	const size = await stat(join(runDir, changeLogFileName)).then(
+	const size = await stat(runFile(runDir, 'changeLog')).then(
 		(info) => info.size,
 		() => 0,
 	);

@@ -1,11 +1,11 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { listRuns } from '../../core/logs/listRuns.js';
-import { ownRunsFile, readOwnRuns } from '../../core/logs/ownRuns.js';
-import { isSafeRunId } from '../../core/logs/runId.js';
-import { runsDir } from '../../core/logs/runLog.js';
+import { ownRunsFile, readOwnRuns } from '../../core/runStore/ownRuns.js';
+import { isSafeRunId } from '../../core/runStore/runId.js';
+import { runDirOf, runFile } from '../../core/runStore/runLayout.js';
 import { pathExists } from '../../core/util/pathExists.js';
+import { readRegularText } from '../../core/util/regularFile.js';
 import { secretPaths } from '../../core/workspace/secretPaths.js';
 import type { WritePolicy } from '../run/runTypes.js';
 import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
@@ -87,9 +87,9 @@ async function runConfig(
 	load: LoadConfigText,
 	log: vscode.LogOutputChannel,
 ): Promise<{ protectedPaths: readonly string[]; secretPaths: readonly string[] }> {
-	const file = join(runDir, 'config.yaml');
+	const file = runFile(runDir, 'config');
 	try {
-		const { config } = await load(await readFile(file, 'utf8'), file);
+		const { config } = await load(await readRegularText(file), file);
 		if (config) {
 			return {
 				protectedPaths: config.orchestrator.protected_paths,
@@ -161,7 +161,7 @@ async function runOf(arg: unknown, readLog: ReadChangeLog): Promise<RunRef | und
 	const runId = typeof arg === 'string' ? arg : runIdProperty(arg);
 	if (runId !== undefined) {
 		for (const folder of isSafeRunId(runId) ? folders : []) {
-			const runDir = join(runsDir(folder.uri.fsPath), runId);
+			const runDir = runDirOf(folder.uri.fsPath, runId);
 			if (await pathExists(runDir)) return { folder, runId, runDir };
 		}
 		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: no run {0} in this workspace.', runId));
@@ -181,9 +181,10 @@ async function pickRun(
 	readLog: ReadChangeLog,
 ): Promise<RunRef | undefined> {
 	const items: (vscode.QuickPickItem & { ref: RunRef })[] = [];
+	const { listRuns } = await import('../../core/runStore/listRuns.js');
 	for (const folder of folders) {
 		for (const run of await listRuns(folder.uri.fsPath)) {
-			const runDir = join(runsDir(folder.uri.fsPath), run.runId);
+			const runDir = runDirOf(folder.uri.fsPath, run.runId);
 			const entries = await readLog(runDir);
 			const accept = entries.findLast((entry) => entry.kind === 'accept');
 			if (!accept) continue;

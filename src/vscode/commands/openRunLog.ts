@@ -1,13 +1,12 @@
 import { pathExists } from '../../core/util/pathExists.js';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { listRuns } from '../../core/logs/listRuns.js';
-import { runsDir } from '../../core/logs/runLog.js';
-import { isSafeRunId } from '../../core/logs/runId.js';
+import { runDirOf, runFile, type RunFile, runFileNames, runsDir } from '../../core/runStore/runLayout.js';
+import { isSafeRunId } from '../../core/runStore/runId.js';
 import { chooseRunFolder, fileFolders, folderOfRun } from '../runFolders.js';
 
 interface FileItem extends vscode.QuickPickItem {
-	readonly file?: string;
+	readonly file?: RunFile;
 	readonly reveal?: boolean;
 }
 
@@ -17,7 +16,7 @@ interface FileItem extends vscode.QuickPickItem {
  */
 export async function openRunLog(arg?: unknown): Promise<void> {
 	const named = typeof arg === 'string' && arg ? arg : undefined;
-	const runDir = named ? runDirOf(named) : await pickRunIn(await chooseRunFolder());
+	const runDir = named ? namedRunDir(named) : await pickRunIn(await chooseRunFolder());
 	if (!runDir) {
 		if (named) {
 			void vscode.window.showInformationMessage(
@@ -27,27 +26,27 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 		return;
 	}
 	const candidates: FileItem[] = [
-		{ label: vscode.l10n.t('Final Answer'), description: 'final-answer.md', file: 'final-answer.md' },
+		{ label: vscode.l10n.t('Final Answer'), description: runFileNames.finalAnswer, file: 'finalAnswer' },
 		{
 			label: vscode.l10n.t('Result'),
 			description: vscode.l10n.t('result.json: status, winner, votes, changes, usage'),
-			file: 'result.json',
+			file: 'result',
 		},
 		{
 			label: vscode.l10n.t('Events'),
 			description: vscode.l10n.t('events.jsonl: every event of the run'),
-			file: 'events.jsonl',
+			file: 'events',
 		},
-		{ label: vscode.l10n.t('Proposed Changes'), description: 'changes.patch', file: 'changes.patch' },
+		{ label: vscode.l10n.t('Proposed Changes'), description: runFileNames.patch, file: 'patch' },
 		{
 			label: vscode.l10n.t('Config'),
 			description: vscode.l10n.t('config.yaml (secrets redacted)'),
-			file: 'config.yaml',
+			file: 'config',
 		},
 	];
 	const present = (
 		await Promise.all(
-			candidates.map(async (c) => ((await pathExists(join(runDir, c.file!))) ? c : undefined)),
+			candidates.map(async (c) => ((await pathExists(runFile(runDir, c.file!))) ? c : undefined)),
 		)
 	).filter((c): c is FileItem => c !== undefined);
 	const picked = await vscode.window.showQuickPick<FileItem>(
@@ -59,14 +58,14 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 		await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(runDir));
 		return;
 	}
-	await vscode.window.showTextDocument(vscode.Uri.file(join(runDir, picked.file!)), { preview: true });
+	await vscode.window.showTextDocument(vscode.Uri.file(runFile(runDir, picked.file!)), { preview: true });
 }
 
 /** A run id (in whichever folder has it) or a run directory inside a folder's `.massgen/runs/`. */
-function runDirOf(arg: string): string | undefined {
+function namedRunDir(arg: string): string | undefined {
 	if (isSafeRunId(arg)) {
 		const folder = folderOfRun(arg);
-		return folder && join(runsDir(folder.uri.fsPath), arg);
+		return folder && runDirOf(folder.uri.fsPath, arg);
 	}
 	return fileFolders().some((folder) => arg.startsWith(runsDir(folder.uri.fsPath))) ? arg : undefined;
 }
@@ -81,6 +80,7 @@ async function pickRunIn(folder: vscode.WorkspaceFolder | 'none' | undefined): P
 }
 
 async function pickRun(root: string): Promise<string | undefined> {
+	const { listRuns } = await import('../../core/runStore/listRuns.js');
 	const runs = await listRuns(root);
 	if (runs.length === 0) {
 		void vscode.window.showInformationMessage(
@@ -103,5 +103,5 @@ async function pickRun(root: string): Promise<string | undefined> {
 			matchOnDetail: true,
 		},
 	);
-	return picked ? join(runsDir(root), picked.runId) : undefined;
+	return picked ? runDirOf(root, picked.runId) : undefined;
 }

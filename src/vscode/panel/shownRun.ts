@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import { readRunEvents } from '../../core/logs/readRunEvents.js';
-import { runsDir } from '../../core/logs/runLog.js';
+import { checkedRunDir } from '../../core/runStore/runsDirGuard.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { reduceRunEvents } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
@@ -78,7 +76,9 @@ export class ShownRun {
 		const root = folderOfRun(runId)?.uri.fsPath;
 		if (!root) return undefined;
 		try {
-			const events = await readRunEvents(join(runsDir(root), runId));
+			// The run store's readers check with zod: loaded at the first read, not at activation.
+			const { readRunEvents } = await import('../../core/runStore/readRunEvents.js');
+			const events = await readRunEvents(await checkedRunDir(root, runId));
 			return events.length ? reduceRunEvents(initialRunState(), events) : undefined;
 		} catch (error) {
 			this._log.warn(`panel: cannot read run ${runId}: ${errorMessage(error)}`);

@@ -4,12 +4,8 @@
  * recorded without their contents, so they cannot be given again and are named as left out.
  */
 import * as vscode from 'vscode';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
 import type { AttachmentRecord } from '../../contract/runEvents.js';
-import { parseEventLine } from '../../core/logs/readRunEvents.js';
-import { openRegularFile } from '../../core/util/regularFile.js';
 
 export interface RerunAttachments {
 	readonly requests: AttachmentRequest[];
@@ -47,19 +43,7 @@ export function rerunAttachments(records: readonly AttachmentRecord[]): RerunAtt
 
 /** The attachments of a run's `run-start` (its first line only: the log may be large); [] when none. */
 export async function recordedAttachments(runDir: string): Promise<AttachmentRecord[]> {
-	// The run folder is in the workspace: a FIFO there must not block (regularFile.ts).
-	const opened = await openRegularFile(join(runDir, 'events.jsonl')).catch(() => null);
-	if (opened === null) return [];
-	const stream = opened.handle.createReadStream({ encoding: 'utf8' });
-	const lines = createInterface({ input: stream, crlfDelay: Infinity });
-	try {
-		for await (const line of lines) {
-			const event = parseEventLine(line);
-			return event?.type === 'run-start' ? (event.attachments ?? []) : [];
-		}
-		return [];
-	} finally {
-		lines.close();
-		stream.destroy();
-	}
+	// The run store's readers check with zod: loaded at the first Re-run, not at activation.
+	const { readRunStart } = await import('../../core/runStore/readRunEvents.js');
+	return (await readRunStart(runDir))?.attachments ?? [];
 }

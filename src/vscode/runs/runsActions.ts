@@ -4,11 +4,10 @@
  */
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
-import { deleteRuns } from '../../core/logs/pruneRuns.js';
-import { runsDir } from '../../core/logs/runLog.js';
+import { deleteRuns } from '../../core/runStore/pruneRuns.js';
+import { runDirOf } from '../../core/runStore/runLayout.js';
 import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
-import { readRegularText } from '../../core/util/regularFile.js';
 import { commandIds } from '../commandIds.js';
 import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
 import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
@@ -75,7 +74,7 @@ export class RunsActions {
 		const { readTurn } = await import('../../core/sessions/readSessions.js');
 		const whole = await readTurn(turn.root, turn.turn.runId, new Set([turn.turn.runId]));
 		const question = 'reason' in whole ? turn.turn.question : whole.question;
-		const runDir = join(runsDir(turn.root), turn.turn.runId);
+		const runDir = runDirOf(turn.root, turn.turn.runId);
 		const { requests, leftOut } = rerunAttachments(await recordedAttachments(runDir).catch(() => []));
 		if (leftOut.length) {
 			void vscode.window.showWarningMessage(
@@ -97,7 +96,7 @@ export class RunsActions {
 	async openLog(node: unknown): Promise<void> {
 		const turn = turnOf(node);
 		if (turn) {
-			await vscode.commands.executeCommand(commandIds.openRunLog, join(runsDir(turn.root), turn.turn.runId));
+			await vscode.commands.executeCommand(commandIds.openRunLog, runDirOf(turn.root, turn.turn.runId));
 		}
 	}
 
@@ -105,7 +104,7 @@ export class RunsActions {
 	async revealChanges(node: unknown): Promise<void> {
 		const turn = turnOf(node);
 		if (!turn) return;
-		const paths = await changedPaths(join(runsDir(turn.root), turn.turn.runId));
+		const paths = await changedPaths(runDirOf(turn.root, turn.turn.runId));
 		if (paths.length === 0) {
 			void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: this run proposed no changes.'));
 			return;
@@ -277,19 +276,9 @@ function groupByRoot(turns: readonly TurnNode[]): Map<string, string[]> {
 
 /** The paths of the change set `result.json` records. */
 async function changedPaths(runDir: string): Promise<string[]> {
-	try {
-		const result = JSON.parse(await readRegularText(join(runDir, 'result.json'))) as { changes?: unknown };
-		if (!Array.isArray(result.changes)) return [];
-		return (
-			result.changes
-				.map((change: unknown) => (change as { path?: unknown }).path)
-				// Workspace-relative as recorded; anything reaching outside the folder is left out.
-				.filter(
-					(path): path is string =>
-						typeof path === 'string' && !isAbsolute(path) && !path.split(/[\\/]/).includes('..'),
-				)
-		);
-	} catch {
-		return [];
-	}
+	const { readProposedChanges } = await import('../../core/runStore/readResult.js');
+	// Workspace-relative as recorded; anything reaching outside the folder is left out.
+	return (await readProposedChanges(runDir)).paths.filter(
+		(path) => !isAbsolute(path) && !path.split(/[\\/]/).includes('..'),
+	);
 }

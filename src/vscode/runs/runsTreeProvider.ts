@@ -3,7 +3,7 @@ import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
 import { noFilter, type RunsFilter } from './runsFilter.js';
-import { runsListing } from './runsListing.js';
+import { runsListing } from '../../core/runStore/runsListing.js';
 import { buildRunsTree, childrenOf, lookOf, type FolderSessions, type RunsNode } from './runsTreeModel.js';
 import type { SessionPins } from './sessionPins.js';
 

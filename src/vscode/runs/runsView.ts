@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { readRunsKeep } from '../common/settings.js';
-import { deleteRuns, planPrune, type RetentionPolicy } from '../../core/logs/pruneRuns.js';
+import { deleteRuns, planPrune, type RetentionPolicy } from '../../core/runStore/pruneRuns.js';
+import { runsWatchGlobs } from '../../core/runStore/runLayout.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds, contextKeys, viewIds } from '../commandIds.js';
 import { Disposable } from '../lifecycle.js';
@@ -9,7 +10,7 @@ import { GitignoreOffer } from './gitignoreOffer.js';
 import { isPending, RunsActions } from './runsActions.js';
 import { describeFilter, isFiltering, noFilter, type RunsFilter } from './runsFilter.js';
 import { promptRunsFilter } from './runsFilterPrompt.js';
-import { runsListing } from './runsListing.js';
+import { runsListing } from '../../core/runStore/runsListing.js';
 import { RunsTreeProvider } from './runsTreeProvider.js';
 import { SessionPins } from './sessionPins.js';
 
@@ -78,10 +79,7 @@ export class RunsView extends Disposable {
 		// A run's end (its result.json), an accept or reject (changes-log.jsonl), and the folders
 		// themselves: the first run's `.massgen/runs/<id>/` is created at once, and the recursive
 		// watcher then reports only the new folders, not the files a fast run writes into them.
-		for (const glob of [
-			'**/.massgen/runs/*/{result.json,changes-log.jsonl}',
-			'**/{.massgen,.massgen/runs,.massgen/runs/*}',
-		]) {
+		for (const glob of [runsWatchGlobs.files, runsWatchGlobs.folders]) {
 			const watcher = this._register(vscode.workspace.createFileSystemWatcher(glob));
 			for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
 				this._register(event(() => this._scheduleRefresh()));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackTeam, type LoopbackTeam } from '../../servers/loopbackTeam.js';
 import { repo, runCli } from './cliProcess.js';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
 	appendChangeLog,
-	changeLogFileName,
 	readChangeLog,
 	readChangeOutcome,
 	recordFile,
 } from '../../../src/core/changes/acceptRecord.js';
+import { runFileNames } from '../../../src/core/runStore/runLayout.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 
 function runDir(changes = 2): string {
@@ -35,7 +35,7 @@ describe('the change record (changes-log.jsonl)', () => {
 			beforeSha256: sha256(secretLooking),
 			afterSha256: sha256('new\n'),
 		});
-		expect(statSync(join(dir, changeLogFileName)).mode & 0o777).toBe(0o600);
+		expect(statSync(join(dir, runFileNames.changeLog)).mode & 0o777).toBe(0o600);
 		expect(await readChangeOutcome(dir)).toBe('accepted');
 	});
 
@@ -59,7 +59,7 @@ describe('the change record (changes-log.jsonl)', () => {
 			partial: false,
 			files: [recordFile('a', 'x', 'y')],
 		});
-		appendFileSync(join(dir, changeLogFileName), '{"kind":"revert","at":"2026');
+		appendFileSync(join(dir, runFileNames.changeLog), '{"kind":"revert","at":"2026');
 		expect(await readChangeLog(dir)).toHaveLength(1);
 		await appendChangeLog(dir, {
 			kind: 'revert',
@@ -69,7 +69,7 @@ describe('the change record (changes-log.jsonl)', () => {
 		});
 		const entries = await readChangeLog(dir);
 		expect(entries.map((entry) => entry.kind)).toEqual(['accept', 'revert']);
-		expect(readFileSync(join(dir, changeLogFileName), 'utf8').split('\n')).toHaveLength(4);
+		expect(readFileSync(join(dir, runFileNames.changeLog), 'utf8').split('\n')).toHaveLength(4);
 		expect(await readChangeOutcome(dir)).toBe('reverted');
 	});
 
@@ -148,7 +148,7 @@ describe('the change record (changes-log.jsonl)', () => {
 		const runDir = mkdtempSync(join(tmpdir(), 'massgen-run-'));
 		const victim = join(mkdtempSync(join(tmpdir(), 'massgen-home-')), '.bashrc');
 		writeFileSync(victim, 'export PATH\n', { mode: 0o644 });
-		symlinkSync(victim, join(runDir, changeLogFileName));
+		symlinkSync(victim, join(runDir, runFileNames.changeLog));
 		await expect(appendChangeLog(runDir, { kind: 'reject', by: 'cli', paths: ['a.txt'] })).rejects.toThrow();
 		expect(readFileSync(victim, 'utf8')).toBe('export PATH\n');
 		expect(statSync(victim).mode & 0o777).toBe(0o644);

@@ -10,7 +10,7 @@ import {
 } from '../../../src/core/changes/acceptRecord.js';
 import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
 import { planRevertFile, revertRunOnDisk, revertTargets } from '../../../src/core/changes/revertRun.js';
-import { recordOwnRun } from '../../../src/core/logs/ownRuns.js';
+import { recordOwnRun } from '../../../src/core/runStore/ownRuns.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 import type { FileChange } from '../../../src/core/workspace/types.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalBroker, type ApprovalChoice } from '../../../src/core/approvals/approvalBroker.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';
 import type { RunEventBody } from '../../../src/contract/runEvents.js';
-import { AuditLedger, auditFileName } from '../../../src/core/permissions/auditLedger.js';
+import { AuditLedger } from '../../../src/core/permissions/auditLedger.js';
+import { runFileNames } from '../../../src/core/runStore/runLayout.js';
 import { PermissionEngine, type PermissionRequest } from '../../../src/core/permissions/permissionEngine.js';
 import { PermissionGate } from '../../../src/core/permissions/permissionGate.js';
 import { RunBudget } from '../../../src/core/permissions/runBudget.js';
@@ -49,7 +50,7 @@ function setup(
 		stopAgent: (agentId, reason) => stopped.push([agentId, reason]),
 	});
 	const lines = () =>
-		readFileSync(join(runDir, auditFileName), 'utf8')
+		readFileSync(join(runDir, runFileNames.permissions), 'utf8')
 			.trim()
 			.split('\n')
 			.map((line) => JSON.parse(line));

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { exportRunMarkdown, exportSessionMarkdown } from '../../../src/core/sessions/exportMarkdown.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';

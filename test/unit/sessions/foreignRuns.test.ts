@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendChangeLog, recordFile } from '../../../src/core/changes/acceptRecord.js';
 import { revertRunOnDisk } from '../../../src/core/changes/revertRun.js';
-import { listRuns } from '../../../src/core/logs/listRuns.js';
+import { listRuns } from '../../../src/core/runStore/listRuns.js';
 import {
 	assertOwnRun,
 	ForeignRunError,
 	ownRunsFile,
 	readOwnRuns,
 	recordOwnRun,
-} from '../../../src/core/logs/ownRuns.js';
-import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+} from '../../../src/core/runStore/ownRuns.js';
+import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { continueTarget } from '../../../src/core/sessions/continueTarget.js';
 import { followUpOf } from '../../../src/core/sessions/followUp.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendChangeLog, recordFile } from '../../../src/core/changes/acceptRecord.js';
 import type { SessionRecord } from '../../../src/contract/runEvents.js';
-import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { continueTarget } from '../../../src/core/sessions/continueTarget.js';
 import { historyOf, SessionError } from '../../../src/core/sessions/historyOf.js';

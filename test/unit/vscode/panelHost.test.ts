@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as vscode from 'vscode';
-import { recordOwnRun } from '../../../src/core/logs/ownRuns.js';
+import { recordOwnRun } from '../../../src/core/runStore/ownRuns.js';
 import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents';
 import type { AttachmentChip } from '../../../src/protocol/attachmentChip';
 import type { HostMessage } from '../../../src/protocol/messages';
@@ -149,8 +149,11 @@ function setup(
 const lastPanel = () => fake.window.panels.at(-1)!;
 
 beforeAll(async () => {
-	// The host loads the message schema (zod) lazily; load it once up front so timings below are the host's own.
+	// The host loads the message schema and the run store's readers (zod) lazily; load them once up
+	// front so timings below are the host's own.
 	await import('../../../src/protocol/webviewMessageSchema');
+	await import('../../../src/core/runStore/listRuns.js');
+	await import('../../../src/core/runStore/readRunEvents.js');
 });
 
 beforeEach(() => {

@@ -1,15 +1,15 @@
 /**
- * The run directory writer (architecture §5): `<workspace>/.massgen/runs/<runId>/` with `events.jsonl`
+ * The run directory writer: `<workspace>/.massgen/runs/<runId>/` (`runLayout.ts`) with `events.jsonl`
  * streamed during the run and `result.json`, `final-answer.md`, `changes.patch`, `config.yaml`
  * written at the end (also for cancelled, timed-out and failed runs).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { Redactor } from '../secrets/redactor.js';
 import { recordOwnRun } from './ownRuns.js';
+import { runDirOf, runFile } from './runLayout.js';
 import { isSafeRunId } from './runId.js';
 import { assertRealFolder, assertRunsDirInside } from './runsDirGuard.js';
 
@@ -28,11 +28,6 @@ export interface RunLogFinish {
 	readonly configYaml: string;
 	/** Unified diff of the winner's change set; empty when there are no changes. */
 	readonly patch: string;
-}
-
-/** Where the runs of a workspace live. */
-export function runsDir(workspaceRoot: string): string {
-	return join(workspaceRoot, '.massgen', 'runs');
 }
 
 /** A buffer this large is written at once instead of waiting for the flush timer. */
@@ -66,7 +61,7 @@ export class RunLogWriter {
 		options: RunLogOptions = {},
 	): Promise<RunLogWriter> {
 		if (!isSafeRunId(runId)) throw new Error(`Run id ${JSON.stringify(runId)} is not a safe directory name.`);
-		const runDir = join(runsDir(workspaceRoot), runId);
+		const runDir = runDirOf(workspaceRoot, runId);
 		// Checked before and after: mkdir follows links, and the run's folder must be a new real one.
 		await assertRunsDirInside(workspaceRoot);
 		// Before the folder exists: a run directory not in the record is one a repository planted.
@@ -74,7 +69,7 @@ export class RunLogWriter {
 		await mkdir(runDir, { recursive: true });
 		await assertRunsDirInside(workspaceRoot);
 		await assertRealFolder(runDir);
-		const events = await open(join(runDir, 'events.jsonl'), 'a');
+		const events = await open(runFile(runDir, 'events'), 'a');
 		return new RunLogWriter(runDir, events, options.redactor ?? new Redactor(), options.flushDelayMs ?? 50);
 	}
 
@@ -112,12 +107,12 @@ export class RunLogWriter {
 	async finish({ result, configYaml, patch }: RunLogFinish): Promise<void> {
 		if (this.closed) throw new Error('The run log is closed.');
 		await this.flush();
-		await writeAtomic(join(this.runDir, 'result.json'), `${this.redactor.stringify(result, '  ')}\n`);
+		await writeAtomic(runFile(this.runDir, 'result'), `${this.redactor.stringify(result, '  ')}\n`);
 		if (result.finalAnswer !== null) {
-			await writeAtomic(join(this.runDir, 'final-answer.md'), this.redactor.text(result.finalAnswer));
+			await writeAtomic(runFile(this.runDir, 'finalAnswer'), this.redactor.text(result.finalAnswer));
 		}
-		if (patch.trim() !== '') await writeAtomic(join(this.runDir, 'changes.patch'), this.redactor.text(patch));
-		await writeAtomic(join(this.runDir, 'config.yaml'), this.redactor.text(configYaml));
+		if (patch.trim() !== '') await writeAtomic(runFile(this.runDir, 'patch'), this.redactor.text(patch));
+		await writeAtomic(runFile(this.runDir, 'config'), this.redactor.text(configYaml));
 	}
 
 	/** Flushes and closes `events.jsonl`; rejects if any event could not be written. Idempotent. */
@@ -127,7 +122,7 @@ export class RunLogWriter {
 		this.closed = true;
 		await this.events.close();
 		if (this.failure !== null) {
-			throw new Error(`Could not write ${join(this.runDir, 'events.jsonl')}: ${String(this.failure)}`);
+			throw new Error(`Could not write ${runFile(this.runDir, 'events')}: ${String(this.failure)}`);
 		}
 	}
 

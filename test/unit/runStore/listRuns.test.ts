@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listRuns } from '../../../src/core/logs/listRuns.js';
-import { RunLogWriter } from '../../../src/core/logs/runLog.js';
+import { listRuns } from '../../../src/core/runStore/listRuns.js';
+import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
 

@@ -2,8 +2,7 @@
  * Retention of run directories (`massgen.runs.keep`): a pure plan of what to delete, then the delete.
  */
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { runsDir } from './runLog.js';
+import { runDirOf } from './runLayout.js';
 import { isSafeRunId } from './runId.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
 
@@ -81,7 +80,7 @@ export async function deleteRuns(workspaceRoot: string, runIds: readonly string[
 	for (const runId of runIds) {
 		// A run id names one directory component: nothing outside the runs directory can be reached.
 		if (!isSafeRunId(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
-		await rm(join(runsDir(workspaceRoot), runId), { recursive: true, force: true });
+		await rm(runDirOf(workspaceRoot, runId), { recursive: true, force: true });
 		deleted.push(runId);
 	}
 	return deleted;

@@ -3,16 +3,15 @@
  * different fingerprints mean a run started, ended or went; the Runs view then reads again.
  */
 import { access, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { runDirOf, runFile, runsDir } from './runLayout.js';
 
 export async function runsListing(roots: readonly string[]): Promise<string> {
 	const parts = await Promise.all(
 		roots.map(async (root) => {
-			const runs = join(root, '.massgen', 'runs');
-			const names = (await readdir(runs).catch(() => [] as string[])).sort();
+			const names = (await readdir(runsDir(root)).catch(() => [] as string[])).sort();
 			const ended = await Promise.all(
 				names.map((name) =>
-					access(join(runs, name, 'result.json')).then(
+					access(runFile(runDirOf(root, name), 'result')).then(
 						() => `${name}+`,
 						() => name,
 					),

@@ -5,6 +5,8 @@
  */
 import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runDirOf } from './runLayout.js';
+import { isSafeRunId } from './runId.js';
 
 export class RunsDirError extends Error {
 	override readonly name = 'RunsDirError';
@@ -33,4 +35,17 @@ export async function assertRealFolder(path: string): Promise<void> {
 	if (!info.isDirectory()) {
 		throw new RunsDirError(`${path} is not a folder: run directories need it to be one; move it away`);
 	}
+}
+
+/**
+ * The directory of run `runId`: its id names one folder under `.massgen/runs/`, and neither that
+ * folder nor the two above it is a link. Throws `RunsDirError` (the reason in words) otherwise;
+ * the folder itself need not exist.
+ */
+export async function checkedRunDir(workspaceRoot: string, runId: string): Promise<string> {
+	if (!isSafeRunId(runId)) throw new RunsDirError(`'${runId}' is not a run id`);
+	await assertRunsDirInside(workspaceRoot);
+	const runDir = runDirOf(workspaceRoot, runId);
+	await assertRealFolder(runDir);
+	return runDir;
 }

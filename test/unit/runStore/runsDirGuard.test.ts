@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listRuns } from '../../../src/core/logs/listRuns.js';
-import { deleteRuns } from '../../../src/core/logs/pruneRuns.js';
-import { RunLogWriter } from '../../../src/core/logs/runLog.js';
-import { RunsDirError } from '../../../src/core/logs/runsDirGuard.js';
+import { listRuns } from '../../../src/core/runStore/listRuns.js';
+import { deleteRuns } from '../../../src/core/runStore/pruneRuns.js';
+import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
+import { RunsDirError } from '../../../src/core/runStore/runsDirGuard.js';
 import { SessionError } from '../../../src/core/sessions/historyOf.js';
 import { readSessions, readTurn } from '../../../src/core/sessions/readSessions.js';
 import { readRunReport } from '../../../src/core/sessions/runReport.js';

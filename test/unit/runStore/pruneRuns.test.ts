@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deleteRuns, planPrune, type PruneCandidate } from '../../../src/core/logs/pruneRuns.js';
+import { deleteRuns, planPrune, type PruneCandidate } from '../../../src/core/runStore/pruneRuns.js';
 
 const now = new Date('2026-12-01T12:00:00Z');
 const noGuards = { pinnedSessions: new Set<string>(), now };

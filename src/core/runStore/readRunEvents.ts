@@ -1,0 +1,78 @@
+/**
+ * A run's `events.jsonl` read back: whole (replaying a past run in the panel, tests) or only its
+ * first line, `run-start` (the past-runs list, reports, Re-run), which is all a large log is read
+ * for. The file is in the workspace: never a blocking open (`regularFile.ts`).
+ */
+import { createInterface } from 'node:readline';
+import type { z } from 'zod';
+import type { RunEvent } from '../../contract/runEvents.js';
+import { openRegularFile, readRegularText } from '../util/regularFile.js';
+import { runFile } from './runLayout.js';
+import { eventEnvelopeSchema, runStartSchema } from './runSchemas.js';
+
+/**
+ * Parses every complete event line. A run killed mid-write leaves a truncated last line, and an
+ * unreadable line elsewhere should not hide the rest of the run: both are skipped.
+ */
+export async function readRunEvents(runDir: string): Promise<RunEvent[]> {
+	return parseRunEventLines(await readRegularText(runFile(runDir, 'events')));
+}
+
+function parseRunEventLines(text: string): RunEvent[] {
+	const events: RunEvent[] = [];
+	for (const line of text.split('\n')) {
+		if (line.trim() === '') continue;
+		const event = parseEventLine(line);
+		if (event) events.push(event);
+	}
+	return events;
+}
+
+/** One line as a RunEvent, or null when it is not JSON or lacks the event envelope. */
+function parseEventLine(line: string): RunEvent | null {
+	const value = parseLine(line, eventEnvelopeSchema);
+	// The body is the writer's: the envelope is what every reader relies on.
+	return value === null ? null : (value as unknown as RunEvent);
+}
+
+/** How much of the log the first line is looked for in: a planted log may be one endless line. */
+const maxFirstLineBytes = 32 * 1024 * 1024;
+
+/** What `run-start` records, as its first line holds it. */
+export type RunStart = Extract<RunEvent, { type: 'run-start' }>;
+
+/**
+ * The run's `run-start`, reading only the first line (a crashed run's log may be large); null when
+ * the log is missing, not a regular file, or its first line is not a well-formed `run-start`.
+ */
+export async function readRunStart(runDir: string): Promise<RunStart | null> {
+	const opened = await openRegularFile(runFile(runDir, 'events')).catch(() => null);
+	if (opened === null) return null;
+	const stream = opened.handle.createReadStream({ encoding: 'utf8', end: maxFirstLineBytes - 1 });
+	const lines = createInterface({ input: stream, crlfDelay: Infinity });
+	try {
+		for await (const line of lines) {
+			// A line cut at the cap is not JSON: no run-start.
+			const start = parseLine(line, runStartSchema);
+			// Checked where readers look (question, agents, attachments); the rest is kept as written.
+			return start === null ? null : (start as unknown as RunStart);
+		}
+		return null;
+	} catch {
+		return null;
+	} finally {
+		lines.close();
+		stream.destroy();
+	}
+}
+
+function parseLine<S extends z.ZodType>(line: string, schema: S): z.infer<S> | null {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return null;
+	}
+	const parsed = schema.safeParse(value);
+	return parsed.success ? parsed.data : null;
+}

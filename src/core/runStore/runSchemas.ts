@@ -1,0 +1,112 @@
+/**
+ * What a run directory's files must hold to be read back. The folder is workspace content a cloned
+ * repository can fill, so every file is checked before use and a malformed one is a reason in
+ * words (the first zod issue, by the field it is about), never a crash further on. Only what the
+ * readers use is checked; the rest of a file is kept as written (`looseObject`).
+ */
+import { z } from 'zod';
+import type { RunStatus } from '../../contract/runEvents.js';
+
+const runStatuses = ['completed', 'cancelled', 'timeout', 'failed'] as const satisfies readonly RunStatus[];
+
+const runStatusSchema = z.enum(runStatuses);
+
+const winnerSchema = z.object({ agentId: z.string(), label: z.string() });
+
+export const sessionRecordSchema = z.object({ id: z.string().min(1), parentRunId: z.string().nullable() });
+
+/** The envelope every line of `events.jsonl` has; the body is the writer's (`RunEvent`). */
+export const eventEnvelopeSchema = z.looseObject({
+	type: z.string(),
+	seq: z.number(),
+	runId: z.string(),
+	t: z.number(),
+});
+
+const agentInfoSchema = z.looseObject({ agentId: z.string(), provider: z.string(), model: z.string() });
+
+const attachmentRecordSchema = z.looseObject({
+	kind: z.enum(['file', 'folder', 'diff', 'diagnostics', 'terminal', 'text', 'image']),
+	source: z.string(),
+	lines: z.object({ start: z.number(), end: z.number() }).optional(),
+});
+
+/** The first line of `events.jsonl`: what the past-runs list, reports and Re-run read of it. */
+export const runStartSchema = z.looseObject({
+	...eventEnvelopeSchema.shape,
+	type: z.literal('run-start'),
+	question: z.string(),
+	agents: z.array(agentInfoSchema),
+	attachments: z.array(attachmentRecordSchema).optional(),
+});
+
+/** What the past-runs list reads of `result.json`; a malformed winner lists as none. */
+export const resultSummarySchema = z.looseObject({
+	question: z.string(),
+	status: runStatusSchema,
+	winner: winnerSchema.nullable().catch(null),
+	/** ISO 8601; checked by `recordedStart` (an unreadable one falls back to the run id). */
+	startedAt: z.unknown().optional(),
+});
+
+const changeSchema = z.looseObject({
+	path: z.string(),
+	kind: z.enum(['add', 'modify', 'delete']),
+	base: z.string().nullable(),
+	content: z.string().nullable(),
+});
+
+/** `result.json` of run `runId` as a turn (sessions, reports, history). */
+export function runResultSchema(runId: string) {
+	return z.looseObject({
+		runId: z.literal(runId),
+		question: z.string(),
+		status: runStatusSchema,
+		winner: winnerSchema.nullable(),
+		finalAnswer: z.string().nullable(),
+		answers: z.array(z.looseObject({ agentId: z.string(), label: z.string(), content: z.string() })),
+		votes: z.array(
+			z.looseObject({
+				voter: z.string(),
+				votedFor: z.string(),
+				votedForLabel: z.string(),
+				reason: z.string(),
+			}),
+		),
+		changes: z.array(changeSchema),
+		usage: z.array(z.looseObject({ agentId: z.string(), costUsd: z.number().nullable().optional() })),
+		durationMs: z.number().optional(),
+		session: sessionRecordSchema.optional(),
+	});
+}
+
+/** `result.json`'s change set alone (Delete Run's "which files", the change outcome's count). */
+export const resultChangesSchema = z.looseObject({ changes: z.array(z.unknown()) });
+
+/** Why a field is wrong, in the words the listings have always used (`massgen runs`' "skipped"). */
+const fieldProblems: Readonly<Record<string, (value: unknown) => string>> = {
+	runId: (value) => `names run ${JSON.stringify(value)}`,
+	question: () => 'has no question',
+	status: () => 'has no valid status',
+	finalAnswer: () => 'has a bad finalAnswer',
+	session: () => 'has a bad session record',
+};
+
+const lists: ReadonlySet<string> = new Set(['answers', 'votes', 'changes', 'usage']);
+
+/**
+ * The first issue of a failed parse of `file` (holding `value`) as a reason: `result.json has no
+ * valid status`, `result.json has a bad answers entry (answers.0.content: expected string, received number)`.
+ */
+export function fileProblem(file: string, value: unknown, error: z.ZodError): string {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${file} is not an object`;
+	const issue = error.issues[0]!;
+	const key = issue.path[0];
+	if (typeof key !== 'string') return `${file}: ${issue.message}`;
+	const known = fieldProblems[key];
+	if (known) return `${file} ${known((value as Record<string, unknown>)[key])}`;
+	if (issue.path.length > 1) {
+		return `${file} has a bad ${key} entry (${issue.path.join('.')}: ${issue.message})`;
+	}
+	return lists.has(key) ? `${file} has no ${key} list` : `${file} has a bad ${key} (${issue.message})`;
+}
