@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { realClock, type RunClock } from '../../src/core/util/clock.js';
 
 /** How long one request takes at a provider: the prefill before the first event, then the stream. */
 export interface Latency {
@@ -35,16 +36,16 @@ export function pacing(latency: Latency, count: number, preamble: number): (inde
 	return (index) => (index >= firstOutput && index < count - 1 ? gap : 0);
 }
 
-/** Waits `ms`, or less if the client closes the connection meanwhile. */
-export function pause(res: ServerResponse, ms: number): Promise<void> {
+/** Waits `ms` on `clock`, or less if the client closes the connection meanwhile. */
+export function pause(res: ServerResponse, ms: number, clock: RunClock = realClock): Promise<void> {
 	if (ms <= 0 || res.destroyed) return Promise.resolve();
 	return new Promise<void>((resolve) => {
 		const done = () => {
-			clearTimeout(timer);
+			cancel();
 			res.off('close', done);
 			resolve();
 		};
-		const timer = setTimeout(done, ms);
+		const cancel = clock.setTimer(ms, done);
 		res.once('close', done);
 	});
 }

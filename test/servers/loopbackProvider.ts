@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { autoAgentTurn, type AutoAgentOptions } from './autoAgent.js';
 import { simulateCache } from './cacheSimulation.js';
+import { realClock, type RunClock } from '../../src/core/util/clock.js';
 import { latencyFor, pacing, pause, type Latency, type LatencyPlan } from './latency.js';
 import type {
 	LoopbackProtocol,
@@ -66,6 +67,11 @@ export interface LoopbackOptions {
 	readonly delayMs?: number;
 	/** Time to first byte and stream duration per request (replaces `delayMs` for the requests it covers). */
 	readonly latency?: LatencyPlan;
+	/**
+	 * The clock `latency` runs on (real time by default). A test that hands the run the same manual
+	 * clock drives server and coordination on one time line, with exact times and no margins.
+	 */
+	readonly clock?: RunClock;
 	/**
 	 * Auto-agent turns report input tokens estimated from the request and the part of them a
 	 * provider's prompt cache would have served, from earlier requests of the same model (see
@@ -188,9 +194,10 @@ export async function startLoopbackProvider(
 		const events = 'turn' in reply ? wire.encodeTurn(reply.turn, model) : reply.events;
 		const delayMs = reply.delayMs ?? options.delayMs ?? 0;
 		const latency = record.latency;
-		if (latency) await pause(res, latency.firstByteMs);
+		const clock = options.clock ?? realClock;
+		if (latency) await pause(res, latency.firstByteMs, clock);
 		const pauseAfter = latency ? pacing(latency, events.length, wire.preambleEvents) : () => delayMs;
-		await streamEvents(res, events, reply, pauseAfter, (sent) => {
+		await streamEvents(res, events, reply, pauseAfter, clock, (sent) => {
 			if (sent > wire.preambleEvents) record.streamedOutput = true;
 			if (sent === events.length) everyEventSent = true;
 		});
@@ -248,6 +255,7 @@ async function streamEvents(
 	events: readonly SseEvent[],
 	reply: StreamShape,
 	pauseAfter: (index: number) => number,
+	clock: RunClock,
 	onSent: (sent: number) => void,
 ): Promise<void> {
 	// Negative positions count from the end: `stallAfter: -1` sends all but the terminal event.
@@ -263,7 +271,7 @@ async function streamEvents(
 	if (res.destroyed) return;
 	let sent = 0;
 	// Pauses add up to deadlines from the first event, so timer overshoot does not accumulate.
-	const started = performance.now();
+	const started = clock.now();
 	let due = 0;
 	for (const event of events) {
 		if (res.destroyed) return;
@@ -280,7 +288,7 @@ async function streamEvents(
 		sent += 1;
 		onSent(sent);
 		due += pauseAfter(sent - 1);
-		await pause(res, started + due - performance.now());
+		await pause(res, started + due - clock.now(), clock);
 	}
 	if (shape.cutAfter !== undefined && sent >= shape.cutAfter) {
 		res.socket?.destroy();

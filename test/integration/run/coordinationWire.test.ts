@@ -2,7 +2,7 @@
  * The coordination rules (architecture §3) through the real adapters and SDKs against the loopback
  * wire servers: counts come from the servers' own request logs, not from our events.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
@@ -18,6 +18,7 @@ import {
 } from '../../servers/loopbackProvider.js';
 import { summarizeRequests } from '../../servers/requestSummary.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 const backendTypes: Record<LoopbackProtocol, string> = {
 	responses: 'openai',
@@ -30,13 +31,20 @@ const protocols = Object.keys(backendTypes) as LoopbackProtocol[];
 const isCoordination = (request: RecordedRequest) =>
 	request.prompt.tools.some((t) => t.name === 'new_answer');
 
+// The adapters import their SDK at the first call. Under vitest that import waits on the runner's
+// module RPC, which a manual clock cannot tell from idleness (it would jump to the run's timeout).
+beforeAll(() => Promise.all([import('openai'), import('@anthropic-ai/sdk'), import('@google/genai')]));
+
 let server: LoopbackProvider | undefined;
 afterEach(async () => {
 	await server?.close();
 	server = undefined;
 });
 
-/** Agents m1…mN on one server; `latency(model, nthCoordinationCall)` shapes each reply. */
+/**
+ * Agents m1…mN on one server; `latency(model, nthCoordinationCall)` shapes each reply. The server's
+ * latency and the run's timers share one manual clock, so the times below are exact, not margins.
+ */
 async function runWire(
 	protocol: LoopbackProtocol,
 	agents: number,
@@ -53,7 +61,9 @@ async function runWire(
 	byModel: (model: string) => RecordedRequest[];
 }> {
 	const calls = new Map<string, number>();
+	const clock = new ManualClock();
 	server = await startLoopbackProvider(protocol, {
+		clock,
 		auto: { name: protocol, style: options.style, revisers: options.revisers ?? [] },
 		latency: (request) => {
 			const n = (calls.get(request.model) ?? 0) + 1;
@@ -80,9 +90,14 @@ async function runWire(
 		anonymousOrder: 'config',
 		settings: { retryBaseDelayMs: 1 },
 		signal: controller.signal,
+		clock,
 	});
-	for await (const event of orchestrator.run()) options.onEvent?.(event, () => controller.abort());
-	await Promise.all(server.requests.map((request) => request.settled));
+	await clock.drive(
+		(async () => {
+			for await (const event of orchestrator.run()) options.onEvent?.(event, () => controller.abort());
+		})(),
+	);
+	await clock.drive(Promise.all(server.requests.map((request) => request.settled)));
 	const requests = server.requests;
 	return {
 		result: orchestrator.result!,
@@ -116,7 +131,7 @@ describe.each(protocols)('coordination on the wire (%s)', (protocol) => {
 	it('a tool-call-only vote hit by a revision mid-stream finishes; its stale vote gets the update in the same conversation', async () => {
 		// The first answers take 2 s to their first output, so every vote is young (under half of it)
 		// when m1's revision lands 220 ms into the votes; m2's and m3's votes have been streaming their
-		// tool calls since 20 ms in, so they finish. Margins ≥ 200 ms either side (loaded machines).
+		// tool calls since 20 ms in, so they finish.
 		const { result, requests, byModel } = await runWire(protocol, 3, {
 			style: 'tool-call-only',
 			revisers: ['m1'],
@@ -137,8 +152,7 @@ describe.each(protocols)('coordination on the wire (%s)', (protocol) => {
 		// The votes start together once the last first answer has landed (~3 s: m2's first output took
 		// 3 s). m1's revision lands 700 ms into them: m2's vote is under half its usual 3 s (dropped,
 		// re-issued with the update; it would have streamed only at 2.5 s); m3's is far past half its
-		// usual 40 ms (kept: it finishes, then gets the update in the same conversation). Every margin
-		// is ≥ 680 ms: a heavily loaded machine (load 14 on 2 cores) moved 230 ms ones.
+		// usual 40 ms (kept: it finishes, then gets the update in the same conversation).
 		const first: Record<string, Latency> = { m1: ms(300, 50), m2: ms(3_000, 50), m3: ms(40, 50) };
 		const { result, requests, byModel } = await runWire(protocol, 3, {
 			style: 'tool-call-only',
