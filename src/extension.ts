@@ -1,25 +1,25 @@
 import * as vscode from 'vscode';
-import { ApprovalBroker } from './core/approvals/approvalBroker.js';
+import { ApprovalBroker } from './core/permissions/approvalBroker.js';
 import { createApprovals, type MassGenApprovalsApi } from './vscode/approvals/registerApprovals.js';
 import { WorkspacePermissionStore } from './vscode/approvals/workspacePermissionStore.js';
 import { registerChatParticipant } from './vscode/chat/participant.js';
 import { ChangeReview } from './vscode/changes/changeReview.js';
-import { viewTypes } from './vscode/commandIds.js';
+import { viewTypes } from './vscode/common/commandIds.js';
 import { registerCommands } from './vscode/commands.js';
 import { composeRunPanel } from './vscode/composeRunPanel.js';
 import { pickContext } from './vscode/context/contextPicker.js';
 import { registerFixCodeActions } from './vscode/context/fixCodeActions.js';
 import { recordTerminalHistory } from './vscode/context/terminalRecorder.js';
 import type { MassGenApi } from './vscode/extensionApi.js';
-import { DisposableStore } from './vscode/lifecycle.js';
+import { DisposableStore } from './vscode/common/lifecycle.js';
 import { registerAskTeamTool } from './vscode/lm/askTeamTool.js';
-import { createLog, SessionSecrets } from './vscode/log.js';
-import { SelectionReview } from './vscode/review/selectionReview.js';
+import { createLog, SessionSecrets } from './vscode/common/log.js';
+import { SelectionReview } from './vscode/codeReview/selectionReview.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
 import { RunsView } from './vscode/runs/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
-import { KeyStore } from './vscode/secrets.js';
+import { KeyStore } from './vscode/common/secrets.js';
 import { FirstUseWalkthrough } from './vscode/walkthrough.js';
 
 /**

@@ -9,7 +9,7 @@ import type {
 	ApprovalChoice,
 	ApprovalPolicy,
 	PendingApproval,
-} from '../core/approvals/approvalBroker.js';
+} from '../core/permissions/approvalBroker.js';
 import { rawTerminal } from './display/terminalStream.js';
 import { visibleCommand } from '../protocol/visibleText.js';
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ApprovalBroker } from '../core/approvals/approvalBroker.js';
+import { ApprovalBroker } from '../core/permissions/approvalBroker.js';
 import { readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue } from '../core/config/configIssue.js';
 import { AttachmentError, type AttachmentRequest } from '../core/context/attachment.js';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type CommandId, commandIds } from './commandIds.js';
+import { type CommandId, commandIds } from './common/commandIds.js';
 import { askTeam } from './commands/askTeam.js';
 import { openRunLog } from './commands/openRunLog.js';
 import { revertRunCommand } from './changes/revertRunCommand.js';
@@ -9,16 +9,16 @@ import { addContext } from './context/addContext.js';
 import type { ContextPickerDeps } from './context/contextPicker.js';
 import { askTeamToFix } from './context/fixCodeActions.js';
 import type { ChangeReview } from './changes/changeReview.js';
-import { DisposableStore, type IDisposable } from './lifecycle.js';
+import { DisposableStore, type IDisposable } from './common/lifecycle.js';
 import type { Engine } from './run/loadEngine.js';
 import type { RunController } from './run/runController.js';
-import type { SelectionReview } from './review/selectionReview.js';
-import type { KeyStore } from './secrets.js';
+import type { SelectionReview } from './codeReview/selectionReview.js';
+import type { KeyStore } from './common/secrets.js';
 import type { RunsView } from './runs/runsView.js';
 import type { TeamView } from './team/teamView.js';
-import type { PanelHost } from './view.js';
+import type { PanelHost } from './panel/panelHost.js';
 import { errorMessage } from '../core/util/errorMessage.js';
-import { errorDetail } from './log.js';
+import { errorDetail } from './common/log.js';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 

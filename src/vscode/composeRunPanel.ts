@@ -4,12 +4,12 @@ import type { ConfigIssue } from '../core/config/configIssue.js';
 import type { AttachmentChip } from '../protocol/attachmentChip.js';
 import { ShownQuestions } from './common/shownQuestions.js';
 import { ConfigDiagnostics } from './config/configDiagnostics.js';
-import { DisposableStore } from './lifecycle.js';
+import { DisposableStore } from './common/lifecycle.js';
 import { type Engine, engineLoader, loadEngineBundle } from './run/loadEngine.js';
 import { RunController, type RunControllerDeps } from './run/runController.js';
 import { RunStatusBar } from './run/runStatusBar.js';
 import type { ChangeActions } from './run/runTypes.js';
-import { PanelHost } from './view.js';
+import { PanelHost } from './panel/panelHost.js';
 
 /** What a run controller takes from outside: the rest (engine, status bar, diagnostics, presets) is built here. */
 export type RunParts = Pick<

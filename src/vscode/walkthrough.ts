@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable } from './lifecycle.js';
+import { Disposable } from './common/lifecycle.js';
 import { readWalkthroughsOpenOnInstall } from './common/settings.js';
 
 /** `contributes.walkthroughs[0].id` in package.json. */

@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
-import type { ChatRequest } from '../../src/core/providers/model.js';
+import type { ChatRequest } from '../../src/core/providers/spec/model.js';
 import { answerIdsShown } from '../../src/core/workflow/markers.js';
-import { ScriptedModel } from '../../src/core/providers/scriptedModel.js';
+import { ScriptedModel } from '../../src/core/providers/vendors/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 
 /** Ids whose answers the conversation shows (`vote`'s enum lists every agent of the run). */

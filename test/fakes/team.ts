@@ -7,13 +7,13 @@ import type {
 	RunOptions,
 	RunResult,
 } from '../../src/core/orchestrator/types.js';
-import type { ChatRequest } from '../../src/core/providers/model.js';
+import type { ChatRequest } from '../../src/core/providers/spec/model.js';
 import {
 	ScriptedModel,
 	type ScriptedHandler,
 	type ScriptedModelOptions,
 	type ScriptedReply,
-} from '../../src/core/providers/scriptedModel.js';
+} from '../../src/core/providers/vendors/scriptedModel.js';
 import { createWorkspace } from '../../src/core/workspace/createWorkspace.js';
 import type { ManualClock } from '../support/manualClock.js';
 import { makeWorkspaceDir } from '../support/tempTree.js';

@@ -8,7 +8,7 @@ import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../../src/contract/runEvents';
 import type { MassGenApprovalsApi } from '../../src/vscode/approvals/registerApprovals';
-import { commandIds } from '../../src/vscode/commandIds';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { requestScreenshot } from './harness';

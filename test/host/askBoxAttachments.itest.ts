@@ -15,7 +15,7 @@ import type { HostMessage } from '../../src/protocol/messages';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import type { PanelHost } from '../../src/vscode/view';
+import type { PanelHost } from '../../src/vscode/panel/panelHost';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { until, useConfig, workspaceRoot } from './hostWaits';
 import { openOwnPanel } from './ownPanel';

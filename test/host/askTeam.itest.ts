@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { commandIds, viewTypes } from '../../src/vscode/commandIds';
+import { commandIds, viewTypes } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { requestScreenshot } from './harness';

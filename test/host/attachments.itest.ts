@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { commandIds } from '../../src/vscode/commandIds';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';

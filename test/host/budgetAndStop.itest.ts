@@ -11,7 +11,7 @@ import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { budgetOptions } from '../../src/vscode/run/budgetSettings';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import type { PanelHost } from '../../src/vscode/view';
+import type { PanelHost } from '../../src/vscode/panel/panelHost';
 import { startLoopbackProvider, type LoopbackProvider } from '../servers/loopbackProvider';
 import { until, useConfig, workspaceRoot } from './hostWaits';
 import { openOwnPanel } from './ownPanel';

@@ -7,7 +7,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { ChangePrompts, ConflictChoice, ConflictSummary } from '../../src/vscode/changes/changePrompts';
 import { ChangeReview } from '../../src/vscode/changes/changeReview';
-import { commandIds } from '../../src/vscode/commandIds';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import type { FinishedRun, RunRequest, RunService } from '../../src/vscode/run/runTypes';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { ChangeHarness, until } from '../fixtures/changes/changeHarness';

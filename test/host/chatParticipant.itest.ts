@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { commandIds } from '../../src/vscode/commandIds';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import {
 	handleChatRequest,
 	type ParticipantRuns,

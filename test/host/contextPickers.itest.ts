@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { AttachmentChip } from '../../src/protocol/attachmentChip';
-import { commandIds } from '../../src/vscode/commandIds';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import { chipsToRequests } from '../../src/vscode/context/chipRequest';
 import type { AddedContext } from '../../src/vscode/context/addContext';
 import type { MassGenApi } from '../../src/vscode/extensionApi';

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { commandIds, viewTypes } from '../../src/vscode/commandIds';
+import { commandIds, viewTypes } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { requestScreenshot } from './harness';
 import { snapshotFiles, workspaceRoot } from './hostWaits';

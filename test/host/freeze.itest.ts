@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { commandIds } from '../../src/vscode/commandIds';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { ToolCallView } from '../../src/protocol/runState';
 import { endRunAndConfig, nextFinish, until, useConfig } from './hostWaits';

@@ -6,8 +6,8 @@ import type { HostMessage } from '../../src/protocol/messages';
 import type { ShownQuestions } from '../../src/vscode/common/shownQuestions';
 import { composeRunPanel } from '../../src/vscode/composeRunPanel';
 import type { RunController } from '../../src/vscode/run/runController';
-import { KeyStore } from '../../src/vscode/secrets';
-import type { PanelHost } from '../../src/vscode/view';
+import { KeyStore } from '../../src/vscode/common/secrets';
+import type { PanelHost } from '../../src/vscode/panel/panelHost';
 import { until } from './hostWaits';
 
 export interface OwnPanel {

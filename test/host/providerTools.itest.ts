@@ -15,7 +15,7 @@ import type { RunEvent } from '../../src/contract/runEvents';
 import type { ShownQuestions } from '../../src/vscode/common/shownQuestions';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import type { PanelHost } from '../../src/vscode/view';
+import type { PanelHost } from '../../src/vscode/panel/panelHost';
 import { startLoopbackProvider, type LoopbackProvider } from '../servers/loopbackProvider';
 import {
 	geminiServerTools,

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ChangeLogEntry } from '../../src/core/changes/acceptRecord';
 import { builtinSecretPaths } from '../../src/core/workspace/secretPaths';
 import { revertAccepted, type RevertOutcome } from '../../src/vscode/changes/revertAccepted';
-import { commandIds } from '../../src/vscode/commandIds';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { endRunAndConfig, until, useConfig, workspaceRoot } from './hostWaits';
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { runsDir } from '../../src/core/runStore/runLayout';
-import { commandIds, viewTypes } from '../../src/vscode/commandIds';
+import { commandIds, viewTypes } from '../../src/vscode/common/commandIds';
 import { composeRunPanel } from '../../src/vscode/composeRunPanel';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
@@ -27,7 +27,7 @@ import { noFilter } from '../../src/vscode/runs/runsFilter';
 import { RunsActions } from '../../src/vscode/runs/runsActions';
 import type { RunsNode, SessionNode, TurnNode } from '../../src/vscode/runs/runsTreeModel';
 import { SessionPins } from '../../src/vscode/runs/sessionPins';
-import { KeyStore } from '../../src/vscode/secrets';
+import { KeyStore } from '../../src/vscode/common/secrets';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { endRunAndConfig, nextFinish, until, useConfig, workspaceRoot } from './hostWaits';
 

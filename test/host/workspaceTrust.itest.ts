@@ -22,11 +22,11 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
-import { ApprovalBroker } from '../../src/core/approvals/approvalBroker';
+import { ApprovalBroker } from '../../src/core/permissions/approvalBroker';
 import { composeRuns } from '../../src/vscode/composeRunPanel';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import { KeyStore } from '../../src/vscode/secrets';
+import { KeyStore } from '../../src/vscode/common/secrets';
 import { type ConsentQuestion, WorkspaceConsent } from '../../src/vscode/trust/workspaceConsent';
 import { useConfig, workspaceRoot } from './hostWaits';
 

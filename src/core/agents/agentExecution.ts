@@ -1,7 +1,7 @@
 import { promptContext, userMessage } from '../context/promptContext.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
 import type { AgentSpec } from './types.js';
-import type { ChatMessage, ChatRequest, ToolCall } from '../providers/model.js';
+import type { ChatMessage, ChatRequest, ToolCall } from '../providers/spec/model.js';
 import type { Toolbox } from '../tools/types.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';

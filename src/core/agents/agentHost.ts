@@ -2,7 +2,7 @@ import type { Attachment } from '../context/attachment.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
 import type { RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.js';
 import type { AgentSettings, Turn } from './types.js';
-import type { ProviderError } from '../providers/providerError.js';
+import type { ProviderError } from '../providers/spec/providerError.js';
 import type { Toolbox } from '../tools/types.js';
 import type { RunClock } from '../util/clock.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';

@@ -1,6 +1,6 @@
 import type { Usage } from '../../contract/runEvents.js';
-import { generate, type Generation } from '../providers/generate.js';
-import type { ChatModel, ChatRequest, ProviderToolUse } from '../providers/model.js';
+import { generate, type Generation } from '../providers/shared/generate.js';
+import type { ChatModel, ChatRequest, ProviderToolUse } from '../providers/spec/model.js';
 
 export type ModelCallResult = Generation;
 

@@ -5,7 +5,7 @@
  * `submit` or `restart_orchestration`. No call, a failure or the presentation timeout leaves the
  * answer standing (MassGen's auto-submit).
  */
-import type { ChatMessage, ToolCall, ToolDefinition } from '../providers/model.js';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../providers/spec/model.js';
 import type { AgentSpec } from './types.js';
 import type { FileChange, Overlay } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';

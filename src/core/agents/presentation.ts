@@ -1,7 +1,7 @@
 import { promptContext, userMessage } from '../context/promptContext.js';
 import type { AnswerRecord } from './answers.js';
 import type { AgentSpec } from './types.js';
-import type { ChatMessage } from '../providers/model.js';
+import type { ChatMessage } from '../providers/spec/model.js';
 import type { Overlay } from '../workspace/types.js';
 import type { AgentHost } from './agentHost.js';
 import * as prompts from './prompts.js';

@@ -1,8 +1,8 @@
 import type { Phase, Usage } from '../../contract/runEvents.js';
 import type { AgentSpec } from './types.js';
-import type { ChatRequest, ProviderToolUse } from '../providers/model.js';
-import { providerToolEvent } from '../providers/providerToolEvent.js';
-import { ProviderError } from '../providers/providerError.js';
+import type { ChatRequest, ProviderToolUse } from '../providers/spec/model.js';
+import { providerToolEvent } from '../providers/shared/providerToolEvent.js';
+import { ProviderError } from '../providers/spec/providerError.js';
 import type { AgentHost } from './agentHost.js';
 import { runModelCall, type ModelCallResult, type ModelCallState } from './modelCall.js';
 import { shouldRestart } from './restartRule.js';

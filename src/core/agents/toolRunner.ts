@@ -1,6 +1,7 @@
 import type { Phase, RunEventBody } from '../../contract/runEvents.js';
-import type { ChatMessage, ToolCall } from '../providers/model.js';
-import type { Toolbox, ToolOutcome } from '../tools/types.js';
+import type { ChatMessage, ToolCall } from '../providers/spec/model.js';
+import type { Toolbox } from '../tools/types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 
 /** Caps what one tool result may add to a conversation and to an event. */
 const maxResultChars = 100_000;

@@ -1,5 +1,5 @@
-import type { ChatModel } from '../providers/model.js';
-import type { Price } from '../providers/pricing.js';
+import type { ChatModel } from '../providers/spec/model.js';
+import type { Price } from '../providers/spec/pricing.js';
 
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 

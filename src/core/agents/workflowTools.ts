@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition } from '../providers/model.js';
+import type { ToolCall, ToolDefinition } from '../providers/spec/model.js';
 import { newAnswerToolName, voteToolName } from '../workflow/markers.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
 import { jaccardSimilarity, noveltyThreshold } from './novelty.js';

@@ -1,5 +1,5 @@
 import { hunksOverlap } from '../../contract/hunkRules.js';
-import { boundedDiffLines } from './boundedDiff.js';
+import { boundedDiffLines } from '../util/boundedDiff.js';
 
 export { hunksOverlap } from '../../contract/hunkRules.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parse } from 'dotenv';
-import { keyVariablesFor, presetFor } from '../providers/presets.js';
+import { keyVariablesFor, presetFor } from '../providers/spec/presets.js';
 import type { BackendConfig } from './backendSchema.js';
 import { baseUrlVariables } from './baseUrlVariables.js';
 import type { ConfigIssue } from './configIssue.js';

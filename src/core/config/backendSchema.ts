@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { providerPresets } from '../providers/presets.js';
-import { codingAgentTypes, isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
-import { scriptSchema } from '../providers/scriptedSchema.js';
+import { providerPresets } from '../providers/spec/presets.js';
+import { codingAgentTypes, isCodingAgentType } from '../providers/spec/codingAgentTypes.js';
+import { scriptSchema } from '../providers/spec/scriptedSchema.js';
 import { baseUrlVariables } from './baseUrlVariables.js';
 import { isRecord } from './isRecord.js';
 import { unsupportedBackendKeys } from './massgenKeys.js';

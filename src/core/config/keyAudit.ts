@@ -1,5 +1,5 @@
-import { isCodingAgentType, hasCodingAgentAdapter } from '../providers/codingAgents/codingAgentTypes.js';
-import { providerToolUnsupported, type ProviderToolName } from '../providers/providerToolSupport.js';
+import { isCodingAgentType, hasCodingAgentAdapter } from '../providers/spec/codingAgentTypes.js';
+import { providerToolUnsupported, type ProviderToolName } from '../providers/spec/providerToolSupport.js';
 import { backendObject, inferBackendType } from './backendSchema.js';
 import { formatPath } from './configIssue.js';
 import { didYouMeanSuffix } from './didYouMean.js';

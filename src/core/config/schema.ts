@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { backendSchema } from './backendSchema.js';
-import { isCodingAgentType } from '../providers/codingAgents/codingAgentTypes.js';
+import { isCodingAgentType } from '../providers/spec/codingAgentTypes.js';
 import { roleToolNames } from '../tools/toolRole.js';
 import { didYouMeanSuffix } from './didYouMean.js';
 import { isRecord } from './isRecord.js';

@@ -2,7 +2,7 @@
  * The attachments as one agent's prompt carries them: images go as native image inputs to a model
  * that takes them (`capabilities.images`); any other model reads a notice in their place.
  */
-import type { ChatMessage, ChatModel, ImageInput } from '../providers/model.js';
+import type { ChatMessage, ChatModel, ImageInput } from '../providers/spec/model.js';
 import type { Attachment } from './attachment.js';
 
 export interface PromptContext {

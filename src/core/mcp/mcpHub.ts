@@ -6,9 +6,9 @@
  * `exclude_tools` on the unprefixed names.
  */
 import { createHash } from 'node:crypto';
-import type { ToolDefinition } from '../providers/model.js';
+import type { ToolDefinition } from '../providers/spec/model.js';
 import type { ToolHints } from '../permissions/riskClassifier.js';
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 import { isWorkspaceServer, startRefusal, type McpServerSpec } from './mcpServerSpec.js';
 import { McpSession, type McpToolInfo } from './mcpSession.js';
 import { stableJson } from '../util/stableJson.js';

@@ -3,7 +3,7 @@
  * references (`[image: image/png, 1234 bytes]`; no model here takes binary tool results),
  * resources by URI, structured content as JSON when there is no text, `isError` kept.
  */
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 
 interface ContentItem {
 	readonly type: string;

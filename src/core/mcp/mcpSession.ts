@@ -13,7 +13,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolHints } from '../permissions/riskClassifier.js';
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 import { GroupStdioTransport } from './groupStdioTransport.js';
 import { boundedFetch, toolListRefusal } from './mcpLimits.js';
 import { toToolOutcome, type McpCallResult } from './mcpResult.js';

@@ -4,7 +4,7 @@ import type { AgentHost } from '../agents/agentHost.js';
 import { AgentExecution, type ExecutionOutcome } from '../agents/agentExecution.js';
 import { FirstOutputEstimate } from '../agents/restartRule.js';
 import { attachmentRecord, type Attachment } from '../context/attachment.js';
-import type { ProviderError } from '../providers/providerError.js';
+import type { ProviderError } from '../providers/spec/providerError.js';
 import { createToolbox } from '../tools/createToolbox.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 import { EventQueue } from '../util/eventQueue.js';
@@ -22,9 +22,9 @@ import {
 	type OrchestratorSettings,
 	type RunOptions,
 	type RunResult,
-	type RunToolsSession,
 	type Turn,
 } from './types.js';
+import type { RunToolsSession } from '../tools/types.js';
 import { SpendGuard } from './spendGuard.js';
 import { UsageLedger } from './usageLedger.js';
 

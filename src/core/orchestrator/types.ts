@@ -1,13 +1,11 @@
 import type { AgentSettings, AgentSpec, Turn } from '../agents/types.js';
-import type { Toolbox } from '../tools/types.js';
-import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
+import type { RunTools } from '../tools/types.js';
+import type { FileChange, Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
 import type { RunClock } from '../util/clock.js';
 import type {
 	AttachmentRecord,
 	BudgetRecord,
-	Phase,
-	RunEventBody,
 	RunStatus,
 	SessionRecord,
 	Usage,
@@ -84,40 +82,6 @@ export interface RunOptions {
 	readonly tools?: RunTools;
 	/** The run budget's cost and token caps (`permissions/runBudget.ts` `budgetCaps`); omitted = none. */
 	readonly budget?: Pick<BudgetRecord, 'maxCostUsd' | 'maxTokens'>;
-}
-
-/** Opens the run's extra tools once, when the run starts. */
-export interface RunTools {
-	open(context: RunToolsContext): RunToolsSession;
-}
-
-export interface RunToolsContext {
-	readonly runId: string;
-	/** Aborted when the run is cancelled. */
-	readonly signal: AbortSignal;
-	emit(body: RunEventBody): void;
-	/** Stops an agent cleanly: during coordination it is killed with `reason`; no effect during the presentation. */
-	stopAgent(agentId: string, reason: string): void;
-}
-
-export interface RunToolsSession {
-	/** Resolves when the tools are known (MCP servers started or failed); never rejects. */
-	ready(): Promise<void>;
-	/** The agent's toolbox: its workspace tools plus its extra tools, every call through the permission gate. */
-	toolbox(
-		agentId: string,
-		workspace: Toolbox,
-		context: {
-			readonly overlay: Overlay;
-			readonly phase: Phase;
-			/** Planning mode in coordination: tools that act outside the agent's copy are described, not run. */
-			readonly planning: boolean;
-		},
-	): Toolbox;
-	/** A model call's cost, for the run budget. */
-	usage(agentId: string, costUsd: number | null): void;
-	/** Ends every session, process and scratch copy of the run; never rejects. */
-	close(): Promise<void>;
 }
 
 export interface AgentUsage extends Usage {

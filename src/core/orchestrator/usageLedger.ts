@@ -1,5 +1,5 @@
 import type { Usage } from '../../contract/runEvents.js';
-import { costOf } from '../providers/pricing.js';
+import { costOf } from '../providers/spec/pricing.js';
 import type { AgentUsage, ModelPrice } from './types.js';
 
 /** Tokens and cost per agent over a run. */

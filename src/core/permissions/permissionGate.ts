@@ -5,7 +5,7 @@
  * engine says "ask", records every decision in the audit ledger and tells the model why a call
  * was refused.
  */
-import type { ApprovalBroker, ApprovalOutcome } from '../approvals/approvalBroker.js';
+import type { ApprovalBroker, ApprovalOutcome } from './approvalBroker.js';
 import type { Phase, RunEventBody } from '../../contract/runEvents.js';
 import type { AuditEntry, AuditLedger } from './auditLedger.js';
 import type {

@@ -1,16 +1,16 @@
-import type { BackendSettings } from './backendSettings.js';
-import type { ChatModel } from './model.js';
-import { AnthropicModel } from './anthropic.js';
-import { ChatCompletionsModel } from './chatCompletions.js';
-import { GeminiModel } from './gemini.js';
-import { OpenAIResponsesModel } from './openaiResponses.js';
-import { keyVariablesFor, presetFor } from './presets.js';
-import { ProviderError } from './providerError.js';
-import { createScriptedModel } from './scripted.js';
-import { usesXaiResponses, XaiResponsesModel } from './xaiResponses.js';
+import type { BackendSettings } from './spec/backendSettings.js';
+import type { ChatModel } from './spec/model.js';
+import { AnthropicModel } from './vendors/anthropic.js';
+import { ChatCompletionsModel } from './vendors/chatCompletions.js';
+import { GeminiModel } from './vendors/gemini.js';
+import { OpenAIResponsesModel } from './vendors/openaiResponses.js';
+import { keyVariablesFor, presetFor } from './spec/presets.js';
+import { ProviderError } from './spec/providerError.js';
+import { createScriptedModel } from './vendors/scripted.js';
+import { usesXaiResponses, XaiResponsesModel } from './vendors/xaiResponses.js';
 import { ClaudeCodeModel } from './codingAgents/claudeCodeModel.js';
 import { CodexModel } from './codingAgents/codexModel.js';
-import { isCodingAgentType } from './codingAgents/codingAgentTypes.js';
+import { isCodingAgentType } from './spec/codingAgentTypes.js';
 import { createUnavailableCodingAgent } from './codingAgents/unavailableCodingAgent.js';
 
 export interface CreateModelOptions {

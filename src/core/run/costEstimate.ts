@@ -4,7 +4,7 @@
  * a floor for a typical run, not a bound: more rounds and tool calls cost more (the run budget,
  * `maxCostUsd` / `--max-cost`, is the bound).
  */
-import type { Price } from '../providers/pricing.js';
+import type { Price } from '../providers/spec/pricing.js';
 
 /** Characters per token: the usual rule of thumb for English text and code. */
 export const charsPerToken = 4;

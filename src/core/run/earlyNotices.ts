@@ -1,4 +1,4 @@
-import type { RunTools, RunToolsSession } from '../orchestrator/types.js';
+import type { RunTools, RunToolsSession } from '../tools/types.js';
 
 /**
  * The run's tools, saying first what was decided before the run started (a server the folder's

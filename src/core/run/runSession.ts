@@ -19,7 +19,7 @@ import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
 import type { RunEvent, SessionRecord } from '../../contract/runEvents.js';
 import { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { RunResult, Turn } from '../orchestrator/types.js';
-import { loadPriceTable, priceFor } from '../providers/pricing.js';
+import { loadPriceTable, priceFor } from '../providers/spec/pricing.js';
 import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';

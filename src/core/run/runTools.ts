@@ -1,4 +1,4 @@
-import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import type { ApprovalBroker } from '../permissions/approvalBroker.js';
 import type { MassGenConfig } from '../config/schema.js';
 import { toRunToolSettings } from '../config/toSettings.js';
 import { isWorkspaceFile } from '../config/workspaceFile.js';

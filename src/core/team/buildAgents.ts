@@ -3,9 +3,9 @@ import { selectAvailableAgents, type TeamSelection } from '../config/defaultTeam
 import type { AgentConfig, MassGenConfig } from '../config/schema.js';
 import { toBackendSettings } from '../config/toSettings.js';
 import type { AgentSpec, ModelPrice } from '../orchestrator/types.js';
-import type { BackendSettings } from '../providers/backendSettings.js';
+import type { BackendSettings } from '../providers/spec/backendSettings.js';
 import { createModel as createSdkModel, type CreateModelOptions } from '../providers/createModel.js';
-import type { ChatModel } from '../providers/model.js';
+import type { ChatModel } from '../providers/spec/model.js';
 import { configSecrets } from '../config/redact.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { environmentSecrets } from '../secrets/runSecrets.js';

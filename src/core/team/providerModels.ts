@@ -1,6 +1,6 @@
 import { defaultLocalBaseUrls } from '../config/defaultTeam.js';
-import { createOpenAIClient } from '../providers/openaiClient.js';
-import { presetFor } from '../providers/presets.js';
+import { createOpenAIClient } from '../providers/shared/openaiClient.js';
+import { presetFor } from '../providers/spec/presets.js';
 
 /** A provider's models when its API does not say (no list endpoint, offline, slow, refused). */
 export const curatedModels: Readonly<Record<string, readonly string[]>> = {

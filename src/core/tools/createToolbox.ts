@@ -5,7 +5,8 @@ import { editFileTool } from './editFileTool.js';
 import { listDirectoryTool } from './listDirectoryTool.js';
 import { readFileTool } from './readFileTool.js';
 import { searchFilesTool } from './searchFilesTool.js';
-import type { Toolbox, ToolboxOptions, ToolOutcome } from './types.js';
+import type { Toolbox, ToolboxOptions } from './types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 import { viewAnswerChangesTool } from './viewAnswerChangesTool.js';
 import { writeFileTool } from './writeFileTool.js';
 

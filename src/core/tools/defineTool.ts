@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ToolDefinition } from '../providers/model.js';
+import type { ToolDefinition } from '../providers/spec/model.js';
 import { PathRefusedError } from '../workspace/pathRefusedError.js';
 import type { Overlay, PathMode } from '../workspace/types.js';
-import type { ToolOutcome } from './types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 import { errorMessage } from '../util/errorMessage.js';
 
 /** What a tool runs against: one agent's overlay and the call's cancellation signal. */

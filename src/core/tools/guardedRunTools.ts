@@ -7,10 +7,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import type { ApprovalBroker } from '../permissions/approvalBroker.js';
 import { McpHub, type McpTool } from '../mcp/mcpHub.js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
-import type { RunTools, RunToolsContext, RunToolsSession } from '../orchestrator/types.js';
+import type { RunTools, RunToolsContext, RunToolsSession } from './types.js';
 import { AuditLedger } from '../permissions/auditLedger.js';
 import {
 	PermissionEngine,

@@ -6,9 +6,10 @@
 import type { Phase } from '../../contract/runEvents.js';
 import type { PermissionGate } from '../permissions/permissionGate.js';
 import type { PermissionRequest } from '../permissions/permissionEngine.js';
-import type { ToolDefinition } from '../providers/model.js';
+import type { ToolDefinition } from '../providers/spec/model.js';
 import type { Overlay } from '../workspace/types.js';
-import type { Toolbox, ToolOutcome } from './types.js';
+import type { Toolbox } from './types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 
 export interface ExtraToolContext {
 	readonly agentId: string;

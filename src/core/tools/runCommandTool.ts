@@ -14,7 +14,7 @@ import { sandboxRequest } from '../exec/sandbox/sandboxRequest.js';
 import { formatCommandResult, runShellCommand } from '../exec/commandRunner.js';
 import type { ScratchSpace } from '../exec/scratchSpace.js';
 import type { ExtraTool, ExtraToolContext } from './guardedToolbox.js';
-import type { ToolOutcome } from './types.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 
 export const runCommandName = 'run_command';
 

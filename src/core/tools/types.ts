@@ -1,15 +1,7 @@
-import type { ChangeKind } from '../../contract/runEvents.js';
-import type { ToolDefinition } from '../providers/model.js';
+import type { Phase, RunEventBody } from '../../contract/runEvents.js';
+import type { ToolDefinition } from '../providers/spec/model.js';
+import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
-
-export interface ToolOutcome {
-	readonly text: string;
-	readonly isError: boolean;
-	/** Set when the call changed the overlay. */
-	readonly edit?: { readonly path: string; readonly kind: ChangeKind };
-	/** Planning mode: not run, only described (see `createGuardedToolbox`). */
-	readonly planned?: true;
-}
 
 export interface ToolboxOptions {
 	readonly overlay: Overlay;
@@ -34,4 +26,38 @@ export interface Toolbox {
 	has(name: string): boolean;
 	/** Never throws for bad input: refusals and errors come back as `isError` outcomes naming the path and reason. */
 	execute(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+/** Opens the run's extra tools once, when the run starts. */
+export interface RunTools {
+	open(context: RunToolsContext): RunToolsSession;
+}
+
+export interface RunToolsContext {
+	readonly runId: string;
+	/** Aborted when the run is cancelled. */
+	readonly signal: AbortSignal;
+	emit(body: RunEventBody): void;
+	/** Stops an agent cleanly: during coordination it is killed with `reason`; no effect during the presentation. */
+	stopAgent(agentId: string, reason: string): void;
+}
+
+export interface RunToolsSession {
+	/** Resolves when the tools are known (MCP servers started or failed); never rejects. */
+	ready(): Promise<void>;
+	/** The agent's toolbox: its workspace tools plus its extra tools, every call through the permission gate. */
+	toolbox(
+		agentId: string,
+		workspace: Toolbox,
+		context: {
+			readonly overlay: Overlay;
+			readonly phase: Phase;
+			/** Planning mode in coordination: tools that act outside the agent's copy are described, not run. */
+			readonly planning: boolean;
+		},
+	): Toolbox;
+	/** A model call's cost, for the run budget. */
+	usage(agentId: string, costUsd: number | null): void;
+	/** Ends every session, process and scratch copy of the run; never rejects. */
+	close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
-import type { ChatModel, ModelEvent } from '../providers/model.js';
-import { ProviderError } from '../providers/providerError.js';
+import type { ChatModel, ModelEvent } from '../providers/spec/model.js';
+import { ProviderError } from '../providers/spec/providerError.js';
 
 /**
  * The model of an agent whose workspace parts were refused (`TrustGate.agentRefusal`): no key was

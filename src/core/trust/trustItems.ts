@@ -16,7 +16,7 @@ import type { AgentConfig, MassGenConfig } from '../config/schema.js';
 import { isRecord } from '../config/isRecord.js';
 import { isWorkspaceFile } from '../config/workspaceFile.js';
 import { hostVariables, type McpServerSpec } from '../mcp/mcpServerSpec.js';
-import { presetFor } from '../providers/presets.js';
+import { presetFor } from '../providers/spec/presets.js';
 import { isInside, realpathOrNull } from '../util/paths.js';
 
 /**

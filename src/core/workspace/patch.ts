@@ -1,5 +1,5 @@
 import { formatPatch as formatStructuredPatch } from 'diff';
-import { boundedStructuredPatch } from '../changes/boundedDiff.js';
+import { boundedStructuredPatch } from '../util/boundedDiff.js';
 import type { FileChange } from './types.js';
 
 /** Lines of context around each hunk, as `git diff` uses. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { commandIds } from '../commandIds.js';
-import { Disposable } from '../lifecycle.js';
+import { commandIds } from '../common/commandIds.js';
+import { Disposable } from '../common/lifecycle.js';
 import { badgeText } from './approvalPrompts.js';
 
 /**

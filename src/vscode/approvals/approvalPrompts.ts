@@ -11,8 +11,8 @@ import type {
 	ApprovalChoice,
 	ApprovalOutcome,
 	PendingApproval,
-} from '../../core/approvals/approvalBroker.js';
-import type { IDisposable } from '../lifecycle.js';
+} from '../../core/permissions/approvalBroker.js';
+import type { IDisposable } from '../common/lifecycle.js';
 import { visibleCommand } from '../../protocol/visibleText.js';
 
 /** The part of `ApprovalBroker` this needs. */

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { ApprovalBroker, PendingApproval } from '../../core/approvals/approvalBroker.js';
-import { viewTypes } from '../commandIds.js';
-import { DisposableStore, toDisposable } from '../lifecycle.js';
-import type { SessionSecrets } from '../log.js';
-import type { PanelHost } from '../view.js';
+import type { ApprovalBroker, PendingApproval } from '../../core/permissions/approvalBroker.js';
+import { viewTypes } from '../common/commandIds.js';
+import { DisposableStore, toDisposable } from '../common/lifecycle.js';
+import type { SessionSecrets } from '../common/log.js';
+import type { PanelHost } from '../panel/panelHost.js';
 import { ApprovalBadge } from './approvalBadge.js';
 import { ApprovalPrompts, panelTitle } from './approvalPrompts.js';
 import type { WorkspacePermissionStore } from './workspacePermissionStore.js';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle.js';
+import { Disposable } from '../common/lifecycle.js';
 import { changeUri, parseChangeUri } from './changeUri.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 

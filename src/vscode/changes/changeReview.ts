@@ -4,8 +4,8 @@ import { readPreviewBeforeApply } from '../common/settings.js';
 import type { AnswerChanges } from '../../core/changes/changeSet.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
-import { contextKeys } from '../commandIds.js';
-import { Disposable } from '../lifecycle.js';
+import { contextKeys } from '../common/commandIds.js';
+import { Disposable } from '../common/lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
 import { ChangeContentProvider } from './changeContentProvider.js';
@@ -14,7 +14,7 @@ import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri.js';
 import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 import { PendingFileTracker } from './pendingFileTracker.js';
-import { errorDetail } from '../log.js';
+import { errorDetail } from '../common/log.js';
 
 export interface ChangeReviewDeps {
 	readonly runs: RunService;

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { viewTypes } from '../commandIds.js';
+import { viewTypes } from '../common/commandIds.js';
 import { changeScheme, changeUri, parseChangeUri, type ParsedChangeUri } from './changeUri.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 

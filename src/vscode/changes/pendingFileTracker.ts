@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../lifecycle.js';
+import { Disposable, toDisposable } from '../common/lifecycle.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 import { readCurrent } from './workspaceFiles.js';
 

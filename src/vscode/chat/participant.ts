@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
 import type { RunEvent } from '../../contract/runEvents.js';
-import { reviewQuestion } from '../../core/review/reviewPrompt.js';
-import { commandIds } from '../commandIds.js';
+import { reviewQuestion } from '../../core/codeReview/reviewPrompt.js';
+import { commandIds } from '../common/commandIds.js';
 import type { RunEventBatch } from '../run/runController.js';
 import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
 import { changeLines, runEnding, voteSummary } from './runSummary.js';

@@ -3,7 +3,7 @@ import { editorAttachments, type EditorAttachments, type EditorState } from '../
 import { editorStateOf } from '../context/editorState.js';
 import type { RunController } from '../run/runController.js';
 import type { FinishedRun } from '../run/runTypes.js';
-import { chooseRunFolder } from '../runFolders.js';
+import { chooseRunFolder } from '../common/runFolders.js';
 
 /** The question passed to "MassGen: Ask Team": a string, or `{ question }` (e.g. from a keybinding's args). */
 export function questionArgument(arg: unknown): string | undefined {

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { runDirOf, runFile, type RunFile, runFileNames, runsDir } from '../../core/runStore/runLayout.js';
 import { isSafeRunId } from '../../core/runStore/runId.js';
-import { chooseRunFolder, fileFolders, folderOfRun } from '../runFolders.js';
+import { chooseRunFolder, fileFolders, folderOfRun } from '../common/runFolders.js';
 
 interface FileItem extends vscode.QuickPickItem {
 	readonly file?: RunFile;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { keyProviders, type KeyStore } from '../secrets.js';
+import { keyProviders, type KeyStore } from '../common/secrets.js';
 import { InputChain } from './inputChain.js';
 
 interface ProviderItem extends vscode.QuickPickItem {

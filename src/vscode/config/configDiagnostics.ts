@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConfigIssue } from '../../core/config/configIssue.js';
 import { readRegularText } from '../../core/util/regularFile.js';
-import { Disposable } from '../lifecycle.js';
+import { Disposable } from '../common/lifecycle.js';
 import { issueSpan } from './issueSpan.js';
 
 /**

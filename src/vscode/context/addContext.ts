@@ -1,5 +1,5 @@
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
-import { defaultFolder } from '../runFolders.js';
+import { defaultFolder } from '../common/runFolders.js';
 import { pickContext, type ContextPickerDeps } from './contextPicker.js';
 import { scriptedPickerUi, vscodePickerUi, type PickerUi } from './pickerUi.js';
 

@@ -10,7 +10,7 @@ import { imageExtension, sniffImageType } from '../../core/context/imageType.js'
 import { secretPaths, type SecretPaths } from '../../core/workspace/secretPaths.js';
 import { MAX_CHIPS, MAX_THUMBNAIL_CHARS, type AttachmentChip } from '../../protocol/attachmentChip.js';
 import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
-import { defaultFolder } from '../runFolders.js';
+import { defaultFolder } from '../common/runFolders.js';
 import {
 	diagnosticChips,
 	diffChip,

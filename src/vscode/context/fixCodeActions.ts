@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { commandIds } from '../commandIds.js';
+import { commandIds } from '../common/commandIds.js';
 import type { FinishedRun, RunService } from '../run/runTypes.js';
-import { folderOf } from '../runFolders.js';
+import { folderOf } from '../common/runFolders.js';
 import { workspacePath } from './editorAttachments.js';
 import { fixActionTitle, fixRequest, fixTitle, type EditorDiagnostic } from './fixRequest.js';
 

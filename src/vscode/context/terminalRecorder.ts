@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DisposableStore } from '../lifecycle.js';
+import { DisposableStore } from '../common/lifecycle.js';
 import { TerminalHistory } from './terminalHistory.js';
 
 /**

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
 import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
 import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
-import { defaultFolder } from '../runFolders.js';
+import { defaultFolder } from '../common/runFolders.js';
 import { readConfigSetting } from '../common/settings.js';
 
 /** The tool's name, as `contributes.languageModelTools` declares it. */

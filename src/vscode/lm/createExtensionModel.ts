@@ -1,6 +1,6 @@
-import type { BackendSettings } from '../../core/providers/backendSettings.js';
+import type { BackendSettings } from '../../core/providers/spec/backendSettings.js';
 import { createModel, type CreateModelOptions } from '../../core/providers/createModel.js';
-import type { ChatModel } from '../../core/providers/model.js';
+import type { ChatModel } from '../../core/providers/spec/model.js';
 import { type ChatModelLookup, VscodeLmModel } from './vscodeLmModel.js';
 
 /** The core's `createModel`, plus `type: vscode_lm`, which only exists inside VS Code. */

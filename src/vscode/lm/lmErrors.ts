@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ProviderError } from '../../core/providers/providerError.js';
+import { ProviderError } from '../../core/providers/spec/providerError.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 
 const provider = 'vscode_lm';

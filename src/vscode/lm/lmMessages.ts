@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatRequest, ToolDefinition } from '../../core/providers/model.js';
+import type { ChatMessage, ChatRequest, ToolDefinition } from '../../core/providers/spec/model.js';
 
 type UserPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart;
 type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;

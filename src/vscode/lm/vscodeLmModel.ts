@@ -5,9 +5,9 @@ import type {
 	ModelCapabilities,
 	ModelEvent,
 	ToolCall,
-} from '../../core/providers/model.js';
-import { ProviderError } from '../../core/providers/providerError.js';
-import { tokenSourceFromSignal } from '../cancellation.js';
+} from '../../core/providers/spec/model.js';
+import { ProviderError } from '../../core/providers/spec/providerError.js';
+import { tokenSourceFromSignal } from '../common/cancellation.js';
 import { toProviderError } from './lmErrors.js';
 import { promptText, toLmMessages, toLmTools } from './lmMessages.js';
 import { pickChatModel } from './pickChatModel.js';

@@ -15,7 +15,7 @@ import { editorStateOf } from '../context/editorState.js';
 import { toDiagnostic } from '../context/fixRequest.js';
 import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
 import { listFilesWithRipgrep, WorkspaceFileList } from '../context/workspaceFileList.js';
-import { Disposable } from '../lifecycle.js';
+import { Disposable } from '../common/lifecycle.js';
 import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
 
 /** Suggestions one `#` query returns at most. */

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import type { HostMessage } from '../../protocol/messages.js';
-import { viewTypes } from '../commandIds.js';
-import { Disposable, toDisposable } from '../lifecycle.js';
-import type { SessionSecrets } from '../log.js';
-import { webviewHtml } from '../webviewHtml.js';
+import { viewTypes } from '../common/commandIds.js';
+import { Disposable, toDisposable } from '../common/lifecycle.js';
+import type { SessionSecrets } from '../common/log.js';
+import { webviewHtml } from '../common/webviewHtml.js';
 
 export interface PanelWebviewDeps {
 	readonly extensionUri: vscode.Uri;

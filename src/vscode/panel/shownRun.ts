@@ -3,7 +3,7 @@ import { checkedRunDir } from '../../core/runStore/runsDirGuard.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { reduceRunEvents } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
-import { defaultFolder, folderAt, folderOfRun } from '../runFolders.js';
+import { defaultFolder, folderAt, folderOfRun } from '../common/runFolders.js';
 
 const lastRunKey = 'massgen.panel.lastRunId';
 

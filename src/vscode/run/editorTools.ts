@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ApprovalBroker } from '../../core/approvals/approvalBroker.js';
+import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import type { RunToolInputs } from '../../core/run/runTools.js';
 import type { EditorToolSettings } from '../approvals/permissionSettings.js';

@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigIssue } from '../../core/config/configIssue.js';
-import { commandIds } from '../commandIds.js';
+import { commandIds } from '../common/commandIds.js';
 import type { ResolvedTeam, TeamProblem } from './resolveTeam.js';
 import type { FinishedRun } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
-import { errorDetail } from '../log.js';
+import { errorDetail } from '../common/log.js';
 
 /**
  * What the user is told about a run, as non-modal notifications with the next step as a button.

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../../protocol/runState.js';
-import { commandIds } from '../commandIds.js';
-import { Disposable, toDisposable } from '../lifecycle.js';
+import { commandIds } from '../common/commandIds.js';
+import { Disposable, toDisposable } from '../common/lifecycle.js';
 import { formatRunStatus } from './formatRunStatus.js';
 
 /** The status bar item shown while a run is active; clicking it shows the panel. */

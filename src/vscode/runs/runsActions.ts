@@ -8,7 +8,7 @@ import { deleteRuns } from '../../core/runStore/pruneRuns.js';
 import { runDirOf } from '../../core/runStore/runLayout.js';
 import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
-import { commandIds } from '../commandIds.js';
+import { commandIds } from '../common/commandIds.js';
 import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
 import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
 import type { RunsNode, SessionNode, TurnNode } from './runsTreeModel.js';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/util/errorMessage.js';
-import { commandIds } from '../commandIds.js';
-import { Disposable } from '../lifecycle.js';
+import { commandIds } from '../common/commandIds.js';
+import { Disposable } from '../common/lifecycle.js';
 import { noFilter, type RunsFilter } from './runsFilter.js';
 import { runsListing } from '../../core/runStore/runsListing.js';
 import { buildRunsTree, childrenOf, lookOf, type FolderSessions, type RunsNode } from './runsTreeModel.js';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { TeamEdit } from '../../core/team/editTeamConfig.js';
-import { commandIds } from '../commandIds.js';
+import { commandIds } from '../common/commandIds.js';
 import type { Engine } from '../run/loadEngine.js';
 import { writeConfigSetting } from '../common/settings.js';
 import type { TeamNode } from './teamTree.js';

@@ -4,7 +4,7 @@ import type { BackendType } from '../../core/config/backendSchema.js';
 import type { AgentConfig } from '../../core/config/schema.js';
 import type { Engine } from '../run/loadEngine.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
-import { keyProviders } from '../secrets.js';
+import { keyProviders } from '../common/secrets.js';
 
 /** One member the builder offers: something that can actually run here. */
 export interface MemberChoice {

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { commandIds } from '../commandIds.js';
+import { commandIds } from '../common/commandIds.js';
 import type { TeamAgentRow, TeamSnapshot } from './teamSnapshot.js';
 
 export type TeamNode =

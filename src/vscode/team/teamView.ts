@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { onDidChangeSettings } from '../common/settings.js';
-import { commandIds, viewIds } from '../commandIds.js';
-import { Disposable } from '../lifecycle.js';
+import { commandIds, viewIds } from '../common/commandIds.js';
+import { Disposable } from '../common/lifecycle.js';
 import type { Engine } from '../run/loadEngine.js';
-import type { KeyStore } from '../secrets.js';
+import type { KeyStore } from '../common/secrets.js';
 import { teamFolder } from './teamFolder.js';
 import { changeModel, editRole, removeAgent, runDemoTeam } from './teamActions.js';
 import { buildTeam } from './teamBuilder.js';

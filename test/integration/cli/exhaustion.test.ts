@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { maxAnswerBytes } from '../../../src/core/agents/workflowTools.js';
-import { maxResponseChars } from '../../../src/core/providers/generate.js';
+import { maxResponseChars } from '../../../src/core/providers/shared/generate.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { floodServerFile, tsxLoader } from '../../servers/mcp/launch.js';

@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workflowTools } from '../../../src/core/agents/workflowTools.js';
-import type { ModelEvent } from '../../../src/core/providers/model.js';
+import type { ModelEvent } from '../../../src/core/providers/spec/model.js';
 import {
 	codexBridgeName,
 	startCodexBridge,

@@ -6,11 +6,11 @@ import {
 	ApprovalBroker,
 	type ApprovalChoice,
 	type PendingApproval,
-} from '../../../src/core/approvals/approvalBroker.js';
+} from '../../../src/core/permissions/approvalBroker.js';
 import type { RunEvent, RunEventOf, RunEventType } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
 import type { OrchestratorSettings } from '../../../src/core/orchestrator/types.js';
-import { ScriptedModel, type ScriptedHandler } from '../../../src/core/providers/scriptedModel.js';
+import { ScriptedModel, type ScriptedHandler } from '../../../src/core/providers/vendors/scriptedModel.js';
 import {
 	createRunTools,
 	type AgentToolSettings,

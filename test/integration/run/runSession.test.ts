@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
+import { ApprovalBroker } from '../../../src/core/permissions/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { runSession, type RunSessionOptions } from '../../../src/core/run/runSession.js';

@@ -19,7 +19,7 @@ import type { PastRunSummary } from '../../../src/core/runStore/pastRunSummary.j
 import type { HostMessage } from '../../../src/protocol/messages.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
 import { englishTexts, webviewStrings } from '../../../src/vscode/panel/panelStrings.js';
-import { webviewHtml } from '../../../src/vscode/webviewHtml.js';
+import { webviewHtml } from '../../../src/vscode/common/webviewHtml.js';
 import { darkTheme } from './darkTheme.js';
 
 export const repoRoot = resolve(__dirname, '../../..');

@@ -2,7 +2,7 @@
  * The panel's HTML shell (pure function): the CSP, the nonce on the one script, escaping.
  */
 import { describe, expect, it } from 'vitest';
-import { webviewCsp, webviewHtml } from '../../../src/vscode/webviewHtml.js';
+import { webviewCsp, webviewHtml } from '../../../src/vscode/common/webviewHtml.js';
 
 const options = {
 	cspSource: 'https://*.vscode-cdn.net',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../src/core/providers/model.js';
-import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
+import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
+import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, answerThenVote, read, runTeam, sequence, vote } from '../../fakes/team.js';
 
 const coordination = (requests: readonly ChatRequest[]) => requests.filter((r) => !read.isPresentation(r));

@@ -9,7 +9,7 @@ import {
 	type WorkflowRules,
 } from '../../../src/core/agents/workflowTools.js';
 import type { AnswerRecord } from '../../../src/core/agents/answers.js';
-import type { ToolCall } from '../../../src/core/providers/model.js';
+import type { ToolCall } from '../../../src/core/providers/spec/model.js';
 
 const answer: AnswerRecord = {
 	agentId: 'b',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalBroker, type ApprovalQuestion } from '../../../src/core/approvals/approvalBroker.js';
+import { ApprovalBroker, type ApprovalQuestion } from '../../../src/core/permissions/approvalBroker.js';
 import type { RunEventBody } from '../../../src/contract/runEvents.js';
 
 function setup(options: ConstructorParameters<typeof ApprovalBroker>[0] = {}) {

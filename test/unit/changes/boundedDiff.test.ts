@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffLines, formatPatch, structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { boundedDiffLines, boundedStructuredPatch } from '../../../src/core/changes/boundedDiff.js';
+import { boundedDiffLines, boundedStructuredPatch } from '../../../src/core/util/boundedDiff.js';
 
 const lines = (count: number, make: (i: number) => string) =>
 	Array.from({ length: count }, (_, i) => `${make(i)}\n`).join('');

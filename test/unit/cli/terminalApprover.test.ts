@@ -10,7 +10,7 @@ import {
 	ApprovalBroker,
 	type ApprovalQuestion,
 	type PendingApproval,
-} from '../../../src/core/approvals/approvalBroker.js';
+} from '../../../src/core/permissions/approvalBroker.js';
 
 const question = (target: string, timeoutMs = 10_000): ApprovalQuestion => ({
 	runId: 'r',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandIds, viewIds, viewTypes } from '../../../src/vscode/commandIds';
+import { commandIds, viewIds, viewTypes } from '../../../src/vscode/common/commandIds';
 
 const repo = join(__dirname, '..', '..', '..');
 const read = (...path: string[]) => readFileSync(join(repo, ...path));

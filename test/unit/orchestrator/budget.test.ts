@@ -7,7 +7,7 @@ import {
 	ScriptedModel,
 	type ScriptedHandler,
 	type ScriptedModelOptions,
-} from '../../../src/core/providers/scriptedModel.js';
+} from '../../../src/core/providers/vendors/scriptedModel.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import {
 	answer,

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../src/core/providers/model.js';
-import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
+import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
+import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import {
 	answer,
 	answerThenVote,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../src/core/providers/model.js';
-import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
+import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
+import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answerThenVote, read, runTeam } from '../../fakes/team.js';
 import { ManualClock } from '../../support/manualClock.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Attachment } from '../../../src/core/context/attachment.js';
-import { ScriptedModel } from '../../../src/core/providers/scriptedModel.js';
+import { ScriptedModel } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { answerThenVote, runTeam } from '../../fakes/team.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
+import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, answerThenVote, lookFirst, read, runTeam, vote } from '../../fakes/team.js';
 
 describe('new answers, votes and updates', () => {

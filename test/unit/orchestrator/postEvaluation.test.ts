@@ -5,8 +5,8 @@
  * attempt is written or kept in the result.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../src/core/providers/model.js';
-import type { ScriptedHandler, ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
+import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
+import type { ScriptedHandler, ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, makeWorkspaceDir, read, runTeam, vote } from '../../fakes/team.js';
 import { hashFiles } from '../../support/tempTree.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../src/core/providers/model.js';
-import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
+import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
+import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, answerThenVote, read, runTeam, vote } from '../../fakes/team.js';
 
 /** Round 1 answers; round 2 replies with `second` (a vote, unless told otherwise); then votes for the latest. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ChatRequest } from '../../../src/core/providers/model.js';
-import type { ScriptedReply } from '../../../src/core/providers/scriptedModel.js';
+import type { ChatMessage, ChatRequest } from '../../../src/core/providers/spec/model.js';
+import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, answerThenVote, read, runTeam, vote } from '../../fakes/team.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApprovalBroker, type ApprovalChoice } from '../../../src/core/approvals/approvalBroker.js';
+import { ApprovalBroker, type ApprovalChoice } from '../../../src/core/permissions/approvalBroker.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';
 import type { RunEventBody } from '../../../src/contract/runEvents.js';
 import { AuditLedger } from '../../../src/core/permissions/auditLedger.js';

@@ -3,7 +3,7 @@ import { runModelCall, type ModelCallState } from '../../../src/core/agents/mode
 import { simulateCache } from '../../servers/cacheSimulation.js';
 import { anthropicWire } from '../../servers/wire/anthropic.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import type { ChatMessage } from '../../../src/core/providers/model.js';
+import type { ChatMessage } from '../../../src/core/providers/spec/model.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
 
 describeProviderContract(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import type { ChatMessage } from '../../../src/core/providers/model.js';
-import { toChatCompletionsRequest } from '../../../src/core/providers/toChatCompletionsRequest.js';
+import type { ChatMessage } from '../../../src/core/providers/spec/model.js';
+import { toChatCompletionsRequest } from '../../../src/core/providers/vendors/toChatCompletionsRequest.js';
 import { startLoopbackProvider } from '../../servers/loopbackProvider.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
 

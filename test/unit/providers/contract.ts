@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { BackendSettings } from '../../../src/core/providers/backendSettings.js';
+import type { BackendSettings } from '../../../src/core/providers/spec/backendSettings.js';
 import { runModelCall } from '../../../src/core/agents/modelCall.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import { generate } from '../../../src/core/providers/generate.js';
-import type { ChatMessage, ChatModel, ChatRequest, ModelEvent } from '../../../src/core/providers/model.js';
-import { ProviderError } from '../../../src/core/providers/providerError.js';
+import { generate } from '../../../src/core/providers/shared/generate.js';
+import type {
+	ChatMessage,
+	ChatModel,
+	ChatRequest,
+	ModelEvent,
+} from '../../../src/core/providers/spec/model.js';
+import { ProviderError } from '../../../src/core/providers/spec/providerError.js';
 import {
 	startLoopbackProvider,
 	type LoopbackProtocol,

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import { keyVariablesFor, presetFor, providerPresets } from '../../../src/core/providers/presets.js';
-import { ProviderError } from '../../../src/core/providers/providerError.js';
+import { keyVariablesFor, presetFor, providerPresets } from '../../../src/core/providers/spec/presets.js';
+import { ProviderError } from '../../../src/core/providers/spec/providerError.js';
 
 const providersDir = join(__dirname, '..', '..', '..', 'src', 'core', 'providers');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toProviderError } from '../../../src/core/providers/errors.js';
+import { toProviderError } from '../../../src/core/providers/shared/errors.js';
 import { redactProviderText } from '../../../src/core/secrets/redactor.js';
-import { retryAfterMs } from '../../../src/core/providers/retryAfter.js';
-import { ProviderError } from '../../../src/core/providers/providerError.js';
+import { retryAfterMs } from '../../../src/core/providers/shared/retryAfter.js';
+import { ProviderError } from '../../../src/core/providers/spec/providerError.js';
 
 const ctx = { provider: 'openai', keyVariable: 'OPENAI_API_KEY', apiKey: 'sk-proj-abcdefghijklmnop' };
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { runModelCall, type ModelCallState } from '../../../src/core/agents/modelCall.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import type { ChatMessage } from '../../../src/core/providers/model.js';
+import type { ChatMessage } from '../../../src/core/providers/spec/model.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
 
 describeProviderContract(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../src/core/providers/model.js';
-import { toAnthropicMessages } from '../../../src/core/providers/toAnthropicRequest.js';
-import { toChatMessages } from '../../../src/core/providers/toChatCompletionsRequest.js';
-import { toGeminiContents } from '../../../src/core/providers/toGeminiRequest.js';
-import { toResponsesInput } from '../../../src/core/providers/toResponsesRequest.js';
+import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
+import { toAnthropicMessages } from '../../../src/core/providers/vendors/toAnthropicRequest.js';
+import { toChatMessages } from '../../../src/core/providers/vendors/toChatCompletionsRequest.js';
+import { toGeminiContents } from '../../../src/core/providers/vendors/toGeminiRequest.js';
+import { toResponsesInput } from '../../../src/core/providers/vendors/toResponsesRequest.js';
 
 const image = { mediaType: 'image/webp', base64: 'UklGRgAAAABXRUJQ' } as const;
 const request = (images?: readonly (typeof image)[]): ChatRequest => ({

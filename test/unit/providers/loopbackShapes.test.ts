@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import type { ChatModel, ModelEvent } from '../../../src/core/providers/model.js';
+import type { ChatModel, ModelEvent } from '../../../src/core/providers/spec/model.js';
 import {
 	startLoopbackProvider,
 	type LoopbackProtocol,

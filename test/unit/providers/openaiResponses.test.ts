@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import type { ChatMessage } from '../../../src/core/providers/model.js';
+import type { ChatMessage } from '../../../src/core/providers/spec/model.js';
 import { attempt, describeProviderContract, readFileTool, request, testKey } from './contract.js';
 
 const bearer = (headers: Readonly<Record<string, string>>) =>

@@ -6,7 +6,7 @@ import {
 	parsePriceTable,
 	priceFor,
 	type PriceTable,
-} from '../../../src/core/providers/pricing.js';
+} from '../../../src/core/providers/spec/pricing.js';
 
 const shipped = join(__dirname, '..', '..', '..', 'configs', 'prices.yaml');
 

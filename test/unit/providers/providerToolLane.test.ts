@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatEventLine } from '../../../src/cli/display/formatEventLine.js';
-import type { ModelEvent } from '../../../src/core/providers/model.js';
+import type { ModelEvent } from '../../../src/core/providers/spec/model.js';
 import { runModelCall } from '../../../src/core/agents/modelCall.js';
-import { providerToolEvent } from '../../../src/core/providers/providerToolEvent.js';
+import { providerToolEvent } from '../../../src/core/providers/shared/providerToolEvent.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
-import type { ChatModel } from '../../../src/core/providers/model.js';
+import type { ChatModel } from '../../../src/core/providers/spec/model.js';
 import { stamp } from '../protocol/eventFixtures.js';
 
 /** A provider tool's run event: the lane shows it as a finished tool call, the CLI as one line. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anthropicToolUse } from '../../../src/core/providers/anthropicProviderTools.js';
-import { costOf, loadPriceTable, priceFor } from '../../../src/core/providers/pricing.js';
+import { anthropicToolUse } from '../../../src/core/providers/vendors/anthropicProviderTools.js';
+import { costOf, loadPriceTable, priceFor } from '../../../src/core/providers/spec/pricing.js';
 
 /** Provider tool results the stream tests do not reach, and their per-call prices. */
 describe('per-call prices of provider tools', () => {

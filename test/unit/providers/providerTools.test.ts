@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/core/providers/createModel.js';
-import type { BackendSettings } from '../../../src/core/providers/backendSettings.js';
-import type { ChatMessage, ModelEvent, ProviderToolUse } from '../../../src/core/providers/model.js';
+import type { BackendSettings } from '../../../src/core/providers/spec/backendSettings.js';
+import type { ChatMessage, ModelEvent, ProviderToolUse } from '../../../src/core/providers/spec/model.js';
 import {
 	startLoopbackProvider,
 	type LoopbackProtocol,

@@ -3,7 +3,7 @@
  * orchestrator with a scripted team whose agent calls `run_command`, through `createRunTools`.
  */
 import { describe, expect, it } from 'vitest';
-import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
+import { ApprovalBroker } from '../../../src/core/permissions/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import { toOrchestratorSettings, toRunToolSettings } from '../../../src/core/config/toSettings.js';
 import type { RunEvent } from '../../../src/contract/runEvents.js';

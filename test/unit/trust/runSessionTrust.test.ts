@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ApprovalBroker } from '../../../src/core/approvals/approvalBroker.js';
+import { ApprovalBroker } from '../../../src/core/permissions/approvalBroker.js';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
 import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { runSession } from '../../../src/core/run/runSession.js';

@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as vscode from 'vscode';
-import { ApprovalBroker, type ApprovalOutcome } from '../../../src/core/approvals/approvalBroker';
+import { ApprovalBroker, type ApprovalOutcome } from '../../../src/core/permissions/approvalBroker';
 import type { RunEventBody } from '../../../src/contract/runEvents';
 import { reduceRun } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
@@ -12,7 +12,7 @@ import {
 	panelTitle,
 } from '../../../src/vscode/approvals/approvalPrompts';
 import type { RunController } from '../../../src/vscode/run/runController';
-import { PanelHost } from '../../../src/vscode/view';
+import { PanelHost } from '../../../src/vscode/panel/panelHost';
 import { noPendingChanges } from './noPendingChanges';
 
 interface FakePanel {

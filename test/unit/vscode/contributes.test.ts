@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandIds, contextKeys } from '../../../src/vscode/commandIds';
+import { commandIds, contextKeys } from '../../../src/vscode/common/commandIds';
 import { settings } from '../../../src/vscode/common/settings';
 
 interface Manifest {

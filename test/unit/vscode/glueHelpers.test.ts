@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { questionArgument } from '../../../src/vscode/commands/askTeam';
 import { summaryOf } from '../../../src/vscode/commands/selectTeamConfig';
 import { issueSpan } from '../../../src/vscode/config/issueSpan';
-import { KeyStore, keyProviders } from '../../../src/vscode/secrets';
+import { KeyStore, keyProviders } from '../../../src/vscode/common/secrets';
 
 describe('issueSpan', () => {
 	it('underlines the YAML token at the column', () => {

@@ -16,7 +16,8 @@ const heavy = [
 	/^src\/core\/providers\//,
 	/^src\/core\/config\/schema/,
 	/^src\/core\/mcp\//,
-	/^src\/core\/permissions\//,
+	// The approval broker (a UI-free queue of questions, no engine) serves the panel's approval cards.
+	/^src\/core\/permissions\/(?!approvalBroker\.ts$)/,
 	/^src\/core\/tools\//,
 	/^src\/vscode\/run\/runEngine\.ts$/,
 ];

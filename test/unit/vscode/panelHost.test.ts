@@ -11,7 +11,7 @@ import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
 import type { ChangeActions, FinishedRun, RunRefusal, RunRequest } from '../../../src/vscode/run/runTypes';
-import { PanelHost } from '../../../src/vscode/view';
+import { PanelHost } from '../../../src/vscode/panel/panelHost';
 
 type Fake = typeof vscode & {
 	window: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as vscode from 'vscode';
-import type { ChatRequest, ModelEvent } from '../../../src/core/providers/model';
-import { ProviderError } from '../../../src/core/providers/providerError';
+import type { ChatRequest, ModelEvent } from '../../../src/core/providers/spec/model';
+import { ProviderError } from '../../../src/core/providers/spec/providerError';
 import { toProviderError } from '../../../src/vscode/lm/lmErrors';
 import { toLmMessages, toLmTools } from '../../../src/vscode/lm/lmMessages';
 import { toToolCall, VscodeLmModel } from '../../../src/vscode/lm/vscodeLmModel';

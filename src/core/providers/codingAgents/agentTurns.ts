@@ -6,8 +6,8 @@
  */
 import { EventQueue } from '../../util/eventQueue.js';
 import type { Overlay } from '../../workspace/types.js';
-import type { ChatMessage, ChatRequest, ModelEvent, ToolCall } from '../model.js';
-import { ProviderError } from '../providerError.js';
+import type { ChatMessage, ChatRequest, ModelEvent, ToolCall } from '../spec/model.js';
+import { ProviderError } from '../spec/providerError.js';
 import type { WorkingFolder } from './workingFolder.js';
 
 /** One of our tools the CLI called; it waits in its handler until `answer`. */

@@ -8,7 +8,7 @@
  */
 import type { McpSdkServerConfigWithInstance } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
-import type { JsonSchema, ToolDefinition } from '../model.js';
+import type { JsonSchema, ToolDefinition } from '../spec/model.js';
 import type { BridgedCall } from './agentTurns.js';
 import type { ClaudeSdk } from './claudeCodeSdk.js';
 

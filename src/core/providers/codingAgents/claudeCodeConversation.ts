@@ -9,8 +9,8 @@ import type { Query, SDKMessage, SDKUserMessage } from '@anthropic-ai/claude-age
 import type { Usage } from '../../../contract/runEvents.js';
 import { killProcessTree } from '../../exec/commandProcess.js';
 import { EventQueue } from '../../util/eventQueue.js';
-import type { ModelEvent } from '../model.js';
-import { ProviderError } from '../providerError.js';
+import type { ModelEvent } from '../spec/model.js';
+import { ProviderError } from '../spec/providerError.js';
 import { cliPathVariables } from '../../config/cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import type { Bridge } from './claudeCodeBridge.js';

@@ -12,9 +12,9 @@ import type { HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { join } from 'node:path';
 import type { CodingAgentSettings } from '../../config/backendSchema.js';
 import type { Overlay } from '../../workspace/types.js';
-import type { BackendSettings } from '../backendSettings.js';
-import type { ChatModel, ChatRequest, ModelEvent } from '../model.js';
-import { ProviderError } from '../providerError.js';
+import type { BackendSettings } from '../spec/backendSettings.js';
+import type { ChatModel, ChatRequest, ModelEvent } from '../spec/model.js';
+import { ProviderError } from '../spec/providerError.js';
 import {
 	collectReturns,
 	continues,

@@ -2,7 +2,7 @@
  * Loads the Claude Agent SDK at run time, only when a team has a `claude_code` agent: the bundles
  * keep the package external and import `dist/claude-agent-sdk.mjs` (`shippedSdk.ts`).
  */
-import { ProviderError } from '../providerError.js';
+import { ProviderError } from '../spec/providerError.js';
 import { importSdk, shippedSdkFiles } from './shippedSdk.js';
 
 export type ClaudeSdk = typeof import('@anthropic-ai/claude-agent-sdk');

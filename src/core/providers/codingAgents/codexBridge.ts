@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolDefinition } from '../model.js';
+import type { ToolDefinition } from '../spec/model.js';
 import type { BridgedCall } from './agentTurns.js';
 
 export const codexBridgeName = 'massgen';

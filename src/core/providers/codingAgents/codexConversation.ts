@@ -8,8 +8,8 @@
  */
 import type { Thread, ThreadEvent, ThreadItem } from '@openai/codex-sdk';
 import type { Usage } from '../../../contract/runEvents.js';
-import type { ModelEvent } from '../model.js';
-import { ProviderError } from '../providerError.js';
+import type { ModelEvent } from '../spec/model.js';
+import { ProviderError } from '../spec/providerError.js';
 import { cliPathVariables } from '../../config/cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import { codexBridgeName, type CodexBridge } from './codexBridge.js';

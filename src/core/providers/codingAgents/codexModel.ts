@@ -19,9 +19,9 @@ import { join } from 'node:path';
 import type { Codex } from '@openai/codex-sdk';
 import type { CodingAgentSettings } from '../../config/backendSchema.js';
 import type { Overlay } from '../../workspace/types.js';
-import type { BackendSettings } from '../backendSettings.js';
-import type { ChatModel, ChatRequest, ModelEvent } from '../model.js';
-import { ProviderError } from '../providerError.js';
+import type { BackendSettings } from '../spec/backendSettings.js';
+import type { ChatModel, ChatRequest, ModelEvent } from '../spec/model.js';
+import { ProviderError } from '../spec/providerError.js';
 import { bridgedTools } from './claudeCodeBridge.js';
 import {
 	collectReturns,

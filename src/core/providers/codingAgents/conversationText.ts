@@ -3,7 +3,7 @@
  * a new conversation gets everything rendered as its first prompt; a continued one only what the
  * runtime added since its last call (UPDATE, enforcement and limit messages).
  */
-import type { ChatMessage } from '../model.js';
+import type { ChatMessage } from '../spec/model.js';
 
 /** All of a conversation the CLI has not seen, as one prompt. */
 export function renderConversation(messages: readonly ChatMessage[]): string {

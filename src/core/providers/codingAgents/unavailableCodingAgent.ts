@@ -1,6 +1,6 @@
-import type { BackendSettings } from '../backendSettings.js';
-import type { ChatModel, ModelEvent } from '../model.js';
-import { ProviderError } from '../providerError.js';
+import type { BackendSettings } from '../spec/backendSettings.js';
+import type { ChatModel, ModelEvent } from '../spec/model.js';
+import { ProviderError } from '../spec/providerError.js';
 
 /**
  * A coding agent (`claude_code`, `codex`, `gemini_cli`) until its adapter exists: the config

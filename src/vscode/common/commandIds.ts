@@ -1,0 +1,75 @@
+// The extension's command ids, context keys, setting keys and view types. No `vscode` import, so unit tests can read it.
+// package.json `contributes.commands` must list exactly these ids (test/unit/vscode/contributes.test.ts).
+
+export const commandIds = {
+	askTeam: 'massgen.askTeam',
+	reviewSelection: 'massgen.reviewSelection',
+	/** The quick fix on a diagnostic (hidden from the palette: it needs the diagnostic). */
+	askTeamToFix: 'massgen.askTeamToFix',
+	/** The context pickers; their chips go to the panel's ask box. */
+	addContext: 'massgen.addContext',
+	showPanel: 'massgen.showPanel',
+	cancelRun: 'massgen.cancelRun',
+	acceptChanges: 'massgen.acceptChanges',
+	rejectChanges: 'massgen.rejectChanges',
+	setApiKey: 'massgen.setApiKey',
+	selectTeamConfig: 'massgen.selectTeamConfig',
+	openRunLog: 'massgen.openRunLog',
+	/** Undo (or redo) what Accept wrote for a run, from its record; takes a run id or a row with `runId`. */
+	revertRun: 'massgen.revertRun',
+	// Change review (src/vscode/changes) and selection review comments (src/vscode/codeReview).
+	acceptFile: 'massgen.acceptFile',
+	rejectFile: 'massgen.rejectFile',
+	nextChangedFile: 'massgen.nextChangedFile',
+	previousChangedFile: 'massgen.previousChangedFile',
+	reviewChanges: 'massgen.reviewChanges',
+	dismissFinding: 'massgen.dismissFinding',
+	clearReviewComments: 'massgen.clearReviewComments',
+	// The Runs view (src/vscode/runs): rows pass themselves; hidden from the palette but the filter ones.
+	runsOpen: 'massgen.runs.open',
+	runsContinue: 'massgen.runs.continue',
+	runsFork: 'massgen.runs.fork',
+	runsRerun: 'massgen.runs.rerun',
+	runsOpenLog: 'massgen.runs.openLog',
+	runsRevealChanges: 'massgen.runs.revealChanges',
+	runsExport: 'massgen.runs.export',
+	runsDelete: 'massgen.runs.delete',
+	runsPin: 'massgen.runs.pin',
+	runsUnpin: 'massgen.runs.unpin',
+	runsFilter: 'massgen.runs.filter',
+	runsClearFilter: 'massgen.runs.clearFilter',
+	runsRefresh: 'massgen.runs.refresh',
+	/** The team builder (palette, the Team view's "+", the walkthrough). */
+	buildTeam: 'massgen.buildTeam',
+	// The Team view (src/vscode/team): row actions get the row; hidden from the palette but refresh and open.
+	teamRefresh: 'massgen.team.refresh',
+	teamOpenConfig: 'massgen.team.openConfig',
+	teamRemoveAgent: 'massgen.team.removeAgent',
+	teamEditRole: 'massgen.team.editRole',
+	teamChangeModel: 'massgen.team.changeModel',
+	teamRunDemo: 'massgen.team.runDemo',
+} as const;
+
+export type CommandId = (typeof commandIds)[keyof typeof commandIds];
+
+/** Context keys used in package.json `when` clauses; set with `setContext`. */
+export const contextKeys = {
+	runActive: 'massgen.runActive',
+	hasPendingChanges: 'massgen.hasPendingChanges',
+	/** The active editor is a diff of the pending change set (drives the review keybindings). */
+	changeDiffActive: 'massgen.changeDiffActive',
+	hasReviewComments: 'massgen.hasReviewComments',
+	/** The Runs view has a status or text filter. */
+	runsFiltered: 'massgen.runsFiltered',
+} as const;
+
+/** Tree views (package.json `contributes.views`). */
+export const viewIds = {
+	team: 'massgen.team',
+	runs: 'massgen.runs',
+} as const;
+
+/** Webview panel view types. */
+export const viewTypes = {
+	panel: 'massgen.panel',
+} as const;
