@@ -2,6 +2,115 @@
  * The import graph's rules (docs/architecture.md §2), checked by `npm run check:deps` in `npm test`.
  * Type-only imports count: a loop or a layer breach through types is still a loop or a breach.
  */
+
+/**
+ * The core's folders, bottom to top, each with the folders it may import besides itself. Every
+ * folder may import src/contract (the run events, the hunk rules and the run directory's layout)
+ * and nothing of the protocol, the CLI or the editor. A folder names only folders listed before
+ * it (checked when this file loads), so no two folders import each other and no longer loop
+ * exists. `providers` is four folders and a factory: spec (what a model is: ChatModel, errors,
+ * presets, pricing), shared (streams, retries, clients), vendors (the API adapters, the scripted
+ * model), codingAgents (CLIs behind the same ChatModel), and the files directly in `providers/`
+ * (createModel, providerToolsDecision), the only ones that see vendors and coding agents both.
+ */
+const coreLayers = {
+	util: [],
+	workflow: [],
+	codeReview: [],
+	secrets: ['util'],
+	workspace: ['util'],
+	permissions: ['util'],
+	exec: ['util', 'workspace'],
+	'providers/spec': ['util', 'workspace'],
+	'providers/shared': ['util', 'secrets', 'providers/spec'],
+	'providers/vendors': ['util', 'workflow', 'providers/spec', 'providers/shared'],
+	mcp: ['util', 'secrets', 'permissions', 'exec', 'providers/spec'],
+	tools: ['util', 'secrets', 'workspace', 'permissions', 'exec', 'providers/spec', 'mcp'],
+	context: ['util', 'workspace', 'providers/spec', 'tools'],
+	agents: ['util', 'workflow', 'workspace', 'context', 'providers/spec', 'providers/shared', 'tools'],
+	orchestrator: [
+		'util',
+		'workflow',
+		'workspace',
+		'context',
+		'providers/spec',
+		'providers/shared',
+		'tools',
+		'agents',
+	],
+	runStore: ['util', 'secrets', 'orchestrator'],
+	changes: ['util', 'secrets', 'workspace', 'runStore'],
+	sessions: ['util', 'changes', 'runStore', 'orchestrator'],
+	// The YAML's translation into every part's settings, so it sits above the parts it configures.
+	config: ['util', 'secrets', 'workspace', 'permissions', 'providers/spec', 'mcp', 'tools', 'orchestrator'],
+	'providers/codingAgents': ['util', 'workspace', 'exec', 'providers/spec', 'providers/shared', 'config'],
+	providers: [
+		'util',
+		'permissions',
+		'config',
+		'providers/spec',
+		'providers/shared',
+		'providers/vendors',
+		'providers/codingAgents',
+	],
+	trust: ['util', 'config', 'mcp', 'providers/spec'],
+	team: [
+		'util',
+		'secrets',
+		'config',
+		'mcp',
+		'orchestrator',
+		'providers',
+		'providers/spec',
+		'providers/shared',
+		'trust',
+	],
+	// Starting a run puts everything together.
+	run: [
+		'util',
+		'workflow',
+		'secrets',
+		'workspace',
+		'permissions',
+		'exec',
+		'providers/spec',
+		'providers/shared',
+		'mcp',
+		'tools',
+		'context',
+		'orchestrator',
+		'runStore',
+		'changes',
+		'sessions',
+		'config',
+		'providers',
+		'trust',
+		'team',
+	],
+};
+
+/** The files of a core folder, as a path pattern without the `^src/core/` prefix. */
+const folderPath = (folder) => (folder === 'providers' ? 'providers/[^/]+$' : `${folder}/`);
+
+const order = Object.keys(coreLayers);
+for (const [folder, allowed] of Object.entries(coreLayers)) {
+	for (const other of allowed) {
+		if (!(other in coreLayers))
+			throw new Error(`.dependency-cruiser.cjs: ${folder} names no folder "${other}"`);
+		if (order.indexOf(other) >= order.indexOf(folder)) {
+			throw new Error(`.dependency-cruiser.cjs: ${folder} may not import ${other}, listed after it`);
+		}
+	}
+}
+
+const coreFolderRules = Object.entries(coreLayers).map(([folder, allowed]) => ({
+	name: `core-${folder.replace('/', '-')}`,
+	comment: `src/core/${folder} may import only ${allowed.length ? allowed.join(', ') : 'itself'} (and src/contract).`,
+	severity: 'error',
+	from: { path: `^src/core/${folderPath(folder)}` },
+	to: { path: '^src/core/', pathNot: `^src/core/(${[folder, ...allowed].map(folderPath).join('|')})` },
+}));
+
 module.exports = {
 	// `vscode` resolves to its types (node_modules/@types/vscode) where installed, else stays `vscode`.
 	forbidden: [
@@ -13,44 +122,52 @@ module.exports = {
 			to: { circular: true },
 		},
 		{
-			name: 'coordination-one-way',
+			name: 'contract-imports-nothing',
 			comment:
-				'The orchestrator drives the agents, which call the models: agents never import the orchestrator, and models (the scripted one too) and the protocol words they share never import either.',
-			severity: 'error',
-			from: { path: '^src/core/(agents|providers|workflow)/' },
-			to: { path: '^src/core/orchestrator/' },
-		},
-		{
-			name: 'models-below-agents',
-			comment:
-				'A model reads the protocol words from src/core/workflow, not from the prompts that write them.',
-			severity: 'error',
-			from: { path: '^src/core/(providers|workflow)/' },
-			to: { path: '^src/core/agents/' },
-		},
-		{
-			name: 'run-events-import-nothing',
-			comment:
-				'The run events and their words are the leaf every layer imports; they import nothing of ours.',
+				'The run events, hunk rules and run-directory layout are the leaf every layer imports; they import nothing of ours.',
 			severity: 'error',
 			from: { path: '^src/contract/' },
 			to: { path: '^(src|webview)/' },
+		},
+		...coreFolderRules,
+		{
+			name: 'core-folder-has-layer',
+			comment: 'A new folder of src/core takes its place in coreLayers above.',
+			severity: 'error',
+			from: { path: '^src/core/[^/]+/', pathNot: `^src/core/(${order.map(folderPath).join('|')})` },
+			to: { path: '^src/' },
+		},
+		{
+			name: 'core-not-protocol',
+			comment: 'The protocol is built on the core and the contract, never the other way round.',
+			severity: 'error',
+			from: { path: '^src/core/' },
+			to: { path: '^src/protocol/' },
 		},
 		{
 			name: 'core-and-protocol-host-free',
 			comment: 'The core and the protocol run in the CLI, the extension host and (protocol) the webview.',
 			severity: 'error',
-			from: { path: '^src/(core|protocol)/' },
+			from: { path: '^src/(core|protocol|contract)/' },
 			to: {
 				path: '^(vscode$|src/(vscode|cli)/|src/extension[.]ts$|webview/)|(^|/)node_modules/@types/vscode/',
 			},
 		},
 		{
 			name: 'webview-only-protocol',
-			comment: 'The panel bundle sees the host only through src/protocol (and its own npm packages).',
+			comment:
+				'The panel bundle sees the host only through src/protocol and src/contract (and its own npm packages).',
 			severity: 'error',
 			from: { path: '^webview/' },
 			to: { pathNot: '^(webview|src/(protocol|contract))/|(^|/)node_modules/' },
+		},
+		{
+			name: 'vscode-common-foundation',
+			comment:
+				"src/vscode/common is the glue's foundation: the other glue folders import it, it imports none of them.",
+			severity: 'error',
+			from: { path: '^src/vscode/common/' },
+			to: { path: '^src/(vscode/|extension[.]ts$)', pathNot: '^src/vscode/common/' },
 		},
 		{
 			name: 'cli-not-editor',

@@ -5,7 +5,7 @@
 import { applyChangeSet } from '../core/changes/applyChangeSet.js';
 import { flaggedChanges } from '../core/changes/executablePaths.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
-import { runFile } from '../core/runStore/runLayout.js';
+import { runFile } from '../contract/runLayout.js';
 import { WorkspaceLockedError } from '../core/workspace/workspaceLock.js';
 import { lockWaitNotice } from './lockWaitNotice.js';
 import type { SecretWriteConsent } from './secretWritePrompt.js';

@@ -3,7 +3,7 @@ import { recordedProtectedPaths, revertRunOnDisk } from '../core/changes/revertR
 import { loadConfigFile } from '../core/config/loadConfig.js';
 import { foreignRunMessage, readOwnRuns } from '../core/runStore/ownRuns.js';
 import { isSafeRunId } from '../core/runStore/runId.js';
-import { runDirOf, runFile, runsDir } from '../core/runStore/runLayout.js';
+import { runDirOf, runFile, runsDir } from '../contract/runLayout.js';
 import { assertRealFolder, assertRunsDirInside } from '../core/runStore/runsDirGuard.js';
 import { pathExists } from '../core/util/pathExists.js';
 import { createWorkspace } from '../core/workspace/createWorkspace.js';

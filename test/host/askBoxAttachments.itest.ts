@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { runsDir } from '../../src/core/runStore/runLayout';
+import { runsDir } from '../../src/contract/runLayout';
 import type { AttachmentChip } from '../../src/protocol/attachmentChip';
 import type { HostMessage } from '../../src/protocol/messages';
 import type { MassGenApi } from '../../src/vscode/extensionApi';

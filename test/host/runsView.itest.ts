@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { runsDir } from '../../src/core/runStore/runLayout';
+import { runsDir } from '../../src/contract/runLayout';
 import { commandIds, viewTypes } from '../../src/vscode/common/commandIds';
 import { composeRunPanel } from '../../src/vscode/composeRunPanel';
 import type { MassGenApi } from '../../src/vscode/extensionApi';

@@ -10,7 +10,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { readProposedChanges } from '../runStore/readResult.js';
-import { runFile } from '../runStore/runLayout.js';
+import { runFile } from '../../contract/runLayout.js';
 import { defaultMaxFileBytes } from '../workspace/runSnapshot.js';
 import { sha256 } from '../workspace/sha256.js';
 import { readRegularText } from '../util/regularFile.js';

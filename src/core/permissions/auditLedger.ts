@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Phase } from '../../contract/runEvents.js';
-import { runFile } from '../runStore/runLayout.js';
+import { runFile } from '../../contract/runLayout.js';
 import type { RiskLevel } from './riskClassifier.js';
 import type { RuleInput } from './rules.js';
 

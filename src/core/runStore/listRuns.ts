@@ -9,7 +9,7 @@ import type { PastRunSummary } from './pastRunSummary.js';
 import { readOwnRuns } from './ownRuns.js';
 import { readRunStart } from './readRunEvents.js';
 import { readResultSummary, type ResultSummary } from './readResult.js';
-import { runDirOf, runsDir } from './runLayout.js';
+import { runDirOf, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId, runIdDate } from './runId.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
 

@@ -2,7 +2,7 @@
  * Retention of run directories (`massgen.runs.keep`): a pure plan of what to delete, then the delete.
  */
 import { rm } from 'node:fs/promises';
-import { runDirOf } from './runLayout.js';
+import { runDirOf } from '../../contract/runLayout.js';
 import { isSafeRunId } from './runId.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
 

@@ -1,5 +1,5 @@
 import { readRegularTextOrNull } from '../util/regularFile.js';
-import { runFile } from './runLayout.js';
+import { runFile } from '../../contract/runLayout.js';
 
 /** A change set's patch: the snapshot caps each file at 8 MiB; a larger patch is not shown. */
 const maxPatchBytes = 64 * 1024 * 1024;

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { SessionRecord } from '../../contract/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { readRegularFile } from '../util/regularFile.js';
-import { runFile, runFileNames } from './runLayout.js';
+import { runFile, runFileNames } from '../../contract/runLayout.js';
 import { recordedStart, runIdDate } from './runId.js';
 import { fileProblem, resultChangesSchema, resultSummarySchema, runResultSchema } from './runSchemas.js';
 

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import type { RunEvent } from '../../contract/runEvents.js';
 import { openRegularFile, readRegularText } from '../util/regularFile.js';
-import { runFile } from './runLayout.js';
+import { runFile } from '../../contract/runLayout.js';
 import { eventEnvelopeSchema, runStartSchema } from './runSchemas.js';
 
 /**

@@ -9,7 +9,7 @@ import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { Redactor } from '../secrets/redactor.js';
 import { recordOwnRun } from './ownRuns.js';
-import { runDirOf, runFile } from './runLayout.js';
+import { runDirOf, runFile } from '../../contract/runLayout.js';
 import { isSafeRunId } from './runId.js';
 import { assertRealFolder, assertRunsDirInside } from './runsDirGuard.js';
 

@@ -5,7 +5,7 @@
  */
 import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runDirOf } from './runLayout.js';
+import { runDirOf } from '../../contract/runLayout.js';
 import { isSafeRunId } from './runId.js';
 
 export class RunsDirError extends Error {

@@ -3,7 +3,7 @@
  * different fingerprints mean a run started, ended or went; the Runs view then reads again.
  */
 import { access, readdir } from 'node:fs/promises';
-import { runDirOf, runFile, runsDir } from './runLayout.js';
+import { runDirOf, runFile, runsDir } from '../../contract/runLayout.js';
 
 export async function runsListing(roots: readonly string[]): Promise<string> {
 	const parts = await Promise.all(

@@ -13,7 +13,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
 import { readOwnRuns } from '../runStore/ownRuns.js';
 import { maxResultBytes, readRunResult } from '../runStore/readResult.js';
-import { runDirOf, runFile, runsDir } from '../runStore/runLayout.js';
+import { runDirOf, runFile, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../runStore/runId.js';
 import { assertRealFolder, assertRunsDirInside, RunsDirError } from '../runStore/runsDirGuard.js';
 import { runCost } from './runCost.js';

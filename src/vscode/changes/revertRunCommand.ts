@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { ownRunsFile, readOwnRuns } from '../../core/runStore/ownRuns.js';
 import { isSafeRunId } from '../../core/runStore/runId.js';
-import { runDirOf, runFile } from '../../core/runStore/runLayout.js';
+import { runDirOf, runFile } from '../../contract/runLayout.js';
 import { pathExists } from '../../core/util/pathExists.js';
 import { readRegularText } from '../../core/util/regularFile.js';
 import { secretPaths } from '../../core/workspace/secretPaths.js';

@@ -1,7 +1,7 @@
 import { pathExists } from '../../core/util/pathExists.js';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { runDirOf, runFile, type RunFile, runFileNames, runsDir } from '../../core/runStore/runLayout.js';
+import { runDirOf, runFile, type RunFile, runFileNames, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../../core/runStore/runId.js';
 import { chooseRunFolder, fileFolders, folderOfRun } from '../common/runFolders.js';
 

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { runDirOf } from '../../core/runStore/runLayout.js';
+import { runDirOf } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../../core/runStore/runId.js';
 
 /** The workspace's folders on disk, in their order. */

@@ -5,7 +5,7 @@
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { deleteRuns } from '../../core/runStore/pruneRuns.js';
-import { runDirOf } from '../../core/runStore/runLayout.js';
+import { runDirOf } from '../../contract/runLayout.js';
 import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds } from '../common/commandIds.js';

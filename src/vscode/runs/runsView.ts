@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { readRunsKeep } from '../common/settings.js';
 import { deleteRuns, planPrune, type RetentionPolicy } from '../../core/runStore/pruneRuns.js';
-import { runsWatchGlobs } from '../../core/runStore/runLayout.js';
+import { runsWatchGlobs } from '../../contract/runLayout.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds, contextKeys, viewIds } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';

@@ -57,6 +57,13 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 		'src/vscode/v.ts': 'export const v = 1;\n',
 		'src/vscode/w.ts': "import { d } from '../cli/d.js';\nexport const w = d;\n",
 		'src/cli/d.ts': 'export const d = 1;\n',
+		'src/core/util/u.ts': "import { t } from '../tools/t.js';\nexport const u = t;\n",
+		'src/core/tools/t.ts': 'export const t = 1;\n',
+		'src/core/providers/spec/s.ts': "import { m } from '../createModel.js';\nexport const s = m;\n",
+		'src/core/providers/createModel.ts': 'export const m = 1;\n',
+		'src/core/newFolder/n.ts': "import { t } from '../tools/t.js';\nexport const n = t;\n",
+		'src/core/changes/c.ts': "import type { P } from '../../protocol/p.js';\nexport type C = P;\n",
+		'src/vscode/common/f.ts': "import { v } from '../v.js';\nexport const f = v;\n",
 	};
 	for (const [path, text] of Object.entries(files)) {
 		mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -69,11 +76,29 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 			.sort();
 		expect(found).toEqual([
 			'cli-not-editor: src/cli/c.ts → src/vscode/v.ts',
+			'contract-imports-nothing: src/contract/runEvents.ts → src/protocol/p.ts',
 			'core-and-protocol-host-free: src/protocol/p.ts → vscode',
+			'core-folder-has-layer: src/core/newFolder/n.ts → src/core/tools/t.ts',
+			'core-not-protocol: src/core/changes/c.ts → src/protocol/p.ts',
+			'core-providers-spec: src/core/providers/spec/s.ts → src/core/providers/createModel.ts',
+			'core-util: src/core/util/u.ts → src/core/tools/t.ts',
 			'editor-not-cli: src/vscode/w.ts → src/cli/d.ts',
 			'no-circular: src/core/a.ts → src/core/b.ts',
-			'run-events-import-nothing: src/contract/runEvents.ts → src/protocol/p.ts',
+			'vscode-common-foundation: src/vscode/common/f.ts → src/vscode/v.ts',
 			'webview-only-protocol: webview/main.ts → src/core/a.ts',
 		]);
+	});
+
+	it('a core folder naming a folder above it in coreLayers is refused when the rules load', () => {
+		const text = readFileSync(config, 'utf8');
+		expect(text).toContain('\tutil: [],\n');
+		const loop = join(root, 'loop.cjs');
+		writeFileSync(loop, text.replace('\tutil: [],\n', "\tutil: ['tools'],\n"));
+		const run = spawnSync(depcruise, ['src', '--config', loop, '--output-type', 'err'], {
+			cwd: root,
+			encoding: 'utf8',
+		});
+		expect(run.status).not.toBe(0);
+		expect(run.stderr + run.stdout).toContain('util may not import tools, listed after it');
 	});
 });

@@ -8,7 +8,7 @@ import {
 	readChangeOutcome,
 	recordFile,
 } from '../../../src/core/changes/acceptRecord.js';
-import { runFileNames } from '../../../src/core/runStore/runLayout.js';
+import { runFileNames } from '../../../src/contract/runLayout.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 
 function runDir(changes = 2): string {

@@ -6,7 +6,7 @@ import { ApprovalBroker, type ApprovalChoice } from '../../../src/core/permissio
 import { Redactor } from '../../../src/core/secrets/redactor.js';
 import type { RunEventBody } from '../../../src/contract/runEvents.js';
 import { AuditLedger } from '../../../src/core/permissions/auditLedger.js';
-import { runFileNames } from '../../../src/core/runStore/runLayout.js';
+import { runFileNames } from '../../../src/contract/runLayout.js';
 import { PermissionEngine, type PermissionRequest } from '../../../src/core/permissions/permissionEngine.js';
 import { PermissionGate } from '../../../src/core/permissions/permissionGate.js';
 import { RunBudget } from '../../../src/core/permissions/runBudget.js';

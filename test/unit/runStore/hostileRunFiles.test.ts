@@ -16,7 +16,7 @@ import {
 	readRunResult,
 } from '../../../src/core/runStore/readResult.js';
 import { readRunEvents, readRunStart } from '../../../src/core/runStore/readRunEvents.js';
-import { runFile, runFileNames } from '../../../src/core/runStore/runLayout.js';
+import { runFile, runFileNames } from '../../../src/contract/runLayout.js';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import { checkedRunDir, RunsDirError } from '../../../src/core/runStore/runsDirGuard.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
