@@ -53,7 +53,7 @@ export async function applyWinner(
 			lock: { tool: 'massgen --apply', onWait: lockWaitNotice(stderr) },
 		});
 	} catch (error) {
-		if (!(error instanceof WorkspaceLockedError)) throw error;
+		if (!WorkspaceLockedError.is(error)) throw error;
 		stderr.write(`massgen: nothing was written: ${error.message}\n`);
 		return false;
 	}

@@ -5,6 +5,9 @@ import { providerToolsModes, type ProviderToolsMode } from '../core/providers/pr
 import { runIdPattern } from '../core/runStore/runId.js';
 import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';
+import { hasErrorMark } from '../core/util/errorMark.js';
+
+const mark = Symbol.for('massgen.UsageError');
 
 export interface RunArgs {
 	readonly kind: 'run';
@@ -75,7 +78,14 @@ export type CliCommand =
 	| { readonly kind: 'version' }
 	| { readonly kind: 'help' };
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+	readonly [mark] = true;
+
+	/** Survives duplicate module copies (the engine bundle), unlike `instanceof`. */
+	static is(value: unknown): value is UsageError {
+		return hasErrorMark(value, mark);
+	}
+}
 
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]

@@ -87,11 +87,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 				});
 		}
 	} catch (error) {
-		if (error instanceof RunsDirError) {
+		if (RunsDirError.is(error)) {
 			stderr.write(`massgen: ${error.message}\n`);
 			return 1;
 		}
-		if (error instanceof UsageError) {
+		if (UsageError.is(error)) {
 			stderr.write(`massgen: ${error.message}\n\n${usage}\n`);
 			return 1;
 		}

@@ -56,7 +56,7 @@ export async function revertCommand(command: RevertCommand, stderr: NodeJS.Writa
 			lock: { tool: 'massgen revert', onWait: lockWaitNotice(stderr) },
 		});
 	} catch (error) {
-		if (!(error instanceof WorkspaceLockedError)) throw error;
+		if (!WorkspaceLockedError.is(error)) throw error;
 		stderr.write(`massgen: nothing was written: ${error.message}\n`);
 		return 2;
 	}

@@ -7,7 +7,7 @@ import { AttachmentError, type AttachmentRequest } from '../core/context/attachm
 import type { RunStatus } from '../contract/runEvents.js';
 import { Redactor } from '../core/secrets/redactor.js';
 import { environmentSecrets } from '../core/secrets/runSecrets.js';
-import { EstimateDeclinedError } from '../core/run/runBudgetOf.js';
+import { EstimateDeclinedError } from '../core/run/estimateDeclinedError.js';
 import { runSession, type RunSessionOutcome } from '../core/run/runSession.js';
 import { followUpOf, type FollowUp } from '../core/sessions/followUp.js';
 import { SessionError } from '../core/sessions/historyOf.js';
@@ -132,8 +132,8 @@ export async function runCommand(
 	} catch (error) {
 		// Ctrl-C while attachments were read: no run started, and none is reported.
 		if (io.signal.aborted) return fail(io, 'cancelled', exitCodes.cancelled);
-		if (error instanceof AttachmentError) return fail(io, error.message, 2);
-		if (error instanceof EstimateDeclinedError) return 1;
+		if (AttachmentError.is(error)) return fail(io, error.message, 2);
+		if (EstimateDeclinedError.is(error)) return 1;
 		throw error;
 	} finally {
 		approver?.dispose();
@@ -209,7 +209,7 @@ async function continueFrom(root: string, id: string | undefined, io: CliIo): Pr
 		);
 		return followUp;
 	} catch (error) {
-		if (!(error instanceof SessionError)) throw error;
+		if (!SessionError.is(error)) throw error;
 		fail(io, error.message);
 		return null;
 	}

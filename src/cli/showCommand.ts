@@ -29,7 +29,7 @@ export async function showCommand(
 			: [command.runId];
 		reports = await Promise.all(runIds.map((runId) => readRunReport(root, runId)));
 	} catch (error) {
-		if (!(error instanceof SessionError)) throw error;
+		if (!SessionError.is(error)) throw error;
 		io.stderr.write(`massgen: ${error.message} (massgen runs lists the runs)\n`);
 		return 1;
 	}

@@ -1,5 +1,8 @@
 import { hunksOverlap } from '../../contract/hunkRules.js';
 import { boundedDiffLines } from '../util/boundedDiff.js';
+import { hasErrorMark } from '../util/errorMark.js';
+
+const mark = Symbol.for('massgen.HunkApplyError');
 
 export { hunksOverlap } from '../../contract/hunkRules.js';
 
@@ -75,6 +78,12 @@ function normalise(text: string): string {
 
 export class HunkApplyError extends Error {
 	override readonly name = 'HunkApplyError';
+	readonly [mark] = true;
+
+	/** Survives duplicate module copies (the engine bundle), unlike `instanceof`. */
+	static is(value: unknown): value is HunkApplyError {
+		return hasErrorMark(value, mark);
+	}
 }
 
 /**

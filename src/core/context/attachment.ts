@@ -5,6 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { AttachmentRecord } from '../../contract/runEvents.js';
+import { hasErrorMark } from '../util/errorMark.js';
+
+const mark = Symbol.for('massgen.AttachmentError');
 
 /** 1-based, inclusive. */
 export interface LineRange {
@@ -69,6 +72,12 @@ export type AttachmentRequest =
 /** An attachment that cannot be given (missing, secret, not a repository, too large): the run does not start. */
 export class AttachmentError extends Error {
 	override readonly name = 'AttachmentError';
+	readonly [mark] = true;
+
+	/** Survives duplicate module copies (the engine bundle), unlike `instanceof`. */
+	static is(value: unknown): value is AttachmentError {
+		return hasErrorMark(value, mark);
+	}
 }
 
 /** Where an attachment came from, as its label and record show it. */

@@ -48,9 +48,3 @@ export function estimateRun(
 		})),
 	});
 }
-
-/** The user declined the run at the estimate (nothing was started, no run directory made). */
-export class EstimateDeclinedError extends Error {
-	// The editor's engine is its own bundle: the extension tells this error by its name.
-	override readonly name = 'EstimateDeclinedError';
-}

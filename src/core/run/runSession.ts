@@ -43,7 +43,8 @@ import { secretPaths } from '../workspace/secretPaths.js';
 import type { Workspace } from '../workspace/types.js';
 import type { BudgetCaps } from '../orchestrator/spendGuard.js';
 import type { CostEstimate } from './costEstimate.js';
-import { EstimateDeclinedError, estimateRun, runCaps, type UserBudget } from './runBudgetOf.js';
+import { EstimateDeclinedError } from './estimateDeclinedError.js';
+import { estimateRun, runCaps, type UserBudget } from './runBudgetOf.js';
 import { withEarlyNotices } from './earlyNotices.js';
 import { runTools, type RunToolInputs } from './runTools.js';
 

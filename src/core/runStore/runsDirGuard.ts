@@ -7,9 +7,18 @@ import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runDirOf } from '../../contract/runLayout.js';
 import { isSafeRunId } from './runId.js';
+import { hasErrorMark } from '../util/errorMark.js';
+
+const mark = Symbol.for('massgen.RunsDirError');
 
 export class RunsDirError extends Error {
 	override readonly name = 'RunsDirError';
+	readonly [mark] = true;
+
+	/** Survives duplicate module copies (the engine bundle), unlike `instanceof`. */
+	static is(value: unknown): value is RunsDirError {
+		return hasErrorMark(value, mark);
+	}
 }
 
 /** Throws `RunsDirError` when `.massgen` or `.massgen/runs` under the workspace is a link or not a folder. */

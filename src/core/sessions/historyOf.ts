@@ -9,9 +9,19 @@ import { foreignRunMessage, readOwnRuns } from '../runStore/ownRuns.js';
 import { fitHistory } from './fitHistory.js';
 import { readTurn } from './readSessions.js';
 import type { TurnSummary } from './sessionTypes.js';
+import { hasErrorMark } from '../util/errorMark.js';
+
+const mark = Symbol.for('massgen.SessionError');
 
 /** A run asked for by the user that is not a readable turn. */
-export class SessionError extends Error {}
+export class SessionError extends Error {
+	readonly [mark] = true;
+
+	/** Survives duplicate module copies (the engine bundle), unlike `instanceof`. */
+	static is(value: unknown): value is SessionError {
+		return hasErrorMark(value, mark);
+	}
+}
 
 /**
  * Oldest first; throws `SessionError` when `runId` itself is not a readable turn or was not made on

@@ -127,7 +127,7 @@ async function readTurnWithin(
 	const linked = await assertRealFolder(runDir).then(
 		() => undefined,
 		(error: unknown) => {
-			if (error instanceof RunsDirError) return error.message;
+			if (RunsDirError.is(error)) return error.message;
 			throw error;
 		},
 	);

@@ -32,7 +32,7 @@ export interface RunReport {
 export async function readRunReport(workspaceRoot: string, runId: string): Promise<RunReport> {
 	// Neither the runs folder nor this run's may be a link: it would be read from elsewhere.
 	const runDir = await checkedRunDir(workspaceRoot, runId).catch((error: unknown) => {
-		throw error instanceof RunsDirError ? new SessionError(error.message) : error;
+		throw RunsDirError.is(error) ? new SessionError(error.message) : error;
 	});
 	const read = await readRunResult(runDir, runId);
 	if (!read.ok) throw new SessionError(`run ${runId}: ${read.reason}`);

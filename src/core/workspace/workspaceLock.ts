@@ -21,7 +21,10 @@ import { constants, readFileSync } from 'node:fs';
 import { link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { hasErrorMark } from '../util/errorMark.js';
 import { userStateDir } from '../util/stateDir.js';
+
+const mark = Symbol.for('massgen.WorkspaceLockedError');
 
 /** Who holds a lock, as written in the lock file. */
 export interface LockOwner {
@@ -69,6 +72,7 @@ export interface LockOptions {
 /** The lock stayed with a live owner for the whole wait. */
 export class WorkspaceLockedError extends Error {
 	override readonly name = 'WorkspaceLockedError';
+	readonly [mark] = true;
 	constructor(
 		readonly lockFile: string,
 		readonly owner: LockOwner | null,
@@ -80,6 +84,11 @@ export class WorkspaceLockedError extends Error {
 			`another MassGen write to this workspace is in progress: ${who}. Try again when it has finished; ` +
 				`if no MassGen process is running there, delete ${lockFile}`,
 		);
+	}
+
+	/** Survives duplicate module copies (the engine bundle), unlike `instanceof`. */
+	static is(value: unknown): value is WorkspaceLockedError {
+		return hasErrorMark(value, mark);
 	}
 }
 

@@ -122,7 +122,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 			waitMs: 30_000,
 		});
 	} catch (error) {
-		if (!(error instanceof WorkspaceLockedError)) throw error;
+		if (!WorkspaceLockedError.is(error)) throw error;
 		return { status: 'unsafe', ...nothing, unsafe: [{ path: '.', reason: error.message }] };
 	}
 	try {

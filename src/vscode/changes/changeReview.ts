@@ -132,7 +132,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			});
 			await this._afterAccept(pending, result);
 		} catch (error) {
-			if (error instanceof engine.HunkApplyError) {
+			if (engine.HunkApplyError.is(error)) {
 				void vscode.window.showErrorMessage(
 					vscode.l10n.t('MassGen: cannot apply that selection: {0}.', error.message),
 				);

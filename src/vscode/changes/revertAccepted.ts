@@ -120,7 +120,7 @@ export async function revertAccepted(input: RevertInput): Promise<RevertOutcome>
 	try {
 		lock = await acquireWorkspaceLock(input.policy.root, { tool: 'VS Code Revert Run', waitMs: 30_000 });
 	} catch (error) {
-		if (!(error instanceof WorkspaceLockedError)) throw error;
+		if (!WorkspaceLockedError.is(error)) throw error;
 		return { status: 'unsafe', mode, ...nothing, unsafe: [{ path: '.', reason: error.message }] };
 	}
 	try {

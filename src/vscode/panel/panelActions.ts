@@ -56,7 +56,7 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			try {
 				attachments = chipsToRequests(chips);
 			} catch (error) {
-				if (!(error instanceof AttachmentError)) throw error;
+				if (!AttachmentError.is(error)) throw error;
 				reportAttachmentProblem(log, error, (text) => deps.secrets?.text(text) ?? text);
 				refused(error.message);
 				return;

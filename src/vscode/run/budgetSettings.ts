@@ -44,8 +44,3 @@ async function ask(estimate: CostEstimate, caps: BudgetCaps | null): Promise<boo
 	);
 	return choice === start;
 }
-
-/** `EstimateDeclinedError` from the engine bundle (told apart by name: another bundle's class). */
-export function isEstimateDeclined(error: unknown): boolean {
-	return error instanceof Error && error.name === 'EstimateDeclinedError';
-}

@@ -22,14 +22,15 @@ import { codingAgentPathEnv } from './codingAgentPaths.js';
 import { editorTools } from './editorTools.js';
 import { EventBatcher } from './eventBatcher.js';
 import { ToolNotices } from './toolNotices.js';
-import { budgetOptions, isEstimateDeclined } from './budgetSettings.js';
+import { budgetOptions } from './budgetSettings.js';
+import { AttachmentError } from '../../core/context/attachment.js';
+import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
 import { providerToolsPolicy } from './providerToolsSetting.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
 import { followUpFor, type FollowUp } from '../runs/followUp.js';
 import type { Engine } from './loadEngine.js';
 import {
-	isAttachmentError,
 	reportAttachmentProblem,
 	reportTeamNotes,
 	reportTeamProblem,
@@ -416,10 +417,10 @@ export class RunController extends Disposable implements RunService {
 			this._onDidFinishRun.fire(finished);
 			return { run: finished };
 		} catch (error) {
-			if (isEstimateDeclined(error)) {
+			if (EstimateDeclinedError.is(error)) {
 				return { refused: 'cancelled', reason: vscode.l10n.t('not started at its cost estimate') };
 			}
-			if (!isAttachmentError(error)) throw error;
+			if (!AttachmentError.is(error)) throw error;
 			return { refused: 'attachment', reason: reportAttachmentProblem(log, error, this._redact) };
 		} finally {
 			this._control = undefined;

@@ -173,14 +173,6 @@ export function reportUnexpected(
 	return redact(message);
 }
 
-/**
- * `AttachmentError` by name: it comes from the engine bundle (`dist/engine.js`), whose classes are
- * not the ones this bundle would import, so `instanceof` cannot tell.
- */
-export function isAttachmentError(error: unknown): error is Error {
-	return error instanceof Error && error.name === 'AttachmentError';
-}
-
 /** An attachment the core refused (secret, missing, too large): no run started. Returns the reason (redacted). */
 export function reportAttachmentProblem(
 	log: vscode.LogOutputChannel,

@@ -26,7 +26,7 @@ export async function followUpFor(
 		if (!fork) return await followUpOf(workspaceRoot, runId);
 		return { history: await historyOf(workspaceRoot, runId), session: { parentRunId: runId } };
 	} catch (error) {
-		if (error instanceof SessionError) return { reason: error.message };
+		if (SessionError.is(error)) return { reason: error.message };
 		throw error;
 	}
 }

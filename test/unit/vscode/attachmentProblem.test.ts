@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as vscode from 'vscode';
 import { AttachmentError } from '../../../src/core/context/attachment';
-import { isAttachmentError, reportAttachmentProblem } from '../../../src/vscode/run/runMessages';
+import { reportAttachmentProblem } from '../../../src/vscode/run/runMessages';
 
 const fakeWindow = vscode.window as unknown as {
 	showErrorMessage: (...args: unknown[]) => Promise<undefined>;
@@ -13,12 +13,13 @@ afterEach(() => {
 });
 
 describe('an attachment the core refuses', () => {
-	it('is told by its name (the engine bundle has its own class), not by instanceof', () => {
-		expect(isAttachmentError(new AttachmentError("cannot attach '.env': a secrets file"))).toBe(true);
-		const fromOtherBundle = Object.assign(new Error('x'), { name: 'AttachmentError' });
-		expect(isAttachmentError(fromOtherBundle)).toBe(true);
-		expect(isAttachmentError(new Error('cannot attach'))).toBe(false);
-		expect(isAttachmentError('AttachmentError')).toBe(false);
+	it('is told by its mark (the engine bundle has its own class), not by instanceof', () => {
+		expect(AttachmentError.is(new AttachmentError("cannot attach '.env': a secrets file"))).toBe(true);
+		const fromOtherBundle = Object.assign(new Error('x'), { [Symbol.for('massgen.AttachmentError')]: true });
+		expect(fromOtherBundle instanceof AttachmentError).toBe(false);
+		expect(AttachmentError.is(fromOtherBundle)).toBe(true);
+		expect(AttachmentError.is(new Error('cannot attach'))).toBe(false);
+		expect(AttachmentError.is('AttachmentError')).toBe(false);
 	});
 
 	it('is shown with the reason (redacted) and logged', () => {
