@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerThenVote, read, runTeam } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 describe('coordination prompts', () => {
 	it('carry the question, the history, and every answer as <answer id="agentN">', async () => {
@@ -9,6 +10,7 @@ describe('coordination prompts', () => {
 				{ id: 'bob', handler: answerThenVote('Beta answer'), options: { latencyMs: 20 } },
 			],
 			{
+				clock: new ManualClock(),
 				question: 'Which sort is stable?',
 				history: [{ question: 'Earlier question', answer: 'Earlier answer' }],
 				settings: { staleCallRestartFraction: 0 },
@@ -38,7 +40,7 @@ describe('coordination prompts', () => {
 					{ id: 'alice', handler: answerThenVote('A') },
 					{ id: 'bob', handler: answerThenVote('B') },
 				],
-				{ settings: { votingSensitivity: sensitivity } },
+				{ clock: new ManualClock(), settings: { votingSensitivity: sensitivity } },
 			);
 			expect(run.models.get('alice')!.requests[0]!.system).toContain(phrase);
 		});
@@ -50,13 +52,16 @@ describe('coordination prompts', () => {
 				{ id: 'a', handler: answerThenVote('A') },
 				{ id: 'b', handler: answerThenVote('B') },
 			],
-			{ settings: { answerNoveltyRequirement: 'strict' } },
+			{ clock: new ManualClock(), settings: { answerNoveltyRequirement: 'strict' } },
 		);
 		expect(strict.models.get('a')!.requests[0]!.system).toContain('near-copies are rejected');
-		const lenient = await runTeam([
-			{ id: 'a', handler: answerThenVote('A') },
-			{ id: 'b', handler: answerThenVote('B') },
-		]);
+		const lenient = await runTeam(
+			[
+				{ id: 'a', handler: answerThenVote('A') },
+				{ id: 'b', handler: answerThenVote('B') },
+			],
+			{ clock: new ManualClock() },
+		);
 		expect(lenient.models.get('a')!.requests[0]!.system).not.toContain('rejected');
 	});
 });

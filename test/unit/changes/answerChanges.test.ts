@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
 import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, makeWorkspaceDir, read, runTeam, vote } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 describe('RunResult.answerChanges', () => {
 	it("holds every latest answer's overlay as a change set against the same base", async () => {
@@ -25,11 +26,7 @@ describe('RunResult.answerChanges', () => {
 				{ id: 'alice', handler: alice },
 				{ id: 'bob', handler: bob, options: { latencyMs: 30 } },
 			],
-			{
-				root,
-				anonymousOrder: 'config',
-				settings: { staleCallRestartFraction: 0 },
-			},
+			{ clock: new ManualClock(), root, anonymousOrder: 'config', settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(run.result.winner?.agentId).toBe('alice');
 		expect(run.result.answerChanges).toEqual([
@@ -49,7 +46,7 @@ describe('RunResult.answerChanges', () => {
 				{ id: 'solo', handler: failing },
 				{ id: 'duo', handler: failing },
 			],
-			{ settings: { maxAttemptsPerTurn: 1, maxAgentFailures: 1 } },
+			{ clock: new ManualClock(), settings: { maxAttemptsPerTurn: 1, maxAgentFailures: 1 } },
 		);
 		expect(run.result.winner).toBeNull();
 		expect(run.result.answerChanges).toBeUndefined();

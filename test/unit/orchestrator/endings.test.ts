@@ -13,6 +13,7 @@ import {
 	runTeam,
 	vote,
 } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 function treeHash(root: string): string {
 	const hash = createHash('sha256');
@@ -64,9 +65,8 @@ describe('timeouts', () => {
 				{ id: 'bob', handler: bob },
 				{ id: 'carol', handler: lookFirst(carol) },
 			],
-			// Wide gaps (alice and bob vote at once, carol answers at 600 ms, the timeout at 1.5 s) so a
-			// loaded machine keeps the order.
-			{ settings: { coordinationTimeoutMs: 1_500, staleCallRestartFraction: 0 } },
+			// alice and bob vote at once, carol answers at 600 ms, the timeout fires at 1.5 s.
+			{ clock: new ManualClock(), settings: { coordinationTimeoutMs: 1_500, staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('votes-invalidated')[0]!.voters.sort()).toEqual(['alice', 'bob']);
 		expect(run.of('winner-selected')[0]).toMatchObject({ agentId: 'carol', tally: { carol: 1 } });
@@ -89,7 +89,7 @@ describe('timeouts', () => {
 				{ id: 'alice', handler: slowPresenter },
 				{ id: 'bob', handler: answerThenVote('B', () => 'agent1'), options: { latencyMs: 20 } },
 			],
-			{ settings: { presentationTimeoutMs: 100, staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), settings: { presentationTimeoutMs: 100, staleCallRestartFraction: 0 } },
 		);
 		expect(run.result.status).toBe('completed');
 		expect(run.result.finalAnswer).toBe('Stored A');
@@ -102,10 +102,13 @@ describe('timeouts', () => {
 	});
 
 	it('an empty presentation falls back to the stored answer', async () => {
-		const run = await runTeam([
-			{ id: 'alice', handler: answerThenVote('Stored A', () => 'agent1', '') },
-			{ id: 'bob', handler: answerThenVote('B', () => 'agent1') },
-		]);
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: answerThenVote('Stored A', () => 'agent1', '') },
+				{ id: 'bob', handler: answerThenVote('B', () => 'agent1') },
+			],
+			{ clock: new ManualClock() },
+		);
 		expect(run.result.winner?.agentId).toBe('alice');
 		expect(run.result.finalAnswer).toBe('Stored A');
 	});
@@ -116,23 +119,24 @@ describe('cancellation', () => {
 		const root = makeWorkspaceDir({ 'a.txt': 'original\n' });
 		const before = treeHash(root);
 		const controller = new AbortController();
+		const clock = new ManualClock();
 		// Cancel while both agents are mid-call, after alice's write (timed from it, not from the start).
 		const writer = (request: ChatRequest): ScriptedReply => {
 			if (request.messages.at(-1)?.role !== 'tool') {
 				return { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'changed' } }] };
 			}
-			setTimeout(() => controller.abort(), 20);
+			clock.setTimer(20, () => controller.abort());
 			return { ...answer('A'), latencyMs: 1_000 };
 		};
-		const started = Date.now();
 		const run = await runTeam(
 			[
 				{ id: 'alice', handler: writer },
 				{ id: 'bob', handler: answerThenVote('B'), options: { latencyMs: 1_000 } },
 			],
-			{ root, signal: controller.signal },
+			{ clock, root, signal: controller.signal },
 		);
-		expect(Date.now() - started).toBeLessThan(500);
+		// Ended 20 ms in, when the signal fired: no call ran out its 1 s.
+		expect(run.result.durationMs).toBe(20);
 		expect(run.result.status).toBe('cancelled');
 		expect(run.result.finalAnswer).toBeNull();
 		expect(run.result.changes).toEqual([]);
@@ -150,7 +154,7 @@ describe('cancellation', () => {
 				{ id: 'alice', handler: answerThenVote('A') },
 				{ id: 'bob', handler: answerThenVote('B') },
 			],
-			{ signal: controller.signal },
+			{ clock: new ManualClock(), signal: controller.signal },
 		);
 		expect(run.result.status).toBe('cancelled');
 		expect(run.models.get('alice')!.requests).toHaveLength(0);
@@ -169,7 +173,7 @@ describe('single agent and file changes', () => {
 							{ name: 'edit_file', arguments: { path: 'src/app.ts', old_text: 'x = 1', new_text: 'x = 2' } },
 						],
 					};
-		const run = await runTeam([{ id: 'solo', handler: solo }], { root });
+		const run = await runTeam([{ id: 'solo', handler: solo }], { clock: new ManualClock(), root });
 		const requests = run.models.get('solo')!.requests;
 		expect(requests[0]!.tools.map((t) => t.name)).toEqual([
 			'read_file',
@@ -226,7 +230,7 @@ describe('single agent and file changes', () => {
 				// bob's first look comes 500 ms in: alice's edit and answer (at once) are in by then.
 				{ id: 'bob', handler: bob, options: { latencyMs: 500 } },
 			],
-			{ root, settings: { staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), root, settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(viewed).toContain('+++ b/docs/guide.md');
 		expect(run.of('file-edit').map((e) => [e.agentId, e.phase, e.path, e.kind])).toEqual([
@@ -252,7 +256,7 @@ describe('single agent and file changes', () => {
 							{ name: 'read_file', arguments: { path: '.env' } },
 						],
 					};
-		const run = await runTeam([{ id: 'solo', handler: solo }], { root });
+		const run = await runTeam([{ id: 'solo', handler: solo }], { clock: new ManualClock(), root });
 		const results = run.of('tool-result');
 		expect(results.map((r) => r.isError)).toEqual([true, true]);
 		expect(results[0]!.text).toContain('../escape.txt');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, answerThenVote, lookFirst, read, runTeam, vote } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 describe('new answers, votes and updates', () => {
 	it('a late answer invalidates earlier votes and restarts the voters', async () => {
@@ -14,7 +15,7 @@ describe('new answers, votes and updates', () => {
 					options: { latencyMs: 60 },
 				},
 			],
-			{ settings: { staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(run.result.status).toBe('completed');
 		const invalidated = run.of('votes-invalidated');
@@ -44,10 +45,13 @@ describe('new answers, votes and updates', () => {
 			}
 			return read.voteOptions(request).length ? vote(read.voteOptions(request)[0]!) : answer('A');
 		};
-		const run = await runTeam([
-			{ id: 'alice', handler: alice },
-			{ id: 'bob', handler: answerThenVote('B answer'), options: { latencyMs: 20 } },
-		]);
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: alice },
+				{ id: 'bob', handler: answerThenVote('B answer'), options: { latencyMs: 20 } },
+			],
+			{ clock: new ManualClock() },
+		);
 		const second = run.models.get('alice')!.requests[1]!;
 		expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
 		expect(second.messages[3]!.content).toContain('UPDATE');
@@ -69,7 +73,7 @@ describe('new answers, votes and updates', () => {
 			if (read.isPresentation(request)) return { text: 'final' };
 			call++;
 			if (call === 1) return answer('A answer');
-			// bob's answer lands ~20 ms into this vote; 1 s leaves a loaded machine room (60 ms did not).
+			// bob's answer lands 20 ms into this vote, which takes 1 s.
 			if (call === 2) return { reasoning: 'thinking', ...vote('agent1'), latencyMs: 1_000 };
 			return vote(read.voteOptions(request).at(-1)!);
 		};
@@ -82,7 +86,7 @@ describe('new answers, votes and updates', () => {
 					options: { latencyMs: 20 },
 				},
 			],
-			{ settings: { staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), settings: { staleCallRestartFraction: 0 } },
 		);
 		const requests = run.models.get('alice')!.requests;
 		const afterStale = requests[2]!;
@@ -106,7 +110,7 @@ describe('new answers, votes and updates', () => {
 				},
 				{ id: 'bob', handler: answerThenVote('B answer', () => 'agent1'), options: { latencyMs: 30 } },
 			],
-			{ settings: { staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('winner-selected')[0]).toMatchObject({
 			agentId: 'alice',
@@ -121,7 +125,7 @@ describe('new answers, votes and updates', () => {
 				{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 30 } },
 				{ id: 'bob', handler: answerThenVote('B answer') },
 			],
-			{ settings: { maxRounds: 1, staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), settings: { maxRounds: 1, staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('round-start')).toHaveLength(2);
 		expect(run.of('winner-selected')[0]).toMatchObject({ agentId: 'bob', reason: 'no-votes' });

@@ -9,6 +9,7 @@ import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
 import type { ScriptedHandler, ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, makeWorkspaceDir, read, runTeam, vote } from '../../fakes/team.js';
 import { hashFiles } from '../../support/tempTree.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 const isEvaluation = (request: ChatRequest) => request.tools.some((tool) => tool.name === 'submit');
 const restart = (reason: string, instructions: string): ScriptedReply => ({
@@ -78,7 +79,7 @@ describe('post-evaluation', () => {
 				{ id: 'a', handler: member('a', evaluate, seenA, team) },
 				{ id: 'b', handler: member('b', evaluate, seenB, team) },
 			],
-			{ root, settings: { maxOrchestrationRestarts: 2 } },
+			{ clock: new ManualClock(), root, settings: { maxOrchestrationRestarts: 2 } },
 		);
 		expect(run.result.status).toBe('completed');
 		// The evaluator read the file as the presentation proposed it (not yet on disk).
@@ -129,7 +130,7 @@ describe('post-evaluation', () => {
 				{ id: 'a', handler: member('a', always, seen, team) },
 				{ id: 'b', handler: member('b', always, seen, team) },
 			],
-			{ settings: { maxOrchestrationRestarts: 1 } },
+			{ clock: new ManualClock(), settings: { maxOrchestrationRestarts: 1 } },
 		);
 		expect(run.result.status).toBe('completed');
 		expect(run.of('evaluation-start')).toHaveLength(1);
@@ -146,16 +147,19 @@ describe('post-evaluation', () => {
 				{ id: 'a', handler: member('a', silent, seen) },
 				{ id: 'b', handler: member('b', silent, seen) },
 			],
-			{ settings: { maxOrchestrationRestarts: 1 } },
+			{ clock: new ManualClock(), settings: { maxOrchestrationRestarts: 1 } },
 		);
 		expect(run.of('evaluation-end')).toMatchObject([{ verdict: 'auto', reason: 'no verdict call' }]);
 		expect(run.result.finalAnswer).toBe('final of attempt 1 by a');
 		expect(run.result.restarts).toBeUndefined();
 
-		const plain = await runTeam([
-			{ id: 'a', handler: member('a', silent, []) },
-			{ id: 'b', handler: member('b', silent, []) },
-		]);
+		const plain = await runTeam(
+			[
+				{ id: 'a', handler: member('a', silent, []) },
+				{ id: 'b', handler: member('b', silent, []) },
+			],
+			{ clock: new ManualClock() },
+		);
 		expect(plain.of('evaluation-start')).toHaveLength(0);
 		expect(plain.result.finalAnswer).toBe('final of attempt 1 by a');
 	});
@@ -165,6 +169,7 @@ describe('post-evaluation', () => {
 		let evaluations = 0;
 		const evaluate = () => (evaluations++ === 0 ? restart('too short', 'Say more.') : submit);
 		const run = await runTeam([{ id: 'solo', handler: member('solo', evaluate, seen) }], {
+			clock: new ManualClock(),
 			settings: { maxOrchestrationRestarts: 1 },
 		});
 		expect(run.result.finalAnswer).toBe('final of attempt 2 by solo');
@@ -187,7 +192,7 @@ describe('post-evaluation', () => {
 				{ id: 'a', handler: member('a', evaluate, seen) },
 				{ id: 'b', handler: member('b', evaluate, seen) },
 			],
-			{ settings: { maxOrchestrationRestarts: 1 }, signal: controller.signal },
+			{ clock: new ManualClock(), settings: { maxOrchestrationRestarts: 1 }, signal: controller.signal },
 		);
 		expect(run.result.status).toBe('cancelled');
 		expect(run.result.finalAnswer).toBeNull();

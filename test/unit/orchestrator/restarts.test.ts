@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/providers/spec/model.js';
 import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, answerThenVote, read, runTeam, vote } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 /** Round 1 answers; round 2 replies with `second` (a vote, unless told otherwise); then votes for the latest. */
 function voter(content: string, second: (request: ChatRequest) => ScriptedReply) {
@@ -33,11 +34,14 @@ describe('restarts: a call is dropped only when re-issuing it is cheaper', () =>
 		['50 ms', 50],
 		['1.5 s', 1_500],
 	])('answers landing %s apart are all accepted in one round each', async (_label, gapMs) => {
-		const run = await runTeam([
-			{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 100 } },
-			{ id: 'bob', handler: answerThenVote('B answer'), options: { latencyMs: 100 + gapMs } },
-			{ id: 'carol', handler: answerThenVote('C answer'), options: { latencyMs: 100 + gapMs / 2 } },
-		]);
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 100 } },
+				{ id: 'bob', handler: answerThenVote('B answer'), options: { latencyMs: 100 + gapMs } },
+				{ id: 'carol', handler: answerThenVote('C answer'), options: { latencyMs: 100 + gapMs / 2 } },
+			],
+			{ clock: new ManualClock() },
+		);
 		expect(run.result.status).toBe('completed');
 		expect(
 			run
@@ -59,10 +63,13 @@ describe('restarts: a call is dropped only when re-issuing it is cheaper', () =>
 	});
 
 	it('a first call is never dropped: the answer it was about to deliver is accepted', async () => {
-		const run = await runTeam([
-			{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 150 } },
-			{ id: 'bob', handler: answerThenVote('B answer'), options: { latencyMs: 10 } },
-		]);
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 150 } },
+				{ id: 'bob', handler: answerThenVote('B answer'), options: { latencyMs: 10 } },
+			],
+			{ clock: new ManualClock() },
+		);
 		expect(run.of('new-answer').map((e) => `${e.agentId}:${e.label}`)).toEqual([
 			'bob:agent2.1',
 			'alice:agent1.1',
@@ -72,20 +79,22 @@ describe('restarts: a call is dropped only when re-issuing it is cheaper', () =>
 	});
 
 	it('a young call with no output is dropped and re-issued with the update, in the same round', async () => {
-		// alice's first output took 1 s; bob's revision lands 20 ms into her vote, far under half of it
-		// (a wide margin: a loaded machine must not move the landing across the edge).
-		const run = await runTeam([
-			{
-				id: 'alice',
-				handler: voter('A answer', () => ({ ...vote('agent1'), latencyMs: 300 })),
-				options: { latencyMs: 1_000 },
-			},
-			{ id: 'bob', handler: reviser(20), options: { latencyMs: 200 } },
-		]);
+		// alice's first output took 1 s; bob's revision lands 20 ms into her vote, far under half of it.
+		const run = await runTeam(
+			[
+				{
+					id: 'alice',
+					handler: voter('A answer', () => ({ ...vote('agent1'), latencyMs: 300 })),
+					options: { latencyMs: 1_000 },
+				},
+				{ id: 'bob', handler: reviser(20), options: { latencyMs: 200 } },
+			],
+			{ clock: new ManualClock() },
+		);
 		const aborted = run.of('call-aborted');
 		expect(aborted).toHaveLength(1);
 		expect(aborted[0]).toMatchObject({ agentId: 'alice', reason: 'stale', hadOutput: false });
-		expect(aborted[0]!.elapsedMs).toBeLessThan(500);
+		expect(aborted[0]!.elapsedMs).toBe(20);
 		const requests = run.models.get('alice')!.requests;
 		expect(requests[2]!.messages.at(-1)!.content).toContain('UPDATE');
 		expect(requests[2]!.messages.at(-1)!.content).toContain('B answer, revised');
@@ -96,14 +105,17 @@ describe('restarts: a call is dropped only when re-issuing it is cheaper', () =>
 
 	it('an older call with no output finishes; its stale vote gets the update in the same conversation', async () => {
 		// bob's revision lands 160 ms into alice's vote: past half of alice's 200 ms to first output.
-		const run = await runTeam([
-			{
-				id: 'alice',
-				handler: voter('A answer', () => ({ ...vote('agent1'), latencyMs: 300 })),
-				options: { latencyMs: 200 },
-			},
-			{ id: 'bob', handler: reviser(160), options: { latencyMs: 200 } },
-		]);
+		const run = await runTeam(
+			[
+				{
+					id: 'alice',
+					handler: voter('A answer', () => ({ ...vote('agent1'), latencyMs: 300 })),
+					options: { latencyMs: 200 },
+				},
+				{ id: 'bob', handler: reviser(160), options: { latencyMs: 200 } },
+			],
+			{ clock: new ManualClock() },
+		);
 		expect(run.of('call-aborted')).toEqual([]);
 		const afterStale = run.models.get('alice')!.requests[2]!;
 		expect(afterStale.messages.at(-1)).toMatchObject({ role: 'tool', toolName: 'vote', isError: true });
@@ -115,10 +127,13 @@ describe('restarts: a call is dropped only when re-issuing it is cheaper', () =>
 	it('a tool-call-only stream hit by an update mid-way finishes: it had output', async () => {
 		// Same timing as the dropped call above, but alice's vote starts streaming its tool call at 10 ms.
 		const streamingVote = () => ({ ...vote('agent1'), latencyMs: 300, toolCallsStreamFromMs: 10 });
-		const run = await runTeam([
-			{ id: 'alice', handler: voter('A answer', streamingVote), options: { latencyMs: 200 } },
-			{ id: 'bob', handler: reviser(20), options: { latencyMs: 200 } },
-		]);
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: voter('A answer', streamingVote), options: { latencyMs: 200 } },
+				{ id: 'bob', handler: reviser(20), options: { latencyMs: 200 } },
+			],
+			{ clock: new ManualClock() },
+		);
 		expect(run.of('call-aborted')).toEqual([]);
 		const afterStale = run.models.get('alice')!.requests[2]!;
 		expect(afterStale.messages.at(-1)!.content).toContain('Vote not counted');
@@ -135,7 +150,7 @@ describe('restarts: a call is dropped only when re-issuing it is cheaper', () =>
 				},
 				{ id: 'bob', handler: reviser(20), options: { latencyMs: 200 } },
 			],
-			{ settings: { staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), settings: { staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('call-aborted')).toEqual([]);
 		expect(run.models.get('alice')!.requests[2]!.messages.at(-1)!.content).toContain('Vote not counted');
@@ -158,7 +173,7 @@ describe('waiting for peers that must answer', () => {
 				{ id: 'alice', handler: answerThenVote('A answer'), options: { latencyMs: 50 } },
 				{ id: 'bob', handler: bob },
 			],
-			{ settings: { coordinationTimeoutMs: 3_000, staleCallRestartFraction: 0 } },
+			{ clock: new ManualClock(), settings: { coordinationTimeoutMs: 3_000, staleCallRestartFraction: 0 } },
 		);
 		expect(run.of('agent-error').filter((e) => e.agentId === 'bob' && e.kind === 'workflow')).toHaveLength(1);
 		expect(run.result.status).toBe('completed');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatRequest } from '../../../src/core/providers/spec/model.js';
 import type { ScriptedReply } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { answer, answerThenVote, read, runTeam, vote } from '../../fakes/team.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 /**
  * alice answers first (unless the case starts before any answer), then plays `bad` once,
@@ -27,7 +28,7 @@ async function runCase(
 			{ id: 'alice', handler: alice, options: { latencyMs: options.first ? 0 : 10 } },
 			{ id: 'bob', handler: answerThenVote('Bob: 4'), options: { latencyMs: options.first ? 30 : 0 } },
 		],
-		{ settings: { staleCallRestartFraction: 0, ...options.settings } },
+		{ clock: new ManualClock(), settings: { staleCallRestartFraction: 0, ...options.settings } },
 	);
 	const errors = run.of('workflow-error').filter((e) => e.agentId === 'alice');
 	const requests = run.models.get('alice')!.requests.filter((r) => !read.isPresentation(r));
@@ -130,7 +131,10 @@ describe('workflow validation', () => {
 				{ id: 'alice', handler: alice },
 				{ id: 'bob', handler: answerThenVote('Completely different words here'), options: { latencyMs: 20 } },
 			],
-			{ settings: { answerNoveltyRequirement: 'strict', staleCallRestartFraction: 0 } },
+			{
+				clock: new ManualClock(),
+				settings: { answerNoveltyRequirement: 'strict', staleCallRestartFraction: 0 },
+			},
 		);
 		expect(run.of('workflow-error').filter((e) => e.agentId === 'alice')).toEqual([]);
 		expect(
@@ -147,7 +151,7 @@ describe('workflow validation', () => {
 				{ id: 'alice', handler: () => ({ text: 'no tools for me' }) },
 				{ id: 'bob', handler: answerThenVote('Bob: 4') },
 			],
-			{ settings: { maxAgentFailures: 2 } },
+			{ clock: new ManualClock(), settings: { maxAgentFailures: 2 } },
 		);
 		const aliceErrors = run.of('workflow-error').filter((e) => e.agentId === 'alice');
 		expect(aliceErrors.map((e) => e.attempt)).toEqual([1, 2, 3, 1, 2, 3]);
