@@ -1,9 +1,11 @@
 /**
  * `npm run build:cli` (after `build:sdk`): the CLI as bundles that each load only when needed.
  * - `cli.js`: the executable (`src/cli/main.ts`), small: `--version` loads nothing else;
- * - `cli-commands.js`: every command (`src/cli/commands.ts`), loaded by `cli.js` (`src/cli/bundleLoader.ts`);
+ * - `cli-commands.js`: every command (`src/cli/commands.ts`), loaded by `cli.js` through the compile
+ *   cache (`src/cli/bundleLoader.ts`);
  * - `openai-sdk.js`, `anthropic-sdk.js`, `genai-sdk.js`: the providers' SDKs, each required at its
- *   first `import()` by the provider adapter, so a run loads the SDKs of its team's providers only.
+ *   first `import()` by the provider adapter, so a run loads the SDKs of its team's providers only;
+ * - `shipped-sdk.js`: `shippedSdk.ts` alone, which imports the coding agents' ESM SDK files.
  */
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { chmodSync } from 'node:fs';
@@ -22,6 +24,7 @@ const repo = join(__dirname, '..', '..');
 export const cliFiles: readonly string[] = [
 	'cli.js',
 	'cli-commands.js',
+	'shipped-sdk.js',
 	...Object.values(providerSdkBundles).map((name) => `${name}.js`),
 ];
 
@@ -33,18 +36,16 @@ const common: BuildOptions = {
 	target: 'node20',
 	sourcemap: true,
 	logLevel: 'warning',
-	// The coding agents' SDKs are ESM files of their own (`build:sdk`); see shippedSdk.ts.
-	external: ['@anthropic-ai/claude-agent-sdk', '@openai/codex-sdk'],
 	define: { MASSGEN_SDK_DIR: '__dirname' },
 };
 
 /**
- * `import('openai')` → `require('./openai-sdk.js')`, through a one-line module of its own (kept an
- * `import()` of the file, Node would load it through its slower ESM loader). A static import of an
- * SDK is an error: it would put the SDK in the commands bundle.
+ * In the commands bundle, `import('openai')` → `require('./openai-sdk.js')` (a static import of an
+ * SDK fails the build: it would bundle the SDK), and `shippedSdk.ts`, whose `import()` loads the
+ * coding agents' ESM files, → `require('./shipped-sdk.js')`, a bundle of its own.
  */
-const providerSdksApart: Plugin = {
-	name: 'provider-sdks-apart',
+const bundlesApart: Plugin = {
+	name: 'bundles-apart',
 	setup(builder) {
 		const names = Object.keys(providerSdkBundles).map((name) => name.replace(/[/]/g, '\\/'));
 		builder.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => {
@@ -52,23 +53,25 @@ const providerSdksApart: Plugin = {
 			if (args.kind !== 'dynamic-import') {
 				return { errors: [{ text: `${args.path}: import it with import() (from ${args.importer})` }] };
 			}
-			return { path: args.path, namespace: 'provider-sdk' };
+			return { path: `./${providerSdkBundles[args.path]}.js`, external: true };
 		});
-		builder.onLoad({ filter: /.*/, namespace: 'provider-sdk' }, (args) => ({
-			contents: `module.exports = require('./${providerSdkBundles[args.path]}.js');`,
-			loader: 'js',
-		}));
-		builder.onResolve({ filter: /^\.\/[a-z]+-sdk\.js$/, namespace: 'provider-sdk' }, (args) => ({
+		builder.onResolve({ filter: /\/shippedSdk\.js$/ }, () => ({ path: './shipped-sdk.js', external: true }));
+		// The coding agents' SDKs are ESM files of their own (`build:sdk`), which shipped-sdk.js imports;
+		// their packages are imported only by sources run directly (vitest, tsx), never in a bundle.
+		builder.onResolve({ filter: /^(@anthropic-ai\/claude-agent-sdk|@openai\/codex-sdk)$/ }, (args) => ({
 			path: args.path,
-			external: true,
+			namespace: 'shipped-only',
+		}));
+		builder.onLoad({ filter: /.*/, namespace: 'shipped-only' }, (args) => ({
+			contents: `throw new Error(${JSON.stringify(`${args.path} is loaded from its file in dist/`)});`,
 		}));
 	},
 };
 
-/** Builds the CLI's bundles into `outdir`; with `metafile`, returns both builds' metafiles merged. */
+/** Builds the CLI's bundles into `outdir`; with `metafile`, returns the builds' metafiles merged. */
 export async function buildCli(outdir: string, options: { metafile?: boolean } = {}): Promise<Metafile> {
 	const metafile = options.metafile ?? false;
-	const [entry, rest] = await Promise.all([
+	const builds = await Promise.all([
 		build({
 			...common,
 			entryPoints: { cli: 'src/cli/main.ts' },
@@ -82,14 +85,22 @@ export async function buildCli(outdir: string, options: { metafile?: boolean } =
 				'cli-commands': 'src/cli/commands.ts',
 				...Object.fromEntries(Object.entries(providerSdkBundles).map(([name, file]) => [file, name])),
 			},
-			plugins: [providerSdksApart],
+			// What `codeCache.ts` loads (Node 20) must hold no import(): these become require().
+			supported: { 'dynamic-import': false },
+			plugins: [bundlesApart],
+			outdir,
+			metafile,
+		}),
+		build({
+			...common,
+			entryPoints: { 'shipped-sdk': 'src/core/providers/codingAgents/shippedSdk.ts' },
 			outdir,
 			metafile,
 		}),
 	]);
 	return {
-		inputs: { ...entry.metafile?.inputs, ...rest.metafile?.inputs },
-		outputs: { ...entry.metafile?.outputs, ...rest.metafile?.outputs },
+		inputs: Object.assign({}, ...builds.map((result) => result.metafile?.inputs)),
+		outputs: Object.assign({}, ...builds.map((result) => result.metafile?.outputs)),
 	};
 }
 

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { codeCachedBundles } from '../../../src/cli/codeCache.js';
 import { buildCli, cliFiles, providerSdkBundles } from '../../scripts/buildCli.js';
 
 const repo = join(__dirname, '..', '..', '..');
@@ -30,7 +31,12 @@ describe('the CLI bundles: a small entry, the commands, one bundle per provider 
 	};
 
 	it('dist/cli.js holds only the entry: no command, no core, no package', () => {
-		expect(inputsOf('cli.js').sort()).toEqual(['package.json', 'src/cli/bundleLoader.ts', 'src/cli/main.ts']);
+		expect(inputsOf('cli.js').sort()).toEqual([
+			'package.json',
+			'src/cli/bundleLoader.ts',
+			'src/cli/codeCache.ts',
+			'src/cli/main.ts',
+		]);
 		expect(readFileSync(join(outdir, 'cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
 	});
 
@@ -42,6 +48,19 @@ describe('the CLI bundles: a small entry, the commands, one bundle per provider 
 		for (const bundle of Object.values(providerSdkBundles)) {
 			expect(commands).toContain(`require("./${bundle}.js")`);
 		}
+	});
+
+	it('the bundles loaded from V8 cached data hold no import() (V8 drops its callback there); shipped-sdk.js does', () => {
+		expect([...codeCachedBundles].sort()).toEqual(
+			cliFiles.filter((file) => file !== 'cli.js' && file !== 'shipped-sdk.js').sort(),
+		);
+		for (const bundle of codeCachedBundles) {
+			const imports = Object.entries(meta.outputs).find(([file]) => file.endsWith(`/${bundle}`))![1].imports;
+			expect(imports.filter((entry) => entry.kind === 'dynamic-import')).toEqual([]);
+		}
+		expect(inputsOf('cli-commands.js').some((file) => file.endsWith('/shippedSdk.ts'))).toBe(false);
+		expect(inputsOf('shipped-sdk.js')).toEqual(['src/core/providers/codingAgents/shippedSdk.ts']);
+		expect(readFileSync(join(outdir, 'shipped-sdk.js'), 'utf8')).toContain('return import(');
 	});
 
 	it('each provider SDK bundle holds its SDK and no code of ours', () => {
@@ -63,5 +82,39 @@ describe('the CLI bundles: a small entry, the commands, one bundle per provider 
 		expect(execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' })).toMatch(
 			/^Usage:\n {2}massgen run /,
 		);
+	});
+
+	it("the commands bundle's compiled code is cached in the user's own temporary folder; the next start reads it", () => {
+		const temp = mkdtempSync(join(tmpdir(), 'massgen-cache-tmp-'));
+		const home = mkdtempSync(join(tmpdir(), 'massgen-cache-home-'));
+		const env = { PATH: process.env['PATH'], HOME: home, TMPDIR: temp };
+		const help = () =>
+			execFileSync(process.execPath, [join(outdir, 'cli.js'), '--help'], { encoding: 'utf8', env });
+		const cache = join(temp, `massgen-compile-cache-${process.getuid!()}`);
+		// Each cache file and its identity: a cache that V8 rejected, or none, is written anew.
+		const written = () =>
+			readdirSync(cache, { recursive: true, encoding: 'utf8' })
+				.filter((file) => statSync(join(cache, file)).isFile())
+				.map((file) => `${file} ${statSync(join(cache, file)).ino} ${statSync(join(cache, file)).mtimeMs}`)
+				.sort();
+		const first = help();
+		const files = written();
+		expect(files.some((file) => file.includes('cli-commands.js') || file.startsWith('node/'))).toBe(true);
+		expect(statSync(cache).mode & 0o777).toBe(0o700);
+		expect(help()).toBe(first);
+		expect(written()).toEqual(files);
+		expect(readdirSync(home)).toEqual([]);
+	});
+
+	it('a cache folder that is not closed to others is not used', () => {
+		const temp = mkdtempSync(join(tmpdir(), 'massgen-cache-tmp-'));
+		const cache = join(temp, `massgen-compile-cache-${process.getuid!()}`);
+		mkdirSync(cache, { mode: 0o777 });
+		chmodSync(cache, 0o777);
+		const env = { PATH: process.env['PATH'], TMPDIR: temp };
+		expect(
+			execFileSync(process.execPath, [join(outdir, 'cli.js'), '--help'], { encoding: 'utf8', env }),
+		).toMatch(/^Usage:/);
+		expect(readdirSync(cache)).toEqual([]);
 	});
 });

@@ -60,11 +60,14 @@ describe('the coding agents SDKs: their own files in dist/, loaded at run time',
 	}, 60_000);
 
 	it('build:cli and build:ext import the shipped files from their own folder; dist/extension.js names no SDK', async () => {
-		// build:cli's bundles (test/scripts/buildCli.ts): the commands, the run among them, are cli-commands.js.
+		// build:cli's bundles (test/scripts/buildCli.ts): the run is in cli-commands.js, which requires
+		// shipped-sdk.js (shippedSdk.ts alone) for the coding agents' files; read as one.
 		expect(scripts['build:cli']).toMatch(/^npm run build:sdk && tsx test\/scripts\/buildCli\.ts$/);
 		const cliOut = mkdtempSync(join(tmpdir(), 'massgen-sdk-bundle-'));
 		await buildCli(cliOut);
-		const cli = readFileSync(join(cliOut, 'cli-commands.js'), 'utf8');
+		const cli = ['cli-commands.js', 'shipped-sdk.js']
+			.map((file) => readFileSync(join(cliOut, file), 'utf8'))
+			.join('\n');
 		const ext = build('build:ext');
 		const engine = readFileSync(join(ext, 'engine.js'), 'utf8');
 		const extension = readFileSync(join(ext, 'extension.js'), 'utf8');
