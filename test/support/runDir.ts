@@ -1,11 +1,11 @@
 /**
  * Synchronous readers of the run folders a CLI or team run left in a workspace, named by the run
- * store's layout (src/core/runStore/runLayout.ts). Tests that want the store's checked reading call
+ * store's layout (src/contract/runLayout.ts). Tests that want the store's checked reading call
  * readRunResult / readRunEvents themselves.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runFile, runsDir } from '../../src/core/runStore/runLayout.js';
+import { runFile, runsDir } from '../../src/contract/runLayout.js';
 
 /** An `events.jsonl` line: its type plus whatever that event carries. */
 export type LoggedEvent = { readonly type: string } & Readonly<Record<string, unknown>>;
