@@ -17,7 +17,7 @@ import { createLog, SessionSecrets } from './vscode/common/log.js';
 import { SelectionReview } from './vscode/codeReview/selectionReview.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
-import { RunsView } from './vscode/runs/runsView.js';
+import { RunsView } from './vscode/pastRuns/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/common/secrets.js';
 import { FirstUseWalkthrough } from './vscode/walkthrough.js';

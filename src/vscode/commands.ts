@@ -14,7 +14,7 @@ import type { Engine } from './run/loadEngine.js';
 import type { RunController } from './run/runController.js';
 import type { SelectionReview } from './codeReview/selectionReview.js';
 import type { KeyStore } from './common/secrets.js';
-import type { RunsView } from './runs/runsView.js';
+import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 import type { PanelHost } from './panel/panelHost.js';
 import { errorMessage } from '../core/util/errorMessage.js';

@@ -2,7 +2,7 @@ import type { Turn } from '../core/orchestrator/types.js';
 import type { RunState } from '../protocol/runState.js';
 import type { FindingThread } from './codeReview/selectionReview.js';
 import type { ChangeActions, RunService } from './run/runTypes.js';
-import type { RunsView } from './runs/runsView.js';
+import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 
 /**

@@ -25,7 +25,7 @@ export const commandIds = {
 	reviewChanges: 'massgen.reviewChanges',
 	dismissFinding: 'massgen.dismissFinding',
 	clearReviewComments: 'massgen.clearReviewComments',
-	// The Runs view (src/vscode/runs): rows pass themselves; hidden from the palette but the filter ones.
+	// The Runs view (src/vscode/pastRuns): rows pass themselves; hidden from the palette but the filter ones.
 	runsOpen: 'massgen.runs.open',
 	runsContinue: 'massgen.runs.continue',
 	runsFork: 'massgen.runs.fork',

@@ -28,7 +28,7 @@ import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
 import { providerToolsPolicy } from './providerToolsSetting.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
-import { followUpFor, type FollowUp } from '../runs/followUp.js';
+import { followUpFor, type FollowUp } from '../pastRuns/followUp.js';
 import type { Engine } from './loadEngine.js';
 import {
 	reportAttachmentProblem,

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ignoresMassgen } from '../../../src/vscode/runs/gitignoreOffer.js';
-import { recordedAttachments, rerunAttachments } from '../../../src/vscode/runs/rerunRequest.js';
+import { ignoresMassgen } from '../../../src/vscode/pastRuns/gitignoreOffer.js';
+import { recordedAttachments, rerunAttachments } from '../../../src/vscode/pastRuns/rerunRequest.js';
 
 describe('ignoresMassgen', () => {
 	it('sees the usual ways of ignoring a top-level .massgen folder, and nothing else', () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionLine, TurnSummary } from '../../../src/core/sessions/sessionTypes.js';
-import { describeFilter, isFiltering, matchesFilter, noFilter } from '../../../src/vscode/runs/runsFilter.js';
+import {
+	describeFilter,
+	isFiltering,
+	matchesFilter,
+	noFilter,
+} from '../../../src/vscode/pastRuns/runsFilter.js';
 import {
 	buildRunsTree,
 	childrenOf,
@@ -9,7 +14,7 @@ import {
 	relativeTime,
 	type SessionNode,
 	type TurnNode,
-} from '../../../src/vscode/runs/runsTreeModel.js';
+} from '../../../src/vscode/pastRuns/runsTreeModel.js';
 
 const now = new Date('2026-12-01T12:00:00Z');
 
