@@ -4,7 +4,7 @@
  * last run's changes can be seen, written or dropped: `/diff`, `/accept`, `/reject`, `/quit`.
  */
 import { resolve } from 'node:path';
-import { appendChangeLog } from '../core/changes/acceptRecord.js';
+import { appendChangeLog } from '../core/runStore/changeLog.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
 import { readRunPatch } from '../core/runStore/readPatch.js';
 import { Redactor } from '../core/secrets/redactor.js';

@@ -1,4 +1,4 @@
-import { readChangeLog } from '../core/changes/acceptRecord.js';
+import { readChangeLog } from '../core/runStore/changeLog.js';
 import { recordedProtectedPaths, revertRunOnDisk } from '../core/changes/revertRun.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
 import { foreignRunMessage, readOwnRuns } from '../core/runStore/ownRuns.js';

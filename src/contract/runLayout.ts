@@ -1,8 +1,7 @@
 /**
  * The run directory's layout, named once: `<workspace>/.massgen/runs/<runId>/` and the files in it.
- * Every reader and writer of a run's files takes their names from here (imports nothing of ours:
- * the permissions ledger and the change record, written by their own folders, name their files
- * through it too).
+ * Every reader and writer of a run's files takes their names from here: the run store
+ * (`core/runStore`) and the permissions ledger, which sits below it and writes `permissions.jsonl`.
  */
 import { join } from 'node:path';
 
@@ -20,7 +19,7 @@ export const runFileNames = {
 	config: 'config.yaml',
 	/** The tools' permission decisions (`AuditLedger`). */
 	permissions: 'permissions.jsonl',
-	/** What happened to the changes: accepts, rejects, reverts (`acceptRecord.ts`; not redacted). */
+	/** What happened to the changes: accepts, rejects, reverts (`changeLog.ts`; not redacted). */
 	changeLog: 'changes-log.jsonl',
 } as const;
 

@@ -6,7 +6,7 @@ import { cpSync, existsSync, readFileSync, realpathSync, rmSync, statSync, write
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import type { ChangeLogEntry } from '../../src/core/changes/acceptRecord';
+import type { ChangeLogEntry } from '../../src/core/runStore/changeLog';
 import { builtinSecretPaths } from '../../src/core/workspace/secretPaths';
 import { revertAccepted, type RevertOutcome } from '../../src/vscode/changes/revertAccepted';
 import { commandIds } from '../../src/vscode/common/commandIds';

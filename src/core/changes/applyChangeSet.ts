@@ -5,7 +5,8 @@ import { readOrNull } from '../util/paths.js';
 import { sha256 } from '../workspace/sha256.js';
 import type { FileChange } from '../workspace/types.js';
 import { type LockOptions, withWorkspaceLock } from '../workspace/workspaceLock.js';
-import { appendChangeLog, type ChangeActor, recordFile } from './acceptRecord.js';
+import { recordFile } from './acceptRecord.js';
+import { appendChangeLog, type ChangeActor } from '../runStore/changeLog.js';
 import { allHunkIds, buildReviewChangeSet, targetOf } from './changeSet.js';
 import { planFile, type FilePlan } from './planFile.js';
 

@@ -14,15 +14,14 @@ import { type ApplyConflict, type ApplyOptions, applyChanges } from '../workspac
 import { sha256 } from '../workspace/sha256.js';
 import type { FileChange } from '../workspace/types.js';
 import { type LockOptions, withWorkspaceLock } from '../workspace/workspaceLock.js';
+import { acceptedFiles, recordFile } from './acceptRecord.js';
 import {
-	acceptedFiles,
 	appendChangeLog,
 	type ChangeActor,
 	type ChangeLogEntry,
 	readChangeLog,
-	recordFile,
 	type RecordedFile,
-} from './acceptRecord.js';
+} from '../runStore/changeLog.js';
 import type { FileTarget, ReviewFile } from './changeSet.js';
 import type { MergeLabels } from './merge3.js';
 import { type FileOp, type FilePlan, planFile } from './planFile.js';

@@ -4,8 +4,8 @@
  * read from there, and pruning would delete there. They must be real folders (or not exist yet).
  */
 import { lstat, readlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { runDirOf } from '../../contract/runLayout.js';
+import { dirname } from 'node:path';
+import { runDirOf, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId } from './runId.js';
 import { hasErrorMark } from '../util/errorMark.js';
 
@@ -23,7 +23,7 @@ export class RunsDirError extends Error {
 
 /** Throws `RunsDirError` when `.massgen` or `.massgen/runs` under the workspace is a link or not a folder. */
 export async function assertRunsDirInside(workspaceRoot: string): Promise<void> {
-	for (const path of [join(workspaceRoot, '.massgen'), join(workspaceRoot, '.massgen', 'runs')]) {
+	for (const path of [dirname(runsDir(workspaceRoot)), runsDir(workspaceRoot)]) {
 		await assertRealFolder(path);
 	}
 }

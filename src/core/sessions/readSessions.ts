@@ -10,7 +10,8 @@
  * dropped at once, not held for the whole listing).
  */
 import { readdir, stat } from 'node:fs/promises';
-import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
+import { changeOutcome, type ChangeOutcome } from '../changes/acceptRecord.js';
+import { readChangeLog } from '../runStore/changeLog.js';
 import { readOwnRuns } from '../runStore/ownRuns.js';
 import { maxResultBytes, readRunResult } from '../runStore/readResult.js';
 import { runDirOf, runFile, runsDir } from '../../contract/runLayout.js';

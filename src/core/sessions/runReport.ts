@@ -3,7 +3,8 @@
  * agents' models from the first event, and the winner's diff. Everything comes from the run
  * directory, which is redacted as it is written.
  */
-import { changeOutcome, readChangeLog, type ChangeOutcome } from '../changes/acceptRecord.js';
+import { changeOutcome, type ChangeOutcome } from '../changes/acceptRecord.js';
+import { readChangeLog } from '../runStore/changeLog.js';
 import type { RunAgentInfo, SessionRecord } from '../../contract/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { readOwnRuns } from '../runStore/ownRuns.js';

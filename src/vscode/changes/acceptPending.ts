@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { appendChangeLog, type RecordedFile, recordFile } from '../../core/changes/acceptRecord.js';
+import { recordFile } from '../../core/changes/acceptRecord.js';
+import { appendChangeLog, type RecordedFile } from '../../core/runStore/changeLog.js';
 import { allHunkIds, type FileTarget, type ReviewFile, targetOf } from '../../core/changes/changeSet.js';
 import { type FileOp, type FilePlan, planFile } from '../../core/changes/planFile.js';
 import { writeRefusal } from '../../core/workspace/applyChanges.js';

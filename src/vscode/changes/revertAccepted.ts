@@ -1,10 +1,6 @@
 import * as vscode from 'vscode';
-import {
-	appendChangeLog,
-	readChangeLog,
-	type RecordedFile,
-	recordFile,
-} from '../../core/changes/acceptRecord.js';
+import { recordFile } from '../../core/changes/acceptRecord.js';
+import { appendChangeLog, readChangeLog, type RecordedFile } from '../../core/runStore/changeLog.js';
 import type { FileOp, FilePlan } from '../../core/changes/planFile.js';
 import {
 	planRevertFile,

@@ -12,7 +12,7 @@ import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
 import { type RevertPrompts, windowRevertPrompts } from './changePrompts.js';
 import type { RevertOutcome } from './revertAccepted.js';
 
-type ReadChangeLog = typeof import('../../core/changes/acceptRecord.js').readChangeLog;
+type ReadChangeLog = typeof import('../../core/runStore/changeLog.js').readChangeLog;
 
 interface RunRef {
 	readonly folder: vscode.WorkspaceFolder;

@@ -2,12 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-	appendChangeLog,
-	readChangeLog,
-	readChangeOutcome,
-	recordFile,
-} from '../../../src/core/changes/acceptRecord.js';
+import { readChangeOutcome, recordFile } from '../../../src/core/changes/acceptRecord.js';
+import { appendChangeLog, readChangeLog } from '../../../src/core/runStore/changeLog.js';
 import { runFileNames } from '../../../src/contract/runLayout.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 

@@ -2,12 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-	appendChangeLog,
-	readChangeLog,
-	readChangeOutcome,
-	recordFile,
-} from '../../../src/core/changes/acceptRecord.js';
+import { readChangeOutcome, recordFile } from '../../../src/core/changes/acceptRecord.js';
+import { appendChangeLog, readChangeLog } from '../../../src/core/runStore/changeLog.js';
 import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
 import { planRevertFile, revertRunOnDisk, revertTargets } from '../../../src/core/changes/revertRun.js';
 import { recordOwnRun } from '../../../src/core/runStore/ownRuns.js';

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendChangeLog, recordFile } from '../../../src/core/changes/acceptRecord.js';
+import { recordFile } from '../../../src/core/changes/acceptRecord.js';
+import { appendChangeLog } from '../../../src/core/runStore/changeLog.js';
 import { revertRunOnDisk } from '../../../src/core/changes/revertRun.js';
 import { listRuns } from '../../../src/core/runStore/listRuns.js';
 import {

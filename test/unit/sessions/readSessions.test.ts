@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, truncate, utimes, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendChangeLog, recordFile } from '../../../src/core/changes/acceptRecord.js';
+import { recordFile } from '../../../src/core/changes/acceptRecord.js';
+import { appendChangeLog } from '../../../src/core/runStore/changeLog.js';
 import type { SessionRecord } from '../../../src/contract/runEvents.js';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';

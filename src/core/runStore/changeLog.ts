@@ -1,0 +1,134 @@
+/**
+ * The record of what happened to a run's changes: `<runDir>/changes-log.jsonl`, one JSON line per
+ * accept, reject or revert, appended and never rewritten. Accept and revert entries hold each
+ * file's text before and after, byte-exact, so a revert can write them back: this file, unlike
+ * every other file of the run directory, does not pass through the run's redactor (a redacted
+ * "before" would put `[redacted]` into the user's file). Secret paths are never accepted, so only
+ * ordinary workspace files are stored; the file is created 0600. What the entries come to is
+ * `changes/acceptRecord.ts`'s.
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { z } from 'zod';
+import { readRegularText } from '../util/regularFile.js';
+import { runFile } from '../../contract/runLayout.js';
+
+/** Who wrote the entry. */
+export type ChangeActor = 'editor' | 'cli';
+
+const recordedFileSchema = z.object({
+	/** Workspace-relative, `/` separators. */
+	path: z.string().min(1),
+	/** The text before the entry's write; null = there was no file. */
+	before: z.string().nullable(),
+	/** The text the write left; null = the write deleted the file. */
+	after: z.string().nullable(),
+	beforeSha256: z.string().nullable(),
+	afterSha256: z.string().nullable(),
+	/** A side over the core's 8 MiB cap: only the hashes are kept (`before`/`after` are null), so no revert. */
+	oversize: z.literal(true).optional(),
+});
+
+const entrySchema = z.discriminatedUnion('kind', [
+	z.object({
+		kind: z.literal('accept'),
+		at: z.string(),
+		by: z.enum(['editor', 'cli']),
+		/** Part of these files' proposed change was left out (hunks not selected, a conflicting file kept as it was). */
+		partial: z.boolean(),
+		/** The run's `protected_paths` (normalised): a revert's writes are checked against them too. */
+		protectedPaths: z.array(z.string()).optional(),
+		files: z.array(recordedFileSchema),
+	}),
+	z.object({
+		kind: z.literal('reject'),
+		at: z.string(),
+		by: z.enum(['editor', 'cli']),
+		paths: z.array(z.string()),
+	}),
+	z.object({
+		kind: z.literal('supersede'),
+		at: z.string(),
+		by: z.enum(['editor', 'cli']),
+		/** The run whose change set replaced this one's in the review (this one can no longer be accepted there). */
+		byRun: z.string(),
+	}),
+	z.object({
+		kind: z.literal('revert'),
+		at: z.string(),
+		by: z.enum(['editor', 'cli']),
+		/** `revert` undid accepted files; `reapply` undid a revert (the accept's texts are back). */
+		mode: z.enum(['revert', 'reapply']),
+		files: z.array(recordedFileSchema),
+	}),
+]);
+
+export type RecordedFile = z.infer<typeof recordedFileSchema>;
+export type ChangeLogEntry = z.infer<typeof entrySchema>;
+/** An entry as a caller appends it: the time is stamped on append. */
+export type NewChangeLogEntry = ChangeLogEntry extends infer E
+	? E extends unknown
+		? Omit<E, 'at'>
+		: never
+	: never;
+
+/**
+ * Appends one entry as one line, never rewriting what is there (writers hold the workspace lock, so
+ * entries do not interleave). A line torn by a crash mid-append is closed off first, so the new
+ * entry never glues onto it. The file is 0600 whether it is new or not.
+ */
+export async function appendChangeLog(
+	runDir: string,
+	entry: NewChangeLogEntry,
+	now: Date = new Date(),
+): Promise<void> {
+	const path = runFile(runDir, 'changeLog');
+	// Never through a link: a repository can ship `.massgen/runs/<id>/changes-log.jsonl` pointing anywhere.
+	const handle = await open(path, appendFlags, 0o600);
+	try {
+		if (!(await handle.stat()).isFile()) throw new Error(`refused to append to ${path}: not a regular file`);
+		await handle.chmod(0o600);
+		const { size } = await handle.stat();
+		let torn = false;
+		if (size > 0) {
+			const last = Buffer.alloc(1);
+			await handle.read(last, 0, 1, size - 1);
+			torn = last[0] !== 0x0a;
+		}
+		const line = JSON.stringify({ ...entry, at: now.toISOString() });
+		// Appended whole (O_APPEND; one write for any line a file system takes at once): a crash tears only its end.
+		const data = Buffer.from(`${torn ? '\n' : ''}${line}\n`, 'utf8');
+		for (let at = 0; at < data.length;) {
+			at += (await handle.write(data, at, data.length - at, null)).bytesWritten;
+		}
+		await handle.sync();
+	} finally {
+		await handle.close();
+	}
+}
+
+const appendFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
+/** Every readable entry in order; no file = no entries. Torn or malformed lines are skipped. */
+export async function readChangeLog(runDir: string): Promise<ChangeLogEntry[]> {
+	let text: string;
+	try {
+		text = await readRegularText(runFile(runDir, 'changeLog'));
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+		throw error;
+	}
+	const entries: ChangeLogEntry[] = [];
+	for (const line of text.split('\n')) {
+		if (line.trim() === '') continue;
+		let value: unknown;
+		try {
+			value = JSON.parse(line);
+		} catch {
+			continue;
+		}
+		const parsed = entrySchema.safeParse(value);
+		if (parsed.success) entries.push(parsed.data);
+	}
+	return entries;
+}
