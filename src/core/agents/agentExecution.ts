@@ -1,37 +1,55 @@
 import { promptContext, userMessage } from '../context/promptContext.js';
-import type { AnswerRecord, AnswerSnapshot } from './answers.js';
-import type { AgentSpec } from './types.js';
 import type { ChatMessage, ChatRequest, ToolCall } from '../providers/spec/model.js';
 import type { Toolbox } from '../tools/types.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
-import type { AgentHost } from './agentHost.js';
+import { voteToolName } from '../workflow/markers.js';
+import type { AnswerRecord, AnswerSnapshot, PeerView } from './answers.js';
 import type { ModelCallResult } from './modelCall.js';
 import { cacheKeyOf } from './cacheKey.js';
+import { ModelCaller } from './modelCaller.js';
 import * as prompts from './prompts.js';
-import { ResilientCaller } from './resilientCaller.js';
-import { budgetedCalls, runToolCalls } from './toolRunner.js';
+import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
+import type { AgentTurn, TurnContext, TurnStep } from './turn.js';
+import type { AgentSpec } from './types.js';
 import { decideWorkflow, keptCall, workflowToolNames, workflowTools } from './workflowTools.js';
 
-export type ExecutionOutcome =
-	| { readonly kind: 'answered' }
-	| { readonly kind: 'voted' }
+/** What a coordination execution ends in; the orchestrator applies it to the board. */
+export type ExecutionDecision =
+	| { readonly kind: 'answer'; readonly content: string; readonly overlay: OverlaySnapshot }
+	/** Counts only if no answer landed since `snapshotVersion`; else `voteWasStale` and go on. */
+	| {
+			readonly kind: 'vote';
+			readonly callId: string;
+			readonly target: AnswerRecord;
+			readonly reason: string;
+			readonly snapshotVersion: number;
+	  }
 	/** Every workflow attempt of the turn was invalid. */
-	| { readonly kind: 'exhausted'; readonly message: string }
-	/** Aborted from outside, or the agent is out after failures. */
-	| { readonly kind: 'stopped' };
+	| { readonly kind: 'exhausted'; readonly message: string };
+
+/** What an execution reads of its run beyond what every turn reads. */
+export interface ExecutionContext extends TurnContext {
+	/** Every anonymous id of the run (`agent1..agentN`). */
+	readonly anonIds: readonly string[];
+	readonly peers: PeerView;
+	/** A toolbox over the agent's overlay that can read these answers' files. */
+	toolbox(answers: ReadonlyMap<string, OverlaySnapshot>): Toolbox;
+}
 
 /**
  * One coordination execution ("round") of one agent: a conversation that ends in exactly one
  * accepted workflow call. New answers reach it mid-way as UPDATE messages (inject-and-continue).
  */
-export class AgentExecution {
+export class AgentExecution implements AgentTurn<ExecutionDecision> {
 	private snapshot: AnswerSnapshot;
 	private readonly messages: ChatMessage[] = [];
-	private readonly caller: ResilientCaller;
+	private readonly caller: ModelCaller;
 	private attempts = 0;
 	private toolCalls = 0;
-	/** Tools can take long (an approval waits for the user): meanwhile no one waits for this execution. */
-	private runningTools = false;
+	/** The last completed response, until its calls are handled. */
+	private response: { result: ModelCallResult; toolsRan: boolean } | undefined;
+	/** A failed call's request, issued again on the next step. */
+	private retry: ChatRequest | undefined;
 	/** Rebuilt only when the snapshot changes: building tool schemas is the costly part of a request. */
 	private toolboxCache: { readonly version: number; readonly toolbox: Toolbox } | undefined;
 
@@ -39,20 +57,20 @@ export class AgentExecution {
 		private readonly agent: AgentSpec,
 		private readonly anonId: string,
 		private readonly overlay: Overlay,
-		private readonly host: AgentHost,
+		private readonly context: ExecutionContext,
 		private readonly signal: AbortSignal,
 	) {
-		this.snapshot = host.snapshot();
-		this.caller = new ResilientCaller(agent, 'coordination', host, signal);
-		const context = promptContext(host.attachments, agent.model);
+		this.snapshot = context.peers.snapshot();
+		this.caller = new ModelCaller(agent, 'coordination', context, signal);
+		const prompt = promptContext(context.attachments, agent.model);
 		const first = prompts.coordinationUserMessage(
-			host.question,
-			host.history,
+			context.question,
+			context.history,
 			this.snapshot,
-			context,
-			host.restartFeedback,
+			prompt,
+			context.restartFeedback,
 		);
-		this.messages.push(userMessage(first, context));
+		this.messages.push(userMessage(first, prompt));
 	}
 
 	/** Labels of the answers in the snapshot this execution starts from. */
@@ -60,29 +78,60 @@ export class AgentExecution {
 		return [...this.snapshot.answers.values()].map((answer) => answer.label);
 	}
 
-	/**
-	 * Its snapshot holds no answer, so this execution cannot vote: unless it is running tools (after
-	 * which the answers that landed meanwhile reach it, and it may vote), it will end in an answer.
-	 */
+	/** Its snapshot holds no answer, so it cannot vote: unless it runs tools first, it will end in an answer. */
 	get mustAnswer(): boolean {
-		return this.snapshot.answers.size === 0 && !this.runningTools;
+		return this.snapshot.answers.size === 0;
 	}
 
-	answersChanged(): void {
-		this.caller.answersChanged();
+	answersChanged(firstOutputEstimateMs: number | undefined): void {
+		this.caller.answersChanged(firstOutputEstimateMs);
 	}
 
-	async run(): Promise<ExecutionOutcome> {
-		const { settings } = this.host;
-		for (;;) {
-			this.injectUpdates();
-			const result = await this.caller.call(this.request());
-			if (result === 'stopped') return { kind: 'stopped' };
-			if (result === 'restart') {
-				// Answers that land in the same turn of the event loop cost one restart, not one each.
-				await new Promise((resolve) => setImmediate(resolve));
-				continue;
-			}
+	next(): Promise<TurnStep<ExecutionDecision>> {
+		// A response that arrived is decided even if the turn was stopped meanwhile (its answer still counts).
+		const handled = this.response && this.handle(this.response);
+		if (handled) return Promise.resolve(handled);
+		if (this.signal.aborted) return Promise.resolve({ kind: 'stopped' });
+		const request = this.retry ?? (this.injectUpdates(), this.request());
+		this.retry = undefined;
+		return this.call(request);
+	}
+
+	async runTools(calls: readonly ToolCall[]): Promise<void> {
+		const { settings } = this.context;
+		const budget = settings.maxToolCallsPerTurn - this.toolCalls;
+		const run: ToolRun = {
+			agentId: this.agent.id,
+			phase: 'coordination',
+			toolbox: this.toolbox(),
+			signal: this.signal,
+			emit: (body) => this.context.emit(body),
+		};
+		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, budget))));
+		this.toolCalls += budgetedCalls(calls);
+		if (this.toolCalls >= settings.maxToolCallsPerTurn) {
+			this.messages.push({ role: 'user', content: prompts.toolBudgetMessage });
+		}
+	}
+
+	/** The board had moved on when its vote arrived: it sees the new answers and decides again. */
+	voteWasStale(decision: Extract<ExecutionDecision, { kind: 'vote' }>): void {
+		const changed = this.refreshSnapshot();
+		this.messages.push({
+			role: 'tool',
+			toolCallId: decision.callId,
+			toolName: voteToolName,
+			content: prompts.staleVoteMessage(changed),
+			isError: true,
+		});
+	}
+
+	private async call(request: ChatRequest): Promise<TurnStep<ExecutionDecision>> {
+		const outcome = await this.caller.call(request);
+		if (outcome.kind === 'stopped') return { kind: 'stopped', report: outcome.report };
+		if (outcome.kind === 'failed') this.retry = request;
+		if (outcome.kind === 'completed') {
+			const { result } = outcome;
 			this.messages.push({
 				role: 'assistant',
 				content: result.text,
@@ -90,18 +139,54 @@ export class AgentExecution {
 				toolCalls: result.toolCalls.map(keptCall),
 				providerData: result.providerData,
 			});
-			const outcome = await this.handle(result);
-			if (outcome) return outcome;
-			if (this.attempts >= settings.maxAttemptsPerTurn) {
-				return { kind: 'exhausted', message: `no valid workflow call after ${this.attempts} attempts` };
-			}
+			this.response = { result, toolsRan: false };
 		}
+		return {
+			kind: 'called',
+			report: outcome.report,
+			...(outcome.kind === 'failed' ? { failure: outcome.error } : {}),
+		};
+	}
+
+	/** The step the last response leads to, or undefined to make another call. */
+	private handle(response: {
+		result: ModelCallResult;
+		toolsRan: boolean;
+	}): TurnStep<ExecutionDecision> | undefined {
+		const calls = response.result.toolCalls;
+		const workflow = calls.filter((call) => workflowToolNames.has(call.name));
+		const others = calls.filter((call) => !workflowToolNames.has(call.name));
+		if (others.length > 0 && !response.toolsRan) {
+			response.toolsRan = true;
+			return { kind: 'tools', calls: others };
+		}
+		this.response = undefined;
+		const decision = workflow.length > 0 ? this.decide(workflow) : this.noWorkflowCall(others.length > 0);
+		if (decision) return { kind: 'done', value: decision };
+		if (this.attempts >= this.context.settings.maxAttemptsPerTurn) {
+			const message = `no valid workflow call after ${this.attempts} attempts`;
+			return { kind: 'done', value: { kind: 'exhausted', message } };
+		}
+		return undefined;
+	}
+
+	private noWorkflowCall(ranTools: boolean): undefined {
+		if (ranTools) return undefined;
+		this.attempts++;
+		this.context.emit({
+			type: 'workflow-error',
+			agentId: this.agent.id,
+			attempt: this.attempts,
+			message: 'no workflow call (new_answer or vote) in the response',
+		});
+		this.messages.push({ role: 'user', content: prompts.enforcementMessage });
+		return undefined;
 	}
 
 	private request(): ChatRequest {
-		const { settings } = this.host;
+		const { settings, anonIds, runId } = this.context;
 		const toolbox = this.toolbox();
-		const workflow = workflowTools(this.host.anonIds);
+		const workflow = workflowTools(anonIds);
 		return {
 			system: prompts.coordinationSystemPrompt({
 				systemMessage: this.agent.systemMessage,
@@ -115,127 +200,65 @@ export class AgentExecution {
 			maxOutputTokens: this.agent.maxOutputTokens,
 			providerOptions: this.agent.providerOptions,
 			stablePrefixMessages: 1,
-			cacheKey: cacheKeyOf(this.host.runId, this.agent.id),
+			cacheKey: cacheKeyOf(runId, this.agent.id),
 			overlay: this.overlay,
 		};
 	}
 
-	/** Returns the outcome when the turn is over, undefined to make another call. */
-	private async handle(result: ModelCallResult): Promise<ExecutionOutcome | undefined> {
-		const workflow = result.toolCalls.filter((call) => workflowToolNames.has(call.name));
-		const others = result.toolCalls.filter((call) => !workflowToolNames.has(call.name));
-		if (others.length > 0) {
-			const waitedFor = this.mustAnswer;
-			this.runningTools = true;
-			if (waitedFor) this.host.mayVoteNow(this.agent.id);
-			try {
-				await this.runTools(others);
-			} finally {
-				this.runningTools = false;
-			}
-		}
-		if (workflow.length === 0) {
-			if (others.length > 0) return undefined;
-			this.attempts++;
-			this.host.emit({
-				type: 'workflow-error',
-				agentId: this.agent.id,
-				attempt: this.attempts,
-				message: 'no workflow call (new_answer or vote) in the response',
-			});
-			this.messages.push({ role: 'user', content: prompts.enforcementMessage });
-			return undefined;
-		}
-		return this.decide(workflow);
-	}
-
-	private async runTools(calls: readonly ToolCall[]): Promise<void> {
-		const budget = this.host.settings.maxToolCallsPerTurn - this.toolCalls;
-		const run = {
-			agentId: this.agent.id,
-			phase: 'coordination' as const,
-			toolbox: this.toolbox(),
-			signal: this.signal,
-			emit: this.host.emit.bind(this.host),
-		};
-		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, budget))));
-		this.toolCalls += budgetedCalls(calls);
-		if (this.toolCalls >= this.host.settings.maxToolCallsPerTurn) {
-			this.messages.push({ role: 'user', content: prompts.toolBudgetMessage });
-		}
-	}
-
-	private decide(workflow: readonly ToolCall[]): ExecutionOutcome | undefined {
+	private decide(workflow: readonly ToolCall[]): ExecutionDecision | undefined {
+		const { settings, peers } = this.context;
 		const decision = decideWorkflow(workflow, {
 			snapshot: this.snapshot,
 			ownAnonId: this.anonId,
-			answersSoFar: this.host.answerCount(this.agent.id),
-			maxAnswers: this.host.settings.maxNewAnswersPerAgent,
-			novelty: this.host.settings.answerNoveltyRequirement,
+			answersSoFar: peers.answerCount(this.agent.id),
+			maxAnswers: settings.maxNewAnswersPerAgent,
+			novelty: settings.answerNoveltyRequirement,
 		});
-		if (decision.kind === 'errors') {
-			this.attempts++;
-			for (const { call, message } of decision.errors) {
-				this.host.emit({
-					type: 'workflow-error',
-					agentId: this.agent.id,
-					attempt: this.attempts,
-					message: `${call.name}: ${message}`,
-				});
-				this.messages.push({
-					role: 'tool',
-					toolCallId: call.id,
-					toolName: call.name,
-					content: message,
-					isError: true,
-				});
-			}
-			return undefined;
-		}
 		if (decision.kind === 'answer') {
-			this.host.submitAnswer(this.agent.id, decision.content, this.overlay.snapshot());
-			return { kind: 'answered' };
+			return { kind: 'answer', content: decision.content, overlay: this.overlay.snapshot() };
 		}
-		if (
-			this.host.submitVote(this.agent.id, decision.target, decision.reason, this.snapshot.version) ===
-			'accepted'
-		) {
-			return { kind: 'voted' };
+		if (decision.kind === 'vote') {
+			const { call, target, reason } = decision;
+			return { kind: 'vote', callId: call.id, target, reason, snapshotVersion: this.snapshot.version };
 		}
-		const changed = this.refreshSnapshot();
-		this.messages.push({
-			role: 'tool',
-			toolCallId: decision.call.id,
-			toolName: 'vote',
-			content: prompts.staleVoteMessage(changed),
-			isError: true,
-		});
+		this.attempts++;
+		for (const { call, message } of decision.errors) {
+			this.context.emit({
+				type: 'workflow-error',
+				agentId: this.agent.id,
+				attempt: this.attempts,
+				message: `${call.name}: ${message}`,
+			});
+			this.messages.push({
+				role: 'tool',
+				toolCallId: call.id,
+				toolName: call.name,
+				content: message,
+				isError: true,
+			});
+		}
 		return undefined;
 	}
 
 	/** At each decision point, answers accepted since the snapshot reach the agent as an UPDATE. */
 	private injectUpdates(): void {
-		if (this.host.snapshot().version === this.snapshot.version) return;
+		if (this.context.peers.snapshot().version === this.snapshot.version) return;
 		const changed = this.refreshSnapshot();
 		if (changed.length > 0) this.messages.push({ role: 'user', content: prompts.updateMessage(changed) });
 	}
 
 	private refreshSnapshot(): AnswerRecord[] {
 		const previous = this.snapshot;
-		this.snapshot = this.host.snapshot();
+		this.snapshot = this.context.peers.snapshot();
 		const changed = [...this.snapshot.answers.values()].filter(
 			(answer) => previous.answers.get(answer.anonId)?.label !== answer.label,
 		);
 		if (changed.length > 0) {
-			this.host.emit({
+			this.context.emit({
 				type: 'update-injected',
 				agentId: this.agent.id,
 				labels: changed.map((answer) => answer.label),
 			});
-		}
-		// It can vote now: agents that waited for its first answer may start.
-		if (previous.answers.size === 0 && this.snapshot.answers.size > 0) {
-			this.host.mayVoteNow(this.agent.id);
 		}
 		return changed;
 	}
@@ -244,7 +267,7 @@ export class AgentExecution {
 		if (this.toolboxCache?.version === this.snapshot.version) return this.toolboxCache.toolbox;
 		const answers = new Map<string, OverlaySnapshot>();
 		for (const [anonId, answer] of this.snapshot.answers) answers.set(anonId, answer.overlay);
-		const toolbox = this.host.createToolbox(this.agent.id, this.overlay, answers, true);
+		const toolbox = this.context.toolbox(answers);
 		this.toolboxCache = { version: this.snapshot.version, toolbox };
 		return toolbox;
 	}

@@ -5,15 +5,16 @@
  * `submit` or `restart_orchestration`. No call, a failure or the presentation timeout leaves the
  * answer standing (MassGen's auto-submit).
  */
-import type { ChatMessage, ToolCall, ToolDefinition } from '../providers/spec/model.js';
+import type { ChatMessage, ChatRequest, ToolCall, ToolDefinition } from '../providers/spec/model.js';
+import type { Toolbox } from '../tools/types.js';
 import type { AgentSpec } from './types.js';
 import type { FileChange, Overlay } from '../workspace/types.js';
-import type { AgentHost } from './agentHost.js';
 import { cacheKeyOf } from './cacheKey.js';
 import { restartToolName, submitToolName } from '../workflow/markers.js';
 import { evaluationSystemPrompt, evaluationUserMessage } from './evaluationPrompts.js';
-import { ResilientCaller } from './resilientCaller.js';
-import { budgetedCalls, runToolCalls } from './toolRunner.js';
+import { ModelCaller } from './modelCaller.js';
+import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
+import type { AgentTurn, TurnContext, TurnStep } from './turn.js';
 
 export type EvaluationVerdict =
 	| { readonly kind: 'submitted' }
@@ -28,6 +29,8 @@ export interface EvaluationInput {
 	readonly changes: readonly FileChange[];
 	/** The presentation's overlay: the files as the answer proposes them (read only). */
 	readonly overlay: Overlay;
+	/** The read tools over `overlay`. */
+	readonly reader: Toolbox;
 }
 
 export const evaluationTools: readonly ToolDefinition[] = [
@@ -56,52 +59,87 @@ export const evaluationTools: readonly ToolDefinition[] = [
 	},
 ];
 
-export async function runEvaluation(
-	input: EvaluationInput,
-	host: AgentHost,
-	signal: AbortSignal,
-): Promise<EvaluationVerdict> {
-	const { agent } = input;
-	const caller = new ResilientCaller(agent, 'presentation', host, signal);
-	const messages: ChatMessage[] = [
-		{ role: 'user', content: evaluationUserMessage(host.question, input.finalAnswer, input.changes) },
-	];
-	const reader = host.createToolbox(agent.id, input.overlay, new Map(), false);
-	let toolCalls = 0;
-	for (;;) {
-		const budgetLeft = host.settings.maxToolCallsPerTurn - toolCalls;
-		const result = await caller.call({
+/**
+ * The evaluation's chat: it ends in a verdict (`stopped` only when the run was cancelled: a failed
+ * call or the timeout leaves the answer standing).
+ */
+export class EvaluationTurn implements AgentTurn<EvaluationVerdict> {
+	private readonly caller: ModelCaller;
+	private readonly messages: ChatMessage[];
+	private toolCalls = 0;
+	private pendingTools: readonly ToolCall[] | undefined;
+	private retry: ChatRequest | undefined;
+	private verdict: EvaluationVerdict | undefined;
+
+	constructor(
+		private readonly input: EvaluationInput,
+		private readonly context: TurnContext,
+		private readonly signal: AbortSignal,
+	) {
+		this.caller = new ModelCaller(input.agent, 'presentation', context, signal);
+		const first = evaluationUserMessage(context.question, input.finalAnswer, input.changes);
+		this.messages = [{ role: 'user', content: first }];
+	}
+
+	async next(): Promise<TurnStep<EvaluationVerdict>> {
+		if (this.verdict !== undefined) return { kind: 'done', value: this.verdict };
+		if (this.pendingTools) return { kind: 'tools', calls: this.pendingTools };
+		if (this.signal.aborted) return { kind: 'stopped' };
+		const request = this.retry ?? this.request();
+		this.retry = undefined;
+		const outcome = await this.caller.call(request);
+		if (outcome.kind === 'stopped') return { kind: 'stopped', report: outcome.report };
+		if (outcome.kind === 'failed') {
+			this.retry = request;
+			return { kind: 'called', report: outcome.report, failure: outcome.error };
+		}
+		if (outcome.kind === 'completed') {
+			const { result } = outcome;
+			const others = result.toolCalls.filter((call) => !isVerdictCall(call));
+			this.verdict =
+				verdictOf(result.toolCalls) ??
+				(others.length === 0 ? { kind: 'auto', why: 'no verdict call' } : undefined);
+			if (this.verdict === undefined) {
+				this.messages.push({
+					role: 'assistant',
+					content: result.text,
+					toolCalls: others,
+					providerData: result.providerData,
+				});
+				this.pendingTools = others;
+			}
+		}
+		return { kind: 'called', report: outcome.report };
+	}
+
+	async runTools(calls: readonly ToolCall[]): Promise<void> {
+		this.pendingTools = undefined;
+		const run: ToolRun = {
+			agentId: this.input.agent.id,
+			phase: 'presentation',
+			toolbox: this.input.reader,
+			signal: this.signal,
+			emit: (body) => this.context.emit(body),
+		};
+		const budgetLeft = this.context.settings.maxToolCallsPerTurn - this.toolCalls;
+		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, budgetLeft))));
+		this.toolCalls += budgetedCalls(calls);
+	}
+
+	private request(): ChatRequest {
+		const { agent, reader, overlay } = this.input;
+		const budgetLeft = this.context.settings.maxToolCallsPerTurn - this.toolCalls;
+		return {
 			system: evaluationSystemPrompt(agent.systemMessage),
-			messages: [...messages],
+			messages: [...this.messages],
 			tools: [...evaluationTools, ...(budgetLeft > 0 ? reader.definitions : [])],
 			temperature: agent.temperature,
 			maxOutputTokens: agent.maxOutputTokens,
 			providerOptions: agent.providerOptions,
 			stablePrefixMessages: 1,
-			cacheKey: cacheKeyOf(host.runId, agent.id),
-			overlay: input.overlay,
-		});
-		if (result === 'stopped') return signal.aborted ? { kind: 'stopped' } : { kind: 'auto', why: 'failed' };
-		if (result === 'restart') continue;
-		const verdict = verdictOf(result.toolCalls);
-		if (verdict !== undefined) return verdict;
-		const others = result.toolCalls.filter((call) => !isVerdictCall(call));
-		if (others.length === 0) return { kind: 'auto', why: 'no verdict call' };
-		messages.push({
-			role: 'assistant',
-			content: result.text,
-			toolCalls: others,
-			providerData: result.providerData,
-		});
-		const run = {
-			agentId: agent.id,
-			phase: 'presentation' as const,
-			toolbox: reader,
-			signal,
-			emit: host.emit.bind(host),
+			cacheKey: cacheKeyOf(this.context.runId, agent.id),
+			overlay,
 		};
-		messages.push(...(await runToolCalls(others, run, Math.max(0, budgetLeft))));
-		toolCalls += budgetedCalls(others);
 	}
 }
 

@@ -25,6 +25,8 @@ export interface AgentRuntime {
 export interface RunningExecution {
 	readonly controller: AbortController;
 	execution: AgentExecution | undefined;
+	/** Tools can take long (an approval waits for the user): meanwhile no one waits for this execution. */
+	runningTools: boolean;
 }
 
 /** Abort reasons the orchestrator tells apart. */

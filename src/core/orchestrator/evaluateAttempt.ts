@@ -1,4 +1,4 @@
-import { runEvaluation, type EvaluationVerdict } from '../agents/postEvaluation.js';
+import { EvaluationTurn, type EvaluationVerdict } from '../agents/postEvaluation.js';
 import { stopReasons } from './agentRuntime.js';
 import type { FinishingRun, PresentedAttempt } from './finishRun.js';
 
@@ -13,7 +13,7 @@ export async function evaluateAttempt(
 	number: number,
 ): Promise<EvaluationVerdict> {
 	const agentId = attempt.presenter.spec.id;
-	run.host.emit({ type: 'evaluation-start', agentId, attempt: number });
+	run.events.emit({ type: 'evaluation-start', agentId, attempt: number });
 	const controller = new AbortController();
 	const forward = () => controller.abort(run.signal.reason);
 	run.signal.addEventListener('abort', forward, { once: true });
@@ -23,16 +23,26 @@ export async function evaluateAttempt(
 	);
 	let verdict: EvaluationVerdict;
 	try {
-		verdict = await runEvaluation(
+		const overlay = run.workspace.createOverlay(attempt.overlay.snapshot());
+		const turn = new EvaluationTurn(
 			{
 				agent: attempt.presenter.spec,
 				finalAnswer: attempt.content,
 				changes: attempt.changes,
-				overlay: run.workspace.createOverlay(attempt.overlay.snapshot()),
+				overlay,
+				reader: run.toolbox(agentId, overlay, false),
 			},
-			run.host,
+			run.turnContext,
 			controller.signal,
 		);
+		const driven = await run.driver.drive(turn, attempt.presenter, controller.signal);
+		// A call that failed for good leaves the answer standing, as one with no verdict does.
+		verdict =
+			driven.kind === 'done'
+				? driven.value
+				: driven.kind === 'failed' && !controller.signal.aborted
+					? { kind: 'auto', why: 'failed' }
+					: { kind: 'stopped' };
 	} finally {
 		cancelTimer();
 		run.signal.removeEventListener('abort', forward);
@@ -42,7 +52,7 @@ export async function evaluateAttempt(
 		verdict = { kind: 'auto', why: run.spend.reached?.reason ?? 'timed out' };
 	}
 	if (verdict.kind === 'stopped') return verdict;
-	run.host.emit({
+	run.events.emit({
 		type: 'evaluation-end',
 		agentId,
 		attempt: number,

@@ -1,26 +1,31 @@
-import type { AgentHost } from '../agents/agentHost.js';
 import { attachmentRecord } from '../context/attachment.js';
-import { runPresentation } from '../agents/presentation.js';
+import { PresentationTurn } from '../agents/presentation.js';
+import type { TurnContext } from '../agents/turn.js';
+import type { Toolbox } from '../tools/types.js';
 import type { RunStatus } from '../../contract/runEvents.js';
 import type { RunClock } from '../util/clock.js';
 import type { FileChange, Overlay, Workspace } from '../workspace/types.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { stopReasons } from './agentRuntime.js';
 import type { AnswerRecord } from '../agents/answers.js';
+import type { CoordinationEnd } from './coordination.js';
 import type { Board } from './board.js';
 import { selectWinner } from './selectWinner.js';
 import type { AnswerChangeSet, OrchestratorSettings, RestartRecord, RunResult } from './types.js';
+import type { RunEventStream } from './runEventStream.js';
 import type { SpendGuard } from './spendGuard.js';
+import type { TurnDriver } from './turnDriver.js';
 import type { UsageLedger } from './usageLedger.js';
-
-/** `budget`: a cap of the run budget was reached (no presentation call: the stored answer stands). */
-export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted' | 'budget';
 
 /** The orchestrator's state that ending a run reads; the orchestrator hands it over, nothing reaches in. */
 export interface FinishingRun {
-	/** Emits the run's events and runs the presentation. */
-	readonly host: AgentHost;
 	readonly runId: string;
+	readonly events: RunEventStream;
+	/** Applies the presentation's and the evaluation's steps. */
+	readonly driver: TurnDriver;
+	readonly turnContext: TurnContext;
+	/** `agentId`'s presentation toolbox over `overlay` (write tools, or read only). */
+	readonly toolbox: (agentId: string, overlay: Overlay, writable: boolean) => Toolbox;
 	readonly settings: OrchestratorSettings;
 	readonly signal: AbortSignal;
 	/** The presentation and post-evaluation timeouts run on it. */
@@ -68,7 +73,7 @@ export async function presentRun(run: FinishingRun, end: CoordinationEnd | undef
 			: (run.spend.reached?.reason ?? failureSummary(run));
 		return ended(finish(run, timedOut ? 'timeout' : 'failed', { error: why }));
 	}
-	run.host.emit({ type: 'winner-selected', ...winner });
+	run.events.emit({ type: 'winner-selected', ...winner });
 	const rt = run.runtimes.get(winner.agentId)!;
 	const stored = run.board.latestAnswer(winner.agentId)!;
 	const presented = rt.killed || run.spend.reached ? undefined : await present(run, rt, stored);
@@ -98,7 +103,7 @@ export function endPresented(
 	restarts: readonly RestartRecord[],
 ): RunResult {
 	const { presenter } = attempt;
-	run.host.emit({
+	run.events.emit({
 		type: 'final-answer',
 		agentId: presenter.spec.id,
 		label: `${presenter.anonId}.final`,
@@ -121,7 +126,7 @@ export function cancelRun(run: FinishingRun): RunResult {
 async function presentSingle(run: FinishingRun): Promise<Presentation> {
 	const rt = [...run.runtimes.values()][0]!;
 	const label = `${rt.anonId}.final`;
-	run.host.emit({ type: 'winner-selected', agentId: rt.spec.id, label, tally: {}, reason: 'no-votes' });
+	run.events.emit({ type: 'winner-selected', agentId: rt.spec.id, label, tally: {}, reason: 'no-votes' });
 	const presented = await present(run, rt, undefined);
 	if (run.signal.aborted) return { kind: 'ended', result: finish(run, 'cancelled', {}) };
 	if (!presented?.text) {
@@ -144,7 +149,7 @@ async function presentSingle(run: FinishingRun): Promise<Presentation> {
 
 /** Undefined when the presentation failed or timed out: the stored answer stands. */
 async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord | undefined) {
-	run.host.emit({ type: 'presentation-start', agentId: rt.spec.id });
+	run.events.emit({ type: 'presentation-start', agentId: rt.spec.id });
 	const controller = new AbortController();
 	const forward = () => controller.abort(run.signal.reason);
 	run.signal.addEventListener('abort', forward, { once: true });
@@ -156,20 +161,22 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 	try {
 		const overlay = run.workspace.createOverlay(stored?.overlay);
 		const votes = run.board.votes();
-		const result = await runPresentation(
+		const turn = new PresentationTurn(
 			{
 				agent: rt.spec,
 				anonId: stored ? rt.anonId : undefined,
 				answers: run.board.latestAnswers(),
 				voteReasons: votes.map((vote) => ({ label: vote.label, reason: vote.reason })),
 				overlay,
+				toolbox: run.toolbox(rt.spec.id, overlay, true),
 			},
-			run.host,
+			run.turnContext,
 			controller.signal,
 		);
-		if (result.kind === 'stopped') {
+		const result = await run.driver.drive(turn, rt, controller.signal);
+		if (result.kind !== 'done') {
 			if (controller.signal.reason === stopReasons.presentationTimeout) {
-				run.host.emit({
+				run.events.emit({
 					type: 'agent-error',
 					agentId: rt.spec.id,
 					message: 'presentation timed out; the stored answer stands',
@@ -180,7 +187,7 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 			}
 			return undefined;
 		}
-		return { text: result.text, changes: await overlay.changes(), overlay };
+		return { text: result.value, changes: await overlay.changes(), overlay };
 	} finally {
 		cancelTimer();
 		run.signal.removeEventListener('abort', forward);
@@ -222,7 +229,7 @@ function finish(
 		...(parts.error ? { error: parts.error } : {}),
 		...(budget ? { budget } : {}),
 	};
-	run.host.emit({
+	run.events.emit({
 		type: 'run-end',
 		status,
 		durationMs: result.durationMs,
@@ -252,10 +259,10 @@ function failureSummary(run: FinishingRun): string {
 }
 
 export function emptyResult(run: FinishingRun): RunResult {
-	const attachments = run.host.attachments.map(attachmentRecord);
+	const attachments = run.turnContext.attachments.map(attachmentRecord);
 	return {
 		runId: run.runId,
-		question: run.host.question,
+		question: run.turnContext.question,
 		...(attachments.length ? { attachments } : {}),
 		status: 'failed',
 		winner: null,
@@ -264,6 +271,6 @@ export function emptyResult(run: FinishingRun): RunResult {
 		finalAnswer: null,
 		changes: [],
 		usage: run.ledger.summary([...run.runtimes.keys()]),
-		durationMs: Math.round(run.host.now()),
+		durationMs: Math.round(run.events.now()),
 	};
 }
