@@ -1,4 +1,4 @@
-// The extension's command ids, context keys, setting keys and view types. No `vscode` import, so unit tests can read it.
+// The extension's command ids, context keys and view types (setting keys: settings.ts). No `vscode` import, so unit tests can read it.
 // package.json `contributes.commands` must list exactly these ids (test/unit/vscode/contributes.test.ts).
 
 export const commandIds = {
