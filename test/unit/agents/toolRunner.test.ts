@@ -14,17 +14,21 @@ describe('runToolCalls', () => {
 	it('returns cancelled as soon as the run is, even if the tool never answers', async () => {
 		const controller = new AbortController();
 		const events: RunEventBody[] = [];
+		// Cancelled once the tool is running: the call returns though the tool never answers.
 		const run = {
 			agentId: 'a',
 			phase: 'coordination' as const,
-			toolbox: stuck,
+			toolbox: {
+				...stuck,
+				execute: () => {
+					queueMicrotask(() => controller.abort());
+					return stuck.execute('slow_tool', {}, controller.signal);
+				},
+			},
 			signal: controller.signal,
 			emit: (e: RunEventBody) => events.push(e),
 		};
-		setTimeout(() => controller.abort(), 30);
-		const started = performance.now();
 		const messages = await runToolCalls([{ id: 'c1', name: 'slow_tool', arguments: {} }], run, 5);
-		expect(performance.now() - started).toBeLessThan(1000);
 		expect(messages).toEqual([
 			{
 				role: 'tool',

@@ -37,9 +37,8 @@ describe('bounded line diffs', () => {
 	});
 
 	it('a huge rewrite gives a coarse but exact diff, fast', () => {
-		const started = performance.now();
+		// Coarse: one removed and one added block (its time bound: test/bench/timeBounds.bench.ts).
 		const parts = boundedDiffLines(base, rewrite);
-		expect(performance.now() - started).toBeLessThan(2000);
 		expect(
 			parts
 				.filter((part) => !part.added)
@@ -61,9 +60,7 @@ describe('bounded line diffs', () => {
 	});
 
 	it('the coarse patch applies with git, also where the last line has no newline', () => {
-		const started = performance.now();
 		const patch = boundedStructuredPatch('a/f.txt', 'b/f.txt', base, rewrite, 3);
-		expect(performance.now() - started).toBeLessThan(2000);
 		expect(patch.hunks).toHaveLength(1);
 		expect(gitApply(base, formatPatch(patch))).toBe(rewrite);
 		const reversed = boundedStructuredPatch('a/f.txt', 'b/f.txt', rewrite, base, 3);

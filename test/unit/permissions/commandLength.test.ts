@@ -14,16 +14,15 @@ const evaluate = (target: string) =>
 	});
 
 describe('command length floor', () => {
-	// Each of these took 1-2 s at 30 KB and grows with the square of the length (the shell analysis).
+	// Each of these took 1-2 s at 30 KB and grows with the square of the length (the shell analysis);
+	// their time bounds are in test/bench/timeBounds.bench.ts.
 	it.each([
 		['a|', 'pipes'],
 		['.', 'dots'],
 		['a', 'letters'],
 		[':', 'colons'],
 	])('a 100 KB command of %s (%s) is refused at once, unanalysed', (unit) => {
-		const started = performance.now();
 		const verdict = evaluate(unit.repeat(Math.ceil(100_000 / unit.length)));
-		expect(performance.now() - started).toBeLessThan(300);
 		expect(verdict).toMatchObject({ decision: 'deny', via: 'hardline' });
 		expect(verdict.reason).toMatch(
 			/^refused by the safety floor: the command has 100000 characters \(at most 8000\): write a script/,
@@ -31,10 +30,7 @@ describe('command length floor', () => {
 	});
 
 	it('a command at the limit is still analysed, in bounded time', () => {
-		const started = performance.now();
 		const verdict = evaluate('a|'.repeat(maxCommandChars / 2));
-		// ~0.1 s alone, over 1 s on a loaded CI machine: the bound catches a runaway, not a slowdown.
-		expect(performance.now() - started).toBeLessThan(10_000);
 		expect(verdict.via).not.toBe('hardline');
 	});
 });
@@ -55,8 +51,7 @@ describe('command_line_*_commands regexes', () => {
 			'a1',
 		)!.commandFilters!;
 		const engine = new PermissionEngine({ commandFilters: new Map([['a1', filters]]) });
-		const started = performance.now();
-		// With RegExp, `^(?:(a+)+$)` on this takes minutes.
+		// With RegExp, `^(?:(a+)+$)` on this takes minutes (RE2's bound: test/bench/timeBounds.bench.ts).
 		const target = `${'a'.repeat(40)}!`;
 		const verdict = engine.evaluate({
 			agentId: 'a1',
@@ -66,7 +61,6 @@ describe('command_line_*_commands regexes', () => {
 			args: { command: target },
 			cwd: '.',
 		});
-		expect(performance.now() - started).toBeLessThan(10_000);
 		expect(verdict.decision).not.toBe('deny');
 		expect(filters.blocked[0]!.test('aaa')).toBe(true);
 	});

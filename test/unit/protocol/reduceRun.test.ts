@@ -368,7 +368,6 @@ describe('reduceRun: ordering, replay and bounds', () => {
 
 	it('folds 100k text deltas quickly', () => {
 		let state = fold(stamp([start, { type: 'round-start', agentId: 'alice', round: 1, snapshot: [] }]));
-		const began = performance.now();
 		for (let seq = 2; seq < 100_002; seq++) {
 			state = reduceRun(state, {
 				type: 'text-delta',
@@ -381,7 +380,6 @@ describe('reduceRun: ordering, replay and bounds', () => {
 			});
 		}
 		expect(state.agents.alice!.textDropped).toBeGreaterThan(0);
-		// A smoke bound: a per-delta copy of the whole state or text would take far longer.
-		expect(performance.now() - began).toBeLessThan(5_000);
+		// Its time bound (a per-delta copy of the state or text would take far longer): test/bench/timeBounds.bench.ts.
 	});
 });

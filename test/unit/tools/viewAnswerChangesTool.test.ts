@@ -68,7 +68,7 @@ describe('view_answer_changes', () => {
 });
 
 describe('view_answer_changes on a huge rewrite', () => {
-	it('answers within 2 s (a plain Myers diff of this takes ~18 s)', async () => {
+	it('answers with a bounded diff (a plain Myers diff of this takes ~18 s; the bound: test/bench/timeBounds.bench.ts)', async () => {
 		const base = Array.from({ length: 50_000 }, (_, i) => `line ${i} of a generated file\n`).join('');
 		const workspace = await createWorkspace(await makeTree({ 'gen.txt': base }));
 		const peer = workspace.createOverlay();
@@ -78,13 +78,11 @@ describe('view_answer_changes on a huge rewrite', () => {
 			writable: false,
 			answers: new Map([['agent1', peer.snapshot()]]),
 		});
-		const started = performance.now();
 		const outcome = await toolbox.execute(
 			'view_answer_changes',
 			{ agent_id: 'agent1' },
 			new AbortController().signal,
 		);
-		expect(performance.now() - started).toBeLessThan(2000);
 		expect(outcome.isError).toBe(false);
 		expect(outcome.text).toMatch(
 			/^agent1's answer changes 1 file\(s\): 0 added, 1 modified, 0 deleted\.\n\ndiff --git a\/gen\.txt b\/gen\.txt\n/,
