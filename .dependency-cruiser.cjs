@@ -5,8 +5,8 @@
 
 /**
  * The core's folders, bottom to top, each with the folders it may import besides itself. Every
- * folder may import src/contract (the run events, the hunk rules and the run directory's layout)
- * and nothing of the protocol, the CLI or the editor. A folder names only folders listed before
+ * folder may import src/contract (the formats every layer shares: run events, hunk rules, run
+ * ids, the run directory's layout) and nothing of the protocol, the CLI or the editor. A folder names only folders listed before
  * it (checked when this file loads), so no two folders import each other and no longer loop
  * exists. `providers` is four folders and a factory: spec (what a model is: ChatModel, errors,
  * presets, pricing), shared (streams, retries, clients), vendors (the API adapters, the scripted
@@ -124,10 +124,10 @@ module.exports = {
 		{
 			name: 'contract-imports-nothing',
 			comment:
-				'The run events, hunk rules and run-directory layout are the leaf every layer imports; they import nothing of ours.',
+				'src/contract (run events, hunk rules, run ids, the run-directory layout) is the leaf every layer imports; it imports nothing of ours.',
 			severity: 'error',
 			from: { path: '^src/contract/' },
-			to: { path: '^(src|webview)/' },
+			to: { path: '^(src|webview)/', pathNot: '^src/contract/' },
 		},
 		...coreFolderRules,
 		{
@@ -143,6 +143,14 @@ module.exports = {
 			severity: 'error',
 			from: { path: '^src/core/' },
 			to: { path: '^src/protocol/' },
+		},
+		{
+			name: 'protocol-over-contract',
+			comment:
+				'The protocol, and with it the webview bundle, reads only src/contract: no core code reaches the panel.',
+			severity: 'error',
+			from: { path: '^src/protocol/' },
+			to: { path: '^src/(core|cli|vscode)/|^src/extension[.]ts$' },
 		},
 		{
 			name: 'core-and-protocol-host-free',

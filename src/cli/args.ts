@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
 import { providerToolsModes, type ProviderToolsMode } from '../core/providers/providerToolsDecision.js';
-import { runIdPattern } from '../core/runStore/runId.js';
+import { runIdPattern } from '../contract/runId.js';
 import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';
 import { hasErrorMark } from '../core/util/errorMark.js';

@@ -2,7 +2,7 @@ import { readChangeLog } from '../core/runStore/changeLog.js';
 import { recordedProtectedPaths, revertRunOnDisk } from '../core/changes/revertRun.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
 import { foreignRunMessage, readOwnRuns } from '../core/runStore/ownRuns.js';
-import { isSafeRunId } from '../core/runStore/runId.js';
+import { isSafeRunId } from '../contract/runId.js';
 import { runDirOf, runFile, runsDir } from '../contract/runLayout.js';
 import { assertRealFolder, assertRunsDirInside } from '../core/runStore/runsDirGuard.js';
 import { pathExists } from '../core/util/pathExists.js';

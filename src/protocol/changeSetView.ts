@@ -3,7 +3,7 @@
  * counts, each file's hunks with ids, consensus counts and whether they are selected, and the
  * runner-up hunks that could replace or extend the winner's. Plain JSON only.
  */
-import type { ExecutableKind } from '../core/changes/executablePaths.js';
+import type { ExecutableKind } from '../contract/executableKind.js';
 import type { ChangeKind } from '../contract/runEvents.js';
 
 /** A file's kind of change: part of the protocol, so the webview imports it from here. */

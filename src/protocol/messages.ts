@@ -4,7 +4,7 @@
  * validates inbound messages with `parseWebviewMessage`.
  */
 import type { RunEvent } from '../contract/runEvents.js';
-import type { PastRunSummary } from '../core/runStore/pastRunSummary.js';
+import type { PastRunSummary } from '../contract/pastRunSummary.js';
 import type { AttachmentChip } from './attachmentChip.js';
 import type { ChangeSetView } from './changeSetView.js';
 import type { RunState } from './runState.js';

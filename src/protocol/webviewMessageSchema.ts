@@ -3,7 +3,7 @@
  * Kept apart from `messages.ts` so the webview bundle never includes zod.
  */
 import { z } from 'zod';
-import { runIdPattern } from '../core/runStore/runId.js';
+import { runIdPattern } from '../contract/runId.js';
 // The chip caps live with the chip type: the webview and the extension bundle apply them without zod.
 import {
 	MAX_CHIP_BASE64_CHARS,

@@ -11,19 +11,7 @@
  * remove code rather than plant it. A change set cannot set an executable bit (new files are
  * written without one, replaced files keep theirs), so no entry for it.
  */
-
-/** Who runs or obeys the file: the editor's review names it in the user's language. */
-export type ExecutableKind =
-	| 'editor'
-	| 'agents'
-	| 'instructions'
-	| 'ci'
-	| 'git'
-	| 'devcontainer'
-	| 'shell'
-	| 'install'
-	| 'make'
-	| 'vendor';
+import type { ExecutableKind } from '../../contract/executableKind.js';
 
 /** Why a file is flagged: `reason` in English for the CLI and logs. */
 export interface ExecutableFlag {

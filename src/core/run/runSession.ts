@@ -12,7 +12,7 @@ import type { MassGenConfig } from '../config/schema.js';
 import { toOrchestratorSettings, withRoles } from '../config/toSettings.js';
 import type { AttachmentRequest } from '../context/attachment.js';
 import { resolveAttachments, type ContextLimits } from '../context/resolveAttachments.js';
-import { newRunId } from '../runStore/runId.js';
+import { newRunId } from '../../contract/runId.js';
 import { RunLogWriter } from '../runStore/runLog.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';

@@ -5,12 +5,12 @@
  * with their mark.
  */
 import { readdir, stat } from 'node:fs/promises';
-import type { PastRunSummary } from './pastRunSummary.js';
+import type { PastRunSummary } from '../../contract/pastRunSummary.js';
 import { readOwnRuns } from './ownRuns.js';
 import { readRunStart } from './readRunEvents.js';
 import { readResultSummary, type ResultSummary } from './readResult.js';
 import { runDirOf, runsDir } from '../../contract/runLayout.js';
-import { isSafeRunId, runIdDate } from './runId.js';
+import { isSafeRunId, runIdDate } from '../../contract/runId.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
 
 /** The question a summary keeps: a list row shows one line of it. */

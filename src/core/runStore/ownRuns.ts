@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { userStateDir } from '../util/stateDir.js';
-import { isSafeRunId } from './runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 
 /** The record's size cap when read: a line per run, so millions of runs (the file is the user's own). */
 const maxRecordBytes = 16 * 1024 * 1024;

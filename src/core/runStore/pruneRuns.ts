@@ -3,7 +3,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { runDirOf } from '../../contract/runLayout.js';
-import { isSafeRunId } from './runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
 
 /** How many runs and how old: a run goes when it is beyond `count` (newest first) or older than `days`. */

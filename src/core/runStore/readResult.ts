@@ -9,7 +9,7 @@ import type { SessionRecord } from '../../contract/runEvents.js';
 import type { RunResult } from '../orchestrator/types.js';
 import { readRegularFile } from '../util/regularFile.js';
 import { runFile, runFileNames } from '../../contract/runLayout.js';
-import { recordedStart, runIdDate } from './runId.js';
+import { recordedStart, runIdDate } from '../../contract/runId.js';
 import { fileProblem, resultChangesSchema, resultSummarySchema, runResultSchema } from './runSchemas.js';
 
 /** A result.json larger than this is not read (changes carry file texts; this bounds one read). */

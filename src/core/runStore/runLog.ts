@@ -10,7 +10,7 @@ import type { RunResult } from '../orchestrator/types.js';
 import { Redactor } from '../secrets/redactor.js';
 import { recordOwnRun } from './ownRuns.js';
 import { runDirOf, runFile } from '../../contract/runLayout.js';
-import { isSafeRunId } from './runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 import { assertRealFolder, assertRunsDirInside } from './runsDirGuard.js';
 
 export interface RunLogOptions {

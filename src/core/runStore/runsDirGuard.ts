@@ -6,7 +6,7 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runDirOf, runsDir } from '../../contract/runLayout.js';
-import { isSafeRunId } from './runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 import { hasErrorMark } from '../util/errorMark.js';
 
 const mark = Symbol.for('massgen.RunsDirError');

@@ -15,7 +15,7 @@ import { readChangeLog } from '../runStore/changeLog.js';
 import { readOwnRuns } from '../runStore/ownRuns.js';
 import { maxResultBytes, readRunResult } from '../runStore/readResult.js';
 import { runDirOf, runFile, runsDir } from '../../contract/runLayout.js';
-import { isSafeRunId } from '../runStore/runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 import { assertRealFolder, assertRunsDirInside, RunsDirError } from '../runStore/runsDirGuard.js';
 import { runCost } from './runCost.js';
 import type { SessionLine, SessionsRead, TurnSummary } from './sessionTypes.js';

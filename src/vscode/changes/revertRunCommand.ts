@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { ownRunsFile, readOwnRuns } from '../../core/runStore/ownRuns.js';
-import { isSafeRunId } from '../../core/runStore/runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 import { runDirOf, runFile } from '../../contract/runLayout.js';
 import { pathExists } from '../../core/util/pathExists.js';
 import { readRegularText } from '../../core/util/regularFile.js';

@@ -2,7 +2,7 @@ import { pathExists } from '../../core/util/pathExists.js';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { runDirOf, runFile, type RunFile, runFileNames, runsDir } from '../../contract/runLayout.js';
-import { isSafeRunId } from '../../core/runStore/runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 import { chooseRunFolder, fileFolders, folderOfRun } from '../common/runFolders.js';
 
 interface FileItem extends vscode.QuickPickItem {

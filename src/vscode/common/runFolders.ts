@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { runDirOf } from '../../contract/runLayout.js';
-import { isSafeRunId } from '../../core/runStore/runId.js';
+import { isSafeRunId } from '../../contract/runId.js';
 
 /** The workspace's folders on disk, in their order. */
 export function fileFolders(): readonly vscode.WorkspaceFolder[] {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PastRunSummary } from '../../core/runStore/pastRunSummary.js';
+import type { PastRunSummary } from '../../contract/pastRunSummary.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
 import type { ApprovalDecision } from '../../protocol/messages.js';

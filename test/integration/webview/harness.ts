@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { RunEvent } from '../../../src/contract/runEvents.js';
-import type { PastRunSummary } from '../../../src/core/runStore/pastRunSummary.js';
+import type { PastRunSummary } from '../../../src/contract/pastRunSummary.js';
 import type { HostMessage } from '../../../src/protocol/messages.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
 import { englishTexts, webviewStrings } from '../../../src/vscode/panel/panelStrings.js';

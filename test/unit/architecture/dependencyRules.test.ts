@@ -63,6 +63,7 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 		'src/core/providers/createModel.ts': 'export const m = 1;\n',
 		'src/core/newFolder/n.ts': "import { t } from '../tools/t.js';\nexport const n = t;\n",
 		'src/core/changes/c.ts': "import type { P } from '../../protocol/p.js';\nexport type C = P;\n",
+		'src/protocol/q.ts': "import { t } from '../core/tools/t.js';\nexport const q = t;\n",
 		'src/vscode/common/f.ts': "import { v } from '../v.js';\nexport const f = v;\n",
 	};
 	for (const [path, text] of Object.entries(files)) {
@@ -84,6 +85,7 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 			'core-util: src/core/util/u.ts → src/core/tools/t.ts',
 			'editor-not-cli: src/vscode/w.ts → src/cli/d.ts',
 			'no-circular: src/core/a.ts → src/core/b.ts',
+			'protocol-over-contract: src/protocol/q.ts → src/core/tools/t.ts',
 			'vscode-common-foundation: src/vscode/common/f.ts → src/vscode/v.ts',
 			'webview-only-protocol: webview/main.ts → src/core/a.ts',
 		]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeRunId, newRunId, runIdDate, runIdPattern } from '../../../src/core/runStore/runId.js';
+import { isSafeRunId, newRunId, runIdDate, runIdPattern } from '../../../src/contract/runId.js';
 
 describe('run ids', () => {
 	it('formats UTC time and four base-36 characters', () => {

@@ -1,7 +1,7 @@
 /**
  * One line of the past-runs list (panel and `listRuns`), read back from a run directory.
  */
-import type { RunStatus } from '../../contract/runEvents.js';
+import type { RunStatus } from './runEvents.js';
 
 export interface PastRunSummary {
 	readonly runId: string;
