@@ -1,0 +1,67 @@
+import type { RunEvent } from '../../contract/runEvents.js';
+import { errorMessage } from '../util/errorMessage.js';
+import { EventQueue } from '../util/eventQueue.js';
+import type { PreparedRun } from './prepareRun.js';
+import type { RunHost } from './runHost.js';
+import { runSession, type RunSessionOutcome } from './runSession.js';
+
+/** A started run (agents-js `Runner`'s result: a stream to read and a result to await). */
+export interface RunHandle {
+	/** Every event, redacted and logged, in order; ends after `run-end` (or when the run did not start). */
+	readonly events: AsyncIterable<RunEvent>;
+	/**
+	 * The finished run, once its log is closed. Rejects with `AttachmentError` (an attachment cannot
+	 * be given) or `EstimateDeclinedError` (the host declined the estimate): no run directory then.
+	 */
+	readonly result: Promise<RunSessionOutcome>;
+	/** The run directory and id, once made (before the first event). */
+	readonly started: { readonly runDir: string; readonly runId: string } | undefined;
+	/** Stop agent: false when the run is not coordinating yet or the agent cannot be stopped now. */
+	stopAgent(agentId: string): boolean;
+}
+
+/** Starts a prepared run on the host's capabilities; nothing is written to the workspace. */
+export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
+	const { request, team, keys } = prepared;
+	const events = new EventQueue<RunEvent>();
+	let started: RunHandle['started'];
+	let control: { stopAgent(agentId: string): boolean } | undefined;
+	const result = runSession({
+		team,
+		keys,
+		workspaceRoot: request.workspaceRoot,
+		question: request.question,
+		...(prepared.followUp ?? {}),
+		...(request.attachments ? { attachments: request.attachments } : {}),
+		...(request.contextLimits ? { contextLimits: request.contextLimits } : {}),
+		signal: request.signal,
+		shippedConfigsDir: host.paths.shippedConfigsDir,
+		...(host.models ? { createModel: host.models.create } : {}),
+		...(request.coordinationTimeoutMs ? { coordinationTimeoutMs: request.coordinationTimeoutMs } : {}),
+		...(host.secretPaths ? { secretPaths: host.secretPaths } : {}),
+		...(host.paths.ripgrep ? { ripgrep: host.paths.ripgrep } : {}),
+		...(host.tools ? { tools: host.tools } : {}),
+		...(prepared.workspaceTrust ? { workspaceTrust: prepared.workspaceTrust } : {}),
+		...(request.budget ? { budget: request.budget } : {}),
+		...(host.confirmEstimate ? { confirmEstimate: host.confirmEstimate.bind(host) } : {}),
+		...(host.providerTools ? { providerTools: host.providerTools } : {}),
+		onControl: (given) => (control = given),
+		onRedactor: (learned) => host.learnSecrets?.(learned),
+		onRunDir: (runDir, runId) => (started = { runDir, runId }),
+		onEvent: (event) => events.push(event),
+		onLogError: (error) => host.log.error(`run log: ${errorMessage(error)}`),
+	}).finally(() => {
+		control = undefined;
+		events.close();
+	});
+	// Awaited by the caller after (or beside) the events; a refusal is theirs to handle, not unhandled here.
+	result.catch(() => undefined);
+	return {
+		events,
+		result,
+		get started() {
+			return started;
+		},
+		stopAgent: (agentId) => control?.stopAgent(agentId) ?? false,
+	};
+}
