@@ -52,7 +52,9 @@ export function userValue(levels: SettingLevels | undefined): unknown {
 
 /**
  * `tightenOnly`: of the valid values at every level, the one `strictness` ranks highest; invalid
- * values are skipped, so a hostile level can only add a stricter candidate. `undefined` when none.
+ * values are skipped, so a hostile level can only add a stricter candidate. A user who set nothing
+ * has the default, which a workspace may not loosen either (`providerTools: allow` over the default
+ * `ask`). `undefined` when none.
  */
 export function tightest<T>(
 	levels: SettingLevels | undefined,
@@ -60,7 +62,12 @@ export function tightest<T>(
 	strictness: (value: T) => number,
 ): T | undefined {
 	let best: T | undefined;
-	for (const { value } of levelValues(levels)) {
+	const userOrDefault = levels?.globalValue === undefined ? levels?.defaultValue : undefined;
+	const candidates = [
+		...(userOrDefault === undefined ? [] : [{ value: userOrDefault }]),
+		...levelValues(levels),
+	];
+	for (const { value } of candidates) {
 		if (valid(value) && (best === undefined || strictness(value) > strictness(best))) best = value;
 	}
 	return best;

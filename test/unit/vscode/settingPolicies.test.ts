@@ -63,6 +63,22 @@ describe('setting merge policies against hostile workspace values', () => {
 			expect(strictest(hostile(undefined, 'allow', 'ALLOW'))).toBe('allow');
 			expect(strictest(hostile('deny', 'allow', 'yes'))).toBe('deny');
 		});
+
+		it('the user who set nothing has the default: a workspace cannot loosen that either', () => {
+			const levels = (defaultValue: unknown, user: unknown, workspace: unknown): SettingLevels => ({
+				defaultValue,
+				globalValue: user,
+				workspaceValue: workspace,
+			});
+			// massgen.providerTools (default ask) and massgen.confirmCostAboveUsd (default 0.5).
+			expect(strictest(levels('ask', undefined, 'allow'))).toBe('ask');
+			expect(strictest(levels('ask', undefined, 'deny'))).toBe('deny');
+			expect(lowest(levels(0.5, undefined, 1_000_000))).toBe(0.5);
+			expect(lowest(levels(0.5, undefined, 0.1))).toBe(0.1);
+			// The user's own value replaces the default, looser or not.
+			expect(strictest(levels('ask', 'allow', undefined))).toBe('allow');
+			expect(lowest(levels(0.5, 20, 30))).toBe(20);
+		});
 	});
 
 	describe('union', () => {
