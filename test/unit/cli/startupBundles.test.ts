@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
@@ -116,5 +116,18 @@ describe('the CLI bundles: a small entry, the commands, one bundle per provider 
 			execFileSync(process.execPath, [join(outdir, 'cli.js'), '--help'], { encoding: 'utf8', env }),
 		).toMatch(/^Usage:/);
 		expect(readdirSync(cache)).toEqual([]);
+	});
+
+	it('a cache path that is a link (planted in the shared temporary folder) is not followed', () => {
+		const temp = mkdtempSync(join(tmpdir(), 'massgen-cache-tmp-'));
+		// Closed to others and ours, as a planted cache would look, but reached through a link.
+		const target = mkdtempSync(join(tmpdir(), 'massgen-cache-target-'));
+		chmodSync(target, 0o700);
+		symlinkSync(target, join(temp, `massgen-compile-cache-${process.getuid!()}`));
+		const env = { PATH: process.env['PATH'], TMPDIR: temp };
+		expect(
+			execFileSync(process.execPath, [join(outdir, 'cli.js'), '--help'], { encoding: 'utf8', env }),
+		).toMatch(/^Usage:/);
+		expect(readdirSync(target)).toEqual([]);
 	});
 });
