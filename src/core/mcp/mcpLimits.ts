@@ -23,6 +23,13 @@ export const maxMcpTools = 1_000;
  */
 export const maxMcpToolListBytes = 1024 * 1024;
 
+/**
+ * Characters kept of why a server is unavailable (its own error text, a transport's reason): the
+ * reason becomes a `notice` event (`events.jsonl`, the panel, a notification) and every later call's
+ * tool error, and a server's error message may be megabytes.
+ */
+export const maxMcpReasonChars = 2_000;
+
 const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MiB`;
 
 export function messageTooLarge(bytes: number): string {

@@ -15,7 +15,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolHints } from '../permissions/riskClassifier.js';
 import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 import { GroupStdioTransport } from './groupStdioTransport.js';
-import { boundedFetch, toolListRefusal } from './mcpLimits.js';
+import { boundedFetch, maxMcpReasonChars, toolListRefusal } from './mcpLimits.js';
 import { toToolOutcome, type McpCallResult } from './mcpResult.js';
 import { expandRecord, expandVariables, type ExpandContext, type McpServerSpec } from './mcpServerSpec.js';
 import { errorMessage } from '../util/errorMessage.js';
@@ -257,7 +257,7 @@ export class McpSession {
 	private fail(reason: string): void {
 		if (this.status === 'closed' || this.status === 'failed') return;
 		this.status = 'failed';
-		this.problem = reason;
+		this.problem = boundedReason(reason);
 		// A server that failed to start may still be running (e.g. it hangs): end it now.
 		void this.client?.close().catch(() => undefined);
 		if (this.transport instanceof GroupStdioTransport) void this.transport.close().catch(() => undefined);
@@ -272,6 +272,15 @@ export class McpSession {
 		const tail = this.transport.stderrTail.trim().split('\n').slice(-3).join(' | ');
 		return `the server ${how}${tail ? `; stderr: ${tail}` : ''}`;
 	}
+}
+
+/**
+ * The reason cut to `maxMcpReasonChars`, the word the cut falls in dropped whole: it may be a secret
+ * (a key the server echoed), which the run's redactor recognises only whole.
+ */
+function boundedReason(reason: string): string {
+	if (reason.length <= maxMcpReasonChars) return reason;
+	return `${reason.slice(0, maxMcpReasonChars).replace(/\S*$/u, '')}…`;
 }
 
 function describeError(error: unknown): string {

@@ -103,4 +103,19 @@ describe('MCP input bounds', () => {
 			expect(hub.allSessions[0]!.state).toBe('failed');
 		});
 	}
+
+	it('stdio: a server refusing to start with a 5 MB error says why in a bounded notice (it goes to events.jsonl, the panel, a notification)', async () => {
+		// Answers `initialize` with a JSON-RPC error whose message is 5 MB (under the 10 MiB message cap).
+		const refuse = `process.stdin.once('data', (line) => { const { id } = JSON.parse(String(line).split('\\n')[0]); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'no ' + 'x'.repeat(5e6) } }) + '\\n'); })`;
+		const { hub, notices } = await started({
+			name: 'refuser',
+			type: 'stdio',
+			command: process.execPath,
+			args: ['-e', refuse],
+			origin: { kind: 'config', fromWorkspace: false },
+		});
+		expect(hub.allSessions[0]!.state).toBe('failed');
+		expect(notices).toHaveLength(1);
+		expect(notices[0]).toBe("MCP server 'refuser' is unavailable: could not start: no …");
+	});
 });
