@@ -13,7 +13,7 @@ const runStatusSchema = z.enum(runStatuses);
 
 const winnerSchema = z.object({ agentId: z.string(), label: z.string() });
 
-export const sessionRecordSchema = z.object({ id: z.string().min(1), parentRunId: z.string().nullable() });
+const sessionRecordSchema = z.object({ id: z.string().min(1), parentRunId: z.string().nullable() });
 
 /** The envelope every line of `events.jsonl` has; the body is the writer's (`RunEvent`). */
 export const eventEnvelopeSchema = z.looseObject({
