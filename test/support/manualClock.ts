@@ -1,4 +1,5 @@
 import type { RunClock } from '../../src/core/util/clock.js';
+import { settle } from './settle.js';
 
 interface Timer {
 	readonly at: number;
@@ -83,20 +84,5 @@ export class ManualClock implements RunClock {
 		this.timers = this.timers.filter((other) => other !== timer);
 		this.time = Math.max(this.time, timer.at);
 		timer.callback();
-	}
-}
-
-/** Libuv requests in flight (file system, DNS, writes): the code is still working, not waiting on time. */
-const inFlight = /Req|^WriteWrap$|^ShutdownWrap$/;
-
-/** Turns of the event loop with nothing in flight before the code counts as idle. */
-const quietTurns = 3;
-
-/** Resolves once promise chains, immediates and in-flight I/O have run out. */
-async function settle(): Promise<void> {
-	for (let quiet = 0; quiet < quietTurns;) {
-		await new Promise((resolve) => setImmediate(resolve));
-		const busy = process.getActiveResourcesInfo().some((name) => inFlight.test(name));
-		quiet = busy ? 0 : quiet + 1;
 	}
 }

@@ -8,6 +8,7 @@ import { Redactor } from '../../../src/core/secrets/redactor.js';
 import type { RunResult } from '../../../src/core/orchestrator/types.js';
 import { RUN_ID, stamp } from '../protocol/eventFixtures.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
+import { waitFor } from '../../support/waitFor.js';
 
 let ws: string;
 beforeEach(async () => {
@@ -72,7 +73,10 @@ describe('RunLogWriter', () => {
 		const log = await RunLogWriter.create(ws, RUN_ID, { flushDelayMs: 5 });
 		const [first] = convergenceEvents();
 		log.append(first!);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await waitFor(
+			async () => (await readRunEvents(log.runDir)).length > 0,
+			'the flush timer to write the event',
+		);
 		expect(await readRunEvents(log.runDir)).toEqual([first]);
 		await log.close();
 	});

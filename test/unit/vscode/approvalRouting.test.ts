@@ -14,6 +14,7 @@ import {
 import type { RunController } from '../../../src/vscode/run/runController';
 import { PanelHost } from '../../../src/vscode/panel/panelHost';
 import { noPendingChanges } from './noPendingChanges';
+import { settle } from '../../support/settle.js';
 
 interface FakePanel {
 	title: string;
@@ -52,11 +53,6 @@ function ask(
 		},
 		options.signal ?? new AbortController().signal,
 	);
-}
-
-async function settle(): Promise<void> {
-	for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-	await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** The extension's wiring (src/vscode/approvals/registerApprovals.ts) with a scripted notification and a real PanelHost on the fake webview. */

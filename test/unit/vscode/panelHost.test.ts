@@ -12,6 +12,7 @@ import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
 import type { ChangeActions, FinishedRun, RunRefusal, RunRequest } from '../../../src/vscode/run/runTypes';
 import { PanelHost } from '../../../src/vscode/panel/panelHost';
+import { settle } from '../../support/settle.js';
 
 type Fake = typeof vscode & {
 	window: {
@@ -96,11 +97,6 @@ function workspaceWithRun(runId: string, events: RunEvent[]): string {
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(join(dir, 'events.jsonl'), events.map((e) => JSON.stringify(e)).join('\n') + '\n');
 	return root;
-}
-
-async function settle(): Promise<void> {
-	for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-	await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** A change review with nothing pending: records what the panel forwards to it. */
