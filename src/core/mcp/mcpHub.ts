@@ -10,7 +10,7 @@ import type { ToolDefinition } from '../providers/spec/model.js';
 import type { ToolHints } from '../permissions/riskClassifier.js';
 import type { ToolOutcome } from '../providers/spec/toolOutcome.js';
 import { isWorkspaceServer, startRefusal, type McpServerSpec } from './mcpServerSpec.js';
-import { McpSession, type McpToolInfo } from './mcpSession.js';
+import type { McpSession, McpToolInfo } from './mcpSession.js';
 import { stableJson } from '../util/stableJson.js';
 
 /** What one agent uses: its servers and the backend-level filters (per-server `allowedTools` overrides; excludes add up). */
@@ -54,6 +54,8 @@ const maxNameLength = 64;
 
 export class McpHub {
 	private readonly sessions = new Map<string, McpSession>();
+	/** Distinct servers not yet given a session: sessions are made at `start`. */
+	private readonly specs = new Map<string, McpServerSpec>();
 	private readonly agents = new Map<string, AgentMcpConfig>();
 	private closed = false;
 
@@ -64,7 +66,7 @@ export class McpHub {
 		return [...this.sessions.values()];
 	}
 
-	/** Registers an agent's servers; sessions are created (not started) once per distinct server. */
+	/** Registers an agent's servers; `start` makes one session per distinct server. */
 	addAgent(agentId: string, config: AgentMcpConfig): void {
 		const servers: McpServerSpec[] = [];
 		const seen = new Set<string>();
@@ -81,22 +83,23 @@ export class McpHub {
 			seen.add(spec.name);
 			servers.push(spec);
 			const key = sessionKey(spec);
-			if (!this.sessions.has(key)) {
-				this.sessions.set(
-					key,
-					new McpSession(spec, {
-						env: this.options.env,
-						workspaceRoot: this.options.workspaceRoot,
-						startTimeoutMs: this.options.startTimeoutMs,
-					}),
-				);
-			}
+			if (!this.specs.has(key)) this.specs.set(key, spec);
 		}
 		this.agents.set(agentId, { ...config, servers });
 	}
 
 	/** Starts every session in parallel; resolves when each is ready or has failed (never rejects). */
 	async start(signal?: AbortSignal): Promise<void> {
+		// Imported here: a run without MCP servers never loads the MCP client (its SDK, ajv).
+		if (this.specs.size > 0) {
+			const { McpSession } = await import('./mcpSession.js');
+			if (this.closed) return;
+			const { env, workspaceRoot, startTimeoutMs } = this.options;
+			for (const [key, spec] of this.specs) {
+				if (this.sessions.has(key)) continue;
+				this.sessions.set(key, new McpSession(spec, { env, workspaceRoot, startTimeoutMs }));
+			}
+		}
 		await Promise.all(
 			[...this.sessions.values()].map(async (session) => {
 				await session.start(signal);

@@ -33,7 +33,10 @@ const isCoordination = (request: RecordedRequest) =>
 
 // The adapters import their SDK at the first call. Under vitest that import waits on the runner's
 // module RPC, which a manual clock cannot tell from idleness (it would jump to the run's timeout).
-beforeAll(() => Promise.all([import('openai'), import('@anthropic-ai/sdk'), import('@google/genai')]));
+// Node's fetch loads at its first use too (reading a fetch global loads it): before the run, here.
+beforeAll(() =>
+	Promise.all([import('openai'), import('@anthropic-ai/sdk'), import('@google/genai'), globalThis.Response]),
+);
 
 let server: LoopbackProvider | undefined;
 afterEach(async () => {

@@ -11,9 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ToolDefinition } from '../spec/model.js';
 import type { BridgedCall } from './agentTurns.js';
 
@@ -41,6 +39,13 @@ export async function startCodexBridge(
 	tools: readonly ToolDefinition[],
 	nextId: () => string,
 ): Promise<CodexBridge> {
+	// Imported here: a run without a codex agent never loads the MCP server code.
+	const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
+		await Promise.all([
+			import('@modelcontextprotocol/sdk/server/index.js'),
+			import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+			import('@modelcontextprotocol/sdk/types.js'),
+		]);
 	const token = randomBytes(24).toString('hex');
 	const waiting: BridgedCall[] = [];
 	const open = new Set<(result: ToolResult) => void>();
