@@ -1,6 +1,6 @@
 /**
- * Post-evaluation (MassGen §1.10, `max_orchestration_restarts`): the winner, in a fresh chat, checks
- * its presented answer with the read tools over the presentation's overlay (so it reads the files
+ * Post-evaluation (`max_orchestration_restarts`, docs/protocol.md rule 9): the winner, in a fresh chat,
+ * checks its presented answer with the read tools over the presentation's overlay (so it reads the files
  * as the answer proposes them: nothing is written yet, and a restart has nothing to undo) and calls
  * `submit` or `restart_orchestration`. No call, a failure or the presentation timeout leaves the
  * answer standing (MassGen's auto-submit).

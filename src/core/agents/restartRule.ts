@@ -1,8 +1,8 @@
 /**
  * When is dropping a model call and re-issuing it with the new answers cheaper than letting it
- * finish (architecture §3)? Only while nothing has streamed yet (text, reasoning or tool-call
- * deltas: output means the call is delivering) and the call is young relative to how long this
- * agent usually takes to start answering. An agent with no observed call yet is never dropped:
+ * finish (docs/decisions/0003-when-a-stale-call-is-dropped.md)? Only while nothing has streamed yet (text,
+ * reasoning or tool-call deltas: output means the call is delivering) and the call is young relative to how
+ * long this agent usually takes to start answering. An agent with no observed call yet is never dropped:
  * its call may be about to deliver an answer of its own, which the re-issued call would lose.
  */
 export function shouldRestart(

@@ -19,7 +19,7 @@ export const maxVoteReasonBytes = 8 * 1024;
 const kib = (bytes: number) => `${bytes / 1024} KB`;
 
 /**
- * The same two tools on every coordination call of the run (MassGen §1.5): `vote`'s enum holds every
+ * The same two tools on every coordination call of the run (as in MassGen): `vote`'s enum holds every
  * anonymous id, not only those with answers, so the tool list — the start of every provider's prompt
  * prefix — never changes and the prompt cache holds. `decideWorkflow` rejects votes for ids without
  * an answer in the agent's snapshot.
@@ -68,7 +68,10 @@ export type WorkflowDecision =
 			readonly errors: readonly { readonly call: ToolCall; readonly message: string }[];
 	  };
 
-/** Checks one response's workflow calls (MassGen §1.5 rules, with the own-answer novelty defect fixed). */
+/**
+ * Checks one response's workflow calls: MassGen's rules, with novelty as
+ * docs/decisions/0013-novelty-ignores-own-answer.md has it.
+ */
 export function decideWorkflow(calls: readonly ToolCall[], rules: WorkflowRules): WorkflowDecision {
 	const votes = calls.filter((call) => call.name === voteToolName);
 	const answers = calls.filter((call) => call.name === newAnswerToolName);

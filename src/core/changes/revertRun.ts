@@ -1,5 +1,5 @@
 /**
- * Revert Run without git (issue 13): undoes what the run's record says Accept wrote. Per file, the
+ * Revert Run without git (docs/sessions.md): undoes what the run's record says Accept wrote. Per file, the
  * last entry that wrote it (the accept, or a later revert) is undone: a file that still hashes to
  * what that entry wrote gets the text it had before; one the user edited since has the entry's
  * hunks reversed three-way (`merge3(base = after, ours = current, theirs = before)`), keeping the

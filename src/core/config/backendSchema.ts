@@ -7,7 +7,7 @@ import { isRecord } from './isRecord.js';
 import { unsupportedBackendKeys } from './massgenKeys.js';
 import { checkMcpServers, commandRegexList, mcpServersSchema, normaliseMcpServers } from './toolsSchema.js';
 
-/** Backend `type`s a config may name (architecture §6). */
+/** Backend `type`s a config may name (docs/config.md). */
 export const backendTypes = [
 	'openai',
 	'chatcompletion',
@@ -53,7 +53,7 @@ const httpUrl = z.url({
 
 const toolNames = z.array(z.string().min(1));
 
-/** MassGen's `claude_code` keys (massgen-reference §5); only a coding agent may have them. */
+/** MassGen's `claude_code` keys; only a coding agent may have them. */
 const codingAgentKeys = {
 	disallowed_tools: toolNames
 		.optional()

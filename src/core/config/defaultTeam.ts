@@ -3,7 +3,7 @@ import type { BackendConfig } from './backendSchema.js';
 import type { ConfigIssue } from './configIssue.js';
 import type { AgentConfig, MassGenConfig } from './schema.js';
 
-/** Where self-hosted OpenAI-compatible servers listen by default (massgen-reference §6.1). */
+/** Where self-hosted OpenAI-compatible servers listen by default. */
 export const defaultLocalBaseUrls: Readonly<Record<string, string>> = {
 	ollama: 'http://localhost:11434/v1',
 	lmstudio: 'http://localhost:1234/v1',

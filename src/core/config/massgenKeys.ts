@@ -1,5 +1,5 @@
 /**
- * MassGen v0.1.12 keys we accept without supporting them yet (massgen-reference §5). Each one
+ * MassGen v0.1.12 keys we accept without supporting them yet. Each one
  * gets a warning naming it instead of the "unknown key" warning, and is left out of the parsed
  * config, so a MassGen config loads unchanged and a provider never receives e.g. `custom_tools`.
  */
@@ -39,7 +39,7 @@ const pythonOnly = (hint: string): UnsupportedKey => ({ kind: 'python-only', hin
 const mapped = (hint: UnsupportedKey['hint']): UnsupportedKey => ({ kind: 'mapped', hint });
 const notApplied = (hint: string): UnsupportedKey => ({ kind: 'not-applied', hint });
 
-/** MassGen's Docker mode for commands, and what our OS sandbox (architecture §11) does instead. */
+/** MassGen's Docker mode for commands, and what our OS sandbox (docs/tools-and-sandbox.md) does instead. */
 const dockerKeys: Readonly<Record<string, UnsupportedKey>> = {
 	command_line_execution_mode: mapped(
 		(value) =>

@@ -53,7 +53,7 @@ export const rootObject = z.object({
 });
 
 /**
- * A MassGen-compatible config (architecture §6), normalised: always `agents`, every agent with an id,
+ * A MassGen-compatible config (docs/config.md), normalised: always `agents`, every agent with an id,
  * every default applied. Parse with `loadConfigText` for positioned issues and warnings.
  */
 export const massGenConfigSchema = rootObject

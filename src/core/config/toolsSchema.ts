@@ -7,7 +7,7 @@ import { isRecord } from './isRecord.js';
 
 const toolNames = z.array(z.string().min(1));
 
-/** One MCP server as MassGen writes it (`mcp_servers[]`, reference §5.5); `name` comes from the key in the map form. */
+/** One MCP server as MassGen writes it (`mcp_servers[]`); `name` comes from the key in the map form. */
 export const mcpServerBody = z.object({
 	type: z
 		.string()

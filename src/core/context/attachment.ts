@@ -1,5 +1,5 @@
 /**
- * Context the user attaches to a question (issue 12): what both shells hand the core, and what
+ * Context the user attaches to a question (docs/context.md): what both shells hand the core, and what
  * the agents see. Every attachment is resolved once per run, before the first event, and reaches
  * every agent identically in the first user message (`contextSection`).
  */

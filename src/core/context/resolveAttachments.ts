@@ -1,5 +1,5 @@
 /**
- * Turns a shell's attachment requests into attachments (issue 12). Paths go through the tools'
+ * Turns a shell's attachment requests into attachments (docs/context.md). Paths go through the tools'
  * policy (`Workspace.resolve`: outside the workspace, `.git/`, `.massgen/` and secret paths are
  * refused before anything is read); text is cut to a cap per attachment and one for all of them,
  * with a "[truncated …]" note; images over their cap are refused with the reason.

@@ -1,7 +1,7 @@
 /**
  * The scratch copy a `run_command` call runs in: a copy of the workspace in the OS temp folder
  * with the agent's overlay applied, so commands see the agent's proposed edits and never write
- * the real workspace (architecture §3/§4: nothing is written before the user accepts).
+ * the real workspace (nothing is written before the user accepts: docs/threat-model.md).
  *
  * What is copied, and why:
  * - what git would see: files ignored by `.gitignore` (build output, caches, local secrets) are

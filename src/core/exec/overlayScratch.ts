@@ -1,6 +1,6 @@
 /**
- * The scratch copy as layers instead of a copy (issue 11: a copy of a 100,000-file monorepo took
- * 16 s; this takes one `rg --files` and one walk of folder listings). Each command mounts, in a
+ * The scratch copy as layers instead of a copy (docs/tools-and-sandbox.md: a copy of a 100,000-file monorepo
+ * took 16 s; this takes one `rg --files` and one walk of folder listings). Each command mounts, in a
  * namespace of its own (`overlayMount.ts`), the real workspace read-only at the bottom, our `view`
  * above it and the command's `upper` layer on top. The three layers of `ScratchCopy` map onto them:
  * - the disk: the workspace itself, live (a file nobody in the run touched shows as it is now);

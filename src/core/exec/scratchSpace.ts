@@ -1,5 +1,5 @@
 /**
- * Where one agent's commands run (architecture §4): a copy of the workspace (`ScratchCopy`) or a
+ * Where one agent's commands run (docs/tools-and-sandbox.md): a copy of the workspace (`ScratchCopy`) or a
  * copy-on-write view of it (`OverlayScratch`, where the sandbox can mount one). Both show what the
  * read tools show (the disk, under the run snapshot, under the agent's edits) and keep what
  * commands change for the agent's next command; neither ever writes the real workspace.

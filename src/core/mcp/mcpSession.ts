@@ -1,7 +1,7 @@
 /**
  * One client session with one MCP server for one run (MassGen reconnected on every model
- * call: reference §7.2 #12). Started once, shared by every agent that uses the server, closed
- * when the run ends. A server that crashes or cannot start makes its tools unavailable: calls
+ * call: docs/decisions/0012-one-mcp-session-per-run.md). Started once, shared by every agent that uses the
+ * server, closed when the run ends. A server that crashes or cannot start makes its tools unavailable: calls
  * get a clear tool error and the run continues.
  */
 import { isAbsolute, resolve } from 'node:path';

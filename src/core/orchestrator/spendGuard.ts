@@ -4,7 +4,7 @@ export type BudgetCaps = Pick<BudgetRecord, 'maxCostUsd' | 'maxTokens'>;
 type Reached = Extract<RunEventBody, { type: 'budget-reached' }>;
 
 /**
- * The run budget's cost and token caps (architecture §3), counted from every call's usage as the
+ * The run budget's cost and token caps (docs/protocol.md, rule 13), counted from every call's usage as the
  * ledger records it (aborted calls with the usage their provider had reported). Reaching a cap
  * aborts `signal` once: the orchestrator then starts no model call and stops the calls in flight
  * (coordination ends; the presentation and post-evaluation follow `signal`).

@@ -101,7 +101,7 @@ export interface AnswerChangeSet {
 	readonly changes: readonly FileChange[];
 }
 
-/** What `result.json` holds (architecture §5); agent ids are config ids. */
+/** What `result.json` holds (docs/protocol.md); agent ids are config ids. */
 export interface RunResult {
 	readonly runId: string;
 	readonly question: string;

@@ -1,5 +1,5 @@
 /**
- * Approvals (architecture §11): a risky tool call waits here for the user's decision while
+ * Approvals (docs/tools-and-sandbox.md): a risky tool call waits here for the user's decision while
  * the other agents continue. Identical requests from several agents of one run are shown once
  * and resolved for all; a request times out to deny; cancelling the asking agent withdraws it.
  *

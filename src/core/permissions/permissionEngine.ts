@@ -1,5 +1,5 @@
 /**
- * The permission engine (architecture §11): one decision function for every tool call that
+ * The permission engine (docs/tools-and-sandbox.md): one decision function for every tool call that
  * leaves the workspace overlay (commands, MCP tools, any future tool of any backend).
  *
  * Order: the hardline floor (never overridable) → deny rules → ask rules → allow rules →

@@ -1,9 +1,9 @@
 /**
  * The choke point every tool call that leaves the workspace overlay passes through, for every
- * agent and every backend (MassGen hooked permissions per backend and missed some: reference
- * §7.2 #13, #14). It charges the run budget, asks the engine, waits for an approval when the
- * engine says "ask", records every decision in the audit ledger and tells the model why a call
- * was refused.
+ * agent and every backend (MassGen hooked permissions per backend and missed some:
+ * docs/decisions/0011-one-choke-point-for-tool-calls.md). It charges the run budget, asks the engine, waits
+ * for an approval when the engine says "ask", records every decision in the audit ledger and tells the model
+ * why a call was refused.
  */
 import type { ApprovalBroker, ApprovalOutcome } from './approvalBroker.js';
 import type { Phase, RunEventBody } from '../../contract/runEvents.js';

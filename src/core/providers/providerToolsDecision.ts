@@ -1,5 +1,5 @@
 /**
- * The run's one decision on provider-native tools (issue 15). They run on the provider's side, so the
+ * The run's one decision on provider-native tools (docs/protocol.md). They run on the provider's side, so the
  * permission engine cannot ask per call: `massgen.providerTools` / `--provider-tools` allows them,
  * denies them, or (the default) asks once, before the run's first request would enable them. The
  * decision is recorded in the run's audit ledger; a denial leaves the tools out, said once per agent.

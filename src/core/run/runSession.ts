@@ -88,7 +88,7 @@ export interface RunSessionOptions {
 	readonly secretPaths?: readonly string[];
 	/** The ripgrep `search_files` uses (the editor's own); default: `ripgrepOnPath` (`MASSGEN_RIPGREP`, `rg` on `PATH`). */
 	readonly ripgrep?: string;
-	/** MCP servers, `run_command` and the permission engine (architecture §11); omitted = workspace tools only. */
+	/** MCP servers, `run_command`, the permission engine (docs/tools-and-sandbox.md); omitted: workspace tools. */
 	readonly tools?: RunToolInputs;
 	/**
 	 * Folder trust: the user's decision on the workspace's own executable and secret-bearing parts

@@ -1,5 +1,5 @@
 /**
- * The one redactor (issue 9): every output channel (CLI stdout/stderr/--json, the run directory,
+ * The one redactor (docs/threat-model.md): every output channel (CLI stdout/stderr/--json, the run directory,
  * the extension's log, notifications and panel) passes its text through the run's `Redactor`,
  * which knows every secret value the run resolved (see `runSecrets.ts`) and also masks the
  * user:password part of any URL, known or not. Callers should never put secrets into output in

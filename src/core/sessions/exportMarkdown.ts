@@ -1,5 +1,5 @@
 /**
- * A run as a self-contained Markdown report (issue 13: `massgen show RUN --markdown`, the
+ * A run as a self-contained Markdown report (docs/sessions.md: `massgen show RUN --markdown`, the
  * editor's Export Run): question, attachments, final answer, votes with reasons, every agent's
  * answer, the change set as a diff, usage and cost. Built only from the run directory, which is
  * redacted as it is written.

@@ -1,5 +1,5 @@
 /**
- * Sessions rebuilt from `<workspace>/.massgen/runs/` (issue 13): every run's `result.json` names
+ * Sessions rebuilt from `<workspace>/.massgen/runs/` (docs/sessions.md): every run's `result.json` names
  * its session and parent run, so no second store can drift from the runs. Runs without a
  * session record (from before sessions) are one-turn sessions; unreadable runs are skipped with
  * the reason, never thrown.

@@ -1,5 +1,5 @@
 /**
- * Sessions (issue 13): a session is a chain of runs, each a turn, rebuilt from the run
+ * Sessions (docs/sessions.md): a session is a chain of runs, each a turn, rebuilt from the run
  * directories alone (`readSessions`). A fork is a new line whose first turn follows up on a
  * turn of another line.
  */

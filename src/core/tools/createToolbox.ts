@@ -11,7 +11,7 @@ import { viewAnswerChangesTool } from './viewAnswerChangesTool.js';
 import { writeFileTool } from './writeFileTool.js';
 
 /**
- * The workspace tools of architecture §4 over one agent's overlay: reading tools always, write tools
+ * The workspace tools (docs/tools-and-sandbox.md) over one agent's overlay: reading tools always, write tools
  * only when `writable`, and `view_answer_changes` over `answerIds` when given, else only when there
  * are answers to inspect.
  */

@@ -1,5 +1,5 @@
 /**
- * The run's tools beyond the workspace (issue 6): MCP servers and `run_command`, behind one
+ * The run's tools beyond the workspace (docs/tools-and-sandbox.md): MCP servers and `run_command`, behind one
  * permission gate, with approvals, the audit ledger and the run budget. Hand `createRunTools(…)`
  * to the orchestrator as `RunOptions.tools`; it opens one session per run and closes it on every
  * exit path (completion, cancel, crash).

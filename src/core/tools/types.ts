@@ -20,7 +20,7 @@ export interface ToolboxOptions {
 	readonly answerIds?: readonly string[];
 }
 
-/** The workspace tools of architecture §4 over one agent's overlay. */
+/** The workspace tools (docs/tools-and-sandbox.md) over one agent's overlay. */
 export interface Toolbox {
 	readonly definitions: readonly ToolDefinition[];
 	has(name: string): boolean;

@@ -36,7 +36,7 @@ export interface ApplyOptions {
  * reader sees the old file or the new one, mode kept). Callers hold the workspace lock
  * (`withWorkspaceLock`) from planning to here, so MassGen's own writers never interleave. Used by
  * the CLI's --apply (`applyChangeSet`) and revert; the editor's Accept writes through a
- * WorkspaceEdit and uses `writeRefusal` (architecture §4).
+ * WorkspaceEdit and uses `writeRefusal` (docs/changes.md).
  */
 export async function applyChanges(
 	root: string,

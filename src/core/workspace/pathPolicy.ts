@@ -1,5 +1,5 @@
 /**
- * The lexical half of the path-safety policy (architecture §4): pure string checks on a normalised,
+ * The lexical half of the path-safety policy (docs/tools-and-sandbox.md): pure string checks on a normalised,
  * workspace-relative path. The symlink half needs the disk and lives in `createWorkspace`.
  */
 import { posix } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The one secret-path policy (issue 9): files that hold credentials are never read, listed,
+ * The one secret-path policy (docs/threat-model.md): files that hold credentials are never read, listed,
  * searched, copied into a command's scratch copy or written, by any tool, at any depth. The
  * built-in list cannot be narrowed; the user may only add patterns (`secret_paths` in the config,
  * `massgen.secretPaths` in VS Code), and nothing a model sends can change either.

@@ -47,7 +47,7 @@ export interface DirectoryEntry {
 	readonly link?: boolean;
 }
 
-/** Read-only view of the workspace root with the path-safety policy of architecture §4. */
+/** Read-only view of the workspace root with the path-safety policy (docs/tools-and-sandbox.md). */
 export interface Workspace {
 	readonly root: string;
 	/** Cap in bytes for one `read_file` result (longer files are truncated); tools default to 256 KiB. */

@@ -1,5 +1,5 @@
 /**
- * The wall beneath the permission engine (issue 9): how a `run_command` shell is started so the
+ * The wall beneath the permission engine (docs/threat-model.md): how a `run_command` shell is started so the
  * operating system, not our text checks, keeps it inside the agent's scratch copy. The rules and
  * approvals decide *whether* a command runs (policy); a sandbox decides *what it can touch*.
  */

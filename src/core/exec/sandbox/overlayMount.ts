@@ -1,6 +1,6 @@
 /**
- * The scratch copy as a copy-on-write view instead of a copy (issue 11): an overlay mount, made
- * in a user and mount namespace of its own for each command, then the usual bubblewrap sandbox
+ * The scratch copy as a copy-on-write view instead of a copy (docs/tools-and-sandbox.md): an overlay mount,
+ * made in a user and mount namespace of its own for each command, then the usual bubblewrap sandbox
  * inside it. Layers, top first:
  * - `upper`: what commands changed (the kernel writes every change here: the real workspace is
  *   only ever a read-only lower layer, and copy-up never writes through to it, unlike hard links);

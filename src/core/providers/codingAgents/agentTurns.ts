@@ -1,6 +1,6 @@
 /**
- * What the coding-agent adapters share (issue 14): a `stream()` that runs one call and surfaces its
- * events, the bookkeeping that tells whether a request continues the CLI's conversation, and a
+ * What the coding-agent adapters share (docs/coding-agents.md): a `stream()` that runs one call and surfaces
+ * its events, the bookkeeping that tells whether a request continues the CLI's conversation, and a
  * turn's end as tool calls: the folder's edits first, then the bridged calls that ended it, so the
  * runtime applies the edits through the guarded toolbox before anything else.
  */

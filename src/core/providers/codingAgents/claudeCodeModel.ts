@@ -1,5 +1,5 @@
 /**
- * A `claude_code` agent as a `ChatModel` (issue 14). Each `stream()` call is one turn of the
+ * A `claude_code` agent as a `ChatModel` (docs/coding-agents.md). Each `stream()` call is one turn of the
  * Claude Code CLI, which runs its own agent loop in the agent's private folder (`WorkingFolder`)
  * with our system prompt. A call that continues the last (same overlay and system prompt, its
  * messages extending what the CLI saw) goes on in the same CLI session with only what was added;

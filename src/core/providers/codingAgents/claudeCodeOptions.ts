@@ -1,5 +1,5 @@
 /**
- * How a `claude_code` agent's CLI is started (issue 14): its config (MassGen's keys, see
+ * How a `claude_code` agent's CLI is started (docs/coding-agents.md): its config (MassGen's keys, see
  * `CodingAgentSettings`) and the run's choices → the Agent SDK's `query()` options. Type-only use
  * of the SDK: loading it is the adapter's business, only when a team has such an agent.
  *

@@ -1,5 +1,5 @@
 /**
- * Our tools the Codex CLI calls (issue 14): the workflow tools (`new_answer`, `vote`, the
+ * Our tools the Codex CLI calls (docs/coding-agents.md): the workflow tools (`new_answer`, `vote`, the
  * evaluation's verdicts) and those that must run in our runtime (`run_command` under the permission
  * engine, `view_answer_changes`, MCP servers' tools), served by a loopback MCP server over
  * streamable HTTP. Codex cannot host an in-process server as the Claude SDK does, and a stdio one

@@ -1,5 +1,5 @@
 /**
- * A `codex` agent as a `ChatModel` (issue 14), on the seam `claudeCodeModel.ts` uses: each
+ * A `codex` agent as a `ChatModel` (docs/coding-agents.md), on the seam `claudeCodeModel.ts` uses: each
  * `stream()` call is one step of a Codex thread whose agent loop runs in the agent's private
  * folder (`WorkingFolder`) with our prompt as its developer instructions. A call that continues
  * the last (same overlay and prompt, its messages extending what the CLI saw) answers the bridged

@@ -1,5 +1,5 @@
 /**
- * How a `codex` agent's CLI is started (issue 14): its config and the run's choices → the Codex
+ * How a `codex` agent's CLI is started (docs/coding-agents.md): its config and the run's choices → the Codex
  * SDK's client and thread options. Type-only use of the SDK (an ES module): loading it is the
  * adapter's business, only when a team has such an agent.
  *

@@ -1,5 +1,5 @@
 /**
- * Where the coding agents' SDKs load from at run time (issue 14). Both are ESM and read
+ * Where the coding agents' SDKs load from at run time (docs/coding-agents.md). Both are ESM and read
  * `import.meta.url` (the Claude SDK at load, to find its own CLI binary), which a CJS bundle breaks,
  * so `build:sdk` bundles each into its own ESM file in `dist/` (`claude-agent-sdk.mjs`,
  * `codex-sdk.mjs`) and the CLI and engine bundles, built with `MASSGEN_SDK_DIR` defined as their

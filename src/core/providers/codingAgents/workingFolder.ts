@@ -1,5 +1,5 @@
 /**
- * A coding agent's private folder (issue 14): a scratch copy of the workspace (`ScratchCopy`:
+ * A coding agent's private folder (docs/coding-agents.md): a scratch copy of the workspace (`ScratchCopy`:
  * what git would see, no `.git`, secret paths left out) showing the run snapshot's bases under the
  * overlay's edits — what our read tools show. The CLI edits only this folder; after each turn the
  * differences from what was laid out become `write_file` / `delete_file` calls the runtime applies

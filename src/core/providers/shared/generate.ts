@@ -26,7 +26,7 @@ export const maxResponseChars = 4 * 1024 * 1024;
 export const maxToolArgumentChars = 64 * 1024 * 1024;
 
 /**
- * Collects one streamed call (house-style §3.3: adapters have a single, streaming code path).
+ * Collects one streamed call (adapters have a single, streaming code path).
  * `onEvent` sees every event as it arrives, for callers that forward deltas live. A response past
  * the caps above is cut off with a non-retryable `invalid-response`.
  */

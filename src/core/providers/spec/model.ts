@@ -1,5 +1,5 @@
 /**
- * The one interface every provider adapter implements (house-style §3.3).
+ * The one interface every provider adapter implements.
  * Adapters translate; they never retry, never read the environment and never build prompts.
  */
 import type { Usage } from '../../../contract/runEvents.js';
@@ -85,8 +85,8 @@ export interface ChatRequest {
 	readonly withoutProviderTools?: boolean;
 	/**
 	 * The overlay this call's tools act on (the agent's own in coordination, its presentation's, the
-	 * evaluation's read-only copy). Seam for coding agents (`providers/codingAgents`, issue 14), which
-	 * run their own tools in a private folder: they read the overlay's edits and the run snapshot's
+	 * evaluation's read-only copy). Seam for coding agents (`providers/codingAgents`, docs/coding-agents.md),
+	 * which run their own tools in a private folder: they read the overlay's edits and the run snapshot's
 	 * bases to lay out that folder, never write it (their edits come back as `write_file` /
 	 * `delete_file` tool calls the runtime applies), and key their session to it. API adapters ignore it.
 	 */

@@ -14,7 +14,7 @@ export interface ProviderPreset {
 	readonly baseUrlRequired?: boolean;
 }
 
-/** Backend `type` → defaults, after massgen-reference §6.1. */
+/** Backend `type` → defaults, as MassGen has them. */
 export const providerPresets: Readonly<Record<string, ProviderPreset>> = {
 	openai: { api: 'responses', baseUrl: 'https://api.openai.com/v1', keyVariables: ['OPENAI_API_KEY'] },
 	claude: { api: 'anthropic', baseUrl: 'https://api.anthropic.com', keyVariables: ['ANTHROPIC_API_KEY'] },
@@ -109,7 +109,7 @@ export const providerPresets: Readonly<Record<string, ProviderPreset>> = {
 	},
 };
 
-/** `chatcompletion` takes the key variables of the vendor its base URL's host belongs to (massgen-reference §6.1). */
+/** `chatcompletion` takes the key variables of the vendor its base URL's host belongs to (as MassGen does). */
 const hostVendors: readonly (readonly [RegExp, string])[] = [
 	[/(^|\.)cerebras\.ai$/, 'cerebras'],
 	[/(^|\.)together\.(xyz|ai)$/, 'together'],
