@@ -75,7 +75,8 @@ export function runResultSchema(runId: string) {
 		),
 		changes: z.array(changeSchema),
 		usage: z.array(z.looseObject({ agentId: z.string(), costUsd: z.number().nullable().optional() })),
-		durationMs: z.number().optional(),
+		/** Missing or not a number: 0 (reports print it; a planted file may leave it out). */
+		durationMs: z.number().catch(0),
 		session: sessionRecordSchema.optional(),
 	});
 }

@@ -82,6 +82,13 @@ describe('result.json as a turn: each malformed file is a reason naming what is 
 		expect(await reasonFor(text)).toBe(reason);
 	});
 
+	it('a missing or non-number durationMs reads as 0 (a report never says "NaN min NaN s")', async () => {
+		for (const durationMs of [undefined, 'long', null]) {
+			const read = await readRunResult(withResult(JSON.stringify(result({ durationMs }))), runId);
+			expect(read.ok && read.result.durationMs).toBe(0);
+		}
+	});
+
 	it('a bad entry of a list names it by its path, in zod’s words', async () => {
 		const answers = [{ agentId: 'alice', label: 'agent1.1', content: 7 }];
 		expect(await reasonFor(JSON.stringify(result({ answers })))).toBe(
