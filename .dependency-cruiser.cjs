@@ -1,5 +1,5 @@
 /**
- * The import graph's rules (docs/architecture.md §2), checked by `npm run check:deps` in `npm test`.
+ * The import graph's rules (docs/architecture.md, Layers), checked by `npm run check:deps` in `npm test`.
  * Type-only imports count: a loop or a layer breach through types is still a loop or a breach.
  */
 

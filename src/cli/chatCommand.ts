@@ -1,5 +1,5 @@
 /**
- * `massgen chat` (issue 13): the live table for each question, then a prompt for the next one;
+ * `massgen chat` (docs/sessions.md): the live table for each question, then a prompt for the next one;
  * every question follows up on the previous turn (history from the run directories), and the
  * last run's changes can be seen, written or dropped: `/diff`, `/accept`, `/reject`, `/quit`.
  */

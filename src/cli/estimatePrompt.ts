@@ -1,5 +1,5 @@
 /**
- * The cost estimate on the command line (architecture §8): over the threshold it is printed and,
+ * The cost estimate on the command line (docs/cli.md): over the threshold it is printed and,
  * on a terminal, asked once; `--yes` skips the question. With no terminal the run starts (the
  * printed line says so) unless `--max-cost` is below the estimate: then it is not started.
  */

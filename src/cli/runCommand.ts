@@ -20,7 +20,7 @@ import { secretWriteConsent } from './secretWritePrompt.js';
 
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 
-/** `massgen run`: architecture §8. Returns the exit code. */
+/** `massgen run` (docs/cli.md). Returns the exit code. */
 export async function runCommand(
 	command: Extract<CliCommand, { kind: 'run' }>,
 	callerIo: CliIo,

@@ -1,5 +1,5 @@
 /**
- * `massgen runs`: every run of the workspace, newest first, from the run directories (issue 13).
+ * `massgen runs`: every run of the workspace, newest first, from the run directories (docs/sessions.md).
  * A run this machine did not make (it came with the folder) is marked; `--continue` and `revert`
  * refuse it. The listing's reads are bounded (`readSessions`), so a planted folder cannot stall it.
  */

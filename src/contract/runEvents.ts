@@ -25,7 +25,7 @@ export interface BudgetCap {
 	readonly source: string;
 }
 
-/** The run budget (architecture §3): caps, spent so far, and why it ended the run. */
+/** The run budget (docs/protocol.md, rule 13): caps, spent so far, and why it ended the run. */
 export interface BudgetRecord {
 	readonly maxCostUsd: BudgetCap | null;
 	readonly maxTokens: BudgetCap | null;
@@ -58,14 +58,14 @@ export interface RunAgentInfo {
 	readonly role?: string;
 }
 
-/** The conversation a run belongs to (issue 13): a new session's id is its first run's id. */
+/** The conversation a run belongs to (docs/sessions.md): a new session's id is its first run's id. */
 export interface SessionRecord {
 	readonly id: string;
 	/** The run this one follows up on (the previous turn, or the turn a fork starts from); null = first turn. */
 	readonly parentRunId: string | null;
 }
 
-/** One attachment of the question (issue 12): what and how much, never its contents. */
+/** One attachment of the question (docs/context.md): what and how much, never its contents. */
 export interface AttachmentRecord {
 	readonly kind: 'file' | 'folder' | 'diff' | 'diagnostics' | 'terminal' | 'text' | 'image';
 	/** Workspace-relative path, `working-tree` / `staged` for a diff, `stdin`, a terminal's name. */

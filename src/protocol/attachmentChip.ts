@@ -1,5 +1,5 @@
 /**
- * An attachment as the panel's ask box holds it (issue 12): a removable chip the webview shows and
+ * An attachment as the panel's ask box holds it (docs/context.md): a removable chip the webview shows and
  * sends back with the question. `request` mirrors the core's `AttachmentRequest` in JSON-safe form
  * (an image's bytes as base64), so it crosses `postMessage` and survives the webview's saved state;
  * the host validates it (`webviewMessageSchema`) and converts it (`chipToRequest`). Types and the

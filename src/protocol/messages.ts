@@ -1,5 +1,5 @@
 /**
- * The host ⇄ webview wire protocol (architecture §7, house-style §3.4): ready → snapshot → batched
+ * The host ⇄ webview wire protocol (docs/editor.md): ready → snapshot → batched
  * live events. Types only, so the webview bundle pulls in no runtime code from here; the host
  * validates inbound messages with `parseWebviewMessage`.
  */
@@ -73,7 +73,7 @@ export interface AcceptRequest {
 	readonly runId?: string;
 }
 
-/** A decision on an approval card (architecture §11). */
+/** A decision on an approval card (docs/tools-and-sandbox.md). */
 export type ApprovalDecision = 'allow-once' | 'allow-run' | 'always' | 'deny';
 
 /** Webview → host. Untrusted: the host accepts only what `parseWebviewMessage` returns. */

@@ -202,7 +202,7 @@ function apply(state: RunState, e: RunEvent): RunState {
 				lastError: { kind: e.kind, message: e.message, t: e.t },
 			}));
 		case 'agent-killed':
-			// architecture §3: a killed agent leaves the vote.
+			// A killed agent leaves the vote (docs/protocol.md, rule 5).
 			return withLane(removeVoter(state, e.agentId), e.agentId, e.t, () => ({
 				state: 'killed',
 				killedReason: e.reason,

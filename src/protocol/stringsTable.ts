@@ -1,5 +1,5 @@
 /**
- * The panel's texts as one table (issue 16): the webview renders nothing in a language of its own.
+ * The panel's texts as one table (docs/l10n.md): the webview renders nothing in a language of its own.
  * The host fills it from `vscode.l10n.t` (`src/vscode/panel/panelStrings.ts`, `changeStrings.ts`) and
  * sends it with every `snapshot`; the webview checks it (`isWebviewStrings`) before it builds the panel.
  * `{0}`, `{1}`… are filled by `formatString`; a value with `|` holds the `one|other` forms of a count.

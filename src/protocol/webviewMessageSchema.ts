@@ -1,5 +1,5 @@
 /**
- * Host-side validation of everything the webview posts (architecture §7: the webview is untrusted).
+ * Host-side validation of everything the webview posts (the webview is untrusted: docs/editor.md).
  * Kept apart from `messages.ts` so the webview bundle never includes zod.
  */
 import { z } from 'zod';

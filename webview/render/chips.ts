@@ -1,5 +1,5 @@
 /**
- * The ask box's attachment chips (issue 12): one removable chip per attachment, with its kind's
+ * The ask box's attachment chips (docs/context.md): one removable chip per attachment, with its kind's
  * icon, its label (and a thumbnail for images), and a × button. A focused chip is removed with
  * Backspace or Delete; focus then moves to its neighbour, or back to the question.
  */

@@ -1,5 +1,5 @@
 /**
- * `#` completion in the ask box (issue 12): typing `#` and text opens a list of what the host
+ * `#` completion in the ask box (docs/context.md): typing `#` and text opens a list of what the host
  * offers for it (`search-context` → `context-results`: the fixed items, then workspace files and
  * folders). ↑/↓ move, Enter or Tab picks, Escape closes; a click picks too. Picking removes the
  * `#text` from the question and adds the item as a chip. Answers to older queries are dropped.

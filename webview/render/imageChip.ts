@@ -1,5 +1,5 @@
 /**
- * A pasted or dropped image as an ask-box chip (issue 12): PNG, JPEG, GIF or WebP, with a small
+ * A pasted or dropped image as an ask-box chip (docs/context.md): PNG, JPEG, GIF or WebP, with a small
  * thumbnail. One over the room left (the core's cap for an image, shared by all images of the
  * question) is downscaled here with a canvas until it fits, re-encoded as JPEG (PNG when the
  * original is a PNG, to keep transparency, as long as that fits); one that still does not fit, or

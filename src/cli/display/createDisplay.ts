@@ -1,5 +1,5 @@
 /**
- * Picks the progress display for stderr (architecture §8): the live table on a terminal, plain lines
+ * Picks the progress display for stderr (docs/cli.md): the live table on a terminal, plain lines
  * for pipes, files, CI and `TERM=dumb`.
  */
 import { PlainDisplay } from './plainDisplay.js';

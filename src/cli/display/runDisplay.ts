@@ -1,5 +1,5 @@
 /**
- * What the CLI feeds its live progress display (stderr, architecture §8).
+ * What the CLI feeds its live progress display (stderr, docs/cli.md).
  */
 import type { RunEvent } from '../../contract/runEvents.js';
 

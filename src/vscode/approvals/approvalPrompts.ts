@@ -1,5 +1,5 @@
 /**
- * Approvals in the editor (issue 6, architecture §11): the panel's cards answer through
+ * Approvals in the editor (docs/tools-and-sandbox.md): the panel's cards answer through
  * `answer` (validated by the panel host first; stale ids are ignored), a request that arrives
  * while the panel is hidden or not focused also raises a notification (Allow once / Deny /
  * Show), and the waiting count drives the badge (status bar text and panel title). The broker

@@ -1,7 +1,8 @@
 /**
- * The editor's side of the permission rules (architecture §11): `massgen.permissions.allow|ask|deny`,
- * `massgen.permissions.approvalTimeoutSeconds` and `massgen.mcp.readWorkspaceServers`, mapped to
- * `RunToolInputs`. Pure: `readToolSettings` (below) feeds it VS Code's `inspect()`.
+ * The editor's side of the permission rules (docs/tools-and-sandbox.md):
+ * `massgen.permissions.allow|ask|deny`, `massgen.permissions.approvalTimeoutSeconds` and
+ * `massgen.mcp.readWorkspaceServers`, mapped to `RunToolInputs`. Pure: `readToolSettings` (below) feeds it VS
+ * Code's `inspect()`.
  *
  * Rule lists from the user, workspace and folder settings are merged (VS Code's `get()` would let
  * a workspace replace the user's deny list with `[]`). A workspace cannot widen what its agents

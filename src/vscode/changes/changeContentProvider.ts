@@ -7,7 +7,7 @@ import type { PendingChangeSet } from './pendingChangeSet.js';
 const keptRuns = 5;
 
 /**
- * Serves every version of a change set as a read-only virtual document (architecture §7): the base the
+ * Serves every version of a change set as a read-only virtual document (docs/changes.md): the base the
  * agents read, the winner's final text, the proposed text (base + selected hunks) and each
  * answer's overlay version. The URI only names run, version and path.
  */

@@ -26,7 +26,7 @@ export interface ChangeReviewDeps {
 }
 
 /**
- * Review and acceptance of the winner's changes (issue 5): keeps the pending change set, serves
+ * Review and acceptance of the winner's changes (docs/changes.md): keeps the pending change set, serves
  * its versions as virtual documents, opens the diffs without taking the keyboard, and applies the
  * accepted part as one WorkspaceEdit after the base-hash check (3-way merge on a mismatch).
  */

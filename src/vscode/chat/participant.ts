@@ -30,7 +30,7 @@ export interface ParticipantResultMetadata {
 }
 
 /**
- * `@massgen` (issue 12): runs the team on the chat request with its references as attachments,
+ * `@massgen` (docs/context.md): runs the team on the chat request with its references as attachments,
  * streams one progress line per phase, then the final answer, the vote and buttons to the panel and
  * the change review. `/review` reviews the referenced file or selection (or the active editor's).
  */

@@ -37,7 +37,7 @@ const severityTitle = (): Record<AgreedFinding['severity'], string> => ({
 });
 
 /**
- * "MassGen: Review Selection" (issue 4): sends the selection with its path, line numbers and
+ * "MassGen: Review Selection" (docs/changes.md): sends the selection with its path, line numbers and
  * surrounding lines to the team, then shows the winning review's findings as native comment
  * threads saying how many agents raised each. Fixes arrive as the run's change set.
  */

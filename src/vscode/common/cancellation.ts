@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { IDisposable } from './lifecycle.js';
 
 /**
- * The one place where VS Code cancellation and the core's AbortSignal meet (house-style §3.6 #5).
+ * The one place where VS Code cancellation and the core's AbortSignal meet.
  * The core only ever sees AbortSignals; VS Code APIs only ever see CancellationTokens.
  */
 

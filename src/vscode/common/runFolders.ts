@@ -1,5 +1,5 @@
 /**
- * Which workspace folder a run works on (issue 16, multi-root): each run works on one folder on
+ * Which workspace folder a run works on (docs/editor.md; multi-root): each run works on one folder on
  * disk, with that folder's `.massgen/` (config, runs). Without asking: the folder of the file in
  * question, else of the active editor, else the only one; with several and no hint the user picks.
  */

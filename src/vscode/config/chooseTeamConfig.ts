@@ -4,7 +4,7 @@ import { chooseConfigFile } from '../../core/team/chooseConfigFile.js';
 import { isRootOrInside } from '../../core/util/paths.js';
 
 /**
- * Which team config a run uses (architecture §9) — pure, so the order and the Workspace Trust rule are
+ * Which team config a run uses (docs/editor.md) — pure, so the order and the Workspace Trust rule are
  * unit-tested: the `massgen.config` setting, else the core's `chooseConfigFile` rule
  * (`<workspace>/.massgen/config.yaml`, else the shipped default team). In an untrusted workspace
  * no config file inside the workspace is used (it could later start processes: MCP servers,

@@ -1,5 +1,5 @@
 /**
- * The host's side of an ask-box chip (issue 12): the webview's JSON-safe request becomes the core's
+ * The host's side of an ask-box chip (docs/context.md): the webview's JSON-safe request becomes the core's
  * `AttachmentRequest`. The message schema has checked shapes and caps already; this checks what a
  * schema cannot say (the base64 decodes to what it claims) and never trusts the webview's label.
  */

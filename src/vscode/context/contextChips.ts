@@ -1,5 +1,5 @@
 /**
- * The chips the "Add Context…" pickers offer (issue 12), built from plain descriptions of what VS
+ * The chips the "Add Context…" pickers offer (docs/context.md), built from plain descriptions of what VS
  * Code shows (tabs, git changes, diagnostics, terminal commands) so they are testable without it.
  * Secret paths are never offered: the core refuses them anyway, but a chip the run then refuses
  * would only show the user a choice they cannot make.

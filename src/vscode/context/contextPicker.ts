@@ -1,5 +1,5 @@
 /**
- * "Add Context…" (issue 12): a quick pick of kinds, then one picker per kind, each offering what
+ * "Add Context…" (docs/context.md): a quick pick of kinds, then one picker per kind, each offering what
  * VS Code knows (open editors, the git extension's changes, diagnostics, shell-integration
  * commands, the workspace's files and images). Returns ask-box chips; nothing runs and nothing is
  * read here but what a chip needs to show (an image's thumbnail): the core reads the rest under

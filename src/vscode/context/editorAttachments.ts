@@ -1,5 +1,5 @@
 /**
- * What "Ask Team" attaches from the active editor (issue 12), from a plain description of the
+ * What "Ask Team" attaches from the active editor (docs/context.md), from a plain description of the
  * editor so it is testable without VS Code. The core reads the file from disk under the tools'
  * path policy (a secret path is refused there, with the reason); so a buffer whose text is not
  * on disk (untitled, unsaved changes) is left out with a note rather than sent as text, which

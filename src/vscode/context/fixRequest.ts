@@ -1,5 +1,5 @@
 /**
- * The run "Ask MassGen team to fix" starts for a diagnostic (issue 12), from plain values so it is
+ * The run "Ask MassGen team to fix" starts for a diagnostic (docs/context.md), from plain values so it is
  * testable without VS Code: the question "Fix: <message>", the diagnostic(s) and the lines of the
  * file around them. The agents read the rest of the file with their tools when they need it;
  * attaching all of it as well would make every agent's first call carry it twice.

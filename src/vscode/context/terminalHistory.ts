@@ -1,5 +1,5 @@
 /**
- * The last commands of each terminal and their output, through shell integration (issue 12):
+ * The last commands of each terminal and their output, through shell integration (docs/context.md):
  * `execution.read()` yields only what is written after it is first called, so every execution is
  * read from its start event on, while the extension runs. Nothing here reads a terminal's screen
  * or the clipboard. Terminals without shell integration report no executions: the picker says so.

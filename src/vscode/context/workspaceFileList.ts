@@ -1,5 +1,5 @@
 /**
- * The files and folders `#` completion offers in the panel's ask box (issue 12): the workspace as
+ * The files and folders `#` completion offers in the panel's ask box (docs/context.md): the workspace as
  * `rg --files` lists it (`.gitignore` respected, hidden files included, `.git`, `.massgen` and
  * `node_modules` left out), read once and kept until a file is created or deleted (`invalidate`).
  * Secret paths are never listed: a chip for one could only be refused, and its name alone can

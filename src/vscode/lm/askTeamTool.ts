@@ -22,7 +22,7 @@ export interface AskTeamRuns {
 }
 
 /**
- * `massgen_askTeam` (issue 12): Copilot agent mode, or any extension through `vscode.lm.invokeTool`,
+ * `massgen_askTeam` (docs/context.md): Copilot agent mode, or any extension through `vscode.lm.invokeTool`,
  * asks the team a question. The run is an ordinary run (panel, run log, notifications); the tool
  * returns the final answer and lists the proposed changes, which stay in the review flow: the tool
  * writes nothing. Problems are returned as text the calling model can read, never thrown.

@@ -1,5 +1,5 @@
 /**
- * What the ask box's `#` completion and drops offer (issue 12), built on the host: the fixed items
+ * What the ask box's `#` completion and drops offer (docs/context.md), built on the host: the fixed items
  * (`#selection`, `#file`, `#changes`, `#problems`, from the editor the user was in) and the
  * workspace's files and folders (`WorkspaceFileList`, read once per panel and refreshed when files
  * are created or deleted). The requests are built here, never taken from the webview's words; the

@@ -33,7 +33,7 @@ export interface PanelActions {
 }
 
 /**
- * Validates one inbound webview message and dispatches it (house-style §3.4 step 5). Invalid
+ * Validates one inbound webview message and dispatches it. Invalid
  * messages are logged and ignored: nothing the webview says is trusted. Returns whether it was valid.
  */
 export async function dispatchWebviewMessage(

@@ -41,7 +41,7 @@ export interface PanelApprovalAnswer {
 
 /**
  * Hosts the MassGen webview panel (one at a time): ready → snapshot → live event batches
- * (house-style §3.4). The webview keeps no state the host cannot rebuild: after a reload the
+ * (docs/editor.md). The webview keeps no state the host cannot rebuild: after a reload the
  * serializer revives the panel and the snapshot comes from the current run or, failing that, from
  * the last run's `events.jsonl`. Never steals focus unless the user asked for the panel.
  *

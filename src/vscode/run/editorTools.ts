@@ -15,7 +15,7 @@ export interface EditorToolsInputs {
 }
 
 /**
- * What the editor adds to a run's tools (architecture §11): Workspace Trust, the
+ * What the editor adds to a run's tools (docs/tools-and-sandbox.md): Workspace Trust, the
  * `massgen.permissions.*` and `massgen.mcp.*` settings (read at the start of each run), the
  * extension's broker and the workspace's "always allow" grants. Their notices are run events
  * (`ToolNotices` reports them).

@@ -1,6 +1,6 @@
 /**
  * `massgen.providerTools` (allow | ask | deny, default ask): the run's one decision on provider-side
- * web search and code execution (issue 15). The strictest of the user, workspace and folder values
+ * web search and code execution (docs/protocol.md). The strictest of the user, workspace and folder values
  * applies: a cloned repository's settings can refuse the tools, never allow them for the user. `ask`
  * is one notification per run, before the first request that would enable them: not a modal, so the
  * window stays usable while the run waits (to look at the team, say); dismissing it or cancelling the

@@ -108,7 +108,7 @@ interface ActiveRun {
 
 /**
  * The one place runs start (Ask team, the panel's question box, Review selection): resolves the
- * team (architecture §9), runs the orchestrator with a cancellation token, folds the events with the
+ * team (docs/editor.md), runs the orchestrator with a cancellation token, folds the events with the
  * shared reducer and forwards them in batches. One run at a time. It keeps no thread: a follow-up
  * names the run it continues and its history is read back from the run directories, so a window
  * reload loses nothing.
