@@ -1,5 +1,5 @@
 /**
- * `npm run bench:workspace`: the workspace tools on a monorepo (issue 11 item 4). Generates (once,
+ * `npm run bench:workspace`: the workspace tools on a monorepo (docs/tools-and-sandbox.md). Generates (once,
  * cached under the temp folder) a workspace of 100,000 files: packages of source folders, a wide
  * folder of 5,000 entries, a `.gitignore`d `node_modules` of 40,000 files and ignored `dist/` output,
  * and a `.git`. Measures, each the median of BENCH_REPEAT runs (default 3) on a fresh run snapshot:

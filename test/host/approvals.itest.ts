@@ -1,6 +1,6 @@
-// In-host: approvals of risky tool calls (issue 6) in the real extension host, with scripted teams
-// whose agents ask to run commands; answered through the panel's message path. Also checks that
-// activation does not load the run engine (dist/engine.js) and that the first run does.
+// In-host: approvals of risky tool calls (docs/tools-and-sandbox.md) in the real extension host, with
+// scripted teams whose agents ask to run commands; answered through the panel's message path. Also checks
+// that activation does not load the run engine (dist/engine.js) and that the first run does.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

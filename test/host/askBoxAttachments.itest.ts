@@ -1,4 +1,4 @@
-// In-host: the panel's ask box (issue 12). Its `ask` message with a file chip and a pasted-image
+// In-host: the panel's ask box (docs/context.md). Its `ask` message with a file chip and a pasted-image
 // chip reaches every agent's first request (four SDKs against loopback servers) with the file's
 // text and the image's bytes in each protocol's own shape; a chip for `.env` starts nothing and
 // comes back with the reason; `#` completion lists the workspace with VS Code's ripgrep, secret

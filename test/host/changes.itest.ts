@@ -1,4 +1,4 @@
-// In-host: reviewing and accepting the winner's changes (issue 5) in the real extension host,
+// In-host: reviewing and accepting the winner's changes (docs/changes.md) in the real extension host,
 // with the scripted team of test/fixtures/changes/team.yaml run by the real run controller.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';

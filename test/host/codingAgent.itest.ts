@@ -1,5 +1,5 @@
-// In-host (issue 14): a claude_code member in a team run from the editor — the real Claude Code CLI
-// (the pinned SDK's binary) against a loopback Anthropic server, beside an API agent — through the
+// In-host (docs/coding-agents.md): a claude_code member in a team run from the editor — the real Claude Code
+// CLI (the pinned SDK's binary) against a loopback Anthropic server, beside an API agent — through the
 // extension's own run controller and change review: its Write is its answer's change, nothing is
 // on disk before Accept, and its private folder is gone when the run ends.
 import * as assert from 'node:assert/strict';

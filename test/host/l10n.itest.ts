@@ -1,4 +1,4 @@
-// In-host (issue 16): the extension's runtime strings in real VS Code. The window runs in English
+// In-host (docs/l10n.md): the extension's runtime strings in real VS Code. The window runs in English
 // (code-server here has no German language pack), so this checks what English shows and how the
 // German bundle is wired: the manifest's `l10n` folder with bundle.l10n.de.json in the installed
 // extension, VS Code's own `vscode.l10n.t` formatting (the unit fake copies it), and the panel's

@@ -1,5 +1,5 @@
-// In-host (issue 14): a mixed team — an API agent, a claude_code and a codex member (the real CLIs
-// against loopback servers) — run through the extension's run controller: every agent is in the
+// In-host (docs/coding-agents.md): a mixed team — an API agent, a claude_code and a codex member (the real
+// CLIs against loopback servers) — run through the extension's run controller: every agent is in the
 // run's state, each coder's edits are its answer's changes, the winner's are under review with
 // the other coder's consensus mark, nothing is on disk before Accept, and Accept writes them. And
 // with no CLI path anywhere, the claude_code member's CLI is the one on the extension host's PATH.

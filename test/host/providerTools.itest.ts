@@ -1,4 +1,4 @@
-// In-host (issue 15): provider-side web search in the editor's run, a team in the style of MassGen's
+// In-host (docs/protocol.md): provider-side web search in the editor's run, a team in the style of MassGen's
 // three_agents_default (Gemini, GPT-5 nano, Grok) each through its official SDK against its loopback
 // server. massgen.providerTools: allow, deny, and ask (one notification, answered in the workbench);
 // a citation clicked in the panel opens only once the user confirms.

@@ -1,4 +1,4 @@
-// In-host: Revert Run (issue 13) in the real extension host: Accept records what it wrote, the user
+// In-host: Revert Run (docs/sessions.md) in the real extension host: Accept records what it wrote, the user
 // edits a file afterwards, "MassGen: Revert Run" takes the team's changes out as one undoable
 // WorkspaceEdit and keeps the user's edit; one undo brings the accepted text back.
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // In-host: a run's secrets never reach the panel's state or the run directory, and the
-// massgen.secretPaths setting refuses a file (issue 9).
+// massgen.secretPaths setting refuses a file (docs/threat-model.md).
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import type { AttachmentRecord, RunEvent } from '../../../src/contract/runEvents
 import { installTeam, type Scenario } from './scenario';
 
 /**
- * Like a user (issue 12): hello.ts open, F1 → "MassGen: Add Context…" → Open Editors; the
+ * Like a user (docs/context.md): hello.ts open, F1 → "MassGen: Add Context…" → Open Editors; the
  * multi-select has hello.ts checked, Enter adds it as a chip in the panel's ask box (the panel
  * opens), and the panel's title bar offers the same command. Asked, the run records the file.
  */

@@ -9,8 +9,8 @@ const agents = ['builder', 'tester'];
 const note = 'Publishing is for maintainers.';
 
 /**
- * Like a user (issue 6): a team whose two agents both want to run `npm publish` (high risk). The
- * user is typing in an editor; Ask Team opens the panel beside it without the focus. One approval
+ * Like a user (docs/tools-and-sandbox.md): a team whose two agents both want to run `npm publish` (high
+ * risk). The user is typing in an editor; Ask Team opens the panel beside it without the focus. One approval
  * card appears in the panel (the identical requests are shown once), the agents' lanes show the
  * waiting run_command call, the status bar shows "1 approval", the panel's tab "MassGen (1
  * waiting)", and a notification offers Allow once / Deny / Show. The user writes a note on the

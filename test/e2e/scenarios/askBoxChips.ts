@@ -6,7 +6,7 @@ import { resultsDir } from '../workbench';
 import { installTeam, type Scenario } from './scenario';
 
 /**
- * Like a user, in the panel's ask box (issue 12): `#hel` lists the workspace's matches (hello.ts,
+ * Like a user, in the panel's ask box (docs/context.md): `#hel` lists the workspace's matches (hello.ts,
  * src/hello.ts) and Enter adds the first as a chip; `#src` and a click add the folder; an image
  * pasted into the question becomes a chip with a thumbnail; hidden behind an editor and shown
  * again, the panel still has them; × removes the folder chip. Asked,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { installTeam, type Scenario } from './scenario';
 
 /**
- * Like a user (issue 12): hello.ts open with its line selected, F1 → "MassGen: Ask Team". The
+ * Like a user (docs/context.md): hello.ts open with its line selected, F1 → "MassGen: Ask Team". The
  * input box says "Attached: hello.ts line 1"; the run's header in the panel lists it. Asked again,
  * the box's "Ask without the file" button drops it: the box says so and the next run's header
  * lists nothing.

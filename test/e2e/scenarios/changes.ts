@@ -50,7 +50,7 @@ async function waitForAppDiff(workbench: Workbench): Promise<void> {
 }
 
 /**
- * Like a user (issue 5): Ask Team with the scripted change team; when the run ends the diff of the
+ * Like a user (docs/changes.md): Ask Team with the scripted change team; when the run ends the diff of the
  * first changed file opens beside the work, and a notification offers Accept All / Review /
  * Reject. Accept All writes every file (a new one in new folders). A second run: the editor
  * title's Accept File takes app.ts only, Reject Changes discards the rest.

@@ -18,7 +18,7 @@ async function completed(workbench: Workbench, question: string): Promise<void> 
 }
 
 /**
- * Multi-root (issue 16), like a user: a workspace of two folders, alpha (the usual files) and beta,
+ * Multi-root (docs/editor.md), like a user: a workspace of two folders, alpha (the usual files) and beta,
  * each with the keyless demo team. F1 → "MassGen: Ask Team" with no editor open asks which folder;
  * beta picked, the run works there (its run directory is in beta's .massgen/runs, none in alpha's).
  * Then, with alpha's hello.ts open, Ask Team asks no folder: the run works on alpha.

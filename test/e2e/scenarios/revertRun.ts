@@ -30,7 +30,7 @@ async function untilOnDisk(what: string, probe: () => boolean, timeoutMs = 15_00
 }
 
 /**
- * Like a user (issue 13): Ask Team, Accept All from the notification, then the panel's Revert Run
+ * Like a user (docs/sessions.md): Ask Team, Accept All from the notification, then the panel's Revert Run
  * puts every file back (the created one deleted, the deleted one restored); "MassGen: Revert Run"
  * from the palette, picking the run, re-applies the changes.
  */

@@ -5,7 +5,7 @@ import { calcBase, calcFixed, calcPath } from '../../fixtures/changes/files';
 import { installTeam, type Scenario } from './scenario';
 
 /**
- * Like a user (issue 4, Review Selection): select lines 3-6 of a file, right-click → "Review
+ * Like a user (docs/changes.md; Review Selection): select lines 3-6 of a file, right-click → "Review
  * Selection". The scripted review team's findings appear as comment threads on the lines, each
  * saying how many agents raised it; the fix arrives as a diff, accepted from the notification.
  */

@@ -73,7 +73,10 @@ function workspace(): string {
 /** Every file but the CLI's own run log. */
 const outsideRuns = (rel: string) => rel.startsWith('.massgen/runs');
 
-/** The attacks of issue 9, each a `run_command` call (`outside`: a folder outside the workspace). */
+/**
+ * The command attacks of docs/threat-model.md, each a `run_command` call (`outside`: a folder outside
+ * the workspace).
+ */
 function attacks(root: string, outside: string): string[] {
 	return [
 		'sort -onode_modules/../src/app.ts README.md',

@@ -1,5 +1,5 @@
 /**
- * Secrets at any depth never reach a command (issue 21): secret files inside dependency folders
+ * Secrets at any depth never reach a command (docs/threat-model.md): secret files inside dependency folders
  * (which the scratch takes whole: bound read-only in a copy, shown as they are in an overlay),
  * in ignored folders, and hard links to secret files under innocent names. A scripted agent runs
  * `cat`, `grep -r` and `find -exec cat` over them through dist/cli.js, in both kinds of scratch;

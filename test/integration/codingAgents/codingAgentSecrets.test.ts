@@ -1,6 +1,6 @@
 /**
- * A coding agent's folder holds no secret at any depth (issue 21): its copy leaves secrets and hard
- * links to them out, and in its sandbox the dependency folders are bound with their secret files
+ * A coding agent's folder holds no secret at any depth (docs/threat-model.md): its copy leaves secrets and
+ * hard links to them out, and in its sandbox the dependency folders are bound with their secret files
  * covered. A `cli_path` stand-in (for `claude_code` and `codex`), started by dist/cli.js, greps and
  * cats everything it can see from inside the CLI sandbox and reports it; while it waits for the
  * answer, the test scans the folder on the host (mid-turn). And Claude Code's native Read and Grep

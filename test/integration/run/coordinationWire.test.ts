@@ -1,5 +1,5 @@
 /**
- * The coordination rules (architecture §3) through the real adapters and SDKs against the loopback
+ * The coordination rules (docs/protocol.md) through the real adapters and SDKs against the loopback
  * wire servers: counts come from the servers' own request logs, not from our events.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';

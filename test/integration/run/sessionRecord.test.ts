@@ -28,7 +28,7 @@ async function ask(root: string, question: string, session?: RunSessionOptions['
 	return { runId: result.runId, result: onDisk, start: start?.type === 'run-start' ? start : undefined };
 }
 
-describe('runSession records the session of every run (issue 13)', () => {
+describe('runSession records the session of every run', () => {
 	it('a new run starts its own session; a follow-up joins it; a fork without an id starts a line', async () => {
 		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
 		const first = await ask(root, 'first');

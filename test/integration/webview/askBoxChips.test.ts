@@ -1,5 +1,5 @@
 /**
- * The ask box's attachment chips (issue 12) in the real panel bundle: `#` completion against
+ * The ask box's attachment chips (docs/context.md) in the real panel bundle: `#` completion against
  * host answers, chips that render, are removed by mouse and keyboard and survive a reload, pasted
  * images that become thumbnail chips (downscaled to fit, or refused), drops, and the `ask`
  * message that carries the chips. Every posted message passes the host's schema (`pageProblems`).

@@ -1,5 +1,5 @@
 /**
- * Per-hunk review in the panel (issue 5), in Chromium under the real `webviewHtml` CSP: files
+ * Per-hunk review in the panel (docs/changes.md), in Chromium under the real `webviewHtml` CSP: files
  * with +/- counts of the current selection, hunks with checkboxes and consensus marks, runner-up
  * alternatives, stale files, and the messages each control posts (all must pass the host's
  * schema). The change set comes from the host's own pipeline (`ChangeSetFixture`); the tests

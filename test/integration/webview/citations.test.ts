@@ -1,5 +1,5 @@
 /**
- * Citations in the panel (issue 15): a final answer ending in the "Sources:" list the adapters write
+ * Citations in the panel (docs/protocol.md): a final answer ending in the "Sources:" list the adapters write
  * renders its http(s) links sanitised (no `href`: nothing navigates); a click posts the validated
  * `open-link` message for the host to open; `javascript:` and `data:` links stay inert.
  */

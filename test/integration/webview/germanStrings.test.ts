@@ -1,5 +1,5 @@
 /**
- * The panel speaks the host's strings table (issue 16): given the table built from the German
+ * The panel speaks the host's strings table (docs/l10n.md): given the table built from the German
  * bundle (what `vscode.l10n.t` returns in a German VS Code), the real panel bundle shows German
  * labels, placeholders, aria-labels and counts, and a snapshot whose table is incomplete is refused.
  */

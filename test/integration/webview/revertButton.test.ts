@@ -1,5 +1,5 @@
 /**
- * The panel's Revert Run (issue 13): hidden while changes are pending, shown once nothing is, and it
+ * The panel's Revert Run (docs/sessions.md): hidden while changes are pending, shown once nothing is, and it
  * posts `revert-run` with the shown run's id (the host runs massgen.revertRun for it).
  */
 import { describe, expect, it } from 'vitest';

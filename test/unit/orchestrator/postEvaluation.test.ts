@@ -1,5 +1,5 @@
 /**
- * Post-evaluation (MassGen's `max_orchestration_restarts`, issue 15): the winner checks its
+ * Post-evaluation (MassGen's `max_orchestration_restarts`, docs/protocol.md): the winner checks its
  * presented answer, reading the files as the answer proposes them, and may send coordination back
  * once per allowed restart; the next attempt's agents all read its reasons; nothing of a discarded
  * attempt is written or kept in the result.

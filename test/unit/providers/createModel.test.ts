@@ -79,7 +79,7 @@ describe('createModel', () => {
 });
 
 describe('presets', () => {
-	it('carries the documented defaults (massgen-reference §6.1)', () => {
+	it('carries the documented defaults (as in MassGen)', () => {
 		expect(presetFor('grok')).toMatchObject({
 			baseUrl: 'https://api.x.ai/v1',
 			keyVariables: ['XAI_API_KEY'],

@@ -81,7 +81,7 @@ describe('RunLogWriter', () => {
 		await log.close();
 	});
 
-	it('writes result.json (architecture §5 shape), final-answer.md, changes.patch and config.yaml atomically', async () => {
+	it('writes result.json (docs/protocol.md), final-answer.md, changes.patch and config.yaml atomically', async () => {
 		const log = await RunLogWriter.create(ws, RUN_ID);
 		for (const event of convergenceEvents()) log.append(event);
 		await log.finish({ result, configYaml: 'agents:\n  - id: alice\n', patch });

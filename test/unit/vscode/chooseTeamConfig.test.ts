@@ -18,7 +18,7 @@ function inputs(over: Partial<TeamConfigInputs> & { files?: string[] }): TeamCon
 	};
 }
 
-describe('chooseTeamConfig (architecture §9 order, Workspace Trust)', () => {
+describe('chooseTeamConfig (config order, Workspace Trust)', () => {
 	it('uses the setting first, relative to the workspace folder', async () => {
 		const choice = await chooseTeamConfig(
 			inputs({

@@ -23,7 +23,7 @@ const heavy = [
 ];
 
 /**
- * architecture §7: activation loads no SDK. `build:ext` makes two bundles: `dist/extension.js`
+ * Activation loads no SDK (docs/architecture.md, Layers). `build:ext` makes two bundles: `dist/extension.js`
  * (activation and the glue) and `dist/engine.js` (orchestrator, providers, config, MCP,
  * permissions), which `loadEngineBundle` requires at the first run. This runs the very
  * `build:ext` command of package.json into a temporary folder and reads esbuild's metafile.

@@ -17,7 +17,7 @@ import { PanelHost } from '../../../src/vscode/panel/panelHost';
 import { toolNotices } from '../../support/toolNotices';
 import { noPendingChanges } from './noPendingChanges';
 
-/** The extension's output channels: the log, the panel, and the run's event path (issue 9). */
+/** The extension's output channels: the log, the panel, and the run's event path (docs/threat-model.md). */
 const secret = 'sk-test-EXTENSIONKEY-0123456789';
 const fake = vscode as unknown as {
 	window: { outputLines: string[]; panels: { posted: HostMessage[]; receive(m: unknown): void }[] };
