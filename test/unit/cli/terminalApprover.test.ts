@@ -11,6 +11,7 @@ import {
 	type ApprovalQuestion,
 	type PendingApproval,
 } from '../../../src/core/permissions/approvalBroker.js';
+import { settle } from '../../support/settle.js';
 
 const question = (target: string, timeoutMs = 10_000): ApprovalQuestion => ({
 	runId: 'r',
@@ -42,8 +43,6 @@ function terminal() {
 		resume: () => calls.push('resume'),
 	};
 }
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('CLI approvals', () => {
 	it('parses y / r / a / n [note]; anything else is asked again', () => {
@@ -80,16 +79,16 @@ describe('CLI approvals', () => {
 		const approver = new TerminalApprover(broker, t);
 		const first = broker.request(question('make'), new AbortController().signal);
 		const second = broker.request(question('make install'), new AbortController().signal);
-		await tick();
+		await settle();
 		expect(t.read()).toContain(
 			'alice asks to run a command:\n    make\n  why: medium risk: runs a program (make)',
 		);
 		expect(t.read()).not.toContain('make install');
 		t.input.write('what?\n');
-		await tick();
+		await settle();
 		t.input.write('r\n');
 		expect(await first).toMatchObject({ decision: 'allow', scope: 'run', by: 'user' });
-		await tick();
+		await settle();
 		expect(t.read()).toContain('    make install');
 		t.input.write('n not on this machine\n');
 		expect(await second).toMatchObject({ decision: 'deny', note: 'not on this machine' });
@@ -104,7 +103,7 @@ describe('CLI approvals', () => {
 		expect(await broker.request(question('make', 50), new AbortController().signal)).toMatchObject({
 			by: 'timeout',
 		});
-		await tick();
+		await settle();
 		expect(t.read()).toContain('(no decision in time: denied)');
 		expect(t.calls).toEqual(['pause', 'resume']);
 		approver.dispose();
