@@ -1,5 +1,5 @@
 // Starts code-server (the real VS Code workbench + Node extension host) on loopback for tests.
-// Recipe: /work/shared/docs/e2e-code-server.md. Install it first with test/e2e/setupCodeServer.sh.
+// How it fits the suites: test/e2e/README.md. Install it first with test/e2e/setupCodeServer.sh.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
 	createWriteStream,

@@ -3,7 +3,7 @@
 #   - Debian packages: chromium, fonts-dejavu-core, ripgrep, libkrb5-dev, bubblewrap (run_command's
 #     sandbox) (only those that are missing);
 #   - code-server 4.100.3 (VS Code 1.100.3, needs Node 20) into a cache folder outside the repo.
-# Idempotent: a marker file makes later runs a no-op. See /work/shared/docs/e2e-code-server.md.
+# Idempotent: a marker file makes later runs a no-op. See test/e2e/README.md and docs/testing.md.
 #
 # Environment:
 #   MASSGEN_E2E_CACHE   cache root (default: $HOME/.cache/massgen-e2e)

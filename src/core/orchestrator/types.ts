@@ -70,8 +70,9 @@ export interface RunOptions {
 	/** The run's time (every coordination timer, and the models' own waits); omitted = real time. */
 	readonly clock?: RunClock;
 	/**
-	 * How config agents map to `agent1..agentN`: shuffled per run by default (MassGen issue #148:
-	 * a fixed alphabetical mapping lets position bias leak into votes); `config` keeps config order.
+	 * How config agents map to `agent1..agentN`: shuffled per run by default (a fixed alphabetical
+	 * mapping lets position bias leak into votes: docs/decisions/0001-anonymous-ids-shuffled-per-run.md);
+	 * `config` keeps config order.
 	 */
 	readonly anonymousOrder?: 'shuffled' | 'config';
 	readonly random?: () => number;
