@@ -37,7 +37,8 @@ export function resolveTeam(inputs: TeamInputs): Promise<TeamResolution> {
 	return resolveCoreTeam({ ...team, host: vscodeLmModels(lmModels) });
 }
 
-function vscodeLmModels(lmModels: TeamInputs['lmModels']): HostModels {
+/** VS Code's language models as the host's (`type: vscode_lm`) for the core's `resolveTeam`. */
+export function vscodeLmModels(lmModels: TeamInputs['lmModels']): HostModels {
 	const models = async (): Promise<readonly ChatModelInfo[]> => {
 		try {
 			return await lmModels();

@@ -1,44 +1,30 @@
-import { pathExists } from '../../core/util/pathExists.js';
-import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
 import type { RunEvent } from '../../contract/runEvents.js';
-import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
-import type { RunToolInputs } from '../../core/run/runTools.js';
+import { AttachmentError } from '../../core/context/attachment.js';
 import type { Turn } from '../../core/orchestrator/types.js';
+import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
+import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
+import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
+import type { PrepareRefusal } from '../../core/run/prepareRun.js';
+import type { RunHandle } from '../../core/run/startRun.js';
 import { reduceRun } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
 import { abortSignalFromToken } from '../common/cancellation.js';
 import { contextKeys } from '../common/commandIds.js';
-import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
-import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { SessionSecrets } from '../common/log.js';
-import type { KeyStore } from '../common/secrets.js';
-import { configSettingFromWorkspace, readConfigSetting } from '../common/settings.js';
-import { settingsAllowItems, WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { chooseRunFolder, folderOf, folderOfRun } from '../common/runFolders.js';
-import { codingAgentPathEnv } from './codingAgentPaths.js';
-import { editorTools } from './editorTools.js';
-import { EventBatcher } from './eventBatcher.js';
-import { ToolNotices } from './toolNotices.js';
-import { budgetOptions } from './budgetSettings.js';
-import { AttachmentError } from '../../core/context/attachment.js';
-import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
-import { providerToolsPolicy } from './providerToolsSetting.js';
+import type { KeyStore } from '../common/secrets.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
-import { readSecretPathsSetting } from './secretPathsSetting.js';
-import { followUpFor, type FollowUp } from '../pastRuns/followUp.js';
+import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
+import { WorkspaceConsent } from '../trust/workspaceConsent.js';
+import { editorRunHost } from './editorRunHost.js';
+import { EventBatcher } from './eventBatcher.js';
 import type { Engine } from './loadEngine.js';
-import {
-	reportAttachmentProblem,
-	reportTeamNotes,
-	reportTeamProblem,
-	reportUnexpected,
-} from './runMessages.js';
+import { reportAttachmentProblem, reportTeamProblem, reportUnexpected } from './runMessages.js';
 import type { RunStatusBar } from './runStatusBar.js';
 import type { FinishedRun, RunRefusal, RunRequest, RunService, StartOutcome } from './runTypes.js';
-import { errorMessage } from '../../core/util/errorMessage.js';
+import { ToolNotices } from './toolNotices.js';
 
 const cancelled = (): RunRefusal => ({
 	refused: 'cancelled',
@@ -252,142 +238,108 @@ export class RunController extends Disposable implements RunService {
 	): Promise<StartOutcome> {
 		const { log } = this._deps;
 		const root = folder.uri.fsPath;
-		// Read once: the team config choice, `.env` and the tools all see the same answer.
-		const trusted = this._deps.isTrusted?.() ?? vscode.workspace.isTrusted;
 		const engine = await this._deps.engine();
-		const choice = await chooseTeamConfig({
-			setting: readConfigSetting(folder.uri),
-			settingFromWorkspace: configSettingFromWorkspace(folder.uri),
-			workspaceRoot: root,
-			shippedDir: this._deps.shippedConfigsDir,
-			trusted,
-			home: homedir(),
-			exists: pathExists,
-		});
-		for (const note of choice.notes) log.warn(note);
-		if (!choice.ok) {
-			const report = {
-				problem: 'no-config',
-				file: choice.file,
-				message: choice.message,
-				issues: [],
-			} as const;
-			return { refused: 'config', reason: reportTeamProblem(report, this._redact) };
-		}
-		const keys = {
-			secrets: await this._deps.keys.getAll(),
-			env: { ...(this._deps.env ?? process.env), ...codingAgentPathEnv() },
-			dotenv: trusted ? await engine.readDotenv(root) : {},
-		};
-		// Known before the team resolves, so config errors and notes are redacted too.
-		this._deps.secrets?.learn(engine.keySecrets(keys));
-		const resolution = await engine.resolveTeam({
-			file: choice.file,
-			kind: choice.kind,
-			keys,
-			lmModels: async () => vscode.lm.selectChatModels(),
-		});
-		if (!resolution.ok) {
-			if (resolution.kind !== 'default') await this._deps.diagnostics.set(resolution.file, resolution.issues);
-			log.error(`team config ${resolution.file}: ${resolution.problem}`);
-			for (const issue of resolution.issues) {
-				log.error(`${issue.file}:${issue.line}:${issue.col}: ${issue.message}`);
-			}
-			const reason = reportTeamProblem(
-				{ problem: resolution.problem, file: resolution.file, issues: resolution.issues },
-				this._redact,
+		const abort = abortSignalFromToken(token);
+		try {
+			const host = editorRunHost({
+				...this._deps,
+				engine,
+				folder,
+				// Read once: the team config choice, `.env` and the tools all see the same answer.
+				trusted: this._deps.isTrusted?.() ?? vscode.workspace.isTrusted,
+				consent: this._consent,
+				signal: abort.signal,
+			});
+			const from =
+				request.kind === 'ask'
+					? (request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined))
+					: undefined;
+			const prepared = await engine.prepareRun(
+				{
+					question: request.question,
+					workspaceRoot: root,
+					...(from ? { followUp: { from, fork: request.fork === true } } : {}),
+					...(request.attachments?.length ? { attachments: request.attachments } : {}),
+					budget: host.budget,
+					signal: abort.signal,
+				},
+				host,
 			);
-			return { refused: 'config', reason };
+			if (!prepared.ok) return this._refused(prepared);
+			if (token.isCancellationRequested) return cancelled();
+			const { followUp } = prepared.run;
+			const history = followUp?.history ?? [];
+			if (request.kind === 'ask' && !followUp) {
+				this._lastAsked = undefined;
+				this._conversation = [];
+			}
+			this._state = initialRunState();
+			return await this._follow(request, folder, engine.startRun(prepared.run, host), history, token);
+		} catch (error) {
+			if (EstimateDeclinedError.is(error)) {
+				return { refused: 'cancelled', reason: vscode.l10n.t('not started at its cost estimate') };
+			}
+			if (!AttachmentError.is(error)) throw error;
+			return { refused: 'attachment', reason: reportAttachmentProblem(log, error, this._redact) };
+		} finally {
+			abort.dispose();
 		}
-		const team = resolution.team;
-		if (team.kind !== 'default') await this._deps.diagnostics.set(team.file, team.issues);
-		const members = team.config.agents.map((a) => `${a.id} (${a.backend.type}/${a.backend.model})`);
-		log.info(`team: ${team.file} (${team.kind}): ${members.join(', ')}`);
-		for (const left of team.dropped) log.info(`team: left out ${left.id}: ${left.why}`);
-		reportTeamNotes(team, choice.notes);
-		if (token.isCancellationRequested) return cancelled();
+	}
 
-		const editor = this._deps.approvals && editorTools({ ...this._deps.approvals, folder, trusted, log });
-		// Before the run starts anything: what the workspace's own parts would run or send, and the
-		// user's answer (the core refuses each part this decision does not cover).
-		const listing = await engine.listWorkspaceTrust({
-			workspaceRoot: root,
-			config: team.config,
-			file: team.file,
-			keys,
-			readWorkspaceServers: editor?.readWorkspaceServers === true,
-			...(team.source ? { locate: (path) => team.source!.locate(path, 'value') } : {}),
-			chosenByWorkspace: team.kind === 'workspace',
-		});
-		// The workspace settings' allow rules are asked about in the same question.
-		const extras = settingsAllowItems(editor?.workspaceAllow ?? []);
-		const items = [...listing.items, ...extras];
-		const asked = extras.length === 0 ? listing : { items, hash: engine.trustHash(items) };
-		const answer = await this._consent.decide(folder, asked, trusted);
-		const workspaceTrust =
-			answer?.kind === 'trusted' ? ({ kind: 'trusted', hash: listing.hash } as const) : answer;
-		if (answer?.kind === 'untrusted') {
-			log.warn(`trust: the workspace's own parts are refused (${answer.hint})`);
+	/** Why the run did not start, told the user (the config's problem, a follow-up of no readable turn). */
+	private _refused(refusal: PrepareRefusal): StartOutcome {
+		switch (refusal.refused) {
+			case 'config': {
+				const report = {
+					problem: 'no-config',
+					file: refusal.file,
+					message: refusal.message,
+					issues: [],
+				} as const;
+				return { refused: 'config', reason: reportTeamProblem(report, this._redact) };
+			}
+			case 'team': {
+				const { problem, file, issues } = refusal.resolution;
+				return { refused: 'config', reason: reportTeamProblem({ problem, file, issues }, this._redact) };
+			}
+			case 'follow-up':
+				this._deps.log.error(refusal.message);
+				void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', this._redact(refusal.message)));
+				return { refused: 'error', reason: this._redact(refusal.message) };
+			case 'trust':
+				return cancelled();
 		}
-		const tools = editor && withWorkspaceAllow(editor, answer?.kind === 'trusted');
-		if (token.isCancellationRequested) return cancelled();
+		return refusal satisfies never;
+	}
 
-		const from =
-			request.kind === 'ask'
-				? (request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined))
-				: undefined;
-		const followUp = from ? await followUpFor(root, from, request.fork === true) : undefined;
-		if (followUp && 'reason' in followUp) {
-			log.error(followUp.reason);
-			void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', this._redact(followUp.reason)));
-			return { refused: 'error', reason: this._redact(followUp.reason) };
-		}
-		const thread: FollowUp | undefined = followUp;
-		const history = thread?.history ?? [];
-		if (request.kind === 'ask' && !thread) {
-			this._lastAsked = undefined;
-			this._conversation = [];
-		}
-		this._state = initialRunState();
+	/** Folds the run's events into the state and forwards them in batches until it ends. */
+	private async _follow(
+		request: RunRequest,
+		folder: vscode.WorkspaceFolder,
+		run: RunHandle,
+		history: readonly Turn[],
+		token: vscode.CancellationToken,
+	): Promise<StartOutcome> {
+		const { log } = this._deps;
 		const batcher = new EventBatcher<RunEvent>((events) => {
 			this._deps.statusBar.update(this._state);
 			this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
 		}, this._deps.batchMs ?? 30);
-		const abort = abortSignalFromToken(token);
 		const toolNotices = new ToolNotices(log, token);
-		const secretPathsSetting = readSecretPathsSetting(folder.uri);
-		for (const note of secretPathsSetting.notes) log.warn(`settings: ${note}`);
+		this._control = run;
 		try {
-			const outcome = await engine.runTeam({
-				workspaceRoot: root,
-				question: request.question,
-				history,
-				...(thread ? { session: thread.session } : {}),
-				team,
-				keys,
-				shippedConfigsDir: this._deps.shippedConfigsDir,
-				signal: abort.signal,
+			for await (const event of run.events) {
 				// The team is known and the attachments are read: the run really starts (the panel
 				// opens now, not for a config error or an attachment that cannot be given).
-				onRunDir: (runDir) => {
-					log.info(`run log: ${runDir}`);
+				if (event.type === 'run-start' && run.started) {
+					log.info(`run log: ${run.started.runDir}`);
 					this._onDidStartRun.fire(request);
-				},
-				...(request.attachments?.length ? { attachments: request.attachments } : {}),
-				onEvent: (event) => {
-					toolNotices.onEvent(event);
-					this._state = reduceRun(this._state ?? initialRunState(), event);
-					batcher.push(event);
-				},
-				secretPaths: secretPathsSetting.patterns,
-				onRedactor: (redactor) => this._deps.secrets?.learn(redactor),
-				onLogError: (error) => log.error(`run log: ${errorMessage(error)}`),
-				...(tools ? { tools } : {}),
-				...(workspaceTrust ? { workspaceTrust } : {}),
-				...budgetOptions(folder.uri),
-				providerTools: providerToolsPolicy(folder.uri, abort.signal, this._deps.questions),
-				onControl: (control) => (this._control = control),
-			});
+				}
+				toolNotices.onEvent(event);
+				this._state = reduceRun(this._state ?? initialRunState(), event);
+				batcher.push(event);
+			}
+			const outcome = await run.result;
 			batcher.flush();
 			const { result } = outcome;
 			log.info(
@@ -405,7 +357,7 @@ export class RunController extends Disposable implements RunService {
 			const finished: FinishedRun = {
 				request,
 				result,
-				state: this._state,
+				state: this._state ?? initialRunState(),
 				folder,
 				writePolicy: {
 					root: outcome.workspace.root,
@@ -416,16 +368,9 @@ export class RunController extends Disposable implements RunService {
 			};
 			this._onDidFinishRun.fire(finished);
 			return { run: finished };
-		} catch (error) {
-			if (EstimateDeclinedError.is(error)) {
-				return { refused: 'cancelled', reason: vscode.l10n.t('not started at its cost estimate') };
-			}
-			if (!AttachmentError.is(error)) throw error;
-			return { refused: 'attachment', reason: reportAttachmentProblem(log, error, this._redact) };
 		} finally {
 			this._control = undefined;
 			batcher.dispose();
-			abort.dispose();
 		}
 	}
 
@@ -444,11 +389,4 @@ function memoryState(): Pick<vscode.Memento, 'get' | 'update'> {
 		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
 		update: async (key: string, value: unknown) => void values.set(key, value),
 	} as Pick<vscode.Memento, 'get' | 'update'>;
-}
-
-/** The run's tool inputs: the workspace settings' allow rules join the user's only when allowed. */
-function withWorkspaceAllow(editor: ReturnType<typeof editorTools>, allowed: boolean): RunToolInputs {
-	const { workspaceAllow, ...tools } = editor;
-	if (!allowed || workspaceAllow.length === 0) return tools;
-	return { ...tools, rules: { ...tools.rules, allow: [...(tools.rules?.allow ?? []), ...workspaceAllow] } };
 }

@@ -1,41 +1,33 @@
 /**
- * Everything heavy a run needs (the core's `runSession`: config schema, orchestrator, provider
- * adapters, MCP, the permission engine): its own bundle, `dist/engine.js` (see `build:ext`), loaded
- * at the first run by `loadEngineBundle` so activation neither reads nor compiles it. The SDKs
- * themselves load later still, at an adapter's first call.
+ * Everything heavy a run needs (the core's `prepareRun` and `startRun`: config schema, orchestrator,
+ * provider adapters, MCP, the permission engine): its own bundle, `dist/engine.js` (see `build:ext`),
+ * loaded at the first run by `loadEngineBundle` so activation neither reads nor compiles it. The
+ * SDKs themselves load later still, at an adapter's first call.
  */
 import * as vscode from 'vscode';
-import type { ApiKeySources } from '../../core/config/apiKeys.js';
-import { runSession, type RunSessionOptions, type RunSessionOutcome } from '../../core/run/runSession.js';
-import { Redactor } from '../../core/secrets/redactor.js';
+import type { HostPaths, RunHost } from '../../core/run/runHost.js';
 import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
-import { keySecrets as keyValues } from '../../core/team/buildAgents.js';
 import { extensionModelFactory } from '../lm/createExtensionModel.js';
-import type { ChatModelLookup } from '../lm/vscodeLmModel.js';
-import type { ResolvedTeam } from './resolveTeam.js';
+import type { ChatModelInfo } from '../lm/pickChatModel.js';
+import { vscodeLmModels } from './resolveTeam.js';
 
 export { loadConfigText } from '../../core/config/loadConfig.js';
 export { readDotenv } from '../../core/config/apiKeys.js';
-export { resolveTeam } from './resolveTeam.js';
-export { listWorkspaceTrust, trustHash } from '../../core/trust/workspaceTrust.js';
+export { prepareRun } from '../../core/run/prepareRun.js';
+export { startRun } from '../../core/run/startRun.js';
+export { trustHash } from '../../core/trust/workspaceTrust.js';
 /** The Team view's and the team builder's part (src/vscode/team). */
 export * as team from '../team/teamEngine.js';
 
-/** The secrets the key sources hold (secret storage, environment, `.env`), before any team is resolved. */
-export function keySecrets(keys: ApiKeySources): Redactor {
-	return new Redactor(keyValues(keys));
+/** The editor's own ripgrep (`vscode.env.appRoot`), else `rg` on PATH, else search_files' walker. */
+export function editorPaths(): Pick<HostPaths, 'ripgrep'> {
+	const ripgrep = ripgrepInEditor(vscode.env.appRoot);
+	return ripgrep ? { ripgrep } : {};
 }
 
-/** A run as the editor starts it: its resolved team and its `vscode_lm` models (`vscode.lm`). */
-export interface EngineRun extends Omit<RunSessionOptions, 'createModel'> {
-	readonly team: ResolvedTeam;
-	readonly lookup?: ChatModelLookup;
-}
-
-/** One run with the editor's inputs; nothing is written to the workspace. */
-export function runTeam(run: EngineRun): Promise<RunSessionOutcome> {
-	const { lookup, ...session } = run;
-	// The editor's own ripgrep (`vscode.env.appRoot`), else `rg` on PATH, else search_files' walker.
-	const ripgrep = ripgrepInEditor(vscode.env.appRoot) ?? undefined;
-	return runSession({ ...session, createModel: extensionModelFactory(lookup), ripgrep });
+/** VS Code's language models (`type: vscode_lm`): checked when the team resolves, made when it runs. */
+export function editorModels(
+	lmModels: () => Promise<readonly ChatModelInfo[]>,
+): NonNullable<RunHost['models']> {
+	return { resolve: vscodeLmModels(lmModels), create: extensionModelFactory() };
 }

@@ -12,7 +12,8 @@ import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import { reduceRun } from '../../../src/protocol/reduceRun';
 import { createLog, SessionSecrets } from '../../../src/vscode/common/log';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
-import { listWorkspaceTrust, runTeam } from '../../../src/vscode/run/runEngine';
+import type { RunHost } from '../../../src/core/run/runHost';
+import { prepareRun, startRun } from '../../../src/vscode/run/runEngine';
 import { PanelHost } from '../../../src/vscode/panel/panelHost';
 import { toolNotices } from '../../support/toolNotices';
 import { noPendingChanges } from './noPendingChanges';
@@ -105,7 +106,7 @@ describe('the extension redacts secrets', () => {
 		expect(posted).not.toContain(secret);
 	});
 
-	it('the run event path (runTeam): events, notices and the run directory lose the key, also split across deltas', async () => {
+	it('the run event path (the engine: prepareRun and startRun): events, notices and the run directory lose the key, also split across deltas', async () => {
 		const root = mkdtempSync(join(tmpdir(), 'massgen-redact-run-'));
 		// A workspace MCP file whose server prints what its \${VAR} expanded to, then exits: the notice quotes it.
 		const workspaceToken = 'workspace-MCP-token-5150';
@@ -146,44 +147,40 @@ describe('the extension redacts secrets', () => {
 			join(root, 'team.yaml'),
 		);
 		expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
-		const events: RunEvent[] = [];
+		const file = join(root, 'team.yaml');
+		writeFileSync(file, text.replace('${HEADER_TOKEN_VALUE_ECHO}', headerToken));
 		let learned: Redactor | undefined;
-		const team = {
-			config: loaded.config!,
-			file: join(root, 'team.yaml'),
-			kind: 'setting' as const,
-			issues: [],
-			dropped: [],
-		};
-		const keys = { env: { HEADER_TOKEN: headerToken, WS_VALUE: workspaceToken } };
-		// The user allowed the workspace's servers (the consent's decision as the controller passes it),
-		// so they start, and what they print is what this test checks.
-		const listing = await listWorkspaceTrust({
-			workspaceRoot: root,
-			config: team.config,
-			file: team.file,
-			keys,
-			readWorkspaceServers: true,
-		});
-		expect(listing.items.map((item) => item.kind)).toEqual(['host-environment', 'stdio-server']);
-		const { runDir } = await runTeam({
-			workspaceRoot: root,
-			question: 'q',
-			history: [],
-			team,
-			keys,
-			workspaceTrust: { kind: 'trusted', hash: listing.hash },
-			shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs'),
-			signal: new AbortController().signal,
-			onEvent: (event) => events.push(event),
-			onRedactor: (redactor) => (learned = redactor),
+		const kinds: string[] = [];
+		const host: RunHost = {
+			paths: { shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs') },
+			env: { HEADER_TOKEN: headerToken, WS_VALUE: workspaceToken },
+			workspaceTrusted: true,
+			chooseTeamConfig: async () => ({ ok: true, file, kind: 'setting' }),
+			learnSecrets: (redactor) => (learned = redactor),
 			tools: {
 				broker: new ApprovalBroker({ policy: () => ({ decision: 'allow' }) }),
 				trusted: true,
 				rules: {},
 				readWorkspaceServers: true,
 			},
-		});
+			// The user allowed the workspace's servers (the consent's decision as the editor's host gives it),
+			// so they start, and what they print is what this test checks.
+			decideTrust: async (listing) => {
+				kinds.push(...listing.items.map((item) => item.kind));
+				return { kind: 'trusted', hash: listing.hash };
+			},
+			log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+		};
+		const prepared = await prepareRun(
+			{ workspaceRoot: root, question: 'q', signal: new AbortController().signal },
+			host,
+		);
+		expect(kinds).toEqual(['host-environment', 'stdio-server']);
+		if (!prepared.ok) throw new Error(`not prepared: ${prepared.refused}`);
+		const run = startRun(prepared.run, host);
+		const events: RunEvent[] = [];
+		for await (const event of run.events) events.push(event);
+		const { runDir } = await run.result;
 		const notices = toolNotices(events);
 		expect(learned?.needles).toEqual(expect.arrayContaining([secret, headerToken]));
 		const joined = events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
