@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { RunStatus } from '../contract/runEvents.js';
+import { runFile, runFileNames } from '../contract/runLayout.js';
 import { AttachmentError, type AttachmentRequest } from '../core/context/attachment.js';
 import { EstimateDeclinedError } from '../core/run/estimateDeclinedError.js';
 import { prepareRun } from '../core/run/prepareRun.js';
@@ -99,7 +100,7 @@ export async function runCommand(
 	if (decisions.length > 0) {
 		const denied = decisions.filter((entry) => entry.decision === 'deny').length;
 		io.stderr.write(
-			`tool permissions: ${decisions.length} decision(s), ${denied} denied (${outcome.ledger?.path ?? 'permissions.jsonl'})\n`,
+			`tool permissions: ${decisions.length} decision(s), ${denied} denied (${outcome.ledger?.path ?? runFileNames.permissions})\n`,
 		);
 	}
 	if (result.error) io.stderr.write(`error: ${result.error}\n`);
@@ -117,7 +118,7 @@ export async function runCommand(
 		if (!(await applyWinner(root, outcome, io.stderr, consent))) return exitCodes.failed;
 	} else if (result.changes.length > 0 && !afterRun) {
 		io.stderr.write(
-			`${result.changes.length} proposed change(s) in ${join(runDir, 'changes.patch')} (use --apply to write them)\n`,
+			`${result.changes.length} proposed change(s) in ${runFile(runDir, 'patch')} (use --apply to write them)\n`,
 		);
 	}
 	afterRun?.(outcome);

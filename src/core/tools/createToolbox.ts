@@ -23,6 +23,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
 	if (ids.length > 0) tools.push(viewAnswerChangesTool(ids, answers));
 	const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
 	const maxReadBytes = options.overlay.workspace.maxReadBytes ?? defaultMaxReadBytes;
+	const now = options.now ?? (() => performance.now());
 
 	return {
 		definitions: tools.map((tool) => tool.definition),
@@ -35,7 +36,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
 					isError: true,
 				};
 			}
-			return tool.execute(args, { overlay: options.overlay, maxReadBytes, signal });
+			return tool.execute(args, { overlay: options.overlay, maxReadBytes, signal, now });
 		},
 	};
 }

@@ -10,6 +10,8 @@ export interface ToolContext {
 	readonly overlay: Overlay;
 	readonly maxReadBytes: number;
 	readonly signal: AbortSignal;
+	/** Milliseconds on a monotonic scale for the tools' time limits (a test freezes it to reach the count limits). */
+	readonly now: () => number;
 }
 
 /** A tool with its model-facing definition; `execute` never throws. */

@@ -27,8 +27,8 @@ export interface RipgrepSearch {
 	/** Results in path order (rg then walks on one thread); unsorted, they come faster and in any order. */
 	readonly sorted: boolean;
 	readonly signal: AbortSignal;
-	/** `performance.now()` past which rg is stopped. */
-	readonly deadline: number;
+	/** How long rg may run before it is stopped. */
+	readonly timeLeftMs: number;
 }
 
 /** `unsupported`: rg could not run (missing, too old, a pattern its engine lacks): use the walker. */
@@ -45,7 +45,7 @@ const maxColumns = 4096;
  * order, so the first 200 are the same 200.
  */
 export function ripgrepArgs(
-	search: Omit<RipgrepSearch, 'binary' | 'signal' | 'deadline' | 'root'>,
+	search: Omit<RipgrepSearch, 'binary' | 'signal' | 'timeLeftMs' | 'root'>,
 ): string[] {
 	return [
 		'--no-config',
@@ -89,7 +89,7 @@ export function ripgrepArgs(
 
 /**
  * Runs rg and hands each match to `onMatch` (in path order) until it returns false; then rg is
- * killed. rg is killed too when the signal aborts (the call throws 'cancelled') or at the deadline.
+ * killed. rg is killed too when the signal aborts (the call throws 'cancelled') or when its time is up (`timeLeftMs`).
  */
 export async function ripgrepSearch(
 	search: RipgrepSearch,
@@ -106,13 +106,10 @@ export async function ripgrepSearch(
 	});
 	let late = false;
 	const kill = () => child.kill('SIGKILL');
-	const timer = setTimeout(
-		() => {
-			late = true;
-			kill();
-		},
-		Math.max(0, search.deadline - performance.now()),
-	);
+	const timer = setTimeout(() => {
+		late = true;
+		kill();
+	}, search.timeLeftMs);
 	search.signal.addEventListener('abort', kill, { once: true });
 	const parser = new MatchParser();
 	let matched = false;

@@ -24,7 +24,9 @@ export interface DiskSearch {
 	/** Omitted for an explicitly named ignored folder (searched whole). */
 	readonly filter: GitignoreFilter | undefined;
 	readonly signal: AbortSignal;
+	/** `now()` past which rg is stopped. */
 	readonly deadline: number;
+	readonly now: () => number;
 	/** Searches one file in memory as the overlay shows it; false stops the search. */
 	readonly searchFile: (path: string) => Promise<boolean>;
 	/** Records one match; false stops the search. */
@@ -86,7 +88,7 @@ export async function searchDisk(search: DiskSearch): Promise<RipgrepEnd> {
 				respectIgnores: search.filter !== undefined,
 				sorted,
 				signal: search.signal,
-				deadline: search.deadline,
+				timeLeftMs: Math.max(0, search.deadline - search.now()),
 			},
 			async (match) => owned.has(match.path) || onMatch(match),
 		);

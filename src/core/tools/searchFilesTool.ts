@@ -32,12 +32,12 @@ export const searchFilesTool = defineTool(
 		pattern: z.string().describe("E.g. 'function\\s+main'."),
 		path: z.string().optional().describe('File or folder to search; default: the whole workspace.'),
 	}),
-	async ({ pattern, path: given = '.' }, { overlay, signal }) => {
+	async ({ pattern, path: given = '.' }, { overlay, signal, now }) => {
 		const regex = compileLinear(pattern);
 		const start = await resolvePath(overlay, given.trim() === '' ? '.' : given, 'read');
 		const filter = new GitignoreFilter(overlay);
 		const slice = new TimeSlice(signal);
-		const deadline = performance.now() + maxSearchMs;
+		const deadline = now() + maxSearchMs;
 		const matchChars = Math.max(500, Math.floor(maxLineWork / regex.programSize));
 		const edits = overlay.snapshot().edits;
 		const matches: string[] = [];
@@ -68,7 +68,7 @@ export const searchFilesTool = defineTool(
 			const lines = text.split('\n');
 			for (let index = 0; index < lines.length; index++) {
 				await slice.check();
-				if (performance.now() > deadline) {
+				if (now() > deadline) {
 					notes.push('stopped at the time limit');
 					return false;
 				}
@@ -107,6 +107,7 @@ export const searchFilesTool = defineTool(
 							filter: filtered ? filter : undefined,
 							signal,
 							deadline,
+							now,
 							searchFile,
 							add,
 						});
@@ -115,7 +116,7 @@ export const searchFilesTool = defineTool(
 				const walk = await walkFiles(
 					overlay,
 					start,
-					{ filter: filtered ? filter : undefined, slice, deadline },
+					{ filter: filtered ? filter : undefined, slice, deadline, now },
 					searchFile,
 				);
 				notes.push(...walk.cuts);

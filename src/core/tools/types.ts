@@ -18,6 +18,8 @@ export interface ToolboxOptions {
 	 * on every call and the provider's prompt cache keeps the prefix (tools come first in it).
 	 */
 	readonly answerIds?: readonly string[];
+	/** The clock of the tools' time limits; default `performance.now`. */
+	readonly now?: () => number;
 }
 
 /** The workspace tools (docs/tools-and-sandbox.md) over one agent's overlay. */

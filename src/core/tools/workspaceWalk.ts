@@ -13,8 +13,10 @@ export interface WalkOptions {
 	readonly slice: TimeSlice;
 	readonly maxDepth?: number;
 	readonly maxEntries?: number;
-	/** `performance.now()` past which the walk stops (e.g. a huge .gitignore makes every entry slow). */
+	/** `now()` past which the walk stops (e.g. a huge .gitignore makes every entry slow). */
 	readonly deadline?: number;
+	/** The deadline's clock; default `performance.now`. */
+	readonly now?: () => number;
 }
 
 /** What a walk left out, in words for the model; empty when it saw everything. */
@@ -37,6 +39,7 @@ export async function walkFiles(
 ): Promise<WalkReport> {
 	const maxDepth = options.maxDepth ?? maxWalkDepth;
 	const maxEntries = options.maxEntries ?? maxWalkEntries;
+	const now = options.now ?? (() => performance.now());
 	let entries = 0;
 	let stopped = false;
 	let capped = false;
@@ -51,7 +54,7 @@ export async function walkFiles(
 		for (const entry of await listing) {
 			await options.slice.check();
 			if (stopped) return;
-			if (options.deadline !== undefined && performance.now() > options.deadline) {
+			if (options.deadline !== undefined && now() > options.deadline) {
 				late = stopped = true;
 				return;
 			}
