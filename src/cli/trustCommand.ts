@@ -6,9 +6,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readDotenv } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
+import { runKeys } from '../core/run/runKeys.js';
 import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { visibleText } from '../core/trust/visibleText.js';
 import { trustListing } from '../core/trust/workspaceTrust.js';
@@ -52,7 +52,8 @@ export async function trustCommand(
 		workspaceRoot: root,
 		config: loaded.config,
 		file: choice.file,
-		keys: { env: io.env, dotenv: await readDotenv(root) },
+		// The CLI trusts the folder it runs in (its run host's `workspaceTrusted`): `.env` counts.
+		keys: await runKeys(root, { env: io.env, workspaceTrusted: true }),
 		...(source ? { locate: (path) => source.locate(path, 'value') } : {}),
 	});
 	if (listing.items.length === 0) {

@@ -1,4 +1,4 @@
-import { readDotenv, type ApiKeySources } from '../config/apiKeys.js';
+import type { ApiKeySources } from '../config/apiKeys.js';
 import { Redactor } from '../secrets/redactor.js';
 import { followUpOf, type FollowUp } from '../sessions/followUp.js';
 import { historyOf, SessionError } from '../sessions/historyOf.js';
@@ -6,6 +6,7 @@ import { keySecrets } from '../team/buildAgents.js';
 import { resolveTeam, type ResolvedTeam, type TeamResolution } from '../team/resolveTeam.js';
 import { listWorkspaceTrust, type WorkspaceTrust } from '../trust/workspaceTrust.js';
 import type { RunHost, RunRequest } from './runHost.js';
+import { runKeys } from './runKeys.js';
 
 /** Everything a run needs that the host and the workspace decide, read once before it starts. */
 export interface PreparedRun {
@@ -36,11 +37,7 @@ export type PrepareOutcome =
  */
 export async function prepareRun(request: RunRequest, host: RunHost): Promise<PrepareOutcome> {
 	const root = request.workspaceRoot;
-	const keys: ApiKeySources = {
-		...(host.storedKeys ? { secrets: await host.storedKeys() } : {}),
-		env: host.env,
-		dotenv: host.workspaceTrusted ? await readDotenv(root) : {},
-	};
+	const keys = await runKeys(root, host);
 	// Known before the team resolves, so config errors and notes are redacted too.
 	const redactor = new Redactor(keySecrets(keys));
 	host.learnSecrets?.(redactor);

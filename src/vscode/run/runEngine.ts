@@ -12,8 +12,8 @@ import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import { vscodeLmModels } from './resolveTeam.js';
 
 export { loadConfigText } from '../../core/config/loadConfig.js';
-export { readDotenv } from '../../core/config/apiKeys.js';
 export { prepareRun } from '../../core/run/prepareRun.js';
+export { runKeys } from '../../core/run/runKeys.js';
 export { startRun } from '../../core/run/startRun.js';
 export { trustHash } from '../../core/trust/workspaceTrust.js';
 /** The Team view's and the team builder's part (src/vscode/team). */

@@ -26,7 +26,7 @@ interface TeamRead {
 
 /**
  * The Team view's data: the team Ask Team would run now, chosen and resolved as a run does
- * (`chooseTeamConfig`, the same key sources, the engine's `resolveTeam`), read again on refresh.
+ * (`chooseTeamConfig`, the engine's `runKeys`, the engine's `resolveTeam`), read again on refresh.
  */
 export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvider<TeamNode> {
 	private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<void>());
@@ -74,11 +74,11 @@ export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvi
 			});
 			if (!choice.ok) return { message: choice.message };
 			const engine = await this._source.engine();
-			const keys = {
-				secrets: await this._source.keys.getAll(),
+			const keys = await engine.runKeys(root, {
+				storedKeys: () => this._source.keys.getAll(),
 				env: process.env,
-				dotenv: trusted ? await engine.readDotenv(root) : {},
-			};
+				workspaceTrusted: trusted,
+			});
 			const snapshot = await engine.team.readTeamSnapshot({
 				file: choice.file,
 				kind: choice.kind,

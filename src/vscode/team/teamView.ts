@@ -133,11 +133,10 @@ export class TeamView extends Disposable {
 
 	/** The key sources a run would use (secret storage, environment, a trusted workspace's .env). */
 	private async _keys() {
-		const folder = teamFolder();
-		const dotenv =
-			folder && vscode.workspace.isTrusted
-				? await (await this._deps.engine()).readDotenv(folder.uri.fsPath)
-				: {};
-		return { secrets: await this._deps.keys.getAll(), env: process.env, dotenv };
+		return (await this._deps.engine()).runKeys(teamFolder()?.uri.fsPath, {
+			storedKeys: () => this._deps.keys.getAll(),
+			env: process.env,
+			workspaceTrusted: vscode.workspace.isTrusted,
+		});
 	}
 }
