@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { codingAgentPathsFromEnv } from '../core/config/cliPathVariables.js';
 import { formatIssue } from '../core/config/configIssue.js';
 import { ApprovalBroker } from '../core/permissions/approvalBroker.js';
 import type { RunHost } from '../core/run/runHost.js';
@@ -36,7 +37,7 @@ export function cliRunHost(
 		policy: cliApprovalPolicy(command.approvals ?? 'ask', options.interactive),
 	});
 	return {
-		paths: { shippedConfigsDir: shippedConfigsDir() },
+		paths: { shippedConfigsDir: shippedConfigsDir(), codingAgents: codingAgentPathsFromEnv(io.env) },
 		env: io.env,
 		workspaceTrusted: true,
 		broker,

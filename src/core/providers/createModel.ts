@@ -1,3 +1,4 @@
+import type { CodingAgentPaths } from '../config/cliPathVariables.js';
 import type { BackendSettings } from './spec/backendSettings.js';
 import type { ChatModel } from './spec/model.js';
 import { AnthropicModel } from './vendors/anthropic.js';
@@ -18,6 +19,8 @@ export interface CreateModelOptions {
 	readonly keyVariable?: string;
 	/** The host environment, for coding agents' CLIs (PATH, HOME, their login); API adapters take none. */
 	readonly env?: Readonly<Record<string, string | undefined>>;
+	/** The host's coding-agent CLIs (`HostPaths.codingAgents`), used where the config names none. */
+	readonly codingAgentPaths?: CodingAgentPaths;
 }
 
 /**
@@ -27,8 +30,14 @@ export interface CreateModelOptions {
 export function createModel(settings: BackendSettings, options: CreateModelOptions = {}): ChatModel {
 	const keyVariable = options.keyVariable ?? keyVariablesFor(settings.type, settings.baseUrl)[0];
 	if (settings.type === 'scripted') return createScriptedModel(settings);
-	if (settings.type === 'claude_code') return new ClaudeCodeModel(settings, { env: options.env ?? {} });
-	if (settings.type === 'codex') return new CodexModel(settings, { env: options.env ?? {} });
+	if (settings.type === 'claude_code' || settings.type === 'codex') {
+		const env = options.env ?? {};
+		const cliPath = options.codingAgentPaths?.[settings.type];
+		const adapter = { env, ...(cliPath === undefined ? {} : { cliPath }) };
+		return settings.type === 'claude_code'
+			? new ClaudeCodeModel(settings, adapter)
+			: new CodexModel(settings, adapter);
+	}
 	if (isCodingAgentType(settings.type)) return createUnavailableCodingAgent(settings);
 	if (settings.type === 'vscode_lm') {
 		throw new ProviderError({

@@ -5,6 +5,7 @@
  * questions, approvals, its paths and settings, its log). `prepareRun` and `startRun` do the rest
  * once for every shell; the CLI (`cli/cliRunHost.ts`) and the editor implement the port.
  */
+import type { CodingAgentPaths } from '../config/cliPathVariables.js';
 import type { AttachmentRequest } from '../context/attachment.js';
 import type { ContextLimits } from '../context/resolveAttachments.js';
 import type { BudgetCaps } from '../orchestrator/spendGuard.js';
@@ -46,6 +47,12 @@ export interface HostPaths {
 	readonly shippedConfigsDir: string;
 	/** The ripgrep `search_files` uses (the editor's own); default: `MASSGEN_RIPGREP`, `rg` on `PATH`. */
 	readonly ripgrep?: string;
+	/**
+	 * The coding agents' CLIs the user chose (the editor's machine-scope settings, the CLI's
+	 * `MASSGEN_CLAUDE_CODE_PATH` / `MASSGEN_CODEX_PATH`): the user's, so not on the trust listing;
+	 * a config's `cli_path` wins.
+	 */
+	readonly codingAgents?: CodingAgentPaths;
 }
 
 export interface RunHostLog {
@@ -57,7 +64,7 @@ export interface RunHostLog {
 /** A host's capabilities and answers (Continue's `IDE`, implemented once per shell). */
 export interface RunHost {
 	readonly paths: HostPaths;
-	/** The host's environment: keys, coding-agent CLI paths, the host tools' `PATH`. */
+	/** The host's environment: keys, the host tools' `PATH`. */
 	readonly env: NodeJS.ProcessEnv;
 	/**
 	 * The workspace's own files may act (VS Code's Workspace Trust; the CLI: yes): `.env` is read

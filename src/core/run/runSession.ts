@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { ApiKeySources } from '../config/apiKeys.js';
+import type { CodingAgentPaths } from '../config/cliPathVariables.js';
 import { filesWithSecretValues } from '../changes/secretValues.js';
 import { redactConfig } from '../config/redact.js';
 import type { MassGenConfig } from '../config/schema.js';
@@ -88,6 +89,8 @@ export interface RunSessionOptions {
 	readonly secretPaths?: readonly string[];
 	/** The ripgrep `search_files` uses (the editor's own); default: `ripgrepOnPath` (`MASSGEN_RIPGREP`, `rg` on `PATH`). */
 	readonly ripgrep?: string;
+	/** The host's coding-agent CLIs (the editor's settings, the CLI's variables); the config's `cli_path` wins. */
+	readonly codingAgentPaths?: CodingAgentPaths;
 	/** MCP servers, `run_command`, the permission engine (docs/tools-and-sandbox.md); omitted: workspace tools. */
 	readonly tools?: RunToolInputs;
 	/**
@@ -157,6 +160,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		keys,
 		priceOf,
 		refuse: (agentId) => gate.agentRefusal(agentId),
+		...(options.codingAgentPaths ? { codingAgentPaths: options.codingAgentPaths } : {}),
 		createModel: (settings, opts) => {
 			const model = make(settings, opts);
 			if (!settings.providerTools || verdict?.allowed !== false) return model;

@@ -40,6 +40,7 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 		...(request.coordinationTimeoutMs ? { coordinationTimeoutMs: request.coordinationTimeoutMs } : {}),
 		...(host.secretPaths ? { secretPaths: host.secretPaths } : {}),
 		...(host.paths.ripgrep ? { ripgrep: host.paths.ripgrep } : {}),
+		...(host.paths.codingAgents ? { codingAgentPaths: host.paths.codingAgents } : {}),
 		...(host.tools ? { tools: host.tools } : {}),
 		...(prepared.workspaceTrust ? { workspaceTrust: prepared.workspaceTrust } : {}),
 		...(request.budget ? { budget: request.budget } : {}),

@@ -1,5 +1,6 @@
 import { resolveApiKey, resolveBaseUrl, type ApiKeySources } from '../config/apiKeys.js';
 import { selectAvailableAgents, type TeamSelection } from '../config/defaultTeam.js';
+import type { CodingAgentPaths } from '../config/cliPathVariables.js';
 import type { AgentConfig, MassGenConfig } from '../config/schema.js';
 import { toBackendSettings } from '../config/toSettings.js';
 import type { AgentSpec, ModelPrice } from '../orchestrator/types.js';
@@ -18,6 +19,8 @@ export interface TeamSources {
 	readonly priceOf?: (provider: string, model: string) => ModelPrice | undefined;
 	/** Overrides model creation (the extension adds `vscode_lm`). */
 	readonly createModel?: (settings: BackendSettings, options: CreateModelOptions) => ChatModel;
+	/** The host's coding-agent CLIs (`HostPaths.codingAgents`), handed to the agents it does not refuse. */
+	readonly codingAgentPaths?: CodingAgentPaths;
 	/**
 	 * Folder trust (`TrustGate.agentRefusal`): a reason when the agent's workspace parts (its
 	 * `cli_path`, a host the workspace chose for its key) are refused. Such an agent gets no key
@@ -65,7 +68,11 @@ export function buildAgents(config: MassGenConfig, sources: TeamSources): BuiltT
 		const key = resolveApiKey(agent.backend, sources.keys);
 		if (key.key) secrets.push(key.key);
 		const settings = toBackendSettings(agent, key.key, resolveBaseUrl(agent.backend, sources.keys));
-		const model = make(settings, { keyVariable: key.variables[0], env });
+		const model = make(settings, {
+			keyVariable: key.variables[0],
+			env,
+			...(sources.codingAgentPaths ? { codingAgentPaths: sources.codingAgentPaths } : {}),
+		});
 		return {
 			id: agent.id,
 			model,

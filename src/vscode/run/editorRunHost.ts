@@ -13,7 +13,7 @@ import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
 import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { settingsAllowItems, type WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { budgetOptions } from './budgetSettings.js';
-import { codingAgentPathEnv } from './codingAgentPaths.js';
+import { codingAgentPaths } from './codingAgentPaths.js';
 import { editorTools } from './editorTools.js';
 import type { Engine } from './loadEngine.js';
 import { providerToolsPolicy } from './providerToolsSetting.js';
@@ -54,9 +54,14 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 	const secretPathsSetting = readSecretPathsSetting(folder.uri);
 	for (const note of secretPathsSetting.notes) log.warn(`settings: ${note}`);
 	const budget = budgetOptions(folder.uri);
+	const env = inputs.env ?? process.env;
 	return {
-		paths: { shippedConfigsDir: inputs.shippedConfigsDir, ...engine.editorPaths() },
-		env: { ...(inputs.env ?? process.env), ...codingAgentPathEnv() },
+		paths: {
+			shippedConfigsDir: inputs.shippedConfigsDir,
+			...engine.editorPaths(),
+			codingAgents: codingAgentPaths(env),
+		},
+		env,
 		workspaceTrusted: trusted,
 		storedKeys: () => inputs.keys.getAll(),
 		chooseTeamConfig: async () => {

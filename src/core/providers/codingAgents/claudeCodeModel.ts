@@ -33,7 +33,6 @@ import { loadClaudeSdk, type ClaudeSdk } from './claudeCodeSdk.js';
 import { realFolder } from './cliSandbox.js';
 import { spawnContained } from './claudeCodeSpawn.js';
 import { onPath, usableBubblewrap } from './cliBinaries.js';
-import { cliPathFromEnv } from '../../config/cliPathVariables.js';
 import { folderNote, refusedEditsNote, renderConversation, unsandboxedNote } from './conversationText.js';
 import { decideNativeTool, type NativeVerdict } from './nativeToolPolicy.js';
 import { WorkingFolder } from './workingFolder.js';
@@ -41,6 +40,8 @@ import { WorkingFolder } from './workingFolder.js';
 export interface ClaudeCodeModelOptions {
 	/** The host environment (PATH, HOME, the CLI's config folder, `ANTHROPIC_API_KEY`). */
 	readonly env: Readonly<Record<string, string | undefined>>;
+	/** The host's path to the CLI (`HostPaths.codingAgents`), used when the config has no `cli_path`. */
+	readonly cliPath?: string;
 }
 
 /** Where a conversation runs: the overlay it shows, its folder, and the sandbox binary (if any). */
@@ -157,8 +158,7 @@ export class ClaudeCodeModel implements ChatModel {
 			apiKey === undefined
 				? (env['CLAUDE_CONFIG_DIR'] ?? join(env['HOME'] ?? home, '.claude'))
 				: join(home, '.claude');
-		const cliPath =
-			this.coding.cli_path ?? cliPathFromEnv('claude_code', env) ?? onPath('claude', env['PATH']);
+		const cliPath = this.coding.cli_path ?? this.options.cliPath ?? onPath('claude', env['PATH']);
 		const decide = (name: string, input: Record<string, unknown>) =>
 			decideNativeTool(name, input, {
 				folder: dir,

@@ -34,7 +34,6 @@ import {
 	type BridgedCall,
 	type TurnLedger,
 } from './agentTurns.js';
-import { cliPathFromEnv } from '../../config/cliPathVariables.js';
 import { codexFallback, usableBubblewrap } from './cliBinaries.js';
 import { realFolder } from './cliSandbox.js';
 import { codexBridgeName, startCodexBridge } from './codexBridge.js';
@@ -50,6 +49,8 @@ import { WorkingFolder } from './workingFolder.js';
 export interface CodexModelOptions {
 	/** The host environment (PATH, HOME, `OPENAI_API_KEY`). */
 	readonly env: Readonly<Record<string, string | undefined>>;
+	/** The host's path to the CLI (`HostPaths.codingAgents`), used when the config has no `cli_path`. */
+	readonly cliPath?: string;
 }
 
 interface Session extends TurnLedger<BridgedCall> {
@@ -233,11 +234,11 @@ export class CodexModel implements ChatModel {
 		return session;
 	}
 
-	/** The config's `cli_path`, else `MASSGEN_CODEX_PATH` (the editor's setting), else `codexFallback`. */
+	/** The config's `cli_path`, else the host's (`options.cliPath`), else `codexFallback`. */
 	private cliPath(codex: typeof Codex): { cli_path?: string } {
 		const env = this.options.env;
 		const path =
-			this.coding.cli_path ?? cliPathFromEnv('codex', env) ?? codexFallback(() => new codex({}), env['PATH']);
+			this.coding.cli_path ?? this.options.cliPath ?? codexFallback(() => new codex({}), env['PATH']);
 		return path === undefined ? {} : { cli_path: path };
 	}
 
