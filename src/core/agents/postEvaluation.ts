@@ -5,16 +5,16 @@
  * `submit` or `restart_orchestration`. No call, a failure or the presentation timeout leaves the
  * answer standing (MassGen's auto-submit).
  */
-import type { ChatMessage, ChatRequest, ToolCall, ToolDefinition } from '../providers/spec/model.js';
+import type { ChatRequest, ToolCall, ToolDefinition } from '../providers/spec/model.js';
 import type { Toolbox } from '../tools/types.js';
 import type { AgentSpec } from './types.js';
 import type { FileChange, Overlay } from '../workspace/types.js';
 import { cacheKeyOf } from './cacheKey.js';
 import { restartToolName, submitToolName } from '../workflow/markers.js';
 import { evaluationSystemPrompt, evaluationUserMessage } from './evaluationPrompts.js';
-import { ModelCaller } from './modelCaller.js';
-import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
-import type { AgentTurn, TurnContext, TurnStep } from './turn.js';
+import type { ModelCallResult } from './modelCall.js';
+import { ToolLoopTurn, type ToolLoopOutcome } from './toolLoopTurn.js';
+import type { TurnContext } from './turn.js';
 
 export type EvaluationVerdict =
 	| { readonly kind: 'submitted' }
@@ -63,76 +63,30 @@ export const evaluationTools: readonly ToolDefinition[] = [
  * The evaluation's chat: it ends in a verdict (`stopped` only when the run was cancelled: a failed
  * call or the timeout leaves the answer standing).
  */
-export class EvaluationTurn implements AgentTurn<EvaluationVerdict> {
-	private readonly caller: ModelCaller;
-	private readonly messages: ChatMessage[];
-	private toolCalls = 0;
-	private pendingTools: readonly ToolCall[] | undefined;
-	private retry: ChatRequest | undefined;
-	private verdict: EvaluationVerdict | undefined;
-
+export class EvaluationTurn extends ToolLoopTurn<EvaluationVerdict> {
 	constructor(
 		private readonly input: EvaluationInput,
-		private readonly context: TurnContext,
-		private readonly signal: AbortSignal,
+		context: TurnContext,
+		signal: AbortSignal,
 	) {
-		this.caller = new ModelCaller(input.agent, 'presentation', context, signal);
 		const first = evaluationUserMessage(context.question, input.finalAnswer, input.changes);
-		this.messages = [{ role: 'user', content: first }];
+		super(input.agent, input.reader, context, signal, { role: 'user', content: first });
 	}
 
-	async next(): Promise<TurnStep<EvaluationVerdict>> {
-		if (this.verdict !== undefined) return { kind: 'done', value: this.verdict };
-		if (this.pendingTools) return { kind: 'tools', calls: this.pendingTools };
-		if (this.signal.aborted) return { kind: 'stopped' };
-		const request = this.retry ?? this.request();
-		this.retry = undefined;
-		const outcome = await this.caller.call(request);
-		if (outcome.kind === 'stopped') return { kind: 'stopped', report: outcome.report };
-		if (outcome.kind === 'failed') {
-			this.retry = request;
-			return { kind: 'called', report: outcome.report, failure: outcome.error };
-		}
-		if (outcome.kind === 'completed') {
-			const { result } = outcome;
-			const others = result.toolCalls.filter((call) => !isVerdictCall(call));
-			this.verdict =
-				verdictOf(result.toolCalls) ??
-				(others.length === 0 ? { kind: 'auto', why: 'no verdict call' } : undefined);
-			if (this.verdict === undefined) {
-				this.messages.push({
-					role: 'assistant',
-					content: result.text,
-					toolCalls: others,
-					providerData: result.providerData,
-				});
-				this.pendingTools = others;
-			}
-		}
-		return { kind: 'called', report: outcome.report };
+	protected settle(result: ModelCallResult): ToolLoopOutcome<EvaluationVerdict> {
+		const others = result.toolCalls.filter((call) => !isVerdictCall(call));
+		const verdict =
+			verdictOf(result.toolCalls) ??
+			(others.length === 0 ? ({ kind: 'auto', why: 'no verdict call' } as const) : undefined);
+		return verdict === undefined ? { toolCalls: others } : { done: verdict };
 	}
 
-	async runTools(calls: readonly ToolCall[]): Promise<void> {
-		this.pendingTools = undefined;
-		const run: ToolRun = {
-			agentId: this.input.agent.id,
-			phase: 'presentation',
-			toolbox: this.input.reader,
-			signal: this.signal,
-			emit: (body) => this.context.emit(body),
-		};
-		const budgetLeft = this.context.settings.maxToolCallsPerTurn - this.toolCalls;
-		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, budgetLeft))));
-		this.toolCalls += budgetedCalls(calls);
-	}
-
-	private request(): ChatRequest {
+	protected request(withTools: boolean): ChatRequest {
 		const { agent, reader, overlay } = this.input;
-		const budgetLeft = this.context.settings.maxToolCallsPerTurn - this.toolCalls;
 		return {
 			system: evaluationSystemPrompt(agent.systemMessage),
 			messages: [...this.messages],
-			tools: [...evaluationTools, ...(budgetLeft > 0 ? reader.definitions : [])],
+			tools: [...evaluationTools, ...(withTools ? reader.definitions : [])],
 			temperature: agent.temperature,
 			maxOutputTokens: agent.maxOutputTokens,
 			providerOptions: agent.providerOptions,

@@ -1,0 +1,88 @@
+import type { ChatMessage, ChatRequest, ToolCall } from '../providers/spec/model.js';
+import type { Toolbox } from '../tools/types.js';
+import type { ModelCallResult } from './modelCall.js';
+import { ModelCaller } from './modelCaller.js';
+import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
+import type { AgentTurn, TurnContext, TurnStep } from './turn.js';
+import type { AgentSpec } from './types.js';
+
+/** How a response leaves the turn: ended with a value, or with tool calls to run before the next call. */
+export type ToolLoopOutcome<Done> = { readonly done: Done } | { readonly toolCalls: readonly ToolCall[] };
+
+/**
+ * A turn outside coordination (the presentation, the post-evaluation): it calls the model, runs the
+ * tool calls a response asks for within the per-turn tool budget, and calls again until a response
+ * ends it. A failed call is repeated as it was; what ends the turn is the subclass's `settle`.
+ */
+export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
+	protected readonly messages: ChatMessage[];
+	private readonly caller: ModelCaller;
+	private toolCalls = 0;
+	/** The last response's tool calls, until they ran. */
+	private pendingTools: readonly ToolCall[] | undefined;
+	private retry: ChatRequest | undefined;
+	private ended: { readonly value: Done } | undefined;
+
+	constructor(
+		protected readonly agent: AgentSpec,
+		private readonly toolbox: Toolbox,
+		protected readonly context: TurnContext,
+		private readonly signal: AbortSignal,
+		first: ChatMessage,
+	) {
+		this.caller = new ModelCaller(agent, 'presentation', context, signal);
+		this.messages = [first];
+	}
+
+	async next(): Promise<TurnStep<Done>> {
+		if (this.ended) return { kind: 'done', value: this.ended.value };
+		if (this.pendingTools) return { kind: 'tools', calls: this.pendingTools };
+		if (this.signal.aborted) return { kind: 'stopped' };
+		const request = this.retry ?? this.request(this.toolBudgetLeft() > 0);
+		this.retry = undefined;
+		const outcome = await this.caller.call(request);
+		if (outcome.kind === 'stopped') return { kind: 'stopped', report: outcome.report };
+		if (outcome.kind === 'failed') {
+			this.retry = request;
+			return { kind: 'called', report: outcome.report, failure: outcome.error };
+		}
+		if (outcome.kind === 'completed') {
+			const { result } = outcome;
+			const settled = this.settle(result);
+			if ('done' in settled) this.ended = { value: settled.done };
+			else {
+				this.messages.push({
+					role: 'assistant',
+					content: result.text,
+					toolCalls: settled.toolCalls,
+					providerData: result.providerData,
+				});
+				this.pendingTools = settled.toolCalls;
+			}
+		}
+		return { kind: 'called', report: outcome.report };
+	}
+
+	async runTools(calls: readonly ToolCall[]): Promise<void> {
+		this.pendingTools = undefined;
+		const run: ToolRun = {
+			agentId: this.agent.id,
+			phase: 'presentation',
+			toolbox: this.toolbox,
+			signal: this.signal,
+			emit: (body) => this.context.emit(body),
+		};
+		this.messages.push(...(await runToolCalls(calls, run, Math.max(0, this.toolBudgetLeft()))));
+		this.toolCalls += budgetedCalls(calls);
+	}
+
+	/** The next call's request over `messages`; `withTools`: the tool budget is not spent yet. */
+	protected abstract request(withTools: boolean): ChatRequest;
+
+	/** What a completed response does to the turn: ends it, or asks for tools first. */
+	protected abstract settle(result: ModelCallResult): ToolLoopOutcome<Done>;
+
+	private toolBudgetLeft(): number {
+		return this.context.settings.maxToolCallsPerTurn - this.toolCalls;
+	}
+}
