@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { RunEvent } from '../../contract/runEvents.js';
 import { AttachmentError } from '../../core/context/attachment.js';
 import type { Turn } from '../../core/orchestrator/types.js';
 import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
@@ -7,21 +6,21 @@ import type { PermissionStore } from '../../core/permissions/permissionEngine.js
 import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
 import type { PrepareRefusal } from '../../core/run/prepareRun.js';
 import type { RunHandle } from '../../core/run/startRun.js';
-import { reduceRun } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
 import { abortSignalFromToken } from '../common/cancellation.js';
 import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { SessionSecrets } from '../common/log.js';
-import { chooseRunFolder, folderOf, folderOfRun } from '../common/runFolders.js';
 import type { KeyStore } from '../common/secrets.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { editorRunHost } from './editorRunHost.js';
-import { EventBatcher } from './eventBatcher.js';
+import { ConversationMemory } from './conversationMemory.js';
+import { LiveRun, type RunEventBatch } from './liveRun.js';
 import type { Engine } from './loadEngine.js';
 import { reportAttachmentProblem, reportTeamProblem, reportUnexpected } from './runMessages.js';
+import { runFolderFor } from './runFolderChoice.js';
 import type { RunStatusBar } from './runStatusBar.js';
 import type { FinishedRun, RunRefusal, RunRequest, RunService, StartOutcome } from './runTypes.js';
 import { ToolNotices } from './toolNotices.js';
@@ -33,19 +32,6 @@ const cancelled = (): RunRefusal => ({
 const runActive = (): RunRefusal => ({
 	refused: 'run-active',
 	reason: vscode.l10n.t('another MassGen run is in progress'),
-});
-const noWorkspace = (): RunRefusal => ({
-	refused: 'no-workspace',
-	reason: vscode.l10n.t('open a folder first; the team works on the open workspace'),
-});
-
-const notAFolder = (): RunRefusal => ({
-	refused: 'no-workspace',
-	reason: vscode.l10n.t('the folder asked for is not a folder of this workspace on disk'),
-});
-const noFolderPicked = (): RunRefusal => ({
-	refused: 'cancelled',
-	reason: vscode.l10n.t('no folder was picked for the run'),
 });
 
 export interface RunControllerDeps {
@@ -80,11 +66,7 @@ export interface RunControllerDeps {
 	readonly questions?: ShownQuestions;
 }
 
-/** Live events of the current run, coalesced (at most one batch per ~30 ms). */
-export interface RunEventBatch {
-	readonly runId: string;
-	readonly events: readonly RunEvent[];
-}
+export type { RunEventBatch };
 
 interface ActiveRun {
 	readonly request: RunRequest;
@@ -93,11 +75,11 @@ interface ActiveRun {
 }
 
 /**
- * The one place runs start (Ask team, the panel's question box, Review selection): resolves the
- * team (docs/editor.md), runs the orchestrator with a cancellation token, folds the events with the
- * shared reducer and forwards them in batches. One run at a time. It keeps no thread: a follow-up
- * names the run it continues and its history is read back from the run directories, so a window
- * reload loses nothing.
+ * The one place runs start (Ask team, the panel's question box, Review selection): owns the active
+ * run, its cancellation and the one-run-at-a-time prompt, and coordinates the rest — the folder
+ * (`runFolderFor`), the core's `prepareRun`/`startRun` over `editorRunHost`, the live state and its
+ * batches (`LiveRun`), and the last answered ask (`ConversationMemory`). It keeps no thread: a
+ * follow-up names the run it continues and its history is read back from the run directories.
  */
 export class RunController extends Disposable implements RunService {
 	private readonly _onDidFinishRun = this._register(new vscode.EventEmitter<FinishedRun>());
@@ -105,16 +87,11 @@ export class RunController extends Disposable implements RunService {
 	private readonly _onDidStartRun = this._register(new vscode.EventEmitter<RunRequest>());
 	/** A run's team is resolved and the run is about to start (the panel shows it). */
 	readonly onDidStartRun = this._onDidStartRun.event;
-	private readonly _onDidEmitEvents = this._register(new vscode.EventEmitter<RunEventBatch>());
-	readonly onDidEmitEvents = this._onDidEmitEvents.event;
+	private readonly _live: LiveRun;
+	readonly onDidEmitEvents: vscode.Event<RunEventBatch>;
 
 	private _active: ActiveRun | undefined;
-	private _state: RunState | null = null;
-	/** The running run's controls (Stop agent); undefined between runs. */
-	private _control: { stopAgent(agentId: string): boolean } | undefined;
-	/** The last answered `ask` of this window: what `continueConversation` alone continues. */
-	private _lastAsked: string | undefined;
-	private _conversation: readonly Turn[] = [];
+	private readonly _memory = new ConversationMemory();
 	private _runActiveKey = false;
 
 	private readonly _consent: WorkspaceConsent;
@@ -122,11 +99,13 @@ export class RunController extends Disposable implements RunService {
 	constructor(private readonly _deps: RunControllerDeps) {
 		super();
 		this._consent = _deps.consent ?? new WorkspaceConsent(memoryState());
+		this._live = this._register(new LiveRun(_deps.statusBar, _deps.batchMs));
+		this.onDidEmitEvents = this._live.onDidEmitEvents;
 	}
 
 	/** The state of the current run, or of the last one (null before any). */
 	get state(): RunState | null {
-		return this._state;
+		return this._live.state;
 	}
 
 	get isRunning(): boolean {
@@ -140,12 +119,12 @@ export class RunController extends Disposable implements RunService {
 
 	/** The last answered ask's thread as its run was given it, plus that turn; oldest first. */
 	get conversation(): readonly Turn[] {
-		return this._conversation;
+		return this._memory.conversation;
 	}
 
 	/** Stop agent (the panel's lane button): false when no run is going or the agent cannot be stopped now. */
 	stopAgent(agentId: string): boolean {
-		const stopped = this._control?.stopAgent(agentId) ?? false;
+		const stopped = this._live.stopAgent(agentId);
 		this._deps.log.info(`stop agent ${agentId}: ${stopped ? 'stopped' : 'not running in coordination'}`);
 		return stopped;
 	}
@@ -154,7 +133,7 @@ export class RunController extends Disposable implements RunService {
 	cancel(): boolean {
 		if (!this._active) return false;
 		this._deps.log.info('cancelling the run');
-		const runId = this._state?.runId;
+		const runId = this._live.state?.runId;
 		if (runId) this._deps.approvals?.broker.cancelRun(runId);
 		this._active.tokens.cancel();
 		return true;
@@ -186,7 +165,7 @@ export class RunController extends Disposable implements RunService {
 			if (token?.isCancellationRequested) return cancelled();
 			if (this._active) return runActive();
 		}
-		const folder = await this._folderFor(request);
+		const folder = await runFolderFor(request, this._memory.followedRun(request));
 		if ('refused' in folder) return folder;
 		if (token?.isCancellationRequested) return cancelled();
 		if (this._active) return runActive();
@@ -214,23 +193,6 @@ export class RunController extends Disposable implements RunService {
 		}
 	}
 
-	/**
-	 * The folder the run works on: the request's, the folder of the run it follows up on, of the
-	 * reviewed file, of the active editor, the only one, or the one the user picks.
-	 */
-	private async _folderFor(request: RunRequest): Promise<vscode.WorkspaceFolder | RunRefusal> {
-		if (request.folder) return folderOf(request.folder) ?? notAFolder();
-		const from = request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined);
-		const following = from === undefined ? undefined : folderOfRun(from);
-		if (following) return following;
-		const chosen = await chooseRunFolder(request.review?.uri);
-		if (chosen === 'none') {
-			void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}.', noWorkspace().reason));
-			return noWorkspace();
-		}
-		return chosen ?? noFolderPicked();
-	}
-
 	private async _run(
 		request: RunRequest,
 		folder: vscode.WorkspaceFolder,
@@ -250,10 +212,7 @@ export class RunController extends Disposable implements RunService {
 				consent: this._consent,
 				signal: abort.signal,
 			});
-			const from =
-				request.kind === 'ask'
-					? (request.continueFrom ?? (request.continueConversation ? this._lastAsked : undefined))
-					: undefined;
+			const from = request.kind === 'ask' ? this._memory.followedRun(request) : undefined;
 			const prepared = await engine.prepareRun(
 				{
 					question: request.question,
@@ -269,11 +228,8 @@ export class RunController extends Disposable implements RunService {
 			if (token.isCancellationRequested) return cancelled();
 			const { followUp } = prepared.run;
 			const history = followUp?.history ?? [];
-			if (request.kind === 'ask' && !followUp) {
-				this._lastAsked = undefined;
-				this._conversation = [];
-			}
-			this._state = initialRunState();
+			if (request.kind === 'ask' && !followUp) this._memory.forget();
+			this._live.reset();
 			return await this._follow(request, folder, engine.startRun(prepared.run, host), history, token);
 		} catch (error) {
 			if (EstimateDeclinedError.is(error)) {
@@ -312,7 +268,7 @@ export class RunController extends Disposable implements RunService {
 		return refusal satisfies never;
 	}
 
-	/** Folds the run's events into the state and forwards them in batches until it ends. */
+	/** Follows the run live until it ends, then remembers an answered ask and tells who listens. */
 	private async _follow(
 		request: RunRequest,
 		folder: vscode.WorkspaceFolder,
@@ -321,57 +277,45 @@ export class RunController extends Disposable implements RunService {
 		token: vscode.CancellationToken,
 	): Promise<StartOutcome> {
 		const { log } = this._deps;
-		const batcher = new EventBatcher<RunEvent>((events) => {
-			this._deps.statusBar.update(this._state);
-			this._onDidEmitEvents.fire({ runId: events[0]!.runId, events });
-		}, this._deps.batchMs ?? 30);
 		const toolNotices = new ToolNotices(log, token);
-		this._control = run;
-		try {
-			for await (const event of run.events) {
-				// The team is known and the attachments are read: the run really starts (the panel
-				// opens now, not for a config error or an attachment that cannot be given).
-				if (event.type === 'run-start' && run.started) {
-					log.info(`run log: ${run.started.runDir}`);
-					this._onDidStartRun.fire(request);
-				}
-				toolNotices.onEvent(event);
-				this._state = reduceRun(this._state ?? initialRunState(), event);
-				batcher.push(event);
+		const outcome = await this._live.follow(run, (event) => {
+			// The team is known and the attachments are read: the run really starts (the panel
+			// opens now, not for a config error or an attachment that cannot be given).
+			if (event.type === 'run-start' && run.started) {
+				log.info(`run log: ${run.started.runDir}`);
+				this._onDidStartRun.fire(request);
 			}
-			const outcome = await run.result;
-			batcher.flush();
-			const { result } = outcome;
-			log.info(
-				`run ${result.runId}: ${result.status}${result.winner ? `, winner ${result.winner.agentId} (${result.winner.label})` : ''} in ${result.durationMs} ms`,
-			);
-			if (
-				request.kind === 'ask' &&
-				result.finalAnswer !== null &&
-				result.status !== 'cancelled' &&
-				result.status !== 'failed'
-			) {
-				this._lastAsked = result.runId;
-				this._conversation = [...history, { question: request.question, answer: result.finalAnswer }];
-			}
-			const finished: FinishedRun = {
-				request,
-				result,
-				state: this._state ?? initialRunState(),
-				folder,
-				writePolicy: {
-					root: outcome.workspace.root,
-					protectedPaths: outcome.workspace.protectedPaths,
-					secretPaths: outcome.workspace.secretPaths,
-				},
-				runDir: outcome.runDir,
-			};
-			this._onDidFinishRun.fire(finished);
-			return { run: finished };
-		} finally {
-			this._control = undefined;
-			batcher.dispose();
+			toolNotices.onEvent(event);
+		});
+		const { result } = outcome;
+		log.info(
+			`run ${result.runId}: ${result.status}${result.winner ? `, winner ${result.winner.agentId} (${result.winner.label})` : ''} in ${result.durationMs} ms`,
+		);
+		if (
+			request.kind === 'ask' &&
+			result.finalAnswer !== null &&
+			result.status !== 'cancelled' &&
+			result.status !== 'failed'
+		) {
+			this._memory.remember(result.runId, history, {
+				question: request.question,
+				answer: result.finalAnswer,
+			});
 		}
+		const finished: FinishedRun = {
+			request,
+			result,
+			state: this._live.state ?? initialRunState(),
+			folder,
+			writePolicy: {
+				root: outcome.workspace.root,
+				protectedPaths: outcome.workspace.protectedPaths,
+				secretPaths: outcome.workspace.secretPaths,
+			},
+			runDir: outcome.runDir,
+		};
+		this._onDidFinishRun.fire(finished);
+		return { run: finished };
 	}
 
 	private readonly _redact = (text: string): string => this._deps.secrets?.text(text) ?? text;
