@@ -410,6 +410,7 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 
 	it('an agent waiting for approval does not hold up the others', async () => {
 		let broker: ApprovalBroker | undefined;
+		let denied = false;
 		const r = await run({
 			members: [
 				{
@@ -427,9 +428,12 @@ describe.runIf(posix)('orchestrator with MCP tools and run_command behind the pe
 				broker: (broker = new ApprovalBroker()),
 			},
 			onEvent: (event) => {
-				// Decide only once bob has answered and voted: bob must not wait for alice's approval.
-				if (event.type === 'vote' && event.agentId === 'bob') {
-					setTimeout(() => broker!.resolve(broker!.pending()[0]!.requestId, 'deny'), 50);
+				// Decide once bob has answered and voted: bob must not wait for alice's approval. Only at
+				// bob's first vote: he votes again after alice's answer, when nothing is pending any more.
+				if (event.type === 'vote' && event.agentId === 'bob' && !denied) {
+					denied = true;
+					const [pending] = broker!.pending();
+					setTimeout(() => broker!.resolve(pending!.requestId, 'deny'), 50);
 				}
 			},
 		});
