@@ -7,6 +7,7 @@ import { pathExists } from '../../core/util/pathExists.js';
 import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import type { SessionSecrets } from '../common/log.js';
+import type { ShownQuestions } from '../common/shownQuestions.js';
 import type { KeyStore } from '../common/secrets.js';
 import { configSettingFromWorkspace, readConfigSetting } from '../common/settings.js';
 import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
@@ -36,6 +37,8 @@ export interface EditorHostInputs {
 	readonly consent: WorkspaceConsent;
 	/** The run's cancellation (provider-tools question). */
 	readonly signal: AbortSignal;
+	/** Where the provider-tools question is recorded when asked (the composition root's; in-host tests read it). */
+	readonly questions?: ShownQuestions;
 }
 
 /**
@@ -117,7 +120,7 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 		},
 		budget: budget.budget,
 		confirmEstimate: budget.confirmEstimate,
-		providerTools: providerToolsPolicy(folder.uri, inputs.signal),
+		providerTools: providerToolsPolicy(folder.uri, inputs.signal, inputs.questions),
 		log,
 	};
 }
