@@ -68,6 +68,8 @@ function isHostMessage(data: unknown): data is HostMessage {
 			return Array.isArray((message as { chips?: unknown }).chips);
 		case 'ask-refused':
 			return Array.isArray((message as { attachments?: unknown }).attachments);
+		case 'focus-ask':
+			return true;
 		default:
 			return false;
 	}
@@ -92,6 +94,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			break;
 		case 'runs':
 			runs = message.runs;
+			// Sent after a run ends: a question sent before it has had its answer (even a run with no event).
+			panel?.askBox.settled();
 			break;
 		case 'change-set':
 			changeSet = message.changeSet;
@@ -106,6 +110,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 		case 'ask-refused':
 			panel?.askBox.refused(message.question, message.attachments, message.reason);
 			return;
+		case 'focus-ask':
+			panel?.askBox.focus();
+			return;
 	}
 	scheduleRender();
 });
@@ -118,6 +125,9 @@ window.addEventListener(
 	{ passive: true },
 );
 window.addEventListener('pagehide', () => viewState.flush());
+// A side bar view has no `active` of its own: the host learns from here whether the user is in it.
+window.addEventListener('focus', () => post({ type: 'focus', focused: true }));
+window.addEventListener('blur', () => post({ type: 'focus', focused: false }));
 // A link in an answer never navigates the panel: the host opens it, after the user confirms.
 document.addEventListener('click', (event) => {
 	const url = linkUrlOf(event.target);

@@ -54,7 +54,9 @@ export type HostMessage =
 			readonly question: string;
 			readonly attachments: readonly AttachmentChip[];
 			readonly reason: string;
-	  };
+	  }
+	/** Give the ask box the keyboard (Show Panel, Focus Ask Box, Add Context: the user is about to type). */
+	| { readonly type: 'focus-ask' };
 
 /** Hunks picked in one file (ids from `HunkView.id`). */
 export interface HunkSelection {
@@ -114,7 +116,9 @@ export type WebviewMessage =
 	/** Files dropped on the ask box (`text/uri-list`): the host makes file chips of those in the workspace. */
 	| { readonly type: 'drop-uris'; readonly uris: readonly string[] }
 	/** A click on an http(s) link in an answer (a citation): the host opens it once the user confirms. */
-	| { readonly type: 'open-link'; readonly url: string };
+	| { readonly type: 'open-link'; readonly url: string }
+	/** The webview gained or lost the keyboard focus (a side bar view reports no focus of its own). */
+	| { readonly type: 'focus'; readonly focused: boolean };
 
 export type HostMessageType = HostMessage['type'];
 export type WebviewMessageType = WebviewMessage['type'];

@@ -43,6 +43,7 @@ export const webviewStringKeys = [
 	'notAttached',
 	'aRunIsIn',
 	'enterToAsk',
+	'startingTheTeam',
 	'editedSinceMerged',
 	'editedSinceTheTeam',
 	'editedSinceTheTeam2',

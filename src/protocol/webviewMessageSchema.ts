@@ -197,6 +197,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 			.max(MAX_DROPPED_URIS),
 	}),
 	z.strictObject({ type: z.literal('open-link'), url: httpUrl }),
+	z.strictObject({ type: z.literal('focus'), focused: z.boolean() }),
 ]);
 
 // Fails to compile when the schema and the hand-written WebviewMessage union drift apart:

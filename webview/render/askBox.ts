@@ -1,5 +1,8 @@
 /**
- * The question box: a textarea, its attachment chips and an Ask button (Ctrl/Cmd+Enter). Context
+ * The question box: a textarea, its attachment chips and an Ask button. Enter asks (so do Ctrl/Cmd+
+ * Enter), Shift+Enter is a new line, and an Enter that ends an IME composition only commits it. From
+ * the moment a question is sent until the host answers (the run's first event, a refusal) a
+ * "starting" line says the team is being started. Context
  * comes from `#` completion, the "+" button (the host's picker), a pasted or dropped image, or a
  * file dropped from the Explorer; each is a removable chip sent with the question and cleared
  * after it. The draft and its chips survive reloads and the panel being hidden.
@@ -12,7 +15,7 @@ import type { RunStateStatus } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { ChipList } from './chips.js';
 import { ContextCompletion } from './contextCompletion.js';
-import { button, h, setDisabled, setText } from './dom.js';
+import { button, h, icon, setDisabled, setText } from './dom.js';
 import { imageChip, imageRoom, imageTypes } from './imageChip.js';
 
 interface TextareaElement extends HTMLElement {
@@ -22,7 +25,15 @@ interface TextareaElement extends HTMLElement {
 	readonly updateComplete?: Promise<unknown>;
 }
 
-const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+/**
+ * Enter (alone, or with Ctrl/Cmd) asks; Shift+Enter types a new line (Alt+Enter does nothing). An Enter that
+ * commits an IME composition (`isComposing`; key code 229 where a browser reports it so) only
+ * commits it.
+ */
+function isSend(event: KeyboardEvent): boolean {
+	if (event.key !== 'Enter' || event.shiftKey || event.altKey) return false;
+	return !event.isComposing && event.keyCode !== 229;
+}
 
 export class AskBox {
 	readonly element: HTMLElement;
@@ -30,10 +41,15 @@ export class AskBox {
 	private readonly _ask: HTMLElement;
 	private readonly _hint: HTMLSpanElement;
 	private readonly _notice: HTMLDivElement;
+	private readonly _starting: HTMLDivElement;
 	private readonly _chipList: ChipList;
 	private readonly _completion: ContextCompletion;
 	private _chips: readonly AttachmentChip[];
 	private _running = false;
+	/** Sent and not answered yet: the run shown when it was sent (null: none), until the host answers. */
+	private _sentFrom: { readonly runId: string | null } | undefined;
+	/** The run the panel shows (`update`). */
+	private _shownRunId: string | null = null;
 	private _key = '';
 	private _pastedImages = 0;
 
@@ -61,14 +77,14 @@ export class AskBox {
 			this._completion.refresh();
 		});
 		this._input.addEventListener('keydown', (event) => {
-			if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-				event.preventDefault();
-				this._submit();
-				return;
-			}
 			if (this._completion.keydown(event)) {
 				event.preventDefault();
 				event.stopPropagation();
+				return;
+			}
+			if (isSend(event)) {
+				event.preventDefault();
+				this._submit();
 			}
 		});
 		// The caret moved without an edit (arrows, a click): the `#text` under it may differ.
@@ -94,6 +110,13 @@ export class AskBox {
 		this._hint = h('span', { class: 'ask-hint' });
 		this._notice = h('div', { class: 'ask-notice', attrs: { role: 'alert' } });
 		this._notice.hidden = true;
+		this._starting = h(
+			'div',
+			{ class: 'ask-starting', attrs: { role: 'status' } },
+			icon('loading', 'codicon-modifier-spin'),
+			h('span', { text: t('startingTheTeam') }),
+		);
+		this._starting.hidden = true;
 		this._chipList = new ChipList(
 			(id) => this._remove(id),
 			() => this._input.focus(),
@@ -102,6 +125,7 @@ export class AskBox {
 			'footer',
 			{ class: 'ask-box', attrs: { 'aria-label': t('askTheTeam2') } },
 			h('label', { class: 'sr-only', text: t('questionForTheTeam'), attrs: { for: 'ask-input' } }),
+			this._starting,
 			this._completion.element,
 			this._chipList.element,
 			this._input,
@@ -114,14 +138,30 @@ export class AskBox {
 		this._refresh();
 	}
 
-	/** Asking is possible when no run is going (the host runs one team at a time). */
-	update(status: RunStateStatus | null, hasRun: boolean): void {
+	/**
+	 * Asking is possible when no run is going (the host runs one team at a time). `runId`: the run
+	 * shown; another one than when a question was sent means its run has started.
+	 */
+	update(status: RunStateStatus | null, hasRun: boolean, runId: string | null = null): void {
+		this._shownRunId = runId;
+		if (this._sentFrom && this._sentFrom.runId !== runId) this.settled();
 		const key = `${status === 'running'}|${hasRun}`;
 		if (key === this._key) return;
 		this._key = key;
 		this._running = status === 'running';
 		this._input.setAttribute('placeholder', hasRun ? t('askAFollowUp') : t('askTheTeamA'));
 		this._refresh();
+	}
+
+	/** Gives the question box the keyboard (the host's `focus-ask`). */
+	focus(): void {
+		this._input.focus();
+	}
+
+	/** The host answered a sent question (its run started or ended, or it was refused): no more "starting". */
+	settled(): void {
+		this._sentFrom = undefined;
+		this._starting.hidden = true;
 	}
 
 	/** `context-results` from the host. */
@@ -139,6 +179,7 @@ export class AskBox {
 	 * or attached something new meanwhile), and the reason shows under the box.
 	 */
 	refused(question: string, chips: readonly AttachmentChip[], reason: string): void {
+		this.settled();
 		if (this._input.value.trim() === '' && this._chips.length === 0) {
 			this._input.value = question;
 			this._changed();
@@ -254,7 +295,7 @@ export class AskBox {
 	private _refresh(): void {
 		const empty = this._input.value.trim().length === 0;
 		setDisabled(this._ask, empty || this._running);
-		setText(this._hint, this._running ? t('aRunIsIn') : t('enterToAsk', isMac ? '⌘' : 'Ctrl'));
+		setText(this._hint, this._running ? t('aRunIsIn') : t('enterToAsk'));
 	}
 
 	private _submit(): void {
@@ -262,6 +303,9 @@ export class AskBox {
 		if (!question || this._running) return;
 		const attachments = this._chips;
 		this._post({ type: 'ask', question, ...(attachments.length ? { attachments } : {}) });
+		// Shown now, not when the host answers: preparing a run (the engine, the team, keys) takes seconds.
+		this._sentFrom = { runId: this._shownRunId };
+		this._starting.hidden = false;
 		this._input.value = '';
 		this._viewState.setDraft('');
 		this._setChips([]);

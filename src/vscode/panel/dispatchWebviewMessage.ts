@@ -30,6 +30,8 @@ export interface PanelActions {
 	dropUris?(uris: readonly string[]): void | Promise<void>;
 	/** An http(s) link clicked in an answer (absent in hosts that open no links). */
 	openLink?(url: string): void | Promise<void>;
+	/** The webview gained or lost the keyboard focus (absent in hosts that do not ask). */
+	focus?(focused: boolean): void | Promise<void>;
 }
 
 /**
@@ -87,6 +89,8 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.dropUris?.(message.uris);
 		case 'open-link':
 			return actions.openLink?.(message.url);
+		case 'focus':
+			return actions.focus?.(message.focused);
 		default:
 			return assertNever(message);
 	}

@@ -64,14 +64,21 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			// The folder the chips were found in (the shown run's, in a multi-root workspace).
 			const folder = panel.folder();
 			const shownRunId = panel.shownRunId();
-			const outcome = await runs.tryStart({
-				question,
-				kind: 'ask',
-				...(folder ? { folder: folder.uri } : {}),
-				continueConversation: true,
-				...(shownRunId ? { continueFrom: shownRunId } : {}),
-				...(attachments.length ? { attachments } : {}),
-			});
+			let outcome;
+			try {
+				outcome = await runs.tryStart({
+					question,
+					kind: 'ask',
+					...(folder ? { folder: folder.uri } : {}),
+					continueConversation: true,
+					...(shownRunId ? { continueFrom: shownRunId } : {}),
+					...(attachments.length ? { attachments } : {}),
+				});
+			} catch (error) {
+				// The webview shows "starting" until it hears back: it always does.
+				refused(deps.secrets?.text(errorMessage(error)) ?? errorMessage(error));
+				throw error;
+			}
 			if ('refused' in outcome) refused(outcome.reason);
 		},
 		cancel: () => {

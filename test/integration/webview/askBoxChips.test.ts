@@ -170,10 +170,11 @@ describe('ask box chips', () => {
 		await page.keyboard.type('y');
 		expect((await posted('search-context')).length).toBe(asked);
 		expect(await question(page)).toBe('and #xy');
-		// Enter with the list closed is a new line, not a pick.
-		await page.keyboard.press('Enter');
+		// Shift+Enter with the list closed is a new line, not a pick.
+		await page.keyboard.press('Shift+Enter');
 		expect(await question(page)).toBe('and #xy\n');
 		expect(await chipLabels(page)).toEqual(['README.md', 'b2.ts']);
+		expect(await posted('ask')).toEqual([]);
 	});
 
 	it('chips from the host render with a notice; × and Backspace/Delete on a focused chip remove them', async () => {

@@ -78,6 +78,10 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 		},
 		{ type: 'open-link', url: 'http://example.com/a%20b?q=1#x' },
 	],
+	focus: [
+		{ type: 'focus', focused: true },
+		{ type: 'focus', focused: false },
+	],
 };
 
 const invalid: [string, unknown][] = [
@@ -164,6 +168,9 @@ const invalid: [string, unknown][] = [
 	['open-link to a relative path', { type: 'open-link', url: '/docs/a.html' }],
 	['open-link too long', { type: 'open-link', url: `https://a.example/${'x'.repeat(MAX_LINK_CHARS)}` }],
 	['open-link with more fields', { type: 'open-link', url: 'https://a.example/', target: '_top' }],
+	['focus without a value', { type: 'focus' }],
+	['focus as a string', { type: 'focus', focused: 'yes' }],
+	['focus with more fields', { type: 'focus', focused: true, steal: true }],
 ];
 
 describe('parseWebviewMessage', () => {
@@ -223,6 +230,8 @@ describe('assertNever', () => {
 				return message.agentId;
 			case 'open-link':
 				return message.url;
+			case 'focus':
+				return String(message.focused);
 			default:
 				return assertNever(message, 'webview message');
 		}

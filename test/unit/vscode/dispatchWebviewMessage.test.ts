@@ -24,6 +24,7 @@ function recorder() {
 		pickContext: record('pickContext'),
 		dropUris: record('dropUris'),
 		openLink: record('openLink'),
+		focus: record('focus'),
 	};
 	const send = (raw: unknown) =>
 		dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: (m) => warnings.push(m) });
@@ -50,6 +51,7 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'pick-context' },
 			{ type: 'drop-uris', uris: ['file:///w/a.ts'] },
 			{ type: 'open-link', url: 'https://nodejs.org/en/blog' },
+			{ type: 'focus', focused: true },
 		];
 		for (const message of valid) expect(await send(message)).toBe(true);
 		expect(calls).toEqual([
@@ -69,6 +71,7 @@ describe('dispatchWebviewMessage', () => {
 			['pickContext'],
 			['dropUris', ['file:///w/a.ts']],
 			['openLink', 'https://nodejs.org/en/blog'],
+			['focus', true],
 		]);
 	});
 
@@ -86,6 +89,7 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'approval', requestId: 'r1', decision: 'sure' },
 			{ type: 'open-link', url: 'javascript:alert(1)' },
 			{ type: 'open-link', url: 'command:massgen.acceptChanges' },
+			{ type: 'focus', focused: 1 },
 		];
 		for (const message of invalid) expect(await send(message)).toBe(false);
 		expect(calls).toEqual([]);
