@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import type { RunEvent } from '../../contract/runEvents.js';
 import { openRegularFile, readRegularText } from '../util/regularFile.js';
 import { runFile } from '../../contract/runLayout.js';
-import { eventEnvelopeSchema, runStartSchema } from './runSchemas.js';
+import { runStartSchema } from './runSchemas.js';
+import { runEventSchema } from './runEventSchema.js';
 
 /**
  * Parses every complete event line. A run killed mid-write leaves a truncated last line, and an
@@ -28,11 +29,9 @@ function parseRunEventLines(text: string): RunEvent[] {
 	return events;
 }
 
-/** One line as a RunEvent, or null when it is not JSON or lacks the event envelope. */
+/** One line as a RunEvent, or null when it is not JSON or not an event of a known type and shape. */
 function parseEventLine(line: string): RunEvent | null {
-	const value = parseLine(line, eventEnvelopeSchema);
-	// The body is the writer's: the envelope is what every reader relies on.
-	return value === null ? null : (value as unknown as RunEvent);
+	return parseLine(line, runEventSchema);
 }
 
 /** How much of the log the first line is looked for in: a planted log may be one endless line. */

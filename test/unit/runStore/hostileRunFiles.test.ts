@@ -196,6 +196,53 @@ describe('events.jsonl: lines without the envelope are skipped; the first line i
 		expect(await readRunEvents(dir)).toEqual([good]);
 	});
 
+	it('drops lines whose body does not match their type, and strips keys no event has', async () => {
+		const good = { type: 'text-delta', seq: 1, runId, t: 0, agentId: 'a', phase: 'coordination', text: 'x' };
+		const vote = {
+			type: 'vote',
+			seq: 2,
+			runId,
+			t: 1,
+			agentId: 'b',
+			voter: 'b',
+			votedFor: 'agent1.1',
+			votedForAgent: 'a',
+			reason: 'r',
+		};
+		const dir = withEvents(
+			[
+				{ ...good, text: { toString: 'x' } },
+				{ ...good, phase: 'elsewhere' },
+				{ ...good, type: 'no-such-event' },
+				{ ...vote, reason: 7 },
+				{
+					type: 'winner-selected',
+					seq: 3,
+					runId,
+					t: 2,
+					agentId: 'a',
+					label: 'l',
+					tally: { a: 'many' },
+					reason: 'votes',
+				},
+				{
+					type: 'usage',
+					seq: 4,
+					runId,
+					t: 3,
+					agentId: 'a',
+					usage: { inputTokens: -1, outputTokens: 1 },
+					costUsd: 0,
+				},
+				{ ...good, innerHTML: '<img src=x onerror=alert(1)>' },
+				vote,
+			]
+				.map((line) => JSON.stringify(line))
+				.join('\n'),
+		);
+		expect(await readRunEvents(dir)).toEqual([good, vote]);
+	});
+
 	it.each([
 		['another event first', { type: 'run-end', seq: 0, runId, t: 0 }],
 		['a question that is not text', { type: 'run-start', seq: 0, runId, t: 0, question: 1, agents: [] }],

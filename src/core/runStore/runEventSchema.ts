@@ -1,0 +1,218 @@
+/**
+ * Every `RunEvent` body as a zod schema, for replaying a log from disk: the run directory is in the
+ * workspace, so a cloned repository can plant an `events.jsonl` whose lines have the envelope and
+ * anything else in their body. A line that does not match its type is dropped before the reducer
+ * and the webview see it (`hostileRunFiles.test.ts`); unknown keys are stripped.
+ */
+import { z } from 'zod';
+import type { RunEvent } from '../../contract/runEvents.js';
+
+const count = z.number().int().nonnegative();
+const phase = z.enum(['coordination', 'presentation']);
+const base = { runId: z.string(), seq: count, t: z.number() };
+
+const usage = z.object({
+	inputTokens: count,
+	outputTokens: count,
+	reasoningTokens: count.optional(),
+	cachedInputTokens: count.optional(),
+	cacheWriteTokens: count.optional(),
+	webSearchCalls: count.optional(),
+});
+const budgetCap = z.object({ limit: z.number(), source: z.string() }).nullable();
+const budget = z.object({
+	maxCostUsd: budgetCap,
+	maxTokens: budgetCap,
+	spentUsd: z.number(),
+	spentTokens: z.number(),
+	reason: z.string().optional(),
+});
+const agentInfo = z.object({
+	agentId: z.string(),
+	// Logs written before anonymous ids were recorded have none.
+	anonId: z.string().default(''),
+	provider: z.string(),
+	model: z.string(),
+	role: z.string().optional(),
+});
+const attachment = z.object({
+	kind: z.enum(['file', 'folder', 'diff', 'diagnostics', 'terminal', 'text', 'image']),
+	source: z.string(),
+	lines: z.object({ start: z.number(), end: z.number() }).optional(),
+	mediaType: z.string().optional(),
+	bytes: count,
+	sha256: z.string(),
+	truncated: z.boolean().optional(),
+});
+const agentEvent = { ...base, agentId: z.string() };
+
+export const runEventSchema = z.discriminatedUnion('type', [
+	z.object({
+		...base,
+		type: z.literal('run-start'),
+		question: z.string(),
+		workspace: z.string(),
+		agents: z.array(agentInfo),
+		attachments: z.array(attachment).optional(),
+		session: z.object({ id: z.string().min(1), parentRunId: z.string().nullable() }).optional(),
+		budget: budget.optional(),
+	}),
+	z.object({ ...agentEvent, type: z.literal('round-start'), round: count, snapshot: z.array(z.string()) }),
+	z.object({ ...agentEvent, type: z.literal('text-delta'), phase, text: z.string() }),
+	z.object({ ...agentEvent, type: z.literal('reasoning-delta'), phase, text: z.string() }),
+	z.object({
+		...agentEvent,
+		type: z.literal('tool-call'),
+		phase,
+		callId: z.string(),
+		name: z.string(),
+		args: z.record(z.string(), z.unknown()),
+	}),
+	z.object({
+		...agentEvent,
+		type: z.literal('tool-result'),
+		phase,
+		callId: z.string(),
+		name: z.string(),
+		isError: z.boolean(),
+		text: z.string(),
+		planned: z.literal(true).optional(),
+	}),
+	z.object({
+		...agentEvent,
+		type: z.literal('provider-tool'),
+		phase,
+		callId: z.string(),
+		kind: z.enum(['search', 'fetch', 'code']),
+		query: z.string().optional(),
+		code: z.string().optional(),
+		sources: z.array(z.object({ title: z.string(), url: z.string() })).optional(),
+		output: z.string().optional(),
+		isError: z.boolean(),
+	}),
+	z.object({
+		...agentEvent,
+		type: z.literal('approval-request'),
+		requestId: z.string(),
+		action: z.string(),
+		target: z.string(),
+		reason: z.string(),
+	}),
+	z.object({
+		...agentEvent,
+		type: z.literal('approval-result'),
+		requestId: z.string(),
+		decision: z.enum(['allow', 'deny']),
+		by: z.enum(['user', 'rule', 'timeout']),
+	}),
+	z.object({
+		...base,
+		type: z.literal('command-sandbox'),
+		mode: z.enum(['bubblewrap', 'sandbox-exec', 'none', 'off']),
+		network: z.boolean(),
+		scratch: z.enum(['overlay', 'copy']).optional(),
+		notice: z.string(),
+	}),
+	z.object({
+		...base,
+		type: z.literal('notice'),
+		agentId: z.string().optional(),
+		source: z.literal('tools').optional(),
+		message: z.string(),
+	}),
+	z.object({ ...agentEvent, type: z.literal('update-injected'), labels: z.array(z.string()) }),
+	z.object({ ...agentEvent, type: z.literal('new-answer'), label: z.string(), content: z.string() }),
+	z.object({
+		...agentEvent,
+		type: z.literal('vote'),
+		voter: z.string(),
+		votedFor: z.string(),
+		votedForAgent: z.string(),
+		reason: z.string(),
+	}),
+	z.object({
+		...base,
+		type: z.literal('votes-invalidated'),
+		voters: z.array(z.string()),
+		byLabel: z.string(),
+	}),
+	z.object({ ...agentEvent, type: z.literal('workflow-error'), attempt: count, message: z.string() }),
+	z.object({
+		...agentEvent,
+		type: z.literal('agent-error'),
+		message: z.string(),
+		kind: z.string(),
+		retryable: z.boolean(),
+		failures: count,
+	}),
+	z.object({ ...agentEvent, type: z.literal('agent-killed'), reason: z.string() }),
+	z.object({ ...agentEvent, type: z.literal('agent-stopped'), reason: z.literal('user') }),
+	z.object({
+		...base,
+		type: z.literal('budget-reached'),
+		kind: z.enum(['cost', 'tokens']),
+		limit: z.number(),
+		spent: z.number(),
+		reason: z.string(),
+	}),
+	z.object({
+		...agentEvent,
+		type: z.literal('winner-selected'),
+		label: z.string(),
+		tally: z.record(z.string(), count),
+		reason: z.enum(['votes', 'tie-break', 'no-votes']),
+	}),
+	z.object({ ...agentEvent, type: z.literal('presentation-start') }),
+	z.object({
+		...agentEvent,
+		type: z.literal('file-edit'),
+		phase,
+		path: z.string(),
+		kind: z.enum(['add', 'modify', 'delete']),
+	}),
+	z.object({ ...agentEvent, type: z.literal('final-answer'), label: z.string(), content: z.string() }),
+	z.object({
+		...agentEvent,
+		type: z.literal('call-aborted'),
+		phase,
+		reason: z.enum(['stale', 'stopped']),
+		elapsedMs: z.number().nonnegative(),
+		hadOutput: z.boolean(),
+		usage: usage.optional(),
+	}),
+	z.object({ ...agentEvent, type: z.literal('usage'), usage, costUsd: z.number().nonnegative().nullable() }),
+	z.object({ ...agentEvent, type: z.literal('evaluation-start'), attempt: count }),
+	z.object({
+		...agentEvent,
+		type: z.literal('evaluation-end'),
+		attempt: count,
+		verdict: z.enum(['submitted', 'restart', 'auto']),
+		reason: z.string().optional(),
+		instructions: z.string().optional(),
+	}),
+	z.object({
+		...base,
+		type: z.literal('attempt-start'),
+		attempt: count,
+		reason: z.string(),
+		instructions: z.string(),
+	}),
+	z.object({
+		...base,
+		type: z.literal('run-end'),
+		status: z.enum(['completed', 'cancelled', 'timeout', 'failed']),
+		durationMs: z.number().nonnegative(),
+		error: z.string().optional(),
+		budget: budget.optional(),
+	}),
+]);
+
+// The schema and the contract describe the same events: an event or a field (optional ones too)
+// added to one and not the other stops the type check here.
+type Parsed = z.infer<typeof runEventSchema>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type SameKeys = {
+	[T in RunEvent['type']]: Same<keyof Extract<Parsed, { type: T }>, keyof Extract<RunEvent, { type: T }>>;
+}[RunEvent['type']];
+export const schemaMatchesContract: Same<Parsed, RunEvent> & ([false] extends [SameKeys] ? false : true) =
+	true;
