@@ -4,14 +4,14 @@
  */
 
 /**
- * The core's folders, bottom to top, each with the folders it may import besides itself. Every
- * folder may import src/contract (the formats every layer shares: run events, hunk rules, run
- * ids, the run directory's layout) and nothing of the protocol, the CLI or the editor. A folder names only folders listed before
- * it (checked when this file loads), so no two folders import each other and no longer loop
- * exists. `providers` is four folders and a factory: spec (what a model is: ChatModel, errors,
- * presets, pricing), shared (streams, retries, clients), vendors (the API adapters, the scripted
- * model), codingAgents (CLIs behind the same ChatModel), and the files directly in `providers/`
- * (createModel, providerToolsDecision), the only ones that see vendors and coding agents both.
+ * The core's top folders, bottom to top, each with what it may import besides itself: a folder
+ * listed before it (with its subfolders), or only a part of one (`providers/spec`, the factory
+ * `providers/createModel.ts`). Every folder may import src/contract (the formats every layer
+ * shares: run events, hunk rules, run ids, the run directory's layout) and nothing of the protocol,
+ * the CLI or the editor. A folder names only what is listed before it (checked when this file
+ * loads), so no two top folders import each other and no longer loop exists; a subfolder counts as
+ * its top folder. test/unit/architecture/dependencyRules.test.ts also folds the import graph itself
+ * into top folders and finds no loop.
  */
 const coreLayers = {
 	util: [],
@@ -21,9 +21,8 @@ const coreLayers = {
 	workspace: ['util'],
 	permissions: ['util'],
 	exec: ['util', 'workspace'],
-	'providers/spec': ['util', 'workspace'],
-	'providers/shared': ['util', 'secrets', 'providers/spec'],
-	'providers/vendors': ['util', 'workflow', 'providers/spec', 'providers/shared'],
+	// What a model is and the adapters behind it; its parts' own order is providerParts below.
+	providers: ['util', 'workflow', 'secrets', 'workspace', 'exec'],
 	mcp: ['util', 'secrets', 'permissions', 'exec', 'providers/spec'],
 	tools: ['util', 'secrets', 'workspace', 'permissions', 'exec', 'providers/spec', 'mcp'],
 	context: ['util', 'workspace', 'providers/spec', 'tools'],
@@ -43,16 +42,6 @@ const coreLayers = {
 	sessions: ['util', 'changes', 'runStore', 'orchestrator'],
 	// The YAML's translation into every part's settings, so it sits above the parts it configures.
 	config: ['util', 'secrets', 'workspace', 'permissions', 'providers/spec', 'mcp', 'tools', 'orchestrator'],
-	'providers/codingAgents': ['util', 'workspace', 'exec', 'providers/spec', 'providers/shared', 'config'],
-	providers: [
-		'util',
-		'permissions',
-		'config',
-		'providers/spec',
-		'providers/shared',
-		'providers/vendors',
-		'providers/codingAgents',
-	],
 	trust: ['util', 'config', 'mcp', 'providers/spec'],
 	team: [
 		'util',
@@ -60,7 +49,7 @@ const coreLayers = {
 		'config',
 		'mcp',
 		'orchestrator',
-		'providers',
+		'providers/createModel.ts',
 		'providers/spec',
 		'providers/shared',
 		'trust',
@@ -73,6 +62,7 @@ const coreLayers = {
 		'workspace',
 		'permissions',
 		'exec',
+		'providers/createModel.ts',
 		'providers/spec',
 		'providers/shared',
 		'mcp',
@@ -83,32 +73,69 @@ const coreLayers = {
 		'changes',
 		'sessions',
 		'config',
-		'providers',
 		'trust',
 		'team',
 	],
 };
 
-/** The files of a core folder, as a path pattern without the `^src/core/` prefix. */
-const folderPath = (folder) => (folder === 'providers' ? 'providers/[^/]+$' : `${folder}/`);
+/**
+ * The parts of `providers`, bottom to top, each with the parts listed before it and the folders of
+ * coreLayers.providers it may import: spec (what a model is: ChatModel, errors, presets, pricing,
+ * coding-agent settings), shared (streams, retries, clients), vendors (the API adapters, the
+ * scripted model), codingAgents (CLIs behind the same ChatModel), and the factory createModel.ts,
+ * the one file that sees vendors and coding agents both.
+ */
+const providerParts = {
+	spec: ['util', 'workspace'],
+	shared: ['util', 'secrets', 'spec'],
+	vendors: ['util', 'workflow', 'spec', 'shared'],
+	codingAgents: ['util', 'workspace', 'exec', 'spec', 'shared'],
+	'createModel.ts': ['util', 'spec', 'vendors', 'codingAgents'],
+};
+
+/** A folder or file under src/core, as a path pattern without the `^src/core/` prefix. */
+const pathOf = (name) => (name.endsWith('.ts') ? `${name.replace('.', '[.]')}$` : `${name}/`);
+/** What a providers part names: a part before it, or a core folder. */
+const partPath = (name) => pathOf(name in providerParts ? `providers/${name}` : name);
+const ruleName = (name) => `core-${name.replace('/', '-').replace(/[.]ts$/, '')}`;
 
 const order = Object.keys(coreLayers);
 for (const [folder, allowed] of Object.entries(coreLayers)) {
 	for (const other of allowed) {
-		if (!(other in coreLayers))
+		const [top, part] = other.split('/');
+		if (!(top in coreLayers) || (part !== undefined && !(top === 'providers' && part in providerParts)))
 			throw new Error(`.dependency-cruiser.cjs: ${folder} names no folder "${other}"`);
-		if (order.indexOf(other) >= order.indexOf(folder)) {
+		if (order.indexOf(top) >= order.indexOf(folder)) {
 			throw new Error(`.dependency-cruiser.cjs: ${folder} may not import ${other}, listed after it`);
 		}
 	}
 }
+const partOrder = Object.keys(providerParts);
+for (const [part, allowed] of Object.entries(providerParts)) {
+	for (const other of allowed) {
+		if (
+			other in providerParts
+				? partOrder.indexOf(other) >= partOrder.indexOf(part)
+				: !coreLayers.providers.includes(other)
+		)
+			throw new Error(`.dependency-cruiser.cjs: providers/${part} may not import ${other}`);
+	}
+}
 
 const coreFolderRules = Object.entries(coreLayers).map(([folder, allowed]) => ({
-	name: `core-${folder.replace('/', '-')}`,
+	name: ruleName(folder),
 	comment: `src/core/${folder} may import only ${allowed.length ? allowed.join(', ') : 'itself'} (and src/contract).`,
 	severity: 'error',
-	from: { path: `^src/core/${folderPath(folder)}` },
-	to: { path: '^src/core/', pathNot: `^src/core/(${[folder, ...allowed].map(folderPath).join('|')})` },
+	from: { path: `^src/core/${folder}/` },
+	to: { path: '^src/core/', pathNot: `^src/core/(${[folder, ...allowed].map(pathOf).join('|')})` },
+}));
+
+const providerPartRules = Object.entries(providerParts).map(([part, allowed]) => ({
+	name: ruleName(`providers/${part}`),
+	comment: `src/core/providers/${part} may import only ${allowed.join(', ')} (and src/contract).`,
+	severity: 'error',
+	from: { path: `^src/core/${partPath(part)}` },
+	to: { path: '^src/core/', pathNot: `^src/core/(${[part, ...allowed].map(partPath).join('|')})` },
 }));
 
 module.exports = {
@@ -130,11 +157,22 @@ module.exports = {
 			to: { path: '^(src|webview)/', pathNot: '^src/contract/' },
 		},
 		...coreFolderRules,
+		...providerPartRules,
 		{
 			name: 'core-folder-has-layer',
 			comment: 'A new folder of src/core takes its place in coreLayers above.',
 			severity: 'error',
-			from: { path: '^src/core/[^/]+/', pathNot: `^src/core/(${order.map(folderPath).join('|')})` },
+			from: { path: '^src/core/[^/]+/', pathNot: `^src/core/(${order.map(pathOf).join('|')})` },
+			to: { path: '^src/' },
+		},
+		{
+			name: 'core-providers-part-has-place',
+			comment: 'A new folder or file directly in src/core/providers takes its place in providerParts above.',
+			severity: 'error',
+			from: {
+				path: '^src/core/providers/',
+				pathNot: `^src/core/providers/(${partOrder.map(pathOf).join('|')})`,
+			},
 			to: { path: '^src/' },
 		},
 		{

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
-import { providerToolsModes, type ProviderToolsMode } from '../core/providers/providerToolsDecision.js';
+import { providerToolsModes, type ProviderToolsMode } from '../core/run/providerToolsDecision.js';
 import { runIdPattern } from '../contract/runId.js';
 import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { codingAgentPathsFromEnv } from '../core/config/cliPathVariables.js';
+import { codingAgentPathsFromEnv } from '../core/util/cliPathVariables.js';
 import { formatIssue } from '../core/config/configIssue.js';
 import { ApprovalBroker } from '../core/permissions/approvalBroker.js';
 import type { RunHost } from '../core/run/runHost.js';

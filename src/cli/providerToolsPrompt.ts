@@ -4,7 +4,7 @@
  * each agent's notice says why and how to choose.
  */
 import { createInterface } from 'node:readline';
-import type { ProviderToolsMode, ProviderToolsPolicy } from '../core/providers/providerToolsDecision.js';
+import type { ProviderToolsMode, ProviderToolsPolicy } from '../core/run/providerToolsDecision.js';
 
 export function cliProviderToolsPolicy(
 	mode: ProviderToolsMode,

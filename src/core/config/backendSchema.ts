@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { providerPresets } from '../providers/spec/presets.js';
-import { codingAgentTypes, isCodingAgentType } from '../providers/spec/codingAgentTypes.js';
+import {
+	codingAgentDefaultModel,
+	codingAgentTypes,
+	isCodingAgentType,
+	type CodingAgentSettings,
+} from '../providers/spec/codingAgentTypes.js';
 import { scriptSchema } from '../providers/spec/scriptedSchema.js';
 import { baseUrlVariables } from './baseUrlVariables.js';
 import { isRecord } from './isRecord.js';
@@ -214,23 +219,6 @@ export const backendSchema = backendObject
 	});
 
 export type BackendConfig = z.output<typeof backendSchema>;
-
-/** The `model` of a coding agent whose config names none: its CLI picks. */
-export const codingAgentDefaultModel = 'default';
-
-/** What a coding agent's CLI is started with, as MassGen's `claude_code` keys name it. */
-export interface CodingAgentSettings {
-	/** The native tools it may use (`Read`, `Bash`, `mcp__server__tool`…); all when unset. */
-	readonly allowed_tools?: readonly string[];
-	readonly disallowed_tools?: readonly string[];
-	/** The agent's role, put into our coordination prompt (the prompt itself is always ours). */
-	readonly system_prompt?: string;
-	readonly append_system_prompt?: string;
-	readonly max_turns?: number;
-	readonly max_thinking_tokens?: number;
-	/** The CLI to run instead of the one found on PATH. */
-	readonly cli_path?: string;
-}
 
 function codingAgentSettings(backend: z.output<typeof backendObject>): CodingAgentSettings {
 	const { allowed_tools, disallowed_tools, system_prompt, append_system_prompt } = backend;

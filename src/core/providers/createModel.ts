@@ -1,4 +1,4 @@
-import type { CodingAgentPaths } from '../config/cliPathVariables.js';
+import type { CodingAgentPaths } from '../util/cliPathVariables.js';
 import type { BackendSettings } from './spec/backendSettings.js';
 import type { ChatModel } from './spec/model.js';
 import { AnthropicModel } from './vendors/anthropic.js';

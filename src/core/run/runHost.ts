@@ -5,11 +5,11 @@
  * questions, approvals, its paths and settings, its log). `prepareRun` and `startRun` do the rest
  * once for every shell; the CLI (`cli/cliRunHost.ts`) and the editor implement the port.
  */
-import type { CodingAgentPaths } from '../config/cliPathVariables.js';
+import type { CodingAgentPaths } from '../util/cliPathVariables.js';
 import type { AttachmentRequest } from '../context/attachment.js';
 import type { ContextLimits } from '../context/resolveAttachments.js';
 import type { BudgetCaps } from '../orchestrator/spendGuard.js';
-import type { ProviderToolsPolicy } from '../providers/providerToolsDecision.js';
+import type { ProviderToolsPolicy } from './providerToolsDecision.js';
 import type { TeamSources } from '../team/buildAgents.js';
 import type { Redactor } from '../secrets/redactor.js';
 import type { HostModels, ResolvedTeam, TeamResolution } from '../team/resolveTeam.js';

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { ApiKeySources } from '../config/apiKeys.js';
-import type { CodingAgentPaths } from '../config/cliPathVariables.js';
+import type { CodingAgentPaths } from '../util/cliPathVariables.js';
 import { filesWithSecretValues } from '../changes/secretValues.js';
 import { redactConfig } from '../config/redact.js';
 import type { MassGenConfig } from '../config/schema.js';
@@ -35,7 +35,7 @@ import {
 	recordProviderToolsVerdict,
 	withoutProviderTools,
 	type ProviderToolsPolicy,
-} from '../providers/providerToolsDecision.js';
+} from './providerToolsDecision.js';
 import { hostEnvironment } from '../util/hostPath.js';
 import { ripgrepOnPath } from '../util/ripgrepBinary.js';
 import { createWorkspace } from '../workspace/createWorkspace.js';

@@ -1,6 +1,6 @@
 import { resolveApiKey, resolveBaseUrl, type ApiKeySources } from '../config/apiKeys.js';
 import { selectAvailableAgents, type TeamSelection } from '../config/defaultTeam.js';
-import type { CodingAgentPaths } from '../config/cliPathVariables.js';
+import type { CodingAgentPaths } from '../util/cliPathVariables.js';
 import type { AgentConfig, MassGenConfig } from '../config/schema.js';
 import { toBackendSettings } from '../config/toSettings.js';
 import type { AgentSpec, ModelPrice } from '../orchestrator/types.js';

@@ -7,7 +7,7 @@
  * it interprets the value at length, beside its one user (permission rules, secret paths, budgets).
  */
 import * as vscode from 'vscode';
-import type { ProviderToolsMode } from '../../core/providers/providerToolsDecision.js';
+import type { ProviderToolsMode } from '../../core/run/providerToolsDecision.js';
 import { type MergePolicy, type SettingLevels, tightest, userValue } from './settingPolicies.js';
 
 interface SettingSpec {

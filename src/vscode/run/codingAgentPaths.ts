@@ -3,7 +3,7 @@
  * (`HostPaths.codingAgents`). Machine scope: only the user's own value counts, so a cloned
  * repository's settings can never point a run at an executable of its choosing.
  */
-import { codingAgentPathsFromEnv, type CodingAgentPaths } from '../../core/config/cliPathVariables.js';
+import { codingAgentPathsFromEnv, type CodingAgentPaths } from '../../core/util/cliPathVariables.js';
 import { readCodingAgentPath } from '../common/settings.js';
 
 const settings = { claude_code: 'claudeCodePath', codex: 'codexPath' } as const;

@@ -7,7 +7,7 @@
  * run denies.
  */
 import * as vscode from 'vscode';
-import type { ProviderToolsAgent, ProviderToolsPolicy } from '../../core/providers/providerToolsDecision.js';
+import type { ProviderToolsAgent, ProviderToolsPolicy } from '../../core/run/providerToolsDecision.js';
 import { readProviderToolsMode, settings } from '../common/settings.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 

@@ -14,7 +14,17 @@ interface Violation {
 	readonly to: string;
 }
 
-function cruise(root: string): Violation[] {
+interface Module {
+	readonly source: string;
+	readonly dependencies: readonly { readonly resolved: string }[];
+}
+
+interface Report {
+	readonly violations: Violation[];
+	readonly modules: Module[];
+}
+
+function cruise(root: string): Report {
 	// To a file, not stdout: the whole tree's JSON report passed 1 MiB and arrived cut short in CI (stop 20).
 	const report = join(mkdtempSync(join(tmpdir(), 'massgen-cruise-')), 'report.json');
 	const run = spawnSync(
@@ -29,17 +39,60 @@ function cruise(root: string): Violation[] {
 		throw new Error(`depcruise did not finish: ${run.error?.message ?? run.signal}`);
 	}
 	try {
-		return (JSON.parse(readFileSync(report, 'utf8')) as { summary: { violations: Violation[] } }).summary
-			.violations;
+		const json = JSON.parse(readFileSync(report, 'utf8')) as {
+			summary: { violations: Violation[] };
+			modules: Module[];
+		};
+		return { violations: json.summary.violations, modules: json.modules };
 	} finally {
 		rmSync(dirname(report), { recursive: true, force: true });
 	}
 }
 
+/**
+ * The top folders of src/core that import each other, directly or round a loop, with each subfolder
+ * folded into its top folder (`providers/spec` counts as `providers`): one line a group, names sorted.
+ * Read from the import graph itself, so it holds whatever coreLayers says.
+ */
+function coreFolderLoops(modules: readonly Module[]): string[] {
+	const top = (path: string): string | undefined => /^src\/core\/([^/]+)\//.exec(path)?.[1];
+	const reaches = new Map<string, Set<string>>();
+	for (const module of modules) {
+		const from = top(module.source);
+		for (const { resolved } of module.dependencies) {
+			const to = top(resolved);
+			if (from && to && from !== to) reaches.set(from, (reaches.get(from) ?? new Set()).add(to));
+		}
+	}
+	for (let grew = true; grew;) {
+		grew = false;
+		for (const targets of reaches.values()) {
+			for (const via of [...targets]) {
+				for (const next of reaches.get(via) ?? []) {
+					if (!targets.has(next)) grew = targets.add(next).size > 0;
+				}
+			}
+		}
+	}
+	const loops = [...reaches].map(([folder, targets]) =>
+		[folder, ...[...targets].filter((other) => other !== folder && reaches.get(other)?.has(folder))]
+			.sort()
+			.join(' ↔ '),
+	);
+	return [...new Set(loops.filter((loop) => loop.includes(' ↔ ')))].sort();
+}
+
 describe('the import rules (.dependency-cruiser.cjs)', () => {
+	let source: Report | undefined;
+	const sourceTree = (): Report => (source ??= cruise(repo));
+
 	it('the source tree keeps them', () => {
-		expect(cruise(repo).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
+		expect(sourceTree().violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
 		// ~3 s alone; a loaded machine took 25 s.
+	}, 120_000);
+
+	it('no two top folders of src/core import each other, subfolders folded in', () => {
+		expect(coreFolderLoops(sourceTree().modules)).toEqual([]);
 	}, 120_000);
 
 	// Guards the guard: a small tree breaking each rule once.
@@ -65,15 +118,22 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 		'src/core/changes/c.ts': "import type { P } from '../../protocol/p.js';\nexport type C = P;\n",
 		'src/protocol/q.ts': "import { t } from '../core/tools/t.js';\nexport const q = t;\n",
 		'src/vscode/common/f.ts': "import { v } from '../v.js';\nexport const f = v;\n",
+		// config may import providers/spec; a coding agent importing config back closes a loop of top folders.
+		'src/core/config/g.ts': "import { s } from '../providers/spec/s.js';\nexport const g = s;\n",
+		'src/core/providers/codingAgents/k.ts': "import { g } from '../../config/g.js';\nexport const k = g;\n",
+		'src/core/providers/decide.ts': "import { s } from './spec/s.js';\nexport const d = s;\n",
 	};
 	for (const [path, text] of Object.entries(files)) {
 		mkdirSync(dirname(join(root, path)), { recursive: true });
 		writeFileSync(join(root, path), text);
 	}
 
+	let breaches: Report | undefined;
+	const breachTree = (): Report => (breaches ??= cruise(root));
+
 	it('each rule catches its breach', () => {
-		const found = cruise(root)
-			.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
+		const found = breachTree()
+			.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
 			.sort();
 		expect(found).toEqual([
 			'cli-not-editor: src/cli/c.ts → src/vscode/v.ts',
@@ -81,7 +141,10 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 			'core-and-protocol-host-free: src/protocol/p.ts → vscode',
 			'core-folder-has-layer: src/core/newFolder/n.ts → src/core/tools/t.ts',
 			'core-not-protocol: src/core/changes/c.ts → src/protocol/p.ts',
+			'core-providers-codingAgents: src/core/providers/codingAgents/k.ts → src/core/config/g.ts',
+			'core-providers-part-has-place: src/core/providers/decide.ts → src/core/providers/spec/s.ts',
 			'core-providers-spec: src/core/providers/spec/s.ts → src/core/providers/createModel.ts',
+			'core-providers: src/core/providers/codingAgents/k.ts → src/core/config/g.ts',
 			'core-util: src/core/util/u.ts → src/core/tools/t.ts',
 			'editor-not-cli: src/vscode/w.ts → src/cli/d.ts',
 			'no-circular: src/core/a.ts → src/core/b.ts',
@@ -91,16 +154,27 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
 		]);
 	});
 
-	it('a core folder naming a folder above it in coreLayers is refused when the rules load', () => {
+	it('the fold into top folders finds config and providers importing each other', () => {
+		expect(coreFolderLoops(breachTree().modules)).toEqual(['config ↔ providers']);
+	});
+
+	it.each([
+		['\tutil: [],\n', "\tutil: ['tools'],\n", 'util may not import tools, listed after it'],
+		[
+			"\tspec: ['util', 'workspace'],\n",
+			"\tspec: ['util', 'workspace', 'vendors'],\n",
+			'providers/spec may not import vendors',
+		],
+	])('a layer naming one above it is refused when the rules load (%j)', (line, breach, refusal) => {
 		const text = readFileSync(config, 'utf8');
-		expect(text).toContain('\tutil: [],\n');
+		expect(text).toContain(line);
 		const loop = join(root, 'loop.cjs');
-		writeFileSync(loop, text.replace('\tutil: [],\n', "\tutil: ['tools'],\n"));
+		writeFileSync(loop, text.replace(line, breach));
 		const run = spawnSync(depcruise, ['src', '--config', loop, '--output-type', 'err'], {
 			cwd: root,
 			encoding: 'utf8',
 		});
 		expect(run.status).not.toBe(0);
-		expect(run.stderr + run.stdout).toContain('util may not import tools, listed after it');
+		expect(run.stderr + run.stdout).toContain(refusal);
 	});
 });

@@ -11,7 +11,7 @@ import { killProcessTree } from '../../exec/commandProcess.js';
 import { EventQueue } from '../../util/eventQueue.js';
 import type { ModelEvent } from '../spec/model.js';
 import { ProviderError } from '../spec/providerError.js';
-import { cliPathVariables } from '../../config/cliPathVariables.js';
+import { cliPathVariables } from '../../util/cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import type { Bridge } from './claudeCodeBridge.js';
 import { bridgeServerName } from './claudeCodeBridge.js';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { join } from 'node:path';
-import type { CodingAgentSettings } from '../../config/backendSchema.js';
+import type { CodingAgentSettings } from '../spec/codingAgentTypes.js';
 import type { Overlay } from '../../workspace/types.js';
 import type { BackendSettings } from '../spec/backendSettings.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../spec/model.js';

@@ -13,7 +13,7 @@
  * - the session is not persisted into the user's `~/.claude` project history.
  */
 import type { CanUseTool, McpServerConfig, Options } from '@anthropic-ai/claude-agent-sdk';
-import { codingAgentDefaultModel, type CodingAgentSettings } from '../../config/backendSchema.js';
+import { codingAgentDefaultModel, type CodingAgentSettings } from '../spec/codingAgentTypes.js';
 
 /** Host variables a CLI needs to run and to find its own login (never another provider's key). */
 const passedVariables = [

@@ -10,7 +10,7 @@ import type { Thread, ThreadEvent, ThreadItem } from '@openai/codex-sdk';
 import type { Usage } from '../../../contract/runEvents.js';
 import type { ModelEvent } from '../spec/model.js';
 import { ProviderError } from '../spec/providerError.js';
-import { cliPathVariables } from '../../config/cliPathVariables.js';
+import { cliPathVariables } from '../../util/cliPathVariables.js';
 import type { BridgedCall } from './agentTurns.js';
 import { codexBridgeName, type CodexBridge } from './codexBridge.js';
 import type { CodexUsage } from './codexUsage.js';

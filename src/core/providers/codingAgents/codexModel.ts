@@ -17,7 +17,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Codex } from '@openai/codex-sdk';
-import type { CodingAgentSettings } from '../../config/backendSchema.js';
+import type { CodingAgentSettings } from '../spec/codingAgentTypes.js';
 import type { Overlay } from '../../workspace/types.js';
 import type { BackendSettings } from '../spec/backendSettings.js';
 import type { ChatModel, ChatRequest, ModelEvent } from '../spec/model.js';

@@ -21,7 +21,7 @@
  * - no analytics, feedback uploads, update checks, memories, web search or sub-agents.
  */
 import type { CodexOptions, ModelReasoningEffort, ThreadOptions } from '@openai/codex-sdk';
-import { codingAgentDefaultModel, type CodingAgentSettings } from '../../config/backendSchema.js';
+import { codingAgentDefaultModel, type CodingAgentSettings } from '../spec/codingAgentTypes.js';
 import { codexBridgeTokenVariable } from './codexBridge.js';
 
 /** The provider id our config defines for the CLI. */

@@ -7,8 +7,8 @@
 import type { AuditLedger } from '../permissions/auditLedger.js';
 import type { MassGenConfig } from '../config/schema.js';
 import { toBackendSettings } from '../config/toSettings.js';
-import type { ChatModel, ModelEvent } from './spec/model.js';
-import type { ProviderToolSwitches } from './spec/providerToolSupport.js';
+import type { ChatModel, ModelEvent } from '../providers/spec/model.js';
+import type { ProviderToolSwitches } from '../providers/spec/providerToolSupport.js';
 
 export type ProviderToolsMode = 'allow' | 'ask' | 'deny';
 export const providerToolsModes: readonly ProviderToolsMode[] = ['allow', 'ask', 'deny'];

@@ -2,7 +2,8 @@
  * Where a coding agent's CLI is, when its config has no `cli_path`: the host's typed paths
  * (`HostPaths.codingAgents`: the editor's machine-scope setting, which a workspace cannot change; the
  * CLI's exported variables below). The config's `cli_path` wins; without either, Claude Code is
- * looked up on `PATH` and Codex uses its SDK's own binary.
+ * looked up on `PATH` and Codex uses its SDK's own binary. No imports, so the extension bundle reads
+ * the variables without the providers (as `ripgrepBinary.ts`).
  */
 export const cliPathVariables = {
 	claude_code: 'MASSGEN_CLAUDE_CODE_PATH',
