@@ -19,6 +19,9 @@ const coreLayers = {
 	codeReview: [],
 	secrets: ['util'],
 	workspace: ['util'],
+	// The run directory and the accepted changes: files on disk, below everything that runs a team.
+	runStore: ['util', 'secrets'],
+	changes: ['util', 'secrets', 'workspace', 'runStore'],
 	permissions: ['util'],
 	exec: ['util', 'workspace'],
 	// What a model is and the adapters behind it; its parts' own order is providerParts below.
@@ -37,8 +40,6 @@ const coreLayers = {
 		'tools',
 		'agents',
 	],
-	runStore: ['util', 'secrets', 'orchestrator'],
-	changes: ['util', 'secrets', 'workspace', 'runStore'],
 	sessions: ['util', 'changes', 'runStore', 'orchestrator'],
 	// The YAML's translation into every part's settings, so it sits above the parts it configures.
 	config: ['util', 'secrets', 'workspace', 'permissions', 'providers/spec', 'mcp', 'tools', 'orchestrator'],

@@ -1,12 +1,8 @@
 import { answerIdsShown } from '../../src/core/workflow/markers.js';
 import type { RunEvent, RunEventOf, RunEventType } from '../../src/contract/runEvents.js';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
-import type {
-	AgentSpec,
-	OrchestratorSettings,
-	RunOptions,
-	RunResult,
-} from '../../src/core/orchestrator/types.js';
+import type { AgentSpec, OrchestratorSettings, RunOptions } from '../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../src/contract/runResult.js';
 import type { ChatRequest } from '../../src/core/providers/spec/model.js';
 import {
 	ScriptedModel,

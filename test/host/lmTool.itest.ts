@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import type { RunResult } from '../../src/core/orchestrator/types';
+import type { RunResult } from '../../src/contract/runResult';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { startLoopbackTeam } from '../servers/loopbackTeam';
 import { endRunAndConfig, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';

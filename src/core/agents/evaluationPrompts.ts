@@ -3,7 +3,7 @@
  * checks its presented answer against the files, then confirms it or sends coordination back with
  * reasons every agent of the next attempt reads.
  */
-import type { FileChange } from '../workspace/types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 import { restartToolName, submitToolName } from '../workflow/markers.js';
 import { originalMessage } from './prompts.js';
 

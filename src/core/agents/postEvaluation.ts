@@ -8,7 +8,8 @@
 import type { ChatRequest, ToolCall, ToolDefinition } from '../providers/spec/model.js';
 import type { Toolbox } from '../tools/types.js';
 import type { AgentSpec } from './types.js';
-import type { FileChange, Overlay } from '../workspace/types.js';
+import type { Overlay } from '../workspace/types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 import { cacheKeyOf } from './cacheKey.js';
 import { restartToolName, submitToolName } from '../workflow/markers.js';
 import { evaluationSystemPrompt, evaluationUserMessage } from './evaluationPrompts.js';

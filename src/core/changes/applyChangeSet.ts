@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type ApplyOptions, applyChanges, writeRefusal } from '../workspace/applyChanges.js';
 import { readOrNull } from '../util/paths.js';
 import { sha256 } from '../workspace/sha256.js';
-import type { FileChange } from '../workspace/types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 import { type LockOptions, withWorkspaceLock } from '../workspace/workspaceLock.js';
 import { recordFile } from './acceptRecord.js';
 import { appendChangeLog, type ChangeActor } from '../runStore/changeLog.js';

@@ -1,5 +1,5 @@
 import type { ChangeKind } from '../../contract/runEvents.js';
-import type { FileChange } from '../workspace/types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 import { toggleHunk as toggleSelection } from '../../contract/hunkRules.js';
 import { applyHunks, type Hunk, hunksOverlap, sameHunk, splitHunks } from './hunks.js';
 

@@ -12,7 +12,7 @@ import { assertOwnRun } from '../runStore/ownRuns.js';
 import { readOrNull } from '../util/paths.js';
 import { type ApplyConflict, type ApplyOptions, applyChanges } from '../workspace/applyChanges.js';
 import { sha256 } from '../workspace/sha256.js';
-import type { FileChange } from '../workspace/types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 import { type LockOptions, withWorkspaceLock } from '../workspace/workspaceLock.js';
 import { acceptedFiles, recordFile } from './acceptRecord.js';
 import {

@@ -5,7 +5,7 @@
  * writing (by path: the value itself is never named).
  */
 import type { Redactor } from '../secrets/redactor.js';
-import type { FileChange } from '../workspace/types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 
 /** Paths whose new text holds a secret value that their base did not (a file that already had it is not marked). */
 export function filesWithSecretValues(changes: readonly FileChange[], redactor: Redactor): string[] {

@@ -16,13 +16,8 @@ import { cancelRun, emptyResult, endPresented, presentRun, type FinishingRun } f
 import { RunEventStream } from './runEventStream.js';
 import { SpendGuard } from './spendGuard.js';
 import { TurnDriver } from './turnDriver.js';
-import {
-	defaultOrchestratorSettings,
-	type OrchestratorSettings,
-	type RestartRecord,
-	type RunOptions,
-	type RunResult,
-} from './types.js';
+import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions } from './types.js';
+import type { RestartRecord, RunResult } from '../../contract/runResult.js';
 import { UsageLedger } from './usageLedger.js';
 
 /**

@@ -1,15 +1,9 @@
 import type { AgentSettings, AgentSpec, Turn } from '../agents/types.js';
 import type { RunTools } from '../tools/types.js';
-import type { FileChange, Workspace } from '../workspace/types.js';
+import type { Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
 import type { RunClock } from '../util/clock.js';
-import type {
-	AttachmentRecord,
-	BudgetRecord,
-	RunStatus,
-	SessionRecord,
-	Usage,
-} from '../../contract/runEvents.js';
+import type { BudgetRecord } from '../../contract/runEvents.js';
 
 /** What a run is given and returns speaks of the agents' own types. */
 export type { AgentSpec, ModelPrice, Sensitivity, Turn, TurnChanges } from '../agents/types.js';
@@ -83,73 +77,4 @@ export interface RunOptions {
 	readonly tools?: RunTools;
 	/** The run budget's cost and token caps (`permissions/runBudget.ts` `budgetCaps`); omitted = none. */
 	readonly budget?: Pick<BudgetRecord, 'maxCostUsd' | 'maxTokens'>;
-}
-
-export interface AgentUsage extends Usage {
-	readonly agentId: string;
-	readonly calls: number;
-	/** Calls that ended early (dropped as stale, or stopped); their tokens are in the totals when reported. */
-	readonly abortedCalls?: number;
-	/** USD; null when any call had no known price. */
-	readonly costUsd: number | null;
-}
-
-/** The change set of one answer's overlay snapshot. */
-export interface AnswerChangeSet {
-	readonly agentId: string;
-	/** `agentN.k`. */
-	readonly label: string;
-	readonly changes: readonly FileChange[];
-}
-
-/** What `result.json` holds (docs/protocol.md); agent ids are config ids. */
-export interface RunResult {
-	readonly runId: string;
-	readonly question: string;
-	/** What was attached to the question (no contents); absent when nothing. */
-	readonly attachments?: readonly AttachmentRecord[];
-	readonly status: RunStatus;
-	readonly winner: { readonly agentId: string; readonly label: string } | null;
-	readonly answers: readonly { readonly agentId: string; readonly label: string; readonly content: string }[];
-	readonly votes: readonly {
-		readonly voter: string;
-		readonly votedFor: string;
-		readonly votedForLabel: string;
-		readonly reason: string;
-	}[];
-	readonly finalAnswer: string | null;
-	readonly changes: readonly FileChange[];
-	/**
-	 * Each agent's latest answer as a change set against the same base as `changes` (present when
-	 * there is a winner), so a review can mark which of the winner's hunks other agents made too.
-	 */
-	readonly answerChanges?: readonly AnswerChangeSet[];
-	/**
-	 * Changed files whose new text holds a secret value the run knows (`filesWithSecretValues`;
-	 * added by `runSession`, paths only): shown `[redacted]` everywhere, written for real on accept.
-	 */
-	readonly secretValueFiles?: readonly string[];
-	readonly usage: readonly AgentUsage[];
-	readonly durationMs: number;
-	readonly error?: string;
-	/**
-	 * When the run started (ISO 8601, to the millisecond; added by `runSession`). The run id has
-	 * only the second, and runs that start within one second must still list in order.
-	 */
-	readonly startedAt?: string;
-	/** The conversation this run is a turn of (added by `runSession`; absent in results from before sessions). */
-	readonly session?: SessionRecord;
-	/** The run budget: caps, spent, and why it ended the run (absent when the run had no cap). */
-	readonly budget?: BudgetRecord;
-	/** Attempts that post-evaluation sent back, oldest first (absent when none was). */
-	readonly restarts?: readonly RestartRecord[];
-}
-
-/** One attempt that post-evaluation judged incomplete: why, and what the next attempt was told. */
-export interface RestartRecord {
-	readonly attempt: number;
-	readonly winner: { readonly agentId: string; readonly label: string };
-	readonly finalAnswer: string;
-	readonly reason: string;
-	readonly instructions: string;
 }

@@ -1,6 +1,7 @@
 import type { Usage } from '../../contract/runEvents.js';
 import { costOf } from '../providers/spec/pricing.js';
-import type { AgentUsage, ModelPrice } from './types.js';
+import type { ModelPrice } from './types.js';
+import type { AgentUsage } from '../../contract/runResult.js';
 
 /** Tokens and cost per agent over a run. */
 export class UsageLedger {

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { SessionRecord } from '../../contract/runEvents.js';
-import type { RunResult } from '../orchestrator/types.js';
+import type { RunResult } from '../../contract/runResult.js';
 import { readRegularFile } from '../util/regularFile.js';
 import { runFile, runFileNames } from '../../contract/runLayout.js';
 import { recordedStart, runIdDate } from '../../contract/runId.js';

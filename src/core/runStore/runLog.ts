@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import type { RunEvent } from '../../contract/runEvents.js';
-import type { RunResult } from '../orchestrator/types.js';
+import type { RunResult } from '../../contract/runResult.js';
 import { Redactor } from '../secrets/redactor.js';
 import { recordOwnRun } from './ownRuns.js';
 import { runDirOf, runFile } from '../../contract/runLayout.js';

@@ -1,4 +1,4 @@
-import type { RunResult } from '../orchestrator/types.js';
+import type { RunResult } from '../../contract/runResult.js';
 
 /** The run's cost in USD: null when any agent's calls had no known price. */
 export function runCost(result: RunResult): number | null {

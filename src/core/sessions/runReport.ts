@@ -6,7 +6,7 @@
 import { changeOutcome, type ChangeOutcome } from '../changes/acceptRecord.js';
 import { readChangeLog } from '../runStore/changeLog.js';
 import type { RunAgentInfo, SessionRecord } from '../../contract/runEvents.js';
-import type { RunResult } from '../orchestrator/types.js';
+import type { RunResult } from '../../contract/runResult.js';
 import { readOwnRuns } from '../runStore/ownRuns.js';
 import { readRunResult } from '../runStore/readResult.js';
 import { readRunStart } from '../runStore/readRunEvents.js';

@@ -4,7 +4,7 @@ import { atomicWrite, NotARegularFileError } from '../util/atomicWrite.js';
 import { normaliseRelative, policyRefusal, rootPath } from './pathPolicy.js';
 import type { SecretPaths } from './secretPaths.js';
 import { sha256 } from './sha256.js';
-import type { FileChange } from './types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 
 export interface ApplyConflict {
 	readonly path: string;

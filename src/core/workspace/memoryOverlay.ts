@@ -3,7 +3,8 @@ import { baseKind, readBaseDirectory } from './baseFiles.js';
 import { PathRefusedError } from './pathRefusedError.js';
 import { isSameOrInside, policyRefusal, rootPath } from './pathPolicy.js';
 import { FileTooLargeError, unkeptHash } from './runSnapshot.js';
-import type { DirectoryEntry, FileChange, Overlay, OverlaySnapshot, PathMode, Workspace } from './types.js';
+import type { DirectoryEntry, Overlay, OverlaySnapshot, PathMode, Workspace } from './types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 
 type Kind = DirectoryEntry['kind'];
 

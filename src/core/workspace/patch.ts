@@ -1,6 +1,6 @@
 import { formatPatch as formatStructuredPatch } from 'diff';
 import { boundedStructuredPatch } from '../util/boundedDiff.js';
-import type { FileChange } from './types.js';
+import type { FileChange } from '../../contract/fileChange.js';
 
 /** Lines of context around each hunk, as `git diff` uses. */
 const contextLines = 3;

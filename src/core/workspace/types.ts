@@ -3,30 +3,10 @@
  * copy-on-write overlays, immutable snapshots and change sets. Nothing here writes to disk
  * except `applyChanges`, which only the CLI's --apply and the editor's Accept call.
  */
-import type { ChangeKind } from '../../contract/runEvents.js';
+import type { FileChange } from '../../contract/fileChange.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import type { SecretPaths } from './secretPaths.js';
 import type { SecretIndex } from './secretScan.js';
-
-export interface FileChange {
-	/** Workspace-relative path with `/` separators. */
-	readonly path: string;
-	readonly kind: ChangeKind;
-	/** sha256 (hex) of the base content the agents read; null for added files. */
-	readonly baseHash: string | null;
-	/**
-	 * The base text the agents read (the run snapshot's); null for added files. Patches, reviews
-	 * and accepts diff against it, so a user's edit made during the run is merged, never reverted.
-	 */
-	readonly base: string | null;
-	/** New content; null for deletions. */
-	readonly content: string | null;
-	/**
-	 * Where the write really lands, relative to the workspace, when a link the workspace already
-	 * holds (`wf -> .github/workflows`) leads elsewhere than `path` (`executablePaths.ts` judges both).
-	 */
-	readonly landsAt?: string;
-}
 
 /** Immutable record of an overlay's edits at one moment (what an answer carries). */
 export interface OverlaySnapshot {

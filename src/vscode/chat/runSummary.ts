@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RunResult } from '../../core/orchestrator/types.js';
+import type { RunResult } from '../../contract/runResult.js';
 
 /**
  * Plain-text summaries of a finished run for the chat participant and the language model tool,

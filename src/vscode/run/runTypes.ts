@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
-import type { RunResult } from '../../core/orchestrator/types.js';
+import type { RunResult } from '../../contract/runResult.js';
 import type { Workspace } from '../../core/workspace/types.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildReviewChangeSet, type AnswerChanges } from '../../../src/core/changes/changeSet.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 import { runCli } from '../cli/cliProcess.js';

@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/contract/runEvents.js';
 import { Orchestrator } from '../../../src/core/orchestrator/orchestrator.js';
-import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../../src/contract/runResult.js';
 import { createModel } from '../../../src/core/providers/createModel.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import type { StreamStyle } from '../../servers/autoAgent.js';

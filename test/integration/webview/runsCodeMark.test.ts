@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReviewChangeSet } from '../../../src/core/changes/changeSet.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { PendingChangeSet } from '../../../src/vscode/changes/pendingChangeSet.js';

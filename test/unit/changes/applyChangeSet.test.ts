@@ -7,7 +7,7 @@ import { readChangeLog } from '../../../src/core/runStore/changeLog.js';
 import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
 import { unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 
 const base = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';

@@ -5,7 +5,7 @@ import {
 	targetOf,
 	toggleHunk,
 } from '../../../src/core/changes/changeSet.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');

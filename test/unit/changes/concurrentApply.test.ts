@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyChangeSet, type ApplySetResult } from '../../../src/core/changes/applyChangeSet.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 
 // Long lines, so a write takes long enough for the reader to land inside it.

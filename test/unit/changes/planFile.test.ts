@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReviewChangeSet, targetOf } from '../../../src/core/changes/changeSet.js';
 import { planFile } from '../../../src/core/changes/planFile.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 
 const lines = (...items: string[]) => items.map((item) => `${item}\n`).join('');
 const base = lines('alpha', 'beta', 'gamma', 'delta', 'epsilon');

@@ -8,7 +8,7 @@ import { applyChangeSet } from '../../../src/core/changes/applyChangeSet.js';
 import { planRevertFile, revertRunOnDisk, revertTargets } from '../../../src/core/changes/revertRun.js';
 import { recordOwnRun } from '../../../src/core/runStore/ownRuns.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 
 const before = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';

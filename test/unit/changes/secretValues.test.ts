@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filesWithSecretValues } from '../../../src/core/changes/secretValues.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 
 const secret = 'sk-known-secret-value-77';
 const change = (path: string, content: string | null, base: string | null = null): FileChange => ({

@@ -9,7 +9,7 @@ import { truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../../src/contract/runResult.js';
 import {
 	readProposedChanges,
 	readResultSummary,

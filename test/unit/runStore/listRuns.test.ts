@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRuns } from '../../../src/core/runStore/listRuns.js';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
-import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../../src/contract/runResult.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
 
 let ws: string;

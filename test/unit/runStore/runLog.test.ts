@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRunEvents } from '../../../src/core/runStore/readRunEvents.js';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';
-import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../../src/contract/runResult.js';
 import { RUN_ID, stamp } from '../protocol/eventFixtures.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
 import { waitFor } from '../../support/waitFor.js';

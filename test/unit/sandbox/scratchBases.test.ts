@@ -20,7 +20,8 @@ import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace, type WorkspaceOptions } from '../../../src/core/workspace/createWorkspace.js';
 import { unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange, Overlay } from '../../../src/core/workspace/types.js';
+import type { Overlay } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 
 const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null };

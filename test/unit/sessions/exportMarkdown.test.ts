@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
-import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../../src/contract/runResult.js';
 import { exportRunMarkdown, exportSessionMarkdown } from '../../../src/core/sessions/exportMarkdown.js';
 import { Redactor } from '../../../src/core/secrets/redactor.js';
 

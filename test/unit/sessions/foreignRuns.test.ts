@@ -15,7 +15,7 @@ import {
 	recordOwnRun,
 } from '../../../src/core/runStore/ownRuns.js';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
-import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../../src/contract/runResult.js';
 import { continueTarget } from '../../../src/core/sessions/continueTarget.js';
 import { followUpOf } from '../../../src/core/sessions/followUp.js';
 import { historyOf, SessionError } from '../../../src/core/sessions/historyOf.js';

@@ -6,7 +6,7 @@ import { recordFile } from '../../../src/core/changes/acceptRecord.js';
 import { appendChangeLog } from '../../../src/core/runStore/changeLog.js';
 import type { SessionRecord } from '../../../src/contract/runEvents.js';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
-import type { RunResult } from '../../../src/core/orchestrator/types.js';
+import type { RunResult } from '../../../src/contract/runResult.js';
 import { continueTarget } from '../../../src/core/sessions/continueTarget.js';
 import { historyOf, SessionError } from '../../../src/core/sessions/historyOf.js';
 import { readSessions } from '../../../src/core/sessions/readSessions.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../../src/core/orchestrator/types';
+import type { RunResult } from '../../../src/contract/runResult';
 import { participantId } from '../../../src/vscode/chat/participant';
 import { askTeamToolName, confirmationText, describeRun, teamName } from '../../../src/vscode/lm/askTeamTool';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allHunkIds, buildReviewChangeSet } from '../../../src/core/changes/changeSet.js';
 import { unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { PendingChangeSet } from '../../../src/vscode/changes/pendingChangeSet.js';
 import type { FinishedRun } from '../../../src/vscode/run/runTypes.js';
 

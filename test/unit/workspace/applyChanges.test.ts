@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyChanges } from '../../../src/core/workspace/applyChanges.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { hashTree, makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);

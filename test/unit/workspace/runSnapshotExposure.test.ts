@@ -15,7 +15,7 @@ import { ripgrepOnPath } from '../../../src/core/util/ripgrepBinary.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { fileStamp, RunSnapshot, unkeptHash } from '../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../src/contract/fileChange.js';
 import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);

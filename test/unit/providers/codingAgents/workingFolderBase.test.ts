@@ -12,7 +12,7 @@ import { WorkingFolder } from '../../../../src/core/providers/codingAgents/worki
 import { createWorkspace } from '../../../../src/core/workspace/createWorkspace.js';
 import { unkeptHash } from '../../../../src/core/workspace/runSnapshot.js';
 import { sha256 } from '../../../../src/core/workspace/sha256.js';
-import type { FileChange } from '../../../../src/core/workspace/types.js';
+import type { FileChange } from '../../../../src/contract/fileChange.js';
 import { makeWorkspaceDir } from '../../../fakes/team.js';
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
