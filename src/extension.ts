@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ApprovalBroker } from './core/permissions/approvalBroker.js';
+import { seedRedactor } from './core/secrets/seedRedactor.js';
 import { createApprovals, type MassGenApprovalsApi } from './vscode/approvals/registerApprovals.js';
 import { WorkspacePermissionStore } from './vscode/approvals/workspacePermissionStore.js';
 import { registerChatParticipant } from './vscode/chat/participant.js';
@@ -33,7 +34,8 @@ export function activate(
 	const root = new DisposableStore();
 	context.subscriptions.push(root);
 
-	const secrets = new SessionSecrets();
+	// The environment's secret-looking values are masked from the first log line, before any run.
+	const secrets = new SessionSecrets(seedRedactor({ env: process.env }));
 	const log = root.add(createLog(secrets));
 	const keys = new KeyStore(context.secrets);
 	const configsDir = vscode.Uri.joinPath(context.extensionUri, 'configs').fsPath;

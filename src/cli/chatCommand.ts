@@ -7,8 +7,7 @@ import { resolve } from 'node:path';
 import { appendChangeLog } from '../core/runStore/changeLog.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
 import { readRunPatch } from '../core/runStore/readPatch.js';
-import { Redactor } from '../core/secrets/redactor.js';
-import { environmentSecrets } from '../core/secrets/runSecrets.js';
+import { seedRedactor } from '../core/secrets/seedRedactor.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 import { applyWinner } from './applyWinner.js';
 import type { ChatArgs, RunArgs } from './args.js';
@@ -24,7 +23,7 @@ const help = 'Ask a question, or /diff (the last changes), /accept (write them),
 
 /** Runs until /quit, the end of input, or Ctrl-C at the prompt; exit 0. */
 export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<number> {
-	const redactor = new Redactor(environmentSecrets(callerIo.env));
+	const redactor = seedRedactor({ env: callerIo.env });
 	const io = redactedIo({ ...callerIo, signal: new AbortController().signal }, () => redactor);
 	const root = resolve(command.workspace);
 	// Readline edits the prompt line with escape sequences: it gets the terminal itself.

@@ -4,10 +4,10 @@ import { formatIssue } from '../core/config/configIssue.js';
 import { ApprovalBroker } from '../core/permissions/approvalBroker.js';
 import type { RunHost } from '../core/run/runHost.js';
 import type { Redactor } from '../core/secrets/redactor.js';
-import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
 import { cliApprovalPolicy } from './approvalPrompt.js';
 import type { RunArgs } from './args.js';
 import type { CliIo } from './cliIo.js';
+import { cliKeyHost, cliNamedConfig } from './cliHost.js';
 import { confirmEstimate } from './estimatePrompt.js';
 import { defaultStorePath, FilePermissionStore } from './permissionStore.js';
 import { cliProviderToolsPolicy } from './providerToolsPrompt.js';
@@ -38,13 +38,9 @@ export function cliRunHost(
 	});
 	return {
 		paths: { shippedConfigsDir: shippedConfigsDir(), codingAgents: codingAgentPathsFromEnv(io.env) },
-		env: io.env,
-		workspaceTrusted: true,
+		...cliKeyHost(io.env),
 		broker,
-		chooseTeamConfig: async (workspaceRoot) => ({
-			ok: true,
-			...(await chooseConfigFile(workspaceRoot, shippedConfigsDir(), command.config)),
-		}),
+		namedConfig: () => cliNamedConfig(command.config),
 		learnSecrets: options.learnSecrets,
 		onTeam: (resolution) => {
 			const { dropped, issues } = resolution.ok ? resolution.team : resolution;

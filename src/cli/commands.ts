@@ -1,7 +1,6 @@
 import { version } from '../../package.json';
 import { RunsDirError } from '../core/runStore/runsDirGuard.js';
-import { Redactor } from '../core/secrets/redactor.js';
-import { environmentSecrets } from '../core/secrets/runSecrets.js';
+import { seedRedactor } from '../core/secrets/seedRedactor.js';
 import { parseCliArgs, usage, UsageError } from './args.js';
 import { terminalSafe } from './display/terminalStream.js';
 import { redactedIo } from './redactedIo.js';
@@ -66,7 +65,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 			case 'runs':
 			case 'show': {
 				// Run directories are redacted as written; this masks the environment's secrets on top.
-				const redactor = new Redactor(environmentSecrets(process.env));
+				const redactor = seedRedactor({ env: process.env });
 				const io = redactedIo(
 					{ stdout, stderr, env: process.env, signal: controller.signal },
 					() => redactor,
@@ -96,7 +95,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 			return 1;
 		}
 		// The run's own redactor is gone with it: mask what the environment and URLs reveal.
-		const redactor = new Redactor(environmentSecrets(process.env));
+		const redactor = seedRedactor({ env: process.env });
 		stderr.write(redactor.text(`massgen: internal error: ${(error as Error).message}\n`));
 		return 2;
 	}

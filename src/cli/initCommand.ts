@@ -1,5 +1,5 @@
 import { join, relative, resolve } from 'node:path';
-import { apiKeyVariables, type ApiKeySources, readDotenv } from '../core/config/apiKeys.js';
+import { apiKeyVariables, type ApiKeySources } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { defaultLocalBaseUrls } from '../core/config/defaultTeam.js';
 import { loadConfigText } from '../core/config/loadConfig.js';
@@ -11,6 +11,7 @@ import {
 	teamConfigYaml,
 	writeTeamConfigFile,
 } from '../core/team/writeTeamConfig.js';
+import { cliKeys } from './cliHost.js';
 import type { InitArgs } from './initArgs.js';
 import { askTeamDraft, type Prompter, terminalPrompter } from './initPrompts.js';
 
@@ -29,7 +30,7 @@ export interface InitIo {
  */
 export async function initCommand(args: InitArgs, io: InitIo): Promise<number> {
 	const out = resolve(args.workspace, args.out ?? join('.massgen', 'config.yaml'));
-	const keys: ApiKeySources = { env: io.env, dotenv: await readDotenv(args.workspace) };
+	const keys = await cliKeys(args.workspace, io.env);
 	if (args.agents.length === 0 && !io.interactive) {
 		io.stderr.write('massgen: init needs --agent PROVIDER:MODEL when not run on a terminal\n');
 		return 1;

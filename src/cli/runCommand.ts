@@ -8,8 +8,7 @@ import { prepareRun } from '../core/run/prepareRun.js';
 import type { RunRequest } from '../core/run/runHost.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
 import { startRun } from '../core/run/startRun.js';
-import { Redactor } from '../core/secrets/redactor.js';
-import { environmentSecrets } from '../core/secrets/runSecrets.js';
+import { seedRedactor } from '../core/secrets/seedRedactor.js';
 import { applyWinner } from './applyWinner.js';
 import { TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
@@ -29,7 +28,7 @@ export async function runCommand(
 	afterRun?: (outcome: RunSessionOutcome) => void,
 ): Promise<number> {
 	// Every byte on stdout and stderr passes the run's redactor; it learns the team's secrets below.
-	let redactor = new Redactor(environmentSecrets(callerIo.env));
+	let redactor = seedRedactor({ env: callerIo.env });
 	const io = redactedIo(callerIo, () => redactor);
 	const root = resolve(command.workspace);
 	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
@@ -61,7 +60,12 @@ export async function runCommand(
 		},
 	};
 	const prepared = await prepareRun(request, host);
-	if (!prepared.ok) return prepared.refused === 'follow-up' ? fail(io, prepared.message) : 1;
+	if (!prepared.ok) {
+		if (prepared.refused === 'follow-up') return fail(io, prepared.message);
+		if (prepared.refused === 'config')
+			return fail(io, `cannot read the config ${prepared.file}: no such file`);
+		return 1;
+	}
 	const display = command.json ? undefined : createDisplay(io.stderr);
 	const approver =
 		interactive && io.stdin

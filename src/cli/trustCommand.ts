@@ -7,12 +7,11 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
-import { loadConfigFile } from '../core/config/loadConfig.js';
-import { runKeys } from '../core/run/runKeys.js';
-import { chooseConfigFile } from '../core/team/chooseConfigFile.js';
+import { teamTrustListing } from '../core/run/teamTrustListing.js';
+import { loadTeam } from '../core/team/loadTeam.js';
 import { visibleText } from '../core/trust/visibleText.js';
-import { trustListing } from '../core/trust/workspaceTrust.js';
 import type { TrustArgs } from './args.js';
+import { cliKeyHost, cliKeys, cliNamedConfig } from './cliHost.js';
 import { shippedConfigsDir } from './shippedFiles.js';
 import { trustLines } from './trustPrompt.js';
 import { defaultTrustStorePath, FileTrustStore } from './trustStore.js';
@@ -43,19 +42,24 @@ export async function trustCommand(
 		);
 		return 0;
 	}
-	const choice = await chooseConfigFile(root, shippedConfigsDir(), command.config);
-	const loaded = await loadConfigFile(choice.file);
+	// The team a run here would use (`loadTeam`, as `prepareRun` calls it), listed as the run lists it.
+	const keys = await cliKeys(root, io.env);
+	const team = await loadTeam({
+		workspaceRoot: root,
+		shippedConfigsDir: shippedConfigsDir(),
+		trusted: cliKeyHost(io.env).workspaceTrusted,
+		named: cliNamedConfig(command.config),
+		keys,
+	});
+	if (!team.ok) return fail(io, `cannot read the config ${team.file}: no such file`);
+	const { choice, loaded, resolution } = team;
 	for (const issue of loaded.issues) say(formatIssue(issue));
 	if (!loaded.config || hasErrors(loaded.issues)) return 1;
-	const source = loaded.source;
-	const listing = trustListing({
-		workspaceRoot: root,
-		config: loaded.config,
-		file: choice.file,
-		// The CLI trusts the folder it runs in (its run host's `workspaceTrusted`): `.env` counts.
-		keys: await runKeys(root, { env: io.env, workspaceTrusted: true }),
-		...(source ? { locate: (path) => source.locate(path, 'value') } : {}),
-	});
+	// A team a run would refuse (a key not set yet) is listed as its file has it, as the run will once it can.
+	const listed = resolution.ok
+		? resolution.team
+		: { ...choice, config: loaded.config, source: loaded.source };
+	const listing = await teamTrustListing(root, listed, keys);
 	if (listing.items.length === 0) {
 		say(
 			`massgen: nothing in ${visibleText(root)} needs trust (${visibleText(choice.file)} starts no program and sends no key elsewhere)`,

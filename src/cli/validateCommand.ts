@@ -1,7 +1,8 @@
-import { checkApiKeys, readDotenv } from '../core/config/apiKeys.js';
+import { checkApiKeys } from '../core/config/apiKeys.js';
 import { formatIssue, hasErrors } from '../core/config/configIssue.js';
 import { loadConfigFile } from '../core/config/loadConfig.js';
 import { agentRoleLines } from '../core/config/toSettings.js';
+import { cliKeys } from './cliHost.js';
 
 /** `massgen validate FILE`: positioned issues on stderr; 0 when usable (warnings allowed), 1 otherwise. */
 export async function validateCommand(
@@ -10,8 +11,9 @@ export async function validateCommand(
 	stderr: NodeJS.WritableStream,
 ): Promise<number> {
 	const result = await loadConfigFile(file);
-	const dotenv = await readDotenv(process.cwd());
-	const issues = [...result.issues, ...checkApiKeys(result, { env, dotenv }, 'validate')];
+	// The keys a run started here would have (the folder's `.env` too, as `massgen run` reads it).
+	const keys = await cliKeys(process.cwd(), env);
+	const issues = [...result.issues, ...checkApiKeys(result, keys, 'validate')];
 	for (const issue of issues) stderr.write(`${formatIssue(issue)}\n`);
 	if (hasErrors(issues)) return 1;
 	const agents = result.config?.agents.length ?? 0;

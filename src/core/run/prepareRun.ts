@@ -1,12 +1,14 @@
 import type { ApiKeySources } from '../config/apiKeys.js';
-import { Redactor } from '../secrets/redactor.js';
+import type { Redactor } from '../secrets/redactor.js';
+import { seedRedactor } from '../secrets/seedRedactor.js';
 import { followUpOf, type FollowUp } from '../sessions/followUp.js';
 import { historyOf, SessionError } from '../sessions/historyOf.js';
-import { keySecrets } from '../team/buildAgents.js';
-import { resolveTeam, type ResolvedTeam, type TeamResolution } from '../team/resolveTeam.js';
-import { listWorkspaceTrust, type WorkspaceTrust } from '../trust/workspaceTrust.js';
+import { loadTeam } from '../team/loadTeam.js';
+import type { ResolvedTeam, TeamResolution } from '../team/resolveTeam.js';
+import type { WorkspaceTrust } from '../trust/workspaceTrust.js';
 import type { RunHost, RunRequest } from './runHost.js';
 import { runKeys } from './runKeys.js';
+import { teamTrustListing } from './teamTrustListing.js';
 
 /** Everything a run needs that the host and the workspace decide, read once before it starts. */
 export interface PreparedRun {
@@ -21,7 +23,8 @@ export interface PreparedRun {
 
 /** Why no run starts; the host has been asked or told what it needed (its trust question). */
 export type PrepareRefusal =
-	| { readonly refused: 'config'; readonly file: string; readonly message: string }
+	/** The config the host named does not exist. */
+	| { readonly refused: 'config'; readonly file: string }
 	| { readonly refused: 'team'; readonly resolution: Extract<TeamResolution, { ok: false }> }
 	| { readonly refused: 'follow-up'; readonly message: string }
 	| { readonly refused: 'trust' };
@@ -31,7 +34,7 @@ export type PrepareOutcome =
 
 /**
  * What both shells did by hand before a run, done once: the turn it follows, the team config
- * (the host's choice), the keys (`.env` only when the host trusts the workspace), the redactor's
+ * (`loadTeam`: the core's rule on the file the host names), the keys (`.env` only when the host trusts the workspace), the redactor's
  * seed, the team (a default team's dropped members and every issue with its position are in the
  * result), and the host's decision on what the workspace's own parts would run or send.
  */
@@ -39,33 +42,27 @@ export async function prepareRun(request: RunRequest, host: RunHost): Promise<Pr
 	const root = request.workspaceRoot;
 	const keys = await runKeys(root, host);
 	// Known before the team resolves, so config errors and notes are redacted too.
-	const redactor = new Redactor(keySecrets(keys));
+	const redactor = seedRedactor(keys);
 	host.learnSecrets?.(redactor);
 	const refuse = (refusal: PrepareRefusal): PrepareOutcome => ({ ok: false, ...refusal });
 	const followUp = request.followUp && (await readFollowUp(root, request.followUp));
 	if (typeof followUp === 'string') return refuse({ refused: 'follow-up', message: followUp });
 	if (followUp) host.log.info(followUpLine(followUp));
-	const choice = await host.chooseTeamConfig(root);
-	if (!choice.ok) return refuse({ refused: 'config', file: choice.file, message: choice.message });
-	const resolution = await resolveTeam({
-		file: choice.file,
-		kind: choice.kind,
+	const loaded = await loadTeam({
+		workspaceRoot: root,
+		shippedConfigsDir: host.paths.shippedConfigsDir,
+		trusted: host.workspaceTrusted,
+		named: host.namedConfig?.(root),
 		keys,
 		...(host.models ? { host: host.models.resolve } : {}),
 	});
-	await host.onTeam?.(resolution);
+	if (!loaded.ok) return refuse({ refused: 'config', file: loaded.file });
+	const { resolution } = loaded;
+	await host.onTeam?.(resolution, loaded.choice.skipped);
 	if (!resolution.ok) return refuse({ refused: 'team', resolution });
 	const team = resolution.team;
 	// Before anything starts or any run directory exists: what the folder's own parts would run.
-	const listing = await listWorkspaceTrust({
-		workspaceRoot: root,
-		config: team.config,
-		file: team.file,
-		keys,
-		readWorkspaceServers: host.tools?.readWorkspaceServers === true,
-		...(team.source ? { locate: (path) => team.source!.locate(path, 'value') } : {}),
-		chosenByWorkspace: team.kind === 'workspace',
-	});
+	const listing = await teamTrustListing(root, team, keys, host.tools?.readWorkspaceServers === true);
 	const workspaceTrust = await host.decideTrust(listing, team);
 	if (workspaceTrust === null) return refuse({ refused: 'trust' });
 	const run: PreparedRun = {

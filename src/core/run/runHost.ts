@@ -12,6 +12,7 @@ import type { BudgetCaps } from '../orchestrator/spendGuard.js';
 import type { ProviderToolsPolicy } from './providerToolsDecision.js';
 import type { TeamSources } from '../team/buildAgents.js';
 import type { Redactor } from '../secrets/redactor.js';
+import type { NamedConfig, SkippedConfig } from '../team/chooseTeamConfig.js';
 import type { HostModels, ResolvedTeam, TeamResolution } from '../team/resolveTeam.js';
 import type { TrustListing, WorkspaceTrust } from '../trust/workspaceTrust.js';
 import type { CostEstimate } from './costEstimate.js';
@@ -35,11 +36,6 @@ export interface RunRequest {
 	readonly coordinationTimeoutMs?: number;
 	readonly signal: AbortSignal;
 }
-
-/** How the host chose the team config (`kind: 'default'`: the shipped team, kept to what is available). */
-export type TeamConfigChoice =
-	| { readonly ok: true; readonly file: string; readonly kind: string }
-	| { readonly ok: false; readonly file: string; readonly message: string };
 
 /** Where the host's tools are: its shipped configs, its ripgrep, the coding agents' CLIs. */
 export interface HostPaths {
@@ -73,15 +69,22 @@ export interface RunHost {
 	readonly workspaceTrusted: boolean;
 	/** Keys the host keeps itself (VS Code's secret storage). */
 	storedKeys?(): Promise<Record<string, string>>;
-	/** Which team config the run uses: the host's flag or setting, else the workspace's, else the default team. */
-	chooseTeamConfig(workspaceRoot: string): Promise<TeamConfigChoice>;
+	/**
+	 * The team config the user named (the CLI's `--config`, the editor's `massgen.config`), if any;
+	 * the core's rule (`chooseTeamConfig`) decides whether it is used, else the workspace's, else
+	 * the default team.
+	 */
+	namedConfig?(workspaceRoot: string): NamedConfig | undefined;
 	/**
 	 * The redactor, each time it learns more (the keys' values before the team resolves, then the
 	 * run's own): the host passes everything it shows through it.
 	 */
 	learnSecrets?(redactor: Redactor): void;
-	/** The team as resolved, or why not (issues with their positions, a default team's dropped members), before the trust question. */
-	onTeam?(resolution: TeamResolution): void | Promise<void>;
+	/**
+	 * The team as resolved, or why not (issues with their positions, a default team's dropped
+	 * members), before the trust question; `skipped`: configs left out as the workspace is not trusted.
+	 */
+	onTeam?(resolution: TeamResolution, skipped: readonly SkippedConfig[]): void | Promise<void>;
 	/** Models the host adds (VS Code's `vscode_lm`): resolving checks them, running makes them. */
 	readonly models?: {
 		readonly resolve: HostModels;

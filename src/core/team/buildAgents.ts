@@ -9,7 +9,7 @@ import { createModel as createSdkModel, type CreateModelOptions } from '../provi
 import type { ChatModel } from '../providers/spec/model.js';
 import { configSecrets } from '../config/redact.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
-import { environmentSecrets } from '../secrets/runSecrets.js';
+import { keySecrets } from '../secrets/seedRedactor.js';
 import { refusedAgentModel } from '../trust/refusedAgent.js';
 import { teamAvailability } from './teamAvailability.js';
 
@@ -37,12 +37,6 @@ export interface BuiltTeam {
 	 * and secret-looking values anywhere in the config, and what its MCP servers' `${VAR}`s expand to.
 	 */
 	readonly secrets: string[];
-}
-
-/** The secrets the key sources hold (secret storage, secret-looking environment and `.env` values). */
-export function keySecrets(keys: ApiKeySources): string[] {
-	const { secrets = {}, env, dotenv = {} } = keys;
-	return [...Object.values(secrets), ...environmentSecrets(env), ...environmentSecrets(dotenv)];
 }
 
 /** Turns a validated config into agents with resolved keys and models (no network). */

@@ -30,10 +30,12 @@ const noMembers = (): HostMembers => ({ agents: [], dropped: [] });
 
 export interface TeamInputs<Kind extends string> {
 	readonly file: string;
-	/** How the file was chosen (`chooseConfigFile`); `default` is the shipped team, kept to what is available. */
+	/** How the file was chosen (`chooseTeamConfig`); `default` is the shipped team, kept to what is available. */
 	readonly kind: Kind;
 	readonly keys: ApiKeySources;
 	readonly host?: HostModels;
+	/** The file as already loaded (`loadTeam`); read here otherwise. */
+	readonly loaded?: ConfigLoadResult;
 }
 
 export interface ResolvedTeam<Kind extends string = string> {
@@ -70,7 +72,7 @@ export type TeamResolution<Kind extends string = string> =
 export async function resolveTeam<Kind extends string>(
 	inputs: TeamInputs<Kind>,
 ): Promise<TeamResolution<Kind>> {
-	const loaded = await loadConfigFile(inputs.file);
+	const loaded = inputs.loaded ?? (await loadConfigFile(inputs.file));
 	if (!loaded.config || hasErrors(loaded.issues)) return failure('config', inputs, loaded.issues);
 	if (inputs.kind === 'default') return defaultTeam(loaded.config, loaded.issues, inputs);
 	const { host } = inputs;

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
-import { presetPrefix } from '../config/chooseTeamConfig.js';
+import { presetPrefix } from '../config/teamConfigSetting.js';
 import { defaultFolder } from '../common/runFolders.js';
 import { readConfigSetting, writeConfigSetting } from '../common/settings.js';
 

@@ -6,7 +6,8 @@ import { Redactor } from '../../core/secrets/redactor.js';
  * the log, notifications and the panel redact them even after the run (a late error, a past run).
  */
 export class SessionSecrets {
-	private redactor = new Redactor();
+	/** `seed`: what the shell knows before any run (the extension's environment, `seedRedactor`). */
+	constructor(private redactor = new Redactor()) {}
 
 	/** Adds a run's secrets (`EngineRun.onRedactor`). */
 	learn(redactor: Redactor): void {

@@ -197,7 +197,7 @@ export function readConfigSetting(folder?: vscode.Uri): string {
 /**
  * Whether the value `readConfigSetting` returns came from the workspace's or the folder's settings
  * (a repository's `.vscode/settings.json` or `.code-workspace`) rather than the user's: such a
- * config is the workspace's choice wherever the file lies (`chooseTeamConfig`).
+ * config is the workspace's choice wherever the file lies (core `chooseTeamConfig`).
  */
 export function configSettingFromWorkspace(folder?: vscode.Uri): boolean {
 	const levels = settingLevels(settings.config.key, folder);

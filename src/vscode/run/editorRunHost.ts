@@ -1,16 +1,13 @@
-import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { RunHost } from '../../core/run/runHost.js';
 import type { UserBudget } from '../../core/run/runBudgetOf.js';
 import type { RunToolInputs } from '../../core/run/runTools.js';
-import { pathExists } from '../../core/util/pathExists.js';
 import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import type { SessionSecrets } from '../common/log.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import type { KeyStore } from '../common/secrets.js';
-import { configSettingFromWorkspace, readConfigSetting } from '../common/settings.js';
-import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
+import { readNamedConfig, skippedConfigNotes } from '../config/teamConfigSetting.js';
 import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { settingsAllowItems, type WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { budgetOptions } from './budgetSettings.js';
@@ -18,7 +15,7 @@ import { codingAgentPaths } from './codingAgentPaths.js';
 import { editorTools } from './editorTools.js';
 import type { Engine } from './loadEngine.js';
 import { providerToolsPolicy } from './providerToolsSetting.js';
-import type { ResolvedTeam } from './resolveTeam.js';
+import type { ResolvedTeam } from './vscodeLmModels.js';
 import { reportTeamNotes } from './runMessages.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
 
@@ -49,8 +46,8 @@ export interface EditorHostInputs {
  */
 export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly budget: UserBudget } {
 	const { engine, folder, trusted, log } = inputs;
-	const root = folder.uri.fsPath;
-	const notes: string[] = [];
+	// The massgen.config setting as read for this run (the notes quote it as written).
+	let setting = '';
 	const editor = inputs.approvals && editorTools({ ...inputs.approvals, folder, trusted, log });
 	// The workspace settings' allow rules join the user's only once the folder is trusted for them.
 	let tools: RunToolInputs | undefined = editor && withWorkspaceAllow(editor, false);
@@ -67,23 +64,16 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 		env,
 		workspaceTrusted: trusted,
 		storedKeys: () => inputs.keys.getAll(),
-		chooseTeamConfig: async () => {
-			const choice = await chooseTeamConfig({
-				setting: readConfigSetting(folder.uri),
-				settingFromWorkspace: configSettingFromWorkspace(folder.uri),
-				workspaceRoot: root,
-				shippedDir: inputs.shippedConfigsDir,
-				trusted,
-				home: homedir(),
-				exists: pathExists,
-			});
-			for (const note of choice.notes) log.warn(note);
-			notes.push(...choice.notes);
-			return choice;
+		namedConfig: () => {
+			const read = readNamedConfig(folder.uri, inputs.shippedConfigsDir);
+			setting = read.setting;
+			return read.named;
 		},
 		learnSecrets: (redactor) => inputs.secrets?.learn(redactor),
 		models: engine.editorModels(async () => vscode.lm.selectChatModels()),
-		onTeam: async (resolution) => {
+		onTeam: async (resolution, skipped) => {
+			const notes = skippedConfigNotes(skipped, setting);
+			for (const note of notes) log.warn(note);
 			if (!resolution.ok) {
 				if (resolution.kind !== 'default') await inputs.diagnostics.set(resolution.file, resolution.issues);
 				log.error(`team config ${resolution.file}: ${resolution.problem}`);

@@ -14,6 +14,7 @@ import type { SessionSecrets } from '../common/log.js';
 import type { KeyStore } from '../common/secrets.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
+import { missingConfigMessage } from '../config/teamConfigSetting.js';
 import { WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { editorRunHost } from './editorRunHost.js';
 import { ConversationMemory } from './conversationMemory.js';
@@ -249,7 +250,7 @@ export class RunController extends Disposable implements RunService {
 				const report = {
 					problem: 'no-config',
 					file: refusal.file,
-					message: refusal.message,
+					message: missingConfigMessage(refusal.file),
 					issues: [],
 				} as const;
 				return { refused: 'config', reason: reportTeamProblem(report, this._redact) };

@@ -9,7 +9,7 @@ import type { HostPaths, RunHost } from '../../core/run/runHost.js';
 import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
 import { extensionModelFactory } from '../lm/createExtensionModel.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
-import { vscodeLmModels } from './resolveTeam.js';
+import { vscodeLmModels } from './vscodeLmModels.js';
 
 export { loadConfigText } from '../../core/config/loadConfig.js';
 export { prepareRun } from '../../core/run/prepareRun.js';

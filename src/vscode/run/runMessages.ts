@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigIssue } from '../../core/config/configIssue.js';
 import { commandIds } from '../common/commandIds.js';
-import type { ResolvedTeam, TeamProblem } from './resolveTeam.js';
+import type { ResolvedTeam, TeamProblem } from './vscodeLmModels.js';
 import type { FinishedRun } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { errorDetail } from '../common/log.js';

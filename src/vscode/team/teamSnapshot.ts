@@ -1,22 +1,18 @@
 import * as vscode from 'vscode';
-import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import { formatIssue } from '../../core/config/configIssue.js';
-import { loadConfigFile } from '../../core/config/loadConfig.js';
 import type { AgentConfig } from '../../core/config/schema.js';
 import {
 	type AgentAvailability,
 	type HostVerdict,
 	teamAvailability,
 } from '../../core/team/teamAvailability.js';
-import type { TeamConfigKind } from '../config/chooseTeamConfig.js';
+import type { TeamConfigKind } from '../../core/team/chooseTeamConfig.js';
+import { loadTeam, type LoadTeamInputs } from '../../core/team/loadTeam.js';
 import { type ChatModelInfo, describeChatModel, pickChatModel } from '../lm/pickChatModel.js';
-import { resolveTeam, type TeamProblem } from '../run/resolveTeam.js';
+import { type LmModels, type TeamProblem, vscodeLmModels } from '../run/vscodeLmModels.js';
 
-export interface TeamSnapshotInputs {
-	readonly file: string;
-	readonly kind: TeamConfigKind;
-	readonly keys: ApiKeySources;
-	readonly lmModels: () => Promise<readonly ChatModelInfo[]>;
+export interface TeamSnapshotInputs extends Omit<LoadTeamInputs, 'host'> {
+	readonly lmModels: LmModels;
 	/** Overrides the local-server probe (default: `probeLocalServer`). */
 	readonly probe?: (baseUrl: string) => Promise<boolean>;
 }
@@ -41,26 +37,29 @@ export interface TeamSnapshot {
 }
 
 /**
- * What Ask Team would run right now and why, for the Team view: the same `resolveTeam` the run
- * calls decides who runs; `teamAvailability` (which the default team keeps by) gives each
- * agent's reason. Loaded with the engine (it needs the config schema).
+ * What Ask Team would run right now and why, for the Team view: the same `loadTeam` the run calls
+ * chooses the config and decides who runs; `teamAvailability` (which the default team keeps by)
+ * gives each agent's reason. Loaded with the engine (it needs the config schema). `missing`: the
+ * named config does not exist.
  */
-export async function readTeamSnapshot(inputs: TeamSnapshotInputs): Promise<TeamSnapshot> {
-	const { file, kind, keys } = inputs;
+export async function readTeamSnapshot(
+	inputs: TeamSnapshotInputs,
+): Promise<TeamSnapshot | { readonly missing: string }> {
+	const { lmModels, probe, ...team } = inputs;
+	const models = await lmModels().catch((): readonly ChatModelInfo[] => []);
+	const read = await loadTeam({ ...team, host: vscodeLmModels(async () => models) });
+	if (!read.ok) return { missing: read.file };
+	const { choice, loaded, resolution } = read;
+	const { file, kind } = choice;
 	const editable = kind === 'workspace' || kind === 'setting';
-	const models = await inputs.lmModels().catch((): readonly ChatModelInfo[] => []);
-	const loaded = await loadConfigFile(file);
 	if (!loaded.config) {
 		const first = loaded.issues.find((issue) => issue.severity === 'error');
 		const message = first ? formatIssue(first) : vscode.l10n.t('{0}: cannot be read', file);
 		return { file, kind, editable, agents: [], problem: { kind: 'config', message }, notes: [] };
 	}
 	const host = lmVerdict(models);
-	const availability = { keys, host, ...(inputs.probe ? { probe: inputs.probe } : {}) };
-	const [rows, resolution] = await Promise.all([
-		teamAvailability(loaded.config.agents, availability),
-		resolveTeam({ file, kind, keys, lmModels: async () => models }),
-	]);
+	const availability = { keys: inputs.keys, host, ...(probe ? { probe } : {}) };
+	const rows = await teamAvailability(loaded.config.agents, availability);
 	const running = resolution.ok ? resolution.team.config.agents : [];
 	const runIds = new Set(running.map((agent) => agent.id));
 	const inFile = new Set(rows.map((row) => row.id));

@@ -1,12 +1,9 @@
-import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/util/errorMessage.js';
-import { pathExists } from '../../core/util/pathExists.js';
-import { chooseTeamConfig } from '../config/chooseTeamConfig.js';
+import { missingConfigMessage, readNamedConfig } from '../config/teamConfigSetting.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { Engine } from '../run/loadEngine.js';
 import type { KeyStore } from '../common/secrets.js';
-import { configSettingFromWorkspace, readConfigSetting } from '../common/settings.js';
 import { teamFolder } from './teamFolder.js';
 import type { TeamSnapshot } from './teamSnapshot.js';
 import { teamItem, teamNodes, type TeamNode } from './teamTree.js';
@@ -25,8 +22,8 @@ interface TeamRead {
 }
 
 /**
- * The Team view's data: the team Ask Team would run now, chosen and resolved as a run does
- * (`chooseTeamConfig`, the engine's `runKeys`, the engine's `resolveTeam`), read again on refresh.
+ * The Team view's data: the team Ask Team would run now, chosen and resolved as a run does (the
+ * engine's `runKeys` and the core's `loadTeam` on the `massgen.config` setting), read again on refresh.
  */
 export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvider<TeamNode> {
 	private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<void>());
@@ -63,29 +60,21 @@ export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvi
 		const root = folder.uri.fsPath;
 		const trusted = vscode.workspace.isTrusted;
 		try {
-			const choice = await chooseTeamConfig({
-				setting: readConfigSetting(folder.uri),
-				settingFromWorkspace: configSettingFromWorkspace(folder.uri),
-				workspaceRoot: root,
-				shippedDir: this._source.shippedConfigsDir,
-				trusted,
-				home: homedir(),
-				exists: pathExists,
-			});
-			if (!choice.ok) return { message: choice.message };
 			const engine = await this._source.engine();
 			const keys = await engine.runKeys(root, {
 				storedKeys: () => this._source.keys.getAll(),
 				env: process.env,
 				workspaceTrusted: trusted,
 			});
-			const snapshot = await engine.team.readTeamSnapshot({
-				file: choice.file,
-				kind: choice.kind,
+			const read = await engine.team.readTeamSnapshot({
+				workspaceRoot: root,
+				shippedConfigsDir: this._source.shippedConfigsDir,
+				trusted,
+				named: readNamedConfig(folder.uri, this._source.shippedConfigsDir).named,
 				keys,
 				lmModels: async () => vscode.lm.selectChatModels(),
 			});
-			return { snapshot };
+			return 'missing' in read ? { message: missingConfigMessage(read.missing) } : { snapshot: read };
 		} catch (error) {
 			this._source.log.error(`Team view: ${errorMessage(error)}`);
 			return { message: vscode.l10n.t('The team could not be read: {0}', errorMessage(error)) };

@@ -96,6 +96,18 @@ describe('massgen CLI (dist/cli.js)', () => {
 		expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version);
 	});
 
+	it('a --config that does not exist: exit 1 naming it, no other team run, nothing written (run and trust)', async () => {
+		const root = makeWorkspaceDir({ '.massgen/config.yaml': 'agents: []\n' });
+		for (const command of ['run', 'trust']) {
+			const args =
+				command === 'run' ? ['run', '--config', 'nope.yaml', 'hi'] : ['trust', '--config', 'nope.yaml'];
+			const refused = await runCli(args, { cwd: root });
+			expect(refused.code).toBe(1);
+			expect(refused.stderr).toContain(`cannot read the config ${join(root, 'nope.yaml')}: no such file`);
+		}
+		expect(existsSync(join(root, '.massgen', 'runs'))).toBe(false);
+	});
+
 	it('exits 2 when every agent fails, 3 on timeout', async () => {
 		const failed = await runCli(['run', '--config', fixture('failing.yaml'), 'hi'], {
 			cwd: makeWorkspaceDir(),

@@ -34,17 +34,14 @@ agents:
 const dotenvSecret = 'dotenv-value-PRIVATE-123456';
 
 /** A host with every answer recorded; `trust` is its decision on the listing. */
-function host(options: { trusted?: boolean; trust?: 'yes' | 'no-answer' | 'stop' } = {}) {
+function host(options: { trusted?: boolean; trust?: 'yes' | 'no-answer' | 'stop'; named?: string } = {}) {
 	const seen = { teams: [] as TeamResolution[], listings: [] as TrustListing[], log: [] as string[] };
 	const port: RunHost = {
 		paths: { shippedConfigsDir },
 		env: { PATH: process.env['PATH'] },
 		workspaceTrusted: options.trusted ?? true,
-		chooseTeamConfig: async (root) => ({
-			ok: true,
-			file: join(root, '.massgen', 'config.yaml'),
-			kind: 'workspace',
-		}),
+		// No name: the core's rule takes the workspace's `.massgen/config.yaml` (a trusted workspace).
+		namedConfig: () => (options.named ? { file: options.named } : undefined),
 		onTeam: (resolution) => void seen.teams.push(resolution),
 		decideTrust: async (listing) => {
 			seen.listings.push(listing);
@@ -78,7 +75,9 @@ describe('prepareRun: what both shells assembled by hand, once', () => {
 		const trusted = prepared(await prepareRun(request(root), host({ trusted: true }).port));
 		expect(trusted.keys.dotenv).toEqual({ API_TOKEN: dotenvSecret });
 		expect(trusted.redactor.text(`token ${dotenvSecret}`)).not.toContain(dotenvSecret);
-		const untrusted = prepared(await prepareRun(request(root), host({ trusted: false }).port));
+		// Untrusted, the workspace's own config is not used: the user names one outside it.
+		const named = join(makeWorkspaceDir({ 'team.yaml': team() }), 'team.yaml');
+		const untrusted = prepared(await prepareRun(request(root), host({ trusted: false, named }).port));
 		expect(untrusted.keys.dotenv).toEqual({});
 		expect(untrusted.redactor.text(`token ${dotenvSecret}`)).toContain(dotenvSecret);
 	});

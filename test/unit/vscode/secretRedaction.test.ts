@@ -155,7 +155,7 @@ describe('the extension redacts secrets', () => {
 			paths: { shippedConfigsDir: join(__dirname, '..', '..', '..', 'configs') },
 			env: { HEADER_TOKEN: headerToken, WS_VALUE: workspaceToken },
 			workspaceTrusted: true,
-			chooseTeamConfig: async () => ({ ok: true, file, kind: 'setting' }),
+			namedConfig: () => ({ file }),
 			learnSecrets: (redactor) => (learned = redactor),
 			tools: {
 				broker: new ApprovalBroker({ policy: () => ({ decision: 'allow' }) }),

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeChatModel, distinctFamilies, pickChatModel } from '../../../src/vscode/lm/pickChatModel';
-import { lmAgentId, resolveTeam, type TeamInputs } from '../../../src/vscode/run/resolveTeam';
+import {
+	resolveTeam as resolveCoreTeam,
+	type TeamInputs as CoreInputs,
+} from '../../../src/core/team/resolveTeam';
+import type { TeamConfigKind } from '../../../src/core/team/chooseTeamConfig';
+import { lmAgentId, type LmModels, vscodeLmModels } from '../../../src/vscode/run/vscodeLmModels';
 
 const shippedDefault = join(__dirname, '..', '..', '..', 'configs', 'default.yaml');
 
@@ -19,6 +24,14 @@ function configFile(yaml: string): string {
 	const file = join(mkdtempSync(join(tmpdir(), 'massgen-team-')), 'team.yaml');
 	writeFileSync(file, yaml);
 	return file;
+}
+
+type TeamInputs = Omit<CoreInputs<TeamConfigKind>, 'host'> & { readonly lmModels: LmModels };
+
+/** The core's `resolveTeam` with VS Code's language models as the host's, as the editor's run host gives them. */
+function resolveTeam(inputs: TeamInputs) {
+	const { lmModels, ...team } = inputs;
+	return resolveCoreTeam({ ...team, host: vscodeLmModels(lmModels) });
 }
 
 function inputs(over: Partial<TeamInputs>): TeamInputs {

@@ -1,9 +1,20 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseTeamConfig, type TeamConfigInputs } from '../../../src/vscode/config/chooseTeamConfig';
+import { chooseTeamConfig as coreChoice } from '../../../src/core/team/chooseTeamConfig';
+import {
+	type ConfigSettingInputs,
+	missingConfigMessage,
+	settingNamedConfig,
+	skippedConfigNotes,
+} from '../../../src/vscode/config/teamConfigSetting';
 
 const ws = '/home/me/project';
 const shipped = '/ext/configs';
+
+interface TeamConfigInputs extends ConfigSettingInputs {
+	readonly trusted: boolean;
+	readonly exists: (path: string) => Promise<boolean>;
+}
 
 function inputs(over: Partial<TeamConfigInputs> & { files?: string[] }): TeamConfigInputs {
 	const files = new Set(over.files ?? []);
@@ -16,6 +27,15 @@ function inputs(over: Partial<TeamConfigInputs> & { files?: string[] }): TeamCon
 		exists: async (path) => files.has(path),
 		...over,
 	};
+}
+
+/** The editor's choice as a run makes it: the setting as a named file, the core's rule, the notes in words. */
+async function chooseTeamConfig(given: TeamConfigInputs) {
+	const { trusted, exists, workspaceRoot, shippedDir } = given;
+	const named = settingNamedConfig(given);
+	const choice = await coreChoice({ workspaceRoot, shippedConfigsDir: shippedDir, trusted, exists, named });
+	if (!choice.ok) return { ...choice, message: missingConfigMessage(choice.file), notes: [] as string[] };
+	return { ...choice, notes: skippedConfigNotes(choice.skipped, given.setting) };
 }
 
 describe('chooseTeamConfig (config order, Workspace Trust)', () => {

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { ApiKeySources } from '../../core/config/apiKeys.js';
 import type { ConfigIssue } from '../../core/config/configIssue.js';
 import type { DroppedAgent } from '../../core/config/defaultTeam.js';
 import type { ConfigLoadResult } from '../../core/config/loadConfig.js';
@@ -8,10 +7,9 @@ import {
 	type HostMembers,
 	type HostModels,
 	type ResolvedTeam as CoreResolvedTeam,
-	resolveTeam as resolveCoreTeam,
 	type TeamResolution as CoreTeamResolution,
 } from '../../core/team/resolveTeam.js';
-import type { TeamConfigKind } from '../config/chooseTeamConfig.js';
+import type { TeamConfigKind } from '../../core/team/chooseTeamConfig.js';
 import { type ChatModelInfo, distinctFamilies, pickChatModel } from '../lm/pickChatModel.js';
 
 /** A default team never has more members than this (keyed agents first, then VS Code models). */
@@ -23,22 +21,11 @@ export type { TeamProblem } from '../../core/team/resolveTeam.js';
 export type ResolvedTeam = CoreResolvedTeam<TeamConfigKind>;
 export type TeamResolution = CoreTeamResolution<TeamConfigKind>;
 
-export interface TeamInputs {
-	readonly file: string;
-	readonly kind: TeamConfigKind;
-	readonly keys: ApiKeySources;
-	/** The VS Code chat models (asked for only when the team may use them). */
-	readonly lmModels: () => Promise<readonly ChatModelInfo[]>;
-}
-
-/** The core's `resolveTeam` with VS Code's language models as the host's (`type: vscode_lm`). */
-export function resolveTeam(inputs: TeamInputs): Promise<TeamResolution> {
-	const { lmModels, ...team } = inputs;
-	return resolveCoreTeam({ ...team, host: vscodeLmModels(lmModels) });
-}
+/** The VS Code chat models (asked for only when the team may use them). */
+export type LmModels = () => Promise<readonly ChatModelInfo[]>;
 
 /** VS Code's language models as the host's (`type: vscode_lm`) for the core's `resolveTeam`. */
-export function vscodeLmModels(lmModels: TeamInputs['lmModels']): HostModels {
+export function vscodeLmModels(lmModels: LmModels): HostModels {
 	const models = async (): Promise<readonly ChatModelInfo[]> => {
 		try {
 			return await lmModels();
