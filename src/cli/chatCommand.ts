@@ -72,6 +72,7 @@ export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<
 				...(follow ? { continue: follow } : {}),
 			};
 			let recorded: Promise<void> | undefined;
+			// A turn is a `massgen run` that follows the last one: the same host, prepareRun and startRun.
 			await runCommand(run, { ...callerIo, signal: running.signal }, (outcome) => {
 				recorded = chat.finished(outcome);
 				// The next question follows this turn (a fork if someone else followed it meanwhile).

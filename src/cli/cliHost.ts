@@ -26,3 +26,8 @@ export function cliKeys(root: string, env: NodeJS.ProcessEnv): Promise<ApiKeySou
 export function cliNamedConfig(config: string | undefined): NamedConfig | undefined {
 	return config ? { file: resolve(config) } : undefined;
 }
+
+/** What the CLI says when the named config does not exist (the core's rule reports it, never replaces it). */
+export function missingConfig(file: string): string {
+	return `cannot read the config ${file}: no such file`;
+}

@@ -13,6 +13,7 @@ import { applyWinner } from './applyWinner.js';
 import { TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
+import { missingConfig } from './cliHost.js';
 import { cliRunHost } from './cliRunHost.js';
 import { createDisplay } from './display/createDisplay.js';
 import { redactedIo } from './redactedIo.js';
@@ -62,8 +63,7 @@ export async function runCommand(
 	const prepared = await prepareRun(request, host);
 	if (!prepared.ok) {
 		if (prepared.refused === 'follow-up') return fail(io, prepared.message);
-		if (prepared.refused === 'config')
-			return fail(io, `cannot read the config ${prepared.file}: no such file`);
+		if (prepared.refused === 'config') return fail(io, missingConfig(prepared.file));
 		return 1;
 	}
 	const display = command.json ? undefined : createDisplay(io.stderr);

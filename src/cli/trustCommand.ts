@@ -11,7 +11,7 @@ import { teamTrustListing } from '../core/run/teamTrustListing.js';
 import { loadTeam } from '../core/team/loadTeam.js';
 import { visibleText } from '../core/trust/visibleText.js';
 import type { TrustArgs } from './args.js';
-import { cliKeyHost, cliKeys, cliNamedConfig } from './cliHost.js';
+import { cliKeyHost, cliKeys, cliNamedConfig, missingConfig } from './cliHost.js';
 import { shippedConfigsDir } from './shippedFiles.js';
 import { trustLines } from './trustPrompt.js';
 import { defaultTrustStorePath, FileTrustStore } from './trustStore.js';
@@ -51,7 +51,7 @@ export async function trustCommand(
 		named: cliNamedConfig(command.config),
 		keys,
 	});
-	if (!team.ok) return fail(io, `cannot read the config ${team.file}: no such file`);
+	if (!team.ok) return fail(io, missingConfig(team.file));
 	const { choice, loaded, resolution } = team;
 	for (const issue of loaded.issues) say(formatIssue(issue));
 	if (!loaded.config || hasErrors(loaded.issues)) return 1;
