@@ -62,14 +62,15 @@ describe('runKeys and loadTeam: a workspace’s .env is read only when the host 
 		expect(said.join('\n')).not.toContain('attacker.invalid');
 
 		// The Team view's and `massgen trust`'s path: the same step on the same answers.
-		const keys = await runKeys(root, { env: {}, workspaceTrusted: false });
-		const team = await loadTeam({
-			workspaceRoot: root,
-			shippedConfigsDir,
-			trusted: false,
-			named: { file: named },
-			keys,
-		});
+		const teamAt = async (trusted: boolean) =>
+			loadTeam({
+				workspaceRoot: root,
+				shippedConfigsDir,
+				trusted,
+				named: { file: named },
+				keys: await runKeys(root, { env: {}, workspaceTrusted: trusted }),
+			});
+		const team = await teamAt(false);
 		expect(team).toMatchObject({
 			ok: true,
 			choice: { kind: 'setting', file: named },
@@ -77,15 +78,7 @@ describe('runKeys and loadTeam: a workspace’s .env is read only when the host 
 		});
 		expect(JSON.stringify(team)).not.toContain(hostileKey);
 		// Control: trusted, the same step reads the .env and the team resolves with its key.
-		const trustedKeys = await runKeys(root, { env: {}, workspaceTrusted: true });
-		const trusted = await loadTeam({
-			workspaceRoot: root,
-			shippedConfigsDir,
-			trusted: true,
-			named: { file: named },
-			keys: trustedKeys,
-		});
-		expect(trusted).toMatchObject({ ok: true, resolution: { ok: true } });
+		expect(await teamAt(true)).toMatchObject({ ok: true, resolution: { ok: true } });
 		expect(hashTree(root)).toBe(before);
 	});
 });
