@@ -7,8 +7,8 @@
  * The core's top folders, bottom to top, each with what it may import besides itself: a folder
  * listed before it (with its subfolders), or only a part of one (`providers/spec`, the factory
  * `providers/createModel.ts`). Every folder may import src/contract (the formats every layer
- * shares: run events, hunk rules, run ids, the run directory's layout) and nothing of the protocol,
- * the CLI or the editor. A folder names only what is listed before it (checked when this file
+ * shares: run events, the run's result, hunk rules, run ids, the run directory's layout) and nothing
+ * of the protocol, the CLI or the editor. A folder names only what is listed before it (checked when this file
  * loads), so no two top folders import each other and no longer loop exists; a subfolder counts as
  * its top folder. test/unit/architecture/dependencyRules.test.ts also folds the import graph itself
  * into top folders and finds no loop.
@@ -152,7 +152,7 @@ module.exports = {
 		{
 			name: 'contract-imports-nothing',
 			comment:
-				'src/contract (run events, hunk rules, run ids, the run-directory layout) is the leaf every layer imports; it imports nothing of ours.',
+				'src/contract (run events, the run result, hunk rules, run ids, the run-directory layout) is the leaf every layer imports; it imports nothing of ours.',
 			severity: 'error',
 			from: { path: '^src/contract/' },
 			to: { path: '^(src|webview)/', pathNot: '^src/contract/' },
