@@ -63,8 +63,13 @@ export interface HunkView {
 	/** Lines left out of `lines`. */
 	readonly truncated: number;
 	readonly selected: boolean;
-	/** Agents (config ids) that made this exact change: for a winner hunk the winner first, then the others. */
+	/**
+	 * Agents (config ids) that made this change (equal after normalising whitespace): for a winner
+	 * hunk the winner first, then the others.
+	 */
 	readonly agents: readonly string[];
+	/** Agents whose change of the same lines differs only in a few names (winner hunks; absent: none). */
+	readonly similar?: readonly string[];
 	/** Answer labels this hunk comes from (`agent1.final`, or runner-up labels such as `agent2.1`). */
 	readonly sources: readonly string[];
 	/** Winner hunk ids that selecting this runner-up hunk deselects (empty for winner hunks and extras). */

@@ -252,7 +252,7 @@ export class ChangesView {
 		if (!set || set.agentCount <= 1) return [];
 		return set.files.flatMap((file) =>
 			file.hunks
-				.filter((hunk) => hunk.agents.length === 1)
+				.filter((hunk) => hunk.agents.length === 1 && (hunk.similar ?? []).length === 0)
 				.map((hunk) => ({ path: file.path, kind: file.kind, id: hunk.id })),
 		);
 	}

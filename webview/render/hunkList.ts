@@ -37,7 +37,7 @@ export class HunkList {
 		const labelsOf = (ids: readonly string[]) =>
 			file.alternatives
 				.filter((alt) => ids.includes(alt.id))
-				.map((alt) => alt.sources[0] ?? alt.agents[0] ?? 'a runner-up');
+				.map((alt) => t('possessiveVersion', alt.agents[0] ?? alt.sources[0] ?? ''));
 
 		const order: Node[] = [];
 		const seen = new Set<string>();

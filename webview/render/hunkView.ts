@@ -6,7 +6,7 @@
 import { t, tc } from '../strings.js';
 import type { HunkView } from '../../src/protocol/changeSetView.js';
 import type { ViewStateStore } from '../viewState.js';
-import { button, h, icon, setClass, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
+import { button, h, icon, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
 
 export interface HunkContext {
 	readonly path: string;
@@ -28,10 +28,16 @@ const MAX_DOTS = 8;
 
 const answerLabel = /^agent\d{1,4}\.\d{1,6}$/;
 
-/** `@@ -a,b +c,d @@`, with unified-diff numbering (an empty side names the line before). */
-export function hunkHeader(hunk: HunkView): string {
-	const side = (start: number, count: number) => `${count === 0 ? Math.max(0, start - 1) : start},${count}`;
-	return `@@ -${side(hunk.oldStart, hunk.oldLines)} +${side(hunk.newStart, hunk.newLines)} @@`;
+/**
+ * Where a hunk lies in the file as it is now and how many lines it adds and removes:
+ * "lines 14–16 (+1 −3)", "after line 13 (+1)", "line 7 (−1)"; "empty file" for an empty added file.
+ */
+export function hunkRange(hunk: HunkView): string {
+	if (hunk.oldLines === 0 && hunk.newLines === 0) return t('emptyFile');
+	const counts = [hunk.newLines > 0 ? `+${hunk.newLines}` : '', hunk.oldLines > 0 ? `−${hunk.oldLines}` : '']
+		.filter(Boolean)
+		.join(' ');
+	return `${baseLines(hunk)} (${counts})`;
 }
 
 /** "lines 12–14", "line 12", "after line 11" (base side). */
@@ -55,8 +61,10 @@ function joinWords(items: readonly string[]): string {
 }
 
 /**
- * "K of N agents" with a dot meter; "only the winner" (highlighted) when no other agent made the
- * winner's change. The agents, with their answer labels, are in the tooltip and for screen readers.
+ * "K of N agents" with a dot meter, "(similar)" when agents whose change differs only in a few
+ * names are counted (`core/changes/hunkAgreement.ts`); every agent agreeing is highlighted, "only
+ * the winner" is neutral. The agents, with their answer labels, are in the tooltip and for screen
+ * readers.
  */
 class ConsensusMark {
 	readonly element: HTMLSpanElement;
@@ -68,25 +76,29 @@ class ConsensusMark {
 	}
 
 	update(hunk: HunkView, agentCount: number, winnerHunk: boolean): void {
-		const k = hunk.agents.length;
-		const key = `${k}/${agentCount}/${winnerHunk}/${hunk.agents.join(',')}/${hunk.sources.join(',')}`;
+		const similar = hunk.similar ?? [];
+		const k = hunk.agents.length + similar.length;
+		const key = `${k}/${agentCount}/${winnerHunk}/${hunk.agents.join(',')}/${similar.join(',')}/${hunk.sources.join(',')}`;
 		if (key === this._key) return;
 		this._key = key;
 		const hidden = agentCount <= 1 || k === 0;
 		setHidden(this.element, hidden);
 		if (hidden) return;
 		const solo = winnerHunk && k === 1;
-		const level = solo ? 'solo' : k >= agentCount ? 'all' : 'some';
+		const level = solo ? 'solo' : k >= agentCount && similar.length === 0 ? 'all' : 'some';
 		setData(this.element, 'level', level);
 		setData(this.element, 'agents', String(k));
 		setData(this.element, 'of', String(agentCount));
 		const who = hunk.agents.map((agent, i) => {
 			const label = hunk.sources[i];
-			const role = winnerHunk && i === 0 ? 'winner' : label;
+			const role = winnerHunk && i === 0 ? t('winnerSr') : label;
 			return role ? `${agent} (${role})` : agent;
 		});
-		const counted = t('ofAgents', k, agentCount);
-		setTitle(this.element, t('madeThisChange', counted, joinWords(who)));
+		const counted = t('ofAgents', k, agentCount) + (similar.length > 0 ? t('similarMark') : '');
+		const title =
+			t('madeThisChange', counted, joinWords(who)) +
+			(similar.length > 0 ? t('similarChangeBy', joinWords(similar)) : '');
+		setTitle(this.element, title);
 		const dots =
 			agentCount <= MAX_DOTS
 				? h(
@@ -102,7 +114,9 @@ class ConsensusMark {
 			h('span', { class: 'consensus-text', text: solo ? t('onlyTheWinner') : counted }),
 			h('span', {
 				class: 'sr-only',
-				text: solo ? ` (${counted}): ${joinWords(who)}` : `: ${joinWords(who)}`,
+				text:
+					(solo ? ` (${counted}): ${joinWords(who)}` : `: ${joinWords(who)}`) +
+					(similar.length > 0 ? t('similarChangeBy', joinWords(similar)) : ''),
 			}),
 		);
 	}
@@ -213,6 +227,7 @@ export class WinnerHunk {
 	readonly element: HTMLDivElement;
 	readonly checkbox: HTMLInputElement;
 	private readonly _range: HTMLSpanElement;
+	private readonly _number: HTMLSpanElement;
 	private readonly _summary: HTMLSpanElement;
 	private readonly _replaced: HTMLSpanElement;
 	private readonly _consensus = new ConsensusMark();
@@ -228,12 +243,14 @@ export class WinnerHunk {
 		this.checkbox = h('input', { class: 'hunk-check', attrs: { type: 'checkbox', id: checkId } });
 		this.checkbox.dataset['focusKey'] = `hunk:${_ctx.path}#${id}`;
 		this.checkbox.addEventListener('change', () => this._ctx.select([this._id], this.checkbox.checked));
+		this._number = h('span', { class: 'hunk-num' });
 		this._range = h('span', { class: 'hunk-range' });
 		this._summary = h('span', { class: 'hunk-summary' });
 		this._replaced = h('span', { class: 'hunk-replaced' });
 		const label = h(
 			'label',
 			{ class: 'hunk-label', attrs: { for: checkId } },
+			this._number,
 			this._range,
 			this._summary,
 			this._replaced,
@@ -253,9 +270,10 @@ export class WinnerHunk {
 		this._id = hunk.id;
 		if (this.checkbox.checked !== state.selected) this.checkbox.checked = state.selected;
 		setData(this.element, 'selected', String(state.selected));
-		const solo = this._ctx.agentCount > 1 && hunk.agents.length === 1;
-		setClass(this.element, 'is-solo', solo);
-		setText(this._range, hunkHeader(hunk));
+		// Numbered, so a runner-up's "version of change 2" can say which one it means.
+		setText(this._number, String(state.index));
+		setHidden(this._number, state.total <= 1);
+		setText(this._range, hunkRange(hunk));
 		setText(this._summary, hunkSummary(hunk));
 		setHidden(this._replaced, state.replacedBy.length === 0);
 		setHidden(this._summary, state.replacedBy.length > 0);
@@ -285,11 +303,13 @@ export interface AlternativeState {
 	readonly replacesIndex: readonly number[];
 }
 
-/** A runner-up's hunk: its answer label(s), consensus, and "Use instead" / "Add". */
+/**
+ * A runner-up's hunk: whose version of which change it is ("reviewer’s version of change 2"; its
+ * answer labels in the tooltip), consensus, and "Use instead" / "Add".
+ */
 export class AlternativeHunk {
 	readonly element: HTMLDivElement;
 	readonly action: HTMLElement;
-	private readonly _labels: HTMLSpanElement;
 	private readonly _state: HTMLSpanElement;
 	private readonly _range: HTMLSpanElement;
 	private readonly _relation: HTMLSpanElement;
@@ -304,7 +324,6 @@ export class AlternativeHunk {
 		private readonly _ctx: HunkContext,
 		id: string,
 	) {
-		this._labels = h('span', { class: 'alt-labels' });
 		this._state = h('span', { class: 'alt-state sr-only', text: t('inUse') });
 		this._icon = h('span', { class: 'alt-icon' });
 		this.action = button(t('useInstead'), () => this._act(), { secondary: true, class: 'alt-action' });
@@ -325,7 +344,6 @@ export class AlternativeHunk {
 				'div',
 				{ class: 'hunk-head alt-head' },
 				this._icon,
-				this._labels,
 				this._relation,
 				this._state,
 				this._consensus.element,
@@ -345,22 +363,18 @@ export class AlternativeHunk {
 	update(state: AlternativeState): void {
 		this._current = state;
 		const { hunk } = state;
-		const labels = hunk.sources.length > 0 ? hunk.sources : hunk.agents;
-		const labelKey = labels.join(',');
-		if (this._labels.dataset['key'] !== labelKey) {
-			this._labels.dataset['key'] = labelKey;
-			this._labels.replaceChildren(...labels.map((label) => h('span', { class: 'label-chip', text: label })));
-		}
+		const names = joinWords(hunk.agents);
 		const extra = hunk.replaces.length === 0;
 		setData(this.element, 'selected', String(state.selected));
 		setData(this.element, 'kind', extra ? 'extra' : 'replacement');
 		setHidden(this._state, !state.selected);
-		setText(this._range, hunkHeader(hunk));
+		setText(this._range, hunkRange(hunk));
 		const which =
 			state.replacesIndex.length === 1
 				? t('change', state.replacesIndex[0])
 				: t('changes', joinWords(state.replacesIndex.map(String)));
-		setText(this._relation, extra ? t('extraChange') : t('insteadOf', which));
+		setText(this._relation, extra ? t('extraChangeOf', names) : t('versionOf', names, which));
+		setTitle(this._relation, hunk.sources.length > 0 ? t('fromAnswers', hunk.sources.join(', ')) : '');
 		const glyph = state.selected ? 'pass-filled' : 'git-compare';
 		if (this._icon.dataset['glyph'] !== glyph) {
 			this._icon.dataset['glyph'] = glyph;
@@ -369,7 +383,7 @@ export class AlternativeHunk {
 		setTitle(this._icon, state.selected ? t('aRunnerUpsChange') : t('aRunnerUpsChange2'));
 		setText(this._summary, hunkSummary(hunk));
 		this._consensus.update(hunk, this._ctx.agentCount, false);
-		const source = labels[0] ?? 'a runner-up';
+		const source = hunk.agents[0] ?? hunk.sources[0] ?? '';
 		const verb = state.selected
 			? extra
 				? t('remove2')
@@ -391,10 +405,10 @@ export class AlternativeHunk {
 		if (!this._consensus.element.hidden) this.action.setAttribute('aria-describedby', this._consensus.id);
 		const openVersion = hunk.sources.find((source) => answerLabel.test(source));
 		setHidden(this._open, openVersion === undefined);
-		const openLabel = openVersion ? t('openTheDiffOf', openVersion, this._ctx.path) : '';
+		const openLabel = openVersion ? t('openTheDiffOf', source, this._ctx.path) : '';
 		if (this._open.getAttribute('aria-label') !== openLabel) this._open.setAttribute('aria-label', openLabel);
-		setTitle(this._open, openVersion ? t('openSVersion', openVersion) : '');
-		this.element.setAttribute('aria-label', t('runnerUpChangeFrom', joinWords(labels)));
+		setTitle(this._open, openVersion ? t('openSVersion', source) : '');
+		this.element.setAttribute('aria-label', t('runnerUpChangeFrom', names));
 		this._body.update(hunk);
 	}
 

@@ -1,6 +1,7 @@
 import type { ChangeKind } from '../../contract/runEvents.js';
 import type { FileChange } from '../../contract/fileChange.js';
 import { toggleHunk as toggleSelection } from '../../contract/hunkRules.js';
+import { hunkAgreement } from './hunkAgreement.js';
 import { applyHunks, type Hunk, hunksOverlap, sameHunk, splitHunks } from './hunks.js';
 
 /** One answer's change set (an agent's latest answer overlay against the same base). */
@@ -15,8 +16,13 @@ export interface AnswerChanges {
 export interface ReviewHunk extends Hunk {
 	/** `final#<n>`: unique within the file. */
 	readonly id: string;
-	/** Config ids of the other agents (not the winner) whose latest answer has this exact hunk. */
+	/**
+	 * Config ids of the other agents (not the winner) whose latest answer has this hunk, equal after
+	 * normalising whitespace (`hunkAgreement.ts`: same).
+	 */
 	readonly agreeing: readonly string[];
+	/** Other agents whose change of the same lines differs only in a few names (`hunkAgreement.ts`: similar). */
+	readonly similar: readonly string[];
 }
 
 /** A hunk that other agents made and the winner did not: an alternative or an extra. */
@@ -82,13 +88,18 @@ function buildFile(change: FileChange, others: readonly AnswerChanges[]): Review
 		answer,
 		hunks: splitHunks(base, versionOf(answer, change.path, base)),
 	}));
-	const hunks: ReviewHunk[] = winnerHunks.map((hunk, n) => ({
-		...hunk,
-		id: `final#${n}`,
-		agreeing: theirs
-			.filter(({ hunks }) => hunks.some((other) => sameHunk(other, hunk)))
-			.map(({ answer }) => answer.agentId),
-	}));
+	const hunks: ReviewHunk[] = winnerHunks.map((hunk, n) => {
+		const agreement = theirs.map(({ answer, hunks: their }) => {
+			const kinds = their.map((other) => hunkAgreement(hunk, other));
+			return { agentId: answer.agentId, kind: kinds.includes('same') ? 'same' : kinds.find(Boolean) };
+		});
+		return {
+			...hunk,
+			id: `final#${n}`,
+			agreeing: agreement.filter((one) => one.kind === 'same').map((one) => one.agentId),
+			similar: agreement.filter((one) => one.kind === 'similar').map((one) => one.agentId),
+		};
+	});
 	const alternatives: AlternativeHunk[] = [];
 	for (const { answer, hunks: theirHunks } of theirs) {
 		for (const hunk of theirHunks) {

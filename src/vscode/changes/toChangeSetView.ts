@@ -32,7 +32,8 @@ export function toChangeSetView(input: ViewInput): ChangeSetView {
 			const hunks = file.hunks.map((hunk) => {
 				const agents = [...(set.winner ? [set.winner.agentId] : []), ...hunk.agreeing];
 				const sources = [...(set.winner ? [set.winner.label] : []), ...hunk.agreeing.map(labelOf)];
-				return hunkView(hunk, hunk.id, selected.has(hunk.id), agents, sources, []);
+				const view = hunkView(hunk, hunk.id, selected.has(hunk.id), agents, sources, []);
+				return hunk.similar.length > 0 ? { ...view, similar: hunk.similar } : view;
 			});
 			const alternatives = file.alternatives.map((alt) =>
 				hunkView(

@@ -52,6 +52,15 @@ async function elementShot(locator: Locator, name: string): Promise<string> {
 	return path;
 }
 
+/** The element's computed font weight (the root tsconfig has no DOM lib: the page's own function). */
+const fontWeight = (locator: Locator) =>
+	locator.evaluate(
+		(element) =>
+			(globalThis as unknown as { getComputedStyle(el: unknown): { fontWeight: string } }).getComputedStyle(
+				element,
+			).fontWeight,
+	);
+
 const isIndeterminate = (locator: Locator) =>
 	locator.evaluate((input) => (input as unknown as { indeterminate: boolean }).indeterminate);
 
@@ -77,7 +86,7 @@ describe('change review in the panel', () => {
 		await expect(file(changePaths.issues).locator('.change-kind').textContent()).resolves.toBe('added');
 		expect(await file(changePaths.issues).locator('.codicon-diff-added').count()).toBe(1);
 
-		// Hunks: all checked, headers in unified-diff form, lines coloured by kind.
+		// Hunks: all checked, numbered, where they lie in plain words, lines coloured by kind.
 		expect(await file(changePaths.load).locator('.hunk:not(.hunk-alt)').count()).toBe(2);
 		expect(await page.locator('input.hunk-check').count()).toBe(4);
 		for (const input of await page.locator('input.hunk-check').all()) {
@@ -88,11 +97,14 @@ describe('change review in the panel', () => {
 			expect(await isIndeterminate(input)).toBe(false);
 		}
 		await expect(hunk(changePaths.load, 'final#0').locator('.hunk-range').textContent()).resolves.toBe(
-			'@@ -3,0 +4,2 @@',
+			'after line 3 (+2)',
 		);
 		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-range').textContent()).resolves.toBe(
-			'@@ -15,3 +17,4 @@',
+			'lines 15–17 (+4 −3)',
 		);
+		await expect(
+			file(changePaths.load).locator('.hunk:not(.hunk-alt) .hunk-num').allTextContents(),
+		).resolves.toEqual(['1', '2']);
 		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-summary').textContent()).resolves.toBe(
 			'replaces 3 lines with 4',
 		);
@@ -108,7 +120,7 @@ describe('change review in the panel', () => {
 			hunk(changePaths.load, 'final#1').locator('.dl-add .dl-text').first().textContent(),
 		).resolves.toBe('\tconst doc = YAML.parseDocument(text, { keepSourceTokens: true });');
 
-		// Consensus: K of N with the agents in the tooltip; "only the winner" highlighted.
+		// Consensus: K of N with the agents in the tooltip; all agreeing highlighted, "only the winner" neutral.
 		const all = hunk(changePaths.load, 'final#0').locator('.consensus');
 		await expect(all.locator('.consensus-text').textContent()).resolves.toBe('3 of 3 agents');
 		await expect(all.getAttribute('data-level')).resolves.toBe('all');
@@ -123,7 +135,8 @@ describe('change review in the panel', () => {
 		await expect(solo.locator('.consensus-text').textContent()).resolves.toBe('only the winner');
 		await expect(solo.getAttribute('data-level')).resolves.toBe('solo');
 		await expect(solo.getAttribute('title')).resolves.toBe('1 of 3 agents made this change: gemini (winner)');
-		await expect(hunk(changePaths.docs, 'final#0').getAttribute('class')).resolves.toContain('is-solo');
+		await expect(fontWeight(solo)).resolves.toBe('400');
+		await expect(fontWeight(all)).resolves.toBe('600');
 		await expect(hunk(changePaths.issues, 'final#0').locator('.consensus-text').textContent()).resolves.toBe(
 			'2 of 3 agents',
 		);
@@ -140,9 +153,9 @@ describe('change review in the panel', () => {
 				),
 		).resolves.toEqual(['final#0', 'final#1', 'alt#0']);
 		const alt = alternatives.first();
-		await expect(alt.locator('.label-chip').allTextContents()).resolves.toEqual(['agent2.1']);
 		await expect(alt.locator('.consensus-text').textContent()).resolves.toBe('1 of 3 agents');
-		await expect(alt.locator('.alt-relation').textContent()).resolves.toBe('instead of change 2');
+		await expect(alt.locator('.alt-relation').textContent()).resolves.toBe('claude’s version of change 2');
+		await expect(alt.locator('.alt-relation').getAttribute('title')).resolves.toBe('From answer agent2.1');
 		await expect(alt.locator('.alt-action').textContent()).resolves.toBe('Use instead');
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('false');
 		await expect(alt.locator('.alt-state').getAttribute('hidden')).resolves.toBe('');
@@ -185,7 +198,7 @@ describe('change review in the panel', () => {
 		);
 		expect(
 			await page
-				.getByRole('button', { name: 'Use agent2.1’s change at line 16 instead of the winner’s change 2' })
+				.getByRole('button', { name: 'Use claude’s change at line 16 instead of the winner’s change 2' })
 				.count(),
 		).toBe(1);
 
@@ -194,6 +207,27 @@ describe('change review in the panel', () => {
 		);
 		expect(overflow).toBe(0);
 		await elementShot(page.locator('.changes'), 'hunks');
+	});
+
+	it('an agent whose change differs only in a name counts as similar: "2 of 3 agents (similar)", not highlighted', async () => {
+		const view = new ChangeSetFixture().view();
+		const docs = view.files.find((one) => one.path === changePaths.docs)!;
+		const similar: ChangeSetView = {
+			...view,
+			files: view.files.map((one) =>
+				one === docs ? { ...one, hunks: [{ ...docs.hunks[0]!, similar: ['claude'] }] } : one,
+			),
+		};
+		await show(similar);
+		const mark = hunk(changePaths.docs, 'final#0').locator('.consensus');
+		await expect(mark.locator('.consensus-text').textContent()).resolves.toBe('2 of 3 agents (similar)');
+		await expect(mark.getAttribute('data-level')).resolves.toBe('some');
+		await expect(mark.getAttribute('title')).resolves.toBe(
+			'2 of 3 agents (similar) made this change: gemini (winner); a similar change (other names): claude',
+		);
+		expect(await mark.locator('.dot.is-on').count()).toBe(2);
+		// No longer a change only the winner made.
+		expect(await ui.panel.page.locator('.solo-jump').isHidden()).toBe(true);
 	});
 
 	it('toggling a hunk posts select-hunks, updates the counts at once, and the host’s new change set keeps focus and scroll on that checkbox', async () => {
@@ -295,7 +329,7 @@ describe('change review in the panel', () => {
 		await expect(alt.getAttribute('data-selected')).resolves.toBe('true');
 		expect(await isChecked(checkbox(changePaths.load, 'final#1'))).toBe(false);
 		await expect(hunk(changePaths.load, 'final#1').locator('.hunk-replaced').textContent()).resolves.toBe(
-			'replaced by agent2.1',
+			'replaced by claude’s version',
 		);
 
 		await ui.panel.send({
@@ -335,7 +369,7 @@ describe('change review in the panel', () => {
 
 		// The runner-up's version of the file opens in a diff (answer label as the version).
 		await alt
-			.getByRole('button', { name: 'Open the diff of agent2.1’s version of src/config/load.ts' })
+			.getByRole('button', { name: 'Open the diff of claude’s version of src/config/load.ts' })
 			.click();
 		expect(await lastPosted()).toEqual({ type: 'open-diff', path: changePaths.load, version: 'agent2.1' });
 
@@ -347,7 +381,7 @@ describe('change review in the panel', () => {
 		);
 		const extra = hunk(changePaths.load, 'alt#0');
 		await expect(extra.getAttribute('data-kind')).resolves.toBe('extra');
-		await expect(extra.locator('.alt-relation').textContent()).resolves.toBe('extra change');
+		await expect(extra.locator('.alt-relation').textContent()).resolves.toBe('claude’s extra change');
 		await expect(extra.locator('.hunk-summary').textContent()).resolves.toBe('adds 1 line');
 		await expect(extra.locator('.alt-action').textContent()).resolves.toBe('Add');
 		await expect(
