@@ -3,7 +3,7 @@
  * reducer, and renders at most once per animation frame.
  */
 import './components.js';
-import type { ChangeSetView } from '../src/protocol/changeSetView.js';
+import type { ChangeOutcomesView, ChangeSetView } from '../src/protocol/changeSetView.js';
 import type { HostMessage, PastRunSummary, WebviewMessage } from '../src/protocol/messages.js';
 import { reduceRunEvents } from '../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../src/protocol/runState.js';
@@ -22,6 +22,8 @@ let state: RunState | null = null;
 let runs: readonly PastRunSummary[] = [];
 /** `undefined` until the host sends a `change-set` (older hosts never do). */
 let changeSet: ChangeSetView | null | undefined;
+/** What became of the shown run's files that are no longer pending (undefined: not known). */
+let outcomes: ChangeOutcomesView | undefined;
 let frame = 0;
 let renders = 0;
 let restoredPageScroll = false;
@@ -34,7 +36,7 @@ function scheduleRender(): void {
 	frame = requestAnimationFrame(() => {
 		frame = 0;
 		if (!panel) return;
-		panel.render(state, runs, changeSet);
+		panel.render(state, runs, changeSet, outcomes);
 		renders += 1;
 		if (typeof MASSGEN_TEST !== 'undefined' && MASSGEN_TEST) {
 			(globalThis as { __massgenRenders?: number }).__massgenRenders = renders;
@@ -59,6 +61,11 @@ function isHostMessage(data: unknown): data is HostMessage {
 			return Array.isArray(message.runs);
 		case 'change-set':
 			return 'changeSet' in message;
+		case 'change-outcomes':
+			return (
+				typeof (message as { runId?: unknown }).runId === 'string' &&
+				Array.isArray((message as { files?: unknown }).files)
+			);
 		case 'context-results':
 			return (
 				typeof (message as { requestId?: unknown }).requestId === 'string' &&
@@ -87,6 +94,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			state = message.state;
 			runs = message.runs;
 			changeSet = undefined;
+			outcomes = undefined;
 			panel.reset();
 			break;
 		case 'events':
@@ -99,6 +107,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			break;
 		case 'change-set':
 			changeSet = message.changeSet;
+			break;
+		case 'change-outcomes':
+			outcomes = { runId: message.runId, files: message.files };
 			break;
 		// The ask box's own answers: no run state changes, nothing to render.
 		case 'context-results':

@@ -4,10 +4,17 @@
  * runner-up hunks that could replace or extend the winner's. Plain JSON only.
  */
 import type { ExecutableKind } from '../contract/executableKind.js';
+import type { FileOutcome } from '../contract/fileOutcome.js';
 import type { ChangeKind } from '../contract/runEvents.js';
 
 /** A file's kind of change: part of the protocol, so the webview imports it from here. */
-export type { ChangeKind, ExecutableKind };
+export type { ChangeKind, ExecutableKind, FileOutcome };
+
+/** What became of the files of a run's change set that are no longer pending (host → webview `change-outcomes`). */
+export interface ChangeOutcomesView {
+	readonly runId: string;
+	readonly files: readonly { readonly path: string; readonly outcome: FileOutcome }[];
+}
 
 export interface ChangeSetView {
 	readonly runId: string;

@@ -6,7 +6,7 @@
 import type { RunEvent } from '../contract/runEvents.js';
 import type { PastRunSummary } from '../contract/pastRunSummary.js';
 import type { AttachmentChip } from './attachmentChip.js';
-import type { ChangeSetView } from './changeSetView.js';
+import type { ChangeOutcomesView, ChangeSetView } from './changeSetView.js';
 import type { RunState } from './runState.js';
 import type { WebviewStrings } from './stringsTable.js';
 
@@ -34,6 +34,11 @@ export type HostMessage =
 	 * staleness change); null when nothing is pending (accepted, rejected, or no changes).
 	 */
 	| { readonly type: 'change-set'; readonly changeSet: ChangeSetView | null }
+	/**
+	 * What became of the shown run's files that are no longer pending (accepted, partly accepted,
+	 * rejected, reverted), from its record: sent after `snapshot` and whenever the record may have changed.
+	 */
+	| ({ readonly type: 'change-outcomes' } & ChangeOutcomesView)
 	/** The answer to one `search-context` (`#` completion): fixed items first, then files and folders. */
 	| {
 			readonly type: 'context-results';

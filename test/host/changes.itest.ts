@@ -129,6 +129,12 @@ describe('Change review (in VS Code, scripted team)', function () {
 		const expected = { app: appWith('docComment', 'subComment'), notes: notesFinal, added: addedFinal };
 		assert.deepEqual(h.readDisk(), expected);
 		assert.equal(actions.changeSet(), null, 'nothing pending after accepting everything');
+		// The record names the file whose change was only partly written: the panel marks it "partly accepted".
+		const [entry] = readFileSync(join(run.runDir, 'changes-log.jsonl'), 'utf8')
+			.split('\n')
+			.filter(Boolean)
+			.map((line) => JSON.parse(line) as { kind: string; partial: boolean; partialPaths?: string[] });
+		assert.deepEqual([entry?.kind, entry?.partial, entry?.partialPaths], ['accept', true, [appPath]]);
 		await until('the diff tabs to close', () =>
 			h.changeTabs(run.result.runId).length === 0 ? true : undefined,
 		);

@@ -123,20 +123,20 @@ describe('Team view and Build Team (in VS Code)', function () {
 		// A missing key stops the whole run, so the available ones say they are not run.
 		assert.equal(
 			env.description,
-			'claude/claude-haiku-4-5 · key in the environment (ANTHROPIC_API_KEY) (not run)',
+			'key in the environment (ANTHROPIC_API_KEY) (not run) · claude/claude-haiku-4-5',
 		);
 		assert.match(String(env.tooltip), /\nRole: You review\.$/);
 		assert.equal(env.contextValue, 'agent editable');
 		const noKey = agentItem(nodes, 'no_key').item;
-		assert.equal(noKey.description, 'grok/grok-4 · no API key (set XAI_API_KEY)');
+		assert.equal(noKey.description, 'no API key (set XAI_API_KEY) · grok/grok-4');
 		assert.equal(noKey.contextValue, 'agent editable needsKey');
 		assert.equal(
 			agentItem(nodes, 'local_up').item.description,
-			`ollama/qwen3:8b · ollama server answering at ${upUrl} (not run)`,
+			`ollama server answering at ${upUrl} (not run) · ollama/qwen3:8b`,
 		);
 		assert.equal(
 			agentItem(nodes, 'local_down').item.description,
-			`vllm/m · no vllm server at ${downUrl} (start it, or set base_url)`,
+			`no vllm server at ${downUrl} (start it, or set base_url) · vllm/m`,
 		);
 		const problem = nodes.find((n) => n.kind === 'problem');
 		assert.ok(problem && problem.kind === 'problem');
@@ -164,7 +164,7 @@ describe('Team view and Build Team (in VS Code)', function () {
 		});
 		const nodes = await rows(provider);
 		const item = provider.getTreeItem(nodes.find((n) => n.kind === 'agent' && n.row.id === 'no_key')!);
-		assert.equal(item.description, 'grok/grok-4 · key stored in VS Code (XAI_API_KEY)');
+		assert.equal(item.description, 'key stored in VS Code (XAI_API_KEY) · grok/grok-4');
 		// With every key there, nothing stops the run: the problem row is gone.
 		assert.equal(
 			nodes.some((n) => n.kind === 'problem'),
@@ -196,7 +196,7 @@ describe('Team view and Build Team (in VS Code)', function () {
 			'llama3.2',
 		);
 		const shown = agentItem(await rows(), 'local_up').item;
-		assert.match(String(shown.description), /^ollama\/llama3\.2 · /);
+		assert.match(String(shown.description), / · ollama\/llama3\.2$/);
 
 		writeFileSync(teamFile(), 'agents:\n  - id: no_key\n    backend: { type: grok, model: grok-4 }\n');
 		const bare = await rows();

@@ -63,7 +63,12 @@ export class AnswersView {
 			viewState: this._viewState,
 			class: 'answer',
 			summary: [
-				h('span', { class: 'label-chip', text: answer.label }),
+				h('span', {
+					class: 'label-chip',
+					// Items are appended in order (the list is cleared first when not): this one's number.
+					text: t('answerNumber', this._list.childElementCount + 1),
+					title: t('anonymousIdInPrompts', answer.label),
+				}),
 				h('span', { class: 'answer-meta', text: t('round', answer.round, formatDuration(answer.t)) }),
 				h('span', { class: 'answer-preview', text: preview(answer.content) }),
 			],

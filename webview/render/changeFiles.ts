@@ -9,6 +9,7 @@ import type {
 	ChangeFileView,
 	ChangeKind,
 	ExecutableKind,
+	FileOutcome,
 	UserEdit,
 } from '../../src/protocol/changeSetView.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -84,7 +85,16 @@ export interface FileRowData {
 		/** Files in the change set (many files start collapsed). */
 		readonly fileCount: number;
 	} | null;
+	/** What became of a file no longer pending; null while pending (or not known). */
+	readonly outcome: FileOutcome | null;
 }
+
+const outcomeLook = (): Record<FileOutcome, { icon: string; label: string }> => ({
+	accepted: { icon: 'check', label: t('outcomeAccepted') },
+	'partly-accepted': { icon: 'check', label: t('outcomePartly') },
+	rejected: { icon: 'close', label: t('outcomeRejected') },
+	reverted: { icon: 'discard', label: t('outcomeReverted') },
+});
 
 function splitPath(path: string): { name: string; dir: string } {
 	const slash = path.lastIndexOf('/');
@@ -107,6 +117,7 @@ export class FileRow {
 	private readonly _userEditNote: HTMLDivElement;
 	private readonly _userEditNoteText: HTMLSpanElement;
 	private readonly _count: HTMLSpanElement;
+	private readonly _outcome: HTMLSpanElement;
 	private _hunks: HunkList | null = null;
 	private _agentCount = 0;
 	private _data: FileRowData | null = null;
@@ -147,6 +158,8 @@ export class FileRow {
 		this._removed = h('span', { class: 'lines-removed' });
 		this._lines = h('span', { class: 'change-lines' }, this._added, this._removed);
 		this._count = h('span', { class: 'change-count' });
+		this._outcome = h('span', { class: 'change-outcome' });
+		this._outcome.hidden = true;
 		this._kindText = h('span', { class: 'change-kind sr-only' });
 		const nameEl = h('span', { class: 'change-name', text: name, title: path });
 		nameEl.addEventListener('click', () => {
@@ -171,6 +184,7 @@ export class FileRow {
 			h('span', { class: 'change-icon', title: look.label }, icon(look.icon)),
 			nameEl,
 			dir ? h('span', { class: 'change-dir', text: dir, title: path }) : h('span', { class: 'change-dir' }),
+			this._outcome,
 			this._runsCode,
 			this._userEdit,
 			this._count,
@@ -191,6 +205,7 @@ export class FileRow {
 
 	update(data: FileRowData): void {
 		this._data = data;
+		this._renderOutcome(data.outcome);
 		const look = kindLook()[data.kind] ?? { icon: 'file', label: data.kind };
 		const review = data.review;
 		// A file without hunks (nothing to pick) shows no checkbox and nothing to expand.
@@ -308,6 +323,16 @@ export class FileRow {
 		if (review.fileCount > MANY_FILES) return false;
 		if (file.kind === 'modify') return true;
 		return file.hunks.reduce((sum, hunk) => sum + hunk.lines.length + hunk.truncated, 0) <= OPEN_LINES;
+	}
+
+	/** The file's outcome chip: accepted, partly accepted, rejected or reverted. */
+	private _renderOutcome(outcome: FileOutcome | null): void {
+		setHidden(this._outcome, outcome === null);
+		setClass(this.element, 'is-done', outcome !== null);
+		if (outcome === null || this._outcome.dataset['outcome'] === outcome) return;
+		const look = outcomeLook()[outcome];
+		this._outcome.dataset['outcome'] = outcome;
+		this._outcome.replaceChildren(icon(look.icon), h('span', { text: look.label }));
 	}
 
 	private _expanded(): boolean {

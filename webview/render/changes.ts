@@ -6,7 +6,7 @@
  * place: a new change set after a toggle keeps focus and scroll where they were.
  */
 import { t, tc } from '../strings.js';
-import type { ChangeSetView } from '../../src/protocol/changeSetView.js';
+import type { ChangeOutcomesView, ChangeSetView, FileOutcome } from '../../src/protocol/changeSetView.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import { presentationChanges, type RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -35,6 +35,8 @@ export class ChangesView {
 	private _key: unknown[] = [];
 	private _state: RunState | null = null;
 	private _changeSet: ChangeSetInput;
+	/** The shown run's resolved files and what became of them. */
+	private _outcomes = new Map<string, FileOutcome>();
 	private _soloCursor = -1;
 
 	constructor(
@@ -74,12 +76,17 @@ export class ChangesView {
 		this.element.hidden = true;
 	}
 
-	update(state: RunState, changeSet: ChangeSetInput): void {
-		const key = [state.fileEdits, state.status, changeSet];
+	update(state: RunState, changeSet: ChangeSetInput, outcomes?: ChangeOutcomesView): void {
+		const key = [state.fileEdits, state.status, changeSet, outcomes];
 		if (key.every((part, i) => part === this._key[i])) return;
 		this._key = key;
 		this._state = state;
 		this._changeSet = changeSet;
+		this._outcomes = new Map(
+			outcomes && outcomes.runId === state.runId
+				? outcomes.files.map((file) => [file.path, file.outcome])
+				: [],
+		);
 		// Only the shown run's change set (a new run may start while the old one is pending).
 		const pending = changeSet && changeSet.runId === state.runId ? changeSet : null;
 		if (pending !== this._selection.changeSet) this._selection.setChangeSet(pending);
@@ -98,27 +105,34 @@ export class ChangesView {
 		const state = this._state;
 		if (!state) return;
 		const focus = this._focusAnchor();
+		const footerTop = this._visibleTop(this._footer);
 		const pending = this._selection.changeSet;
-		const rows: FileRowData[] = pending
-			? pending.files.map((file) => ({
-					path: file.path,
-					kind: file.kind,
-					renamedFrom: file.renamedFrom,
-					userEdit: file.userEdit,
-					review: {
-						file,
-						selection: this._selection.file(file),
-						agentCount: pending.agentCount,
-						fileCount: pending.files.length,
-					},
-				}))
-			: presentationChanges(state).map((edit) => ({
-					path: edit.path,
-					kind: edit.kind,
-					renamedFrom: null,
-					userEdit: 'none' as const,
-					review: null,
-				}));
+		const pendingRows: FileRowData[] = (pending?.files ?? []).map((file) => ({
+			path: file.path,
+			kind: file.kind,
+			renamedFrom: file.renamedFrom,
+			userEdit: file.userEdit,
+			review: {
+				file,
+				selection: this._selection.file(file),
+				agentCount: pending!.agentCount,
+				fileCount: pending!.files.length,
+			},
+			outcome: null,
+		}));
+		// Files no longer pending stay listed with what became of them (accepted, rejected…).
+		const doneRows: FileRowData[] = presentationChanges(state)
+			.filter((edit) => !pending?.files.some((file) => file.path === edit.path))
+			.filter((edit) => !pending || this._outcomes.has(edit.path))
+			.map((edit) => ({
+				path: edit.path,
+				kind: edit.kind,
+				renamedFrom: null,
+				userEdit: 'none' as const,
+				review: null,
+				outcome: this._outcomes.get(edit.path) ?? null,
+			}));
+		const rows = [...pendingRows, ...doneRows];
 		setHidden(this.element, rows.length === 0);
 		if (rows.length === 0) return;
 		setText(this._title, t('changedFiles', rows.length));
@@ -128,7 +142,11 @@ export class ChangesView {
 		const reviewable = !settled && (state.status === 'completed' || state.status === 'timeout');
 		const totals = this._selection.totals();
 		setHidden(this._actions, settled);
-		setHidden(this._revert, !settled || state.runId === null);
+		// Revert only when something this run wrote is still in (not after Reject All).
+		const written = [...this._outcomes.values()].some(
+			(outcome) => outcome === 'accepted' || outcome === 'partly-accepted',
+		);
+		setHidden(this._revert, !settled || state.runId === null || !written);
 		setDisabled(this._accept, !reviewable || (pending !== null && totals.selected === 0));
 		setDisabled(this._reject, !reviewable);
 		setText(
@@ -168,7 +186,25 @@ export class ChangesView {
 							)
 						: t('theRunDidNot'),
 		);
-		this._restoreFocus(focus);
+		if (focus) this._restoreFocus(focus);
+		else this._keepInPlace(this._footer, footerTop);
+	}
+
+	/** An element's top in the viewport, when it is on screen (null otherwise). */
+	private _visibleTop(element: HTMLElement): number | null {
+		if (element.offsetParent === null) return null;
+		const { top, bottom } = element.getBoundingClientRect();
+		return bottom > 0 && top < window.innerHeight ? top : null;
+	}
+
+	/**
+	 * Scrolls so `element` stays where it was on screen: files losing their hunks (Reject All,
+	 * Accept) shrink the list above the footer, which would otherwise pull the page up under the user.
+	 */
+	private _keepInPlace(element: HTMLElement, top: number | null): void {
+		if (top === null || element.offsetParent === null) return;
+		const shift = element.getBoundingClientRect().top - top;
+		if (Math.abs(shift) >= 1) window.scrollBy(0, shift);
 	}
 
 	private _postRevert(): void {
@@ -281,8 +317,7 @@ export class ChangesView {
 	}
 
 	/** Puts focus back on the same control (re-created or moved) and keeps it where it was on screen. */
-	private _restoreFocus(anchor: { key: string; top: number; index: number } | null): void {
-		if (!anchor) return;
+	private _restoreFocus(anchor: { key: string; top: number; index: number }): void {
 		let target = this.element.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(anchor.key)}"]`);
 		if (!target || target.offsetParent === null) {
 			// Its file is gone (accepted or rejected elsewhere): the file now in its place.

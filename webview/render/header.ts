@@ -9,6 +9,7 @@ import type { AttachmentRecord, RunState } from '../../src/protocol/runState.js'
 import { button, h, icon, setData, setHidden, setText, setTitle } from './dom.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
 import { runLook } from './laneState.js';
+import { VoteStrip } from './voteStrip.js';
 
 export class HeaderView {
 	readonly element: HTMLElement;
@@ -18,6 +19,7 @@ export class HeaderView {
 	private readonly _agents: HTMLSpanElement;
 	private readonly _tokens: HTMLSpanElement;
 	private readonly _cost: HTMLSpanElement;
+	private readonly _costItem: HTMLSpanElement;
 	private readonly _folder: HTMLSpanElement;
 	private readonly _folderItem: HTMLSpanElement;
 	private readonly _commands: HTMLSpanElement;
@@ -25,6 +27,7 @@ export class HeaderView {
 	private readonly _notices: HTMLUListElement;
 	private readonly _cancel: HTMLElement;
 	private readonly _error: HTMLDivElement;
+	private readonly _votes = new VoteStrip();
 	private _state: RunState | null = null;
 	private _statusKey = '';
 	private _lastT = -1;
@@ -37,6 +40,7 @@ export class HeaderView {
 		this._agents = h('span', { class: 'meta-item' });
 		this._tokens = h('span', { class: 'meta-item' });
 		this._cost = h('span', { class: 'meta-item cost' });
+		this._costItem = h('span', { class: 'meta-item-wrap' }, icon('credit-card'), this._cost);
 		this._folder = h('span', { class: 'meta-item' });
 		this._folderItem = h('span', { class: 'meta-item-wrap run-folder' }, icon('root-folder'), this._folder);
 		this._folderItem.hidden = true;
@@ -67,10 +71,11 @@ export class HeaderView {
 				h('span', { class: 'meta-item-wrap' }, icon('clock'), this._elapsed),
 				h('span', { class: 'meta-item-wrap' }, icon('organization'), this._agents),
 				h('span', { class: 'meta-item-wrap' }, icon('pulse'), this._tokens),
-				h('span', { class: 'meta-item-wrap' }, icon('credit-card'), this._cost),
+				this._costItem,
 				this._folderItem,
 				this._commands,
 			),
+			this._votes.element,
 			this._error,
 		);
 	}
@@ -110,6 +115,7 @@ export class HeaderView {
 			this._renderTotals(state);
 		}
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
+		this._votes.update(state);
 		if (!previous || previous.attachments !== state.attachments) this._renderAttachments(state);
 		if (
 			!previous ||
@@ -218,6 +224,8 @@ export class HeaderView {
 			t('tokens', formatTokens(input + output), tokenCap === null ? '' : ` / ${formatTokens(tokenCap)}`),
 		);
 		setTitle(this._tokens, t('inputOutput', input.toLocaleString('en-US'), output.toLocaleString('en-US')));
+		// No price known for any agent and no cost cap: no cost shown at all (its tooltip would only say why).
+		setHidden(this._costItem, unpriced > 0 && priced === 0 && costCap === null);
 		const spent = unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : t('noPrice')) : formatCost(cost);
 		setText(this._cost, costCap === null ? spent : `${spent} / ${formatCost(costCap)}`);
 		setData(this._cost, 'budget', costCap === null ? '' : String(costCap));

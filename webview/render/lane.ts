@@ -1,8 +1,11 @@
 /**
- * One agent lane: identity, state badge, counters, pending approval requests (the approvals view
- * places its cards in `approvalSlot`), streamed text (following the end), reasoning (collapsed, only
- * synced while open), tool calls, answers, errors and cost. Updated in place; a
- * lane whose data did not change is not touched.
+ * One agent lane: its name (a button that expands and collapses it), state badge, pending approval
+ * requests (the approvals view places its cards in `approvalSlot`) and errors; compact, one line
+ * says what it is doing (the tool call running, else the last line of its output). Expanded: model
+ * and role, counters, streamed text (following the end), reasoning (collapsed, only synced while
+ * open), tool calls, answers and cost. Compact while the run goes on, expanded once it ended,
+ * unless the user chose otherwise (remembered per agent). Updated in place; a lane whose data did
+ * not change is not touched.
  */
 import { t, tc } from '../strings.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
@@ -25,7 +28,7 @@ import {
 import { laneLook } from './laneState.js';
 import { usage, usageTitle } from './laneUsage.js';
 import { StreamText } from './streamText.js';
-import { ToolCallsView } from './toolCalls.js';
+import { mainArgument, ToolCallsView } from './toolCalls.js';
 
 /** Run-level facts a lane shows about itself. */
 export interface LaneExtras {
@@ -34,6 +37,8 @@ export interface LaneExtras {
 	readonly votesReceived: number;
 	/** Coordination is going and this agent is in it: Stop agent is offered. */
 	readonly stoppable: boolean;
+	/** The run is going: lanes start compact. */
+	readonly running: boolean;
 }
 
 export class LaneView {
@@ -42,7 +47,11 @@ export class LaneView {
 	readonly approvalSlot: HTMLDivElement;
 	private readonly _badge: HTMLSpanElement;
 	private readonly _model: HTMLSpanElement;
-	private readonly _anon: HTMLSpanElement;
+	private readonly _name: HTMLSpanElement;
+	private readonly _toggle: HTMLButtonElement;
+	private readonly _peek: HTMLDivElement;
+	private readonly _peekTool: HTMLSpanElement;
+	private readonly _peekLine: HTMLSpanElement;
 	private readonly _crown: HTMLSpanElement;
 	private readonly _round: HTMLSpanElement;
 	private readonly _counters: HTMLSpanElement;
@@ -59,9 +68,17 @@ export class LaneView {
 	private _extras: LaneExtras | null = null;
 	private _badgeState = '';
 	private _alertKey = '';
+	private _expanded: boolean | null = null;
 
-	constructor(agentId: string, viewState: ViewStateStore, post: (message: WebviewMessage) => void) {
+	constructor(
+		private readonly _agentId: string,
+		private readonly _viewState: ViewStateStore,
+		post: (message: WebviewMessage) => void,
+	) {
+		const agentId = _agentId;
+		const viewState = _viewState;
 		const headingId = uniqueId('lane');
+		const bodyId = uniqueId('lane-body');
 		// Disabled once pressed: the lane shows "stopped" when the host's agent-stopped event arrives.
 		this._stop = button(
 			t('stop'),
@@ -75,7 +92,21 @@ export class LaneView {
 		setTitle(this._stop, t('stopThisAgentIts'));
 		this._badge = h('span', { class: 'state-badge' });
 		this._model = h('span', { class: 'lane-model' });
-		this._anon = h('span', { class: 'lane-anon' });
+		this._name = h('span', { class: 'lane-id', text: agentId });
+		this._toggle = h(
+			'button',
+			{ class: 'lane-toggle', attrs: { type: 'button', 'aria-controls': bodyId } },
+			icon('chevron-right', 'lane-twisty'),
+			this._name,
+		);
+		this._toggle.addEventListener('click', () => {
+			const open = !this._isExpanded();
+			this._viewState.setOpen(this._laneKey, open);
+			this._applyExpanded(open);
+		});
+		this._peekTool = h('span', { class: 'lane-peek-tool' });
+		this._peekLine = h('span', { class: 'lane-peek-line' });
+		this._peek = h('div', { class: 'lane-peek' }, this._peekTool, this._peekLine);
 		this._crown = h(
 			'span',
 			{ class: 'lane-winner', title: t('winner') },
@@ -119,13 +150,7 @@ export class LaneView {
 		this._tools = new ToolCallsView(agentId, viewState);
 		this._answers = new AnswersView(agentId, viewState);
 
-		const heading = h(
-			'h3',
-			{ class: 'lane-title', attrs: { id: headingId } },
-			h('span', { class: 'lane-id', text: agentId }),
-			this._anon,
-			this._crown,
-		);
+		const heading = h('h3', { class: 'lane-title', attrs: { id: headingId } }, this._toggle, this._crown);
 		this.element = h(
 			'section',
 			{ class: 'lane', attrs: { 'aria-labelledby': headingId, role: 'region' } },
@@ -133,16 +158,21 @@ export class LaneView {
 				'header',
 				{ class: 'lane-head' },
 				h('div', { class: 'lane-title-row' }, heading, this._badge, this._stop),
-				this._model,
 			),
-			h('div', { class: 'lane-stats' }, this._round, this._counters, this._usage),
+			this._peek,
 			this._alert,
 			this.approvalSlot,
-			this._reasoningGroup,
-			this._streamLabel,
-			this._stream.element,
-			this._tools.element,
-			this._answers.element,
+			h(
+				'div',
+				{ class: 'lane-body', attrs: { id: bodyId } },
+				this._model,
+				h('div', { class: 'lane-stats' }, this._round, this._counters, this._usage),
+				this._reasoningGroup,
+				this._streamLabel,
+				this._stream.element,
+				this._tools.element,
+				this._answers.element,
+			),
 		);
 		this.element.dataset['agent'] = agentId;
 		const saved = viewState.scroll(`stream:${agentId}`);
@@ -168,13 +198,16 @@ export class LaneView {
 			previous.model !== lane.model ||
 			previous.role !== lane.role
 		) {
-			const model = [lane.provider, lane.model].filter(Boolean).join(' / ');
-			const text = lane.role ? `${model} · ${lane.role}` : model;
+			// The model and role in words; the backend ("chatcompletion / …") only in the tooltip.
+			const text = lane.role ? `${lane.model} · ${lane.role}` : lane.model;
 			setText(this._model, text);
-			setTitle(this._model, text);
+			setTitle(this._model, [lane.provider, lane.model].filter(Boolean).join(' / '));
 		}
-		setText(this._anon, lane.anonId);
-		setTitle(this._anon, lane.anonId ? t('anonymousIdInPrompts', lane.anonId) : '');
+		// The anonymous id the other agents see ("agent2") reshuffles every run: only in the tooltip.
+		setTitle(this._name, lane.anonId ? t('anonymousIdInPrompts', lane.anonId) : '');
+		if (this._userExpanded() === null) this._applyExpanded(!extras.running);
+		else if (this._expanded === null) this._applyExpanded(this._isExpanded());
+		this._renderPeek(lane);
 		setHidden(this._crown, !extras.isWinner);
 		setClass(this.element, 'is-winner', extras.isWinner);
 		setData(this.element, 'state', lane.state);
@@ -208,6 +241,46 @@ export class LaneView {
 		this._tools.update(lane.toolCalls);
 		this._answers.update(lane.answers);
 		return textChanged || reasoningChanged;
+	}
+
+	/** Expands the lane (an approval request of its agent: the call it is about is in the body). */
+	expand(): void {
+		if (this._isExpanded()) return;
+		this._viewState.setOpen(this._laneKey, true);
+		this._applyExpanded(true);
+	}
+
+	private get _laneKey(): string {
+		return `lane:${this._agentId}`;
+	}
+
+	/** What the user chose for this lane, null when they did not (then the run's state decides). */
+	private _userExpanded(): boolean | null {
+		const open = this._viewState.isOpen(this._laneKey, true);
+		return open === this._viewState.isOpen(this._laneKey, false) ? open : null;
+	}
+
+	private _isExpanded(): boolean {
+		return this._expanded ?? false;
+	}
+
+	private _applyExpanded(open: boolean): void {
+		if (this._expanded === open) return;
+		this._expanded = open;
+		setClass(this.element, 'is-compact', !open);
+		this._toggle.setAttribute('aria-expanded', String(open));
+		if (open) requestAnimationFrame(() => this._stream.scrollToEndIfFollowing());
+		else if (this._lane) this._renderPeek(this._lane);
+	}
+
+	/** Compact: the running tool call, else the last line of the output. */
+	private _renderPeek(lane: AgentLane): void {
+		if (!this.element.classList.contains('is-compact')) return;
+		const running = lane.toolCalls.findLast((call) => call.result === null);
+		const tool = running ? [running.name, mainArgument(running)].filter(Boolean).join(' ') : '';
+		setText(this._peekTool, tool);
+		setHidden(this._peekTool, tool === '');
+		setText(this._peekLine, tool === '' ? lastLine(lane.text) : '');
 	}
 
 	/** Follow the end of the streams (after every lane's DOM writes). */
@@ -256,8 +329,15 @@ function sameExtras(a: LaneExtras | null, b: LaneExtras): boolean {
 		a.isWinner === b.isWinner &&
 		a.isPresenter === b.isPresenter &&
 		a.votesReceived === b.votesReceived &&
-		a.stoppable === b.stoppable
+		a.stoppable === b.stoppable &&
+		a.running === b.running
 	);
+}
+
+/** The last line with text of a stream (at most the last 2,000 characters are looked at). */
+function lastLine(text: string): string {
+	const tail = text.slice(-2_000).trimEnd();
+	return tail.slice(tail.lastIndexOf('\n') + 1).trim();
 }
 
 function counters(lane: AgentLane, extras: LaneExtras): string {
@@ -268,8 +348,9 @@ function counters(lane: AgentLane, extras: LaneExtras): string {
 	if (extras.votesReceived > 0) {
 		parts.push(tc('vote', extras.votesReceived, extras.votesReceived));
 	}
-	if (lane.restarts > 0) parts.push(tc('restart', lane.restarts, lane.restarts));
-	if (lane.updates > 0) parts.push(tc('update', lane.updates, lane.updates));
+	// Restarted on newer answers, or shown them mid-turn: either way it revised its work.
+	const revised = lane.restarts + lane.updates;
+	if (revised > 0) parts.push(tc('revisedAfterNewer', revised, revised));
 	if (lane.workflowErrors > 0) {
 		parts.push(tc('workflowError2', lane.workflowErrors, lane.workflowErrors));
 	}

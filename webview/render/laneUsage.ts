@@ -11,13 +11,14 @@ export function usage(lane: AgentLane): string {
 		lane.firstEventT !== null && lane.lastEventT !== null ? lane.lastEventT - lane.firstEventT : 0;
 	// Whole seconds: the line then changes about once a second while streaming, not every frame.
 	const cached = lane.cachedInputTokens > 0 ? t('cached', formatTokens(lane.cachedInputTokens)) : '';
-	return t(
-		'tok',
-		formatTokens(tokens),
-		cached,
-		formatCost(lane.costUsd),
+	// No price known: no cost at all (the tooltip says why), rather than "no price" in every lane.
+	return [
+		t('tok', formatTokens(tokens), cached),
+		lane.costUsd === null ? '' : formatCost(lane.costUsd),
 		formatDuration(active < 1_000 ? active : Math.floor(active / 1_000) * 1_000),
-	);
+	]
+		.filter(Boolean)
+		.join(' · ');
 }
 
 export function usageTitle(lane: AgentLane): string {

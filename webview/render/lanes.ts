@@ -12,6 +12,8 @@ export class LanesView {
 	private readonly _lanes = new Map<string, LaneView>();
 	private _order: readonly string[] = [];
 	private _runId: string | null = null;
+	/** Approval requests whose agent's lane was expanded (once each: the user may collapse it again). */
+	private readonly _expandedFor = new Set<string>();
 
 	constructor(
 		private readonly _viewState: ViewStateStore,
@@ -41,10 +43,17 @@ export class LanesView {
 				votesReceived: Object.hasOwn(state.tally, agentId) ? (state.tally[agentId] ?? 0) : 0,
 				// Only during coordination (no winner yet): the host ignores it later anyway.
 				stoppable: coordinating && lane.state !== 'killed' && lane.state !== 'done',
+				running: state.status === 'running',
 			};
 			if (view.update(lane, extras)) scroll.push(view);
 		}
 		for (const view of scroll) view.scrollToEnd();
+		// A request waiting for approval is about a tool call in its agent's lane: show it.
+		for (const approval of state.approvals) {
+			if (approval.decision !== null || this._expandedFor.has(approval.requestId)) continue;
+			this._expandedFor.add(approval.requestId);
+			this._lanes.get(approval.agentId)?.expand();
+		}
 	}
 
 	private _syncOrder(order: readonly string[]): void {

@@ -3,6 +3,7 @@
  * skips work when its slice of the state is unchanged (the reducer shares unchanged objects).
  */
 import { t } from '../strings.js';
+import type { ChangeOutcomesView } from '../../src/protocol/changeSetView.js';
 import type { PastRunSummary, WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -93,6 +94,7 @@ export class Panel {
 		state: RunState | null,
 		runs: readonly PastRunSummary[],
 		changeSet: ChangeSetInput = undefined,
+		outcomes?: ChangeOutcomesView,
 	): void {
 		const hasRun = state !== null && state.runId !== null;
 		if (hasRun) this._viewState.useRun(state.runId);
@@ -110,7 +112,7 @@ export class Panel {
 			this._header.update(state);
 			this._approvals.update(state);
 			this._placeApprovals();
-			this._result.update(state, changeSet);
+			this._result.update(state, changeSet, outcomes);
 			this._lanes.update(state);
 			setText(this._agents.count, String(state.agentOrder.length));
 			const votes = this._votes.update(state);
@@ -141,7 +143,7 @@ export class Panel {
 
 	private _announce(state: RunState): void {
 		const look = runLook(state.status);
-		const winner = state.winner ? t('winnerWith', state.winner.agentId, state.winner.label) : '';
+		const winner = state.winner ? t('winnerIs', state.winner.agentId) : '';
 		const text = t('run', look.label.toLowerCase(), winner);
 		if (text === this._announced) return;
 		this._announced = text;

@@ -53,7 +53,7 @@ export class PastRunsView {
 				run.winner
 					? h('span', {
 							class: 'label-chip',
-							text: run.winner.label,
+							text: run.winner.agentId,
 							title: t('winner2', run.winner.agentId),
 						})
 					: null,

@@ -2,6 +2,7 @@
  * The outcome: winner banner, the final answer as sanitised Markdown, and the changed files.
  */
 import { t, tc } from '../strings.js';
+import type { ChangeOutcomesView } from '../../src/protocol/changeSetView.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { RunState } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
@@ -50,7 +51,7 @@ export class ResultView {
 		this.element.hidden = true;
 	}
 
-	update(state: RunState, changeSet: ChangeSetInput): void {
+	update(state: RunState, changeSet: ChangeSetInput, outcomes?: ChangeOutcomesView): void {
 		if (state.winner !== this._winner || state.tally !== this._tally) {
 			this._winner = state.winner;
 			this._tally = state.tally;
@@ -64,13 +65,14 @@ export class ResultView {
 				this._finalBody.append(
 					h('div', {
 						class: 'final-meta',
-						text: t('presentedBy', state.finalAnswer.agentId, state.finalAnswer.label),
+						text: t('presentedBy', state.finalAnswer.agentId),
+						title: t('fromAnswers', state.finalAnswer.label),
 					}),
 					markdownBlock(state.finalAnswer.content, 'markdown final-markdown'),
 				);
 			}
 		}
-		this._changes.update(state, changeSet);
+		this._changes.update(state, changeSet, outcomes);
 		setHidden(
 			this.element,
 			state.winner === null && state.finalAnswer === null && this._changes.element.hidden,
@@ -92,9 +94,7 @@ export class ResultView {
 					'div',
 					{ class: 'winner-title' },
 					t('winner3'),
-					h('strong', { text: winner.agentId }),
-					t('withLabel'),
-					h('span', { class: 'label-chip', text: winner.label }),
+					h('strong', { text: winner.agentId, title: t('fromAnswers', winner.label) }),
 				),
 				h('div', {
 					class: 'winner-sub',

@@ -83,7 +83,7 @@ class ToolCallItem {
 }
 
 /** The most telling argument for the summary line (path, pattern, agent id…). */
-function mainArgument(call: ToolCallView): string {
+export function mainArgument(call: ToolCallView): string {
 	for (const name of ['path', 'pattern', 'agent_id', 'command', 'url', 'query']) {
 		const value = call.args[name];
 		if (typeof value === 'string' && value.length > 0) {

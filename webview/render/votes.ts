@@ -20,6 +20,7 @@ interface Target {
 export class VotesView {
 	readonly element: HTMLDivElement;
 	private _key: unknown[] = [];
+	private _answerLabels: RunState['answerLabels'] = {};
 
 	constructor(private readonly _viewState: ViewStateStore) {
 		this.element = h('div', { class: 'votes' });
@@ -47,6 +48,7 @@ export class VotesView {
 			);
 			return count;
 		}
+		this._answerLabels = state.answerLabels;
 		const targets = voteTargets(state);
 		this.element.replaceChildren(
 			h('div', { class: 'votes-top' }, voteGraph(state, targets), tallyList(state, targets)),
@@ -79,8 +81,11 @@ export class VotesView {
 				{ class: 'history-vote' },
 				h('span', { class: 'voter', text: entry.voter }),
 				' → ',
-				h('span', { class: 'label-chip', text: entry.votedFor }),
-				` (${entry.votedForAgent})`,
+				h('span', {
+					class: 'voted-agent',
+					text: entry.votedForAgent,
+					title: t('anonymousIdInPrompts', entry.votedFor),
+				}),
 			);
 			list.append(
 				h(
@@ -89,7 +94,11 @@ export class VotesView {
 					h('span', { class: 'history-time', text: formatDuration(entry.t) }),
 					line,
 					invalid
-						? h('span', { class: 'history-note', text: t('invalidatedBy', entry.invalidatedBy) })
+						? h('span', {
+								class: 'history-note',
+								text: t('invalidatedBy', answerAgent(this._answerLabels, entry.invalidatedBy)),
+								title: t('anonymousIdInPrompts', entry.invalidatedBy),
+							})
 						: null,
 				),
 			);
@@ -121,6 +130,12 @@ function voteTargets(state: RunState): Target[] {
 		.sort((a, b) => b.votes - a.votes || order.indexOf(a.label) - order.indexOf(b.label));
 }
 
+/** The agent an answer label belongs to (the label itself when it is not known). */
+function answerAgent(labels: RunState['answerLabels'], label: string | null): string {
+	if (label === null) return '';
+	return (Object.hasOwn(labels, label) ? labels[label] : undefined) ?? label;
+}
+
 function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	const voters = state.agentOrder.filter((id) => Object.hasOwn(state.agents, id));
 	const rowHeight = 30;
@@ -134,9 +149,7 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	svg.setAttribute('height', String(height));
 	svg.setAttribute('class', 'vote-graph');
 	svg.setAttribute('role', 'img');
-	const described = Object.values(state.votes).map((v) =>
-		t('votedFor', v.voter, v.votedFor, v.votedForAgent),
-	);
+	const described = Object.values(state.votes).map((v) => t('votedFor', v.voter, v.votedForAgent));
 	svg.setAttribute(
 		'aria-label',
 		t('voteGraph', described.length > 0 ? described.join('; ') : 'no current votes'),
@@ -175,7 +188,7 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 			'marker-end': `url(#${markerId})`,
 		});
 		const title = svgElement('title', {});
-		title.textContent = `${vote.voter} → ${vote.votedFor}: ${vote.reason}`;
+		title.textContent = `${vote.voter} → ${vote.votedForAgent} (${vote.votedFor}): ${vote.reason}`;
 		path.append(title);
 		svg.append(path);
 	}
@@ -196,10 +209,13 @@ function voteGraph(state: RunState, targets: readonly Target[]): Element {
 	});
 	targets.forEach((target, i) => {
 		const winning = state.winner?.label === target.label;
+		// The answer by its agent's name; an answer that is not the agent's latest says so.
+		const latest = state.agents[target.agentId]?.answers.at(-1)?.label;
+		const name = latest === target.label || !latest ? target.agentId : t('earlierAnswerOf', target.agentId);
 		svg.append(
 			node(
-				target.label,
-				tc('vote2', target.votes, clip(target.agentId, 12), target.votes),
+				name,
+				tc('vote', target.votes, target.votes),
 				width - targetWidth - 2,
 				yOf(i, targets.length),
 				targetWidth,
@@ -260,13 +276,11 @@ function tallyList(state: RunState, targets: readonly Target[]): HTMLElement {
 		const winner = state.winner?.agentId === agentId;
 		const bar = h('span', { class: 'tally-bar' }, h('span', { class: 'tally-fill' }));
 		(bar.firstElementChild as HTMLElement).style.setProperty('--share', String(votes / max));
-		const latest = state.agents[agentId]?.answers.at(-1)?.label;
 		list.append(
 			h(
 				'li',
 				{ class: winner ? 'is-winner' : '' },
 				h('span', { class: 'tally-agent' }, winner ? icon('star-full') : null, agentId),
-				latest ? h('span', { class: 'label-chip', text: latest }) : null,
 				bar,
 				h('span', { class: 'tally-count', text: tc('vote', votes, votes) }),
 			),
@@ -285,8 +299,11 @@ function currentVotes(state: RunState): HTMLElement {
 				{},
 				h('span', { class: 'voter', text: vote.voter }),
 				icon('arrow-right'),
-				h('span', { class: 'label-chip', text: vote.votedFor }),
-				h('span', { class: 'voted-agent', text: `(${vote.votedForAgent})` }),
+				h('span', {
+					class: 'voted-agent',
+					text: vote.votedForAgent,
+					title: t('anonymousIdInPrompts', vote.votedFor),
+				}),
 				h('q', { class: 'reason', text: vote.reason }),
 			),
 		);

@@ -3,6 +3,7 @@
  * read as outcomes: what became of the change set, which accepted files are in, and the entries'
  * file records.
  */
+import type { FileOutcome } from '../../contract/fileOutcome.js';
 import { readProposedChanges } from '../runStore/readResult.js';
 import { type ChangeLogEntry, readChangeLog, type RecordedFile } from '../runStore/changeLog.js';
 import { defaultMaxFileBytes } from '../workspace/runSnapshot.js';
@@ -53,6 +54,34 @@ export function acceptedFiles(entries: readonly ChangeLogEntry[]): Map<string, A
 		}
 	}
 	return states;
+}
+
+/**
+ * Each file's outcome from the entries, the last word counting: an accept (partly when its entry
+ * names the file in `partialPaths`: some of its hunks were left out), a reject, a revert (a
+ * re-apply restores what the accept was).
+ */
+/** Absent from the map: still pending, or never proposed. */
+export function fileOutcomes(entries: readonly ChangeLogEntry[]): Map<string, FileOutcome> {
+	const outcomes = new Map<string, FileOutcome>();
+	const accepted = new Map<string, FileOutcome>();
+	for (const entry of entries) {
+		if (entry.kind === 'accept') {
+			for (const file of entry.files) {
+				const outcome = entry.partialPaths?.includes(file.path) ? 'partly-accepted' : 'accepted';
+				accepted.set(file.path, outcome);
+				outcomes.set(file.path, outcome);
+			}
+		} else if (entry.kind === 'reject') {
+			for (const path of entry.paths) outcomes.set(path, 'rejected');
+		} else if (entry.kind === 'revert') {
+			for (const file of entry.files) {
+				const before = accepted.get(file.path);
+				if (before) outcomes.set(file.path, entry.mode === 'revert' ? 'reverted' : before);
+			}
+		}
+	}
+	return outcomes;
 }
 
 /**

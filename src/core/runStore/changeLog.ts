@@ -36,6 +36,8 @@ const entrySchema = z.discriminatedUnion('kind', [
 		by: z.enum(['editor', 'cli']),
 		/** Part of these files' proposed change was left out (hunks not selected, a conflicting file kept as it was). */
 		partial: z.boolean(),
+		/** The files of `files` whose own proposed change was only partly written (absent: not recorded per file). */
+		partialPaths: z.array(z.string()).optional(),
 		/** The run's `protected_paths` (normalised): a revert's writes are checked against them too. */
 		protectedPaths: z.array(z.string()).optional(),
 		files: z.array(recordedFileSchema),

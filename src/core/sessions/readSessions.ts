@@ -149,6 +149,7 @@ async function readTurnWithin(
 		startedAt,
 		finalAnswer: result.finalAnswer === null ? null : cut(result.finalAnswer, textChars),
 		changes: changes.outcome,
+		files: result.changes.length,
 		madeHere,
 	};
 	return { turn, bytes: read.bytes + changes.bytes };

@@ -21,6 +21,8 @@ export interface TurnSummary {
 	readonly finalAnswer: string | null;
 	/** From the run's change record (`changes-log.jsonl`) and its change set. */
 	readonly changes: ChangeOutcome;
+	/** How many files the run's change set has (absent: not read). */
+	readonly files?: number;
 	/** This machine made the run (`ownRuns.ts`); false = it came with the folder (a clone, a copy). */
 	readonly madeHere: boolean;
 }

@@ -69,10 +69,12 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const plans: Planned[] = [];
 	/** Part of a file's proposed change is left out: not all of the winner's hunks, or a runner-up's. */
 	let partial = false;
+	const partialPaths: string[] = [];
 	for (const file of files) {
 		const selection = override.get(file.path) ?? pending.selected(file.path);
 		const all = allHunkIds(file);
-		partial ||= selection.size !== all.length || all.some((id) => !selection.has(id));
+		if (selection.size !== all.length || all.some((id) => !selection.has(id))) partialPaths.push(file.path);
+		partial ||= partialPaths.includes(file.path);
 		const target = targetOf(file, selection);
 		const current = await readCurrent(pending.uri(file.path));
 		const plan = planFile(file, target, current.text, sha256, labels);
@@ -109,7 +111,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		resolved.push(plan.path);
 	}
 	if (entries.length === 0) {
-		const unrecorded = await record(pending, alreadyRecords(plans), partial);
+		const unrecorded = await record(pending, alreadyRecords(plans), { partial, partialPaths });
 		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
 	}
 
@@ -129,7 +131,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	try {
 		const changed = await recheck(pending, plans, entries, { choice, labels });
 		if (changed.length > 0) return { status: 'unsafe', ...nothing, unsafe: changed };
-		return await write(input, plans, entries, { resolved, skipped, partial, winner });
+		return await write(input, plans, entries, { resolved, skipped, partial, partialPaths, winner });
 	} finally {
 		await lock.release();
 	}
@@ -197,13 +199,13 @@ async function write(
 	input: AcceptInput,
 	plans: readonly Planned[],
 	entries: readonly Entry[],
-	state: { resolved: string[]; skipped: string[]; partial: boolean; winner: string },
+	state: { resolved: string[]; skipped: string[]; partial: boolean; partialPaths: string[]; winner: string },
 ): Promise<AcceptResult> {
 	const { pending } = input;
-	const { resolved, skipped, partial, winner } = state;
+	const { resolved, skipped, partial, partialPaths, winner } = state;
 	const already = alreadyRecords(plans);
 	if (entries.length === 0) {
-		const unrecorded = await record(pending, already, partial);
+		const unrecorded = await record(pending, already, { partial, partialPaths });
 		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
 	}
 	// Re-resolved now, right before the edit: a link the tree gained since the run must not redirect a write.
@@ -261,7 +263,7 @@ async function write(
 		const before = plans.find(({ plan }) => plan.path === entry.path)!.before;
 		wrote.push(recordFile(entry.path, before, (await readCurrent(pending.uri(entry.path))).text));
 	}
-	const unrecorded = await record(pending, [...wrote, ...already], partial);
+	const unrecorded = await record(pending, [...wrote, ...already], { partial, partialPaths });
 	const merged = plans.flatMap(({ plan }) =>
 		plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : [],
 	);
@@ -281,7 +283,7 @@ async function write(
 async function record(
 	pending: PendingChangeSet,
 	files: readonly RecordedFile[],
-	partial: boolean,
+	{ partial, partialPaths }: { partial: boolean; partialPaths: readonly string[] },
 ): Promise<{ unrecorded?: string }> {
 	if (files.length === 0) return {};
 	const protectedPaths = [...pending.run.writePolicy.protectedPaths];
@@ -290,6 +292,7 @@ async function record(
 			kind: 'accept',
 			by: 'editor',
 			partial,
+			partialPaths: partialPaths.filter((path) => files.some((file) => file.path === path)),
 			protectedPaths,
 			files: [...files],
 		});

@@ -161,5 +161,9 @@ export function changeStrings(vscode: { readonly l10n: Pick<typeof l10n, 't'> })
 		kindModified: vscode.l10n.t('modified'),
 		kindDeleted: vscode.l10n.t('deleted'),
 		possessive: vscode.l10n.t('{0}’s'),
+		outcomeAccepted: vscode.l10n.t('accepted'),
+		outcomePartly: vscode.l10n.t('partly accepted'),
+		outcomeRejected: vscode.l10n.t('rejected'),
+		outcomeReverted: vscode.l10n.t('reverted'),
 	};
 }

@@ -33,6 +33,8 @@ export interface PanelActionDeps {
 		answerApproval(requestId: string, decision: ApprovalDecision, note: string | undefined): void;
 		/** The webview (re)loaded: nothing is posted to it before its snapshot. */
 		closeGate(): void;
+		/** The shown run's record may have changed (a revert): post what became of its files. */
+		outcomesChanged(): Promise<void>;
 	};
 }
 
@@ -93,6 +95,7 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 		reject: () => changes.reject(),
 		revertRun: async (runId) => {
 			await vscode.commands.executeCommand(commandIds.revertRun, runId);
+			await panel.outcomesChanged();
 		},
 		selectHunks: (path, ids, selected) => changes.selectHunks(path, ids, selected),
 		approval: (requestId, decision, note) => panel.answerApproval(requestId, decision, note),

@@ -7,6 +7,7 @@ import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { SessionSecrets } from '../common/log.js';
+import { readChangeOutcomes } from './changeOutcomes.js';
 import { ContextSearchSlot } from './contextSearchSlot.js';
 import { dispatchWebviewMessage, type PanelActions } from './dispatchWebviewMessage.js';
 import { panelActions } from './panelActions.js';
@@ -91,12 +92,14 @@ export class PanelHost extends Disposable {
 				answerApproval: (requestId, decision, note) =>
 					this._onDidAnswerApproval.fire({ requestId, decision, note }),
 				closeGate: () => this._webview.closeGate(),
+				outcomesChanged: () => this._postOutcomes(),
 			},
 		});
 		this._register(
-			_deps.changes.onDidChangeChangeSet((changeSet) =>
-				this._webview.post({ type: 'change-set', changeSet }),
-			),
+			_deps.changes.onDidChangeChangeSet((changeSet) => {
+				this._webview.post({ type: 'change-set', changeSet });
+				void this._postOutcomes();
+			}),
 		);
 		this._register(
 			// Every run shows in the panel; opening it never takes the keyboard from the user.
@@ -225,6 +228,22 @@ export class PanelHost extends Disposable {
 			this._webview.post({ type: 'snapshot', state, runs, strings: webviewStrings(vscode) });
 			this._webview.post({ type: 'change-set', changeSet: this._deps.changes.changeSet() });
 		});
+		await this._postOutcomes();
+	}
+
+	/** What became of the shown run's files (accepted, rejected…), from its record; nothing when it has none. */
+	private async _postOutcomes(): Promise<void> {
+		const runId = this._shown.runId;
+		const root = this._shown.folder()?.uri.fsPath;
+		if (!runId || !root) return;
+		try {
+			const outcomes = await readChangeOutcomes(root, runId);
+			if (outcomes.files.length > 0 && this._shown.runId === runId) {
+				this._webview.post({ type: 'change-outcomes', ...outcomes });
+			}
+		} catch (error) {
+			this._deps.log.warn(`panel: cannot read what became of run ${runId}'s changes: ${errorMessage(error)}`);
+		}
 	}
 
 	private async _postRuns(): Promise<void> {

@@ -170,12 +170,13 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 	const { turn } = node;
 	const cost = formatCost(turn.costUsd);
 	const outcome = outcomeText(turn.changes);
+	// What a user looks for first: who won, how many files, what became of them, when; the cost on hover.
 	const description = [
 		turn.madeHere ? '' : notMadeHere(),
 		turn.winner ? turn.winner.agentId : '',
-		cost,
-		relativeTime(turn.startedAt, now),
+		turn.files ? fileCount(turn.files) : '',
 		outcome,
+		relativeTime(turn.startedAt, now),
 	].filter(Boolean);
 	const facts = [
 		vscode.l10n.t('Status: {0}', turn.status),
@@ -256,6 +257,10 @@ function firstLine(text: string, max = 80): string {
 
 function escapeMarkdown(text: string): string {
 	return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
+}
+
+function fileCount(count: number): string {
+	return count === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', count);
 }
 
 function plural(count: number, one: 'session' | 'turn'): string {

@@ -71,7 +71,8 @@ export function teamItem(node: TeamNode): vscode.TreeItem {
 function agentItem(row: TeamAgentRow, snapshot: TeamSnapshot): vscode.TreeItem {
 	const item = new vscode.TreeItem(row.id);
 	const leftOut = row.available && !row.willRun ? vscode.l10n.t(' (not run)') : '';
-	item.description = `${row.provider}/${row.model} · ${row.reason}${leftOut}`;
+	// The reason first (what a user looks for: why it runs or not), then provider and model.
+	item.description = `${row.reason}${leftOut} · ${row.provider}/${row.model}`;
 	// Plain text: a role is the user's text, not Markdown to render.
 	item.tooltip = [
 		`${row.id} — ${row.provider} / ${row.model}`,

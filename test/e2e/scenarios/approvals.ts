@@ -71,7 +71,8 @@ export const approvals: Scenario = {
 			await lane
 				.locator('.tool-call', { hasText: 'run_command' })
 				.locator('.tool-status[data-status="running"]')
-				.waitFor({ timeout: 30_000 });
+				// Attached, not visible: a lane is compact while the run goes on (its call shows in one line).
+				.waitFor({ state: 'attached', timeout: 30_000 });
 		}
 		// …and still one card (a second card would mean the second agent's request was not joined).
 		assert.equal(await card.count(), 1, 'identical requests of two agents are one card');
@@ -112,7 +113,7 @@ export const approvals: Scenario = {
 			await lane
 				.locator('.tool-call', { hasText: 'run_command' })
 				.locator('.tool-status[data-status="error"]')
-				.waitFor({ timeout: 30_000 });
+				.waitFor({ state: 'attached', timeout: 30_000 });
 		}
 		const winner = frame.locator('.winner-banner .winner-title strong');
 		await winner.waitFor({ timeout: 60_000 });

@@ -89,6 +89,8 @@ describe('post-evaluation in the panel', () => {
 		]);
 		await ui.panel.send({ type: 'snapshot', state: null, runs: [] });
 		await ui.panel.send({ type: 'events', events: held });
+		// The run goes on, so the lane is compact: its name shows the whole lane.
+		await ui.panel.page.locator('section.lane[data-agent="a"] .lane-toggle').click();
 		const call = ui.panel.page.locator('section.lane[data-agent="a"] .tool-call', {
 			hasText: 'create_issue',
 		});

@@ -46,8 +46,9 @@ describe('the panel in German: every text from the host’s table', () => {
 		const text = (await page.locator('body').textContent()) ?? '';
 		expect(text).toMatch(/Runde \d/);
 		expect(text).toContain('3 von 3 Stimmen');
-		expect(text).toContain('1 Antwort · 1 Neustart · 2 Aktualisierungen');
-		expect(text).toContain('Gewinner: reviewer mit agent1.1');
+		expect(text).toContain('1 Antwort · 3-mal nach neueren Antworten überarbeitet');
+		expect(await page.locator('.winner-banner .winner-title').textContent()).toBe('Gewinner: reviewer');
+		expect(await page.locator('.vote-strip .vote-chip').first().textContent()).toBe('planner → reviewer');
 		for (const english of ['Final answer', 'Vote history', 'Past runs', 'Agents vote once']) {
 			expect(text).not.toContain(english);
 		}

@@ -42,19 +42,40 @@ describe('webview panel', () => {
 		expect(await lanes.count()).toBe(3);
 		expect(await page.getByRole('region', { name: 'planner' }).count()).toBe(1);
 		const reviewer = page.getByRole('region', { name: /reviewer/ });
-		await expect(reviewer.locator('.lane-model').textContent()).resolves.toBe('scripted / scripted-reviewer');
-		await expect(reviewer.locator('.lane-anon').textContent()).resolves.toBe('agent1');
+		// Plain words: the model without its backend (in the tooltip), anonymous ids only in tooltips.
+		await expect(reviewer.locator('.lane-model').textContent()).resolves.toBe('scripted-reviewer');
+		await expect(reviewer.locator('.lane-model').getAttribute('title')).resolves.toBe(
+			'scripted / scripted-reviewer',
+		);
+		await expect(reviewer.locator('.lane-id').getAttribute('title')).resolves.toBe(
+			'Anonymous id in prompts: agent1',
+		);
 		expect(await reviewer.locator('.lane-winner').isVisible()).toBe(true);
-		await expect(reviewer.locator('.answer .label-chip').allTextContents()).resolves.toEqual(['agent1.1']);
+		await expect(reviewer.locator('.answer .label-chip').allTextContents()).resolves.toEqual(['Answer 1']);
+		await expect(reviewer.locator('.answer .label-chip').getAttribute('title')).resolves.toBe(
+			'Anonymous id in prompts: agent1.1',
+		);
 		await expect(
 			page.locator('section.lane[data-agent="planner"] .answer .label-chip').allTextContents(),
-		).resolves.toEqual(['agent2.1']);
+		).resolves.toEqual(['Answer 1']);
+		// One restart and two updates: it revised its work after seeing newer answers three times.
 		await expect(
 			page.locator('section.lane[data-agent="planner"] .lane-counters').textContent(),
-		).resolves.toContain('1 restart');
-		await expect(
-			page.locator('section.lane[data-agent="planner"] .lane-counters').textContent(),
-		).resolves.toContain('2 updates');
+		).resolves.toContain('revised 3 times after seeing newer answers');
+		// The run ended: lanes are expanded (each can be collapsed by its name).
+		expect(
+			await lanes.evaluateAll((all) => all.filter((lane) => lane.classList.contains('is-compact')).length),
+		).toBe(0);
+
+		// The vote strip in the header: whom each agent votes for, the winner starred.
+		await expect(page.locator('.run-header .vote-strip .vote-chip').allTextContents()).resolves.toEqual([
+			'planner → reviewer',
+			'reviewer → reviewer',
+			'skeptic → reviewer',
+		]);
+		expect(await page.locator('.vote-strip .vote-chip.is-winner').getAttribute('data-agent')).toBe(
+			'reviewer',
+		);
 
 		// Votes: graph edges, tally, reasons.
 		expect(await page.locator('.vote-graph .vote-edge').count()).toBe(3);
@@ -67,8 +88,9 @@ describe('webview panel', () => {
 
 		// Winner and the final answer as Markdown.
 		await expect(page.locator('.winner-banner').textContent()).resolves.toMatch(
-			/Winner: reviewer with agent1\.1.*3 of 3 votes/s,
+			/Winner: reviewer.*3 of 3 votes/s,
 		);
+		await expect(page.locator('.winner-banner').textContent()).resolves.not.toContain('agent1.1');
 		await expect(page.locator('.final-markdown strong').textContent()).resolves.toBe('CONTRIBUTING.md');
 
 		// Changed files.
@@ -107,7 +129,7 @@ describe('webview panel', () => {
 		const struck = page.locator('.history-list li.is-invalidated');
 		expect(await struck.count()).toBe(1);
 		expect(await struck.locator('s').count()).toBe(1);
-		await expect(struck.textContent()).resolves.toMatch(/claude → agent1\.1.*invalidated by agent3\.1/);
+		await expect(struck.textContent()).resolves.toMatch(/claude → gpt.*invalidated by gemini/);
 
 		// Changed files: add, modify, delete with icons.
 		await expect(

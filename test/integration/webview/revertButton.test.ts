@@ -1,5 +1,5 @@
 /**
- * The panel's Revert Run (docs/sessions.md): hidden while changes are pending, shown once nothing is, and it
+ * The panel's Revert Run (docs/sessions.md): hidden while changes are pending, shown once nothing is and something was written, and it
  * posts `revert-run` with the shown run's id (the host runs massgen.revertRun for it).
  */
 import { describe, expect, it } from 'vitest';
@@ -34,6 +34,18 @@ describe('webview panel: Revert Run', () => {
 
 		await ui.panel.send({ type: 'change-set', changeSet: null });
 		const revert = page.locator('.revert-run');
+		// Rejected: nothing was written, nothing to revert.
+		await ui.panel.send({
+			type: 'change-outcomes',
+			runId: state.runId!,
+			files: [{ path: file.path, outcome: 'rejected' }],
+		});
+		expect(await revert.isHidden()).toBe(true);
+		await ui.panel.send({
+			type: 'change-outcomes',
+			runId: state.runId!,
+			files: [{ path: file.path, outcome: 'accepted' }],
+		});
 		expect(await revert.isVisible()).toBe(true);
 		await revert.click();
 		expect((await ui.panel.posted()).at(-1)).toEqual({ type: 'revert-run', runId: state.runId });

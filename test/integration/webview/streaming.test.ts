@@ -107,6 +107,8 @@ describe('webview streaming', () => {
 		const source = new EventSource();
 		await ui.panel.send({ type: 'events', events: source.start(['alpha']) });
 		const stream = ui.panel.page.locator('section.lane[data-agent="alpha"] .lane-stream');
+		// A lane is compact while the run goes on: its name expands it to the whole output.
+		await ui.panel.page.locator('section.lane[data-agent="alpha"] .lane-toggle').click();
 		const metrics = () =>
 			stream.evaluate((element) => {
 				const box = element as unknown as { scrollTop: number; scrollHeight: number; clientHeight: number };

@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readChangeOutcome, recordFile } from '../../../src/core/changes/acceptRecord.js';
-import { appendChangeLog, readChangeLog } from '../../../src/core/runStore/changeLog.js';
+import { fileOutcomes, readChangeOutcome, recordFile } from '../../../src/core/changes/acceptRecord.js';
+import { appendChangeLog, type ChangeLogEntry, readChangeLog } from '../../../src/core/runStore/changeLog.js';
 import { runFileNames } from '../../../src/contract/runLayout.js';
 import { sha256 } from '../../../src/core/workspace/sha256.js';
 
@@ -148,5 +148,54 @@ describe('the change record (changes-log.jsonl)', () => {
 		await expect(appendChangeLog(runDir, { kind: 'reject', by: 'cli', paths: ['a.txt'] })).rejects.toThrow();
 		expect(readFileSync(victim, 'utf8')).toBe('export PATH\n');
 		expect(statSync(victim).mode & 0o777).toBe(0o644);
+	});
+});
+
+describe('fileOutcomes: what became of each file, the last entry counting', () => {
+	const at = '2026-03-01T09:00:00.000Z';
+	const accept = (paths: string[], partialPaths?: string[]): ChangeLogEntry => ({
+		kind: 'accept',
+		at,
+		by: 'editor',
+		partial: (partialPaths ?? []).length > 0,
+		...(partialPaths ? { partialPaths } : {}),
+		files: paths.map((path) => recordFile(path, 'old\n', 'new\n')),
+	});
+	const revert = (mode: 'revert' | 'reapply', paths: string[]): ChangeLogEntry =>
+		({
+			kind: 'revert',
+			at,
+			by: 'editor',
+			mode,
+			files: paths.map((path) => recordFile(path, 'new\n', 'old\n')),
+		}) as const;
+
+	it('accepted, partly accepted (named in partialPaths), rejected; a revert and a re-apply', () => {
+		const entries: ChangeLogEntry[] = [
+			accept(['a.ts', 'b.ts'], ['b.ts']),
+			{ kind: 'reject', at, by: 'editor', paths: ['c.ts'] },
+		];
+		expect(Object.fromEntries(fileOutcomes(entries))).toEqual({
+			'a.ts': 'accepted',
+			'b.ts': 'partly-accepted',
+			'c.ts': 'rejected',
+		});
+		expect(Object.fromEntries(fileOutcomes([...entries, revert('revert', ['a.ts', 'b.ts'])]))).toMatchObject({
+			'a.ts': 'reverted',
+			'b.ts': 'reverted',
+		});
+		expect(
+			Object.fromEntries(fileOutcomes([...entries, revert('revert', ['b.ts']), revert('reapply', ['b.ts'])])),
+		).toMatchObject({ 'b.ts': 'partly-accepted' });
+	});
+
+	it('an entry without partialPaths (the CLI, older records) counts its files as accepted; pending files are absent', () => {
+		const outcomes = fileOutcomes([
+			{ ...(accept(['a.ts']) as ChangeLogEntry & { kind: 'accept' }), partial: true },
+		]);
+		expect(outcomes.get('a.ts')).toBe('accepted');
+		expect(outcomes.has('b.ts')).toBe(false);
+		// A revert of a file no accept wrote says nothing about it.
+		expect(fileOutcomes([revert('revert', ['z.ts'])]).size).toBe(0);
 	});
 });

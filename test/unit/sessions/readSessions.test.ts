@@ -87,6 +87,7 @@ describe('readSessions', () => {
 			startedAt: '2025-01-01T09:10:00.000Z',
 			finalAnswer: 'answer to q2',
 			changes: 'none',
+			files: 0,
 			madeHere: true,
 		});
 	});

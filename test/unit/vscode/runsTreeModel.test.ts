@@ -37,7 +37,7 @@ function turn(runId: string, minutesAgo: number, extra: Partial<TurnSummary> = {
 
 // Two turns of one session and a fork from its first turn (as readSessions returns them: newest activity first).
 const t1 = turn('t1', 120);
-const t2 = turn('t2', 60, { sessionId: 't1', parentRunId: 't1', changes: 'pending', costUsd: 1.5 });
+const t2 = turn('t2', 60, { sessionId: 't1', parentRunId: 't1', changes: 'pending', costUsd: 1.5, files: 2 });
 const fork = turn('f1', 5, { parentRunId: 't1', status: 'failed', winner: null, costUsd: null });
 const main: SessionLine = { id: 't1', forkedFrom: null, turns: [t1, t2] };
 const forked: SessionLine = { id: 'f1', forkedFrom: 't1', turns: [fork] };
@@ -81,10 +81,11 @@ describe('lookOf', () => {
 	const [forkNode, mainNode] = top as SessionNode[];
 	const [first, second] = mainNode!.children;
 
-	it('a turn: status icon, question, winner, cost, relative time, outcome; full date in the tooltip', () => {
+	it('a turn: status icon, question, winner, files, outcome, relative time; cost and full date in the tooltip', () => {
 		const look = lookOf(second!, now);
 		expect(look.label).toBe('Question of t2');
-		expect(look.description).toBe('alice · $1.50 · 1h ago · changes pending');
+		expect(look.description).toBe('alice · 2 files · changes pending · 1h ago');
+		expect(look.tooltip).toContain('Cost: $1.50');
 		expect(look.icon).toBe('pass-filled');
 		expect(look.tooltip).toContain(`Started ${new Date(t2.startedAt).toLocaleString()}`);
 		expect(look.tooltip).toContain('Changes: pending');
@@ -96,7 +97,7 @@ describe('lookOf', () => {
 			() => false,
 		);
 		const acceptedLook = lookOf(childrenOf(accepted[0], accepted)[0]!, now);
-		expect(acceptedLook.description).toMatch(/· partly accepted$/);
+		expect(acceptedLook.description).toMatch(/· partly accepted · 2h ago$/);
 		expect(acceptedLook.contextValue).toBe('turn last changes-partly-accepted');
 		const failed = lookOf(forkNode!.children[0]!, now);
 		expect(failed.icon).toBe('error');
