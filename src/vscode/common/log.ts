@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { Redactor } from '../../core/secrets/redactor.js';
+import type { Redactor } from '../../core/secrets/redactor.js';
 
 /**
  * The secret values runs of this session resolved (keys, URL credentials, MCP values), kept so
  * the log, notifications and the panel redact them even after the run (a late error, a past run).
  */
 export class SessionSecrets {
-	/** `seed`: what the shell knows before any run (the extension's environment, `seedRedactor`). */
-	constructor(private redactor = new Redactor()) {}
+	/** `redactor`: the shell's seed, what it knows before any run (the extension's environment, `seedRedactor`). */
+	constructor(private redactor: Redactor) {}
 
 	/** Adds a run's secrets (`EngineRun.onRedactor`). */
 	learn(redactor: Redactor): void {

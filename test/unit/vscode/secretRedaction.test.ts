@@ -7,6 +7,7 @@ import { ApprovalBroker } from '../../../src/core/permissions/approvalBroker';
 import { loadConfigText } from '../../../src/core/config/loadConfig';
 import type { RunEvent } from '../../../src/contract/runEvents';
 import { Redactor } from '../../../src/core/secrets/redactor';
+import { seedRedactor } from '../../../src/core/secrets/seedRedactor';
 import type { HostMessage } from '../../../src/protocol/messages';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import { reduceRun } from '../../../src/protocol/reduceRun';
@@ -33,15 +34,19 @@ function filesUnder(dir: string): string[] {
 
 describe('the extension redacts secrets', () => {
 	it('the MassGen log: every message, once a run made the secret known (errors and late lines too)', () => {
-		const secrets = new SessionSecrets();
+		// Seeded as the extension seeds it: the environment's secret-looking values, before any run.
+		const envToken = 'ghp_env-token-before-any-run-42';
+		const secrets = new SessionSecrets(seedRedactor({ env: { GH_TOKEN: envToken, HOME: '/home/me' } }));
 		const log = createLog(secrets);
 		fake.window.outputLines.length = 0;
+		log.info(`activation: ${envToken} in /home/me`);
 		secrets.learn(new Redactor([secret]));
 		log.info(`team key ${secret}`);
 		log.error(new Error(`401 for ${secret}`));
 		log.warn(`tools: server at http://bob:pw-1234@host/mcp failed`);
 		expect(fake.window.outputLines.join('\n')).not.toContain(secret);
 		expect(fake.window.outputLines).toEqual([
+			'info: activation: [redacted] in /home/me',
 			'info: team key [redacted]',
 			expect.stringMatching(/^error: Error: 401 for \[redacted\]/),
 			'warn: tools: server at http://[redacted]@host/mcp failed',
@@ -61,7 +66,7 @@ describe('the extension redacts secrets', () => {
 			onDidEmitEvents: emitted.event,
 			onDidFinishRun: new vscode.EventEmitter<unknown>().event,
 		};
-		const secrets = new SessionSecrets();
+		const secrets = new SessionSecrets(seedRedactor({ env: {} }));
 		secrets.learn(new Redactor([secret]));
 		const quiet = { info() {}, debug() {}, warn() {}, error() {} } as unknown as vscode.LogOutputChannel;
 		const host = new PanelHost({
