@@ -60,8 +60,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 				void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no run is active.'));
 			}
 		},
-		[commandIds.acceptChanges]: () => changes.accept(),
-		[commandIds.rejectChanges]: () => changes.reject(),
+		[commandIds.acceptChanges]: (arg) => changes.acceptAll(arg),
+		[commandIds.rejectChanges]: (arg) => changes.rejectAll(arg),
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),
 		[commandIds.selectTeamConfig]: () => selectTeamConfig(deps.configsDir),
 		[commandIds.openRunLog]: (arg) => openRunLog(arg),
@@ -74,7 +74,9 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.rejectFile]: (arg) => changes.rejectFile(arg),
 		[commandIds.nextChangedFile]: () => changes.step(1),
 		[commandIds.previousChangedFile]: () => changes.step(-1),
-		[commandIds.reviewChanges]: () => changes.review(),
+		[commandIds.reviewChanges]: (arg) => changes.review(arg),
+		[commandIds.acceptHunk]: (uri, id) => changes.selectHunkIn(uri, id, true),
+		[commandIds.rejectHunk]: (uri, id) => changes.selectHunkIn(uri, id, false),
 		[commandIds.dismissFinding]: (thread) => selection.dismiss(thread),
 		[commandIds.clearReviewComments]: () => selection.clear(),
 		...deps.runsView.handlers(),

@@ -7,6 +7,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { ChangePrompts, ConflictChoice, ConflictSummary } from '../../src/vscode/changes/changePrompts';
 import { ChangeReview } from '../../src/vscode/changes/changeReview';
+import { changeUri } from '../../src/vscode/changes/changeUri';
 import { commandIds } from '../../src/vscode/common/commandIds';
 import type { FinishedRun, RunRequest, RunService } from '../../src/vscode/run/runTypes';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
@@ -86,14 +87,15 @@ describe('Change review (in VS Code, scripted team)', function () {
 
 		const tab = await until('the diff of the first file', () => h.diffTab(run.result.runId, appPath));
 		const input = tab.input as vscode.TabInputTextDiff;
-		assert.equal(input.original.toString(), `massgen-change:/${run.result.runId}/base/${appPath}`);
-		assert.equal(input.modified.toString(), `massgen-change:/${run.result.runId}/proposed/${appPath}`);
+		assert.equal(input.original.toString(), changeUri(run.result.runId, 'base', appPath).toString());
+		assert.equal(input.modified.toString(), changeUri(run.result.runId, 'proposed', appPath).toString());
+		assert.equal(input.original.path, input.modified.path, 'one path for every version: no rename mark');
 		assert.match(tab.label, /app\.ts/);
 		assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), appBase);
 		assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), appFinal);
 		const answer = run.result.answerChanges![0]!;
 		const answerDoc = await vscode.workspace.openTextDocument(
-			vscode.Uri.parse(`massgen-change:/${run.result.runId}/${answer.label}/${appPath}`),
+			changeUri(run.result.runId, answer.label, appPath),
 		);
 		assert.equal(answerDoc.getText(), appWith('docComment', 'subComment'));
 
@@ -118,7 +120,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 		assert.equal(view.files[0]!.added, 2);
 		// The open diff shows the selection: the proposed side follows the checkboxes.
 		const proposed = await vscode.workspace.openTextDocument(
-			vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${appPath}`),
+			changeUri(run.result.runId, 'proposed', appPath),
 		);
 		await until(
 			'the proposed text to follow the selection',
@@ -275,19 +277,26 @@ describe('Change review (in VS Code, scripted team)', function () {
 	it('editor title actions: Next File, then Accept File on the active diff accepts only that file', async () => {
 		const { run } = await h.runTeam();
 		await until('the first diff', () => h.diffTab(run.result.runId, appPath));
+		// A changed file opens as a diff, a new file as its proposed text alone.
 		const activeDiff = (path: string) => () => {
 			const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-			return input instanceof vscode.TabInputTextDiff &&
-				input.modified.path === `/${run.result.runId}/proposed/${path}`
-				? true
-				: undefined;
+			const uri =
+				input instanceof vscode.TabInputTextDiff
+					? input.modified
+					: input instanceof vscode.TabInputText
+						? input.uri
+						: undefined;
+			return uri?.toString() === changeUri(run.result.runId, 'proposed', path).toString() ? true : undefined;
 		};
 		// The diff opened without taking the focus; from outside a diff, Next File goes to the first file.
 		// The diff may also become active on its own meanwhile (then Next File would move past it), so
 		// step towards the first file until it is the active one.
 		const activeProposed = () => {
 			const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-			return input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'massgen-change';
+			return (
+				(input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'massgen-change') ||
+				(input instanceof vscode.TabInputText && input.uri.scheme === 'massgen-change')
+			);
 		};
 		for (let step = 0; step < 5 && !activeDiff(appPath)(); step++) {
 			const command = activeProposed() ? commandIds.previousChangedFile : commandIds.nextChangedFile;
@@ -302,8 +311,9 @@ describe('Change review (in VS Code, scripted team)', function () {
 		await vscode.commands.executeCommand(commandIds.nextChangedFile);
 		await until('the next diff to be active again', activeDiff(addedPath));
 		await requestScreenshot('in-host-changes-added-file');
-		const active = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
-		await vscode.commands.executeCommand(commandIds.acceptFile, active.modified);
+		const active = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputText;
+		assert.ok(active instanceof vscode.TabInputText, 'a new file opens as its proposed text, not a diff');
+		await vscode.commands.executeCommand(commandIds.acceptFile, active.uri);
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: addedFinal });
 		assert.deepEqual(
 			h.changes.changeSet()!.files.map((file) => file.path),
@@ -311,7 +321,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 		);
 		await vscode.commands.executeCommand(
 			commandIds.rejectFile,
-			vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${notesPath}`),
+			changeUri(run.result.runId, 'proposed', notesPath),
 		);
 		assert.deepEqual(
 			h.changes.changeSet()!.files.map((file) => file.path),

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { changeUri } from '../../src/vscode/changes/changeUri';
 import { commandIds } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
@@ -88,11 +89,7 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 			[`modify ${calcPath}`],
 		);
 		assert.equal(
-			(
-				await vscode.workspace.openTextDocument(
-					vscode.Uri.parse(`massgen-change:/${run.result.runId}/proposed/${calcPath}`),
-				)
-			).getText(),
+			(await vscode.workspace.openTextDocument(changeUri(run.result.runId, 'proposed', calcPath))).getText(),
 			calcFixed,
 		);
 		await vscode.window.showTextDocument(h.uri(calcPath), { preview: false });

@@ -44,11 +44,21 @@ export interface AcceptResult {
 	readonly skipped: readonly string[];
 	/** Targets refused by the path check at write time, with the reason. */
 	readonly unsafe: readonly { readonly path: string; readonly reason: string }[];
+	/** What each written file was before and became (the record's entries): Undo of the accept is followed by them. */
+	readonly landed: readonly RecordedFile[];
 	/** Why the accept could not be recorded in the run's `changes-log.jsonl` (so Revert Run cannot undo it). */
 	readonly unrecorded?: string;
 }
 
-const nothing = { resolved: [], written: [], merged: [], marked: [], skipped: [], unsafe: [] } as const;
+const nothing = {
+	resolved: [],
+	written: [],
+	merged: [],
+	marked: [],
+	skipped: [],
+	unsafe: [],
+	landed: [],
+} as const;
 
 /**
  * Accepts (part of) a pending change set: checks every target against the base the agents read,
@@ -275,6 +285,7 @@ async function write(
 		merged,
 		marked: entries.filter((entry) => entry.marked && landed.has(entry.path)).map((entry) => entry.path),
 		skipped: [...skipped, ...left],
+		landed: wrote,
 		...unrecorded,
 	};
 }

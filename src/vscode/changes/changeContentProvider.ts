@@ -23,6 +23,11 @@ export class ChangeContentProvider extends Disposable implements vscode.TextDocu
 		this._sets.splice(keptRuns);
 	}
 
+	/** A run's change set this provider still serves. */
+	set(runId: string): PendingChangeSet | undefined {
+		return this._sets.find((candidate) => candidate.runId === runId);
+	}
+
 	/** The proposed text of a file changed (its selection): refresh open diffs. */
 	proposedChanged(runId: string, path: string): void {
 		this._onDidChange.fire(changeUri(runId, 'proposed', path));
@@ -31,7 +36,7 @@ export class ChangeContentProvider extends Disposable implements vscode.TextDocu
 	/** Undefined for a run this provider does not know, so another provider of the scheme may answer. */
 	provideTextDocumentContent(uri: vscode.Uri): string | undefined {
 		const parsed = parseChangeUri(uri);
-		const set = parsed && this._sets.find((candidate) => candidate.runId === parsed.runId);
+		const set = parsed && this.set(parsed.runId);
 		const file = parsed && set?.anyFile(parsed.path);
 		if (!parsed || !set || !file) return undefined;
 		switch (parsed.version) {

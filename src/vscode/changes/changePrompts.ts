@@ -10,13 +10,15 @@ export interface ConflictSummary {
 /** What to do when files changed since the team read them and cannot be merged automatically. */
 export type ConflictChoice = 'resolve' | 'skip' | 'rerun' | undefined;
 
-/** The notification a run with changes ends with. */
-export type FinishedChoice = 'accept' | 'review' | 'reject' | undefined;
-
 /** The questions the change review asks; tests replace them. */
 export interface ChangePrompts {
 	conflicts(files: readonly ConflictSummary[], others: number): Promise<ConflictChoice>;
-	finished(message: string): Promise<FinishedChoice>;
+	/**
+	 * The notification a run with changes ends with: `message` holds its actions as command links.
+	 * It shows until `closed` settles (the change set's state changed anywhere) or the user
+	 * dismisses it; VS Code cannot take back a message with buttons, but it closes a progress one.
+	 */
+	finished(message: string, closed: Promise<void>): Promise<void>;
 	/**
 	 * Whether to write files that would get a secret value the run knows (`secretValueFiles`: the
 	 * run log shows `[redacted]`, Accept writes the real value). Absent in a test's prompts: the modal.
@@ -58,16 +60,18 @@ export const windowPrompts: ChangePrompts = {
 		if (choice === rerun) return 'rerun';
 		return choice !== undefined && choice === skip ? 'skip' : undefined;
 	},
-	async finished(message) {
-		const [accept, review, reject] = [
-			vscode.l10n.t('Accept All'),
-			vscode.l10n.t('Review'),
-			vscode.l10n.t('Reject'),
-		];
-		const choice = await vscode.window.showInformationMessage(message, accept, review, reject);
-		if (choice === accept) return 'accept';
-		if (choice === review) return 'review';
-		return choice === reject ? 'reject' : undefined;
+	async finished(message, closed) {
+		await vscode.window.withProgress(
+			{ location: vscode.ProgressLocation.Notification, title: message, cancellable: true },
+			(progress, token) => {
+				// A determinate bar at 0 shows nothing: the notification is a question, not work going on.
+				progress.report({ increment: 0 });
+				return new Promise<void>((resolve) => {
+					token.onCancellationRequested(() => resolve());
+					void closed.then(resolve, resolve);
+				});
+			},
+		);
 	},
 	async secretValues(paths) {
 		const write = vscode.l10n.t('Write Anyway');

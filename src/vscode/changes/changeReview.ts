@@ -8,11 +8,23 @@ import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
+import { AcceptWatch } from './acceptWatch.js';
+import { ChangeNotice, noticeOf } from './changeNotice.js';
 import { ChangeContentProvider } from './changeContentProvider.js';
 import { type ChangePrompts, windowPrompts } from './changePrompts.js';
+import { ChangeStatusBar } from './changeStatusBar.js';
 import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri.js';
-import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs.js';
-import type { PendingChangeSet } from './pendingChangeSet.js';
+import {
+	activeChange,
+	closeChangeTabs,
+	isChangesEditorTab,
+	openChangeDiff,
+	openChangesEditor,
+} from './diffTabs.js';
+import { fileInPlay } from './fileInPlay.js';
+import { playHints } from './playHints.js';
+import { HunkLenses } from './hunkLenses.js';
+import type { FileOutcome, PendingChangeSet } from './pendingChangeSet.js';
 import { PendingFileTracker } from './pendingFileTracker.js';
 import { errorDetail } from '../common/log.js';
 
@@ -38,6 +50,13 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private _pending: PendingChangeSet | undefined;
 	private _busy = false;
 	private _diffActive = false;
+	private _changesEditorActive = false;
+	private readonly _notice = new ChangeNotice();
+	private readonly _accepts = this._register(new AcceptWatch());
+	private readonly _status = this._register(new ChangeStatusBar());
+	/** What the last accept did besides writing (merged, conflict markers, left to review), for the status bar. */
+	private _acceptDetail = '';
+	private readonly _lenses = this._register(new HunkLenses((runId) => this._provider.set(runId)));
 	private _engine: Promise<typeof import('./changeEngine.js')> | undefined;
 	private readonly _files = this._register(
 		new PendingFileTracker(
@@ -57,6 +76,18 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		);
 		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
 		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
+		// Undo or Redo of an accept (or Revert Run) changes what the status bar and a notification may say.
+		this._register(this._accepts.onDidChange(() => this._moved()));
+	}
+
+	/** The change set's status bar text (undefined: hidden), for tests. */
+	get statusText(): string | undefined {
+		return this._status.text;
+	}
+
+	/** The end-of-run notification showing now (its message and what its links carry), for tests. */
+	get notice(): ChangeNotice['current'] {
+		return this._notice.current;
 	}
 
 	/** The pending change set (tests and the panel); undefined when nothing is pending. */
@@ -77,10 +108,33 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		await openChangeDiff(pending, path, version, { preserveFocus: true, preview: true });
 	}
 
-	/** The multi-file view of every pending file. */
-	async review(): Promise<void> {
+	/** The multi-file view of every pending file. `arg`: what a notification's link carries. */
+	async review(arg?: unknown): Promise<void> {
+		if (this._staleNotice(arg)) return;
 		if (this._pending) await openChangesEditor(this._pending);
 		else this._nothingPending();
+	}
+
+	/** Accept Changes (palette, editor title, a notification's link): every pending file. */
+	async acceptAll(arg?: unknown): Promise<void> {
+		if (this._staleNotice(arg)) return;
+		await this.accept(noticeOf(arg) ? { runId: noticeOf(arg)!.runId } : {});
+	}
+
+	/** Reject Changes (palette, editor title, a notification's link): every pending file. */
+	async rejectAll(arg?: unknown): Promise<void> {
+		if (this._staleNotice(arg)) return;
+		await this.reject();
+	}
+
+	/** A hunk's Accept or Reject in the diff (`HunkLenses`): the panel's checkbox, for the file of `uri`. */
+	selectHunkIn(uri: unknown, id: unknown, selected: boolean): void {
+		const parsed = uri instanceof vscode.Uri ? parseChangeUri(uri) : undefined;
+		if (!parsed || typeof id !== 'string' || parsed.runId !== this._pending?.runId) {
+			this._deps.log.warn('change review: that change is no longer pending');
+			return;
+		}
+		this.selectHunks(parsed.path, [id], selected);
 	}
 
 	selectHunks(path: string, ids: readonly string[], selected: boolean): void {
@@ -152,7 +206,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			`change review: rejected ${gone.join(', ')} of run ${pending.runId}; nothing was written`,
 		);
 		await this._recordReject(pending, gone);
-		await this._resolve(pending, gone);
+		await this._resolve(pending, gone, 'rejected');
 	}
 
 	/** Appends a reject entry to the run's record (the Runs view and follow-ups read it); a failure is logged. */
@@ -216,6 +270,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const pending = new engine.PendingChangeSet(run, set, answers);
 		this._provider.add(pending);
 		this._pending = pending;
+		this._accepts.clear();
 		if (previous) {
 			this._deps.log.info(
 				`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`,
@@ -233,7 +288,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._files.watch(pending);
 		for (const file of pending.files()) await this._files.refresh(pending.uri(file.path));
 		this._setPendingContext(true);
-		this._fireChanged();
+		this._moved();
 		const winner = result.winner?.agentId ?? vscode.l10n.t('the team');
 		const count = set.files.length;
 		if (result.secretValueFiles?.length) {
@@ -248,28 +303,33 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		if (this._pending !== pending) return;
 		// After a selection review the reviewed code and its comment threads stay in view: the fix opens beside it.
 		const viewColumn = run.request.kind === 'review' ? vscode.ViewColumn.Beside : undefined;
-		await openChangeDiff(pending, set.files[0]!.path, 'proposed', {
-			preserveFocus: true,
-			preview: true,
-			viewColumn,
-		});
-		const message =
-			count === 1
-				? vscode.l10n.t('MassGen: 1 file changed by {0}. Review the diff, then accept or reject.', winner)
-				: vscode.l10n.t(
-						'MassGen: {0} files changed by {1}. Review the diff, then accept or reject.',
-						count,
-						winner,
-					);
-		void this._prompts
-			.finished(message)
-			.then(async (choice) => {
-				if (this._pending !== pending || choice === undefined) return;
-				if (choice === 'accept') await this.accept({ runId: pending.runId });
-				else if (choice === 'review') await openChangesEditor(pending);
-				else await this.reject();
-			})
+		const first = fileInPlay(
+			pending.files().map((file) => file.path),
+			playHints(run),
+		);
+		if (first !== undefined) {
+			await openChangeDiff(pending, first, 'proposed', { preserveFocus: true, preview: true, viewColumn });
+		}
+		if (this._pending !== pending || pending.isEmpty) return;
+		void this._notice
+			.show(this._prompts, pending.runId, pending.files().length, winner)
 			.catch((error: unknown) => this._fail('notification', error));
+	}
+
+	/**
+	 * Whether a command came from a notification's link that no longer stands for what is pending;
+	 * such a click does nothing (it never applies anything) and says so.
+	 */
+	private _staleNotice(arg: unknown): boolean {
+		const from = noticeOf(arg);
+		if (!from || !this._notice.isStale(from, this._pending?.runId)) return false;
+		this._deps.log.info(
+			`change review: a notification of run ${from.runId} was out of date (state ${from.notice}, now ${this._notice.generation}); nothing was done`,
+		);
+		void vscode.window.showInformationMessage(
+			vscode.l10n.t('MassGen: that notification was out of date; nothing was done.'),
+		);
+		return true;
 	}
 
 	private async _afterAccept(pending: PendingChangeSet, result: AcceptResult): Promise<void> {
@@ -298,6 +358,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			await this._resolve(
 				pending,
 				pending.files().map((file) => file.path),
+				'rejected',
 			);
 			void this._deps.runs.start(pending.run.request);
 			return;
@@ -314,15 +375,11 @@ export class ChangeReview extends Disposable implements ChangeActions {
 				),
 			);
 		}
-		await this._resolve(pending, result.resolved);
+		await this._resolve(pending, result.resolved, 'accepted');
 		for (const path of result.marked) {
 			await vscode.window.showTextDocument(pending.uri(path), { preview: false });
 		}
-		const parts = [
-			result.written.length === 1
-				? vscode.l10n.t('applied 1 file')
-				: vscode.l10n.t('applied {0} files', result.written.length),
-		];
+		const parts: string[] = [];
 		if (result.merged.length) {
 			parts.push(
 				vscode.l10n.t('merged with your edits: {0}', result.merged.map((p) => basename(p)).join(', ')),
@@ -337,24 +394,41 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			);
 		}
 		if (result.skipped.length) parts.push(vscode.l10n.t('{0} left to review', result.skipped.length));
-		vscode.window.setStatusBarMessage(vscode.l10n.t('MassGen: {0}', parts.join('; ')), 6000);
+		this._acceptDetail = parts.join('; ');
+		if (result.landed.length > 0) {
+			this._accepts.follow({ runId: pending.runId, folder: pending.run.folder.uri, files: result.landed });
+		}
 		if (result.merged.length || result.marked.length) {
-			void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0}.', parts.join('; ')));
+			const written =
+				result.written.length === 1
+					? vscode.l10n.t('applied 1 file')
+					: vscode.l10n.t('applied {0} files', result.written.length);
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t('MassGen: {0}.', [written, ...parts].join('; ')),
+			);
 		}
 	}
 
-	/** Drops files from the pending set (accepted or rejected) and closes their diffs. */
-	private async _resolve(pending: PendingChangeSet, paths: readonly string[]): Promise<void> {
-		pending.remove(paths);
+	/**
+	 * Drops files from the pending set (accepted or rejected) and closes their diffs (a multi-file
+	 * view stays until nothing is pending: its lenses say what became of each file).
+	 */
+	private async _resolve(
+		pending: PendingChangeSet,
+		paths: readonly string[],
+		outcome: FileOutcome,
+	): Promise<void> {
+		pending.remove(paths, outcome);
 		if (this._pending === pending && pending.isEmpty) {
 			this._pending = undefined;
 			this._files.watch(undefined);
 			this._setPendingContext(false);
+			this._moved();
 			await closeChangeTabs(pending.runId);
 		} else {
+			this._moved();
 			await closeChangeTabs(pending.runId, new Set(paths));
 		}
-		this._fireChanged();
 	}
 
 	private async _fileOf(arg: unknown, question: string): Promise<string | undefined> {
@@ -377,10 +451,18 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	private _updateDiffContext(): void {
 		const active = activeChange();
-		const value = active !== undefined && active.runId === this._pending?.runId;
-		if (value === this._diffActive) return;
-		this._diffActive = value;
-		void vscode.commands.executeCommand('setContext', contextKeys.changeDiffActive, value);
+		const runId = this._pending?.runId;
+		const value = active !== undefined && active.runId === runId;
+		if (value !== this._diffActive) {
+			this._diffActive = value;
+			void vscode.commands.executeCommand('setContext', contextKeys.changeDiffActive, value);
+		}
+		const multi =
+			runId !== undefined && isChangesEditorTab(vscode.window.tabGroups.activeTabGroup.activeTab, runId);
+		if (multi !== this._changesEditorActive) {
+			this._changesEditorActive = multi;
+			void vscode.commands.executeCommand('setContext', contextKeys.changesEditorActive, multi);
+		}
 	}
 
 	private _setPendingContext(value: boolean): void {
@@ -389,7 +471,19 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	private _fireChanged(): void {
+		const pending = this._pending;
+		this._status.showFor(pending, this._accepts, this._acceptDetail);
+		this._lenses.refresh();
 		this._onDidChangeChangeSet.fire(this.changeSet());
+	}
+
+	/**
+	 * What is pending changed (files resolved, a new set, an accept undone or redone): a shown
+	 * notification no longer stands for it and closes; its links, if clicked meanwhile, do nothing.
+	 */
+	private _moved(): void {
+		this._notice.moved();
+		this._fireChanged();
 	}
 
 	private _nothingPending(): void {

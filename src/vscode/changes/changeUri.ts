@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 
-/** Read-only virtual documents of a run's change set: `massgen-change:/<runId>/<version>/<path>`. */
+/**
+ * Read-only virtual documents of a run's change set: `massgen-change://<version>/<path>?<runId>`.
+ * Every version of a file has the same path, so the multi-file diff does not take base ↔ proposed
+ * for a rename, and the label formatter in package.json (`resourceLabelFormatters`) shows the
+ * workspace-relative path. The run id is in the query (an authority would be lower-cased).
+ */
 export const changeScheme = 'massgen-change';
 
 /**
@@ -17,7 +22,7 @@ export function isChangeVersion(value: string): boolean {
 
 /** The URI of one version of one file; no content ever goes into the URI. */
 export function changeUri(runId: string, version: ChangeVersion, path: string): vscode.Uri {
-	return vscode.Uri.from({ scheme: changeScheme, path: `/${runId}/${version}/${path}` });
+	return vscode.Uri.from({ scheme: changeScheme, authority: version, path: `/${path}`, query: runId });
 }
 
 export interface ParsedChangeUri {
@@ -27,8 +32,8 @@ export interface ParsedChangeUri {
 }
 
 export function parseChangeUri(uri: vscode.Uri): ParsedChangeUri | undefined {
-	if (uri.scheme !== changeScheme) return undefined;
-	const match = /^\/([^/]+)\/([^/]+)\/(.+)$/.exec(uri.path);
-	if (!match || !isChangeVersion(match[2]!)) return undefined;
-	return { runId: match[1]!, version: match[2]!, path: match[3]! };
+	if (uri.scheme !== changeScheme || !isChangeVersion(uri.authority)) return undefined;
+	const path = uri.path.replace(/^\/+/, '');
+	if (!path || !uri.query) return undefined;
+	return { runId: uri.query, version: uri.authority, path };
 }

@@ -18,6 +18,16 @@ export function activeChange(): ParsedChangeUri | undefined {
 	return changeOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
 }
 
+/**
+ * Whether a preview tab opened in `column` replaces only one of ours: a file the user opened in
+ * preview (one click in the Explorer) must stay, so the diff then opens pinned beside it.
+ */
+function previewIsOurs(column: vscode.ViewColumn): boolean {
+	const group = vscode.window.tabGroups.all.find((candidate) => candidate.viewColumn === column);
+	const preview = group?.tabs.find((tab) => tab.isPreview);
+	return !preview || changeOfTab(preview) !== undefined;
+}
+
 /** A column for a diff that leaves the MassGen panel visible: the active group, unless that is the panel's. */
 export function diffColumn(): vscode.ViewColumn {
 	const groups = vscode.window.tabGroups;
@@ -36,7 +46,11 @@ function versionTitle(pending: PendingChangeSet, version: string): string {
 	return vscode.l10n.t('MassGen: {0}{1}', version, answer ? ` (${answer.agentId})` : '');
 }
 
-/** Opens base ↔ `version` of one file as a read-only diff; never takes the keyboard unless asked. */
+/**
+ * Opens base ↔ `version` of one file as a read-only diff; never takes the keyboard unless asked.
+ * A new file opens as its proposed text alone: VS Code diffs an empty document as one deleted
+ * empty line (`DefaultLinesDiffComputer`), a line the file never had.
+ */
 export async function openChangeDiff(
 	pending: PendingChangeSet,
 	path: string,
@@ -44,30 +58,48 @@ export async function openChangeDiff(
 	options: { preserveFocus: boolean; preview: boolean; viewColumn?: vscode.ViewColumn },
 ): Promise<void> {
 	const file = pending.anyFile(path);
-	const kind =
-		file?.kind === 'add'
-			? vscode.l10n.t('new file, ')
-			: file?.kind === 'delete'
-				? vscode.l10n.t('deleted, ')
-				: '';
+	const viewColumn = options.viewColumn ?? diffColumn();
+	const show = {
+		preserveFocus: options.preserveFocus,
+		preview: options.preview && previewIsOurs(viewColumn),
+		viewColumn,
+	};
+	if (file?.kind === 'add' && version !== 'base') {
+		await vscode.window.showTextDocument(changeUri(pending.runId, version, path), show);
+		return;
+	}
+	const kind = file?.kind === 'delete' ? vscode.l10n.t('deleted, ') : '';
 	const title = `${basename(path)} (${kind}${versionTitle(pending, version)})`;
 	await vscode.commands.executeCommand(
 		'vscode.diff',
 		changeUri(pending.runId, 'base', path),
 		changeUri(pending.runId, version, path),
 		title,
-		{
-			preserveFocus: options.preserveFocus,
-			preview: options.preview,
-			viewColumn: options.viewColumn ?? diffColumn(),
-		},
+		show,
 	);
 }
 
 /** Titles of the multi-file views opened per run (their tab input type is not in the stable API). */
 const multiDiffTitles = new Map<string, Set<string>>();
 
-/** Every pending file in one multi-file diff editor (`vscode.changes`). */
+/** Whether a tab is one of our multi-file views (of `runId`, or of any run). */
+export function isChangesEditorTab(tab: vscode.Tab | undefined, runId?: string): boolean {
+	if (!tab) return false;
+	const input = tab.input;
+	// A multi-file diff tab's input class is proposed API: match the title we gave it.
+	const multi = input === undefined || (typeof input === 'object' && input !== null && 'textDiffs' in input);
+	// The workbench appends the file count to the title: "<title> (3 files)".
+	const titles =
+		runId === undefined
+			? [...multiDiffTitles.values()].flatMap((set) => [...set])
+			: [...(multiDiffTitles.get(runId) ?? [])];
+	return multi && titles.some((title) => tab.label === title || tab.label.startsWith(`${title} (`));
+}
+
+/**
+ * Every pending file in one multi-file diff editor (`vscode.changes`). Base and proposed have one
+ * path (`changeUri`), so no file is marked renamed, and its header shows the workspace path.
+ */
 export async function openChangesEditor(pending: PendingChangeSet): Promise<void> {
 	const files = pending.files();
 	const winner = pending.set.winner?.agentId ?? vscode.l10n.t('the team');
@@ -100,14 +132,7 @@ export async function closeChangeTabs(runId: string, paths?: ReadonlySet<string>
 			const input = tab.input;
 			if (input instanceof vscode.TabInputTextDiff) return ours(input.modified) || ours(input.original);
 			if (input instanceof vscode.TabInputText) return ours(input.uri);
-			// A multi-file diff tab's input class is proposed API: match the title we gave it.
-			const multi =
-				input === undefined || (typeof input === 'object' && input !== null && 'textDiffs' in input);
-			// The workbench appends the file count to the title: "<title> (3 files)".
-			const titles = [...(multiDiffTitles.get(runId) ?? [])];
-			return (
-				!paths && multi && titles.some((title) => tab.label === title || tab.label.startsWith(`${title} (`))
-			);
+			return !paths && isChangesEditorTab(tab, runId);
 		});
 	if (!paths) multiDiffTitles.delete(runId);
 	if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);

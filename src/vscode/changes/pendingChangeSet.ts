@@ -13,6 +13,9 @@ import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView.js';
 import type { FinishedRun } from '../run/runTypes.js';
 import { executableFlag, toChangeSetView } from './toChangeSetView.js';
 
+/** How a file left the pending set. */
+export type FileOutcome = 'accepted' | 'rejected';
+
 /**
  * A run's change set while the user reviews it: the files still pending, the hunk selection
  * per file (the winner's hunks by default, none for files other tools run) and each file's current text (buffer or disk), to
@@ -24,6 +27,8 @@ export class PendingChangeSet {
 	/** Current text per path as last seen (null: no file); absent until first checked. */
 	private readonly _current = new Map<string, string | null>();
 	private readonly _userEdits = new Map<string, UserEdit>();
+	/** Files no longer pending, and how they left. */
+	private readonly _outcomes = new Map<string, FileOutcome>();
 
 	constructor(
 		readonly run: FinishedRun,
@@ -144,8 +149,16 @@ export class PendingChangeSet {
 		return state !== before;
 	}
 
-	remove(paths: Iterable<string>): void {
-		for (const path of paths) this._files.delete(path);
+	/** Takes files out of the pending set (accepted: written or already so; rejected: dropped). */
+	remove(paths: Iterable<string>, outcome: FileOutcome): void {
+		for (const path of paths) {
+			if (this._files.delete(path)) this._outcomes.set(path, outcome);
+		}
+	}
+
+	/** How a file of the run left the pending set; undefined while it is pending (or not in the run). */
+	outcome(path: string): FileOutcome | undefined {
+		return this._outcomes.get(path);
 	}
 
 	view(): ChangeSetView {

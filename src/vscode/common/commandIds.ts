@@ -23,6 +23,9 @@ export const commandIds = {
 	nextChangedFile: 'massgen.nextChangedFile',
 	previousChangedFile: 'massgen.previousChangedFile',
 	reviewChanges: 'massgen.reviewChanges',
+	/** A hunk's Accept or Reject in the diff (its CodeLens passes the proposed document and the hunk id); hidden from the palette. */
+	acceptHunk: 'massgen.acceptHunk',
+	rejectHunk: 'massgen.rejectHunk',
 	dismissFinding: 'massgen.dismissFinding',
 	clearReviewComments: 'massgen.clearReviewComments',
 	// The Runs view (src/vscode/pastRuns): rows pass themselves; hidden from the palette but the filter ones.
@@ -58,6 +61,8 @@ export const contextKeys = {
 	hasPendingChanges: 'massgen.hasPendingChanges',
 	/** The active editor is a diff of the pending change set (drives the review keybindings). */
 	changeDiffActive: 'massgen.changeDiffActive',
+	/** The active editor is the multi-file diff of the pending change set (its title actions). */
+	changesEditorActive: 'massgen.changesEditorActive',
 	hasReviewComments: 'massgen.hasReviewComments',
 	/** The Runs view has a status or text filter. */
 	runsFiltered: 'massgen.runsFiltered',

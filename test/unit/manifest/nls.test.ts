@@ -40,6 +40,8 @@ const notUi = [
 	/^\.contributes\.languageModelTools\[\d+\]\.name$/,
 	/\.inputSchema\./,
 	/\.disambiguation\[/,
+	// A URI label template (`${path}`), not text.
+	/^\.contributes\.resourceLabelFormatters\[\d+\]\.formatting\.label$/,
 ];
 
 /** User-visible fields that hold literal text instead of a %key%. */

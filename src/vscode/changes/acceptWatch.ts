@@ -1,0 +1,125 @@
+import * as vscode from 'vscode';
+import type { RecordedFile } from '../../core/runStore/changeLog.js';
+import { sha256 } from '../../core/workspace/sha256.js';
+import { Disposable, toDisposable } from '../common/lifecycle.js';
+import { readCurrent } from './workspaceFiles.js';
+
+/**
+ * Where the last accepted files stand now: `applied` (every file as the accept left it),
+ * `undone` (every file as before it: Undo, or Revert Run), `changed` (edited since, or mixed).
+ */
+export type AcceptState = 'applied' | 'undone' | 'changed';
+
+export interface WatchedAccept {
+	readonly runId: string;
+	readonly folder: vscode.Uri;
+	/** What each file was before the accept and became (hashes: oversized texts keep only those). */
+	readonly files: readonly RecordedFile[];
+}
+
+/**
+ * Follows the files of a run's accepts (the buffers and the disk), so what the status bar says
+ * after an accept follows Undo and Redo of it (one undoable edit restores every file at once).
+ */
+export class AcceptWatch extends Disposable {
+	private _accept: WatchedAccept | undefined;
+	private _state: AcceptState | undefined;
+	private _watcher: vscode.FileSystemWatcher | undefined;
+	/** Latest check: an older one that finishes later must not win. */
+	private _check = 0;
+	private readonly _onDidChange = this._register(new vscode.EventEmitter<AcceptState | undefined>());
+	readonly onDidChange = this._onDidChange.event;
+
+	constructor() {
+		super();
+		this._register(vscode.workspace.onDidChangeTextDocument((event) => this._touched(event.document.uri)));
+		this._register(
+			vscode.workspace.onDidCreateFiles((event) => event.files.forEach((uri) => this._touched(uri))),
+		);
+		this._register(
+			vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => this._touched(uri))),
+		);
+		this._register(toDisposable(() => this._watcher?.dispose()));
+	}
+
+	get accept(): WatchedAccept | undefined {
+		return this._accept;
+	}
+
+	/** Undefined when no accept is followed. */
+	get state(): AcceptState | undefined {
+		return this._state;
+	}
+
+	/** Follows an accept; another accept of the same run adds its files (a later record of a path wins). */
+	follow(accept: WatchedAccept): void {
+		const earlier = this._accept?.runId === accept.runId ? this._accept.files : [];
+		const paths = new Set(accept.files.map((file) => file.path));
+		this._accept = {
+			...accept,
+			files: [...earlier.filter((file) => !paths.has(file.path)), ...accept.files],
+		};
+		this._state = 'applied';
+		this._watch();
+		this._onDidChange.fire(this._state);
+		void this.recheck().catch(() => undefined);
+	}
+
+	/** Stops following (a new change set arrived). */
+	clear(): void {
+		this._accept = undefined;
+		this._state = undefined;
+		this._watcher?.dispose();
+		this._watcher = undefined;
+		this._check++;
+		this._onDidChange.fire(undefined);
+	}
+
+	/** Reads every followed file again and updates the state. */
+	async recheck(): Promise<void> {
+		const accept = this._accept;
+		if (!accept) return;
+		const check = ++this._check;
+		let applied = 0;
+		let undone = 0;
+		for (const file of accept.files) {
+			const { text } = await readCurrent(this._uri(accept, file.path));
+			const hash = text === null ? null : sha256(text);
+			if (hash === file.afterSha256) applied++;
+			else if (hash === file.beforeSha256) undone++;
+		}
+		if (check !== this._check || this._accept !== accept) return;
+		const total = accept.files.length;
+		const state: AcceptState = applied === total ? 'applied' : undone === total ? 'undone' : 'changed';
+		if (state === this._state) return;
+		this._state = state;
+		this._onDidChange.fire(state);
+	}
+
+	private _uri(accept: WatchedAccept, path: string): vscode.Uri {
+		return vscode.Uri.joinPath(accept.folder, ...path.split('/'));
+	}
+
+	private _touched(uri: vscode.Uri): void {
+		const accept = this._accept;
+		if (!accept || uri.scheme !== accept.folder.scheme) return;
+		const key = uri.toString();
+		if (accept.files.some((file) => this._uri(accept, file.path).toString() === key)) {
+			void this.recheck().catch(() => undefined);
+		}
+	}
+
+	private _watch(): void {
+		this._watcher?.dispose();
+		const accept = this._accept!;
+		const paths = accept.files.map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
+		const watcher = vscode.workspace.createFileSystemWatcher(
+			new vscode.RelativePattern(accept.folder, `{${paths.join(',')}}`),
+		);
+		const touched = (uri: vscode.Uri) => this._touched(uri);
+		watcher.onDidChange(touched);
+		watcher.onDidCreate(touched);
+		watcher.onDidDelete(touched);
+		this._watcher = watcher;
+	}
+}

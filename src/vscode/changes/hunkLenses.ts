@@ -1,0 +1,91 @@
+import * as vscode from 'vscode';
+import { commandIds } from '../common/commandIds.js';
+import { Disposable } from '../common/lifecycle.js';
+import { changeScheme, parseChangeUri } from './changeUri.js';
+import { type HunkLensSpot, hunkLensSpots } from './hunkLensLayout.js';
+import type { PendingChangeSet } from './pendingChangeSet.js';
+
+/**
+ * Accept and Reject in the diff itself (docs/changes.md), on the proposed side of a file's diff,
+ * in the multi-file diff too: per file (Accept File, Reject File) and per hunk. A hunk's Reject or
+ * Accept is the panel's checkbox (`selectHunks`): one selection, whichever place it is changed in.
+ */
+export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
+	private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+	readonly onDidChangeCodeLenses = this._onDidChange.event;
+
+	constructor(private readonly _pending: (runId: string) => PendingChangeSet | undefined) {
+		super();
+		this._register(vscode.languages.registerCodeLensProvider({ scheme: changeScheme }, this));
+	}
+
+	/** The selection or the pending files changed: the lenses follow. */
+	refresh(): void {
+		this._onDidChange.fire();
+	}
+
+	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+		const parsed = parseChangeUri(document.uri);
+		if (parsed?.version !== 'proposed') return [];
+		const pending = this._pending(parsed.runId);
+		if (!pending?.anyFile(parsed.path)) return [];
+		const at = (line: number) => new vscode.Range(line, 0, line, 0);
+		const outcome = pending.outcome(parsed.path);
+		if (outcome !== undefined) {
+			const title =
+				outcome === 'accepted'
+					? vscode.l10n.t('$(pass-filled) Accepted')
+					: vscode.l10n.t('$(circle-slash) Rejected: nothing written');
+			return [new vscode.CodeLens(at(0), { title, command: '' })];
+		}
+		const file = pending.file(parsed.path)!;
+		const selected = pending.selected(parsed.path);
+		const spots = hunkLensSpots(file, selected);
+		const uri = document.uri;
+		const top = Math.min(spots[0]?.line ?? 0, Math.max(0, document.lineCount - 1));
+		const chosen = spots.filter((spot) => spot.selected).length;
+		const lenses = [
+			new vscode.CodeLens(at(top), {
+				title:
+					spots.length > 1
+						? vscode.l10n.t('$(check) Accept File ({0} of {1} changes)', chosen, spots.length)
+						: vscode.l10n.t('$(check) Accept File'),
+				command: commandIds.acceptFile,
+				arguments: [uri],
+			}),
+			new vscode.CodeLens(at(top), {
+				title: vscode.l10n.t('$(close) Reject File'),
+				command: commandIds.rejectFile,
+				arguments: [uri],
+			}),
+		];
+		// A file with one change (a new file, a deletion) is accepted or rejected as a whole.
+		if (spots.length < 2) return lenses;
+		for (const spot of spots) {
+			const line = Math.min(spot.line, Math.max(0, document.lineCount - 1));
+			lenses.push(
+				new vscode.CodeLens(at(line), {
+					title: spot.selected
+						? vscode.l10n.t('$(close) Reject Change ({0})', describe(spot))
+						: vscode.l10n.t('$(add) Accept Change ({0})', describe(spot)),
+					command: spot.selected ? commandIds.rejectHunk : commandIds.acceptHunk,
+					arguments: [uri, spot.id],
+				}),
+			);
+		}
+		return lenses;
+	}
+}
+
+/** "lines 14–16, +3 −1" in the base's numbering (an insertion: "before line 14, +2"). */
+function describe(spot: HunkLensSpot): string {
+	const size = [spot.newLines > 0 ? `+${spot.newLines}` : '', spot.oldLines > 0 ? `−${spot.oldLines}` : '']
+		.filter(Boolean)
+		.join(' ');
+	if (spot.oldLines === 0) return vscode.l10n.t('before line {0}, {1}', spot.oldStart, size);
+	const lines =
+		spot.oldLines === 1
+			? vscode.l10n.t('line {0}', spot.oldStart)
+			: vscode.l10n.t('lines {0}–{1}', spot.oldStart, spot.oldStart + spot.oldLines - 1);
+	return `${lines}, ${size}`;
+}
