@@ -44,6 +44,12 @@ export class ChangeNotice {
 		this._shown = undefined;
 	}
 
+	/** The user took it up (its Review link): it closes, what it stands for stays current. */
+	dismiss(): void {
+		this._shown?.close();
+		this._shown = undefined;
+	}
+
 	/** Shows "N files changed by X. Accept All · Review · Reject All" until the next `moved`. */
 	show(prompts: ChangePrompts, runId: string, count: number, winner: string): Promise<void> {
 		const carried: NoticeArg = { runId, notice: this._generation };

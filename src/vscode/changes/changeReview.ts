@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { readPreviewBeforeApply } from '../common/settings.js';
 import type { AnswerChanges } from '../../core/changes/changeSet.js';
@@ -8,6 +7,7 @@ import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
+import { acceptParts } from './acceptParts.js';
 import { AcceptWatch } from './acceptWatch.js';
 import { ChangeNotice, noticeOf } from './changeNotice.js';
 import { ChangeContentProvider } from './changeContentProvider.js';
@@ -111,6 +111,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	/** The multi-file view of every pending file. `arg`: what a notification's link carries. */
 	async review(arg?: unknown): Promise<void> {
 		if (this._staleNotice(arg)) return;
+		// Review from the notification: the multi-file diff takes over, the notification goes.
+		if (noticeOf(arg)) this._notice.dismiss();
 		if (this._pending) await openChangesEditor(this._pending);
 		else this._nothingPending();
 	}
@@ -379,21 +381,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		for (const path of result.marked) {
 			await vscode.window.showTextDocument(pending.uri(path), { preview: false });
 		}
-		const parts: string[] = [];
-		if (result.merged.length) {
-			parts.push(
-				vscode.l10n.t('merged with your edits: {0}', result.merged.map((p) => basename(p)).join(', ')),
-			);
-		}
-		if (result.marked.length) {
-			parts.push(
-				vscode.l10n.t(
-					'resolve the conflict markers in {0}',
-					result.marked.map((p) => basename(p)).join(', '),
-				),
-			);
-		}
-		if (result.skipped.length) parts.push(vscode.l10n.t('{0} left to review', result.skipped.length));
+		const parts = acceptParts(result);
 		this._acceptDetail = parts.join('; ');
 		if (result.landed.length > 0) {
 			this._accepts.follow({ runId: pending.runId, folder: pending.run.folder.uri, files: result.landed });

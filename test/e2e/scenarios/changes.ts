@@ -17,14 +17,14 @@ import { installTeam, type Scenario } from './scenario';
 
 const question = 'Document the math helpers';
 
-function writeBase(folder: string): void {
+export function writeBase(folder: string): void {
 	mkdirSync(join(folder, 'changes-demo'), { recursive: true });
 	writeFileSync(join(folder, appPath), appBase);
 	writeFileSync(join(folder, notesPath), notesBase);
 	rmSync(join(folder, 'changes-demo', 'new'), { recursive: true, force: true });
 }
 
-async function untilOnDisk(what: string, probe: () => boolean, timeoutMs = 15_000): Promise<void> {
+export async function untilOnDisk(what: string, probe: () => boolean, timeoutMs = 15_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!probe()) {
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -32,16 +32,16 @@ async function untilOnDisk(what: string, probe: () => boolean, timeoutMs = 15_00
 	}
 }
 
-const read = (folder: string, path: string) =>
+export const read = (folder: string, path: string) =>
 	existsSync(join(folder, path)) ? readFileSync(join(folder, path), 'utf8') : null;
 
-async function askTeam(workbench: Workbench): Promise<void> {
+export async function askTeam(workbench: Workbench): Promise<void> {
 	await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
 	await workbench.answerInputBox(/read-only/, question);
 }
 
 /** The side-by-side diff of app.ts: base on the left, the proposed text on the right. */
-async function waitForAppDiff(workbench: Workbench): Promise<void> {
+export async function waitForAppDiff(workbench: Workbench): Promise<void> {
 	const diff = workbench.page
 		.locator('.monaco-diff-editor')
 		.filter({ has: workbench.page.locator('.editor.modified .view-lines', { hasText: 'Adds two numbers' }) });
@@ -52,8 +52,8 @@ async function waitForAppDiff(workbench: Workbench): Promise<void> {
 /**
  * Like a user (docs/changes.md): Ask Team with the scripted change team; when the run ends the diff of the
  * first changed file opens beside the work, and a notification offers Accept All / Review /
- * Reject. Accept All writes every file (a new one in new folders). A second run: the editor
- * title's Accept File takes app.ts only, Reject Changes discards the rest.
+ * Reject All. Accept All writes every file (a new one in new folders). A second run: the editor
+ * title's Accept File takes app.ts only, Reject Changes from its overflow menu discards the rest.
  */
 export const changes: Scenario = {
 	name: 'change review: the diff opens after the run; Accept All from the notification; Accept File / Reject Changes from the editor title',
@@ -91,7 +91,7 @@ export const changes: Scenario = {
 			await workbench.screenshot('changes-02-panel-change-list');
 		}
 
-		await toast.getByRole('button', { name: 'Accept All' }).click();
+		await toast.getByRole('link', { name: 'Accept All' }).click();
 		await untilOnDisk(
 			'the accepted files',
 			() =>
@@ -126,16 +126,36 @@ export const changes: Scenario = {
 			[notesBase, null],
 			'only the file of the diff',
 		);
-		// The next pending file's diff takes the place of the accepted one, with the same actions: Reject Changes.
+		// The next pending file takes the place of the accepted one (a new file: its text alone), with the same actions.
 		await page
-			.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'A new file in a new folder' })
+			.locator('.monaco-editor .view-lines', { hasText: 'A new file in a new folder' })
 			.first()
 			.waitFor({ timeout: 10_000 });
-		const rejectAll = page.locator('.editor-actions .action-label[aria-label^="Reject Changes"]').first();
-		await rejectAll.waitFor({ timeout: 10_000 });
+		// The title shows Accept File and Reject File; Reject Changes is in its overflow menu.
+		const visible = await page
+			.locator('.editor-group-container.active .editor-actions .action-label')
+			.evaluateAll((labels) => labels.map((label) => label.getAttribute('aria-label') ?? ''));
+		assert.ok(
+			visible.some((label) => label.startsWith('Accept File')) &&
+				visible.some((label) => label.startsWith('Reject File')),
+			`title actions: ${JSON.stringify(visible)}`,
+		);
+		assert.ok(
+			!visible.some((label) =>
+				/^(Reject Changes|Accept Changes|Next Changed File|Previous Changed File)/.test(label),
+			),
+			`only Accept File and Reject File are icons: ${JSON.stringify(visible)}`,
+		);
 		await workbench.screenshot('changes-05-next-file');
-		await rejectAll.click();
-		await rejectAll.waitFor({ state: 'detached', timeout: 10_000 });
+		await page
+			.locator('.editor-group-container.active .editor-actions .action-label[aria-label="More Actions..."]')
+			.first()
+			.click();
+		await page.locator('.monaco-menu .action-label', { hasText: 'Reject Changes' }).first().click();
+		await page
+			.locator('.monaco-editor .view-lines', { hasText: 'A new file in a new folder' })
+			.first()
+			.waitFor({ state: 'detached', timeout: 10_000 });
 		assert.deepEqual(
 			[read(folder, appPath), read(folder, notesPath), read(folder, addedPath)],
 			[appFinal, notesBase, null],
@@ -167,7 +187,7 @@ export const changesPreview: Scenario = {
 			.locator('.notifications-toasts .notification-toast', { hasText: /3 files changed by/ })
 			.first();
 		await toast.waitFor({ timeout: 15_000 });
-		await toast.getByRole('button', { name: 'Accept All' }).click();
+		await toast.getByRole('link', { name: 'Accept All' }).click();
 		const previewRow = (name: string) =>
 			page
 				.locator('.monaco-list-row', { hasText: name })

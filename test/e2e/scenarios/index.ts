@@ -6,6 +6,7 @@ import { attachments } from './attachments';
 import { buildTeamFromWalkthrough } from './buildTeamFromWalkthrough';
 import { buildTeamKeyboard } from './buildTeamKeyboard';
 import { changes, changesPanel, changesPreview } from './changes';
+import { changeStateHunk, changeStateMultiDiff, changeStateUndo } from './changeState';
 import { costEstimate } from './costEstimate';
 import { walkthroughAfterFirstCommand, walkthroughOnFirstView } from './firstUseWalkthrough';
 import { multiRoot } from './multiRoot';
@@ -25,6 +26,9 @@ export const scenarios: readonly Scenario[] = [
 	changes,
 	changesPreview,
 	changesPanel,
+	changeStateUndo,
+	changeStateMultiDiff,
+	changeStateHunk,
 	review,
 	approvals,
 	attachments,

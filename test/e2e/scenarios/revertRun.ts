@@ -51,7 +51,7 @@ export const revertRun: Scenario = {
 			.locator('.notifications-toasts .notification-toast', { hasText: /3 files changed by/ })
 			.first();
 		await toast.waitFor({ timeout: 30_000 });
-		await toast.getByRole('button', { name: 'Accept All' }).click();
+		await toast.getByRole('link', { name: 'Accept All' }).click();
 		const teamFiles = () =>
 			read(folder, settingsPath) === settingsTeam &&
 			read(folder, addedPath) === '# Added by the team\n' &&

@@ -63,7 +63,7 @@ export const review: Scenario = {
 			.first()
 			.waitFor({ timeout: 15_000 });
 		await workbench.screenshot('review-03-fix-diff');
-		await toast.getByRole('button', { name: 'Accept All' }).click();
+		await toast.getByRole('link', { name: 'Accept All' }).click();
 		const deadline = Date.now() + 15_000;
 		while (readFileSync(join(folder, calcPath), 'utf8') !== calcFixed) {
 			if (Date.now() > deadline) throw new Error('the fix was not written');
