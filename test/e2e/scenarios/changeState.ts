@@ -128,7 +128,11 @@ export const changeStateMultiDiff: Scenario = {
 		await accept.click();
 		await untilOnDisk('notes.md accepted', () => read(folder, notesPath) === notesFinal);
 		assert.deepEqual([read(folder, appPath), read(folder, addedPath)], [appBase, null], 'only that file');
-		await lens(entry('notes.md'), 'Accepted').waitFor({ timeout: 10_000 });
+		// A decided file's lens is a label, not a link.
+		await entry('notes.md')
+			.locator('.codelens-decoration', { hasText: 'Accepted' })
+			.first()
+			.waitFor({ timeout: 10_000 });
 		await workbench.screenshot('change-state-07-file-accepted');
 
 		await page
