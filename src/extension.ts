@@ -22,6 +22,7 @@ import { RunsView } from './vscode/pastRuns/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/common/secrets.js';
 import { FirstUseWalkthrough } from './vscode/walkthrough.js';
+import { WalkthroughProgress } from './vscode/walkthroughProgress.js';
 
 /**
  * Builds the object graph, each object after what it needs, and hands one root disposable to VS
@@ -81,6 +82,15 @@ export function activate(
 	);
 	const approvals = root.add(createApprovals({ broker, grants, panel, log, secrets }));
 	const walkthrough = root.add(new FirstUseWalkthrough(context, [teamView.view, runsView.view], log));
+	const progress = root.add(
+		new WalkthroughProgress({
+			keys,
+			onDidChangeSecrets: context.secrets.onDidChange,
+			runs,
+			onDidAccept: changes.onDidAccept,
+			log,
+		}),
+	);
 	root.add(
 		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
 			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
@@ -102,6 +112,7 @@ export function activate(
 			picker,
 			engine,
 			around: (command) => walkthrough.around(command),
+			progress,
 		}),
 	);
 	root.add(registerFixCodeActions());

@@ -5,6 +5,7 @@ import { openRunLog } from './commands/openRunLog.js';
 import { revertRunCommand } from './changes/revertRunCommand.js';
 import { selectTeamConfig } from './commands/selectTeamConfig.js';
 import { setApiKey } from './commands/setApiKey.js';
+import { tryDemoTeam } from './commands/tryDemoTeam.js';
 import { addContext } from './context/addContext.js';
 import type { ContextPickerDeps } from './context/contextPicker.js';
 import { askTeamToFix } from './context/fixCodeActions.js';
@@ -17,6 +18,7 @@ import type { KeyStore } from './common/secrets.js';
 import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 import type { PanelHost } from './panel/panelHost.js';
+import type { WalkthroughProgress } from './walkthroughProgress.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 import { errorDetail } from './common/log.js';
 
@@ -43,11 +45,14 @@ export interface CommandDeps {
 	readonly engine: () => Promise<Pick<Engine, 'loadConfigText'>>;
 	/** Runs each command (the first-use walkthrough waits while one of ours is running). */
 	readonly around: <T>(command: () => Promise<T>) => Promise<T>;
+	/** The walkthrough's steps, completed on success (a team written or chosen). */
+	readonly progress: Pick<WalkthroughProgress, 'teamChosen'>;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
 export function registerCommands(deps: CommandDeps): IDisposable {
-	const { changes, selection } = deps;
+	const { changes, selection, progress } = deps;
+	const team = deps.teamView.handlers();
 	// Every id has its handler: the type fails to compile when a command is added without one.
 	const handlers: Record<CommandId, CommandHandler> = {
 		[commandIds.askTeam]: (arg) => askTeam(deps, arg),
@@ -63,7 +68,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.acceptChanges]: (arg) => changes.acceptAll(arg),
 		[commandIds.rejectChanges]: (arg) => changes.rejectAll(arg),
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),
-		[commandIds.selectTeamConfig]: () => selectTeamConfig(deps.configsDir),
+		[commandIds.tryDemoTeam]: () => tryDemoTeam(deps.runs),
+		[commandIds.selectTeamConfig]: async () => progress.teamChosen(await selectTeamConfig(deps.configsDir)),
 		[commandIds.openRunLog]: (arg) => openRunLog(arg),
 		[commandIds.revertRun]: (arg) =>
 			revertRunCommand(arg, {
@@ -80,7 +86,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.dismissFinding]: (thread) => selection.dismiss(thread),
 		[commandIds.clearReviewComments]: () => selection.clear(),
 		...deps.runsView.handlers(),
-		...deps.teamView.handlers(),
+		...team,
+		[commandIds.buildTeam]: async (...args) => progress.teamChosen(await team[commandIds.buildTeam](...args)),
 	};
 	const store = new DisposableStore();
 	for (const [id, handler] of Object.entries(handlers)) {

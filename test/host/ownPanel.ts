@@ -20,11 +20,19 @@ export interface OwnPanel {
 	dispose(): void;
 }
 
-/** Opens the panel and waits for its first snapshot. `name`: the log channel's. */
-export async function openOwnPanel(extension: vscode.Extension<unknown>, name: string): Promise<OwnPanel> {
+/**
+ * Opens the panel and waits for its first snapshot. `name`: the log channel's; `env`: the
+ * environment the runs read keys from (default: the extension host's).
+ */
+export async function openOwnPanel(
+	extension: vscode.Extension<unknown>,
+	name: string,
+	options: { readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<OwnPanel> {
 	const log = vscode.window.createOutputChannel(name, { log: true });
 	const noChanges = new vscode.EventEmitter<null>();
 	const graph = composeRunPanel({
+		...(options.env ? { env: options.env } : {}),
 		extensionUri: extension.extensionUri,
 		log,
 		keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),

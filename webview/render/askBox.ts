@@ -48,6 +48,8 @@ export class AskBox {
 	private _running = false;
 	/** Sent and not answered yet: the run shown when it was sent (null: none), until the host answers. */
 	private _sentFrom: { readonly runId: string | null } | undefined;
+	/** A question the host gave back (`refused`) and still in the box untouched: it may run later. */
+	private _returned: string | undefined;
 	/** The run the panel shows (`update`). */
 	private _shownRunId: string | null = null;
 	private _key = '';
@@ -73,6 +75,7 @@ export class AskBox {
 			pick: (chip) => this._add([chip]),
 		});
 		this._input.addEventListener('input', () => {
+			this._returned = undefined;
 			this._changed();
 			this._completion.refresh();
 		});
@@ -140,11 +143,21 @@ export class AskBox {
 
 	/**
 	 * Asking is possible when no run is going (the host runs one team at a time). `runId`: the run
-	 * shown; another one than when a question was sent means its run has started.
+	 * shown; another one than when a question was sent means its run has started. A question given
+	 * back that now runs after all (`question`: the no-model offer's choice) leaves the box.
 	 */
-	update(status: RunStateStatus | null, hasRun: boolean, runId: string | null = null): void {
+	update(
+		status: RunStateStatus | null,
+		hasRun: boolean,
+		runId: string | null = null,
+		question?: string,
+	): void {
 		this._shownRunId = runId;
 		if (this._sentFrom && this._sentFrom.runId !== runId) this.settled();
+		if (status === 'running' && this._returned !== undefined && question === this._returned) {
+			if (this._input.value.trim() === this._returned) this._clear();
+			this._returned = undefined;
+		}
 		const key = `${status === 'running'}|${hasRun}`;
 		if (key === this._key) return;
 		this._key = key;
@@ -184,6 +197,7 @@ export class AskBox {
 			this._input.value = question;
 			this._changed();
 			this._setChips(chips);
+			this._returned = question;
 		}
 		this._showNotice(t('notAsked', reason));
 	}
@@ -306,6 +320,11 @@ export class AskBox {
 		// Shown now, not when the host answers: preparing a run (the engine, the team, keys) takes seconds.
 		this._sentFrom = { runId: this._shownRunId };
 		this._starting.hidden = false;
+		this._clear();
+	}
+
+	private _clear(): void {
+		this._returned = undefined;
 		this._input.value = '';
 		this._viewState.setDraft('');
 		this._setChips([]);

@@ -127,7 +127,7 @@ export class Panel {
 			runs.length > 0 ? String(this._pastRuns.update(runs, state?.runId ?? null)) : '',
 		);
 		if (runs.length === 0) this._pastRuns.update(runs, state?.runId ?? null);
-		this._ask.update(state?.status ?? null, hasRun, state?.runId ?? null);
+		this._ask.update(state?.status ?? null, hasRun, state?.runId ?? null, state?.question);
 	}
 
 	/** Pending approvals go right under the header; a decided-only history sits above past runs. */

@@ -46,6 +46,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private readonly _provider = this._register(new ChangeContentProvider());
 	private readonly _onDidChangeChangeSet = this._register(new vscode.EventEmitter<ChangeSetView | null>());
 	readonly onDidChangeChangeSet = this._onDidChangeChangeSet.event;
+	private readonly _onDidAccept = this._register(new vscode.EventEmitter<readonly string[]>());
+	/** Accept wrote files (their paths): the walkthrough's "Review and accept a change" is done. */
+	readonly onDidAccept = this._onDidAccept.event;
 	private readonly _prompts: ChangePrompts;
 	private _pending: PendingChangeSet | undefined;
 	private _busy = false;
@@ -378,6 +381,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			);
 		}
 		await this._resolve(pending, result.resolved, 'accepted');
+		if (result.written.length > 0) this._onDidAccept.fire(result.written);
 		for (const path of result.marked) {
 			await vscode.window.showTextDocument(pending.uri(path), { preview: false });
 		}

@@ -34,9 +34,10 @@ export function summaryOf(yaml: string): string {
 
 /**
  * "MassGen: Select Team Config": shipped presets, the workspace's `.massgen/*.yaml`, a file picked
- * from disk, or automatic (empty setting). Writes `massgen.config`.
+ * from disk, or automatic (empty setting). Writes `massgen.config`; resolves to the value written
+ * (undefined: nothing was chosen).
  */
-export async function selectTeamConfig(configsDir: string): Promise<void> {
+export async function selectTeamConfig(configsDir: string): Promise<string | undefined> {
 	const folder = defaultFolder();
 	const current = readConfigSetting(folder?.uri);
 	const mark = (value: string) => (value === current ? '$(check) ' : '');
@@ -97,4 +98,5 @@ export async function selectTeamConfig(configsDir: string): Promise<void> {
 	void vscode.window.showInformationMessage(
 		vscode.l10n.t('MassGen: team config set to {0}.', value || vscode.l10n.t('automatic')),
 	);
+	return value;
 }

@@ -9,18 +9,26 @@ interface ProviderItem extends vscode.QuickPickItem {
 
 /**
  * "MassGen: Set API Key": pick a provider, type the key into a password box; for a stored key,
- * replace or remove it. Keys live in SecretStorage under the provider's variable name.
+ * replace or remove it. Keys live in SecretStorage under the provider's variable name. Resolves
+ * to the variable whose key was stored (undefined: none was, e.g. cancelled or removed).
  */
-export async function setApiKey(keys: KeyStore, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function setApiKey(
+	keys: KeyStore,
+	env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
 	const chain = new InputChain();
 	try {
-		await askAndStore(chain, keys, env);
+		return await askAndStore(chain, keys, env);
 	} finally {
 		chain.dispose();
 	}
 }
 
-async function askAndStore(chain: InputChain, keys: KeyStore, env: NodeJS.ProcessEnv): Promise<void> {
+async function askAndStore(
+	chain: InputChain,
+	keys: KeyStore,
+	env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
 	const items: ProviderItem[] = await Promise.all(
 		keyProviders.map(async (provider): Promise<ProviderItem> => {
 			const stored = await keys.has(provider.variable);
@@ -84,4 +92,5 @@ async function askAndStore(chain: InputChain, keys: KeyStore, env: NodeJS.Proces
 	if (!value?.trim()) return;
 	await keys.set(picked.variable, value);
 	void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: stored {0}.', picked.variable));
+	return picked.variable;
 }

@@ -13,6 +13,8 @@ export const commandIds = {
 	acceptChanges: 'massgen.acceptChanges',
 	rejectChanges: 'massgen.rejectChanges',
 	setApiKey: 'massgen.setApiKey',
+	/** The scripted demo team on a sample question (the walkthrough, the Team view, the no-model offer's peer). */
+	tryDemoTeam: 'massgen.tryDemoTeam',
 	selectTeamConfig: 'massgen.selectTeamConfig',
 	openRunLog: 'massgen.openRunLog',
 	/** Undo (or redo) what Accept wrote for a run, from its record; takes a run id or a row with `runId`. */
@@ -66,6 +68,15 @@ export const contextKeys = {
 	hasReviewComments: 'massgen.hasReviewComments',
 	/** The Runs view has a status or text filter. */
 	runsFiltered: 'massgen.runsFiltered',
+	// The walkthrough's steps complete on these (`completionEvents` `onContext:`), set on success only.
+	/** A key is stored, or VS Code has chat models (Copilot). */
+	modelReady: 'massgen.walkthrough.modelReady',
+	/** Build Team wrote a team, or Select Team Config chose one. */
+	teamChosen: 'massgen.walkthrough.teamChosen',
+	/** A run completed. */
+	runCompleted: 'massgen.walkthrough.runCompleted',
+	/** Accept wrote a change. */
+	changeAccepted: 'massgen.walkthrough.changeAccepted',
 } as const;
 
 /** Tree views (package.json `contributes.views`). */

@@ -1,5 +1,5 @@
 /** The questions the extension asks as notifications outside the approval flow (its own are `ApprovalPrompts.notifications`). */
-export type QuestionKind = 'providerTools' | 'answerLink';
+export type QuestionKind = 'providerTools' | 'answerLink' | 'noModel';
 
 /** How many of each kind are kept: enough for a test to find the one it waits for. */
 const kept = 20;

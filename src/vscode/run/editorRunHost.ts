@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunHost } from '../../core/run/runHost.js';
 import type { UserBudget } from '../../core/run/runBudgetOf.js';
@@ -36,6 +37,8 @@ export interface EditorHostInputs {
 	readonly signal: AbortSignal;
 	/** Where the provider-tools question is recorded when asked (the composition root's; in-host tests read it). */
 	readonly questions?: ShownQuestions;
+	/** `RunRequest.preset`: this shipped team (`configs/<preset>.yaml`) instead of the setting's. */
+	readonly preset?: string;
 }
 
 /**
@@ -65,6 +68,8 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 		workspaceTrusted: trusted,
 		storedKeys: () => inputs.keys.getAll(),
 		namedConfig: () => {
+			const { preset } = inputs;
+			if (preset) return { file: join(inputs.shippedConfigsDir, `${preset}.yaml`), preset: true };
 			const read = readNamedConfig(folder.uri, inputs.shippedConfigsDir);
 			setting = read.setting;
 			return read.named;
@@ -75,7 +80,7 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 			const notes = skippedConfigNotes(skipped, setting);
 			for (const note of notes) log.warn(note);
 			if (!resolution.ok) {
-				if (resolution.kind !== 'default') await inputs.diagnostics.set(resolution.file, resolution.issues);
+				if (usersFile(resolution.kind)) await inputs.diagnostics.set(resolution.file, resolution.issues);
 				log.error(`team config ${resolution.file}: ${resolution.problem}`);
 				for (const issue of resolution.issues) {
 					log.error(`${issue.file}:${issue.line}:${issue.col}: ${issue.message}`);
@@ -83,7 +88,7 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 				return;
 			}
 			const team = resolution.team;
-			if (team.kind !== 'default') await inputs.diagnostics.set(team.file, team.issues);
+			if (usersFile(team.kind)) await inputs.diagnostics.set(team.file, team.issues);
 			const members = team.config.agents.map((a) => `${a.id} (${a.backend.type}/${a.backend.model})`);
 			log.info(`team: ${team.file} (${team.kind}): ${members.join(', ')}`);
 			for (const left of team.dropped) log.info(`team: left out ${left.id}: ${left.why}`);
@@ -113,6 +118,14 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 		providerTools: providerToolsPolicy(folder.uri, inputs.signal, inputs.questions),
 		log,
 	};
+}
+
+/**
+ * Only the user's team files get Problems entries: a shipped team (the default team, a preset) is
+ * the extension's file, and a missing key is reported by the run's notification instead.
+ */
+function usersFile(kind: string): boolean {
+	return kind === 'workspace' || kind === 'setting';
 }
 
 /** The run's tool inputs: the workspace settings' allow rules join the user's only when allowed. */

@@ -20,6 +20,7 @@ import { editorRunHost } from './editorRunHost.js';
 import { ConversationMemory } from './conversationMemory.js';
 import { LiveRun, type RunEventBatch } from './liveRun.js';
 import type { Engine } from './loadEngine.js';
+import { type NoModelChoice, noModelReason, offerNoModel } from './noModelOffer.js';
 import { reportAttachmentProblem, reportTeamProblem, reportUnexpected } from './runMessages.js';
 import { runFolderFor } from './runFolderChoice.js';
 import type { RunStatusBar } from './runStatusBar.js';
@@ -63,8 +64,10 @@ export interface RunControllerDeps {
 	readonly consent?: WorkspaceConsent;
 	/** Workspace Trust (default: `vscode.workspace.isTrusted`; in-host tests stand in Restricted Mode). */
 	readonly isTrusted?: () => boolean;
-	/** Where the provider-tools question is recorded when asked (the in-host tests read it). */
+	/** Where the provider-tools question and the no-model offer are recorded when asked (the in-host tests read them). */
 	readonly questions?: ShownQuestions;
+	/** VS Code's chat models, for the no-model offer (default: `vscode.lm.selectChatModels`). */
+	readonly lmModels?: () => Promise<readonly unknown[]>;
 }
 
 export type { RunEventBatch };
@@ -93,6 +96,8 @@ export class RunController extends Disposable implements RunService {
 
 	private _active: ActiveRun | undefined;
 	private readonly _memory = new ConversationMemory();
+	/** Runs of this window on a shipped team the user picked (`RunRequest.preset`): their follow-ups keep it. */
+	private readonly _presetRuns = new Map<string, NonNullable<RunRequest['preset']>>();
 	private _runActiveKey = false;
 
 	private readonly _consent: WorkspaceConsent;
@@ -150,7 +155,8 @@ export class RunController extends Disposable implements RunService {
 	}
 
 	/** As `start`, and says why when the run did not start (for callers that show it themselves). */
-	async tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome> {
+	async tryStart(asked: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome> {
+		const request = this._keepPreset(asked);
 		if (token?.isCancellationRequested) return cancelled();
 		if (this._active) {
 			const replace = vscode.l10n.t('Cancel It and Start');
@@ -206,6 +212,7 @@ export class RunController extends Disposable implements RunService {
 		try {
 			const host = editorRunHost({
 				...this._deps,
+				...(request.preset ? { preset: request.preset } : {}),
 				engine,
 				folder,
 				// Read once: the team config choice, `.env` and the tools all see the same answer.
@@ -225,7 +232,7 @@ export class RunController extends Disposable implements RunService {
 				},
 				host,
 			);
-			if (!prepared.ok) return this._refused(prepared);
+			if (!prepared.ok) return this._refused(prepared, request);
 			if (token.isCancellationRequested) return cancelled();
 			const { followUp } = prepared.run;
 			const history = followUp?.history ?? [];
@@ -243,8 +250,11 @@ export class RunController extends Disposable implements RunService {
 		}
 	}
 
-	/** Why the run did not start, told the user (the config's problem, a follow-up of no readable turn). */
-	private _refused(refusal: PrepareRefusal): StartOutcome {
+	/**
+	 * Why the run did not start, told the user (the config's problem, a follow-up of no readable
+	 * turn). No model at all is not a config problem: the user is offered one and the question waits.
+	 */
+	private _refused(refusal: PrepareRefusal, request: RunRequest): StartOutcome {
 		switch (refusal.refused) {
 			case 'config': {
 				const report = {
@@ -256,7 +266,18 @@ export class RunController extends Disposable implements RunService {
 				return { refused: 'config', reason: reportTeamProblem(report, this._redact) };
 			}
 			case 'team': {
-				const { problem, file, issues } = refusal.resolution;
+				const { problem, file, issues, kind } = refusal.resolution;
+				if (problem === 'no-agents' && kind === 'default') {
+					offerNoModel(
+						{
+							lmModels: this._deps.lmModels ?? (async () => vscode.lm.selectChatModels()),
+							log: this._deps.log,
+							...(this._deps.questions ? { questions: this._deps.questions } : {}),
+						},
+						(choice) => void this._runChosen(request, choice),
+					);
+					return { refused: 'config', reason: noModelReason() };
+				}
 				return { refused: 'config', reason: reportTeamProblem({ problem, file, issues }, this._redact) };
 			}
 			case 'follow-up':
@@ -284,6 +305,7 @@ export class RunController extends Disposable implements RunService {
 			// opens now, not for a config error or an attachment that cannot be given).
 			if (event.type === 'run-start' && run.started) {
 				log.info(`run log: ${run.started.runDir}`);
+				if (request.preset) this._presetRuns.set(event.runId, request.preset);
 				this._onDidStartRun.fire(request);
 			}
 			toolNotices.onEvent(event);
@@ -320,6 +342,22 @@ export class RunController extends Disposable implements RunService {
 	}
 
 	private readonly _redact = (text: string): string => this._deps.secrets?.text(text) ?? text;
+
+	/** The no-model offer's choice: the same question, on the demo team or as asked. */
+	private async _runChosen(request: RunRequest, choice: NoModelChoice): Promise<void> {
+		this._deps.log.info(
+			`no model yet: running the question ${choice === 'demo' ? 'on the demo team' : 'again'}`,
+		);
+		await this.start(choice === 'demo' ? { ...request, preset: 'demo' } : request);
+	}
+
+	/** A follow-up of a run on a shipped team the user picked stays on that team. */
+	private _keepPreset(request: RunRequest): RunRequest {
+		if (request.preset || request.kind !== 'ask') return request;
+		const followed = this._memory.followedRun(request);
+		const preset = followed === undefined ? undefined : this._presetRuns.get(followed);
+		return preset ? { ...request, preset } : request;
+	}
 
 	private _setRunActive(value: boolean): void {
 		this._runActiveKey = value;

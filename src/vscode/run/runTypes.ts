@@ -37,6 +37,12 @@ export interface RunRequest {
 	 * it starts, with the reason shown.
 	 */
 	readonly attachments?: readonly AttachmentRequest[];
+	/**
+	 * A shipped team for this run only, whatever the settings and the workspace choose: `demo`
+	 * (`configs/demo.yaml`, scripted, no key) when the user picked Try the Demo Team. A follow-up
+	 * of such a run keeps it.
+	 */
+	readonly preset?: 'demo';
 }
 
 export interface ReviewTarget {

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { TeamEdit } from '../../core/team/editTeamConfig.js';
 import { commandIds } from '../common/commandIds.js';
 import type { Engine } from '../run/loadEngine.js';
-import { writeConfigSetting } from '../common/settings.js';
 import type { TeamNode } from './teamTree.js';
 
 type AgentNode = Extract<TeamNode, { kind: 'agent' }>;
@@ -119,13 +118,7 @@ export async function changeModel(
 	return applyTeamEdit(await engine(), agent.snapshot.file, { kind: 'model', id: agent.row.id, model });
 }
 
-/** Nothing is available: the shipped scripted demo becomes the team config (as Select Team Config does). */
+/** Nothing is available: the shipped scripted demo answers a sample question (the team settings stay as they are). */
 export async function runDemoTeam(): Promise<void> {
-	await writeConfigSetting('preset:demo');
-	void vscode.window.showInformationMessage(
-		vscode.l10n.t(
-			'MassGen: the team config is now the demo (scripted agents, no key). Select Team Config or Build Team to change it.',
-		),
-	);
-	await vscode.commands.executeCommand(commandIds.askTeam);
+	await vscode.commands.executeCommand(commandIds.tryDemoTeam);
 }

@@ -74,8 +74,12 @@ export async function readTeamSnapshot(
 	const dropped = resolution.ok ? resolution.team.dropped : resolution.dropped;
 	const notes = dropped.filter((left) => !inFile.has(left.id)).map((left) => `${left.id}: ${left.why}`);
 	if (resolution.ok) return { file, kind, editable, agents, notes };
+	// A shipped team is the extension's file, not the user's: nothing in it is theirs to fix. When
+	// none of the default team's members is available, each row says why and the view offers the demo.
+	const shipped = kind === 'default' || kind === 'preset';
+	if (shipped && resolution.problem === 'no-agents') return { file, kind, editable, agents, notes };
 	const error = resolution.issues.find((issue) => issue.severity === 'error');
-	const message = error ? formatIssue(error) : resolution.problem;
+	const message = error ? (shipped ? error.message : formatIssue(error)) : resolution.problem;
 	return { file, kind, editable, agents, problem: { kind: resolution.problem, message }, notes };
 }
 

@@ -8,6 +8,7 @@ import { buildTeamKeyboard } from './buildTeamKeyboard';
 import { changes, changesPanel, changesPreview } from './changes';
 import { changeStateHunk, changeStateMultiDiff, changeStateUndo } from './changeState';
 import { costEstimate } from './costEstimate';
+import { firstRun } from './firstRun';
 import { walkthroughAfterFirstCommand, walkthroughOnFirstView } from './firstUseWalkthrough';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
@@ -41,6 +42,7 @@ export const scenarios: readonly Scenario[] = [
 	buildTeamFromWalkthrough,
 	costEstimate,
 	workspaceConsent,
+	firstRun,
 	// Last: it turns on a user setting for its window (restored when it ends).
 	walkthrough,
 	// A key stored for a moment (removed again): after every scenario that lists keys or providers.
