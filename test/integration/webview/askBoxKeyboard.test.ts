@@ -5,6 +5,7 @@
  * sent until the run's first event, a refusal or the run's end.
  */
 import type { Page } from 'playwright-core';
+import type { RunEventOf } from '../../../src/contract/runEvents.js';
 import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
@@ -115,6 +116,47 @@ describe('ask box from the keyboard', () => {
 		await ui.panel.send({ type: 'events', events: [start] });
 		expect(await page.locator('h1.question').textContent()).toContain('And a changelog?');
 		expect(await starting(page).isHidden()).toBe(true);
+	});
+
+	it('a question given back leaves the box when it runs after all (the no-model offer); typed-over text stays', async () => {
+		const page = ui.panel.page;
+		const start = demoEvents()[0] as RunEventOf<'run-start'>;
+		const run = (runId: string, asked: string) => ({ ...start, runId, question: asked });
+		await ui.panel.send({ type: 'focus-ask' });
+		await page.keyboard.type('Where do I start?');
+		await page.keyboard.press('Enter');
+		await ui.panel.send({
+			type: 'ask-refused',
+			question: 'Where do I start?',
+			attachments: [],
+			reason: 'no model yet. Choose one in the notification and the question runs.',
+		});
+		expect(await question(page)).toBe('Where do I start?');
+		// Another question's run leaves it where it is.
+		await ui.panel.send({
+			type: 'events',
+			events: [{ ...start, runId: '20261202-000000-other', question: 'Other?' }],
+		});
+		expect(await question(page)).toBe('Where do I start?');
+		// Its own run (Try the Demo Team in the notification): the box and the notice empty.
+		await ui.panel.send({
+			type: 'events',
+			events: [run('20261202-000001-mine', 'Where do I start?')],
+		});
+		expect(await question(page)).toBe('');
+		expect(await page.locator('.ask-notice').isHidden()).toBe(true);
+
+		// Given back and then edited by the user: the user's text is theirs.
+		await page.keyboard.type('Why?');
+		await page.keyboard.press('Enter');
+		await ui.panel.send({ type: 'ask-refused', question: 'Why?', attachments: [], reason: 'no model yet' });
+		await page.locator('#ask-input').click();
+		await page.keyboard.type(' And how?');
+		await ui.panel.send({
+			type: 'events',
+			events: [{ ...start, runId: '20261202-000002-why', question: 'Why?' }],
+		});
+		expect(await question(page)).toBe('Why? And how?');
 	});
 
 	it('a refusal replaces it with the reason; a run that ends with no event ends it too', async () => {
