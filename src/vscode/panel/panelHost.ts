@@ -206,8 +206,10 @@ export class PanelHost extends Disposable {
 	private async _openRun(runId: string): Promise<void> {
 		const shown = await this._shown.open(runId);
 		if (shown === 'unreadable') {
+			// The run id only in the log: the message says what went wrong in words.
+			this._deps.log.warn(`panel: run ${runId} has no readable events.jsonl`);
 			void vscode.window.showErrorMessage(
-				vscode.l10n.t('MassGen: run {0} has no readable events.jsonl.', runId),
+				vscode.l10n.t('MassGen: that run cannot be shown: its event log is missing or unreadable.'),
 			);
 			return;
 		}
