@@ -5,7 +5,7 @@ import { createApprovals, type MassGenApprovalsApi } from './vscode/approvals/re
 import { WorkspacePermissionStore } from './vscode/approvals/workspacePermissionStore.js';
 import { registerChatParticipant } from './vscode/chat/participant.js';
 import { ChangeReview } from './vscode/changes/changeReview.js';
-import { viewTypes } from './vscode/common/commandIds.js';
+import { viewIds, viewTypes } from './vscode/common/commandIds.js';
 import { registerCommands } from './vscode/commands.js';
 import { composeRunPanel } from './vscode/composeRunPanel.js';
 import { pickContext } from './vscode/context/contextPicker.js';
@@ -92,6 +92,11 @@ export function activate(
 		}),
 	);
 	root.add(
+		vscode.window.registerWebviewViewProvider(viewIds.teamPanel, {
+			resolveWebviewView: (view) => panel.resolveView(view),
+		}),
+	);
+	root.add(
 		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
 			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
 		}),
@@ -130,11 +135,20 @@ export function activate(
 		ui: () => ({
 			runActive: runs.runActiveContext,
 			statusBar: statusBar.text,
-			panelOpen: panel.panel !== undefined,
+			panelOpen: panel.visible,
 		}),
 		runsView,
 		teamView,
 		panelRunId: () => panel.shownRunId,
+		panelSurfaces: () => {
+			const state = (host: typeof panel.view) => ({
+				open: host.surface !== undefined,
+				visible: host.visible,
+				focused: host.focused,
+				runId: host.shownRunId,
+			});
+			return { view: state(panel.view), editor: state(panel.editor) };
+		},
 		activationMs,
 		approvals: approvals.api,
 	};

@@ -60,6 +60,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.askTeamToFix]: (uri, diagnostics) => askTeamToFix(deps.runs, uri, diagnostics),
 		[commandIds.addContext]: (arg) => addContext(deps.picker, deps.panel, arg),
 		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
+		[commandIds.focusAskBox]: () => deps.panel.focusAskBox(),
+		[commandIds.openInEditor]: () => deps.panel.openInEditor(),
 		[commandIds.cancelRun]: () => {
 			if (!deps.runs.cancel()) {
 				void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no run is active.'));

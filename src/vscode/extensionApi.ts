@@ -5,6 +5,17 @@ import type { ChangeActions, RunService } from './run/runTypes.js';
 import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 
+/** One surface of the panel as the host sees it. */
+export interface PanelSurfaceState {
+	/** Rendered into (the view resolved, the tab open). */
+	readonly open: boolean;
+	readonly visible: boolean;
+	/** Visible with the keyboard focus (the view: as its page reported it). */
+	readonly focused: boolean;
+	/** The run it shows. */
+	readonly runId: string | undefined;
+}
+
 /**
  * What `activate()` returns: a small, typed surface for the in-host tests (and other
  * extensions). It starts nothing by itself.
@@ -30,6 +41,8 @@ export interface MassGenApi {
 	readonly teamView: Pick<TeamView, 'provider' | 'view' | 'onDidShowBuilderStep'>;
 	/** The run the panel shows (live, opened or restored after a reload); undefined when none. */
 	panelRunId(): string | undefined;
+	/** The panel's two surfaces: the side bar view and the editor tab (Open in Editor). */
+	panelSurfaces(): { readonly view: PanelSurfaceState; readonly editor: PanelSurfaceState };
 	/** Milliseconds `activate()` took (module load excluded). */
 	readonly activationMs: number;
 }

@@ -164,14 +164,10 @@ export enum ViewColumn {
 	Two = 2,
 }
 
-/** A webview panel that records what the host does with it; tests drive `receive`. */
-export class FakeWebviewPanel {
+/** A webview (of a panel or a view) that records what is posted to it; `receive` plays the page. */
+class FakeWebview {
 	readonly posted: unknown[] = [];
-	readonly revealed: { column: unknown; preserveFocus: unknown }[] = [];
-	visible = true;
-	iconPath: unknown;
 	private readonly _onMessage = new EventEmitter<unknown>();
-	private readonly _onDispose = new EventEmitter<void>();
 	readonly webview = {
 		html: '',
 		options: {} as unknown,
@@ -183,15 +179,35 @@ export class FakeWebviewPanel {
 			return true;
 		},
 	};
-	readonly onDidDispose = this._onDispose.event;
-	constructor(
-		readonly viewType: string,
-		readonly title: string,
-		readonly showOptions: unknown,
-		readonly options: unknown,
-	) {}
 	receive(message: unknown): void {
 		this._onMessage.fire(message);
+	}
+}
+
+/** A webview panel that records what the host does with it; tests drive `receive`. */
+export class FakeWebviewPanel extends FakeWebview {
+	readonly revealed: { column: unknown; preserveFocus: unknown }[] = [];
+	private _visible = true;
+	active = false;
+	iconPath: unknown;
+	private readonly _onDispose = new EventEmitter<void>();
+	private readonly _onViewState = new EventEmitter<unknown>();
+	readonly onDidDispose = this._onDispose.event;
+	readonly onDidChangeViewState = this._onViewState.event;
+	constructor(
+		readonly viewType: string,
+		public title: string,
+		readonly showOptions: unknown,
+		readonly options: unknown,
+	) {
+		super();
+	}
+	get visible(): boolean {
+		return this._visible;
+	}
+	set visible(value: boolean) {
+		this._visible = value;
+		this._onViewState.fire({ webviewPanel: this });
 	}
 	reveal(column?: unknown, preserveFocus?: unknown): void {
 		this.revealed.push({ column, preserveFocus });
@@ -201,10 +217,52 @@ export class FakeWebviewPanel {
 	}
 }
 
+/** A side bar webview view as VS Code resolves it; tests hand it to the host's `resolveView`. */
+export class FakeWebviewView extends FakeWebview {
+	readonly shown: boolean[] = [];
+	badge: { value: number; tooltip: string } | undefined;
+	title: string | undefined;
+	private _visible = true;
+	private readonly _onDispose = new EventEmitter<void>();
+	private readonly _onVisibility = new EventEmitter<void>();
+	readonly onDidDispose = this._onDispose.event;
+	readonly onDidChangeVisibility = this._onVisibility.event;
+	get visible(): boolean {
+		return this._visible;
+	}
+	set visible(value: boolean) {
+		this._visible = value;
+		this._onVisibility.fire();
+	}
+	/** `preserveFocus` as given, in order. */
+	show(preserveFocus?: boolean): void {
+		this.shown.push(preserveFocus ?? false);
+	}
+	dispose(): void {
+		this._onDispose.fire();
+	}
+}
+
+/** Tab inputs the code tells apart with `instanceof`. */
+export class TabInputWebview {
+	constructor(readonly viewType: string) {}
+}
+
+/** Tests read `commands.executed`. */
+export const commands = {
+	executed: [] as unknown[][],
+	executeCommand: async (...args: unknown[]) => {
+		commands.executed.push(args);
+		return undefined;
+	},
+};
+
 /** Tests read `window.panels` and set `window.activeTextEditor`. */
 export const window = {
 	panels: [] as FakeWebviewPanel[],
 	activeTextEditor: undefined as unknown,
+	/** Tests set the active tab (`{ input: new TabInputWebview(…) }`). */
+	tabGroups: { activeTabGroup: { activeTab: undefined as { input: unknown } | undefined } },
 	createWebviewPanel(
 		viewType: string,
 		title: string,

@@ -15,7 +15,7 @@ import type { HostMessage } from '../../src/protocol/messages';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import type { PanelHost } from '../../src/vscode/panel/panelHost';
+import type { SurfaceHost } from '../../src/vscode/panel/surfaceHost';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { until, useConfig, workspaceRoot } from './hostWaits';
 import { openOwnPanel } from './ownPanel';
@@ -49,7 +49,7 @@ describe('Ask box attachments (in VS Code, loopback servers)', function () {
 	let team: LoopbackTeam;
 	let configDir: string;
 	let root: string;
-	let panel: PanelHost;
+	let panel: SurfaceHost;
 	let runs: RunController;
 	let posted: HostMessage[] = [];
 	const disposables: vscode.Disposable[] = [];
@@ -124,7 +124,7 @@ describe('Ask box attachments (in VS Code, loopback servers)', function () {
 		const problem = new vscode.Diagnostic(new vscode.Range(0, 4, 0, 12), 'askbox: unclear note', 1);
 		problem.source = 'lint';
 		diagnostics.set(note, [problem]);
-		panel.show({ preserveFocus: false });
+		panel.surface!.reveal(false);
 		await until('the panel to have the focus', () => panel.focused);
 		// The diagnostics reach the extension host's view asynchronously: ask again until they show.
 		let asked = 0;

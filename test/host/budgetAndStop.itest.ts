@@ -11,7 +11,7 @@ import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { budgetOptions } from '../../src/vscode/run/budgetSettings';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import type { PanelHost } from '../../src/vscode/panel/panelHost';
+import type { SurfaceHost } from '../../src/vscode/panel/surfaceHost';
 import { startLoopbackProvider, type LoopbackProvider } from '../servers/loopbackProvider';
 import { until, useConfig, workspaceRoot } from './hostWaits';
 import { openOwnPanel } from './ownPanel';
@@ -31,7 +31,7 @@ describe('Budget and Stop agent (in VS Code, loopback server)', function () {
 	this.timeout(90_000);
 	let server: LoopbackProvider;
 	let configDir: string;
-	let panel: PanelHost;
+	let panel: SurfaceHost;
 	let runs: RunController;
 	let posted: HostMessage[] = [];
 	const disposables: vscode.Disposable[] = [];

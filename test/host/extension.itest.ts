@@ -82,18 +82,26 @@ describe('MassGen extension (in VS Code)', () => {
 		assert.deepEqual(contributed, Object.values(commandIds).sort());
 	});
 
-	it('Show Panel opens one MassGen webview tab, also when run twice', async () => {
+	it('Show Panel reveals the side bar view (no editor tab) and its ask box takes the keyboard; run twice, still no tab', async () => {
+		const api = extension.exports as MassGenApi;
 		await vscode.commands.executeCommand(commandIds.showPanel);
-		const [tab] = await until('the MassGen webview tab', () => {
-			const tabs = massgenPanelTabs();
-			return tabs.length ? tabs : undefined;
-		});
-		assert.equal(tab!.label, 'MassGen');
+		// The page reports its focus once its ask box took it (the host's focus-ask after the snapshot).
+		await until(
+			'the view with the keyboard',
+			() => (api.panelSurfaces().view.focused ? true : undefined),
+			15_000,
+		);
+		assert.equal(api.panelSurfaces().view.visible, true);
+		assert.equal(massgenPanelTabs().length, 0, 'no editor tab');
 		await requestScreenshot('in-host-show-panel');
 
+		await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+		await until('the view without the keyboard', () => (api.panelSurfaces().view.focused ? undefined : true));
 		await vscode.commands.executeCommand(commandIds.showPanel);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		assert.equal(massgenPanelTabs().length, 1);
+		await until('the view with the keyboard again', () =>
+			api.panelSurfaces().view.focused ? true : undefined,
+		);
+		assert.equal(massgenPanelTabs().length, 0);
 	});
 
 	it('commands that ask something (input box, quick pick) end quietly when dismissed', async () => {

@@ -8,11 +8,15 @@ import { composeRunPanel } from '../../src/vscode/composeRunPanel';
 import type { RunController } from '../../src/vscode/run/runController';
 import { KeyStore } from '../../src/vscode/common/secrets';
 import type { PanelHost } from '../../src/vscode/panel/panelHost';
+import type { SurfaceHost } from '../../src/vscode/panel/surfaceHost';
 import { until } from './hostWaits';
 
 export interface OwnPanel {
 	readonly runs: RunController;
-	readonly panel: PanelHost;
+	/** The graph's panel: its view is never resolved (the extension's own view holds the id). */
+	readonly host: PanelHost;
+	/** The editor tab's host (Open in Editor): the same host class the side bar view renders with. */
+	readonly panel: SurfaceHost;
 	/** The questions this graph asked as notifications (provider tools, answer links). */
 	readonly questions: ShownQuestions;
 	/** Every message the host posted to the webview, oldest first. */
@@ -21,8 +25,9 @@ export interface OwnPanel {
 }
 
 /**
- * Opens the panel and waits for its first snapshot. `name`: the log channel's; `env`: the
- * environment the runs read keys from (default: the extension host's).
+ * Opens the panel in an editor tab (Open in Editor: a view id is the extension's own, so a second
+ * graph cannot have the side bar view) and waits for its first snapshot. `name`: the log channel's;
+ * `env`: the environment the runs read keys from (default: the extension host's).
  */
 export async function openOwnPanel(
 	extension: vscode.Extension<unknown>,
@@ -47,10 +52,11 @@ export async function openOwnPanel(
 			onDidChangeChangeSet: noChanges.event,
 		}),
 	});
-	const { runs, panel, questions } = graph;
+	const { runs, panel: host, questions } = graph;
 	const posted: HostMessage[] = [];
-	panel.show({ preserveFocus: false });
-	const webview = panel.panel!.webview;
+	await host.openInEditor();
+	const panel = host.editor;
+	const webview = panel.surface!.webview;
 	const post = webview.postMessage.bind(webview);
 	(webview as { postMessage: (message: unknown) => Thenable<boolean> }).postMessage = (message) => {
 		posted.push(message as HostMessage);
@@ -60,6 +66,7 @@ export async function openOwnPanel(
 	await until('the snapshot', () => posted.some((m) => m.type === 'snapshot'));
 	return {
 		runs,
+		host,
 		panel,
 		questions,
 		posted,

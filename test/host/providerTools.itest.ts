@@ -15,7 +15,7 @@ import type { RunEvent } from '../../src/contract/runEvents';
 import type { ShownQuestions } from '../../src/vscode/common/shownQuestions';
 import type { RunController } from '../../src/vscode/run/runController';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
-import type { PanelHost } from '../../src/vscode/panel/panelHost';
+import type { SurfaceHost } from '../../src/vscode/panel/surfaceHost';
 import { startLoopbackProvider, type LoopbackProvider } from '../servers/loopbackProvider';
 import {
 	geminiServerTools,
@@ -90,7 +90,7 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 	const seen = new Map<string, number>();
 	let configDir: string;
 	let runs: RunController;
-	let panel: PanelHost;
+	let panel: SurfaceHost;
 	let questions: ShownQuestions;
 	const disposables: vscode.Disposable[] = [];
 

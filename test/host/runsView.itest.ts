@@ -192,12 +192,15 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 			await turnNode(first.result.runId, second.result.runId),
 		);
 		await until('the panel to show the run', () => api.panelRunId() === second.result.runId);
+		// In the side bar view: shown, and no editor tab opened for it.
+		await until('the view to show', () => api.panelSurfaces().view.visible);
+		assert.equal(api.panelSurfaces().view.runId, second.result.runId);
 		const tabs = vscode.window.tabGroups.all
 			.flatMap((group) => group.tabs)
 			.filter(
 				(tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel),
 			);
-		assert.equal(tabs.length, 1, 'one MassGen panel');
+		assert.equal(tabs.length, 0, 'no MassGen editor tab');
 
 		// What a reload leaves: the run directories, and the workspace state naming the panel's run.
 		const memento = new MemoryMemento();

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { ApprovalBroker, PendingApproval } from '../../core/permissions/approvalBroker.js';
-import { viewTypes } from '../common/commandIds.js';
 import { DisposableStore, toDisposable } from '../common/lifecycle.js';
 import type { SessionSecrets } from '../common/log.js';
 import type { PanelHost } from '../panel/panelHost.js';
@@ -44,11 +43,11 @@ export function createApprovals(deps: {
 	const badge = store.add(new ApprovalBadge());
 	const prompts = store.add(
 		new ApprovalPrompts(broker, {
-			panelFocused: () => panel.focused && panelTabActive(),
+			panelFocused: () => panel.focused,
 			showPanel: () => panel.show({ preserveFocus: true }),
 			onCount: (count) => {
 				badge.update(count);
-				panel.title = panelTitle(count);
+				panel.setWaiting(panelTitle(count), count);
 			},
 			// A command the model wrote may quote a key: the notification shows it redacted (the panel card too).
 			notify: (message, ...buttons) =>
@@ -65,7 +64,7 @@ export function createApprovals(deps: {
 	store.add(
 		panel.onDidAnswerApproval(({ requestId, decision, note }) => prompts.answer(requestId, decision, note)),
 	);
-	panel.title = panelTitle(prompts.waiting);
+	panel.setWaiting(panelTitle(prompts.waiting), prompts.waiting);
 	return {
 		api: {
 			pending: () => broker.pending(),
@@ -77,14 +76,4 @@ export function createApprovals(deps: {
 		},
 		dispose: () => store.dispose(),
 	};
-}
-
-/**
- * The panel's tab is the active tab of the active group. `WebviewPanel.active` alone is not
- * enough: a new panel starts out active until VS Code reports its view state, even when it
- * opened beside the editor without the focus (seen under load in the in-host tests).
- */
-function panelTabActive(): boolean {
-	const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-	return tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(viewTypes.panel);
 }

@@ -9,6 +9,10 @@ export const commandIds = {
 	/** The context pickers; their chips go to the panel's ask box. */
 	addContext: 'massgen.addContext',
 	showPanel: 'massgen.showPanel',
+	/** Gives the panel's ask box the keyboard (its keybinding: Ctrl+Alt+M, Cmd+Alt+M on macOS). */
+	focusAskBox: 'massgen.focusAskBox',
+	/** The side bar view's title action: the run it shows in a wide editor tab. */
+	openInEditor: 'massgen.openInEditor',
 	cancelRun: 'massgen.cancelRun',
 	acceptChanges: 'massgen.acceptChanges',
 	rejectChanges: 'massgen.rejectChanges',
@@ -79,10 +83,11 @@ export const contextKeys = {
 	changeAccepted: 'massgen.walkthrough.changeAccepted',
 } as const;
 
-/** Tree views (package.json `contributes.views`). */
+/** Views (package.json `contributes.views`): two trees and the team's panel (a webview view). */
 export const viewIds = {
 	team: 'massgen.team',
 	runs: 'massgen.runs',
+	teamPanel: 'massgen.teamPanel',
 } as const;
 
 /** Webview panel view types. */

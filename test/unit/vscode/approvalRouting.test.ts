@@ -16,14 +16,14 @@ import { PanelHost } from '../../../src/vscode/panel/panelHost';
 import { noPendingChanges } from './noPendingChanges';
 import { settle } from '../../support/settle.js';
 
-interface FakePanel {
-	title: string;
+/** The side bar view (`FakeWebviewView`): where the cards show. */
+interface FakeView {
 	visible: boolean;
-	active?: boolean;
+	badge: { value: number; tooltip: string } | undefined;
 	receive(message: unknown): void;
 }
 const fake = vscode as unknown as {
-	window: { panels: FakePanel[] };
+	FakeWebviewView: new () => FakeView;
 	workspace: { workspaceFolders: unknown };
 };
 
@@ -71,7 +71,7 @@ function setup(options: { click?: (message: string) => string | undefined } = {}
 		},
 		onCount: (count) => {
 			counts.push(count);
-			if (host) host.title = panelTitle(count);
+			host?.setWaiting(panelTitle(count), count);
 		},
 		notify: async (message, ...buttons) => {
 			notified.push({ message, buttons });
@@ -102,8 +102,8 @@ function setup(options: { click?: (message: string) => string | undefined } = {}
 		memento: { get: () => undefined, update: async () => undefined } as unknown as vscode.Memento,
 	});
 	host.onDidAnswerApproval(({ requestId, decision, note }) => prompts.answer(requestId, decision, note));
-	host.show({ preserveFocus: true });
-	const panel = fake.window.panels.at(-1)!;
+	const panel = new fake.FakeWebviewView();
+	host.resolveView(panel as unknown as vscode.WebviewView);
 	return { broker, prompts, host, panel, notified, counts, shown, logged };
 }
 
@@ -112,7 +112,6 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-	fake.window.panels.length = 0;
 	fake.workspace.workspaceFolders = undefined;
 });
 
@@ -128,7 +127,7 @@ describe('approval routing in the editor', () => {
 		]);
 		expect(counts).toEqual([1]);
 		expect(host.title).toBe('MassGen (1 waiting)');
-		expect(panel.title).toBe('MassGen (1 waiting)');
+		expect(panel.badge).toEqual({ value: 1, tooltip: '1 tool call waits for your approval' });
 
 		const beta = ask(broker, 'beta', 'npm publish', { events });
 		await settle();
@@ -151,13 +150,16 @@ describe('approval routing in the editor', () => {
 		}
 		expect(counts).toEqual([1, 0]);
 		expect(host.title).toBe('MassGen');
+		expect(panel.badge).toBeUndefined();
 		expect(events.map((e) => e.type)).toEqual(['approval-request', 'approval-result']);
 	});
 
 	it('no notification while the panel is visible and focused (the card is enough)', async () => {
 		const { broker, panel, notified, counts } = setup();
 		panel.visible = true;
-		panel.active = true;
+		// The view's page says it has the keyboard (a side bar view has no `active` of its own).
+		panel.receive({ type: 'focus', focused: true });
+		await settle();
 		const pending = ask(broker, 'alpha', 'git push --force');
 		await settle();
 		expect(notified).toEqual([]);
@@ -169,7 +171,8 @@ describe('approval routing in the editor', () => {
 	it('a visible panel without the focus still gets the notification', async () => {
 		const { broker, panel, notified } = setup();
 		panel.visible = true;
-		panel.active = false;
+		panel.receive({ type: 'focus', focused: false });
+		await settle();
 		void ask(broker, 'alpha', 'npm publish');
 		await settle();
 		expect(notified).toHaveLength(1);

@@ -14,23 +14,36 @@ import type { ChangeActions, FinishedRun, RunRefusal, RunRequest } from '../../.
 import { PanelHost } from '../../../src/vscode/panel/panelHost';
 import { settle } from '../../support/settle.js';
 
-type Fake = typeof vscode & {
+type Fake = Omit<typeof vscode, 'window' | 'commands'> & {
 	window: {
 		panels: FakePanel[];
 		activeTextEditor: unknown;
+		tabGroups: { activeTabGroup: { activeTab: { input: unknown } | undefined } };
 		showInformationMessage: (...args: unknown[]) => Promise<unknown>;
 	};
 	workspace: { workspaceFolders: unknown };
+	commands: { executed: unknown[][] };
+	FakeWebviewView: new () => FakeView;
+	FakeWebviewPanel: new (...args: unknown[]) => FakePanel;
+	TabInputWebview: new (viewType: string) => unknown;
 };
-interface FakePanel {
+interface FakeWebview {
 	posted: HostMessage[];
 	visible: boolean;
-	revealed: { column: unknown; preserveFocus: unknown }[];
-	showOptions: { viewColumn: unknown; preserveFocus: boolean };
-	options: { enableScripts: boolean; localResourceRoots: { path: string }[] };
-	webview: { html: string };
+	webview: { html: string; options: { enableScripts: boolean; localResourceRoots: { path: string }[] } };
 	receive(message: unknown): void;
 	dispose(): void;
+}
+interface FakePanel extends FakeWebview {
+	active: boolean;
+	title: string;
+	revealed: { column: unknown; preserveFocus: unknown }[];
+	showOptions: { viewColumn: unknown; preserveFocus: boolean };
+	options: { enableScripts: boolean; enableFindWidget: boolean };
+}
+interface FakeView extends FakeWebview {
+	shown: boolean[];
+	badge: { value: number; tooltip: string } | undefined;
 }
 const fake = vscode as unknown as Fake;
 
@@ -144,6 +157,22 @@ function setup(
 
 const lastPanel = () => fake.window.panels.at(-1)!;
 
+/** What VS Code does when the view first shows: resolves it with the host. */
+function resolveView(host: PanelHost): FakeView {
+	const view = new fake.FakeWebviewView();
+	host.resolveView(view as unknown as vscode.WebviewView);
+	return view;
+}
+
+/** Plays the page: `ready`, then waits for the snapshot (and the change set after it). */
+async function ready(surface: FakeWebview): Promise<void> {
+	surface.receive({ type: 'ready' });
+	await vi.waitFor(() => expect(surface.posted.map((m) => m.type)).toContain('change-set'));
+}
+
+const types = (surface: FakeWebview) => surface.posted.map((m) => m.type);
+const focusCommands = () => fake.commands.executed.filter(([id]) => id === 'massgen.teamPanel.focus');
+
 beforeAll(async () => {
 	// The host loads the message schema and the run store's readers (zod) lazily; load them once up
 	// front so timings below are the host's own.
@@ -155,60 +184,92 @@ beforeAll(async () => {
 beforeEach(() => {
 	fake.window.panels.length = 0;
 	fake.window.activeTextEditor = undefined;
+	fake.window.tabGroups.activeTabGroup.activeTab = undefined;
+	fake.commands.executed.length = 0;
 });
 
 describe('PanelHost', () => {
-	it('opens with scripts, dist and media as the only local roots, the shared HTML and a nonce', () => {
+	it('renders into the view with scripts, dist and media as the only local roots, the shared HTML and a nonce; Open in Editor the same into a tab', async () => {
 		const { host } = setup();
-		host.show({ preserveFocus: true });
+		const view = resolveView(host);
+		expect(view.webview.options.enableScripts).toBe(true);
+		expect(view.webview.options.localResourceRoots.map((u) => u.path)).toEqual(['/ext/dist', '/ext/media']);
+		expect(view.webview.html).toMatch(/script-src 'nonce-[^']+'/);
+		expect(view.webview.html).toContain('https://webview/ext/dist/webview.js');
+
+		await host.openInEditor();
 		const panel = lastPanel();
-		expect(panel.showOptions).toEqual({ viewColumn: vscode.ViewColumn.Active, preserveFocus: true });
-		expect(panel.options.enableScripts).toBe(true);
-		expect(panel.options.localResourceRoots.map((u) => u.path)).toEqual(['/ext/dist', '/ext/media']);
+		expect(panel.showOptions).toEqual({ viewColumn: vscode.ViewColumn.Active, preserveFocus: false });
+		expect(panel.options).toEqual({ enableScripts: true, enableFindWidget: true });
+		expect(panel.webview.options.localResourceRoots.map((u) => u.path)).toEqual(['/ext/dist', '/ext/media']);
 		expect(panel.webview.html).toMatch(/script-src 'nonce-[^']+'/);
-		expect(panel.webview.html).toContain('https://webview/ext/dist/webview.js');
+		expect(panel.webview.html).not.toBe(view.webview.html); // a nonce of its own
 	});
 
-	it('never steals focus: beside the active editor, a visible panel is left alone; Show Panel reveals with focus', () => {
-		const { host } = setup();
-		(fake.window as { activeTextEditor: unknown }).activeTextEditor = {};
-		host.show({ preserveFocus: true });
-		expect(lastPanel().showOptions.viewColumn).toBe(vscode.ViewColumn.Beside);
-		host.show({ preserveFocus: true });
-		expect(lastPanel().revealed).toEqual([]);
-		host.show({ preserveFocus: false });
-		expect(lastPanel().revealed).toEqual([{ column: undefined, preserveFocus: false }]);
-		expect(fake.window.panels).toHaveLength(1);
-	});
-
-	it('a run that starts opens the panel without focus', () => {
-		const { runs } = setup();
+	it('a run shows the view without the focus: opened by its command before VS Code resolved it, left alone when visible, shown when hidden', () => {
+		const { host, runs } = setup();
 		runs.fireStart({ question: 'q', kind: 'ask' });
-		expect(lastPanel().showOptions.preserveFocus).toBe(true);
+		expect(focusCommands()).toEqual([['massgen.teamPanel.focus', { preserveFocus: true }]]);
+		const view = resolveView(host);
+		runs.fireStart({ question: 'q', kind: 'ask' });
+		expect(view.shown).toEqual([]);
+		view.visible = false;
+		runs.fireStart({ question: 'q', kind: 'ask' });
+		expect(view.shown).toEqual([true]);
+		expect(focusCommands()).toHaveLength(1);
+		expect(fake.window.panels).toHaveLength(0);
+	});
+
+	it('Show Panel reveals the view with the focus and gives its ask box the keyboard once the page has its snapshot', async () => {
+		const { host } = setup();
+		host.show({ preserveFocus: false });
+		expect(focusCommands()).toEqual([['massgen.teamPanel.focus', { preserveFocus: false }]]);
+		const view = resolveView(host);
+		await settle();
+		expect(view.posted).toEqual([]);
+		view.receive({ type: 'ready' });
+		await vi.waitFor(() => expect(types(view)).toEqual(['snapshot', 'change-set', 'focus-ask']));
+		host.show({ preserveFocus: false });
+		await settle();
+		expect(view.shown).toEqual([false]);
+		expect(types(view)).toEqual(['snapshot', 'change-set', 'focus-ask', 'focus-ask']);
+	});
+
+	it('a hidden view has no page: nothing is posted until it says ready again, and a focus waits for that', async () => {
+		const { host } = setup();
+		const view = resolveView(host);
+		await ready(view);
+		view.visible = false;
+		host.show({ preserveFocus: false });
+		await settle();
+		expect(types(view)).toEqual(['snapshot', 'change-set']);
+		view.visible = true;
+		view.receive({ type: 'ready' });
+		await vi.waitFor(() => expect(types(view).at(-1)).toBe('focus-ask'));
+		expect(types(view)).toEqual(['snapshot', 'change-set', 'snapshot', 'change-set', 'focus-ask']);
 	});
 
 	it('ready → one snapshot first, then live batches; events arriving meanwhile are neither lost nor posted before it', async () => {
 		const { host, runs } = setup();
-		host.show({ preserveFocus: true });
-		const panel = lastPanel();
+		const view = resolveView(host);
 		let seq = 0;
 		const texts: string[] = [];
 		runs.emit(stamp('r1', [start('q')], seq++));
-		expect(panel.posted).toEqual([]); // not ready yet
-		panel.receive({ type: 'ready' });
+		expect(view.posted).toEqual([]); // not ready yet
+		view.receive({ type: 'ready' });
 		// Keep streaming, one event per event-loop turn, while the host prepares the snapshot and a bit after.
 		const emitOne = () => {
 			texts.push(`t${seq}`);
 			runs.emit(stamp('r1', [delta(`t${seq}`)], seq++));
 		};
 		const deadline = Date.now() + 10_000;
-		while (!panel.posted.some((m) => m.type === 'snapshot') && Date.now() < deadline) {
+		while (!view.posted.some((m) => m.type === 'snapshot') && Date.now() < deadline) {
 			emitOne();
 			await new Promise((resolve) => setImmediate(resolve));
 		}
 		for (let i = 0; i < 5; i++) emitOne();
 		await settle();
-		const [first, changeSet, ...rest] = panel.posted;
+		const [first, changeSet, ...rest] = view.posted;
 		expect(first?.type).toBe('snapshot');
 		// Right after it, what the change review holds (nothing here): the webview then knows nothing is pending.
 		expect(changeSet).toEqual({ type: 'change-set', changeSet: null });
@@ -223,17 +284,17 @@ describe('PanelHost', () => {
 		expect(folded.agents['a']!.text).toBe(texts.join(''));
 	});
 
-	it('validates every message: invalid ones are logged and ignored; ask continues the conversation; cancel cancels', async () => {
+	it('validates every message: invalid ones are logged and ignored; ask continues the conversation; cancel cancels; focus reports count only when visible', async () => {
 		const { host, runs, warnings, root } = setup();
-		host.show({ preserveFocus: true });
-		const panel = lastPanel();
-		panel.receive({ type: 'ask', question: '  Follow-up?  ' });
-		panel.receive({ type: 'cancel' });
-		panel.receive({ type: 'ask', question: 42 });
-		panel.receive({ type: 'open-diff', path: '../../etc/passwd' });
-		panel.receive({ type: 'write-file', path: 'x', content: 'y' });
+		const view = resolveView(host);
+		view.receive({ type: 'ask', question: '  Follow-up?  ' });
+		view.receive({ type: 'cancel' });
+		view.receive({ type: 'ask', question: 42 });
+		view.receive({ type: 'open-diff', path: '../../etc/passwd' });
+		view.receive({ type: 'write-file', path: 'x', content: 'y' });
+		view.receive({ type: 'focus', focused: 'yes' });
 		await vi.waitFor(() =>
-			expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3),
+			expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(4),
 		);
 		await settle();
 		// The panel's folder (the only one) goes with the question.
@@ -242,23 +303,27 @@ describe('PanelHost', () => {
 			['start', { question: 'Follow-up?', kind: 'ask', folder, continueConversation: true }],
 			['cancel'],
 		]);
-		expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(3);
+		expect(host.focused).toBe(false);
+		view.receive({ type: 'focus', focused: true });
+		await vi.waitFor(() => expect(host.focused).toBe(true));
+		view.visible = false;
+		expect(host.focused).toBe(false);
+		view.visible = true;
+		expect(host.focused).toBe(false); // shown again: focused only once the page says so
 	});
 
 	it('an ask that does not run goes back to the ask box with its chips and the reason; a chip whose image is not base64 starts nothing', async () => {
 		const { host, runs, root } = setup();
-		host.show({ preserveFocus: true });
-		const panel = lastPanel();
-		panel.receive({ type: 'ready' });
-		await vi.waitFor(() => expect(panel.posted.some((m) => m.type === 'snapshot')).toBe(true));
+		const view = resolveView(host);
+		await ready(view);
 		const chip = { id: 'c1', label: '.env', request: { kind: 'path', path: '.env' } } as const;
 		runs.refusal = {
 			refused: 'attachment',
 			reason: "cannot attach '.env': refused: '.env' is a secret path",
 		};
-		panel.receive({ type: 'ask', question: 'What is in it?', attachments: [chip] });
-		await vi.waitFor(() => expect(panel.posted.some((m) => m.type === 'ask-refused')).toBe(true));
-		expect(panel.posted.find((m) => m.type === 'ask-refused')).toEqual({
+		view.receive({ type: 'ask', question: 'What is in it?', attachments: [chip] });
+		await vi.waitFor(() => expect(view.posted.some((m) => m.type === 'ask-refused')).toBe(true));
+		expect(view.posted.find((m) => m.type === 'ask-refused')).toEqual({
 			type: 'ask-refused',
 			question: 'What is in it?',
 			attachments: [chip],
@@ -282,62 +347,81 @@ describe('PanelHost', () => {
 			label: 'x.png',
 			request: { kind: 'image', path: 'x.png', dataBase64: 'abc' },
 		} as const;
-		panel.receive({ type: 'ask', question: 'And this?', attachments: [image] });
-		await vi.waitFor(() => expect(panel.posted.filter((m) => m.type === 'ask-refused')).toHaveLength(2));
-		expect(panel.posted.filter((m) => m.type === 'ask-refused')[1]).toMatchObject({
+		view.receive({ type: 'ask', question: 'And this?', attachments: [image] });
+		await vi.waitFor(() => expect(view.posted.filter((m) => m.type === 'ask-refused')).toHaveLength(2));
+		expect(view.posted.filter((m) => m.type === 'ask-refused')[1]).toMatchObject({
 			question: 'And this?',
 			reason: "cannot attach 'x.png': the image data is not base64",
 		});
 		expect(runs.calls).toHaveLength(1);
 	});
 
-	it('"+" posts the picker’s chips; addAttachmentChips opens the panel and posts them after its snapshot', async () => {
+	it('an ask whose start throws goes back to the ask box too (the webview shows "starting" until it hears back)', async () => {
+		const { host, runs, warnings } = setup();
+		const view = resolveView(host);
+		await ready(view);
+		runs.tryStart = async () => {
+			throw new Error('engine bundle missing');
+		};
+		view.receive({ type: 'ask', question: 'Why?' });
+		await vi.waitFor(() => expect(types(view)).toContain('ask-refused'));
+		expect(view.posted.at(-1)).toEqual({
+			type: 'ask-refused',
+			question: 'Why?',
+			attachments: [],
+			reason: 'engine bundle missing',
+		});
+		await vi.waitFor(() => expect(warnings).toContain('panel: engine bundle missing'));
+	});
+
+	it('"+" posts the picker’s chips; addAttachmentChips shows the view and posts them after its snapshot, then focuses the box', async () => {
 		const chip: AttachmentChip = { id: 'p1', label: 'a.ts', request: { kind: 'path', path: 'src/a.ts' } };
 		let answer: readonly AttachmentChip[] | undefined = [chip];
 		const { host } = setup({ pickContext: async () => answer });
-		void host.addAttachmentChips([chip]);
-		const panel = lastPanel();
+		const added = host.addAttachmentChips([chip]);
+		expect(focusCommands()).toEqual([['massgen.teamPanel.focus', { preserveFocus: false }]]);
+		const view = resolveView(host);
 		await settle();
-		expect(panel.posted).toEqual([]); // not ready: nothing posted yet
-		panel.receive({ type: 'ready' });
-		await vi.waitFor(() => expect(panel.posted.map((m) => m.type)).toContain('chips-added'));
-		expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set', 'chips-added']);
-		panel.receive({ type: 'pick-context' });
-		await vi.waitFor(() => expect(panel.posted.filter((m) => m.type === 'chips-added')).toHaveLength(2));
-		expect(panel.posted.at(-1)).toEqual({ type: 'chips-added', chips: [chip] });
+		expect(view.posted).toEqual([]); // not ready: nothing posted yet
+		view.receive({ type: 'ready' });
+		await added;
+		expect(types(view)).toEqual(['snapshot', 'change-set', 'chips-added', 'focus-ask']);
+		view.receive({ type: 'pick-context' });
+		await vi.waitFor(() => expect(view.posted.filter((m) => m.type === 'chips-added')).toHaveLength(2));
+		expect(view.posted.at(-1)).toEqual({ type: 'chips-added', chips: [chip] });
 		// The user cancelled the picker: nothing is posted.
 		answer = undefined;
-		panel.receive({ type: 'pick-context' });
+		view.receive({ type: 'pick-context' });
 		await settle();
-		expect(panel.posted.filter((m) => m.type === 'chips-added')).toHaveLength(2);
+		expect(view.posted.filter((m) => m.type === 'chips-added')).toHaveLength(2);
 	});
 
-	it('addAttachmentChips gives up when the panel closes before it is ready', async () => {
+	it('addAttachmentChips gives up when the view goes before it is ready', async () => {
 		const { host, warnings } = setup();
+		const view = resolveView(host);
 		const added = host.addAttachmentChips([{ id: 'p1', label: 'a', request: { kind: 'path', path: 'a' } }]);
-		lastPanel().dispose();
+		view.dispose();
 		await added;
-		expect(warnings).toContain('ask box: the panel closed before the chips could be added');
+		expect(warnings).toContain('ask box: the panel closed before it was ready');
 	});
 
 	it('open-diff / accept / reject reach the change review, accept with its hunks and run id as one request', async () => {
 		const calls: unknown[][] = [];
 		const { actions, changed } = changeActions(calls);
 		const { host } = setup({ changes: actions });
-		host.show({ preserveFocus: true });
-		const panel = lastPanel();
-		panel.receive({ type: 'ready' });
-		panel.receive({ type: 'open-diff', path: 'a.ts', version: 'final' });
-		panel.receive({
+		const view = resolveView(host);
+		view.receive({ type: 'ready' });
+		view.receive({ type: 'open-diff', path: 'a.ts', version: 'final' });
+		view.receive({
 			type: 'accept',
 			paths: ['a.ts'],
 			hunks: [{ path: 'a.ts', ids: ['final#1'] }],
 			runId: '20261130-040000-ab12',
 		});
-		panel.receive({ type: 'select-hunks', path: 'a.ts', ids: ['alt#1'], selected: true });
-		panel.receive({ type: 'reject' });
+		view.receive({ type: 'select-hunks', path: 'a.ts', ids: ['alt#1'], selected: true });
+		view.receive({ type: 'reject' });
 		await vi.waitFor(() => expect(calls).toHaveLength(4));
-		await vi.waitFor(() => expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set']));
+		await vi.waitFor(() => expect(types(view)).toEqual(['snapshot', 'change-set']));
 		changed.fire(null);
 		expect(calls).toEqual([
 			['openDiff', 'a.ts', 'final'],
@@ -348,79 +432,95 @@ describe('PanelHost', () => {
 			['selectHunks', 'a.ts', ['alt#1'], true],
 			['reject'],
 		]);
-		expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set', 'change-set']);
+		expect(types(view)).toEqual(['snapshot', 'change-set', 'change-set']);
 	});
 
-	it('closing the panel during a run cancels it (same path as Cancel Run) and says why', async () => {
+	it('closing the editor tab or removing the view during a run leaves the run going (it still shows in the side bar); the host disposing the tab (a reload) too', async () => {
 		const { host, runs } = setup();
 		const info = vi.spyOn(fake.window, 'showInformationMessage');
 		info.mockClear();
 		runs.running = true;
 		runs.fireStart({ question: 'q', kind: 'ask' });
+		const view = resolveView(host);
+		await host.openInEditor();
+		lastPanel().dispose(); // the user closes the tab
+		expect(host.editor.surface).toBeUndefined();
+		view.dispose(); // the user removes the view
+		expect(host.view.surface).toBeUndefined();
+		await host.openInEditor();
 		const panel = lastPanel();
-		panel.dispose(); // the user closes the tab
-		expect(host.panel).toBeUndefined();
-		expect(runs.calls).toEqual([['cancel']]);
-		expect(info).toHaveBeenCalledWith('MassGen: run cancelled because its panel was closed.');
-
-		// Closing the panel when no run is active cancels nothing and says nothing.
-		runs.running = false;
-		info.mockClear();
-		host.show({ preserveFocus: true });
-		lastPanel().dispose();
-		expect(info).not.toHaveBeenCalled();
-	});
-
-	it('a hidden panel (other tab, moved to another group) does not cancel the run; nor does the host disposing it (deactivate, reload)', () => {
-		const { host, runs } = setup();
-		const info = vi.spyOn(fake.window, 'showInformationMessage');
-		info.mockClear();
-		runs.running = true;
-		runs.fireStart({ question: 'q', kind: 'ask' });
-		const panel = lastPanel();
-		panel.visible = false; // hidden: VS Code keeps the panel, only its view state changes
-		expect(host.visible).toBe(false);
-		expect(host.panel).toBe(panel);
-		panel.visible = true;
-		host.show({ preserveFocus: true });
-		expect(runs.calls).toEqual([]);
-
-		// Deactivation (a window reload) disposes the host, which disposes the panel: not a user's close.
 		host.dispose();
-		expect(host.panel).toBeUndefined();
+		expect(host.editor.surface).toBeUndefined();
+		expect(fake.window.panels).toHaveLength(2);
+		expect(panel.revealed).toEqual([]);
 		expect(runs.calls).toEqual([]);
 		expect(info).not.toHaveBeenCalled();
 	});
 
-	it('open-run shows a past run read-only (from events.jsonl) and holds back live events; a reload shows it again', async () => {
+	it('Focus Ask Box: the box of the editor tab when the user is in it, else the view’s', async () => {
+		const { host } = setup();
+		const view = resolveView(host);
+		await ready(view);
+		await host.openInEditor();
+		const panel = lastPanel();
+		await ready(panel);
+		await vi.waitFor(() => expect(types(panel)).toContain('focus-ask'));
+		panel.active = true;
+		fake.window.tabGroups.activeTabGroup.activeTab = {
+			input: new fake.TabInputWebview('mainThreadWebview-massgen.panel'),
+		};
+		const inView = view.posted.length;
+		host.focusAskBox();
+		await settle();
+		expect(panel.revealed).toEqual([{ column: undefined, preserveFocus: false }]);
+		expect(types(panel).filter((t) => t === 'focus-ask')).toHaveLength(2);
+		expect(view.posted.length).toBe(inView);
+		panel.active = false;
+		host.focusAskBox();
+		await settle();
+		expect(view.shown).toEqual([false]);
+		expect(types(view).at(-1)).toBe('focus-ask');
+	});
+
+	it('open-run shows a past run read-only (from events.jsonl) and holds back live events; Open in Editor shows the same run; a reload shows it again', async () => {
 		const past = stamp('20261130-010000-aaaa', [start('Old question'), delta('old text')]);
 		const root = workspaceWithRun('20261130-010000-aaaa', past);
 		// A run this machine made (`ownRuns.ts`): the panel lists no other.
 		await recordOwnRun(root, '20261130-010000-aaaa');
 		const { host, runs, store } = setup({ root });
-		host.show({ preserveFocus: true });
-		let panel = lastPanel();
-		panel.receive({ type: 'ready' });
-		await vi.waitFor(() => expect(panel.posted.map((m) => m.type)).toEqual(['snapshot', 'change-set']));
-		const [snapshot] = panel.posted as Extract<HostMessage, { type: 'snapshot' }>[];
+		const view = resolveView(host);
+		await ready(view);
+		const [snapshot] = view.posted as Extract<HostMessage, { type: 'snapshot' }>[];
 		expect(snapshot!.state).toBeNull();
 		expect(snapshot!.runs.map((r) => r.runId)).toEqual(['20261130-010000-aaaa']);
 
 		runs.emit(stamp('live', [start('Live question')]));
-		panel.receive({ type: 'open-run', runId: '20261130-010000-aaaa' });
+		view.receive({ type: 'open-run', runId: '20261130-010000-aaaa' });
 		await vi.waitFor(() => expect(store.values.get('massgen.panel.lastRunId')).toBe('20261130-010000-aaaa'));
 		// The past run's snapshot, then the change set (a snapshot always comes with one).
-		expect(panel.posted.at(-1)?.type).toBe('change-set');
-		const shown = panel.posted.at(-2) as Extract<HostMessage, { type: 'snapshot' }>;
+		expect(view.posted.at(-1)?.type).toBe('change-set');
+		const shown = view.posted.at(-2) as Extract<HostMessage, { type: 'snapshot' }>;
 		expect(shown.type).toBe('snapshot');
 		expect(shown.state!.question).toBe('Old question');
-		expect(store.values.get('massgen.panel.lastRunId')).toBe('20261130-010000-aaaa');
-		const before = panel.posted.length;
+		const before = view.posted.length;
 		runs.emit(stamp('live', [delta('more')], 1));
-		expect(panel.posted.length).toBe(before);
+		expect(view.posted.length).toBe(before);
 
-		// A reloaded window: a new host (no live run) and a revived panel show the remembered run.
-		panel.dispose();
+		// Open in Editor: the tab shows the run the view shows, and its ask box gets the keyboard.
+		await host.openInEditor();
+		const tab = lastPanel();
+		expect(host.editor.shownRunId).toBe('20261130-010000-aaaa');
+		tab.receive({ type: 'ready' });
+		await vi.waitFor(() => expect(types(tab).filter((t) => t === 'snapshot')).toHaveLength(2));
+		const tabSnapshots = tab.posted.filter((m) => m.type === 'snapshot') as Extract<
+			HostMessage,
+			{ type: 'snapshot' }
+		>[];
+		expect(tabSnapshots.map((m) => m.state?.question)).toEqual(['Old question', 'Old question']);
+		expect(types(tab)).toContain('focus-ask');
+
+		// A reloaded window: a new host (no live run); VS Code resolves the view and revives the tab.
+		tab.dispose();
 		const reloaded = new PanelHost({
 			extensionUri: vscode.Uri.file('/ext'),
 			log: { info() {}, debug() {}, warn() {}, error() {} } as unknown as vscode.LogOutputChannel,
@@ -428,19 +528,15 @@ describe('PanelHost', () => {
 			changes: changeActions().actions,
 			memento: store as unknown as vscode.Memento,
 		});
-		reloaded.revive(
-			new (vscode as unknown as { FakeWebviewPanel: new (...a: unknown[]) => FakePanel }).FakeWebviewPanel(
-				'massgen.panel',
-				'MassGen',
-				{},
-				{},
-			) as never,
-		);
-		panel = reloaded.panel as unknown as FakePanel;
-		panel.receive({ type: 'ready' });
-		await vi.waitFor(() => expect(panel.posted.length).toBeGreaterThan(0), { timeout: 5_000 });
-		expect((panel.posted[0] as Extract<HostMessage, { type: 'snapshot' }>).state?.question).toBe(
-			'Old question',
-		);
+		const revived = new fake.FakeWebviewPanel('massgen.panel', 'MassGen', {}, {});
+		reloaded.revive(revived as never);
+		const reloadedView = resolveView(reloaded);
+		for (const surface of [revived, reloadedView]) {
+			await ready(surface);
+			expect((surface.posted[0] as Extract<HostMessage, { type: 'snapshot' }>).state?.question).toBe(
+				'Old question',
+			);
+		}
+		expect(reloaded.shownRunId).toBe('20261130-010000-aaaa');
 	});
 });

@@ -23,6 +23,7 @@ import { noPendingChanges } from './noPendingChanges';
 const secret = 'sk-test-EXTENSIONKEY-0123456789';
 const fake = vscode as unknown as {
 	window: { outputLines: string[]; panels: { posted: HostMessage[]; receive(m: unknown): void }[] };
+	FakeWebviewView: new () => { posted: HostMessage[]; receive(m: unknown): void };
 	workspace: { workspaceFolders: unknown };
 };
 
@@ -98,17 +99,24 @@ describe('the extension redacts secrets', () => {
 			},
 		];
 		state = reduceRun(initialRunState(), events[0]!);
-		host.show({ preserveFocus: true });
-		const panel = fake.window.panels.at(-1)!;
-		panel.receive({ type: 'ready' });
-		for (let i = 0; i < 50 && !panel.posted.some((m) => m.type === 'snapshot'); i++) {
-			await new Promise((resolve) => setTimeout(resolve, 5));
+		// Both surfaces: the side bar view and the editor tab (Open in Editor).
+		const view = new fake.FakeWebviewView();
+		host.resolveView(view as unknown as vscode.WebviewView);
+		await host.openInEditor();
+		const surfaces = [view, fake.window.panels.at(-1)!];
+		for (const surface of surfaces) {
+			surface.receive({ type: 'ready' });
+			for (let i = 0; i < 50 && !surface.posted.some((m) => m.type === 'snapshot'); i++) {
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			}
 		}
 		emitted.fire({ runId: 'r', events: [events[1]!] });
-		const posted = JSON.stringify(panel.posted);
-		expect(posted).toContain('the key is [redacted]');
-		expect(posted).toContain('use [redacted]');
-		expect(posted).not.toContain(secret);
+		for (const surface of surfaces) {
+			const posted = JSON.stringify(surface.posted);
+			expect(posted).toContain('the key is [redacted]');
+			expect(posted).toContain('use [redacted]');
+			expect(posted).not.toContain(secret);
+		}
 	});
 
 	it('the run event path (the engine: prepareRun and startRun): events, notices and the run directory lose the key, also split across deltas', async () => {
