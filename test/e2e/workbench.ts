@@ -102,9 +102,17 @@ export class Workbench {
 		await this.page.getByRole('treeitem', { name }).first().waitFor({ timeout: 60_000 });
 	}
 
-	/** Opens `name` from the explorer in an editor, as a double click does, and waits for its focus. */
+	/**
+	 * Opens `name` from the explorer in an editor, as a double click does, and waits for its focus.
+	 * The team's view shares the side bar with the Explorer: show the Explorer first when it is not.
+	 */
 	async openInEditor(name: string): Promise<void> {
-		await this.page.getByRole('treeitem', { name }).first().dblclick();
+		const item = this.page.getByRole('treeitem', { name }).first();
+		if (!(await item.isVisible())) {
+			await this.page.keyboard.press('Control+Shift+E');
+			await item.waitFor({ timeout: 15_000 });
+		}
+		await item.dblclick();
 		await this.page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
 	}
 

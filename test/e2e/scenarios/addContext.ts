@@ -26,9 +26,9 @@ export const addContext: Scenario = {
 		await workbench.waitInPanel('.ask-chip .chip-label');
 		const frame = workbench.webviewFrame();
 		assert.deepEqual(await frame.locator('.ask-chip .chip-label').allTextContents(), ['hello.ts']);
-		// The panel's title bar has the command too.
+		// The view's title bar has the command too.
 		await page
-			.locator('.editor-actions .action-label[aria-label="Add Context…"]')
+			.locator('.part.sidebar .action-label[aria-label="Add Context…"]')
 			.first()
 			.waitFor({ timeout: 15_000 });
 		await workbench.screenshot('add-context-02-chip');

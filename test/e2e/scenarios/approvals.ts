@@ -76,12 +76,16 @@ export const approvals: Scenario = {
 		}
 		// …and still one card (a second card would mean the second agent's request was not joined).
 		assert.equal(await card.count(), 1, 'identical requests of two agents are one card');
-		// The badge (status bar and panel tab) and the notification: the panel does not have the focus.
+		// The badge (status bar and the view's icon) and the notification: the panel does not have the focus.
 		await page
 			.locator('.statusbar-item', { hasText: /1 approval/ })
 			.first()
 			.waitFor({ timeout: 10_000 });
-		await page.locator('.tab', { hasText: 'MassGen (1 waiting)' }).first().waitFor({ timeout: 10_000 });
+		await page
+			.locator('.activitybar')
+			.getByRole('tab', { name: /^MassGen Team/ })
+			.locator('.badge-content', { hasText: '1' })
+			.waitFor({ timeout: 10_000 });
 		const toast = await workbench.notification(/wants to run `npm publish`/);
 		assert.match(toast, /MassGen: (builder|tester) wants to run `npm publish`/);
 		for (const button of ['Allow once', 'Deny', 'Show']) {

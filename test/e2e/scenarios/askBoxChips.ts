@@ -8,7 +8,7 @@ import { installTeam, type Scenario } from './scenario';
 /**
  * Like a user, in the panel's ask box (docs/context.md): `#hel` lists the workspace's matches (hello.ts,
  * src/hello.ts) and Enter adds the first as a chip; `#src` and a click add the folder; an image
- * pasted into the question becomes a chip with a thumbnail; hidden behind an editor and shown
+ * pasted into the question becomes a chip with a thumbnail; hidden behind the Explorer and shown
  * again, the panel still has them; × removes the folder chip. Asked,
  * the run records exactly the chips that were left (`run-start.attachments` in events.jsonl).
  */
@@ -71,10 +71,11 @@ export const askBoxChips: Scenario = {
 		await frame.locator('.ask-box').screenshot({ path: join(resultsDir, 'ask-box-chips.png') });
 		await workbench.screenshot('ask-box-02-chips');
 
-		// Hidden behind an editor and shown again (VS Code drops the page meanwhile): the chips stay.
-		await workbench.page.getByRole('treeitem', { name: 'README.md' }).first().dblclick();
+		// Hidden behind the Explorer (it shares the side bar) and shown again (VS Code drops the page
+		// meanwhile): the chips stay.
+		await workbench.openInEditor('README.md');
 		await frame.locator('#ask-input').waitFor({ state: 'detached', timeout: 15_000 });
-		await workbench.page.locator('.tabs-container .tab', { hasText: 'MassGen' }).click();
+		await workbench.runCommand('MassGen: Show Panel');
 		await thumbnail.waitFor({ timeout: 15_000 });
 		assert.deepEqual(await chips.allTextContents(), [picked.split('/').pop(), 'src/', 'screenshot.png']);
 		assert.equal(

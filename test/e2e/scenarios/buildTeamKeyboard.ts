@@ -15,7 +15,13 @@ async function paletteByKeyboard(page: Page, title: string): Promise<void> {
 		await page.keyboard.press('F1');
 		await input.waitFor({ state: 'visible', timeout: 10_000 });
 		await page.keyboard.type(title);
+		// Another command may match the typed title as well (the MassGen Team view's Focus on …):
+		// ↓ to the row that is this command.
+		const rows = page.locator('.quick-input-list .monaco-list-row');
 		try {
+			await rows.first().waitFor({ state: 'visible', timeout: 2_000 });
+			for (let down = 0; down < 5 && !(await first.isVisible()); down++)
+				await page.keyboard.press('ArrowDown');
 			await first.waitFor({ state: 'visible', timeout: 2_000 });
 		} catch {
 			await page.keyboard.press('Escape');

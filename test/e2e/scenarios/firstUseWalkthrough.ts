@@ -51,7 +51,7 @@ export const walkthroughOnFirstView: Scenario = {
 	async run(workbench, folder) {
 		await workbench.waitForExplorer('hello.ts');
 		assert.equal(await walkthroughTab(workbench).count(), 0, 'no walkthrough before the extension runs');
-		await workbench.page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+		await workbench.page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
 		await showsOurWalkthrough(workbench);
 
 		const url = new URL(workbench.page.url());
@@ -61,7 +61,7 @@ export const walkthroughOnFirstView: Scenario = {
 		try {
 			await page.goto(url.toString());
 			await page.getByRole('treeitem', { name: 'hello.ts' }).first().waitFor({ timeout: 60_000 });
-			await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+			await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
 			const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
 			await team.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
 			// A command of ours ends (where a first use would open it), then its own editor shows.
@@ -139,7 +139,7 @@ export const walkthroughAfterFirstCommand: Scenario = {
 
 		// The Team view shows the key as stored; removed again, the view says so by itself.
 		await workbench.runCommand('View: Close All Editors');
-		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
 		const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
 		const claude = team.locator('.monaco-list-row', { hasText: 'claude/' });
 		await claude

@@ -16,12 +16,14 @@ import { revertRun } from './revertRun';
 import { runsView } from './runsView';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
+import { teamPanelKeyboard } from './teamPanelKeyboard';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 import { walkthrough } from './walkthrough';
 import { workspaceConsent } from './workspaceConsent';
 
 export const scenarios: readonly Scenario[] = [
 	showPanel,
+	teamPanelKeyboard,
 	askTeam,
 	teamConfigAndKeys,
 	changes,

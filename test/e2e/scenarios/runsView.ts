@@ -50,7 +50,7 @@ export const runsView: Scenario = {
 		// Clicking the item of the container already shown would hide the side bar.
 		const showRuns = async () => {
 			if (!(await tree.isVisible())) {
-				await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+				await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
 			}
 		};
 		await showRuns();
