@@ -20,8 +20,9 @@ async function paletteByKeyboard(page: Page, title: string): Promise<void> {
 		const rows = page.locator('.quick-input-list .monaco-list-row');
 		try {
 			await rows.first().waitFor({ state: 'visible', timeout: 2_000 });
-			for (let down = 0; down < 5 && !(await first.isVisible()); down++)
+			for (let down = 0; down < 5 && !(await first.isVisible()); down++) {
 				await page.keyboard.press('ArrowDown');
+			}
 			await first.waitFor({ state: 'visible', timeout: 2_000 });
 		} catch {
 			await page.keyboard.press('Escape');
