@@ -10,6 +10,7 @@ import { changeStateHunk, changeStateMultiDiff, changeStateUndo } from './change
 import { costEstimate } from './costEstimate';
 import { firstRun } from './firstRun';
 import { walkthroughAfterFirstCommand, walkthroughOnFirstView } from './firstUseWalkthrough';
+import { liveTeam } from './liveTeam';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { revertRun } from './revertRun';
@@ -25,6 +26,7 @@ export const scenarios: readonly Scenario[] = [
 	showPanel,
 	teamPanelKeyboard,
 	askTeam,
+	liveTeam,
 	teamConfigAndKeys,
 	changes,
 	changesPreview,
