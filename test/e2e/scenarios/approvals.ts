@@ -125,9 +125,10 @@ export const approvals: Scenario = {
 		assert.ok(agents.includes(winnerId), `winner ${winnerId}`);
 		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 30_000 });
 		await page
-			.locator('.tab', { hasText: /^MassGen$/ })
-			.first()
-			.waitFor({ timeout: 10_000 });
+			.locator('.activitybar')
+			.getByRole('tab', { name: /^MassGen Team/ })
+			.locator('.badge-content', { hasText: '1' })
+			.waitFor({ state: 'detached', timeout: 10_000 });
 		assert.equal(
 			await page.locator('.statusbar-item', { hasText: /\d+ approvals?/ }).count(),
 			0,
