@@ -60,7 +60,7 @@ export const firstRun: Scenario = {
 
 		// The Team view: the default team, each member saying why it is unavailable, the demo offered,
 		// and no error row pointing into the extension's own files.
-		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen' }).click();
+		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
 		const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
 		const rows = team.locator('.monaco-list-row');
 		await rows.filter({ hasText: 'Run demo team' }).waitFor({ timeout: 20_000 });

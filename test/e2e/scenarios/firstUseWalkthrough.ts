@@ -71,7 +71,7 @@ export const walkthroughOnFirstView: Scenario = {
 				.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'MassGen: Show Panel' })
 				.waitFor({ timeout: 15_000 });
 			await page.keyboard.press('Enter');
-			await page.locator('.tabs-container .tab', { hasText: 'MassGen' }).waitFor({ timeout: 30_000 });
+			// The panel is the side bar view now: its page, not an editor tab.
 			await page.locator('iframe.webview.ready').first().waitFor({ timeout: 30_000 });
 			const tabs = await page.locator('.tabs-container .tab').allTextContents();
 			assert.deepEqual(
