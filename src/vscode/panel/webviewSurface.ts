@@ -44,7 +44,9 @@ export function viewSurface(view: vscode.WebviewView): WebviewSurface {
 				count === 1
 					? vscode.l10n.t('1 tool call waits for your approval')
 					: vscode.l10n.t('{0} tool calls wait for your approval', count);
-			view.badge = count > 0 ? { value: count, tooltip } : undefined;
+			// Not `undefined`: the workbench keeps a webview view's badge on the activity bar when it is
+			// cleared that way (microsoft/vscode#331019); a count of 0 is drawn as no badge.
+			view.badge = { value: count, tooltip: count > 0 ? tooltip : '' };
 		},
 		reportFocus: (value) => {
 			focused = value;

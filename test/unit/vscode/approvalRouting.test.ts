@@ -150,7 +150,7 @@ describe('approval routing in the editor', () => {
 		}
 		expect(counts).toEqual([1, 0]);
 		expect(host.title).toBe('MassGen');
-		expect(panel.badge).toBeUndefined();
+		expect(panel.badge).toEqual({ value: 0, tooltip: '' });
 		expect(events.map((e) => e.type)).toEqual(['approval-request', 'approval-result']);
 	});
 
