@@ -326,7 +326,9 @@ export class ChangesView {
 			target = row?.querySelector<HTMLElement>('.file-check:not([hidden]), .open-diff') ?? null;
 		}
 		if (!target) return;
-		if (document.activeElement !== target) target.focus({ preventScroll: true });
+		// Only while the page has the keyboard: inside a webview the last focused control stays the active
+		// element after the user moved on to an editor, and focusing it would pull the keyboard back here.
+		if (document.hasFocus() && document.activeElement !== target) target.focus({ preventScroll: true });
 		const shift = target.getBoundingClientRect().top - anchor.top;
 		if (Math.abs(shift) >= 1) window.scrollBy(0, shift);
 	}

@@ -28,6 +28,8 @@ export const attachments: Scenario = {
 		await listed.first().waitFor({ timeout: 30_000 });
 		assert.deepEqual(await listed.allTextContents(), ['hello.ts line 1']);
 		await workbench.screenshot('attachments-02-header');
+		// The run's diff opens beside the editor when it ends; back to hello.ts after that, not before it.
+		await page.locator('.tabs-container .tab', { hasText: 'README.md' }).first().waitFor({ timeout: 30_000 });
 
 		await workbench.openInEditor('hello.ts');
 		await workbench.runCommand('MassGen: Ask Team', { opensInput: true });
