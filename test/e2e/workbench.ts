@@ -142,7 +142,14 @@ export class Workbench {
 				continue;
 			}
 			await options.beforeRun?.();
-			await row.click();
+			try {
+				await row.click({ timeout: 5_000 });
+			} catch (error) {
+				// A page that takes the focus back (the walkthrough after a step ticks) closes the palette
+				// before the click landed: the command did not run, open the palette again.
+				if (await input.isVisible()) throw error;
+				continue;
+			}
 			if (!options.opensInput) await input.waitFor({ state: 'hidden', timeout: 10_000 });
 			return;
 		}

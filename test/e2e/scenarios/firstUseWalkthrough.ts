@@ -124,6 +124,10 @@ export const walkthroughAfterFirstCommand: Scenario = {
 		// The walkthrough's own Set API Key button: its steps keep the keyboard (a key typed key by key
 		// arrives whole), though each closing step gives the focus back to the walkthrough's page.
 		const step = page.locator('.getting-started-step', { hasText: 'Set a key or use Copilot' });
+		// The stored key ticks this step, and a step that ticks moves the walkthrough's focus to the next
+		// one: wait for that before opening a quick input it would close.
+		await step.locator('.codicon.complete[data-done-step-id]').waitFor({ timeout: 15_000 });
+		await page.waitForFunction("document.activeElement?.closest('.getting-started-step.expanded') != null");
 		await step.click();
 		await page.waitForFunction(
 			"(document.activeElement?.closest('.getting-started-step.expanded')?.textContent ?? '').includes('Set a key')",
