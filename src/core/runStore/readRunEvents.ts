@@ -8,8 +8,7 @@ import type { z } from 'zod';
 import type { RunEvent } from '../../contract/runEvents.js';
 import { openRegularFile, readRegularText } from '../util/regularFile.js';
 import { runFile } from '../../contract/runLayout.js';
-import { runStartSchema } from './runSchemas.js';
-import { runEventSchema } from './runEventSchema.js';
+import { runEventSchema, runStartSchema } from './runEventSchema.js';
 
 /**
  * Parses every complete event line. A run killed mid-write leaves a truncated last line, and an
@@ -52,9 +51,7 @@ export async function readRunStart(runDir: string): Promise<RunStart | null> {
 	try {
 		for await (const line of lines) {
 			// A line cut at the cap is not JSON: no run-start.
-			const start = parseLine(line, runStartSchema);
-			// Checked where readers look (question, agents, attachments); the rest is kept as written.
-			return start === null ? null : (start as unknown as RunStart);
+			return parseLine(line, runStartSchema);
 		}
 		return null;
 	} catch {

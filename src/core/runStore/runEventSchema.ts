@@ -46,17 +46,20 @@ const attachment = z.object({
 });
 const agentEvent = { ...base, agentId: z.string() };
 
+/** The first line of `events.jsonl`: the past-runs list, reports and Re-run read only it (`readRunStart`). */
+export const runStartSchema = z.object({
+	...base,
+	type: z.literal('run-start'),
+	question: z.string(),
+	workspace: z.string(),
+	agents: z.array(agentInfo),
+	attachments: z.array(attachment).optional(),
+	session: z.object({ id: z.string().min(1), parentRunId: z.string().nullable() }).optional(),
+	budget: budget.optional(),
+});
+
 export const runEventSchema = z.discriminatedUnion('type', [
-	z.object({
-		...base,
-		type: z.literal('run-start'),
-		question: z.string(),
-		workspace: z.string(),
-		agents: z.array(agentInfo),
-		attachments: z.array(attachment).optional(),
-		session: z.object({ id: z.string().min(1), parentRunId: z.string().nullable() }).optional(),
-		budget: budget.optional(),
-	}),
+	runStartSchema,
 	z.object({ ...agentEvent, type: z.literal('round-start'), round: count, snapshot: z.array(z.string()) }),
 	z.object({ ...agentEvent, type: z.literal('text-delta'), phase, text: z.string() }),
 	z.object({ ...agentEvent, type: z.literal('reasoning-delta'), phase, text: z.string() }),

@@ -2,7 +2,8 @@
  * What a run directory's files must hold to be read back. The folder is workspace content a cloned
  * repository can fill, so every file is checked before use and a malformed one is a reason in
  * words (the first zod issue, by the field it is about), never a crash further on. Only what the
- * readers use is checked; the rest of a file is kept as written (`looseObject`).
+ * readers use is checked; the rest of a file is kept as written (`looseObject`). The lines of
+ * `events.jsonl` are checked whole, each by its event type (`runEventSchema.ts`).
  */
 import { z } from 'zod';
 import type { RunStatus } from '../../contract/runEvents.js';
@@ -14,31 +15,6 @@ const runStatusSchema = z.enum(runStatuses);
 const winnerSchema = z.object({ agentId: z.string(), label: z.string() });
 
 const sessionRecordSchema = z.object({ id: z.string().min(1), parentRunId: z.string().nullable() });
-
-/** The envelope every line of `events.jsonl` has; the body is the writer's (`RunEvent`). */
-export const eventEnvelopeSchema = z.looseObject({
-	type: z.string(),
-	seq: z.number(),
-	runId: z.string(),
-	t: z.number(),
-});
-
-const agentInfoSchema = z.looseObject({ agentId: z.string(), provider: z.string(), model: z.string() });
-
-const attachmentRecordSchema = z.looseObject({
-	kind: z.enum(['file', 'folder', 'diff', 'diagnostics', 'terminal', 'text', 'image']),
-	source: z.string(),
-	lines: z.object({ start: z.number(), end: z.number() }).optional(),
-});
-
-/** The first line of `events.jsonl`: what the past-runs list, reports and Re-run read of it. */
-export const runStartSchema = z.looseObject({
-	...eventEnvelopeSchema.shape,
-	type: z.literal('run-start'),
-	question: z.string(),
-	agents: z.array(agentInfoSchema),
-	attachments: z.array(attachmentRecordSchema).optional(),
-});
 
 /** What the past-runs list reads of `result.json`; a malformed winner lists as none. */
 export const resultSummarySchema = z.looseObject({
