@@ -23,6 +23,8 @@ export interface WatchedAccept {
  */
 export class AcceptWatch extends Disposable {
 	private _accept: WatchedAccept | undefined;
+	/** The followed files' URIs as strings: every keystroke in any document is checked against them. */
+	private _keys = new Set<string>();
 	private _state: AcceptState | undefined;
 	private _watcher: vscode.FileSystemWatcher | undefined;
 	/** Latest check: an older one that finishes later must not win. */
@@ -59,6 +61,7 @@ export class AcceptWatch extends Disposable {
 			...accept,
 			files: [...earlier.filter((file) => !paths.has(file.path)), ...accept.files],
 		};
+		this._keys = new Set(this._accept.files.map((file) => this._uri(accept.folder, file.path).toString()));
 		this._state = 'applied';
 		this._watch();
 		this._onDidChange.fire(this._state);
@@ -68,6 +71,7 @@ export class AcceptWatch extends Disposable {
 	/** Stops following (a new change set arrived). */
 	clear(): void {
 		this._accept = undefined;
+		this._keys = new Set();
 		this._state = undefined;
 		this._watcher?.dispose();
 		this._watcher = undefined;
@@ -83,7 +87,7 @@ export class AcceptWatch extends Disposable {
 		let applied = 0;
 		let undone = 0;
 		for (const file of accept.files) {
-			const { text } = await readCurrent(this._uri(accept, file.path));
+			const { text } = await readCurrent(this._uri(accept.folder, file.path));
 			const hash = text === null ? null : sha256(text);
 			if (hash === file.afterSha256) applied++;
 			else if (hash === file.beforeSha256) undone++;
@@ -96,17 +100,12 @@ export class AcceptWatch extends Disposable {
 		this._onDidChange.fire(state);
 	}
 
-	private _uri(accept: WatchedAccept, path: string): vscode.Uri {
-		return vscode.Uri.joinPath(accept.folder, ...path.split('/'));
+	private _uri(folder: vscode.Uri, path: string): vscode.Uri {
+		return vscode.Uri.joinPath(folder, ...path.split('/'));
 	}
 
 	private _touched(uri: vscode.Uri): void {
-		const accept = this._accept;
-		if (!accept || uri.scheme !== accept.folder.scheme) return;
-		const key = uri.toString();
-		if (accept.files.some((file) => this._uri(accept, file.path).toString() === key)) {
-			void this.recheck().catch(() => undefined);
-		}
+		if (this._keys.has(uri.toString())) void this.recheck().catch(() => undefined);
 	}
 
 	private _watch(): void {
