@@ -142,7 +142,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		assert.deepEqual(await titles(), [
 			'$(check) Accept File (3 of 3 changes)',
 			'$(close) Reject File',
-			'$(close) Reject Change (before line 1, +1)',
+			'$(close) Reject Change (at the start, +1)',
 			'$(close) Reject Change (line 6, +1 −1)',
 			'$(close) Reject Change (line 10, +1 −1)',
 		]);
@@ -169,7 +169,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		assert.ok((await titles()).includes('$(close) Reject Change (line 10, +1 −1)'));
 		await h.clickLens(runId, appPath, /Reject Change \(line 6/);
 		await h.clickLens(runId, appPath, /Accept Change \(line 6/);
-		await h.clickLens(runId, appPath, /Reject Change \(before line 1/);
+		await h.clickLens(runId, appPath, /Reject Change \(at the start/);
 		assert.deepEqual(
 			h.changes.changeSet()!.files[0]!.hunks.map((hunk) => hunk.selected),
 			[false, true, true],

@@ -5,6 +5,7 @@
  */
 import { t, tc } from '../strings.js';
 import type { HunkView } from '../../src/protocol/changeSetView.js';
+import { baseLines, hunkCounts } from '../../src/protocol/hunkWords.js';
 import type { ViewStateStore } from '../viewState.js';
 import { button, h, icon, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
 
@@ -34,17 +35,7 @@ const answerLabel = /^agent\d{1,4}\.\d{1,6}$/;
  */
 export function hunkRange(hunk: HunkView): string {
 	if (hunk.oldLines === 0 && hunk.newLines === 0) return t('emptyFile');
-	const counts = [hunk.newLines > 0 ? `+${hunk.newLines}` : '', hunk.oldLines > 0 ? `−${hunk.oldLines}` : '']
-		.filter(Boolean)
-		.join(' ');
-	return `${baseLines(hunk)} (${counts})`;
-}
-
-/** "lines 12–14", "line 12", "after line 11" (base side). */
-export function baseLines(hunk: HunkView): string {
-	if (hunk.oldLines === 0) return hunk.oldStart <= 1 ? t('atTheStart') : t('afterLine', hunk.oldStart - 1);
-	if (hunk.oldLines === 1) return t('line2', hunk.oldStart);
-	return t('lines2', hunk.oldStart, hunk.oldStart + hunk.oldLines - 1);
+	return `${baseLines(hunk, t)} (${hunkCounts(hunk)})`;
 }
 
 /** What the change does, in words ("replaces 3 lines with 5"). */
@@ -284,7 +275,7 @@ export class WinnerHunk {
 			state.index,
 			state.total,
 			this._ctx.path,
-			baseLines(hunk),
+			baseLines(hunk, t),
 			hunkSummary(hunk),
 		);
 		if (this.checkbox.getAttribute('aria-label') !== name) this.checkbox.setAttribute('aria-label', name);
@@ -394,11 +385,11 @@ export class AlternativeHunk {
 		setText(this.action, verb);
 		const actionLabel = state.selected
 			? extra
-				? t('removeSExtraChange', source, baseLines(hunk))
+				? t('removeSExtraChange', source, baseLines(hunk, t))
 				: t('goBackToThe', which)
 			: extra
-				? t('addSExtraChange', source, baseLines(hunk))
-				: t('useSChangeAt', source, baseLines(hunk), which);
+				? t('addSExtraChange', source, baseLines(hunk, t))
+				: t('useSChangeAt', source, baseLines(hunk, t), which);
 		if (this.action.getAttribute('aria-label') !== actionLabel) {
 			this.action.setAttribute('aria-label', actionLabel);
 		}

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { commandIds } from '../common/commandIds.js';
+import { baseLines, hunkCounts, type Words } from '../../protocol/hunkWords.js';
+import { formatString } from '../../protocol/stringsTable.js';
 import { Disposable } from '../common/lifecycle.js';
+import { changeStrings } from '../panel/changeStrings.js';
 import { changeScheme, parseChangeUri } from './changeUri.js';
 import { type HunkLensSpot, hunkLensSpots } from './hunkLensLayout.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
@@ -12,6 +15,12 @@ import type { PendingChangeSet } from './pendingChangeSet.js';
  */
 export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
 	private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+	/** The panel's table, read once: the display language is fixed for the window's life. */
+	private readonly _words: Words = (
+		(table) =>
+		(key, ...args) =>
+			formatString(table[key], args)
+	)(changeStrings(vscode));
 	readonly onDidChangeCodeLenses = this._onDidChange.event;
 
 	constructor(private readonly _pending: (runId: string) => PendingChangeSet | undefined) {
@@ -66,8 +75,8 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
 			lenses.push(
 				new vscode.CodeLens(at(line), {
 					title: spot.selected
-						? vscode.l10n.t('$(close) Reject Change ({0})', describe(spot))
-						: vscode.l10n.t('$(add) Accept Change ({0})', describe(spot)),
+						? vscode.l10n.t('$(close) Reject Change ({0})', describe(spot, this._words))
+						: vscode.l10n.t('$(add) Accept Change ({0})', describe(spot, this._words)),
 					command: spot.selected ? commandIds.rejectHunk : commandIds.acceptHunk,
 					arguments: [uri, spot.id],
 				}),
@@ -77,15 +86,7 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
 	}
 }
 
-/** "lines 14–16, +3 −1" in the base's numbering (an insertion: "before line 14, +2"). */
-function describe(spot: HunkLensSpot): string {
-	const size = [spot.newLines > 0 ? `+${spot.newLines}` : '', spot.oldLines > 0 ? `−${spot.oldLines}` : '']
-		.filter(Boolean)
-		.join(' ');
-	if (spot.oldLines === 0) return vscode.l10n.t('before line {0}, {1}', spot.oldStart, size);
-	const lines =
-		spot.oldLines === 1
-			? vscode.l10n.t('line {0}', spot.oldStart)
-			: vscode.l10n.t('lines {0}–{1}', spot.oldStart, spot.oldStart + spot.oldLines - 1);
-	return `${lines}, ${size}`;
+/** "lines 14–16, +3 −1", "at the start, +2": the panel's words for where the change lies. */
+function describe(spot: HunkLensSpot, words: Words): string {
+	return `${baseLines(spot, words)}, ${hunkCounts(spot)}`;
 }
