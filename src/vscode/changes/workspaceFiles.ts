@@ -26,6 +26,10 @@ export async function readCurrent(uri: vscode.Uri): Promise<CurrentText> {
 /** A file's text on disk, whatever its buffer holds (what the agents read); null when there is none. */
 export async function readDisk(uri: vscode.Uri): Promise<string | null> {
 	try {
+		// A FIFO (or socket, device) at the path would keep a read waiting forever: refuse it first.
+		if (((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) === 0) {
+			throw new Error(`${uri.fsPath} is not a regular file`);
+		}
 		return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
 	} catch (error) {
 		if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return null;
