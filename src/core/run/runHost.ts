@@ -15,6 +15,7 @@ import type { Redactor } from '../secrets/redactor.js';
 import type { NamedConfig, SkippedConfig } from '../team/chooseTeamConfig.js';
 import type { HostModels, ResolvedTeam, TeamResolution } from '../team/resolveTeam.js';
 import type { TrustListing, WorkspaceTrust } from '../trust/workspaceTrust.js';
+import type { Turn } from '../orchestrator/types.js';
 import type { CostEstimate } from './costEstimate.js';
 import type { UserBudget } from './runBudgetOf.js';
 import type { RunToolInputs } from './runTools.js';
@@ -28,6 +29,11 @@ export interface RunRequest {
 	 * as its session's next turn; `fork`: after `from` itself, as a new session line.
 	 */
 	readonly followUp?: { readonly from?: string; readonly fork?: boolean };
+	/**
+	 * Earlier turns the caller holds itself (a chat client's conversation, `conversationRequest`):
+	 * the agents see them as the run's history; no session is continued. Ignored with `followUp`.
+	 */
+	readonly history?: readonly Turn[];
 	readonly attachments?: readonly AttachmentRequest[];
 	readonly contextLimits?: Partial<ContextLimits>;
 	/** The user's run-budget caps; the config's `permissions.max_cost_usd` counts too (the lower wins). */

@@ -31,7 +31,7 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 		keys,
 		workspaceRoot: request.workspaceRoot,
 		question: request.question,
-		...(prepared.followUp ?? {}),
+		...(prepared.followUp ?? (request.history ? { history: request.history } : {})),
 		...(request.attachments ? { attachments: request.attachments } : {}),
 		...(request.contextLimits ? { contextLimits: request.contextLimits } : {}),
 		signal: request.signal,

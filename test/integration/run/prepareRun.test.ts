@@ -9,6 +9,7 @@ import { startRun } from '../../../src/core/run/startRun.js';
 import type { TeamResolution } from '../../../src/core/team/resolveTeam.js';
 import type { TrustListing } from '../../../src/core/trust/workspaceTrust.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { startLoopbackTeam } from '../../servers/loopbackTeam.js';
 import { toolNotices } from '../../support/toolNotices.js';
 
 const shippedConfigsDir = join(__dirname, '..', '..', '..', 'configs');
@@ -155,5 +156,29 @@ describe('prepareRun: what both shells assembled by hand, once', () => {
 			.map((line) => JSON.parse(line) as RunEvent);
 		expect(onDisk).toEqual(events);
 		expect(handle.stopAgent('a')).toBe(false);
+	});
+
+	it("a caller's own conversation (history) reaches every agent's first request; no session is continued", async () => {
+		const loopback = await startLoopbackTeam();
+		try {
+			const root = makeWorkspaceDir({ '.massgen/config.yaml': loopback.configYaml() });
+			const { port } = host();
+			const history = [{ question: 'What does a.ts export?', answer: 'The constant a.' }];
+			const handle = startRun(prepared(await prepareRun(request(root, { history }), port)), port);
+			for await (const _ of handle.events);
+			const outcome = await handle.result;
+			expect(outcome.result.status).toBe('completed');
+			// A new session of its own: the conversation lives with the caller, not in the run store.
+			expect(outcome.result.session).toEqual({ id: outcome.result.runId, parentRunId: null });
+			const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+			for (const [name, server] of Object.entries(loopback.servers)) {
+				expect(server.requests[0]?.rawBody, name).toContain(
+					escaped('<CONVERSATION_HISTORY>\nUser: What does a.ts export?'),
+				);
+				expect(server.requests[0]?.rawBody, name).toContain(escaped('Assistant: The constant a.'));
+			}
+		} finally {
+			await loopback.close();
+		}
 	});
 });
