@@ -11,6 +11,7 @@ import {
 	formatCost,
 	formatDuration,
 	formatTime,
+	formatVotes,
 } from '../core/sessions/reportFormat.js';
 import { readRunReport, type RunReport } from '../core/sessions/runReport.js';
 import type { CliCommand } from './args.js';
@@ -68,8 +69,7 @@ function runText(report: RunReport): string {
 		parts.push(section(`${answer.agentId} ${answer.label}${model ? ` · ${model}` : ''}`, answer.content));
 	}
 	if (result.votes.length) {
-		const votes = result.votes.map((v) => `${v.voter} → ${v.votedFor} (${v.votedForLabel}): ${v.reason}`);
-		parts.push(section('votes', votes.join('\n')));
+		parts.push(section('votes', formatVotes(result.votes).join('\n')));
 	}
 	parts.push(section('final answer', result.finalAnswer ?? '(none)'));
 	if (report.patch.trim()) parts.push(section('changes', report.patch));

@@ -3,6 +3,7 @@
  */
 import type { ChangeOutcome } from '../changes/acceptRecord.js';
 import type { AttachmentRecord } from '../../contract/runEvents.js';
+import type { RunResult } from '../../contract/runResult.js';
 
 export function formatCost(costUsd: number | null): string {
 	return costUsd === null ? 'no price' : `$${costUsd.toFixed(costUsd >= 1 ? 2 : 4)}`;
@@ -47,4 +48,17 @@ export function formatAttachment(a: AttachmentRecord): string {
 export function oneLine(text: string, max: number): string {
 	const line = text.replace(/\s+/g, ' ').trim();
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** `voter → votedFor (label): reason`, one line per vote (`massgen show`, the headless team call). */
+export function formatVotes(votes: RunResult['votes']): string[] {
+	return votes.map((v) => `${v.voter} → ${v.votedFor} (${v.votedForLabel}): ${v.reason}`);
+}
+
+/** `claude_agent (agent2.1), 3 of 4 votes`, or `none`. */
+export function formatWinner(result: Pick<RunResult, 'winner' | 'votes'>): string {
+	if (!result.winner) return 'none';
+	const { agentId, label } = result.winner;
+	const votes = result.votes.filter((v) => v.votedFor === agentId).length;
+	return `${agentId} (${label}), ${votes} of ${result.votes.length} vote(s)`;
 }

@@ -1,0 +1,222 @@
+/**
+ * The headless team call (`src/cli/headless/teamCall.ts`), the run behind `massgen serve` and
+ * `massgen mcp`: the loopback team's servers see the question and the client's earlier turns, and
+ * the caller gets the answer, the votes in words, the usage and the pending patch, or a refusal
+ * that says why; the workspace is never written.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { RunEvent } from '../../../src/contract/runEvents.js';
+import { runFile } from '../../../src/contract/runLayout.js';
+import { PassThrough } from 'node:stream';
+import { trustCommand } from '../../../src/cli/trustCommand.js';
+import { teamCall, teamCallBusy } from '../../../src/cli/headless/teamCall.js';
+import { conversationRequest } from '../../../src/core/sessions/conversationTurns.js';
+import { startLoopbackTeam } from '../../servers/loopbackTeam.js';
+import { runDirs } from '../../support/runDir.js';
+import { hashTree, makeWorkspaceDir, removeTrees } from '../../support/tempTree.js';
+
+afterAll(removeTrees);
+
+/** A user config folder of its own: the trust and permission stores are read there. */
+const userEnv = (more: Record<string, string> = {}) => ({
+	PATH: process.env['PATH'],
+	HOME: makeWorkspaceDir(),
+	...more,
+});
+
+const configFile = (yaml: string) => {
+	const file = join(mkdtempSync(join(tmpdir(), 'massgen-cfg-')), 'team.yaml');
+	writeFileSync(file, yaml);
+	return file;
+};
+
+/**
+ * Two scripted agents; the winner's presentation edits `notes.txt`; `latency` slows every call;
+ * `server`: alpha's MCP servers.
+ */
+const scriptedTeam = (latencyMs = 0, server?: Record<string, unknown>) =>
+	stringify({
+		agents: ['alpha', 'beta'].map((id) => ({
+			id,
+			backend: {
+				type: 'scripted',
+				...(server && id === 'alpha' ? { mcp_servers: [server] } : {}),
+				script: {
+					...(latencyMs ? { latency_ms: latencyMs } : {}),
+					coordination: [{ answer: `${id}'s plan` }, { vote: 'first', reason: `${id} likes the first plan` }],
+					presentation: { edits: [{ path: 'notes.txt', content: 'one (team)\ntwo\n' }], text: 'Edited.' },
+				},
+			},
+		})),
+	});
+
+const notRunState = (rel: string) => rel === '.massgen';
+
+describe('teamCall: the team run for a shell without a terminal', () => {
+	it('runs the loopback team on a conversation: servers see the turns; answer, votes, usage come back redacted', async () => {
+		const loopback = await startLoopbackTeam({ auto: {} });
+		try {
+			const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+			const before = hashTree(root, notRunState);
+			const secret = 'sk-live-PRIVATE-0123456789abcdef';
+			const asked = conversationRequest([
+				{ role: 'system', text: 'You are a helpful assistant.' },
+				{ role: 'user', text: 'What does a.ts export?' },
+				{ role: 'assistant', text: 'The constant a.' },
+				{ role: 'user', text: `And its value? My key is ${secret}` },
+			]);
+			if (!asked.ok) throw new Error(asked.message);
+			const events: RunEvent[] = [];
+			const outcome = await teamCall({
+				workspaceRoot: root,
+				question: asked.question,
+				history: asked.history,
+				configFile: configFile(loopback.configYaml()),
+				signal: new AbortController().signal,
+				env: userEnv({ OPENAI_API_KEY: secret }),
+				onEvent: (event) => events.push(event),
+			});
+			if (!outcome.ok) throw new Error(`refused: ${outcome.message}`);
+			expect(outcome.status).toBe('completed');
+			const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+			for (const [name, server] of Object.entries(loopback.servers)) {
+				expect(server.requests[0]?.rawBody, name).toContain(
+					escaped('<CONVERSATION_HISTORY>\nUser: What does a.ts export?'),
+				);
+				expect(server.requests[0]?.rawBody, name).toContain('And its value?');
+				expect(server.requests[0]?.rawBody, name).not.toContain('You are a helpful assistant.');
+			}
+			// The auto-agent's presentation repeats the question, key and all: the redactor took it out.
+			expect(outcome.finalAnswer).toMatch(/^Final answer \(presented by the \w+ agent\): And its value\?/);
+			expect(outcome.finalAnswer).not.toContain(secret);
+			expect(outcome.winner).not.toBeNull();
+			const lines = outcome.voteSummary.split('\n');
+			expect(lines[0]).toBe(`winner: ${outcome.winner!.agentId} (${outcome.winner!.label}), 4 of 4 vote(s)`);
+			expect(lines.slice(1)).toHaveLength(4);
+			expect(lines[1]).toMatch(
+				/^- \w+ → \w+ \(agent\d+\.\d+\): \w+ agent: agent\d+ answers the question fully\.$/,
+			);
+			const calls = Object.values(loopback.servers).reduce((sum, server) => sum + server.requests.length, 0);
+			expect(outcome.usage).toMatchObject({ inputTokens: 120 * calls, outputTokens: 30 * calls });
+			expect(outcome.runDir).toBe(runDirs(root)[0]);
+			expect(existsSync(runFile(outcome.runDir, 'result'))).toBe(true);
+			expect(outcome.patch).toBe('');
+			expect(outcome.applyHint).toBe('');
+			expect(events[0]?.type).toBe('run-start');
+			expect(events.at(-1)?.type).toBe('run-end');
+			expect(hashTree(root, notRunState)).toBe(before);
+		} finally {
+			await loopback.close();
+		}
+	});
+
+	it("returns the winner's changes as a patch that applies, and writes nothing", async () => {
+		const root = makeWorkspaceDir({ 'notes.txt': 'one\ntwo\n' });
+		execFileSync('git', ['init', '-q'], { cwd: root });
+		const before = hashTree(root, notRunState);
+		const outcome = await teamCall({
+			workspaceRoot: root,
+			question: 'Mark the first line',
+			configFile: configFile(scriptedTeam()),
+			signal: new AbortController().signal,
+			env: userEnv(),
+		});
+		if (!outcome.ok) throw new Error(`refused: ${outcome.message}`);
+		expect(outcome.changedFiles).toEqual(['notes.txt']);
+		expect(outcome.patch).toContain('-one\n+one (team)\n');
+		expect(outcome.applyHint).toContain(`git apply ${runFile(outcome.runDir, 'patch')}`);
+		expect(outcome.applyHint).toContain(`massgen show ${outcome.runId}`);
+		expect(outcome.voteSummary).toContain('alpha likes the first plan');
+		expect(hashTree(root, notRunState)).toBe(before);
+		// What the hint says works: the patch applies to the workspace as the team read it.
+		execFileSync('git', ['apply', '--check', runFile(outcome.runDir, 'patch')], { cwd: root });
+	});
+
+	it('a config with errors: refused with file:line:col, and no run directory', async () => {
+		const root = makeWorkspaceDir();
+		const file = configFile('agents:\n  - id: a\n    backend: { type: nope }\n');
+		const outcome = await teamCall({
+			workspaceRoot: root,
+			question: 'Hi',
+			configFile: file,
+			signal: new AbortController().signal,
+			env: userEnv(),
+		});
+		expect(outcome).toMatchObject({ ok: false, refused: 'team' });
+		expect(outcome.ok ? '' : outcome.message).toMatch(new RegExp(`^${file}:3:\\d+: error: `));
+		expect(runDirs(root)).toEqual([]);
+		const missing = await teamCall({
+			workspaceRoot: root,
+			question: 'Hi',
+			configFile: join(root, 'nowhere.yaml'),
+			signal: new AbortController().signal,
+			env: userEnv(),
+		});
+		expect(missing).toMatchObject({ ok: false, refused: 'config' });
+		expect(missing.ok ? '' : missing.message).toContain('nowhere.yaml: no such file');
+	});
+
+	it("a workspace whose own config would start a program: refused, nothing started, until 'massgen trust'", async () => {
+		const root = makeWorkspaceDir({
+			'.massgen/config.yaml': scriptedTeam(0, {
+				name: 'helper',
+				type: 'stdio',
+				command: 'sh',
+				args: ['-c', 'touch marker'],
+			}),
+		});
+		const env = userEnv();
+		const call = () =>
+			teamCall({ workspaceRoot: root, question: 'Hi', signal: new AbortController().signal, env });
+		const outcome = await call();
+		expect(outcome).toMatchObject({ ok: false, refused: 'trust' });
+		const message = outcome.ok ? '' : outcome.message;
+		expect(message).toContain("run 'massgen trust' in this folder");
+		expect(message).toMatch(/helper/);
+		expect(existsSync(join(root, 'marker'))).toBe(false);
+		expect(runDirs(root)).toEqual([]);
+		// The user's own decision, in their config folder, is what lets it run.
+		const said = new PassThrough();
+		expect(
+			await trustCommand({ kind: 'trust', action: 'trust', workspace: root }, { stderr: said, env }),
+		).toBe(0);
+		expect(await call()).toMatchObject({ ok: true, status: 'completed' });
+	});
+
+	it('one call at a time per workspace; aborting cancels the run, keeps its log and writes nothing', async () => {
+		const root = makeWorkspaceDir({ 'notes.txt': 'one\ntwo\n' });
+		const before = hashTree(root, notRunState);
+		const controller = new AbortController();
+		const first = teamCall({
+			workspaceRoot: root,
+			question: 'Mark the first line',
+			configFile: configFile(scriptedTeam(60_000)),
+			signal: controller.signal,
+			env: userEnv(),
+			// The run has started (its directory exists): stop it while the agents' first calls wait.
+			onEvent: (event) => {
+				if (event.type === 'run-start') controller.abort();
+			},
+		});
+		expect(teamCallBusy(root)).toBe(true);
+		const second = await teamCall({
+			workspaceRoot: join(root, '.'),
+			question: 'Again',
+			signal: new AbortController().signal,
+			env: userEnv(),
+		});
+		expect(second).toMatchObject({ ok: false, refused: 'busy' });
+		const outcome = await first;
+		if (!outcome.ok) throw new Error(`refused: ${outcome.message}`);
+		expect(outcome.status).toBe('cancelled');
+		expect(existsSync(runFile(outcome.runDir, 'events'))).toBe(true);
+		expect(outcome.patch).toBe('');
+		expect(teamCallBusy(root)).toBe(false);
+		expect(hashTree(root, notRunState)).toBe(before);
+	});
+});
