@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexOnPath } from '../../../src/core/providers/codingAgents/cliBinaries.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
-import { cliFiles } from '../../scripts/buildCli.js';
+import { cliPackageFiles } from '../../scripts/packCli.js';
 import { proxyOf, voteWhenShown, type ProxiedProvider } from './mixedTeamProxy.js';
 
 const run = promisify(execFile);
@@ -24,8 +24,8 @@ const repo = join(__dirname, '..', '..', '..');
 const marks = { claude: 'CLAUDE: a greeting', codex: 'CODEX: a greeting' };
 
 /**
- * Issue 14, shipping: the CLI as npm installs it — `dist/cli.js` and the SDK files beside it, with
- * no node_modules above (the SDKs are bundled, their ~400 MB CLI binaries are not dependencies) —
+ * Issue 14, shipping: the CLI as npm installs it — the files of its package (test/scripts/packCli.ts),
+ * with no node_modules above (the SDKs are bundled, their ~400 MB CLI binaries are not dependencies) —
  * runs a claude_code and a codex member with no CLI path set: each CLI is the one on PATH (npm's
  * `codex` wrapper resolved to its native binary), as nothing else could provide one.
  */
@@ -38,10 +38,7 @@ describe('the installed CLI finds claude and codex on PATH (a copy of dist/ outs
 
 	beforeAll(async () => {
 		installed = mkdtempSync(join(tmpdir(), 'massgen-installed-'));
-		for (const file of [...cliFiles, 'claude-agent-sdk.mjs', 'codex-sdk.mjs']) {
-			cpSync(join(repo, 'dist', file), join(installed, 'dist', file));
-		}
-		cpSync(join(repo, 'configs'), join(installed, 'configs'), { recursive: true });
+		for (const file of cliPackageFiles()) cpSync(join(repo, file), join(installed, file));
 		// A PATH folder as installers leave it: links to the CLIs (the checkout's own, pinned).
 		bin = mkdtempSync(join(tmpdir(), 'massgen-path-'));
 		const claudeCli = join(

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeCachedBundles } from '../../../src/cli/codeCache.js';
@@ -69,6 +70,20 @@ describe('the CLI bundles: a small entry, the commands, one bundle per provider 
 			expect(inputs.some((file) => file.startsWith(`node_modules/${name}/`))).toBe(true);
 			expect(inputs.filter((file) => !file.startsWith('node_modules/'))).toEqual([]);
 		}
+	});
+
+	it("the bundles require nothing but Node's own modules: the CLI's package declares no dependency", () => {
+		const required = Object.entries(meta.outputs).flatMap(([file, output]) =>
+			output.imports
+				.filter((entry) => entry.external && !entry.path.startsWith('./'))
+				.map((entry) => `${basename(file)}: ${entry.path.replace(/^node:/, '')}`),
+		);
+		expect(required.length).toBeGreaterThan(0);
+		// ws (in the Gemini SDK) tries its optional native add-ons in a try and goes on without them.
+		const optional = ['genai-sdk.js: bufferutil', 'genai-sdk.js: utf-8-validate'];
+		expect(required.filter((entry) => !builtinModules.includes(entry.split(': ')[1]!)).sort()).toEqual(
+			optional,
+		);
 	});
 
 	it('the built CLI answers --version from its entry alone, and any other command from the commands bundle', () => {

@@ -1,0 +1,174 @@
+import { execFile, execFileSync } from 'node:child_process';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, relative, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLoopbackTeam } from '../../servers/loopbackTeam.js';
+import { cliPackageFiles, cliPackageName, npmCommand, packCli } from '../../scripts/packCli.js';
+import { readResult, runDirs } from '../../support/runDir.js';
+import { hashTree, makeWorkspaceDir } from '../../support/tempTree.js';
+
+const repo = join(__dirname, '..', '..', '..');
+const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
+
+interface Exit {
+	readonly code: number | string | undefined;
+	readonly stdout: string;
+	readonly stderr: string;
+}
+
+/** Every file under `dir`, relative to it. */
+function filesOf(dir: string, folder = dir): string[] {
+	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+		entry.isDirectory() ? filesOf(dir, join(folder, entry.name)) : [relative(dir, join(folder, entry.name))],
+	);
+}
+
+/**
+ * The CLI where there is no checkout: `npm run pack:cli`'s tarball (test/scripts/packCli.ts),
+ * installed by npm with `install -g --offline` into an empty prefix (its own cache and npmrc: nothing
+ * from the registry, nothing of this machine's npm set-up), then run through the link npm made, from
+ * folders outside the checkout, on a PATH without the checkout's tools and with a HOME of its own.
+ */
+describe('massgen-cli.tgz, installed with npm install -g into an empty prefix', () => {
+	let dir: string;
+	let prefix: string;
+	let home: string;
+	let installed: string;
+	let env: NodeJS.ProcessEnv;
+
+	const massgen = (args: readonly string[], cwd: string): Promise<Exit> =>
+		new Promise((resolve) => {
+			execFile(
+				join(prefix, 'bin', 'massgen'),
+				args,
+				{ cwd, env, maxBuffer: 16 * 1024 * 1024 },
+				(error, stdout, stderr) => resolve({ code: error ? (error.code ?? undefined) : 0, stdout, stderr }),
+			);
+		});
+
+	beforeAll(() => {
+		for (const file of cliPackageFiles()) {
+			if (!existsSync(join(repo, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
+		}
+		dir = mkdtempSync(join(tmpdir(), 'massgen-cli-package-'));
+		prefix = join(dir, 'prefix');
+		home = join(dir, 'home');
+		mkdirSync(home);
+		const tarball = packCli(dir);
+		writeFileSync(join(dir, 'npmrc'), '');
+		const [npm, args] = npmCommand([
+			'install',
+			'--global',
+			'--prefix',
+			prefix,
+			'--offline',
+			'--cache',
+			join(dir, 'npm-cache'),
+			'--userconfig',
+			join(dir, 'npmrc'),
+			'--no-audit',
+			'--no-fund',
+			'--no-update-notifier',
+			tarball,
+		]);
+		// npm's own settings from `npm test` (npm_config_*) stay out, as on a user's shell.
+		const plain = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+		execFileSync(npm, args, { cwd: dir, env: plain, encoding: 'utf8' });
+		installed = join(prefix, 'lib', 'node_modules', cliPackageName);
+		const path = (process.env['PATH'] ?? '')
+			.split(delimiter)
+			.filter((folder) => !folder.includes('node_modules'));
+		env = { PATH: [join(prefix, 'bin'), ...path].join(delimiter), HOME: home };
+	}, 120_000);
+
+	afterAll(() => {
+		if (dir) rmSync(dir, { recursive: true, force: true });
+	});
+
+	it('installs offline as the massgen command: the bundles, SDK files, configs and license, nothing else, no dependency', () => {
+		expect(realpathSync(join(prefix, 'bin', 'massgen'))).toBe(
+			join(realpathSync(installed), 'dist', 'cli.js'),
+		);
+		expect(filesOf(installed).sort()).toEqual(
+			[...cliPackageFiles(), 'package.json', 'README.md'].map((file) => file.split('/').join(sep)).sort(),
+		);
+		const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<
+			string,
+			unknown
+		>;
+		expect(manifest).toMatchObject({ name: cliPackageName, version, bin: { massgen: 'dist/cli.js' } });
+		expect(manifest['dependencies']).toBeUndefined();
+		expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toContain('Apache License');
+	});
+
+	it('--version, --help, and validate on the shipped demo team (0) and on a broken file (1)', async () => {
+		const cwd = makeWorkspaceDir();
+		expect(await massgen(['--version'], cwd)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+		expect((await massgen(['--help'], cwd)).stdout).toMatch(/^Usage:\n {2}massgen run /);
+		const demo = join(installed, 'configs', 'demo.yaml');
+		const good = await massgen(['validate', demo], cwd);
+		expect(good.code, good.stderr).toBe(0);
+		expect(good.stderr).toContain('ok (3 agents)');
+		writeFileSync(join(cwd, 'broken.yaml'), 'agents:\n  - id: a\n    backend: { type: nonsense }\n');
+		const bad = await massgen(['validate', 'broken.yaml'], cwd);
+		expect(bad.code).toBe(1);
+		expect(bad.stderr).toMatch(/broken\.yaml:\d+:\d+: error:/);
+		expect(bad.stderr).not.toMatch(/\n\s+at /);
+	});
+
+	it('with no key, the default team names the demo shipped in the installed package; that run proposes its change, writes none', async () => {
+		const root = makeWorkspaceDir({ 'README.md': '# demo\n' });
+		const before = hashTree(root, (path) => path.startsWith('.massgen'));
+		const refused = await massgen(['run', 'hi'], root);
+		expect(refused.code).toBe(1);
+		const hint = /massgen run --config (\S+demo\.yaml) "QUESTION"/.exec(refused.stderr);
+		expect(hint?.[1], refused.stderr).toBe(join(installed, 'configs', 'demo.yaml'));
+		const run = await massgen(['run', '--config', hint![1]!, 'How should we document this project?'], root);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout).toMatch(/Added \*\*CONTRIBUTING\.md\*\*/);
+		expect(run.stderr).toMatch(/winner: \w+ with agent\d\.1 \(3 votes\)/);
+		const [runDir] = runDirs(root);
+		expect(readResult(runDir!)).toMatchObject({
+			status: 'completed',
+			changes: [expect.objectContaining({ path: 'CONTRIBUTING.md', kind: 'add' })],
+		});
+		expect(hashTree(root, (path) => path.startsWith('.massgen'))).toBe(before);
+		// In the home folder, only the user's state folder: the record of the user's own runs (stateDir.ts).
+		expect(
+			filesOf(home).filter((file) => !file.startsWith(join('.local', 'state', 'massgen', 'runs'))),
+		).toEqual([]);
+	});
+
+	it("a team over the four providers' SDKs runs from the installed copy (each SDK bundle loaded from it)", async () => {
+		const team = await startLoopbackTeam();
+		try {
+			const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+			writeFileSync(join(root, 'team.yaml'), team.configYaml());
+			const run = await massgen(['run', '--config', 'team.yaml', 'What does a.ts export?'], root);
+			expect(run.code, run.stderr).toBe(0);
+			const result = readResult<{ status: string; votes: { voter: string }[] }>(runDirs(root)[0]!);
+			expect(result.status).toBe('completed');
+			expect(result.votes.map((vote) => vote.voter).sort()).toEqual([
+				'chat_agent',
+				'claude_agent',
+				'gemini_agent',
+				'openai_agent',
+			]);
+			for (const server of Object.values(team.servers)) {
+				expect(server.requests.length).toBeGreaterThanOrEqual(2);
+			}
+		} finally {
+			await team.close();
+		}
+	}, 60_000);
+});
