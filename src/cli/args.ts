@@ -59,6 +59,13 @@ export interface TrustArgs {
 	readonly config?: string;
 }
 
+/** `massgen mcp`: the team as a stdio MCP server for the workspace (docs/cli.md). */
+export interface McpArgs {
+	readonly kind: 'mcp';
+	readonly workspace: string;
+	readonly config?: string;
+}
+
 export type CliCommand =
 	| RunArgs
 	| TrustArgs
@@ -73,6 +80,7 @@ export type CliCommand =
 			readonly session: boolean;
 	  }
 	| RevertCommand
+	| McpArgs
 	| InitArgs
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
@@ -98,6 +106,7 @@ export const usage = `Usage:
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
   massgen validate FILE
+  massgen mcp [--config FILE] [--workspace DIR]
 ${initUsage}
   massgen --version
 
@@ -155,6 +164,9 @@ trust     Trust what the folder's own config would run and where it would send y
           remembered in your config folder until those parts change
           --revoke     forget the folder       --list   every trusted folder and what was trusted
 validate  Check a config file; prints file:line:col: messages.
+mcp       Serve the team over MCP on stdin/stdout for Claude Code, Codex, VS Code agent mode and other
+          MCP clients: ask_team, review_changes, list_runs, show_run. Proposed changes come back as a
+          diff and are never written; the folder's own servers and CLI paths need massgen trust first
 ${initHelp}
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
 3 timed out, 4 cancelled.`;
@@ -249,6 +261,18 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			kind: 'trust',
 			action,
 			workspace: values.workspace ?? cwd,
+			...(values.config !== undefined ? { config: resolve(cwd, values.config) } : {}),
+		};
+	}
+	if (command === 'mcp') {
+		const wrong = given.find((name) => name !== 'workspace' && name !== 'config');
+		if (wrong !== undefined || diffs.length > 0) {
+			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of mcp`);
+		}
+		if (rest.length > 0) throw new UsageError('mcp takes no arguments (its client asks the questions)');
+		return {
+			kind: 'mcp',
+			workspace: resolve(cwd, values.workspace ?? cwd),
 			...(values.config !== undefined ? { config: resolve(cwd, values.config) } : {}),
 		};
 	}

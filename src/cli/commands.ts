@@ -41,6 +41,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 				).validateCommand(command.file, process.env, stderr);
 			case 'revert':
 				return await (await import('./revertCommand.js')).revertCommand(command, stderr);
+			case 'mcp':
+				return await (
+					await import('./mcp/mcpCommand.js')
+				).mcpCommand(command, {
+					stderr,
+					env: process.env,
+					signal: controller.signal,
+				});
 			case 'trust':
 				return await (await import('./trustCommand.js')).trustCommand(command, { stderr, env: process.env });
 			case 'init':

@@ -23,6 +23,11 @@ export interface AutoAgentOptions {
 	 * it submits a new answer instead of voting.
 	 */
 	readonly revisers?: readonly string[];
+	/**
+	 * Files the presenter writes (`write_file`) before its final text: the first presentation call
+	 * makes the writes, the call after their results presents. Makes the run's change set.
+	 */
+	readonly presentationWrites?: readonly { readonly path: string; readonly content: string }[];
 }
 
 /** Argument deltas of a workflow call in the `tool-call-only` and `reasoning-first` styles. */
@@ -87,6 +92,14 @@ function plainTurn(prompt: PromptView, options: AutoAgentOptions): Turn {
 		return {
 			text: 'Drafting an answer.',
 			toolCalls: [{ name: 'new_answer', arguments: { content } }],
+			usage,
+		};
+	}
+	const writes = options.presentationWrites ?? [];
+	if (writes.length > 0 && offers('write_file') && prompt.lastToolResult === undefined) {
+		return {
+			text: 'Making the changes.',
+			toolCalls: writes.map((write) => ({ name: 'write_file', arguments: { ...write } })),
 			usage,
 		};
 	}

@@ -78,10 +78,11 @@ export function messageSimilarity(a: string, b: string): number {
 }
 
 /**
- * The same concern: line ranges overlap or lie within `tolerance` lines, and the wording is
+ * The same concern: the same file, line ranges overlap or lie within `tolerance` lines, and the wording is
  * similar (a lower bar when both name exactly the same lines).
  */
 export function sameFinding(a: Finding, b: Finding, tolerance = 2): boolean {
+	if ((a.path ?? '') !== (b.path ?? '')) return false;
 	const near = a.line <= b.endLine + tolerance && b.line <= a.endLine + tolerance;
 	if (!near) return false;
 	const exact = a.line === b.line && a.endLine === b.endLine;
@@ -93,7 +94,7 @@ const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 /**
  * Counts, for each finding of the winning review, how many agents raised it (the winner always,
  * plus every other agent whose latest answer has the same finding), and adds findings the
- * winner left out that at least `minOthers` other agents agree on. Sorted by line, then severity.
+ * winner left out that at least `minOthers` other agents agree on. Sorted by file, line, then severity.
  */
 export function countAgreement(input: AgreementInput): AgreedFinding[] {
 	const tolerance = input.tolerance ?? 2;
@@ -118,7 +119,10 @@ export function countAgreement(input: AgreementInput): AgreedFinding[] {
 		const agents = raisedBy(finding, others);
 		if (agents.length >= (input.minOthers ?? 2)) agreed.push({ ...finding, agents, inWinner: false });
 	}
-	return agreed.sort((a, b) => a.line - b.line || rank[a.severity] - rank[b.severity]);
+	return agreed.sort(
+		(a, b) =>
+			(a.path ?? '').localeCompare(b.path ?? '') || a.line - b.line || rank[a.severity] - rank[b.severity],
+	);
 }
 
 function dedupe(findings: readonly Finding[], tolerance: number): Finding[] {

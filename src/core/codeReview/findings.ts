@@ -2,6 +2,8 @@ export type Severity = 'error' | 'warning' | 'info';
 
 /** One review finding on 1-based file lines (`endLine` inclusive). */
 export interface Finding {
+	/** Workspace-relative file, in a review of several files (a diff); absent in a selection review. */
+	readonly path?: string;
 	readonly line: number;
 	readonly endLine: number;
 	readonly severity: Severity;
@@ -25,6 +27,7 @@ const severities: Record<string, Severity> = {
 };
 
 const MAX_MESSAGE_CHARS = 4_000;
+const MAX_PATH_CHARS = 1_000;
 
 /** A positive integer line number (numeric strings accepted), else undefined. */
 function lineNumber(value: unknown): number | undefined {
@@ -41,7 +44,15 @@ function toFinding(item: unknown): Finding | undefined {
 	if (line === undefined || message === '') return undefined;
 	const end = lineNumber(raw.endLine) ?? lineNumber(raw.end_line) ?? line;
 	const word = typeof raw.severity === 'string' ? raw.severity.trim().toLowerCase() : 'warning';
-	return { line, endLine: Math.max(line, end), severity: severities[word] ?? 'warning', message };
+	const file = typeof raw.path === 'string' ? raw.path : typeof raw.file === 'string' ? raw.file : '';
+	const path = file.trim().slice(0, MAX_PATH_CHARS);
+	return {
+		...(path ? { path } : {}),
+		line,
+		endLine: Math.max(line, end),
+		severity: severities[word] ?? 'warning',
+		message,
+	};
 }
 
 /** The ```findings block the review prompt asks for (one or more; ```json blocks of findings count too). */
@@ -49,7 +60,7 @@ const blockPattern = /```[ \t]*(findings|json)[^\n]*\n([\s\S]*?)```/gi;
 
 /**
  * Parses the findings of one answer: every fenced `findings` block (or a `json` block holding a
- * findings list) with a JSON array of {line, endLine?, severity, message}. Malformed entries are
+ * findings list) with a JSON array of {path?, line, endLine?, severity, message}. Malformed entries are
  * dropped, never thrown; an answer without a block has no findings.
  */
 export function parseFindings(text: string): Finding[] {

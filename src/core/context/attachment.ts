@@ -15,7 +15,21 @@ export interface LineRange {
 	readonly end: number;
 }
 
-export type DiffSource = 'working-tree' | 'staged';
+/** `A..B`: the changes from commit A to commit B (`git diff A..B`); `commitRange` checks its form. */
+export type CommitRange = `${string}..${string}`;
+/** What the editor's context picker offers: the working tree's changes or the index's. */
+export type LocalDiffSource = 'working-tree' | 'staged';
+export type DiffSource = LocalDiffSource | CommitRange;
+
+/** One revision of a range: a ref name or a hash with `~N`/`^N`, never an option or a pathspec. */
+const revisionPattern = /^[A-Za-z0-9_][A-Za-z0-9_./+-]*(?:[~^][0-9]*)*$/;
+
+/** The range if `text` is `A..B` with two plain revisions (no options, no `...`), else undefined. */
+export function commitRange(text: string): CommitRange | undefined {
+	const parts = text.split('..');
+	if (parts.length !== 2 || text.length > 200) return undefined;
+	return parts.every((part) => revisionPattern.test(part)) ? (text as CommitRange) : undefined;
+}
 export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 export interface Diagnostic {

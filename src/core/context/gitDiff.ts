@@ -3,7 +3,7 @@
  * without a shell. Files under the secret-path policy are left out by name before any hunk is
  * read, so a changed `.env` never reaches a prompt.
  */
-import { AttachmentError, type DiffSource } from './attachment.js';
+import { AttachmentError, commitRange, type DiffSource } from './attachment.js';
 import { foreignGitDir, hostGitEnv, runGit } from './hostGit.js';
 
 /** A diff larger than this is not read at all (the context caps cut far below it anyway). */
@@ -33,6 +33,10 @@ export async function gitDiff(
 		.split('\n');
 	const foreign = await foreignGitDir(root, top!, gitDir!);
 	if (foreign) throw new AttachmentError(`cannot attach the git diff: the repository is refused: ${foreign}`);
+	const range = source === 'working-tree' || source === 'staged' ? undefined : commitRange(source);
+	if (source !== 'working-tree' && source !== 'staged' && range === undefined) {
+		throw new AttachmentError(`cannot attach the git diff: '${source}' is not a range of two commits (A..B)`);
+	}
 	const base = [
 		'diff',
 		...(source === 'staged' ? ['--cached'] : []),
@@ -44,7 +48,11 @@ export async function gitDiff(
 		// A submodule's own working tree (and its config) is not looked into; its recorded commit is.
 		'--ignore-submodules=dirty',
 	];
-	const names = (await git(root, [...base, '--name-only', '-z'], env, signal)).split('\0').filter(Boolean);
+	// A range comes last among the options: `--end-of-options` keeps it from being read as one.
+	const revisions = range ? ['--end-of-options', range] : [];
+	const names = (await git(root, [...base, '--name-only', '-z', ...revisions, '--'], env, signal))
+		.split('\0')
+		.filter(Boolean);
 	const omitted: { path: string; reason: string }[] = [];
 	const allowed: string[] = [];
 	for (const path of names) {
@@ -54,7 +62,7 @@ export async function gitDiff(
 	}
 	if (allowed.length === 0) return { text: '', omitted };
 	const pathspecs = allowed.map((path) => `:(literal)${path}`);
-	const text = await git(root, [...base, '--no-color', '--', ...pathspecs], env, signal);
+	const text = await git(root, [...base, '--no-color', ...revisions, '--', ...pathspecs], env, signal);
 	return { text, omitted };
 }
 

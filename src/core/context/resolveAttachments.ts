@@ -93,7 +93,11 @@ export async function resolveAttachments(
 				const diff = await gitDiff(workspace.root, request.source, refusal, signal);
 				const left = diff.omitted.map((file) => `[left out ${file.path}: ${file.reason}]`);
 				const empty =
-					request.source === 'staged' ? '(nothing is staged)' : '(the working tree has no changes)';
+					request.source === 'staged'
+						? '(nothing is staged)'
+						: request.source === 'working-tree'
+							? '(the working tree has no changes)'
+							: `(no changes in ${request.source})`;
 				const text = [diff.text || empty, ...left].join('\n');
 				attachments.push({ kind: 'diff', source: request.source, ...capped(text) });
 				break;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { type AgreedFinding, countAgreement } from '../../core/codeReview/agreement.js';
-import { parseFindings } from '../../core/codeReview/findings.js';
+import type { AgreedFinding } from '../../core/codeReview/agreement.js';
+import { reviewOutcome } from '../../core/codeReview/reviewOutcome.js';
 import { reviewQuestion } from '../../core/codeReview/reviewPrompt.js';
 import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
@@ -149,16 +149,7 @@ export class SelectionReview extends Disposable {
 		) {
 			return;
 		}
-		const winner = result.winner?.agentId ?? null;
-		const answers = result.answers.map((answer) => ({
-			agentId: answer.agentId,
-			findings: parseFindings(answer.content),
-		}));
-		const agreed = countAgreement({ winner, final: parseFindings(result.finalAnswer), answers });
-		const of = Math.max(
-			1,
-			new Set([...(winner ? [winner] : []), ...result.answers.map((answer) => answer.agentId)]).size,
-		);
+		const { findings: agreed, of } = reviewOutcome(result);
 		const doc = await vscode.workspace.openTextDocument(target.uri);
 		this.clear(target.uri);
 		for (const finding of agreed) {

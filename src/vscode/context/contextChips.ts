@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import type { DiffSource } from '../../core/context/attachment.js';
+import type { LocalDiffSource } from '../../core/context/attachment.js';
 import type { SecretPaths } from '../../core/workspace/secretPaths.js';
 import {
 	MAX_CHIP_LABEL_CHARS,
@@ -100,7 +100,7 @@ export interface GitChange {
 const untrackedStatus = 7;
 
 export interface DiffChoice {
-	readonly source: DiffSource;
+	readonly source: LocalDiffSource;
 	/** Changed files in the workspace folder the diff shows (secret ones left out). */
 	readonly files: readonly string[];
 	/** Changed secret files: the core leaves their hunks out (`[left out …]`). */
@@ -112,7 +112,7 @@ export interface DiffChoice {
 /** What a working-tree or staged diff of the folder would show, as the git view lists it. */
 export function diffChoice(
 	folder: string,
-	source: DiffSource,
+	source: LocalDiffSource,
 	changes: readonly GitChange[],
 	secrets: SecretPaths,
 ): DiffChoice {
@@ -129,7 +129,7 @@ export function diffChoice(
 	return { source, files: [...files].sort(), secret, untracked };
 }
 
-export function diffLabel(source: DiffSource): string {
+export function diffLabel(source: LocalDiffSource): string {
 	return source === 'staged' ? vscode.l10n.t('staged changes') : vscode.l10n.t('working tree changes');
 }
 

@@ -38,3 +38,16 @@ describe('massgen run attachment arguments', () => {
 		expect(run('--', '--attach-diff', 'is', 'a', 'word').question).toBe('--attach-diff is a word');
 	});
 });
+
+describe('massgen mcp arguments', () => {
+	it('takes --workspace and --config resolved against the current folder, and nothing else', () => {
+		expect(parseCliArgs(['mcp'], '/work/here')).toEqual({ kind: 'mcp', workspace: '/work/here' });
+		expect(parseCliArgs(['mcp', '--workspace', 'ws', '--config', 'team.yaml'], '/work/here')).toEqual({
+			kind: 'mcp',
+			workspace: '/work/here/ws',
+			config: '/work/here/team.yaml',
+		});
+		expect(() => parseCliArgs(['mcp', '--json'], '/w')).toThrow(/--json is not an option of mcp/);
+		expect(() => parseCliArgs(['mcp', 'question'], '/w')).toThrow(/mcp takes no arguments/);
+	});
+});
