@@ -34,7 +34,6 @@ const common: BuildOptions = {
 	platform: 'node',
 	format: 'cjs',
 	target: 'node20',
-	sourcemap: true,
 	logLevel: 'warning',
 	define: { MASSGEN_SDK_DIR: '__dirname' },
 };
@@ -68,9 +67,16 @@ const bundlesApart: Plugin = {
 	},
 };
 
-/** Builds the CLI's bundles into `outdir`; with `metafile`, returns the builds' metafiles merged. */
-export async function buildCli(outdir: string, options: { metafile?: boolean } = {}): Promise<Metafile> {
+/**
+ * Builds the CLI's bundles into `outdir` (with source maps unless `sourcemap: false`); with
+ * `metafile`, returns the builds' metafiles merged.
+ */
+export async function buildCli(
+	outdir: string,
+	options: { metafile?: boolean; sourcemap?: boolean } = {},
+): Promise<Metafile> {
 	const metafile = options.metafile ?? false;
+	const sourcemap = options.sourcemap ?? true;
 	const builds = await Promise.all([
 		build({
 			...common,
@@ -78,6 +84,7 @@ export async function buildCli(outdir: string, options: { metafile?: boolean } =
 			banner: { js: '#!/usr/bin/env node' },
 			outdir,
 			metafile,
+			sourcemap,
 		}),
 		build({
 			...common,
@@ -90,12 +97,14 @@ export async function buildCli(outdir: string, options: { metafile?: boolean } =
 			plugins: [bundlesApart],
 			outdir,
 			metafile,
+			sourcemap,
 		}),
 		build({
 			...common,
 			entryPoints: { 'shipped-sdk': 'src/core/providers/codingAgents/shippedSdk.ts' },
 			outdir,
 			metafile,
+			sourcemap,
 		}),
 	]);
 	return {

@@ -1,6 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
 import {
-	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
@@ -56,15 +55,12 @@ describe('massgen-cli.tgz, installed with npm install -g into an empty prefix', 
 			);
 		});
 
-	beforeAll(() => {
-		for (const file of cliPackageFiles()) {
-			if (!existsSync(join(repo, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
-		}
+	beforeAll(async () => {
 		dir = mkdtempSync(join(tmpdir(), 'massgen-cli-package-'));
 		prefix = join(dir, 'prefix');
 		home = join(dir, 'home');
 		mkdirSync(home);
-		const tarball = packCli(dir);
+		const tarball = await packCli(dir);
 		writeFileSync(join(dir, 'npmrc'), '');
 		const [npm, args] = npmCommand([
 			'install',
@@ -100,7 +96,9 @@ describe('massgen-cli.tgz, installed with npm install -g into an empty prefix', 
 			join(realpathSync(installed), 'dist', 'cli.js'),
 		);
 		expect(filesOf(installed).sort()).toEqual(
-			[...cliPackageFiles(), 'package.json', 'README.md'].map((file) => file.split('/').join(sep)).sort(),
+			[...cliPackageFiles(), 'package.json', 'README.md', 'THIRD_PARTY_NOTICES.md']
+				.map((file) => file.split('/').join(sep))
+				.sort(),
 		);
 		const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<
 			string,
@@ -109,6 +107,18 @@ describe('massgen-cli.tgz, installed with npm install -g into an empty prefix', 
 		expect(manifest).toMatchObject({ name: cliPackageName, version, bin: { massgen: 'dist/cli.js' } });
 		expect(manifest['dependencies']).toBeUndefined();
 		expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toContain('Apache License');
+		// The bundled packages' licenses, the coding agents' SDKs' included.
+		const notices = readFileSync(join(installed, 'THIRD_PARTY_NOTICES.md'), 'utf8');
+		for (const name of [
+			'zod',
+			'yaml',
+			'openai',
+			'@modelcontextprotocol/sdk',
+			'@anthropic-ai/claude-agent-sdk',
+		]) {
+			expect(notices).toContain(`\n## ${name} `);
+		}
+		expect(notices).toContain('Permission is hereby granted');
 	});
 
 	it('--version, --help, and validate on the shipped demo team (0) and on a broken file (1)', async () => {
