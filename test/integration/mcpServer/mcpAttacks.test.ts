@@ -5,7 +5,7 @@
  * with path tricks, a git range that is an option) and a model whose answer looks like protocol.
  * And review_changes on a real repository: findings with how many agents raised each.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
 	appendFileSync,
 	existsSync,
@@ -23,7 +23,7 @@ import { stringify } from 'yaml';
 import type { PromptView } from '../../servers/loopbackProvider.js';
 import { startLoopbackTeam, type LoopbackTeam } from '../../servers/loopbackTeam.js';
 import { hashTree, makeWorkspaceDir } from '../../support/tempTree.js';
-import { connectMcp, resultText, type McpConnection } from './mcpClient.js';
+import { cliPath, connectMcp, resultText, type McpConnection } from './mcpClient.js';
 
 const git = (root: string, ...args: string[]) =>
 	execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, stdio: 'pipe' });
@@ -214,5 +214,52 @@ describe('massgen mcp review_changes and attacks (official SDK client over stdio
 		} finally {
 			await mcp.close();
 		}
+	}, 60_000);
+
+	it('stdout carries only JSON-RPC lines, also while the team works and answers in protocol-looking text', async () => {
+		const root = makeWorkspaceDir({ 'a.ts': 'export {};\n' });
+		const home = mkdtempSync(join(tmpdir(), 'massgen-mcp-raw-'));
+		const child = spawn(process.execPath, [cliPath, 'mcp', '--workspace', root, '--config', config], {
+			env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+			stdio: ['pipe', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const answered = new Promise<void>((done) =>
+			child.stdout.on('data', (chunk: Buffer) => {
+				stdout += chunk.toString();
+				if (/"id":2[,}]/.test(stdout)) done();
+			}),
+		);
+		const send = (message: object) =>
+			child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+		send({
+			id: 1,
+			method: 'initialize',
+			params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+		});
+		send({ method: 'notifications/initialized' });
+		send({
+			id: 2,
+			method: 'tools/call',
+			params: { name: 'ask_team', arguments: { question: 'protocol please' }, _meta: { progressToken: 'p' } },
+		});
+		await answered;
+		child.stdin.end();
+		await new Promise((done) => child.on('close', done));
+		const lines = stdout.split('\n').filter((line) => line !== '');
+		const messages = lines.map(
+			(line) => JSON.parse(line) as { jsonrpc: string; id?: number; method?: string },
+		);
+		expect(messages.every((message) => message.jsonrpc === '2.0')).toBe(true);
+		expect(messages.filter((message) => message.id !== undefined).map((message) => message.id)).toEqual([
+			1, 2,
+		]);
+		expect(messages.filter((message) => message.method === 'notifications/progress').length).toBeGreaterThan(
+			3,
+		);
+		// What the run host and the team said went to stderr.
+		expect(stderr).toContain('massgen mcp: serving the team for');
 	}, 60_000);
 });
