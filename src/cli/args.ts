@@ -5,6 +5,7 @@ import { providerToolsModes, type ProviderToolsMode } from '../core/run/provider
 import { runIdPattern } from '../contract/runId.js';
 import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';
+import type { ServeArgs } from './serve/serveCommand.js';
 import { hasErrorMark } from '../core/util/errorMark.js';
 
 const mark = Symbol.for('massgen.UsageError');
@@ -81,6 +82,7 @@ export type CliCommand =
 	  }
 	| RevertCommand
 	| McpArgs
+	| ServeArgs
 	| InitArgs
 	| { readonly kind: 'validate'; readonly file: string }
 	| { readonly kind: 'version' }
@@ -105,6 +107,7 @@ export const usage = `Usage:
   massgen runs [--workspace DIR] [--json]
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
+  massgen serve [--host 127.0.0.1] [--port N] [--config FILE] [--workspace DIR] [--token T] [--request-timeout SECONDS]
   massgen validate FILE
   massgen mcp [--config FILE] [--workspace DIR]
 ${initUsage}
@@ -163,6 +166,17 @@ revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping yo
 trust     Trust what the folder's own config would run and where it would send your keys (listed),
           remembered in your config folder until those parts change
           --revoke     forget the folder       --list   every trusted folder and what was trusted
+serve     An OpenAI-compatible HTTP server over the team: GET /health, GET /v1/models (one model per
+          team: massgen/<team>, massgen/demo), POST /v1/chat/completions (stream or not). One run at a
+          time (429 while busy); changes stay pending in the run log, named at the answer's end.
+          Prints 'listening on http://HOST:PORT' on stderr; stops on Ctrl-C
+          --host       address to bind (default 127.0.0.1); anything but loopback needs --token
+          --port       port (default 8000; 0: any free port)
+          --token      every request must carry 'Authorization: Bearer T' (or MASSGEN_SERVE_TOKEN,
+                       which other users' ps does not show)
+          --request-timeout  seconds a client has to send a whole request (default 30)
+          Without a terminal nothing is asked: approvals that need asking are denied, the folder's
+          own servers and key hosts run only after 'massgen trust'
 validate  Check a config file; prints file:line:col: messages.
 mcp       Serve the team over MCP on stdin/stdout for Claude Code, Codex, VS Code agent mode and other
           MCP clients: ask_team, review_changes, list_runs, show_run. Proposed changes come back as a
@@ -206,6 +220,10 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				markdown: { type: 'boolean', default: false },
 				session: { type: 'boolean', default: false },
 				markers: { type: 'boolean', default: false },
+				host: { type: 'string' },
+				port: { type: 'string' },
+				token: { type: 'string' },
+				'request-timeout': { type: 'string' },
 				version: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
 			},
@@ -249,6 +267,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			markers: values.markers ?? false,
 		};
 	}
+	if (command === 'serve') return serveArgs(given, values, rest, diffs, cwd);
+	const serveOnly = given.find((name) => ['host', 'port', 'token', 'request-timeout'].includes(name));
+	if (serveOnly !== undefined) throw new UsageError(`--${serveOnly} is an option of serve`);
 	if (command === 'trust') {
 		const wrong = given.find((name) => !['workspace', 'config', 'revoke', 'list'].includes(name));
 		if (wrong !== undefined || diffs.length > 0) {
@@ -353,6 +374,43 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
 		...(maxTokens !== undefined ? { maxTokens } : {}),
 		...providerTools,
+	};
+}
+
+function serveArgs(
+	given: readonly string[],
+	values: {
+		host?: string;
+		port?: string;
+		token?: string;
+		config?: string;
+		workspace?: string;
+		'request-timeout'?: string;
+	},
+	rest: readonly string[],
+	diffs: readonly DiffSource[],
+	cwd: string,
+): ServeArgs {
+	const allowed = ['host', 'port', 'token', 'config', 'workspace', 'request-timeout'];
+	const wrong = given.find((name) => !allowed.includes(name));
+	if (wrong !== undefined || diffs.length > 0) {
+		throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of serve`);
+	}
+	if (rest.length > 0) throw new UsageError('serve takes no arguments');
+	const port = Number(values.port ?? '8000');
+	if (!/^\d+$/.test(values.port ?? '8000') || port > 65535) {
+		throw new UsageError(`--port must be a port number (0: any free port), not '${values.port}'`);
+	}
+	if (values.token !== undefined && values.token.trim() === '') throw new UsageError('--token needs a value');
+	const timeout = positiveNumber(values['request-timeout'], '--request-timeout', 'number of seconds') ?? 30;
+	return {
+		kind: 'serve',
+		host: values.host ?? '127.0.0.1',
+		port,
+		...(values.config !== undefined ? { config: resolve(cwd, values.config) } : {}),
+		workspace: values.workspace ?? cwd,
+		...(values.token !== undefined ? { token: values.token } : {}),
+		requestTimeoutSeconds: timeout,
 	};
 }
 
