@@ -5,7 +5,7 @@ import { providerToolsModes, type ProviderToolsMode } from '../core/run/provider
 import { runIdPattern } from '../contract/runId.js';
 import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';
-import type { ServeArgs } from './serve/serveCommand.js';
+import type { ServeArgs } from './serve/serveArgs.js';
 import { hasErrorMark } from '../core/util/errorMark.js';
 
 const mark = Symbol.for('massgen.UsageError');

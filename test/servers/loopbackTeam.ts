@@ -34,7 +34,10 @@ const members: readonly { protocol: LoopbackProtocol; id: string; type: string; 
  * end-to-end tests use instead of real keys. Keys are dummies; the servers accept any.
  */
 export async function startLoopbackTeam(
-	options: { auto?: AutoAgentOptions } & Pick<LoopbackOptions, 'delayMs' | 'latency' | 'simulateCache'> = {},
+	options: { auto?: AutoAgentOptions } & Pick<
+		LoopbackOptions,
+		'delayMs' | 'latency' | 'clock' | 'simulateCache'
+	> = {},
 ): Promise<LoopbackTeam> {
 	const { auto, ...rest } = options;
 	const started = await Promise.all(

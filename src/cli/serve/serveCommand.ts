@@ -10,24 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { CliIo } from '../cliIo.js';
+import type { ServeArgs } from './serveArgs.js';
 import { missingConfig } from '../cliHost.js';
 import { chatCompletion, sendError, sendJson, type ServeContext } from './chatCompletion.js';
 import { chatRequestSchema, requestProblem } from './openAiWire.js';
 import { readBody } from './readBody.js';
 import { authority, isLoopbackHost, requestGuard } from './requestGuard.js';
 import { servedTeams } from './servedTeams.js';
-
-export interface ServeArgs {
-	readonly kind: 'serve';
-	readonly host: string;
-	/** 0: any free port (the bound one is printed). */
-	readonly port: number;
-	readonly config?: string;
-	readonly workspace: string;
-	readonly token?: string;
-	/** How long a client may take to send a whole request (headers and body). */
-	readonly requestTimeoutSeconds: number;
-}
 
 /** A chat request of this size is a conversation of about a million words. */
 export const maxBodyBytes = 4 * 1024 * 1024;
