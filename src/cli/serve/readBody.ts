@@ -1,6 +1,6 @@
 /**
- * A request body, at most `maxBytes`: a larger `Content-Length` is refused before any byte is read,
- * and a body that grows past the cap while it streams stops being read. The time a slow client
+ * A request body, at most `maxBytes`: a larger `Content-Length` is refused before any byte is kept,
+ * and so is a body that grows past the cap while it streams. The time a slow client
  * may take is the server's `requestTimeout` (`serveCommand.ts`).
  */
 import type { IncomingMessage } from 'node:http';
@@ -17,8 +17,10 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bo
 		const onData = (piece: Buffer) => {
 			size += piece.length;
 			if (size > maxBytes) {
+				// The rest is read and dropped (the request timeout bounds it): a client still sending
+				// would otherwise meet a reset before it could read the 413.
 				request.off('data', onData);
-				request.pause();
+				request.resume();
 				resolve({ ok: false, tooLarge: true });
 				return;
 			}

@@ -84,7 +84,6 @@ export async function serveCommand(command: ServeArgs, io: CliIo): Promise<numbe
 		}
 		const body = await readBody(request, maxBodyBytes);
 		if (!body.ok) {
-			response.setHeader('connection', 'close');
 			return sendError(
 				response,
 				413,
