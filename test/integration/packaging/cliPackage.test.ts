@@ -10,6 +10,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative, sep } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackTeam } from '../../servers/loopbackTeam.js';
 import { cliPackageFiles, cliPackageName, npmCommand, packCli } from '../../scripts/packCli.js';
@@ -180,5 +183,42 @@ describe('massgen-cli.tgz, installed with npm install -g into an empty prefix', 
 		} finally {
 			await team.close();
 		}
+	}, 60_000);
+
+	it('massgen mcp answers the official SDK client over stdio: initialize, tools/list, ask_team on the shipped demo team', async () => {
+		const root = makeWorkspaceDir({ 'README.md': '# demo\n' });
+		const before = hashTree(root, (path) => path.startsWith('.massgen'));
+		const demo = join(installed, 'configs', 'demo.yaml');
+		const transport = new StdioClientTransport({
+			command: join(prefix, 'bin', 'massgen'),
+			args: ['mcp', '--workspace', root, '--config', demo],
+			cwd: root,
+			env: env as Record<string, string>,
+			stderr: 'pipe',
+		});
+		const client = new Client({ name: 'massgen-package-test', version: '1.0.0' });
+		await client.connect(transport);
+		try {
+			expect(client.getServerVersion()?.version).toBe(version);
+			const { tools } = await client.listTools();
+			expect(tools.map((tool) => tool.name).sort()).toEqual([
+				'ask_team',
+				'list_runs',
+				'review_changes',
+				'show_run',
+			]);
+			const result = (await client.callTool(
+				{ name: 'ask_team', arguments: { question: 'How should we document this project?' } },
+				undefined,
+				{ timeout: 60_000 },
+			)) as CallToolResult;
+			const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+			expect(result.isError, text).toBeFalsy();
+			expect(text).toContain('+# Contributing');
+			expect(text).toContain('NOT applied');
+		} finally {
+			await client.close();
+		}
+		expect(hashTree(root, (path) => path.startsWith('.massgen'))).toBe(before);
 	}, 60_000);
 });
