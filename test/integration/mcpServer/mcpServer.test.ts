@@ -150,6 +150,34 @@ describe('massgen mcp (official SDK client over stdio)', () => {
 		expect(await bad('review_changes', {})).toMatch(/not in a git repository/);
 		expect(await mcp.client.ping()).toEqual({});
 	});
+
+	it('a key in the server’s environment never reaches the client or its log, even when the team repeats it', async () => {
+		const key = 'sk-proj-mcpRedaction4f9c2b7e1d8a6035';
+		const config = join(root, '..', `${root.split('/').pop()}-team.yaml`);
+		const keyed = await connectMcp(['--workspace', root, '--config', config], { OPENAI_API_KEY: key });
+		try {
+			const asked = resultText(
+				await keyed.client.callTool(
+					{ name: 'ask_team', arguments: { question: `Is ${key} a valid key?` } },
+					undefined,
+					{ timeout: 60_000 },
+				),
+			);
+			expect(asked).toMatch(
+				/Final answer:\nFinal answer \(presented by the \w+ agent\): Is \S+ a valid key\?/,
+			);
+			const runId = /run id: (\S+)/.exec(asked)![1]!;
+			const shown = resultText(
+				await keyed.client.callTool({ name: 'show_run', arguments: { run_id: runId } }),
+			);
+			const listed = resultText(await keyed.client.callTool({ name: 'list_runs', arguments: {} }));
+			for (const text of [asked, shown, listed, keyed.stderr()]) expect(text).not.toContain(key);
+			// The question the team was sent had it (the models need what the user wrote).
+			expect(team.servers.chat.requests.some((r) => r.rawBody.includes(key))).toBe(true);
+		} finally {
+			await keyed.close();
+		}
+	}, 90_000);
 });
 
 function readResultSafe(dir: string): string | undefined {
