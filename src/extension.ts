@@ -122,7 +122,7 @@ export function activate(
 	);
 	root.add(registerFixCodeActions());
 	root.add(registerAskTeamTool(runs));
-	root.add(registerChatParticipant(context.extensionUri, { runs }));
+	root.add(registerChatParticipant(context.extensionUri, { runs, changes }));
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);

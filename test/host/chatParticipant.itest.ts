@@ -1,34 +1,59 @@
 // In-host: the `@massgen` chat participant's handler with a recording response stream and the real
 // run controller (code-server has no Copilot, so no Chat view sends it requests; see README).
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, before, describe, it } from 'mocha';
+import { afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import { commandIds } from '../../src/vscode/common/commandIds';
+import { chatFollowups, type ChatChanges } from '../../src/vscode/chat/changeFollowups';
 import {
 	handleChatRequest,
+	type ParticipantDeps,
 	type ParticipantRuns,
 	type ParticipantStream,
 } from '../../src/vscode/chat/participant';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
-import { endRunAndConfig, nextFinish, until, useConfig } from './hostWaits';
+import { endRunAndConfig, nextFinish, snapshotFiles, until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
+// ChatResponseTurn's constructor is internal to the API typings; the extension host's class is used as is.
+const Turn = vscode.ChatResponseTurn as unknown as new (
+	response: unknown[],
+	result: vscode.ChatResult,
+	participant: string,
+) => vscode.ChatResponseTurn;
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x70, 0x69, 0x78]);
+
+type PartKind = 'markdown' | 'progress' | 'button' | 'anchor' | 'reference';
+
+/** `uri` or `uri#L3-L5` (1-based lines), relative to the workspace for file URIs. */
+function linkText(value: vscode.Uri | vscode.Location, title?: string): string {
+	const uri = value instanceof vscode.Location ? value.uri : value;
+	const where =
+		uri.scheme === 'file'
+			? vscode.workspace.asRelativePath(uri, false)
+			: `${uri.scheme}:${uri.path}?${uri.query}`;
+	const lines =
+		value instanceof vscode.Location ? `#L${value.range.start.line + 1}-L${value.range.end.line + 1}` : '';
+	return `${where}${lines}${title === undefined ? '' : ` "${title}"`}`;
+}
 
 /** Records what the handler streams, in order. */
 function recordingStream() {
-	const parts: { kind: 'markdown' | 'progress' | 'button'; value: string }[] = [];
+	const parts: { kind: PartKind; value: string }[] = [];
 	const stream: ParticipantStream = {
 		markdown: (value) =>
 			void parts.push({ kind: 'markdown', value: typeof value === 'string' ? value : value.value }),
 		progress: (value) => void parts.push({ kind: 'progress', value }),
 		button: (command) => void parts.push({ kind: 'button', value: command.command }),
+		anchor: (value, title) => void parts.push({ kind: 'anchor', value: linkText(value, title) }),
+		reference: (value) =>
+			void parts.push({ kind: 'reference', value: linkText(value as vscode.Uri | vscode.Location) }),
 	};
-	const of = (kind: 'markdown' | 'progress' | 'button') =>
-		parts.filter((part) => part.kind === kind).map((part) => part.value);
-	return { stream, of };
+	const of = (kind: PartKind) => parts.filter((part) => part.kind === kind).map((part) => part.value);
+	return { stream, of, parts };
 }
 
 function reference(value: unknown): vscode.ChatPromptReference {
@@ -39,6 +64,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 	this.timeout(60_000);
 	let api: MassGenApi;
 	let runs: ParticipantRuns;
+	let deps: ParticipantDeps;
 	let fixtures: string;
 	let root: vscode.Uri;
 
@@ -48,6 +74,8 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		api = await extension.activate();
 		// The real RunController (its live events are not part of the typed test API).
 		runs = api.runs as unknown as ParticipantRuns;
+		// The real ChangeReview (its onDidAccept is not part of the typed test API).
+		deps = { runs, changes: api.changes as unknown as ChatChanges };
 		fixtures = join(extension.extensionPath, 'test', 'fixtures', 'vscode');
 		const folder = vscode.workspace.workspaceFolders?.[0];
 		assert.ok(folder);
@@ -58,12 +86,12 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		await endRunAndConfig(api);
 	});
 
-	it('is contributed as @massgen with /review', () => {
+	it('is contributed as @massgen with /review, /withModel, /changes and /accept', () => {
 		const participants = vscode.extensions.getExtension(extensionId)?.packageJSON.contributes
 			.chatParticipants as { id: string; name: string; commands: { name: string }[] }[];
 		assert.deepEqual(
 			participants.map((p) => [p.id, p.name, p.commands.map((c) => c.name)]),
-			[['massgen.chat', 'massgen', ['review']]],
+			[['massgen.chat', 'massgen', ['review', 'withModel', 'changes', 'accept']]],
 		);
 	});
 
@@ -83,12 +111,15 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 			{ history: [] },
 			stream,
 			tokens.token,
-			{ runs },
+			deps,
 		);
 		const run = await finished;
 		const state = api.lastState();
 		assert.equal(state?.status, 'completed');
-		assert.deepEqual(result.metadata, { runId: state?.runId });
+		assert.deepEqual(result.metadata, {
+			runId: state?.runId,
+			question: 'How should we document this project?',
+		});
 		const winner = state?.winner?.agentId;
 		assert.ok(winner);
 
@@ -99,7 +130,10 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		const markdown = of('markdown').join('');
 		assert.match(markdown, new RegExp(`${winner}'s presentation`));
 		assert.match(markdown, new RegExp(`\\*\\*Vote:\\*\\* ${winner} won with 2 of 2 votes`));
-		assert.match(markdown, /`add lm-tool\/GUIDE\.md`/);
+		assert.match(markdown, /\*\*Proposed changes\*\* \(not applied\):\n- add \n/);
+		// The new file's anchor is the winner's text (it is not in the workspace yet); no reference for it.
+		assert.deepEqual(of('anchor'), [`massgen-change:/lm-tool/GUIDE.md?${state?.runId} "lm-tool/GUIDE.md"`]);
+		assert.deepEqual(of('reference'), []);
 		assert.deepEqual(of('button'), [commandIds.showPanel, commandIds.reviewChanges]);
 
 		// The chat's references reached the run as attachments: the file, and the range's lines.
@@ -120,7 +154,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 			{ history: [] },
 			stream,
 			tokens.token,
-			{ runs },
+			deps,
 		);
 		const run = await finished;
 		assert.equal(run.request.kind, 'review');
@@ -134,19 +168,13 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 	it('continues the conversation when the previous chat turn was ours, starts a new one otherwise', async () => {
 		await useConfig(join(fixtures, 'team.yaml'));
 		const tokens = new vscode.CancellationTokenSource();
-		// ChatResponseTurn's constructor is internal to the API typings; the extension host's class is used as is.
-		const Turn = vscode.ChatResponseTurn as unknown as new (
-			response: unknown[],
-			result: vscode.ChatResult,
-			participant: string,
-		) => vscode.ChatResponseTurn;
 		const ask = (prompt: string, history: vscode.ChatContext['history']) =>
 			handleChatRequest(
 				{ prompt, command: undefined, references: [] },
 				{ history },
 				recordingStream().stream,
 				tokens.token,
-				{ runs },
+				deps,
 			);
 		const first = await ask('How should we document this project?', []);
 		assert.equal(api.conversation().length, 1);
@@ -180,7 +208,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 			{ history: [] },
 			stream,
 			tokens.token,
-			{ runs },
+			deps,
 		);
 		// Cancelled once the run has really started (its first event), not while the team resolves.
 		const runId = await until('the run to start', () => {
@@ -207,7 +235,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 			{ history: [] },
 			stream,
 			tokens.token,
-			{ runs },
+			deps,
 		);
 		assert.match(of('markdown').join(''), /already in progress/);
 		assert.ok(result.errorDetails);
@@ -234,7 +262,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 				{ history: [] },
 				stream,
 				tokens.token,
-				{ runs },
+				deps,
 			);
 			assert.equal(api.lastState()?.status, 'completed');
 			assert.deepEqual(
@@ -277,7 +305,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 				{ history: [] },
 				stream,
 				tokens.token,
-				{ runs },
+				deps,
 			);
 			const text = of('markdown').join('');
 			assert.ok(
@@ -293,5 +321,157 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
+	});
+
+	it('/withModel never adds a model of the MassGen vendor (a team asking itself) and needs a selected model', async () => {
+		await useConfig(join(fixtures, 'lm-tool-team.yaml'));
+		const previous = api.lastState()?.runId;
+		for (const model of [
+			{ id: 'massgen-team', vendor: 'massgen', family: 'team', name: 'MassGen: team' },
+			undefined,
+		]) {
+			const { stream, of } = recordingStream();
+			const tokens = new vscode.CancellationTokenSource();
+			const result = await handleChatRequest(
+				{ prompt: 'Who is on the team?', command: 'withModel', references: [], ...(model ? { model } : {}) },
+				{ history: [] },
+				stream,
+				tokens.token,
+				deps,
+			);
+			tokens.dispose();
+			assert.match(of('markdown').join(''), model ? /is a MassGen team itself/ : /No model is selected/);
+			assert.ok(result.errorDetails);
+		}
+		assert.equal(api.lastState()?.runId, previous, 'no run started');
+	});
+
+	describe('links and follow-ups (chat-team: adds chat-links/NEW.md, rewrites chat-links/old.md)', () => {
+		let links: string;
+		let outside: string;
+
+		beforeEach(() => {
+			links = join(root.fsPath, 'chat-links');
+			mkdirSync(links, { recursive: true });
+			writeFileSync(join(links, 'old.md'), 'old\n');
+			writeFileSync(join(links, '.env'), 'TOKEN=zz-chat-links\n');
+			outside = mkdtempSync(join(tmpdir(), 'chat-outside-'));
+			writeFileSync(join(outside, 'out.md'), 'outside\n');
+			symlinkSync(join(outside, 'out.md'), join(links, 'out.md'));
+			symlinkSync(join(links, '.env'), join(links, 'alias.md'));
+		});
+
+		afterEach(async () => {
+			if (api.changes.changeSet()) await api.changes.reject();
+			rmSync(links, { recursive: true, force: true });
+			rmSync(outside, { recursive: true, force: true });
+		});
+
+		async function ask(prompt = 'Note the change down') {
+			await useConfig(join(fixtures, 'chat-team.yaml'));
+			const recorded = recordingStream();
+			const tokens = new vscode.CancellationTokenSource();
+			const finished = nextFinish(api);
+			const result = await handleChatRequest(
+				{ prompt, command: undefined, references: [] },
+				{ history: [] },
+				recorded.stream,
+				tokens.token,
+				deps,
+			);
+			const run = await finished;
+			tokens.dispose();
+			return { ...recorded, result, run };
+		}
+
+		async function followUp(command: string, after: vscode.ChatResult, participant = 'massgen.chat') {
+			const recorded = recordingStream();
+			const tokens = new vscode.CancellationTokenSource();
+			const result = await handleChatRequest(
+				{ prompt: '', command, references: [] },
+				{ history: [new Turn([], after, participant)] },
+				recorded.stream,
+				tokens.token,
+				deps,
+			);
+			tokens.dispose();
+			return { ...recorded, result };
+		}
+
+		it('anchors the changed files and references them and the lines the answer cites, inside the folder only', async () => {
+			const { of, parts, run } = await ask();
+			const runId = run.result.runId;
+			assert.deepEqual(of('anchor'), [
+				`massgen-change:/chat-links/NEW.md?${runId} "chat-links/NEW.md"`,
+				'chat-links/old.md "chat-links/old.md"',
+			]);
+			// Each anchor sits on its own list line, after the change's kind.
+			const listed = parts
+				.slice(parts.findIndex((part) => part.kind === 'anchor') - 1)
+				.slice(0, 6)
+				.map((part) => (part.kind === 'anchor' ? `[${part.value.split(' ')[0]}]` : part.value))
+				.join('');
+			assert.equal(
+				listed,
+				`- add [massgen-change:/chat-links/NEW.md?${runId}]\n- modify [chat-links/old.md]\n`,
+			);
+			// The modified file, then the cited lines that are files of the folder the policy lets agents
+			// read: not the secret, the climb, the missing file, the link out or the link to the secret.
+			assert.deepEqual(of('reference'), ['chat-links/old.md', 'chat-links/old.md#L1-L1', 'README.md#L1-L1']);
+			assert.equal(readFileSync(join(links, 'old.md'), 'utf8'), 'old\n', 'nothing written');
+		});
+
+		it('follow-ups: Review Changes and Accept while its change set is pending, Ask the team again; /accept writes only then', async () => {
+			const before = snapshotFiles(root.fsPath);
+			const { result, run } = await ask('Note the change down');
+			assert.deepEqual(snapshotFiles(root.fsPath), before, 'the run wrote nothing');
+			const followups = chatFollowups(result, deps.changes);
+			assert.deepEqual(
+				followups.map((f) => [f.label, f.command ?? '(same)', f.prompt]),
+				[
+					['Review Changes', 'changes', 'Review the proposed changes'],
+					['Accept', 'accept', 'Accept the proposed changes'],
+					['Ask the team again', '(same)', 'Note the change down'],
+				],
+			);
+
+			// /changes opens the review (the multi-file diff) and writes nothing.
+			const review = await followUp('changes', result);
+			await until('the multi-file diff tab', () =>
+				vscode.window.tabGroups.all
+					.flatMap((group) => group.tabs)
+					.find((tab) => /^MassGen: 2 files changed by (planner|reviewer)/.test(tab.label)),
+			);
+			assert.match(review.of('markdown').join(''), /open for review/);
+			assert.deepEqual(snapshotFiles(root.fsPath), before, '/changes wrote nothing');
+
+			// /accept after another participant's turn does not accept this chat's changes.
+			const elsewhere = await followUp('accept', result, 'someone.else');
+			assert.match(elsewhere.of('markdown').join(''), /not from the last answer here/);
+			assert.deepEqual(snapshotFiles(root.fsPath), before, 'a foreign /accept wrote nothing');
+			assert.equal(api.changes.changeSet()?.runId, run.result.runId);
+
+			// /accept after our answer runs Accept Changes: exactly the two files change.
+			const accepted = await followUp('accept', result);
+			assert.match(
+				accepted.of('markdown').join(''),
+				/^Accepted: `chat-links\/NEW\.md`, `chat-links\/old\.md`|^Accepted: `chat-links\/old\.md`, `chat-links\/NEW\.md`/,
+			);
+			const after = snapshotFiles(root.fsPath);
+			const changed = Object.keys({ ...before, ...after })
+				.filter((path) => before[path] !== after[path])
+				.sort();
+			assert.deepEqual(changed, ['chat-links/NEW.md', 'chat-links/old.md']);
+			assert.equal(readFileSync(join(links, 'old.md'), 'utf8'), 'new\n');
+			assert.deepEqual(accepted.result.metadata, { runId: run.result.runId });
+			// Nothing pending now: no Review/Accept follow-ups, and /accept says so.
+			assert.deepEqual(
+				chatFollowups(result, deps.changes).map((f) => f.label),
+				['Ask the team again'],
+			);
+			const again = await followUp('accept', result);
+			assert.match(again.of('markdown').join(''), /No MassGen changes are waiting for review/);
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		});
 	});
 });

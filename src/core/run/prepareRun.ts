@@ -55,6 +55,7 @@ export async function prepareRun(request: RunRequest, host: RunHost): Promise<Pr
 		named: host.namedConfig?.(root),
 		keys,
 		...(host.models ? { host: host.models.resolve } : {}),
+		...(request.addedAgents?.length ? { added: request.addedAgents } : {}),
 	});
 	if (!loaded.ok) return refuse({ refused: 'config', file: loaded.file });
 	const { resolution } = loaded;

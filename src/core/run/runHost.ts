@@ -7,6 +7,7 @@
  */
 import type { CodingAgentPaths } from '../util/cliPathVariables.js';
 import type { AttachmentRequest } from '../context/attachment.js';
+import type { AgentConfig } from '../config/schema.js';
 import type { ContextLimits } from '../context/resolveAttachments.js';
 import type { BudgetCaps } from '../orchestrator/spendGuard.js';
 import type { ProviderToolsPolicy } from './providerToolsDecision.js';
@@ -35,6 +36,11 @@ export interface RunRequest {
 	 */
 	readonly history?: readonly Turn[];
 	readonly attachments?: readonly AttachmentRequest[];
+	/**
+	 * Members for this run only, after the team's own (the editor's chat adds its selected model as a
+	 * `vscode_lm` agent); checked like the config's, an id the team holds gets a suffix.
+	 */
+	readonly addedAgents?: readonly AgentConfig[];
 	readonly contextLimits?: Partial<ContextLimits>;
 	/** The user's run-budget caps; the config's `permissions.max_cost_usd` counts too (the lower wins). */
 	readonly budget?: UserBudget;

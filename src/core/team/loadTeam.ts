@@ -1,4 +1,5 @@
 import type { ApiKeySources } from '../config/apiKeys.js';
+import type { AgentConfig } from '../config/schema.js';
 import { type ConfigLoadResult, loadConfigFile } from '../config/loadConfig.js';
 import {
 	chooseTeamConfig,
@@ -13,6 +14,8 @@ export interface LoadTeamInputs extends TeamConfigInputs {
 	readonly keys: ApiKeySources;
 	/** The host's models (the editor's `vscode_lm`). */
 	readonly host?: HostModels;
+	/** Members added for this run only (`RunRequest.addedAgents`). */
+	readonly added?: readonly AgentConfig[];
 }
 
 export type LoadedTeam =
@@ -42,6 +45,7 @@ export async function loadTeam(inputs: LoadTeamInputs): Promise<LoadedTeam> {
 		keys: inputs.keys,
 		loaded,
 		...(inputs.host ? { host: inputs.host } : {}),
+		...(inputs.added?.length ? { added: inputs.added } : {}),
 	});
 	return { ok: true, choice, loaded, resolution };
 }

@@ -36,6 +36,11 @@ export interface TeamInputs<Kind extends string> {
 	readonly host?: HostModels;
 	/** The file as already loaded (`loadTeam`); read here otherwise. */
 	readonly loaded?: ConfigLoadResult;
+	/**
+	 * Members the caller adds for this run only (the editor's chat: its selected model), after the
+	 * config's or the default team's own; checked as the config's are, an id taken gets a suffix.
+	 */
+	readonly added?: readonly AgentConfig[];
 }
 
 export interface ResolvedTeam<Kind extends string = string> {
@@ -72,11 +77,13 @@ export type TeamResolution<Kind extends string = string> =
 export async function resolveTeam<Kind extends string>(
 	inputs: TeamInputs<Kind>,
 ): Promise<TeamResolution<Kind>> {
-	const loaded = inputs.loaded ?? (await loadConfigFile(inputs.file));
-	if (!loaded.config || hasErrors(loaded.issues)) return failure('config', inputs, loaded.issues);
-	if (inputs.kind === 'default') return defaultTeam(loaded.config, loaded.issues, inputs);
+	const read = inputs.loaded ?? (await loadConfigFile(inputs.file));
+	if (!read.config || hasErrors(read.issues)) return failure('config', inputs, read.issues);
+	if (inputs.kind === 'default') return defaultTeam(read.config, read.issues, inputs);
+	const config = withAdded(read.config, inputs.added);
+	const loaded = config === read.config ? read : { ...read, config };
 	const { host } = inputs;
-	const usesHost = host !== undefined && loaded.config.agents.some((agent) => host.provides(agent));
+	const usesHost = host !== undefined && config.agents.some((agent) => host.provides(agent));
 	const hostIssues = usesHost ? await host.check(loaded) : [];
 	const keyIssues = checkApiKeys(loaded, inputs.keys, 'run');
 	const issues = [...loaded.issues, ...keyIssues, ...hostIssues];
@@ -85,7 +92,7 @@ export async function resolveTeam<Kind extends string>(
 	return {
 		ok: true,
 		team: {
-			config: loaded.config,
+			config,
 			file: inputs.file,
 			kind: inputs.kind,
 			issues,
@@ -107,7 +114,14 @@ async function defaultTeam<Kind extends string>(
 	const keyed = selection.config?.agents ?? [];
 	const added = addMembers(keyed);
 	const dropped = [...selection.dropped, ...added.dropped];
-	const agents = [...keyed, ...added.agents];
+	const own = [...keyed, ...added.agents];
+	const extra = inputs.added ?? [];
+	const agents = [...own, ...uniqueIds(extra, own)];
+	// The caller's members are checked as a config's are (a default team's own are picked available).
+	if (extra.length > 0 && inputs.host && extra.some((agent) => inputs.host!.provides(agent))) {
+		const hostIssues = await inputs.host.check({ issues: [], config: { ...config, agents: [...extra] } });
+		if (hasErrors(hostIssues)) return failure('vscode-lm', inputs, [...issues, ...hostIssues], dropped);
+	}
 	if (agents.length === 0) {
 		const options = dropped.map(({ id, why }) => `${id}: ${why}`).join('; ');
 		const issue: ConfigIssue = {
@@ -125,6 +139,23 @@ async function defaultTeam<Kind extends string>(
 		ok: true,
 		team: { config: { ...config, agents }, file: inputs.file, kind: inputs.kind, issues, dropped },
 	};
+}
+
+/** The config with the caller's members after its own (ids made unique). */
+function withAdded(config: MassGenConfig, added: readonly AgentConfig[] | undefined): MassGenConfig {
+	if (!added?.length) return config;
+	return { ...config, agents: [...config.agents, ...uniqueIds(added, config.agents)] };
+}
+
+/** `added` with each id another member holds suffixed (`copilot-gpt-4o-2`). */
+function uniqueIds(added: readonly AgentConfig[], own: readonly AgentConfig[]): AgentConfig[] {
+	const taken = new Set(own.map((agent) => agent.id));
+	return added.map((agent) => {
+		let id = agent.id;
+		for (let n = 2; taken.has(id); n++) id = `${agent.id}-${n}`;
+		taken.add(id);
+		return id === agent.id ? agent : { ...agent, id };
+	});
 }
 
 function failure<Kind extends string>(

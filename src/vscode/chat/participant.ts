@@ -3,9 +3,20 @@ import type { AttachmentRequest } from '../../core/context/attachment.js';
 import type { RunEvent } from '../../contract/runEvents.js';
 import { reviewQuestion } from '../../core/codeReview/reviewPrompt.js';
 import { commandIds } from '../common/commandIds.js';
+import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunEventBatch } from '../run/runController.js';
 import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
-import { changeLines, runEnding, voteSummary } from './runSummary.js';
+import {
+	changeCommand,
+	chatFollowups,
+	type ChatChanges,
+	lastRunId,
+	type ParticipantResultMetadata,
+} from './changeFollowups.js';
+import { streamChangedFiles, streamCitedLines } from './responseLinks.js';
+import { runEnding, voteSummary } from './runSummary.js';
+
+export type { ParticipantResultMetadata } from './changeFollowups.js';
 
 /** The participant's id, as `contributes.chatParticipants` declares it. */
 export const participantId = 'massgen.chat';
@@ -19,28 +30,41 @@ export interface ParticipantRuns {
 
 export interface ParticipantDeps {
 	readonly runs: ParticipantRuns;
+	readonly changes: ChatChanges;
 }
 
 /** The part of `ChatResponseStream` the handler writes to (a recording object in tests). */
-export type ParticipantStream = Pick<vscode.ChatResponseStream, 'markdown' | 'progress' | 'button'>;
-
-/** Metadata of our responses: the history check and the tests read it. */
-export interface ParticipantResultMetadata {
-	readonly runId?: string;
-}
+export type ParticipantStream = Pick<
+	vscode.ChatResponseStream,
+	'markdown' | 'progress' | 'button' | 'anchor' | 'reference'
+>;
 
 /**
- * `@massgen` (docs/context.md): runs the team on the chat request with its references as attachments,
- * streams one progress line per phase, then the final answer, the vote and buttons to the panel and
- * the change review. `/review` reviews the referenced file or selection (or the active editor's).
+ * The vendor of the team's own models in the model picker: never a member of a team (a team
+ * asking itself would recurse).
+ */
+export const teamModelVendor = 'massgen';
+
+/**
+ * `@massgen` (docs/editor.md): runs the team on the chat request with its references as attachments,
+ * streams one progress line per phase, then the final answer, the vote, the changed files as anchors
+ * and the cited lines as references, and buttons to the panel and the change review. `/review`
+ * reviews the referenced file or selection (or the active editor's); `/withModel` asks with the
+ * chat's selected model as one more member; `/changes` and `/accept` (the follow-ups) run the change
+ * review's commands on the last answer's change set.
  */
 export async function handleChatRequest(
-	request: Pick<vscode.ChatRequest, 'prompt' | 'command' | 'references'>,
+	request: Pick<vscode.ChatRequest, 'prompt' | 'command' | 'references'> & {
+		readonly model?: ChatModelInfo;
+	},
 	context: Pick<vscode.ChatContext, 'history'>,
 	stream: ParticipantStream,
 	token: vscode.CancellationToken,
 	deps: ParticipantDeps,
 ): Promise<vscode.ChatResult> {
+	if (request.command === 'accept' || request.command === 'changes') {
+		return changeCommand(request.command, lastRunId(context.history, participantId), stream, deps.changes);
+	}
 	if (deps.runs.isRunning) {
 		stream.markdown(
 			vscode.l10n.t('A MassGen run is already in progress. Wait for it to end or cancel it, then ask again.'),
@@ -48,6 +72,12 @@ export async function handleChatRequest(
 		return { errorDetails: { message: vscode.l10n.t('A MassGen run is already in progress.') } };
 	}
 	const built = request.command === 'review' ? await reviewRequest(request) : askRequest(request, context);
+	const withModel =
+		request.command === 'withModel' && typeof built !== 'string' ? addedModel(request.model) : undefined;
+	if (typeof withModel === 'string') {
+		stream.markdown(withModel);
+		return { errorDetails: { message: withModel } };
+	}
 	if (typeof built === 'string') {
 		stream.markdown(built);
 		return { errorDetails: { message: built } };
@@ -62,7 +92,7 @@ export async function handleChatRequest(
 	});
 	let outcome: StartOutcome;
 	try {
-		outcome = await deps.runs.tryStart(built, token);
+		outcome = await deps.runs.tryStart(withModel ? { ...built, addModel: withModel } : built, token);
 	} finally {
 		progress.dispose();
 	}
@@ -72,9 +102,23 @@ export async function handleChatRequest(
 		stream.markdown(message);
 		return { errorDetails: { message } };
 	}
-	showResult(outcome.run, stream);
-	const metadata: ParticipantResultMetadata = { runId: outcome.run.result.runId };
+	await showResult(outcome.run, stream);
+	const metadata: ParticipantResultMetadata = {
+		runId: outcome.run.result.runId,
+		...(built.kind === 'ask' ? { question: built.question } : {}),
+	};
 	return { metadata };
+}
+
+/** The chat's selected model as a member, or why it cannot be one. */
+function addedModel(model: ChatModelInfo | undefined): ChatModelInfo | string {
+	if (!model) return vscode.l10n.t('No model is selected in the chat to add to the team.');
+	if (model.vendor === teamModelVendor) {
+		return vscode.l10n.t(
+			'The selected model is a MassGen team itself; pick another model in the chat to add it to the team.',
+		);
+	}
+	return model;
 }
 
 function askRequest(
@@ -90,7 +134,7 @@ function askRequest(
 	// that turn names (the chat keeps it across reloads; the window's memory does not).
 	const previous = context.history.at(-1);
 	const ours = previous instanceof vscode.ChatResponseTurn && previous.participant === participantId;
-	const runId = ours ? (previous.result.metadata as ParticipantResultMetadata | undefined)?.runId : undefined;
+	const runId = lastRunId(context.history, participantId);
 	return {
 		question,
 		kind: 'ask',
@@ -181,7 +225,7 @@ function noticeMarkdown(message: string): vscode.MarkdownString {
 	return new vscode.MarkdownString().appendText(vscode.l10n.t('Note: {0}.', message)).appendMarkdown('\n\n');
 }
 
-function showResult(run: FinishedRun, stream: ParticipantStream): void {
+async function showResult(run: FinishedRun, stream: ParticipantStream): Promise<void> {
 	const { result } = run;
 	if (result.finalAnswer === null) {
 		stream.markdown(runEnding(result));
@@ -192,17 +236,10 @@ function showResult(run: FinishedRun, stream: ParticipantStream): void {
 		stream.markdown(result.finalAnswer);
 	}
 	stream.markdown(vscode.l10n.t('\n\n---\n**Vote:** {0}', voteSummary(result)));
-	const changes = changeLines(result);
-	if (changes.length) {
-		stream.markdown(
-			vscode.l10n.t(
-				'\n\n**Proposed changes** (not applied):\n{0}',
-				changes.map((line) => `- \`${line}\``).join('\n'),
-			),
-		);
-	}
+	streamChangedFiles(run, stream);
+	await streamCitedLines(run, stream);
 	stream.button({ command: commandIds.showPanel, title: vscode.l10n.t('Show MassGen Panel') });
-	if (changes.length) {
+	if (result.changes.length) {
 		stream.button({ command: commandIds.reviewChanges, title: vscode.l10n.t('Review Changes') });
 	}
 }
@@ -212,6 +249,7 @@ export function registerChatParticipant(extensionUri: vscode.Uri, deps: Particip
 	const participant = vscode.chat.createChatParticipant(participantId, (request, context, stream, token) =>
 		handleChatRequest(request, context, stream, token, deps),
 	);
+	participant.followupProvider = { provideFollowups: (result) => chatFollowups(result, deps.changes) };
 	participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'massgen.svg');
 	return participant;
 }

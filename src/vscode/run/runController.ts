@@ -10,6 +10,7 @@ import { initialRunState, type RunState } from '../../protocol/runState.js';
 import { abortSignalFromToken } from '../common/cancellation.js';
 import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
+import { lmMember } from '../lm/lmMember.js';
 import type { SessionSecrets } from '../common/log.js';
 import type { KeyStore } from '../common/secrets.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
@@ -227,6 +228,7 @@ export class RunController extends Disposable implements RunService {
 					workspaceRoot: root,
 					...(from ? { followUp: { from, fork: request.fork === true } } : {}),
 					...(request.attachments?.length ? { attachments: request.attachments } : {}),
+					...(request.addModel ? { addedAgents: [lmMember(request.addModel)] } : {}),
 					budget: host.budget,
 					signal: abort.signal,
 				},

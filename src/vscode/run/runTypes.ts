@@ -4,6 +4,7 @@ import type { RunResult } from '../../contract/runResult.js';
 import type { Workspace } from '../../core/workspace/types.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
+import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunState } from '../../protocol/runState.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
@@ -43,6 +44,11 @@ export interface RunRequest {
 	 * of such a run keeps it.
 	 */
 	readonly preset?: 'demo';
+	/**
+	 * `ask` only: one more member for this run, a VS Code chat model (`type: vscode_lm`): the chat's
+	 * selected model when the user asks `@massgen /withModel`. Never a model of the `massgen` vendor.
+	 */
+	readonly addModel?: ChatModelInfo;
 }
 
 export interface ReviewTarget {

@@ -10,6 +10,7 @@ import {
 	type TeamResolution as CoreTeamResolution,
 } from '../../core/team/resolveTeam.js';
 import type { TeamConfigKind } from '../../core/team/chooseTeamConfig.js';
+import { lmAgentId } from '../lm/lmMember.js';
 import { type ChatModelInfo, distinctFamilies, pickChatModel } from '../lm/pickChatModel.js';
 
 /** A default team never has more members than this (keyed agents first, then VS Code models). */
@@ -100,15 +101,6 @@ export function checkLmModels(loaded: ConfigLoadResult, models: readonly ChatMod
 			},
 		];
 	});
-}
-
-/** `copilot-gpt-4o`: a readable, config-safe id for a VS Code model. */
-export function lmAgentId(model: ChatModelInfo): string {
-	const slug = `${model.vendor}-${model.family}`
-		.toLowerCase()
-		.replace(/[^a-z0-9.-]+/g, '-')
-		.replace(/^-+|-+$/g, '');
-	return slug || 'vscode-lm';
 }
 
 function uniqueId(id: string, taken: Set<string>): string {

@@ -8,7 +8,8 @@ import {
 	type TeamInputs as CoreInputs,
 } from '../../../src/core/team/resolveTeam';
 import type { TeamConfigKind } from '../../../src/core/team/chooseTeamConfig';
-import { lmAgentId, type LmModels, vscodeLmModels } from '../../../src/vscode/run/vscodeLmModels';
+import { lmAgentId, lmMember } from '../../../src/vscode/lm/lmMember';
+import { type LmModels, vscodeLmModels } from '../../../src/vscode/run/vscodeLmModels';
 
 const shippedDefault = join(__dirname, '..', '..', '..', 'configs', 'default.yaml');
 
@@ -166,5 +167,55 @@ describe('resolveTeam: an explicit config', () => {
 		);
 		expect(resolution.ok).toBe(true);
 		expect(asked).toBe(false);
+	});
+});
+
+describe('resolveTeam: members added for one run (the chat’s selected model)', () => {
+	const scripted =
+		'agents:\n  - id: copilot-gpt-4o\n    backend:\n      type: scripted\n      script:\n        coordination:\n          - answer: hi\n';
+
+	it('joins a config team after its own agents, checked against VS Code’s models, a taken id suffixed', async () => {
+		let asked = 0;
+		const resolution = await resolveTeam(
+			inputs({
+				file: configFile(scripted),
+				kind: 'setting',
+				lmModels: async () => (asked++, copilot),
+				added: [lmMember(copilot[0]!)],
+			}),
+		);
+		expect(asked).toBe(1);
+		expect(
+			resolution.ok &&
+				resolution.team.config.agents.map((a) => `${a.id}:${a.backend.type}:${a.backend.model}`),
+		).toEqual(['copilot-gpt-4o:scripted:scripted', 'copilot-gpt-4o-2:vscode_lm:copilot-gpt-4o']);
+	});
+
+	it('a model VS Code no longer offers refuses the run with the check’s issue', async () => {
+		const resolution = await resolveTeam(
+			inputs({
+				file: configFile(scripted),
+				kind: 'setting',
+				lmModels: async () => copilot.slice(1),
+				added: [lmMember(copilot[0]!)],
+			}),
+		);
+		expect(resolution).toMatchObject({ ok: false, problem: 'vscode-lm' });
+		if (resolution.ok) return;
+		expect(resolution.issues.map((issue) => issue.code)).toEqual(['vscode-lm-unavailable']);
+	});
+
+	it('joins the default team too, beyond its cap of 4, and is checked there', async () => {
+		const team = await resolveTeam(inputs({ lmModels: async () => copilot, added: [lmMember(copilot[4]!)] }));
+		expect(team.ok && team.team.config.agents.map((a) => a.id)).toEqual([
+			'copilot-gpt-4o',
+			'copilot-claude-3.5-sonnet',
+			'copilot-o3-mini',
+			'copilot-gemini-2.0-flash',
+		]);
+		const gone = await resolveTeam(
+			inputs({ lmModels: async () => copilot.slice(0, 2), added: [lmMember(copilot[4]!)] }),
+		);
+		expect(gone).toMatchObject({ ok: false, problem: 'vscode-lm' });
 	});
 });
