@@ -28,6 +28,7 @@ import { formatVotes, formatWinner } from '../../core/sessions/reportFormat.js';
 import type { CliIo } from '../cliIo.js';
 import { missingConfig } from '../cliHost.js';
 import { cliRunHost } from '../cliRunHost.js';
+import { trustHint } from '../trustPrompt.js';
 
 export interface TeamCallInput {
 	/** The folder the agents read (never written). */
@@ -237,8 +238,9 @@ function refusalMessage(refusal: PrepareRefusal, notes: readonly string[]): stri
 		case 'follow-up':
 			return refusal.message;
 		case 'trust':
+			// A headless shell has no --trust-workspace: the user's own `massgen trust` is the way.
 			return (
-				notes.join('\n') ||
+				notes.join('\n').replace(trustHint, "run 'massgen trust' in this folder") ||
 				"the folder's own config would run programs or send keys, and it is not trusted: run 'massgen trust' in it"
 			);
 	}

@@ -88,12 +88,12 @@ export async function chatCompletion(
 	}
 	if (!outcome.ok) {
 		context.log(`request refused (${outcome.refused}): ${outcome.message}`);
-		if (outcome.refused === 'cancelled') return void response.end();
+		if (outcome.refused === 'cancelled') return cancelled(response, stream, context);
 		const [status, type, code] = refusalStatus[outcome.refused];
 		return sendError(response, status, outcome.message, type, code);
 	}
 	context.log(`run ${outcome.runId}: ${outcome.status} (${body.model}), run log: ${outcome.runDir}`);
-	if (outcome.status === 'cancelled') return void response.end();
+	if (outcome.status === 'cancelled') return cancelled(response, stream, context);
 	const ids: CompletionIds = { id: `chatcmpl-${outcome.runId}`, model: body.model, created: nowSeconds() };
 	const extra = { massgen: runFacts(outcome) };
 	if (outcome.finalAnswer === null) {
@@ -107,6 +107,18 @@ export async function chatCompletion(
 		return stream.finish(ids, content, finish, outcome, extra, body.stream_options?.include_usage === true);
 	}
 	sendJson(response, 200, completion(ids, content, finish, outcome.usage, extra));
+}
+
+/** The client left (nobody to answer), or the server is stopping (it says so). */
+function cancelled(
+	response: ServerResponse,
+	stream: CompletionStream | undefined,
+	context: ServeContext,
+): void {
+	if (!context.signal.aborted) return void response.end();
+	const message = 'the server is stopping: the run was cancelled';
+	if (stream?.open) return stream.fail(errorBody(message, 'server_error', 'server_stopping'));
+	sendError(response, 503, message, 'server_error', 'server_stopping');
 }
 
 type RefusalStatus = readonly [number, ErrorType, string];
@@ -155,6 +167,12 @@ function runFacts(run: TeamCallRun) {
  */
 class CompletionStream {
 	private started = false;
+
+	/** Whether the 200 and the role chunk went out (errors then go in the stream). */
+	get open(): boolean {
+		return this.started;
+	}
+
 	private readonly progress = new PlainDisplay({ write: (text) => this.comment(text) });
 
 	constructor(

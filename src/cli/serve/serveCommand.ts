@@ -67,12 +67,19 @@ export async function serveCommand(command: ServeArgs, io: CliIo): Promise<numbe
 		}
 		const path = new URL(request.url ?? '/', 'http://localhost').pathname;
 		if (path === '/health' && request.method === 'GET') return sendJson(response, 200, { status: 'ok' });
-		if (path === '/v1/models' && request.method === 'GET') {
-			const teams = await servedTeams(root, config);
-			return sendJson(response, 200, {
-				object: 'list',
-				data: teams.map((team) => ({ id: team.id, object: 'model', created: 0, owned_by: 'massgen' })),
-			});
+		if (path.startsWith('/v1/models') && request.method === 'GET') {
+			const teams = (await servedTeams(root, config)).map((team) => ({
+				id: team.id,
+				object: 'model',
+				created: 0,
+				owned_by: 'massgen',
+			}));
+			if (path === '/v1/models') return sendJson(response, 200, { object: 'list', data: teams });
+			const id = path.slice('/v1/models/'.length);
+			// The SDKs send the id as one path segment (`massgen%2Fdemo`).
+			const team = teams.find((served) => served.id === id || encodeURIComponent(served.id) === id);
+			if (team) return sendJson(response, 200, team);
+			return sendError(response, 404, `unknown model '${id}'`, 'invalid_request_error', 'model_not_found');
 		}
 		if (path !== '/v1/chat/completions') {
 			return sendError(response, 404, `no route ${path}`, 'not_found_error');

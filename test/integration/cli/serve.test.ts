@@ -124,6 +124,11 @@ describe('massgen serve: an OpenAI-compatible server over the team', () => {
 		const { client, team, serve, requests } = await loopbackServe(root);
 		const models = await client.models.list();
 		expect(models.data.map((model) => model.id)).toEqual(['massgen/team', 'massgen/demo']);
+		expect(await client.models.retrieve('massgen/demo')).toMatchObject({
+			id: 'massgen/demo',
+			owned_by: 'massgen',
+		});
+		await expect(client.models.retrieve('gpt-4o')).rejects.toMatchObject({ status: 404 });
 		const health = await fetch(`${serve.origin}/health`);
 		expect(await health.json()).toEqual({ status: 'ok' });
 
@@ -254,6 +259,21 @@ describe('massgen serve: an OpenAI-compatible server over the team', () => {
 		const held = Object.values(team.servers).flatMap((server) => server.requests);
 		await Promise.all(held.map((request) => request.settled));
 		expect(held.some((request) => request.closedByClient)).toBe(true);
+		expect(hashTree(root, notRunState)).toBe(before);
+	});
+
+	it('Ctrl-C cancels the run in flight (503 to its client), keeps its log and exits 0', async () => {
+		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+		const before = hashTree(root, notRunState);
+		const { client, hold, serve, requests } = await loopbackServe(root);
+		hold();
+		const asked = client.chat.completions.create({ model: 'massgen/team', messages: conversation });
+		asked.catch(() => undefined);
+		await waitFor(() => requests() > 0, 'the run calls a model');
+		expect(await serve.stop()).toBe(0);
+		await expect(asked).rejects.toMatchObject({ status: 503, code: 'server_stopping' });
+		const [dir] = runDirs(root);
+		expect(readResult<{ status: string }>(dir!).status).toBe('cancelled');
 		expect(hashTree(root, notRunState)).toBe(before);
 	});
 

@@ -176,7 +176,8 @@ describe('teamCall: the team run for a shell without a terminal', () => {
 		const outcome = await call();
 		expect(outcome).toMatchObject({ ok: false, refused: 'trust' });
 		const message = outcome.ok ? '' : outcome.message;
-		expect(message).toContain("run 'massgen trust' in this folder");
+		expect(message).toContain("not started: the folder is not trusted; run 'massgen trust' in this folder");
+		expect(message).not.toContain('--trust-workspace');
 		expect(message).toMatch(/helper/);
 		expect(existsSync(join(root, 'marker'))).toBe(false);
 		expect(runDirs(root)).toEqual([]);
