@@ -13,15 +13,20 @@ export interface ServeProcess {
 }
 
 /**
- * Spawns `dist/cli.js serve --port 0 ARGS` and resolves once it printed `listening on
- * http://HOST:PORT` (rejects with its stderr if it exits first). `env` is all the child gets
- * besides PATH (give it a HOME of its own: the trust and permission stores live there).
+ * Spawns `dist/cli.js serve --port 0 ARGS` (or `executable serve …`, an installed `massgen`) and
+ * resolves once it printed `listening on http://HOST:PORT` (rejects with its stderr if it exits
+ * first). `env` is all the child gets besides PATH (give it a HOME of its own: the trust and
+ * permission stores live there).
  */
 export function startServe(
 	args: readonly string[],
-	options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
+	options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly executable?: string },
 ): Promise<ServeProcess> {
-	const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', ...args], {
+	const serveArgs = ['serve', '--port', '0', ...args];
+	const [file, fileArgs] = options.executable
+		? [options.executable, serveArgs]
+		: [process.execPath, [cliPath, ...serveArgs]];
+	const child = spawn(file, fileArgs, {
 		cwd: options.cwd,
 		env: { PATH: process.env.PATH, ...options.env },
 		stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe } from '../cli/serveProcess.js';
 import { startLoopbackTeam } from '../../servers/loopbackTeam.js';
 import { cliPackageFiles, cliPackageName, npmCommand, packCli } from '../../scripts/packCli.js';
 import { readResult, runDirs } from '../../support/runDir.js';
@@ -218,6 +219,40 @@ describe('massgen-cli.tgz, installed with npm install -g into an empty prefix', 
 			expect(text).toContain('NOT applied');
 		} finally {
 			await client.close();
+		}
+		expect(hashTree(root, (path) => path.startsWith('.massgen'))).toBe(before);
+	}, 60_000);
+
+	it('massgen serve --port 0 answers GET /health, lists the demo team as its model and answers a chat completion with it', async () => {
+		const root = makeWorkspaceDir({ 'README.md': '# demo\n' });
+		const before = hashTree(root, (path) => path.startsWith('.massgen'));
+		const demo = join(installed, 'configs', 'demo.yaml');
+		const serve = await startServe(['--workspace', root, '--config', demo], {
+			cwd: root,
+			env,
+			executable: join(prefix, 'bin', 'massgen'),
+		});
+		try {
+			expect(serve.stderr()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\n/);
+			const health = await fetch(`${serve.origin}/health`);
+			expect(health.status).toBe(200);
+			expect(await health.json()).toEqual({ status: 'ok' });
+			const models = (await (await fetch(`${serve.origin}/v1/models`)).json()) as { data: { id: string }[] };
+			// The shipped demo team given as --config is that one model.
+			expect(models.data.map((model) => model.id)).toEqual(['massgen/demo']);
+			const reply = await fetch(`${serve.origin}/v1/chat/completions`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					model: 'massgen/demo',
+					messages: [{ role: 'user', content: 'How should we document this project?' }],
+				}),
+			});
+			expect(reply.status).toBe(200);
+			const answer = (await reply.json()) as { choices: { message: { content: string } }[] };
+			expect(answer.choices[0]!.message.content).toMatch(/Added \*\*CONTRIBUTING\.md\*\*/);
+		} finally {
+			expect(await serve.stop()).toBe(0);
 		}
 		expect(hashTree(root, (path) => path.startsWith('.massgen'))).toBe(before);
 	}, 60_000);
