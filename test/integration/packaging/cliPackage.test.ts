@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import {
+	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
@@ -9,7 +10,7 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, relative, sep } from 'node:path';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -99,6 +100,12 @@ describe('massgen-cli.tgz, installed with npm install -g into an empty prefix', 
 		expect(realpathSync(join(prefix, 'bin', 'massgen'))).toBe(
 			join(realpathSync(installed), 'dist', 'cli.js'),
 		);
+		// Node's module lookup from the package finds no other package: its own node_modules holds it
+		// alone, and no folder above the prefix has one (a module the bundles lacked would fail to load).
+		expect(readdirSync(join(prefix, 'lib', 'node_modules'))).toEqual([cliPackageName]);
+		for (let folder = dirname(prefix); folder !== dirname(folder); folder = dirname(folder)) {
+			expect(existsSync(join(folder, 'node_modules')), folder).toBe(false);
+		}
 		expect(filesOf(installed).sort()).toEqual(
 			[...cliPackageFiles(), 'package.json', 'README.md', 'THIRD_PARTY_NOTICES.md']
 				.map((file) => file.split('/').join(sep))
