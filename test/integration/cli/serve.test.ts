@@ -44,7 +44,7 @@ function configFile(yaml: string): string {
  * The loopback team behind `serve --config team.yaml` (model `massgen/team`). `hold()` makes the
  * servers keep their next replies until `release()`: a run that waits, without a timer.
  */
-async function loopbackServe(root: string, args: readonly string[] = []) {
+async function loopbackServe(root: string, args: readonly string[] = [], env: Record<string, string> = {}) {
 	const clock = new ManualClock();
 	let holding = false;
 	const team = await startLoopbackTeam({
@@ -55,7 +55,7 @@ async function loopbackServe(root: string, args: readonly string[] = []) {
 	started.push(team);
 	const serve = await startServe(['--config', configFile(team.configYaml()), ...args], {
 		cwd: root,
-		env: userEnv(),
+		env: { ...userEnv(), ...env },
 	});
 	started.push(serve);
 	const client = new OpenAI({ baseURL: `${serve.origin}/v1`, apiKey: 'unused', maxRetries: 0 });
@@ -189,6 +189,32 @@ describe('massgen serve: an OpenAI-compatible server over the team', () => {
 		expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('stop');
 		expect(chunks.at(-1)!.choices).toEqual([]);
 		expect(chunks.at(-1)!.usage).toMatchObject({ prompt_tokens: 120 * requests() });
+	});
+
+	it('the raw stream: progress in SSE comments, and a key of its environment in neither them nor the answer', async () => {
+		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+		const secret = 'sk-live-PRIVATE-0123456789abcdef';
+		const { serve, team } = await loopbackServe(root, [], { OPENAI_API_KEY: secret });
+		const response = await fetch(`${serve.origin}/v1/chat/completions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				model: 'massgen/team',
+				stream: true,
+				messages: [{ role: 'user', content: `Is ${secret} my key?` }],
+			}),
+		});
+		expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+		const text = await response.text();
+		const comments = text.split('\n').filter((line) => line.startsWith(': '));
+		expect(comments.some((line) => /^: \w+ votes agent\d+\.\d+: /.test(line))).toBe(true);
+		expect(comments.some((line) => line.startsWith(': winner: '))).toBe(true);
+		// The answer repeats the question; the models were sent it as written.
+		expect(text).toContain('Is [redacted] my key?');
+		expect(text).not.toContain(secret);
+		expect(serve.stderr()).not.toContain(secret);
+		expect(team.servers.responses.requests[0]!.rawBody).toContain(secret);
+		expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
 	});
 
 	it('curl: one plain request to the demo team; its pending change is named at the end and not written', async () => {
