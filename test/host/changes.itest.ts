@@ -428,7 +428,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 				app.getText(),
 				appFinal.replace(
 					'\treturn a - b; // difference\n',
-					`<<<<<<< Current (your edits)\n\treturn a - b - 0;\n=======\n\treturn a - b; // difference\n>>>>>>> MassGen run ${run.result.runId} (${run.result.winner!.agentId})\n`,
+					`<<<<<<< Current (your edits)\n\treturn a - b - 0;\n=======\n\treturn a - b; // difference\n>>>>>>> MassGen: “${run.request.question}” (${run.result.winner!.agentId})\n`,
 				),
 			);
 			assert.equal(app.isDirty, true, 'conflict markers are left for the user to resolve and save');

@@ -193,6 +193,7 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 		const mine = doc.getText();
 		const input = {
 			runId: run.result.runId,
+			name: '“Tidy the settings”',
 			runDir: run.runDir,
 			folder: vscode.workspace.workspaceFolders![0]!.uri,
 			policy: { root: realpathSync(root), protectedPaths: [], secretPaths: builtinSecretPaths },

@@ -83,11 +83,14 @@ export function planRevertFile(
 	return planFile(file, target, current, sha256, labels);
 }
 
-/** The conflict-marker labels of a revert (the user's side first, as on Accept). */
-export function revertLabels(runId: string, mode: RevertMode): MergeLabels {
+/**
+ * The conflict-marker labels of a revert (the user's side first, as on Accept); `run` names the
+ * run: its id in the CLI, its quoted question in the editor.
+ */
+export function revertLabels(run: string, mode: RevertMode): MergeLabels {
 	return {
 		ours: 'Current (your edits)',
-		theirs: `${mode === 'revert' ? 'Revert of' : 'Re-applied'} MassGen run ${runId}`,
+		theirs: `${mode === 'revert' ? 'Revert of' : 'Re-applied'} MassGen run ${run}`,
 	};
 }
 

@@ -11,6 +11,7 @@ import {
 	WorkspaceLockedError,
 } from '../../core/workspace/workspaceLock.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
+import { runName } from '../common/runName.js';
 import { buildWorkspaceEdit, staleRefusals } from './buildWorkspaceEdit.js';
 import type { ChangePrompts } from './changePrompts.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
@@ -73,7 +74,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	const winner = pending.set.winner?.agentId ?? vscode.l10n.t('the team');
 	const labels = {
 		ours: vscode.l10n.t('Current (your edits)'),
-		theirs: vscode.l10n.t('MassGen run {0} ({1})', pending.runId, winner),
+		theirs: acceptLabel(pending, winner),
 	};
 
 	const plans: Planned[] = [];
@@ -231,7 +232,7 @@ async function write(
 	if (unsafe.length > 0) return { status: 'unsafe', ...nothing, unsafe };
 
 	const metadata: vscode.WorkspaceEditEntryMetadata = {
-		label: vscode.l10n.t('MassGen run {0}: {1}', pending.runId, winner),
+		label: acceptLabel(pending, winner),
 		needsConfirmation: input.preview,
 		iconPath: new vscode.ThemeIcon('sparkle'),
 	};
@@ -288,6 +289,11 @@ async function write(
 		landed: wrote,
 		...unrecorded,
 	};
+}
+
+/** The accept as Undo and the conflict markers name it: the run's question and the winner, no run id. */
+function acceptLabel(pending: PendingChangeSet, winner: string): string {
+	return vscode.l10n.t('MassGen: {0} ({1})', runName(pending.run.request.question), winner);
 }
 
 /** Appends the accept to the run's record; a failure is reported, never thrown (the edit is applied already). */

@@ -42,8 +42,11 @@ function versionTitle(pending: PendingChangeSet, version: string): string {
 	const winner = pending.set.winner?.agentId ?? 'MassGen';
 	if (version === 'proposed') return vscode.l10n.t('MassGen: {0}', winner);
 	if (version === 'final') return vscode.l10n.t('MassGen: {0} (all hunks)', winner);
+	// An answer by its agent's name: its label (`agent2.1`) is the protocol's, not the user's.
 	const answer = pending.answers.find((candidate) => candidate.label === version);
-	return vscode.l10n.t('MassGen: {0}{1}', version, answer ? ` (${answer.agentId})` : '');
+	return answer
+		? vscode.l10n.t('MassGen: {0}’s version', answer.agentId)
+		: vscode.l10n.t('MassGen: {0}', version);
 }
 
 /**

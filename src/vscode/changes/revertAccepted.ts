@@ -21,6 +21,8 @@ import { hasLanded, readCurrent } from './workspaceFiles.js';
 
 export interface RevertInput {
 	readonly runId: string;
+	/** The run by its question (`runName`): the undo label and the conflict markers name it so. */
+	readonly name: string;
 	readonly runDir: string;
 	/** The workspace folder the run's paths are relative to. */
 	readonly folder: vscode.Uri;
@@ -64,7 +66,7 @@ export async function revertAccepted(input: RevertInput): Promise<RevertOutcome>
 	if (targets === null) return { status: 'none', mode: null, ...nothing };
 	const { mode } = targets;
 	const uri = (path: string) => vscode.Uri.joinPath(input.folder, ...path.split('/'));
-	const labels = revertLabels(input.runId, mode);
+	const labels = revertLabels(input.name, mode);
 	const plans: { plan: FilePlan; dirty: boolean; before: string | null }[] = [];
 	for (const recorded of targets.files) {
 		const current = await readCurrent(uri(recorded.path));
@@ -142,7 +144,7 @@ async function changedSincePlanned(
 	uri: (path: string) => vscode.Uri,
 ): Promise<{ path: string; reason: string }[]> {
 	if ((await readChangeLog(input.runDir)).length !== recordLength) {
-		return [{ path: '.', reason: `run ${input.runId}'s record changed meanwhile: revert again` }];
+		return [{ path: '.', reason: "the run's record changed meanwhile: revert again" }];
 	}
 	const changed: { path: string; reason: string }[] = [];
 	for (const entry of entries) {
@@ -175,7 +177,10 @@ async function writeRevert(
 	if (unsafe.length > 0) return { status: 'unsafe', mode, ...nothing, unsafe };
 
 	const metadata: vscode.WorkspaceEditEntryMetadata = {
-		label: vscode.l10n.t('MassGen: revert run {0}', input.runId),
+		label:
+			mode === 'revert'
+				? vscode.l10n.t('MassGen: revert {0}', input.name)
+				: vscode.l10n.t('MassGen: re-apply {0}', input.name),
 		needsConfirmation: false,
 		iconPath: new vscode.ThemeIcon('discard'),
 	};

@@ -8,6 +8,7 @@ import { pathExists } from '../../core/util/pathExists.js';
 import { readRegularText } from '../../core/util/regularFile.js';
 import { secretPaths } from '../../core/workspace/secretPaths.js';
 import type { WritePolicy } from '../run/runTypes.js';
+import { runName } from '../common/runName.js';
 import { readSecretPathsSetting } from '../run/secretPathsSetting.js';
 import { type RevertPrompts, windowRevertPrompts } from './changePrompts.js';
 import type { RevertOutcome } from './revertAccepted.js';
@@ -18,6 +19,8 @@ interface RunRef {
 	readonly folder: vscode.WorkspaceFolder;
 	readonly runId: string;
 	readonly runDir: string;
+	/** The run by its question (`runName`): what the messages call it. */
+	readonly name: string;
 }
 
 /**
@@ -41,7 +44,8 @@ export async function revertRunCommand(
 		log.warn(`revert run ${run.runId}: refused: not made on this machine (not in ${record})`);
 		void vscode.window.showErrorMessage(
 			vscode.l10n.t(
-				'MassGen: run {0} was not made on this machine, so it is not reverted: a cloned repository can ship run folders. If you made it (a moved or copied workspace), add the line {0} to {1}.',
+				'MassGen: the run {0} was not made on this machine, so it is not reverted: a cloned repository can ship run folders. If you made it (a moved or copied workspace), add the line {1} to {2}.',
+				run.name,
 				run.runId,
 				record,
 			),
@@ -61,12 +65,13 @@ export async function revertRunCommand(
 	};
 	const outcome = await engine.revertAccepted({
 		runId: run.runId,
+		name: run.name,
 		runDir: run.runDir,
 		folder: run.folder.uri,
 		policy,
 		prompts,
 	});
-	report(run.runId, outcome, log);
+	report(run, outcome, log);
 	return outcome;
 }
 
@@ -105,11 +110,12 @@ async function runConfig(
 	return { protectedPaths: [], secretPaths: [] };
 }
 
-function report(runId: string, outcome: RevertOutcome, log: vscode.LogOutputChannel): void {
+function report(run: RunRef, outcome: RevertOutcome, log: vscode.LogOutputChannel): void {
 	const { status } = outcome;
+	const { runId } = run;
 	if (status === 'none') {
 		void vscode.window.showInformationMessage(
-			vscode.l10n.t('MassGen: run {0} has no accepted changes to revert.', runId),
+			vscode.l10n.t('MassGen: the run {0} has no accepted changes to revert.', run.name),
 		);
 		return;
 	}
@@ -128,9 +134,8 @@ function report(runId: string, outcome: RevertOutcome, log: vscode.LogOutputChan
 		);
 		return;
 	}
-	const done = outcome.mode === 'reapply' ? 're-applied' : 'reverted';
 	const names = (paths: readonly string[]) => paths.map((path) => basename(path)).join(', ');
-	const parts = [`${done} ${outcome.written.length} ${outcome.written.length === 1 ? 'file' : 'files'}`];
+	const parts = [written(outcome)];
 	if (outcome.merged.length) parts.push(vscode.l10n.t('your later edits kept in {0}', names(outcome.merged)));
 	if (outcome.marked.length) {
 		parts.push(vscode.l10n.t('resolve the conflict markers in {0}', names(outcome.marked)));
@@ -146,7 +151,18 @@ function report(runId: string, outcome: RevertOutcome, log: vscode.LogOutputChan
 			),
 		);
 	}
-	void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: run {0}: {1}.', runId, parts.join('; ')));
+	void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: {0}: {1}.', run.name, parts.join('; ')));
+}
+
+function written({ mode, written: paths }: RevertOutcome): string {
+	if (mode === 'reapply') {
+		return paths.length === 1
+			? vscode.l10n.t('re-applied 1 file')
+			: vscode.l10n.t('re-applied {0} files', paths.length);
+	}
+	return paths.length === 1
+		? vscode.l10n.t('reverted 1 file')
+		: vscode.l10n.t('reverted {0} files', paths.length);
 }
 
 /** The run named by `arg`, looked up in every workspace folder, else picked from those with an accept. */
@@ -162,12 +178,21 @@ async function runOf(arg: unknown, readLog: ReadChangeLog): Promise<RunRef | und
 	if (runId !== undefined) {
 		for (const folder of isSafeRunId(runId) ? folders : []) {
 			const runDir = runDirOf(folder.uri.fsPath, runId);
-			if (await pathExists(runDir)) return { folder, runId, runDir };
+			if (await pathExists(runDir)) return { folder, runId, runDir, name: runName(await questionOf(runDir)) };
 		}
-		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: no run {0} in this workspace.', runId));
+		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: that run is not in this workspace.'));
 		return undefined;
 	}
 	return pickRun(folders, readLog);
+}
+
+/** The run's question, from `result.json`, else its first event; '' when neither is readable. */
+async function questionOf(runDir: string): Promise<string> {
+	const [{ readResultSummary }, { readRunStart }] = await Promise.all([
+		import('../../core/runStore/readResult.js'),
+		import('../../core/runStore/readRunEvents.js'),
+	]);
+	return ((await readResultSummary(runDir)) ?? (await readRunStart(runDir)))?.question ?? '';
 }
 
 function runIdProperty(arg: unknown): string | undefined {
@@ -192,8 +217,8 @@ async function pickRun(
 			items.push({
 				label: run.question.split('\n')[0]!.slice(0, 120),
 				description: `${last.kind === 'revert' ? (last.mode === 'revert' ? 'reverted' : 're-applied') : 'accepted'} ${new Date(last.at).toLocaleString()}`,
-				detail: `${accept.files.map((file) => file.path).join(', ')} · ${run.runId}${folders.length > 1 ? ` · ${folder.name}` : ''}`,
-				ref: { folder, runId: run.runId, runDir },
+				detail: `${accept.files.map((file) => file.path).join(', ')}${folders.length > 1 ? ` · ${folder.name}` : ''}`,
+				ref: { folder, runId: run.runId, runDir, name: runName(run.question) },
 			});
 		}
 	}

@@ -1,9 +1,9 @@
 import { pathExists } from '../../core/util/pathExists.js';
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { runDirOf, runFile, type RunFile, runFileNames, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../../contract/runId.js';
 import { chooseRunFolder, fileFolders, folderOfRun } from '../common/runFolders.js';
+import { runName } from '../common/runName.js';
 
 interface FileItem extends vscode.QuickPickItem {
 	readonly file?: RunFile;
@@ -16,15 +16,14 @@ interface FileItem extends vscode.QuickPickItem {
  */
 export async function openRunLog(arg?: unknown): Promise<void> {
 	const named = typeof arg === 'string' && arg ? arg : undefined;
-	const runDir = named ? namedRunDir(named) : await pickRunIn(await chooseRunFolder());
-	if (!runDir) {
+	const run = named ? namedRun(named) : await pickRunIn(await chooseRunFolder());
+	if (!run) {
 		if (named) {
-			void vscode.window.showInformationMessage(
-				vscode.l10n.t('MassGen: no run {0} in this workspace.', named),
-			);
+			void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: that run is not in this workspace.'));
 		}
 		return;
 	}
+	const { runDir } = run;
 	const candidates: FileItem[] = [
 		{ label: vscode.l10n.t('Final Answer'), description: runFileNames.finalAnswer, file: 'finalAnswer' },
 		{
@@ -51,7 +50,7 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 	).filter((c): c is FileItem => c !== undefined);
 	const picked = await vscode.window.showQuickPick<FileItem>(
 		[...present, { label: vscode.l10n.t('$(folder) Reveal in Explorer'), description: runDir, reveal: true }],
-		{ title: vscode.l10n.t('MassGen: Run {0}', basename(runDir)) },
+		{ title: run.name ? vscode.l10n.t('MassGen: {0}', run.name) : vscode.l10n.t('MassGen: Open Run Log') },
 	);
 	if (!picked) return;
 	if (picked.reveal) {
@@ -61,16 +60,26 @@ export async function openRunLog(arg?: unknown): Promise<void> {
 	await vscode.window.showTextDocument(vscode.Uri.file(runFile(runDir, picked.file!)), { preview: true });
 }
 
-/** A run id (in whichever folder has it) or a run directory inside a folder's `.massgen/runs/`. */
-function namedRunDir(arg: string): string | undefined {
-	if (isSafeRunId(arg)) {
-		const folder = folderOfRun(arg);
-		return folder && runDirOf(folder.uri.fsPath, arg);
-	}
-	return fileFolders().some((folder) => arg.startsWith(runsDir(folder.uri.fsPath))) ? arg : undefined;
+/** A run's directory, and its name (`runName`) when it was picked by its question. */
+interface PickedRun {
+	readonly runDir: string;
+	readonly name?: string;
 }
 
-async function pickRunIn(folder: vscode.WorkspaceFolder | 'none' | undefined): Promise<string | undefined> {
+/** A run id (in whichever folder has it) or a run directory inside a folder's `.massgen/runs/`. */
+function namedRun(arg: string): PickedRun | undefined {
+	if (isSafeRunId(arg)) {
+		const folder = folderOfRun(arg);
+		return folder && { runDir: runDirOf(folder.uri.fsPath, arg) };
+	}
+	return fileFolders().some((folder) => arg.startsWith(runsDir(folder.uri.fsPath)))
+		? { runDir: arg }
+		: undefined;
+}
+
+async function pickRunIn(
+	folder: vscode.WorkspaceFolder | 'none' | undefined,
+): Promise<PickedRun | undefined> {
 	if (folder === 'none') {
 		void vscode.window.showInformationMessage(
 			vscode.l10n.t('MassGen: open a folder first; run logs live in its .massgen/runs/.'),
@@ -79,7 +88,7 @@ async function pickRunIn(folder: vscode.WorkspaceFolder | 'none' | undefined): P
 	return typeof folder === 'object' ? pickRun(folder.uri.fsPath) : undefined;
 }
 
-async function pickRun(root: string): Promise<string | undefined> {
+async function pickRun(root: string): Promise<PickedRun | undefined> {
 	const { listRuns } = await import('../../core/runStore/listRuns.js');
 	const runs = await listRuns(root);
 	if (runs.length === 0) {
@@ -94,8 +103,9 @@ async function pickRun(root: string): Promise<string | undefined> {
 			description: run.winner
 				? vscode.l10n.t('{0} · winner {1}', run.status, run.winner.agentId)
 				: run.status,
-			detail: `${new Date(run.startedAt).toLocaleString()} · ${run.runId}`,
+			detail: new Date(run.startedAt).toLocaleString(),
 			runId: run.runId,
+			question: run.question,
 		})),
 		{
 			title: vscode.l10n.t('MassGen: Open Run Log'),
@@ -103,5 +113,5 @@ async function pickRun(root: string): Promise<string | undefined> {
 			matchOnDetail: true,
 		},
 	);
-	return picked ? runDirOf(root, picked.runId) : undefined;
+	return picked && { runDir: runDirOf(root, picked.runId), name: runName(picked.question) };
 }

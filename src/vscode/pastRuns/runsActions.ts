@@ -13,6 +13,7 @@ import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
 import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
 import type { RunsNode, SessionNode, TurnNode } from './runsTreeModel.js';
 import type { SessionPins } from './sessionPins.js';
+import { runName } from '../common/runName.js';
 
 export interface RunsActionDeps {
 	readonly runs: Pick<RunService, 'start'>;
@@ -64,8 +65,8 @@ export class RunsActions {
 		if (!turn.turn.madeHere) {
 			void vscode.window.showErrorMessage(
 				vscode.l10n.t(
-					'MassGen: run {0} was not made on this machine, so it is not re-run: a cloned repository can ship run folders.',
-					turn.turn.runId,
+					'MassGen: the run {0} was not made on this machine, so it is not re-run: a cloned repository can ship run folders.',
+					runName(turn.turn.question),
 				),
 			);
 			return;
@@ -112,7 +113,7 @@ export class RunsActions {
 		const picked = await vscode.window.showQuickPick(
 			paths.map((path) => ({ label: path })),
 			{
-				title: vscode.l10n.t('MassGen: files changed by "{0}"', turn.turn.question.split('\n')[0]),
+				title: vscode.l10n.t('MassGen: files changed for {0}', runName(turn.turn.question)),
 				placeHolder: vscode.l10n.t('Open which file?'),
 			},
 		);

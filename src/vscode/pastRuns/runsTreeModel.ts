@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { SessionLine, TurnSummary } from '../../core/sessions/sessionTypes.js';
+import { questionLine } from '../common/runName.js';
 import { matchesFilter, type RunsFilter } from './runsFilter.js';
 
 export interface FolderSessions {
@@ -150,14 +151,14 @@ function sessionLook(node: SessionNode, now: Date, newestSessionId: string | und
 		node.pinned ? vscode.l10n.t('pinned') : '',
 	].filter(Boolean);
 	const tooltip = [
-		`**${escapeMarkdown(firstLine(first.question))}**`,
+		`**${escapeMarkdown(questionLine(first.question))}**`,
 		vscode.l10n.t('{0}, last {1}', plural(session.turns.length, 'turn'), fullDate(last.startedAt)),
 		session.forkedFrom ? vscode.l10n.t('Forked from run `{0}`', session.forkedFrom) : '',
 		node.pinned ? vscode.l10n.t('Pinned: kept by `massgen.runs.keep`') : '',
 		foreign ? notMadeHereTooltip() : '',
 	].filter(Boolean);
 	return {
-		label: firstLine(first.question),
+		label: questionLine(first.question),
 		description: description.join(' · '),
 		tooltip: tooltip.join('\n\n'),
 		icon: node.pinned ? 'pinned' : session.forkedFrom ? 'repo-forked' : 'comment-discussion',
@@ -186,7 +187,7 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 		vscode.l10n.t('Cost: {0}', cost || vscode.l10n.t('no price')),
 	];
 	const tooltip = [
-		`**${escapeMarkdown(firstLine(turn.question))}**`,
+		`**${escapeMarkdown(questionLine(turn.question))}**`,
 		facts.join(' · '),
 		vscode.l10n.t('Started {0}', fullDate(turn.startedAt)),
 		turn.changes === 'none'
@@ -200,7 +201,7 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 		? ['turn', ...(node.isLast ? ['last'] : []), ...changeWords(turn.changes)]
 		: ['turn', 'foreign', ...(node.isLast ? ['last'] : [])];
 	return {
-		label: firstLine(turn.question),
+		label: questionLine(turn.question),
 		description: description.join(' · '),
 		tooltip: tooltip.join('\n\n'),
 		...statusLook[turn.status],
@@ -248,11 +249,6 @@ export function formatCost(usd: number | null): string {
 function fullDate(iso: string): string {
 	const at = new Date(iso);
 	return Number.isNaN(at.getTime()) ? iso : at.toLocaleString();
-}
-
-function firstLine(text: string, max = 80): string {
-	const line = text.trim().split('\n')[0]!.trim() || vscode.l10n.t('(no question)');
-	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function escapeMarkdown(text: string): string {

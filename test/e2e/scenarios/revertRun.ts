@@ -63,7 +63,10 @@ export const revertRun: Scenario = {
 		await revert.scrollIntoViewIfNeeded();
 		await workbench.screenshot('revert-01-panel-after-accept');
 		await revert.click();
-		await workbench.notification(/reverted 3 files/);
+		const reverted = await workbench.notification(/reverted 3 files/);
+		// The run is named by its question, as the Runs view names it; its id stays in the log.
+		assert.match(reverted, new RegExp(`MassGen: “${question}”: reverted 3 files`));
+		assert.doesNotMatch(reverted, /\d{8}-\d{6}-[0-9a-z]{4}/);
 		await untilOnDisk(
 			'the reverted files',
 			() =>
@@ -76,7 +79,8 @@ export const revertRun: Scenario = {
 		await workbench.runCommand('MassGen: Revert Run', { opensInput: true });
 		await workbench.pickQuickItem('MassGen: Revert Run', question);
 		const text = await workbench.notification(/re-applied 3 files/);
-		assert.match(text, /run \d{8}-\d{6}-[0-9a-z]{4}/);
+		assert.match(text, new RegExp(`MassGen: “${question}”: re-applied 3 files`));
+		assert.doesNotMatch(text, /\d{8}-\d{6}-[0-9a-z]{4}/);
 		await untilOnDisk('the re-applied files', teamFiles);
 		await workbench.screenshot('revert-03-reapplied');
 	},
