@@ -72,7 +72,7 @@ export const teamConfigAndKeys: Scenario = {
 		}
 		await workbench.runCommand('MassGen: Open Run Log', { opensInput: true });
 		await workbench.pickQuickItem('MassGen: Open Run Log', 'Which docs first?');
-		await workbench.pickQuickItem(/MassGen: Run \d{8}-/, 'Final Answer', 'final-answer.md');
+		await workbench.pickQuickItem('MassGen: “Which docs first?”', 'Final Answer', 'final-answer.md');
 		const tab = page.locator('.tabs-container .tab', { hasText: 'final-answer.md' });
 		await tab.waitFor({ timeout: 15_000 });
 		await page
