@@ -11,7 +11,11 @@ const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const message = z.object({
 	// `developer` is what newer clients call the system prompt.
 	role: z.enum(['system', 'developer', 'user', 'assistant']),
-	content: z.union([z.string(), z.array(textPart), z.null()]).optional(),
+	content: z
+		.union([z.string(), z.array(textPart), z.null()], {
+			error: 'a string or text parts (images and files are not taken)',
+		})
+		.optional(),
 });
 
 export const chatRequestSchema = z.object({

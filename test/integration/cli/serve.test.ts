@@ -160,6 +160,15 @@ describe('massgen serve: an OpenAI-compatible server over the team', () => {
 			messages: [conversation[0]!],
 		});
 		await expect(noQuestion).rejects.toMatchObject({ status: 400 });
+		const image = client.chat.completions.create({
+			model: 'massgen/team',
+			messages: [
+				{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] },
+			],
+		});
+		await expect(image).rejects.toThrow(
+			'messages.0.content: a string or text parts (images and files are not taken)',
+		);
 		const noMessages = await rawRequest(serve.port, {
 			method: 'POST',
 			path: '/v1/chat/completions',
