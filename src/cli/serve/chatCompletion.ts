@@ -66,10 +66,14 @@ export async function chatCompletion(
 	const controller = new AbortController();
 	const stop = () => controller.abort();
 	context.signal.addEventListener('abort', stop);
-	// The client went away before the answer was written: the run stops (nothing is written, its log stays).
-	response.on('close', () => {
+	// The client went away before the answer was written: the run stops (nothing is written, its log
+	// stays). It may have gone already, while the body was read or the teams looked up: 'close' was then
+	// emitted before anyone listened, and the run would go on for nobody, holding the workspace.
+	const clientGone = () => {
 		if (!response.writableFinished) controller.abort();
-	});
+	};
+	response.on('close', clientGone);
+	if (response.destroyed) clientGone();
 	const stream = body.stream === true ? new CompletionStream(response, body.model) : undefined;
 	let outcome: TeamCallOutcome;
 	try {

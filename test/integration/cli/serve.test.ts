@@ -297,6 +297,42 @@ describe('massgen serve: an OpenAI-compatible server over the team', () => {
 		expect(hashTree(root, notRunState)).toBe(before);
 	});
 
+	it('a client that sends its request and hangs up at once leaves no run behind: cancelled, the workspace free', async () => {
+		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+		const before = hashTree(root, notRunState);
+		const { client, hold, serve, requests } = await loopbackServe(root);
+		hold();
+		const body = JSON.stringify({ model: 'massgen/team', messages: conversation });
+		const ended = () =>
+			(serve.stderr().match(/: cancelled \(massgen\/team\)|request refused \(cancelled\)/g) ?? []).length;
+		// The whole request, then the connection closed before the server could answer anything: it may
+		// close while the body is read or the teams are looked up, so a few times.
+		for (let attempt = 1; attempt <= 3; attempt++) {
+			await new Promise<void>((resolve, reject) => {
+				const socket = connect(serve.port, '127.0.0.1', () => {
+					socket.end(
+						`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${serve.port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+						() => socket.destroy(),
+					);
+				});
+				socket.on('close', () => resolve());
+				socket.on('error', reject);
+			});
+			await waitFor(
+				() => ended() === attempt,
+				`hang-up ${attempt}: nobody is waiting, the run ends cancelled`,
+			);
+		}
+		for (const dir of runDirs(root)) expect(readResult<{ status: string }>(dir).status).toBe('cancelled');
+		// The busy gate was let go: the next client's run starts and calls the (held) models.
+		const calls = requests();
+		const next = client.chat.completions.create({ model: 'massgen/team', messages: conversation });
+		next.catch(() => undefined);
+		await waitFor(() => requests() > calls, 'the next request runs the team');
+		expect(serve.stderr()).not.toContain('workspace_busy');
+		expect(hashTree(root, notRunState)).toBe(before);
+	});
+
 	it('Ctrl-C cancels the run in flight (503 to its client), keeps its log and exits 0', async () => {
 		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
 		const before = hashTree(root, notRunState);
