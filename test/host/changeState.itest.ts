@@ -3,6 +3,7 @@
 // status bar follows Accept, Undo and Redo, and Accept/Reject in the diff (CodeLens) is the panel's
 // selection. The scripted team of test/fixtures/changes/team.yaml, the real run controller.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
@@ -68,7 +69,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		return { run, stale: { runId: notice.runId, notice: notice.generation } };
 	}
 
-	it('Accept, then Undo and Redo: the notification closes at the accept, the status bar follows, a stale Accept All link writes nothing', async () => {
+	it('Accept, then Undo and Redo: the notification closes at the accept, Undo makes the set pending again and Redo accepted, a stale Accept All link writes nothing', async () => {
 		const { run, stale } = await runWithNotice();
 		assert.equal(h.review.statusText, '$(diff-multiple) MassGen: 3 files to review');
 
@@ -83,10 +84,18 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		await vscode.window.showTextDocument(h.uri(appPath));
 		await vscode.commands.executeCommand('undo');
 		await until('the undo to restore app.ts', () => h.document(appPath)?.getText() === appBase);
+		// Every accepted file is back as it was: the set is offered again, as before the accept.
 		await until(
 			`the status bar to follow the undo (it says ${h.review.statusText})`,
-			() => h.review.statusText === '$(discard) MassGen: accept undone',
+			() => h.review.statusText === '$(diff-multiple) MassGen: 3 files to review',
 		);
+		assert.deepEqual(
+			h.changes.changeSet()?.files.map((file) => file.path),
+			[appPath, addedPath, notesPath],
+			'the undone files are pending again',
+		);
+		assert.equal(h.changes.changeSet()?.runId, run.result.runId);
+		assert.equal(h.review.notice, undefined, 'no notification pops up for an undo');
 		await requestScreenshot('in-host-change-state-undone');
 
 		// The notification's Accept All, clicked after the undo: its link runs this command with what it carries.
@@ -107,8 +116,42 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 			'the status bar to follow the redo',
 			() => h.review.statusText === '$(check) MassGen: applied 3 files',
 		);
+		assert.equal(h.changes.changeSet(), null, 'redone: accepted again, nothing pending');
+	});
+
+	it('after an Undo of the accept, Accept All from the palette accepts the set again; Reject after another Undo records a reject', async () => {
+		const { run } = await runWithNotice();
+		await h.changes.accept();
+		await until('applied', () => h.review.statusText === '$(check) MassGen: applied 3 files');
+
+		await vscode.window.showTextDocument(h.uri(appPath));
+		await vscode.commands.executeCommand('undo');
+		await until('pending again', () => h.changes.changeSet()?.files.length === 3);
+		await until(
+			'app.ts to be seen unedited (the undo restored the base the team read)',
+			() => h.changes.changeSet()?.files.find((file) => file.path === appPath)?.userEdit === 'none',
+		);
+		await vscode.commands.executeCommand(commandIds.acceptChanges);
 		assert.equal(h.changes.changeSet(), null);
-		assert.ok(run);
+		assert.deepEqual(h.readDisk(), { app: appFinal, notes: notesFinal, added: addedFinal });
+		assert.deepEqual(
+			[appPath, notesPath].map((path) => h.document(path)?.getText()),
+			[appFinal, notesFinal],
+			'and in the undone buffers',
+		);
+		await until('applied again', () => h.review.statusText === '$(check) MassGen: applied 3 files');
+
+		await vscode.window.showTextDocument(h.uri(appPath));
+		await vscode.commands.executeCommand('undo');
+		await until('pending again after the second undo', () => h.changes.changeSet()?.files.length === 3);
+		await h.changes.reject();
+		assert.equal(h.changes.changeSet(), null);
+		assert.equal(h.review.statusText, undefined, 'nothing pending, nothing applied: no status');
+		const kinds = readFileSync(join(run.runDir, 'changes-log.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => (JSON.parse(line) as { kind: string }).kind);
+		assert.deepEqual(kinds, ['accept', 'accept', 'reject']);
 	});
 
 	it('a per-file decision elsewhere closes the notification; its stale Accept All then writes nothing while the rest stays pending', async () => {

@@ -7,6 +7,7 @@ import { readCurrent } from './workspaceFiles.js';
 /**
  * Where the last accepted files stand now: `applied` (every file as the accept left it),
  * `undone` (every file as before it: Undo, or Revert Run), `changed` (edited since, or mixed).
+ * Each file's own state is `undonePaths` / `appliedPaths`.
  */
 export type AcceptState = 'applied' | 'undone' | 'changed';
 
@@ -26,6 +27,9 @@ export class AcceptWatch extends Disposable {
 	/** The followed files' URIs as strings: every keystroke in any document is checked against them. */
 	private _keys = new Set<string>();
 	private _state: AcceptState | undefined;
+	/** The followed files as before the accept, and as the accept left them (the others were edited since). */
+	private _undone: readonly string[] = [];
+	private _applied: readonly string[] = [];
 	private _watcher: vscode.FileSystemWatcher | undefined;
 	/** Latest check: an older one that finishes later must not win. */
 	private _check = 0;
@@ -53,6 +57,16 @@ export class AcceptWatch extends Disposable {
 		return this._state;
 	}
 
+	/** The followed files that are as they were before the accept (Undo, Revert Run). */
+	get undonePaths(): readonly string[] {
+		return this._undone;
+	}
+
+	/** The followed files that are as the accept left them. */
+	get appliedPaths(): readonly string[] {
+		return this._applied;
+	}
+
 	/** Follows an accept; another accept of the same run adds its files (a later record of a path wins). */
 	follow(accept: WatchedAccept): void {
 		const earlier = this._accept?.runId === accept.runId ? this._accept.files : [];
@@ -63,6 +77,8 @@ export class AcceptWatch extends Disposable {
 		};
 		this._keys = new Set(this._accept.files.map((file) => this._uri(accept.folder, file.path).toString()));
 		this._state = 'applied';
+		this._undone = [];
+		this._applied = this._accept.files.map((file) => file.path);
 		this._watch();
 		this._onDidChange.fire(this._state);
 		void this.recheck().catch(() => undefined);
@@ -73,6 +89,8 @@ export class AcceptWatch extends Disposable {
 		this._accept = undefined;
 		this._keys = new Set();
 		this._state = undefined;
+		this._undone = [];
+		this._applied = [];
 		this._watcher?.dispose();
 		this._watcher = undefined;
 		this._check++;
@@ -84,19 +102,24 @@ export class AcceptWatch extends Disposable {
 		const accept = this._accept;
 		if (!accept) return;
 		const check = ++this._check;
-		let applied = 0;
-		let undone = 0;
+		const applied: string[] = [];
+		const undone: string[] = [];
 		for (const file of accept.files) {
 			const { text } = await readCurrent(this._uri(accept.folder, file.path));
 			const hash = text === null ? null : sha256(text);
-			if (hash === file.afterSha256) applied++;
-			else if (hash === file.beforeSha256) undone++;
+			if (hash === file.afterSha256) applied.push(file.path);
+			else if (hash === file.beforeSha256) undone.push(file.path);
 		}
 		if (check !== this._check || this._accept !== accept) return;
 		const total = accept.files.length;
-		const state: AcceptState = applied === total ? 'applied' : undone === total ? 'undone' : 'changed';
-		if (state === this._state) return;
+		const state: AcceptState =
+			applied.length === total ? 'applied' : undone.length === total ? 'undone' : 'changed';
+		const same = (a: readonly string[], b: readonly string[]) =>
+			a.length === b.length && a.every((path, i) => path === b[i]);
+		if (state === this._state && same(undone, this._undone) && same(applied, this._applied)) return;
 		this._state = state;
+		this._undone = undone;
+		this._applied = applied;
 		this._onDidChange.fire(state);
 	}
 

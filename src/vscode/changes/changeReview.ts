@@ -56,6 +56,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private _changesEditorActive = false;
 	private readonly _notice = new ChangeNotice();
 	private readonly _accepts = this._register(new AcceptWatch());
+	/** The change set whose last accept `_accepts` follows: an undo puts its files back into it. */
+	private _accepted: PendingChangeSet | undefined;
 	private readonly _status = this._register(new ChangeStatusBar());
 	/** What the last accept did besides writing (merged, conflict markers, left to review), for the status bar. */
 	private _acceptDetail = '';
@@ -79,8 +81,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		);
 		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
 		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
-		// Undo or Redo of an accept (or Revert Run) changes what the status bar and a notification may say.
-		this._register(this._accepts.onDidChange(() => this._moved()));
+		// Undo or Redo of an accept (or Revert Run) changes what is pending, what the status bar says and
+		// whether a notification still stands.
+		this._register(this._accepts.onDidChange(() => this._followAccept()));
 	}
 
 	/** The change set's status bar text (undefined: hidden), for tests. */
@@ -275,6 +278,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const pending = new engine.PendingChangeSet(run, set, answers);
 		this._provider.add(pending);
 		this._pending = pending;
+		this._accepted = undefined;
 		this._accepts.clear();
 		if (previous) {
 			this._deps.log.info(
@@ -388,6 +392,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const parts = acceptParts(result);
 		this._acceptDetail = parts.join('; ');
 		if (result.landed.length > 0) {
+			this._accepted = pending;
 			this._accepts.follow({ runId: pending.runId, folder: pending.run.folder.uri, files: result.landed });
 		}
 		if (result.merged.length || result.marked.length) {
@@ -421,6 +426,32 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			this._moved();
 			await closeChangeTabs(pending.runId, new Set(paths));
 		}
+	}
+
+	/**
+	 * The accepted files as they stand now: one that is back as it was before the accept (Undo,
+	 * Revert Run) is pending again, offered with the rest (its selection as it was); Redo takes it
+	 * out again as accepted. A file edited since is left as it is. No notification is shown again:
+	 * the user undid it themselves, and the panel, the status bar and the diff's lenses offer it.
+	 */
+	private _followAccept(): void {
+		const set = this._accepted;
+		if (set && (this._pending === undefined || this._pending === set)) {
+			const back = set.restore(this._accepts.undonePaths);
+			const again = this._accepts.appliedPaths.filter((path) => set.file(path));
+			set.remove(again, 'accepted');
+			if (back.length > 0 || again.length > 0) {
+				this._deps.log.info(
+					`change review: run ${set.runId}: ${back.length ? `pending again (accept undone): ${back.join(', ')}` : ''}${back.length && again.length ? '; ' : ''}${again.length ? `accepted again (redo): ${again.join(', ')}` : ''}`,
+				);
+				const was = this._pending;
+				this._pending = set.isEmpty ? undefined : set;
+				this._files.watch(this._pending);
+				if (this._pending !== was) this._setPendingContext(this._pending !== undefined);
+				for (const path of back) void this._files.refresh(set.uri(path));
+			}
+		}
+		this._moved();
 	}
 
 	private async _fileOf(arg: unknown, question: string): Promise<string | undefined> {

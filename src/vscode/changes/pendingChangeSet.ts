@@ -156,6 +156,20 @@ export class PendingChangeSet {
 		}
 	}
 
+	/**
+	 * Puts accepted files back into the pending set (their accept was undone), in change-set order
+	 * with the selection they had; returns the paths it put back.
+	 */
+	restore(paths: Iterable<string>): string[] {
+		const back = [...paths].filter((path) => this._outcomes.get(path) === 'accepted');
+		if (back.length === 0) return [];
+		for (const path of back) this._outcomes.delete(path);
+		const pending = new Set([...this._files.keys(), ...back]);
+		this._files.clear();
+		for (const file of this.set.files) if (pending.has(file.path)) this._files.set(file.path, file);
+		return back;
+	}
+
 	/** How a file of the run left the pending set; undefined while it is pending (or not in the run). */
 	outcome(path: string): FileOutcome | undefined {
 		return this._outcomes.get(path);

@@ -34,7 +34,7 @@ const lens = (scope: ReturnType<Workbench['page']['locator']>, text: string | Re
  * the notification is gone at the accept, the status bar follows each step, nothing stale is left.
  */
 export const changeStateUndo: Scenario = {
-	name: 'change state: Accept from the palette closes the notification; the status bar follows Undo and Redo',
+	name: 'change state: Accept from the palette closes the notification; Undo offers the set again, Redo accepts it',
 	prepareWorkspace: prepare,
 	async run(workbench, folder) {
 		const { page } = workbench;
@@ -73,9 +73,12 @@ export const changeStateUndo: Scenario = {
 		await page
 			.locator('.editor-instance .monaco-editor.focused .view-lines', { hasText: '// product' })
 			.waitFor({ state: 'detached', timeout: 10_000 });
-		await statusItem(workbench, 'MassGen: accept undone').waitFor({ timeout: 10_000 });
+		// Every file is back as before the accept: the set is offered again, in the status bar and the panel.
+		await statusItem(workbench, 'MassGen: 3 files to review').waitFor({ timeout: 10_000 });
 		assert.equal(await statusItem(workbench, 'applied 3 files').count(), 0, 'no stale "applied" left');
-		assert.equal(await endToast(workbench).count(), 0, 'no notification offers the undone changes');
+		assert.equal(await endToast(workbench).count(), 0, 'no notification pops up for the undo');
+		await workbench.waitInPanel('.changes .accept-all');
+		assert.equal(await workbench.webviewFrame().locator('.changes .accept-all').isDisabled(), false);
 		await workbench.screenshot('change-state-03-undone');
 
 		await page.keyboard.press('Control+Y');

@@ -185,3 +185,21 @@ describe('PendingChangeSet: a file whose base was not kept (the team saw it only
 		expect(set.acceptFileHunks('a.txt')).toBeUndefined();
 	});
 });
+
+describe('PendingChangeSet.restore: files whose accept was undone are pending again', () => {
+	it('puts accepted files back in change-set order with their selection; a rejected or pending file is left alone', () => {
+		const set = pending();
+		const fiveHunk = set.file('a.txt')!.hunks.find((hunk) => hunk.added.includes('FIVE'))!;
+		set.select('a.txt', [fiveHunk.id], false);
+		const selected = [...set.selected('a.txt')];
+		set.remove(['a.txt', 'new.txt'], 'accepted');
+		set.remove(['old.txt'], 'rejected');
+		expect(set.isEmpty).toBe(true);
+
+		expect(set.restore(['new.txt', 'old.txt', 'a.txt', 'missing.txt'])).toEqual(['new.txt', 'a.txt']);
+		expect(set.files().map((file) => file.path)).toEqual(['a.txt', 'new.txt']);
+		expect([...set.selected('a.txt')]).toEqual(selected);
+		expect([set.outcome('a.txt'), set.outcome('old.txt')]).toEqual([undefined, 'rejected']);
+		expect(set.restore(['a.txt'])).toEqual([]);
+	});
+});
