@@ -256,6 +256,21 @@ describe('Change review (in VS Code, scripted team)', function () {
 					.flatMap((group) => group.tabs)
 					.find((tab) => /^MassGen: 3 files changed by (alpha|beta|gamma)( \(3 files\))?$/.test(tab.label)),
 		);
+		// The editor loads each side it shows as a document: a changed file's base, but for the new
+		// file no left side at all (it is marked added), where an empty left document showed a deleted line 1.
+		const loaded = (version: string, path: string) =>
+			vscode.workspace.textDocuments.find(
+				(doc) => doc.uri.toString() === changeUri(run.result.runId, version, path).toString(),
+			);
+		await until('the multi-file diff to load its sides', () =>
+			loaded('proposed', addedPath) && loaded('base', appPath) ? true : undefined,
+		);
+		assert.equal(loaded('proposed', addedPath)?.getText(), addedFinal);
+		assert.equal(
+			loaded('base', addedPath),
+			undefined,
+			`the new file has no left document (it had: ${JSON.stringify(loaded('base', addedPath)?.getText())})`,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		await requestScreenshot('in-host-changes-multi-file');
 		assert.ok(multi);

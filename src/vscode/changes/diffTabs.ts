@@ -117,7 +117,8 @@ export async function openChangesEditor(pending: PendingChangeSet): Promise<void
 		title,
 		files.map((file) => [
 			pending.uri(file.path),
-			changeUri(pending.runId, 'base', file.path),
+			// A new file has no left side (the editor marks it added), not an empty document of one line.
+			file.kind === 'add' ? undefined : changeUri(pending.runId, 'base', file.path),
 			changeUri(pending.runId, 'proposed', file.path),
 		]),
 	);
