@@ -27,12 +27,13 @@ export interface OwnPanel {
 /**
  * Opens the panel in an editor tab (Open in Editor: a view id is the extension's own, so a second
  * graph cannot have the side bar view) and waits for its first snapshot. `name`: the log channel's;
- * `env`: the environment the runs read keys from (default: the extension host's).
+ * `env`: the environment the runs read keys from (default: the extension host's); `keys`: the
+ * stored keys (default: none).
  */
 export async function openOwnPanel(
 	extension: vscode.Extension<unknown>,
 	name: string,
-	options: { readonly env?: NodeJS.ProcessEnv } = {},
+	options: { readonly env?: NodeJS.ProcessEnv; readonly keys?: KeyStore } = {},
 ): Promise<OwnPanel> {
 	const log = vscode.window.createOutputChannel(name, { log: true });
 	const noChanges = new vscode.EventEmitter<null>();
@@ -40,7 +41,9 @@ export async function openOwnPanel(
 		...(options.env ? { env: options.env } : {}),
 		extensionUri: extension.extensionUri,
 		log,
-		keys: new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
+		keys:
+			options.keys ??
+			new KeyStore({ get: async () => undefined, store: async () => {}, delete: async () => {} }),
 		memento: { get: () => undefined, update: async () => {}, keys: () => [] } as unknown as vscode.Memento,
 		validateConfig: async () => [],
 		changes: () => ({
