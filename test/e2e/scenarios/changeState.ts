@@ -87,13 +87,14 @@ export const changeStateUndo: Scenario = {
 			.waitFor({ timeout: 10_000 });
 		await statusItem(workbench, 'MassGen: applied 3 files').waitFor({ timeout: 10_000 });
 		await workbench.screenshot('change-state-04-redone');
-		assert.equal(read(folder, notesPath), notesFinal);
+		// The redo is in the buffer; code-server's auto save (after a delay) puts it on disk.
+		await untilOnDisk('notes.md redone on disk', () => read(folder, notesPath) === notesFinal);
 	},
 };
 
 /**
- * Review from the notification opens one multi-file diff: workspace paths, no rename mark, and per
- * file an Accept File lens; its title accepts the rest.
+ * Review from the notification opens one multi-file diff: workspace paths, no rename mark (the new
+ * file marked added), and per file an Accept File lens; its title accepts the rest.
  */
 export const changeStateMultiDiff: Scenario = {
 	name: 'change state: Review opens the multi-file diff; accept one file there, then the rest from its title',
@@ -119,12 +120,14 @@ export const changeStateMultiDiff: Scenario = {
 				headers.every((text) => !text.includes('proposed')),
 			`headers show workspace paths: ${JSON.stringify(headers)}`,
 		);
+		// No rename mark (base and proposed share a path); the new file is marked added: it has no left side.
 		const marks = await page.locator('.multiDiffEntry .header .status').allInnerTexts();
 		assert.deepEqual(
 			marks.filter((mark) => mark.trim() !== ''),
-			[],
-			'no rename (or other) mark on a file',
+			['A'],
+			'only the new file is marked (added)',
 		);
+		assert.equal((await entry('added.md').locator('.header .status').innerText()).trim(), 'A');
 		const accept = lens(entry('notes.md'), /^\s*Accept File\s*$/);
 		await accept.waitFor({ timeout: 15_000 });
 		await workbench.screenshot('change-state-06-multi-diff');
