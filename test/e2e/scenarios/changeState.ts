@@ -178,6 +178,9 @@ export const changeStateHunk: Scenario = {
 			() => read(folder, appPath) === appWith('docComment', 'subComment'),
 		);
 		assert.deepEqual([read(folder, notesPath), read(folder, addedPath)], [notesBase, null], 'only app.ts');
+		// The next pending file takes the accepted diff's place (with focus): wait for it before the
+		// palette, which an editor taking focus would close.
+		await page.locator('.tabs-container .tab.active', { hasText: 'added.md' }).waitFor({ timeout: 10_000 });
 		await workbench.runCommand('MassGen: Reject Changes');
 		await statusItem(workbench, 'MassGen: 2 files to review').waitFor({ state: 'detached', timeout: 10_000 });
 	},
