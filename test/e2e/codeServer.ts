@@ -16,7 +16,9 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const codeServerVersion = '4.100.3';
+export const codeServerVersion = '4.139.1';
+/** The Node code-server runs on (its engines: Node 24), installed beside it by setupCodeServer.sh. */
+const serverNodeArch = process.arch === 'arm64' ? 'arm64' : 'x64';
 
 /** Where downloaded test tooling lives, outside the repo (setupCodeServer.sh uses the same default). */
 export function e2eCacheRoot(): string {
@@ -25,6 +27,15 @@ export function e2eCacheRoot(): string {
 
 export function codeServerDir(): string {
 	return join(e2eCacheRoot(), `code-server-${codeServerVersion}`);
+}
+
+/**
+ * Node 24 for code-server only, given by path rather than PATH: the extension host is a fork of the
+ * server (same Node), but what the extension and the tests spawn by name (`node`, the CLI) keeps
+ * finding the system Node the extension supports.
+ */
+export function codeServerNode(): string {
+	return join(codeServerDir(), 'node', 'node_modules', `node-linux-${serverNodeArch}`, 'bin', 'node');
 }
 
 /** Settings that keep the workbench quiet, offline and deterministic. */
@@ -80,8 +91,11 @@ export interface CodeServer {
 
 export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
 	const bin = join(codeServerDir(), 'node_modules', '.bin', 'code-server');
-	if (!existsSync(bin)) {
-		throw new Error(`code-server not installed at ${bin}; run test/e2e/setupCodeServer.sh`);
+	const node = codeServerNode();
+	for (const file of [bin, node]) {
+		if (!existsSync(file)) {
+			throw new Error(`code-server not installed (no ${file}); run test/e2e/setupCodeServer.sh`);
+		}
 	}
 
 	const root = mkdtempSync(join(tmpdir(), 'massgen-e2e-'));
@@ -123,11 +137,12 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	}
 	const dirs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 	if (options.vsix) {
-		execFileSync(bin, [...dirs, '--install-extension', options.vsix], { env, cwd: root, stdio: 'pipe' });
+		execFileSync(node, [bin, ...dirs, '--install-extension', options.vsix], { env, cwd: root, stdio: 'pipe' });
 	}
 	const child = spawn(
-		bin,
+		node,
 		[
+			bin,
 			...dirs,
 			'--bind-addr',
 			`127.0.0.1:${port}`,

