@@ -137,7 +137,11 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 	}
 	const dirs = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 	if (options.vsix) {
-		execFileSync(node, [bin, ...dirs, '--install-extension', options.vsix], { env, cwd: root, stdio: 'pipe' });
+		execFileSync(node, [bin, ...dirs, '--install-extension', options.vsix], {
+			env,
+			cwd: root,
+			stdio: 'pipe',
+		});
 	}
 	const child = spawn(
 		node,
@@ -153,6 +157,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 			'--disable-workspace-trust',
 			'--disable-getting-started-override',
 			'--ignore-last-opened',
+			// A built workbench (VS Code ≥ 1.1xx) takes the URL's `payload` (extensionDevelopmentPath,
+			// extensionTestsPath: workbenchUrl in workbench.ts) only with the smoke-test driver on.
+			'--vscode-option',
+			'enable-smoke-test-driver',
 		],
 		{ env, cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
 	);

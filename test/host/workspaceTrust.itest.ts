@@ -32,8 +32,16 @@ import { useConfig, workspaceRoot } from './hostWaits';
 
 const token = 'tok-workspace-trust-4c1e9a';
 const readKey = 'massgen.mcp.readWorkspaceServers';
-/** VS Code's own MCP support must not start the same files (then a marker would not be ours). */
-const vscodeMcpSettings = ['chat.mcp.enabled', 'chat.mcp.discovery.enabled'];
+/**
+ * VS Code's own MCP support must not start the same files (then a marker would not be ours): no MCP
+ * server at all (`chat.mcp.access`, which replaced the boolean `chat.mcp.enabled`), no other
+ * client's config discovered, no root `.mcp.json` read.
+ */
+const vscodeMcpSettings: Record<string, unknown> = {
+	'chat.mcp.access': 'none',
+	'chat.mcp.discovery.enabled': {},
+	'chat.mcp.workspaceRootConfig.enabled': false,
+};
 
 describe('Workspace Trust and consent for the workspace’s own programs (in VS Code)', function () {
 	this.timeout(120_000);
@@ -69,8 +77,8 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		http = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen };
-		for (const key of vscodeMcpSettings) {
-			await vscode.workspace.getConfiguration().update(key, false, vscode.ConfigurationTarget.Global);
+		for (const [key, value] of Object.entries(vscodeMcpSettings)) {
+			await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
 		}
 		await useConfig(undefined);
 		const log = vscode.window.createOutputChannel('MassGen trust test', { log: true });
@@ -116,7 +124,7 @@ describe('Workspace Trust and consent for the workspace’s own programs (in VS 
 
 	after(async () => {
 		for (const d of disposables.reverse()) d.dispose();
-		for (const key of vscodeMcpSettings) {
+		for (const key of Object.keys(vscodeMcpSettings)) {
 			await vscode.workspace.getConfiguration().update(key, undefined, vscode.ConfigurationTarget.Global);
 		}
 		await new Promise((resolve) => http.server.close(resolve));

@@ -19,11 +19,19 @@ export function ripgrepOnPath(
 	return folders.flatMap((folder) => names.map((name) => join(folder, name))).find(existsSync) ?? null;
 }
 
-/** The ripgrep VS Code ships (`@vscode/ripgrep`) under its `appRoot`, or null. */
-export function ripgrepInEditor(appRoot: string): string | null {
-	const name = process.platform === 'win32' ? 'rg.exe' : 'rg';
-	const candidates = ['node_modules', 'node_modules.asar.unpacked'].map((folder) =>
+/**
+ * The ripgrep VS Code ships under its `appRoot`, or null: `@vscode/ripgrep-universal` (VS Code 1.139:
+ * every platform's binary in `bin/<platform>-<arch>/`) or `@vscode/ripgrep` (earlier: `bin/`).
+ */
+export function ripgrepInEditor(
+	appRoot: string,
+	platform: NodeJS.Platform = process.platform,
+	arch: string = process.arch,
+): string | null {
+	const name = platform === 'win32' ? 'rg.exe' : 'rg';
+	const candidates = ['node_modules', 'node_modules.asar.unpacked'].flatMap((folder) => [
+		join(appRoot, folder, '@vscode', 'ripgrep-universal', 'bin', `${platform}-${arch}`, name),
 		join(appRoot, folder, '@vscode', 'ripgrep', 'bin', name),
-	);
+	]);
 	return candidates.find(existsSync) ?? null;
 }

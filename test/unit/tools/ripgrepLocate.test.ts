@@ -27,6 +27,31 @@ describe('locating ripgrep', () => {
 		expect(ripgrepInEditor(await makeTree())).toBeNull();
 	});
 
+	it('finds the editor’s @vscode/ripgrep-universal binary for this platform and architecture', async () => {
+		const root = await makeTree();
+		const universal = join(root, 'node_modules', '@vscode', 'ripgrep-universal', 'bin');
+		const linuxX64 = await binaryAt(join(universal, 'linux-x64', 'rg'));
+		const linuxArm64 = await binaryAt(join(universal, 'linux-arm64', 'rg'));
+		const windows = await binaryAt(join(universal, 'win32-x64', 'rg.exe'));
+		expect(ripgrepInEditor(root, 'linux', 'x64')).toBe(linuxX64);
+		expect(ripgrepInEditor(root, 'linux', 'arm64')).toBe(linuxArm64);
+		expect(ripgrepInEditor(root, 'win32', 'x64')).toBe(windows);
+		expect(ripgrepInEditor(root, 'darwin', 'arm64')).toBeNull();
+		const unpacked = await makeTree();
+		const rg = await binaryAt(
+			join(
+				unpacked,
+				'node_modules.asar.unpacked',
+				'@vscode',
+				'ripgrep-universal',
+				'bin',
+				'darwin-arm64',
+				'rg',
+			),
+		);
+		expect(ripgrepInEditor(unpacked, 'darwin', 'arm64')).toBe(rg);
+	});
+
 	it('takes MASSGEN_RIPGREP first (none = the walker), then the first rg on PATH', async () => {
 		const empty = await makeTree();
 		const withRg = await makeTree();
