@@ -157,10 +157,6 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 			'--disable-workspace-trust',
 			'--disable-getting-started-override',
 			'--ignore-last-opened',
-			// A built workbench (VS Code ≥ 1.1xx) takes the URL's `payload` (extensionDevelopmentPath,
-			// extensionTestsPath: workbenchUrl in workbench.ts) only with the smoke-test driver on.
-			'--vscode-option',
-			'enable-smoke-test-driver',
 		],
 		{ env, cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
 	);

@@ -77,6 +77,10 @@ export class Workbench {
 			workbench.blockedRequests.push(url);
 			return route.abort('blockedbyclient');
 		});
+		// Every window of this context (a scenario may open a second one) loads the extension.
+		await context.addInitScript({
+			content: developmentOptionsScript(server.url, developmentOptions(server, options)),
+		});
 		// WebSockets bypass `route`; count any that leave loopback (there should be none).
 		page.on('websocket', (ws) => {
 			if (!isLoopback(ws.url())) workbench.blockedRequests.push(ws.url());
@@ -249,16 +253,64 @@ export class Workbench {
 }
 
 export function workbenchUrl(server: CodeServer, options: OpenOptions): string {
-	const remote = (path: string) => `vscode-remote://${server.authority}${path}`;
-	const devPath =
-		options.extensionDevelopmentPath === undefined ? repoRoot : options.extensionDevelopmentPath;
-	const payload: [string, string][] = [];
-	if (devPath !== null) payload.push(['extensionDevelopmentPath', remote(devPath)]);
-	// The extension host refuses a tests path without a development path.
-	if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
-	let query = options.workspaceFile
+	const query = options.workspaceFile
 		? `workspace=${encodeURIComponent(options.workspaceFile)}`
 		: `folder=${encodeURIComponent(options.folder)}`;
-	if (payload.length) query += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 	return `${server.url}/?${query}`;
+}
+
+interface UriComponents {
+	readonly scheme: string;
+	readonly authority: string;
+	readonly path: string;
+}
+
+/** What an embedder of the web workbench gives it: the extensions under development and the tests to run. */
+export interface DevelopmentOptions {
+	readonly extensions?: readonly UriComponents[];
+	readonly extensionTestsPath?: UriComponents;
+}
+
+/**
+ * The extension under development (default: the repo) and the in-host tests, as the web
+ * workbench's `developmentOptions`. A built workbench (VS Code 1.139) reads the URL's `payload`
+ * only with the smoke-test driver on, which also turns notification toasts off; the embedder's
+ * options (what @vscode/test-web sets) load the extension the same way with the workbench unchanged.
+ */
+export function developmentOptions(server: CodeServer, options: OpenOptions): DevelopmentOptions {
+	const remote = (path: string): UriComponents => ({
+		scheme: 'vscode-remote',
+		authority: server.authority,
+		path,
+	});
+	const devPath =
+		options.extensionDevelopmentPath === undefined ? repoRoot : options.extensionDevelopmentPath;
+	return {
+		...(devPath !== null ? { extensions: [remote(devPath)] } : {}),
+		// The extension host refuses a tests path without a development path.
+		...(options.extensionTestsPath ? { extensionTestsPath: remote(options.extensionTestsPath) } : {}),
+	};
+}
+
+/**
+ * A script for the page, run before its own: merges `development` into the workbench configuration
+ * (the `vscode-workbench-web-configuration` meta element's JSON) as the parser inserts it. The
+ * parser runs pending microtasks before each script, so the observer's change lands before the
+ * workbench reads it. The page stays as the server sent it (a route-fulfilled copy lost its WebSocket).
+ */
+function developmentOptionsScript(origin: string, development: DevelopmentOptions): string {
+	return `(() => {
+	if (location.origin !== ${JSON.stringify(origin)} || location.pathname !== '/') return;
+	const development = ${JSON.stringify(development)};
+	const observer = new MutationObserver(() => {
+		const meta = document.getElementById('vscode-workbench-web-configuration');
+		const settings = meta && meta.getAttribute('data-settings');
+		if (!settings) return;
+		const configuration = JSON.parse(settings);
+		configuration.developmentOptions = { ...configuration.developmentOptions, ...development };
+		meta.setAttribute('data-settings', JSON.stringify(configuration));
+		observer.disconnect();
+	});
+	observer.observe(document, { childList: true, subtree: true });
+})();`;
 }

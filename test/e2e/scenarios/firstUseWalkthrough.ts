@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Workbench } from '../workbench';
+import { repoRoot, type Workbench } from '../workbench';
 import type { Scenario } from './scenario';
 
 const openOnInstall = 'workbench.welcomePage.walkthroughs.openOnInstall';
@@ -55,11 +55,17 @@ export const walkthroughOnFirstView: Scenario = {
 		await showsOurWalkthrough(workbench);
 
 		const url = new URL(workbench.page.url());
-		assert.ok(url.searchParams.get('payload'), `the window's address names the extension: ${url}`);
 		url.searchParams.set('folder', join(folder, 'src'));
 		const page = await workbench.context.newPage();
 		try {
 			await page.goto(url.toString());
+			const settings = await page
+				.locator('#vscode-workbench-web-configuration')
+				.getAttribute('data-settings');
+			assert.ok(
+				settings?.includes(`"path":${JSON.stringify(repoRoot)}`),
+				`the second window loads the extension under development: ${settings}`,
+			);
 			await page.getByRole('treeitem', { name: 'hello.ts' }).first().waitFor({ timeout: 60_000 });
 			await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
 			const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
