@@ -107,8 +107,10 @@ export class Workbench {
 	}
 
 	/**
-	 * Opens `name` from the explorer in an editor, as a double click does, and waits for its focus.
-	 * The team's view shares the side bar with the Explorer: show the Explorer first when it is not.
+	 * Opens `name` from the explorer in an editor, as a double click does, and waits until it is the
+	 * active group's active tab and has the focus (another editor, say a run's diff, may hold the
+	 * focus until then). The team's view shares the side bar with the Explorer: show the Explorer
+	 * first when it is not.
 	 */
 	async openInEditor(name: string): Promise<void> {
 		const item = this.page.getByRole('treeitem', { name }).first();
@@ -117,7 +119,9 @@ export class Workbench {
 			await item.waitFor({ timeout: 15_000 });
 		}
 		await item.dblclick();
-		await this.page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		const group = this.page.locator('.editor-group-container.active');
+		await group.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
+		await group.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
 	}
 
 	/**
