@@ -16,8 +16,18 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const codeServerVersion = '4.139.1';
-/** The Node code-server runs on (its engines: Node 24), installed beside it by setupCodeServer.sh. */
+/**
+ * The code-servers setupCodeServer.sh installs: the newest (VS Code 1.139.1, the whole suite) and
+ * the one of the oldest VS Code `engines.vscode` allows (1.106.3, the smoke leg).
+ */
+export const codeServerVersions = { newest: '4.139.1', oldest: '4.106.3' } as const;
+
+/** The code-server a run uses: MASSGEN_E2E_CODE_SERVER, else the newest. */
+export function codeServerVersion(): string {
+	return process.env.MASSGEN_E2E_CODE_SERVER || codeServerVersions.newest;
+}
+
+/** The Node code-server runs on (its engines' major), installed beside it by setupCodeServer.sh. */
 const serverNodeArch = process.arch === 'arm64' ? 'arm64' : 'x64';
 
 /** Where downloaded test tooling lives, outside the repo (setupCodeServer.sh uses the same default). */
@@ -25,17 +35,17 @@ export function e2eCacheRoot(): string {
 	return process.env.MASSGEN_E2E_CACHE || join(homedir(), '.cache', 'massgen-e2e');
 }
 
-export function codeServerDir(): string {
-	return join(e2eCacheRoot(), `code-server-${codeServerVersion}`);
+export function codeServerDir(version = codeServerVersion()): string {
+	return join(e2eCacheRoot(), `code-server-${version}`);
 }
 
 /**
- * Node 24 for code-server only, given by path rather than PATH: the extension host is a fork of the
+ * The Node for code-server only, given by path rather than PATH: the extension host is a fork of the
  * server (same Node), but what the extension and the tests spawn by name (`node`, the CLI) keeps
  * finding the system Node the extension supports.
  */
-export function codeServerNode(): string {
-	return join(codeServerDir(), 'node', 'node_modules', `node-linux-${serverNodeArch}`, 'bin', 'node');
+export function codeServerNode(version = codeServerVersion()): string {
+	return join(codeServerDir(version), 'node', 'node_modules', `node-linux-${serverNodeArch}`, 'bin', 'node');
 }
 
 /** Settings that keep the workbench quiet, offline and deterministic. */
@@ -59,6 +69,8 @@ export const defaultSettings: Record<string, unknown> = {
 };
 
 export interface CodeServerOptions {
+	/** Which installed code-server (default: `codeServerVersion()`). */
+	readonly version?: string;
 	/** Extra environment for code-server; the extension host inherits it. */
 	readonly env?: Record<string, string>;
 	/** Merged over `defaultSettings`. */
@@ -70,6 +82,7 @@ export interface CodeServerOptions {
 }
 
 export interface CodeServer {
+	readonly version: string;
 	readonly port: number;
 	/** `127.0.0.1:PORT`, the authority `vscode-remote://` URIs must use. */
 	readonly authority: string;
@@ -90,11 +103,14 @@ export interface CodeServer {
 }
 
 export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
-	const bin = join(codeServerDir(), 'node_modules', '.bin', 'code-server');
-	const node = codeServerNode();
+	const version = options.version ?? codeServerVersion();
+	const bin = join(codeServerDir(version), 'node_modules', '.bin', 'code-server');
+	const node = codeServerNode(version);
 	for (const file of [bin, node]) {
 		if (!existsSync(file)) {
-			throw new Error(`code-server not installed (no ${file}); run test/e2e/setupCodeServer.sh`);
+			throw new Error(
+				`code-server ${version} not installed (no ${file}); run test/e2e/setupCodeServer.sh ${version}`,
+			);
 		}
 	}
 
@@ -166,6 +182,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
 
 	let stopped: Promise<void> | undefined;
 	const server: CodeServer = {
+		version,
 		port,
 		authority: `127.0.0.1:${port}`,
 		url: `http://127.0.0.1:${port}`,

@@ -1,7 +1,10 @@
 // The real-VS-Code test run: one code-server, one Chromium; the in-host mocha suite, then the
 // Playwright scenarios. Prints `e2e: N passed, M failed` and exits non-zero on any failure.
 // Usage (after setupCodeServer.sh and the builds; `npm run test:e2e` does all of it):
-//   tsx test/e2e/run.ts [--only in-host|ui] [--vsix FILE]
+//   tsx test/e2e/run.ts [--only in-host|ui|smoke] [--vsix FILE]
+// --only smoke: the smoke leg, a few in-host tests (activation, Show Panel, Ask Team, a change set
+// accepted) on the code-server of the oldest VS Code `engines.vscode` allows (MASSGEN_E2E_CODE_SERVER
+// picks another; it also picks the code-server of the other legs).
 // --vsix installs FILE into code-server and runs the UI scenarios against it instead of the
 // development path (the in-host suite needs a development path, so it is skipped).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { signalDirEnv } from '../host/harness';
-import { type CodeServer, startCodeServer } from './codeServer';
+import { type CodeServer, codeServerVersion, codeServerVersions, startCodeServer } from './codeServer';
 import { runInHost } from './runInHost';
 import { scenarios } from './scenarios/index';
 import { launchBrowser, resultsDir, Workbench } from './workbench';
@@ -19,6 +22,10 @@ interface Result {
 	readonly ok: boolean;
 	readonly error?: string;
 }
+
+/** The smoke leg's in-host tests, by title (mocha's grep): activation, the view, a run, an accept. */
+const smokeGrep =
+	'activates, quickly|Show Panel reveals the side bar view|runs the team on a question argument|a run with changes: pending change set|deselect one hunk, accept';
 
 const results: Result[] = [];
 const started = Date.now();
@@ -120,7 +127,13 @@ async function main(): Promise<number> {
 	};
 	const vsix = option('--vsix') && resolve(option('--vsix')!);
 	const only = vsix ? 'ui' : option('--only');
-	if (only && only !== 'in-host' && only !== 'ui') throw new Error('--only takes in-host or ui');
+	if (only && !['in-host', 'ui', 'smoke'].includes(only)) {
+		throw new Error('--only takes in-host, ui or smoke');
+	}
+	const smoke = only === 'smoke';
+	const version = smoke
+		? process.env.MASSGEN_E2E_CODE_SERVER || codeServerVersions.oldest
+		: codeServerVersion();
 
 	mkdirSync(resultsDir, { recursive: true });
 	for (const name of readdirSync(resultsDir)) {
@@ -131,11 +144,14 @@ async function main(): Promise<number> {
 
 	let t = Date.now();
 	const server = await startCodeServer({
+		version,
 		logFile: join(resultsDir, 'code-server.log'),
-		env: { [signalDirEnv]: signalDir },
+		env: { [signalDirEnv]: signalDir, ...(smoke ? { MASSGEN_E2E_GREP: smokeGrep } : {}) },
 		vsix,
 	});
-	console.log(`code-server ${server.url} ready in ${seconds(t)}`);
+	console.log(
+		`code-server ${server.version}${smoke ? ' (smoke leg)' : ''} ${server.url} ready in ${seconds(t)}`,
+	);
 	// code-server runs in its own process group, so Ctrl-C does not reach it: stop it ourselves.
 	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(sig, () => {
@@ -159,7 +175,7 @@ async function main(): Promise<number> {
 		browser = await launchBrowser(server.home);
 		console.log(`chromium launched in ${seconds(t)}`);
 		if (only !== 'ui') await inHostSuite(browser, server, signalDir);
-		if (only !== 'in-host') await uiScenarios(browser, server, vsix);
+		if (only !== 'in-host' && !smoke) await uiScenarios(browser, server, vsix);
 	} catch (error) {
 		record({ name: 'harness', ok: false, error: String(error instanceof Error ? error.stack : error) });
 	} finally {

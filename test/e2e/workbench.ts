@@ -243,6 +243,20 @@ export class Workbench {
 		if (await error.count()) throw new Error(`the panel shows an error: ${await error.textContent()}`);
 	}
 
+	/**
+	 * Waits until the secondary side bar is visible and shows the view container titled `title`, by
+	 * the part's title label (kept in the DOM, hidden under the tab row, which may hold every
+	 * container in "Additional Views" when the bar is narrow).
+	 */
+	async secondarySideBarShows(title: string, timeout = 15_000): Promise<void> {
+		const bar = this.page.locator('.part.auxiliarybar');
+		await bar
+			.locator('.composite.title .title-label h2')
+			.filter({ hasText: new RegExp(`^${title}$`) })
+			.waitFor({ state: 'attached', timeout });
+		await bar.waitFor({ state: 'visible', timeout });
+	}
+
 	/** Full-window screenshot into test-results/e2e/<name>.png; returns the path. */
 	async screenshot(name: string): Promise<string> {
 		mkdirSync(resultsDir, { recursive: true });

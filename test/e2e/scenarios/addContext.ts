@@ -28,7 +28,7 @@ export const addContext: Scenario = {
 		assert.deepEqual(await frame.locator('.ask-chip .chip-label').allTextContents(), ['hello.ts']);
 		// The view's title bar has the command too.
 		await page
-			.locator('.part.sidebar .action-label[aria-label="Add Context…"]')
+			.locator('.part.auxiliarybar .action-label[aria-label="Add Context…"]')
 			.first()
 			.waitFor({ timeout: 15_000 });
 		await workbench.screenshot('add-context-02-chip');

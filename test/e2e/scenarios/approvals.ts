@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultsDir } from '../workbench';
 import { installTeam, type Scenario } from './scenario';
@@ -21,6 +21,13 @@ export const approvals: Scenario = {
 	name: 'approvals: an agent asks to run a command, the card appears in the panel, Deny → the run continues to a winner',
 	prepareWorkspace(folder) {
 		installTeam(folder, 'test', 'fixtures', 'vscode', 'approvals-team.yaml');
+		// Icons in the secondary side bar's tab row: with labels, a 290 px bar holds neither Chat's nor
+		// our tab (both sit in "Additional Views", where no badge shows).
+		mkdirSync(join(folder, '.vscode'), { recursive: true });
+		writeFileSync(
+			join(folder, '.vscode', 'settings.json'),
+			JSON.stringify({ 'workbench.secondarySideBar.showLabels': false }),
+		);
 	},
 	async run(workbench, folder) {
 		const { page } = workbench;
@@ -82,7 +89,7 @@ export const approvals: Scenario = {
 			.first()
 			.waitFor({ timeout: 10_000 });
 		await page
-			.locator('.activitybar')
+			.locator('.part.auxiliarybar')
 			.getByRole('tab', { name: /^MassGen Team/ })
 			.locator('.badge-content', { hasText: '1' })
 			.waitFor({ timeout: 10_000 });
@@ -125,7 +132,7 @@ export const approvals: Scenario = {
 		assert.ok(agents.includes(winnerId), `winner ${winnerId}`);
 		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 30_000 });
 		await page
-			.locator('.activitybar')
+			.locator('.part.auxiliarybar')
 			.getByRole('tab', { name: /^MassGen Team/ })
 			.locator('.badge-content', { hasText: '1' })
 			.waitFor({ state: 'detached', timeout: 10_000 });

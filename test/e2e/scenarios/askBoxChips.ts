@@ -71,9 +71,12 @@ export const askBoxChips: Scenario = {
 		await frame.locator('.ask-box').screenshot({ path: join(resultsDir, 'ask-box-chips.png') });
 		await workbench.screenshot('ask-box-02-chips');
 
-		// Hidden behind the Explorer (it shares the side bar) and shown again (VS Code drops the page
-		// meanwhile): the chips stay.
+		// Hidden behind VS Code's Chat (Ctrl+Alt+I from an editor: it shares the secondary side bar) and
+		// shown again (VS Code drops the page meanwhile): the chips stay.
 		await workbench.openInEditor('README.md');
+		await workbench.page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
+		await workbench.page.keyboard.press('Control+Alt+I');
+		await workbench.secondarySideBarShows('Chat');
 		await frame.locator('#ask-input').waitFor({ state: 'detached', timeout: 15_000 });
 		await workbench.runCommand('MassGen: Show Panel');
 		await thumbnail.waitFor({ timeout: 15_000 });

@@ -63,7 +63,7 @@ export const changeStateUndo: Scenario = {
 		await statusItem(workbench, 'MassGen: applied 3 files').waitFor({ timeout: 10_000 });
 		await workbench.screenshot('change-state-02-accepted');
 
-		// Undo in the editor: one step takes the whole accept back (buffers; the disk keeps the saved text).
+		// Undo in the editor: one step takes the whole accept back.
 		await page.keyboard.press('Control+P');
 		await page.locator('.quick-input-widget input.input').fill(appPath);
 		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'app.ts' }).first().waitFor();

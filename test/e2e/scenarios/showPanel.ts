@@ -12,11 +12,9 @@ export const showPanel: Scenario = {
 		await workbench.waitInPanel('.empty-state');
 		const frame = workbench.webviewFrame();
 		assert.equal(await frame.locator('#empty-heading').textContent(), 'MassGen');
-		// In the side bar (not an editor tab), with the keyboard in its ask box.
+		// In the secondary side bar (not an editor tab) over VS Code's Chat there, with the keyboard in its ask box.
 		await frame.locator('#ask-input:focus').waitFor({ timeout: 15_000 });
-		await workbench.page
-			.locator('.part.sidebar .composite.title', { hasText: /MassGen Team/i })
-			.waitFor({ timeout: 15_000 });
+		await workbench.secondarySideBarShows('MassGen Team');
 		assert.equal(await workbench.page.locator('.tabs-container .tab', { hasText: 'MassGen' }).count(), 0);
 		await workbench.screenshot('show-panel-03-panel');
 	},

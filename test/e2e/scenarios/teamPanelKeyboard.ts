@@ -51,9 +51,9 @@ async function boxes(workbench: Workbench) {
  * The team's panel in the side bar, from the keyboard only: Ctrl+Alt+M (Focus Ask Box) from the
  * editor reveals the view with the keyboard in its ask box; Shift+Enter types a new line and
  * starts nothing; Enter asks, "Starting the team…" shows before the run's first event and goes
- * when the lanes arrive (the scripted team of test/fixtures/vscode). Then, with the view in the
- * secondary side bar (where VS Code 1.139 puts it by default; on 1.100 the user moves it there
- * with View: Move View), a file opened from the Explorer does not cover it.
+ * when the lanes arrive (the scripted team of test/fixtures/vscode). The view is in the secondary
+ * side bar, where VS Code's Chat is when the window opens: the shortcut shows ours over it, and
+ * after Chat's own shortcut again. A file opened from the Explorer does not cover the view.
  */
 export const teamPanelKeyboard: Scenario = {
 	name: 'side bar: Ctrl+Alt+M focuses the ask box, Shift+Enter is a new line, Enter starts the team ("Starting the team…" first); a file from the Explorer does not cover the view',
@@ -72,8 +72,11 @@ export const teamPanelKeyboard: Scenario = {
 		await page.keyboard.press('Enter');
 		await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 15_000 });
 
-		// The shortcut: the view opens in the side bar and its ask box has the keyboard.
+		// VS Code's own Chat holds the secondary side bar when the window opens.
+		await workbench.secondarySideBarShows('Chat');
+		// The shortcut: our view takes the secondary side bar over Chat and its ask box has the keyboard.
 		await page.keyboard.press('Control+Alt+M');
+		await workbench.secondarySideBarShows('MassGen Team');
 		await workbench.waitInPanel('#ask-input');
 		const frame = workbench.webviewFrame();
 		await frame.locator('#ask-input:focus').waitFor({ timeout: 15_000 });
@@ -113,24 +116,15 @@ export const teamPanelKeyboard: Scenario = {
 		await frame.locator('.run-status', { hasText: /completed/i }).waitFor({ timeout: 60_000 });
 		assert.equal(runs().length, 1);
 
-		// The secondary side bar, as a user moves it on 1.100 (the default from VS Code 1.139 on).
-		await workbench.runCommand('View: Move View', { opensInput: true });
-		const input = page.locator('.quick-input-widget input.input');
-		const firstRow = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
-		await page.locator('.quick-input-widget input.input[placeholder*="View to Move"]').waitFor();
-		await input.fill('MassGen Team');
-		await firstRow.filter({ hasText: 'MassGen Team' }).waitFor();
-		await page.keyboard.press('Enter');
-		await page
-			.locator('.quick-input-widget .monaco-list-row', { hasText: 'New Secondary Side Bar Entry' })
-			.waitFor();
-		await input.fill('New Secondary Side Bar Entry');
-		await firstRow.filter({ hasText: 'New Secondary Side Bar Entry' }).waitFor();
-		await page.keyboard.press('Enter');
-		await page
-			.locator('.part.auxiliarybar .composite.title', { hasText: /MassGen Team/i })
-			.waitFor({ timeout: 15_000 });
+		// Chat and our view take turns in the secondary side bar: Ctrl+Alt+I shows Chat, Ctrl+Alt+M ours
+		// again, with the run and the keyboard in the ask box.
+		await page.keyboard.press('Control+Alt+I');
+		await workbench.secondarySideBarShows('Chat');
+		await frame.locator('#ask-input').waitFor({ state: 'detached', timeout: 15_000 });
+		await page.keyboard.press('Control+Alt+M');
+		await workbench.secondarySideBarShows('MassGen Team');
 		await workbench.waitInPanel('.lane');
+		await workbench.webviewFrame().locator('#ask-input:focus').waitFor({ timeout: 15_000 });
 		// A file opened from the Explorer opens in the editor area beside the view, not over it.
 		await page.keyboard.press('Control+Shift+E');
 		await workbench.openInEditor('README.md');
