@@ -4,7 +4,7 @@
  * read, so a changed `.env` never reaches a prompt.
  */
 import { AttachmentError, commitRange, type DiffSource } from './attachment.js';
-import { foreignGitDir, hostGitEnv, runGit } from './hostGit.js';
+import { foreignGitDir, hostGitEnv, hostGitTimeoutMs, runGit } from './hostGit.js';
 
 /** A diff larger than this is not read at all (the context caps cut far below it anyway). */
 const maxDiffBuffer = 64 * 1024 * 1024;
@@ -25,10 +25,13 @@ export async function gitDiff(
 	source: DiffSource,
 	refusal: (path: string) => string | null,
 	signal?: AbortSignal,
+	timeoutMs = hostGitTimeoutMs,
 ): Promise<GitDiff> {
 	// The repository may be someone else's: git runs with nothing its config could start (hostGit.ts).
-	const env = await hostGitEnv(root, signal);
-	const [top, gitDir] = (await git(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir'], env, signal))
+	const hostEnv = await hostGitEnv(root, signal, timeoutMs);
+	if (hostEnv === 'timed out') throw timedOut(timeoutMs);
+	const git = (args: readonly string[]) => runDiffGit(root, args, hostEnv, signal, timeoutMs);
+	const [top, gitDir] = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir']))
 		.trim()
 		.split('\n');
 	const foreign = await foreignGitDir(root, top!, gitDir!);
@@ -50,9 +53,7 @@ export async function gitDiff(
 	];
 	// A range comes last among the options: `--end-of-options` keeps it from being read as one.
 	const revisions = range ? ['--end-of-options', range] : [];
-	const names = (await git(root, [...base, '--name-only', '-z', ...revisions, '--'], env, signal))
-		.split('\0')
-		.filter(Boolean);
+	const names = (await git([...base, '--name-only', '-z', ...revisions, '--'])).split('\0').filter(Boolean);
 	const omitted: { path: string; reason: string }[] = [];
 	const allowed: string[] = [];
 	for (const path of names) {
@@ -62,18 +63,25 @@ export async function gitDiff(
 	}
 	if (allowed.length === 0) return { text: '', omitted };
 	const pathspecs = allowed.map((path) => `:(literal)${path}`);
-	const text = await git(root, [...base, '--no-color', ...revisions, '--', ...pathspecs], env, signal);
+	const text = await git([...base, '--no-color', ...revisions, '--', ...pathspecs]);
 	return { text, omitted };
 }
 
-async function git(
+async function runDiffGit(
 	root: string,
 	args: readonly string[],
 	env: NodeJS.ProcessEnv,
 	signal: AbortSignal | undefined,
+	timeoutMs: number,
 ): Promise<string> {
-	const { error, stdout, stderr } = await runGit(root, args, env, signal, maxDiffBuffer);
+	const {
+		error,
+		stdout,
+		stderr,
+		timedOut: killed,
+	} = await runGit(root, args, env, signal, maxDiffBuffer, timeoutMs);
 	if (!error) return stdout;
+	if (killed) throw timedOut(timeoutMs);
 	const code = error.code;
 	if (code === 'ENOENT') throw new AttachmentError('cannot attach the git diff: git is not installed');
 	if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
@@ -84,5 +92,12 @@ async function git(
 	}
 	throw new AttachmentError(
 		`cannot attach the git diff: git ${args[0]} failed: ${stderr.trim() || error.message}`,
+	);
+}
+
+/** git blocked (a FIFO or device its config or the workspace names) or the repository is huge. */
+function timedOut(timeoutMs: number): AttachmentError {
+	return new AttachmentError(
+		`cannot attach the git diff: git did not finish within ${timeoutMs / 1000} s (does the repository name a FIFO or device, in its config or as .gitattributes?)`,
 	);
 }

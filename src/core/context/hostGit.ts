@@ -14,6 +14,8 @@
  * top level, a linked worktree that links back, or a submodule's under a parent's `.git/modules`),
  * so a `.git` file pointing into another of the user's repositories cannot show that one's files.
  * `safe.directory` is left to git: it refuses a repository another user owns, as it should.
+ * Every git run has a time limit: a FIFO the repository names (an `include.path`, a
+ * `core.attributesFile`, a `.gitattributes` that is a FIFO) would otherwise block git for ever.
  */
 import { execFile, type ExecFileException } from 'node:child_process';
 import { hostPath } from '../util/hostPath.js';
@@ -30,16 +32,36 @@ const fixed: readonly (readonly [string, string])[] = [
 	['core.askPass', ''],
 ];
 
+/** How long one git run may take before it is killed (a diff of a large repository fits well within). */
+export const hostGitTimeoutMs = 60_000;
+
 export interface GitOutput {
 	readonly error: ExecFileException | null;
+	/** Killed at its time limit. */
+	readonly timedOut: boolean;
 	readonly stdout: string;
 	readonly stderr: string;
 }
 
-/** The environment for git on `root`: the fixed settings and every defined filter turned off. */
-export async function hostGitEnv(root: string, signal?: AbortSignal): Promise<NodeJS.ProcessEnv> {
+/**
+ * The environment for git on `root`: the fixed settings and every defined filter turned off;
+ * `'timed out'` when git could not even list the filters in time (then nothing may run).
+ */
+export async function hostGitEnv(
+	root: string,
+	signal?: AbortSignal,
+	timeoutMs = hostGitTimeoutMs,
+): Promise<NodeJS.ProcessEnv | 'timed out'> {
 	const base = gitEnv(fixed);
-	const listed = await runGit(root, ['config', '-z', '--get-regexp', '^filter\\.'], base, signal);
+	const listed = await runGit(
+		root,
+		['config', '-z', '--get-regexp', '^filter\\.'],
+		base,
+		signal,
+		undefined,
+		timeoutMs,
+	);
+	if (listed.timedOut) return 'timed out';
 	const drivers = new Set<string>();
 	for (const entry of listed.stdout.split('\0')) {
 		const key = entry.split('\n', 1)[0]!;
@@ -87,6 +109,7 @@ export function runGit(
 	env: NodeJS.ProcessEnv,
 	signal?: AbortSignal,
 	maxBuffer = 1024 * 1024,
+	timeoutMs = hostGitTimeoutMs,
 ): Promise<GitOutput> {
 	return new Promise((done) => {
 		// `git` itself is looked up on a PATH the workspace cannot add to (`hostPath`).
@@ -94,8 +117,9 @@ export function runGit(
 		execFile(
 			'git',
 			['--no-pager', ...args],
-			{ cwd: root, env: hostEnv, signal, maxBuffer },
-			(error, stdout, stderr) => done({ error, stdout, stderr }),
+			{ cwd: root, env: hostEnv, signal, maxBuffer, timeout: timeoutMs, killSignal: 'SIGKILL' },
+			(error, stdout, stderr) =>
+				done({ error, stdout, stderr, timedOut: error?.killed === true && !signal?.aborted }),
 		);
 	});
 }

@@ -117,4 +117,34 @@ describe('git on a hostile repository (gitDiff)', () => {
 		expect(error).toBeInstanceOf(AttachmentError);
 		expect(existsSync(join(root, '.git'))).toBe(true);
 	});
+
+	it('a FIFO the repository makes git read (an include, the attributes file, .gitattributes) is cut off, not waited on', async () => {
+		const plants: ((root: string) => void)[] = [
+			(root) => {
+				execFileSync('mkfifo', [join(root, '.git', 'hang')]);
+				appendFileSync(join(root, '.git', 'config'), '[include]\n\tpath = hang\n');
+			},
+			(root) => {
+				execFileSync('mkfifo', [join(root, '.git', 'hang')]);
+				appendFileSync(
+					join(root, '.git', 'config'),
+					`[core]\n\tattributesFile = ${join(root, '.git', 'hang')}\n`,
+				);
+			},
+			(root) => execFileSync('mkfifo', [join(root, '.gitattributes')]),
+		];
+		for (const plantFifo of plants) {
+			const root = repository();
+			plantFifo(root);
+			const error = await gitDiff(root, 'working-tree', refuseNothing, undefined, 500).catch(
+				(caught: unknown) => caught,
+			);
+			expect(error).toBeInstanceOf(AttachmentError);
+			expect((error as Error).message).toMatch(/git did not finish within 0\.5 s/);
+		}
+		// Control: the same time limit lets a plain repository's diff through.
+		expect((await gitDiff(repository(), 'working-tree', refuseNothing, undefined, 5000)).text).toMatch(
+			/\+two\n/,
+		);
+	}, 20_000);
 });
