@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { type InHostSummary, screenshotPrefix, summaryPrefix } from '../host/harness';
 import type { CodeServer } from './codeServer';
-import { repoRoot, Workbench } from './workbench';
+import { lmVendorExtension, repoRoot, Workbench } from './workbench';
 
 export interface InHostRun {
 	readonly exitCode: number;
@@ -84,6 +84,7 @@ export async function runInHost(
 			Workbench.open(browser, server, {
 				folder: options.folder,
 				extensionTestsPath: join(repoRoot, 'out', 'host', 'index.js'),
+				testExtensions: [lmVendorExtension],
 				// An unpacked .vsix's `extension/` instead of the checkout (the packaged files, no node_modules).
 				...(process.env.MASSGEN_E2E_EXTENSION_PATH
 					? { extensionDevelopmentPath: process.env.MASSGEN_E2E_EXTENSION_PATH }

@@ -6,6 +6,8 @@ import { type Browser, type BrowserContext, chromium, type FrameLocator, type Pa
 import type { CodeServer } from './codeServer';
 
 export const repoRoot = resolve(__dirname, '..', '..');
+/** Declares the language-model vendor of the in-host tests' recording provider (test/host/lmRecorder.ts). */
+export const lmVendorExtension = join(repoRoot, 'test', 'fixtures', 'vscode', 'lm-vendor');
 /** Artifacts (screenshots, logs); MASSGEN_E2E_RESULTS moves them, e.g. for two runs at once in one checkout. */
 export const resultsDir = process.env.MASSGEN_E2E_RESULTS
 	? resolve(process.env.MASSGEN_E2E_RESULTS)
@@ -40,6 +42,8 @@ export interface OpenOptions {
 	readonly extensionDevelopmentPath?: string | null;
 	/** Absolute path of a compiled test entry exporting `run()`; runs mocha inside the extension host. */
 	readonly extensionTestsPath?: string;
+	/** Absolute paths of the tests' own extensions, loaded beside it (`lmVendorExtension`). */
+	readonly testExtensions?: readonly string[];
 	/** Workbench and extension-host console lines (printf-style args already formatted). */
 	readonly onLog?: (line: string) => void;
 	/** Called by the workbench when the extension tests finish (only with `extensionTestsPath`). */
@@ -304,7 +308,9 @@ export function developmentOptions(server: CodeServer, options: OpenOptions): De
 	const devPath =
 		options.extensionDevelopmentPath === undefined ? repoRoot : options.extensionDevelopmentPath;
 	return {
-		...(devPath !== null ? { extensions: [remote(devPath)] } : {}),
+		...(devPath !== null
+			? { extensions: [remote(devPath), ...(options.testExtensions ?? []).map(remote)] }
+			: {}),
 		// The extension host refuses a tests path without a development path.
 		...(options.extensionTestsPath ? { extensionTestsPath: remote(options.extensionTestsPath) } : {}),
 	};

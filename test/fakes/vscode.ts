@@ -81,6 +81,16 @@ export class LanguageModelToolResultPart {
 	) {}
 }
 
+export class LanguageModelDataPart {
+	static image(data: Uint8Array, mime: string): LanguageModelDataPart {
+		return new LanguageModelDataPart(data, mime);
+	}
+	constructor(
+		public data: Uint8Array,
+		public mimeType: string,
+	) {}
+}
+
 export enum LanguageModelChatMessageRole {
 	User = 1,
 	Assistant = 2,
@@ -91,7 +101,8 @@ export enum LanguageModelChatToolMode {
 	Required = 2,
 }
 
-type Part = LanguageModelTextPart | LanguageModelToolResultPart | LanguageModelToolCallPart;
+type Part =
+	LanguageModelTextPart | LanguageModelToolResultPart | LanguageModelToolCallPart | LanguageModelDataPart;
 
 export class LanguageModelChatMessage {
 	static User(content: string | Part[], name?: string): LanguageModelChatMessage {

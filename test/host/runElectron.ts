@@ -21,7 +21,8 @@ async function main(): Promise<void> {
 			version: process.env.MASSGEN_VSCODE_VERSION ?? 'stable',
 			// Downloads, user data and extensions stay out of the repo.
 			cachePath: join(e2eCacheRoot(), 'vscode-test'),
-			extensionDevelopmentPath: repoRoot,
+			// The tests' language-model vendor (test/host/lmRecorder.ts) beside the extension.
+			extensionDevelopmentPath: [repoRoot, join(repoRoot, 'test', 'fixtures', 'vscode', 'lm-vendor')],
 			extensionTestsPath: join(repoRoot, 'out', 'host', 'index.js'),
 			launchArgs: [
 				workspace,

@@ -11,7 +11,7 @@ const provider = 'vscode_lm';
  */
 export function toProviderError(error: unknown, signal: AbortSignal, model: string): ProviderError {
 	if (ProviderError.is(error)) return error;
-	const message = errorMessage(error);
+	const message = thrownText(error);
 	if (signal.aborted || error instanceof vscode.CancellationError) {
 		return new ProviderError({
 			provider,
@@ -59,4 +59,18 @@ export function toProviderError(error: unknown, signal: AbortSignal, model: stri
 		message: `VS Code language model '${model}': ${message}`,
 		cause: error,
 	});
+}
+
+/**
+ * A thrown value's text. VS Code 1.139's workbench fails a request whose image it cannot decode with
+ * a DOM event, which reaches the extension as the plain object `{"isTrusted":true}` (lmMembers.itest.ts
+ * saw it for a PNG signature without an image): said so instead of `[object Object]`.
+ */
+function thrownText(error: unknown): string {
+	const message = errorMessage(error);
+	if (message !== '[object Object]') return message;
+	const json = JSON.stringify(error) ?? '';
+	return json.includes('"isTrusted"')
+		? `the workbench failed the request with an event (${json.slice(0, 100)}): an attached image it cannot decode fails so`
+		: json.slice(0, 200);
 }

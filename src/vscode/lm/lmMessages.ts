@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import type { ChatMessage, ChatRequest, ToolDefinition } from '../../core/providers/spec/model.js';
 
-type UserPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart;
+type UserPart =
+	vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart | vscode.LanguageModelDataPart;
 type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
 
 /**
  * Our normalised prompt as `vscode.lm` messages. The stable API has no system role, so the system
  * prompt opens the first user message. Consecutive tool results become one user message of
  * LanguageModelToolResultParts (each answering its call id), as the API expects after an
- * assistant message with tool calls.
+ * assistant message with tool calls. A user message's images (given only to a model that declares
+ * image input, `promptContext`) follow its text as `LanguageModelDataPart.image` parts.
  */
 export function toLmMessages(request: ChatRequest): vscode.LanguageModelChatMessage[] {
 	const out: vscode.LanguageModelChatMessage[] = [];
@@ -23,6 +25,11 @@ export function toLmMessages(request: ChatRequest): vscode.LanguageModelChatMess
 		switch (message.role) {
 			case 'user':
 				pendingUser.push(new vscode.LanguageModelTextPart(message.content));
+				for (const image of message.images ?? []) {
+					pendingUser.push(
+						vscode.LanguageModelDataPart.image(Buffer.from(image.base64, 'base64'), image.mediaType),
+					);
+				}
 				break;
 			case 'tool':
 				pendingUser.push(toolResultPart(message));

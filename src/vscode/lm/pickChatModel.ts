@@ -4,6 +4,17 @@ export interface ChatModelInfo {
 	readonly family: string;
 	readonly name: string;
 	readonly vendor: string;
+	/**
+	 * What the model takes besides text. VS Code's `LanguageModelChat` objects carry it at run time
+	 * (`supportsImageToText`: the provider's `imageInput`, in 1.100 and 1.139 alike) though the stable
+	 * typings leave it out, so it is read as optional.
+	 */
+	readonly capabilities?: { readonly supportsImageToText?: boolean };
+}
+
+/** Whether a VS Code chat model declares image input (`LanguageModelDataPart.image` parts). */
+export function takesImages(model: ChatModelInfo | undefined): boolean {
+	return model?.capabilities?.supportsImageToText === true;
 }
 
 /**

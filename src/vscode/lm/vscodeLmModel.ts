@@ -31,12 +31,16 @@ const justification = () =>
  */
 export class VscodeLmModel implements ChatModel {
 	readonly provider = 'vscode_lm';
-	readonly capabilities: ModelCapabilities = { tools: true, reasoning: false };
+	readonly capabilities: ModelCapabilities;
 
+	/** `images`: the model declares image input; attached images then go as `LanguageModelDataPart`s. */
 	constructor(
 		readonly modelId: string,
 		private readonly _lookup: ChatModelLookup = lookupChatModel,
-	) {}
+		images = false,
+	) {
+		this.capabilities = { tools: true, reasoning: false, images };
+	}
 
 	async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
 		const tokens = tokenSourceFromSignal(signal);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { HostPaths, RunHost } from '../../core/run/runHost.js';
 import { ripgrepInEditor } from '../../core/util/ripgrepBinary.js';
 import { extensionModelFactory } from '../lm/createExtensionModel.js';
-import type { ChatModelInfo } from '../lm/pickChatModel.js';
+import { type ChatModelInfo, pickChatModel, takesImages } from '../lm/pickChatModel.js';
 import { vscodeLmModels } from './vscodeLmModels.js';
 
 export { loadConfigText } from '../../core/config/loadConfig.js';
@@ -25,9 +25,17 @@ export function editorPaths(): Pick<HostPaths, 'ripgrep'> {
 	return ripgrep ? { ripgrep } : {};
 }
 
-/** VS Code's language models (`type: vscode_lm`): checked when the team resolves, made when it runs. */
+/**
+ * VS Code's language models (`type: vscode_lm`): checked when the team resolves, made when it runs,
+ * each taking images as the listing the check read says (`takesImages`).
+ */
 export function editorModels(
 	lmModels: () => Promise<readonly ChatModelInfo[]>,
 ): NonNullable<RunHost['models']> {
-	return { resolve: vscodeLmModels(lmModels), create: extensionModelFactory() };
+	let listed: readonly ChatModelInfo[] = [];
+	const listing = async () => (listed = await lmModels());
+	return {
+		resolve: vscodeLmModels(listing),
+		create: extensionModelFactory(undefined, (model) => takesImages(pickChatModel(listed, model))),
+	};
 }

@@ -128,6 +128,40 @@ describe('vscode_lm: request mapping', () => {
 		expect(describeMessages(messages)).toEqual([['assistant', 'call:x:vote:{}']]);
 	});
 
+	it("puts a user message's images after its text as LanguageModelDataPart.image parts (bytes and mime)", () => {
+		const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+		const gif = Buffer.from('GIF89a-x');
+		const [message] = toLmMessages({
+			system: '',
+			messages: [
+				{
+					role: 'user',
+					content: 'What is shown?',
+					images: [
+						{ mediaType: 'image/png', base64: png.toString('base64') },
+						{ mediaType: 'image/gif', base64: gif.toString('base64') },
+					],
+				},
+			],
+			tools: [],
+		});
+		const parts = message!.content.map((part) =>
+			part instanceof vscode.LanguageModelDataPart
+				? `${part.mimeType}:${Buffer.from(part.data).toString('hex')}`
+				: (part as vscode.LanguageModelTextPart).value,
+		);
+		expect(parts).toEqual([
+			'What is shown?',
+			`image/png:${png.toString('hex')}`,
+			`image/gif:${gif.toString('hex')}`,
+		]);
+	});
+
+	it('declares image input only when VS Code listed the model with it', () => {
+		expect(new VscodeLmModel('m').capabilities.images).toBe(false);
+		expect(new VscodeLmModel('m', undefined, true).capabilities.images).toBe(true);
+	});
+
 	it('maps tools to LanguageModelChatTools with their JSON Schema', () => {
 		expect(toLmTools(request.tools)).toEqual([
 			{ name: 'vote', description: 'Vote', inputSchema: request.tools[0]!.parameters },
@@ -235,6 +269,16 @@ describe('vscode_lm: VscodeLmModel.stream', () => {
 		expect(error.kind).toBe('aborted');
 		expect(events).toEqual([{ type: 'text-delta', text: 'thinking' }]);
 		expect(sent[0]!.token?.isCancellationRequested).toBe(true);
+	});
+
+	it("a plain object thrown (the workbench's event for an image it cannot decode) is described, not [object Object]", () => {
+		const signal = new AbortController().signal;
+		expect(toProviderError({ isTrusted: true }, signal, 'gpt-4o').message).toBe(
+			'VS Code language model \'gpt-4o\': the workbench failed the request with an event ({"isTrusted":true}): an attached image it cannot decode fails so',
+		);
+		expect(toProviderError({ code: 7 }, signal, 'gpt-4o').message).toBe(
+			'VS Code language model \'gpt-4o\': {"code":7}',
+		);
 	});
 
 	it('a cancellation error from VS Code is aborted, whatever the signal says', () => {
