@@ -14,6 +14,7 @@ import {
 import { cliKeys } from './cliHost.js';
 import type { InitArgs } from './initArgs.js';
 import { askTeamDraft, type Prompter, terminalPrompter } from './initPrompts.js';
+import { shellWord } from './shellWord.js';
 
 export interface InitIo {
 	readonly stdout: NodeJS.WritableStream;
@@ -117,8 +118,8 @@ async function write(
 		io.stdout.write(`  ${mark} ${agent.id}  ${agent.provider}/${agent.model}  ${agent.reason}\n`);
 	}
 	const inDefault = out === resolve(args.workspace, '.massgen', 'config.yaml');
-	const where = resolve(args.workspace) === process.cwd() ? '' : `--workspace ${args.workspace} `;
-	const config = inDefault ? where : `--config ${relative(process.cwd(), out) || out} `;
+	const where = resolve(args.workspace) === process.cwd() ? '' : `--workspace ${shellWord(args.workspace)} `;
+	const config = inDefault ? where : `--config ${shellWord(relative(process.cwd(), out) || out)} `;
 	io.stdout.write(`next: massgen run ${config}"QUESTION"\n`);
 	return 0;
 }

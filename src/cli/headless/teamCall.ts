@@ -27,6 +27,7 @@ import { seedRedactor } from '../../core/secrets/seedRedactor.js';
 import { formatVotes, formatWinner } from '../../core/sessions/reportFormat.js';
 import type { CliIo } from '../cliIo.js';
 import { missingConfig } from '../cliHost.js';
+import { shellWord } from '../shellWord.js';
 import { cliRunHost } from '../cliRunHost.js';
 import { trustHint } from '../trustPrompt.js';
 
@@ -223,8 +224,8 @@ async function callTeam(root: string, input: TeamCallInput): Promise<TeamCallOut
 /** How to review and write pending changes: nothing here writes them. */
 function applyHint(root: string, runDir: string, runId: string): string {
 	return [
-		`review: massgen show ${runId} --workspace ${root}`,
-		`apply: cd ${root} && git apply ${runFile(runDir, 'patch')}`,
+		`review: massgen show ${runId} --workspace ${shellWord(root)}`,
+		`apply: cd ${shellWord(root)} && git apply ${shellWord(runFile(runDir, 'patch'))}`,
 		`or in VS Code: the MassGen Runs view, this run, Review Changes`,
 	].join('\n');
 }

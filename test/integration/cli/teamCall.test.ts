@@ -5,7 +5,7 @@
  * that says why; the workspace is never written.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,34 @@ describe('teamCall: the team run for a shell without a terminal', () => {
 		expect(hashTree(root, notRunState)).toBe(before);
 		// What the hint says works: the patch applies to the workspace as the team read it.
 		execFileSync('git', ['apply', '--check', runFile(outcome.runDir, 'patch')], { cwd: root });
+	});
+
+	it("the hint's commands are safe to paste into a shell whatever the workspace folder is called", async () => {
+		// A folder named by whoever made the archive or the clone: a caller's agent may run the hint.
+		const parent = makeWorkspaceDir();
+		const marker = join(parent, 'pwned');
+		// The shells below run in `parent`: `touch pwned` there is the marker.
+		const root = join(parent, "proj $(touch pwned); `touch pwned` 'x'");
+		mkdirSync(root);
+		writeFileSync(join(root, 'notes.txt'), 'one\ntwo\n');
+		execFileSync('git', ['init', '-q'], { cwd: root });
+		const outcome = await teamCall({
+			workspaceRoot: root,
+			question: 'Mark the first line',
+			configFile: configFile(scriptedTeam()),
+			signal: new AbortController().signal,
+			env: userEnv(),
+		});
+		if (!outcome.ok) throw new Error(`refused: ${outcome.message}`);
+		const apply = /^apply: (.*)$/m.exec(outcome.applyHint)![1]!;
+		// The apply line as a shell runs it, checking instead of writing: it finds the folder and the patch.
+		execFileSync('sh', ['-c', apply.replace('git apply', 'git apply --check')], { cwd: parent });
+		const review = /^review: massgen show (.*)$/m.exec(outcome.applyHint)![1]!;
+		const words = execFileSync('sh', ['-c', `printf '%s\\n' ${review}`])
+			.toString()
+			.split('\n');
+		expect(words.slice(0, 3)).toEqual([outcome.runId, '--workspace', root]);
+		expect(existsSync(marker)).toBe(false);
 	});
 
 	it('a config with errors: refused with file:line:col, and no run directory', async () => {
