@@ -22,6 +22,7 @@ import type { RunRequest } from '../../core/run/runHost.js';
 import type { UserBudget } from '../../core/run/runBudgetOf.js';
 import { startRun } from '../../core/run/startRun.js';
 import { readRunPatch } from '../../core/runStore/readPatch.js';
+import { RunsDirError } from '../../core/runStore/runsDirGuard.js';
 import type { Redactor } from '../../core/secrets/redactor.js';
 import { seedRedactor } from '../../core/secrets/seedRedactor.js';
 import { formatVotes, formatWinner } from '../../core/sessions/reportFormat.js';
@@ -89,7 +90,7 @@ export interface TeamCallRun {
 
 /**
  * Why no run started: `busy` (this process already runs on the workspace), `workspace` (not a
- * folder), `config` (the named file is missing), `team` (config errors with file:line:col, no
+ * folder, or its `.massgen` is a link), `config` (the named file is missing), `team` (config errors with file:line:col, no
  * available member, a missing key), `trust` (the folder's own parts are not trusted), `follow-up`,
  * `attachment`, `estimate` (above `--max-cost`), `cancelled` (aborted before the run started).
  */
@@ -178,7 +179,14 @@ async function callTeam(root: string, input: TeamCallInput): Promise<TeamCallOut
 		...(input.budget ? { budget: input.budget } : {}),
 		...(input.coordinationTimeoutMs ? { coordinationTimeoutMs: input.coordinationTimeoutMs } : {}),
 	};
-	const prepared = await prepareRun(request, host);
+	let prepared;
+	try {
+		prepared = await prepareRun(request, host);
+	} catch (error) {
+		// `.massgen` or `.massgen/runs` is a link or a file: the folder's state, not an internal error.
+		if (RunsDirError.is(error)) return refuse('workspace', error.message);
+		throw error;
+	}
 	if (!prepared.ok) return refuse(prepared.refused, refusalMessage(prepared, notes));
 	if (input.signal.aborted) return refuse('cancelled', 'cancelled before the run started');
 	let outcome;
@@ -192,6 +200,7 @@ async function callTeam(root: string, input: TeamCallInput): Promise<TeamCallOut
 	} catch (error) {
 		if (input.signal.aborted) return refuse('cancelled', 'cancelled before the run started');
 		if (AttachmentError.is(error)) return refuse('attachment', error.message);
+		if (RunsDirError.is(error)) return refuse('workspace', error.message);
 		if (EstimateDeclinedError.is(error)) {
 			return refuse('estimate', notes.join('\n') || 'not started: the cost estimate is above the budget');
 		}

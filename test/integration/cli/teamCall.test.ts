@@ -5,7 +5,7 @@
  * that says why; the workspace is never written.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -163,6 +163,22 @@ describe('teamCall: the team run for a shell without a terminal', () => {
 			.split('\n');
 		expect(words.slice(0, 3)).toEqual([outcome.runId, '--workspace', root]);
 		expect(existsSync(marker)).toBe(false);
+	});
+
+	it('a workspace whose .massgen is a link out: refused (workspace) with the reason, nothing written there', async () => {
+		const root = makeWorkspaceDir({ 'notes.txt': 'one\n' });
+		const elsewhere = makeWorkspaceDir();
+		symlinkSync(elsewhere, join(root, '.massgen'));
+		const outcome = await teamCall({
+			workspaceRoot: root,
+			question: 'Mark the first line',
+			configFile: configFile(scriptedTeam()),
+			signal: new AbortController().signal,
+			env: userEnv(),
+		});
+		expect(outcome).toMatchObject({ ok: false, refused: 'workspace' });
+		expect(!outcome.ok && outcome.message).toMatch(/\.massgen is a link .*replace the link/);
+		expect(readdirSync(elsewhere)).toEqual([]);
 	});
 
 	it('a config with errors: refused with file:line:col, and no run directory', async () => {
