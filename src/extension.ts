@@ -14,6 +14,7 @@ import { recordTerminalHistory } from './vscode/context/terminalRecorder.js';
 import type { MassGenApi } from './vscode/extensionApi.js';
 import { DisposableStore } from './vscode/common/lifecycle.js';
 import { registerAskTeamTool } from './vscode/lm/askTeamTool.js';
+import { registerTeamMcpServer, TeamMcpServerProvider } from './vscode/lm/teamMcpServer.js';
 import { createLog, SessionSecrets } from './vscode/common/log.js';
 import { SelectionReview } from './vscode/codeReview/selectionReview.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
@@ -122,6 +123,15 @@ export function activate(
 	);
 	root.add(registerFixCodeActions());
 	root.add(registerAskTeamTool(runs));
+	const teamMcp = root.add(
+		new TeamMcpServerProvider({
+			extensionUri: context.extensionUri,
+			version: context.extension.packageJSON.version as string,
+			storedKeys: () => keys.getAll(),
+			onDidChangeSecrets: context.secrets.onDidChange,
+		}),
+	);
+	root.add(registerTeamMcpServer(teamMcp));
 	root.add(registerChatParticipant(context.extensionUri, { runs, changes }));
 
 	const activationMs = performance.now() - started;

@@ -13,9 +13,12 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexOptions } from '../../../src/core/providers/codingAgents/codexOptions.js';
+import { cliFiles } from '../../scripts/buildCli.js';
 import { startLoopbackProvider, type LoopbackProvider } from '../../servers/loopbackProvider.js';
 
 const run = promisify(execFile);
@@ -93,7 +96,7 @@ try {
  * installed) and drives each shipped SDK there in a plain Node process: with a configured CLI path
  * it runs the real CLI against a loopback server; without one it finds no binary.
  */
-describe('the .vsix ships the coding agents SDKs and no CLI binary', () => {
+describe('the .vsix ships the coding agents SDKs, the massgen CLI and no CLI binary', () => {
 	let stage: string;
 	let unpacked: string;
 	let vsix: string;
@@ -145,6 +148,33 @@ describe('the .vsix ships the coding agents SDKs and no CLI binary', () => {
 		);
 		// The runtime strings' German bundle (package.json "l10n") goes with it.
 		expect(files).toContain('l10n/bundle.l10n.de.json');
+	});
+
+	it('carries the CLI agent mode starts (massgen mcp), which serves its tools from the unpacked copy', async () => {
+		const files = filesOf(join(unpacked, 'extension'));
+		expect(files).toEqual(expect.arrayContaining(cliFiles.map((file) => `dist/${file}`)));
+		const workspace = mkdtempSync(join(tmpdir(), 'massgen-vsix-mcp-'));
+		const client = new Client({ name: 'vsix-test', version: '1.0.0' });
+		await client.connect(
+			new StdioClientTransport({
+				command: process.execPath,
+				args: [join(unpacked, 'extension', 'dist', 'cli.js'), 'mcp', '--workspace', workspace],
+				env: { PATH: process.env.PATH ?? '', HOME: workspace },
+				cwd: unpacked,
+				stderr: 'ignore',
+			}),
+		);
+		try {
+			const { tools } = await client.listTools();
+			expect(tools.map((tool) => tool.name).sort()).toEqual([
+				'ask_team',
+				'list_runs',
+				'review_changes',
+				'show_run',
+			]);
+		} finally {
+			await client.close();
+		}
 	});
 
 	describe('the shipped SDKs, loaded from the unpacked copy', () => {

@@ -1,0 +1,182 @@
+// In-host: "MassGen team" for agent mode, the extension's MCP server definition provider, in the real
+// extension host. Its definition runs the bundled dist/cli.js mcp with the host's own Node on the
+// first folder and the user's massgen.config; the stored keys are added only when VS Code starts it,
+// and only in a trusted workspace (trust injected: code-server here runs with trust disabled). The
+// definition is then started as VS Code would (its command, args, env and cwd) by the official MCP
+// SDK client, and its ask_team answers on the loopback team.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { after, afterEach, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { MassGenApi } from '../../src/vscode/extensionApi';
+import { TeamMcpServerProvider } from '../../src/vscode/lm/teamMcpServer';
+import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
+import { snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
+
+const extensionId = 'massgen.massgen-vscode';
+const storedKey = 'sk-mcp-stored-key-3b91f0c2d7';
+
+describe('MassGen team as an MCP server for agent mode (in VS Code)', function () {
+	this.timeout(90_000);
+	let extension: vscode.Extension<MassGenApi>;
+	let team: LoopbackTeam;
+	let config: string;
+	let trusted = true;
+	let provider: TeamMcpServerProvider;
+	const secretsChanged = new vscode.EventEmitter<unknown>();
+
+	before(async () => {
+		const found = vscode.extensions.getExtension<MassGenApi>(extensionId);
+		assert.ok(found);
+		extension = found;
+		await extension.activate();
+		team = await startLoopbackTeam();
+		config = join(mkdtempSync(join(tmpdir(), 'massgen-host-mcp-')), 'team.yaml');
+		writeFileSync(config, team.configYaml());
+		provider = new TeamMcpServerProvider({
+			extensionUri: extension.extensionUri,
+			version: 'test',
+			storedKeys: async () => ({ OPENAI_API_KEY: storedKey }),
+			onDidChangeSecrets: secretsChanged.event,
+			trusted: () => trusted,
+		});
+	});
+	afterEach(async () => {
+		trusted = true;
+		await useConfig(undefined);
+	});
+	after(async () => {
+		provider?.dispose();
+		await team?.close();
+	});
+
+	it('lists the bundled CLI on the first folder with the user’s config; keys only at start, only trusted', async () => {
+		await useConfig(config);
+		const root = workspaceRoot();
+		const [server, ...more] = (await provider.provideMcpServerDefinitions()) ?? [];
+		assert.ok(server);
+		assert.equal(more.length, 0);
+		assert.equal(server.label, 'MassGen team');
+		assert.equal(server.command, process.execPath);
+		assert.deepEqual(server.args, [
+			join(extension.extensionPath, 'dist', 'cli.js'),
+			'mcp',
+			'--workspace',
+			root,
+			'--config',
+			config,
+		]);
+		assert.equal(server.cwd?.fsPath, root);
+		// The listing carries no key.
+		assert.deepEqual(server.env, { ELECTRON_RUN_AS_NODE: '1' });
+		const resolved = await provider.resolveMcpServerDefinition(server);
+		assert.equal(resolved?.env['OPENAI_API_KEY'], storedKey);
+
+		// A key change re-announces the server with a new version (VS Code offers to refresh its tools).
+		const announced = new Promise<void>((done) => provider.onDidChangeMcpServerDefinitions(() => done()));
+		secretsChanged.fire(undefined);
+		await announced;
+		const [again] = (await provider.provideMcpServerDefinitions()) ?? [];
+		assert.notEqual(again?.version, server.version);
+
+		// Restricted Mode: nothing listed, nothing started, no key handed out.
+		trusted = false;
+		assert.deepEqual(await provider.provideMcpServerDefinitions(), []);
+		assert.equal(await provider.resolveMcpServerDefinition(server), undefined);
+	});
+
+	it('started as VS Code starts it, its ask_team answers on the loopback team and writes nothing', async () => {
+		await useConfig(config);
+		const root = workspaceRoot();
+		const [listed] = (await provider.provideMcpServerDefinitions()) ?? [];
+		assert.ok(listed);
+		const server = await provider.resolveMcpServerDefinition(listed);
+		assert.ok(server);
+		const before = snapshotFiles(root);
+		const env = Object.fromEntries(
+			Object.entries({ ...process.env, ...server.env }).filter(
+				(entry): entry is [string, string] => typeof entry[1] === 'string',
+			),
+		);
+		const transport = new StdioClientTransport({
+			command: server.command,
+			args: server.args,
+			env,
+			cwd: server.cwd?.fsPath,
+			stderr: 'ignore',
+		});
+		const client = new Client({ name: 'massgen-host-test', version: '1.0.0' });
+		await client.connect(transport);
+		try {
+			const { tools } = await client.listTools();
+			assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+				'ask_team',
+				'list_runs',
+				'review_changes',
+				'show_run',
+			]);
+			const progress: string[] = [];
+			const result = (await client.callTool(
+				{ name: 'ask_team', arguments: { question: 'What is in this workspace?' } },
+				undefined,
+				{ onprogress: (p) => progress.push(p.message ?? ''), timeout: 60_000 },
+			)) as CallToolResult;
+			const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+			assert.ok(!result.isError, text);
+			assert.match(text, /Final answer:\nFinal answer \(presented by the \w+ agent\)/);
+			assert.match(text, /run id: \d{8}-\d{6}-[0-9a-z]{4} \(completed\)/);
+			assert.ok(
+				progress.some((line) => / is presenting the final answer$/.test(line)),
+				progress.join('\n'),
+			);
+			// The stored key went to the server, never into what it answers.
+			assert.ok(!text.includes(storedKey));
+		} finally {
+			await client.close();
+		}
+		for (const server of Object.values(team.servers)) {
+			assert.ok(server.requests.some((r) => r.rawBody.includes('What is in this workspace?')));
+		}
+		assert.deepEqual(snapshotFiles(root), before);
+	});
+
+	it('VS Code starts the registered server itself: its tools join vscode.lm.tools and ask_team answers through vscode.lm', async () => {
+		await useConfig(config);
+		const root = workspaceRoot();
+		const before = snapshotFiles(root);
+		// VS Code's own command (what its MCP view's Start runs), for every server, until their tools are live.
+		await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+		const tool = await until('ask_team in vscode.lm.tools', () =>
+			vscode.lm.tools.find(
+				(candidate) => /ask_team$/.test(candidate.name) && /NOT applied/.test(candidate.description),
+			),
+		);
+		const prefix = tool.name.slice(0, -'ask_team'.length);
+		for (const name of ['list_runs', 'show_run', 'review_changes']) {
+			assert.ok(
+				vscode.lm.tools.some((candidate) => candidate.name === `${prefix}${name}`),
+				`${prefix}${name} in vscode.lm.tools`,
+			);
+		}
+		const schema = tool.inputSchema as { required?: string[] };
+		assert.deepEqual(schema.required, ['question']);
+		const result = await vscode.lm.invokeTool(tool.name, {
+			input: { question: 'Which file should I read first?' },
+			toolInvocationToken: undefined,
+		});
+		const text = result.content
+			.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+			.join('\n');
+		assert.match(text, /Final answer:\nFinal answer \(presented by the \w+ agent\)/);
+		assert.match(text, /run id: \d{8}-\d{6}-[0-9a-z]{4} \(completed\)/);
+		for (const server of Object.values(team.servers)) {
+			assert.ok(server.requests.some((r) => r.rawBody.includes('Which file should I read first?')));
+		}
+		assert.deepEqual(snapshotFiles(root), before);
+	});
+});
