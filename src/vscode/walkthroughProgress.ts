@@ -3,6 +3,7 @@ import { contextKeys } from './common/commandIds.js';
 import { Disposable } from './common/lifecycle.js';
 import type { KeyStore } from './common/secrets.js';
 import type { RunService } from './run/runTypes.js';
+import { memberChatModels } from './lm/memberChatModels.js';
 
 type StepKey =
 	| typeof contextKeys.modelReady
@@ -57,7 +58,7 @@ export class WalkthroughProgress extends Disposable {
 		if (this._done.has(contextKeys.modelReady)) return;
 		try {
 			const stored = Object.keys(await this._deps.keys.getAll()).length > 0;
-			if (stored || (await vscode.lm.selectChatModels()).length > 0) this._set(contextKeys.modelReady);
+			if (stored || (await memberChatModels()).length > 0) this._set(contextKeys.modelReady);
 		} catch (error) {
 			this._deps.log.warn(`walkthrough: cannot tell whether a model is ready: ${String(error)}`);
 		}

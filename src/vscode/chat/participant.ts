@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
-import type { RunEvent } from '../../contract/runEvents.js';
 import { reviewQuestion } from '../../core/codeReview/reviewPrompt.js';
 import { commandIds } from '../common/commandIds.js';
+import { massgenVendor } from '../lm/memberChatModels.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunEventBatch } from '../run/runController.js';
 import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
@@ -14,7 +14,7 @@ import {
 	type ParticipantResultMetadata,
 } from './changeFollowups.js';
 import { streamChangedFiles, streamCitedLines } from './responseLinks.js';
-import { runEnding, voteSummary } from './runSummary.js';
+import { phaseLine, runEnding, voteSummary } from './runSummary.js';
 
 export type { ParticipantResultMetadata } from './changeFollowups.js';
 
@@ -38,12 +38,6 @@ export type ParticipantStream = Pick<
 	vscode.ChatResponseStream,
 	'markdown' | 'progress' | 'button' | 'anchor' | 'reference'
 >;
-
-/**
- * The vendor of the team's own models in the model picker: never a member of a team (a team
- * asking itself would recurse).
- */
-export const teamModelVendor = 'massgen';
 
 /**
  * `@massgen` (docs/editor.md): runs the team on the chat request with its references as attachments,
@@ -113,7 +107,7 @@ export async function handleChatRequest(
 /** The chat's selected model as a member, or why it cannot be one. */
 function addedModel(model: ChatModelInfo | undefined): ChatModelInfo | string {
 	if (!model) return vscode.l10n.t('No model is selected in the chat to add to the team.');
-	if (model.vendor === teamModelVendor) {
+	if (model.vendor === massgenVendor) {
 		return vscode.l10n.t(
 			'The selected model is a MassGen team itself; pick another model in the chat to add it to the team.',
 		);
@@ -204,20 +198,6 @@ function reviewTarget(
 
 function relativePath(uri: vscode.Uri): string {
 	return vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
-}
-
-/** One line per phase: the agents start answering, the first vote, the winner. */
-function phaseLine(event: RunEvent): string | undefined {
-	switch (event.type) {
-		case 'run-start':
-			return vscode.l10n.t('{0} agents are answering…', event.agents.length);
-		case 'vote':
-			return vscode.l10n.t('{0} voted for {1}…', event.voter, event.votedForAgent);
-		case 'winner-selected':
-			return vscode.l10n.t('{0} won; presenting the final answer…', event.agentId);
-		default:
-			return undefined;
-	}
 }
 
 /** A notice as plain text (model ids may hold Markdown characters), on a line of its own. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunResult } from '../../contract/runResult.js';
 
 /**
@@ -45,5 +46,19 @@ export function runEnding(result: Pick<RunResult, 'status' | 'error'>): string {
 			return vscode.l10n.t('The MassGen run timed out{0}.', error);
 		case 'failed':
 			return vscode.l10n.t('The MassGen run failed{0}.', error);
+	}
+}
+
+/** One progress line per phase (the participant's and the model picker's): the agents start answering, the first vote, the winner. */
+export function phaseLine(event: RunEvent): string | undefined {
+	switch (event.type) {
+		case 'run-start':
+			return vscode.l10n.t('{0} agents are answering…', event.agents.length);
+		case 'vote':
+			return vscode.l10n.t('{0} voted for {1}…', event.voter, event.votedForAgent);
+		case 'winner-selected':
+			return vscode.l10n.t('{0} won; presenting the final answer…', event.agentId);
+		default:
+			return undefined;
 	}
 }

@@ -11,13 +11,14 @@ import { tokenSourceFromSignal } from '../common/cancellation.js';
 import { toProviderError } from './lmErrors.js';
 import { promptText, toLmMessages, toLmTools } from './lmMessages.js';
 import { pickChatModel } from './pickChatModel.js';
+import { memberChatModels } from './memberChatModels.js';
 
 /** Finds the chat model a config names; undefined when VS Code has none that matches. */
 export type ChatModelLookup = (model: string) => Thenable<vscode.LanguageModelChat | undefined>;
 
-/** The lookup over `vscode.lm.selectChatModels` (every model, matched by `pickChatModel`). */
+/** The lookup over VS Code's models but our own teams (`memberChatModels`), matched by `pickChatModel`. */
 export const lookupChatModel: ChatModelLookup = async (model) =>
-	pickChatModel(await vscode.lm.selectChatModels(), model);
+	pickChatModel(await memberChatModels(), model);
 
 const justification = () =>
 	vscode.l10n.t(

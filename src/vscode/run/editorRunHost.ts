@@ -19,6 +19,7 @@ import { providerToolsPolicy } from './providerToolsSetting.js';
 import type { ResolvedTeam } from './vscodeLmModels.js';
 import { reportTeamNotes } from './runMessages.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
+import { memberChatModels } from '../lm/memberChatModels.js';
 
 export interface EditorHostInputs {
 	readonly engine: Engine;
@@ -75,7 +76,7 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 			return read.named;
 		},
 		learnSecrets: (redactor) => inputs.secrets?.learn(redactor),
-		models: engine.editorModels(async () => vscode.lm.selectChatModels()),
+		models: engine.editorModels(memberChatModels),
 		onTeam: async (resolution, skipped) => {
 			const notes = skippedConfigNotes(skipped, setting);
 			for (const note of notes) log.warn(note);

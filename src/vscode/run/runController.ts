@@ -27,6 +27,7 @@ import { runFolderFor } from './runFolderChoice.js';
 import type { RunStatusBar } from './runStatusBar.js';
 import type { FinishedRun, RunRefusal, RunRequest, RunService, StartOutcome } from './runTypes.js';
 import { ToolNotices } from './toolNotices.js';
+import { memberChatModels } from '../lm/memberChatModels.js';
 
 const cancelled = (): RunRefusal => ({
 	refused: 'cancelled',
@@ -67,7 +68,7 @@ export interface RunControllerDeps {
 	readonly isTrusted?: () => boolean;
 	/** Where the provider-tools question and the no-model offer are recorded when asked (the in-host tests read them). */
 	readonly questions?: ShownQuestions;
-	/** VS Code's chat models, for the no-model offer (default: `vscode.lm.selectChatModels`). */
+	/** VS Code's chat models, for the no-model offer (default: `memberChatModels`). */
 	readonly lmModels?: () => Promise<readonly unknown[]>;
 }
 
@@ -227,6 +228,7 @@ export class RunController extends Disposable implements RunService {
 					question: request.question,
 					workspaceRoot: root,
 					...(from ? { followUp: { from, fork: request.fork === true } } : {}),
+					...(!from && request.history?.length ? { history: request.history } : {}),
 					...(request.attachments?.length ? { attachments: request.attachments } : {}),
 					...(request.addModel ? { addedAgents: [lmMember(request.addModel)] } : {}),
 					budget: host.budget,
@@ -237,7 +239,7 @@ export class RunController extends Disposable implements RunService {
 			if (!prepared.ok) return this._refused(prepared, request);
 			if (token.isCancellationRequested) return cancelled();
 			const { followUp } = prepared.run;
-			const history = followUp?.history ?? [];
+			const history = followUp?.history ?? request.history ?? [];
 			if (request.kind === 'ask' && !followUp) this._memory.forget();
 			this._live.reset();
 			return await this._follow(request, folder, engine.startRun(prepared.run, host), history, token);
@@ -272,7 +274,7 @@ export class RunController extends Disposable implements RunService {
 				if (problem === 'no-agents' && kind === 'default') {
 					offerNoModel(
 						{
-							lmModels: this._deps.lmModels ?? (async () => vscode.lm.selectChatModels()),
+							lmModels: this._deps.lmModels ?? memberChatModels,
 							log: this._deps.log,
 							...(this._deps.questions ? { questions: this._deps.questions } : {}),
 						},

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
+import type { Turn } from '../../core/orchestrator/types.js';
 import type { RunResult } from '../../contract/runResult.js';
 import type { Workspace } from '../../core/workspace/types.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
@@ -32,6 +33,11 @@ export interface RunRequest {
 	 */
 	readonly continueFrom?: string;
 	readonly fork?: boolean;
+	/**
+	 * `ask` only, not with a follow-up: earlier turns the caller holds itself (the model picker's
+	 * chat, through `conversationRequest`), given to the run as its history; a new session starts.
+	 */
+	readonly history?: readonly Turn[];
 	/**
 	 * Context for the question (the open file, a selection, a diagnostic), read by the core under the
 	 * tools' path policy. One that cannot be attached (secret, missing, too large) stops the run before

@@ -10,6 +10,7 @@ import { buildTeam } from './teamBuilder.js';
 import { modelsOf } from './teamChoices.js';
 import type { StepHook } from './quickSteps.js';
 import { TeamTreeProvider } from './teamTreeProvider.js';
+import { memberChatModels } from '../lm/memberChatModels.js';
 
 export interface TeamViewDeps {
 	readonly engine: () => Promise<Engine>;
@@ -86,7 +87,7 @@ export class TeamView extends Disposable {
 				const file = await buildTeam({
 					engine,
 					keys: () => this._keys(),
-					lmModels: async () => vscode.lm.selectChatModels(),
+					lmModels: memberChatModels,
 					onStep: (name, input) => this._onDidShowBuilderStep.fire([name, input]),
 				});
 				if (file) this.provider.refresh();
@@ -112,7 +113,7 @@ export class TeamView extends Disposable {
 							modelsOf(
 								await engine(),
 								await this._keys(),
-								await vscode.lm.selectChatModels(),
+								await memberChatModels(),
 								provider,
 								baseUrl,
 								snapshot.kind === 'workspace' || (await this._inFolder(snapshot.file)),
