@@ -15,6 +15,7 @@ import type { MassGenApi } from './vscode/extensionApi.js';
 import { DisposableStore } from './vscode/common/lifecycle.js';
 import { registerAskTeamTool } from './vscode/lm/askTeamTool.js';
 import { registerTeamMcpServer, TeamMcpServerProvider } from './vscode/lm/teamMcpServer.js';
+import { registerTeamChatProvider } from './vscode/lm/teamChatProvider.js';
 import { createLog, SessionSecrets } from './vscode/common/log.js';
 import { SelectionReview } from './vscode/codeReview/selectionReview.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
@@ -133,6 +134,13 @@ export function activate(
 	);
 	root.add(registerTeamMcpServer(teamMcp));
 	root.add(registerChatParticipant(context.extensionUri, { runs, changes }));
+	root.add(
+		registerTeamChatProvider({
+			source: { engine, keys, shippedConfigsDir: configsDir, log },
+			runs,
+			onDidChangeTeam: teamView.provider.onDidChangeTreeData,
+		}),
+	);
 
 	const activationMs = performance.now() - started;
 	log.info(`activated ${context.extension.packageJSON.version as string} in ${activationMs.toFixed(1)} ms`);

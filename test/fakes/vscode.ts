@@ -85,6 +85,9 @@ export class LanguageModelDataPart {
 	static image(data: Uint8Array, mime: string): LanguageModelDataPart {
 		return new LanguageModelDataPart(data, mime);
 	}
+	static text(value: string, mime = 'text/plain'): LanguageModelDataPart {
+		return new LanguageModelDataPart(new TextEncoder().encode(value), mime);
+	}
 	constructor(
 		public data: Uint8Array,
 		public mimeType: string,
