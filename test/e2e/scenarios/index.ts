@@ -5,6 +5,7 @@ import { askTeam } from './askTeam';
 import { attachments } from './attachments';
 import { buildTeamFromWalkthrough } from './buildTeamFromWalkthrough';
 import { buildTeamKeyboard } from './buildTeamKeyboard';
+import { chatModelPicker } from './chatModelPicker';
 import { changes, changesPanel, changesPreview } from './changes';
 import { changeStateHunk, changeStateMultiDiff, changeStateUndo } from './changeState';
 import { costEstimate } from './costEstimate';
@@ -23,6 +24,7 @@ import { walkthrough } from './walkthrough';
 import { workspaceConsent } from './workspaceConsent';
 
 export const scenarios: readonly Scenario[] = [
+	chatModelPicker,
 	showPanel,
 	teamPanelKeyboard,
 	askTeam,
