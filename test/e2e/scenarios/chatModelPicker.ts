@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Scenario } from './scenario';
+import { installTeam, type Scenario } from './scenario';
 
 /**
  * VS Code 1.139's own Language Models editor lists the teams our provider contributes (vendor
@@ -9,6 +9,9 @@ import type { Scenario } from './scenario';
  */
 export const chatModelPicker: Scenario = {
 	name: "VS Code's Language Models editor lists the MassGen teams; the Chat view's picker asks for Copilot",
+	prepareWorkspace(folder) {
+		installTeam(folder, 'test', 'fixtures', 'vscode', 'lm-tool-team.yaml');
+	},
 	async run(workbench) {
 		await workbench.waitForExplorer('hello.ts');
 		const page = workbench.page;
@@ -17,7 +20,7 @@ export const chatModelPicker: Scenario = {
 		await row('MassGen: demo team (3 agents)').waitFor({ timeout: 30_000 });
 		const names = await page.locator('.monaco-list-row', { hasText: /^MassGen: / }).allInnerTexts();
 		assert.ok(
-			names.some((text) => /MassGen: default team \(\d+ agents?\)/.test(text)),
+			names.some((text) => /MassGen: [\w.-]+ team \(2 agents\)/.test(text)),
 			`the workspace's team is listed: ${JSON.stringify(names)}`,
 		);
 		await workbench.screenshot('chat-model-picker-01-language-models');
