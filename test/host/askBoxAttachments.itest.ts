@@ -224,7 +224,7 @@ describe('Ask box attachments (in VS Code, loopback servers)', function () {
 		const run = await done;
 		assert.equal(run.result.status, 'completed', run.result.error);
 		for (const [protocol, server] of Object.entries(team.servers)) {
-			const first = server.requests[seen[protocol] ?? 0];
+			const first = server.firstModelRequest(seen[protocol] ?? 0);
 			assert.ok(first, `${protocol}: a request`);
 			const text = first.prompt.texts.join('\n');
 			assert.ok(

@@ -31,7 +31,7 @@ describe('Attachments from the editor (in VS Code, loopback servers)', function 
 	/** Every server's first request after `seen` (the request counts before the run). */
 	const firstRequests = (seen: Record<string, number>) =>
 		Object.entries(team.servers).map(([protocol, server]) => {
-			const first = server.requests[seen[protocol] ?? 0];
+			const first = server.firstModelRequest(seen[protocol] ?? 0);
 			assert.ok(first, `${protocol}: a request`);
 			return { protocol, text: first.prompt.texts.join('\n') };
 		});

@@ -74,7 +74,7 @@ describe('Add Context pickers (in VS Code, loopback servers)', function () {
 		assert.ok(run, 'the run finished');
 		assert.equal(run.result.status, 'completed', run.result.error);
 		return Object.entries(team.servers).map(([protocol, server]) => {
-			const first = server.requests[seen[protocol]!];
+			const first = server.firstModelRequest(seen[protocol]!);
 			assert.ok(first, `${protocol}: a request`);
 			const text = first.prompt.texts.join('\n');
 			assert.ok(!first.rawBody.includes(secret), `${protocol}: no secret on the wire`);

@@ -178,7 +178,7 @@ describe('Provider tools (in VS Code, three_agents_default-style team on loopbac
 			['gpt5nano', '"type":"web_search"'],
 			['grok3mini', '"type":"x_search"'],
 		] as const) {
-			const first = servers.get(id)!.requests[seen.get(id)!]!;
+			const first = servers.get(id)!.firstModelRequest(seen.get(id)!)!;
 			assert.ok(
 				JSON.stringify((first.body as { tools?: unknown }).tools).includes(tool),
 				`${id} sends ${tool}`,

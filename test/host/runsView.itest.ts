@@ -59,7 +59,7 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 	/** Every server's first request after `seen`, as text. */
 	const firstRequests = (seen: Record<string, number>) =>
 		Object.entries(team.servers).map(([protocol, server]) => {
-			const request = server.requests[seen[protocol] ?? 0];
+			const request = server.firstModelRequest(seen[protocol] ?? 0);
 			assert.ok(request, `${protocol}: a request`);
 			return { protocol, text: request.prompt.texts.join('\n') };
 		});

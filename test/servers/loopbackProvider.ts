@@ -90,6 +90,11 @@ export interface LoopbackProvider {
 	/** Base URL for the SDK: includes `/v1` for OpenAI-style protocols, the host root otherwise. */
 	readonly baseUrl: string;
 	readonly requests: readonly RecordedRequest[];
+	/**
+	 * The first model call (a POST) from request `since` on: the editor's Team view and model
+	 * picker probe a local server with `GET …/models` whenever they refresh, which can land first.
+	 */
+	firstModelRequest(since: number): RecordedRequest | undefined;
 	/** Requests that found no scripted reply (auto mode off). */
 	readonly unexpected: number;
 	enqueue(...replies: Reply[]): void;
@@ -229,6 +234,7 @@ export async function startLoopbackProvider(
 		protocol,
 		baseUrl: `http://127.0.0.1:${port}${wire.basePath}`,
 		requests,
+		firstModelRequest: (since) => requests.slice(since).find((request) => request.method === 'POST'),
 		get unexpected() {
 			return unexpected;
 		},
