@@ -11,10 +11,10 @@ import { chatFollowups, type ChatChanges } from '../../src/vscode/chat/changeFol
 import {
 	handleChatRequest,
 	type ParticipantDeps,
-	type ParticipantRuns,
 	type ParticipantStream,
 } from '../../src/vscode/chat/participant';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
+import type { RunStarter } from '../../src/vscode/run/runStarter';
 import { endRunAndConfig, nextFinish, snapshotFiles, until, useConfig } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
@@ -63,7 +63,7 @@ function reference(value: unknown): vscode.ChatPromptReference {
 describe('MassGen in the Chat view: the @massgen participant handler (scripted teams)', function () {
 	this.timeout(60_000);
 	let api: MassGenApi;
-	let runs: ParticipantRuns;
+	let runs: RunStarter;
 	let deps: ParticipantDeps;
 	let fixtures: string;
 	let root: vscode.Uri;
@@ -73,7 +73,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		assert.ok(extension);
 		api = await extension.activate();
 		// The real RunController (its live events are not part of the typed test API).
-		runs = api.runs as unknown as ParticipantRuns;
+		runs = api.runs as unknown as RunStarter;
 		// The real ChangeReview (its onDidAccept is not part of the typed test API).
 		deps = { runs, changes: api.changes as unknown as ChatChanges };
 		fixtures = join(extension.extensionPath, 'test', 'fixtures', 'vscode');

@@ -8,12 +8,9 @@ import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { RunEvent } from '../../src/contract/runEvents';
 import type { ChatChanges } from '../../src/vscode/chat/changeFollowups';
-import {
-	handleChatRequest,
-	type ParticipantDeps,
-	type ParticipantRuns,
-} from '../../src/vscode/chat/participant';
+import { handleChatRequest, type ParticipantDeps } from '../../src/vscode/chat/participant';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
+import type { RunStarter } from '../../src/vscode/run/runStarter';
 import { endRunAndConfig, nextFinish, useConfig } from './hostWaits';
 import { type RecordedRequest, recorderVendor, registerRecorder, requestText } from './lmRecorder';
 
@@ -71,7 +68,7 @@ describe('vscode_lm members over real VS Code language models (the recording pro
 		assert.ok(extension);
 		api = await extension.activate();
 		deps = {
-			runs: api.runs as unknown as ParticipantRuns,
+			runs: api.runs as unknown as RunStarter,
 			changes: api.changes as unknown as ChatChanges,
 		};
 		fixtures = join(extension.extensionPath, 'test', 'fixtures', 'vscode');

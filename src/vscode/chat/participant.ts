@@ -4,7 +4,7 @@ import { reviewQuestion } from '../../core/codeReview/reviewPrompt.js';
 import { commandIds } from '../common/commandIds.js';
 import { massgenVendor } from '../lm/memberChatModels.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
-import type { RunEventBatch } from '../run/runController.js';
+import type { RunStarter } from '../run/runStarter.js';
 import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
 import {
 	changeCommand,
@@ -22,14 +22,8 @@ export type { ParticipantResultMetadata } from './changeFollowups.js';
 export const participantId = 'massgen.chat';
 
 /** What the handler needs of the run controller. */
-export interface ParticipantRuns {
-	readonly isRunning: boolean;
-	tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome>;
-	readonly onDidEmitEvents: vscode.Event<RunEventBatch>;
-}
-
 export interface ParticipantDeps {
-	readonly runs: ParticipantRuns;
+	readonly runs: RunStarter;
 	readonly changes: ChatChanges;
 }
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { conversationRequest } from '../../core/sessions/conversationTurns.js';
 import { Disposable } from '../common/lifecycle.js';
-import type { RunEventBatch } from '../run/liveRun.js';
+import type { RunStarter } from '../run/runStarter.js';
 import type { RunRequest, StartOutcome } from '../run/runTypes.js';
 import type { ChatModelInfo } from './pickChatModel.js';
 import { readFolderTeam, type TeamSource } from '../team/readFolderTeam.js';
@@ -13,15 +13,9 @@ import { type TeamModelId, teamModelInfo } from './teamModelInfo.js';
 import { answerText, progressText } from './teamResponse.js';
 
 /** What the provider needs of the run controller: the one run path (`RunController.tryStart`). */
-export interface TeamChatRuns {
-	readonly isRunning: boolean;
-	tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome>;
-	readonly onDidEmitEvents: vscode.Event<RunEventBatch>;
-}
-
 export interface TeamChatDeps {
 	readonly source: TeamSource;
-	readonly runs: TeamChatRuns;
+	readonly runs: RunStarter;
 	/** The team a run would use changed (the Team view's refresh: config files, settings, keys, trust, models). */
 	readonly onDidChangeTeam: vscode.Event<unknown>;
 }
