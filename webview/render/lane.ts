@@ -88,6 +88,8 @@ export class LaneView {
 			},
 			{ icon: 'debug-stop', secondary: true, ariaLabel: t('stop2', agentId), class: 'stop-agent' },
 		);
+		// Its word goes in a narrow lane (a side bar), so the agent's name keeps the room (style.css).
+		this._stop.replaceChildren(h('span', { class: 'stop-agent-label', text: t('stop') }));
 		this._stop.hidden = true;
 		setTitle(this._stop, t('stopThisAgentIts'));
 		this._badge = h('span', { class: 'state-badge' });
