@@ -90,6 +90,7 @@ export class LaneView {
 		);
 		// Its word goes in a narrow lane (a side bar), so the agent's name keeps the room (style.css).
 		this._stop.replaceChildren(h('span', { class: 'stop-agent-label', text: t('stop') }));
+		this._stop.title = t('stop2', agentId);
 		this._stop.hidden = true;
 		setTitle(this._stop, t('stopThisAgentIts'));
 		this._badge = h('span', { class: 'state-badge' });
