@@ -7,7 +7,7 @@ import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
-import { acceptParts } from './acceptParts.js';
+import { reportNotWritten, reportWritten } from './acceptParts.js';
 import { AcceptWatch } from './acceptWatch.js';
 import { ChangeNotice, noticeOf } from './changeNotice.js';
 import { ChangeContentProvider } from './changeContentProvider.js';
@@ -343,21 +343,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	private async _afterAccept(pending: PendingChangeSet, result: AcceptResult): Promise<void> {
 		const { log } = this._deps;
-		if (result.status === 'cancelled' || result.status === 'refused') {
-			log.info(`change review: accept ${result.status}; nothing was written`);
-			if (result.status === 'refused') {
-				void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: the changes were not applied.'));
-			}
-			return;
-		}
-		if (result.status === 'unsafe') {
-			const reasons = result.unsafe.map((refusal) => refusal.reason);
-			log.warn(`change review: run ${pending.runId}: nothing was written: ${reasons.join('; ')}`);
-			void vscode.window.showErrorMessage(
-				vscode.l10n.t('MassGen: nothing was written. {0}', reasons.join(' ')),
-			);
-			return;
-		}
+		if (reportNotWritten(result, pending.runId, log)) return;
 		if (result.status === 'rerun') {
 			log.info(`change review: re-running the team on the current files (run ${pending.runId} discarded)`);
 			await this._recordReject(
@@ -372,37 +358,15 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			void this._deps.runs.start(pending.run.request);
 			return;
 		}
-		log.info(
-			`change review: run ${pending.runId}: wrote ${result.written.join(', ') || 'nothing'}${result.merged.length ? `; merged with your edits: ${result.merged.join(', ')}` : ''}${result.marked.length ? `; conflict markers: ${result.marked.join(', ')}` : ''}`,
-		);
-		if (result.unrecorded !== undefined) {
-			log.warn(`change review: run ${pending.runId}: the accept was not recorded: ${result.unrecorded}`);
-			void vscode.window.showWarningMessage(
-				vscode.l10n.t(
-					'MassGen: the changes were applied, but could not be recorded, so Revert Run cannot undo them ({0}). Undo (Ctrl+Z) still can.',
-					result.unrecorded,
-				),
-			);
-		}
+		this._acceptDetail = reportWritten(result, pending.runId, log);
 		await this._resolve(pending, result.resolved, 'accepted');
 		if (result.written.length > 0) this._onDidAccept.fire(result.written);
 		for (const path of result.marked) {
 			await vscode.window.showTextDocument(pending.uri(path), { preview: false });
 		}
-		const parts = acceptParts(result);
-		this._acceptDetail = parts.join('; ');
 		if (result.landed.length > 0) {
 			this._accepted = pending;
 			this._accepts.follow({ runId: pending.runId, folder: pending.run.folder.uri, files: result.landed });
-		}
-		if (result.merged.length || result.marked.length) {
-			const written =
-				result.written.length === 1
-					? vscode.l10n.t('applied 1 file')
-					: vscode.l10n.t('applied {0} files', result.written.length);
-			void vscode.window.showInformationMessage(
-				vscode.l10n.t('MassGen: {0}.', [written, ...parts].join('; ')),
-			);
 		}
 	}
 
