@@ -20,6 +20,8 @@ export async function applyWinner(
 	 * (`executablePaths.ts`); undefined: nothing is written then.
 	 */
 	consent?: SecretWriteConsent,
+	/** Ctrl-C: stops a wait for the workspace lock (nothing is written then). */
+	signal?: AbortSignal,
 ): Promise<boolean> {
 	const { result, runDir, workspace } = outcome;
 	const secretFiles = result.secretValueFiles ?? [];
@@ -50,9 +52,13 @@ export async function applyWinner(
 			protectedPaths: workspace.protectedPaths,
 			secrets: workspace.secretPaths,
 			record: { runDir, by: 'cli' },
-			lock: { tool: 'massgen --apply', onWait: lockWaitNotice(stderr) },
+			lock: { tool: 'massgen --apply', onWait: lockWaitNotice(stderr), ...(signal ? { signal } : {}) },
 		});
 	} catch (error) {
+		if (signal?.aborted) {
+			stderr.write('massgen: nothing was written: stopped waiting for the workspace lock\n');
+			return false;
+		}
 		if (!WorkspaceLockedError.is(error)) throw error;
 		stderr.write(`massgen: nothing was written: ${error.message}\n`);
 		return false;

@@ -71,7 +71,13 @@ export type CliCommand =
 	| RunArgs
 	| TrustArgs
 	| ChatArgs
-	| { readonly kind: 'runs'; readonly workspace: string; readonly json: boolean }
+	| {
+			readonly kind: 'runs';
+			readonly workspace: string;
+			readonly json: boolean;
+			/** `--keep N`, `--keep-days D`: retention before the listing (as `massgen.runs.keep`). */
+			readonly keep?: { readonly count?: number; readonly days?: number };
+	  }
 	| {
 			readonly kind: 'show';
 			readonly workspace: string;
@@ -104,7 +110,7 @@ export const usage = `Usage:
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
                [--continue [RUN_ID|SESSION_ID]] [--trust-workspace]
   massgen trust [--workspace DIR] [--config FILE] | --revoke [--workspace DIR] | --list
-  massgen runs [--workspace DIR] [--json]
+  massgen runs [--workspace DIR] [--json] [--keep N] [--keep-days D]
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
   massgen serve [--host 127.0.0.1] [--port N] [--config FILE] [--workspace DIR] [--token T] [--request-timeout SECONDS]
@@ -156,6 +162,9 @@ chat      Ask the team on a terminal, one follow-up after another (each carries 
           /reject, /quit (or Ctrl-D). Ctrl-C stops a run; at the prompt it quits
 runs      List the workspace's runs, newest first: id, time, status, winner, cost, changes, question
           --json       the runs as JSON (with session and parent run), and the skipped directories
+          --keep N, --keep-days D  first delete the runs beyond the newest N or older than D days, but
+                       never one with changes not yet accepted or rejected, one going on (in any
+                       process), a turn a kept or running run continues, or one not made here
 show      Print one run: question, attachments, each agent's answer, votes, winner, final answer,
           the change set as a diff, usage and cost
           --markdown   as a self-contained Markdown report (for a pull request or an issue)
@@ -220,6 +229,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				markdown: { type: 'boolean', default: false },
 				session: { type: 'boolean', default: false },
 				markers: { type: 'boolean', default: false },
+				keep: { type: 'string' },
+				'keep-days': { type: 'string' },
 				host: { type: 'string' },
 				port: { type: 'string' },
 				token: { type: 'string' },
@@ -240,7 +251,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		throw new UsageError('--continue is an option of run and chat');
 	}
 	if (command === 'runs' || command === 'show') {
-		const allowed = command === 'runs' ? ['workspace', 'json'] : ['workspace', 'markdown', 'session'];
+		const allowed =
+			command === 'runs' ? ['workspace', 'json', 'keep', 'keep-days'] : ['workspace', 'markdown', 'session'];
 		const wrong = given.find((name) => !allowed.includes(name));
 		if (wrong !== undefined || diffs.length > 0) {
 			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of ${command}`);
@@ -248,7 +260,15 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		const workspace = values.workspace ?? cwd;
 		if (command === 'runs') {
 			if (rest.length > 0) throw new UsageError('runs takes no arguments');
-			return { kind: 'runs', workspace, json: values.json ?? false };
+			const count = notNegative(values.keep, '--keep', true);
+			const days = notNegative(values['keep-days'], '--keep-days', false);
+			const keep = { ...(count !== undefined ? { count } : {}), ...(days !== undefined ? { days } : {}) };
+			return {
+				kind: 'runs',
+				workspace,
+				json: values.json ?? false,
+				...(count !== undefined || days !== undefined ? { keep } : {}),
+			};
 		}
 		if (rest.length !== 1) throw new UsageError('show takes exactly one RUN_ID (massgen runs lists them)');
 		const markdown = values.markdown ?? false;
@@ -419,6 +439,15 @@ function positiveNumber(text: string | undefined, flag: string, what: string): n
 	const value = Number(text);
 	if (text.trim() === '' || !Number.isFinite(value) || value <= 0) {
 		throw new UsageError(`${flag} must be a positive ${what}, not '${text}'`);
+	}
+	return value;
+}
+
+function notNegative(text: string | undefined, flag: string, whole: boolean): number | undefined {
+	if (text === undefined) return undefined;
+	const value = Number(text);
+	if (text.trim() === '' || !Number.isFinite(value) || value < 0 || (whole && !Number.isInteger(value))) {
+		throw new UsageError(`${flag} must be a ${whole ? 'whole number' : 'number of days'} ≥ 0, not '${text}'`);
 	}
 	return value;
 }

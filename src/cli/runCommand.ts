@@ -119,7 +119,9 @@ export async function runCommand(
 			input: interactive ? io.stdin : undefined,
 			yes: command.approvals === 'yes',
 		});
-		if (!(await applyWinner(root, outcome, io.stderr, consent))) return exitCodes.failed;
+		if (!(await applyWinner(root, outcome, io.stderr, consent, io.signal))) {
+			return io.signal.aborted ? exitCodes.cancelled : exitCodes.failed;
+		}
 	} else if (result.changes.length > 0 && !afterRun) {
 		io.stderr.write(
 			`${result.changes.length} proposed change(s) in ${runFile(runDir, 'patch')} (use --apply to write them)\n`,

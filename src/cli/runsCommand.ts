@@ -14,7 +14,15 @@ export async function runsCommand(
 	command: Extract<CliCommand, { kind: 'runs' }>,
 	io: CliIo,
 ): Promise<number> {
-	const { sessions, skipped } = await readSessions(resolve(command.workspace));
+	const root = resolve(command.workspace);
+	if (command.keep) {
+		const { pruneWorkspaceRuns } = await import('../core/sessions/pruneWorkspaceRuns.js');
+		const deleted = await pruneWorkspaceRuns(root, command.keep);
+		io.stderr.write(
+			deleted.length > 0 ? `deleted ${deleted.length} run(s): ${deleted.join(', ')}\n` : 'deleted no runs\n',
+		);
+	}
+	const { sessions, skipped } = await readSessions(root);
 	const runs = sessions.flatMap((line) => line.turns).sort(newestFirst);
 	if (command.json) {
 		// The list, not the answers: `massgen show` prints one run whole.

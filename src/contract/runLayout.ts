@@ -21,6 +21,8 @@ export const runFileNames = {
 	permissions: 'permissions.jsonl',
 	/** What happened to the changes: accepts, rejects, reverts (`changeLog.ts`; not redacted). */
 	changeLog: 'changes-log.jsonl',
+	/** Present while the run goes on: which process runs it (`runningMarker.ts`). */
+	running: 'running.json',
 } as const;
 
 export type RunFile = keyof typeof runFileNames;

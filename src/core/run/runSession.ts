@@ -191,8 +191,12 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		throw new EstimateDeclinedError('the run was not started at its cost estimate');
 	}
 	const started = new Date();
-	const runId = newRunId(started);
-	const log = await RunLogWriter.create(root, runId, { redactor });
+	// A fresh id per try: another run (another process) may have taken the first in this second.
+	const log = await RunLogWriter.create(root, () => newRunId(started), {
+		redactor,
+		parentRunId: options.session?.parentRunId ?? null,
+	});
+	const { runId } = log;
 	options.onRunDir?.(log.runDir, runId);
 	// One ledger for the run's permission decisions: the provider-tools verdict and the tools'.
 	const ledger = new AuditLedger(log.runDir, redactor.text);

@@ -4,6 +4,9 @@
 import { rm } from 'node:fs/promises';
 import { runDirOf } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../../contract/runId.js';
+import type { ProcessTable } from '../util/processLiveness.js';
+import { readRunResult } from './readResult.js';
+import { liveRuns } from './runningMarker.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
 
 /** How many runs and how old: a run goes when it is beyond `count` (newest first) or older than `days`. */
@@ -71,17 +74,42 @@ export function planPrune(
 		.reverse();
 }
 
-/** Deletes these run directories under `<workspace>/.massgen/runs/`; returns the ids deleted. */
-export async function deleteRuns(workspaceRoot: string, runIds: readonly string[]): Promise<string[]> {
+/**
+ * Deletes these run directories under `<workspace>/.massgen/runs/`; returns the ids deleted. A run
+ * going on now (its running marker names a live process: `runningMarker.ts`, another `massgen
+ * run`, `massgen mcp` or editor window included) and every turn such a run continues are left
+ * alone whatever the caller planned: the plan may be older than a run another process started.
+ */
+export async function deleteRuns(
+	workspaceRoot: string,
+	runIds: readonly string[],
+	options: { readonly processes?: ProcessTable } = {},
+): Promise<string[]> {
 	const deleted: string[] = [];
 	// Never through a linked `.massgen` into someone else's folder (a linked run folder itself goes
 	// as a link: rm does not follow it).
 	await assertRunsDirInside(workspaceRoot);
+	const busy = await busyRuns(workspaceRoot, options.processes);
 	for (const runId of runIds) {
 		// A run id names one directory component: nothing outside the runs directory can be reached.
 		if (!isSafeRunId(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
+		if (busy.has(runId)) continue;
 		await rm(runDirOf(workspaceRoot, runId), { recursive: true, force: true });
 		deleted.push(runId);
 	}
 	return deleted;
+}
+
+/** The live runs and the chains of turns they continue (a follow-up must not lose its parent meanwhile). */
+async function busyRuns(workspaceRoot: string, processes?: ProcessTable): Promise<Set<string>> {
+	const live = await liveRuns(workspaceRoot, processes);
+	const busy = new Set(live.keys());
+	for (const first of live.values()) {
+		for (let parent = first; parent !== null && !busy.has(parent);) {
+			busy.add(parent);
+			const read = await readRunResult(runDirOf(workspaceRoot, parent), parent);
+			parent = read.ok ? read.session.parentRunId : null;
+		}
+	}
+	return busy;
 }

@@ -4,12 +4,13 @@
  * written at the end (also for cancelled, timed-out and failed runs).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunResult } from '../../contract/runResult.js';
 import { Redactor } from '../secrets/redactor.js';
 import { recordOwnRun } from './ownRuns.js';
-import { runDirOf, runFile } from '../../contract/runLayout.js';
+import { runDirOf, runFile, runsDir } from '../../contract/runLayout.js';
+import { removeRunningMarker, writeRunningMarker } from './runningMarker.js';
 import { isSafeRunId } from '../../contract/runId.js';
 import { assertRealFolder, assertRunsDirInside } from './runsDirGuard.js';
 
@@ -20,6 +21,16 @@ export interface RunLogOptions {
 	readonly flushDelayMs?: number;
 	/** Where the user's state folder is looked up (`ownRunsDir`; default `process.env`). */
 	readonly env?: NodeJS.ProcessEnv;
+	/** The turn this run continues: named in its running marker, so retention keeps that chain meanwhile. */
+	readonly parentRunId?: string | null;
+}
+
+/** How many fresh ids a new run tries before giving up (a clash needs two runs in one second with one suffix). */
+const maxIdAttempts = 16;
+
+/** The run's folder exists already (another run took the id, or it came with the folder). */
+export class RunDirTakenError extends Error {
+	override readonly name = 'RunDirTakenError';
 }
 
 export interface RunLogFinish {
@@ -47,6 +58,8 @@ export class RunLogWriter {
 	private closed = false;
 
 	private constructor(
+		/** The id the run took (its folder's name). */
+		readonly runId: string,
 		/** Absolute path of this run's directory. */
 		readonly runDir: string,
 		private readonly events: FileHandle,
@@ -54,23 +67,55 @@ export class RunLogWriter {
 		private readonly flushDelayMs: number,
 	) {}
 
-	/** Creates the run directory (and `.massgen/runs/`) and opens `events.jsonl` for appending. */
+	/**
+	 * Creates the run's own directory (and `.massgen/runs/`), marks it running and opens
+	 * `events.jsonl` for appending. The folder is made exclusively (never one that exists: two
+	 * processes starting in one second never share one), so `runId` is either the id, which fails
+	 * with `RunDirTakenError` when its folder exists, or a source of new ids (`newRunId`), tried until
+	 * one is free. The writer's `runId` is the one it took.
+	 */
 	static async create(
 		workspaceRoot: string,
-		runId: string,
+		runId: string | (() => string),
 		options: RunLogOptions = {},
 	): Promise<RunLogWriter> {
-		if (!isSafeRunId(runId)) throw new Error(`Run id ${JSON.stringify(runId)} is not a safe directory name.`);
-		const runDir = runDirOf(workspaceRoot, runId);
+		const nextId = typeof runId === 'string' ? () => runId : runId;
+		const attempts = typeof runId === 'string' ? 1 : maxIdAttempts;
 		// Checked before and after: mkdir follows links, and the run's folder must be a new real one.
 		await assertRunsDirInside(workspaceRoot);
-		// Before the folder exists: a run directory not in the record is one a repository planted.
-		await recordOwnRun(workspaceRoot, runId, options.env);
-		await mkdir(runDir, { recursive: true });
+		await mkdir(runsDir(workspaceRoot), { recursive: true });
 		await assertRunsDirInside(workspaceRoot);
-		await assertRealFolder(runDir);
-		const events = await open(runFile(runDir, 'events'), 'a');
-		return new RunLogWriter(runDir, events, options.redactor ?? new Redactor(), options.flushDelayMs ?? 50);
+		for (let attempt = 0; attempt < attempts; attempt++) {
+			const id = nextId();
+			if (!isSafeRunId(id)) throw new Error(`Run id ${JSON.stringify(id)} is not a safe directory name.`);
+			const runDir = runDirOf(workspaceRoot, id);
+			// A folder that is there already is never recorded as ours (it may have come with the repository).
+			if (await present(runDir)) continue;
+			// Before the folder exists: a run directory not in the record is one a repository planted.
+			await recordOwnRun(workspaceRoot, id, options.env);
+			try {
+				await mkdir(runDir);
+			} catch (error) {
+				// Another process made it between the check and here: it is one of ours too, recorded by it.
+				if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+				throw error;
+			}
+			await assertRealFolder(runDir);
+			await writeRunningMarker(runDir, options.parentRunId ?? null);
+			const events = await open(runFile(runDir, 'events'), 'a');
+			return new RunLogWriter(
+				id,
+				runDir,
+				events,
+				options.redactor ?? new Redactor(),
+				options.flushDelayMs ?? 50,
+			);
+		}
+		throw new RunDirTakenError(
+			typeof runId === 'string'
+				? `The run directory ${runDirOf(workspaceRoot, runId)} exists already.`
+				: `No free run id under ${runsDir(workspaceRoot)} after ${maxIdAttempts} tries.`,
+		);
 	}
 
 	/** Queues one event as one line (secrets redacted). */
@@ -121,6 +166,7 @@ export class RunLogWriter {
 		await this.flush();
 		this.closed = true;
 		await this.events.close();
+		await removeRunningMarker(this.runDir);
 		if (this.failure !== null) {
 			throw new Error(`Could not write ${runFile(this.runDir, 'events')}: ${String(this.failure)}`);
 		}
@@ -145,4 +191,12 @@ async function writeAtomic(path: string, data: string): Promise<void> {
 		await rm(temp, { force: true });
 		throw error;
 	}
+}
+
+/** Anything at `path`, a dangling link included. */
+async function present(path: string): Promise<boolean> {
+	return lstat(path).then(
+		() => true,
+		() => false,
+	);
 }

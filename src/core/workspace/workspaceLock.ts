@@ -17,11 +17,12 @@
  * lock) and two processes breaking one stale lock can both end up holding it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, readFileSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { hasErrorMark } from '../util/errorMark.js';
+import { hostProcesses, markState, type ProcessTable } from '../util/processLiveness.js';
 import { userStateDir } from '../util/stateDir.js';
 
 const mark = Symbol.for('massgen.WorkspaceLockedError');
@@ -41,13 +42,6 @@ export interface LockOwner {
 	readonly token: string;
 }
 
-/** The processes of this host, injectable so tests decide who is alive. */
-export interface ProcessTable {
-	alive(pid: number): boolean;
-	/** A stable id of the process's start, or null when this platform cannot tell. */
-	startOf(pid: number): string | null;
-}
-
 /** Time, injectable so tests wait without sleeping. */
 export interface LockClock {
 	now(): number;
@@ -61,8 +55,10 @@ export interface LockOptions {
 	readonly dir?: string;
 	/** How long to wait for a live owner before giving up (default 120 s). */
 	readonly waitMs?: number;
-	/** Called once when the lock is busy and the caller starts waiting. */
-	readonly onWait?: (owner: LockOwner | null) => void;
+	/** Called once when the lock is busy and the caller starts waiting (with how long it will wait). */
+	readonly onWait?: (owner: LockOwner | null, waitMs: number) => void;
+	/** Stops the wait (Ctrl-C): the lock is not taken and the signal's reason is thrown. */
+	readonly signal?: AbortSignal;
 	readonly clock?: LockClock;
 	readonly processes?: ProcessTable;
 	readonly host?: string;
@@ -141,10 +137,12 @@ export async function acquireWorkspaceLock(root: string, options: LockOptions): 
 		token: randomBytes(12).toString('hex'),
 	};
 	const text = JSON.stringify(owner);
-	const deadline = clock.now() + (options.waitMs ?? 120_000);
+	const waitMs = options.waitMs ?? 120_000;
+	const deadline = clock.now() + waitMs;
 	let delay = 10;
 	let waiting = false;
 	for (;;) {
+		options.signal?.throwIfAborted();
 		if (await tryCreate(file, text)) return { file, release: () => release(file, text) };
 		const found = await readOwner(file);
 		if (found === 'gone') continue;
@@ -153,7 +151,7 @@ export async function acquireWorkspaceLock(root: string, options: LockOptions): 
 			continue;
 		}
 		if (clock.now() >= deadline) throw new WorkspaceLockedError(file, found.owner);
-		if (!waiting) options.onWait?.(found.owner);
+		if (!waiting) options.onWait?.(found.owner, waitMs);
 		waiting = true;
 		await clock.sleep(delay);
 		delay = Math.min(delay * 2, 250);
@@ -219,10 +217,7 @@ function parseOwner(text: string): LockOwner | null {
 function isStale(found: FoundLock, here: { host: string; processes: ProcessTable; now: number }): boolean {
 	const { owner } = found;
 	if (owner === null) return here.now - found.mtimeMs > unreadableGraceMs;
-	if (owner.host !== here.host) return false;
-	if (!here.processes.alive(owner.pid)) return true;
-	const start = here.processes.startOf(owner.pid);
-	return owner.start !== null && start !== null && start !== owner.start;
+	return markState({ ...owner, start: owner.start ?? null }, here.processes, here.host) === 'dead';
 }
 
 /**
@@ -258,38 +253,3 @@ const realClock: LockClock = {
 	now: () => Date.now(),
 	sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
-
-export const hostProcesses: ProcessTable = {
-	alive(pid) {
-		try {
-			process.kill(pid, 0);
-			return true;
-		} catch (error) {
-			// EPERM: it runs, as another user.
-			return (error as NodeJS.ErrnoException).code === 'EPERM';
-		}
-	},
-	startOf(pid) {
-		if (process.platform !== 'linux') return null;
-		try {
-			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-			// Fields after the command name (which may hold spaces and parentheses); the 22nd is the start time.
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			return `${bootId()}:${fields[19]}`;
-		} catch {
-			return null;
-		}
-	},
-};
-
-let cachedBootId: string | undefined;
-function bootId(): string {
-	cachedBootId ??= (() => {
-		try {
-			return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-		} catch {
-			return '';
-		}
-	})();
-	return cachedBootId;
-}

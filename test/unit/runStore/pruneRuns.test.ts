@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deleteRuns, planPrune, type PruneCandidate } from '../../../src/core/runStore/pruneRuns.js';
+import { writeRunningMarker } from '../../../src/core/runStore/runningMarker.js';
+import { processMark, type ProcessTable } from '../../../src/core/util/processLiveness.js';
 
 const now = new Date('2026-12-01T12:00:00Z');
 const noGuards = { pinnedSessions: new Set<string>(), now };
@@ -81,5 +85,70 @@ describe('deleteRuns', () => {
 		await expect(deleteRuns(ws, ['../..'])).rejects.toThrow(/not a run id/);
 		await expect(deleteRuns(ws, ['r1/..'])).rejects.toThrow(/not a run id/);
 		expect((await readdir(join(ws, '.massgen', 'runs'))).sort()).toEqual(['r1', 'r2']);
+	});
+});
+
+describe('deleteRuns and runs going on in any process', () => {
+	let ws: string;
+	const dir = (id: string) => join(ws, '.massgen', 'runs', id);
+	/** A finished turn: `result.json` with its session record. */
+	async function finished(id: string, parentRunId: string | null = null): Promise<void> {
+		await mkdir(dir(id), { recursive: true });
+		await writeFile(
+			join(dir(id), 'result.json'),
+			JSON.stringify({
+				runId: id,
+				question: 'q',
+				status: 'completed',
+				winner: null,
+				finalAnswer: null,
+				answers: [],
+				votes: [],
+				changes: [],
+				usage: [],
+				durationMs: 0,
+				session: { id: 'line', parentRunId },
+			}),
+		);
+	}
+	/** A run going on: no result yet, a marker naming `mark`'s process. */
+	async function running(id: string, parentRunId: string | null, mark = processMark()): Promise<void> {
+		await mkdir(dir(id), { recursive: true });
+		await writeRunningMarker(dir(id), parentRunId, mark);
+	}
+	const left = async () => (await readdir(join(ws, '.massgen', 'runs'))).sort();
+	beforeEach(async () => {
+		ws = await mkdtemp(join(tmpdir(), 'massgen-prune-live-'));
+	});
+	afterEach(async () => {
+		await rm(ws, { recursive: true, force: true });
+	});
+
+	it('never deletes a live run nor the turns it continues (a follow-up of a follow-up), whatever the plan says', async () => {
+		await finished('t1');
+		await finished('t2', 't1');
+		await running('t3', 't2');
+		await finished('other');
+		expect(await deleteRuns(ws, ['t1', 't2', 't3', 'other'])).toEqual(['other']);
+		expect(await left()).toEqual(['t1', 't2', 't3']);
+	});
+
+	it('deletes the run of a process that died, and of a pid now held by a later process', async () => {
+		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+		await once(child, 'spawn');
+		const dead = processMark(undefined, child.pid!);
+		child.kill('SIGKILL');
+		await once(child, 'exit');
+		await running('crashed', null, dead);
+		// The pid runs, but it was started after the marker was written: not the run's process.
+		const reused: ProcessTable = { alive: () => true, startOf: () => 'boot:999' };
+		await running('reused', null, { host: processMark().host, pid: 4242, start: 'boot:1' });
+		// Another host's process cannot be checked: kept.
+		await running('elsewhere', null, { host: 'another-host', pid: 4242, start: 'boot:1' });
+		expect(await deleteRuns(ws, ['crashed', 'reused', 'elsewhere'], { processes: reused })).toEqual([
+			'crashed',
+			'reused',
+		]);
+		expect(await left()).toEqual(['elsewhere']);
 	});
 });

@@ -12,13 +12,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
 	acquireWorkspaceLock,
 	defaultLockDir,
-	hostProcesses,
 	type LockClock,
 	type LockOptions,
-	type ProcessTable,
 	WorkspaceLockedError,
 	withWorkspaceLock,
 } from '../../../src/core/workspace/workspaceLock.js';
+import { hostProcesses, type ProcessTable } from '../../../src/core/util/processLiveness.js';
 import { makeTree, removeTrees } from '../../support/tempTree.js';
 
 afterEach(removeTrees);
