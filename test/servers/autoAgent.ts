@@ -27,7 +27,14 @@ export interface AutoAgentOptions {
 	 * Files the presenter writes (`write_file`) before its final text: the first presentation call
 	 * makes the writes, the call after their results presents. Makes the run's change set.
 	 */
-	readonly presentationWrites?: readonly { readonly path: string; readonly content: string }[];
+	readonly presentationWrites?:
+		readonly PresentationWrite[] | ((prompt: PromptView) => readonly PresentationWrite[]);
+}
+
+/** One file a presenter writes. */
+export interface PresentationWrite {
+	readonly path: string;
+	readonly content: string;
 }
 
 /** Argument deltas of a workflow call in the `tool-call-only` and `reasoning-first` styles. */
@@ -95,7 +102,10 @@ function plainTurn(prompt: PromptView, options: AutoAgentOptions): Turn {
 			usage,
 		};
 	}
-	const writes = options.presentationWrites ?? [];
+	const writes =
+		typeof options.presentationWrites === 'function'
+			? options.presentationWrites(prompt)
+			: (options.presentationWrites ?? []);
 	if (writes.length > 0 && offers('write_file') && prompt.lastToolResult === undefined) {
 		return {
 			text: 'Making the changes.',

@@ -78,6 +78,12 @@ export interface LoopbackOptions {
 	 * `cacheSimulation.ts`; rough). Off: the auto-agent's fixed usage.
 	 */
 	readonly simulateCache?: boolean;
+	/**
+	 * A gate: the reply to a request waits until the promise this returns settles (undefined: at
+	 * once). The request is in `requests` meanwhile, so a test can hold one run open until it
+	 * releases it, or hold two runs' requests until both have arrived (concurrency seen by the server).
+	 */
+	readonly hold?: (request: RecordedRequest) => Promise<void> | undefined;
 }
 
 export interface LoopbackAutoOptions extends AutoAgentOptions {
@@ -166,6 +172,8 @@ export async function startLoopbackProvider(
 			);
 			return;
 		}
+		const gate = options.hold?.(record);
+		if (gate) await gate;
 		const reply = queue.shift() ?? (auto ? autoReply(record, auto) : undefined);
 		if (!reply) {
 			unexpected += 1;
