@@ -321,6 +321,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		throw new UsageError(`--${values.revoke ? 'revoke' : 'list'} is an option of trust`);
 	}
 	if (values.markers) throw new UsageError('--markers is an option of revert');
+	if (values.keep !== undefined || values['keep-days'] !== undefined) {
+		throw new UsageError(`--${values.keep !== undefined ? 'keep' : 'keep-days'} is an option of runs`);
+	}
 	if (values.markdown || values.session) {
 		throw new UsageError(`--${values.markdown ? 'markdown' : 'session'} is an option of show`);
 	}

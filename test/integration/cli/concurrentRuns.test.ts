@@ -10,6 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { acquireWorkspaceLock, defaultLockDir } from '../../../src/core/workspace/workspaceLock.js';
@@ -22,6 +23,7 @@ import {
 } from '../../servers/loopbackProvider.js';
 import { makeWorkspaceDir } from '../../support/tempTree.js';
 import { waitFor } from '../../support/waitFor.js';
+import { connectMcp, resultText } from '../mcpServer/mcpClient.js';
 import { runCli, type CliRun } from './cliProcess.js';
 
 const baseLines = Array.from({ length: 20 }, (_, i) => `export const v${i + 1} = ${i + 1};\n`);
@@ -181,6 +183,42 @@ describe('several massgen run processes on one workspace (dist/cli.js, one loopb
 			expect(readFileSync(join(root, 'src/app.js'), 'utf8')).toBe(base);
 		} finally {
 			await held.release();
+		}
+	});
+
+	it('a massgen run --apply and a massgen mcp ask_team at once: two runs, the run applies, the call leaves its changes pending', async () => {
+		const alpha = withLines({ 3: 'export const v3 = "alpha";' });
+		writes = {
+			alpha: [{ path: 'src/app.js', content: alpha }],
+			mcp: [{ path: 'src/app.js', content: withLines({ 15: 'export const v15 = "mcp";' }) }],
+		};
+		const { root, env } = setup({ 'src/app.js': base });
+		const mcp = await connectMcp(['--workspace', root, '--config', team('mcp')], env);
+		try {
+			const since = server.requests.length;
+			barrier(['alpha', 'mcp']);
+			const [cli, call] = await Promise.all([
+				run(root, env, 'alpha'),
+				mcp.client.callTool({ name: 'ask_team', arguments: { question: 'Edit as team mcp' } }, undefined, {
+					timeout: 25_000,
+				}) as Promise<CallToolResult>,
+			]);
+			expect(overlapped(since, 'alpha', 'mcp')).toBe(true);
+			expect(cli.code, cli.stderr).toBe(0);
+			expect(call.isError).toBeFalsy();
+			const text = resultText(call);
+			expect(text).toContain('NOT applied');
+			expect(text).toContain('+export const v15 = "mcp";');
+			// Only the CLI's apply reached the file; the call's run is its own, its changes pending.
+			expect(readFileSync(join(root, 'src/app.js'), 'utf8')).toBe(alpha);
+			const callRun = /run id: (\S+)/.exec(text)![1]!;
+			const runs = readdirSync(join(root, '.massgen', 'runs'));
+			expect(runs).toHaveLength(2);
+			expect(runs).toContain(callRun);
+			const listed = resultText(await mcp.client.callTool({ name: 'list_runs', arguments: {} }));
+			expect(listed).toMatch(new RegExp(`- ${callRun} \\(.*pending`));
+		} finally {
+			await mcp.close();
 		}
 	});
 

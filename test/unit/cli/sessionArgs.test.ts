@@ -49,6 +49,19 @@ describe('massgen run --continue, runs and show arguments', () => {
 		expect(() => parse('run', '--markdown', 'q')).toThrow('--markdown is an option of show');
 	});
 
+	it('parses runs --keep and --keep-days (retention first), and nothing else as them', () => {
+		expect(parse('runs', '--keep', '0')).toMatchObject({ kind: 'runs', keep: { count: 0 } });
+		expect(parse('runs', '--keep-days', '1.5', '--keep', '3')).toMatchObject({
+			keep: { count: 3, days: 1.5 },
+		});
+		expect(parse('runs')).not.toHaveProperty('keep');
+		expect(() => parse('runs', '--keep', '2.5')).toThrow("--keep must be a whole number ≥ 0, not '2.5'");
+		expect(() => parse('runs', '--keep-days=-1')).toThrow(
+			"--keep-days must be a number of days ≥ 0, not '-1'",
+		);
+		expect(() => parse('run', '--keep', '3', 'q')).toThrow('--keep is an option of runs');
+	});
+
 	it('parses chat with the run options that hold for every question, and no question', () => {
 		expect(parse('chat', '--config', 't.yaml', '--deny-all', '--continue', runId)).toEqual({
 			kind: 'chat',
