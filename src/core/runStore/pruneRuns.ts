@@ -5,7 +5,6 @@ import { rm } from 'node:fs/promises';
 import { runDirOf } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../../contract/runId.js';
 import type { ProcessTable } from '../util/processLiveness.js';
-import { readRunResult } from './readResult.js';
 import { liveRuns } from './runningMarker.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
 
@@ -104,6 +103,9 @@ export async function deleteRuns(
 async function busyRuns(workspaceRoot: string, processes?: ProcessTable): Promise<Set<string>> {
 	const live = await liveRuns(workspaceRoot, processes);
 	const busy = new Set(live.keys());
+	if (live.size === 0) return busy;
+	// The result reader pulls in zod: the editor's activation bundle holds this module, not it (lazyActivation.test).
+	const { readRunResult } = await import('./readResult.js');
 	for (const first of live.values()) {
 		for (let parent = first; parent !== null && !busy.has(parent);) {
 			busy.add(parent);
