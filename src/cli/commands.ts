@@ -40,7 +40,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 					await import('./validateCommand.js')
 				).validateCommand(command.file, process.env, stderr);
 			case 'revert':
-				return await (await import('./revertCommand.js')).revertCommand(command, stderr);
+				return await (await import('./revertCommand.js')).revertCommand(command, stderr, controller.signal);
 			case 'mcp':
 				return await (
 					await import('./mcp/mcpCommand.js')

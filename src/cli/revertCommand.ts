@@ -22,9 +22,15 @@ export interface RevertCommand {
 /**
  * `massgen revert RUN_ID`: undoes what `--apply` (or the editor's Accept) wrote for that run, from
  * the run's `changes-log.jsonl`; run again, it re-applies. Exit 0 reverted, 1 nothing to revert,
- * 2 conflicts (nothing written; listed), a refused path, or a run this machine did not make.
+ * 2 conflicts (nothing written; listed), a refused path, or a run this machine did not make; 4
+ * stopped by Ctrl-C while it waited for another write to the workspace.
  */
-export async function revertCommand(command: RevertCommand, stderr: NodeJS.WritableStream): Promise<number> {
+export async function revertCommand(
+	command: RevertCommand,
+	stderr: NodeJS.WritableStream,
+	/** Ctrl-C: stops a wait for the workspace lock (nothing is written; exit 4). */
+	signal?: AbortSignal,
+): Promise<number> {
 	const { workspace: root, runId } = command;
 	const runDir = runDirOf(root, runId);
 	// A linked `.massgen` would have the record read (and files written by it) from elsewhere.
@@ -53,9 +59,13 @@ export async function revertCommand(command: RevertCommand, stderr: NodeJS.Writa
 			markers: command.markers,
 			protectedPaths: policy.protectedPaths,
 			secrets: policy.secretPaths,
-			lock: { tool: 'massgen revert', onWait: lockWaitNotice(stderr) },
+			lock: { tool: 'massgen revert', onWait: lockWaitNotice(stderr), ...(signal ? { signal } : {}) },
 		});
 	} catch (error) {
+		if (signal?.aborted) {
+			stderr.write('massgen: nothing was written: stopped waiting for the workspace lock\n');
+			return 4;
+		}
 		if (!WorkspaceLockedError.is(error)) throw error;
 		stderr.write(`massgen: nothing was written: ${error.message}\n`);
 		return 2;

@@ -186,6 +186,36 @@ describe('several massgen run processes on one workspace (dist/cli.js, one loopb
 		}
 	});
 
+	it('Ctrl-C while massgen revert waits for the workspace lock: nothing reverted, exit 4', async () => {
+		const edited = withLines({ 3: 'y' });
+		writes = { alpha: [{ path: 'src/app.js', content: edited }] };
+		gate = () => undefined;
+		const { root, env } = setup({ 'src/app.js': base });
+		expect((await run(root, env, 'alpha')).code).toBe(0);
+		const [runId] = readdirSync(join(root, '.massgen', 'runs'));
+		const held = await acquireWorkspaceLock(root, { tool: 'the test', dir: defaultLockDir(env) });
+		try {
+			let stopped = false;
+			const reverting = await runCli(['revert', runId!], {
+				cwd: root,
+				env,
+				deadlineMs: 25_000,
+				onStderr: (text, child) => {
+					if (!stopped && text.includes('Ctrl-C stops waiting')) {
+						stopped = true;
+						child.kill('SIGINT');
+					}
+				},
+			});
+			expect(stopped).toBe(true);
+			expect(reverting.stderr).toContain('nothing was written: stopped waiting for the workspace lock');
+			expect(reverting.code).toBe(4);
+			expect(readFileSync(join(root, 'src/app.js'), 'utf8')).toBe(edited);
+		} finally {
+			await held.release();
+		}
+	});
+
 	it('a massgen run --apply and a massgen mcp ask_team at once: two runs, the run applies, the call leaves its changes pending', async () => {
 		const alpha = withLines({ 3: 'export const v3 = "alpha";' });
 		writes = {
