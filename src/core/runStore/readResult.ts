@@ -27,8 +27,8 @@ export type RunResultRead =
 			/** The size of `result.json` read. */
 			readonly bytes: number;
 	  }
-	/** `tooLarge`: over `maxBytes` (a listing tells a cap it reached from a broken file). */
-	| { readonly ok: false; readonly reason: string; readonly tooLarge?: true };
+	/** `tooLarge`: over `maxBytes` (a listing tells a cap it reached from a broken file); `missing`: no `result.json` yet. */
+	| { readonly ok: false; readonly reason: string; readonly tooLarge?: true; readonly missing?: true };
 
 /**
  * Reads `<runDir>/result.json` of run `runId` if it is at most `maxBytes`; never throws. A result
@@ -54,7 +54,9 @@ export async function readRunResult(
 		return { ok: true, result, session, startedAt, bytes: size };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
-		if (code === 'ENOENT') return { ok: false, reason: `no ${name} (still running, or ended mid-run)` };
+		if (code === 'ENOENT') {
+			return { ok: false, reason: `no ${name} (still running, or ended mid-run)`, missing: true };
+		}
 		return { ok: false, reason: `${name} cannot be read (${code ?? (error as Error).message})` };
 	}
 }

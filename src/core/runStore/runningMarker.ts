@@ -109,3 +109,19 @@ export async function liveRuns(
 	}
 	return live;
 }
+
+/**
+ * Why a run has no `result.json`, from its marker: going on now, or its process ended mid-run; null
+ * when it has no marker (its log closed without a result, or it predates markers).
+ */
+export async function unfinishedReason(
+	runDir: string,
+	processes: ProcessTable = hostProcesses,
+): Promise<string | null> {
+	const marker = await readRunningMarker(runDir);
+	if (!marker) return null;
+	const where = `pid ${marker.pid} on ${marker.host}`;
+	return markState(marker, processes) === 'dead'
+		? `no result.json: its process (${where}) ended mid-run`
+		: `running now (${where})`;
+}

@@ -13,6 +13,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { changeOutcome, type ChangeOutcome } from '../changes/acceptRecord.js';
 import { readChangeLog } from '../runStore/changeLog.js';
 import { readOwnRuns } from '../runStore/ownRuns.js';
+import { unfinishedReason } from '../runStore/runningMarker.js';
 import { maxResultBytes, readRunResult } from '../runStore/readResult.js';
 import { runDirOf, runFile, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../../contract/runId.js';
@@ -134,7 +135,11 @@ async function readTurnWithin(
 	);
 	if (linked) return { reason: linked, tooLarge: false };
 	const read = await readRunResult(runDir, runId, maxBytes);
-	if (!read.ok) return { reason: read.reason, tooLarge: read.tooLarge === true };
+	if (!read.ok) {
+		// No result yet: going on in some process (another `massgen run`, `mcp`, the editor), or it died.
+		const reason = (read.missing && (await unfinishedReason(runDir))) || read.reason;
+		return { reason, tooLarge: read.tooLarge === true };
+	}
 	const { result, session, startedAt } = read;
 	const logCap = madeHere ? Infinity : Math.min(maxBytes - read.bytes, listingLimits.foreignFileBytes);
 	const changes = await outcomeOf(runDir, result.changes.length, logCap);

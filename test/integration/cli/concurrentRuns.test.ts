@@ -282,6 +282,8 @@ describe('several massgen run processes on one workspace (dist/cli.js, one loopb
 		const pruned = await runCli(['runs', '--keep', '0'], { cwd: root, env });
 		expect(pruned.code).toBe(0);
 		expect(pruned.stderr).toContain(`deleted 1 run(s): ${old}`);
+		// The listing says the held run goes on now (its marker's process runs).
+		expect(pruned.stderr).toContain(`skipped ${live}: running now (pid `);
 		expect(ids()).toEqual([parent, pending, live].sort());
 
 		// The newest folder is the running one; the latest finished turn is `pending`'s.

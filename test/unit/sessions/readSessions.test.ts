@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,8 @@ import type { RunResult } from '../../../src/contract/runResult.js';
 import { continueTarget } from '../../../src/core/sessions/continueTarget.js';
 import { historyOf, SessionError } from '../../../src/core/sessions/historyOf.js';
 import { readSessions } from '../../../src/core/sessions/readSessions.js';
+import { writeRunningMarker } from '../../../src/core/runStore/runningMarker.js';
+import { processMark } from '../../../src/core/util/processLiveness.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
 
 let ws: string;
@@ -104,6 +108,26 @@ describe('readSessions', () => {
 		);
 		const [line] = (await readSessions(ws)).sessions;
 		expect(line!.turns[0]).toMatchObject({ costUsd: null, changes: 'pending' });
+	});
+
+	it('says of a run without a result whether it goes on now or its process died (its running marker)', async () => {
+		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+		await once(child, 'spawn');
+		const dead = processMark(undefined, child.pid!);
+		child.kill('SIGKILL');
+		await once(child, 'exit');
+		const live = await RunLogWriter.create(ws, A2);
+		await mkdir(runDir(A3), { recursive: true });
+		await writeRunningMarker(runDir(A3), null, dead);
+		const { skipped } = await readSessions(ws);
+		const host = processMark().host;
+		expect(Object.fromEntries(skipped.map((s) => [s.runId, s.reason]))).toMatchObject({
+			[A2]: `running now (pid ${process.pid} on ${host})`,
+			[A3]: expect.stringContaining(
+				`no result.json: its process (pid ${child.pid} on ${host}) ended mid-run`,
+			),
+		});
+		await live.close();
 	});
 
 	it('skips corrupted and half-written runs with a reason, never throwing', async () => {
