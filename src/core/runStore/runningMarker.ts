@@ -7,12 +7,12 @@
  * Retention (`pruneRuns.ts`) never deletes a live run or a turn a live run continues.
  *
  * The folder is workspace content: a planted marker can only make a run look live, which keeps it
- * and its parents; it is read with a small cap and never followed through a link.
+ * and its parents; it is read with a small cap, never through a link, and a FIFO is never opened.
  */
-import { constants } from 'node:fs';
-import { open, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, readdir, rm, writeFile } from 'node:fs/promises';
 import { runDirOf, runFile, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId } from '../../contract/runId.js';
+import { readRegularTextOrNull } from '../util/regularFile.js';
 import {
 	hostProcesses,
 	markState,
@@ -47,22 +47,16 @@ export async function removeRunningMarker(runDir: string): Promise<void> {
 	await rm(runFile(runDir, 'running'), { force: true });
 }
 
-/** The marker of one run, or null when it has none (finished, or from before markers) or it is not one. */
+/**
+ * The marker of one run, or null when it has none (finished, or from before markers) or it is not
+ * one: a link, a FIFO (never opened: `readRegularTextOrNull`), over the cap or not a marker's JSON.
+ */
 export async function readRunningMarker(runDir: string): Promise<RunningMarker | null> {
-	let handle;
-	try {
-		handle = await open(runFile(runDir, 'running'), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-	} catch {
-		return null;
-	}
-	try {
-		const buffer = Buffer.alloc(maxMarkerBytes + 1);
-		const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-		if (bytesRead > maxMarkerBytes) return null;
-		return parseMarker(buffer.toString('utf8', 0, bytesRead));
-	} finally {
-		await handle.close();
-	}
+	const file = runFile(runDir, 'running');
+	const info = await lstat(file).catch(() => null);
+	if (!info?.isFile()) return null;
+	const text = await readRegularTextOrNull(file, maxMarkerBytes);
+	return text === null ? null : parseMarker(text);
 }
 
 function parseMarker(text: string): RunningMarker | null {

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -131,6 +131,16 @@ describe('deleteRuns and runs going on in any process', () => {
 		await finished('other');
 		expect(await deleteRuns(ws, ['t1', 't2', 't3', 'other'])).toEqual(['other']);
 		expect(await left()).toEqual(['t1', 't2', 't3']);
+	});
+
+	it('a planted marker that is a FIFO, a link or not JSON does not stall or mark anything live', async () => {
+		await finished('fifo');
+		execFileSync('mkfifo', [join(dir('fifo'), 'running.json')]);
+		await finished('linked');
+		await symlink(join(dir('fifo'), 'running.json'), join(dir('linked'), 'running.json'));
+		await finished('garbage');
+		await writeFile(join(dir('garbage'), 'running.json'), '{"pid": "1"');
+		expect(await deleteRuns(ws, ['fifo', 'linked', 'garbage'])).toEqual(['fifo', 'linked', 'garbage']);
 	});
 
 	it('deletes the run of a process that died, and of a pid now held by a later process', async () => {
