@@ -153,6 +153,7 @@ export function activate(
 		ui: () => ({
 			runActive: runs.runActiveContext,
 			statusBar: statusBar.text,
+			statusTooltip: statusBar.tooltip,
 			panelOpen: panel.visible,
 		}),
 		runsView,

@@ -13,6 +13,7 @@ import type { ChangeReview } from './changes/changeReview.js';
 import { DisposableStore, type IDisposable } from './common/lifecycle.js';
 import type { Engine } from './run/loadEngine.js';
 import type { RunController } from './run/runController.js';
+import { cancelRun } from './commands/cancelRun.js';
 import type { SelectionReview } from './codeReview/selectionReview.js';
 import type { KeyStore } from './common/secrets.js';
 import type { RunsView } from './pastRuns/runsView.js';
@@ -62,11 +63,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
 		[commandIds.focusAskBox]: () => deps.panel.focusAskBox(),
 		[commandIds.openInEditor]: () => deps.panel.openInEditor(),
-		[commandIds.cancelRun]: () => {
-			if (!deps.runs.cancel()) {
-				void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no run is active.'));
-			}
-		},
+		[commandIds.cancelRun]: (arg) => cancelRun(deps.runs, arg),
 		[commandIds.acceptChanges]: (arg) => changes.acceptAll(arg),
 		[commandIds.rejectChanges]: (arg) => changes.rejectAll(arg),
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),

@@ -1,7 +1,8 @@
 import type { Turn } from '../core/orchestrator/types.js';
 import type { RunState } from '../protocol/runState.js';
 import type { FindingThread } from './codeReview/selectionReview.js';
-import type { ChangeActions, RunService } from './run/runTypes.js';
+import type { RunStarter } from './run/runStarter.js';
+import type { ActiveRunInfo, ChangeActions, RunService } from './run/runTypes.js';
 import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 
@@ -22,8 +23,14 @@ export interface PanelSurfaceState {
  */
 export interface MassGenApi {
 	readonly runs: RunService & {
-		cancel(): boolean;
+		/** A run by ticket or run id; none: the only one going. */
+		cancel(id?: string): boolean;
 		readonly isRunning: boolean;
+		/** The window's runs not ended: running first, then the queue. */
+		active(): readonly ActiveRunInfo[];
+		startNow(ticket: string): boolean;
+		moveQueued(ticket: string, delta: number): boolean;
+		tryStart: RunStarter['tryStart'];
 	};
 	/** The current run's state, or the last run's; null before any run. */
 	lastState(): RunState | null;
@@ -34,7 +41,12 @@ export interface MassGenApi {
 	/** The selection review's finding threads (Comments API threads cannot be listed otherwise). */
 	findingThreads(): readonly FindingThread[];
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
-	ui(): { readonly runActive: boolean; readonly statusBar: string | undefined; readonly panelOpen: boolean };
+	ui(): {
+		readonly runActive: boolean;
+		readonly statusBar: string | undefined;
+		readonly statusTooltip: string | undefined;
+		readonly panelOpen: boolean;
+	};
 	/** The Runs view: its tree (`provider.getChildren`), a refresh, and retention as after a run. */
 	readonly runsView: Pick<RunsView, 'provider' | 'prune' | 'view' | 'setFilter'>;
 	/** The Team view: its tree (`provider.snapshot`, `getChildren`) and the builder's steps as they show. */

@@ -135,7 +135,7 @@ describe('Budget and Stop agent (in VS Code, loopback server)', function () {
 			source: 'massgen.maxCostUsd',
 		});
 		// A stop after the run (or for an agent that is not in it) does nothing.
-		assert.equal(runs.stopAgent('a'), false);
+		assert.equal(runs.stopAgent(run.result.runId, 'a'), false);
 	});
 
 	it('massgen.maxCostUsd reached mid-run: the run ends cleanly, the stored answers stand, the panel says why', async () => {

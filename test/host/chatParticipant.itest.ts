@@ -224,22 +224,30 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		tokens.dispose();
 	});
 
-	it('answers in the chat, without starting anything, while another run is in progress', async () => {
+	it('runs beside a run already going, its progress lines from its own run only', async () => {
 		await useConfig(join(fixtures, 'slow-team.yaml'));
 		const running = api.runs.start({ question: 'a slow question', kind: 'ask' });
-		await until('the slow run to start', () => api.runs.isRunning);
+		await until('the slow run to run', () => api.runs.active().find((run) => run.phase === 'running'));
+		// The slow run's team is resolved: the chat's run gets the quick team.
+		await useConfig(join(fixtures, 'lm-tool-team.yaml'));
 		const { stream, of } = recordingStream();
 		const tokens = new vscode.CancellationTokenSource();
 		const result = await handleChatRequest(
-			{ prompt: 'another', command: undefined, references: [] },
+			{ prompt: 'How should we document this project?', command: undefined, references: [] },
 			{ history: [] },
 			stream,
 			tokens.token,
 			deps,
 		);
-		assert.match(of('markdown').join(''), /already in progress/);
-		assert.ok(result.errorDetails);
-		assert.equal(api.runs.isRunning, true);
+		assert.equal(result.errorDetails, undefined);
+		assert.match(of('markdown').join(''), /won with 2 of 2 votes/);
+		const progress = of('progress').join('\n');
+		assert.doesNotMatch(progress, /slow1|slow2/, 'no line from the other run');
+		assert.deepEqual(
+			api.runs.active().map((run) => `${run.request.question}: ${run.phase}`),
+			['a slow question: running'],
+			'the first run goes on',
+		);
 		api.runs.cancel();
 		await running;
 		tokens.dispose();

@@ -80,11 +80,11 @@ export function snapshotFiles(root: string): Record<string, string> {
 	return files;
 }
 
-/** Between tests: cancel a run still going, wait for its end, and go back to the default team config. */
+/** Between tests: cancel the runs still going, wait for their end, and go back to the default team config. */
 export async function endRunAndConfig(api: MassGenApi): Promise<void> {
 	if (api.runs.isRunning) {
-		api.runs.cancel();
-		await until('the run to end', () => !api.runs.isRunning);
+		for (const run of api.runs.active()) api.runs.cancel(run.ticket);
+		await until('the runs to end', () => !api.runs.isRunning);
 	}
 	await useConfig(undefined);
 }

@@ -5,7 +5,7 @@ import { commandIds } from '../common/commandIds.js';
 import { massgenVendor } from '../lm/memberChatModels.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunStarter } from '../run/runStarter.js';
-import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
+import type { FinishedRun, RunRequest } from '../run/runTypes.js';
 import {
 	changeCommand,
 	chatFollowups,
@@ -53,12 +53,6 @@ export async function handleChatRequest(
 	if (request.command === 'accept' || request.command === 'changes') {
 		return changeCommand(request.command, lastRunId(context.history, participantId), stream, deps.changes);
 	}
-	if (deps.runs.isRunning) {
-		stream.markdown(
-			vscode.l10n.t('A MassGen run is already in progress. Wait for it to end or cancel it, then ask again.'),
-		);
-		return { errorDetails: { message: vscode.l10n.t('A MassGen run is already in progress.') } };
-	}
 	const built = request.command === 'review' ? await reviewRequest(request) : askRequest(request, context);
 	const withModel =
 		request.command === 'withModel' && typeof built !== 'string' ? addedModel(request.model) : undefined;
@@ -70,20 +64,19 @@ export async function handleChatRequest(
 		stream.markdown(built);
 		return { errorDetails: { message: built } };
 	}
-	const progress = deps.runs.onDidEmitEvents((batch) => {
-		for (const event of batch.events) {
-			// Kept in the response (progress lines are transient): the answer may lack what this agent missed.
-			if (event.type === 'notice') stream.markdown(noticeMarkdown(event.message));
-			const line = phaseLine(event);
-			if (line) stream.progress(line);
-		}
-	});
-	let outcome: StartOutcome;
-	try {
-		outcome = await deps.runs.tryStart(withModel ? { ...built, addModel: withModel } : built, token);
-	} finally {
-		progress.dispose();
-	}
+	// This run's own events (other runs of the window may be going too).
+	const outcome = await deps.runs.tryStart(
+		withModel ? { ...built, addModel: withModel } : built,
+		token,
+		(batch) => {
+			for (const event of batch.events) {
+				// Kept in the response (progress lines are transient): the answer may lack what this agent missed.
+				if (event.type === 'notice') stream.markdown(noticeMarkdown(event.message));
+				const line = phaseLine(event);
+				if (line) stream.progress(line);
+			}
+		},
+	);
 	if (token.isCancellationRequested) return { metadata: {} };
 	if (!('run' in outcome)) {
 		const message = vscode.l10n.t('The MassGen run did not start: {0}.', outcome.reason);

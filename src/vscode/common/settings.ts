@@ -166,6 +166,15 @@ export const settings = {
 		restricted: true,
 		policy: 'plain',
 	},
+	/** Only the user's own value: a repository cannot make a window spend on more runs at once. */
+	maxConcurrent: {
+		key: 'massgen.runs.maxConcurrent',
+		type: 'integer',
+		default: 2,
+		scope: 'application',
+		restricted: false,
+		policy: 'userOnly',
+	},
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof settings;
@@ -237,6 +246,14 @@ export function readPreviewBeforeApply(): boolean {
 /** `massgen.runs.keep` for `folder` as set; `readKeepSetting` (runsView.ts) validates it. */
 export function readRunsKeep(folder: vscode.Uri): unknown {
 	return configuration(folder).get<unknown>(settings.runsKeep.key);
+}
+
+/** `massgen.runs.maxConcurrent` from the user's own settings: a whole number ≥ 1, else the default 2. */
+export function readMaxConcurrent(): number {
+	const value = userValue(settingLevels(settings.maxConcurrent.key));
+	return typeof value === 'number' && Number.isInteger(value) && value >= 1
+		? value
+		: settings.maxConcurrent.default;
 }
 
 /** `massgen.commands.allowUnsandboxed`: only the user's own settings can lower the wall. */

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { AttachmentRequest } from '../../core/context/attachment.js';
 import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
-import type { FinishedRun, RunRequest, StartOutcome } from '../run/runTypes.js';
+import type { RunStarter } from '../run/runStarter.js';
+import type { FinishedRun } from '../run/runTypes.js';
 import { defaultFolder } from '../common/runFolders.js';
 import { readConfigSetting } from '../common/settings.js';
 
@@ -16,10 +17,7 @@ export interface AskTeamInput {
 }
 
 /** What the tool needs of the run controller. */
-export interface AskTeamRuns {
-	readonly isRunning: boolean;
-	tryStart(request: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome>;
-}
+export type AskTeamRuns = Pick<RunStarter, 'tryStart'>;
 
 /**
  * `massgen_askTeam` (docs/context.md): Copilot agent mode, or any extension through `vscode.lm.invokeTool`,
@@ -54,9 +52,6 @@ export class AskTeamTool implements vscode.LanguageModelTool<AskTeamInput> {
 	private async _answer(input: AskTeamInput, token: vscode.CancellationToken): Promise<string> {
 		const question = typeof input.question === 'string' ? input.question.trim() : '';
 		if (!question) return 'Error: massgen_askTeam needs a non-empty `question`.';
-		if (this._runs.isRunning) {
-			return 'Error: a MassGen run is already in progress. Wait for it to end (or cancel it with "MassGen: Cancel Run") and call massgen_askTeam again.';
-		}
 		const attachments: AttachmentRequest[] = (input.files ?? []).map((path) => ({ kind: 'path', path }));
 		const outcome = await this._runs.tryStart({ question, kind: 'ask', attachments }, token);
 		if (token.isCancellationRequested) return 'The MassGen run was cancelled.';

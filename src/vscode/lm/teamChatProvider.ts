@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { conversationRequest } from '../../core/sessions/conversationTurns.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { RunStarter } from '../run/runStarter.js';
-import type { RunRequest, StartOutcome } from '../run/runTypes.js';
+import type { RunRequest } from '../run/runTypes.js';
 import type { ChatModelInfo } from './pickChatModel.js';
 import { readFolderTeam, type TeamSource } from '../team/readFolderTeam.js';
 import { teamFolder } from '../team/teamFolder.js';
@@ -69,13 +69,6 @@ export class TeamChatProvider extends Disposable implements vscode.LanguageModel
 		if (!asked.ok) {
 			throw new Error(vscode.l10n.t('MassGen needs a question: the chat must end with a user message.'));
 		}
-		if (runs.isRunning) {
-			throw new Error(
-				vscode.l10n.t(
-					'A MassGen run is already in progress. Wait for it to end or cancel it, then ask again.',
-				),
-			);
-		}
 		const folder = teamFolder();
 		if (!folder) throw new Error(vscode.l10n.t('Open a folder: a team works on a workspace folder.'));
 		const request: RunRequest = {
@@ -87,18 +80,12 @@ export class TeamChatProvider extends Disposable implements vscode.LanguageModel
 			...(model.id === ('demo' satisfies TeamModelId) ? { preset: 'demo' as const } : {}),
 		};
 		const say = (text: string) => progress.report(new vscode.LanguageModelTextPart(text));
-		const following = runs.onDidEmitEvents((batch) => {
+		const outcome = await runs.tryStart(request, token, (batch) => {
 			for (const event of batch.events) {
 				const line = progressText(event);
 				if (line !== undefined) say(line);
 			}
 		});
-		let outcome: StartOutcome;
-		try {
-			outcome = await runs.tryStart(request, token);
-		} finally {
-			following.dispose();
-		}
 		if (token.isCancellationRequested) throw new vscode.CancellationError();
 		if (!('run' in outcome)) {
 			throw new Error(vscode.l10n.t('The MassGen run did not start: {0}.', outcome.reason));

@@ -66,14 +66,17 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			// The folder the chips were found in (the shown run's, in a multi-root workspace).
 			const folder = panel.folder();
 			const shownRunId = panel.shownRunId();
+			// A question asked while the shown run still goes is a new one beside it: a follow-up
+			// needs a finished turn to follow.
+			const follows = !(shownRunId && runs.active().some((run) => run.runId === shownRunId));
 			let outcome;
 			try {
 				outcome = await runs.tryStart({
 					question,
 					kind: 'ask',
 					...(folder ? { folder: folder.uri } : {}),
-					continueConversation: true,
-					...(shownRunId ? { continueFrom: shownRunId } : {}),
+					...(follows ? { continueConversation: true } : {}),
+					...(follows && shownRunId ? { continueFrom: shownRunId } : {}),
 					...(attachments.length ? { attachments } : {}),
 				});
 			} catch (error) {
@@ -83,11 +86,13 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			}
 			if ('refused' in outcome) refused(outcome.reason);
 		},
+		// The shown run's controls: another run of the window goes on.
 		cancel: () => {
-			runs.cancel();
+			runs.cancel(panel.shownRunId());
 		},
 		stopAgent: (agentId) => {
-			runs.stopAgent(agentId);
+			const runId = panel.shownRunId();
+			if (runId) runs.stopAgent(runId, agentId);
 		},
 		openRun: (runId) => panel.openRun(runId),
 		openDiff: (path, version) => changes.openDiff(path, version),

@@ -7,16 +7,25 @@ import { defaultFolder, folderAt, folderOfRun } from '../common/runFolders.js';
 
 const lastRunKey = 'massgen.panel.lastRunId';
 
+/** What the panel reads of the window's runs: a run's live state, and the newest run's. */
+export interface LiveStates {
+	stateOf(runId: string): RunState | undefined;
+	readonly state: RunState | null | undefined;
+}
+
 /**
- * Which run the panel shows: the live one, or a past run opened read-only instead (`viewing`); and
- * the last one shown, remembered in the workspace state so a reloaded window shows it again.
+ * Which run the panel shows: a live one (its events stream in), or a past run opened read-only
+ * instead (`viewing`); and the last one shown, remembered in the workspace state so a reloaded
+ * window shows it again.
  */
 export class ShownRun {
-	/** A past run shown read-only instead of the live one. */
+	/** A past run shown read-only instead of a live one. */
 	private _viewing: RunState | undefined;
+	/** The live run shown; undefined: the newest run of the window. */
+	private _liveId: string | undefined;
 
 	constructor(
-		private readonly _live: { readonly state: RunState | null | undefined },
+		private readonly _runs: LiveStates,
 		private readonly _memento: vscode.Memento,
 		private readonly _log: vscode.LogOutputChannel,
 	) {}
@@ -25,28 +34,37 @@ export class ShownRun {
 		return this._viewing;
 	}
 
-	/** Back to the live run (a run started, the panel closed). */
-	showLive(): void {
+	/** Shows a live run (one started: `runId`), or the newest (the panel closed). */
+	showLive(runId?: string): void {
 		this._viewing = undefined;
+		this._liveId = runId;
+	}
+
+	/** Whether `runId`'s live events belong on the page now. */
+	showsLive(runId: string): boolean {
+		return this._viewing === undefined && this._live()?.runId === runId;
+	}
+
+	private _live(): RunState | undefined {
+		return (this._liveId ? this._runs.stateOf(this._liveId) : this._runs.state) ?? undefined;
 	}
 
 	/** The run the panel shows (also the one it restores after a reload): its follow-ups continue that run's session. */
 	get runId(): string | undefined {
-		return this._viewing?.runId ?? this._live.state?.runId ?? this._memento.get<string>(lastRunKey);
+		return this._viewing?.runId ?? this._live()?.runId ?? this._memento.get<string>(lastRunKey);
 	}
 
 	/** The folder the panel is about (multi-root): the shown run's, else the default one. */
 	folder(): vscode.WorkspaceFolder | undefined {
 		const runId = this.runId;
-		const state = this._viewing ?? this._live.state;
+		const state = this._viewing ?? this._live();
 		return folderAt(state?.workspace) ?? (runId ? folderOfRun(runId) : undefined) ?? defaultFolder();
 	}
 
-	/** Shows `runId`: the live run, else its `events.jsonl` read back (`unreadable`: shows nothing new). */
+	/** Shows `runId`: a live run of the window, else its `events.jsonl` read back (`unreadable`: shows nothing new). */
 	async open(runId: string): Promise<'live' | 'past' | 'unreadable'> {
-		const live = this._live.state;
-		if (live && live.runId === runId) {
-			this._viewing = undefined;
+		if (this._runs.stateOf(runId)) {
+			this.showLive(runId);
 			return 'live';
 		}
 		const state = await this._read(runId);
@@ -57,7 +75,7 @@ export class ShownRun {
 
 	/** The viewed run, else the live one (a snapshot reads it after its last await: `PanelHost`). */
 	current(): RunState | undefined {
-		return this._viewing ?? this._live.state ?? undefined;
+		return this._viewing ?? this._live();
 	}
 
 	/** The run shown before a reload, read back when neither a viewed nor a live run is there. */

@@ -94,10 +94,11 @@ export class SurfaceHost extends Disposable {
 			}),
 		);
 		// A new run is shown live (PanelHost decides which surface comes into view).
-		this._register(runs.onDidStartRun(() => this._shown.showLive()));
+		this._register(runs.onDidStartRun(({ runId }) => this._shown.showLive(runId)));
 		this._register(
 			runs.onDidEmitEvents((batch) => {
-				if (this._shown.viewing) return;
+				// Another run's events stay off this page (each run keeps its own state).
+				if (!this._shown.showsLive(batch.runId)) return;
 				void this._shown.remember(batch.runId);
 				this._webview.post({ type: 'events', events: batch.events });
 			}),

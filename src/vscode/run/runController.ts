@@ -6,7 +6,7 @@ import type { PermissionStore } from '../../core/permissions/permissionEngine.js
 import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
 import type { PrepareRefusal } from '../../core/run/prepareRun.js';
 import type { RunHandle } from '../../core/run/startRun.js';
-import { initialRunState, type RunState } from '../../protocol/runState.js';
+import type { RunState } from '../../protocol/runState.js';
 import { abortSignalFromToken } from '../common/cancellation.js';
 import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
@@ -16,16 +16,26 @@ import type { KeyStore } from '../common/secrets.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { missingConfigMessage } from '../config/teamConfigSetting.js';
+import { onDidChangeSettings, readMaxConcurrent, settings } from '../common/settings.js';
 import { WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { editorRunHost } from './editorRunHost.js';
 import { ConversationMemory } from './conversationMemory.js';
 import { LiveRun, type RunEventBatch } from './liveRun.js';
+import { RunQueue } from './runQueue.js';
 import type { Engine } from './loadEngine.js';
 import { type NoModelChoice, noModelReason, offerNoModel } from './noModelOffer.js';
 import { reportAttachmentProblem, reportTeamProblem, reportUnexpected } from './runMessages.js';
 import { runFolderFor } from './runFolderChoice.js';
 import type { RunStatusBar } from './runStatusBar.js';
-import type { FinishedRun, RunRefusal, RunRequest, RunService, StartOutcome } from './runTypes.js';
+import type {
+	ActiveRunInfo,
+	FinishedRun,
+	RunRefusal,
+	RunRequest,
+	RunService,
+	StartOutcome,
+	StartedRun,
+} from './runTypes.js';
 import { ToolNotices } from './toolNotices.js';
 import { memberChatModels } from '../lm/memberChatModels.js';
 
@@ -33,9 +43,9 @@ const cancelled = (): RunRefusal => ({
 	refused: 'cancelled',
 	reason: vscode.l10n.t('the run was cancelled before it started'),
 });
-const runActive = (): RunRefusal => ({
-	refused: 'run-active',
-	reason: vscode.l10n.t('another MassGen run is in progress'),
+const dequeued = (): RunRefusal => ({
+	refused: 'cancelled',
+	reason: vscode.l10n.t('it was removed from the queue'),
 });
 
 export interface RunControllerDeps {
@@ -70,54 +80,104 @@ export interface RunControllerDeps {
 	readonly questions?: ShownQuestions;
 	/** VS Code's chat models, for the no-model offer (default: `memberChatModels`). */
 	readonly lmModels?: () => Promise<readonly unknown[]>;
+	/** How many runs may go at once (default: `massgen.runs.maxConcurrent`); the rest wait in the queue. */
+	readonly maxConcurrent?: () => number;
+	/** Asked times (ms; default `Date.now`). */
+	readonly now?: () => number;
 }
 
 export type { RunEventBatch };
 
+/** One run of this window that has not ended, as the controller keeps it. */
 interface ActiveRun {
+	readonly ticket: string;
 	readonly request: RunRequest;
+	readonly folder: vscode.WorkspaceFolder;
 	readonly tokens: vscode.CancellationTokenSource;
-	readonly done: Promise<unknown>;
+	readonly live: LiveRun;
+	phase: ActiveRunInfo['phase'];
+	readonly askedAt: number;
+	startedAt: number | undefined;
 }
 
+/** Finished runs whose live state stays readable (`stateOf`) for a panel that still shows them. */
+const keptFinished = 8;
+
 /**
- * The one place runs start (Ask team, the panel's question box, Review selection): owns the active
- * run, its cancellation and the one-run-at-a-time prompt, and coordinates the rest — the folder
- * (`runFolderFor`), the core's `prepareRun`/`startRun` over `editorRunHost`, the live state and its
- * batches (`LiveRun`), and the last answered ask (`ConversationMemory`). It keeps no thread: a
- * follow-up names the run it continues and its history is read back from the run directories.
+ * The one place runs start (Ask team, the panel's question box, Review selection, Chat, the LM
+ * tool, the model picker): the window's runs, each with its own state, cancellation, approvals and
+ * change set, at most `maxConcurrent` at once (`RunQueue`; the rest wait in order). It coordinates
+ * the rest — the folder (`runFolderFor`), the core's `prepareRun`/`startRun` over `editorRunHost`,
+ * each run's live state and batches (`LiveRun`), and the last answered ask (`ConversationMemory`).
+ * It keeps no thread: a follow-up names the run it continues and its history is read back from the
+ * run directories.
  */
 export class RunController extends Disposable implements RunService {
 	private readonly _onDidFinishRun = this._register(new vscode.EventEmitter<FinishedRun>());
 	readonly onDidFinishRun = this._onDidFinishRun.event;
-	private readonly _onDidStartRun = this._register(new vscode.EventEmitter<RunRequest>());
-	/** A run's team is resolved and the run is about to start (the panel shows it). */
+	private readonly _onDidStartRun = this._register(new vscode.EventEmitter<StartedRun>());
+	/** A run's team is resolved, it left the queue and its first event is on the way (the panel shows it). */
 	readonly onDidStartRun = this._onDidStartRun.event;
-	private readonly _live: LiveRun;
-	readonly onDidEmitEvents: vscode.Event<RunEventBatch>;
+	private readonly _onDidEmitEvents = this._register(new vscode.EventEmitter<RunEventBatch>());
+	/** Every run's live events, in batches (each batch is one run's: `runId`). */
+	readonly onDidEmitEvents = this._onDidEmitEvents.event;
+	private readonly _onDidChangeActive = this._register(new vscode.EventEmitter<void>());
+	/** A run was asked, queued, moved, started or ended (`active()` changed; not for each event). */
+	readonly onDidChangeActive = this._onDidChangeActive.event;
 
-	private _active: ActiveRun | undefined;
+	private readonly _active = new Map<string, ActiveRun>();
+	private readonly _queue: RunQueue;
+	private _tickets = 0;
+	/** The live state of the newest run that started, and of the last few that ended. */
+	private _latest: LiveRun | undefined;
+	private readonly _finished = new Map<string, RunState>();
 	private readonly _memory = new ConversationMemory();
 	/** Runs of this window on a shipped team the user picked (`RunRequest.preset`): their follow-ups keep it. */
 	private readonly _presetRuns = new Map<string, NonNullable<RunRequest['preset']>>();
 	private _runActiveKey = false;
+	private readonly _now: () => number;
 
 	private readonly _consent: WorkspaceConsent;
 
 	constructor(private readonly _deps: RunControllerDeps) {
 		super();
 		this._consent = _deps.consent ?? new WorkspaceConsent(memoryState());
-		this._live = this._register(new LiveRun(_deps.statusBar, _deps.batchMs));
-		this.onDidEmitEvents = this._live.onDidEmitEvents;
+		this._now = _deps.now ?? Date.now;
+		this._queue = new RunQueue(_deps.maxConcurrent ?? readMaxConcurrent, () => this._changed());
+		this._register(onDidChangeSettings(() => this._queue.refresh(), [settings.maxConcurrent.key]));
 	}
 
-	/** The state of the current run, or of the last one (null before any). */
+	/** The state of the newest run that started (going or ended; null before any). */
 	get state(): RunState | null {
-		return this._live.state;
+		return this._latest?.state ?? null;
+	}
+
+	/** The live state of a run of this window that is going or ended lately; undefined otherwise. */
+	stateOf(runId: string): RunState | undefined {
+		for (const run of this._active.values()) if (run.live.runId === runId) return run.live.state;
+		return this._finished.get(runId);
+	}
+
+	/** The window's runs that have not ended: running first (oldest first), then the queue in order. */
+	active(): readonly ActiveRunInfo[] {
+		const waiting = this._queue.waiting;
+		const rank = (run: ActiveRun) => (run.phase === 'queued' ? 1 + waiting.indexOf(run.ticket) : 0);
+		return [...this._active.values()]
+			.sort((a, b) => rank(a) - rank(b) || a.askedAt - b.askedAt)
+			.map((run) => ({
+				ticket: run.ticket,
+				runId: run.live.runId,
+				request: run.request,
+				folder: run.folder,
+				phase: run.phase,
+				state: run.live.state,
+				askedAt: run.askedAt,
+				startedAt: run.startedAt,
+			}));
 	}
 
 	get isRunning(): boolean {
-		return this._active !== undefined;
+		return this._active.size > 0;
 	}
 
 	/** What the `massgen.runActive` context key was last set to. */
@@ -130,21 +190,39 @@ export class RunController extends Disposable implements RunService {
 		return this._memory.conversation;
 	}
 
-	/** Stop agent (the panel's lane button): false when no run is going or the agent cannot be stopped now. */
-	stopAgent(agentId: string): boolean {
-		const stopped = this._live.stopAgent(agentId);
-		this._deps.log.info(`stop agent ${agentId}: ${stopped ? 'stopped' : 'not running in coordination'}`);
+	/** Stop agent (a lane's button): false when the run is not going or the agent cannot be stopped now. */
+	stopAgent(runId: string, agentId: string): boolean {
+		const run = this._find(runId);
+		const stopped = run?.live.stopAgent(agentId) ?? false;
+		this._deps.log.info(
+			`stop agent ${agentId} of run ${runId}: ${stopped ? 'stopped' : 'not running in coordination'}`,
+		);
 		return stopped;
 	}
 
-	/** Cancels the active run (its pending approval requests are denied); false when there is none. */
-	cancel(): boolean {
-		if (!this._active) return false;
-		this._deps.log.info('cancelling the run');
-		const runId = this._live.state?.runId;
+	/**
+	 * Cancels a run (its ticket or run id; none: the only one): a queued run leaves the queue, a
+	 * running one stops and its pending approval requests are denied. False when there is no such run.
+	 */
+	cancel(id?: string): boolean {
+		const run = id === undefined ? this._only() : this._find(id);
+		if (!run) return false;
+		this._deps.log.info(`cancelling run ${run.live.runId ?? run.ticket}`);
+		const runId = run.live.runId;
 		if (runId) this._deps.approvals?.broker.cancelRun(runId);
-		this._active.tokens.cancel();
+		run.tokens.cancel();
+		if (run.phase === 'queued') this._queue.release(run.ticket);
 		return true;
+	}
+
+	/** Starts a queued run now, past the limit; false when it is not queued. */
+	startNow(ticket: string): boolean {
+		return this._queue.startNow(ticket);
+	}
+
+	/** Moves a queued run `delta` places (negative: sooner); false when it is not queued. */
+	moveQueued(ticket: string, delta: number): boolean {
+		return this._queue.move(ticket, delta);
 	}
 
 	/**
@@ -156,57 +234,57 @@ export class RunController extends Disposable implements RunService {
 		return 'run' in outcome ? outcome.run : undefined;
 	}
 
-	/** As `start`, and says why when the run did not start (for callers that show it themselves). */
-	async tryStart(asked: RunRequest, token?: vscode.CancellationToken): Promise<StartOutcome> {
+	/**
+	 * As `start`, and says why when the run did not start (for callers that show it themselves);
+	 * `follow` gets this run's live event batches (a chat's progress lines).
+	 */
+	async tryStart(
+		asked: RunRequest,
+		token?: vscode.CancellationToken,
+		follow?: (batch: RunEventBatch) => void,
+	): Promise<StartOutcome> {
 		const request = this._keepPreset(asked);
 		if (token?.isCancellationRequested) return cancelled();
-		if (this._active) {
-			const replace = vscode.l10n.t('Cancel It and Start');
-			const choice = await vscode.window.showWarningMessage(
-				vscode.l10n.t('A MassGen run is in progress. Cancel it and start the new one?'),
-				{ modal: true },
-				replace,
-			);
-			if (choice !== replace || !this._active) return runActive();
-			const previous = this._active;
-			this.cancel();
-			await previous.done;
-			if (token?.isCancellationRequested) return cancelled();
-			if (this._active) return runActive();
-		}
 		const folder = await runFolderFor(request, this._memory.followedRun(request));
 		if ('refused' in folder) return folder;
 		if (token?.isCancellationRequested) return cancelled();
-		if (this._active) return runActive();
-		const tokens = new vscode.CancellationTokenSource();
-		let finish!: () => void;
-		const done = new Promise<void>((resolve) => (finish = resolve));
-		const active: ActiveRun = { request, tokens, done };
-		this._active = active;
-		const caller = token?.onCancellationRequested(() => {
-			if (this._active === active) this.cancel();
-		});
-		this._setRunActive(true);
-		this._deps.statusBar.start();
+		const ticket = `run-${++this._tickets}`;
+		const live = new LiveRun((batch) => {
+			this._deps.statusBar.update(this.active());
+			follow?.(batch);
+			this._onDidEmitEvents.fire(batch);
+		}, this._deps.batchMs);
+		const run: ActiveRun = {
+			ticket,
+			request,
+			folder,
+			tokens: new vscode.CancellationTokenSource(),
+			live,
+			phase: 'starting',
+			askedAt: this._now(),
+			startedAt: undefined,
+		};
+		this._active.set(ticket, run);
+		const caller = token?.onCancellationRequested(() => this.cancel(ticket));
+		this._changed();
 		try {
-			return await this._run(request, folder, tokens.token);
+			return await this._run(run);
 		} catch (error) {
 			return { refused: 'error', reason: reportUnexpected(this._deps.log, error, this._redact) };
 		} finally {
 			caller?.dispose();
-			tokens.dispose();
-			this._active = undefined;
-			this._deps.statusBar.stop();
-			this._setRunActive(false);
-			finish();
+			run.tokens.dispose();
+			this._active.delete(ticket);
+			const runId = live.runId;
+			if (runId) this._keepFinished(runId, live.state);
+			this._queue.release(ticket);
+			this._changed();
 		}
 	}
 
-	private async _run(
-		request: RunRequest,
-		folder: vscode.WorkspaceFolder,
-		token: vscode.CancellationToken,
-	): Promise<StartOutcome> {
+	private async _run(run: ActiveRun): Promise<StartOutcome> {
+		const { request, folder } = run;
+		const token = run.tokens.token;
 		const { log } = this._deps;
 		const root = folder.uri.fsPath;
 		const engine = await this._deps.engine();
@@ -223,6 +301,7 @@ export class RunController extends Disposable implements RunService {
 				signal: abort.signal,
 			});
 			const from = request.kind === 'ask' ? this._memory.followedRun(request) : undefined;
+			// Prepared before it queues: the trust and cost questions come while the user is asking.
 			const prepared = await engine.prepareRun(
 				{
 					question: request.question,
@@ -238,11 +317,19 @@ export class RunController extends Disposable implements RunService {
 			);
 			if (!prepared.ok) return this._refused(prepared, request);
 			if (token.isCancellationRequested) return cancelled();
+			run.phase = 'queued';
+			this._changed();
+			if ((await this._queue.enter(run.ticket)) === 'removed' || token.isCancellationRequested) {
+				return token.isCancellationRequested ? cancelled() : dequeued();
+			}
+			run.phase = 'running';
+			run.startedAt = this._now();
+			this._latest = run.live;
+			this._changed();
 			const { followUp } = prepared.run;
 			const history = followUp?.history ?? request.history ?? [];
 			if (request.kind === 'ask' && !followUp) this._memory.forget();
-			this._live.reset();
-			return await this._follow(request, folder, engine.startRun(prepared.run, host), history, token);
+			return await this._follow(run, engine.startRun(prepared.run, host), history);
 		} catch (error) {
 			if (EstimateDeclinedError.is(error)) {
 				return { refused: 'cancelled', reason: vscode.l10n.t('not started at its cost estimate') };
@@ -295,22 +382,17 @@ export class RunController extends Disposable implements RunService {
 	}
 
 	/** Follows the run live until it ends, then remembers an answered ask and tells who listens. */
-	private async _follow(
-		request: RunRequest,
-		folder: vscode.WorkspaceFolder,
-		run: RunHandle,
-		history: readonly Turn[],
-		token: vscode.CancellationToken,
-	): Promise<StartOutcome> {
+	private async _follow(run: ActiveRun, handle: RunHandle, history: readonly Turn[]): Promise<StartOutcome> {
 		const { log } = this._deps;
-		const toolNotices = new ToolNotices(log, token);
-		const outcome = await this._live.follow(run, (event) => {
+		const { request, folder } = run;
+		const toolNotices = new ToolNotices(log, run.tokens.token);
+		const outcome = await run.live.follow(handle, (event) => {
 			// The team is known and the attachments are read: the run really starts (the panel
 			// opens now, not for a config error or an attachment that cannot be given).
-			if (event.type === 'run-start' && run.started) {
-				log.info(`run log: ${run.started.runDir}`);
+			if (event.type === 'run-start' && handle.started) {
+				log.info(`run log: ${handle.started.runDir}`);
 				if (request.preset) this._presetRuns.set(event.runId, request.preset);
-				this._onDidStartRun.fire(request);
+				this._onDidStartRun.fire({ request, runId: event.runId, ticket: run.ticket });
 			}
 			toolNotices.onEvent(event);
 		});
@@ -332,7 +414,7 @@ export class RunController extends Disposable implements RunService {
 		const finished: FinishedRun = {
 			request,
 			result,
-			state: this._live.state ?? initialRunState(),
+			state: run.live.state,
 			folder,
 			writePolicy: {
 				root: outcome.workspace.root,
@@ -341,6 +423,8 @@ export class RunController extends Disposable implements RunService {
 			},
 			runDir: outcome.runDir,
 		};
+		// Readable before the listeners run (the panel and the change review ask for it).
+		this._keepFinished(result.runId, run.live.state);
 		this._onDidFinishRun.fire(finished);
 		return { run: finished };
 	}
@@ -363,9 +447,33 @@ export class RunController extends Disposable implements RunService {
 		return preset ? { ...request, preset } : request;
 	}
 
-	private _setRunActive(value: boolean): void {
-		this._runActiveKey = value;
-		void vscode.commands.executeCommand('setContext', contextKeys.runActive, value);
+	private _find(id: string): ActiveRun | undefined {
+		return this._active.get(id) ?? [...this._active.values()].find((run) => run.live.runId === id);
+	}
+
+	private _only(): ActiveRun | undefined {
+		return this._active.size === 1 ? [...this._active.values()][0] : undefined;
+	}
+
+	private _keepFinished(runId: string, state: RunState): void {
+		this._finished.delete(runId);
+		this._finished.set(runId, state);
+		for (const old of this._finished.keys()) {
+			if (this._finished.size <= keptFinished) break;
+			this._finished.delete(old);
+		}
+	}
+
+	/** The list changed: the status bar, the context key and who lists the runs hear of it. */
+	private _changed(): void {
+		const active = this.active();
+		this._deps.statusBar.update(active);
+		const value = active.length > 0;
+		if (value !== this._runActiveKey) {
+			this._runActiveKey = value;
+			void vscode.commands.executeCommand('setContext', contextKeys.runActive, value);
+		}
+		this._onDidChangeActive.fire();
 	}
 }
 

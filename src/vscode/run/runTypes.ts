@@ -90,15 +90,43 @@ export type WritePolicy = Pick<Workspace, 'root' | 'protectedPaths' | 'secretPat
  * participant) pass `reason` on. Redacted.
  */
 export interface RunRefusal {
-	readonly refused: 'cancelled' | 'run-active' | 'no-workspace' | 'config' | 'attachment' | 'error';
+	readonly refused: 'cancelled' | 'no-workspace' | 'config' | 'attachment' | 'error';
 	readonly reason: string;
 }
 
 export type StartOutcome = { readonly run: FinishedRun } | RunRefusal;
 
+/** A run the controller admitted: it has its id and its first event is on the way. */
+export interface StartedRun {
+	readonly request: RunRequest;
+	readonly runId: string;
+	/** The controller's name for the run from the moment it was asked (`ActiveRunInfo.ticket`). */
+	readonly ticket: string;
+}
+
+/**
+ * A run of this window that has not ended: `starting` (its team and questions are being settled),
+ * `queued` (waiting for a slot: `massgen.runs.maxConcurrent`) or `running`.
+ */
+export interface ActiveRunInfo {
+	/** Names the run from the moment it was asked, before it has a run id (the queue's key). */
+	readonly ticket: string;
+	/** Known once the run started (its run directory exists). */
+	readonly runId: string | undefined;
+	readonly request: RunRequest;
+	readonly folder: vscode.WorkspaceFolder;
+	readonly phase: 'starting' | 'queued' | 'running';
+	/** Its live state (empty until it runs). */
+	readonly state: RunState;
+	/** When it was asked (ms since the epoch, the controller's clock). */
+	readonly askedAt: number;
+	/** When it started running; undefined before. */
+	readonly startedAt: number | undefined;
+}
+
 /** Implemented by the run controller. */
 export interface RunService {
-	/** Starts a run (one at a time: asks before replacing an active run). Resolves when it ends; undefined if not started. */
+	/** Starts a run (queued past `massgen.runs.maxConcurrent`). Resolves when it ends; undefined if not started. */
 	start(request: RunRequest, token?: vscode.CancellationToken): Promise<FinishedRun | undefined>;
 	readonly onDidFinishRun: vscode.Event<FinishedRun>;
 }

@@ -77,6 +77,10 @@ const verdicts: Record<string, Verdict> = {
 		restricted: true,
 		why: 'deletes run folders (the user’s logs and revert records): an untrusted workspace cannot shorten retention',
 	},
+	'massgen.runs.maxConcurrent': {
+		scope: 'application',
+		why: 'how many runs spend at once: the user’s own settings only (read from globalValue)',
+	},
 };
 
 interface Manifest {

@@ -10,7 +10,13 @@ import type { HostMessage } from '../../../src/protocol/messages';
 import { reduceRun, reduceRunEvents } from '../../../src/protocol/reduceRun';
 import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
-import type { ChangeActions, FinishedRun, RunRefusal, RunRequest } from '../../../src/vscode/run/runTypes';
+import type {
+	ChangeActions,
+	FinishedRun,
+	RunRefusal,
+	RunRequest,
+	StartedRun,
+} from '../../../src/vscode/run/runTypes';
 import { PanelHost } from '../../../src/vscode/panel/panelHost';
 import { settle } from '../../support/settle.js';
 
@@ -65,12 +71,18 @@ const delta = (text: string): RunEventBody => ({
 
 /** The parts of RunController the panel uses, driven by the test. */
 function fakeRuns() {
-	const started = new vscode.EventEmitter<RunRequest>();
+	const started = new vscode.EventEmitter<StartedRun>();
 	const emitted = new vscode.EventEmitter<RunEventBatch>();
 	const finished = new vscode.EventEmitter<FinishedRun>();
 	const calls: unknown[][] = [];
+	const states = new Map<string, RunState>();
 	const runs = {
+		/** The newest run's state. */
 		state: null as RunState | null,
+		stateOf: (runId: string) => states.get(runId),
+		/** The runs going (by run id): `active()` lists them. */
+		going: [] as string[],
+		active: () => runs.going.map((runId) => ({ runId })),
 		onDidStartRun: started.event,
 		onDidEmitEvents: emitted.event,
 		onDidFinishRun: finished.event,
@@ -80,15 +92,16 @@ function fakeRuns() {
 			calls.push(['start', request]);
 			return runs.refusal ?? { run: {} as FinishedRun };
 		},
-		/** True while a run is active (`cancel()` returns it, as the controller does). */
-		running: false,
-		cancel: () => (calls.push(['cancel']), runs.running),
+		cancel: (id?: string) => (calls.push(['cancel', id]), id !== undefined && runs.going.includes(id)),
+		stopAgent: (runId: string, agentId: string) => (calls.push(['stop', runId, agentId]), false),
 		/** Folds and forwards events as the controller does. */
 		emit(events: RunEvent[]) {
-			for (const event of events) runs.state = reduceRun(runs.state ?? initialRunState(), event);
-			emitted.fire({ runId: events[0]!.runId, events });
+			const runId = events[0]!.runId;
+			for (const event of events) states.set(runId, reduceRun(states.get(runId) ?? initialRunState(), event));
+			runs.state = states.get(runId)!;
+			emitted.fire({ runId, events });
 		},
-		fireStart: (request: RunRequest) => started.fire(request),
+		fireStart: (request: RunRequest, runId = 'r1') => started.fire({ request, runId, ticket: `t-${runId}` }),
 		calls,
 	};
 	return runs;
@@ -301,7 +314,8 @@ describe('PanelHost', () => {
 		const folder = vscode.Uri.file(root);
 		expect(runs.calls).toEqual([
 			['start', { question: 'Follow-up?', kind: 'ask', folder, continueConversation: true }],
-			['cancel'],
+			// The shown run's (none shown yet: the controller's only run).
+			['cancel', undefined],
 		]);
 		expect(host.focused).toBe(false);
 		view.receive({ type: 'focus', focused: true });
@@ -439,7 +453,7 @@ describe('PanelHost', () => {
 		const { host, runs } = setup();
 		const info = vi.spyOn(fake.window, 'showInformationMessage');
 		info.mockClear();
-		runs.running = true;
+		runs.going = ['r1'];
 		runs.fireStart({ question: 'q', kind: 'ask' });
 		const view = resolveView(host);
 		await host.openInEditor();

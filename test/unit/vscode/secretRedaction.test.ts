@@ -63,6 +63,7 @@ describe('the extension redacts secrets', () => {
 			get state() {
 				return state;
 			},
+			stateOf: (runId: string) => (state?.runId === runId ? state : undefined),
 			onDidStartRun: new vscode.EventEmitter<unknown>().event,
 			onDidEmitEvents: emitted.event,
 			onDidFinishRun: new vscode.EventEmitter<unknown>().event,

@@ -1,0 +1,163 @@
+// In-host: several runs of one window at once (the run controller's queue) against the loopback
+// servers, which hold every reply until the test lets them go: what overlaps is what the servers saw.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { MassGenApi } from '../../src/vscode/extensionApi';
+import type { RunEventBatch } from '../../src/vscode/run/liveRun';
+import type { StartOutcome } from '../../src/vscode/run/runTypes';
+import type { RecordedRequest } from '../servers/loopbackProvider';
+import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
+import { endRunAndConfig, until, useConfig } from './hostWaits';
+
+const extensionId = 'massgen.massgen-vscode';
+
+/** Replies wait until `open()`; `close()` holds the next ones again. */
+function gate() {
+	let release!: () => void;
+	let held = new Promise<void>((resolve) => (release = resolve));
+	return {
+		wait: () => held,
+		open: () => release(),
+		close: () => {
+			held = new Promise<void>((resolve) => (release = resolve));
+		},
+	};
+}
+
+const asks = (request: RecordedRequest, question: string) =>
+	request.prompt.texts.join('\n').includes(question);
+
+/** Whether two requests were open on the server at the same time (each received before the other settled). */
+const overlap = (a: RecordedRequest, b: RecordedRequest) =>
+	a.receivedAt < (b.settledAt ?? Infinity) && b.receivedAt < (a.settledAt ?? Infinity);
+
+describe('several runs at once: the queue, each run on its own (loopback team)', function () {
+	this.timeout(90_000);
+	let api: MassGenApi;
+	let team: LoopbackTeam;
+	let dir: string;
+	const replies = gate();
+
+	before(async () => {
+		const extension = vscode.extensions.getExtension<MassGenApi>(extensionId);
+		assert.ok(extension);
+		api = await extension.activate();
+		team = await startLoopbackTeam({
+			hold: (request) => (request.method === 'POST' ? replies.wait() : undefined),
+		});
+		dir = mkdtempSync(join(tmpdir(), 'massgen-concurrent-'));
+		writeFileSync(join(dir, 'team.yaml'), team.configYaml());
+	});
+
+	afterEach(async () => {
+		replies.open();
+		await endRunAndConfig(api);
+		await vscode.workspace
+			.getConfiguration()
+			.update('massgen.runs.maxConcurrent', undefined, vscode.ConfigurationTarget.Global);
+		replies.close();
+	});
+
+	after(async () => {
+		await team.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	const requestsOf = (question: string) =>
+		Object.values(team.servers).flatMap((server) => server.requests.filter((r) => asks(r, question)));
+	const phases = () => api.runs.active().map((run) => `${run.request.question}: ${run.phase}`);
+
+	it('two runs started together both run: the servers hold requests of both at once; each follower gets its own run', async () => {
+		await useConfig(join(dir, 'team.yaml'));
+		const batches: Record<string, RunEventBatch[]> = { alpha: [], beta: [] };
+		const alpha = api.runs.tryStart({ question: 'Question alpha?', kind: 'ask' }, undefined, (batch) =>
+			batches['alpha']!.push(batch),
+		);
+		const beta = api.runs.tryStart({ question: 'Question beta?', kind: 'ask' }, undefined, (batch) =>
+			batches['beta']!.push(batch),
+		);
+		// Every server has a request of each run waiting for its reply: the runs go side by side.
+		await until('both runs at every server', () =>
+			Object.values(team.servers).every(
+				(server) =>
+					server.requests.some((r) => asks(r, 'Question alpha?')) &&
+					server.requests.some((r) => asks(r, 'Question beta?')),
+			),
+		);
+		assert.deepEqual(phases(), ['Question alpha?: running', 'Question beta?: running']);
+		assert.match(api.ui().statusBar ?? '', /MassGen: 2 runs/);
+		assert.match(api.ui().statusTooltip ?? '', /“Question alpha\?”[^\n]*\n“Question beta\?”/);
+		replies.open();
+		const outcomes = await Promise.all([alpha, beta]);
+		const [a, b] = outcomes.map((outcome: StartOutcome) => {
+			assert.ok('run' in outcome, `finished: ${JSON.stringify(outcome)}`);
+			assert.equal(outcome.run.result.status, 'completed');
+			return outcome.run;
+		});
+		assert.notEqual(a!.result.runId, b!.result.runId);
+		assert.notEqual(a!.runDir, b!.runDir);
+		// The servers saw the two runs' first calls open at the same time (not one run after the other).
+		const [firstA] = requestsOf('Question alpha?');
+		assert.ok(requestsOf('Question beta?').some((request) => overlap(firstA!, request)));
+		// Each follower got only its own run's events; each run's final answer is its own.
+		assert.ok(batches['alpha']!.length > 0 && batches['beta']!.length > 0);
+		assert.ok(batches['alpha']!.every((batch) => batch.runId === a!.result.runId));
+		assert.ok(batches['beta']!.every((batch) => batch.runId === b!.result.runId));
+		assert.equal(a!.state.question, 'Question alpha?');
+		assert.equal(b!.state.question, 'Question beta?');
+		assert.deepEqual(api.runs.active(), []);
+		assert.equal(api.ui().statusBar, undefined);
+		assert.equal(api.ui().runActive, false);
+	});
+
+	it('past the limit a run waits in the queue: it can be moved, started now or removed; a cancelled run frees its slot and the other goes on', async () => {
+		await useConfig(join(dir, 'team.yaml'));
+		await vscode.workspace
+			.getConfiguration()
+			.update('massgen.runs.maxConcurrent', 1, vscode.ConfigurationTarget.Global);
+		const one = api.runs.tryStart({ question: 'Run one?', kind: 'ask' });
+		await until('run one to run', () => phases()[0] === 'Run one?: running');
+		const two = api.runs.tryStart({ question: 'Run two?', kind: 'ask' });
+		const three = api.runs.tryStart({ question: 'Run three?', kind: 'ask' });
+		const four = api.runs.tryStart({ question: 'Run four?', kind: 'ask' });
+		await until('three runs queued', () => phases().filter((phase) => phase.endsWith('queued')).length === 3);
+		assert.match(api.ui().statusBar ?? '', /3 queued/);
+		const ticket = (question: string) =>
+			api.runs.active().find((run) => run.request.question === question)!.ticket;
+		// Reordered: four goes before two and three.
+		assert.equal(api.runs.moveQueued(ticket('Run four?'), -2), true);
+		assert.deepEqual(phases(), [
+			'Run one?: running',
+			'Run four?: queued',
+			'Run two?: queued',
+			'Run three?: queued',
+		]);
+		// Removed from the queue: it never reaches a server.
+		assert.equal(api.runs.cancel(ticket('Run two?')), true);
+		const removed = await two;
+		assert.ok('refused' in removed && removed.refused === 'cancelled', JSON.stringify(removed));
+		// Started now, past the limit: two run at once.
+		assert.equal(api.runs.startNow(ticket('Run three?')), true);
+		await until('run three at a server', () => requestsOf('Run three?').length > 0);
+		assert.deepEqual(phases(), ['Run one?: running', 'Run three?: running', 'Run four?: queued']);
+		// One cancelled: three goes on and holds the one slot, so four still waits.
+		assert.equal(api.runs.cancel(ticket('Run one?')), true);
+		const first = await one;
+		assert.ok('run' in first && first.run.result.status === 'cancelled');
+		assert.deepEqual(phases(), ['Run three?: running', 'Run four?: queued']);
+		// Three ends: four starts.
+		replies.open();
+		const threeDone = await three;
+		assert.ok('run' in threeDone && threeDone.run.result.status === 'completed');
+		const fourDone = await four;
+		assert.ok('run' in fourDone && fourDone.run.result.status === 'completed');
+		// Four's first call came after three's last: it waited for the slot.
+		const lastOfThree = Math.max(...requestsOf('Run three?').map((request) => request.receivedAt));
+		assert.ok(Math.min(...requestsOf('Run four?').map((request) => request.receivedAt)) > lastOfThree);
+		assert.equal(requestsOf('Run two?').length, 0, 'a removed run sends nothing');
+	});
+});
