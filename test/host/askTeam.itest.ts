@@ -113,7 +113,12 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		assert.equal(existsSync(join(root, 'docs', 'NOTES.md')), false);
 
 		// Afterwards the UI is back to idle, and the side bar view shows the run (no editor tab).
-		assert.deepEqual(api.ui(), { runActive: false, statusBar: undefined, panelOpen: true });
+		assert.deepEqual(api.ui(), {
+			runActive: false,
+			statusBar: undefined,
+			statusTooltip: undefined,
+			panelOpen: true,
+		});
 		assert.equal(api.panelSurfaces().view.runId, result.runId);
 		assert.equal(panelTabs().length, 0);
 		await new Promise((resolve) => setTimeout(resolve, 500));
@@ -142,7 +147,12 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 		assert.equal(onDisk.status, 'cancelled');
 		assert.ok(existsSync(join(run.runDir, 'events.jsonl')));
 		assert.deepEqual(snapshotFiles(root), before);
-		assert.deepEqual(api.ui(), { runActive: false, statusBar: undefined, panelOpen: true });
+		assert.deepEqual(api.ui(), {
+			runActive: false,
+			statusBar: undefined,
+			statusTooltip: undefined,
+			panelOpen: true,
+		});
 	});
 
 	it('Open in Editor during a run shows the same run in a tab; closing the tab leaves the run going in the side bar, Cancel Run ends it', async () => {
@@ -201,7 +211,12 @@ describe('Ask Team (in VS Code, scripted teams)', function () {
 			'8:9-10 error duplicate-agent-id',
 		]);
 		assert.ok(diagnostics.every((d) => d.source === 'MassGen'));
-		assert.deepEqual(api.ui(), { runActive: false, statusBar: undefined, panelOpen: true });
+		assert.deepEqual(api.ui(), {
+			runActive: false,
+			statusBar: undefined,
+			statusTooltip: undefined,
+			panelOpen: true,
+		});
 	});
 
 	it('a missing API key: an error diagnostic at the agent naming the variable, no run', async () => {
