@@ -160,7 +160,7 @@ export class SurfaceHost extends Disposable {
 			return;
 		}
 		await this._postSnapshot();
-		if (shown === 'past') await this._shown.remember(runId);
+		await this._shown.remember(runId);
 	}
 
 	private async _onMessage(raw: unknown): Promise<void> {
