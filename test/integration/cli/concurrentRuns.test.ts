@@ -158,32 +158,51 @@ describe('several massgen run processes on one workspace (dist/cli.js, one loopb
 		expect(readdirSync(join(root, 'src')).includes('only-beta.js')).toBe(winner === 'beta');
 	});
 
-	it('Ctrl-C while an apply waits for the workspace lock: nothing written, exit 4', async () => {
-		writes = { alpha: [{ path: 'src/app.js', content: withLines({ 3: 'x' }) }] };
-		gate = () => undefined;
-		const { root, env } = setup({ 'src/app.js': base });
+	/** `args` run while the test holds the workspace's lock; SIGINT once the CLI says it waits. */
+	async function interruptedWhileLocked(
+		root: string,
+		env: NodeJS.ProcessEnv,
+		args: string[],
+	): Promise<CliRun> {
 		const held = await acquireWorkspaceLock(root, { tool: 'the test', dir: defaultLockDir(env) });
 		try {
 			let stopped = false;
-			const waited = await runCli(['run', '--apply', '--config', team('alpha'), 'Edit'], {
+			const waited = await runCli(args, {
 				cwd: root,
 				env,
 				deadlineMs: 25_000,
 				onStderr: (text, child) => {
-					if (!stopped && text.includes('up to 120 s, Ctrl-C stops waiting')) {
+					if (
+						!stopped &&
+						text.includes('(the test, pid') &&
+						text.includes('up to 120 s, Ctrl-C stops waiting')
+					) {
 						stopped = true;
 						child.kill('SIGINT');
 					}
 				},
 			});
 			expect(stopped).toBe(true);
-			expect(waited.stderr).toContain('(the test, pid');
-			expect(waited.stderr).toContain('nothing was written: stopped waiting for the workspace lock');
-			expect(waited.code).toBe(4);
-			expect(readFileSync(join(root, 'src/app.js'), 'utf8')).toBe(base);
+			return waited;
 		} finally {
 			await held.release();
 		}
+	}
+
+	it('Ctrl-C while an apply waits for the workspace lock: nothing written, exit 4', async () => {
+		writes = { alpha: [{ path: 'src/app.js', content: withLines({ 3: 'x' }) }] };
+		gate = () => undefined;
+		const { root, env } = setup({ 'src/app.js': base });
+		const waited = await interruptedWhileLocked(root, env, [
+			'run',
+			'--apply',
+			'--config',
+			team('alpha'),
+			'Edit',
+		]);
+		expect(waited.stderr).toContain('nothing was written: stopped waiting for the workspace lock');
+		expect(waited.code).toBe(4);
+		expect(readFileSync(join(root, 'src/app.js'), 'utf8')).toBe(base);
 	});
 
 	it('Ctrl-C while massgen revert waits for the workspace lock: nothing reverted, exit 4', async () => {
@@ -193,27 +212,10 @@ describe('several massgen run processes on one workspace (dist/cli.js, one loopb
 		const { root, env } = setup({ 'src/app.js': base });
 		expect((await run(root, env, 'alpha')).code).toBe(0);
 		const [runId] = readdirSync(join(root, '.massgen', 'runs'));
-		const held = await acquireWorkspaceLock(root, { tool: 'the test', dir: defaultLockDir(env) });
-		try {
-			let stopped = false;
-			const reverting = await runCli(['revert', runId!], {
-				cwd: root,
-				env,
-				deadlineMs: 25_000,
-				onStderr: (text, child) => {
-					if (!stopped && text.includes('Ctrl-C stops waiting')) {
-						stopped = true;
-						child.kill('SIGINT');
-					}
-				},
-			});
-			expect(stopped).toBe(true);
-			expect(reverting.stderr).toContain('nothing was written: stopped waiting for the workspace lock');
-			expect(reverting.code).toBe(4);
-			expect(readFileSync(join(root, 'src/app.js'), 'utf8')).toBe(edited);
-		} finally {
-			await held.release();
-		}
+		const reverting = await interruptedWhileLocked(root, env, ['revert', runId!]);
+		expect(reverting.stderr).toContain('nothing was written: stopped waiting for the workspace lock');
+		expect(reverting.code).toBe(4);
+		expect(readFileSync(join(root, 'src/app.js'), 'utf8')).toBe(edited);
 	});
 
 	it('a massgen run --apply and a massgen mcp ask_team at once: two runs, the run applies, the call leaves its changes pending', async () => {
