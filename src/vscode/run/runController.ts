@@ -9,7 +9,7 @@ import type { RunHandle } from '../../core/run/startRun.js';
 import type { RunState } from '../../protocol/runState.js';
 import { abortSignalFromToken } from '../common/cancellation.js';
 import { contextKeys } from '../common/commandIds.js';
-import { Disposable } from '../common/lifecycle.js';
+import { Disposable, toDisposable } from '../common/lifecycle.js';
 import { lmMember } from '../lm/lmMember.js';
 import type { SessionSecrets } from '../common/log.js';
 import type { KeyStore } from '../common/secrets.js';
@@ -145,6 +145,8 @@ export class RunController extends Disposable implements RunService {
 		this._now = _deps.now ?? Date.now;
 		this._queue = new RunQueue(_deps.maxConcurrent ?? readMaxConcurrent, () => this._changed());
 		this._register(onDidChangeSettings(() => this._queue.refresh(), [settings.maxConcurrent.key]));
+		// The window goes: queued runs leave the queue (their callers hear "cancelled"), running ones stop.
+		this._register(toDisposable(() => [...this._active.keys()].forEach((ticket) => this.cancel(ticket))));
 	}
 
 	/** The state of the newest run that started (going or ended; null before any). */
