@@ -11,6 +11,7 @@ const statusIcon: Record<PastRunSummary['status'], string> = {
 	cancelled: 'circle-slash',
 	timeout: 'watch',
 	failed: 'error',
+	running: 'loading',
 	incomplete: 'warning',
 };
 
@@ -47,7 +48,10 @@ export class PastRunsView {
 				h(
 					'span',
 					{ class: `run-status-icon status-${run.status}`, title: run.status },
-					icon(statusIcon[run.status] ?? 'circle-outline'),
+					icon(
+						statusIcon[run.status] ?? 'circle-outline',
+						run.status === 'running' ? 'codicon-modifier-spin' : '',
+					),
 				),
 				h('span', { class: 'run-question', text: run.question || t('noQuestion') }),
 				run.winner

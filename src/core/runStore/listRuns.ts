@@ -9,6 +9,8 @@ import type { PastRunSummary } from '../../contract/pastRunSummary.js';
 import { readOwnRuns } from './ownRuns.js';
 import { readRunStart } from './readRunEvents.js';
 import { readResultSummary, type ResultSummary } from './readResult.js';
+import { runningNow } from './runningMarker.js';
+import { hostProcesses, type ProcessTable } from '../util/processLiveness.js';
 import { runDirOf, runsDir } from '../../contract/runLayout.js';
 import { isSafeRunId, runIdDate } from '../../contract/runId.js';
 import { assertRunsDirInside } from './runsDirGuard.js';
@@ -18,12 +20,14 @@ const questionChars = 2000;
 
 /**
  * Summaries of the runs under `<workspace>/.massgen/runs/`, newest first. A run without
- * `result.json` (the process died) is summarised from its first event as `incomplete`;
- * directories that are neither are left out. No runs directory means no runs.
+ * `result.json` is summarised from its first event as `running` (its marker's process runs: this
+ * window's other runs, another process's) or `incomplete` (the process died); directories that are
+ * neither are left out. No runs directory means no runs.
  */
 export async function listRuns(
 	workspaceRoot: string,
 	env: NodeJS.ProcessEnv = process.env,
+	processes: ProcessTable = hostProcesses,
 ): Promise<PastRunSummary[]> {
 	const root = runsDir(workspaceRoot);
 	await assertRunsDirInside(workspaceRoot);
@@ -41,15 +45,19 @@ export async function listRuns(
 	const summaries: PastRunSummary[] = [];
 	// One at a time: each read holds one result.json, whatever the number of runs.
 	for (const name of names) {
-		const summary = await summarise(runDirOf(workspaceRoot, name), name);
+		const summary = await summarise(runDirOf(workspaceRoot, name), name, processes);
 		if (summary) summaries.push(summary);
 	}
 	return summaries.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.runId.localeCompare(a.runId));
 }
 
-/** From `result.json`, else (none, over the cap, malformed) from `run-start` as `incomplete`. */
-async function summarise(runDir: string, runId: string): Promise<PastRunSummary | null> {
-	const partial = (await readResultSummary(runDir)) ?? (await startedOnly(runDir));
+/** From `result.json`, else (none, over the cap, malformed) from `run-start` as `running` or `incomplete`. */
+async function summarise(
+	runDir: string,
+	runId: string,
+	processes: ProcessTable,
+): Promise<PastRunSummary | null> {
+	const partial = (await readResultSummary(runDir)) ?? (await startedOnly(runDir, processes));
 	if (!partial) return null;
 	const { started, question, status, winner } = partial;
 	const now = Date.now();
@@ -59,12 +67,15 @@ async function summarise(runDir: string, runId: string): Promise<PastRunSummary 
 	return { runId, startedAt: startedAt.toISOString(), question: cut(question), status, winner };
 }
 
-/** A run that left no readable result: its question from the log's first line. */
+/** A run without a readable result: its question from the log's first line. */
 async function startedOnly(
 	runDir: string,
-): Promise<(Omit<ResultSummary, 'status'> & { status: 'incomplete' }) | null> {
+	processes: ProcessTable,
+): Promise<(Omit<ResultSummary, 'status'> & { status: 'running' | 'incomplete' }) | null> {
 	const start = await readRunStart(runDir);
-	return start && { question: start.question, status: 'incomplete', winner: null, started: null };
+	if (!start) return null;
+	const status = (await runningNow(runDir, processes)) ? 'running' : 'incomplete';
+	return { question: start.question, status, winner: null, started: null };
 }
 
 /** At most `questionChars` characters, copied: a slice would keep the whole parsed text alive. */

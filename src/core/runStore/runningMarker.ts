@@ -104,6 +104,12 @@ export async function liveRuns(
 	return live;
 }
 
+/** Whether a run is going on now: its marker names a process that still runs (or runs elsewhere). */
+export async function runningNow(runDir: string, processes: ProcessTable = hostProcesses): Promise<boolean> {
+	const marker = await readRunningMarker(runDir);
+	return marker !== null && markState(marker, processes) !== 'dead';
+}
+
 /**
  * Why a run has no `result.json`, from its marker: going on now, or its process ended mid-run; null
  * when it has no marker (its log closed without a result, or it predates markers).

@@ -22,6 +22,11 @@ describe('webview panel', () => {
 		expect(await page.locator('#ask-input').isVisible()).toBe(true);
 		expect(await page.locator('.run-row').count()).toBe(3);
 		await ui.panel.screenshot('empty');
+		// A run still going (this window's other run, another process's) lists with a spinning mark.
+		const going = { ...pastRuns()[2]!, runId: '20261130-040000-zz00', status: 'running' as const };
+		await ui.panel.send({ type: 'runs', runs: [going, ...pastRuns()] });
+		await page.locator('.run-row .status-running .codicon-loading.codicon-modifier-spin').waitFor();
+		expect(await page.locator('.run-row').count()).toBe(4);
 	});
 
 	it('renders a recorded demo run streamed as events: lanes, labels, votes, tally, winner, final answer, changed files', async () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRuns } from '../../../src/core/runStore/listRuns.js';
 import { RunLogWriter } from '../../../src/core/runStore/runLog.js';
 import type { RunResult } from '../../../src/contract/runResult.js';
+import type { ProcessTable } from '../../../src/core/util/processLiveness.js';
 import { convergenceEvents } from '../protocol/scenarios.js';
 
 let ws: string;
@@ -87,6 +88,22 @@ describe('listRuns', () => {
 				winner: { agentId: 'alice', label: 'agent1.1' },
 			},
 		]);
+	});
+
+	it('a run without result.json is running while its marker names a live process, incomplete once that process is gone', async () => {
+		const going = await RunLogWriter.create(ws, '20250104-090000-dddd');
+		going.append(convergenceEvents('20250104-090000-dddd')[0]!);
+		await going.flush();
+		// This process wrote the marker and runs: the run goes on (another window's, another CLI's).
+		expect((await listRuns(ws)).map((run) => [run.question, run.status])).toEqual([
+			['How should parse() work?', 'running'],
+		]);
+		// The marker's process is gone (or its pid was reused by a later process): it died mid-run.
+		const gone: ProcessTable = { alive: () => false, startOf: () => null };
+		expect((await listRuns(ws, process.env, gone)).map((run) => run.status)).toEqual(['incomplete']);
+		// Closed without a result (the log removes its marker): incomplete too.
+		await going.close();
+		expect((await listRuns(ws)).map((run) => run.status)).toEqual(['incomplete']);
 	});
 
 	it('orders runs started in the same second by their recorded start, not by their ids', async () => {
