@@ -57,6 +57,11 @@ export function runResultSchema(runId: string) {
 	});
 }
 
+/** `result.json`'s usage alone (the day's spend, `daySpend.ts`). */
+export const resultUsageSchema = z.looseObject({
+	usage: z.array(z.looseObject({ costUsd: z.number().nullable().optional() })),
+});
+
 /** `result.json`'s change set alone (Delete Run's "which files", the change outcome's count). */
 export const resultChangesSchema = z.looseObject({ changes: z.array(z.unknown()) });
 

@@ -112,6 +112,15 @@ export const settings = {
 		restricted: false,
 		policy: 'tightenOnly',
 	},
+	/** The lowest level wins (`dayCap.ts`). */
+	maxCostUsdPerDay: {
+		key: 'massgen.maxCostUsdPerDay',
+		type: 'number',
+		default: 0,
+		scope: 'resource',
+		restricted: false,
+		policy: 'tightenOnly',
+	},
 	maxTokens: {
 		key: 'massgen.maxTokens',
 		type: 'integer',
@@ -269,7 +278,7 @@ export function readCodingAgentPath(name: 'claudeCodePath' | 'codexPath'): strin
 
 /** A budget setting: the lowest of its levels that is a finite number ≥ `min`; `undefined` when none is. */
 export function readLowestNumber(
-	name: 'maxCostUsd' | 'maxTokens' | 'confirmCostAboveUsd',
+	name: 'maxCostUsd' | 'maxCostUsdPerDay' | 'maxTokens' | 'confirmCostAboveUsd',
 	folder: vscode.Uri,
 	min: number,
 ): number | undefined {

@@ -18,6 +18,7 @@ import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
 import { missingConfigMessage } from '../config/teamConfigSetting.js';
 import { onDidChangeSettings, readMaxConcurrent, settings } from '../common/settings.js';
 import { WorkspaceConsent } from '../trust/workspaceConsent.js';
+import { DayCap, type GoingInfo } from './dayCap.js';
 import { editorRunHost } from './editorRunHost.js';
 import { ConversationMemory } from './conversationMemory.js';
 import { LiveRun, type RunEventBatch } from './liveRun.js';
@@ -138,11 +139,13 @@ export class RunController extends Disposable implements RunService {
 	private readonly _now: () => number;
 
 	private readonly _consent: WorkspaceConsent;
+	private readonly _dayCap: DayCap;
 
 	constructor(private readonly _deps: RunControllerDeps) {
 		super();
 		this._consent = _deps.consent ?? new WorkspaceConsent(memoryState());
 		this._now = _deps.now ?? Date.now;
+		this._dayCap = new DayCap(this._now, _deps.log);
 		this._queue = new RunQueue(_deps.maxConcurrent ?? readMaxConcurrent, () => this._changed());
 		this._register(onDidChangeSettings(() => this._queue.refresh(), [settings.maxConcurrent.key]));
 		// The window goes: queued runs leave the queue (their callers hear "cancelled"), running ones stop.
@@ -277,6 +280,7 @@ export class RunController extends Disposable implements RunService {
 			caller?.dispose();
 			run.tokens.dispose();
 			this._active.delete(ticket);
+			this._dayCap.release(ticket);
 			const runId = live.runId;
 			if (runId) this._keepFinished(runId, live.state);
 			this._queue.release(ticket);
@@ -290,6 +294,8 @@ export class RunController extends Disposable implements RunService {
 		const { log } = this._deps;
 		const root = folder.uri.fsPath;
 		const engine = await this._deps.engine();
+		const overDay = await this._dayCap.check(folder.uri, engine);
+		if (overDay) return overDay;
 		const abort = abortSignalFromToken(token);
 		try {
 			const host = editorRunHost({
@@ -324,6 +330,15 @@ export class RunController extends Disposable implements RunService {
 			if ((await this._queue.enter(run.ticket)) === 'removed' || token.isCancellationRequested) {
 				return token.isCancellationRequested ? cancelled() : dequeued();
 			}
+			const budget = await this._dayCap.admit(
+				run.ticket,
+				folder.uri,
+				host.budget,
+				() => this._going(),
+				engine,
+			);
+			if ('refused' in budget) return budget;
+			if (token.isCancellationRequested) return cancelled();
 			run.phase = 'running';
 			run.startedAt = this._now();
 			this._latest = run.live;
@@ -331,7 +346,11 @@ export class RunController extends Disposable implements RunService {
 			const { followUp } = prepared.run;
 			const history = followUp?.history ?? request.history ?? [];
 			if (request.kind === 'ask' && !followUp) this._memory.forget();
-			return await this._follow(run, engine.startRun(prepared.run, host), history);
+			const ready =
+				budget === host.budget
+					? prepared.run
+					: { ...prepared.run, request: { ...prepared.run.request, budget } };
+			return await this._follow(run, engine.startRun(ready, host), history);
 		} catch (error) {
 			if (EstimateDeclinedError.is(error)) {
 				return { refused: 'cancelled', reason: vscode.l10n.t('not started at its cost estimate') };
@@ -447,6 +466,18 @@ export class RunController extends Disposable implements RunService {
 		const followed = this._memory.followedRun(request);
 		const preset = followed === undefined ? undefined : this._presetRuns.get(followed);
 		return preset ? { ...request, preset } : request;
+	}
+
+	/**
+	 * The window's runs for the day's cap: a queued one holds nothing, one just admitted its grant
+	 * (its phase may not say `running` yet when the next admission takes its turn).
+	 */
+	private _going(): GoingInfo[] {
+		return [...this._active.values()].map((run) => ({
+			ticket: run.ticket,
+			runId: run.live.runId,
+			state: run.live.state,
+		}));
 	}
 
 	private _find(id: string): ActiveRun | undefined {

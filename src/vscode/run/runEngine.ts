@@ -15,6 +15,7 @@ export { loadConfigText } from '../../core/config/loadConfig.js';
 export { prepareRun } from '../../core/run/prepareRun.js';
 export { runKeys } from '../../core/run/runKeys.js';
 export { startRun } from '../../core/run/startRun.js';
+export { spentOnDay } from '../../core/runStore/daySpend.js';
 export { trustHash } from '../../core/trust/workspaceTrust.js';
 /** The Team view's and the team builder's part (src/vscode/team). */
 export * as team from '../team/teamEngine.js';

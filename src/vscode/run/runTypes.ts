@@ -90,7 +90,7 @@ export type WritePolicy = Pick<Workspace, 'root' | 'protectedPaths' | 'secretPat
  * participant) pass `reason` on. Redacted.
  */
 export interface RunRefusal {
-	readonly refused: 'cancelled' | 'no-workspace' | 'config' | 'attachment' | 'error';
+	readonly refused: 'cancelled' | 'no-workspace' | 'config' | 'attachment' | 'budget' | 'error';
 	readonly reason: string;
 }
 

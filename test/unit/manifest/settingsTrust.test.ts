@@ -51,6 +51,7 @@ const verdicts: Record<string, Verdict> = {
 		why: 'an executable the run starts: the user’s own settings only (read from globalValue)',
 	},
 	'massgen.maxCostUsd': { scope: 'resource', restricted: false, tightensOnly: 'the lowest level wins' },
+	'massgen.maxCostUsdPerDay': { scope: 'resource', restricted: false, tightensOnly: 'the lowest level wins' },
 	'massgen.maxTokens': { scope: 'resource', restricted: false, tightensOnly: 'the lowest level wins' },
 	'massgen.confirmCostAboveUsd': {
 		scope: 'resource',
