@@ -33,8 +33,8 @@ export function heldByGoing(going: readonly GoingRun[]): number {
 }
 
 /**
- * The run's cost cap under the day's: `perRun` when it fits in what is left, else what is left
- * (named by `source`).
+ * The run's cost cap under the day's: `perRun` when it fits in what is left (crumbs aside), else
+ * what is left (named by `source`).
  */
 export function dayBudget(input: {
 	readonly perDayUsd: number;
@@ -48,7 +48,7 @@ export function dayBudget(input: {
 	const left = perDayUsd - spentUsd - heldUsd;
 	if (!(left >= minimumUsd)) return { ok: false, perDayUsd, spentUsd, heldUsd };
 	const own = perRun?.limit;
-	if (typeof own === 'number' && Number.isFinite(own) && own > 0 && own <= left) {
+	if (typeof own === 'number' && Number.isFinite(own) && own > 0 && own < left + minimumUsd) {
 		return { ok: true, maxCostUsd: perRun };
 	}
 	return { ok: true, maxCostUsd: { limit: left, source: input.source } };

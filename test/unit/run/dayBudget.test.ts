@@ -17,6 +17,12 @@ describe('dayBudget', () => {
 			ok: true,
 			maxCostUsd: { limit: 0.5, source },
 		});
+		// (s + 1) - s is 0.9999999999999999 for this s: the own cap of $1 still fits.
+		const s = 0.001;
+		expect(dayBudget({ perDayUsd: s + 1, source, spentUsd: s, going: [], perRun })).toEqual({
+			ok: true,
+			maxCostUsd: perRun,
+		});
 		expect(dayBudget({ perDayUsd: 5, source, spentUsd: 1, going: [], perRun: undefined })).toEqual({
 			ok: true,
 			maxCostUsd: { limit: 4, source },
