@@ -20,6 +20,7 @@ import { createLog, SessionSecrets } from './vscode/common/log.js';
 import { SelectionReview } from './vscode/codeReview/selectionReview.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
+import { panelShows } from './vscode/common/panelShows.js';
 import { RunsView } from './vscode/pastRuns/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/common/secrets.js';
@@ -67,6 +68,7 @@ export function activate(
 	const runsView = root.add(
 		new RunsView({
 			runs,
+			approvals: broker,
 			changes,
 			openInPanel: (runId) => panel.openRun(runId),
 			memento: context.workspaceState,
@@ -82,7 +84,7 @@ export function activate(
 			log,
 		}),
 	);
-	const approvals = root.add(createApprovals({ broker, grants, panel, log, secrets }));
+	const approvals = root.add(createApprovals({ broker, grants, panel, runs, log, secrets }));
 	const walkthrough = root.add(new FirstUseWalkthrough(context, [teamView.view, runsView.view], log));
 	const progress = root.add(
 		new WalkthroughProgress({
@@ -103,8 +105,19 @@ export function activate(
 			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
 		}),
 	);
-	// A finished run is announced by a notification unless the panel already shows it.
-	root.add(runs.onDidFinishRun((run) => reportEnded(run, panel.visible, secrets.text)));
+	// A finished run is announced by a notification unless a visible panel already shows it.
+	root.add(
+		runs.onDidFinishRun((run) =>
+			reportEnded(
+				run,
+				{
+					shown: panelShows(panel, run.result.runId, 'visible'),
+					show: () => void panel.openRun(run.result.runId),
+				},
+				secrets.text,
+			),
+		),
+	);
 	root.add(
 		registerCommands({
 			log,

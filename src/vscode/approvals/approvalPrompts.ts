@@ -1,8 +1,9 @@
 /**
  * Approvals in the editor (docs/tools-and-sandbox.md): the panel's cards answer through
  * `answer` (validated by the panel host first; stale ids are ignored), a request that arrives
- * while the panel is hidden or not focused also raises a notification (Allow once / Deny /
- * Show), and the waiting count drives the badge (status bar text and panel title). The broker
+ * while the panel is hidden, not focused or showing another run also raises a notification that
+ * names the run (Allow once / Deny / Show, which opens that run in the panel), and the waiting
+ * count drives the badge (status bar text and panel title). The broker
  * dedupes identical requests of a run, so each request is one card and at most one notification.
  * The surface is injected (unit-tested with the real broker); only `vscode.l10n` is used here.
  */
@@ -24,10 +25,12 @@ export interface ApprovalSource {
 }
 
 export interface ApprovalSurface {
-	/** The panel is on screen and has the keyboard focus: its card is enough. */
-	panelFocused(): boolean;
-	/** Reveals the panel without taking the focus. */
-	showPanel(): void;
+	/** The panel is on screen, has the keyboard focus and shows this run: its card is enough. */
+	panelFocusedOn(runId: string): boolean;
+	/** Shows the run in the panel (the notification's Show). */
+	showRun(runId: string): void;
+	/** The run as the user knows it (`runLabel`: its question, and its folder in a multi-root workspace); undefined when unknown. */
+	runLabel(runId: string): string | undefined;
 	/** The number of requests waiting changed (badge). */
 	onCount(count: number): void;
 	/** A non-modal notification; resolves with the clicked button (undefined when dismissed). */
@@ -99,8 +102,8 @@ export class ApprovalPrompts implements IDisposable {
 		this._surface.log.info(
 			`approval ${request.requestId}: ${request.agentIds.join(', ')} asks to ${request.action} ${request.target} (${request.reason})`,
 		);
-		if (this._surface.panelFocused()) return;
-		const message = approvalMessage(request);
+		if (this._surface.panelFocusedOn(request.runId)) return;
+		const message = approvalMessage(request, this._surface.runLabel(request.runId));
 		this.notifications.push(message);
 		if (this.notifications.length > 20) this.notifications.shift();
 		const { allowOnce, deny, show } = notificationButtons;
@@ -108,7 +111,7 @@ export class ApprovalPrompts implements IDisposable {
 		const buttons = oneLine(request.target).length > maxTarget ? [deny, show] : [allowOnce, deny, show];
 		void Promise.resolve(this._surface.notify(message, ...buttons)).then(
 			(choice) => {
-				if (choice === show) this._surface.showPanel();
+				if (choice === show) this._surface.showRun(request.runId);
 				else if (choice === allowOnce || choice === deny) {
 					const decision: ApprovalChoice = choice === deny ? 'deny' : 'allow-once';
 					if (this._source.resolve(request.requestId, decision)) {
@@ -149,12 +152,22 @@ export class ApprovalPrompts implements IDisposable {
 	}
 }
 
-/** "MassGen: alpha wants to run `npm publish`". */
-export function approvalMessage(request: Pick<PendingApproval, 'agentIds' | 'action' | 'target'>): string {
+/** "MassGen “Fix the build”: alpha wants to run `npm publish`" (without `run`: "MassGen: alpha wants …"). */
+export function approvalMessage(
+	request: Pick<PendingApproval, 'agentIds' | 'action' | 'target'>,
+	run?: string,
+): string {
 	const who = joinNames(request.agentIds.length ? request.agentIds : [vscode.l10n.t('an agent')]);
-	return request.agentIds.length > 1
-		? vscode.l10n.t('MassGen: {0} want {1}', who, describeTarget(request))
-		: vscode.l10n.t('MassGen: {0} wants {1}', who, describeTarget(request));
+	const what = describeTarget(request);
+	const many = request.agentIds.length > 1;
+	if (run === undefined) {
+		return many
+			? vscode.l10n.t('MassGen: {0} want {1}', who, what)
+			: vscode.l10n.t('MassGen: {0} wants {1}', who, what);
+	}
+	return many
+		? vscode.l10n.t('MassGen {0}: {1} want {2}', run, who, what)
+		: vscode.l10n.t('MassGen {0}: {1} wants {2}', run, who, what);
 }
 
 function describeTarget(request: Pick<PendingApproval, 'action' | 'target'>): string {

@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import type { ApprovalBroker, PendingApproval } from '../../core/permissions/approvalBroker.js';
 import { DisposableStore, toDisposable } from '../common/lifecycle.js';
 import type { SessionSecrets } from '../common/log.js';
+import { panelShows } from '../common/panelShows.js';
+import { runLabel } from '../common/runName.js';
 import type { PanelHost } from '../panel/panelHost.js';
+import type { ActiveRunInfo } from '../run/runTypes.js';
 import { ApprovalBadge } from './approvalBadge.js';
 import { ApprovalPrompts, panelTitle } from './approvalPrompts.js';
 import type { WorkspacePermissionStore } from './workspacePermissionStore.js';
@@ -35,6 +38,8 @@ export function createApprovals(deps: {
 	/** This workspace's "always allow" grants. */
 	readonly grants: WorkspacePermissionStore;
 	readonly panel: PanelHost;
+	/** The window's runs: a request names the run it is for (its question, and its folder when there are several). */
+	readonly runs: { active(): readonly ActiveRunInfo[] };
 	readonly log: vscode.LogOutputChannel;
 	readonly secrets?: SessionSecrets;
 }): Approvals {
@@ -43,8 +48,13 @@ export function createApprovals(deps: {
 	const badge = store.add(new ApprovalBadge());
 	const prompts = store.add(
 		new ApprovalPrompts(broker, {
-			panelFocused: () => panel.focused,
-			showPanel: () => panel.show({ preserveFocus: true }),
+			panelFocusedOn: (runId) => panelShows(panel, runId, 'focused'),
+			showRun: (runId) => void panel.openRun(runId),
+			runLabel: (runId) => {
+				const run = deps.runs.active().find((active) => active.runId === runId);
+				const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+				return run && runLabel(run.request.question, several ? run.folder.name : undefined);
+			},
 			onCount: (count) => {
 				badge.update(count);
 				panel.setWaiting(panelTitle(count), count);

@@ -48,6 +48,13 @@ export const commandIds = {
 	runsFilter: 'massgen.runs.filter',
 	runsClearFilter: 'massgen.runs.clearFilter',
 	runsRefresh: 'massgen.runs.refresh',
+	// The Runs view's live rows (the window's runs): Stop, Remove from Queue, Start Now, Move, Review Changes.
+	runsStop: 'massgen.runs.stop',
+	runsRemoveQueued: 'massgen.runs.removeQueued',
+	runsStartNow: 'massgen.runs.startNow',
+	runsMoveUp: 'massgen.runs.moveUp',
+	runsMoveDown: 'massgen.runs.moveDown',
+	runsReviewChanges: 'massgen.runs.reviewChanges',
 	/** The team builder (palette, the Team view's "+", the walkthrough). */
 	buildTeam: 'massgen.buildTeam',
 	// The Team view (src/vscode/team): row actions get the row; hidden from the palette but refresh and open.

@@ -13,3 +13,13 @@ export function questionLine(text: string, max = 80): string {
 export function runName(question: string, max = 60): string {
 	return vscode.l10n.t('“{0}”', questionLine(question, max));
 }
+
+/** A run as a notification names it: its question, and its folder when the workspace has several. */
+export function runLabel(question: string, folderName?: string): string {
+	return folderName ? vscode.l10n.t('{0} in {1}', runName(question), folderName) : runName(question);
+}
+
+/** Text shown literally in a Markdown tooltip. */
+export function escapeMarkdown(text: string): string {
+	return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
+}

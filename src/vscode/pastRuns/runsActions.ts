@@ -10,6 +10,7 @@ import type { TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { commandIds } from '../common/commandIds.js';
 import type { ChangeActions, RunRequest, RunService } from '../run/runTypes.js';
+import { liveOf } from './liveRunActions.js';
 import { recordedAttachments, rerunAttachments } from './rerunRequest.js';
 import type { RunsNode, SessionNode, TurnNode } from './runsTreeModel.js';
 import type { SessionPins } from './sessionPins.js';
@@ -35,9 +36,10 @@ export class RunsActions {
 		this._confirm = _deps.confirm ?? modalConfirm;
 	}
 
+	/** A turn, or a live run that has started (a queued one has nothing to show yet). */
 	async open(node: unknown): Promise<void> {
-		const turn = turnOf(node);
-		if (turn) await this._deps.openInPanel(turn.turn.runId);
+		const runId = turnOf(node)?.turn.runId ?? liveOf(node)?.runId;
+		if (runId) await this._deps.openInPanel(runId);
 	}
 
 	/** A follow-up after the session's last turn. `question` (a command argument) skips the input box. */
@@ -252,6 +254,7 @@ async function questionFrom(arg: unknown, title: string): Promise<string | undef
 function turnsOf(node: unknown): TurnNode[] {
 	if (!isNode(node)) return [];
 	if (node.kind === 'turn') return [node];
+	if (node.kind === 'live' || node.kind === 'live-group') return [];
 	if (node.kind === 'session') {
 		return node.session.turns.map((turn) => ({
 			kind: 'turn',

@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { SessionLine, TurnSummary } from '../../core/sessions/sessionTypes.js';
-import { questionLine } from '../common/runName.js';
+import { escapeMarkdown, questionLine } from '../common/runName.js';
+import { liveGroupDescription, liveLook, type LiveGroupNode, type LiveRunNode } from './liveRunRows.js';
 import { matchesFilter, type RunsFilter } from './runsFilter.js';
 
 export interface FolderSessions {
@@ -43,13 +44,24 @@ export interface TurnNode {
 	readonly isLast: boolean;
 }
 
-export type RunsNode = FolderNode | SessionNode | TurnNode;
+export type RunsNode = FolderNode | SessionNode | TurnNode | LiveGroupNode | LiveRunNode;
 
 /**
- * The top level: sessions (newest activity first), under one node per folder when there is more
- * than one. A session shows when one of its turns passes the filter, with those turns only.
+ * The top level: the window's live runs (`liveRunRows`) under one "Running" group first, then
+ * sessions (newest activity first), under one node per folder when there is more than one. A
+ * session shows when one of its turns passes the filter, with those turns only.
  */
 export function buildRunsTree(
+	folders: readonly FolderSessions[],
+	filter: RunsFilter,
+	isPinned: (sessionId: string) => boolean,
+	live: readonly LiveRunNode[] = [],
+): RunsNode[] {
+	const group: RunsNode[] = live.length > 0 ? [{ kind: 'live-group', id: 'live-group', children: live }] : [];
+	return [...group, ...historyTree(folders, filter, isPinned)];
+}
+
+function historyTree(
 	folders: readonly FolderSessions[],
 	filter: RunsFilter,
 	isPinned: (sessionId: string) => boolean,
@@ -80,7 +92,7 @@ export function buildRunsTree(
 
 export function childrenOf(node: RunsNode | undefined, top: readonly RunsNode[]): readonly RunsNode[] {
 	if (!node) return top;
-	return node.kind === 'turn' ? [] : node.children;
+	return node.kind === 'turn' || node.kind === 'live' ? [] : node.children;
 }
 
 /** How a row looks: `icon` is a codicon id, `color` a theme color id. */
@@ -93,7 +105,8 @@ export interface NodeLook {
 	readonly color?: string;
 	/**
 	 * Space-separated words the menus' `when` clauses match (`viewItem =~ /\bturn\b/`): `folder`,
-	 * `session` + `pinned`/`unpinned`, `turn` + `last` + `changes-<outcome>` when it proposed changes.
+	 * `session` + `pinned`/`unpinned`, `turn` + `last` + `changes-<outcome>` when it proposed changes;
+	 * `live-group`, and a live run's words (`liveLook`).
 	 */
 	readonly contextValue: string;
 	readonly collapsed: 'none' | 'collapsed' | 'expanded';
@@ -135,6 +148,17 @@ export function lookOf(node: RunsNode, now: Date, newestSessionId?: string): Nod
 			return sessionLook(node, now, newestSessionId);
 		case 'turn':
 			return turnLook(node, now);
+		case 'live-group':
+			return {
+				label: vscode.l10n.t('Running'),
+				description: liveGroupDescription(node.children),
+				tooltip: vscode.l10n.t('The runs of this window that are going, waiting or need you'),
+				icon: 'run-all',
+				contextValue: 'live-group',
+				collapsed: 'expanded',
+			};
+		case 'live':
+			return { ...liveLook(node), collapsed: 'none' };
 	}
 }
 
@@ -249,10 +273,6 @@ export function formatCost(usd: number | null): string {
 function fullDate(iso: string): string {
 	const at = new Date(iso);
 	return Number.isNaN(at.getTime()) ? iso : at.toLocaleString();
-}
-
-function escapeMarkdown(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
 }
 
 function fileCount(count: number): string {

@@ -4,6 +4,7 @@ import { commandIds } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import { noFilter, type RunsFilter } from './runsFilter.js';
 import { runsListing } from '../../core/runStore/runsListing.js';
+import type { LiveRunNode } from './liveRunRows.js';
 import { buildRunsTree, childrenOf, lookOf, type FolderSessions, type RunsNode } from './runsTreeModel.js';
 import type { SessionPins } from './sessionPins.js';
 
@@ -30,6 +31,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 		private readonly _pins: SessionPins,
 		private readonly _log: vscode.LogOutputChannel,
 		private readonly _now: () => Date = () => new Date(),
+		/** The window's live rows, given the run ids the history lists (`LiveRuns.rows`); none by default. */
+		private readonly _live: (inHistory: ReadonlySet<string>) => readonly LiveRunNode[] = () => [],
 	) {
 		super();
 	}
@@ -40,6 +43,11 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
 	set filter(filter: RunsFilter) {
 		this._filter = filter;
+		this._onDidChangeTreeData.fire();
+	}
+
+	/** The live rows changed: the tree is drawn again from the runs as last read (nothing is read from disk). */
+	liveChanged(): void {
 		this._onDidChangeTreeData.fire();
 	}
 
@@ -60,7 +68,9 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 	}
 
 	async getChildren(node?: RunsNode): Promise<RunsNode[]> {
-		const top = buildRunsTree(await this.folders(), this._filter, (id) => this._pins.has(id));
+		const folders = await this.folders();
+		const inHistory = new Set(folders.flatMap((f) => f.sessions.flatMap((s) => s.turns.map((t) => t.runId))));
+		const top = buildRunsTree(folders, this._filter, (id) => this._pins.has(id), this._live(inHistory));
 		return [...childrenOf(node, top)];
 	}
 
@@ -75,7 +85,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 			look.color ? new vscode.ThemeColor(look.color) : undefined,
 		);
 		item.contextValue = look.contextValue;
-		if (node.kind === 'turn') {
+		if (node.kind === 'turn' || (node.kind === 'live' && node.runId)) {
 			item.command = {
 				command: commandIds.runsOpen,
 				title: vscode.l10n.t('Open in Panel'),

@@ -7,6 +7,8 @@ import { commandIds, contextKeys, viewIds } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import { GitignoreOffer } from './gitignoreOffer.js';
+import { LiveRunActions, type LiveRunControl } from './liveRunActions.js';
+import { type LiveApprovalSource, LiveRuns, type LiveRunSource } from './liveRuns.js';
 import { isPending, RunsActions } from './runsActions.js';
 import { describeFilter, isFiltering, noFilter, type RunsFilter } from './runsFilter.js';
 import { promptRunsFilter } from './runsFilterPrompt.js';
@@ -15,7 +17,10 @@ import { RunsTreeProvider } from './runsTreeProvider.js';
 import { SessionPins } from './sessionPins.js';
 
 export interface RunsViewDeps {
-	readonly runs: RunService;
+	/** The window's runs (`RunController`): the history's new runs, and the live rows at the top. */
+	readonly runs: RunService & LiveRunSource & LiveRunControl;
+	/** The approval broker: a run whose requests wait reads "needs approval". */
+	readonly approvals: LiveApprovalSource;
 	readonly changes: ChangeActions;
 	readonly openInPanel: (runId: string) => Promise<void>;
 	readonly memento: vscode.Memento;
@@ -35,7 +40,13 @@ type RunsCommandId =
 	| typeof commandIds.runsUnpin
 	| typeof commandIds.runsFilter
 	| typeof commandIds.runsClearFilter
-	| typeof commandIds.runsRefresh;
+	| typeof commandIds.runsRefresh
+	| typeof commandIds.runsStop
+	| typeof commandIds.runsRemoveQueued
+	| typeof commandIds.runsStartNow
+	| typeof commandIds.runsMoveUp
+	| typeof commandIds.runsMoveDown
+	| typeof commandIds.runsReviewChanges;
 
 /** How long the view waits for more run ends before reading the runs again. */
 const refreshDelayMs = 300;
@@ -43,16 +54,19 @@ const refreshDelayMs = 300;
 const listingLookMs = 3_000;
 
 /**
- * The Runs view in the MassGen Activity Bar container: sessions → turns from every folder's
- * `.massgen/runs/`, refreshed when a run ends (the controller, or a `result.json` written by the
- * CLI) and when the change set's outcome changes; retention (`massgen.runs.keep`) after each run
- * and at activation.
+ * The Runs view in the MassGen Activity Bar container: the window's live runs at the top
+ * (`LiveRuns`: going, queued, needing an approval, changes to review), then sessions → turns from
+ * every folder's `.massgen/runs/`, refreshed when a run ends (the controller, or a `result.json`
+ * written by the CLI) and when the change set's outcome changes; retention (`massgen.runs.keep`)
+ * after each run and at activation. The view's badge counts the runs that need the user.
  */
 export class RunsView extends Disposable {
 	readonly provider: RunsTreeProvider;
 	readonly view: vscode.TreeView<unknown>;
+	readonly live: LiveRuns;
 	private readonly _pins: SessionPins;
 	private readonly _actions: RunsActions;
+	private readonly _liveActions: LiveRunActions;
 	private readonly _gitignore: GitignoreOffer;
 	private _timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -60,7 +74,19 @@ export class RunsView extends Disposable {
 		super();
 		this._pins = new SessionPins(_deps.memento);
 		this._gitignore = new GitignoreOffer(_deps.memento);
-		this.provider = this._register(new RunsTreeProvider(this._pins, _deps.log));
+		this.live = this._register(
+			new LiveRuns(_deps.runs, _deps.approvals, {
+				// One change set is pending at a time: its run is the one with changes to review.
+				pendingRunIds: () => {
+					const runId = _deps.changes.changeSet()?.runId;
+					return runId ? [runId] : [];
+				},
+				onDidChange: _deps.changes.onDidChangeChangeSet,
+			}),
+		);
+		this.provider = this._register(
+			new RunsTreeProvider(this._pins, _deps.log, undefined, (inHistory) => this.live.rows(inHistory)),
+		);
 		this.view = this._register(
 			vscode.window.createTreeView(viewIds.runs, {
 				treeDataProvider: this.provider,
@@ -76,6 +102,9 @@ export class RunsView extends Disposable {
 			log: _deps.log,
 			refresh: () => this.provider.refresh(),
 		});
+		this._liveActions = new LiveRunActions(_deps.runs, _deps.log);
+		this._register(this.live.onDidChange(() => this._liveChanged()));
+		this._liveChanged();
 		// A run's end (its result.json), an accept or reject (changes-log.jsonl), and the folders
 		// themselves: the first run's `.massgen/runs/<id>/` is created at once, and the recursive
 		// watcher then reports only the new folders, not the files a fast run writes into them.
@@ -116,6 +145,12 @@ export class RunsView extends Disposable {
 			},
 			[commandIds.runsClearFilter]: () => this.setFilter(noFilter),
 			[commandIds.runsRefresh]: () => this.provider.refresh(),
+			[commandIds.runsStop]: (node) => this._liveActions.stop(node),
+			[commandIds.runsRemoveQueued]: (node) => this._liveActions.stop(node),
+			[commandIds.runsStartNow]: (node) => this._liveActions.startNow(node),
+			[commandIds.runsMoveUp]: (node) => this._liveActions.move(node, -1),
+			[commandIds.runsMoveDown]: (node) => this._liveActions.move(node, 1),
+			[commandIds.runsReviewChanges]: (node) => this._liveActions.reviewChanges(node),
 		};
 	}
 
@@ -166,6 +201,22 @@ export class RunsView extends Disposable {
 		this.provider.filter = filter;
 		this.view.description = describeFilter(filter) || undefined;
 		void vscode.commands.executeCommand('setContext', contextKeys.runsFiltered, isFiltering(filter));
+	}
+
+	/** The live rows or the count of runs needing the user changed: the tree's top and the badge. */
+	private _liveChanged(): void {
+		this.provider.liveChanged();
+		const count = this.live.needsUser();
+		this.view.badge =
+			count === 0
+				? undefined
+				: {
+						value: count,
+						tooltip:
+							count === 1
+								? vscode.l10n.t('1 run needs you: an approval or changes to review')
+								: vscode.l10n.t('{0} runs need you: approvals or changes to review', count),
+					};
 	}
 
 	private _scheduleRefresh(): void {

@@ -6,6 +6,7 @@ import type { ResolvedTeam, TeamProblem } from './vscodeLmModels.js';
 import type { FinishedRun } from './runTypes.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { errorDetail } from '../common/log.js';
+import { runLabel } from '../common/runName.js';
 
 /**
  * What the user is told about a run, as non-modal notifications with the next step as a button.
@@ -111,15 +112,26 @@ export function reportTeamNotes(team: ResolvedTeam, notes: readonly string[]): v
 		.then(runChoice);
 }
 
-function reportFinished(run: FinishedRun, panelVisible: boolean, redact: Redact = asIs): void {
+/** Where the run ended up on screen: whether a visible panel shows it, and how to show it (Show Panel). */
+export interface EndedRunView {
+	readonly shown: boolean;
+	readonly show: () => void;
+}
+
+function reportFinished(run: FinishedRun, view: EndedRunView, redact: Redact): void {
 	const { result } = run;
-	const reveal = (choice: string | undefined) => runChoice(choice, run.runDir);
+	// Several runs may go at once: each notification names its run (and folder in a multi-root workspace).
+	const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+	const name = runLabel(run.request.question, several ? run.folder.name : undefined);
+	const reveal = (choice: string | undefined) =>
+		choice === button.showPanel ? view.show() : runChoice(choice, run.runDir);
 	if (result.status === 'failed') {
 		void vscode.window
 			.showErrorMessage(
 				redact(
 					vscode.l10n.t(
-						'MassGen: the run failed: {0}',
+						'MassGen {0}: the run failed: {1}',
+						name,
 						result.error ?? vscode.l10n.t('no agent produced an answer'),
 					),
 				),
@@ -133,21 +145,31 @@ function reportFinished(run: FinishedRun, panelVisible: boolean, redact: Redact 
 				? vscode.l10n.t('the best available answer is shown')
 				: vscode.l10n.t('no answer was ready');
 		void vscode.window
-			.showWarningMessage(vscode.l10n.t('MassGen: the run timed out; {0}.', what), button.showPanel)
+			.showWarningMessage(
+				redact(vscode.l10n.t('MassGen {0}: the run timed out; {1}.', name, what)),
+				button.showPanel,
+			)
 			.then(reveal);
-	} else if (!panelVisible && result.changes.length === 0) {
+	} else if (!view.shown && result.changes.length === 0) {
 		// With changes, the change review announces the run (Accept / Review / Reject).
 		const winner = result.winner ? vscode.l10n.t(" {0}'s answer won.", result.winner.agentId) : '';
 		void vscode.window
-			.showInformationMessage(vscode.l10n.t('MassGen: the team has answered.{0}', winner), button.showPanel)
+			.showInformationMessage(
+				redact(vscode.l10n.t('MassGen {0}: the team has answered.{1}', name, winner)),
+				button.showPanel,
+			)
 			.then(reveal);
 	}
 }
 
-/** A run ended: a status bar note when it was cancelled, else `reportFinished`. */
-export function reportEnded(run: FinishedRun, panelVisible: boolean, redact: Redact = asIs): void {
+/**
+ * A run ended: a status bar note when it was cancelled, else a notification when it failed or
+ * timed out, or when it answered without changes and no visible panel shows it. A run with
+ * changes is announced by the change review alone (Accept All · Review · Reject All).
+ */
+export function reportEnded(run: FinishedRun, view: EndedRunView, redact: Redact = asIs): void {
 	if (run.result.status === 'cancelled') reportCancelled();
-	else reportFinished(run, panelVisible, redact);
+	else reportFinished(run, view, redact);
 }
 
 function reportCancelled(): void {

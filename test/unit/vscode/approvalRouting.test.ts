@@ -56,19 +56,28 @@ function ask(
 }
 
 /** The extension's wiring (src/vscode/approvals/registerApprovals.ts) with a scripted notification and a real PanelHost on the fake webview. */
-function setup(options: { click?: (message: string) => string | undefined } = {}) {
+function setup(
+	options: {
+		click?: (message: string) => string | undefined;
+		/** The run the panel shows (default: the run that asks). */
+		shows?: string;
+		/** How notifications name a run (default: they cannot: the run is unknown). */
+		label?: (runId: string) => string | undefined;
+	} = {},
+) {
 	const broker = new ApprovalBroker();
 	const notified: { message: string; buttons: string[] }[] = [];
 	const counts: number[] = [];
-	const shown: number[] = [];
+	const shown: string[] = [];
 	const logged: string[] = [];
 	let host: PanelHost | undefined;
 	const prompts = new ApprovalPrompts(broker, {
-		panelFocused: () => host?.focused ?? false,
-		showPanel: () => {
-			shown.push(Date.now());
+		panelFocusedOn: (id) => (host?.focused ?? false) && (options.shows ?? runId) === id,
+		showRun: (id) => {
+			shown.push(id);
 			host?.show({ preserveFocus: true });
 		},
+		runLabel: (id) => options.label?.(id),
 		onCount: (count) => {
 			counts.push(count);
 			host?.setWaiting(panelTitle(count), count);
@@ -179,6 +188,28 @@ describe('approval routing in the editor', () => {
 		broker.cancelRun(runId);
 	});
 
+	it('a focused panel that shows another run: the request of the run in the background is notified, naming that run; Show opens that run', async () => {
+		const { broker, panel, notified, shown } = setup({
+			shows: 'run-other',
+			label: (id) => (id === runId ? '“Fix the build” in api' : undefined),
+			click: () => notificationButtons.show,
+		});
+		panel.visible = true;
+		panel.receive({ type: 'focus', focused: true });
+		await settle();
+		void ask(broker, 'alpha', 'npm publish');
+		await settle();
+		expect(notified).toEqual([
+			{
+				message: 'MassGen “Fix the build” in api: alpha wants to run `npm publish`',
+				buttons: ['Allow once', 'Deny', 'Show'],
+			},
+		]);
+		expect(shown).toEqual([runId]);
+		expect(broker.pending()).toHaveLength(1);
+		broker.cancelRun(runId);
+	});
+
 	it('the panel’s answers are validated, and stale or unknown request ids are ignored', async () => {
 		const { broker, prompts, panel, logged } = setup();
 		const pending = ask(broker, 'alpha', 'npm publish');
@@ -198,7 +229,7 @@ describe('approval routing in the editor', () => {
 		expect(prompts.answer(requestId, 'deny')).toBe(false);
 	});
 
-	it('the notification’s buttons: Deny answers, Show reveals the panel without focus and leaves the request waiting', async () => {
+	it('the notification’s buttons: Deny answers, Show opens the run in the panel and leaves the request waiting', async () => {
 		const clicks = new Map<string, string>([
 			['MassGen: alpha wants to run `npm publish`', notificationButtons.deny],
 			['MassGen: beta wants to call `github/delete_repo`', notificationButtons.show],
@@ -225,7 +256,7 @@ describe('approval routing in the editor', () => {
 		);
 		await expect(denied).resolves.toMatchObject({ decision: 'deny', by: 'user' });
 		await settle();
-		expect(shown).toHaveLength(1);
+		expect(shown).toEqual([runId]);
 		expect(broker.pending().map((p) => p.agentIds)).toEqual([['beta']]);
 		broker.cancelRun(runId);
 		await expect(mcp).resolves.toMatchObject({ decision: 'deny', by: 'cancelled' });
@@ -298,6 +329,9 @@ describe('approval routing in the editor', () => {
 		expect(
 			approvalMessage({ agentIds: ['a'], action: 'command', target: `echo ${'x'.repeat(300)}\nls` }),
 		).toMatch(/^MassGen: a wants to run `echo x+…`$/);
+		expect(approvalMessage({ agentIds: ['a', 'b'], action: 'command', target: 'ls' }, '“Q”')).toBe(
+			'MassGen “Q”: a and b want to run `ls`',
+		);
 		expect([badgeText(1), badgeText(3)]).toEqual(['$(shield) 1 approval', '$(shield) 3 approvals']);
 		expect([panelTitle(0), panelTitle(2)]).toEqual(['MassGen', 'MassGen (2 waiting)']);
 	});

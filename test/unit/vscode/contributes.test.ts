@@ -35,6 +35,7 @@ const minorWords = new Set([
 	'at',
 	'by',
 	'for',
+	'from',
 	'in',
 	'of',
 	'on',

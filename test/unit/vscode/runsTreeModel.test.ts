@@ -15,6 +15,17 @@ import {
 	type SessionNode,
 	type TurnNode,
 } from '../../../src/vscode/pastRuns/runsTreeModel.js';
+import {
+	type ActiveRunLine,
+	type EndedRunLine,
+	endedRowMs,
+	type LiveInputs,
+	liveGroupDescription,
+	liveLook,
+	liveRunRows,
+	needsUserCount,
+	stateText,
+} from '../../../src/vscode/pastRuns/liveRunRows.js';
 
 const now = new Date('2026-12-01T12:00:00Z');
 
@@ -165,5 +176,138 @@ describe('formatting and filter', () => {
 		expect(describeFilter({ statuses: ['failed', 'timeout'], text: ' retry ' })).toBe(
 			'failed, timeout · "retry"',
 		);
+	});
+});
+
+describe('live runs at the top', () => {
+	const at = now.getTime();
+	const active = (
+		ticket: string,
+		phase: ActiveRunLine['phase'],
+		runId?: string,
+		folder = 'app',
+	): ActiveRunLine => ({
+		ticket,
+		runId,
+		question: `Question of ${ticket}\nmore`,
+		folder: { name: folder },
+		phase,
+	});
+	const inputs = (extra: Partial<LiveInputs> = {}): LiveInputs => ({
+		active: [],
+		ended: [],
+		approvals: () => 0,
+		pendingChanges: new Set(),
+		inHistory: new Set(),
+		multiRoot: false,
+		now: at,
+		...extra,
+	});
+
+	it('two running (one asking for approval), two queued and one starting: rows in the controller’s order with their states and places', () => {
+		const rows = liveRunRows(
+			inputs({
+				active: [
+					active('run-1', 'running', 'r1'),
+					active('run-2', 'running', 'r2'),
+					active('run-4', 'queued'),
+					active('run-3', 'queued'),
+					active('run-5', 'starting'),
+				],
+				approvals: (runId) => (runId === 'r2' ? 2 : 0),
+			}),
+		);
+		expect(rows.map((row) => [row.id, row.state, row.place, row.approvals])).toEqual([
+			['live:run-1', 'working', undefined, 0],
+			['live:run-2', 'approval', undefined, 2],
+			['live:run-4', 'queued', { at: 1, of: 2 }, 0],
+			['live:run-3', 'queued', { at: 2, of: 2 }, 0],
+			['live:run-5', 'starting', undefined, 0],
+		]);
+		expect(rows.map((row) => stateText(row))).toEqual([
+			'working',
+			'needs approval (2)',
+			'queued (1 of 2)',
+			'queued (2 of 2)',
+			'starting',
+		]);
+		const looks = rows.map(liveLook);
+		expect(looks.map((look) => look.contextValue)).toEqual([
+			'live working hasRun stoppable',
+			'live approval hasRun stoppable',
+			'live queued canDown',
+			'live queued canUp',
+			'live starting stoppable',
+		]);
+		expect(looks[0]!.label).toBe('Question of run-1');
+		expect(looks[1]).toMatchObject({ icon: 'shield', description: 'needs approval (2)' });
+		expect(looks[0]!.tooltip).toContain('Run `r1`');
+		expect(liveGroupDescription(rows)).toBe('2 working · 1 needs approval · 2 queued');
+	});
+
+	it('in a multi-root workspace each row names its folder', () => {
+		const [row] = liveRunRows(inputs({ active: [active('run-1', 'running', 'r1', 'api')], multiRoot: true }));
+		expect(liveLook(row!).description).toBe('working · api');
+		expect(liveRunRows(inputs({ active: [active('run-1', 'running', 'r1', 'api')] }))[0]!.folderName).toBe(
+			undefined,
+		);
+	});
+
+	it('ended runs: changes to review while pending; failed and cancelled until the history lists them (or after endedRowMs); a run that answered leaves at once', () => {
+		const ended = (runId: string, how: EndedRunLine['ended'], msAgo = 0): EndedRunLine => ({
+			ticket: `t-${runId}`,
+			runId,
+			question: runId,
+			folder: { name: 'app' },
+			ended: how,
+			endedAt: at - msAgo,
+		});
+		const all = [
+			ended('c1', 'changes'),
+			ended('c2', 'changes'),
+			ended('f1', 'failed'),
+			ended('f2', 'failed'),
+			ended('x1', 'cancelled', endedRowMs),
+			ended('d1', 'done'),
+		];
+		const rows = liveRunRows(
+			inputs({ ended: all, pendingChanges: new Set(['c1']), inHistory: new Set(['f2']) }),
+		);
+		expect(rows.map((row) => [row.id, row.state])).toEqual([
+			['live:t-c1', 'changes'],
+			['live:t-f1', 'failed'],
+		]);
+		expect(liveLook(rows[0]!)).toMatchObject({
+			contextValue: 'live changes hasRun',
+			description: 'changes to review',
+		});
+		expect(liveLook(rows[1]!).contextValue).toBe('live failed hasRun');
+	});
+
+	it('the tree: one expanded Running group above the sessions, only when there are live rows', () => {
+		const rows = liveRunRows(inputs({ active: [active('run-1', 'running', 'r1')] }));
+		const top = buildRunsTree([folder], noFilter, () => false, rows);
+		expect(top.map((node) => node.kind)).toEqual(['live-group', 'session', 'session']);
+		expect(childrenOf(top[0], top)).toEqual(rows);
+		expect(childrenOf(rows[0], top)).toEqual([]);
+		expect(lookOf(top[0]!, now)).toMatchObject({
+			label: 'Running',
+			description: '1 working',
+			contextValue: 'live-group',
+			collapsed: 'expanded',
+		});
+		expect(lookOf(rows[0]!, now)).toMatchObject({
+			collapsed: 'none',
+			contextValue: 'live working hasRun stoppable',
+		});
+		expect(buildRunsTree([folder], noFilter, () => false, []).map((node) => node.kind)).toEqual([
+			'session',
+			'session',
+		]);
+	});
+
+	it('the badge counts runs that need the user: a run with approvals and a run with changes, once each', () => {
+		expect(needsUserCount(['r1', 'r1', 'r2'], new Set(['r2', 'r3']))).toBe(3);
+		expect(needsUserCount([], new Set())).toBe(0);
 	});
 });
