@@ -47,8 +47,8 @@ export interface MassGenApi {
 		readonly statusTooltip: string | undefined;
 		readonly panelOpen: boolean;
 	};
-	/** The Runs view: its tree (`provider.getChildren`), a refresh, and retention as after a run. */
-	readonly runsView: Pick<RunsView, 'provider' | 'prune' | 'view' | 'setFilter'>;
+	/** The Runs view: its tree (`provider.getChildren`), its live rows and badge, a refresh, and retention as after a run. */
+	readonly runsView: Pick<RunsView, 'provider' | 'prune' | 'view' | 'setFilter' | 'live'>;
 	/** The Team view: its tree (`provider.snapshot`, `getChildren`) and the builder's steps as they show. */
 	readonly teamView: Pick<TeamView, 'provider' | 'view' | 'onDidShowBuilderStep'>;
 	/** The run the panel shows (live, opened or restored after a reload); undefined when none. */
