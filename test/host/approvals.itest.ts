@@ -146,9 +146,9 @@ describe('Approvals (in VS Code, scripted agents asking to run commands)', funct
 			badge: '$(shield) 1 approval',
 			panelTitle: 'MassGen (1 waiting)',
 		});
-		// The panel opened without the focus: the request was also announced by one notification.
+		// The panel opened without the focus: the request was also announced by one notification, naming its run.
 		assert.deepEqual(api.approvals.notifications(), [
-			`MassGen: ${pending.agentIds[0]} wants to run \`npm publish\``,
+			`MassGen “Release version 1.0”: ${pending.agentIds[0]} wants to run \`npm publish\``,
 		]);
 		await requestScreenshot('in-host-approval-pending');
 

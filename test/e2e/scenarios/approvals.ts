@@ -94,7 +94,7 @@ export const approvals: Scenario = {
 			.locator('.badge-content', { hasText: '1' })
 			.waitFor({ timeout: 10_000 });
 		const toast = await workbench.notification(/wants to run `npm publish`/);
-		assert.match(toast, /MassGen: (builder|tester) wants to run `npm publish`/);
+		assert.match(toast, /MassGen “[^”]+”: (builder|tester) wants to run `npm publish`/);
 		for (const button of ['Allow once', 'Deny', 'Show']) {
 			await page
 				.locator('.notifications-toasts .notification-toast', { hasText: /wants to run/ })
