@@ -70,14 +70,14 @@ export interface HunkSelection {
 }
 
 /**
- * What Accept applies, the same from the panel's message to the change review: all pending
- * changes, or only `paths`. `hunks` overrides the host's selection for the files it names (ids
- * from `HunkView.id`); with `runId`, nothing happens unless that run's change set is the pending one.
+ * What Accept applies, the same from the panel's message to the change review: the pending
+ * changes of run `runId` (every file, or only `paths`); nothing happens when that run has none
+ * pending. `hunks` overrides the host's selection for the files it names (ids from `HunkView.id`).
  */
 export interface AcceptRequest {
+	readonly runId: string;
 	readonly paths?: readonly string[];
 	readonly hunks?: readonly HunkSelection[];
-	readonly runId?: string;
 }
 
 /** A decision on an approval card (docs/tools-and-sandbox.md). */
@@ -92,19 +92,22 @@ export type WebviewMessage =
 	/** Stop agent: that agent's call is aborted and it leaves the vote; its answers stay. */
 	| { readonly type: 'stop-agent'; readonly agentId: string }
 	/**
-	 * Workspace-relative path of a change in the current change set. `version` picks the right side:
-	 * the proposed text (default: base + selected hunks), the winner's `final`, or an answer (`agentN.k`).
+	 * Workspace-relative path of a change in run `runId`'s change set (every change message names
+	 * the run it was rendered for: a click after the panel switched runs cannot reach another run's).
+	 * `version` picks the right side: the proposed text (default: base + selected hunks), the
+	 * winner's `final`, or an answer (`agentN.k`).
 	 */
-	| { readonly type: 'open-diff'; readonly path: string; readonly version?: string }
+	| { readonly type: 'open-diff'; readonly runId: string; readonly path: string; readonly version?: string }
 	| ({ readonly type: 'accept' } & AcceptRequest)
 	/** Switch hunks of one file on or off in the host's selection (switching one on switches off those it overlaps). */
 	| {
 			readonly type: 'select-hunks';
+			readonly runId: string;
 			readonly path: string;
 			readonly ids: readonly string[];
 			readonly selected: boolean;
 	  }
-	| { readonly type: 'reject' }
+	| { readonly type: 'reject'; readonly runId: string }
 	| { readonly type: 'open-run'; readonly runId: string }
 	/** The panel's Revert Run (after the changes were accepted): the host runs `massgen.revertRun` for it. */
 	| { readonly type: 'revert-run'; readonly runId: string }

@@ -133,6 +133,8 @@ const httpUrl = z
 		}
 	}, 'must be an http(s) URL');
 
+const runIdString = z.string().regex(runIdPattern, 'must be a run id');
+
 export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready') }),
 	z.strictObject({
@@ -149,7 +151,12 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 			.max(MAX_AGENT_ID_CHARS)
 			.regex(/^[^\u0000-\u001f\u007f]+$/, 'must be an agent id'),
 	}),
-	z.strictObject({ type: z.literal('open-diff'), path: relativePath, version: diffVersion.optional() }),
+	z.strictObject({
+		type: z.literal('open-diff'),
+		runId: runIdString,
+		path: relativePath,
+		version: diffVersion.optional(),
+	}),
 	z.strictObject({
 		type: z.literal('accept'),
 		paths: z.array(relativePath).min(1).max(MAX_ACCEPT_PATHS).optional(),
@@ -158,20 +165,18 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 			.min(1)
 			.max(MAX_ACCEPT_PATHS)
 			.optional(),
-		runId: z.string().regex(runIdPattern, 'must be a run id').optional(),
+		runId: runIdString,
 	}),
 	z.strictObject({
 		type: z.literal('select-hunks'),
+		runId: runIdString,
 		path: relativePath,
 		ids: z.array(hunkId).min(1).max(MAX_HUNK_IDS),
 		selected: z.boolean(),
 	}),
-	z.strictObject({ type: z.literal('reject') }),
-	z.strictObject({ type: z.literal('open-run'), runId: z.string().regex(runIdPattern, 'must be a run id') }),
-	z.strictObject({
-		type: z.literal('revert-run'),
-		runId: z.string().regex(runIdPattern, 'must be a run id'),
-	}),
+	z.strictObject({ type: z.literal('reject'), runId: runIdString }),
+	z.strictObject({ type: z.literal('open-run'), runId: runIdString }),
+	z.strictObject({ type: z.literal('revert-run'), runId: runIdString }),
 	z.strictObject({
 		type: z.literal('approval'),
 		requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a request id'),

@@ -23,9 +23,7 @@ describe('Accept and the workspace lock (in VS Code, scripted team)', function (
 		assert.ok(extension);
 		const api = await extension.activate();
 		h = new ChangeHarness(api, join(extension.extensionPath, 'test', 'fixtures', 'changes', 'team.yaml'));
-		await vscode.workspace
-			.getConfiguration('files')
-			.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+		await h.keepBuffersDirty();
 	});
 
 	beforeEach(async () => {
@@ -35,9 +33,6 @@ describe('Accept and the workspace lock (in VS Code, scripted team)', function (
 	after(async () => {
 		await h.reset();
 		await h.cleanUp();
-		await vscode.workspace
-			.getConfiguration('files')
-			.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
 	});
 
 	it('a file another write changed while the user decided is merged under the lock, not overwritten', async () => {
@@ -61,16 +56,20 @@ describe('Accept and the workspace lock (in VS Code, scripted team)', function (
 		const review = new ChangeReview({ runs, log, prompts, idleMs: 0 });
 		try {
 			const { run } = await h.runTeam();
-			await h.changes.reject();
+			await h.changes.reject(run.result.runId);
 			finished.fire(run);
-			await until('the second review to hold the run', () => review.pending?.runId === run.result.runId);
+			const runId = run.result.runId;
+			await until('the second review to hold the run', () => review.pending(runId) !== undefined);
 			// app.ts overlaps the team's sub() hunk: the conflict question is asked.
 			await h.writeFile(appPath, appBase.replace('return a - b;', 'return a - b - 0;'));
-			await until('app.ts marked as a conflict', () => review.pending?.userEdit(appPath) === 'conflict');
+			await until(
+				'app.ts marked as a conflict',
+				() => review.pending(runId)?.userEdit(appPath) === 'conflict',
+			);
 			// Open, so the editor holds a clean document of notes.md that must load the other write.
 			await vscode.workspace.openTextDocument(h.uri(notesPath));
 
-			await review.accept();
+			await review.accept({ runId });
 			assert.ok(held, 'the conflict question was asked');
 			const notes = await until('notes.md saved with both edits', () => {
 				const doc = h.document(notesPath);
@@ -88,7 +87,7 @@ describe('Accept and the workspace lock (in VS Code, scripted team)', function (
 	it('control: without a write meanwhile, the same accept writes the team version', async () => {
 		const { run } = await h.runTeam();
 		assert.ok(run.result.changes.length > 0);
-		await h.changes.accept();
+		await h.changes.accept({ runId: run.result.runId });
 		assert.equal(h.readDisk().notes, notesFinal);
 		assert.notEqual(notesBase, notesFinal);
 	});

@@ -36,9 +36,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 			await extension.activate(),
 			join(extension.extensionPath, 'test', 'fixtures', 'changes', 'team.yaml'),
 		);
-		await vscode.workspace
-			.getConfiguration('files')
-			.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+		await h.keepBuffersDirty();
 	});
 
 	beforeEach(async () => {
@@ -46,25 +44,22 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 	});
 
 	afterEach(async () => {
-		if (h.changes.changeSet()) await h.changes.reject();
+		await h.rejectPending();
 		await h.reset();
 	});
 
 	after(async () => {
 		await h.cleanUp();
-		await vscode.workspace
-			.getConfiguration('files')
-			.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
 	});
 
 	/** A run whose end-of-run notification is showing; its links' argument. */
 	async function runWithNotice() {
 		const { run } = await h.runTeam();
-		const notice = await until('the end-of-run notification', () => h.review.notice);
+		const notice = await until('the end-of-run notification', () => h.review.notice());
 		assert.equal(notice.runId, run.result.runId);
 		assert.match(
 			notice.message,
-			/3 files changed by (alpha|beta|gamma)\. \[Accept All\]\(command:massgen\.acceptChanges\?/,
+			/^MassGen “Document the math helpers”: 3 files changed by (alpha|beta|gamma)\. \[Accept All\]\(command:massgen\.acceptChanges\?/,
 		);
 		return { run, stale: { runId: notice.runId, notice: notice.generation } };
 	}
@@ -73,8 +68,8 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		const { run, stale } = await runWithNotice();
 		assert.equal(h.review.statusText, '$(diff-multiple) MassGen: 3 files to review');
 
-		await h.changes.accept();
-		assert.equal(h.review.notice, undefined, 'the notification closed when the set was accepted');
+		await h.changes.accept({ runId: run.result.runId });
+		assert.equal(h.review.notice(), undefined, 'the notification closed when the set was accepted');
 		assert.deepEqual(h.readDisk(), { app: appFinal, notes: notesFinal, added: addedFinal });
 		await until(
 			'the status bar to say applied',
@@ -90,12 +85,12 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 			() => h.review.statusText === '$(diff-multiple) MassGen: 3 files to review',
 		);
 		assert.deepEqual(
-			h.changes.changeSet()?.files.map((file) => file.path),
+			h.changes.changeSet(run.result.runId)?.files.map((file) => file.path),
 			[appPath, addedPath, notesPath],
 			'the undone files are pending again',
 		);
-		assert.equal(h.changes.changeSet()?.runId, run.result.runId);
-		assert.equal(h.review.notice, undefined, 'no notification pops up for an undo');
+		assert.equal(h.changes.changeSet(run.result.runId)?.runId, run.result.runId);
+		assert.equal(h.review.notice(), undefined, 'no notification pops up for an undo');
 		await requestScreenshot('in-host-change-state-undone');
 
 		// The notification's Accept All, clicked after the undo: its link runs this command with what it carries.
@@ -116,23 +111,25 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 			'the status bar to follow the redo',
 			() => h.review.statusText === '$(check) MassGen: applied 3 files',
 		);
-		assert.equal(h.changes.changeSet(), null, 'redone: accepted again, nothing pending');
+		assert.equal(h.changes.changeSet(run.result.runId), null, 'redone: accepted again, nothing pending');
 	});
 
 	it('after an Undo of the accept, Accept All from the palette accepts the set again; Reject after another Undo records a reject', async () => {
 		const { run } = await runWithNotice();
-		await h.changes.accept();
+		await h.changes.accept({ runId: run.result.runId });
 		await until('applied', () => h.review.statusText === '$(check) MassGen: applied 3 files');
 
 		await vscode.window.showTextDocument(h.uri(appPath));
 		await vscode.commands.executeCommand('undo');
-		await until('pending again', () => h.changes.changeSet()?.files.length === 3);
+		await until('pending again', () => h.changes.changeSet(run.result.runId)?.files.length === 3);
 		await until(
 			'app.ts to be seen unedited (the undo restored the base the team read)',
-			() => h.changes.changeSet()?.files.find((file) => file.path === appPath)?.userEdit === 'none',
+			() =>
+				h.changes.changeSet(run.result.runId)?.files.find((file) => file.path === appPath)?.userEdit ===
+				'none',
 		);
 		await vscode.commands.executeCommand(commandIds.acceptChanges);
-		assert.equal(h.changes.changeSet(), null);
+		assert.equal(h.changes.changeSet(run.result.runId), null);
 		assert.deepEqual(h.readDisk(), { app: appFinal, notes: notesFinal, added: addedFinal });
 		assert.deepEqual(
 			[appPath, notesPath].map((path) => h.document(path)?.getText()),
@@ -143,9 +140,12 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 
 		await vscode.window.showTextDocument(h.uri(appPath));
 		await vscode.commands.executeCommand('undo');
-		await until('pending again after the second undo', () => h.changes.changeSet()?.files.length === 3);
-		await h.changes.reject();
-		assert.equal(h.changes.changeSet(), null);
+		await until(
+			'pending again after the second undo',
+			() => h.changes.changeSet(run.result.runId)?.files.length === 3,
+		);
+		await h.changes.reject(run.result.runId);
+		assert.equal(h.changes.changeSet(run.result.runId), null);
 		assert.equal(h.review.statusText, undefined, 'nothing pending, nothing applied: no status');
 		const kinds = readFileSync(join(run.runDir, 'changes-log.jsonl'), 'utf8')
 			.trim()
@@ -160,7 +160,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 			commandIds.rejectFile,
 			changeUri(run.result.runId, 'proposed', notesPath),
 		);
-		assert.equal(h.review.notice, undefined, 'the notification closed');
+		assert.equal(h.review.notice(), undefined, 'the notification closed');
 		assert.equal(h.review.statusText, '$(diff-multiple) MassGen: 2 files to review');
 
 		const before = snapshotFiles(h.root);
@@ -168,7 +168,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		await vscode.commands.executeCommand(commandIds.rejectChanges, stale);
 		assert.deepEqual(snapshotFiles(h.root), before, 'neither stale link wrote anything');
 		assert.deepEqual(
-			h.changes.changeSet()?.files.map((file) => file.path),
+			h.changes.changeSet(run.result.runId)?.files.map((file) => file.path),
 			[appPath, addedPath],
 			'nor rejected anything',
 		);
@@ -192,7 +192,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 
 		await h.clickLens(runId, appPath, /Reject Change \(line 10/);
 		assert.deepEqual(
-			h.changes.changeSet()!.files[0]!.hunks.map((hunk) => hunk.selected),
+			h.changes.changeSet(run.result.runId)!.files[0]!.hunks.map((hunk) => hunk.selected),
 			[true, true, false],
 			'the panel shows the hunk unticked',
 		);
@@ -208,13 +208,13 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		);
 
 		// The panel ticks it again: the lens follows (one selection).
-		h.changes.selectHunks(appPath, ['final#2'], true);
+		h.changes.selectHunks(run.result.runId, appPath, ['final#2'], true);
 		assert.ok((await titles()).includes('$(close) Reject Change (line 10, +1 −1)'));
 		await h.clickLens(runId, appPath, /Reject Change \(line 6/);
 		await h.clickLens(runId, appPath, /Accept Change \(line 6/);
 		await h.clickLens(runId, appPath, /Reject Change \(at the start/);
 		assert.deepEqual(
-			h.changes.changeSet()!.files[0]!.hunks.map((hunk) => hunk.selected),
+			h.changes.changeSet(run.result.runId)!.files[0]!.hunks.map((hunk) => hunk.selected),
 			[false, true, true],
 		);
 
@@ -225,7 +225,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 			added: null,
 		});
 		assert.deepEqual(
-			h.changes.changeSet()?.files.map((file) => file.path),
+			h.changes.changeSet(run.result.runId)?.files.map((file) => file.path),
 			[addedPath, notesPath],
 		);
 	});
@@ -238,7 +238,9 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		await until('the multi-file diff tab', () =>
 			vscode.window.tabGroups.all
 				.flatMap((group) => group.tabs)
-				.find((tab) => /^MassGen: 3 files changed by (alpha|beta|gamma)/.test(tab.label)),
+				.find((tab) =>
+					/^MassGen “Document the math helpers”: 3 files changed by (alpha|beta|gamma)/.test(tab.label),
+				),
 		);
 		// The multi-file diff's editors show the same lenses: Accept File on notes.md there.
 		await h.clickLens(runId, notesPath, /^\$\(check\) Accept File$/);
@@ -250,7 +252,7 @@ describe('Change set state: notification, status bar, CodeLens (in VS Code, scri
 		assert.ok(
 			vscode.window.tabGroups.all
 				.flatMap((group) => group.tabs)
-				.some((tab) => /^MassGen: 3 files changed by/.test(tab.label)),
+				.some((tab) => /^MassGen “Document the math helpers”: 3 files changed by/.test(tab.label)),
 			'the multi-file diff stays open while files are pending',
 		);
 		await h.clickLens(runId, addedPath, /Reject File/);

@@ -35,10 +35,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 		assert.ok(extension);
 		api = await extension.activate();
 		h = new ChangeHarness(api, join(extension.extensionPath, 'test', 'fixtures', 'changes', 'team.yaml'));
-		// code-server saves dirty buffers after a delay by default; these tests need them to stay dirty.
-		await vscode.workspace
-			.getConfiguration('files')
-			.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+		await h.keepBuffersDirty();
 	});
 
 	beforeEach(async () => {
@@ -46,15 +43,12 @@ describe('Change review (in VS Code, scripted team)', function () {
 	});
 
 	afterEach(async () => {
-		if (h.changes.changeSet()) await h.changes.reject();
+		await h.rejectPending();
 		await h.reset();
 	});
 
 	after(async () => {
 		await h.cleanUp();
-		await vscode.workspace
-			.getConfiguration('files')
-			.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
 	});
 
 	it('a run with changes: pending change set with consensus marks, the first diff opened, nothing written', async () => {
@@ -111,8 +105,9 @@ describe('Change review (in VS Code, scripted team)', function () {
 	it('deselect one hunk, accept: one WorkspaceEdit writes the rest (new folders too); one undo restores everything', async () => {
 		const { run } = await h.runTeam();
 		const actions = h.changes;
-		actions.selectHunks!(appPath, ['final#2'], false);
-		const view = actions.changeSet()!;
+		const runId = run.result.runId;
+		actions.selectHunks(runId, appPath, ['final#2'], false);
+		const view = actions.changeSet(runId)!;
 		assert.deepEqual(
 			view.files[0]!.hunks.map((hunk) => hunk.selected),
 			[true, true, false],
@@ -127,10 +122,10 @@ describe('Change review (in VS Code, scripted team)', function () {
 			() => proposed.getText() === appWith('docComment', 'subComment'),
 		);
 
-		await actions.accept();
+		await actions.accept({ runId });
 		const expected = { app: appWith('docComment', 'subComment'), notes: notesFinal, added: addedFinal };
 		assert.deepEqual(h.readDisk(), expected);
-		assert.equal(actions.changeSet(), null, 'nothing pending after accepting everything');
+		assert.equal(actions.changeSet(runId), null, 'nothing pending after accepting everything');
 		// The record names the file whose change was only partly written: the panel marks it "partly accepted".
 		const [entry] = readFileSync(join(run.runDir, 'changes-log.jsonl'), 'utf8')
 			.split('\n')
@@ -151,7 +146,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 	});
 
 	it('files the user edited meanwhile are merged three-way when the edits do not overlap; dirty buffers stay unsaved', async () => {
-		const { view: before } = await h.runTeam();
+		const { run, view: before } = await h.runTeam();
 		assert.ok(before.files.every((file) => file.userEdit === 'none'));
 		// app.ts changed on disk (line 2), notes.md edited in an open buffer and not saved.
 		await h.writeFile(appPath, appBase.replace('return a + b;', 'return b + a;'));
@@ -160,7 +155,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 		edit.insert(notes.uri, new vscode.Position(0, 0), '<!-- mine -->\n');
 		assert.ok(await vscode.workspace.applyEdit(edit));
 		const edited = await until(`both files to be marked edited: merged (dirty ${notes.isDirty})`, () => {
-			const view = h.changes.changeSet();
+			const view = h.changes.changeSet(run.result.runId);
 			const flags = view?.files
 				.filter((file) => file.userEdit === 'merged')
 				.map((file) => file.path)
@@ -168,7 +163,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 			return flags?.length === 2 ? flags : undefined;
 		});
 		assert.deepEqual(edited, [appPath, notesPath]);
-		await h.changes.accept();
+		await h.changes.accept({ runId: run.result.runId });
 		assert.equal(readFileSync(h.abs(appPath), 'utf8'), appFinal.replace('return a + b;', 'return b + a;'));
 		assert.equal(notes.getText(), `<!-- mine -->\n${notesFinal}`);
 		assert.equal(readFileSync(h.abs(notesPath), 'utf8'), notesBase, 'the disk keeps the saved text');
@@ -204,14 +199,14 @@ describe('Change review (in VS Code, scripted team)', function () {
 		// The change set's base is what the team read, not the file at the end of the run.
 		assert.equal(run.result.changes.find((change) => change.path === appPath)?.base, appBase);
 		const marked = await until('app.ts to be marked edited since the team read it: merged', () => {
-			const view = h.changes.changeSet();
+			const view = h.changes.changeSet(run.result.runId);
 			return view?.runId === run.result.runId
 				? view.files.find((file) => file.path === appPath)?.userEdit === 'merged'
 				: undefined;
 		});
 		assert.ok(marked);
 
-		await h.changes.accept();
+		await h.changes.accept({ runId: run.result.runId });
 		assert.equal(
 			readFileSync(h.abs(appPath), 'utf8'),
 			appFinal.replace('return a + b;', 'return b + a;'),
@@ -231,14 +226,18 @@ describe('Change review (in VS Code, scripted team)', function () {
 		mkdirSync(secretDir, { recursive: true });
 		symlinkSync(secretDir, linked);
 		try {
-			await h.changes.accept();
+			await h.changes.accept({ runId: run.result.runId });
 			assert.deepEqual(readdirSync(secretDir), [], 'nothing was written through the link');
 			assert.deepEqual(
 				h.readDisk(),
 				{ app: appBase, notes: notesBase, added: null },
 				'nothing at all was written',
 			);
-			assert.equal(h.changes.changeSet()?.runId, run.result.runId, 'the changes stay pending');
+			assert.equal(
+				h.changes.changeSet(run.result.runId)?.runId,
+				run.result.runId,
+				'the changes stay pending',
+			);
 		} finally {
 			unlinkSync(linked);
 			rmSync(secretDir, { recursive: true, force: true });
@@ -254,7 +253,11 @@ describe('Change review (in VS Code, scripted team)', function () {
 			() =>
 				vscode.window.tabGroups.all
 					.flatMap((group) => group.tabs)
-					.find((tab) => /^MassGen: 3 files changed by (alpha|beta|gamma)( \(3 files\))?$/.test(tab.label)),
+					.find((tab) =>
+						/^MassGen “Document the math helpers”: 3 files changed by (alpha|beta|gamma)( \(3 files\))?$/.test(
+							tab.label,
+						),
+					),
 		);
 		// The editor loads each side it shows as a document: a changed file's base, but for the new
 		// file no left side at all (it is marked added), where an empty left document showed a deleted line 1.
@@ -275,7 +278,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 		await requestScreenshot('in-host-changes-multi-file');
 		assert.ok(multi);
 		await vscode.commands.executeCommand(commandIds.rejectChanges);
-		assert.equal(h.changes.changeSet(), null);
+		assert.equal(h.changes.changeSet(run.result.runId), null);
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
 		await until('the diff tabs to close', () =>
 			h.changeTabs(run.result.runId).length === 0 ? true : undefined,
@@ -331,7 +334,7 @@ describe('Change review (in VS Code, scripted team)', function () {
 		await vscode.commands.executeCommand(commandIds.acceptFile, active.uri);
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: addedFinal });
 		assert.deepEqual(
-			h.changes.changeSet()!.files.map((file) => file.path),
+			h.changes.changeSet(run.result.runId)!.files.map((file) => file.path),
 			[appPath, notesPath],
 		);
 		await vscode.commands.executeCommand(
@@ -339,42 +342,41 @@ describe('Change review (in VS Code, scripted team)', function () {
 			changeUri(run.result.runId, 'proposed', notesPath),
 		);
 		assert.deepEqual(
-			h.changes.changeSet()!.files.map((file) => file.path),
+			h.changes.changeSet(run.result.runId)!.files.map((file) => file.path),
 			[appPath],
 		);
 		await vscode.commands.executeCommand(commandIds.acceptChanges);
 		assert.deepEqual(h.readDisk(), { app: appFinal, notes: notesBase, added: addedFinal });
-		assert.equal(h.changes.changeSet(), null);
+		assert.equal(h.changes.changeSet(run.result.runId), null);
 	});
 
-	it("a second run's changes take the undecided first set's place: its record says superseded by that run", async () => {
+	it("a second run's changes wait beside the undecided first set's: neither replaces the other, nothing is recorded as superseded", async () => {
 		const { run: first } = await h.runTeam();
 		const { run: second } = await h.runTeam();
-		// Appended as the second run's set arrives: read it once its line is whole.
-		const record = await until('the first run recorded as superseded', () => {
-			const file = join(first.runDir, 'changes-log.jsonl');
-			const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-			return text.endsWith('\n') ? text : undefined;
-		});
+		// An earlier test's accepted file the reset wrote back is pending again in its own run's set:
+		// look at these two runs (in the order they finished) and count every set.
+		const ids = h.changes.pendingRunIds();
 		assert.deepEqual(
-			record
-				.trim()
-				.split('\n')
-				.map((line) => {
-					const { kind, by, byRun } = JSON.parse(line) as Record<string, unknown>;
-					return { kind, by, byRun };
-				}),
-			[{ kind: 'supersede', by: 'editor', byRun: second.result.runId }],
+			ids.filter((id) => id === first.result.runId || id === second.result.runId),
+			[first.result.runId, second.result.runId],
 		);
-		assert.equal(h.changes.changeSet()?.runId, second.result.runId);
+		assert.equal(h.changes.changeSet(first.result.runId)?.files.length, 3);
+		assert.equal(h.changes.changeSet(second.result.runId)?.files.length, 3);
+		assert.equal(existsSync(join(first.runDir, 'changes-log.jsonl')), false, 'no supersede record');
+		await until(
+			`the status bar to count every set (it says ${h.review.statusText})`,
+			() =>
+				h.review.statusText ===
+					`$(diff-multiple) MassGen: ${h.changes.pendingRunIds().length} change sets to review` || undefined,
+		);
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
 	});
 
 	it('an accept for another run id is ignored', async () => {
-		await h.runTeam();
+		const { run } = await h.runTeam();
 		await h.changes.accept({ runId: '20000101-000000-zzzz' });
 		assert.deepEqual(h.readDisk(), { app: appBase, notes: notesBase, added: null });
-		assert.ok(h.changes.changeSet());
+		assert.ok(h.changes.changeSet(run.result.runId));
 	});
 
 	it('overlapping edits: the conflict question; cancel writes nothing, Re-run starts the team again, Resolve in Editor writes conflict markers unsaved', async () => {
@@ -398,40 +400,42 @@ describe('Change review (in VS Code, scripted team)', function () {
 		const review = new ChangeReview({ runs, log, prompts, idleMs: 0 });
 		try {
 			const { run } = await h.runTeam();
-			await h.changes.reject();
+			await h.changes.reject(run.result.runId);
 			const feed = async () => {
 				finished.fire(run);
-				await until('the second review to hold the run', () => review.pending?.runId === run.result.runId);
+				await until('the second review to hold the run', () => review.pending(runId) !== undefined);
 			};
+			const runId = run.result.runId;
 			await feed();
 			const mine = appBase.replace('return a - b;', 'return a - b - 0;');
 			await h.writeFile(appPath, mine);
 
 			answer = undefined;
-			await review.accept();
+			await review.accept({ runId });
 			assert.deepEqual(asked, [[{ path: appPath, reason: 'overlap' }]]);
 			assert.deepEqual(h.readDisk(), { app: mine, notes: notesBase, added: null }, 'cancel writes nothing');
-			assert.ok(review.pending, 'still pending');
+			assert.ok(review.pending(runId), 'still pending');
 
 			answer = 'rerun';
-			await review.accept();
+			await review.accept({ runId });
 			assert.deepEqual(started, [run.request]);
-			assert.equal(review.pending, undefined);
+			assert.equal(review.pending(runId), undefined);
 			assert.deepEqual(h.readDisk(), { app: mine, notes: notesBase, added: null });
 
 			// Fed again with the user's edit still on disk: the base is the run snapshot's, so it is still a conflict.
 			await feed();
 			await until(
 				'app.ts to be marked edited: conflict',
-				() => review.pending?.userEdit(appPath) === 'conflict',
+				() => review.pending(runId)?.userEdit(appPath) === 'conflict',
 			);
 			answer = 'resolve';
-			await review.accept();
+			await review.accept({ runId });
 			const app = await until('app.ts with conflict markers', () => {
 				const doc = h.document(appPath);
 				return doc?.getText().includes('<<<<<<< Current (your edits)') ? doc : undefined;
 			}).catch((error: Error) => {
-				const state = `asked ${asked.length} times; pending: ${review.pending
+				const state = `asked ${asked.length} times; pending: ${review
+					.pending(runId)
 					?.files()
 					.map((f) => f.path)
 					.join(
@@ -473,24 +477,25 @@ describe('Change review (in VS Code, scripted team)', function () {
 		const review = new ChangeReview({ runs, log, prompts, idleMs: 0 });
 		try {
 			const { run } = await h.runTeam();
-			await h.changes.reject();
+			await h.changes.reject(run.result.runId);
 			// The core marks such files at the run's end (secretValueFiles; tested end to end in the CLI).
 			const marked = { ...run, result: { ...run.result, secretValueFiles: [appPath] } };
 			finished.fire(marked);
-			await until('the second review to hold the run', () => review.pending?.runId === run.result.runId);
+			const runId = run.result.runId;
+			await until('the second review to hold the run', () => review.pending(runId) !== undefined);
 
 			// Control: accepting only the unmarked file asks nothing.
-			await review.accept({ paths: [notesPath] });
+			await review.accept({ runId, paths: [notesPath] });
 			assert.deepEqual(asked, []);
 			assert.equal(h.readDisk().notes, notesFinal);
 
-			await review.accept();
+			await review.accept({ runId });
 			assert.deepEqual(asked, [[appPath]]);
 			assert.equal(h.readDisk().app, appBase, 'cancel writes nothing');
-			assert.ok(review.pending?.file(appPath), 'still pending');
+			assert.ok(review.pending(runId)?.file(appPath), 'still pending');
 
 			write = true;
-			await review.accept();
+			await review.accept({ runId });
 			assert.equal(asked.length, 2);
 			assert.equal(h.readDisk().app, appFinal);
 		} finally {

@@ -370,7 +370,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		});
 
 		afterEach(async () => {
-			if (api.changes.changeSet()) await api.changes.reject();
+			for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 			rmSync(links, { recursive: true, force: true });
 			rmSync(outside, { recursive: true, force: true });
 		});
@@ -448,7 +448,9 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 			await until('the multi-file diff tab', () =>
 				vscode.window.tabGroups.all
 					.flatMap((group) => group.tabs)
-					.find((tab) => /^MassGen: 2 files changed by (planner|reviewer)/.test(tab.label)),
+					.find((tab) =>
+						/^MassGen “Note the change down”: 2 files changed by (planner|reviewer)/.test(tab.label),
+					),
 			);
 			assert.match(review.of('markdown').join(''), /open for review/);
 			assert.deepEqual(snapshotFiles(root.fsPath), before, '/changes wrote nothing');
@@ -457,7 +459,11 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 			const elsewhere = await followUp('accept', result, 'someone.else');
 			assert.match(elsewhere.of('markdown').join(''), /not from the last answer here/);
 			assert.deepEqual(snapshotFiles(root.fsPath), before, 'a foreign /accept wrote nothing');
-			assert.equal(api.changes.changeSet()?.runId, run.result.runId);
+			assert.equal(
+				api.changes.changeSet(run.result.runId)?.runId,
+				run.result.runId,
+				"the run's changes are pending",
+			);
 
 			// /accept after our answer runs Accept Changes: exactly the two files change.
 			const accepted = await followUp('accept', result);

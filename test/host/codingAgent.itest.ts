@@ -49,7 +49,7 @@ describe('A claude_code agent in the editor (in VS Code, real CLI, loopback serv
 	});
 
 	after(async () => {
-		if (api.changes.changeSet()) await api.changes.reject();
+		for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 		await useConfig(undefined);
 		await apiServer?.close();
 		await claude?.close();
@@ -83,7 +83,7 @@ describe('A claude_code agent in the editor (in VS Code, real CLI, loopback serv
 		assert.ok(claude.requests.length >= 3, `the CLI made ${claude.requests.length} request(s)`);
 		assert.equal(existsSync(join(workspaceRoot(), file)), false, 'nothing written before Accept');
 		if (run.result.winner?.agentId === 'coder') {
-			const view = await until('the change set', () => api.changes.changeSet() ?? undefined);
+			const view = await until('the change set', () => api.changes.changeSet(run.result.runId) ?? undefined);
 			assert.deepEqual(
 				view.files.map((entry) => entry.path),
 				[file],

@@ -82,7 +82,7 @@ describe('vscode_lm members over real VS Code language models (the recording pro
 
 	afterEach(async () => {
 		recorder.requests.length = 0;
-		if (api.changes.changeSet()) await api.changes.reject();
+		for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 		await endRunAndConfig(api);
 	});
 

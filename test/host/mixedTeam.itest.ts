@@ -48,7 +48,7 @@ describe('A mixed team in the editor: API agent, claude_code and codex (in VS Co
 	});
 
 	after(async () => {
-		if (api.changes.changeSet()) await api.changes.reject();
+		for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 		await useConfig(undefined);
 		await Promise.all(proxies.map((proxy) => proxy.close()));
 		await Promise.all(servers.map((server) => server.close()));
@@ -193,12 +193,12 @@ describe('A mixed team in the editor: API agent, claude_code and codex (in VS Co
 		}
 
 		// Under review: the winner's two files; the shared file's hunk was made by both coders.
-		const view = await until('the change set', () => api.changes.changeSet() ?? undefined);
+		const view = await until('the change set', () => api.changes.changeSet(run.result.runId) ?? undefined);
 		assert.deepEqual(view.files.map((file) => [file.path, file.hunks.map((hunk) => hunk.agents)]).sort(), [
 			['mixed-codex.txt', [['codex_coder']]],
 			['mixed-shared.txt', [['codex_coder', 'claude_coder']]],
 		]);
-		await api.changes.accept();
+		await api.changes.accept({ runId: run.result.runId });
 		assert.equal(readFileSync(join(workspaceRoot(), 'mixed-codex.txt'), 'utf8'), 'from codex\n');
 		assert.equal(readFileSync(join(workspaceRoot(), 'mixed-shared.txt'), 'utf8'), 'hello\n');
 		assert.equal(existsSync(join(workspaceRoot(), 'mixed-claude.txt')), false, 'only the winner is written');

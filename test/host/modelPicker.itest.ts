@@ -62,7 +62,7 @@ describe('The team in the model picker (vendor massgen, LanguageModelChatProvide
 
 	afterEach(async () => {
 		await endRunAndConfig(api);
-		if (api.changes.changeSet()) await api.changes.reject();
+		for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 		await Promise.all(closers.splice(0).map((close) => close()));
 	});
 
@@ -148,7 +148,7 @@ describe('The team in the model picker (vendor massgen, LanguageModelChatProvide
 			text,
 			/\*\*Proposed changes\*\* \(not applied; they wait for your review[^)]*\):\n- `add lm-tool\/GUIDE\.md`/,
 		);
-		const pending = api.changes.changeSet();
+		const pending = api.changes.changeSet(run.result.runId);
 		assert.equal(pending?.runId, run.result.runId);
 		assert.deepEqual(
 			pending?.files.map((file) => file.path),

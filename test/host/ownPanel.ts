@@ -6,6 +6,7 @@ import type { HostMessage } from '../../src/protocol/messages';
 import type { ShownQuestions } from '../../src/vscode/common/shownQuestions';
 import { composeRunPanel } from '../../src/vscode/composeRunPanel';
 import type { RunController } from '../../src/vscode/run/runController';
+import type { ChangeSetChange } from '../../src/vscode/run/runTypes';
 import { KeyStore } from '../../src/vscode/common/secrets';
 import type { PanelHost } from '../../src/vscode/panel/panelHost';
 import type { SurfaceHost } from '../../src/vscode/panel/surfaceHost';
@@ -36,7 +37,7 @@ export async function openOwnPanel(
 	options: { readonly env?: NodeJS.ProcessEnv; readonly keys?: KeyStore } = {},
 ): Promise<OwnPanel> {
 	const log = vscode.window.createOutputChannel(name, { log: true });
-	const noChanges = new vscode.EventEmitter<null>();
+	const noChanges = new vscode.EventEmitter<ChangeSetChange>();
 	const graph = composeRunPanel({
 		...(options.env ? { env: options.env } : {}),
 		extensionUri: extension.extensionUri,
@@ -52,6 +53,7 @@ export async function openOwnPanel(
 			reject: async () => {},
 			selectHunks: () => {},
 			changeSet: () => null,
+			pendingRunIds: () => [],
 			onDidChangeChangeSet: noChanges.event,
 		}),
 	});

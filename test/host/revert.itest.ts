@@ -52,8 +52,11 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 		const run = await api.runs.start({ question: 'Tidy the settings', kind: 'ask' });
 		assert.ok(run, 'the run started');
 		assert.equal(run.result.status, 'completed', run.result.error);
-		await until('the change set in the review', () => api.changes.changeSet()?.runId === run.result.runId);
-		await api.changes.accept();
+		await until(
+			'the change set in the review',
+			() => api.changes.changeSet(run.result.runId)?.runId === run.result.runId,
+		);
+		await api.changes.accept({ runId: run.result.runId });
 		assert.equal(disk(settingsPath), settingsTeam);
 		return run;
 	};
@@ -77,7 +80,7 @@ describe('Revert Run (in VS Code, scripted team)', function () {
 	});
 
 	afterEach(async () => {
-		if (api.changes.changeSet()) await api.changes.reject();
+		for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 		for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
 			await vscode.window.showTextDocument(doc);
 			await vscode.commands.executeCommand('workbench.action.files.revert');

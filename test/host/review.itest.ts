@@ -33,7 +33,7 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 
 	afterEach(async () => {
 		await vscode.commands.executeCommand(commandIds.clearReviewComments);
-		if (h.changes.changeSet()) await h.changes.reject();
+		await h.rejectPending();
 	});
 
 	after(async () => {
@@ -81,7 +81,7 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 
 		// The fix arrives as the run's change set, reviewed like any other.
 		const view = await until('the fix as a change set', () => {
-			const current = h.changes.changeSet();
+			const current = h.changes.changeSet(run.result.runId);
 			return current?.runId === run.result.runId ? current : undefined;
 		});
 		assert.deepEqual(

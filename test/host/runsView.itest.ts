@@ -325,7 +325,7 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 		const ids = (await topNodes()).map((n) => n.id);
 		assert.ok(!ids.some((id) => id.endsWith(`session:${forked.result.runId}`)), 'the tree lost the fork');
 		// Leave no pending change set to the suites after this one (its record cannot be written: logged only).
-		await api.changes.reject();
+		for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 	});
 
 	it('a run the CLI finishes appears without a refresh (the result.json watcher); the filter narrows the tree', async () => {
@@ -432,7 +432,7 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 		await useConfig(join(extension.extensionPath, 'test', 'fixtures', 'vscode', 'team.yaml'));
 		const pending = await api.runs.start({ question: 'Propose another change', kind: 'ask' });
 		assert.ok(pending && pending.result.changes.length > 0, 'the scripted run proposes changes');
-		await api.changes.reject();
+		await api.changes.reject(pending.result.runId);
 		const undecided = await api.runs.start({ question: 'And one more change', kind: 'ask' });
 		assert.ok(undecided && undecided.result.changes.length > 0);
 		await useConfig(configFile);
@@ -455,7 +455,7 @@ describe('Runs view and sessions (in VS Code, loopback servers)', function () {
 		} finally {
 			await keep.update('runs.keep', undefined, vscode.ConfigurationTarget.Global);
 			await vscode.commands.executeCommand(commandIds.runsUnpin, await sessionNode(first.result.runId));
-			await api.changes.reject();
+			for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
 		}
 	});
 });

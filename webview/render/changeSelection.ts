@@ -93,9 +93,9 @@ export class ChangeSelection {
 	 * and the host agrees, otherwise the ids of every file (files not named would fall back to the
 	 * host's selection, which may lag behind the panel's).
 	 */
-	acceptMessage(): WebviewMessage {
+	acceptMessage(): WebviewMessage | undefined {
 		const set = this._set;
-		if (!set) return { type: 'accept' };
+		if (!set) return undefined;
 		const selections = set.files.map((file) => ({ file, selection: this.file(file) }));
 		const plain =
 			this._intents.length === 0 &&

@@ -49,11 +49,11 @@ export class ChangesView {
 		this._solo.addEventListener('click', () => this._nextSolo());
 		this._list = h('ul', { class: 'change-list' });
 		this._note = h('p', { class: 'changes-note' });
-		this._accept = button(t('acceptSelected'), () => this._post(this._selection.acceptMessage()), {
+		this._accept = button(t('acceptSelected'), () => this._postIf(this._selection.acceptMessage()), {
 			icon: 'check',
 			class: 'accept-all',
 		});
-		this._reject = button(t('rejectAll'), () => this._post({ type: 'reject' }), {
+		this._reject = button(t('rejectAll'), () => this._postIf(this._rejectMessage()), {
 			icon: 'close',
 			secondary: true,
 			class: 'reject-all',
@@ -93,11 +93,30 @@ export class ChangesView {
 		this._render();
 	}
 
+	/** Change messages name the run they were rendered for; none without one. */
+	private _postIf(message: WebviewMessage | undefined): void {
+		if (message) this._post(message);
+	}
+
+	private _rejectMessage(): WebviewMessage | undefined {
+		const runId = this._selection.changeSet?.runId;
+		return runId === undefined ? undefined : { type: 'reject', runId };
+	}
+
+	/** A file's diff in the shown run (pending, or decided: its record's outcome row). */
+	private _openDiff(path: string, version: string | undefined): void {
+		const runId = this._state?.runId;
+		if (!runId) return;
+		this._post(version ? { type: 'open-diff', runId, path, version } : { type: 'open-diff', runId, path });
+	}
+
 	/** A checkbox or button of a file: updates the panel at once, then tells the host. */
 	private _select(path: string, ids: readonly string[], on: boolean): void {
 		if (ids.length === 0) return;
+		const runId = this._selection.changeSet?.runId;
+		if (runId === undefined) return;
 		this._selection.intend(path, ids, on);
-		this._post({ type: 'select-hunks', path, ids: [...ids], selected: on });
+		this._post({ type: 'select-hunks', runId, path, ids: [...ids], selected: on });
 		this._render();
 	}
 
@@ -222,8 +241,7 @@ export class ChangesView {
 				row = new FileRow(
 					{
 						viewState: this._viewState,
-						openDiff: (path, version) =>
-							this._post(version ? { type: 'open-diff', path, version } : { type: 'open-diff', path }),
+						openDiff: (path, version) => this._openDiff(path, version),
 						select: (path, ids, on) => this._select(path, ids, on),
 					},
 					data.path,

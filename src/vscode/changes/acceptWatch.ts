@@ -5,8 +5,8 @@ import { Disposable, toDisposable } from '../common/lifecycle.js';
 import { readCurrent } from './workspaceFiles.js';
 
 /**
- * Where the last accepted files stand now: `applied` (every file as the accept left it),
- * `undone` (every file as before it: Undo, or Revert Run), `changed` (edited since, or mixed).
+ * Where a run's accepted files stand now: `applied` (every file as its accepts left it),
+ * `undone` (every file as before: Undo, or Revert Run), `changed` (edited since, or mixed).
  * Each file's own state is `undonePaths` / `appliedPaths`.
  */
 export type AcceptState = 'applied' | 'undone' | 'changed';
@@ -18,22 +18,37 @@ export interface WatchedAccept {
 	readonly files: readonly RecordedFile[];
 }
 
+/** One run's followed accepts, as its files stand now. */
+export interface FollowedAccept {
+	readonly accept: WatchedAccept;
+	readonly state: AcceptState;
+	/** The followed files that are as they were before the accept (Undo, Revert Run). */
+	readonly undonePaths: readonly string[];
+	/** The followed files that are as the accept left them. */
+	readonly appliedPaths: readonly string[];
+}
+
+/** How many runs' accepts are followed at once; the oldest is let go (its Undo no longer re-pends). */
+const MAX_FOLLOWED = 16;
+
+interface Entry extends FollowedAccept {
+	/** The followed files' URIs as strings: every keystroke in any document is checked against them. */
+	readonly keys: ReadonlySet<string>;
+	readonly watcher: vscode.FileSystemWatcher;
+	/** Latest check: an older one that finishes later must not win. */
+	check: number;
+}
+
 /**
- * Follows the files of a run's accepts (the buffers and the disk), so what the status bar says
- * after an accept follows Undo and Redo of it (one undoable edit restores every file at once).
+ * Follows the files of every accept, per run (the buffers and the disk), so Undo and Redo of each
+ * accept are seen on their own: with run A and then run B accepted, undoing B's accept puts B's
+ * files back into B's pending set and leaves A's as they are (one undoable edit restores every file
+ * of one accept at once). What the status bar says after an accept follows the last one.
  */
 export class AcceptWatch extends Disposable {
-	private _accept: WatchedAccept | undefined;
-	/** The followed files' URIs as strings: every keystroke in any document is checked against them. */
-	private _keys = new Set<string>();
-	private _state: AcceptState | undefined;
-	/** The followed files as before the accept, and as the accept left them (the others were edited since). */
-	private _undone: readonly string[] = [];
-	private _applied: readonly string[] = [];
-	private _watcher: vscode.FileSystemWatcher | undefined;
-	/** Latest check: an older one that finishes later must not win. */
-	private _check = 0;
-	private readonly _onDidChange = this._register(new vscode.EventEmitter<AcceptState | undefined>());
+	private readonly _runs = new Map<string, Entry>();
+	private readonly _onDidChange = this._register(new vscode.EventEmitter<string>());
+	/** A run's followed accept changed state (its run id). */
 	readonly onDidChange = this._onDidChange.event;
 
 	constructor() {
@@ -45,63 +60,59 @@ export class AcceptWatch extends Disposable {
 		this._register(
 			vscode.workspace.onDidDeleteFiles((event) => event.files.forEach((uri) => this._touched(uri))),
 		);
-		this._register(toDisposable(() => this._watcher?.dispose()));
+		this._register(toDisposable(() => [...this._runs.keys()].forEach((runId) => this.forget(runId, false))));
 	}
 
-	get accept(): WatchedAccept | undefined {
-		return this._accept;
+	/** The run's followed accept; undefined when none is. */
+	of(runId: string): FollowedAccept | undefined {
+		return this._runs.get(runId);
 	}
 
-	/** Undefined when no accept is followed. */
-	get state(): AcceptState | undefined {
-		return this._state;
-	}
-
-	/** The followed files that are as they were before the accept (Undo, Revert Run). */
-	get undonePaths(): readonly string[] {
-		return this._undone;
-	}
-
-	/** The followed files that are as the accept left them. */
-	get appliedPaths(): readonly string[] {
-		return this._applied;
+	/** The accept followed last (the status bar's "applied"); undefined when none is. */
+	get last(): FollowedAccept | undefined {
+		return [...this._runs.values()].at(-1);
 	}
 
 	/** Follows an accept; another accept of the same run adds its files (a later record of a path wins). */
 	follow(accept: WatchedAccept): void {
-		const earlier = this._accept?.runId === accept.runId ? this._accept.files : [];
+		const earlier = this._runs.get(accept.runId)?.accept.files ?? [];
+		this.forget(accept.runId, false);
 		const paths = new Set(accept.files.map((file) => file.path));
-		this._accept = {
-			...accept,
-			files: [...earlier.filter((file) => !paths.has(file.path)), ...accept.files],
+		const files = [...earlier.filter((file) => !paths.has(file.path)), ...accept.files];
+		const merged: WatchedAccept = { ...accept, files };
+		const entry: Entry = {
+			accept: merged,
+			keys: new Set(files.map((file) => this._uri(accept.folder, file.path).toString())),
+			state: 'applied',
+			undonePaths: [],
+			appliedPaths: files.map((file) => file.path),
+			watcher: this._watch(merged),
+			check: 0,
 		};
-		this._keys = new Set(this._accept.files.map((file) => this._uri(accept.folder, file.path).toString()));
-		this._state = 'applied';
-		this._undone = [];
-		this._applied = this._accept.files.map((file) => file.path);
-		this._watch();
-		this._onDidChange.fire(this._state);
-		void this.recheck().catch(() => undefined);
+		this._runs.set(accept.runId, entry);
+		for (const runId of [...this._runs.keys()].slice(0, Math.max(0, this._runs.size - MAX_FOLLOWED))) {
+			this.forget(runId);
+		}
+		this._onDidChange.fire(accept.runId);
+		void this.recheck(accept.runId).catch(() => undefined);
 	}
 
-	/** Stops following (a new change set arrived). */
-	clear(): void {
-		this._accept = undefined;
-		this._keys = new Set();
-		this._state = undefined;
-		this._undone = [];
-		this._applied = [];
-		this._watcher?.dispose();
-		this._watcher = undefined;
-		this._check++;
-		this._onDidChange.fire(undefined);
+	/** Stops following a run's accepts. */
+	forget(runId: string, fire = true): void {
+		const entry = this._runs.get(runId);
+		if (!entry) return;
+		entry.watcher.dispose();
+		entry.check++;
+		this._runs.delete(runId);
+		if (fire) this._onDidChange.fire(runId);
 	}
 
-	/** Reads every followed file again and updates the state. */
-	async recheck(): Promise<void> {
-		const accept = this._accept;
-		if (!accept) return;
-		const check = ++this._check;
+	/** Reads every followed file of the run again and updates its state. */
+	async recheck(runId: string): Promise<void> {
+		const entry = this._runs.get(runId);
+		if (!entry) return;
+		const check = ++entry.check;
+		const { accept } = entry;
 		const applied: string[] = [];
 		const undone: string[] = [];
 		for (const file of accept.files) {
@@ -110,17 +121,15 @@ export class AcceptWatch extends Disposable {
 			if (hash === file.afterSha256) applied.push(file.path);
 			else if (hash === file.beforeSha256) undone.push(file.path);
 		}
-		if (check !== this._check || this._accept !== accept) return;
+		if (check !== entry.check || this._runs.get(runId) !== entry) return;
 		const total = accept.files.length;
 		const state: AcceptState =
 			applied.length === total ? 'applied' : undone.length === total ? 'undone' : 'changed';
 		const same = (a: readonly string[], b: readonly string[]) =>
 			a.length === b.length && a.every((path, i) => path === b[i]);
-		if (state === this._state && same(undone, this._undone) && same(applied, this._applied)) return;
-		this._state = state;
-		this._undone = undone;
-		this._applied = applied;
-		this._onDidChange.fire(state);
+		if (state === entry.state && same(undone, entry.undonePaths) && same(applied, entry.appliedPaths)) return;
+		this._runs.set(runId, { ...entry, state, undonePaths: undone, appliedPaths: applied });
+		this._onDidChange.fire(runId);
 	}
 
 	private _uri(folder: vscode.Uri, path: string): vscode.Uri {
@@ -128,12 +137,13 @@ export class AcceptWatch extends Disposable {
 	}
 
 	private _touched(uri: vscode.Uri): void {
-		if (this._keys.has(uri.toString())) void this.recheck().catch(() => undefined);
+		const key = uri.toString();
+		for (const [runId, entry] of this._runs) {
+			if (entry.keys.has(key)) void this.recheck(runId).catch(() => undefined);
+		}
 	}
 
-	private _watch(): void {
-		this._watcher?.dispose();
-		const accept = this._accept!;
+	private _watch(accept: WatchedAccept): vscode.FileSystemWatcher {
 		const paths = accept.files.map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
 		const watcher = vscode.workspace.createFileSystemWatcher(
 			new vscode.RelativePattern(accept.folder, `{${paths.join(',')}}`),
@@ -142,6 +152,6 @@ export class AcceptWatch extends Disposable {
 		watcher.onDidChange(touched);
 		watcher.onDidCreate(touched);
 		watcher.onDidDelete(touched);
-		this._watcher = watcher;
+		return watcher;
 	}
 }

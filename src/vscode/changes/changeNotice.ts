@@ -17,42 +17,44 @@ interface Shown {
 }
 
 /**
- * The end-of-run notification and the state it stands for. Every change of what is pending
- * (`moved`: files decided, a new set, an accept undone or redone) counts a generation and closes
- * the notification; its links carry the generation they were made for, so a link clicked later
- * (`isStale`) does nothing.
+ * The end-of-run notifications, one per run, and the state each stands for. Every change of what
+ * a run has pending (`moved`: files decided, a new set, an accept undone or redone) counts that
+ * run's generation and closes its notification; its links carry the run and the generation they
+ * were made for, so a link clicked later (`isStale`) does nothing. Another run's notification or
+ * change leaves them standing.
  */
 export class ChangeNotice {
-	private _generation = 0;
-	private _shown: Shown | undefined;
+	private readonly _generations = new Map<string, number>();
+	private readonly _shown = new Map<string, Shown>();
 
-	/** The notification showing now (its message and what its links carry), for tests. */
-	get current():
-		{ readonly message: string; readonly runId: string; readonly generation: number } | undefined {
-		const shown = this._shown;
+	/** The notification of `runId` showing now (else the one shown last), for tests. */
+	current(
+		runId?: string,
+	): { readonly message: string; readonly runId: string; readonly generation: number } | undefined {
+		const shown = runId === undefined ? [...this._shown.values()].at(-1) : this._shown.get(runId);
 		return shown && { message: shown.message, runId: shown.runId, generation: shown.generation };
 	}
 
-	get generation(): number {
-		return this._generation;
+	generation(runId: string): number {
+		return this._generations.get(runId) ?? 0;
 	}
 
-	/** What is pending changed: a notification showing no longer stands for it. */
-	moved(): void {
-		this._generation++;
-		this._shown?.close();
-		this._shown = undefined;
+	/** What the run has pending changed: its notification no longer stands for it. */
+	moved(runId: string): void {
+		this._generations.set(runId, this.generation(runId) + 1);
+		this.dismiss(runId);
 	}
 
 	/** The user took it up (its Review link): it closes, what it stands for stays current. */
-	dismiss(): void {
-		this._shown?.close();
-		this._shown = undefined;
+	dismiss(runId: string): void {
+		this._shown.get(runId)?.close();
+		this._shown.delete(runId);
 	}
 
-	/** Shows "N files changed by X. Accept All · Review · Reject All" until the next `moved`. */
-	show(prompts: ChangePrompts, runId: string, count: number, winner: string): Promise<void> {
-		const carried: NoticeArg = { runId, notice: this._generation };
+	/** Shows "N files changed by X. Accept All · Review · Reject All" until the run's next `moved`. */
+	show(prompts: ChangePrompts, runId: string, count: number, winner: string, name: string): Promise<void> {
+		const generation = this.generation(runId);
+		const carried: NoticeArg = { runId, notice: generation };
 		const link = (label: string, command: string) =>
 			`[${label}](command:${command}?${encodeURIComponent(JSON.stringify([carried]))})`;
 		const actions = [
@@ -62,22 +64,22 @@ export class ChangeNotice {
 		].join(' · ');
 		const message =
 			count === 1
-				? vscode.l10n.t('MassGen: 1 file changed by {0}. {1}', winner, actions)
-				: vscode.l10n.t('MassGen: {0} files changed by {1}. {2}', count, winner, actions);
+				? vscode.l10n.t('MassGen {0}: 1 file changed by {1}. {2}', name, winner, actions)
+				: vscode.l10n.t('MassGen {0}: {1} files changed by {2}. {3}', name, count, winner, actions);
 		let close!: () => void;
 		const closed = new Promise<void>((resolve) => (close = resolve));
-		const shown: Shown = { runId, generation: this._generation, message, close };
-		this._shown?.close();
-		this._shown = shown;
+		const shown: Shown = { runId, generation, message, close };
+		this._shown.get(runId)?.close();
+		this._shown.set(runId, shown);
 		return prompts.finished(message, closed).finally(() => {
-			if (this._shown === shown) this._shown = undefined;
+			if (this._shown.get(runId) === shown) this._shown.delete(runId);
 		});
 	}
 
-	/** Whether `arg` came from a notification's link that no longer stands for what `pendingRunId` has. */
-	isStale(arg: NoticeArg, pendingRunId: string | undefined): boolean {
-		const shown = this._shown;
-		return !(shown?.runId === arg.runId && shown.generation === arg.notice && pendingRunId === arg.runId);
+	/** Whether `arg` came from a notification's link that no longer stands for what its run has pending. */
+	isStale(arg: NoticeArg, pending: boolean): boolean {
+		const shown = this._shown.get(arg.runId);
+		return !(shown && shown.generation === arg.notice && pending);
 	}
 }
 

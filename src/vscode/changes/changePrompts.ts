@@ -24,6 +24,18 @@ export interface ChangePrompts {
 	 * run log shows `[redacted]`, Accept writes the real value). Absent in a test's prompts: the modal.
 	 */
 	secretValues?(paths: readonly string[]): Promise<boolean>;
+	/**
+	 * Which run a command is for when several runs' changes wait and nothing says which (a run id,
+	 * undefined: cancelled). Absent in a test's prompts: the quick pick.
+	 */
+	pickRun?(items: readonly RunPickItem[], placeHolder: string): Promise<string | undefined>;
+}
+
+/** A run offered by `pickRun`: named by its question (`runName`), with what it has pending. */
+export interface RunPickItem {
+	readonly runId: string;
+	readonly label: string;
+	readonly description: string;
 }
 
 const reasons = (): Record<ConflictReason, string> => ({
@@ -89,6 +101,13 @@ export const windowPrompts: ChangePrompts = {
 			write,
 		);
 		return choice === write;
+	},
+	async pickRun(items, placeHolder) {
+		const picked = await vscode.window.showQuickPick(
+			items.map((item) => ({ ...item, detail: item.runId })),
+			{ placeHolder },
+		);
+		return picked?.runId;
 	},
 };
 

@@ -5,7 +5,7 @@ import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
 import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
-import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
+import type { ChangeActions, ChangeSetChange, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
 import { reportNotWritten, reportWritten } from './acceptParts.js';
 import { AcceptWatch } from './acceptWatch.js';
@@ -16,8 +16,8 @@ import { ChangeStatusBar } from './changeStatusBar.js';
 import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri.js';
 import {
 	activeChange,
+	activeChangesEditorRun,
 	closeChangeTabs,
-	isChangesEditorTab,
 	openChangeDiff,
 	openChangesEditor,
 } from './diffTabs.js';
@@ -26,6 +26,8 @@ import { playHints } from './playHints.js';
 import { HunkLenses } from './hunkLenses.js';
 import type { FileOutcome, PendingChangeSet } from './pendingChangeSet.js';
 import { PendingFileTracker } from './pendingFileTracker.js';
+import { PendingSets } from './pendingSets.js';
+import { fileForCommand, setForCommand } from './commandTarget.js';
 import { errorDetail } from '../common/log.js';
 
 export interface ChangeReviewDeps {
@@ -38,26 +40,28 @@ export interface ChangeReviewDeps {
 }
 
 /**
- * Review and acceptance of the winner's changes (docs/changes.md): keeps the pending change set, serves
- * its versions as virtual documents, opens the diffs without taking the keyboard, and applies the
- * accepted part as one WorkspaceEdit after the base-hash check (3-way merge on a mismatch).
+ * Review and acceptance of the winners' changes (docs/changes.md): keeps every run's pending change
+ * set by run id (`PendingSets`: several runs may finish in any order, each set is reviewed,
+ * accepted, rejected and undone on its own), serves their versions as virtual documents, opens the
+ * diffs without taking the keyboard, and applies the accepted part as one WorkspaceEdit after the
+ * base-hash check (3-way merge against that run's snapshot on a mismatch: another run's accept
+ * is merged with, never overwritten).
  */
 export class ChangeReview extends Disposable implements ChangeActions {
+	private readonly _sets = new PendingSets();
 	private readonly _provider = this._register(new ChangeContentProvider());
-	private readonly _onDidChangeChangeSet = this._register(new vscode.EventEmitter<ChangeSetView | null>());
+	private readonly _onDidChangeChangeSet = this._register(new vscode.EventEmitter<ChangeSetChange>());
 	readonly onDidChangeChangeSet = this._onDidChangeChangeSet.event;
 	private readonly _onDidAccept = this._register(new vscode.EventEmitter<readonly string[]>());
 	/** Accept wrote files (their paths): the walkthrough's "Review and accept a change" is done. */
 	readonly onDidAccept = this._onDidAccept.event;
 	private readonly _prompts: ChangePrompts;
-	private _pending: PendingChangeSet | undefined;
 	private _busy = false;
-	private _diffActive = false;
-	private _changesEditorActive = false;
+	/** The context keys as last set (`_setContext`). */
+	private readonly _contexts = new Map<string, boolean>();
 	private readonly _notice = new ChangeNotice();
+	/** Each run's accepts: an undo of one puts its files back into that run's set. */
 	private readonly _accepts = this._register(new AcceptWatch());
-	/** The change set whose last accept `_accepts` follows: an undo puts its files back into it. */
-	private _accepted: PendingChangeSet | undefined;
 	private readonly _status = this._register(new ChangeStatusBar());
 	/** What the last accept did besides writing (merged, conflict markers, left to review), for the status bar. */
 	private _acceptDetail = '';
@@ -65,8 +69,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private _engine: Promise<typeof import('./changeEngine.js')> | undefined;
 	private readonly _files = this._register(
 		new PendingFileTracker(
-			() => this._pending,
-			() => this._fireChanged(),
+			() => this._sets.list(),
+			(set) => this._fireChanged(set.runId),
 		),
 	);
 
@@ -81,85 +85,90 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		);
 		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
 		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
-		// Undo or Redo of an accept (or Revert Run) changes what is pending, what the status bar says and
-		// whether a notification still stands.
-		this._register(this._accepts.onDidChange(() => this._followAccept()));
+		// Undo or Redo of an accept (or Revert Run) changes what that run has pending, what the status
+		// bar says and whether its notification still stands.
+		this._register(this._accepts.onDidChange((runId) => this._followAccept(runId)));
 	}
 
-	/** The change set's status bar text (undefined: hidden), for tests. */
+	/** The change sets' status bar text (undefined: hidden), for tests. */
 	get statusText(): string | undefined {
 		return this._status.text;
 	}
 
-	/** The end-of-run notification showing now (its message and what its links carry), for tests. */
-	get notice(): ChangeNotice['current'] {
-		return this._notice.current;
+	/** The end-of-run notification of `runId` showing now (else the one shown last), for tests. */
+	notice(runId?: string): ReturnType<ChangeNotice['current']> {
+		return this._notice.current(runId);
 	}
 
-	/** The pending change set (tests and the panel); undefined when nothing is pending. */
-	get pending(): PendingChangeSet | undefined {
-		return this._pending;
+	/** The run's pending change set (tests); undefined when nothing of it is pending. */
+	pending(runId: string): PendingChangeSet | undefined {
+		return this._sets.get(runId);
 	}
 
-	changeSet(): ChangeSetView | null {
-		return this._pending?.view() ?? null;
+	changeSet(runId: string): ChangeSetView | null {
+		return this._sets.get(runId)?.view() ?? null;
 	}
 
-	async openDiff(path: string, version = 'proposed'): Promise<void> {
-		const pending = this._pending;
+	pendingRunIds(): readonly string[] {
+		return this._sets.runIds();
+	}
+
+	async openDiff(runId: string, path: string, version = 'proposed'): Promise<void> {
+		// A file decided already still opens (the panel's outcome rows): the run's set as held.
+		const pending = this._sets.held(runId) ?? this._provider.set(runId);
 		if (!pending?.anyFile(path) || !isChangeVersion(version) || version === 'base') {
-			this._deps.log.warn(`change review: no diff for ${path} (${version})`);
+			this._deps.log.warn(`change review: no diff for ${path} (${version}) of run ${runId}`);
 			return;
 		}
 		await openChangeDiff(pending, path, version, { preserveFocus: true, preview: true });
 	}
 
-	/** The multi-file view of every pending file. `arg`: what a notification's link carries. */
+	/** The multi-file view of every pending file of a run. `arg`: a notification's link, or `{ runId }`. */
 	async review(arg?: unknown): Promise<void> {
 		if (this._staleNotice(arg)) return;
+		const pending = await this._setFor(arg);
+		if (!pending) return;
 		// Review from the notification: the multi-file diff takes over, the notification goes.
-		if (noticeOf(arg)) this._notice.dismiss();
-		if (this._pending) await openChangesEditor(this._pending);
-		else this._nothingPending();
+		if (noticeOf(arg)) this._notice.dismiss(pending.runId);
+		await openChangesEditor(pending);
 	}
 
-	/** Accept Changes (palette, editor title, a notification's link): every pending file. */
+	/** Accept Changes (palette, editor title, a notification's link): every pending file of a run. */
 	async acceptAll(arg?: unknown): Promise<void> {
 		if (this._staleNotice(arg)) return;
-		await this.accept(noticeOf(arg) ? { runId: noticeOf(arg)!.runId } : {});
+		const pending = await this._setFor(arg);
+		if (pending) await this.accept({ runId: pending.runId });
 	}
 
-	/** Reject Changes (palette, editor title, a notification's link): every pending file. */
+	/** Reject Changes (palette, editor title, a notification's link): every pending file of a run. */
 	async rejectAll(arg?: unknown): Promise<void> {
 		if (this._staleNotice(arg)) return;
-		await this.reject();
+		const pending = await this._setFor(arg);
+		if (pending) await this.reject(pending.runId);
 	}
 
 	/** A hunk's Accept or Reject in the diff (`HunkLenses`): the panel's checkbox, for the file of `uri`. */
 	selectHunkIn(uri: unknown, id: unknown, selected: boolean): void {
 		const parsed = uri instanceof vscode.Uri ? parseChangeUri(uri) : undefined;
-		if (!parsed || typeof id !== 'string' || parsed.runId !== this._pending?.runId) {
+		if (!parsed || typeof id !== 'string' || !this._sets.get(parsed.runId)) {
 			this._deps.log.warn('change review: that change is no longer pending');
 			return;
 		}
-		this.selectHunks(parsed.path, [id], selected);
+		this.selectHunks(parsed.runId, parsed.path, [id], selected);
 	}
 
-	selectHunks(path: string, ids: readonly string[], selected: boolean): void {
-		const pending = this._pending;
+	selectHunks(runId: string, path: string, ids: readonly string[], selected: boolean): void {
+		const pending = this._sets.get(runId);
 		if (!pending?.select(path, ids, selected)) return;
 		this._provider.proposedChanged(pending.runId, path);
-		this._fireChanged();
+		this._fireChanged(runId);
 	}
 
-	async accept(request: AcceptRequest = {}): Promise<void> {
+	async accept(request: AcceptRequest): Promise<void> {
 		const { paths, hunks, runId } = request;
-		const pending = this._pending;
-		if (!pending) return this._nothingPending();
-		if (runId !== undefined && runId !== pending.runId) {
-			this._deps.log.warn(
-				`change review: accept for run ${runId} ignored; the pending changes are from run ${pending.runId}`,
-			);
+		const pending = this._sets.get(runId);
+		if (!pending) {
+			this._deps.log.warn(`change review: accept for run ${runId} ignored; it has no pending changes`);
 			return;
 		}
 		const unknown = (paths ?? []).filter((path) => !pending.file(path));
@@ -204,9 +213,12 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		}
 	}
 
-	async reject(paths?: readonly string[]): Promise<void> {
-		const pending = this._pending;
-		if (!pending) return this._nothingPending();
+	async reject(runId: string, paths?: readonly string[]): Promise<void> {
+		const pending = this._sets.get(runId);
+		if (!pending) {
+			this._deps.log.warn(`change review: reject for run ${runId} ignored; it has no pending changes`);
+			return;
+		}
 		const gone = paths
 			? paths.filter((path) => pending.file(path))
 			: pending.files().map((file) => file.path);
@@ -215,6 +227,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		);
 		await this._recordReject(pending, gone);
 		await this._resolve(pending, gone, 'rejected');
+		this._release(runId);
 	}
 
 	/** Appends a reject entry to the run's record (the Runs view and follow-ups read it); a failure is logged. */
@@ -228,38 +241,52 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
 	async acceptFile(arg?: unknown): Promise<void> {
-		const path = await this._fileOf(arg, vscode.l10n.t('Accept which file?'));
-		const ids = path === undefined ? undefined : this._pending?.acceptFileHunks(path);
-		if (path) await this._thenNext(path, () => this.accept({ paths: [path], hunks: ids && [{ path, ids }] }));
+		const pending = await this._setFor(arg);
+		const path = pending && (await fileForCommand(pending, arg, vscode.l10n.t('Accept which file?')));
+		if (!pending || !path) return;
+		const ids = pending.acceptFileHunks(path);
+		const runId = pending.runId;
+		await this._thenNext(pending, path, () =>
+			this.accept({ runId, paths: [path], hunks: ids && [{ path, ids }] }),
+		);
 	}
 
 	async rejectFile(arg?: unknown): Promise<void> {
-		const path = await this._fileOf(arg, vscode.l10n.t('Reject which file?'));
-		if (path) await this._thenNext(path, () => this.reject([path]));
+		const pending = await this._setFor(arg);
+		const path = pending && (await fileForCommand(pending, arg, vscode.l10n.t('Reject which file?')));
+		if (pending && path) await this._thenNext(pending, path, () => this.reject(pending.runId, [path]));
 	}
 
-	/** Resolves one file; when its diff was the active editor, the next pending file's diff takes its place. */
-	private async _thenNext(path: string, resolve: () => Promise<void>): Promise<void> {
-		const pending = this._pending;
+	/** Resolves one file; when its diff was the active editor, the run's next pending file's diff takes its place. */
+	private async _thenNext(
+		pending: PendingChangeSet,
+		path: string,
+		resolve: () => Promise<void>,
+	): Promise<void> {
 		const active = activeChange();
-		const wasActive = pending !== undefined && active?.runId === pending.runId && active.path === path;
-		const at = pending?.files().findIndex((file) => file.path === path) ?? -1;
+		const wasActive = active?.runId === pending.runId && active.path === path;
+		const at = pending.files().findIndex((file) => file.path === path);
 		await resolve();
-		if (!wasActive || this._pending !== pending || pending.file(path)) return;
+		if (!wasActive || this._sets.get(pending.runId) !== pending || pending.file(path)) return;
 		const rest = pending.files();
 		const next = rest[Math.min(at, rest.length - 1)];
 		if (next) await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
 	}
 
-	/** Opens the next (or previous) pending file's diff, wrapping around. */
+	/** Opens the next (or previous) pending file's diff of a run, wrapping around. */
 	async step(by: 1 | -1): Promise<void> {
-		const pending = this._pending;
-		if (!pending || pending.isEmpty) return this._nothingPending();
+		const pending = await this._setFor(undefined);
+		if (!pending) return;
 		const files = pending.files();
 		const current = activeChange();
 		const at = current?.runId === pending.runId ? files.findIndex((file) => file.path === current.path) : -1;
 		const next = files[(at + by + files.length) % files.length]!;
 		await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
+	}
+
+	/** The pending set a command is for (`commandTarget.ts`); undefined when none (the user was told). */
+	private _setFor(arg: unknown): Promise<PendingChangeSet | undefined> {
+		return setForCommand(arg, this._sets, this._prompts, this._deps.log);
 	}
 
 	private async _onFinished(run: FinishedRun): Promise<void> {
@@ -274,42 +301,26 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			changes: result.changes,
 			answers,
 		});
-		const previous = this._pending;
 		const pending = new engine.PendingChangeSet(run, set, answers);
+		const runId = pending.runId;
 		this._provider.add(pending);
-		this._pending = pending;
-		this._accepted = undefined;
-		this._accepts.clear();
-		if (previous) {
-			this._deps.log.info(
-				`change review: run ${previous.runId}'s pending changes were replaced by run ${pending.runId}'s`,
-			);
-			// Its record says so: the Runs view and sessions no longer call them pending, retention may prune it.
-			await engine
-				.appendChangeLog(previous.run.runDir, {
-					kind: 'supersede',
-					by: 'editor',
-					byRun: pending.runId,
-				})
-				.catch((error: unknown) => this._fail('record', error));
-			await closeChangeTabs(previous.runId);
-		}
-		this._files.watch(pending);
+		// Beside the sets already waiting: another run's changes never replace these.
+		this._sets.add(pending);
+		this._files.watch();
 		for (const file of pending.files()) await this._files.refresh(pending.uri(file.path));
-		this._setPendingContext(true);
-		this._moved();
+		this._moved(runId);
 		const winner = result.winner?.agentId ?? vscode.l10n.t('the team');
 		const count = set.files.length;
 		if (result.secretValueFiles?.length) {
 			this._deps.log.warn(
-				`change review: run ${result.runId}: ${result.secretValueFiles.join(', ')} would get a secret value this run knows (Accept asks first)`,
+				`change review: run ${runId}: ${result.secretValueFiles.join(', ')} would get a secret value this run knows (Accept asks first)`,
 			);
 		}
 		this._deps.log.info(
-			`change review: run ${result.runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`,
+			`change review: run ${runId}: ${count} file(s) changed by ${winner}: ${set.files.map((f) => `${f.kind} ${f.path}`).join(', ')}`,
 		);
 		await this._files.whenUserIdle(this._deps.idleMs ?? 1500);
-		if (this._pending !== pending) return;
+		if (this._sets.get(runId) !== pending) return;
 		// After a selection review the reviewed code and its comment threads stay in view: the fix opens beside it.
 		const viewColumn = run.request.kind === 'review' ? vscode.ViewColumn.Beside : undefined;
 		const first = fileInPlay(
@@ -319,21 +330,21 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		if (first !== undefined) {
 			await openChangeDiff(pending, first, 'proposed', { preserveFocus: true, preview: true, viewColumn });
 		}
-		if (this._pending !== pending || pending.isEmpty) return;
+		if (this._sets.get(runId) !== pending || pending.isEmpty) return;
 		void this._notice
-			.show(this._prompts, pending.runId, pending.files().length, winner)
+			.show(this._prompts, runId, pending.files().length, winner, pending.name)
 			.catch((error: unknown) => this._fail('notification', error));
 	}
 
 	/**
-	 * Whether a command came from a notification's link that no longer stands for what is pending;
-	 * such a click does nothing (it never applies anything) and says so.
+	 * Whether a command came from a notification's link that no longer stands for what its run has
+	 * pending; such a click does nothing (it never applies anything) and says so.
 	 */
 	private _staleNotice(arg: unknown): boolean {
 		const from = noticeOf(arg);
-		if (!from || !this._notice.isStale(from, this._pending?.runId)) return false;
+		if (!from || !this._notice.isStale(from, this._sets.get(from.runId) !== undefined)) return false;
 		this._deps.log.info(
-			`change review: a notification of run ${from.runId} was out of date (state ${from.notice}, now ${this._notice.generation}); nothing was done`,
+			`change review: a notification of run ${from.runId} was out of date (state ${from.notice}, now ${this._notice.generation(from.runId)}); nothing was done`,
 		);
 		void vscode.window.showInformationMessage(
 			vscode.l10n.t('MassGen: that notification was out of date; nothing was done.'),
@@ -343,36 +354,32 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	private async _afterAccept(pending: PendingChangeSet, result: AcceptResult): Promise<void> {
 		const { log } = this._deps;
-		if (reportNotWritten(result, pending.runId, log)) return;
+		const runId = pending.runId;
+		if (reportNotWritten(result, runId, log)) return;
 		if (result.status === 'rerun') {
-			log.info(`change review: re-running the team on the current files (run ${pending.runId} discarded)`);
-			await this._recordReject(
-				pending,
-				pending.files().map((file) => file.path),
-			);
-			await this._resolve(
-				pending,
-				pending.files().map((file) => file.path),
-				'rejected',
-			);
+			log.info(`change review: re-running the team on the current files (run ${runId} discarded)`);
+			const all = pending.files().map((file) => file.path);
+			await this._recordReject(pending, all);
+			await this._resolve(pending, all, 'rejected');
+			this._release(runId);
 			void this._deps.runs.start(pending.run.request);
 			return;
 		}
-		this._acceptDetail = reportWritten(result, pending.runId, log);
+		this._acceptDetail = reportWritten(result, runId, log);
 		await this._resolve(pending, result.resolved, 'accepted');
 		if (result.written.length > 0) this._onDidAccept.fire(result.written);
 		for (const path of result.marked) {
 			await vscode.window.showTextDocument(pending.uri(path), { preview: false });
 		}
 		if (result.landed.length > 0) {
-			this._accepted = pending;
-			this._accepts.follow({ runId: pending.runId, folder: pending.run.folder.uri, files: result.landed });
+			this._accepts.follow({ runId, folder: pending.run.folder.uri, files: result.landed });
 		}
+		this._release(runId);
 	}
 
 	/**
-	 * Drops files from the pending set (accepted or rejected) and closes their diffs (a multi-file
-	 * view stays until nothing is pending: its lenses say what became of each file).
+	 * Drops files from a run's pending set (accepted or rejected) and closes their diffs (a multi-file
+	 * view stays until nothing of the run is pending: its lenses say what became of each file).
 	 */
 	private async _resolve(
 		pending: PendingChangeSet,
@@ -380,101 +387,84 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		outcome: FileOutcome,
 	): Promise<void> {
 		pending.remove(paths, outcome);
-		if (this._pending === pending && pending.isEmpty) {
-			this._pending = undefined;
-			this._files.watch(undefined);
-			this._setPendingContext(false);
-			this._moved();
-			await closeChangeTabs(pending.runId);
-		} else {
-			this._moved();
-			await closeChangeTabs(pending.runId, new Set(paths));
-		}
+		this._sets.settle(pending);
+		this._files.watch();
+		this._moved(pending.runId);
+		await closeChangeTabs(pending.runId, pending.isEmpty ? undefined : new Set(paths));
+	}
+
+	/** Lets a run's set go once nothing of it is pending and no accept of it is followed. */
+	private _release(runId: string): void {
+		if (!this._sets.get(runId) && !this._accepts.of(runId)) this._sets.drop(runId);
 	}
 
 	/**
-	 * The accepted files as they stand now: one that is back as it was before the accept (Undo,
-	 * Revert Run) is pending again, offered with the rest (its selection as it was); Redo takes it
-	 * out again as accepted. A file edited since is left as it is. No notification is shown again:
-	 * the user undid it themselves, and the panel, the status bar and the diff's lenses offer it.
+	 * A run's accepted files as they stand now: one that is back as it was before the accept (Undo,
+	 * Revert Run) is pending again in that run's set, offered with the rest (its selection as it
+	 * was); Redo takes it out again as accepted. A file edited since is left as it is. No
+	 * notification is shown again: the user undid it themselves, and the panel, the status bar and
+	 * the diff's lenses offer it. Other runs' sets are untouched.
 	 */
-	private _followAccept(): void {
-		const set = this._accepted;
-		if (set && (this._pending === undefined || this._pending === set)) {
-			const back = set.restore(this._accepts.undonePaths);
-			const again = this._accepts.appliedPaths.filter((path) => set.file(path));
+	private _followAccept(runId: string): void {
+		const set = this._sets.held(runId);
+		const followed = this._accepts.of(runId);
+		if (set && followed) {
+			const back = set.restore(followed.undonePaths);
+			const again = followed.appliedPaths.filter((path) => set.file(path));
 			set.remove(again, 'accepted');
 			if (back.length > 0 || again.length > 0) {
 				this._deps.log.info(
-					`change review: run ${set.runId}: ${back.length ? `pending again (accept undone): ${back.join(', ')}` : ''}${back.length && again.length ? '; ' : ''}${again.length ? `accepted again (redo): ${again.join(', ')}` : ''}`,
+					`change review: run ${runId}: ${back.length ? `pending again (accept undone): ${back.join(', ')}` : ''}${back.length && again.length ? '; ' : ''}${again.length ? `accepted again (redo): ${again.join(', ')}` : ''}`,
 				);
-				const was = this._pending;
-				this._pending = set.isEmpty ? undefined : set;
-				this._files.watch(this._pending);
-				if (this._pending !== was) this._setPendingContext(this._pending !== undefined);
+				this._sets.settle(set);
+				this._files.watch();
 				for (const path of back) void this._files.refresh(set.uri(path));
 			}
 		}
-		this._moved();
-	}
-
-	private async _fileOf(arg: unknown, question: string): Promise<string | undefined> {
-		const pending = this._pending;
-		if (!pending) return void this._nothingPending();
-		const fromUri = arg instanceof vscode.Uri ? parseChangeUri(arg) : undefined;
-		const given = fromUri ?? activeChange();
-		if (given && given.runId === pending.runId && pending.file(given.path)) return given.path;
-		if (typeof arg === 'string' && pending.file(arg)) return arg;
-		const picked = await vscode.window.showQuickPick(
-			pending.files().map((file) => ({ label: file.path, description: file.kind })),
-			{ placeHolder: question },
-		);
-		return picked?.label;
+		this._release(runId);
+		this._moved(runId);
 	}
 
 	private _loadEngine(): Promise<typeof import('./changeEngine.js')> {
 		return (this._engine ??= import('./changeEngine.js'));
 	}
 
+	/** The context keys of the editor-title actions (anything pending, a pending run's diff or multi-file view active). */
 	private _updateDiffContext(): void {
-		const active = activeChange();
-		const runId = this._pending?.runId;
-		const value = active !== undefined && active.runId === runId;
-		if (value !== this._diffActive) {
-			this._diffActive = value;
-			void vscode.commands.executeCommand('setContext', contextKeys.changeDiffActive, value);
-		}
-		const multi =
-			runId !== undefined && isChangesEditorTab(vscode.window.tabGroups.activeTabGroup.activeTab, runId);
-		if (multi !== this._changesEditorActive) {
-			this._changesEditorActive = multi;
-			void vscode.commands.executeCommand('setContext', contextKeys.changesEditorActive, multi);
-		}
+		const active = activeChange()?.runId;
+		const editorRun = activeChangesEditorRun();
+		this._setContext(contextKeys.hasPendingChanges, this._sets.size > 0);
+		this._setContext(
+			contextKeys.changeDiffActive,
+			active !== undefined && this._sets.get(active) !== undefined,
+		);
+		this._setContext(
+			contextKeys.changesEditorActive,
+			editorRun !== undefined && this._sets.get(editorRun) !== undefined,
+		);
 	}
 
-	private _setPendingContext(value: boolean): void {
-		void vscode.commands.executeCommand('setContext', contextKeys.hasPendingChanges, value);
-		this._updateDiffContext();
+	/** Sets a context key when its value changes. */
+	private _setContext(key: string, value: boolean): void {
+		if (this._contexts.get(key) === value) return;
+		this._contexts.set(key, value);
+		void vscode.commands.executeCommand('setContext', key, value);
 	}
 
-	private _fireChanged(): void {
-		const pending = this._pending;
-		this._status.showFor(pending, this._accepts, this._acceptDetail);
+	private _fireChanged(runId: string): void {
+		this._status.showFor(this._sets.list(), this._accepts.last, this._acceptDetail);
 		this._lenses.refresh();
-		this._onDidChangeChangeSet.fire(this.changeSet());
+		this._updateDiffContext();
+		this._onDidChangeChangeSet.fire({ runId, changeSet: this.changeSet(runId) });
 	}
 
 	/**
-	 * What is pending changed (files resolved, a new set, an accept undone or redone): a shown
+	 * What a run has pending changed (files resolved, a new set, an accept undone or redone): its
 	 * notification no longer stands for it and closes; its links, if clicked meanwhile, do nothing.
 	 */
-	private _moved(): void {
-		this._notice.moved();
-		this._fireChanged();
-	}
-
-	private _nothingPending(): void {
-		void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no changes are waiting for review.'));
+	private _moved(runId: string): void {
+		this._notice.moved(runId);
+		this._fireChanged(runId);
 	}
 
 	private _fail(what: string, error: unknown): void {

@@ -1,18 +1,21 @@
 import * as vscode from 'vscode';
 import { commandIds } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
-import type { AcceptWatch } from './acceptWatch.js';
+import type { FollowedAccept } from './acceptWatch.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 
 /** What the change set's status bar item shows: what is pending, else the last accept while it is in. */
 export type ChangeStatus =
 	| { readonly kind: 'pending'; readonly files: number }
+	/** Several runs' change sets wait (their names, in the order they finished). */
+	| { readonly kind: 'sets'; readonly names: readonly string[] }
 	| { readonly kind: 'applied'; readonly files: number; readonly detail: string }
 	| { readonly kind: 'none' };
 
 /**
- * One status bar item for the change set, always current: "3 files to review" while changes are
- * pending (click: the multi-file review; the tooltip's links accept or reject), then the last
+ * One status bar item for the change sets, always current: "3 files to review" while one run's
+ * changes are pending, "2 change sets to review" while several runs' are (click: the multi-file
+ * review, of the run the user picks; the tooltip's links accept or reject), then the last
  * accept while every file is as it left them. An undone accept's files are pending again
  * (`ChangeReview`), so Undo brings back "3 files to review"; files edited further hide it.
  */
@@ -34,13 +37,15 @@ export class ChangeStatusBar extends Disposable {
 	}
 
 	/** What is pending, else how the last accept stands (`detail`: what it did besides writing). */
-	showFor(pending: PendingChangeSet | undefined, accepts: AcceptWatch, detail: string): void {
+	showFor(pending: readonly PendingChangeSet[], last: FollowedAccept | undefined, detail: string): void {
 		this.show(
-			pending && !pending.isEmpty
-				? { kind: 'pending', files: pending.files().length }
-				: accepts.state === 'applied'
-					? { kind: 'applied', files: accepts.accept?.files.length ?? 0, detail }
-					: { kind: 'none' },
+			pending.length > 1
+				? { kind: 'sets', names: pending.map((set) => set.name) }
+				: pending.length === 1
+					? { kind: 'pending', files: pending[0]!.files().length }
+					: last?.state === 'applied'
+						? { kind: 'applied', files: last.accept.files.length, detail }
+						: { kind: 'none' },
 		);
 	}
 
@@ -51,19 +56,32 @@ export class ChangeStatusBar extends Disposable {
 			item.hide();
 			return;
 		}
-		if (status.kind === 'pending') {
+		if (status.kind === 'pending' || status.kind === 'sets') {
 			item.text =
-				status.files === 1
-					? vscode.l10n.t('$(diff-multiple) MassGen: 1 file to review')
-					: vscode.l10n.t('$(diff-multiple) MassGen: {0} files to review', status.files);
-			const tooltip = new vscode.MarkdownString(
-				vscode.l10n.t(
-					'The team’s changes are waiting; nothing is written before you accept.\n\n[Accept All](command:{0}) · [Review](command:{1}) · [Reject All](command:{2})',
-					commandIds.acceptChanges,
-					commandIds.reviewChanges,
-					commandIds.rejectChanges,
-				),
+				status.kind === 'sets'
+					? vscode.l10n.t('$(diff-multiple) MassGen: {0} change sets to review', status.names.length)
+					: status.files === 1
+						? vscode.l10n.t('$(diff-multiple) MassGen: 1 file to review')
+						: vscode.l10n.t('$(diff-multiple) MassGen: {0} files to review', status.files);
+			const links = vscode.l10n.t(
+				'[Accept All](command:{0}) · [Review](command:{1}) · [Reject All](command:{2})',
+				commandIds.acceptChanges,
+				commandIds.reviewChanges,
+				commandIds.rejectChanges,
 			);
+			// Several sets: the links ask which run; the tooltip names them (a question is text, never markdown).
+			const tooltip = new vscode.MarkdownString();
+			if (status.kind === 'sets') {
+				tooltip.appendText(
+					vscode.l10n.t('These runs’ changes are waiting; nothing is written before you accept:'),
+				);
+				for (const name of status.names) tooltip.appendMarkdown('\n- ').appendText(name);
+			} else {
+				tooltip.appendText(
+					vscode.l10n.t('The team’s changes are waiting; nothing is written before you accept.'),
+				);
+			}
+			tooltip.appendMarkdown(`\n\n${links}`);
 			tooltip.isTrusted = {
 				enabledCommands: [commandIds.acceptChanges, commandIds.reviewChanges, commandIds.rejectChanges],
 			};

@@ -38,15 +38,17 @@ export function diffColumn(): vscode.ViewColumn {
 	return groups.all.find((group) => group !== panelGroup)?.viewColumn ?? vscode.ViewColumn.Beside;
 }
 
+/** What a diff shows, with the run it belongs to (several runs' changes can wait at once). */
 function versionTitle(pending: PendingChangeSet, version: string): string {
 	const winner = pending.set.winner?.agentId ?? 'MassGen';
-	if (version === 'proposed') return vscode.l10n.t('MassGen: {0}', winner);
-	if (version === 'final') return vscode.l10n.t('MassGen: {0} (all hunks)', winner);
+	const name = pending.name;
+	if (version === 'proposed') return vscode.l10n.t('MassGen {0}: {1}', name, winner);
+	if (version === 'final') return vscode.l10n.t('MassGen {0}: {1} (all hunks)', name, winner);
 	// An answer by its agent's name: its label (`agent2.1`) is the protocol's, not the user's.
 	const answer = pending.answers.find((candidate) => candidate.label === version);
 	return answer
-		? vscode.l10n.t('MassGen: {0}’s version', answer.agentId)
-		: vscode.l10n.t('MassGen: {0}', version);
+		? vscode.l10n.t('MassGen {0}: {1}’s version', name, answer.agentId)
+		: vscode.l10n.t('MassGen {0}: {1}', name, version);
 }
 
 /**
@@ -85,18 +87,27 @@ export async function openChangeDiff(
 /** Titles of the multi-file views opened per run (their tab input type is not in the stable API). */
 const multiDiffTitles = new Map<string, Set<string>>();
 
-/** Whether a tab is one of our multi-file views (of `runId`, or of any run). */
-export function isChangesEditorTab(tab: vscode.Tab | undefined, runId?: string): boolean {
+/** Whether a tab is one of our multi-file views of `runId`. */
+export function isChangesEditorTab(tab: vscode.Tab | undefined, runId: string): boolean {
 	if (!tab) return false;
 	const input = tab.input;
 	// A multi-file diff tab's input class is proposed API: match the title we gave it.
 	const multi = input === undefined || (typeof input === 'object' && input !== null && 'textDiffs' in input);
 	// The workbench appends the file count to the title: "<title> (3 files)".
-	const titles =
-		runId === undefined
-			? [...multiDiffTitles.values()].flatMap((set) => [...set])
-			: [...(multiDiffTitles.get(runId) ?? [])];
+	const titles = [...(multiDiffTitles.get(runId) ?? [])];
 	return multi && titles.some((title) => tab.label === title || tab.label.startsWith(`${title} (`));
+}
+
+/** The run of the active multi-file view, when its title names one run only. */
+export function activeChangesEditorRun(): string | undefined {
+	const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+	const runs = [...multiDiffTitles.keys()].filter((runId) => isChangesEditorTab(tab, runId));
+	return runs.length === 1 ? runs[0] : undefined;
+}
+
+/** The run of the active change diff or multi-file view (a command without a run in its argument is for it). */
+export function activeChangeRun(): string | undefined {
+	return activeChange()?.runId ?? activeChangesEditorRun();
 }
 
 /**
@@ -108,8 +119,8 @@ export async function openChangesEditor(pending: PendingChangeSet): Promise<void
 	const winner = pending.set.winner?.agentId ?? vscode.l10n.t('the team');
 	const title =
 		files.length === 1
-			? vscode.l10n.t('MassGen: 1 file changed by {0}', winner)
-			: vscode.l10n.t('MassGen: {0} files changed by {1}', files.length, winner);
+			? vscode.l10n.t('MassGen {0}: 1 file changed by {1}', pending.name, winner)
+			: vscode.l10n.t('MassGen {0}: {1} files changed by {2}', pending.name, files.length, winner);
 	const titles = multiDiffTitles.get(pending.runId) ?? new Set<string>();
 	multiDiffTitles.set(pending.runId, titles.add(title));
 	await vscode.commands.executeCommand(

@@ -10,6 +10,7 @@ import {
 import { isUnkept, planFile } from '../../core/changes/planFile.js';
 import { sha256 } from '../../core/workspace/sha256.js';
 import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView.js';
+import { runName } from '../common/runName.js';
 import type { FinishedRun } from '../run/runTypes.js';
 import { executableFlag, toChangeSetView } from './toChangeSetView.js';
 
@@ -48,6 +49,11 @@ export class PendingChangeSet {
 
 	get runId(): string {
 		return this.set.runId;
+	}
+
+	/** The run as the user knows it, by its question (diff titles, the notification, the run pick). */
+	get name(): string {
+		return runName(this.run.request.question, 40);
 	}
 
 	get isEmpty(): boolean {

@@ -4,53 +4,57 @@ import type { PendingChangeSet } from './pendingChangeSet.js';
 import { readCurrent } from './workspaceFiles.js';
 
 /**
- * Watches the pending files (buffers and disk) and hands each one's current text to the pending
- * set, which compares it with the base the team read (the run snapshot's); also tracks when the
- * user last typed, so a diff never opens mid-keystroke.
+ * Watches the pending files of every pending set (buffers and disk) and hands each one's current
+ * text to its set, which compares it with the base its team read (that run snapshot's); also
+ * tracks when the user last typed, so a diff never opens mid-keystroke.
  */
 export class PendingFileTracker extends Disposable {
 	private _lastUserEdit = 0;
-	private _watcher: vscode.FileSystemWatcher | undefined;
-	/** Latest check per path: an older check that finishes later must not win. */
+	private _watchers: vscode.FileSystemWatcher[] = [];
+	/** Latest check per run and path: an older check that finishes later must not win. */
 	private readonly _checks = new Map<string, number>();
 
 	constructor(
-		private readonly _pending: () => PendingChangeSet | undefined,
-		private readonly _onCurrentChanged: () => void,
+		private readonly _pending: () => readonly PendingChangeSet[],
+		private readonly _onCurrentChanged: (set: PendingChangeSet) => void,
 	) {
 		super();
 		this._register(vscode.workspace.onDidChangeTextDocument((event) => this._onEdited(event)));
 		this._register(vscode.workspace.onDidSaveTextDocument((doc) => void this.refresh(doc.uri)));
-		this._register(toDisposable(() => this._watcher?.dispose()));
+		this._register(toDisposable(() => this._watchers.forEach((watcher) => watcher.dispose())));
 	}
 
-	/** Watches the files of `pending` on disk (edits outside any buffer make them stale too). */
-	watch(pending: PendingChangeSet | undefined): void {
-		this._watcher?.dispose();
-		this._watcher = undefined;
-		if (!pending) return;
-		const paths = pending.files().map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
-		const watcher = vscode.workspace.createFileSystemWatcher(
-			new vscode.RelativePattern(pending.run.folder, `{${paths.join(',')}}`),
-		);
-		const refresh = (uri: vscode.Uri) => void this.refresh(uri);
-		watcher.onDidChange(refresh);
-		watcher.onDidCreate(refresh);
-		watcher.onDidDelete(refresh);
-		this._watcher = watcher;
+	/** Watches the pending sets' files on disk (edits outside any buffer make them stale too). */
+	watch(): void {
+		this._watchers.forEach((watcher) => watcher.dispose());
+		this._watchers = this._pending().map((pending) => {
+			const paths = pending.files().map((file) => file.path.replace(/[{}[\]*?,]/g, '?'));
+			const watcher = vscode.workspace.createFileSystemWatcher(
+				new vscode.RelativePattern(pending.run.folder, `{${paths.join(',')}}`),
+			);
+			const refresh = (uri: vscode.Uri) => void this.refresh(uri);
+			watcher.onDidChange(refresh);
+			watcher.onDidCreate(refresh);
+			watcher.onDidDelete(refresh);
+			return watcher;
+		});
 	}
 
-	/** Re-reads one pending file's current text. */
+	/** Re-reads one file's current text for every pending set that has it. */
 	async refresh(uri: vscode.Uri): Promise<void> {
-		const pending = this._pending();
-		const path = pending && relativePath(pending.run.folder.uri, uri);
-		const file = path !== undefined ? pending?.file(path) : undefined;
-		if (!pending || !file) return;
-		const check = (this._checks.get(file.path) ?? 0) + 1;
-		this._checks.set(file.path, check);
+		await Promise.all(this._pending().map((pending) => this._refreshIn(pending, uri)));
+	}
+
+	private async _refreshIn(pending: PendingChangeSet, uri: vscode.Uri): Promise<void> {
+		const path = relativePath(pending.run.folder.uri, uri);
+		const file = path !== undefined ? pending.file(path) : undefined;
+		if (!file) return;
+		const key = `${pending.runId}\0${file.path}`;
+		const check = (this._checks.get(key) ?? 0) + 1;
+		this._checks.set(key, check);
 		const { text } = await readCurrent(uri);
-		if (this._checks.get(file.path) !== check) return;
-		if (pending.setCurrent(file.path, text)) this._onCurrentChanged();
+		if (this._checks.get(key) !== check) return;
+		if (pending.setCurrent(file.path, text)) this._onCurrentChanged(pending);
 	}
 
 	/** Resolves once the user has not typed for `idleMs` (at most 30 s later). */

@@ -13,6 +13,7 @@ export interface ParticipantResultMetadata {
 /** What the follow-ups and `/accept`, `/changes` need of the change review. */
 export interface ChatChanges {
 	readonly changeSet: ChangeActions['changeSet'];
+	readonly pendingRunIds: ChangeActions['pendingRunIds'];
 	/** Accept wrote files (their paths). */
 	readonly onDidAccept: vscode.Event<readonly string[]>;
 }
@@ -26,7 +27,7 @@ export function chatFollowups(result: vscode.ChatResult, changes: ChatChanges): 
 	const metadata = result.metadata as ParticipantResultMetadata | undefined;
 	if (!metadata?.runId) return [];
 	const followups: vscode.ChatFollowup[] = [];
-	if (changes.changeSet()?.runId === metadata.runId) {
+	if (changes.changeSet(metadata.runId) !== null) {
 		followups.push(
 			{
 				prompt: vscode.l10n.t('Review the proposed changes'),
@@ -57,8 +58,9 @@ export function lastRunId(history: vscode.ChatContext['history'], participantId:
 }
 
 /**
- * `/changes` opens the pending change set in the review (Review Changes); `/accept` accepts it with
- * Accept Changes, only when it is the change set of the chat's last answer, and says what was written.
+ * `/changes` opens the chat's last answer's change set in the review (Review Changes; another
+ * run's when that one has none pending: the command asks which when several are); `/accept`
+ * accepts it with Accept Changes, only the change set of the chat's last answer, and says what was written.
  */
 export async function changeCommand(
 	command: 'accept' | 'changes',
@@ -66,18 +68,20 @@ export async function changeCommand(
 	stream: Pick<vscode.ChatResponseStream, 'markdown' | 'button'>,
 	changes: ChatChanges,
 ): Promise<vscode.ChatResult> {
-	const pending = changes.changeSet();
+	const ours = runId !== undefined && changes.changeSet(runId) !== null;
 	const metadata: ParticipantResultMetadata = runId ? { runId } : {};
-	if (!pending) {
+	if (changes.pendingRunIds().length === 0) {
 		stream.markdown(vscode.l10n.t('No MassGen changes are waiting for review.'));
 		return { metadata };
 	}
+	// The run as the commands' argument (`RunArg`): without it they ask which run when several wait.
+	const arg = ours ? [{ runId }] : [];
 	if (command === 'changes') {
-		await vscode.commands.executeCommand(commandIds.reviewChanges);
+		await vscode.commands.executeCommand(commandIds.reviewChanges, ...arg);
 		stream.markdown(vscode.l10n.t('The proposed changes are open for review.'));
 		return { metadata };
 	}
-	if (pending.runId !== runId) {
+	if (!ours) {
 		stream.markdown(
 			vscode.l10n.t(
 				'The changes waiting for review are not from the last answer here: review and accept them in the MassGen panel.',
@@ -89,7 +93,7 @@ export async function changeCommand(
 	const written: string[] = [];
 	const listening = changes.onDidAccept((paths) => written.push(...paths));
 	try {
-		await vscode.commands.executeCommand(commandIds.acceptChanges);
+		await vscode.commands.executeCommand(commandIds.acceptChanges, ...arg);
 	} finally {
 		listening.dispose();
 	}

@@ -11,13 +11,16 @@ export interface PanelActions {
 	cancel(): void | Promise<void>;
 	/** Stop agent in a lane (absent in hosts without a run to stop). */
 	stopAgent?(agentId: string): void | Promise<void>;
-	/** `version` only when the message names one (proposed, final, or an answer label). */
-	openDiff(path: string, version?: string): void | Promise<void>;
-	/** The message's request as it came (`{}`: every pending change with the host's selection). */
+	/**
+	 * The change messages name the run whose change set the panel rendered them for. `version`
+	 * only when the message names one (proposed, final, or an answer label).
+	 */
+	openDiff(runId: string, path: string, version?: string): void | Promise<void>;
+	/** The message's request as it came (`{ runId }`: every pending change with the host's selection). */
 	accept(request: AcceptRequest): void | Promise<void>;
 	/** Hunk checkboxes in the change list (the change review keeps the selection). */
-	selectHunks?(path: string, ids: readonly string[], selected: boolean): void | Promise<void>;
-	reject(): void | Promise<void>;
+	selectHunks?(runId: string, path: string, ids: readonly string[], selected: boolean): void | Promise<void>;
+	reject(runId: string): void | Promise<void>;
 	openRun(runId: string): void | Promise<void>;
 	/** Revert Run from the panel (absent in hosts without the command). */
 	revertRun?(runId: string): void | Promise<void>;
@@ -65,16 +68,16 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.stopAgent?.(message.agentId);
 		case 'open-diff':
 			return message.version === undefined
-				? actions.openDiff(message.path)
-				: actions.openDiff(message.path, message.version);
+				? actions.openDiff(message.runId, message.path)
+				: actions.openDiff(message.runId, message.path, message.version);
 		case 'accept': {
 			const { type: _type, ...request } = message;
 			return actions.accept(request);
 		}
 		case 'select-hunks':
-			return actions.selectHunks?.(message.path, message.ids, message.selected);
+			return actions.selectHunks?.(message.runId, message.path, message.ids, message.selected);
 		case 'reject':
-			return actions.reject();
+			return actions.reject(message.runId);
 		case 'open-run':
 			return actions.openRun(message.runId);
 		case 'revert-run':

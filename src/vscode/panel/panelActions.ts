@@ -95,14 +95,14 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			if (runId) runs.stopAgent(runId, agentId);
 		},
 		openRun: (runId) => panel.openRun(runId),
-		openDiff: (path, version) => changes.openDiff(path, version),
+		openDiff: (runId, path, version) => changes.openDiff(runId, path, version),
 		accept: (request) => changes.accept(request),
-		reject: () => changes.reject(),
+		reject: (runId) => changes.reject(runId),
 		revertRun: async (runId) => {
 			await vscode.commands.executeCommand(commandIds.revertRun, runId);
 			await panel.outcomesChanged();
 		},
-		selectHunks: (path, ids, selected) => changes.selectHunks(path, ids, selected),
+		selectHunks: (runId, path, ids, selected) => changes.selectHunks(runId, path, ids, selected),
 		approval: (requestId, decision, note) => panel.answerApproval(requestId, decision, note),
 		searchContext: async (query, requestId) => {
 			const search = panel.search();

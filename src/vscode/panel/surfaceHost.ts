@@ -88,7 +88,9 @@ export class SurfaceHost extends Disposable {
 		});
 		this._actions = { ...actions, focus: (focused) => this._webview.surface?.reportFocus(focused) };
 		this._register(
-			_deps.changes.onDidChangeChangeSet((changeSet) => {
+			// Only the shown run's change set: another run's finishing or changing leaves the panel as it is.
+			_deps.changes.onDidChangeChangeSet(({ runId, changeSet }) => {
+				if (runId !== this.shownRunId) return;
 				this._webview.post({ type: 'change-set', changeSet });
 				void this._postOutcomes();
 			}),
@@ -185,7 +187,11 @@ export class SurfaceHost extends Disposable {
 		const state = this._shown.current() ?? fallback ?? null;
 		this._webview.deliverSnapshot(() => {
 			this._webview.post({ type: 'snapshot', state, runs, strings: webviewStrings(vscode) });
-			this._webview.post({ type: 'change-set', changeSet: this._deps.changes.changeSet() });
+			const runId = state?.runId;
+			this._webview.post({
+				type: 'change-set',
+				changeSet: runId ? this._deps.changes.changeSet(runId) : null,
+			});
 		});
 		await this._postOutcomes();
 	}

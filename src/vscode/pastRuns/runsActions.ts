@@ -20,7 +20,7 @@ export interface RunsActionDeps {
 	readonly runs: Pick<RunService, 'start'>;
 	/** Shows a run in the panel (as its past-runs list does). */
 	readonly openInPanel: (runId: string) => Promise<void>;
-	readonly changes: Pick<ChangeActions, 'changeSet'>;
+	readonly changes: Pick<ChangeActions, 'pendingRunIds'>;
 	readonly pins: SessionPins;
 	readonly log: vscode.LogOutputChannel;
 	/** The view shows the runs again (after a delete or a pin). */
@@ -168,8 +168,8 @@ export class RunsActions {
 			'Delete',
 		);
 		if (!sure) return;
-		const pendingRunId = this._deps.changes.changeSet()?.runId;
-		const pending = turns.filter((t) => isPending(t.turn) || t.turn.runId === pendingRunId);
+		const pendingRunIds = new Set(this._deps.changes.pendingRunIds());
+		const pending = turns.filter((t) => isPending(t.turn) || pendingRunIds.has(t.turn.runId));
 		if (pending.length > 0) {
 			const anyway = await this._confirm(
 				pending.length === 1

@@ -172,10 +172,9 @@ export class RunsView extends Disposable {
 				const candidates = sessions.flatMap((s) =>
 					s.turns.filter((turn) => turn.madeHere).map((turn) => ({ ...turn, pending: isPending(turn) })),
 				);
-				const pendingRunId = this._deps.changes.changeSet()?.runId;
 				const plan = planPrune(candidates, policy, {
 					pinnedSessions: this._pins.all(),
-					keepRunIds: new Set(pendingRunId ? [pendingRunId] : []),
+					keepRunIds: new Set(this._deps.changes.pendingRunIds()),
 					now: new Date(),
 				});
 				deleted.push(...(await deleteRuns(folder.uri.fsPath, plan)));

@@ -131,21 +131,32 @@ export interface RunService {
 	readonly onDidFinishRun: vscode.Event<FinishedRun>;
 }
 
-/** Implemented by the change review; the panel and the commands call it. */
+/** A run's pending change set changed (`changeSet` null: nothing of that run is pending any more). */
+export interface ChangeSetChange {
+	readonly runId: string;
+	readonly changeSet: ChangeSetView | null;
+}
+
+/**
+ * Implemented by the change review; the panel and the commands call it. Several runs' change sets
+ * can be pending at once: every call names the run it is about.
+ */
 export interface ChangeActions {
 	/**
-	 * Opens the diff of one changed file (focus preserved). `version` picks the right side:
-	 * `proposed` (default: base + selected hunks), `final` (the winner's text) or an answer label.
+	 * Opens the diff of one changed file of run `runId` (focus preserved). `version` picks the right
+	 * side: `proposed` (default: base + selected hunks), `final` (the winner's text) or an answer label.
 	 */
-	openDiff(path: string, version?: string): Promise<void>;
-	/** Applies (part of) the pending change set, as the request says, as one undoable WorkspaceEdit. */
-	accept(request?: AcceptRequest): Promise<void>;
-	/** Discards the pending change set; nothing is written. */
-	reject(): Promise<void>;
-	/** Switches hunks of one file on or off in the selection that Accept uses. */
-	selectHunks(path: string, ids: readonly string[], selected: boolean): void;
-	/** The pending change set as the panel shows it; null when nothing is pending. */
-	changeSet(): ChangeSetView | null;
-	/** Fires whenever `changeSet()` changes (new run, selection, accept, reject, a file edited meanwhile). */
-	readonly onDidChangeChangeSet: vscode.Event<ChangeSetView | null>;
+	openDiff(runId: string, path: string, version?: string): Promise<void>;
+	/** Applies (part of) the run's pending change set, as the request says, as one undoable WorkspaceEdit. */
+	accept(request: AcceptRequest): Promise<void>;
+	/** Discards the run's pending change set (or only `paths` of it); nothing is written. */
+	reject(runId: string, paths?: readonly string[]): Promise<void>;
+	/** Switches hunks of one file on or off in the selection that Accept uses for that run. */
+	selectHunks(runId: string, path: string, ids: readonly string[], selected: boolean): void;
+	/** The run's pending change set as the panel shows it; null when nothing of it is pending. */
+	changeSet(runId: string): ChangeSetView | null;
+	/** The runs with a pending change set, in the order they finished. */
+	pendingRunIds(): readonly string[];
+	/** Fires whenever a run's `changeSet` changes (new run, selection, accept, reject, a file edited meanwhile). */
+	readonly onDidChangeChangeSet: vscode.Event<ChangeSetChange>;
 }

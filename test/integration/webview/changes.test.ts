@@ -248,6 +248,7 @@ describe('change review in the panel', () => {
 		await page.keyboard.press('Space');
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['final#1'],
 			selected: false,
@@ -288,6 +289,7 @@ describe('change review in the panel', () => {
 		await page.keyboard.press('Space');
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['final#1'],
 			selected: true,
@@ -321,6 +323,7 @@ describe('change review in the panel', () => {
 		await alt.locator('.alt-action').click();
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['alt#0'],
 			selected: true,
@@ -355,6 +358,7 @@ describe('change review in the panel', () => {
 		await alt.locator('.alt-action').click();
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['final#1'],
 			selected: true,
@@ -371,7 +375,12 @@ describe('change review in the panel', () => {
 		await alt
 			.getByRole('button', { name: 'Open the diff of claude’s version of src/config/load.ts' })
 			.click();
-		expect(await lastPosted()).toEqual({ type: 'open-diff', path: changePaths.load, version: 'agent2.1' });
+		expect(await lastPosted()).toEqual({
+			type: 'open-diff',
+			runId: richRunId,
+			path: changePaths.load,
+			version: 'agent2.1',
+		});
 
 		// An extra change (replaces nothing) is offered with "Add".
 		const extras = new ChangeSetFixture({ extra: true });
@@ -394,6 +403,7 @@ describe('change review in the panel', () => {
 		await extra.locator('.alt-action').click();
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['alt#0'],
 			selected: true,
@@ -408,6 +418,7 @@ describe('change review in the panel', () => {
 		await extra.locator('.alt-action').click();
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['alt#0'],
 			selected: false,
@@ -463,7 +474,7 @@ describe('change review in the panel', () => {
 		expect((await ui.panel.posted()).length).toBe(before);
 
 		await page.locator('.reject-all').click();
-		expect(await lastPosted()).toEqual({ type: 'reject' });
+		expect(await lastPosted()).toEqual({ type: 'reject', runId: richRunId });
 	});
 
 	it('the file checkbox switches all of a file’s changes; Open diff; the solo link focuses the change only the winner made', async () => {
@@ -475,6 +486,7 @@ describe('change review in the panel', () => {
 		await fileCheck.click();
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['final#0', 'final#1'],
 			selected: false,
@@ -498,6 +510,7 @@ describe('change review in the panel', () => {
 		await fileCheck.click();
 		expect(await lastPosted()).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: changePaths.load,
 			ids: ['final#1'],
 			selected: true,
@@ -506,7 +519,7 @@ describe('change review in the panel', () => {
 		expect(await isIndeterminate(fileCheck)).toBe(false);
 
 		await page.getByRole('button', { name: `Open diff of ${changePaths.docs}` }).click();
-		expect(await lastPosted()).toEqual({ type: 'open-diff', path: changePaths.docs });
+		expect(await lastPosted()).toEqual({ type: 'open-diff', runId: richRunId, path: changePaths.docs });
 
 		await page.locator('.solo-jump').click();
 		expect(await focusKey()).toBe(`hunk:${changePaths.docs}#final#0`);
@@ -611,7 +624,11 @@ describe('change review in the panel', () => {
 		expect(await row.locator('.dl').count()).toBe(400);
 		expect(await row.locator('.diff-more').count()).toBe(0);
 		await row.locator('.diff-open').click();
-		expect(await lastPosted()).toEqual({ type: 'open-diff', path: 'src/generated/table.ts' });
+		expect(await lastPosted()).toEqual({
+			type: 'open-diff',
+			runId: richRunId,
+			path: 'src/generated/table.ts',
+		});
 		const overflow = await page.evaluate(
 			'document.documentElement.scrollWidth - document.documentElement.clientWidth',
 		);

@@ -89,7 +89,7 @@ describe('outcomes of a change set in the panel', () => {
 		expect(Math.abs(before - 300)).toBeLessThanOrEqual(1);
 		expect((await page.evaluate('window.scrollY')) as number).toBeGreaterThan(400);
 		await reject.click();
-		expect((await ui.panel.posted()).at(-1)).toEqual({ type: 'reject' });
+		expect((await ui.panel.posted()).at(-1)).toEqual({ type: 'reject', runId: richRunId });
 		await ui.panel.send({ type: 'change-set', changeSet: null });
 		await ui.panel.frames(2);
 		// The hunks above it are gone (the list is far shorter), the footer did not move.

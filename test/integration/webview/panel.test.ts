@@ -300,7 +300,7 @@ describe('webview panel', () => {
 		}
 	});
 
-	it('Open diff, Accept all, Reject and open-run post the right messages', async () => {
+	it('Open diff and open-run post the right messages (with the shown run); Accept and Reject post nothing without its change set', async () => {
 		const state = reduceRunEvents(initialRunState(), richRunEvents('end'));
 		await ui.panel.send({ type: 'snapshot', state, runs: pastRuns() });
 		const page = ui.panel.page;
@@ -309,9 +309,7 @@ describe('webview panel', () => {
 		await page.locator('.reject-all').click();
 		await page.locator('.run-row[data-run-id="20261129-174002-k3p9"]').click();
 		expect((await ui.panel.posted()).slice(1)).toEqual([
-			{ type: 'open-diff', path: 'src/config/load.ts' },
-			{ type: 'accept' },
-			{ type: 'reject' },
+			{ type: 'open-diff', runId: state.runId, path: 'src/config/load.ts' },
 			{ type: 'open-run', runId: '20261129-174002-k3p9' },
 		]);
 	});

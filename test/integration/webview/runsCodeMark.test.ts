@@ -57,6 +57,7 @@ describe('change review: files other tools run', () => {
 		await workflow.locator('input.file-check').click();
 		expect((await ui.panel.posted()).at(-1)).toEqual({
 			type: 'select-hunks',
+			runId: richRunId,
 			path: '.github/workflows/x.yml',
 			ids: ['final#0'],
 			selected: true,

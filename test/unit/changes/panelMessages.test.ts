@@ -24,15 +24,22 @@ describe('change review messages from the panel', () => {
 			dispatchWebviewMessage(raw, parseWebviewMessage, actions, { warn: () => undefined });
 		const hunks = [{ path: 'src/a.ts', ids: ['final#0', 'alt#1'] }];
 		expect(await send({ type: 'accept', hunks, runId: '20250102-030405-ab12' })).toBe(true);
-		expect(await send({ type: 'select-hunks', path: 'src/a.ts', ids: ['final#1'], selected: false })).toBe(
-			true,
+		const runId = '20250102-030405-ab12';
+		expect(
+			await send({ type: 'select-hunks', runId, path: 'src/a.ts', ids: ['final#1'], selected: false }),
+		).toBe(true);
+		expect(await send({ type: 'open-diff', runId, path: 'src/a.ts', version: 'agent2.1' })).toBe(true);
+		expect(await send({ type: 'select-hunks', runId, path: 'src/a.ts', ids: ['../x'], selected: true })).toBe(
+			false,
 		);
-		expect(await send({ type: 'open-diff', path: 'src/a.ts', version: 'agent2.1' })).toBe(true);
-		expect(await send({ type: 'select-hunks', path: 'src/a.ts', ids: ['../x'], selected: true })).toBe(false);
+		// A message from a panel that names no run reaches nothing.
+		expect(await send({ type: 'select-hunks', path: 'src/a.ts', ids: ['final#1'], selected: true })).toBe(
+			false,
+		);
 		expect(calls).toEqual([
-			['accept', { hunks, runId: '20250102-030405-ab12' }],
-			['selectHunks', 'src/a.ts', ['final#1'], false],
-			['openDiff', 'src/a.ts', 'agent2.1'],
+			['accept', { hunks, runId }],
+			['selectHunks', runId, 'src/a.ts', ['final#1'], false],
+			['openDiff', runId, 'src/a.ts', 'agent2.1'],
 		]);
 	});
 
@@ -49,7 +56,7 @@ describe('change review messages from the panel', () => {
 		} satisfies PanelActions;
 		expect(
 			await dispatchWebviewMessage(
-				{ type: 'select-hunks', path: 'a', ids: ['final#0'], selected: true },
+				{ type: 'select-hunks', runId: '20250102-030405-ab12', path: 'a', ids: ['final#0'], selected: true },
 				parseWebviewMessage,
 				actions,
 				{ warn: () => undefined },

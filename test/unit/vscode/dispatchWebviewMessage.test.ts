@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema';
 import { dispatchWebviewMessage, type PanelActions } from '../../../src/vscode/panel/dispatchWebviewMessage';
 
+const R = '20261130-040000-ab12';
+
 function recorder() {
 	const calls: unknown[][] = [];
 	const warnings: string[] = [];
@@ -38,15 +40,15 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'ready' },
 			{ type: 'ask', question: '  Why?  ' },
 			{ type: 'cancel' },
-			{ type: 'open-diff', path: 'src/a.ts' },
-			{ type: 'accept' },
-			{ type: 'accept', paths: ['src/a.ts'] },
-			{ type: 'reject' },
+			{ type: 'open-diff', runId: R, path: 'src/a.ts' },
+			{ type: 'accept', runId: R },
+			{ type: 'accept', runId: R, paths: ['src/a.ts'] },
+			{ type: 'reject', runId: R },
 			{ type: 'open-run', runId: '20261130-040000-ab12' },
 			{ type: 'approval', requestId: 'r1', decision: 'deny' },
-			{ type: 'open-diff', path: 'src/a.ts', version: 'final' },
+			{ type: 'open-diff', runId: R, path: 'src/a.ts', version: 'final' },
 			{ type: 'accept', hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' },
-			{ type: 'select-hunks', path: 'src/a.ts', ids: ['alt#2'], selected: true },
+			{ type: 'select-hunks', runId: R, path: 'src/a.ts', ids: ['alt#2'], selected: true },
 			{ type: 'search-context', query: 'src', requestId: 'q1' },
 			{ type: 'pick-context' },
 			{ type: 'drop-uris', uris: ['file:///w/a.ts'] },
@@ -58,15 +60,15 @@ describe('dispatchWebviewMessage', () => {
 			['ready'],
 			['ask', 'Why?', []],
 			['cancel'],
-			['openDiff', 'src/a.ts'],
-			['accept', {}],
-			['accept', { paths: ['src/a.ts'] }],
-			['reject'],
+			['openDiff', R, 'src/a.ts'],
+			['accept', { runId: R }],
+			['accept', { runId: R, paths: ['src/a.ts'] }],
+			['reject', R],
 			['openRun', '20261130-040000-ab12'],
 			['approval', 'r1', 'deny', undefined],
-			['openDiff', 'src/a.ts', 'final'],
+			['openDiff', R, 'src/a.ts', 'final'],
 			['accept', { hunks: [{ path: 'src/a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' }],
-			['selectHunks', 'src/a.ts', ['alt#2'], true],
+			['selectHunks', R, 'src/a.ts', ['alt#2'], true],
 			['searchContext', 'src', 'q1'],
 			['pickContext'],
 			['dropUris', ['file:///w/a.ts']],
@@ -83,8 +85,8 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'nope' },
 			{ type: 'ask', question: '   ' },
 			{ type: 'ask', question: 'x', extra: 1 },
-			{ type: 'open-diff', path: '../etc/passwd' },
-			{ type: 'open-diff', path: '/abs/path' },
+			{ type: 'open-diff', runId: R, path: '../etc/passwd' },
+			{ type: 'open-diff', runId: R, path: '/abs/path' },
 			{ type: 'open-run', runId: '../../x' },
 			{ type: 'approval', requestId: 'r1', decision: 'sure' },
 			{ type: 'open-link', url: 'javascript:alert(1)' },

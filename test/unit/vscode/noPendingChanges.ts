@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChangeActions } from '../../../src/vscode/run/runTypes';
+import type { ChangeActions, ChangeSetChange } from '../../../src/vscode/run/runTypes';
 
 /** A change review with nothing pending, for panel tests about something else. */
 export function noPendingChanges(): ChangeActions {
@@ -9,6 +9,7 @@ export function noPendingChanges(): ChangeActions {
 		reject: async () => undefined,
 		selectHunks: () => undefined,
 		changeSet: () => null,
-		onDidChangeChangeSet: new vscode.EventEmitter<null>().event,
+		pendingRunIds: () => [],
+		onDidChangeChangeSet: new vscode.EventEmitter<ChangeSetChange>().event,
 	};
 }

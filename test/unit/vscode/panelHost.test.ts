@@ -12,6 +12,7 @@ import { initialRunState, type RunState } from '../../../src/protocol/runState';
 import type { RunController, RunEventBatch } from '../../../src/vscode/run/runController';
 import type {
 	ChangeActions,
+	ChangeSetChange,
 	FinishedRun,
 	RunRefusal,
 	RunRequest,
@@ -127,13 +128,14 @@ function workspaceWithRun(runId: string, events: RunEvent[]): string {
 
 /** A change review with nothing pending: records what the panel forwards to it. */
 function changeActions(calls: unknown[][] = []) {
-	const changed = new vscode.EventEmitter<null>();
+	const changed = new vscode.EventEmitter<ChangeSetChange>();
 	const actions: ChangeActions = {
 		openDiff: async (...args) => void calls.push(['openDiff', ...args]),
 		accept: async (...args) => void calls.push(['accept', ...args]),
-		reject: async () => void calls.push(['reject']),
+		reject: async (...args) => void calls.push(['reject', ...args]),
 		selectHunks: (...args) => void calls.push(['selectHunks', ...args]),
 		changeSet: () => null,
+		pendingRunIds: () => [],
 		onDidChangeChangeSet: changed.event,
 	};
 	return { actions, changed };
@@ -419,34 +421,39 @@ describe('PanelHost', () => {
 		expect(warnings).toContain('ask box: the panel closed before it was ready');
 	});
 
-	it('open-diff / accept / reject reach the change review, accept with its hunks and run id as one request', async () => {
+	it("open-diff / accept / select-hunks / reject reach the change review with the run they name; only the shown run's change set is posted", async () => {
 		const calls: unknown[][] = [];
 		const { actions, changed } = changeActions(calls);
-		const { host } = setup({ changes: actions });
+		const { host, runs } = setup({ changes: actions });
 		const view = resolveView(host);
 		view.receive({ type: 'ready' });
-		view.receive({ type: 'open-diff', path: 'a.ts', version: 'final' });
+		const shown = '20261130-040000-ab12';
+		const other = '20261130-050000-cd34';
+		view.receive({ type: 'open-diff', runId: shown, path: 'a.ts', version: 'final' });
 		view.receive({
 			type: 'accept',
 			paths: ['a.ts'],
 			hunks: [{ path: 'a.ts', ids: ['final#1'] }],
-			runId: '20261130-040000-ab12',
+			runId: shown,
 		});
-		view.receive({ type: 'select-hunks', path: 'a.ts', ids: ['alt#1'], selected: true });
-		view.receive({ type: 'reject' });
+		view.receive({ type: 'select-hunks', runId: other, path: 'a.ts', ids: ['alt#1'], selected: true });
+		view.receive({ type: 'reject', runId: other });
 		await vi.waitFor(() => expect(calls).toHaveLength(4));
 		await vi.waitFor(() => expect(types(view)).toEqual(['snapshot', 'change-set']));
-		changed.fire(null);
 		expect(calls).toEqual([
-			['openDiff', 'a.ts', 'final'],
-			[
-				'accept',
-				{ paths: ['a.ts'], hunks: [{ path: 'a.ts', ids: ['final#1'] }], runId: '20261130-040000-ab12' },
-			],
-			['selectHunks', 'a.ts', ['alt#1'], true],
-			['reject'],
+			['openDiff', shown, 'a.ts', 'final'],
+			['accept', { paths: ['a.ts'], hunks: [{ path: 'a.ts', ids: ['final#1'] }], runId: shown }],
+			['selectHunks', other, 'a.ts', ['alt#1'], true],
+			['reject', other],
 		]);
-		expect(types(view)).toEqual(['snapshot', 'change-set', 'change-set']);
+		runs.emit(stamp(shown, [start('q')]));
+		const posted = types(view).length;
+		// Another run's change set changing leaves the panel as it is; the shown run's is posted.
+		changed.fire({ runId: other, changeSet: null });
+		expect(types(view)).toHaveLength(posted);
+		changed.fire({ runId: shown, changeSet: null });
+		expect(view.posted.at(-1)).toEqual({ type: 'change-set', changeSet: null });
+		expect(types(view)).toHaveLength(posted + 1);
 	});
 
 	it('closing the editor tab or removing the view during a run leaves the run going (it still shows in the side bar); the host disposing the tab (a reload) too', async () => {
