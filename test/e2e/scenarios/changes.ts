@@ -76,7 +76,7 @@ export const changes: Scenario = {
 		await toast.waitFor({ timeout: 15_000 });
 		const tabs = await page.locator('.tabs-container .tab').allTextContents();
 		assert.ok(
-			tabs.some((tab) => /app\.ts \(MassGen: (alpha|beta|gamma)\)/.test(tab)),
+			tabs.some((tab) => /app\.ts \(MassGen “Document the math helpers”: (alpha|beta|gamma)\)/.test(tab)),
 			`diff tab title: ${JSON.stringify(tabs)}`,
 		);
 		// Nothing is written before Accept.
