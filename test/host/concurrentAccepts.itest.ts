@@ -110,7 +110,7 @@ describe('Concurrent accepts: two runs pending at once (in VS Code, scripted tea
 	async function twoRuns() {
 		const { run: a } = await h.runTeam({ question: 'Document the math helpers', kind: 'ask' });
 		await useConfig(join(fixtures, 'other-team.yaml'));
-		const { run: b } = await h.runTeam({ question: 'Name the sum', kind: 'ask' });
+		const { run: b } = await h.runTeam({ question: 'Name the sum', kind: 'ask' }, { keepOthers: true });
 		finished.fire(a);
 		finished.fire(b);
 		const r = review!;
