@@ -4,6 +4,7 @@ import type { RunClock } from '../util/clock.js';
 import { sleep } from '../util/sleep.js';
 import type { AgentRuntime } from './agentRuntime.js';
 import { backoffDelay } from './backoff.js';
+import { countedUsage } from './countedUsage.js';
 import type { RunEventStream } from './runEventStream.js';
 import type { SpendGuard } from './spendGuard.js';
 import type { OrchestratorSettings } from './types.js';
@@ -82,14 +83,17 @@ export class TurnDriver {
 		const { events, ledger, spend } = this.run;
 		const agentId = rt.spec.id;
 		if (report.firstOutputMs !== undefined) rt.firstOutput.observe(report.firstOutputMs);
+		// Counted as `countedUsage` reads them: a server's impossible counts never offset the others'.
 		if (report.aborted) {
-			events.emit(report.aborted);
-			spend.add(report.aborted.usage, ledger.aborted(agentId, report.aborted.usage, rt.spec.price));
+			const usage = report.aborted.usage && countedUsage(report.aborted.usage);
+			events.emit({ ...report.aborted, ...(usage ? { usage } : {}) });
+			spend.add(usage, ledger.aborted(agentId, usage, rt.spec.price));
 		}
 		if (report.usage) {
-			const costUsd = ledger.record(agentId, report.usage, rt.spec.price);
-			events.emit({ type: 'usage', agentId, usage: report.usage, costUsd });
-			if (spend.add(report.usage, costUsd)) this.run.toolsUsage(agentId, costUsd);
+			const usage = countedUsage(report.usage);
+			const costUsd = ledger.record(agentId, usage, rt.spec.price);
+			events.emit({ type: 'usage', agentId, usage, costUsd });
+			if (spend.add(usage, costUsd)) this.run.toolsUsage(agentId, costUsd);
 		}
 		if (report.completed) rt.failures = 0;
 	}

@@ -240,3 +240,51 @@ describe('run budget in post-evaluation', () => {
 		expect(team.result.budget?.reason).toBe('cost budget reached: $0.3000 of $0.2500 (--max-cost)');
 	});
 });
+
+describe('run budget against a member whose server reports impossible usage', () => {
+	// The adapters pass the server's JSON counts through (`usage.prompt_tokens ?? 0`): a hostile or
+	// broken server can say anything there.
+	const impossible = [
+		['negative', { inputTokens: -10_000_000, outputTokens: -5 }],
+		['NaN', { inputTokens: Number.NaN, outputTokens: Number.NaN }],
+		['text', { inputTokens: '9' as unknown as number, outputTokens: '-9999999' as unknown as number }],
+	] as const;
+
+	it.each(impossible)(
+		'%s counts do not offset the other members’ spend: the cost cap is still reached',
+		async (_, usage) => {
+			const team = await run(
+				[
+					{ id: 'mallory', handler: () => answer('five'), options: { latencyMs: 1, usage } },
+					{ id: 'alice', handler: () => answer('four'), options: { latencyMs: 5 } },
+					{ id: 'bob', handler: () => answer('4'), options: { latencyMs: 40 } },
+				],
+				cost(0.25),
+			);
+			// alice ($0.15) and bob ($0.15) reach $0.25 whatever mallory reported; mallory's call counts nothing.
+			expect(team.of('budget-reached')).toMatchObject([{ kind: 'cost', limit: 0.25, spent: 0.3 }]);
+			expect(team.result.budget).toMatchObject({ spentUsd: 0.3, spentTokens: 300 });
+			const mallory = team.result.usage.find((u) => u.agentId === 'mallory')!;
+			expect(mallory).toMatchObject({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+			expect(team.of('usage').find((e) => e.agentId === 'mallory')).toMatchObject({ costUsd: 0 });
+		},
+	);
+
+	it.each(impossible)('%s counts do not disable the token cap', async (_, usage) => {
+		const team = await run(
+			[
+				{ id: 'mallory', handler: () => answer('five'), options: { latencyMs: 1, usage } },
+				{
+					id: 'alice',
+					handler: () => look,
+					options: { latencyMs: 5, usage: { inputTokens: 900, outputTokens: 200 } },
+				},
+				{ id: 'bob', handler: () => answer('4'), options: { latencyMs: 60_000 } },
+			],
+			{ maxCostUsd: null, maxTokens: { limit: 1_000, source: 'massgen.maxTokens' } },
+		);
+		expect(team.of('budget-reached')[0]?.reason).toBe(
+			'token budget reached: 1,100 of 1,000 tokens (massgen.maxTokens)',
+		);
+	});
+});
