@@ -76,11 +76,8 @@ export class RunsView extends Disposable {
 		this._gitignore = new GitignoreOffer(_deps.memento);
 		this.live = this._register(
 			new LiveRuns(_deps.runs, _deps.approvals, {
-				// One change set is pending at a time: its run is the one with changes to review.
-				pendingRunIds: () => {
-					const runId = _deps.changes.changeSet()?.runId;
-					return runId ? [runId] : [];
-				},
+				// Every run with a pending change set has changes to review.
+				pendingRunIds: () => _deps.changes.pendingRunIds(),
 				onDidChange: _deps.changes.onDidChangeChangeSet,
 			}),
 		);
