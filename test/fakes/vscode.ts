@@ -289,6 +289,7 @@ export const window = {
 	},
 	showInformationMessage: async (..._args: unknown[]) => undefined,
 	showErrorMessage: async (..._args: unknown[]) => undefined,
+	showWarningMessage: async (..._args: unknown[]) => undefined,
 	/** Every line a channel received, as `level: text`; tests read `window.outputLines`. */
 	outputLines: [] as string[],
 	createOutputChannel(name: string): unknown {

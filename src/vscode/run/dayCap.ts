@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { dayBudget, type GoingRun } from '../../core/run/dayBudget.js';
 import { formatUsd } from '../../core/run/costEstimate.js';
+import { RunsDirError } from '../../core/runStore/runsDirGuard.js';
 import type { UserBudget } from '../../core/run/runBudgetOf.js';
 import type { RunState } from '../../protocol/runState.js';
 import { readLowestNumber, settings } from '../common/settings.js';
@@ -90,7 +91,16 @@ export class DayCap {
 		const now = new Date(this._now());
 		const roots = new Set((vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
 		let usd = 0;
-		for (const root of roots) usd += (await engine.spentOnDay(root, now, { exclude })).usd;
+		for (const root of roots) {
+			try {
+				usd += (await engine.spentOnDay(root, now, { exclude })).usd;
+			} catch (error) {
+				// A folder whose `.massgen` is a link has no runs of ours to read (none can be written
+				// there either): it counts nothing rather than stop every folder's runs.
+				if (!RunsDirError.is(error)) throw error;
+				this._log.warn(`day cap: ${root} counts nothing: ${error.message}`);
+			}
+		}
 		return usd;
 	}
 
