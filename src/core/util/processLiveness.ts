@@ -48,6 +48,9 @@ export function markState(
 
 export const hostProcesses: ProcessTable = {
 	alive(pid) {
+		// 0 and negative pids name process groups (kill(0) and kill(-1) always reach one): a marker or
+		// lock a repository planted with them would be alive forever.
+		if (!Number.isSafeInteger(pid) || pid <= 0) return false;
 		try {
 			process.kill(pid, 0);
 			return true;

@@ -143,6 +143,18 @@ describe('deleteRuns and runs going on in any process', () => {
 		expect(await deleteRuns(ws, ['fifo', 'linked', 'garbage'])).toEqual(['fifo', 'linked', 'garbage']);
 	});
 
+	it('a planted marker naming pid 0 or a negative pid of this host is no live run (kill(0) and kill(-1) reach a group)', async () => {
+		const { host } = processMark();
+		for (const [id, pid] of [
+			['zero', 0],
+			['minus', -1],
+		] as const) {
+			await finished(id);
+			await writeFile(join(dir(id), 'running.json'), JSON.stringify({ host, pid, start: null, since: '' }));
+		}
+		expect(await deleteRuns(ws, ['zero', 'minus'])).toEqual(['zero', 'minus']);
+	});
+
 	it('deletes the run of a process that died, and of a pid now held by a later process', async () => {
 		const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
 		await once(child, 'spawn');
