@@ -123,7 +123,7 @@ export function pageScript(): string {
 })`;
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
 	if (values.length === 0) return 0;
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -135,7 +135,10 @@ const round = (n: number) => Math.round(n * 10) / 10;
  * Main-thread tasks of the renderer from the trace: wall time (`dur`, what users feel, inflated
  * when other processes compete for the CPU) and thread CPU time (`tdur`, the panel's own work).
  */
-function traceTasks(trace: Buffer): {
+export function traceTasks(
+	trace: Buffer,
+	durationS: number = seconds,
+): {
 	longestMs: number;
 	over50: number;
 	longestCpuMs: number;
@@ -161,7 +164,7 @@ function traceTasks(trace: Buffer): {
 		longestCpuMs: round(Math.max(0, ...cpu)),
 		over50Cpu: cpu.filter((d) => d > 50).length,
 		tasks: tasks.length,
-		mainThreadCpuMsPerSecond: Math.round(cpu.reduce((sum, d) => sum + d, 0) / seconds),
+		mainThreadCpuMsPerSecond: Math.round(cpu.reduce((sum, d) => sum + d, 0) / durationS),
 	};
 }
 

@@ -11,7 +11,8 @@ import {
 	type AttachmentChip,
 	type ChipRequest,
 } from '../../../src/protocol/attachmentChip.js';
-import { usePanelPerTest, waitForExpression, wrapPage } from './harness.js';
+import { waitForExpression, wrapPage } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest({
 	afterOpen: async (p) => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttachmentRecord, RunEvent } from '../../../src/contract/runEvents.js';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest();
 

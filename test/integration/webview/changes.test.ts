@@ -14,7 +14,8 @@ import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../../src/protocol/runState.js';
 import { ChangeSetFixture, changePaths } from '../../fixtures/webview/changeSet.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import { artifactsDir, usePanelPerTest, waitForExpression, wrapPage } from './harness.js';
+import { artifactsDir, waitForExpression, wrapPage } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const state: RunState = reduceRunEvents(initialRunState(), richRunEvents('end'));
 const ui = usePanelPerTest({ viewport: { width: 420, height: 900 } });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const runId = '20260201-120000-cite';
 const sources = [

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { englishTexts, webviewStrings, type TextSource } from '../../../src/vscode/panel/panelStrings.js';
-import { demoEvents, pastRuns, repoRoot, usePanelPerTest } from './harness.js';
+import { demoEvents, pastRuns, repoRoot } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const german = JSON.parse(readFileSync(join(repoRoot, 'l10n', 'bundle.l10n.de.json'), 'utf8')) as Record<
 	string,

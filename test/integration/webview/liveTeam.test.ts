@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const runId = '20260301-090000-team';
 const team = ['architect', 'reviewer', 'tester'];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest({ viewport: { width: 290, height: 720 } });
 

@@ -10,7 +10,7 @@ import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../../src/protocol/runState.js';
 import { ChangeSetFixture, changePaths } from '../../fixtures/webview/changeSet.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const state: RunState = reduceRunEvents(initialRunState(), richRunEvents('end'));
 const ui = usePanelPerTest({ viewport: { width: 420, height: 700 } });

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import { artifactsDir, demoEvents, openPanel, pageProblems, pastRuns, usePanelPerTest } from './harness.js';
+import { artifactsDir, demoEvents, openPanel, pageProblems, pastRuns } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest();
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents } from '../../fixtures/webview/richRun.js';
-import { pastRuns, usePanelPerTest, waitForExpression, wrapPage } from './harness.js';
+import { pastRuns, waitForExpression, wrapPage } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest({ viewport: { width: 1100, height: 700 } });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { reduceRunEvents } from '../../../src/protocol/reduceRun.js';
 import { initialRunState } from '../../../src/protocol/runState.js';
 import { richRunEvents } from '../../fixtures/webview/richRun.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest();
 

@@ -12,7 +12,7 @@ import { initialRunState } from '../../../src/protocol/runState.js';
 import { PendingChangeSet } from '../../../src/vscode/changes/pendingChangeSet.js';
 import type { FinishedRun } from '../../../src/vscode/run/runTypes.js';
 import { richRunEvents, richRunId } from '../../fixtures/webview/richRun.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest({ viewport: { width: 420, height: 700 } });
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventBody } from '../../../src/contract/runEvents.js';
 import { MAX_STREAM_CHARS } from '../../../src/protocol/runState.js';
-import { usePanelPerTest } from './harness.js';
+import { usePanelPerTest } from './panelSession.js';
 
 const runId = '20260301-090000-strm';
 
