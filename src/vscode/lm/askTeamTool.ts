@@ -83,21 +83,40 @@ export function teamName(configSetting: string): string {
 	return file ? vscode.l10n.t('the MassGen team of {0}', file) : vscode.l10n.t('your MassGen team');
 }
 
-/** The confirmation's Markdown: the question, the attached files, and that nothing is written. */
+/**
+ * The confirmation's Markdown: the question, the attached files, and that nothing is written. The
+ * calling model writes the question and the files, and this is the user's consent: each line of
+ * the question is quoted with its Markdown escaped (no link, image or heading of the model's; every
+ * line break Markdown knows starts a quoted line, so none ends the quote), and each file is one
+ * code span whose fence is longer than any backtick run in its name.
+ */
 export function confirmationText(input: AskTeamInput, team: string): string {
 	const question = String(input.question ?? '')
-		.split('\n')
-		.map((line) => `> ${line}`)
+		.split(/\r\n|\r|\n/)
+		.map((line) => `> ${escapeMarkdown(line)}`)
 		.join('\n');
 	const files = input.files?.length
-		? vscode.l10n.t('\n\nAttached: {0}', input.files.map((file) => `\`${file}\``).join(', '))
+		? vscode.l10n.t('\n\nAttached: {0}', input.files.map((file) => codeSpan(String(file))).join(', '))
 		: '';
 	return vscode.l10n.t(
 		'Question for {0}:\n\n{1}{2}\n\nProposed edits wait for your review; nothing is written.',
-		team,
+		escapeMarkdown(team),
 		question,
 		files,
 	);
+}
+
+/** Markdown's punctuation escaped with a backslash: shown as written. */
+function escapeMarkdown(text: string): string {
+	return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&:]/g, '\\$&');
+}
+
+/** One line in a code span: line breaks as spaces, fenced past its longest backtick run. */
+function codeSpan(text: string): string {
+	const line = text.replace(/[\r\n]+/g, ' ');
+	const fence = '`'.repeat(Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+	const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+	return `${fence}${pad}${line}${pad}${fence}`;
 }
 
 /** Registers the tool; the name must match `contributes.languageModelTools`. */

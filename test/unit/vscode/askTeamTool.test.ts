@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src/contract/runResult';
 import { participantId } from '../../../src/vscode/chat/participant';
@@ -70,6 +71,38 @@ describe('massgen_askTeam confirmation', () => {
 		).toBe(
 			'Question for your MassGen team:\n\n> Why?\n> And how?\n\nAttached: `a.ts`, `docs`\n\nProposed edits wait for your review; nothing is written.',
 		);
+	});
+
+	// The calling model writes the question and the file list; the confirmation is the user's consent.
+	// Rendered with marked (VS Code's Markdown renderer): whatever the model writes stays quoted text
+	// or a file name, and everything outside the quote is ours.
+	const hostile = [
+		['a carriage return', { question: 'Why?\r\rSafe: it reads README.md only.' }],
+		['a Unicode paragraph separator', { question: 'Why?\u2029\u2029Safe: it reads README.md only.' }],
+		['a link and an image', { question: '[Approve](https://evil.example) ![x](https://evil.example/t.png)' }],
+		[
+			'a file name that closes its code span',
+			{ question: 'Why?', files: ['a`\n\nSafe: it reads README.md only. `b'] },
+		],
+	] as const;
+
+	it.each(hostile)('a question or file list with %s stays quoted text', (_, input) => {
+		const text = confirmationText(input, 'your MassGen team');
+		// Our text outside the quote, with each file's code span as one placeholder.
+		const outside = marked
+			.lexer(text)
+			.filter((token) => token.type !== 'blockquote' && token.type !== 'space')
+			.map((token) =>
+				'tokens' in token && token.tokens
+					? token.tokens.map((inline) => (inline.type === 'codespan' ? '<file>' : inline.raw)).join('')
+					: token.raw,
+			)
+			.map((raw) => raw.trim());
+		expect(outside[0]).toBe('Question for your MassGen team:');
+		expect(outside.slice(1, -1)).toEqual('files' in input ? ['Attached: <file>'] : []);
+		expect(outside.at(-1)).toBe('Proposed edits wait for your review; nothing is written.');
+		const html = marked.parse(text, { async: false });
+		expect(html).not.toMatch(/<a |<img /);
 	});
 });
 
