@@ -16,6 +16,7 @@ import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { revertRun } from './revertRun';
 import { runsView } from './runsView';
+import { runsViewLive } from './runsViewLive';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
 import { teamPanelKeyboard } from './teamPanelKeyboard';
@@ -42,6 +43,7 @@ export const scenarios: readonly Scenario[] = [
 	askBoxChips,
 	addContext,
 	runsView,
+	runsViewLive,
 	revertRun,
 	multiRoot,
 	buildTeamKeyboard,
