@@ -1,7 +1,7 @@
 // In-host: several runs of one window at once (the run controller's queue) against the loopback
 // servers, which hold every reply until the test lets them go: what overlaps is what the servers saw.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
@@ -11,7 +11,7 @@ import type { RunEventBatch } from '../../src/vscode/run/liveRun';
 import type { StartOutcome } from '../../src/vscode/run/runTypes';
 import type { RecordedRequest } from '../servers/loopbackProvider';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
-import { endRunAndConfig, until, useConfig } from './hostWaits';
+import { endRunAndConfig, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
 
 const extensionId = 'massgen.massgen-vscode';
 
@@ -159,5 +159,55 @@ describe('several runs at once: the queue, each run on its own (loopback team)',
 		const lastOfThree = Math.max(...requestsOf('Run three?').map((request) => request.receivedAt));
 		assert.ok(Math.min(...requestsOf('Run four?').map((request) => request.receivedAt)) > lastOfThree);
 		assert.equal(requestsOf('Run two?').length, 0, 'a removed run sends nothing');
+	});
+	it('two runs together on one file: nothing written before accept; accepted in turn, both teams’ hunks end up in the file', async () => {
+		const root = workspaceRoot();
+		const shared = join('concurrent', 'shared.txt');
+		const base = ['one', 'two', 'three', 'four', 'five', ''].join('\n');
+		mkdirSync(join(root, 'concurrent'), { recursive: true });
+		writeFileSync(join(root, shared), base);
+		// The presenter of each run writes the shared file: alpha changes its first line, beta its last.
+		const writer = await startLoopbackTeam({
+			hold: (request) => (request.method === 'POST' ? replies.wait() : undefined),
+			auto: {
+				presentationWrites: (prompt) => {
+					const alpha = prompt.texts.join('\n').includes('Edit alpha?');
+					const content = alpha ? base.replace('one', 'ONE (alpha)') : base.replace('five', 'FIVE (beta)');
+					return [{ path: 'concurrent/shared.txt', content }];
+				},
+			},
+		});
+		try {
+			writeFileSync(join(dir, 'writers.yaml'), writer.configYaml());
+			await useConfig(join(dir, 'writers.yaml'));
+			const before = snapshotFiles(root);
+			const alpha = api.runs.tryStart({ question: 'Edit alpha?', kind: 'ask' });
+			const beta = api.runs.tryStart({ question: 'Edit beta?', kind: 'ask' });
+			await until('both runs at a server', () => {
+				const texts = writer.servers.responses.requests.map((r) => r.prompt.texts.join('\n'));
+				return texts.some((t) => t.includes('Edit alpha?')) && texts.some((t) => t.includes('Edit beta?'));
+			});
+			replies.open();
+			const [a, b] = (await Promise.all([alpha, beta])).map((outcome) => {
+				assert.ok('run' in outcome && outcome.run.result.status === 'completed', JSON.stringify(outcome));
+				return outcome.run.result.runId;
+			});
+			await until('both change sets pending', () =>
+				api.changes.pendingRunIds().length === 2 ? true : undefined,
+			);
+			assert.deepEqual(snapshotFiles(root), before, 'nothing written before an accept');
+			await api.changes.accept({ runId: b! });
+			assert.equal(readFileSync(join(root, shared), 'utf8'), base.replace('five', 'FIVE (beta)'));
+			// Alpha read the file before beta's accept: its hunk merges three-way into what beta wrote.
+			await api.changes.accept({ runId: a! });
+			assert.equal(
+				readFileSync(join(root, shared), 'utf8'),
+				base.replace('one', 'ONE (alpha)').replace('five', 'FIVE (beta)'),
+			);
+			assert.deepEqual(api.changes.pendingRunIds(), []);
+		} finally {
+			await writer.close();
+			rmSync(join(root, 'concurrent'), { recursive: true, force: true });
+		}
 	});
 });
