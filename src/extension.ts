@@ -7,6 +7,8 @@ import { registerChatParticipant } from './vscode/chat/participant.js';
 import { ChangeReview } from './vscode/changes/changeReview.js';
 import { viewIds, viewTypes } from './vscode/common/commandIds.js';
 import { registerCommands } from './vscode/commands.js';
+import { runChangeSets } from './vscode/compare/runChangeSets.js';
+import { TeamComparisons } from './vscode/compare/teamComparisons.js';
 import { composeRunPanel } from './vscode/composeRunPanel.js';
 import { pickContext } from './vscode/context/contextPicker.js';
 import { registerFixCodeActions } from './vscode/context/fixCodeActions.js';
@@ -105,6 +107,7 @@ export function activate(
 			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
 		}),
 	);
+	const comparisons = root.add(new TeamComparisons({ runs, changes: runChangeSets(changes), log }));
 	// A finished run is announced by a notification unless a visible panel already shows it.
 	root.add(
 		runs.onDidFinishRun((run) =>
@@ -133,6 +136,7 @@ export function activate(
 			engine,
 			around: (command) => walkthrough.around(command),
 			progress,
+			comparisons,
 		}),
 	);
 	root.add(registerFixCodeActions());
@@ -183,6 +187,7 @@ export function activate(
 		},
 		activationMs,
 		approvals: approvals.api,
+		compare: comparisons,
 	};
 }
 

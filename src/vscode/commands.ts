@@ -14,6 +14,8 @@ import { DisposableStore, type IDisposable } from './common/lifecycle.js';
 import type { Engine } from './run/loadEngine.js';
 import type { RunController } from './run/runController.js';
 import { cancelRun } from './commands/cancelRun.js';
+import { askSeveralTeams } from './compare/askSeveralTeams.js';
+import type { TeamComparisons } from './compare/teamComparisons.js';
 import type { SelectionReview } from './codeReview/selectionReview.js';
 import type { KeyStore } from './common/secrets.js';
 import type { RunsView } from './pastRuns/runsView.js';
@@ -48,6 +50,8 @@ export interface CommandDeps {
 	readonly around: <T>(command: () => Promise<T>) => Promise<T>;
 	/** The walkthrough's steps, completed on success (a team written or chosen). */
 	readonly progress: Pick<WalkthroughProgress, 'teamChosen'>;
+	/** Ask Several Teams and its comparison page's links. */
+	readonly comparisons: TeamComparisons;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
@@ -69,6 +73,9 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),
 		[commandIds.tryDemoTeam]: () => tryDemoTeam(deps.runs),
 		[commandIds.selectTeamConfig]: async () => progress.teamChosen(await selectTeamConfig(deps.configsDir)),
+		[commandIds.askSeveralTeams]: () => askSeveralTeams(deps.comparisons, deps.configsDir),
+		[commandIds.compareAccept]: (id, runId) => deps.comparisons.accept(id, runId),
+		[commandIds.compareDiff]: (id, a, b, path) => deps.comparisons.diff(id, a, b, path),
 		[commandIds.openRunLog]: (arg) => openRunLog(arg),
 		[commandIds.revertRun]: (arg) =>
 			revertRunCommand(arg, {

@@ -5,6 +5,7 @@ import type { RunStarter } from './run/runStarter.js';
 import type { ActiveRunInfo, ChangeActions, RunService } from './run/runTypes.js';
 import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
+import type { TeamComparisons } from './compare/teamComparisons.js';
 
 /** One surface of the panel as the host sees it. */
 export interface PanelSurfaceState {
@@ -55,6 +56,8 @@ export interface MassGenApi {
 	panelRunId(): string | undefined;
 	/** The panel's two surfaces: the side bar view and the editor tab (Open in Editor). */
 	panelSurfaces(): { readonly view: PanelSurfaceState; readonly editor: PanelSurfaceState };
+	/** Ask Several Teams: start a comparison, read one as its page shows it. */
+	readonly compare: Pick<TeamComparisons, 'ask' | 'view'>;
 	/** Milliseconds `activate()` took (module load excluded). */
 	readonly activationMs: number;
 }

@@ -11,7 +11,7 @@ interface ConfigItem extends vscode.QuickPickItem {
 }
 
 /** Shipped presets, except the price table and schema. */
-async function presets(configsDir: string): Promise<{ name: string; summary: string }[]> {
+export async function presets(configsDir: string): Promise<{ name: string; summary: string }[]> {
 	const names = (await readdir(configsDir)).filter((n) => /\.ya?ml$/.test(n) && n !== 'prices.yaml').sort();
 	return Promise.all(
 		names.map(async (name) => ({

@@ -20,6 +20,11 @@ export const commandIds = {
 	/** The scripted demo team on a sample question (the walkthrough, the Team view, the no-model offer's peer). */
 	tryDemoTeam: 'massgen.tryDemoTeam',
 	selectTeamConfig: 'massgen.selectTeamConfig',
+	/** One question, several teams at once, their outcomes compared (src/vscode/compare). */
+	askSeveralTeams: 'massgen.askSeveralTeams',
+	/** The comparison page's links (command URIs; hidden from the palette). */
+	compareAccept: 'massgen.compare.accept',
+	compareDiff: 'massgen.compare.diff',
 	openRunLog: 'massgen.openRunLog',
 	/** Undo (or redo) what Accept wrote for a run, from its record; takes a run id or a row with `runId`. */
 	revertRun: 'massgen.revertRun',

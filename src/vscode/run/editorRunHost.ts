@@ -19,6 +19,7 @@ import { providerToolsPolicy } from './providerToolsSetting.js';
 import type { ResolvedTeam } from './vscodeLmModels.js';
 import { reportTeamNotes } from './runMessages.js';
 import { readSecretPathsSetting } from './secretPathsSetting.js';
+import { type RunTeam, runTeamConfig } from './runTeam.js';
 import { memberChatModels } from '../lm/memberChatModels.js';
 
 export interface EditorHostInputs {
@@ -40,6 +41,8 @@ export interface EditorHostInputs {
 	readonly questions?: ShownQuestions;
 	/** `RunRequest.preset`: this shipped team (`configs/<preset>.yaml`) instead of the setting's. */
 	readonly preset?: string;
+	/** `RunRequest.team`: this team file for this run only (`runTeamConfig` says how it is judged). */
+	readonly team?: RunTeam;
 }
 
 /**
@@ -71,6 +74,7 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 		namedConfig: () => {
 			const { preset } = inputs;
 			if (preset) return { file: join(inputs.shippedConfigsDir, `${preset}.yaml`), preset: true };
+			if (inputs.team) return runTeamConfig(inputs.team, inputs.shippedConfigsDir, folder.uri.fsPath);
 			const read = readNamedConfig(folder.uri, inputs.shippedConfigsDir);
 			setting = read.setting;
 			return read.named;

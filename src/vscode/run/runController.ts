@@ -301,6 +301,7 @@ export class RunController extends Disposable implements RunService {
 			const host = editorRunHost({
 				...this._deps,
 				...(request.preset ? { preset: request.preset } : {}),
+				...(request.team ? { team: request.team } : {}),
 				engine,
 				folder,
 				// Read once: the team config choice, `.env` and the tools all see the same answer.

@@ -7,6 +7,7 @@ import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunState } from '../../protocol/runState.js';
+import type { RunTeam } from './runTeam.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
 
@@ -50,6 +51,11 @@ export interface RunRequest {
 	 * of such a run keeps it.
 	 */
 	readonly preset?: 'demo';
+	/**
+	 * A team config for this run only (Ask Several Teams: one run per team), judged by the same
+	 * trust rules as `massgen.config` (`runTeamConfig`). `preset` wins when both are given.
+	 */
+	readonly team?: RunTeam;
 	/**
 	 * `ask` only: one more member for this run, a VS Code chat model (`type: vscode_lm`): the chat's
 	 * selected model when the user asks `@massgen /withModel`. Never a model of the `massgen` vendor.
