@@ -54,7 +54,7 @@ export function teamOutcome(team: string, result: RunResult): TeamOutcome {
 		},
 		durationMs: result.durationMs,
 		agreement: agreementOf(result),
-		files: result.changes.map(fileStat),
+		files: [...result.changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map(fileStat),
 		...(result.error ? { error: result.error } : {}),
 	};
 }

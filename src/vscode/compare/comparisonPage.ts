@@ -42,6 +42,7 @@ export function comparisonPage(inputs: PageInputs): string {
 <table id="teams">
 <thead><tr>${[
 		vscode.l10n.t('Team'),
+		vscode.l10n.t('Changes'),
 		vscode.l10n.t('Status'),
 		vscode.l10n.t('Winner'),
 		vscode.l10n.t('Agreement'),
@@ -49,7 +50,6 @@ export function comparisonPage(inputs: PageInputs): string {
 		vscode.l10n.t('Tokens'),
 		vscode.l10n.t('Time'),
 		vscode.l10n.t('Files changed'),
-		vscode.l10n.t('Changes'),
 	]
 		.map((title) => `<th>${escape(title)}</th>`)
 		.join('')}</tr></thead>
@@ -85,8 +85,9 @@ function teamRow(inputs: PageInputs, outcome: TeamOutcome): string {
 		: escape(vscode.l10n.t('none'));
 	const cells = [
 		escape(outcome.team),
+		changesCell(inputs.id, outcome.runId, state),
 		escape(outcome.error ? `${outcome.status}: ${outcome.error}` : outcome.status),
-		escape(outcome.winner?.label ?? '—'),
+		escape(outcome.winner ? `${outcome.winner.agentId} (${outcome.winner.label})` : '—'),
 		escape(
 			outcome.agreement
 				? vscode.l10n.t('{0} of {1} votes', outcome.agreement.forWinner, outcome.agreement.voters)
@@ -96,7 +97,6 @@ function teamRow(inputs: PageInputs, outcome: TeamOutcome): string {
 		escape(`${outcome.tokens.input} / ${outcome.tokens.output}`),
 		escape(seconds(outcome.durationMs)),
 		files,
-		changesCell(inputs.id, outcome.runId, state),
 	];
 	return `<tr data-run="${escape(outcome.runId)}">${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }

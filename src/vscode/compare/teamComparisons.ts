@@ -172,7 +172,9 @@ export class TeamComparisons extends Disposable {
 		const panel = vscode.window.createWebviewPanel(
 			'massgen.comparison',
 			vscode.l10n.t('MassGen: Team Comparison'),
-			{ viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+			// A group of its own, the focus left where it is: the change review opens the runs' diffs in
+			// the active group, so neither hides the other.
+			{ viewColumn: vscode.ViewColumn.Two, preserveFocus: true },
 			{ enableScripts: false, enableCommandUris: Object.values(compareCommands), localResourceRoots: [] },
 		);
 		entry.panel = panel;

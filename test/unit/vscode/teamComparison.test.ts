@@ -165,7 +165,7 @@ describe('the comparison page', () => {
 		const html = page({ ra: 'pending', rb: 'discarded' });
 		const row = (runId: string) => html.split('\n').find((line) => line.includes(`data-run="${runId}"`))!;
 		expect(row('ra')).toContain('$0.5000');
-		expect(row('ra')).toContain('agent1.1');
+		expect(row('ra')).toContain('a (agent1.1)');
 		expect(row('ra')).toContain('+1</span> <span class="del">−1');
 		const accept = `command:massgen.compare.accept?${encodeURIComponent(JSON.stringify(['comparison-1', 'ra']))}`;
 		expect(row('ra')).toContain(`href="${accept}"`);
