@@ -14,13 +14,10 @@ export interface RunChangeSets {
 
 /** The change review's per-run calls. */
 export function runChangeSets(changes: ChangeActions): RunChangeSets {
-	const pending = (runId: string) => changes.changeSet()?.runId === runId;
 	return {
-		pending,
+		pending: (runId) => changes.changeSet(runId) !== null,
 		accept: (runId) => changes.accept({ runId }),
-		reject: async (runId) => {
-			if (pending(runId)) await changes.reject();
-		},
+		reject: (runId) => changes.reject(runId),
 		onDidChange: changes.onDidChangeChangeSet,
 	};
 }
