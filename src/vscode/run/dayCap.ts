@@ -33,6 +33,11 @@ export class DayCap {
 		private readonly _log: vscode.LogOutputChannel,
 	) {}
 
+	/** Whether a day cap is set for runs in `folder`. */
+	applies(folder: vscode.Uri): boolean {
+		return perDay(folder) !== undefined;
+	}
+
 	/** Before a run is prepared: refused (and told) when today's finished runs reached the cap. */
 	async check(folder: vscode.Uri, engine: Pick<Engine, 'spentOnDay'>): Promise<RunRefusal | undefined> {
 		const perDayUsd = perDay(folder);

@@ -294,7 +294,8 @@ export class RunController extends Disposable implements RunService {
 		const { log } = this._deps;
 		const root = folder.uri.fsPath;
 		const engine = await this._deps.engine();
-		const overDay = await this._dayCap.check(folder.uri, engine);
+		// No await without a day cap: runs asked together keep their order into the queue.
+		const overDay = this._dayCap.applies(folder.uri) && (await this._dayCap.check(folder.uri, engine));
 		if (overDay) return overDay;
 		const abort = abortSignalFromToken(token);
 		try {
