@@ -65,6 +65,11 @@ export interface McpArgs {
 	readonly kind: 'mcp';
 	readonly workspace: string;
 	readonly config?: string;
+	/** `--max-cost USD`, `--max-tokens N`: each call's run budget (the config's `max_cost_usd` counts too). */
+	readonly maxCostUsd?: number;
+	readonly maxTokens?: number;
+	/** `--max-cost-per-day USD`: what the workspace's runs of the local day may spend (`mcp/callBudget.ts`). */
+	readonly maxCostUsdPerDay?: number;
 }
 
 export type CliCommand =
@@ -115,7 +120,7 @@ export const usage = `Usage:
   massgen revert RUN_ID [--workspace DIR] [--markers]
   massgen serve [--host 127.0.0.1] [--port N] [--config FILE] [--workspace DIR] [--token T] [--request-timeout SECONDS]
   massgen validate FILE
-  massgen mcp [--config FILE] [--workspace DIR]
+  massgen mcp [--config FILE] [--workspace DIR] [--max-cost USD] [--max-tokens N] [--max-cost-per-day USD]
 ${initUsage}
   massgen --version
 
@@ -190,6 +195,9 @@ validate  Check a config file; prints file:line:col: messages.
 mcp       Serve the team over MCP on stdin/stdout for Claude Code, Codex, VS Code agent mode and other
           MCP clients: ask_team, review_changes, list_runs, show_run. Proposed changes come back as a
           diff and are never written; the folder's own servers and CLI paths need massgen trust first
+          --max-cost, --max-tokens  each call's budget, as for run
+          --max-cost-per-day  refuse a call once the workspace's runs of this machine started today
+                       spent USD; a call gets at most what is left
 ${initHelp}
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
 3 timed out, 4 cancelled.`;
@@ -217,6 +225,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				timeout: { type: 'string' },
 				'max-cost': { type: 'string' },
 				'max-tokens': { type: 'string' },
+				'max-cost-per-day': { type: 'string' },
 				apply: { type: 'boolean', default: false },
 				yes: { type: 'boolean', short: 'y', default: false },
 				'deny-all': { type: 'boolean', default: false },
@@ -306,16 +315,29 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		};
 	}
 	if (command === 'mcp') {
-		const wrong = given.find((name) => name !== 'workspace' && name !== 'config');
+		const options = ['workspace', 'config', 'max-cost', 'max-tokens', 'max-cost-per-day'];
+		const wrong = given.find((name) => !options.includes(name));
 		if (wrong !== undefined || diffs.length > 0) {
 			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of mcp`);
 		}
 		if (rest.length > 0) throw new UsageError('mcp takes no arguments (its client asks the questions)');
+		const maxCostUsd = positiveNumber(values['max-cost'], '--max-cost', 'USD amount');
+		const maxTokens = positiveNumber(values['max-tokens'], '--max-tokens', 'whole number of tokens');
+		if (maxTokens !== undefined && !Number.isInteger(maxTokens)) {
+			throw new UsageError(`--max-tokens must be a whole number of tokens, not '${values['max-tokens']}'`);
+		}
+		const perDay = positiveNumber(values['max-cost-per-day'], '--max-cost-per-day', 'USD amount');
 		return {
 			kind: 'mcp',
 			workspace: resolve(cwd, values.workspace ?? cwd),
 			...(values.config !== undefined ? { config: resolve(cwd, values.config) } : {}),
+			...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+			...(maxTokens !== undefined ? { maxTokens } : {}),
+			...(perDay !== undefined ? { maxCostUsdPerDay: perDay } : {}),
 		};
+	}
+	if (values['max-cost-per-day'] !== undefined) {
+		throw new UsageError('--max-cost-per-day is an option of mcp');
 	}
 	if (values.revoke || values.list) {
 		throw new UsageError(`--${values.revoke ? 'revoke' : 'list'} is an option of trust`);

@@ -5,7 +5,7 @@
 // definition is then started as VS Code would (its command, args, env and cwd) by the official MCP
 // SDK client, and its ask_team answers on the loopback team.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +13,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { newRunId } from '../../src/contract/runId';
+import { runDirOf } from '../../src/contract/runLayout';
+import { spentOnDay } from '../../src/core/runStore/daySpend';
+import { recordOwnRun } from '../../src/core/runStore/ownRuns';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { TeamMcpServerProvider } from '../../src/vscode/lm/teamMcpServer';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
@@ -143,6 +147,61 @@ describe('MassGen team as an MCP server for agent mode (in VS Code)', function (
 			assert.ok(server.requests.some((r) => r.rawBody.includes('What is in this workspace?')));
 		}
 		assert.deepEqual(snapshotFiles(root), before);
+	});
+
+	it('the budget settings reach the server: a day the workspace already spent refuses ask_team before any model call', async () => {
+		await useConfig(config);
+		const root = workspaceRoot();
+		const global = vscode.ConfigurationTarget.Global;
+		// A run of this machine started now whose result says it spent $5 (read back by spentOnDay).
+		const runId = newRunId(new Date(), Math.random);
+		await recordOwnRun(root, runId);
+		mkdirSync(runDirOf(root, runId), { recursive: true });
+		const usage = [{ agentId: 'a', costUsd: 5 }];
+		writeFileSync(join(runDirOf(root, runId), 'result.json'), JSON.stringify({ runId, usage, changes: [] }));
+		const spent = (await spentOnDay(root, new Date())).usd;
+		await vscode.workspace.getConfiguration().update('massgen.maxCostUsd', 0.5, global);
+		await vscode.workspace.getConfiguration().update('massgen.maxCostUsdPerDay', spent, global);
+		const mark = Object.values(team.servers).map((server) => server.requests.length);
+		try {
+			const [listed] = (await provider.provideMcpServerDefinitions()) ?? [];
+			assert.ok(listed);
+			assert.deepEqual(listed.args.slice(-4), ['--max-cost', '0.5', '--max-cost-per-day', String(spent)]);
+			const server = await provider.resolveMcpServerDefinition(listed);
+			assert.ok(server);
+			const env = Object.fromEntries(
+				Object.entries({ ...process.env, ...server.env }).filter(
+					(entry): entry is [string, string] => typeof entry[1] === 'string',
+				),
+			);
+			const client = new Client({ name: 'massgen-host-test', version: '1.0.0' });
+			await client.connect(
+				new StdioClientTransport({
+					command: server.command,
+					args: server.args,
+					env,
+					cwd: server.cwd?.fsPath,
+					stderr: 'ignore',
+				}),
+			);
+			try {
+				const result = (await client.callTool(
+					{ name: 'ask_team', arguments: { question: 'Spend more today?' } },
+					undefined,
+					{ timeout: 60_000 },
+				)) as CallToolResult;
+				const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+				assert.ok(result.isError, text);
+				assert.match(text, /the team did not start \(budget\): today's runs in this workspace spent/);
+			} finally {
+				await client.close();
+			}
+			Object.values(team.servers).forEach((server, i) => assert.equal(server.requests.length, mark[i]));
+		} finally {
+			await vscode.workspace.getConfiguration().update('massgen.maxCostUsd', undefined, global);
+			await vscode.workspace.getConfiguration().update('massgen.maxCostUsdPerDay', undefined, global);
+			rmSync(runDirOf(root, runId), { recursive: true, force: true });
+		}
 	});
 
 	it('VS Code starts the registered server itself: its tools join vscode.lm.tools and ask_team answers through vscode.lm', async () => {

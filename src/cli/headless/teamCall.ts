@@ -92,11 +92,12 @@ export interface TeamCallRun {
  * Why no run started: `busy` (this process already runs on the workspace), `workspace` (not a
  * folder, or its `.massgen` is a link), `config` (the named file is missing), `team` (config errors with file:line:col, no
  * available member, a missing key), `trust` (the folder's own parts are not trusted), `follow-up`,
- * `attachment`, `estimate` (above `--max-cost`), `cancelled` (aborted before the run started).
+ * `attachment`, `estimate` (above `--max-cost`), `budget` (the day's cap spent: `mcp/callBudget.ts`),
+ * `cancelled` (aborted before the run started).
  */
 export type TeamCallRefusal = {
 	readonly refused:
-		'busy' | 'workspace' | 'attachment' | 'estimate' | 'cancelled' | PrepareRefusal['refused'];
+		'busy' | 'workspace' | 'attachment' | 'estimate' | 'budget' | 'cancelled' | PrepareRefusal['refused'];
 	/** What to tell the client: the reason and what to do, redacted. */
 	readonly message: string;
 	readonly notes: readonly string[];

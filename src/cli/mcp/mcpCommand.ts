@@ -8,6 +8,7 @@ import { seedRedactor } from '../../core/secrets/seedRedactor.js';
 import type { McpArgs } from '../args.js';
 import type { CliIo } from '../cliIo.js';
 import { teamCall } from '../headless/teamCall.js';
+import { callBudget } from './callBudget.js';
 import { createMassgenMcpServer } from './mcpServer.js';
 import { takeStdout } from './protocolStdout.js';
 
@@ -28,14 +29,18 @@ export async function mcpCommand(
 	}
 	const server = createMassgenMcpServer({
 		root: command.workspace,
-		teamCall: (input) =>
-			teamCall({
+		teamCall: async (input) => {
+			const caps = await callBudget(command, io.env);
+			if ('refused' in caps) return { ok: false, ...caps };
+			return teamCall({
 				...input,
 				workspaceRoot: command.workspace,
 				...(command.config ? { configFile: command.config } : {}),
+				budget: caps.budget,
 				env: io.env,
 				onNote: log,
-			}),
+			});
+		},
 		redact: (text) => redactor.text(text),
 		log,
 	});

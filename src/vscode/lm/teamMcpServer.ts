@@ -1,7 +1,14 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle.js';
-import { onDidChangeSettings } from '../common/settings.js';
+import { onDidChangeSettings, readLowestNumber, settings } from '../common/settings.js';
 import { readNamedConfig } from '../config/teamConfigSetting.js';
+
+/** `massgen mcp`'s flag for each budget setting. */
+const capFlags = {
+	maxCostUsd: '--max-cost',
+	maxTokens: '--max-tokens',
+	maxCostUsdPerDay: '--max-cost-per-day',
+} as const;
 
 /** The id `contributes.mcpServerDefinitionProviders` declares. */
 export const teamMcpProviderId = 'massgen.team';
@@ -23,7 +30,8 @@ export interface TeamMcpServerDeps {
 
 /**
  * "MassGen team" for VS Code's agent mode (docs/editor.md): `massgen mcp` from the extension's bundled
- * CLI on the first workspace folder, with the user's `massgen.config` and stored keys. Only in a
+ * CLI on the first workspace folder, with the user's `massgen.config`, the budget settings
+ * (`massgen.maxCostUsd`, `maxTokens`, `maxCostUsdPerDay` as `--max-cost` …) and stored keys. Only in a
  * trusted workspace: untrusted, no server is listed and none is started. The keys are added when
  * VS Code starts the server (`resolveMcpServerDefinition`), never in the listing. The server's own
  * rules hold: nothing is written, the folder's own MCP servers and CLI paths need `massgen trust`.
@@ -44,7 +52,14 @@ export class TeamMcpServerProvider
 		};
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(changed));
 		this._register(vscode.workspace.onDidChangeWorkspaceFolders(changed));
-		this._register(onDidChangeSettings(changed, ['massgen.config']));
+		this._register(
+			onDidChangeSettings(changed, [
+				'massgen.config',
+				settings.maxCostUsd.key,
+				settings.maxTokens.key,
+				settings.maxCostUsdPerDay.key,
+			]),
+		);
 		this._register(_deps.onDidChangeSecrets(changed));
 	}
 
@@ -55,11 +70,20 @@ export class TeamMcpServerProvider
 		// A config the workspace's settings name is the workspace's choice: the server then decides by
 		// its own rule (the folder's config only after `massgen trust`), as for `massgen mcp` alone.
 		const config = named && !named.byWorkspace ? ['--config', named.file] : [];
+		// The editor's caps hold for the agent mode's calls too (each the lowest of the user's,
+		// workspace's and folder's values, as for the editor's own runs).
+		const caps = (['maxCostUsd', 'maxTokens', 'maxCostUsdPerDay'] as const).flatMap((name) => {
+			const limit = readLowestNumber(name, folder, Number.MIN_VALUE);
+			if (limit === undefined) return [];
+			// The flag takes whole tokens; the setting may hold a fraction.
+			const value = name === 'maxTokens' ? Math.max(1, Math.floor(limit)) : limit;
+			return [capFlags[name], String(value)];
+		});
 		const cli = vscode.Uri.joinPath(this._deps.extensionUri, 'dist', 'cli.js').fsPath;
 		const server = new vscode.McpStdioServerDefinition(
 			vscode.l10n.t('MassGen team'),
 			this._deps.execPath ?? process.execPath,
-			[cli, 'mcp', '--workspace', folder.fsPath, ...config],
+			[cli, 'mcp', '--workspace', folder.fsPath, ...config, ...caps],
 			// VS Code's own executable runs as plain Node with this (Electron); Node ignores it.
 			{ ELECTRON_RUN_AS_NODE: '1' },
 			`${this._deps.version}+${this._generation}`,
