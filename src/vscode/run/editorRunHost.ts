@@ -74,7 +74,13 @@ export function editorRunHost(inputs: EditorHostInputs): RunHost & { readonly bu
 		namedConfig: () => {
 			const { preset } = inputs;
 			if (preset) return { file: join(inputs.shippedConfigsDir, `${preset}.yaml`), preset: true };
-			if (inputs.team) return runTeamConfig(inputs.team, inputs.shippedConfigsDir, folder.uri.fsPath);
+			if (inputs.team) {
+				const roots = [
+					folder.uri.fsPath,
+					...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+				];
+				return runTeamConfig(inputs.team, inputs.shippedConfigsDir, roots);
+			}
 			const read = readNamedConfig(folder.uri, inputs.shippedConfigsDir);
 			setting = read.setting;
 			return read.named;

@@ -13,13 +13,19 @@ export interface RunTeam {
 
 /**
  * The run's team as the file the core's `chooseTeamConfig` judges: a file directly in the shipped
- * `configs/` folder is the extension's own (used whoever names it); a file inside the run's folder
- * is the workspace's (untrusted: not used; trusted: its programs need the folder's consent, as for
- * `.massgen/config.yaml`); any other path is the user's, as if `massgen.config` named it.
+ * `configs/` folder is the extension's own (used whoever names it); a file inside any folder of the
+ * window is the workspace's (untrusted: not used; trusted: its programs need the folder's consent,
+ * as for `.massgen/config.yaml`) — in a multi-root window the teams are listed from one folder
+ * while the run may go in another, and a repository's config must not pass as the user's there;
+ * any other path is the user's, as if `massgen.config` named it.
  */
-export function runTeamConfig(team: RunTeam, shippedConfigsDir: string, folderRoot: string): NamedConfig {
+export function runTeamConfig(
+	team: RunTeam,
+	shippedConfigsDir: string,
+	workspaceRoots: readonly string[],
+): NamedConfig {
 	const file = resolve(team.file);
 	if (dirname(file) === resolve(shippedConfigsDir)) return { file, preset: true };
-	if (isRootOrInside(folderRoot, file)) return { file, byWorkspace: true };
+	if (workspaceRoots.some((root) => isRootOrInside(root, file))) return { file, byWorkspace: true };
 	return { file };
 }

@@ -4,13 +4,15 @@ import { runTeamConfig } from '../../../src/vscode/run/runTeam';
 
 const shipped = '/ext/configs';
 const root = '/repo';
+/** Another folder of the same multi-root window (Ask Several Teams lists the first folder's teams). */
+const other = '/other';
 const exists = async () => true;
 const choose = (file: string, trusted: boolean) =>
 	chooseTeamConfig({
 		workspaceRoot: root,
 		shippedConfigsDir: shipped,
 		trusted,
-		named: runTeamConfig({ file }, shipped, root),
+		named: runTeamConfig({ file }, shipped, [root, other]),
 		exists,
 	});
 
@@ -36,6 +38,14 @@ describe("a run's own team (RunRequest.team) under the core's trust rule", () =>
 		expect(await choose('/repo/.massgen/fast.yaml', true)).toMatchObject({
 			kind: 'workspace',
 			file: '/repo/.massgen/fast.yaml',
+		});
+	});
+
+	it("a file of another folder of the window is the workspace's too, not the user's: its programs need consent", async () => {
+		expect(await choose('/other/.massgen/evil.yaml', false)).toMatchObject({ kind: 'default' });
+		expect(await choose('/other/.massgen/evil.yaml', true)).toMatchObject({
+			kind: 'workspace',
+			file: '/other/.massgen/evil.yaml',
 		});
 	});
 
