@@ -12,24 +12,9 @@ import type { StartOutcome } from '../../src/vscode/run/runTypes';
 import type { RecordedRequest } from '../servers/loopbackProvider';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { endRunAndConfig, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
+import { asks, replyGate } from './replyGate';
 
 const extensionId = 'massgen.massgen-vscode';
-
-/** Replies wait until `open()`; `close()` holds the next ones again. */
-function gate() {
-	let release!: () => void;
-	let held = new Promise<void>((resolve) => (release = resolve));
-	return {
-		wait: () => held,
-		open: () => release(),
-		close: () => {
-			held = new Promise<void>((resolve) => (release = resolve));
-		},
-	};
-}
-
-const asks = (request: RecordedRequest, question: string) =>
-	request.prompt.texts.join('\n').includes(question);
 
 /** Whether two requests were open on the server at the same time (each received before the other settled). */
 const overlap = (a: RecordedRequest, b: RecordedRequest) =>
@@ -40,7 +25,7 @@ describe('several runs at once: the queue, each run on its own (loopback team)',
 	let api: MassGenApi;
 	let team: LoopbackTeam;
 	let dir: string;
-	const replies = gate();
+	const replies = replyGate();
 
 	before(async () => {
 		const extension = vscode.extensions.getExtension<MassGenApi>(extensionId);

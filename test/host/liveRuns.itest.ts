@@ -14,26 +14,13 @@ import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { LiveGroupNode, LiveRunNode } from '../../src/vscode/pastRuns/liveRunRows';
 import { lookOf, type RunsNode } from '../../src/vscode/pastRuns/runsTreeModel';
 import type { StartOutcome } from '../../src/vscode/run/runTypes';
-import type { RecordedRequest } from '../servers/loopbackProvider';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { endRunAndConfig, until, useConfig } from './hostWaits';
+import { asks, replyGate } from './replyGate';
 
 type Api = MassGenApi & { readonly approvals: MassGenApprovalsApi };
 
 const extensionId = 'massgen.massgen-vscode';
-
-/** Replies wait until `open()`; `close()` holds the next ones again. */
-function gate() {
-	let release!: () => void;
-	let held = new Promise<void>((resolve) => (release = resolve));
-	return {
-		wait: () => held,
-		open: () => release(),
-		close: () => {
-			held = new Promise<void>((resolve) => (release = resolve));
-		},
-	};
-}
 
 /** `until` for a probe that reads the tree (asynchronous). */
 async function untilRows(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -44,16 +31,13 @@ async function untilRows(what: string, probe: () => Promise<boolean>, timeoutMs 
 	}
 }
 
-const asks = (request: RecordedRequest, question: string) =>
-	request.prompt.texts.join('\n').includes(question);
-
 describe('Runs view: live runs at the top, their actions and the badge (loopback team)', function () {
 	this.timeout(120_000);
 	let api: Api;
 	let team: LoopbackTeam;
 	let dir: string;
 	let fixtures: string;
-	const replies = gate();
+	const replies = replyGate();
 
 	before(async () => {
 		const extension = vscode.extensions.getExtension<Api>(extensionId);

@@ -71,38 +71,28 @@ export const endedRowMs = 120_000;
 /** The live rows: going runs in the controller's order (running first, then the queue), then those that ended. */
 export function liveRunRows(inputs: LiveInputs): LiveRunNode[] {
 	const queued = inputs.active.filter((run) => run.phase === 'queued');
-	const folderName = (run: { folder: { name: string } }) => (inputs.multiRoot ? run.folder.name : undefined);
+	const row = (run: ActiveRunLine | EndedRunLine, state: LiveState, approvals = 0): LiveRunNode => ({
+		kind: 'live',
+		id: `live:${run.ticket}`,
+		ticket: run.ticket,
+		runId: run.runId,
+		question: run.question,
+		folderName: inputs.multiRoot ? run.folder.name : undefined,
+		state,
+		approvals,
+	});
 	const going = inputs.active.map((run): LiveRunNode => {
 		const approvals = run.runId ? inputs.approvals(run.runId) : 0;
 		const state: LiveState = run.phase === 'running' ? (approvals > 0 ? 'approval' : 'working') : run.phase;
 		const at = queued.indexOf(run);
 		return {
-			kind: 'live',
-			id: `live:${run.ticket}`,
-			ticket: run.ticket,
-			runId: run.runId,
-			question: run.question,
-			folderName: folderName(run),
-			state,
+			...row(run, state, approvals),
 			...(at >= 0 ? { place: { at: at + 1, of: queued.length } } : {}),
-			approvals,
 		};
 	});
 	const ended = inputs.ended.flatMap((run): LiveRunNode[] => {
 		const state = endedState(run, inputs);
-		if (!state) return [];
-		return [
-			{
-				kind: 'live',
-				id: `live:${run.ticket}`,
-				ticket: run.ticket,
-				runId: run.runId,
-				question: run.question,
-				folderName: folderName(run),
-				state,
-				approvals: 0,
-			},
-		];
+		return state ? [row(run, state)] : [];
 	});
 	return [...going, ...ended];
 }
@@ -160,7 +150,8 @@ export function stateText(node: Pick<LiveRunNode, 'state' | 'place' | 'approvals
 	}
 }
 
-export interface LiveLook {
+/** How a row looks: `icon` is a codicon id, `color` a theme color id (`NodeLook` adds how it folds). */
+export interface RowLook {
 	readonly label: string;
 	readonly description: string;
 	/** Markdown. */
@@ -168,14 +159,15 @@ export interface LiveLook {
 	readonly icon: string;
 	readonly color?: string;
 	/**
-	 * The menus' words: `live`, the state (`starting`, `queued`, `working`, `approval`, `changes`,
-	 * `failed`, `cancelled`), `hasRun` once it has a run id (Open in Panel), `stoppable` while it
-	 * goes, and for a queued run `canUp`/`canDown` when it can move that way.
+	 * Space-separated words the menus' `when` clauses match (`viewItem =~ /\blive\b/`). A live run's:
+	 * `live`, the state (`starting`, `queued`, `working`, `approval`, `changes`, `failed`,
+	 * `cancelled`), `hasRun` once it has a run id (Open in Panel), `stoppable` while it goes, and for
+	 * a queued run `canUp`/`canDown` when it can move that way.
 	 */
 	readonly contextValue: string;
 }
 
-export function liveLook(node: LiveRunNode): LiveLook {
+export function liveLook(node: LiveRunNode): RowLook {
 	const state = stateText(node);
 	const going = node.state === 'starting' || node.state === 'working' || node.state === 'approval';
 	const words = [

@@ -5,7 +5,13 @@
 import * as vscode from 'vscode';
 import type { SessionLine, TurnSummary } from '../../core/sessions/sessionTypes.js';
 import { escapeMarkdown, questionLine } from '../common/runName.js';
-import { liveGroupDescription, liveLook, type LiveGroupNode, type LiveRunNode } from './liveRunRows.js';
+import {
+	liveGroupDescription,
+	liveLook,
+	type LiveGroupNode,
+	type LiveRunNode,
+	type RowLook,
+} from './liveRunRows.js';
 import { matchesFilter, type RunsFilter } from './runsFilter.js';
 
 export interface FolderSessions {
@@ -95,20 +101,11 @@ export function childrenOf(node: RunsNode | undefined, top: readonly RunsNode[])
 	return node.kind === 'turn' || node.kind === 'live' ? [] : node.children;
 }
 
-/** How a row looks: `icon` is a codicon id, `color` a theme color id. */
-export interface NodeLook {
-	readonly label: string;
-	readonly description: string;
-	/** Markdown. */
-	readonly tooltip: string;
-	readonly icon: string;
-	readonly color?: string;
-	/**
-	 * Space-separated words the menus' `when` clauses match (`viewItem =~ /\bturn\b/`): `folder`,
-	 * `session` + `pinned`/`unpinned`, `turn` + `last` + `changes-<outcome>` when it proposed changes;
-	 * `live-group`, and a live run's words (`liveLook`).
-	 */
-	readonly contextValue: string;
+/**
+ * How a row looks; its `contextValue` words: `folder`, `session` + `pinned`/`unpinned`, `turn` +
+ * `last` + `changes-<outcome>` when it proposed changes; `live-group`, and a live run's (`liveLook`).
+ */
+export interface NodeLook extends RowLook {
 	readonly collapsed: 'none' | 'collapsed' | 'expanded';
 }
 
