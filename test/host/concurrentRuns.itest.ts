@@ -106,10 +106,15 @@ describe('several runs at once: the queue, each run on its own (loopback team)',
 			.update('massgen.runs.maxConcurrent', 1, vscode.ConfigurationTarget.Global);
 		const one = api.runs.tryStart({ question: 'Run one?', kind: 'ask' });
 		await until('run one to run', () => phases()[0] === 'Run one?: running');
+		// One after the other: the queue's order is the order the runs were ready in (asked together,
+		// whichever finished preparing first would queue first).
+		const queuedCount = () => phases().filter((phase) => phase.endsWith('queued')).length;
 		const two = api.runs.tryStart({ question: 'Run two?', kind: 'ask' });
+		await until('run two queued', () => queuedCount() === 1);
 		const three = api.runs.tryStart({ question: 'Run three?', kind: 'ask' });
+		await until('run three queued', () => queuedCount() === 2);
 		const four = api.runs.tryStart({ question: 'Run four?', kind: 'ask' });
-		await until('three runs queued', () => phases().filter((phase) => phase.endsWith('queued')).length === 3);
+		await until('three runs queued', () => queuedCount() === 3);
 		assert.match(api.ui().statusBar ?? '', /3 queued/);
 		const ticket = (question: string) =>
 			api.runs.active().find((run) => run.request.question === question)!.ticket;
