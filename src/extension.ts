@@ -104,7 +104,7 @@ export function activate(
 	);
 	root.add(
 		vscode.window.registerWebviewPanelSerializer(viewTypes.panel, {
-			deserializeWebviewPanel: async (webviewPanel) => panel.revive(webviewPanel),
+			deserializeWebviewPanel: (webviewPanel, state: unknown) => panel.revive(webviewPanel, state),
 		}),
 	);
 	const comparisons = root.add(new TeamComparisons({ runs, changes: runChangeSets(changes), log }));
@@ -177,13 +177,13 @@ export function activate(
 		teamView,
 		panelRunId: () => panel.shownRunId,
 		panelSurfaces: () => {
-			const state = (host: typeof panel.view) => ({
-				open: host.surface !== undefined,
-				visible: host.visible,
-				focused: host.focused,
-				runId: host.shownRunId,
+			const state = (host: typeof panel.view | undefined) => ({
+				open: host?.surface !== undefined,
+				visible: host?.visible ?? false,
+				focused: host?.focused ?? false,
+				runId: host?.shownRunId,
 			});
-			return { view: state(panel.view), editor: state(panel.editor) };
+			return { view: state(panel.view), editor: state(panel.editor), editors: panel.editors.map(state) };
 		},
 		activationMs,
 		approvals: approvals.api,

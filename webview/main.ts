@@ -77,6 +77,8 @@ function isHostMessage(data: unknown): data is HostMessage {
 			return Array.isArray((message as { attachments?: unknown }).attachments);
 		case 'focus-ask':
 			return true;
+		case 'live-runs':
+			return Array.isArray(message.runs);
 		default:
 			return false;
 	}
@@ -96,6 +98,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			changeSet = undefined;
 			outcomes = undefined;
 			panel.reset();
+			panel.switcher.update(Array.isArray(message.liveRuns) ? message.liveRuns : []);
 			break;
 		case 'events':
 			state = reduceRunEvents(state ?? initialRunState(), message.events);
@@ -123,6 +126,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			return;
 		case 'focus-ask':
 			panel?.askBox.focus();
+			return;
+		case 'live-runs':
+			panel?.switcher.update(message.runs);
 			return;
 	}
 	scheduleRender();

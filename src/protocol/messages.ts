@@ -23,6 +23,8 @@ export type HostMessage =
 			readonly type: 'snapshot';
 			readonly state: RunState | null;
 			readonly runs: readonly PastRunSummary[];
+			/** The run switcher's list (`live-runs` updates it). */
+			readonly liveRuns: readonly SwitcherRun[];
 			readonly strings: WebviewStrings;
 	  }
 	/** Live events, coalesced by the host; the webview folds them with `reduceRun`. */
@@ -61,7 +63,31 @@ export type HostMessage =
 			readonly reason: string;
 	  }
 	/** Give the ask box the keyboard (Show Panel, Focus Ask Box, Add Context: the user is about to type). */
-	| { readonly type: 'focus-ask' };
+	| { readonly type: 'focus-ask' }
+	/**
+	 * The run switcher's list: the window's live runs and the run shown (the `snapshot` has it first;
+	 * then whenever a run is asked, starts, changes state or ends; throttled by the host).
+	 */
+	| { readonly type: 'live-runs'; readonly runs: readonly SwitcherRun[] };
+
+/** What the switcher says of a run (the state words come from the strings table). */
+export type SwitcherRunState =
+	'working' | 'queued' | 'approval' | 'review' | 'finished' | 'failed' | 'cancelled';
+
+/** One run in the switcher. */
+export interface SwitcherRun {
+	/** Names the row (the controller's ticket, or the run id of a run that is not live). */
+	readonly key: string;
+	/** Null while the run waits in the queue (nothing to show yet). */
+	readonly runId: string | null;
+	/** The question's first line, shortened. */
+	readonly name: string;
+	readonly state: SwitcherRunState;
+	/** Approvals of this run waiting for the user. */
+	readonly waiting: number;
+	/** The run this surface shows. */
+	readonly shown: boolean;
+}
 
 /** Hunks picked in one file (ids from `HunkView.id`). */
 export interface HunkSelection {
@@ -88,9 +114,10 @@ export type WebviewMessage =
 	| { readonly type: 'ready' }
 	/** `attachments`: the ask box's chips, validated and converted by the host (`chipToRequest`). */
 	| { readonly type: 'ask'; readonly question: string; readonly attachments?: readonly AttachmentChip[] }
-	| { readonly type: 'cancel' }
+	/** Cancel the run the page was rendered for (`runId`: a click after a switch cannot hit another run). */
+	| { readonly type: 'cancel'; readonly runId: string }
 	/** Stop agent: that agent's call is aborted and it leaves the vote; its answers stay. */
-	| { readonly type: 'stop-agent'; readonly agentId: string }
+	| { readonly type: 'stop-agent'; readonly runId: string; readonly agentId: string }
 	/**
 	 * Workspace-relative path of a change in run `runId`'s change set (every change message names
 	 * the run it was rendered for: a click after the panel switched runs cannot reach another run's).

@@ -38,6 +38,7 @@ export const webviewStringKeys = [
 	'askAFollowUp',
 	'askTheTeamA',
 	'notAsked',
+	'askAnotherQuestion',
 	'atMostAttachmentsPer',
 	'onlyImagesPngJpeg',
 	'notAttached',
@@ -293,6 +294,16 @@ export const webviewStringKeys = [
 	'votesFor',
 	'noVoteYet',
 	'stoppedShort',
+	'switcherLabel',
+	'switcherOption',
+	'switcherNewRun',
+	'switcherWorking',
+	'switcherQueued',
+	'switcherApproval',
+	'switcherReview',
+	'switcherFinished',
+	'switcherFailed',
+	'switcherCancelled',
 ] as const;
 
 export type WebviewStringKey = (typeof webviewStringKeys)[number];

@@ -142,9 +142,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 		question: z.string().trim().min(1).max(MAX_QUESTION_CHARS),
 		attachments: chips.optional(),
 	}),
-	z.strictObject({ type: z.literal('cancel') }),
+	z.strictObject({ type: z.literal('cancel'), runId: runIdString }),
 	z.strictObject({
 		type: z.literal('stop-agent'),
+		runId: runIdString,
 		agentId: z
 			.string()
 			.min(1)

@@ -54,8 +54,15 @@ export interface MassGenApi {
 	readonly teamView: Pick<TeamView, 'provider' | 'view' | 'onDidShowBuilderStep'>;
 	/** The run the panel shows (live, opened or restored after a reload); undefined when none. */
 	panelRunId(): string | undefined;
-	/** The panel's two surfaces: the side bar view and the editor tab (Open in Editor). */
-	panelSurfaces(): { readonly view: PanelSurfaceState; readonly editor: PanelSurfaceState };
+	/**
+	 * The panel's surfaces: the side bar view, the editor tab with the keyboard else the newest (not
+	 * `open` when there is none), and every editor tab (one per run: Open in Editor), oldest first.
+	 */
+	panelSurfaces(): {
+		readonly view: PanelSurfaceState;
+		readonly editor: PanelSurfaceState;
+		readonly editors: readonly PanelSurfaceState[];
+	};
 	/** Ask Several Teams: start a comparison, read one as its page shows it. */
 	readonly compare: Pick<TeamComparisons, 'ask' | 'view'>;
 	/** Milliseconds `activate()` took (module load excluded). */

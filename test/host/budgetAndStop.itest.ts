@@ -106,7 +106,7 @@ describe('Budget and Stop agent (in VS Code, loopback server)', function () {
 			return state?.agents['b']?.round === 1 && (state.agents['a']?.answers.length ?? 0) > 0;
 		});
 		await until('b at the server', () => server.requests.slice(before).some((r) => r.model === 'gpt-5'));
-		await panel.receive({ type: 'stop-agent', agentId: 'b' });
+		await panel.receive({ type: 'stop-agent', runId: runs.state!.runId!, agentId: 'b' });
 		const run = await finished;
 		assert.equal(run.result.status, 'completed');
 		assert.equal(run.result.winner?.agentId, 'a');

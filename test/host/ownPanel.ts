@@ -60,7 +60,7 @@ export async function openOwnPanel(
 	const { runs, panel: host, questions } = graph;
 	const posted: HostMessage[] = [];
 	await host.openInEditor();
-	const panel = host.editor;
+	const panel = host.editor!;
 	const webview = panel.surface!.webview;
 	const post = webview.postMessage.bind(webview);
 	(webview as { postMessage: (message: unknown) => Thenable<boolean> }).postMessage = (message) => {

@@ -142,8 +142,9 @@ export class AskBox {
 	}
 
 	/**
-	 * Asking is possible when no run is going (the host runs one team at a time). `runId`: the run
-	 * shown; another one than when a question was sent means its run has started. A question given
+	 * A question asked while the shown run goes is a new run beside it (the host queues it past
+	 * its limit), not a follow-up: the box says so. `runId`: the run shown; another one than when
+	 * a question was sent means its run has started. A question given
 	 * back that now runs after all (`question`: the no-model offer's choice) leaves the box.
 	 */
 	update(
@@ -162,7 +163,10 @@ export class AskBox {
 		if (key === this._key) return;
 		this._key = key;
 		this._running = status === 'running';
-		this._input.setAttribute('placeholder', hasRun ? t('askAFollowUp') : t('askTheTeamA'));
+		this._input.setAttribute(
+			'placeholder',
+			this._running ? t('askAnotherQuestion') : hasRun ? t('askAFollowUp') : t('askTheTeamA'),
+		);
 		this._refresh();
 	}
 
@@ -308,13 +312,13 @@ export class AskBox {
 
 	private _refresh(): void {
 		const empty = this._input.value.trim().length === 0;
-		setDisabled(this._ask, empty || this._running);
+		setDisabled(this._ask, empty);
 		setText(this._hint, this._running ? t('aRunIsIn') : t('enterToAsk'));
 	}
 
 	private _submit(): void {
 		const question = this._input.value.trim();
-		if (!question || this._running) return;
+		if (!question) return;
 		const attachments = this._chips;
 		this._post({ type: 'ask', question, ...(attachments.length ? { attachments } : {}) });
 		// Shown now, not when the host answers: preparing a run (the engine, the team, keys) takes seconds.

@@ -46,7 +46,12 @@ export class HeaderView {
 		this._folderItem.hidden = true;
 		this._commands = h('span', { class: 'meta-item-wrap command-sandbox' });
 		this._commands.hidden = true;
-		this._cancel = button(t('cancel'), () => post({ type: 'cancel' }), {
+		// The run this header was rendered for: a click right after a switch cannot cancel another run.
+		const cancel = () => {
+			const runId = this._state?.runId;
+			if (runId) post({ type: 'cancel', runId });
+		};
+		this._cancel = button(t('cancel'), cancel, {
 			icon: 'debug-stop',
 			secondary: true,
 			ariaLabel: t('cancelTheRun'),

@@ -72,6 +72,8 @@ export class LaneView {
 
 	constructor(
 		private readonly _agentId: string,
+		/** The run this lane belongs to (a lane is made anew for another run: `LanesView`). */
+		runId: string | null,
 		private readonly _viewState: ViewStateStore,
 		post: (message: WebviewMessage) => void,
 	) {
@@ -83,8 +85,9 @@ export class LaneView {
 		this._stop = button(
 			t('stop'),
 			() => {
+				if (runId === null) return;
 				setDisabled(this._stop, true);
-				post({ type: 'stop-agent', agentId });
+				post({ type: 'stop-agent', runId, agentId });
 			},
 			{ icon: 'debug-stop', secondary: true, ariaLabel: t('stop2', agentId), class: 'stop-agent' },
 		);

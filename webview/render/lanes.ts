@@ -68,7 +68,7 @@ export class LanesView {
 		for (const id of order) {
 			let view = this._lanes.get(id);
 			if (!view) {
-				view = new LaneView(id, this._viewState, this._post);
+				view = new LaneView(id, this._runId, this._viewState, this._post);
 				this._lanes.set(id, view);
 			}
 			const expected: Element | null = previous

@@ -17,9 +17,11 @@ import { runLook } from './laneState.js';
 import { LanesView } from './lanes.js';
 import { PastRunsView } from './pastRuns.js';
 import { ResultView } from './result.js';
+import { RunSwitcherView } from './runSwitcher.js';
 import { VotesView } from './votes.js';
 
 export class Panel {
+	private readonly _switcher: RunSwitcherView;
 	private readonly _header: HeaderView;
 	private readonly _empty: HTMLElement;
 	private readonly _approvals: ApprovalsView;
@@ -44,6 +46,7 @@ export class Panel {
 			attrs: { role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' },
 		});
 		const announce = (text: string) => setText(this._live, text);
+		this._switcher = new RunSwitcherView(post, announce);
 		this._header = new HeaderView(post);
 		this._empty = h(
 			'section',
@@ -67,6 +70,7 @@ export class Panel {
 		this._runsSection.body.append(this._pastRuns.element);
 		this._ask = new AskBox(post, _viewState);
 		root.replaceChildren(
+			this._switcher.element,
 			this._header.element,
 			this._empty,
 			this._approvals.element,
@@ -83,6 +87,11 @@ export class Panel {
 	/** The ask box, for the host's answers about context (`context-results`, `chips-added`). */
 	get askBox(): AskBox {
 		return this._ask;
+	}
+
+	/** The run switcher (the host's `live-runs`). */
+	get switcher(): RunSwitcherView {
+		return this._switcher;
 	}
 
 	/** A snapshot replaced the state: drop per-request local bookkeeping. */

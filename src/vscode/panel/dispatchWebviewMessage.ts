@@ -8,9 +8,10 @@ export interface PanelActions {
 	ready(): void | Promise<void>;
 	/** `attachments`: the ask box's chips (empty when none), for `RunRequest.attachments`. */
 	ask(question: string, attachments: readonly AttachmentChip[]): void | Promise<void>;
-	cancel(): void | Promise<void>;
-	/** Stop agent in a lane (absent in hosts without a run to stop). */
-	stopAgent?(agentId: string): void | Promise<void>;
+	/** Cancel `runId` (the run the page was rendered for). */
+	cancel(runId: string): void | Promise<void>;
+	/** Stop agent in a lane of `runId` (absent in hosts without a run to stop). */
+	stopAgent?(runId: string, agentId: string): void | Promise<void>;
 	/**
 	 * The change messages name the run whose change set the panel rendered them for. `version`
 	 * only when the message names one (proposed, final, or an answer label).
@@ -63,9 +64,9 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 		case 'ask':
 			return actions.ask(message.question, message.attachments ?? []);
 		case 'cancel':
-			return actions.cancel();
+			return actions.cancel(message.runId);
 		case 'stop-agent':
-			return actions.stopAgent?.(message.agentId);
+			return actions.stopAgent?.(message.runId, message.agentId);
 		case 'open-diff':
 			return message.version === undefined
 				? actions.openDiff(message.runId, message.path)

@@ -26,6 +26,8 @@ export interface PanelActionDeps {
 		snapshot(): Promise<void>;
 		openRun(runId: string): Promise<void>;
 		post(message: HostMessage): void;
+		/** The run asked in this page's box started: the page shows it (its first batch follows). */
+		showAsked(runId: string): void;
 		shownRunId(): string | undefined;
 		folder(): vscode.WorkspaceFolder | undefined;
 		/** `#` completion for the panel's folder; undefined when the panel is closed or no folder is open. */
@@ -44,6 +46,11 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 	const noResults = (error: unknown): AttachmentChip[] => {
 		log.warn(`ask box: cannot list the workspace's files: ${errorMessage(error)}`);
 		return [];
+	};
+	const knownRun = (runId: string, what: string): boolean => {
+		if (runs.active().some((run) => run.runId === runId)) return true;
+		log.warn(`panel: ${what} for run ${runId} refused: not a live run of this window`);
+		return false;
 	};
 	return {
 		ready: async () => {
@@ -69,16 +76,27 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			// A question asked while the shown run still goes is a new one beside it: a follow-up
 			// needs a finished turn to follow.
 			const follows = !(shownRunId && runs.active().some((run) => run.runId === shownRunId));
+			// The run asked here is shown here once it starts (also after waiting in the queue).
+			let claimed = false;
+			const follow = (batch: { readonly runId: string }) => {
+				if (claimed) return;
+				claimed = true;
+				panel.showAsked(batch.runId);
+			};
 			let outcome;
 			try {
-				outcome = await runs.tryStart({
-					question,
-					kind: 'ask',
-					...(folder ? { folder: folder.uri } : {}),
-					...(follows ? { continueConversation: true } : {}),
-					...(follows && shownRunId ? { continueFrom: shownRunId } : {}),
-					...(attachments.length ? { attachments } : {}),
-				});
+				outcome = await runs.tryStart(
+					{
+						question,
+						kind: 'ask',
+						...(folder ? { folder: folder.uri } : {}),
+						...(follows ? { continueConversation: true } : {}),
+						...(follows && shownRunId ? { continueFrom: shownRunId } : {}),
+						...(attachments.length ? { attachments } : {}),
+					},
+					undefined,
+					follow,
+				);
 			} catch (error) {
 				// The webview shows "starting" until it hears back: it always does.
 				refused(deps.secrets?.text(errorMessage(error)) ?? errorMessage(error));
@@ -86,13 +104,13 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			}
 			if ('refused' in outcome) refused(outcome.reason);
 		},
-		// The shown run's controls: another run of the window goes on.
-		cancel: () => {
-			runs.cancel(panel.shownRunId());
+		// The controls of the run the page was rendered for: another run of the window goes on. A
+		// run id the window does not know (a stale or forged page) is refused.
+		cancel: (runId) => {
+			if (knownRun(runId, 'cancel')) runs.cancel(runId);
 		},
-		stopAgent: (agentId) => {
-			const runId = panel.shownRunId();
-			if (runId) runs.stopAgent(runId, agentId);
+		stopAgent: (runId, agentId) => {
+			if (knownRun(runId, 'stop agent')) runs.stopAgent(runId, agentId);
 		},
 		openRun: (runId) => panel.openRun(runId),
 		openDiff: (runId, path, version) => changes.openDiff(runId, path, version),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
 import type { ApprovalDecision } from '../../protocol/messages.js';
+import { runIdPattern } from '../../contract/runId.js';
 import { viewIds, viewTypes } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import { SurfaceHost, type SurfaceHostDeps } from './surfaceHost.js';
@@ -22,16 +23,21 @@ export interface ShowOptions {
 }
 
 /**
- * The team's panel: its home is the side bar view (`massgen.teamPanel`); "Open in Editor" shows
- * the run in a wide editor tab too. One `SurfaceHost` per surface renders the same page with the
- * same messages, validation and restore (docs/editor.md). Commands that show the panel reveal the
- * view and give its ask box the keyboard; a run started from elsewhere shows without taking it.
+ * The team's panel: its home is the side bar view (`massgen.teamPanel`), with a switcher among the
+ * window's runs; "Open in Editor" gives the run shown its own wide editor tab (one tab per run,
+ * titled by its question; closing it leaves the run going). One `SurfaceHost` per surface renders
+ * the same page with the same messages, validation and restore (docs/editor.md). Commands that
+ * show the panel reveal the view and give its ask box the keyboard; a run started from elsewhere
+ * shows without taking it.
  */
 export class PanelHost extends Disposable {
 	/** The side bar view (resolved by VS Code when it first shows: `resolveView`). */
 	readonly view: SurfaceHost;
-	/** The editor tab ("Open in Editor", or restored after a reload: `revive`). */
-	readonly editor: SurfaceHost;
+	/** The editor tabs, oldest first ("Open in Editor", or restored after a reload: `revive`). */
+	private readonly _editors = new Set<SurfaceHost>();
+	private readonly _surfaceDeps: SurfaceHostDeps;
+	/** What each editor tab's title names: its run's question (from the switcher's rows). */
+	private readonly _names = new Map<SurfaceHost, string>();
 	private readonly _onDidAnswerApproval = this._register(new vscode.EventEmitter<PanelApprovalAnswer>());
 	/** The approvals (`createApprovals`) take the cards' answers from here. */
 	readonly onDidAnswerApproval = this._onDidAnswerApproval.event;
@@ -45,25 +51,37 @@ export class PanelHost extends Disposable {
 			answerApproval: (requestId, decision, note) =>
 				this._onDidAnswerApproval.fire({ requestId, decision, note }),
 		};
+		this._surfaceDeps = surfaceDeps;
 		this.view = this._register(new SurfaceHost(surfaceDeps));
-		this.editor = this._register(new SurfaceHost(surfaceDeps));
+		this._register({ dispose: () => this._editors.forEach((host) => host.dispose()) });
 		this._register(
-			// Every run shows in the side bar (unless the editor tab shows it already); showing it
+			// A run comes into view in the side bar (unless an editor tab is in front); showing it
 			// never takes the keyboard from the user.
 			_deps.runs.onDidStartRun(() => {
-				if (!this.editor.visible) this._showView({ preserveFocus: true });
+				if (!this.editors.some((host) => host.visible)) this._showView({ preserveFocus: true });
 			}),
 		);
 	}
 
-	/** Either surface is visible. */
-	get visible(): boolean {
-		return this.view.visible || this.editor.visible;
+	/** The editor tabs open now, oldest first. */
+	get editors(): readonly SurfaceHost[] {
+		return [...this._editors];
 	}
 
-	/** Either surface has the keyboard focus. */
+	/** The editor tab with the keyboard, else the newest one; undefined when none is open. */
+	get editor(): SurfaceHost | undefined {
+		const editors = this.editors;
+		return editors.find((host) => host.focused) ?? editors.at(-1);
+	}
+
+	/** A surface is visible. */
+	get visible(): boolean {
+		return this.view.visible || this.editors.some((host) => host.visible);
+	}
+
+	/** A surface has the keyboard focus. */
 	get focused(): boolean {
-		return this.view.focused || this.editor.focused;
+		return this.view.focused || this.editors.some((host) => host.focused);
 	}
 
 	/** The editor tab's title; `MassGen (1 waiting)` stands in for a badge while approvals wait. */
@@ -75,7 +93,8 @@ export class PanelHost extends Disposable {
 	setWaiting(title: string, count: number): void {
 		this._title = title;
 		this._waiting = count;
-		for (const host of [this.view, this.editor]) host.surface?.setWaiting(title, count);
+		this.view.surface?.setWaiting(title, count);
+		for (const host of this._editors) this._retitle(host);
 	}
 
 	/** The run the side bar view shows (also the one restored after a reload): its follow-ups continue that run's session. */
@@ -89,14 +108,21 @@ export class PanelHost extends Disposable {
 		this._deps.log.info('view resolved');
 	}
 
-	/** Called by the serializer when VS Code restores the editor tab after a reload. */
-	revive(panel: vscode.WebviewPanel): void {
-		if (this.editor.surface) {
+	/**
+	 * Called by the serializer when VS Code restores an editor tab after a reload: `state` is its
+	 * webview's saved state (`ViewStateStore`), whose `runId` names the run the tab showed. A second
+	 * tab of one run is closed.
+	 */
+	async revive(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+		const saved = (state as { runId?: unknown } | undefined)?.runId;
+		const runId = typeof saved === 'string' && runIdPattern.test(saved) ? saved : undefined;
+		if (runId && this._editorOf(runId)) {
 			panel.dispose();
 			return;
 		}
-		this._attachEditor(panel);
-		this._deps.log.info('editor tab restored');
+		const host = this._attachEditor(panel);
+		this._deps.log.info(`editor tab restored${runId ? ` (run ${runId})` : ''}`);
+		if (runId) await host.restore(runId);
 	}
 
 	/** A message as if the view's webview had posted it (validated and dispatched the same way; in-host tests). */
@@ -113,21 +139,28 @@ export class PanelHost extends Disposable {
 		if (!options.preserveFocus) void this.view.postWhenReady({ type: 'focus-ask' }, 'focus');
 	}
 
-	/** Focus Ask Box: the ask box of the surface the user is in (the editor tab), else the view's. */
+	/** Focus Ask Box: the ask box of the surface the user is in (an editor tab), else the view's. */
 	focusAskBox(): void {
 		const host = this._target();
-		if (host === this.editor) this.editor.surface?.reveal(false);
+		if (host !== this.view) host.surface?.reveal(false);
 		else this._showView({ preserveFocus: false });
 		void host.postWhenReady({ type: 'focus-ask' }, 'focus');
 	}
 
-	/** Open in Editor: a wide editor tab showing the run the view shows, its ask box focused. */
-	async openInEditor(): Promise<void> {
-		if (this.editor.surface) this.editor.surface.reveal(false);
-		else this._openEditorTab();
-		const runId = this.view.shownRunId;
-		if (runId) await this.editor.openRun(runId);
-		void this.editor.postWhenReady({ type: 'focus-ask' }, 'focus');
+	/**
+	 * Open in Editor: the run's own wide editor tab (`runId`, else the run the surface the user is
+	 * in shows), its ask box focused. A run with a tab already: that tab comes to the front.
+	 */
+	async openInEditor(runId = this._target().shownRunId): Promise<void> {
+		const open = this._editorOf(runId);
+		if (open) {
+			open.surface?.reveal(false);
+		} else {
+			const host = this._openEditorTab();
+			if (runId) await host.openRun(runId);
+		}
+		const host = this._editorOf(runId);
+		if (host) void host.postWhenReady({ type: 'focus-ask' }, 'focus');
 	}
 
 	/**
@@ -150,7 +183,18 @@ export class PanelHost extends Disposable {
 	}
 
 	private _target(): SurfaceHost {
-		return this.editor.focused ? this.editor : this.view;
+		return this.editors.find((host) => host.focused) ?? this.view;
+	}
+
+	/** The editor tab showing `runId` (undefined: a tab that shows no run). */
+	private _editorOf(runId: string | undefined): SurfaceHost | undefined {
+		return this.editors.find((host) => host.shownRunId === runId);
+	}
+
+	/** An editor tab's title: its run's question, or the approvals' `MassGen (1 waiting)` while any wait. */
+	private _retitle(host: SurfaceHost): void {
+		const title = this._waiting > 0 ? this._title : (this._names.get(host) ?? this._title);
+		host.surface?.setWaiting(title, this._waiting);
 	}
 
 	private _attach(host: SurfaceHost, surface: WebviewSurface): void {
@@ -173,23 +217,56 @@ export class PanelHost extends Disposable {
 		});
 	}
 
-	private _openEditorTab(): void {
+	private _openEditorTab(): SurfaceHost {
 		const panel = vscode.window.createWebviewPanel(
 			viewTypes.panel,
 			this._title,
 			{ viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
 			{ enableScripts: true, enableFindWidget: true },
 		);
-		this._attachEditor(panel);
+		const host = this._attachEditor(panel);
 		this._deps.log.info('editor tab opened');
+		return host;
 	}
 
-	private _attachEditor(panel: vscode.WebviewPanel): void {
+	/** A host for one editor tab: it goes when the tab closes (the run it shows goes on). */
+	private _attachEditor(panel: vscode.WebviewPanel): SurfaceHost {
 		const media = vscode.Uri.joinPath(this._deps.extensionUri, 'media');
 		panel.iconPath = {
 			light: vscode.Uri.joinPath(media, 'massgen-light.svg'),
 			dark: vscode.Uri.joinPath(media, 'massgen-dark.svg'),
 		};
-		this._attach(this.editor, editorSurface(panel));
+		const host: SurfaceHost = new SurfaceHost(this._surfaceDeps, {
+			memento: tabMemento(),
+			onDidPostRuns: (rows) => {
+				const shown = rows.find((row) => row.shown);
+				if (shown) this._names.set(host, shown.name);
+				this._retitle(host);
+			},
+			onClosed: () => {
+				this._editors.delete(host);
+				this._names.delete(host);
+				host.dispose();
+			},
+		});
+		this._editors.add(host);
+		this._attach(host, editorSurface(panel));
+		return host;
 	}
+}
+
+/**
+ * An editor tab's memory of its run, for its own lifetime only: a reloaded tab finds its run in its
+ * webview state (`revive`), and only the side bar view's run is restored from the workspace state.
+ */
+function tabMemento(): vscode.Memento {
+	const values = new Map<string, unknown>();
+	return {
+		keys: () => [...values.keys()],
+		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+		update: (key: string, value: unknown) => {
+			values.set(key, value);
+			return Promise.resolve();
+		},
+	} as vscode.Memento;
 }

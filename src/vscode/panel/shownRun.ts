@@ -34,10 +34,13 @@ export class ShownRun {
 		return this._viewing;
 	}
 
-	/** Shows a live run (one started: `runId`), or the newest (the panel closed). */
+	/**
+	 * Shows a live run (one started: `runId`), or the newest (the panel closed). Either is pinned: a
+	 * run that starts later does not take its place by being newer (`SurfaceHost` decides that).
+	 */
 	showLive(runId?: string): void {
 		this._viewing = undefined;
-		this._liveId = runId;
+		this._liveId = runId ?? this._runs.state?.runId ?? undefined;
 	}
 
 	/** Whether `runId`'s live events belong on the page now. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { PastRunSummary } from '../../contract/pastRunSummary.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
-import type { ApprovalDecision, HostMessage } from '../../protocol/messages.js';
+import type { ApprovalDecision, HostMessage, SwitcherRun } from '../../protocol/messages.js';
 import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import { Disposable } from '../common/lifecycle.js';
@@ -14,6 +14,7 @@ import { panelActions } from './panelActions.js';
 import { webviewStrings } from './panelStrings.js';
 import { SurfaceWebview } from './surfaceWebview.js';
 import { ShownRun } from './shownRun.js';
+import { SwitcherFeed, switcherRuns } from './runSwitcher.js';
 import type { WebviewSurface } from './webviewSurface.js';
 import type { RunController } from '../run/runController.js';
 import type { ChangeActions } from '../run/runTypes.js';
@@ -36,6 +37,16 @@ export interface SurfaceHostDeps {
 	readonly answerApproval: (requestId: string, decision: ApprovalDecision, note: string | undefined) => void;
 }
 
+/** What differs between the side bar view and an editor tab. */
+export interface SurfaceOptions {
+	/** Remembers the run shown last for a reload (the view; an editor tab keeps its run in its webview state). */
+	readonly memento: vscode.Memento;
+	/** The switcher's rows were posted (the one `shown` names the run on the page: an editor tab's title). */
+	readonly onDidPostRuns?: (rows: readonly SwitcherRun[]) => void;
+	/** The surface is gone (an editor tab closed: its host goes with it; the run goes on). */
+	readonly onClosed?: () => void;
+}
+
 /**
  * The run webview on one surface — the side bar view or the editor tab (`PanelHost` has one of
  * each): ready → snapshot → live event batches (docs/editor.md), the same messages, validation and
@@ -50,12 +61,17 @@ export class SurfaceHost extends Disposable {
 	private readonly _shown: ShownRun;
 	private readonly _search: ContextSearchSlot;
 	private readonly _actions: PanelActions;
+	private readonly _switcher: SwitcherFeed;
 	private _parse: Promise<(raw: unknown) => ParseResult> | undefined;
 
-	constructor(private readonly _deps: SurfaceHostDeps) {
+	constructor(
+		private readonly _deps: SurfaceHostDeps,
+		private readonly _options: SurfaceOptions = { memento: _deps.memento },
+	) {
 		super();
+		const options = _options;
 		const { runs, log } = _deps;
-		this._shown = new ShownRun(runs, _deps.memento, log);
+		this._shown = new ShownRun(runs, options.memento, log);
 		this._search = this._register(new ContextSearchSlot(log));
 		this._webview = this._register(
 			new SurfaceWebview({
@@ -66,8 +82,24 @@ export class SurfaceHost extends Disposable {
 				onClosed: () => {
 					this._shown.showLive();
 					this._search.dispose();
+					options.onClosed?.();
 				},
 			}),
+		);
+		this._switcher = this._register(
+			new SwitcherFeed(
+				runs,
+				() =>
+					switcherRuns(
+						runs.active(),
+						{ runId: this.shownRunId, state: this._shown.current() },
+						(runId) => _deps.changes.pendingRunIds().includes(runId),
+					),
+				(rows) => {
+					this._webview.post({ type: 'live-runs', runs: rows });
+					options.onDidPostRuns?.(rows);
+				},
+			),
 		);
 		const actions = panelActions({
 			..._deps,
@@ -75,6 +107,7 @@ export class SurfaceHost extends Disposable {
 				snapshot: () => this._postSnapshot(),
 				openRun: (runId) => this.openRun(runId),
 				post: (message) => this._webview.post(message),
+				showAsked: (runId) => this._showStarted(runId),
 				shownRunId: () => this.shownRunId,
 				folder: () => this._shown.folder(),
 				search: () => {
@@ -93,10 +126,19 @@ export class SurfaceHost extends Disposable {
 				if (runId !== this.shownRunId) return;
 				this._webview.post({ type: 'change-set', changeSet });
 				void this._postOutcomes();
+				this._switcher.changed();
 			}),
 		);
-		// A new run is shown live (PanelHost decides which surface comes into view).
-		this._register(runs.onDidStartRun(({ runId }) => this._shown.showLive(runId)));
+		// A new run is shown live unless the page shows another run that still goes: a run started
+		// elsewhere (a command, Chat, a tool, another surface's box) does not take the page from it;
+		// the switcher lists it. A run asked in this page's box is shown here (`showAsked`).
+		this._register(
+			runs.onDidStartRun(({ runId }) => {
+				const shown = this._shown.viewing ? undefined : this._shown.runId;
+				const going = shown !== undefined && runs.active().some((run) => run.runId === shown);
+				if (shown === runId || !going) this._showStarted(runId);
+			}),
+		);
 		this._register(
 			runs.onDidEmitEvents((batch) => {
 				// Another run's events stay off this page (each run keeps its own state).
@@ -150,6 +192,15 @@ export class SurfaceHost extends Disposable {
 		return true;
 	}
 
+	/** A reloaded editor tab: shows the run its webview state names (unreadable: logged, nothing shown). */
+	async restore(runId: string): Promise<void> {
+		if ((await this._shown.open(runId)) === 'unreadable') {
+			this._deps.log.warn(`panel: the restored tab's run ${runId} has no readable events.jsonl`);
+			return;
+		}
+		await this._postSnapshot();
+	}
+
 	/** Shows `runId` (the live run, or a past run read back from its `events.jsonl`). */
 	async openRun(runId: string): Promise<void> {
 		const shown = await this._shown.open(runId);
@@ -163,6 +214,12 @@ export class SurfaceHost extends Disposable {
 		}
 		await this._postSnapshot();
 		await this._shown.remember(runId);
+	}
+
+	/** A run that just started is shown live (its batches reset the page: a run's first is `run-start`). */
+	private _showStarted(runId: string): void {
+		this._shown.showLive(runId);
+		this._switcher.changed();
 	}
 
 	private async _onMessage(raw: unknown): Promise<void> {
@@ -185,8 +242,10 @@ export class SurfaceHost extends Disposable {
 		const runs = await this._pastRuns();
 		const fallback = await this._shown.lastShown();
 		const state = this._shown.current() ?? fallback ?? null;
+		const liveRuns = this._switcher.take();
+		this._options.onDidPostRuns?.(liveRuns);
 		this._webview.deliverSnapshot(() => {
-			this._webview.post({ type: 'snapshot', state, runs, strings: webviewStrings(vscode) });
+			this._webview.post({ type: 'snapshot', state, runs, liveRuns, strings: webviewStrings(vscode) });
 			const runId = state?.runId;
 			this._webview.post({
 				type: 'change-set',

@@ -9,9 +9,11 @@ import { parseWebviewMessage } from '../../../src/protocol/webviewMessageSchema.
 import { usePanelPerTest } from './panelSession.js';
 
 const ui = usePanelPerTest();
+/** A run id as the host's schema takes it (the page posts it with Stop). */
+const runId = '20261203-060000-r1r1';
 
 function events(bodies: RunEventBody[], from = 0): RunEvent[] {
-	return bodies.map((body, i) => ({ runId: 'r1', seq: from + i, t: (from + i) * 10, ...body }) as RunEvent);
+	return bodies.map((body, i) => ({ runId, seq: from + i, t: (from + i) * 10, ...body }) as RunEvent);
 }
 
 const start: RunEventBody = {
@@ -83,7 +85,7 @@ describe('Stop agent in a lane', () => {
 		await stop.waitFor({ state: 'visible', timeout: 5_000 });
 		await stop.click();
 		const posted = (await ui.panel.posted()).filter((m) => (m as { type: string }).type === 'stop-agent');
-		expect(posted).toEqual([{ type: 'stop-agent', agentId: 'b' }]);
+		expect(posted).toEqual([{ type: 'stop-agent', runId, agentId: 'b' }]);
 		// What the host accepts (the same schema validates it there).
 		expect(parseWebviewMessage(posted[0])).toEqual({ ok: true, message: posted[0] });
 

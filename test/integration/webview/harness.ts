@@ -183,11 +183,12 @@ function pagePreload(theme: Record<string, string>): string {
 })();`;
 }
 
-/** A host message as tests write it: a snapshot without a strings table gets the English one. */
+/** A host message as tests write it: a snapshot without a strings table gets the English one, without a switcher list none. */
 export type TestHostMessage =
 	| Exclude<HostMessage, { type: 'snapshot' }>
-	| (Omit<Extract<HostMessage, { type: 'snapshot' }>, 'strings'> & {
+	| (Omit<Extract<HostMessage, { type: 'snapshot' }>, 'strings' | 'liveRuns'> & {
 			strings?: Extract<HostMessage, { type: 'snapshot' }>['strings'];
+			liveRuns?: Extract<HostMessage, { type: 'snapshot' }>['liveRuns'];
 	  });
 
 export interface PanelPage {
@@ -258,7 +259,9 @@ export function wrapPage(page: Page, consoleErrors: string[]): PanelPage {
 		consoleErrors,
 		send: async (message) => {
 			const full =
-				message.type === 'snapshot' ? { strings: webviewStrings(englishTexts), ...message } : message;
+				message.type === 'snapshot'
+					? { strings: webviewStrings(englishTexts), liveRuns: [], ...message }
+					: message;
 			await page.evaluate(`window.postMessage(${JSON.stringify(full)}, '*')`);
 			await frames();
 		},

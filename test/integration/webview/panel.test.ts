@@ -226,7 +226,8 @@ describe('webview panel', () => {
 		const posted = await ui.panel.posted();
 		expect(posted.slice(1)).toEqual([
 			{ type: 'approval', requestId: 'req-2', decision: 'deny', note: 'Use the cached docs instead' },
-			{ type: 'cancel' },
+			// The run the page was rendered for.
+			{ type: 'cancel', runId: richRunId },
 		]);
 		// A second click on the same card posts nothing more.
 		await card.getByRole('button', { name: /^Allow once/ }).click({ force: true });

@@ -94,6 +94,8 @@ function setup(
 		onDidStartRun: emitter.event,
 		onDidEmitEvents: emitter.event,
 		onDidFinishRun: emitter.event,
+		onDidChangeActive: emitter.event,
+		active: () => [],
 		start: async () => undefined,
 		cancel: () => false,
 	};

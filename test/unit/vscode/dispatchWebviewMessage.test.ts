@@ -39,7 +39,7 @@ describe('dispatchWebviewMessage', () => {
 		const valid = [
 			{ type: 'ready' },
 			{ type: 'ask', question: '  Why?  ' },
-			{ type: 'cancel' },
+			{ type: 'cancel', runId: R },
 			{ type: 'open-diff', runId: R, path: 'src/a.ts' },
 			{ type: 'accept', runId: R },
 			{ type: 'accept', runId: R, paths: ['src/a.ts'] },
@@ -59,7 +59,7 @@ describe('dispatchWebviewMessage', () => {
 		expect(calls).toEqual([
 			['ready'],
 			['ask', 'Why?', []],
-			['cancel'],
+			['cancel', R],
 			['openDiff', R, 'src/a.ts'],
 			['accept', { runId: R }],
 			['accept', { runId: R, paths: ['src/a.ts'] }],

@@ -42,6 +42,7 @@ interface FakeWebview {
 	dispose(): void;
 }
 interface FakePanel extends FakeWebview {
+	onDidDispose: vscode.Event<void>;
 	active: boolean;
 	title: string;
 	revealed: { column: unknown; preserveFocus: unknown }[];
@@ -75,31 +76,54 @@ function fakeRuns() {
 	const started = new vscode.EventEmitter<StartedRun>();
 	const emitted = new vscode.EventEmitter<RunEventBatch>();
 	const finished = new vscode.EventEmitter<FinishedRun>();
+	const changedActive = new vscode.EventEmitter<void>();
 	const calls: unknown[][] = [];
 	const states = new Map<string, RunState>();
 	const runs = {
 		/** The newest run's state. */
 		state: null as RunState | null,
 		stateOf: (runId: string) => states.get(runId),
-		/** The runs going (by run id): `active()` lists them. */
+		/** The runs going (by run id): `active()` lists them, then `queued` (questions without a run id yet). */
 		going: [] as string[],
-		active: () => runs.going.map((runId) => ({ runId })),
+		queued: [] as string[],
+		active: () => [
+			...runs.going.map((runId) => ({
+				ticket: `t-${runId}`,
+				runId,
+				request: { question: states.get(runId)?.question ?? runId, kind: 'ask' },
+				phase: 'running',
+				state: states.get(runId) ?? initialRunState(),
+			})),
+			...runs.queued.map((question, i) => ({
+				ticket: `q-${i}`,
+				runId: undefined,
+				request: { question, kind: 'ask' },
+				phase: 'queued',
+				state: initialRunState(),
+			})),
+		],
+		onDidChangeActive: changedActive.event,
+		changeActive: () => changedActive.fire(),
 		onDidStartRun: started.event,
 		onDidEmitEvents: emitted.event,
 		onDidFinishRun: finished.event,
 		/** The panel starts runs with `tryStart`; `refusal` set: the run does not start, for that reason. */
 		refusal: undefined as RunRefusal | undefined,
-		tryStart: async (request: RunRequest) => {
+		/** The last `tryStart`'s follower (this run's batches), as the controller calls it. */
+		follow: undefined as ((batch: RunEventBatch) => void) | undefined,
+		tryStart: async (request: RunRequest, _token?: unknown, follow?: (batch: RunEventBatch) => void) => {
 			calls.push(['start', request]);
+			runs.follow = follow;
 			return runs.refusal ?? { run: {} as FinishedRun };
 		},
 		cancel: (id?: string) => (calls.push(['cancel', id]), id !== undefined && runs.going.includes(id)),
 		stopAgent: (runId: string, agentId: string) => (calls.push(['stop', runId, agentId]), false),
-		/** Folds and forwards events as the controller does. */
-		emit(events: RunEvent[]) {
+		/** Folds and forwards events as the controller does (`follow`: the asker's follower first). */
+		emit(events: RunEvent[], follow?: (batch: RunEventBatch) => void) {
 			const runId = events[0]!.runId;
 			for (const event of events) states.set(runId, reduceRun(states.get(runId) ?? initialRunState(), event));
 			runs.state = states.get(runId)!;
+			follow?.({ runId, events });
 			emitted.fire({ runId, events });
 		},
 		fireStart: (request: RunRequest, runId = 'r1') => started.fire({ request, runId, ticket: `t-${runId}` }),
@@ -304,21 +328,24 @@ describe('PanelHost', () => {
 		const view = resolveView(host);
 		view.receive({ type: 'ask', question: '  Follow-up?  ' });
 		view.receive({ type: 'cancel' });
+		view.receive({ type: 'cancel', runId: '20261130-020000-bbbb' });
 		view.receive({ type: 'ask', question: 42 });
 		view.receive({ type: 'open-diff', path: '../../etc/passwd' });
 		view.receive({ type: 'write-file', path: 'x', content: 'y' });
 		view.receive({ type: 'focus', focused: 'yes' });
 		await vi.waitFor(() =>
-			expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(4),
+			expect(warnings.filter((w) => w.startsWith('panel: ignored a message'))).toHaveLength(5),
 		);
 		await settle();
 		// The panel's folder (the only one) goes with the question.
 		const folder = vscode.Uri.file(root);
 		expect(runs.calls).toEqual([
 			['start', { question: 'Follow-up?', kind: 'ask', folder, continueConversation: true }],
-			// The shown run's (none shown yet: the controller's only run).
-			['cancel', undefined],
 		]);
+		// A cancel without the run it was rendered for is invalid; one for a run the window does not run is refused.
+		expect(warnings).toContain(
+			'panel: cancel for run 20261130-020000-bbbb refused: not a live run of this window',
+		);
 		expect(host.focused).toBe(false);
 		view.receive({ type: 'focus', focused: true });
 		await vi.waitFor(() => expect(host.focused).toBe(true));
@@ -465,13 +492,13 @@ describe('PanelHost', () => {
 		const view = resolveView(host);
 		await host.openInEditor();
 		lastPanel().dispose(); // the user closes the tab
-		expect(host.editor.surface).toBeUndefined();
+		expect(host.editor).toBeUndefined();
 		view.dispose(); // the user removes the view
 		expect(host.view.surface).toBeUndefined();
 		await host.openInEditor();
 		const panel = lastPanel();
 		host.dispose();
-		expect(host.editor.surface).toBeUndefined();
+		expect(host.editor).toBeUndefined();
 		expect(fake.window.panels).toHaveLength(2);
 		expect(panel.revealed).toEqual([]);
 		expect(runs.calls).toEqual([]);
@@ -530,7 +557,7 @@ describe('PanelHost', () => {
 		// Open in Editor: the tab shows the run the view shows, and its ask box gets the keyboard.
 		await host.openInEditor();
 		const tab = lastPanel();
-		expect(host.editor.shownRunId).toBe('20261130-010000-aaaa');
+		expect(host.editor!.shownRunId).toBe('20261130-010000-aaaa');
 		tab.receive({ type: 'ready' });
 		await vi.waitFor(() => expect(types(tab).filter((t) => t === 'snapshot')).toHaveLength(2));
 		const tabSnapshots = tab.posted.filter((m) => m.type === 'snapshot') as Extract<
@@ -550,7 +577,8 @@ describe('PanelHost', () => {
 			memento: store as unknown as vscode.Memento,
 		});
 		const revived = new fake.FakeWebviewPanel('massgen.panel', 'MassGen', {}, {});
-		reloaded.revive(revived as never);
+		// The tab's webview state (`ViewStateStore`) names the run it showed.
+		await reloaded.revive(revived as never, { version: 1, runId: '20261130-010000-aaaa' });
 		const reloadedView = resolveView(reloaded);
 		for (const surface of [revived, reloadedView]) {
 			await ready(surface);
@@ -559,5 +587,169 @@ describe('PanelHost', () => {
 			);
 		}
 		expect(reloaded.shownRunId).toBe('20261130-010000-aaaa');
+	});
+
+	describe('several runs', () => {
+		const A = '20261203-060000-aaaa';
+		const B = '20261203-060100-bbbb';
+		const snapshots = (surface: FakeWebview) =>
+			surface.posted.filter((m) => m.type === 'snapshot') as Extract<HostMessage, { type: 'snapshot' }>[];
+		const lists = (surface: FakeWebview) =>
+			surface.posted.filter((m) => m.type === 'live-runs') as Extract<HostMessage, { type: 'live-runs' }>[];
+		const eventRuns = (surface: FakeWebview) =>
+			surface.posted.flatMap((m) => (m.type === 'events' ? [m.events[0]!.runId] : []));
+
+		/** The view shows run A going; B starts from elsewhere (a command, Chat, a tool). */
+		async function twoRuns() {
+			const setupResult = setup();
+			const { host, runs } = setupResult;
+			const view = resolveView(host);
+			await ready(view);
+			runs.going = [A];
+			runs.fireStart({ question: 'Why is the build slow?', kind: 'ask' }, A);
+			runs.emit(stamp(A, [start('Why is the build slow?\nDetails follow')]));
+			runs.going = [A, B];
+			runs.queued = ['Third question'];
+			runs.changeActive();
+			runs.fireStart({ question: 'Rename the config loader', kind: 'ask' }, B);
+			runs.emit(stamp(B, [start('Rename the config loader')]));
+			return { ...setupResult, view };
+		}
+
+		it('a run started elsewhere does not take the view from a run that goes: the switcher lists it, its events stay off the page', async () => {
+			const { host, runs, view } = await twoRuns();
+			expect(host.shownRunId).toBe(A);
+			expect(eventRuns(view)).toEqual([A]);
+			await vi.waitFor(() => expect(lists(view).length).toBeGreaterThan(0));
+			expect(lists(view).at(-1)!.runs).toEqual([
+				{
+					key: `t-${A}`,
+					runId: A,
+					name: 'Why is the build slow?',
+					state: 'working',
+					waiting: 0,
+					shown: true,
+				},
+				{
+					key: `t-${B}`,
+					runId: B,
+					name: 'Rename the config loader',
+					state: 'working',
+					waiting: 0,
+					shown: false,
+				},
+				// Queued: nothing to show yet.
+				{ key: 'q-0', runId: null, name: 'Third question', state: 'queued', waiting: 0, shown: false },
+			]);
+			runs.emit(stamp(A, [delta('more of A')], 1));
+			runs.emit(stamp(B, [delta('more of B')], 1));
+			expect(eventRuns(view)).toEqual([A, A]);
+		});
+
+		it('switching (the switcher’s open-run) shows the other run: its snapshot with the list, then its live events only', async () => {
+			const { host, runs, view } = await twoRuns();
+			view.receive({ type: 'open-run', runId: B });
+			await vi.waitFor(() => expect(host.shownRunId).toBe(B));
+			await vi.waitFor(() => expect(snapshots(view)).toHaveLength(2));
+			const shown = snapshots(view).at(-1)!;
+			expect(shown.state!.question).toBe('Rename the config loader');
+			expect(shown.liveRuns.map((row) => [row.runId, row.shown])).toEqual([
+				[A, false],
+				[B, true],
+				[null, false],
+			]);
+			const before = view.posted.length;
+			runs.emit(stamp(A, [delta('more of A')], 1));
+			runs.emit(stamp(B, [delta('more of B')], 1));
+			expect(view.posted.slice(before).map((m) => m.type === 'events' && m.events[0]!.runId)).toEqual([B]);
+		});
+
+		it('a question asked in the box while another run goes is shown there once it starts; Cancel and Stop act on the run the page was rendered for', async () => {
+			const { host, runs, warnings } = setup();
+			const page = resolveView(host);
+			await ready(page);
+			runs.going = [A];
+			runs.fireStart({ question: 'First', kind: 'ask' }, A);
+			runs.emit(stamp(A, [start('First')]));
+			page.receive({ type: 'ask', question: 'Second' });
+			await vi.waitFor(() => expect(runs.follow).toBeDefined());
+			// A new question beside a run that goes, not a follow-up of it.
+			expect(runs.calls[0]![1]).not.toHaveProperty('continueConversation');
+			runs.going = [A, B];
+			runs.fireStart({ question: 'Second', kind: 'ask' }, B);
+			expect(host.shownRunId).toBe(A); // onDidStartRun alone does not switch…
+			runs.emit(stamp(B, [start('Second')]), runs.follow);
+			expect(host.shownRunId).toBe(B); // …the asker's own batch does
+			expect(eventRuns(page).at(-1)).toBe(B);
+			page.receive({ type: 'cancel', runId: A });
+			page.receive({ type: 'stop-agent', runId: B, agentId: 'a' });
+			page.receive({ type: 'stop-agent', runId: '20261203-070000-cccc', agentId: 'a' });
+			await vi.waitFor(() => expect(runs.calls).toHaveLength(3));
+			await settle();
+			expect(runs.calls.slice(1)).toEqual([
+				['cancel', A],
+				['stop', B, 'a'],
+			]);
+			expect(warnings).toContain(
+				'panel: stop agent for run 20261203-070000-cccc refused: not a live run of this window',
+			);
+		});
+
+		it('Open in Editor gives each run its own tab titled by its question; the same run again reveals its tab; closing a tab leaves its run going', async () => {
+			const { host, runs, view } = await twoRuns();
+			await host.openInEditor();
+			const tabA = lastPanel();
+			expect(host.editor!.shownRunId).toBe(A);
+			await ready(tabA);
+			expect(tabA.title).toBe('Why is the build slow?');
+			view.receive({ type: 'open-run', runId: B });
+			await vi.waitFor(() => expect(host.shownRunId).toBe(B));
+			await host.openInEditor();
+			const tabB = lastPanel();
+			expect(tabB).not.toBe(tabA);
+			await ready(tabB);
+			expect(tabB.title).toBe('Rename the config loader');
+			expect(host.editors.map((e) => e.shownRunId)).toEqual([A, B]);
+			// A's tab again: revealed, no third tab.
+			await host.openInEditor(A);
+			expect(fake.window.panels).toHaveLength(2);
+			expect(tabA.revealed).toEqual([{ column: undefined, preserveFocus: false }]);
+			// Each tab gets its own run's events.
+			runs.emit(stamp(A, [delta('more of A')], 1));
+			runs.emit(stamp(B, [delta('more of B')], 1));
+			expect(eventRuns(tabA).at(-1)).toBe(A);
+			expect(eventRuns(tabB).at(-1)).toBe(B);
+			// Approvals waiting: the tab says so (the approvals' title), then its question again.
+			host.setWaiting('MassGen (1 waiting)', 1);
+			expect(tabA.title).toBe('MassGen (1 waiting)');
+			host.setWaiting('MassGen', 0);
+			expect(tabA.title).toBe('Why is the build slow?');
+			tabA.dispose();
+			expect(host.editors.map((e) => e.shownRunId)).toEqual([B]);
+			expect(runs.calls).toEqual([]);
+			const beforeB = tabB.posted.length;
+			runs.emit(stamp(B, [delta('still going')], 2));
+			expect(tabB.posted.length).toBe(beforeB + 1);
+		});
+
+		it('a reload restores each tab’s run from its webview state; a forged or duplicate state restores none twice', async () => {
+			const past = stamp(A, [start('Old question'), delta('old text')]);
+			const root = workspaceWithRun(A, past);
+			const { host } = setup({ root });
+			const first = new fake.FakeWebviewPanel('massgen.panel', 'MassGen', {}, {});
+			await host.revive(first as never, { version: 1, runId: A });
+			expect(host.editors.map((e) => e.shownRunId)).toEqual([A]);
+			await ready(first);
+			expect(snapshots(first)[0]!.state?.question).toBe('Old question');
+			// A second tab of the same run goes; a state that is not a run id shows no run.
+			const second = new fake.FakeWebviewPanel('massgen.panel', 'MassGen', {}, {});
+			const disposed = vi.fn();
+			second.onDidDispose(disposed);
+			await host.revive(second as never, { version: 1, runId: A });
+			expect(disposed).toHaveBeenCalled();
+			const forged = new fake.FakeWebviewPanel('massgen.panel', 'MassGen', {}, {});
+			await host.revive(forged as never, { version: 1, runId: '../../etc' });
+			expect(host.editors.map((e) => e.shownRunId)).toEqual([A, undefined]);
+		});
 	});
 });

@@ -67,6 +67,8 @@ describe('the extension redacts secrets', () => {
 			onDidStartRun: new vscode.EventEmitter<unknown>().event,
 			onDidEmitEvents: emitted.event,
 			onDidFinishRun: new vscode.EventEmitter<unknown>().event,
+			onDidChangeActive: new vscode.EventEmitter<void>().event,
+			active: () => [],
 		};
 		const secrets = new SessionSecrets(seedRedactor({ env: {} }));
 		secrets.learn(new Redactor([secret]));
