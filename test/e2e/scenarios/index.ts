@@ -15,6 +15,7 @@ import { liveTeam } from './liveTeam';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { revertRun } from './revertRun';
+import { runSwitcher } from './runSwitcher';
 import { runsView } from './runsView';
 import { runsViewLive } from './runsViewLive';
 import type { Scenario } from './scenario';
@@ -44,6 +45,7 @@ export const scenarios: readonly Scenario[] = [
 	addContext,
 	runsView,
 	runsViewLive,
+	runSwitcher,
 	revertRun,
 	multiRoot,
 	buildTeamKeyboard,
