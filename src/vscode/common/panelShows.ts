@@ -6,14 +6,14 @@ interface ShownSurface {
 }
 
 /**
- * Whether a surface of the panel (the side bar view or the editor tab) shows `runId` and is
+ * Whether a surface of the panel (the side bar view or a run's editor tab) shows `runId` and is
  * `visible` (on screen) or `focused` (on screen with the keyboard): a run no such surface shows
  * is in the background, and what it needs from the user is said by a notification.
  */
 export function panelShows(
-	panel: { readonly view: ShownSurface; readonly editor: ShownSurface },
+	panel: { readonly view: ShownSurface; readonly editors: readonly ShownSurface[] },
 	runId: string,
 	how: 'visible' | 'focused',
 ): boolean {
-	return [panel.view, panel.editor].some((surface) => surface[how] && surface.shownRunId === runId);
+	return [panel.view, ...panel.editors].some((surface) => surface[how] && surface.shownRunId === runId);
 }
