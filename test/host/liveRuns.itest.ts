@@ -155,11 +155,15 @@ describe('Runs view: live runs at the top, their actions and the badge (loopback
 		await useConfig(join(fixtures, 'approvals-team.yaml'));
 		const asking = api.runs.tryStart({ question: 'Release version 2.0', kind: 'ask' });
 		const request = await until('the release run to ask', () => api.approvals.pending()[0]);
-		// A second run, held by the servers, starts after: the panel shows it, the release run is in the background.
+		// A second run, held by the servers, starts after. The panel keeps the release run (a run
+		// started elsewhere never takes it from a run that goes); the user switches to the other
+		// run (its row's Open in Panel), and the release run is in the background.
 		await useConfig(join(dir, 'team.yaml'));
 		const other = api.runs.tryStart({ question: 'Meanwhile?', kind: 'ask' });
 		await until('the other run at the servers', () => atServers('Meanwhile?'));
 		const otherId = api.runs.active().find((run) => run.request.question === 'Meanwhile?')!.runId!;
+		assert.notEqual(api.panelRunId(), otherId);
+		await vscode.commands.executeCommand(commandIds.runsOpen, await rowOf('Meanwhile?'));
 		await until('the panel to show the other run', () => api.panelRunId() === otherId);
 
 		const release = await rowOf('Release version 2.0');

@@ -81,6 +81,10 @@ describe('The panel with several runs (in VS Code, loopback team)', function () 
 		await until('the switcher to list both', () => {
 			const list = posted.findLast((m) => m.type === 'live-runs');
 			return list?.type === 'live-runs' && list.runs.length === 2;
+		}).catch((error: unknown) => {
+			const seen = posted.filter((m) => m.type !== 'events').map((m) => m.type);
+			const visible = panel.surface?.visible;
+			throw new Error(`${String(error)} (visible ${String(visible)}; posted ${seen.join(', ')})`);
 		});
 		const list = posted.findLast((m) => m.type === 'live-runs') as Extract<
 			HostMessage,
