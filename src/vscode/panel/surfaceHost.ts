@@ -90,10 +90,8 @@ export class SurfaceHost extends Disposable {
 			new SwitcherFeed(
 				runs,
 				() =>
-					switcherRuns(
-						runs.active(),
-						{ runId: this.shownRunId, state: this._shown.current() },
-						(runId) => _deps.changes.pendingRunIds().includes(runId),
+					switcherRuns(runs.active(), { runId: this.shownRunId, state: this._shown.current() }, (runId) =>
+						_deps.changes.pendingRunIds().includes(runId),
 					),
 				(rows) => {
 					this._webview.post({ type: 'live-runs', runs: rows });
