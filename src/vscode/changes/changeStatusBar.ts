@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { commandIds } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
+import { escapeMarkdown } from '../common/runName.js';
 import type { FollowedAccept } from './acceptWatch.js';
 import type { PendingChangeSet } from './pendingChangeSet.js';
 
@@ -69,13 +70,15 @@ export class ChangeStatusBar extends Disposable {
 				commandIds.reviewChanges,
 				commandIds.rejectChanges,
 			);
-			// Several sets: the links ask which run; the tooltip names them (a question is text, never markdown).
+			// Several sets: the links ask which run; the tooltip names them, each escaped whole (`escapeMarkdown`:
+			// appendText leaves `<`, and a question's `<command:massgen.acceptChanges>` became a link this
+			// tooltip's trust runs).
 			const tooltip = new vscode.MarkdownString();
 			if (status.kind === 'sets') {
 				tooltip.appendText(
 					vscode.l10n.t('These runs’ changes are waiting; nothing is written before you accept:'),
 				);
-				for (const name of status.names) tooltip.appendMarkdown('\n- ').appendText(name);
+				for (const name of status.names) tooltip.appendMarkdown(`\n- ${escapeMarkdown(name)}`);
 			} else {
 				tooltip.appendText(
 					vscode.l10n.t('The team’s changes are waiting; nothing is written before you accept.'),

@@ -19,7 +19,12 @@ export function runLabel(question: string, folderName?: string): string {
 	return folderName ? vscode.l10n.t('{0} in {1}', runName(question), folderName) : runName(question);
 }
 
-/** Text shown literally in a Markdown tooltip. */
+/**
+ * Text shown literally in Markdown (a tooltip, a confirmation): every punctuation mark Markdown acts
+ * on is escaped, `<` included (VS Code's `appendText` leaves it, and `<command:…>` is then an
+ * autolink that a MarkdownString trusted with that command runs) and `:` (GFM links bare
+ * `https://…`).
+ */
 export function escapeMarkdown(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
+	return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&:=]/g, '\\$&');
 }

@@ -4,6 +4,7 @@ import { changeLines, runEnding, voteSummary } from '../chat/runSummary.js';
 import type { RunStarter } from '../run/runStarter.js';
 import type { FinishedRun } from '../run/runTypes.js';
 import { defaultFolder } from '../common/runFolders.js';
+import { escapeMarkdown } from '../common/runName.js';
 import { readConfigSetting } from '../common/settings.js';
 
 /** The tool's name, as `contributes.languageModelTools` declares it. */
@@ -104,11 +105,6 @@ export function confirmationText(input: AskTeamInput, team: string): string {
 		question,
 		files,
 	);
-}
-
-/** Markdown's punctuation escaped with a backslash: shown as written. */
-function escapeMarkdown(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&:]/g, '\\$&');
 }
 
 /** One line in a code span: line breaks as spaces, fenced past its longest backtick run. */
