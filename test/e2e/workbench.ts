@@ -14,6 +14,12 @@ export const resultsDir = process.env.MASSGEN_E2E_RESULTS
 	: join(repoRoot, 'test-results', 'e2e');
 const chromiumPath = process.env.MASSGEN_CHROMIUM || '/usr/bin/chromium';
 
+/**
+ * The MassGen container's tab in the activity bar: its accessible name grows the Runs view's badge
+ * ("MassGen - 1 …") when a run needs the user; the secondary side bar's "MassGen Team" is not it.
+ */
+export const massgenTab = /^MassGen(?! Team)/;
+
 export function launchBrowser(home: string): Promise<Browser> {
 	return chromium.launch({
 		executablePath: chromiumPath,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Scenario } from './scenario';
+import { massgenTab } from '../workbench';
 
 const question = 'Where should a new contributor start?';
 
@@ -60,7 +61,7 @@ export const firstRun: Scenario = {
 
 		// The Team view: the default team, each member saying why it is unavailable, the demo offered,
 		// and no error row pointing into the extension's own files.
-		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
+		await page.locator('.activitybar').getByRole('tab', { name: massgenTab }).click();
 		const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
 		const rows = team.locator('.monaco-list-row');
 		await rows.filter({ hasText: 'Run demo team' }).waitFor({ timeout: 20_000 });

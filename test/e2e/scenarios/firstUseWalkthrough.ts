@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, type Workbench } from '../workbench';
+import { massgenTab, repoRoot, type Workbench } from '../workbench';
 import type { Scenario } from './scenario';
 
 const openOnInstall = 'workbench.welcomePage.walkthroughs.openOnInstall';
@@ -51,7 +51,7 @@ export const walkthroughOnFirstView: Scenario = {
 	async run(workbench, folder) {
 		await workbench.waitForExplorer('hello.ts');
 		assert.equal(await walkthroughTab(workbench).count(), 0, 'no walkthrough before the extension runs');
-		await workbench.page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
+		await workbench.page.locator('.activitybar').getByRole('tab', { name: massgenTab }).click();
 		await showsOurWalkthrough(workbench);
 
 		const url = new URL(workbench.page.url());
@@ -67,7 +67,7 @@ export const walkthroughOnFirstView: Scenario = {
 				`the second window loads the extension under development: ${settings}`,
 			);
 			await page.getByRole('treeitem', { name: 'hello.ts' }).first().waitFor({ timeout: 60_000 });
-			await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
+			await page.locator('.activitybar').getByRole('tab', { name: massgenTab }).click();
 			const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
 			await team.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
 			// A command of ours ends (where a first use would open it), then its own editor shows.
@@ -153,7 +153,7 @@ export const walkthroughAfterFirstCommand: Scenario = {
 
 		// The Team view shows the key as stored; removed again, the view says so by itself.
 		await workbench.runCommand('View: Close All Editors');
-		await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
+		await page.locator('.activitybar').getByRole('tab', { name: massgenTab }).click();
 		const team = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Team' }) });
 		const claude = team.locator('.monaco-list-row', { hasText: 'claude/' });
 		await claude

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installTeam, type Scenario } from './scenario';
+import { massgenTab } from '../workbench';
 
 const first = 'How should we document this project?';
 const second = 'And what about a changelog?';
@@ -50,12 +51,16 @@ export const runsView: Scenario = {
 		// Clicking the item of the container already shown would hide the side bar.
 		const showRuns = async () => {
 			if (!(await tree.isVisible())) {
-				await page.locator('.activitybar').getByRole('tab', { name: 'MassGen', exact: true }).click();
+				await page.locator('.activitybar').getByRole('tab', { name: massgenTab }).click();
 			}
 		};
 		await showRuns();
+		// The history's rows: a run whose changes wait is also listed in the Running group at the top.
 		const row = (text: string, level: number) =>
-			tree.locator(`.monaco-list-row[aria-level="${level}"]`, { hasText: text });
+			tree.locator(`.monaco-list-row[aria-level="${level}"]`, {
+				hasText: text,
+				hasNotText: 'changes to review',
+			});
 		await row(first, 1).waitFor({ timeout: 20_000 });
 		assert.match((await row(first, 1).textContent()) ?? '', /2 turns/);
 		await row(second, 2).waitFor({ timeout: 10_000 });
