@@ -329,7 +329,9 @@ export class RunController extends Disposable implements RunService {
 			if (token.isCancellationRequested) return cancelled();
 			run.phase = 'queued';
 			this._changed();
-			if ((await this._queue.enter(run.ticket)) === 'removed' || token.isCancellationRequested) {
+			const exit = await this._queue.enter(run.ticket);
+			if (exit === 'full') return this._queueFull();
+			if (exit === 'removed' || token.isCancellationRequested) {
 				return token.isCancellationRequested ? cancelled() : dequeued();
 			}
 			const budget = await this._dayCap.admit(
@@ -453,6 +455,17 @@ export class RunController extends Disposable implements RunService {
 	}
 
 	private readonly _redact = (text: string): string => this._deps.secrets?.text(text) ?? text;
+
+	/** Too many runs wait already: this one is refused, and the user told. */
+	private _queueFull(): RunRefusal {
+		const reason = vscode.l10n.t(
+			'{0} runs are waiting in the queue already; start or remove one, or wait for one to start',
+			this._queue.waiting.length,
+		);
+		this._deps.log.warn(`run refused: ${this._queue.waiting.length} runs waiting`);
+		void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: {0}', reason));
+		return { refused: 'error', reason };
+	}
 
 	/** The no-model offer's choice: the same question, on the demo team or as asked. */
 	private async _runChosen(request: RunRequest, choice: NoModelChoice): Promise<void> {

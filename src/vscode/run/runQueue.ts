@@ -1,9 +1,13 @@
 /**
- * Which runs may go now: at most `limit()` at once, the rest wait in order. A waiting run can be
+ * Which runs may go now: at most `limit()` at once, the rest wait in order, at most `maxWaiting` of
+ * them (a model calling the team tool in a loop cannot queue runs without end). A waiting run can be
  * started now (past the limit), moved or removed. Pure (no VS Code, no timers), so
  * test/unit/vscode/runQueue.test.ts drives it directly; `RunController` owns one.
  */
-export type QueueExit = 'go' | 'removed';
+export type QueueExit = 'go' | 'removed' | 'full';
+
+/** How many runs may wait at once by default. */
+export const defaultMaxWaiting = 8;
 
 interface Waiting {
 	readonly ticket: string;
@@ -18,6 +22,7 @@ export class RunQueue {
 		private readonly _limit: () => number,
 		/** Called after anything changed (a run admitted, queued, moved, removed, released). */
 		private readonly _changed: () => void = () => {},
+		private readonly _maxWaiting = defaultMaxWaiting,
 	) {}
 
 	/** Tickets running now (admitted, not yet released). */
@@ -30,11 +35,16 @@ export class RunQueue {
 		return this._waiting.map((entry) => entry.ticket);
 	}
 
-	/** Resolves `go` when `ticket` may run (at once when a slot is free), `removed` if taken out first. */
+	/**
+	 * Resolves `go` when `ticket` may run (at once when a slot is free), `removed` if taken out
+	 * first, `full` at once when it would have to wait behind `maxWaiting` runs already waiting.
+	 */
 	enter(ticket: string): Promise<QueueExit> {
 		if (this._running.has(ticket) || this._waiting.some((entry) => entry.ticket === ticket)) {
 			throw new Error(`run ${ticket} is in the queue already`);
 		}
+		const mustWait = this._running.size >= Math.max(1, this._limit()) || this._waiting.length > 0;
+		if (mustWait && this._waiting.length >= this._maxWaiting) return Promise.resolve('full');
 		return new Promise<QueueExit>((admit) => {
 			this._waiting.push({ ticket, admit });
 			this._pump();

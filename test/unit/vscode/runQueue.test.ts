@@ -63,4 +63,22 @@ describe('RunQueue', () => {
 		expect(changes.at(-1)).toBe('a,b,c|');
 		expect(() => queue.enter('a')).toThrow(/already/);
 	});
+	it('refuses a run that would wait behind maxWaiting runs; one that can start at once always enters', async () => {
+		const queue = new RunQueue(() => 1, undefined, 2);
+		const [a, b, c] = ['a', 'b', 'c'].map((ticket) => enter(queue, ticket));
+		const d = enter(queue, 'd');
+		await settle();
+		expect([a!.exit, b!.exit, c!.exit, d.exit]).toEqual(['go', undefined, undefined, 'full']);
+		expect(queue.waiting).toEqual(['b', 'c']);
+		// A slot frees: b goes, and a new run may wait again.
+		queue.release('a');
+		const e = enter(queue, 'e');
+		await settle();
+		expect([b!.exit, e.exit]).toEqual(['go', undefined]);
+		expect(queue.waiting).toEqual(['c', 'e']);
+		const limitless = new RunQueue(() => 5, undefined, 0);
+		const f = enter(limitless, 'f');
+		await settle();
+		expect(f.exit).toBe('go');
+	});
 });
