@@ -4,7 +4,6 @@ import type { Turn } from '../../core/orchestrator/types.js';
 import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
-import type { PrepareRefusal } from '../../core/run/prepareRun.js';
 import type { RunHandle } from '../../core/run/startRun.js';
 import type { RunState } from '../../protocol/runState.js';
 import { abortSignalFromToken } from '../common/cancellation.js';
@@ -15,7 +14,6 @@ import type { SessionSecrets } from '../common/log.js';
 import type { KeyStore } from '../common/secrets.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
-import { missingConfigMessage } from '../config/teamConfigSetting.js';
 import { onDidChangeSettings, readMaxConcurrent, settings } from '../common/settings.js';
 import { WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { DayCap, type GoingInfo } from './dayCap.js';
@@ -24,30 +22,20 @@ import { ConversationMemory } from './conversationMemory.js';
 import { LiveRun, type RunEventBatch } from './liveRun.js';
 import { RunQueue } from './runQueue.js';
 import type { Engine } from './loadEngine.js';
-import { type NoModelChoice, noModelReason, offerNoModel } from './noModelOffer.js';
-import { reportAttachmentProblem, reportTeamProblem, reportUnexpected } from './runMessages.js';
+import type { NoModelChoice } from './noModelOffer.js';
+import { reportAttachmentProblem, reportUnexpected } from './runMessages.js';
+import { cancelled, dequeued, queueFull, reportPrepareRefusal } from './runRefusals.js';
 import { runFolderFor } from './runFolderChoice.js';
 import type { RunStatusBar } from './runStatusBar.js';
 import type {
 	ActiveRunInfo,
 	FinishedRun,
-	RunRefusal,
 	RunRequest,
 	RunService,
 	StartOutcome,
 	StartedRun,
 } from './runTypes.js';
 import { ToolNotices } from './toolNotices.js';
-import { memberChatModels } from '../lm/memberChatModels.js';
-
-const cancelled = (): RunRefusal => ({
-	refused: 'cancelled',
-	reason: vscode.l10n.t('the run was cancelled before it started'),
-});
-const dequeued = (): RunRefusal => ({
-	refused: 'cancelled',
-	reason: vscode.l10n.t('it was removed from the queue'),
-});
 
 export interface RunControllerDeps {
 	readonly log: vscode.LogOutputChannel;
@@ -325,12 +313,18 @@ export class RunController extends Disposable implements RunService {
 				},
 				host,
 			);
-			if (!prepared.ok) return this._refused(prepared, request);
+			if (!prepared.ok) {
+				return reportPrepareRefusal(prepared, {
+					...this._deps,
+					redact: this._redact,
+					runChosen: (choice) => void this._runChosen(request, choice),
+				});
+			}
 			if (token.isCancellationRequested) return cancelled();
 			run.phase = 'queued';
 			this._changed();
 			const exit = await this._queue.enter(run.ticket);
-			if (exit === 'full') return this._queueFull();
+			if (exit === 'full') return queueFull(this._queue.waiting.length, this._deps.log);
 			if (exit === 'removed' || token.isCancellationRequested) {
 				return token.isCancellationRequested ? cancelled() : dequeued();
 			}
@@ -364,46 +358,6 @@ export class RunController extends Disposable implements RunService {
 		} finally {
 			abort.dispose();
 		}
-	}
-
-	/**
-	 * Why the run did not start, told the user (the config's problem, a follow-up of no readable
-	 * turn). No model at all is not a config problem: the user is offered one and the question waits.
-	 */
-	private _refused(refusal: PrepareRefusal, request: RunRequest): StartOutcome {
-		switch (refusal.refused) {
-			case 'config': {
-				const report = {
-					problem: 'no-config',
-					file: refusal.file,
-					message: missingConfigMessage(refusal.file),
-					issues: [],
-				} as const;
-				return { refused: 'config', reason: reportTeamProblem(report, this._redact) };
-			}
-			case 'team': {
-				const { problem, file, issues, kind } = refusal.resolution;
-				if (problem === 'no-agents' && kind === 'default') {
-					offerNoModel(
-						{
-							lmModels: this._deps.lmModels ?? memberChatModels,
-							log: this._deps.log,
-							...(this._deps.questions ? { questions: this._deps.questions } : {}),
-						},
-						(choice) => void this._runChosen(request, choice),
-					);
-					return { refused: 'config', reason: noModelReason() };
-				}
-				return { refused: 'config', reason: reportTeamProblem({ problem, file, issues }, this._redact) };
-			}
-			case 'follow-up':
-				this._deps.log.error(refusal.message);
-				void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: {0}', this._redact(refusal.message)));
-				return { refused: 'error', reason: this._redact(refusal.message) };
-			case 'trust':
-				return cancelled();
-		}
-		return refusal satisfies never;
 	}
 
 	/** Follows the run live until it ends, then remembers an answered ask and tells who listens. */
@@ -455,17 +409,6 @@ export class RunController extends Disposable implements RunService {
 	}
 
 	private readonly _redact = (text: string): string => this._deps.secrets?.text(text) ?? text;
-
-	/** Too many runs wait already: this one is refused, and the user told. */
-	private _queueFull(): RunRefusal {
-		const reason = vscode.l10n.t(
-			'{0} runs are waiting in the queue already; start or remove one, or wait for one to start',
-			this._queue.waiting.length,
-		);
-		this._deps.log.warn(`run refused: ${this._queue.waiting.length} runs waiting`);
-		void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: {0}', reason));
-		return { refused: 'error', reason };
-	}
 
 	/** The no-model offer's choice: the same question, on the demo team or as asked. */
 	private async _runChosen(request: RunRequest, choice: NoModelChoice): Promise<void> {
