@@ -80,12 +80,21 @@ export const runsViewLive: Scenario = {
 		await row(queued).locator('.action-label[aria-label="Remove from Queue"]').click();
 		await row(queued).waitFor({ state: 'detached', timeout: 10_000 });
 		// Stop on the going runs: the release run leaves the group (the history lists it), then the slow one.
-		await row(release).hover();
-		await row(release).locator('.action-label[aria-label="Stop Run"]').click();
-		await group.filter({ hasText: /Running\s*1 working$/ }).waitFor({ timeout: 20_000 });
-		await row(slow).hover();
-		await row(slow).locator('.action-label[aria-label="Stop Run"]').click();
-		await group.waitFor({ state: 'detached', timeout: 20_000 });
+		// The tree redraws when a run ends or the history's listing changes (polled): a click that lands
+		// on a row being replaced is lost, so Stop is clicked again until the run has gone (at most 3 times).
+		const stop = async (text: string, gone: () => Promise<void>) => {
+			for (let attempt = 1; ; attempt++) {
+				await row(text).hover();
+				await row(text).locator('.action-label[aria-label="Stop Run"]').click();
+				try {
+					return await gone();
+				} catch (error) {
+					if (attempt === 3) throw error;
+				}
+			}
+		};
+		await stop(release, () => group.filter({ hasText: /Running\s*1 working$/ }).waitFor({ timeout: 7_000 }));
+		await stop(slow, () => group.waitFor({ state: 'detached', timeout: 7_000 }));
 		await workbench.screenshot('runs-view-live-02-stopped');
 	},
 };
