@@ -4,14 +4,21 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'mocha';
+import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import type { RunEventBatch } from '../../src/vscode/run/liveRun';
 import type { StartOutcome } from '../../src/vscode/run/runTypes';
 import type { RecordedRequest } from '../servers/loopbackProvider';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
-import { endRunAndConfig, snapshotFiles, until, useConfig, workspaceRoot } from './hostWaits';
+import {
+	endRunAndConfig,
+	rejectPendingChanges,
+	snapshotFiles,
+	until,
+	useConfig,
+	workspaceRoot,
+} from './hostWaits';
 import { asks, replyGate } from './replyGate';
 
 const extensionId = 'massgen.massgen-vscode';
@@ -37,6 +44,9 @@ describe('several runs at once: the queue, each run on its own (loopback team)',
 		dir = mkdtempSync(join(tmpdir(), 'massgen-concurrent-'));
 		writeFileSync(join(dir, 'team.yaml'), team.configYaml());
 	});
+
+	// Rows and badges count change sets waiting: earlier suites' runs leave theirs.
+	beforeEach(() => rejectPendingChanges(api));
 
 	afterEach(async () => {
 		replies.open();

@@ -80,6 +80,11 @@ export function snapshotFiles(root: string): Record<string, string> {
 	return files;
 }
 
+/** Rejects every change set still pending (earlier suites' runs): a suite that counts pending sets starts from none. */
+export async function rejectPendingChanges(api: MassGenApi): Promise<void> {
+	for (const runId of api.changes.pendingRunIds()) await api.changes.reject(runId);
+}
+
 /** Between tests: cancel the runs still going, wait for their end, and go back to the default team config. */
 export async function endRunAndConfig(api: MassGenApi): Promise<void> {
 	if (api.runs.isRunning) {

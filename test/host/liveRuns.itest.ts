@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'mocha';
+import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { MassGenApprovalsApi } from '../../src/vscode/approvals/registerApprovals';
 import { commandIds } from '../../src/vscode/common/commandIds';
@@ -15,7 +15,7 @@ import type { LiveGroupNode, LiveRunNode } from '../../src/vscode/pastRuns/liveR
 import { lookOf, type RunsNode } from '../../src/vscode/pastRuns/runsTreeModel';
 import type { StartOutcome } from '../../src/vscode/run/runTypes';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
-import { endRunAndConfig, until, useConfig } from './hostWaits';
+import { endRunAndConfig, rejectPendingChanges, until, useConfig } from './hostWaits';
 import { asks, replyGate } from './replyGate';
 
 type Api = MassGenApi & { readonly approvals: MassGenApprovalsApi };
@@ -50,6 +50,9 @@ describe('Runs view: live runs at the top, their actions and the badge (loopback
 		dir = mkdtempSync(join(tmpdir(), 'massgen-live-rows-'));
 		writeFileSync(join(dir, 'team.yaml'), team.configYaml());
 	});
+
+	// Rows and badges count change sets waiting: earlier suites' runs leave theirs.
+	beforeEach(() => rejectPendingChanges(api));
 
 	afterEach(async () => {
 		replies.open();
