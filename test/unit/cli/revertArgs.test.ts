@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, UsageError } from '../../../src/cli/args.js';
+import { parseCliArgs } from '../../../src/cli/args.js';
+import { UsageError } from '../../../src/cli/usageError.js';
 
 describe('massgen revert arguments', () => {
 	it('takes one RUN_ID, --workspace and --markers', () => {

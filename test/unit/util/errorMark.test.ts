@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/cli/args.js';
+import { UsageError } from '../../../src/cli/usageError.js';
 import { HunkApplyError } from '../../../src/core/changes/hunks.js';
 import { AttachmentError } from '../../../src/core/context/attachment.js';
 import { RunsDirError } from '../../../src/core/runStore/runsDirGuard.js';
