@@ -37,6 +37,43 @@ export interface BudgetRecord {
 }
 
 export type RunStatus = 'completed' | 'cancelled' | 'timeout' | 'failed';
+
+/**
+ * Why coordination ended: every live agent voted (`consensus`), enough of them backed one answer
+ * (`quorum`, `orchestrator.coordination.quorum`), the user said Finish now, or a limit ended it.
+ */
+export type CoordinationEndReason =
+	'consensus' | 'quorum' | 'finished-by-user' | 'timeout' | 'budget' | 'exhausted' | 'cancelled';
+
+/** A quorum stop's saving: who was not waited for, and what their unfinished calls would have cost. */
+export interface CoordinationSaving {
+	/** Model calls in flight when coordination ended (stopped; their reported tokens are counted). */
+	readonly callsStopped: number;
+	/** Live agents with no valid vote when coordination ended. */
+	readonly agentsNotWaitedFor: string[];
+	/** Each such agent's average cost per call so far; null when a price is unknown. */
+	readonly estimatedCostUsd: number | null;
+}
+
+/** How coordination ended (the `coordination-end` event and `result.json`). */
+export interface CoordinationRecord {
+	readonly ended: CoordinationEndReason;
+	/** A quorum stop: the votes it needed, the votes the answer had, and the answer. */
+	readonly quorum?: { readonly required: number; readonly votes: number; readonly label: string };
+	readonly saved?: CoordinationSaving;
+}
+
+/** A message the user sent to the team while it worked (`steer`): kept in the result and the session. */
+export interface SteerRecord {
+	readonly id: number;
+	readonly text: string;
+	/** The one agent it was for; absent: every live agent. */
+	readonly targetAgentId?: string;
+	/** True: the votes already cast stood. */
+	readonly noteOnly: boolean;
+	/** Run time (ms) it was sent. */
+	readonly t: number;
+}
 export type Phase = 'coordination' | 'presentation';
 export type ChangeKind = 'add' | 'modify' | 'delete';
 
@@ -181,6 +218,18 @@ export type RunEventBody =
 			message: string;
 	  }
 	| { type: 'update-injected'; agentId: string; labels: string[] }
+	| {
+			/** The user's message to the team; each of `agents` gets it at its next model call (`steer-delivered`). */
+			type: 'steer';
+			id: number;
+			text: string;
+			agents: string[];
+			targetAgentId?: string;
+			/** False: the targeted agents' votes were removed (the task changed). */
+			noteOnly: boolean;
+	  }
+	| { type: 'steer-delivered'; id: number; agentId: string; phase: Phase }
+	| ({ type: 'coordination-end' } & CoordinationRecord)
 	| { type: 'new-answer'; agentId: string; label: string; content: string }
 	| {
 			type: 'vote';

@@ -3,7 +3,15 @@
  * the run store writes and reads it back, sessions and both shells show it.
  */
 import type { FileChange } from './fileChange.js';
-import type { AttachmentRecord, BudgetRecord, RunStatus, SessionRecord, Usage } from './runEvents.js';
+import type {
+	AttachmentRecord,
+	BudgetRecord,
+	CoordinationRecord,
+	RunStatus,
+	SessionRecord,
+	SteerRecord,
+	Usage,
+} from './runEvents.js';
 
 export interface AgentUsage extends Usage {
 	readonly agentId: string;
@@ -63,6 +71,10 @@ export interface RunResult {
 	readonly budget?: BudgetRecord;
 	/** Attempts that post-evaluation sent back, oldest first (absent when none was). */
 	readonly restarts?: readonly RestartRecord[];
+	/** How the last coordination ended (absent for a single agent, and in results from before it was kept). */
+	readonly coordination?: CoordinationRecord;
+	/** The user's messages to the team while it worked, in order (absent when none). */
+	readonly steering?: readonly SteerRecord[];
 }
 
 /** One attempt that post-evaluation judged incomplete: why, and what the next attempt was told. */

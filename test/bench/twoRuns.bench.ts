@@ -23,6 +23,7 @@ import type { RunEvent } from '../../src/contract/runEvents.js';
 import { Orchestrator } from '../../src/core/orchestrator/orchestrator.js';
 import type { ChatRequest } from '../../src/core/providers/spec/model.js';
 import { ScriptedModel } from '../../src/core/providers/vendors/scriptedModel.js';
+import { notRunning } from '../../src/core/run/runControl.js';
 import type { RunHandle } from '../../src/core/run/startRun.js';
 import type { RunSessionOutcome } from '../../src/core/run/runSession.js';
 import { answerIdsShown } from '../../src/core/workflow/markers.js';
@@ -95,7 +96,7 @@ async function oneRun(runId: string, post: (batch: RunEventBatch) => void): Prom
 			// LiveRun awaits it after the last event; the bench reads nothing of it.
 			result: Promise.resolve({} as RunSessionOutcome),
 			started: { runDir: dir, runId },
-			stopAgent: () => false,
+			...notRunning,
 		};
 		await new LiveRun(post).follow(handle, () => undefined);
 		return events;

@@ -43,6 +43,8 @@ export async function runTeam(
 		signal?: AbortSignal;
 		/** The run's time: the run is driven on it to its end (real time when omitted). */
 		clock?: ManualClock;
+		/** Given the orchestrator before it starts: the test steers it or says Finish now from a handler. */
+		control?: (orchestrator: Orchestrator) => void;
 	} & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random' | 'attachments'>> = {},
 ): Promise<TeamRun> {
 	const models = new Map<string, ScriptedModel>();
@@ -64,6 +66,7 @@ export async function runTeam(
 		random: options.random,
 		clock: options.clock,
 	});
+	options.control?.(orchestrator);
 	const events: RunEvent[] = [];
 	const collect = async () => {
 		for await (const event of orchestrator.run()) events.push(event);

@@ -2,7 +2,7 @@
  * One human line per meaningful event (plain progress, and the log above the live table).
  * Streaming deltas, tool calls and usage are too frequent to print and return null.
  */
-import type { RunEvent } from '../../contract/runEvents.js';
+import type { RunEvent, RunEventOf } from '../../contract/runEvents.js';
 import type { RunState } from '../../protocol/runState.js';
 import { formatDuration } from './terminalText.js';
 import { budgetCapsText } from './budgetLine.js';
@@ -96,12 +96,32 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 			return `${event.agentId}: stopped by the user`;
 		case 'budget-reached':
 			return `budget: ${event.reason}: no new model call starts`;
+		case 'steer': {
+			const to = event.targetAgentId ?? 'the team';
+			const note = event.noteOnly ? ' (note: votes stand)' : '';
+			return `you → ${to}${note}: ${event.text}`;
+		}
+		case 'steer-delivered':
+			return null;
+		case 'coordination-end':
+			return coordinationEndLine(event);
 		case 'command-sandbox':
 			// Off and unsandboxed are run notices (warnings) already.
 			return event.mode === 'off' || event.mode === 'none' ? null : event.notice;
 		default:
 			return unknownEvent(event);
 	}
+}
+
+function coordinationEndLine(event: RunEventOf<'coordination-end'>): string | null {
+	const { quorum, saved } = event;
+	if (event.ended === 'quorum' && quorum) {
+		const waited = saved?.agentsNotWaitedFor.length
+			? `; not waited for: ${saved.agentsNotWaitedFor.join(', ')}`
+			: '';
+		return `quorum: ${quorum.votes} of ${quorum.required} needed votes back ${quorum.label}${waited}`;
+	}
+	return event.ended === 'finished-by-user' ? 'finish now: coordination ends' : null;
 }
 
 /** `1 vote`, `3 votes`. */

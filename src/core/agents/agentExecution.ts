@@ -9,6 +9,7 @@ import { cacheKeyOf } from './cacheKey.js';
 import { ModelCaller } from './modelCaller.js';
 import * as prompts from './prompts.js';
 import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
+import { SteerCursor } from './steering.js';
 import type { AgentTurn, TurnContext, TurnStep } from './turn.js';
 import type { AgentSpec } from './types.js';
 import { decideWorkflow, keptCall, workflowToolNames, workflowTools } from './workflowTools.js';
@@ -16,13 +17,17 @@ import { decideWorkflow, keptCall, workflowToolNames, workflowTools } from './wo
 /** What a coordination execution ends in; the orchestrator applies it to the board. */
 export type ExecutionDecision =
 	| { readonly kind: 'answer'; readonly content: string; readonly overlay: OverlaySnapshot }
-	/** Counts only if no answer landed since `snapshotVersion`; else `voteWasStale` and go on. */
+	/**
+	 * Counts only if no answer landed since `snapshotVersion` and no message of the user took the
+	 * voter's vote away after `steerSeen`; else `voteWasStale` and go on.
+	 */
 	| {
 			readonly kind: 'vote';
 			readonly callId: string;
 			readonly target: AnswerRecord;
 			readonly reason: string;
 			readonly snapshotVersion: number;
+			readonly steerSeen: number;
 	  }
 	/** Every workflow attempt of the turn was invalid. */
 	| { readonly kind: 'exhausted'; readonly message: string };
@@ -44,6 +49,7 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 	private snapshot: AnswerSnapshot;
 	private readonly messages: ChatMessage[] = [];
 	private readonly caller: ModelCaller;
+	private readonly steering: SteerCursor;
 	private attempts = 0;
 	private toolCalls = 0;
 	/** The last completed response, until its calls are handled. */
@@ -62,6 +68,7 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 	) {
 		this.snapshot = context.peers.snapshot();
 		this.caller = new ModelCaller(agent, 'coordination', context, signal);
+		this.steering = new SteerCursor(context.steering, agent.id, 'coordination', (body) => context.emit(body));
 		const prompt = promptContext(context.attachments, agent.model);
 		const first = prompts.coordinationUserMessage(
 			context.question,
@@ -92,7 +99,8 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 		const handled = this.response && this.handle(this.response);
 		if (handled) return Promise.resolve(handled);
 		if (this.signal.aborted) return Promise.resolve({ kind: 'stopped' });
-		const request = this.retry ?? (this.injectUpdates(), this.request());
+		const request =
+			this.retry ?? (this.injectUpdates(), this.messages.push(...this.steering.take()), this.request());
 		this.retry = undefined;
 		return this.call(request);
 	}
@@ -114,14 +122,17 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 		}
 	}
 
-	/** The board had moved on when its vote arrived: it sees the new answers and decides again. */
+	/**
+	 * The board had moved on when its vote arrived (new answers, or a message of the user): it sees
+	 * what changed and decides again (the user's message comes with the next request).
+	 */
 	voteWasStale(decision: Extract<ExecutionDecision, { kind: 'vote' }>): void {
 		const changed = this.refreshSnapshot();
 		this.messages.push({
 			role: 'tool',
 			toolCallId: decision.callId,
 			toolName: voteToolName,
-			content: prompts.staleVoteMessage(changed),
+			content: changed.length > 0 ? prompts.staleVoteMessage(changed) : prompts.steeredVoteMessage,
 			isError: true,
 		});
 	}
@@ -219,7 +230,15 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 		}
 		if (decision.kind === 'vote') {
 			const { call, target, reason } = decision;
-			return { kind: 'vote', callId: call.id, target, reason, snapshotVersion: this.snapshot.version };
+			const { version } = this.snapshot;
+			return {
+				kind: 'vote',
+				callId: call.id,
+				target,
+				reason,
+				snapshotVersion: version,
+				steerSeen: this.steering.lastSeen,
+			};
 		}
 		this.attempts++;
 		for (const { call, message } of decision.errors) {

@@ -83,6 +83,9 @@ export function staleVoteMessage(changed: readonly AnswerRecord[]): string {
 	return `Vote not counted: new answers arrived before it.\n\n${updateMessage(changed)}`;
 }
 
+export const steeredVoteMessage =
+	'Vote not counted: the user sent the team a message (below) after you began. Take it into account, then answer or vote again.';
+
 export const enforcementMessage =
 	'Finish your turn now with exactly one workflow tool call: new_answer(content) or vote(agent_id, reason).';
 

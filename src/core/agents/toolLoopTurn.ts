@@ -3,6 +3,7 @@ import type { Toolbox } from '../tools/types.js';
 import type { ModelCallResult } from './modelCall.js';
 import { ModelCaller } from './modelCaller.js';
 import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
+import { SteerCursor } from './steering.js';
 import type { AgentTurn, TurnContext, TurnStep } from './turn.js';
 import type { AgentSpec } from './types.js';
 
@@ -17,6 +18,7 @@ export type ToolLoopOutcome<Done> = { readonly done: Done } | { readonly toolCal
 export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 	protected readonly messages: ChatMessage[];
 	private readonly caller: ModelCaller;
+	private readonly steering: SteerCursor;
 	private toolCalls = 0;
 	/** The last response's tool calls, until they ran. */
 	private pendingTools: readonly ToolCall[] | undefined;
@@ -31,6 +33,7 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 		first: ChatMessage,
 	) {
 		this.caller = new ModelCaller(agent, 'presentation', context, signal);
+		this.steering = new SteerCursor(context.steering, agent.id, 'presentation', (body) => context.emit(body));
 		this.messages = [first];
 	}
 
@@ -38,6 +41,7 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 		if (this.ended) return { kind: 'done', value: this.ended.value };
 		if (this.pendingTools) return { kind: 'tools', calls: this.pendingTools };
 		if (this.signal.aborted) return { kind: 'stopped' };
+		if (this.retry === undefined) this.messages.push(...this.steering.take());
 		const request = this.retry ?? this.request(this.toolBudgetLeft() > 0);
 		this.retry = undefined;
 		const outcome = await this.caller.call(request);

@@ -3,6 +3,7 @@ import type { RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.j
 import type { ProviderError } from '../providers/spec/providerError.js';
 import type { ToolCall } from '../providers/spec/model.js';
 import type { RunClock } from '../util/clock.js';
+import type { SteerFeed } from './steering.js';
 import type { AgentSettings, Turn } from './types.js';
 
 /** What every turn of an agent reads of its run: data, the clock, and a sink for its live output. */
@@ -15,6 +16,8 @@ export interface TurnContext {
 	/** After a post-evaluation restart: the feedback block every agent's first message carries ('' = none). */
 	readonly restartFeedback: string;
 	readonly settings: AgentSettings;
+	/** The user's messages to the running team: each reaches its agents at their next model call. */
+	readonly steering: SteerFeed;
 	/** Handed to every model call (`ChatRequest.clock`) and timing its first output. */
 	readonly clock: RunClock;
 	/**

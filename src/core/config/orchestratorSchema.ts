@@ -37,6 +37,13 @@ export const coordinationSchema = z.object({
 		.describe(
 			'Post-evaluation: after the winner presents, it checks its answer and may restart coordination with its reasons, this many times at most.',
 		),
+	quorum: z
+		.union([z.number().int().min(1), z.literal('majority')])
+		.nullable()
+		.default(runDefaults.quorum)
+		.describe(
+			'Coordination ends as soon as this many live agents (or a majority of them) vote for the same answer, without waiting for the rest; null = every live agent votes (MassGen).',
+		),
 });
 
 /** MassGen's `orchestrator` plus our limits: `max_rounds`, `max_tool_calls_per_turn`, `protected_paths`, `secret_paths`. */

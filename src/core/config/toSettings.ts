@@ -29,6 +29,7 @@ export function toOrchestratorSettings(config: MassGenConfig): Partial<Orchestra
 		maxOrchestrationRestarts:
 			orchestrator.coordination?.max_orchestration_restarts ??
 			defaultOrchestratorSettings.maxOrchestrationRestarts,
+		quorum: orchestrator.coordination?.quorum ?? defaultOrchestratorSettings.quorum,
 		coordinationTimeoutMs: ms(timeouts.orchestrator_timeout_seconds),
 		agentTurnTimeoutMs: timeouts.agent_timeout_seconds === null ? null : ms(timeouts.agent_timeout_seconds),
 		presentationTimeoutMs: ms(timeouts.presentation_timeout_seconds),

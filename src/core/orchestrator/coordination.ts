@@ -1,12 +1,14 @@
 import { AgentExecution, type ExecutionContext, type ExecutionDecision } from '../agents/agentExecution.js';
 import type { TurnContext } from '../agents/turn.js';
-import type { RunEventBody } from '../../contract/runEvents.js';
+import type { CoordinationEndReason, CoordinationRecord, RunEventBody } from '../../contract/runEvents.js';
+import type { SteerFeed } from '../agents/steering.js';
 import type { Toolbox } from '../tools/types.js';
 import type { RunClock } from '../util/clock.js';
 import { sleep } from '../util/sleep.js';
 import type { OverlaySnapshot } from '../workspace/types.js';
 import { stopReasons, type AgentRuntime } from './agentRuntime.js';
 import { Board } from './board.js';
+import { quorumReached } from './quorum.js';
 import type { RunEventStream } from './runEventStream.js';
 import type { Driven, TurnDriver } from './turnDriver.js';
 import type { OrchestratorSettings } from './types.js';
@@ -14,7 +16,7 @@ import type { OrchestratorSettings } from './types.js';
 type Outcome = Driven<ExecutionDecision>;
 
 /** `budget`: a cap of the run budget was reached (no presentation call: the stored answer stands). */
-export type CoordinationEnd = 'consensus' | 'timeout' | 'cancelled' | 'exhausted' | 'budget';
+export type CoordinationEnd = CoordinationEndReason;
 
 /**
  * The coordination phase: owns the board and the agents' executions. It starts
@@ -29,6 +31,10 @@ export class Coordination {
 	private coordinating = false;
 	private endCoordination: ((reason: CoordinationEnd) => void) | undefined;
 	private readonly settling = new Set<Promise<void>>();
+	/** Finish now was asked: no new round starts, and the first answer (or the ones there are) ends it. */
+	private finishing = false;
+	/** How the last coordination ended, with its quorum and saving (`quorum.ts`). */
+	private ending: CoordinationRecord | undefined;
 
 	constructor(
 		private readonly run: {
@@ -44,6 +50,10 @@ export class Coordination {
 			readonly turnContext: () => TurnContext;
 			/** The agent's coordination toolbox over its overlay, reading these answers. */
 			readonly toolbox: (rt: AgentRuntime, answers: ReadonlyMap<string, OverlaySnapshot>) => Toolbox;
+			/** The user's messages: a vote decided before one that took the voter's vote away is stale. */
+			readonly steering: SteerFeed;
+			/** What a quorum stop saved: the agents not waited for, their calls in flight. */
+			readonly saving: (notWaitedFor: readonly AgentRuntime[]) => CoordinationRecord['saved'];
 		},
 	) {
 		this.current = new Board(run.order);
@@ -57,9 +67,33 @@ export class Coordination {
 		return this.coordinating;
 	}
 
+	/** How the last coordination ended; undefined before one has. */
+	get record(): CoordinationRecord | undefined {
+		return this.ending;
+	}
+
 	/** A new attempt: a new board. */
 	reset(): void {
 		this.current = new Board(this.run.order);
+		this.finishing = false;
+	}
+
+	/**
+	 * Finish now (the user's): no new round starts; coordination ends as soon as there is an answer
+	 * (at once when there is one). False outside coordination.
+	 */
+	finishNow(): boolean {
+		if (!this.coordinating) return false;
+		this.finishing = true;
+		if (this.current.latestAnswers().length > 0) this.end('finished-by-user');
+		else this.schedule();
+		return true;
+	}
+
+	/** The user's message took these agents' votes away: each decides again (a new round, or its running one). */
+	steered(agentIds: readonly string[]): void {
+		for (const agentId of agentIds) this.current.removeVote(agentId);
+		this.schedule();
 	}
 
 	/** Resolves when every live agent holds a valid vote, or on timeout, cancel, budget or exhaustion. */
@@ -69,9 +103,11 @@ export class Coordination {
 		const onAbort = () => this.end('cancelled');
 		const end = await new Promise<CoordinationEnd>((resolve) => {
 			this.coordinating = true;
+			this.ending = undefined;
 			this.endCoordination = (reason) => {
 				if (!this.coordinating) return;
 				this.coordinating = false;
+				this.ending ??= { ended: reason };
 				resolve(reason);
 			};
 			if (signal.aborted) return this.end('cancelled');
@@ -115,7 +151,7 @@ export class Coordination {
 		const maxRounds = this.run.settings.maxRounds;
 		const drafting = this.draftingAgents();
 		const runtimes = [...this.run.runtimes.values()];
-		for (const rt of runtimes) {
+		for (const rt of this.finishing ? [] : runtimes) {
 			const roundsLeft = maxRounds === null || rt.rounds < maxRounds;
 			const idle = !rt.killed && !rt.running && !this.current.hasVote(rt.spec.id) && roundsLeft;
 			if (idle && !drafting.some((other) => other !== rt)) this.start(rt, 0);
@@ -137,7 +173,13 @@ export class Coordination {
 
 	private checkConsensus(): void {
 		const live = [...this.run.runtimes.values()].filter((rt) => !rt.killed);
-		if (live.length > 0 && live.every((rt) => this.current.hasVote(rt.spec.id))) this.end('consensus');
+		if (live.length > 0 && live.every((rt) => this.current.hasVote(rt.spec.id))) return this.end('consensus');
+		const reached = quorumReached(this.run.settings.quorum, live.length, this.current.votes());
+		if (!reached || !this.coordinating) return;
+		const notWaitedFor = live.filter((rt) => !this.current.hasVote(rt.spec.id));
+		const saved = this.run.saving(notWaitedFor);
+		this.ending = { ended: 'quorum', quorum: reached, ...(saved ? { saved } : {}) };
+		this.end('quorum');
 	}
 
 	private start(rt: AgentRuntime, delayMs: number): void {
@@ -219,6 +261,7 @@ export class Coordination {
 			if (outcome.kind !== 'done') return outcome;
 			const decision = outcome.value;
 			if (decision.kind === 'answer') this.applyAnswer(rt, decision.content, decision.overlay);
+			if (decision.kind === 'answer' && this.finishing) this.end('finished-by-user');
 			if (decision.kind !== 'vote' || this.applyVote(rt, decision) === 'accepted') return outcome;
 			execution.voteWasStale(decision);
 			draftingMayHaveChanged();
@@ -272,7 +315,8 @@ export class Coordination {
 
 	private applyVote(rt: AgentRuntime, decision: Extract<ExecutionDecision, { kind: 'vote' }>) {
 		const agentId = rt.spec.id;
-		const { target, reason, snapshotVersion } = decision;
+		const { target, reason, snapshotVersion, steerSeen } = decision;
+		if (this.run.steering.lastInvalidating(agentId) > steerSeen) return 'stale';
 		const vote = this.current.castVote(agentId, target, reason, snapshotVersion);
 		if (vote === 'stale') return 'stale';
 		this.run.events.emit({

@@ -38,6 +38,8 @@ export interface FinishingRun {
 	/** The run budget: its `signal` stops the presentation and post-evaluation when a cap is reached. */
 	readonly spend: SpendGuard;
 	readonly workspace: Workspace;
+	/** The agent presenting (and checking its presentation) from now on: the user's messages go to it. */
+	readonly presenting: (agentId: string) => void;
 }
 
 /** A presented attempt, not yet ended: post-evaluation may still send it back. */
@@ -67,7 +69,8 @@ export async function presentRun(run: FinishingRun, end: CoordinationEnd | undef
 	if (run.signal.aborted || end === 'cancelled') return ended(finish(run, 'cancelled', {}));
 	if (end === undefined) return presentSingle(run);
 	const answers = run.board.latestAnswers();
-	const winner = selectWinner(answers, run.board.votes());
+	// Finish now: with no votes, the answer the team arrived at last, not its first.
+	const winner = selectWinner(answers, run.board.votes(), end === 'finished-by-user' ? 'latest' : 'earliest');
 	const timedOut = end === 'timeout';
 	if (!winner) {
 		const why = timedOut
@@ -151,6 +154,7 @@ async function presentSingle(run: FinishingRun): Promise<Presentation> {
 
 /** Undefined when the presentation failed or timed out: the stored answer stands. */
 async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord | undefined) {
+	run.presenting(rt.spec.id);
 	run.events.emit({ type: 'presentation-start', agentId: rt.spec.id });
 	const controller = new AbortController();
 	const forward = () => controller.abort(run.signal.reason);

@@ -15,6 +15,8 @@ import { evaluateAttempt } from './evaluateAttempt.js';
 import { cancelRun, emptyResult, endPresented, presentRun, type FinishingRun } from './finishRun.js';
 import { RunEventStream } from './runEventStream.js';
 import { SpendGuard } from './spendGuard.js';
+import { estimateSaving } from './saving.js';
+import { SteerInbox, type SteerMessage, type SteerOutcome } from './steerInbox.js';
 import { TurnDriver } from './turnDriver.js';
 import { defaultOrchestratorSettings, type OrchestratorSettings, type RunOptions } from './types.js';
 import type { RestartRecord, RunResult } from '../../contract/runResult.js';
@@ -36,6 +38,9 @@ export class Orchestrator {
 	private readonly spend: SpendGuard;
 	private readonly driver: TurnDriver;
 	private readonly coordination: Coordination;
+	private readonly steering = new SteerInbox();
+	/** The agent presenting (or checking its presentation) now; undefined outside presentation. */
+	private presenter: string | undefined;
 	/** Aborted on cancel; every execution's signal follows it. */
 	private readonly signal: AbortSignal;
 	private phase: 'coordination' | 'presentation' = 'coordination';
@@ -84,6 +89,8 @@ export class Orchestrator {
 			order: anonymousOrder(ids, options.anonymousOrder ?? 'shuffled', options.random ?? Math.random),
 			turnContext: () => this.turnContext(),
 			toolbox: (rt, answers) => this.toolbox(rt.spec.id, rt.overlay, answers, true),
+			steering: this.steering,
+			saving: (notWaitedFor) => estimateSaving(notWaitedFor, this.ledger, [...runtimes.keys()]),
 		});
 		for (const spec of options.agents) {
 			this.runtimes.set(spec.id, {
@@ -122,6 +129,65 @@ export class Orchestrator {
 		return true;
 	}
 
+	/**
+	 * The user's message to the running team (`steer` event): each targeted agent gets it at its next
+	 * model call. During coordination it is for every live agent or one; unless it is a note, their
+	 * votes are taken away. During the presentation it is for the presenter.
+	 */
+	steer(message: SteerMessage): SteerOutcome {
+		const problem = SteerInbox.problem(message.text);
+		if (problem) return { ok: false, reason: problem };
+		const agents = this.steerTargets(message.agentId);
+		if (typeof agents === 'string') return { ok: false, reason: agents };
+		const record = this.steering.add(message, agents, this.events.now());
+		this.events.emit({
+			type: 'steer',
+			id: record.id,
+			text: record.text,
+			agents,
+			...(record.targetAgentId === undefined ? {} : { targetAgentId: record.targetAgentId }),
+			noteOnly: record.noteOnly,
+		});
+		if (!record.noteOnly && this.coordination.active) this.coordination.steered(agents);
+		return { ok: true, id: record.id, agents };
+	}
+
+	/**
+	 * Finish now (the user's): no new round starts; the agent with the most votes (none: the most
+	 * recent answer) presents as soon as there is an answer.
+	 */
+	finishNow(): { readonly ok: true } | { readonly ok: false; readonly reason: string } {
+		if (this.coordination.finishNow()) return { ok: true };
+		if (this.finalResult !== undefined || !this.started) {
+			return { ok: false, reason: 'The run is not going.' };
+		}
+		const who = this.presenter === undefined ? 'the team' : this.presenter;
+		return { ok: false, reason: `The team has finished coordinating: ${who} is presenting the answer.` };
+	}
+
+	/** Who a message is for now, or why it cannot be sent. */
+	private steerTargets(agentId: string | undefined): string[] | string {
+		if (this.finalResult !== undefined || !this.started || this.signal.aborted) {
+			return 'The run is not going.';
+		}
+		const named = agentId === undefined ? undefined : this.runtimes.get(agentId);
+		if (agentId !== undefined && named === undefined) {
+			return `This team has no agent "${agentId}" (it has ${[...this.runtimes.keys()].join(', ')}).`;
+		}
+		if (this.coordination.active) {
+			if (named?.killed) return `${agentId} is out of the run.`;
+			if (named) return [named.spec.id];
+			return [...this.runtimes.values()].filter((rt) => !rt.killed).map((rt) => rt.spec.id);
+		}
+		if (this.phase === 'presentation' && this.presenter !== undefined) {
+			if (named && named.spec.id !== this.presenter) {
+				return `${agentId} is not presenting: ${this.presenter} is.`;
+			}
+			return [this.presenter];
+		}
+		return 'The team is between steps: send it again in a moment.';
+	}
+
 	private async execute(): Promise<void> {
 		const { events, options } = this;
 		const agents = [...this.runtimes.values()].map((rt) => ({
@@ -151,7 +217,14 @@ export class Orchestrator {
 		for (const rt of this.runtimes.values()) void rt.spec.model.prepare?.();
 		try {
 			await this.openTools();
-			this.finalResult = await this.attempts();
+			const result = await this.attempts();
+			const coordination = this.coordination.record;
+			const steering = this.steering.records;
+			this.finalResult = {
+				...result,
+				...(coordination ? { coordination } : {}),
+				...(steering.length ? { steering } : {}),
+			};
 		} catch (error) {
 			this.finalResult = {
 				...emptyResult(this.finishing()),
@@ -179,6 +252,10 @@ export class Orchestrator {
 		const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
 		for (let attempt = 1; ; attempt++) {
 			const end = single ? undefined : await this.coordination.coordinate();
+			const ending = this.coordination.record;
+			if (end !== undefined && ending !== undefined) {
+				this.events.emit({ type: 'coordination-end', ...ending });
+			}
 			this.phase = 'presentation';
 			const presentation = await presentRun(this.finishing(), end);
 			if (presentation.kind === 'ended') return presentation.result;
@@ -244,6 +321,7 @@ export class Orchestrator {
 			ledger,
 			spend,
 			workspace: this.options.workspace,
+			presenting: (agentId) => (this.presenter = agentId),
 		};
 	}
 
@@ -257,6 +335,7 @@ export class Orchestrator {
 			attachments: options.attachments ?? [],
 			restartFeedback: this.restartFeedback,
 			settings: this.settings,
+			steering: this.steering,
 			clock: this.clock,
 			emit: (body) => events.emit(body),
 		};

@@ -4,6 +4,7 @@ import type { Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
 import type { RunClock } from '../util/clock.js';
 import type { BudgetRecord } from '../../contract/runEvents.js';
+import type { QuorumSetting } from './quorum.js';
 
 /** What a run is given and returns speaks of the agents' own types. */
 export type { AgentSpec, ModelPrice, Sensitivity, Turn, TurnChanges } from '../agents/types.js';
@@ -27,6 +28,11 @@ export interface OrchestratorSettings extends AgentSettings {
 	 * its own final answer and may restart coordination with its reasons, this many times at most.
 	 */
 	readonly maxOrchestrationRestarts: number;
+	/**
+	 * Coordination ends as soon as this many live agents' votes back one answer (`majority`: more
+	 * than half of the live agents), without waiting for the rest; null = every live agent votes.
+	 */
+	readonly quorum: QuorumSetting;
 }
 
 export const defaultOrchestratorSettings: OrchestratorSettings = {
@@ -45,6 +51,7 @@ export const defaultOrchestratorSettings: OrchestratorSettings = {
 	skipCoordinationRounds: false,
 	staleCallRestartFraction: 0.5,
 	maxOrchestrationRestarts: 0,
+	quorum: null,
 	planningMode: false,
 	planningModeInstruction:
 		'PLANNING MODE: during coordination, do not carry out actions that change anything outside your private copy of the workspace (MCP tools that write, commands with network access): they are not run. Describe each such action in your answer as a plan (tool, arguments, why); the agent that presents the final answer carries out the plan, with the user’s approval.',

@@ -18,6 +18,7 @@ import { RunLogWriter } from '../runStore/runLog.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
 import type { RunEvent, SessionRecord } from '../../contract/runEvents.js';
+import type { RunControl } from './runControl.js';
 import { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Turn } from '../orchestrator/types.js';
 import type { RunResult } from '../../contract/runResult.js';
@@ -108,8 +109,8 @@ export interface RunSessionOptions {
 	 * `EstimateDeclinedError` (no run directory is made).
 	 */
 	readonly confirmEstimate?: (estimate: CostEstimate, caps: BudgetCaps | null) => Promise<boolean>;
-	/** Given the running run's controls (Stop agent), once the orchestrator exists. */
-	readonly onControl?: (control: { stopAgent(agentId: string): boolean }) => void;
+	/** Given the running run's controls (Stop agent, steering, Finish now), once the orchestrator exists. */
+	readonly onControl?: (control: RunControl) => void;
 	/** The run's decision on provider-native tools (web search, code execution); default: ask, with nobody to ask = deny. */
 	readonly providerTools?: ProviderToolsPolicy;
 	/** Called for every event, already redacted and logged, in order, before the next one is read. */
@@ -232,7 +233,11 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			...(tools ? { tools } : {}),
 			...(caps ? { budget: caps } : {}),
 		});
-		options.onControl?.({ stopAgent: (agentId) => orchestrator.stopAgent(agentId) });
+		options.onControl?.({
+			stopAgent: (agentId) => orchestrator.stopAgent(agentId),
+			steer: (message) => orchestrator.steer(message),
+			finishNow: () => orchestrator.finishNow(),
+		});
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
 			const event: RunEvent =
 				raw.type === 'run-start' ? { ...raw, session, agents: withRoles(raw.agents, config) } : raw;

@@ -2,11 +2,12 @@ import type { RunEvent } from '../../contract/runEvents.js';
 import { errorMessage } from '../util/errorMessage.js';
 import { EventQueue } from '../util/eventQueue.js';
 import type { PreparedRun } from './prepareRun.js';
+import { notRunning, type RunControl } from './runControl.js';
 import type { RunHost } from './runHost.js';
 import { runSession, type RunSessionOutcome } from './runSession.js';
 
-/** A started run (agents-js `Runner`'s result: a stream to read and a result to await). */
-export interface RunHandle {
+/** A started run (agents-js `Runner`'s result: a stream to read and a result to await) and its controls. */
+export interface RunHandle extends RunControl {
 	/** Every event, redacted and logged, in order; ends after `run-end` (or when the run did not start). */
 	readonly events: AsyncIterable<RunEvent>;
 	/**
@@ -16,8 +17,6 @@ export interface RunHandle {
 	readonly result: Promise<RunSessionOutcome>;
 	/** The run directory and id, once made (before the first event). */
 	readonly started: { readonly runDir: string; readonly runId: string } | undefined;
-	/** Stop agent: false when the run is not coordinating yet or the agent cannot be stopped now. */
-	stopAgent(agentId: string): boolean;
 }
 
 /** Starts a prepared run on the host's capabilities; nothing is written to the workspace. */
@@ -25,7 +24,7 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 	const { request, team, keys } = prepared;
 	const events = new EventQueue<RunEvent>();
 	let started: RunHandle['started'];
-	let control: { stopAgent(agentId: string): boolean } | undefined;
+	let control: RunControl = notRunning;
 	const result = runSession({
 		team,
 		keys,
@@ -52,7 +51,7 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 		onEvent: (event) => events.push(event),
 		onLogError: (error) => host.log.error(`run log: ${errorMessage(error)}`),
 	}).finally(() => {
-		control = undefined;
+		control = notRunning;
 		events.close();
 	});
 	// Awaited by the caller after (or beside) the events; a refusal is theirs to handle, not unhandled here.
@@ -63,6 +62,8 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 		get started() {
 			return started;
 		},
-		stopAgent: (agentId) => control?.stopAgent(agentId) ?? false,
+		stopAgent: (agentId) => control.stopAgent(agentId),
+		steer: (message) => control.steer(message),
+		finishNow: () => control.finishNow(),
 	};
 }

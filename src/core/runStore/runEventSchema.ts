@@ -45,6 +45,18 @@ const attachment = z.object({
 	truncated: z.boolean().optional(),
 });
 const agentEvent = { ...base, agentId: z.string() };
+/** `coordination-end`'s body and `result.json`'s `coordination`. */
+export const coordinationRecord = z.object({
+	ended: z.enum(['consensus', 'quorum', 'finished-by-user', 'timeout', 'budget', 'exhausted', 'cancelled']),
+	quorum: z.object({ required: count, votes: count, label: z.string() }).optional(),
+	saved: z
+		.object({
+			callsStopped: count,
+			agentsNotWaitedFor: z.array(z.string()),
+			estimatedCostUsd: z.number().nonnegative().nullable(),
+		})
+		.optional(),
+});
 
 /** The first line of `events.jsonl`: the past-runs list, reports and Re-run read only it (`readRunStart`). */
 export const runStartSchema = z.object({
@@ -124,6 +136,17 @@ export const runEventSchema = z.discriminatedUnion('type', [
 		message: z.string(),
 	}),
 	z.object({ ...agentEvent, type: z.literal('update-injected'), labels: z.array(z.string()) }),
+	z.object({
+		...base,
+		type: z.literal('steer'),
+		id: count,
+		text: z.string(),
+		agents: z.array(z.string()),
+		targetAgentId: z.string().optional(),
+		noteOnly: z.boolean(),
+	}),
+	z.object({ ...agentEvent, type: z.literal('steer-delivered'), id: count, phase }),
+	z.object({ ...base, type: z.literal('coordination-end'), ...coordinationRecord.shape }),
 	z.object({ ...agentEvent, type: z.literal('new-answer'), label: z.string(), content: z.string() }),
 	z.object({
 		...agentEvent,

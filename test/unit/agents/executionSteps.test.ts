@@ -7,6 +7,7 @@ import type { RunEventBody } from '../../../src/contract/runEvents.js';
 import { ScriptedModel, type ScriptedHandler } from '../../../src/core/providers/vendors/scriptedModel.js';
 import { createToolbox } from '../../../src/core/tools/createToolbox.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
+import { noSteering } from '../../../src/core/agents/steering.js';
 import { answer, makeWorkspaceDir, vote } from '../../fakes/team.js';
 import { ManualClock } from '../../support/manualClock.js';
 
@@ -23,6 +24,7 @@ async function execution(handler: ScriptedHandler, board: Board) {
 		attachments: [],
 		restartFeedback: '',
 		settings: defaultOrchestratorSettings,
+		steering: noSteering,
 		clock: new ManualClock(),
 		emit: (body) => events.push(body),
 		anonIds: board.anonIds,

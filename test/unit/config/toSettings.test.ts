@@ -26,6 +26,7 @@ describe('toOrchestratorSettings', () => {
 			agentTurnTimeoutMs: 90_500,
 			presentationTimeoutMs: 120_000,
 			maxOrchestrationRestarts: 0,
+			quorum: 'majority',
 			planningMode: false,
 			planningModeInstruction: defaultOrchestratorSettings.planningModeInstruction,
 		});

@@ -106,6 +106,21 @@ const samples: Samples = {
 		instructions: 'Run the tests and fix what fails.',
 	},
 	'update-injected': { type: 'update-injected', agentId: 'bob', labels: ['agent1.1'] },
+	steer: {
+		type: 'steer',
+		id: 1,
+		text: 'Keep the public API «stable» — no renames.',
+		agents: ['bob'],
+		targetAgentId: 'bob',
+		noteOnly: false,
+	},
+	'steer-delivered': { type: 'steer-delivered', id: 1, agentId: 'bob', phase: 'coordination' },
+	'coordination-end': {
+		type: 'coordination-end',
+		ended: 'quorum',
+		quorum: { required: 2, votes: 2, label: 'agent1.1' },
+		saved: { callsStopped: 1, agentsNotWaitedFor: ['carol'], estimatedCostUsd: 0.0042 },
+	},
 	'new-answer': {
 		type: 'new-answer',
 		agentId: 'alice',
