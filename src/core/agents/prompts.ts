@@ -170,6 +170,7 @@ function historyBlock(history: readonly Turn[]): string {
 		.filter((turn) => !turn.leftOut)
 		.flatMap((turn) => [
 			`User: ${turn.question}`,
+			...(turn.steering ?? []).map((text) => `User (while the team worked): ${text}`),
 			`Assistant: ${turn.answer}`,
 			...(turn.changes ? [`(${changeNotes[turn.changes]}.)`] : []),
 		]);

@@ -47,6 +47,8 @@ export type TurnChanges = 'accepted' | 'partly-accepted' | 'rejected' | 'pending
 
 export interface Turn {
 	readonly question: string;
+	/** The user's messages to the team while it worked on the question (`steer`), in order. */
+	readonly steering?: readonly string[];
 	readonly answer: string;
 	/** Absent: the turn proposed no file changes, or nothing is known of them. */
 	readonly changes?: TurnChanges;

@@ -54,6 +54,11 @@ export function runResultSchema(runId: string) {
 		/** Missing or not a number: 0 (reports print it; a planted file may leave it out). */
 		durationMs: z.number().catch(0),
 		session: sessionRecordSchema.optional(),
+		/** The user's messages to the team; a malformed list reads as none (a follow-up's history carries them). */
+		steering: z
+			.array(z.looseObject({ text: z.string(), noteOnly: z.boolean().optional() }))
+			.optional()
+			.catch(undefined),
 	});
 }
 

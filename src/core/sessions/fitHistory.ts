@@ -14,20 +14,24 @@ export function fitHistory(turns: readonly Turn[], budget: number = defaultHisto
 	let firstKept = turns.length;
 	while (firstKept > 0) {
 		const turn = turns[firstKept - 1]!;
-		const size = turn.question.length + turn.answer.length;
+		const size = turnSize(turn);
 		if (firstKept < turns.length && used + size > budget) break;
 		used += size;
 		firstKept--;
 	}
 	const newest = turns.at(-1)!;
-	const room = Math.max(0, budget - newest.question.length);
+	const room = Math.max(0, budget - turnSize({ ...newest, answer: '' }));
 	const last =
 		newest.answer.length > room
 			? { ...newest, answer: `${newest.answer.slice(0, room)}\n[… answer cut to ${room} characters]` }
 			: newest;
 	return [
-		...turns.slice(0, firstKept).map((turn) => ({ ...turn, answer: '', leftOut: true })),
+		...turns.slice(0, firstKept).map(({ steering: _, ...turn }) => ({ ...turn, answer: '', leftOut: true })),
 		...turns.slice(firstKept, -1),
 		last,
 	];
+}
+
+function turnSize(turn: Turn): number {
+	return turn.question.length + turn.answer.length + (turn.steering ?? []).reduce((sum, text) => sum + text.length, 0);
 }

@@ -64,7 +64,12 @@ const endings: Record<RunStatus, string> = {
 function asTurn(turn: TurnSummary): Turn {
 	const answer = turn.finalAnswer ?? `(no final answer: the run ${endings[turn.status]})`;
 	const changes = turnChanges(turn.changes);
-	return { question: turn.question, answer, ...(changes ? { changes } : {}) };
+	return {
+		question: turn.question,
+		...(turn.steering ? { steering: turn.steering } : {}),
+		answer,
+		...(changes ? { changes } : {}),
+	};
 }
 
 function turnChanges(outcome: ChangeOutcome): TurnChanges | undefined {

@@ -19,6 +19,8 @@ export interface TurnSummary {
 	/** ISO 8601 (recorded, else from the run id or the result's modification time; never in the future). */
 	readonly startedAt: string;
 	readonly finalAnswer: string | null;
+	/** What the user told the team while it worked, in order (absent: nothing). */
+	readonly steering?: readonly string[];
 	/** From the run's change record (`changes-log.jsonl`) and its change set. */
 	readonly changes: ChangeOutcome;
 	/** How many files the run's change set has (absent: not read). */

@@ -8,7 +8,12 @@ describe('the conversation history every agent is given', () => {
 			[
 				{ question: 'First\nquestion', answer: 'x'.repeat(500) },
 				{ question: 'Second question', answer: 'y'.repeat(500), changes: 'rejected' },
-				{ question: 'Third question', answer: 'Added the parser.', changes: 'accepted' },
+				{
+					question: 'Third question',
+					steering: ['Keep it in one file.'],
+					answer: 'Added the parser.',
+					changes: 'accepted',
+				},
 			],
 			100,
 		);
@@ -28,6 +33,7 @@ describe('the conversation history every agent is given', () => {
 				'<CONVERSATION_HISTORY>',
 				'(2 earlier turn(s) left out: "First question"; "Second question")',
 				'User: Third question',
+				'User (while the team worked): Keep it in one file.',
 				'Assistant: Added the parser.',
 				'(the user accepted its file changes.)',
 				'</CONVERSATION_HISTORY>',

@@ -251,6 +251,21 @@ describe('historyOf', () => {
 		]);
 	});
 
+	it("carries the user's messages to the team into the follow-up's history; a malformed list reads as none", async () => {
+		const steering = [
+			{ id: 1, text: 'Use tabs.', noteOnly: false, t: 5 },
+			{ id: 2, text: 'CI is slow.', targetAgentId: 'bob', noteOnly: true, t: 9 },
+		];
+		await turn(A1, 'q1', { id: A1, parentRunId: null }, { steering });
+		await turn(A2, 'q2', { id: A1, parentRunId: A1 }, { steering: 'planted' as never });
+		expect(await historyOf(ws, A2)).toEqual([
+			{ question: 'q1', steering: ['Use tabs.', 'CI is slow.'], answer: 'answer to q1' },
+			{ question: 'q2', answer: 'answer to q2' },
+		]);
+		// The messages count against the history's budget: with them, q1 no longer fits whole.
+		expect((await historyOf(ws, A2, 40))[0]).toEqual({ question: 'q1', answer: '', leftOut: true });
+	});
+
 	it('stops at a missing ancestor and refuses a run that is not a turn', async () => {
 		await sessionWithFork();
 		await rm(runDir(A1), { recursive: true });
