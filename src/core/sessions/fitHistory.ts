@@ -33,5 +33,9 @@ export function fitHistory(turns: readonly Turn[], budget: number = defaultHisto
 }
 
 function turnSize(turn: Turn): number {
-	return turn.question.length + turn.answer.length + (turn.steering ?? []).reduce((sum, text) => sum + text.length, 0);
+	return (
+		turn.question.length +
+		turn.answer.length +
+		(turn.steering ?? []).reduce((sum, text) => sum + text.length, 0)
+	);
 }

@@ -153,7 +153,9 @@ async function readTurnWithin(
 		costUsd: runCost(result),
 		startedAt,
 		finalAnswer: result.finalAnswer === null ? null : cut(result.finalAnswer, textChars),
-		...(result.steering?.length ? { steering: result.steering.map((note) => cut(note.text, textChars)) } : {}),
+		...(result.steering?.length
+			? { steering: result.steering.map((note) => cut(note.text, textChars)) }
+			: {}),
 		changes: changes.outcome,
 		files: result.changes.length,
 		madeHere,
