@@ -35,6 +35,8 @@ export interface RunArgs {
 	readonly providerTools?: ProviderToolsMode;
 	/** `--trust-workspace`: trust the folder's own servers, CLI paths and key hosts for this run. */
 	readonly trustWorkspace?: boolean;
+	/** `--no-instructions`: the agents get none of the project's instruction files (`AGENTS.md` …). */
+	readonly noInstructions?: boolean;
 }
 
 /** `massgen chat`: the run options that hold for every question of the conversation. */
@@ -48,6 +50,7 @@ export type ChatArgs = { readonly kind: 'chat' } & Pick<
 	| 'continue'
 	| 'providerTools'
 	| 'trustWorkspace'
+	| 'noInstructions'
 >;
 
 /** `massgen trust`: trust the folder's own config parts, forget them, or list trusted folders. */
@@ -100,9 +103,9 @@ export type CliCommand =
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
               [--max-cost USD] [--max-tokens N] [--provider-tools=allow|ask|deny]
-              [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] "QUESTION" [-]
+              [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] [--no-instructions] "QUESTION" [-]
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
-               [--continue [RUN_ID|SESSION_ID]] [--trust-workspace]
+               [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] [--no-instructions]
   massgen trust [--workspace DIR] [--config FILE] | --revoke [--workspace DIR] | --list
   massgen runs [--workspace DIR] [--json] [--keep N] [--keep-days D]
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
@@ -151,6 +154,11 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
                        cli_path, a base_url given your key, \${VAR}s in MCP urls and headers), for this run.
                        Without it a terminal asks once per folder (remembered until they change);
                        with no terminal the run is not started
+          --no-instructions  give the agents none of the project's instruction files (by default every
+                       agent gets AGENTS.md (the root's, and the nearest above each file the question or
+                       --attach names), CLAUDE.md, .github/copilot-instructions.md, the
+                       .github/instructions/*.instructions.md whose applyTo matches those files and
+                       .cursorrules; 32 KiB each, 64 KiB in all; links, FIFOs and secret paths never)
 chat      Ask the team on a terminal, one follow-up after another (each carries the earlier turns).
           At the prompt: a question, or /diff (the last run's changes), /accept (write them),
           /reject, /quit (or Ctrl-D). Ctrl-C stops a run; at the prompt it quits
@@ -220,6 +228,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				'deny-all': { type: 'boolean', default: false },
 				'unsandboxed-commands': { type: 'boolean', default: false },
 				'trust-workspace': { type: 'boolean', default: false },
+				'no-instructions': { type: 'boolean', default: false },
 				revoke: { type: 'boolean', default: false },
 				list: { type: 'boolean', default: false },
 				'provider-tools': { type: 'string' },
@@ -386,6 +395,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			approvals,
 			...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
 			...(values['trust-workspace'] ? { trustWorkspace: true } : {}),
+			...(values['no-instructions'] ? { noInstructions: true } : {}),
 			...(continued ? { continue: continued } : {}),
 			...providerTools,
 		};
@@ -401,6 +411,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		approvals,
 		...(values['unsandboxed-commands'] ? { unsandboxedCommands: true } : {}),
 		...(values['trust-workspace'] ? { trustWorkspace: true } : {}),
+		...(values['no-instructions'] ? { noInstructions: true } : {}),
 		attach: (values.attach ?? []).map((path) => resolve(cwd, path)),
 		attachDiff: diffs,
 		...(dashes ? { stdin: question ? 'attachment' : 'question' } : {}),

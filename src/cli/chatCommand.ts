@@ -66,6 +66,7 @@ export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<
 				approvals: command.approvals,
 				...(command.unsandboxedCommands ? { unsandboxedCommands: true } : {}),
 				...(command.trustWorkspace ? { trustWorkspace: true } : {}),
+				...(command.noInstructions ? { noInstructions: true } : {}),
 				...(command.providerTools ? { providerTools: command.providerTools } : {}),
 				attach: [],
 				attachDiff: [],

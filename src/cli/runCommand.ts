@@ -53,6 +53,7 @@ export async function runCommand(
 			? { followUp: { ...(command.continue.id ? { from: command.continue.id } : {}) } }
 			: {}),
 		attachments,
+		...(command.noInstructions ? { instructions: false } : {}),
 		signal: io.signal,
 		...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}),
 		budget: {

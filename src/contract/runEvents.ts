@@ -103,6 +103,17 @@ export interface SessionRecord {
 }
 
 /** One attachment of the question (docs/context.md): what and how much, never its contents. */
+/** A project instruction file every agent got (`AGENTS.md` …): no contents. */
+export interface InstructionRecord {
+	/** Workspace-relative. */
+	readonly path: string;
+	/** Size of what the agents were given (after any cut), and its sha256 (hex). */
+	readonly bytes: number;
+	readonly sha256: string;
+	/** Cut to the instruction caps. */
+	readonly truncated?: boolean;
+}
+
 export interface AttachmentRecord {
 	readonly kind: 'file' | 'folder' | 'diff' | 'diagnostics' | 'terminal' | 'text' | 'image';
 	/** Workspace-relative path, `working-tree` / `staged` for a diff, `stdin`, a terminal's name. */
@@ -124,6 +135,8 @@ export type RunEventBody =
 			agents: RunAgentInfo[];
 			/** What the user attached to the question; absent when nothing. */
 			attachments?: AttachmentRecord[];
+			/** The project's instruction files the agents got (added by `runSession`); absent when none. */
+			instructions?: InstructionRecord[];
 			/** Added by `runSession`; absent in logs from before sessions (a one-turn session). */
 			session?: SessionRecord;
 			/** The run's spending caps (nothing spent yet); absent when the run has none. */

@@ -327,6 +327,7 @@ function startRun(state: RunState, e: RunEventOf<'run-start'>): RunState {
 		question: e.question,
 		workspace: e.workspace,
 		...(e.attachments?.length ? { attachments: e.attachments } : {}),
+		...(e.instructions?.length ? { instructions: e.instructions } : {}),
 		...(e.budget
 			? {
 					budget: {

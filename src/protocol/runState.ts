@@ -3,10 +3,17 @@
  * folded from RunEvents by `reduceRun`. Plain JSON only (no undefined, Map or Date) so it can be
  * posted to the webview, persisted with `setState` and compared in tests.
  */
-import type { AttachmentRecord, ChangeKind, Phase, RunStatus, SandboxMode } from '../contract/runEvents.js';
+import type {
+	AttachmentRecord,
+	ChangeKind,
+	InstructionRecord,
+	Phase,
+	RunStatus,
+	SandboxMode,
+} from '../contract/runEvents.js';
 
 /** The webview sees the core's vocabulary only through `src/protocol`. */
-export type { AttachmentRecord };
+export type { AttachmentRecord, InstructionRecord };
 
 /** Overall run status; `idle` before `run-start`, `running` until `run-end`. */
 export type RunStateStatus = 'idle' | 'running' | RunStatus;
@@ -150,6 +157,8 @@ export interface RunState {
 	readonly workspace: string;
 	/** What the user attached to the question (`run-start`); absent when nothing. */
 	readonly attachments?: readonly AttachmentRecord[];
+	/** The project instruction files every agent got (`run-start`); absent when none. */
+	readonly instructions?: readonly InstructionRecord[];
 	readonly status: RunStateStatus;
 	/** Seq of the last applied event; -1 before any. Events at or below it are ignored. */
 	readonly lastSeq: number;

@@ -102,6 +102,8 @@ export const webviewStringKeys = [
 	'cancel',
 	'cancelTheRun',
 	'attached',
+	'projectInstructions',
+	'instructionsCut',
 	'notices',
 	'untitledRun',
 	'workedOn',

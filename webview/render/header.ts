@@ -24,6 +24,7 @@ export class HeaderView {
 	private readonly _folderItem: HTMLSpanElement;
 	private readonly _commands: HTMLSpanElement;
 	private readonly _attachments: HTMLUListElement;
+	private readonly _instructions: HTMLUListElement;
 	private readonly _notices: HTMLUListElement;
 	private readonly _cancel: HTMLElement;
 	private readonly _error: HTMLDivElement;
@@ -59,6 +60,11 @@ export class HeaderView {
 		});
 		this._attachments = h('ul', { class: 'run-attachments', attrs: { 'aria-label': t('attached') } });
 		this._attachments.hidden = true;
+		this._instructions = h('ul', {
+			class: 'run-attachments run-instructions',
+			attrs: { 'aria-label': t('projectInstructions') },
+		});
+		this._instructions.hidden = true;
 		this._notices = h('ul', { class: 'run-notices', attrs: { 'aria-label': t('notices') } });
 		this._notices.hidden = true;
 		this._error = h('div', { class: 'run-error', attrs: { role: 'alert' } });
@@ -68,6 +74,7 @@ export class HeaderView {
 			{ class: 'run-header' },
 			h('div', { class: 'header-row' }, h('div', { class: 'header-main' }, this._question), this._cancel),
 			this._attachments,
+			this._instructions,
 			this._notices,
 			h(
 				'div',
@@ -122,6 +129,7 @@ export class HeaderView {
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
 		this._votes.update(state);
 		if (!previous || previous.attachments !== state.attachments) this._renderAttachments(state);
+		if (!previous || previous.instructions !== state.instructions) this._renderInstructions(state);
 		if (
 			!previous ||
 			previous.notices !== state.notices ||
@@ -158,6 +166,23 @@ export class HeaderView {
 						attrs: { 'data-kind': attachment.kind },
 					},
 					icon(attachmentIcons[attachment.kind]),
+					h('span', { class: 'meta-item' }, label),
+				);
+			}),
+		);
+	}
+
+	/** The project's instruction files the agents got (names only). */
+	private _renderInstructions(state: RunState): void {
+		const files = state.instructions ?? [];
+		setHidden(this._instructions, files.length === 0);
+		this._instructions.replaceChildren(
+			...files.map((file) => {
+				const label = file.truncated ? t('instructionsCut', file.path) : file.path;
+				return h(
+					'li',
+					{ class: 'attachment instruction', title: `${t('projectInstructions')}: ${label}` },
+					icon('book'),
 					h('span', { class: 'meta-item' }, label),
 				);
 			}),

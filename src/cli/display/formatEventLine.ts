@@ -19,8 +19,12 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 				a.kind === a.source ? a.kind : `${a.kind} ${a.source}`,
 			);
 			const context = attached.length ? `; attached: ${attached.join(', ')}` : '';
+			const used = (event.instructions ?? []).map((file) =>
+				file.truncated ? `${file.path} (cut)` : file.path,
+			);
+			const rules = used.length ? `; instructions: ${used.join(', ')}` : '';
 			const budget = budgetCapsText(event.budget);
-			return `run ${event.runId}: ${plural(event.agents.length, 'agent')}: ${team}${context}${budget ? `; ${budget}` : ''}`;
+			return `run ${event.runId}: ${plural(event.agents.length, 'agent')}: ${team}${context}${rules}${budget ? `; ${budget}` : ''}`;
 		}
 		case 'round-start':
 			return event.snapshot.length === 0

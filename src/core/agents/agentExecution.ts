@@ -69,7 +69,7 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 		this.snapshot = context.peers.snapshot();
 		this.caller = new ModelCaller(agent, 'coordination', context, signal);
 		this.steering = new SteerCursor(context.steering, agent.id, 'coordination', (body) => context.emit(body));
-		const prompt = promptContext(context.attachments, agent.model);
+		const prompt = promptContext(context, agent.model);
 		const first = prompts.coordinationUserMessage(
 			context.question,
 			context.history,

@@ -5,6 +5,8 @@
  */
 import type { FileChange } from '../../contract/fileChange.js';
 import { restartToolName, submitToolName } from '../workflow/markers.js';
+import { instructionsSection } from '../context/instructionsSection.js';
+import type { ProjectInstructions } from '../context/projectInstructions.js';
 import { originalMessage } from './prompts.js';
 
 export function evaluationSystemPrompt(systemMessage: string | undefined): string {
@@ -28,16 +30,20 @@ export function evaluationUserMessage(
 	question: string,
 	finalAnswer: string,
 	changes: readonly FileChange[],
+	instructions?: ProjectInstructions,
 ): string {
 	const files = changes.map((change) => `- ${change.path} (${change.kind})`);
 	return [
+		instructionsSection(instructions),
 		originalMessage(question),
 		`FINAL ANSWER TO EVALUATE:\n${finalAnswer}`,
 		files.length
 			? `FILES IT CHANGES (proposed, not yet written):\n${files.join('\n')}`
 			: 'It changes no files.',
 		`Verify it, then call ${submitToolName} or ${restartToolName}.`,
-	].join('\n\n');
+	]
+		.filter(Boolean)
+		.join('\n\n');
 }
 
 /** What the next attempt's agents read before the ORIGINAL MESSAGE. */

@@ -70,7 +70,8 @@ export class EvaluationTurn extends ToolLoopTurn<EvaluationVerdict> {
 		context: TurnContext,
 		signal: AbortSignal,
 	) {
-		const first = evaluationUserMessage(context.question, input.finalAnswer, input.changes);
+		const { question, instructions } = context;
+		const first = evaluationUserMessage(question, input.finalAnswer, input.changes, instructions);
 		super(input.agent, input.reader, context, signal, { role: 'user', content: first });
 	}
 

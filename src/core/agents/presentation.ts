@@ -35,7 +35,7 @@ export class PresentationTurn extends ToolLoopTurn<string> {
 		signal: AbortSignal,
 	) {
 		const { agent } = input;
-		const prompt = promptContext(context.attachments, agent.model);
+		const prompt = promptContext(context, agent.model);
 		const { question, history, restartFeedback } = context;
 		const first =
 			input.anonId === undefined

@@ -1,4 +1,5 @@
 import { contextSection } from '../context/contextSection.js';
+import { instructionsSection } from '../context/instructionsSection.js';
 import { noContext, type PromptContext } from '../context/promptContext.js';
 import { answerTagOpening } from '../workflow/markers.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
@@ -61,6 +62,7 @@ export function coordinationUserMessage(
 	feedback = '',
 ): string {
 	return [
+		instructionsSection(context.instructions),
 		historyBlock(history),
 		contextSection(context),
 		feedback,
@@ -120,6 +122,7 @@ export function presentationUserMessage(options: {
 	);
 	const votes = options.voteReasons.map((vote) => `- for ${vote.label}: ${vote.reason}`);
 	return [
+		instructionsSection(options.context?.instructions),
 		historyBlock(options.history),
 		contextSection(options.context ?? noContext),
 		options.feedback ?? '',
@@ -138,7 +141,13 @@ export function singleAgentUserMessage(
 	context: PromptContext = noContext,
 	feedback = '',
 ): string {
-	return [historyBlock(history), contextSection(context), feedback, originalMessage(question)]
+	return [
+		instructionsSection(context.instructions),
+		historyBlock(history),
+		contextSection(context),
+		feedback,
+		originalMessage(question),
+	]
 		.filter(Boolean)
 		.join('\n\n');
 }

@@ -1,4 +1,5 @@
 import type { Attachment } from '../context/attachment.js';
+import type { ProjectInstructions } from '../context/projectInstructions.js';
 import type { RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.js';
 import type { ProviderError } from '../providers/spec/providerError.js';
 import type { ToolCall } from '../providers/spec/model.js';
@@ -13,6 +14,8 @@ export interface TurnContext {
 	readonly history: readonly Turn[];
 	/** The question's context, the same for every agent (`core/context`). */
 	readonly attachments: readonly Attachment[];
+	/** The project's instruction files (`core/context/projectInstructions.ts`), the same for every agent. */
+	readonly instructions?: ProjectInstructions;
 	/** After a post-evaluation restart: the feedback block every agent's first message carries ('' = none). */
 	readonly restartFeedback: string;
 	readonly settings: AgentSettings;

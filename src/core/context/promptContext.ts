@@ -4,17 +4,30 @@
  */
 import type { ChatMessage, ChatModel, ImageInput } from '../providers/spec/model.js';
 import type { Attachment } from './attachment.js';
+import type { ProjectInstructions } from './projectInstructions.js';
 
 export interface PromptContext {
 	readonly attachments: readonly Attachment[];
 	/** The agent's model takes image inputs: the first message carries the images. */
 	readonly images: boolean;
+	/** The project's instruction files, the same for every agent; absent when off or none. */
+	readonly instructions?: ProjectInstructions;
 }
 
 export const noContext: PromptContext = { attachments: [], images: false };
 
-export function promptContext(attachments: readonly Attachment[], model: ChatModel): PromptContext {
-	return { attachments, images: model.capabilities.images === true };
+/** What a run gives every agent's first message (the run's `TurnContext` has both). */
+export interface RunContext {
+	readonly attachments: readonly Attachment[];
+	readonly instructions?: ProjectInstructions;
+}
+
+export function promptContext(run: RunContext, model: ChatModel): PromptContext {
+	return {
+		attachments: run.attachments,
+		images: model.capabilities.images === true,
+		...(run.instructions ? { instructions: run.instructions } : {}),
+	};
 }
 
 /** A user message with `content` and, when the model takes them, the attached images. */

@@ -333,6 +333,7 @@ export class Orchestrator {
 			question: options.question,
 			history: options.history ?? [],
 			attachments: options.attachments ?? [],
+			...(options.instructions ? { instructions: options.instructions } : {}),
 			restartFeedback: this.restartFeedback,
 			settings: this.settings,
 			steering: this.steering,

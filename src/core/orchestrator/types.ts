@@ -2,6 +2,7 @@ import type { AgentSettings, AgentSpec, Turn } from '../agents/types.js';
 import type { RunTools } from '../tools/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
+import type { ProjectInstructions } from '../context/projectInstructions.js';
 import type { RunClock } from '../util/clock.js';
 import type { BudgetRecord } from '../../contract/runEvents.js';
 import type { QuorumSetting } from './quorum.js';
@@ -67,6 +68,8 @@ export interface RunOptions {
 	readonly history?: readonly Turn[];
 	/** The question's context (`resolveAttachments`), shown to every agent in its first message. */
 	readonly attachments?: readonly Attachment[];
+	/** The project's instruction files, first in every agent's first message (`instructionsSection`). */
+	readonly instructions?: ProjectInstructions;
 	readonly signal?: AbortSignal;
 	/** The run's time (every coordination timer, and the models' own waits); omitted = real time. */
 	readonly clock?: RunClock;

@@ -31,11 +31,13 @@ export function estimateRun(
 	question: string,
 	attachments: readonly Attachment[],
 	agents: readonly AgentSpec[],
+	/** The project instructions' characters: every first message carries them too. */
+	instructionChars = 0,
 ): CostEstimate {
 	const attachmentChars = attachments.reduce(
 		(sum, attachment) =>
 			sum + (attachment.kind === 'image' ? imageTokens * charsPerToken : attachment.text.length),
-		0,
+		instructionChars,
 	);
 	return estimateCost({
 		questionChars: question.length,

@@ -42,6 +42,11 @@ export interface RunRequest {
 	 */
 	readonly addedAgents?: readonly AgentConfig[];
 	readonly contextLimits?: Partial<ContextLimits>;
+	/**
+	 * false: the project's instruction files (`AGENTS.md` …) are not read (`--no-instructions`,
+	 * `massgen.instructions.enabled`). They are never read when the host's workspace is not trusted.
+	 */
+	readonly instructions?: boolean;
 	/** The user's run-budget caps; the config's `permissions.max_cost_usd` counts too (the lower wins). */
 	readonly budget?: UserBudget;
 	/** Overrides the config's coordination timeout (the CLI's `--timeout`). */

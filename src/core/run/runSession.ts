@@ -13,6 +13,13 @@ import type { MassGenConfig } from '../config/schema.js';
 import { toOrchestratorSettings, withRoles } from '../config/toSettings.js';
 import type { AttachmentRequest } from '../context/attachment.js';
 import { resolveAttachments, type ContextLimits } from '../context/resolveAttachments.js';
+import { filesInPlay } from '../context/filesInPlay.js';
+import {
+	instructionRecord,
+	noInstructions,
+	readProjectInstructions,
+	type InstructionLimits,
+} from '../context/projectInstructions.js';
 import { newRunId } from '../../contract/runId.js';
 import { RunLogWriter } from '../runStore/runLog.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
@@ -80,6 +87,12 @@ export interface RunSessionOptions {
 	 */
 	readonly attachments?: readonly AttachmentRequest[];
 	readonly contextLimits?: Partial<ContextLimits>;
+	/**
+	 * The project's instruction files (`AGENTS.md` …, `core/context/projectInstructions.ts`): read
+	 * unless false (`--no-instructions`, `massgen.instructions.enabled`, an untrusted workspace).
+	 */
+	readonly instructions?: boolean;
+	readonly instructionLimits?: InstructionLimits;
 	readonly signal: AbortSignal;
 	/** The shipped `configs/` folder (its `prices.yaml`). */
 	readonly shippedConfigsDir: string;
@@ -186,8 +199,19 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		signal: options.signal,
 		...(options.contextLimits ? { limits: options.contextLimits } : {}),
 	});
+	const instructions =
+		options.instructions === false
+			? noInstructions
+			: await readProjectInstructions(
+					workspace,
+					await filesInPlay(options.question, attachments, workspace),
+					options.instructionLimits,
+					options.signal,
+				);
+	const instructionRecords = instructions.files.map(instructionRecord);
 	const caps = runCaps(config, options.budget);
-	const estimate = estimateRun(options.question, attachments, agents);
+	const instructionChars = instructions.files.reduce((sum, file) => sum + file.text.length, 0);
+	const estimate = estimateRun(options.question, attachments, agents, instructionChars);
 	if (options.confirmEstimate && !(await options.confirmEstimate(estimate, caps))) {
 		throw new EstimateDeclinedError('the run was not started at its cost estimate');
 	}
@@ -217,7 +241,8 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			gate,
 		};
 		const prepared = options.tools && runTools(options.tools, { ...context, ripgrep: workspace.ripgrep });
-		const tools = withEarlyNotices(prepared?.tools, prepared?.notices ?? []);
+		const skippedInstructions = instructions.skipped.map(({ reason }) => `project instructions: ${reason}`);
+		const tools = withEarlyNotices(prepared?.tools, [...(prepared?.notices ?? []), ...skippedInstructions]);
 		const orchestrator = new Orchestrator({
 			runId,
 			question: options.question,
@@ -229,6 +254,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			},
 			history: options.history ?? [],
 			attachments,
+			...(instructions.files.length ? { instructions } : {}),
 			signal: options.signal,
 			...(tools ? { tools } : {}),
 			...(caps ? { budget: caps } : {}),
@@ -240,7 +266,14 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		});
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
 			const event: RunEvent =
-				raw.type === 'run-start' ? { ...raw, session, agents: withRoles(raw.agents, config) } : raw;
+				raw.type === 'run-start'
+					? {
+							...raw,
+							...(instructionRecords.length ? { instructions: instructionRecords } : {}),
+							session,
+							agents: withRoles(raw.agents, config),
+						}
+					: raw;
 			log.append(event);
 			options.onEvent(event);
 		}

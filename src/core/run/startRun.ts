@@ -33,6 +33,8 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 		...(prepared.followUp ?? (request.history ? { history: request.history } : {})),
 		...(request.attachments ? { attachments: request.attachments } : {}),
 		...(request.contextLimits ? { contextLimits: request.contextLimits } : {}),
+		// A workspace the user does not trust gives the agents no instructions of its own.
+		instructions: request.instructions !== false && host.workspaceTrusted,
 		signal: request.signal,
 		shippedConfigsDir: host.paths.shippedConfigsDir,
 		...(host.models ? { createModel: host.models.create } : {}),

@@ -66,6 +66,11 @@ export const runStartSchema = z.object({
 	workspace: z.string(),
 	agents: z.array(agentInfo),
 	attachments: z.array(attachment).optional(),
+	instructions: z
+		.array(
+			z.object({ path: z.string(), bytes: count, sha256: z.string(), truncated: z.boolean().optional() }),
+		)
+		.optional(),
 	session: z.object({ id: z.string().min(1), parentRunId: z.string().nullable() }).optional(),
 	budget: budget.optional(),
 });

@@ -157,6 +157,15 @@ export const settings = {
 		restricted: false,
 		policy: 'union',
 	},
+	/** Off at any level wins (a repository can only turn its own files off); never read untrusted (`startRun`). */
+	instructionsEnabled: {
+		key: 'massgen.instructions.enabled',
+		type: 'boolean',
+		default: true,
+		scope: 'resource',
+		restricted: false,
+		policy: 'tightenOnly',
+	},
 	/** Untrusted, never (checked in code too: `permissionSettings.ts`). */
 	readWorkspaceServers: {
 		key: 'massgen.mcp.readWorkspaceServers',
@@ -285,6 +294,14 @@ export function readLowestNumber(
 	const valid = (value: unknown): value is number =>
 		typeof value === 'number' && Number.isFinite(value) && value >= min;
 	return tightest(settingLevels(settings[name].key, folder), valid, (value) => -value);
+}
+
+/** `massgen.instructions.enabled` for `folder`: false when any level turns it off. */
+export function readInstructionsEnabled(folder: vscode.Uri): boolean {
+	const valid = (value: unknown): value is boolean => typeof value === 'boolean';
+	return (
+		tightest(settingLevels(settings.instructionsEnabled.key, folder), valid, (on) => (on ? 0 : 1)) ?? true
+	);
 }
 
 /** VS Code's own `workbench.welcomePage.walkthroughs.openOnInstall`: the user can turn walkthroughs off. */

@@ -63,6 +63,8 @@ function panelTexts(vscode: TextSource) {
 		cancel: vscode.l10n.t('Cancel'),
 		cancelTheRun: vscode.l10n.t('Cancel the run'),
 		attached: vscode.l10n.t('Attached'),
+		projectInstructions: vscode.l10n.t('Project instructions'),
+		instructionsCut: vscode.l10n.t('{0} (cut to the size caps)'),
 		notices: vscode.l10n.t('Notices'),
 		untitledRun: vscode.l10n.t('Untitled run'),
 		workedOn: vscode.l10n.t('Worked on {0}'),

@@ -14,7 +14,12 @@ import type { SessionSecrets } from '../common/log.js';
 import type { KeyStore } from '../common/secrets.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import type { ConfigDiagnostics } from '../config/configDiagnostics.js';
-import { onDidChangeSettings, readMaxConcurrent, settings } from '../common/settings.js';
+import {
+	onDidChangeSettings,
+	readInstructionsEnabled,
+	readMaxConcurrent,
+	settings,
+} from '../common/settings.js';
 import { WorkspaceConsent } from '../trust/workspaceConsent.js';
 import { DayCap, type GoingInfo } from './dayCap.js';
 import { editorRunHost } from './editorRunHost.js';
@@ -308,6 +313,8 @@ export class RunController extends Disposable implements RunService {
 					...(!from && request.history?.length ? { history: request.history } : {}),
 					...(request.attachments?.length ? { attachments: request.attachments } : {}),
 					...(request.addModel ? { addedAgents: [lmMember(request.addModel)] } : {}),
+					// Never read untrusted either: the core checks the host's trust (`startRun`).
+					...(readInstructionsEnabled(folder.uri) ? {} : { instructions: false }),
 					budget: host.budget,
 					signal: abort.signal,
 				},

@@ -68,6 +68,12 @@ const verdicts: Record<string, Verdict> = {
 		restricted: false,
 		tightensOnly: 'patterns only add secrets',
 	},
+	'massgen.instructions.enabled': {
+		scope: 'resource',
+		restricted: false,
+		tightensOnly:
+			'off at any level wins; on only gives the agents the workspace’s own files, never untrusted',
+	},
 	'massgen.mcp.readWorkspaceServers': {
 		scope: 'resource',
 		restricted: true,
