@@ -32,6 +32,12 @@ export interface RowSpec {
 	readonly style: StreamStyle;
 	/** `converge`: answer, vote, present. `revise`: the same, but agent a1 revises its answer once. */
 	readonly script: Script;
+	/** Each agent's own call latency (overrides `latencyMs` and `skew`). */
+	readonly latencies?: readonly number[];
+	/** The presentation's latency whoever presents (default: the presenter's own). */
+	readonly presentationMs?: number;
+	/** `orchestrator.coordination.quorum`; absent = off. */
+	readonly quorum?: number | 'majority';
 }
 
 export interface RowResult {
@@ -80,6 +86,7 @@ function splitLatency(totalMs: number): Latency {
 }
 
 export function agentLatencies(spec: RowSpec): number[] {
+	if (spec.latencies) return [...spec.latencies];
 	return Array.from({ length: spec.agents }, (_, i) => {
 		const position = spec.agents > 1 ? (2 * i) / (spec.agents - 1) - 1 : 0;
 		return Math.round(spec.latencyMs * (1 + spec.skew * position));
@@ -119,7 +126,13 @@ export async function runRow(
 		model: `bench-a${i + 1}`,
 		latency: splitLatency(latency),
 	}));
-	const latencyPlan = Object.fromEntries(agents.map((a) => [a.model, a.latency]));
+	const byModel = Object.fromEntries(agents.map((a) => [a.model, a.latency]));
+	const presentation = spec.presentationMs === undefined ? undefined : splitLatency(spec.presentationMs);
+	// A presentation offers no workflow tool: the body never names `new_answer`.
+	const latencyPlan = (request: { readonly model: string; readonly body: unknown }) =>
+		presentation && !JSON.stringify(request.body).includes('"new_answer"')
+			? presentation
+			: byModel[request.model];
 	const used = [...new Set(agents.map((a) => a.protocol))];
 	const servers = await Promise.all(
 		used.map((protocol) =>
@@ -144,6 +157,7 @@ export async function runRow(
 					api_key: `bench-${a.protocol}-key`,
 				},
 			})),
+			...(spec.quorum === undefined ? {} : { orchestrator: { coordination: { quorum: spec.quorum } } }),
 		};
 		writeFileSync(join(root, 'team.yaml'), stringify(config));
 		const args = ['run', '--config', join(root, 'team.yaml'), '--json'];
