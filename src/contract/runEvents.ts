@@ -302,6 +302,19 @@ export type RunEventBody =
 			usage?: Usage;
 	  }
 	| {
+			/** An agent's conversation was compacted to fit its model's context window (`ContextKeeper`). */
+			type: 'compacted';
+			agentId: string;
+			phase: Phase;
+			/** Estimated prompt tokens of the request before and after. */
+			tokensBefore: number;
+			tokensAfter: number;
+			/** `summary`: the agent's model summarised the older messages; `truncation`: they were clipped. */
+			how: 'summary' | 'truncation';
+			/** How many older messages the summary (or the clipped text) replaced. */
+			messagesSummarised: number;
+	  }
+	| {
 			type: 'usage';
 			agentId: string;
 			usage: Usage;

@@ -271,6 +271,9 @@ function apply(state: RunState, e: RunEvent): RunState {
 				outputTokens: lane.outputTokens + (e.usage?.outputTokens ?? 0),
 				cachedInputTokens: lane.cachedInputTokens + (e.usage?.cachedInputTokens ?? 0),
 			}));
+		case 'compacted':
+			// In events.jsonl and the CLI's lines; its summary call's tokens come as a `usage` event.
+			return state;
 		case 'run-end':
 			return settleLanes({ ...state, status: e.status, durationMs: e.durationMs, error: e.error ?? null }, [
 				'idle',

@@ -15,6 +15,7 @@ import type {
 } from './types.js';
 import { anthropicWire } from './wire/anthropic.js';
 import { chatWire } from './wire/chat.js';
+import { contextLengthError, type ChatServerFlavor } from './wire/contextErrors.js';
 import { geminiWire } from './wire/gemini.js';
 import { responsesWire } from './wire/responses.js';
 
@@ -51,6 +52,8 @@ export interface RecordedRequest {
 	closedByClient: boolean;
 	/** Epoch milliseconds when the reply finished or the connection closed. */
 	settledAt?: number;
+	/** Answered with the protocol's context-length error (`LoopbackOptions.contextLimit`). */
+	tooLong: boolean;
 	/** True once the server has sent an event that carries model output (past the protocol's preamble). */
 	streamedOutput: boolean;
 	/** Resolves once the reply is finished or the connection closed. */
@@ -84,6 +87,14 @@ export interface LoopbackOptions {
 	 * releases it, or hold two runs' requests until both have arrived (concurrency seen by the server).
 	 */
 	readonly hold?: (request: RecordedRequest) => Promise<void> | undefined;
+	/**
+	 * A context window: a request whose body is longer than `maxPromptBytes` is answered with the
+	 * protocol's own context-length error (`contextErrors.ts`; on Chat Completions the `flavor`'s),
+	 * before any scripted reply is taken. Tokens in the message are bytes / 4.
+	 */
+	readonly contextLimit?: { readonly maxPromptBytes: number; readonly flavor?: ChatServerFlavor };
+	/** The model as a function of the request, asked before the queue; undefined: the queue (or auto) answers. */
+	readonly script?: (request: RecordedRequest) => Reply | undefined;
 }
 
 export interface LoopbackAutoOptions extends AutoAgentOptions {
@@ -155,6 +166,7 @@ export async function startLoopbackProvider(
 			receivedAt: performance.timeOrigin + performance.now(),
 			latency: latencyFor(options.latency, { model, body }),
 			closedByClient: false,
+			tooLong: false,
 			streamedOutput: false,
 			settled: new Promise<void>((resolve) => (settle = resolve)),
 		};
@@ -174,7 +186,17 @@ export async function startLoopbackProvider(
 		}
 		const gate = options.hold?.(record);
 		if (gate) await gate;
-		const reply = queue.shift() ?? (auto ? autoReply(record, auto) : undefined);
+		const limit = options.contextLimit;
+		const bytes = Buffer.byteLength(rawBody, 'utf8');
+		if (limit && bytes > limit.maxPromptBytes) {
+			record.tooLong = true;
+			const max = Math.floor(limit.maxPromptBytes / 4);
+			const error = contextLengthError(protocol, Math.ceil(bytes / 4), max, limit.flavor);
+			res.writeHead(error.status, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(error.body));
+			return;
+		}
+		const reply = options.script?.(record) ?? queue.shift() ?? (auto ? autoReply(record, auto) : undefined);
 		if (!reply) {
 			unexpected += 1;
 			res.writeHead(500, { 'content-type': 'application/json' });

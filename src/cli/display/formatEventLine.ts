@@ -85,6 +85,8 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'usage':
 		case 'call-aborted':
 			return null;
+		case 'compacted':
+			return `${event.agentId}: conversation compacted to fit the context window (about ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.how === 'summary' ? `${event.messagesSummarised} messages summarised` : `${event.messagesSummarised} messages clipped`})`;
 		case 'notice':
 			// The tools' notices are said as `massgen: …` in every mode (`runCommand`).
 			return event.source === 'tools' ? null : `notice: ${event.message}`;

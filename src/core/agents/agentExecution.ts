@@ -6,6 +6,7 @@ import { voteToolName } from '../workflow/markers.js';
 import type { AnswerRecord, AnswerSnapshot, PeerView } from './answers.js';
 import type { ModelCallResult } from './modelCall.js';
 import { cacheKeyOf } from './cacheKey.js';
+import { ContextKeeper } from './contextKeeper.js';
 import { ModelCaller } from './modelCaller.js';
 import * as prompts from './prompts.js';
 import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
@@ -50,6 +51,9 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 	private readonly messages: ChatMessage[] = [];
 	private readonly caller: ModelCaller;
 	private readonly steering: SteerCursor;
+	private readonly keeper: ContextKeeper;
+	/** UPDATE and user messages: kept verbatim when the conversation is compacted. */
+	private readonly pinned = new Set<ChatMessage>();
 	private attempts = 0;
 	private toolCalls = 0;
 	/** The last completed response, until its calls are handled. */
@@ -69,6 +73,7 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 		this.snapshot = context.peers.snapshot();
 		this.caller = new ModelCaller(agent, 'coordination', context, signal);
 		this.steering = new SteerCursor(context.steering, agent.id, 'coordination', (body) => context.emit(body));
+		this.keeper = new ContextKeeper(agent, 'coordination', context, signal);
 		const prompt = promptContext(context, agent.model);
 		const first = prompts.coordinationUserMessage(
 			context.question,
@@ -100,9 +105,11 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 		if (handled) return Promise.resolve(handled);
 		if (this.signal.aborted) return Promise.resolve({ kind: 'stopped' });
 		const request =
-			this.retry ?? (this.injectUpdates(), this.messages.push(...this.steering.take()), this.request());
+			this.retry ??
+			(this.injectUpdates(), this.messages.push(...this.pin(this.steering.take())), this.request());
 		this.retry = undefined;
-		return this.call(request);
+		if (!this.keeper.overflows(request)) return this.call(request);
+		return this.keeper.compactInto(this.messages, request, (message) => this.pinned.has(message));
 	}
 
 	async runTools(calls: readonly ToolCall[]): Promise<void> {
@@ -140,9 +147,18 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 	private async call(request: ChatRequest): Promise<TurnStep<ExecutionDecision>> {
 		const outcome = await this.caller.call(request);
 		if (outcome.kind === 'stopped') return { kind: 'stopped', report: outcome.report };
+		// Too long for the model: the next step compacts the conversation and builds the request anew.
+		if (
+			outcome.kind === 'failed' &&
+			outcome.error.kind === 'context-length' &&
+			this.keeper.rejected(request)
+		) {
+			return { kind: 'called', report: outcome.report };
+		}
 		if (outcome.kind === 'failed') this.retry = request;
 		if (outcome.kind === 'completed') {
 			const { result } = outcome;
+			this.keeper.completed(request, result.usage);
 			this.messages.push({
 				role: 'assistant',
 				content: result.text,
@@ -263,7 +279,13 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 	private injectUpdates(): void {
 		if (this.context.peers.snapshot().version === this.snapshot.version) return;
 		const changed = this.refreshSnapshot();
-		if (changed.length > 0) this.messages.push({ role: 'user', content: prompts.updateMessage(changed) });
+		if (changed.length === 0) return;
+		this.messages.push(...this.pin([{ role: 'user', content: prompts.updateMessage(changed) }]));
+	}
+
+	private pin(messages: ChatMessage[]): ChatMessage[] {
+		for (const message of messages) this.pinned.add(message);
+		return messages;
 	}
 
 	private refreshSnapshot(): AnswerRecord[] {

@@ -201,3 +201,17 @@ function answerBlock(answer: AnswerRecord, note = ''): string {
 	const changes = files.length ? `\n(This answer changes ${files.length} file(s): ${files.join(', ')}.)` : '';
 	return `${answerTagOpening(answer.anonId)}${note ? ` note="${note.trim()}"` : ''}>\n${answer.content}${changes}\n</answer>`;
 }
+
+/** The summary call's system prompt (`ContextKeeper`): the summary replaces the messages it covers. */
+export const compactionSystemPrompt = [
+	"You compact an AI agent's working conversation so it fits the model's context window. The agent",
+	'will continue from your summary alone: older messages and tool results are dropped. Write, for the',
+	'agent: what it has learned (facts, and what the files it read contain that matters, with paths and',
+	'names), what it has done and decided, and what is left to do. Keep exact paths, identifiers, numbers',
+	'and short code that will be needed. Write only the summary.',
+].join(' ');
+
+/** The summary call's message: the task (clipped) for orientation, then the messages to summarise. */
+export function compactionUserMessage(task: string, transcript: string): string {
+	return `<TASK>\n${task}\n</TASK>\n\n<CONVERSATION TO SUMMARISE>\n${transcript}\n</CONVERSATION TO SUMMARISE>`;
+}

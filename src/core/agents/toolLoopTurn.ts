@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatRequest, ToolCall } from '../providers/spec/model.js';
 import type { Toolbox } from '../tools/types.js';
 import type { ModelCallResult } from './modelCall.js';
+import { ContextKeeper } from './contextKeeper.js';
 import { ModelCaller } from './modelCaller.js';
 import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
 import { SteerCursor } from './steering.js';
@@ -19,6 +20,9 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 	protected readonly messages: ChatMessage[];
 	private readonly caller: ModelCaller;
 	private readonly steering: SteerCursor;
+	private readonly keeper: ContextKeeper;
+	/** The user's messages: kept verbatim when the conversation is compacted. */
+	private readonly pinned = new Set<ChatMessage>();
 	private toolCalls = 0;
 	/** The last response's tool calls, until they ran. */
 	private pendingTools: readonly ToolCall[] | undefined;
@@ -34,6 +38,7 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 	) {
 		this.caller = new ModelCaller(agent, 'presentation', context, signal);
 		this.steering = new SteerCursor(context.steering, agent.id, 'presentation', (body) => context.emit(body));
+		this.keeper = new ContextKeeper(agent, 'presentation', context, signal);
 		this.messages = [first];
 	}
 
@@ -41,17 +46,31 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 		if (this.ended) return { kind: 'done', value: this.ended.value };
 		if (this.pendingTools) return { kind: 'tools', calls: this.pendingTools };
 		if (this.signal.aborted) return { kind: 'stopped' };
-		if (this.retry === undefined) this.messages.push(...this.steering.take());
+		for (const message of this.retry === undefined ? this.steering.take() : []) {
+			this.messages.push(message);
+			this.pinned.add(message);
+		}
 		const request = this.retry ?? this.request(this.toolBudgetLeft() > 0);
 		this.retry = undefined;
+		const pinned = (message: ChatMessage) => this.pinned.has(message);
+		if (this.keeper.overflows(request)) return this.keeper.compactInto(this.messages, request, pinned);
 		const outcome = await this.caller.call(request);
 		if (outcome.kind === 'stopped') return { kind: 'stopped', report: outcome.report };
+		// Too long for the model: the next step compacts the conversation and builds the request anew.
+		if (
+			outcome.kind === 'failed' &&
+			outcome.error.kind === 'context-length' &&
+			this.keeper.rejected(request)
+		) {
+			return { kind: 'called', report: outcome.report };
+		}
 		if (outcome.kind === 'failed') {
 			this.retry = request;
 			return { kind: 'called', report: outcome.report, failure: outcome.error };
 		}
 		if (outcome.kind === 'completed') {
 			const { result } = outcome;
+			this.keeper.completed(request, result.usage);
 			const settled = this.settle(result);
 			if ('done' in settled) this.ended = { value: settled.done };
 			else {

@@ -37,6 +37,11 @@ export interface AgentSpec {
 	readonly providerOptions?: Record<string, unknown>;
 	/** Prices for cost accounting; omitted = tokens only ("no price"). */
 	readonly price?: ModelPrice;
+	/**
+	 * Tokens the model takes per request, input and output (config `context_window`, else the price
+	 * table's); omitted = unknown: only a provider's context-length error starts a compaction.
+	 */
+	readonly contextWindow?: number;
 }
 
 /** USD per million tokens (from the dated price table, `configs/prices.yaml`). */

@@ -90,6 +90,14 @@ export const backendObject = z.looseObject({
 	base_url: httpUrl.optional().describe('OpenAI-style: including /v1; Anthropic and Gemini: the host root.'),
 	temperature: z.number().min(0).max(2).optional(),
 	max_tokens: z.number().int().positive().optional(),
+	context_window: z
+		.number()
+		.int()
+		.positive()
+		.optional()
+		.describe(
+			"Tokens per request the model takes (overrides the price table's); longer conversations are compacted.",
+		),
 	reasoning: z
 		.looseObject({
 			effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
@@ -182,7 +190,7 @@ export const backendSchema = backendObject
 		{ when: (payload) => isRecord(payload.value) },
 	)
 	.transform((backend) => {
-		const { type, model, api_key, base_url, temperature, max_tokens } = backend;
+		const { type, model, api_key, base_url, temperature, max_tokens, context_window } = backend;
 		const coding = isCodingAgentType(type);
 		const { reasoning, text, api_version, script } = backend;
 		const { mcp_servers, allowed_tools, exclude_tools, enable_command_execution, enable_mcp_command_line } =
@@ -202,6 +210,7 @@ export const backendSchema = backendObject
 			// A coding agent without `model` uses its CLI's own default.
 			model: model ?? (coding ? codingAgentDefaultModel : 'scripted'),
 			...defined({ api_key, base_url, temperature, max_tokens, reasoning, text, api_version, script }),
+			...defined({ context_window }),
 			...defined({
 				mcp_servers: mcp_servers === undefined ? undefined : normaliseMcpServers(mcp_servers),
 				// A coding agent's `allowed_tools` names its native tools (Read, Bash…), not MCP tools.

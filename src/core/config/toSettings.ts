@@ -50,6 +50,7 @@ export function toBackendSettings(agent: AgentConfig, apiKey?: string, baseUrl?:
 		base_url,
 		temperature,
 		max_tokens,
+		context_window: _window,
 		options,
 		mcp_servers: _servers,
 		allowed_tools: _allowed,

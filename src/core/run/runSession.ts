@@ -29,7 +29,7 @@ import type { RunControl } from './runControl.js';
 import { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Turn } from '../orchestrator/types.js';
 import type { RunResult } from '../../contract/runResult.js';
-import { loadPriceTable, priceFor } from '../providers/spec/pricing.js';
+import { contextWindowFor, loadPriceTable, priceFor } from '../providers/spec/pricing.js';
 import { redactEvents } from '../secrets/redactedEvents.js';
 import { Redactor } from '../secrets/redactor.js';
 import { buildAgents, type TeamSources } from '../team/buildAgents.js';
@@ -174,6 +174,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const { agents, secrets } = buildAgents(config, {
 		keys,
 		priceOf,
+		contextWindowOf: (provider, model) => (prices ? contextWindowFor(provider, model, prices) : undefined),
 		refuse: (agentId) => gate.agentRefusal(agentId),
 		...(options.codingAgentPaths ? { codingAgentPaths: options.codingAgentPaths } : {}),
 		createModel: (settings, opts) => {

@@ -211,6 +211,15 @@ export const runEventSchema = z.discriminatedUnion('type', [
 		hadOutput: z.boolean(),
 		usage: usage.optional(),
 	}),
+	z.object({
+		...agentEvent,
+		type: z.literal('compacted'),
+		phase,
+		tokensBefore: z.number().int().nonnegative(),
+		tokensAfter: z.number().int().nonnegative(),
+		how: z.enum(['summary', 'truncation']),
+		messagesSummarised: z.number().int().nonnegative(),
+	}),
 	z.object({ ...agentEvent, type: z.literal('usage'), usage, costUsd: z.number().nonnegative().nullable() }),
 	z.object({ ...agentEvent, type: z.literal('evaluation-start'), attempt: count }),
 	z.object({

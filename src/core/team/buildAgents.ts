@@ -6,6 +6,7 @@ import { toBackendSettings } from '../config/toSettings.js';
 import type { AgentSpec, ModelPrice } from '../orchestrator/types.js';
 import type { BackendSettings } from '../providers/spec/backendSettings.js';
 import { createModel as createSdkModel, type CreateModelOptions } from '../providers/createModel.js';
+import { isCodingAgentType } from '../providers/spec/codingAgentTypes.js';
 import type { ChatModel } from '../providers/spec/model.js';
 import { configSecrets } from '../config/redact.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
@@ -17,6 +18,8 @@ export interface TeamSources {
 	readonly keys: ApiKeySources;
 	/** Prices per agent model; undefined = tokens only ("no price"). */
 	readonly priceOf?: (provider: string, model: string) => ModelPrice | undefined;
+	/** Context windows per agent model (the price table's); undefined = unknown. */
+	readonly contextWindowOf?: (provider: string, model: string) => number | undefined;
 	/** Overrides model creation (the extension adds `vscode_lm`). */
 	readonly createModel?: (settings: BackendSettings, options: CreateModelOptions) => ChatModel;
 	/** The host's coding-agent CLIs (`HostPaths.codingAgents`), handed to the agents it does not refuse. */
@@ -74,9 +77,20 @@ export function buildAgents(config: MassGenConfig, sources: TeamSources): BuiltT
 			temperature: settings.temperature,
 			maxOutputTokens: settings.maxTokens,
 			price: sources.priceOf?.(settings.type, settings.model),
+			contextWindow: contextWindowOf(agent, sources),
 		};
 	});
 	return { agents, secrets };
+}
+
+/**
+ * The config's `context_window`, else the table's. A coding agent's CLI keeps its own context (it
+ * compacts by itself): none, unless the config names one.
+ */
+function contextWindowOf(agent: AgentConfig, sources: TeamSources): number | undefined {
+	const { type, model, context_window } = agent.backend;
+	if (context_window !== undefined || isCodingAgentType(type)) return context_window;
+	return sources.contextWindowOf?.(type, model);
 }
 
 /** The default team keeps agents with a key, or a local server that answers, or a provider the host adds. */

@@ -184,6 +184,15 @@ const samples: Samples = {
 		hadOutput: false,
 		usage: { inputTokens: 900, outputTokens: 0, cachedInputTokens: 800 },
 	},
+	compacted: {
+		type: 'compacted',
+		agentId: 'bob',
+		phase: 'coordination',
+		tokensBefore: 9_400,
+		tokensAfter: 3_100,
+		how: 'summary',
+		messagesSummarised: 12,
+	},
 	usage: {
 		type: 'usage',
 		agentId: 'alice',

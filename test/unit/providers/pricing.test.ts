@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfigText } from '../../../src/core/config/loadConfig.js';
+import { toBackendSettings } from '../../../src/core/config/toSettings.js';
+import { buildAgents } from '../../../src/core/team/buildAgents.js';
 import {
+	contextWindowFor,
 	costOf,
 	loadPriceTable,
 	parsePriceTable,
@@ -83,5 +87,43 @@ describe('price table', () => {
 			parsePriceTable('as_of: 2025-01-01\nmodels:\n  openai:\n    gpt-x: { input: -1, output: 2 }\n'),
 		).toThrow(/models\.openai\.gpt-x\.input/);
 		expect(() => parsePriceTable('models: {}\n')).toThrow(/as_of/);
+	});
+});
+
+describe('context windows', () => {
+	it('the shipped table lists one for every model it prices, matched like prices', async () => {
+		const table = await loadPriceTable(shipped);
+		for (const [family, models] of Object.entries(table.models)) {
+			for (const model of Object.keys(models)) {
+				expect(table.contextWindows?.[family]?.[model], `${family}/${model}`).toBeGreaterThan(100_000);
+			}
+		}
+		expect(contextWindowFor('openai', 'gpt-5-mini-2025-08-07', table)).toBe(400_000);
+		expect(contextWindowFor('claude', 'claude-sonnet-4-5-20250929', table)).toBe(200_000);
+		expect(contextWindowFor('gemini', 'gemini-2.5-flash', table)).toBe(1_048_576);
+		expect(contextWindowFor('openrouter', 'x-ai/grok-4', table)).toBe(256_000);
+		// Unknown: a model not listed, and a local server's model (its size is the server's).
+		expect(contextWindowFor('openai', 'gpt-99', table)).toBeUndefined();
+		expect(contextWindowFor('ollama', 'gpt-4o', table)).toBeUndefined();
+	});
+
+	it("an agent's config context_window overrides the table; it never reaches the provider's options", async () => {
+		const table = await loadPriceTable(shipped);
+		const yaml = [
+			'agents:',
+			'  - id: small',
+			'    backend: { type: openai, model: gpt-5-mini, api_key: k, context_window: 32000 }',
+			'  - id: listed',
+			'    backend: { type: openai, model: gpt-5-mini, api_key: k }',
+			'  - id: coder',
+			'    backend: { type: claude_code, model: claude-sonnet-4-5 }',
+		].join('\n');
+		const { config } = loadConfigText(yaml, 'team.yaml');
+		const { agents } = buildAgents(config!, {
+			keys: { env: {}, dotenv: {} },
+			contextWindowOf: (provider, model) => contextWindowFor(provider, model, table),
+		});
+		expect(agents.map((agent) => agent.contextWindow)).toEqual([32_000, 400_000, undefined]);
+		expect(toBackendSettings(config!.agents[0]!).options).not.toHaveProperty('context_window');
 	});
 });

@@ -33,8 +33,14 @@ const networkCodes = new Set([
 ]);
 const networkMessages =
 	/^(terminated|fetch failed|other side closed|socket hang up|connection error\.?|request timed out\.?)$/i;
+/**
+ * How each API says a prompt is too long: OpenAI `context_length_exceeded` ("maximum context
+ * length", "exceeds the context window"), Anthropic "prompt is too long", Gemini "The input token
+ * count (…) exceeds the maximum number of tokens allowed", vLLM "maximum context length", llama.cpp
+ * `exceed_context_size_error` ("exceeds the available context size"), Ollama "max context length".
+ */
 const contextWording =
-	/context[_ ]length|context window|prompt is too long|too many tokens|maximum number of tokens|input token count|exceeds the (maximum|context)|request_too_large|reduce the length/i;
+	/context[_ ]length|context window|context[_ ]size|prompt is too long|too many tokens|maximum number of tokens|input token count|exceeds the (maximum|context)|request_too_large|reduce the length/i;
 const invalidKeyWording = /api[_ ]key[_ ]invalid|api key not valid|invalid api key|incorrect api key/i;
 
 /** Maps any failure from an SDK call (or our own stream checks) to a `ProviderError`. */
@@ -131,9 +137,11 @@ function fromStatus(
 			message: `${ctx.provider}: ${quota ? 'quota exhausted' : 'rate limited'} (429)${detail ? `: ${detail}` : ''}`,
 		});
 	}
+	// The OpenAI SDK's `code` (`context_length_exceeded`) says it when the message does not.
+	const code = (cause as { code?: unknown } | null)?.code;
 	if (
 		(status === 400 || status === 413 || status === 422) &&
-		(status === 413 || contextWording.test(detail))
+		(status === 413 || contextWording.test(detail) || (typeof code === 'string' && contextWording.test(code)))
 	) {
 		return new ProviderError({
 			...base,

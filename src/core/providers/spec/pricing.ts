@@ -21,6 +21,8 @@ export interface PriceTable {
 	readonly models: Readonly<Record<string, Readonly<Record<string, Price>>>>;
 	/** Vendor family → USD per provider-side tool call, where the vendor charges per call. */
 	readonly toolCalls?: Readonly<Record<string, { readonly webSearch?: number }>>;
+	/** Vendor family → model id → tokens per request (input and output), where the table lists one. */
+	readonly contextWindows?: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 const rate = z.number().nonnegative();
@@ -35,6 +37,7 @@ const tableSchema = z.object({
 				output: rate,
 				cached_input: rate.optional(),
 				cache_write: rate.optional(),
+				context_window: z.number().int().positive().optional(),
 			}),
 		),
 	),
@@ -49,6 +52,16 @@ export function parsePriceTable(text: string): PriceTable {
 		throw new Error(`invalid price table at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
 	}
 	const { as_of, models, tool_calls } = result.data;
+	const contextWindows = Object.fromEntries(
+		Object.entries(models).map(([family, entries]) => [
+			family,
+			Object.fromEntries(
+				Object.entries(entries).flatMap(([model, p]) =>
+					p.context_window === undefined ? [] : [[model, p.context_window]],
+				),
+			),
+		]),
+	);
 	const toolCalls = Object.fromEntries(
 		Object.entries(tool_calls ?? {}).map(([family, p]) => [
 			family,
@@ -57,6 +70,7 @@ export function parsePriceTable(text: string): PriceTable {
 	);
 	return {
 		...(tool_calls ? { toolCalls } : {}),
+		contextWindows,
 		asOf: as_of instanceof Date ? as_of.toISOString().slice(0, 10) : as_of,
 		models: Object.fromEntries(
 			Object.entries(models).map(([family, entries]) => [
@@ -102,23 +116,42 @@ const free: Price = { input: 0, output: 0 };
  */
 export function priceFor(provider: string, model: string, table: PriceTable): Price | null {
 	if (presetFor(provider)?.keyOptional) return free;
+	const found = lookUp(provider, model, table.models);
+	if (!found) return null;
+	const webSearchCall = table.toolCalls?.[found.family]?.webSearch;
+	return webSearchCall === undefined ? found.value : { ...found.value, webSearchCall };
+}
+
+/**
+ * The context window (tokens per request) of `model` on backend type `provider`, matched as
+ * `priceFor` matches; undefined when the table lists none (a local server's model: its own size).
+ */
+export function contextWindowFor(provider: string, model: string, table: PriceTable): number | undefined {
+	if (presetFor(provider)?.keyOptional) return undefined;
+	return lookUp(provider, model, table.contextWindows ?? {})?.value;
+}
+
+/** The entry for `model` in the backend's family first, then in the others. */
+function lookUp<T>(
+	provider: string,
+	model: string,
+	byFamily: Readonly<Record<string, Readonly<Record<string, T>>>>,
+): { family: string; value: T } | undefined {
 	const id = model.slice(model.lastIndexOf('/') + 1).toLowerCase();
 	const preferred = familyOf[provider];
 	const families = preferred
-		? [preferred, ...Object.keys(table.models).filter((f) => f !== preferred)]
-		: Object.keys(table.models);
+		? [preferred, ...Object.keys(byFamily).filter((f) => f !== preferred)]
+		: Object.keys(byFamily);
 	for (const family of families) {
-		const entries = table.models[family] ?? {};
+		const entries = byFamily[family] ?? {};
 		const match = Object.hasOwn(entries, id)
 			? id
 			: Object.keys(entries)
 					.filter((key) => id.startsWith(`${key}-`) && versionSuffix.test(id.slice(key.length)))
 					.sort((a, b) => b.length - a.length)[0];
-		if (!match) continue;
-		const webSearchCall = table.toolCalls?.[family]?.webSearch;
-		return webSearchCall === undefined ? entries[match]! : { ...entries[match]!, webSearchCall };
+		if (match) return { family, value: entries[match]! };
 	}
-	return null;
+	return undefined;
 }
 
 /**
