@@ -79,6 +79,11 @@ function isHostMessage(data: unknown): data is HostMessage {
 			return true;
 		case 'live-runs':
 			return Array.isArray(message.runs);
+		case 'control-result':
+			return (
+				typeof (message as { runId?: unknown }).runId === 'string' &&
+				typeof (message as { ok?: unknown }).ok === 'boolean'
+			);
 		default:
 			return false;
 	}
@@ -129,6 +134,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			return;
 		case 'live-runs':
 			panel?.switcher.update(message.runs);
+			return;
+		case 'control-result':
+			panel?.controlResult(message.runId, message.action, message.ok, message.reason);
 			return;
 	}
 	scheduleRender();

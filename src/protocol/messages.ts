@@ -68,7 +68,18 @@ export type HostMessage =
 	 * The run switcher's list: the window's live runs and the run shown (the `snapshot` has it first;
 	 * then whenever a run is asked, starts, changes state or ends; throttled by the host).
 	 */
-	| { readonly type: 'live-runs'; readonly runs: readonly SwitcherRun[] };
+	| { readonly type: 'live-runs'; readonly runs: readonly SwitcherRun[] }
+	/**
+	 * What became of the panel's `steer` or `finish-now` for run `runId`: refused with the run's own
+	 * reason (shown by the message box), or accepted (a message: `agents` it will reach).
+	 */
+	| {
+			readonly type: 'control-result';
+			readonly runId: string;
+			readonly action: 'steer' | 'finish-now';
+			readonly ok: boolean;
+			readonly reason?: string;
+	  };
 
 /** What the switcher says of a run (the state words come from the strings table). */
 export type SwitcherRunState =
@@ -106,6 +117,15 @@ export interface AcceptRequest {
 	readonly hunks?: readonly HunkSelection[];
 }
 
+/** A message to a running team, as the panel and the commands send it (the core's `SteerMessage`). */
+export interface SteerRequest {
+	readonly text: string;
+	/** The one agent it is for; absent: every live agent. */
+	readonly agentId?: string;
+	/** The agents' votes stand (default: the targeted agents' votes are withdrawn). */
+	readonly noteOnly?: boolean;
+}
+
 /** A decision on an approval card (docs/tools-and-sandbox.md). */
 export type ApprovalDecision = 'allow-once' | 'allow-run' | 'always' | 'deny';
 
@@ -118,6 +138,19 @@ export type WebviewMessage =
 	| { readonly type: 'cancel'; readonly runId: string }
 	/** Stop agent: that agent's call is aborted and it leaves the vote; its answers stay. */
 	| { readonly type: 'stop-agent'; readonly runId: string; readonly agentId: string }
+	/**
+	 * A message to the team of run `runId` while it goes: to every live agent, or to `agentId` only;
+	 * `noteOnly`: the agents' votes stand (else theirs are withdrawn). Answered with `control-result`.
+	 */
+	| {
+			readonly type: 'steer';
+			readonly runId: string;
+			readonly text: string;
+			readonly agentId?: string;
+			readonly noteOnly: boolean;
+	  }
+	/** Finish now: no new round starts; the leader presents. Answered with `control-result`. */
+	| { readonly type: 'finish-now'; readonly runId: string }
 	/**
 	 * Workspace-relative path of a change in run `runId`'s change set (every change message names
 	 * the run it was rendered for: a click after the panel switched runs cannot reach another run's).

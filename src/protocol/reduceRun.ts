@@ -12,6 +12,7 @@ import {
 	withLane,
 	withToolResult,
 } from './agentLane.js';
+import { endCoordination, markDelivered, recordSteer } from './reduceSteer.js';
 import { invalidateVotes, recordVote, removeVoter } from './reduceVotes.js';
 import {
 	initialRunState,
@@ -146,10 +147,11 @@ function apply(state: RunState, e: RunEvent): RunState {
 			const { evaluating: _done, ...rest } = state;
 			return rest;
 		}
-		case 'attempt-start':
-			// Coordination starts again: the last attempt's votes, winner and answer no longer count.
+		case 'attempt-start': {
+			// Coordination starts again: the last attempt's votes, winner, answer and end no longer count.
+			const { coordinationEnd: _ended, ...rest } = state;
 			return {
-				...state,
+				...rest,
 				votes: {},
 				tally: {},
 				winner: null,
@@ -160,6 +162,7 @@ function apply(state: RunState, e: RunEvent): RunState {
 					{ attempt: e.attempt, reason: e.reason, instructions: e.instructions },
 				],
 			};
+		}
 		case 'approval-result':
 			return withLane(
 				{
@@ -213,6 +216,12 @@ function apply(state: RunState, e: RunEvent): RunState {
 				killedReason: 'stopped by the user',
 				stopped: true,
 			}));
+		case 'steer':
+			return recordSteer(state, e);
+		case 'steer-delivered':
+			return markDelivered(state, e);
+		case 'coordination-end':
+			return endCoordination(state, e);
 		case 'budget-reached':
 			return state.budget ? { ...state, budget: { ...state.budget, reason: e.reason } } : state;
 		case 'winner-selected':

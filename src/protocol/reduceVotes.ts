@@ -30,7 +30,10 @@ export function recordVote(state: RunState, e: RunEventOf<'vote'>): RunState {
 }
 
 /** Clears the named voters' votes, marks them in the history and puts their lanes back to idle. */
-export function invalidateVotes(state: RunState, e: RunEventOf<'votes-invalidated'>): RunState {
+export function invalidateVotes(
+	state: RunState,
+	e: Pick<RunEventOf<'votes-invalidated'>, 'voters' | 'byLabel'>,
+): RunState {
 	const voters = new Set(e.voters);
 	const votes = { ...state.votes };
 	for (const voter of voters) delete votes[voter];

@@ -6,6 +6,8 @@
 import type {
 	AttachmentRecord,
 	ChangeKind,
+	CoordinationEndReason,
+	CoordinationSaving,
 	InstructionRecord,
 	Phase,
 	RunStatus,
@@ -13,7 +15,7 @@ import type {
 } from '../contract/runEvents.js';
 
 /** The webview sees the core's vocabulary only through `src/protocol`. */
-export type { AttachmentRecord, InstructionRecord };
+export type { AttachmentRecord, CoordinationEndReason, CoordinationSaving, InstructionRecord };
 
 /** Overall run status; `idle` before `run-start`, `running` until `run-end`. */
 export type RunStateStatus = 'idle' | 'running' | RunStatus;
@@ -26,6 +28,21 @@ export type AgentLaneState =
 export const MAX_STREAM_CHARS = 20_000;
 /** Tool calls kept per lane (the oldest are dropped). */
 export const MAX_TOOL_CALLS = 200;
+/** The user's messages kept per lane (the oldest are dropped). */
+export const MAX_USER_MESSAGES = 50;
+
+/** A message the user sent the team while it ran (`steer`), as one lane shows it. */
+export interface UserMessageView {
+	readonly id: number;
+	readonly text: string;
+	/** Sent to every agent (else to this one only). */
+	readonly toAll: boolean;
+	/** The agent's vote stood (else it was withdrawn). */
+	readonly noteOnly: boolean;
+	readonly t: number;
+	/** It went into this agent's next request (`steer-delivered`); false while it waits for that call. */
+	readonly delivered: boolean;
+}
 
 export interface ToolCallView {
 	readonly callId: string;
@@ -90,6 +107,8 @@ export interface AgentLane {
 	readonly killedReason: string | null;
 	/** The user stopped this agent (Stop agent): `state` is `killed`, shown as stopped. */
 	readonly stopped?: true;
+	/** The user's messages that reach this agent, oldest first; absent: none. */
+	readonly userMessages?: readonly UserMessageView[];
 	readonly inputTokens: number;
 	readonly outputTokens: number;
 	readonly reasoningTokens: number;
@@ -115,8 +134,14 @@ export interface VoteView {
 	readonly t: number;
 }
 
+/** `VoteHistoryEntry.invalidatedBy` of a vote the user's message withdrew (no answer label looks so). */
+export const BY_USER_MESSAGE = '@user';
+
 export interface VoteHistoryEntry extends VoteView {
-	/** Label of the answer that invalidated this vote; null while it counts (or at the end). */
+	/**
+	 * Label of the answer that invalidated this vote, or `BY_USER_MESSAGE`; null while it counts
+	 * (or at the end).
+	 */
 	readonly invalidatedBy: string | null;
 }
 
@@ -203,6 +228,12 @@ export interface RunState {
 		readonly maxCostUsd: number | null;
 		readonly maxTokens: number | null;
 		readonly reason: string | null;
+	};
+	/** Why coordination ended (`coordination-end`) and what a quorum stop saved; absent until then. */
+	readonly coordinationEnd?: {
+		readonly reason: CoordinationEndReason;
+		readonly quorum?: { readonly required: number; readonly votes: number; readonly label: string };
+		readonly saved?: CoordinationSaving;
 	};
 	/** Set by `run-end`. */
 	readonly durationMs: number | null;

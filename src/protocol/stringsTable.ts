@@ -1,6 +1,6 @@
 /**
  * The panel's texts as one table (docs/l10n.md): the webview renders nothing in a language of its own.
- * The host fills it from `vscode.l10n.t` (`src/vscode/panel/panelStrings.ts`, `changeStrings.ts`) and
+ * The host fills it from `vscode.l10n.t` (`src/vscode/panel/panelStrings.ts`, `changeStrings.ts`, `steerStrings.ts`) and
  * sends it with every `snapshot`; the webview checks it (`isWebviewStrings`) before it builds the panel.
  * `{0}`, `{1}`… are filled by `formatString`; a value with `|` holds the `one|other` forms of a count.
  */
@@ -306,6 +306,53 @@ export const webviewStringKeys = [
 	'switcherFinished',
 	'switcherFailed',
 	'switcherCancelled',
+	'steerHeading',
+	'steerLabel',
+	'steerPlaceholder',
+	'steerTarget',
+	'steerAllAgents',
+	'steerNoteOnly',
+	'steerNoteOnlyTitle',
+	'steerSend',
+	'steerSendAria',
+	'steerSent',
+	'steerRefused',
+	'messageAgent',
+	'messageAgentAria',
+	'userMessagesTo',
+	'youSaid',
+	'messageToAll',
+	'messageToThisAgent',
+	'messageNoteOnly',
+	'messageDelivered',
+	'messagePending',
+	'invalidatedByYou',
+	'finishNow',
+	'finishNowAria',
+	'finishNowTitle',
+	'finishRefused',
+	'coordinationEnded',
+	'coordinationEndedSaved',
+	'endConsensus',
+	'endQuorum',
+	'endQuorumBare',
+	'endFinishedByUser',
+	'endTimeout',
+	'endBudget',
+	'endExhausted',
+	'endCancelled',
+	'savedCalls',
+	'savedAgents',
+	'savedCost',
+	'usageByAgent',
+	'usageAgent',
+	'usageInput',
+	'usageOutput',
+	'usageCached',
+	'usageCost',
+	'usageTotal',
+	'usageBudgetCost',
+	'usageBudgetTokens',
 ] as const;
 
 export type WebviewStringKey = (typeof webviewStringKeys)[number];

@@ -13,6 +13,7 @@ import {
 	MAX_THUMBNAIL_CHARS,
 } from './attachmentChip.js';
 import type { WebviewMessage } from './messages.js';
+import { MAX_STEER_CHARS } from './steerMessage.js';
 
 export const MAX_QUESTION_CHARS = 100_000;
 export const MAX_PATH_CHARS = 1_024;
@@ -135,6 +136,12 @@ const httpUrl = z
 
 const runIdString = z.string().regex(runIdPattern, 'must be a run id');
 
+const agentId = z
+	.string()
+	.min(1)
+	.max(MAX_AGENT_ID_CHARS)
+	.regex(/^[^\u0000-\u001f\u007f]+$/, 'must be an agent id');
+
 export const webviewMessageSchema = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready') }),
 	z.strictObject({
@@ -143,15 +150,15 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 		attachments: chips.optional(),
 	}),
 	z.strictObject({ type: z.literal('cancel'), runId: runIdString }),
+	z.strictObject({ type: z.literal('stop-agent'), runId: runIdString, agentId }),
 	z.strictObject({
-		type: z.literal('stop-agent'),
+		type: z.literal('steer'),
 		runId: runIdString,
-		agentId: z
-			.string()
-			.min(1)
-			.max(MAX_AGENT_ID_CHARS)
-			.regex(/^[^\u0000-\u001f\u007f]+$/, 'must be an agent id'),
+		text: z.string().trim().min(1).max(MAX_STEER_CHARS),
+		agentId: agentId.optional(),
+		noteOnly: z.boolean(),
 	}),
+	z.strictObject({ type: z.literal('finish-now'), runId: runIdString }),
 	z.strictObject({
 		type: z.literal('open-diff'),
 		runId: runIdString,

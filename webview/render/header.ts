@@ -1,14 +1,18 @@
 /**
  * The run header: question, what was attached to it, status, elapsed time, agents, total tokens
- * and cost, how commands are contained (when agents may run any), and Cancel while the run is
+ * and cost (against the run budget; per agent in "Usage by agent"), how commands are contained
+ * (when agents may run any), why coordination ended, and Finish now and Cancel while the run is
  * going. Elapsed time ticks locally between events.
  */
 import { t, tc } from '../strings.js';
 import type { WebviewMessage } from '../../src/protocol/messages.js';
 import type { AttachmentRecord, RunState } from '../../src/protocol/runState.js';
-import { button, h, icon, setData, setHidden, setText, setTitle } from './dom.js';
+import type { ViewStateStore } from '../viewState.js';
+import { coordinationEndWords } from './coordinationEnd.js';
+import { button, h, icon, setData, setDisabled, setHidden, setText, setTitle } from './dom.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
 import { runLook } from './laneState.js';
+import { UsageTable } from './usageTable.js';
 import { VoteStrip } from './voteStrip.js';
 
 export class HeaderView {
@@ -27,6 +31,11 @@ export class HeaderView {
 	private readonly _instructions: HTMLUListElement;
 	private readonly _notices: HTMLUListElement;
 	private readonly _cancel: HTMLElement;
+	private readonly _finish: HTMLElement;
+	/** What became of Finish now when the run refused it (its reason). */
+	private readonly _finishNotice: HTMLDivElement;
+	private readonly _ended: HTMLDivElement;
+	private readonly _usage: UsageTable;
 	private readonly _error: HTMLDivElement;
 	private readonly _votes = new VoteStrip();
 	private _state: RunState | null = null;
@@ -34,7 +43,7 @@ export class HeaderView {
 	private _lastT = -1;
 	private _lastTAt = 0;
 
-	constructor(post: (message: WebviewMessage) => void) {
+	constructor(post: (message: WebviewMessage) => void, viewState: ViewStateStore) {
 		this._question = h('h1', { class: 'question' });
 		this._status = h('span', { class: 'run-status' });
 		this._elapsed = h('span', { class: 'meta-item elapsed' });
@@ -58,6 +67,26 @@ export class HeaderView {
 			ariaLabel: t('cancelTheRun'),
 			class: 'cancel-run',
 		});
+		// Pressed once per run: disabled until the host answers (a refusal enables it again).
+		const finish = () => {
+			const runId = this._state?.runId;
+			if (!runId) return;
+			setDisabled(this._finish, true);
+			setHidden(this._finishNotice, true);
+			post({ type: 'finish-now', runId });
+		};
+		this._finish = button(t('finishNow'), finish, {
+			icon: 'check-all',
+			secondary: true,
+			ariaLabel: t('finishNowAria'),
+			class: 'finish-now',
+		});
+		setTitle(this._finish, t('finishNowTitle'));
+		this._finishNotice = h('div', { class: 'finish-notice', attrs: { role: 'alert' } });
+		this._finishNotice.hidden = true;
+		this._ended = h('div', { class: 'coordination-end', attrs: { role: 'status' } });
+		this._ended.hidden = true;
+		this._usage = new UsageTable(viewState);
 		this._attachments = h('ul', { class: 'run-attachments', attrs: { 'aria-label': t('attached') } });
 		this._attachments.hidden = true;
 		this._instructions = h('ul', {
@@ -72,7 +101,14 @@ export class HeaderView {
 		this.element = h(
 			'header',
 			{ class: 'run-header' },
-			h('div', { class: 'header-row' }, h('div', { class: 'header-main' }, this._question), this._cancel),
+			h(
+				'div',
+				{ class: 'header-row' },
+				h('div', { class: 'header-main' }, this._question),
+				this._finish,
+				this._cancel,
+			),
+			this._finishNotice,
 			this._attachments,
 			this._instructions,
 			this._notices,
@@ -87,9 +123,19 @@ export class HeaderView {
 				this._folderItem,
 				this._commands,
 			),
+			this._ended,
+			this._usage.element,
 			this._votes.element,
 			this._error,
 		);
+	}
+
+	/** The host's answer to Finish now: refused, its reason shown and the button offered again. */
+	finishResult(runId: string, ok: boolean, reason: string | undefined): void {
+		if (runId !== this._state?.runId || ok) return;
+		setDisabled(this._finish, false);
+		setText(this._finishNotice, t('finishRefused', reason ?? ''));
+		setHidden(this._finishNotice, false);
 	}
 
 	update(state: RunState): void {
@@ -116,6 +162,21 @@ export class HeaderView {
 			this._status.replaceChildren(icon(look.icon, look.spin ? 'codicon-modifier-spin' : ''), look.label);
 		}
 		setHidden(this._cancel, state.status !== 'running');
+		if (previous?.runId !== state.runId) {
+			setDisabled(this._finish, false);
+			setHidden(this._finishNotice, true);
+		}
+		// Only while agents coordinate: once a winner is chosen the presentation is under way.
+		const coordinating =
+			state.status === 'running' && state.winner === null && state.coordinationEnd === undefined;
+		setHidden(this._finish, !coordinating);
+		if (!coordinating) setHidden(this._finishNotice, true);
+		if (!previous || previous.coordinationEnd !== state.coordinationEnd) {
+			const end = state.coordinationEnd;
+			setHidden(this._ended, !end);
+			setData(this._ended, 'reason', end?.reason ?? '');
+			setText(this._ended, end ? coordinationEndWords(end) : '');
+		}
 		setHidden(this._error, !state.error);
 		setText(this._error, state.error ?? '');
 		if (
@@ -125,6 +186,7 @@ export class HeaderView {
 			previous.budget !== state.budget
 		) {
 			this._renderTotals(state);
+			this._usage.update(state);
 		}
 		if (!previous || previous.commandSandbox !== state.commandSandbox) this._renderCommands(state);
 		this._votes.update(state);

@@ -25,6 +25,7 @@ import {
 	setTitle,
 	uniqueId,
 } from './dom.js';
+import { LaneMessages } from './laneMessages.js';
 import { laneLook } from './laneState.js';
 import { usage, usageTitle } from './laneUsage.js';
 import { StreamText } from './streamText.js';
@@ -37,6 +38,8 @@ export interface LaneExtras {
 	readonly votesReceived: number;
 	/** Coordination is going and this agent is in it: Stop agent is offered. */
 	readonly stoppable: boolean;
+	/** The run is going and this agent is in it: "Message" is offered. */
+	readonly messageable: boolean;
 	/** The run is going: lanes start compact. */
 	readonly running: boolean;
 }
@@ -64,6 +67,8 @@ export class LaneView {
 	private readonly _tools: ToolCallsView;
 	private readonly _answers: AnswersView;
 	private readonly _stop: HTMLElement;
+	private readonly _message: HTMLElement;
+	private readonly _messages: LaneMessages;
 	private _lane: AgentLane | null = null;
 	private _extras: LaneExtras | null = null;
 	private _badgeState = '';
@@ -76,6 +81,7 @@ export class LaneView {
 		runId: string | null,
 		private readonly _viewState: ViewStateStore,
 		post: (message: WebviewMessage) => void,
+		messageAgent: (agentId: string) => void,
 	) {
 		const agentId = _agentId;
 		const viewState = _viewState;
@@ -96,6 +102,17 @@ export class LaneView {
 		this._stop.title = t('stop2', agentId);
 		this._stop.hidden = true;
 		setTitle(this._stop, t('stopThisAgentIts'));
+		this._message = button(t('messageAgent'), () => messageAgent(agentId), {
+			icon: 'comment',
+			secondary: true,
+			ariaLabel: t('messageAgentAria', agentId),
+			class: 'message-agent',
+		});
+		// Icon only in a narrow lane, as Stop (style.css); the accessible name stays.
+		this._message.replaceChildren(h('span', { class: 'stop-agent-label', text: t('messageAgent') }));
+		setTitle(this._message, t('messageAgentAria', agentId));
+		this._message.hidden = true;
+		this._messages = new LaneMessages(agentId);
 		this._badge = h('span', { class: 'state-badge' });
 		this._model = h('span', { class: 'lane-model' });
 		this._name = h('span', { class: 'lane-id', text: agentId });
@@ -163,9 +180,10 @@ export class LaneView {
 			h(
 				'header',
 				{ class: 'lane-head' },
-				h('div', { class: 'lane-title-row' }, heading, this._badge, this._stop),
+				h('div', { class: 'lane-title-row' }, heading, this._badge, this._message, this._stop),
 			),
 			this._peek,
+			this._messages.element,
 			this._alert,
 			this.approvalSlot,
 			h(
@@ -197,6 +215,8 @@ export class LaneView {
 			this._renderBadge(lane);
 		}
 		setHidden(this._stop, !extras.stoppable);
+		setHidden(this._message, !extras.messageable);
+		this._messages.update(lane.userMessages);
 		if (!extras.stoppable) setDisabled(this._stop, false);
 		if (
 			!previous ||
@@ -336,6 +356,7 @@ function sameExtras(a: LaneExtras | null, b: LaneExtras): boolean {
 		a.isPresenter === b.isPresenter &&
 		a.votesReceived === b.votesReceived &&
 		a.stoppable === b.stoppable &&
+		a.messageable === b.messageable &&
 		a.running === b.running
 	);
 }

@@ -18,6 +18,8 @@ export class LanesView {
 	constructor(
 		private readonly _viewState: ViewStateStore,
 		private readonly _post: (message: WebviewMessage) => void,
+		/** A lane's "Message" button: the message box is for that agent. */
+		private readonly _messageAgent: (agentId: string) => void,
 	) {
 		this.element = document.createElement('div');
 		this.element.className = 'lanes';
@@ -43,6 +45,8 @@ export class LanesView {
 				votesReceived: Object.hasOwn(state.tally, agentId) ? (state.tally[agentId] ?? 0) : 0,
 				// Only during coordination (no winner yet): the host ignores it later anyway.
 				stoppable: coordinating && lane.state !== 'killed' && lane.state !== 'done',
+				// A message reaches an agent at its next call: while the run goes and the agent is in it.
+				messageable: state.status === 'running' && lane.state !== 'killed',
 				running: state.status === 'running',
 			};
 			if (view.update(lane, extras)) scroll.push(view);
@@ -68,7 +72,7 @@ export class LanesView {
 		for (const id of order) {
 			let view = this._lanes.get(id);
 			if (!view) {
-				view = new LaneView(id, this._runId, this._viewState, this._post);
+				view = new LaneView(id, this._runId, this._viewState, this._post, this._messageAgent);
 				this._lanes.set(id, view);
 			}
 			const expected: Element | null = previous

@@ -18,11 +18,13 @@ import { LanesView } from './lanes.js';
 import { PastRunsView } from './pastRuns.js';
 import { ResultView } from './result.js';
 import { RunSwitcherView } from './runSwitcher.js';
+import { SteerBox } from './steerBox.js';
 import { VotesView } from './votes.js';
 
 export class Panel {
 	private readonly _switcher: RunSwitcherView;
 	private readonly _header: HeaderView;
+	private readonly _steer: SteerBox;
 	private readonly _empty: HTMLElement;
 	private readonly _approvals: ApprovalsView;
 	private readonly _result: ResultView;
@@ -47,7 +49,7 @@ export class Panel {
 		});
 		const announce = (text: string) => setText(this._live, text);
 		this._switcher = new RunSwitcherView(post, announce);
-		this._header = new HeaderView(post);
+		this._header = new HeaderView(post, _viewState);
 		this._empty = h(
 			'section',
 			{ class: 'empty-state', attrs: { 'aria-labelledby': 'empty-heading' } },
@@ -60,7 +62,8 @@ export class Panel {
 		this._approvals = new ApprovalsView(post, announce, _viewState);
 		this._result = new ResultView(_viewState, post);
 		this._agents = panelSection('agents', t('agents'), _viewState);
-		this._lanes = new LanesView(_viewState, post);
+		this._steer = new SteerBox(post);
+		this._lanes = new LanesView(_viewState, post, (agentId) => this._steer.messageAgent(agentId));
 		this._agents.body.append(this._lanes.element);
 		this._votesSection = panelSection('votes', t('votes'), _viewState);
 		this._votes = new VotesView(_viewState);
@@ -72,6 +75,7 @@ export class Panel {
 		root.replaceChildren(
 			this._switcher.element,
 			this._header.element,
+			this._steer.element,
 			this._empty,
 			this._approvals.element,
 			this._result.element,
@@ -92,6 +96,12 @@ export class Panel {
 	/** The run switcher (the host's `live-runs`). */
 	get switcher(): RunSwitcherView {
 		return this._switcher;
+	}
+
+	/** The host's answer to the message box's `steer` or the header's Finish now. */
+	controlResult(runId: string, action: 'steer' | 'finish-now', ok: boolean, reason: string | undefined): void {
+		if (action === 'steer') this._steer.result(runId, ok, reason);
+		else this._header.finishResult(runId, ok, reason);
 	}
 
 	/** A snapshot replaced the state: drop per-request local bookkeeping. */
@@ -119,6 +129,7 @@ export class Panel {
 		);
 		if (state && hasRun) {
 			this._header.update(state);
+			this._steer.update(state);
 			this._approvals.update(state);
 			this._placeApprovals();
 			this._result.update(state, changeSet, outcomes);
@@ -130,6 +141,7 @@ export class Panel {
 		} else {
 			setHidden(this._approvals.element, true);
 			setHidden(this._result.element, true);
+			setHidden(this._steer.element, true);
 		}
 		setText(
 			this._runsSection.count,

@@ -3,7 +3,7 @@
  * reasons, and the vote history where invalidated votes are struck through.
  */
 import { t, tc } from '../strings.js';
-import type { RunState, VoteHistoryEntry } from '../../src/protocol/runState.js';
+import { BY_USER_MESSAGE, type RunState, type VoteHistoryEntry } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { collapsible } from './collapsible.js';
 import { h, icon } from './dom.js';
@@ -93,13 +93,15 @@ export class VotesView {
 					{ class: invalid ? 'is-invalidated' : '' },
 					h('span', { class: 'history-time', text: formatDuration(entry.t) }),
 					line,
-					invalid
-						? h('span', {
-								class: 'history-note',
-								text: t('invalidatedBy', answerAgent(this._answerLabels, entry.invalidatedBy)),
-								title: t('anonymousIdInPrompts', entry.invalidatedBy),
-							})
-						: null,
+					entry.invalidatedBy === BY_USER_MESSAGE
+						? h('span', { class: 'history-note', text: t('invalidatedByYou') })
+						: invalid
+							? h('span', {
+									class: 'history-note',
+									text: t('invalidatedBy', answerAgent(this._answerLabels, entry.invalidatedBy)),
+									title: t('anonymousIdInPrompts', entry.invalidatedBy),
+								})
+							: null,
 				),
 			);
 		}

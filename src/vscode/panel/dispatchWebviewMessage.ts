@@ -1,4 +1,5 @@
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
+import type { SteerRequest } from '../../protocol/messages.js';
 import type { AcceptRequest, ApprovalDecision, WebviewMessage } from '../../protocol/messages.js';
 import { assertNever } from '../../protocol/assertNever.js';
 import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
@@ -12,6 +13,10 @@ export interface PanelActions {
 	cancel(runId: string): void | Promise<void>;
 	/** Stop agent in a lane of `runId` (absent in hosts without a run to stop). */
 	stopAgent?(runId: string, agentId: string): void | Promise<void>;
+	/** A message to the team of `runId` (the next two: absent in hosts without a run to steer). */
+	steer?(runId: string, message: SteerRequest): void | Promise<void>;
+	/** Finish now: the leader of `runId` presents. */
+	finishNow?(runId: string): void | Promise<void>;
 	/**
 	 * The change messages name the run whose change set the panel rendered them for. `version`
 	 * only when the message names one (proposed, final, or an answer label).
@@ -67,6 +72,14 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.cancel(message.runId);
 		case 'stop-agent':
 			return actions.stopAgent?.(message.runId, message.agentId);
+		case 'steer':
+			return actions.steer?.(message.runId, {
+				text: message.text,
+				noteOnly: message.noteOnly,
+				...(message.agentId === undefined ? {} : { agentId: message.agentId }),
+			});
+		case 'finish-now':
+			return actions.finishNow?.(message.runId);
 		case 'open-diff':
 			return message.version === undefined
 				? actions.openDiff(message.runId, message.path)

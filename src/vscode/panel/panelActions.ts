@@ -40,6 +40,16 @@ export interface PanelActionDeps {
 	};
 }
 
+function notLive(): { readonly ok: false; readonly reason: string } {
+	return { ok: false, reason: vscode.l10n.t('That run is not going in this window.') };
+}
+
+function outcomeWords(
+	outcome: { readonly ok: true } | { readonly ok: false; readonly reason: string },
+): { ok: boolean; reason?: string } {
+	return outcome.ok ? { ok: true } : { ok: false, reason: outcome.reason };
+}
+
 /** What each validated webview message does (`dispatchWebviewMessage`). */
 export function panelActions(deps: PanelActionDeps): PanelActions {
 	const { log, runs, changes, panel } = deps;
@@ -111,6 +121,15 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 		},
 		stopAgent: (runId, agentId) => {
 			if (knownRun(runId, 'stop agent')) runs.stopAgent(runId, agentId);
+		},
+		// The outcome goes back to the page: a refusal is shown in the message box with its reason.
+		steer: (runId, message) => {
+			const outcome = knownRun(runId, 'message') ? runs.steer(runId, message) : notLive();
+			panel.post({ type: 'control-result', runId, action: 'steer', ...outcomeWords(outcome) });
+		},
+		finishNow: (runId) => {
+			const outcome = knownRun(runId, 'finish now') ? runs.finishNow(runId) : notLive();
+			panel.post({ type: 'control-result', runId, action: 'finish-now', ...outcomeWords(outcome) });
 		},
 		openRun: (runId) => panel.openRun(runId),
 		openDiff: (runId, path, version) => changes.openDiff(runId, path, version),

@@ -1,6 +1,7 @@
 import type { WebviewStrings } from '../../protocol/stringsTable.js';
 import type { l10n } from 'vscode';
 import { changeStrings } from './changeStrings.js';
+import { steerStrings } from './steerStrings.js';
 
 /**
  * The webview's whole strings table, in the display language: the webview has no text of its own
@@ -9,7 +10,7 @@ import { changeStrings } from './changeStrings.js';
  * `vscode` tests pass `englishTexts`.
  */
 export function webviewStrings(vscode: TextSource): WebviewStrings {
-	return { ...panelTexts(vscode), ...changeStrings(vscode) };
+	return { ...panelTexts(vscode), ...changeStrings(vscode), ...steerStrings(vscode) };
 }
 
 /**

@@ -1,4 +1,6 @@
+import * as vscode from 'vscode';
 import type { RunEvent } from '../../contract/runEvents.js';
+import type { FinishOutcome, RunControl, SteerMessage, SteerOutcome } from '../../core/run/runControl.js';
 import type { RunSessionOutcome } from '../../core/run/runSession.js';
 import type { RunHandle } from '../../core/run/startRun.js';
 import { reduceRun } from '../../protocol/reduceRun.js';
@@ -13,13 +15,13 @@ export interface RunEventBatch {
 
 /**
  * The live view of one running run: its state folded with the shared reducer (the panel and the
- * status bar read the same `RunState`), its events delivered in batches, and its Stop-agent
- * control. The state outlives the run.
+ * status bar read the same `RunState`), its events delivered in batches, and its controls (Stop
+ * agent, a message to the team, Finish now). The state outlives the run.
  */
 export class LiveRun {
 	private _state: RunState = initialRunState();
-	/** The run's controls (Stop agent); undefined before it starts and after it ends. */
-	private _control: { stopAgent(agentId: string): boolean } | undefined;
+	/** The run's controls; undefined before it starts and after it ends. */
+	private _control: RunControl | undefined;
 
 	constructor(
 		private readonly _onBatch: (batch: RunEventBatch) => void,
@@ -38,6 +40,16 @@ export class LiveRun {
 	/** False when the run is not going or the agent cannot be stopped now. */
 	stopAgent(agentId: string): boolean {
 		return this._control?.stopAgent(agentId) ?? false;
+	}
+
+	/** A message to the team; refused (with the reason the user sees) when the run is not going. */
+	steer(message: SteerMessage): SteerOutcome {
+		return this._control?.steer(message) ?? { ok: false, reason: notGoing() };
+	}
+
+	/** Finish now; refused (with the reason the user sees) when the run is not going. */
+	finishNow(): FinishOutcome {
+		return this._control?.finishNow() ?? { ok: false, reason: notGoing() };
 	}
 
 	/**
@@ -64,4 +76,9 @@ export class LiveRun {
 			batcher.dispose();
 		}
 	}
+}
+
+/** The reason a control of a run that has not started or has ended is refused. */
+function notGoing(): string {
+	return vscode.l10n.t('The run is not going.');
 }

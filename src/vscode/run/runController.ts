@@ -4,6 +4,7 @@ import type { Turn } from '../../core/orchestrator/types.js';
 import type { ApprovalBroker } from '../../core/permissions/approvalBroker.js';
 import type { PermissionStore } from '../../core/permissions/permissionEngine.js';
 import { EstimateDeclinedError } from '../../core/run/estimateDeclinedError.js';
+import type { FinishOutcome, SteerMessage, SteerOutcome } from '../../core/run/runControl.js';
 import type { RunHandle } from '../../core/run/startRun.js';
 import type { RunState } from '../../protocol/runState.js';
 import { abortSignalFromToken } from '../common/cancellation.js';
@@ -196,6 +197,26 @@ export class RunController extends Disposable implements RunService {
 			`stop agent ${agentId} of run ${runId}: ${stopped ? 'stopped' : 'not running in coordination'}`,
 		);
 		return stopped;
+	}
+
+	/** A message to the team of run `runId` (a ticket or run id); the outcome's reason says why not. */
+	steer(runId: string, message: SteerMessage): SteerOutcome {
+		const run = this._find(runId);
+		const outcome = run ? run.live.steer(message) : { ok: false as const, reason: notLive() };
+		this._deps.log.info(
+			`message to ${message.agentId ?? 'every agent'} of run ${runId}${message.noteOnly ? ' (note only)' : ''}: ${
+				outcome.ok ? `reaches ${outcome.agents.join(', ')}` : `refused: ${outcome.reason}`
+			}`,
+		);
+		return outcome;
+	}
+
+	/** Finish now for run `runId` (a ticket or run id); the outcome's reason says why not. */
+	finishNow(runId: string): FinishOutcome {
+		const run = this._find(runId);
+		const outcome = run ? run.live.finishNow() : { ok: false as const, reason: notLive() };
+		this._deps.log.info(`finish now, run ${runId}: ${outcome.ok ? 'asked' : `refused: ${outcome.reason}`}`);
+		return outcome;
 	}
 
 	/**
@@ -482,4 +503,9 @@ function memoryState(): Pick<vscode.Memento, 'get' | 'update'> {
 		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
 		update: async (key: string, value: unknown) => void values.set(key, value),
 	} as Pick<vscode.Memento, 'get' | 'update'>;
+}
+
+/** A control for a run this window does not run (ended, or never was). */
+function notLive(): string {
+	return vscode.l10n.t('That run is not going in this window.');
 }

@@ -13,6 +13,7 @@ import {
 	MAX_QUESTION_CHARS,
 	parseWebviewMessage,
 } from '../../../src/protocol/webviewMessageSchema.js';
+import { MAX_STEER_CHARS } from '../../../src/protocol/steerMessage.js';
 
 /** One or more valid messages per type; the mapped type fails to compile when a type is missing. */
 const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[] } = {
@@ -26,6 +27,12 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 		{ type: 'stop-agent', runId: '20261130-010000-aaaa', agentId: 'claude_agent' },
 		{ type: 'stop-agent', runId: '20261130-010000-aaaa', agentId: 'x'.repeat(MAX_AGENT_ID_CHARS) },
 	],
+	steer: [
+		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'Use SQLite, not Postgres.', noteOnly: false },
+		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'x'.repeat(MAX_STEER_CHARS), noteOnly: true },
+		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'Keep it short', agentId: 'gpt', noteOnly: false },
+	],
+	'finish-now': [{ type: 'finish-now', runId: '20261130-010000-aaaa' }],
 	'open-diff': [
 		{ type: 'open-diff', runId: '20250102-030405-ab12', path: 'src/a.ts' },
 		{ type: 'open-diff', runId: '20250102-030405-ab12', path: 'docs/read me.md' },
@@ -226,6 +233,22 @@ const invalid: [string, unknown][] = [
 		'stop-agent with more fields',
 		{ type: 'stop-agent', runId: '20261130-010000-aaaa', agentId: 'a', reason: 'user' },
 	],
+	['steer without text', { type: 'steer', runId: '20261130-010000-aaaa', noteOnly: false }],
+	['steer blank', { type: 'steer', runId: '20261130-010000-aaaa', text: ' \n ', noteOnly: false }],
+	[
+		'steer oversized',
+		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'x'.repeat(MAX_STEER_CHARS + 1), noteOnly: false },
+	],
+	['steer without noteOnly', { type: 'steer', runId: '20261130-010000-aaaa', text: 'hi' }],
+	['steer noteOnly not a boolean', { type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', noteOnly: 'yes' }],
+	[
+		'steer to an agent id with a control character',
+		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', agentId: 'a\u001bb', noteOnly: false },
+	],
+	['steer without the run it was rendered for', { type: 'steer', text: 'hi', noteOnly: false }],
+	['steer with more fields', { type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', noteOnly: false, all: true }],
+	['finish-now without a run', { type: 'finish-now' }],
+	['finish-now for a run id that is not one', { type: 'finish-now', runId: '../x' }],
 	['stop-agent without the run it was rendered for', { type: 'stop-agent', agentId: 'a' }],
 	['stop-agent for a run id that is not one', { type: 'stop-agent', runId: '../x', agentId: 'a' }],
 	['cancel without the run it was rendered for', { type: 'cancel' }],
@@ -301,6 +324,10 @@ describe('assertNever', () => {
 				return message.decision;
 			case 'stop-agent':
 				return message.agentId;
+			case 'steer':
+				return message.text;
+			case 'finish-now':
+				return message.runId;
 			case 'open-link':
 				return message.url;
 			case 'focus':
