@@ -57,7 +57,7 @@ export function endCoordination(state: RunState, e: RunEventOf<'coordination-end
 	return {
 		...state,
 		coordinationEnd: {
-			reason: e.reason,
+			reason: e.ended,
 			...(e.quorum ? { quorum: { ...e.quorum } } : {}),
 			...(e.saved ? { saved: { ...e.saved, agentsNotWaitedFor: [...e.saved.agentsNotWaitedFor] } } : {}),
 		},

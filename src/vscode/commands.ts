@@ -14,6 +14,7 @@ import { DisposableStore, type IDisposable } from './common/lifecycle.js';
 import type { Engine } from './run/loadEngine.js';
 import type { RunController } from './run/runController.js';
 import { cancelRun } from './commands/cancelRun.js';
+import { finishNow, sendMessageToTeam } from './commands/steerTeam.js';
 import { askSeveralTeams } from './compare/askSeveralTeams.js';
 import type { TeamComparisons } from './compare/teamComparisons.js';
 import type { SelectionReview } from './codeReview/selectionReview.js';
@@ -68,6 +69,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.focusAskBox]: () => deps.panel.focusAskBox(),
 		[commandIds.openInEditor]: () => deps.panel.openInEditor(),
 		[commandIds.cancelRun]: (arg) => cancelRun(deps.runs, arg),
+		[commandIds.sendMessageToTeam]: (arg) => sendMessageToTeam(deps.runs, arg),
+		[commandIds.finishNow]: (arg) => finishNow(deps.runs, arg),
 		[commandIds.acceptChanges]: (arg) => changes.acceptAll(arg),
 		[commandIds.rejectChanges]: (arg) => changes.rejectAll(arg),
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),

@@ -14,6 +14,9 @@ export const commandIds = {
 	/** The side bar view's title action: the run it shows in a wide editor tab. */
 	openInEditor: 'massgen.openInEditor',
 	cancelRun: 'massgen.cancelRun',
+	/** A message to a running team, and Finish now (also the panel's message box and header button). */
+	sendMessageToTeam: 'massgen.sendMessageToTeam',
+	finishNow: 'massgen.finishNow',
 	acceptChanges: 'massgen.acceptChanges',
 	rejectChanges: 'massgen.rejectChanges',
 	setApiKey: 'massgen.setApiKey',

@@ -80,6 +80,8 @@ describe('package.json contributes', () => {
 		const palette = manifest.contributes.menus.commandPalette ?? [];
 		const when = (id: string) => palette.find((item) => item.command === id)?.when;
 		expect(when(commandIds.cancelRun)).toBe(contextKeys.runActive);
+		expect(when(commandIds.sendMessageToTeam)).toBe(contextKeys.runActive);
+		expect(when(commandIds.finishNow)).toBe(contextKeys.runActive);
 		expect(when(commandIds.acceptChanges)).toBe(contextKeys.hasPendingChanges);
 		expect(when(commandIds.rejectChanges)).toBe(contextKeys.hasPendingChanges);
 	});
