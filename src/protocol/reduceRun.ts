@@ -291,11 +291,6 @@ function apply(state: RunState, e: RunEvent): RunState {
 				'voted',
 				'presenting',
 			]);
-		// Folded by the panel's steering views (not yet): the log keeps them.
-		case 'steer':
-		case 'steer-delivered':
-		case 'coordination-end':
-			return state;
 		default:
 			return ignoreUnknown(e, state);
 	}
