@@ -15,7 +15,7 @@ import {
 
 /**
  * A message accepted for `agents`: each of their lanes lists it, pending. Unless it is a note, their
- * votes no longer count (the user changed the task).
+ * votes no longer count (the user changed the task), as the orchestrator removes them (no event says so).
  */
 export function recordSteer(state: RunState, e: RunEventOf<'steer'>): RunState {
 	const message: UserMessageView = {
@@ -35,7 +35,8 @@ export function recordSteer(state: RunState, e: RunEventOf<'steer'>): RunState {
 		setOwn(agents, agentId, { ...lane, userMessages: [...kept, message] });
 	}
 	const next = agents ? { ...state, agents } : state;
-	if (e.noteOnly) return next;
+	// Votes are taken away only while agents coordinate: after the winner is chosen they stand.
+	if (e.noteOnly || state.winner !== null || state.coordinationEnd !== undefined) return next;
 	const voters = e.agents.filter((agentId) => getOwn(next.votes, agentId));
 	return voters.length > 0 ? invalidateVotes(next, { voters, byLabel: BY_USER_MESSAGE }) : next;
 }

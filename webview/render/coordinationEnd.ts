@@ -10,7 +10,9 @@ export function coordinationEndWords(end: NonNullable<RunState['coordinationEnd'
 	const words: Record<string, () => string> = {
 		consensus: () => t('endConsensus'),
 		quorum: () =>
-			end.quorum ? t('endQuorum', end.quorum.votes, end.quorum.required, end.quorum.label) : t('endQuorumBare'),
+			end.quorum
+				? t('endQuorum', end.quorum.votes, end.quorum.required, end.quorum.label)
+				: t('endQuorumBare'),
 		'finished-by-user': () => t('endFinishedByUser'),
 		timeout: () => t('endTimeout'),
 		budget: () => t('endBudget'),

@@ -109,7 +109,7 @@ export class LaneView {
 			class: 'message-agent',
 		});
 		// Icon only in a narrow lane, as Stop (style.css); the accessible name stays.
-		this._message.replaceChildren(h('span', { class: 'stop-agent-label', text: t('messageAgent') }));
+		this._message.replaceChildren(h('span', { class: 'message-agent-label', text: t('messageAgent') }));
 		setTitle(this._message, t('messageAgentAria', agentId));
 		this._message.hidden = true;
 		this._messages = new LaneMessages(agentId);

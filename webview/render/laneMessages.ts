@@ -12,7 +12,10 @@ export class LaneMessages {
 	private _messages: readonly UserMessageView[] | undefined;
 
 	constructor(agentId: string) {
-		this.element = h('ol', { class: 'lane-user-messages', attrs: { 'aria-label': t('userMessagesTo', agentId) } });
+		this.element = h('ol', {
+			class: 'lane-user-messages',
+			attrs: { 'aria-label': t('userMessagesTo', agentId) },
+		});
 		this.element.hidden = true;
 	}
 

@@ -75,11 +75,12 @@ export class Panel {
 		root.replaceChildren(
 			this._switcher.element,
 			this._header.element,
-			this._steer.element,
 			this._empty,
 			this._approvals.element,
 			this._result.element,
 			this._agents.section,
+			// Under the lanes it speaks to: the lanes keep their place at the top while the run goes.
+			this._steer.element,
 			this._votesSection.section,
 			this._runsSection.section,
 			this._ask.element,
@@ -99,7 +100,12 @@ export class Panel {
 	}
 
 	/** The host's answer to the message box's `steer` or the header's Finish now. */
-	controlResult(runId: string, action: 'steer' | 'finish-now', ok: boolean, reason: string | undefined): void {
+	controlResult(
+		runId: string,
+		action: 'steer' | 'finish-now',
+		ok: boolean,
+		reason: string | undefined,
+	): void {
 		if (action === 'steer') this._steer.result(runId, ok, reason);
 		else this._header.finishResult(runId, ok, reason);
 	}

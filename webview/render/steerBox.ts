@@ -62,7 +62,12 @@ export class SteerBox {
 		this.element = h(
 			'section',
 			{ class: 'steer-box', attrs: { 'aria-labelledby': headingId } },
-			h('h2', { class: 'steer-heading', attrs: { id: headingId } }, icon('comment-discussion'), t('steerHeading')),
+			h(
+				'h2',
+				{ class: 'steer-heading', attrs: { id: headingId } },
+				icon('comment-discussion'),
+				t('steerHeading'),
+			),
 			this._input,
 			h(
 				'div',

@@ -73,12 +73,13 @@ export class UsageTable {
 		});
 		const total = sumsOf(lanes);
 		fill(this._total, t('usageTotal'), total);
-		const budget = state.budget;
+		const costCap = state.budget?.maxCostUsd ?? null;
+		const tokenCap = state.budget?.maxTokens ?? null;
 		const caps = [
-			budget?.maxCostUsd == null ? '' : t('usageBudgetCost', costText(total), formatCost(budget.maxCostUsd)),
-			budget?.maxTokens == null
+			costCap === null ? '' : t('usageBudgetCost', costText(total), formatCost(costCap)),
+			tokenCap === null
 				? ''
-				: t('usageBudgetTokens', formatTokens(total.input + total.output), formatTokens(budget.maxTokens)),
+				: t('usageBudgetTokens', formatTokens(total.input + total.output), formatTokens(tokenCap)),
 		].filter(Boolean);
 		this._budget.hidden = caps.length === 0;
 		setText(this._budget, caps.join(' · '));

@@ -18,9 +18,12 @@ export async function sendMessageToTeam(runs: Runs, arg?: unknown): Promise<bool
 	const everyone = { label: vscode.l10n.t('All agents'), agentId: undefined };
 	const target =
 		agents.length > 1
-			? await vscode.window.showQuickPick([everyone, ...agents.map((agentId) => ({ label: agentId, agentId }))], {
-					placeHolder: vscode.l10n.t('To whom?'),
-				})
+			? await vscode.window.showQuickPick(
+					[everyone, ...agents.map((agentId) => ({ label: agentId, agentId }))],
+					{
+						placeHolder: vscode.l10n.t('To whom?'),
+					},
+				)
 			: everyone;
 	if (!target) return false;
 	const text = await vscode.window.showInputBox({
@@ -49,7 +52,10 @@ export async function sendMessageToTeam(runs: Runs, arg?: unknown): Promise<bool
 		void vscode.window.showWarningMessage(vscode.l10n.t('MassGen: message not sent: {0}', outcome.reason));
 		return false;
 	}
-	vscode.window.setStatusBarMessage(vscode.l10n.t('MassGen: message sent to {0}', outcome.agents.join(', ')), 5_000);
+	vscode.window.setStatusBarMessage(
+		vscode.l10n.t('MassGen: message sent to {0}', outcome.agents.join(', ')),
+		5_000,
+	);
 	return true;
 }
 

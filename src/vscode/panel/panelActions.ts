@@ -44,9 +44,10 @@ function notLive(): { readonly ok: false; readonly reason: string } {
 	return { ok: false, reason: vscode.l10n.t('That run is not going in this window.') };
 }
 
-function outcomeWords(
-	outcome: { readonly ok: true } | { readonly ok: false; readonly reason: string },
-): { ok: boolean; reason?: string } {
+function outcomeWords(outcome: { readonly ok: true } | { readonly ok: false; readonly reason: string }): {
+	ok: boolean;
+	reason?: string;
+} {
 	return outcome.ok ? { ok: true } : { ok: false, reason: outcome.reason };
 }
 

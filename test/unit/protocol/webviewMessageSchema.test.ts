@@ -240,13 +240,19 @@ const invalid: [string, unknown][] = [
 		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'x'.repeat(MAX_STEER_CHARS + 1), noteOnly: false },
 	],
 	['steer without noteOnly', { type: 'steer', runId: '20261130-010000-aaaa', text: 'hi' }],
-	['steer noteOnly not a boolean', { type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', noteOnly: 'yes' }],
+	[
+		'steer noteOnly not a boolean',
+		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', noteOnly: 'yes' },
+	],
 	[
 		'steer to an agent id with a control character',
 		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', agentId: 'a\u001bb', noteOnly: false },
 	],
 	['steer without the run it was rendered for', { type: 'steer', text: 'hi', noteOnly: false }],
-	['steer with more fields', { type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', noteOnly: false, all: true }],
+	[
+		'steer with more fields',
+		{ type: 'steer', runId: '20261130-010000-aaaa', text: 'hi', noteOnly: false, all: true },
+	],
 	['finish-now without a run', { type: 'finish-now' }],
 	['finish-now for a run id that is not one', { type: 'finish-now', runId: '../x' }],
 	['stop-agent without the run it was rendered for', { type: 'stop-agent', agentId: 'a' }],
