@@ -24,14 +24,17 @@ export interface InitArgs {
 }
 
 export const initUsage = `  massgen init [--agent PROVIDER:MODEL [--role TEXT] [--base-url URL]]... [--out FILE] [--workspace DIR] [--yes]
-               [--voting lenient|balanced|strict] [--max-answers N] [--timeout SECONDS] [--agent-timeout SECONDS]`;
+               [--voting lenient|balanced|strict] [--max-answers N] [--timeout SECONDS] [--agent-timeout SECONDS]
+               [--quorum N|majority]`;
 
 export const initHelp = `init      Write a team config (default: <workspace>/.massgen/config.yaml). On a terminal with no --agent it
           lists what is available here (providers with a key in the environment or .env, with their
           models; local servers answering on their usual ports) and asks; otherwise:
           --agent      a member, e.g. openai:gpt-5-mini or ollama:qwen3:8b; repeatable. --role and
                        --base-url after it apply to it
-          --out        the file to write; an existing file is kept unless --yes (or you agree on a terminal)`;
+          --out        the file to write; an existing file is kept unless --yes (or you agree on a terminal)
+          --quorum     end coordination as soon as N agents (or a majority) vote for one answer, without
+                       waiting for the rest (default: off, every live agent votes)`;
 
 const sensitivities: readonly Sensitivity[] = ['lenient', 'balanced', 'strict'];
 
@@ -55,6 +58,7 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 				'max-answers': { type: 'string' },
 				timeout: { type: 'string' },
 				'agent-timeout': { type: 'string' },
+				quorum: { type: 'string' },
 			},
 		});
 	} catch (error) {
@@ -98,8 +102,13 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 		agentTimeoutSeconds: positive(values['agent-timeout'], '--agent-timeout'),
 	};
 	for (const value of Object.values(numbers)) if (typeof value === 'string') return { error: value };
+	const quorum = values.quorum === undefined ? undefined : parseQuorum(values.quorum);
+	if (quorum === null) {
+		return { error: `--quorum is a whole number of agents or 'majority', not '${values.quorum}'` };
+	}
 	const options: DraftOptions = {
 		...(values.voting ? { votingSensitivity: values.voting as Sensitivity } : {}),
+		...(quorum !== undefined ? { quorum } : {}),
 		...(Object.fromEntries(Object.entries(numbers).filter(([, v]) => v !== undefined)) as DraftOptions),
 	};
 	return {
@@ -110,6 +119,13 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 		agents,
 		options,
 	};
+}
+
+/** `3` or `majority` (any case); null for anything else. */
+export function parseQuorum(text: string): number | 'majority' | null {
+	const word = text.trim().toLowerCase();
+	if (word === 'majority') return 'majority';
+	return /^[1-9]\d*$/.test(word) ? Number(word) : null;
 }
 
 /** `provider:model`, split at the first colon (`ollama:qwen3:8b` is ollama's `qwen3:8b`). */

@@ -12,7 +12,7 @@ import {
 } from '../core/team/writeTeamConfig.js';
 import { rawTerminal } from './display/terminalStream.js';
 import { visibleControls } from '../protocol/visibleText.js';
-import { parseAgent } from './initArgs.js';
+import { parseAgent, parseQuorum } from './initArgs.js';
 
 export interface Prompter {
 	ask(question: string): Promise<string>;
@@ -157,6 +157,13 @@ async function askOptions(prompter: Prompter, stderr: NodeJS.WritableStream): Pr
 	if (cap) options.maxAnswersPerAgent = Number(cap);
 	const timeout = await askUntil(prompter, stderr, 'Coordination timeout in seconds (Enter = 1800): ', whole);
 	if (timeout) options.orchestratorTimeoutSeconds = Number(timeout);
+	const quorum = await askUntil(
+		prompter,
+		stderr,
+		'Quorum: end coordination once this many agents vote for one answer, a number or majority (Enter = off: every agent votes): ',
+		(a) => (parseQuorum(a) === null ? undefined : a),
+	);
+	if (quorum) options.quorum = parseQuorum(quorum)!;
 	return options;
 }
 

@@ -23,6 +23,8 @@ export interface DraftOptions {
 	readonly maxAnswersPerAgent?: number;
 	readonly orchestratorTimeoutSeconds?: number;
 	readonly agentTimeoutSeconds?: number;
+	/** `orchestrator.coordination.quorum`: end coordination once this many agents back one answer. */
+	readonly quorum?: number | 'majority';
 }
 
 export interface TeamDraft {
@@ -60,6 +62,12 @@ export function teamConfigYaml(draft: TeamDraft, writtenBy: string): string {
 		'orchestrator',
 		'max_new_answers_per_agent',
 		' After this many accepted answers an agent may only vote.',
+	);
+	comment(
+		doc,
+		'orchestrator',
+		'coordination',
+		' quorum: coordination ends as soon as this many live agents vote for one answer (majority: more than half), without waiting for the rest.',
 	);
 	comment(
 		doc,
@@ -120,11 +128,12 @@ function toPlain(draft: TeamDraft): Record<string, unknown> {
 		},
 		...(agent.systemMessage?.trim() ? { system_message: agent.systemMessage.trim() } : {}),
 	}));
-	const { votingSensitivity, maxAnswersPerAgent, orchestratorTimeoutSeconds, agentTimeoutSeconds } =
+	const { votingSensitivity, maxAnswersPerAgent, orchestratorTimeoutSeconds, agentTimeoutSeconds, quorum } =
 		draft.options ?? {};
 	const orchestrator = {
 		...(votingSensitivity ? { voting_sensitivity: votingSensitivity } : {}),
 		...(maxAnswersPerAgent ? { max_new_answers_per_agent: maxAnswersPerAgent } : {}),
+		...(quorum ? { coordination: { quorum } } : {}),
 	};
 	const timeouts = {
 		...(orchestratorTimeoutSeconds ? { orchestrator_timeout_seconds: orchestratorTimeoutSeconds } : {}),

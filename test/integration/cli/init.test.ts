@@ -115,6 +115,10 @@ describe('massgen init (dist/cli.js)', () => {
 			[['--agent', 'gpt-5-mini'], /--agent is PROVIDER:MODEL/],
 			[['--role', 'r', '--agent', 'openai:m'], /--role comes after the --agent/],
 			[['--agent', 'zai:glm-4.6', '--out', 'z.yaml'], /type zai needs 'base_url'/],
+			[
+				['--agent', 'openai:m', '--quorum', '0'],
+				/--quorum is a whole number of agents or 'majority', not '0'/,
+			],
 			[[], /init needs --agent PROVIDER:MODEL when not run on a terminal/],
 		] as const) {
 			const bad = await runCli(['init', ...flags], { cwd: root });
@@ -139,8 +143,12 @@ describe('massgen init (dist/cli.js)', () => {
 		pty.type('strict\r');
 		at = await pty.waitFor('Answers per agent', at);
 		pty.type('3\r');
-		await pty.waitFor('Coordination timeout', at);
+		at = await pty.waitFor('Coordination timeout', at);
 		pty.type('\r');
+		at = await pty.waitFor('Quorum: end coordination once this many agents vote for one answer', at);
+		pty.type('most\r');
+		await pty.waitFor("'most' is not one of the answers", at);
+		pty.type('Majority\r');
 		expect(await pty.exited).toBe(0);
 		const file = join(root, '.massgen', 'config.yaml');
 		const text = readFileSync(file, 'utf8');
@@ -152,7 +160,11 @@ describe('massgen init (dist/cli.js)', () => {
 		expect(config.agents[1]!.backend.base_url).toBe('http://localhost:11434/v1');
 		expect(config.orchestrator.voting_sensitivity).toBe('strict');
 		expect(config.orchestrator.max_new_answers_per_agent).toBe(3);
+		expect(config.orchestrator.coordination?.quorum).toBe('majority');
 		expect(text).toContain('# How readily agents vote');
+		expect(text).toContain(
+			'# quorum: coordination ends as soon as this many live agents vote for one answer',
+		);
 
 		// Again: the file exists, and "no" leaves it as it was.
 		const again = startOnPty(['init', '--agent', 'claude:claude-haiku-4-5'], { cwd: root });
