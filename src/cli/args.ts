@@ -37,6 +37,8 @@ export interface RunArgs {
 	readonly trustWorkspace?: boolean;
 	/** `--no-instructions`: the agents get none of the project's instruction files (`AGENTS.md` …). */
 	readonly noInstructions?: boolean;
+	/** `--inbox DIR`: each file that appears in DIR steers the run (docs/cli.md#steering-a-run). */
+	readonly inbox?: string;
 }
 
 /** `massgen chat`: the run options that hold for every question of the conversation. */
@@ -103,7 +105,8 @@ export type CliCommand =
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
               [--max-cost USD] [--max-tokens N] [--provider-tools=allow|ask|deny]
-              [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] [--no-instructions] "QUESTION" [-]
+              [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] [--no-instructions]
+              [--inbox DIR] "QUESTION" [-]
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
                [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] [--no-instructions]
   massgen trust [--workspace DIR] [--config FILE] | --revoke [--workspace DIR] | --list
@@ -159,9 +162,17 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
                        --attach names), CLAUDE.md, .github/copilot-instructions.md, the
                        .github/instructions/*.instructions.md whose applyTo matches those files and
                        .cursorrules; 32 KiB each, 64 KiB in all; links, FIFOs and secret paths never)
+          --inbox      steer the running team with files: each file that appears in DIR (created if
+                       missing) is one message to every agent; a first line '@ID' sends it to one
+                       agent, '/note' keeps the current votes; a file holding '/finish' ends
+                       coordination now. Names starting with '.' are skipped (write .x, then rename).
+                       Delivered files move to DIR/delivered/, refused ones to DIR/refused/.
+                       SIGUSR1 (kill -USR1 PID) also finishes now
 chat      Ask the team on a terminal, one follow-up after another (each carries the earlier turns).
           At the prompt: a question, or /diff (the last run's changes), /accept (write them),
-          /reject, /quit (or Ctrl-D). Ctrl-C stops a run; at the prompt it quits
+          /reject, /quit (or Ctrl-D). Ctrl-C stops a run; at the prompt it quits. While a run goes,
+          a line steers it: text to every agent, '@ID text' to one, '/note text' keeping the votes,
+          /finish to end coordination now (the most-voted answer is presented)
 runs      List the workspace's runs, newest first: id, time, status, winner, cost, changes, question
           --json       the runs as JSON (with session and parent run), and the skipped directories
           --keep N, --keep-days D  first delete the runs beyond the newest N or older than D days, but
@@ -232,6 +243,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				revoke: { type: 'boolean', default: false },
 				list: { type: 'boolean', default: false },
 				'provider-tools': { type: 'string' },
+				inbox: { type: 'string' },
 				attach: { type: 'string', multiple: true, default: [] },
 				markdown: { type: 'boolean', default: false },
 				session: { type: 'boolean', default: false },
@@ -353,7 +365,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	}
 	if (command !== 'run' && command !== 'chat') throw new UsageError(`unknown command '${command}'`);
 	if (command === 'chat') {
-		const wrong = given.find((name) => ['json', 'apply', 'attach', 'max-cost', 'max-tokens'].includes(name));
+		const wrong = given.find((name) =>
+			['json', 'apply', 'attach', 'max-cost', 'max-tokens', 'inbox'].includes(name),
+		);
 		if (wrong !== undefined || diffs.length > 0) {
 			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of chat`);
 		}
@@ -367,6 +381,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		.trim();
 	if (!question && dashes === 0 && command === 'run') throw new UsageError('run needs a QUESTION');
 	if (values.attach?.some((path) => path.trim() === '')) throw new UsageError('--attach needs a PATH');
+	if (values.inbox !== undefined && values.inbox.trim() === '') throw new UsageError('--inbox needs a DIR');
 	let timeoutSeconds: number | undefined;
 	if (values.timeout !== undefined) {
 		timeoutSeconds = Number(values.timeout);
@@ -418,6 +433,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		...(continued ? { continue: continued } : {}),
 		...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
 		...(maxTokens !== undefined ? { maxTokens } : {}),
+		...(values.inbox !== undefined ? { inbox: resolve(cwd, values.inbox) } : {}),
 		...providerTools,
 	};
 }

@@ -74,11 +74,19 @@ export async function chatCommand(command: ChatArgs, callerIo: ChatIo): Promise<
 			};
 			let recorded: Promise<void> | undefined;
 			// A turn is a `massgen run` that follows the last one: the same host, prepareRun and startRun.
-			await runCommand(run, { ...callerIo, signal: running.signal }, (outcome) => {
-				recorded = chat.finished(outcome);
-				// The next question follows this turn (a fork if someone else followed it meanwhile).
-				follow = { id: outcome.result.runId };
-			});
+			await runCommand(
+				run,
+				{ ...callerIo, signal: running.signal },
+				{
+					afterRun: (outcome) => {
+						recorded = chat.finished(outcome);
+						// The next question follows this turn (a fork if someone else followed it meanwhile).
+						follow = { id: outcome.result.runId };
+					},
+					// On a terminal, what is typed while the team works steers it (piped lines stay questions).
+					...(callerIo.stdin.isTTY ? { typed: input.whileRunning() } : {}),
+				},
+			);
 			await recorded;
 			running = null;
 			if (quitting) break;

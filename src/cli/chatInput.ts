@@ -1,9 +1,12 @@
 /**
  * The chat prompt's line reader. Readline is open only while the prompt waits, so during a run
  * the terminal is back in its normal mode: Ctrl-C is a signal (it stops the run) and the approval
- * prompt can read stdin. Lines typed ahead (or piped) are kept for the next prompts.
+ * prompt can read stdin. Lines typed ahead (or piped) are kept for the next prompts; on a
+ * terminal, lines typed while a run goes are read line by line (the terminal's own echo and
+ * editing) and steer it (`whileRunning`).
  */
 import { createInterface, type Interface } from 'node:readline';
+import type { TypedLines } from './steer/runSteering.js';
 
 export class ChatInput {
 	private readonly lines: string[] = [];
@@ -28,6 +31,37 @@ export class ChatInput {
 			this.open().setPrompt(prompt);
 			this.rl!.prompt();
 		});
+	}
+
+	/**
+	 * The lines typed while a run goes, for `RunSteering`: a plain line reader (no raw mode), closed
+	 * while an approval prompt reads the terminal and when the run ends.
+	 */
+	whileRunning(): TypedLines {
+		let reader: Interface | null = null;
+		let onLine: ((line: string) => void) | null = null;
+		const open = () => {
+			if (reader || !onLine || this.ended) return;
+			reader = createInterface({ input: this.input, terminal: false });
+			reader.on('line', (line) => onLine?.(line));
+		};
+		const shut = () => {
+			const open = reader;
+			reader = null;
+			open?.close();
+		};
+		return {
+			listen: (handler) => {
+				onLine = handler;
+				open();
+			},
+			pause: shut,
+			resume: open,
+			stop: () => {
+				onLine = null;
+				shut();
+			},
+		};
 	}
 
 	/** Ends a waiting prompt as if the input had ended (a signal while no run is active). */

@@ -16,8 +16,11 @@ import type { CliIo } from './cliIo.js';
 import { missingConfig } from './cliHost.js';
 import { cliRunHost } from './cliRunHost.js';
 import { createDisplay } from './display/createDisplay.js';
+import { runSummaryLines } from './display/runSummary.js';
 import { redactedIo } from './redactedIo.js';
 import { secretWriteConsent } from './secretWritePrompt.js';
+import { prepareInbox } from './steer/inbox.js';
+import { RunSteering, type TypedLines } from './steer/runSteering.js';
 
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 
@@ -25,14 +28,21 @@ const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout:
 export async function runCommand(
 	command: Extract<CliCommand, { kind: 'run' }>,
 	callerIo: CliIo,
-	/** Given the finished run (chat's `/accept`, `/diff`); it then tells the user about proposed changes. */
-	afterRun?: (outcome: RunSessionOutcome) => void,
+	chat: {
+		/** Given the finished run (chat's `/accept`, `/diff`); it then tells the user about proposed changes. */
+		readonly afterRun?: (outcome: RunSessionOutcome) => void;
+		/** Lines typed while the run goes: they steer it. */
+		readonly typed?: TypedLines;
+	} = {},
 ): Promise<number> {
+	const { afterRun } = chat;
 	// Every byte on stdout and stderr passes the run's redactor; it learns the team's secrets below.
 	let redactor = seedRedactor({ env: callerIo.env });
 	const io = redactedIo(callerIo, () => redactor);
 	const root = resolve(command.workspace);
 	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
+	const inbox = command.inbox === undefined ? undefined : await prepareInbox(command.inbox);
+	if (inbox && !inbox.ok) return fail(io, inbox.reason);
 	const piped = command.stdin && (await readStdin(io));
 	if (piped !== undefined && piped.trim() === '') return fail(io, 'stdin (-) was empty', 2);
 	const question = command.stdin === 'question' ? piped!.trim() : command.question;
@@ -68,19 +78,39 @@ export async function runCommand(
 		return 1;
 	}
 	const display = command.json ? undefined : createDisplay(io.stderr);
+	let steering: RunSteering | undefined;
 	const approver =
 		interactive && io.stdin
 			? new TerminalApprover(host.broker, {
 					input: io.stdin,
 					output: io.stderr,
-					pause: () => display?.pause?.(),
-					resume: () => display?.resume?.(),
+					pause: () => {
+						steering?.pause();
+						display?.pause?.();
+					},
+					resume: () => {
+						display?.resume?.();
+						steering?.resume();
+					},
 				})
 			: undefined;
+	// Said above the live table (which steps aside for the line).
+	const say = (line: string) => {
+		display?.pause?.();
+		io.stderr.write(`massgen: ${line}\n`);
+		display?.resume?.();
+	};
 	let outcome: RunSessionOutcome;
 	try {
 		const run = startRun(prepared.run, host);
+		steering = new RunSteering({
+			control: run,
+			...(inbox?.ok ? { inboxDir: inbox.dir } : {}),
+			...(chat.typed ? { typed: chat.typed } : {}),
+			say,
+		});
 		for await (const event of run.events) {
+			steering.onEvent(event);
 			// The tools' warnings (a server that did not start) are said in every mode, as they happen.
 			if (event.type === 'notice' && event.source === 'tools') {
 				io.stderr.write(`massgen: ${event.message}\n`);
@@ -96,11 +126,13 @@ export async function runCommand(
 		if (EstimateDeclinedError.is(error)) return 1;
 		throw error;
 	} finally {
+		await steering?.stop();
 		approver?.dispose();
 	}
 	display?.close();
 	const { result, runDir } = outcome;
 	io.stderr.write(`run log: ${runDir}\n`);
+	for (const line of runSummaryLines(result)) io.stderr.write(`${line}\n`);
 	const decisions = outcome.ledger?.entries ?? [];
 	if (decisions.length > 0) {
 		const denied = decisions.filter((entry) => entry.decision === 'deny').length;

@@ -2,10 +2,11 @@
  * One human line per meaningful event (plain progress, and the log above the live table).
  * Streaming deltas, tool calls and usage are too frequent to print and return null.
  */
-import type { RunEvent, RunEventOf } from '../../contract/runEvents.js';
+import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunState } from '../../protocol/runState.js';
 import { formatDuration } from './terminalText.js';
 import { budgetCapsText } from './budgetLine.js';
+import { coordinationText } from './coordinationText.js';
 
 /**
  * Formats `event` with `state` already folded over it (for tallies and names). The result may
@@ -103,31 +104,22 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'budget-reached':
 			return `budget: ${event.reason}: no new model call starts`;
 		case 'steer': {
-			const to = event.targetAgentId ?? 'the team';
-			const note = event.noteOnly ? ' (note: votes stand)' : '';
-			return `you → ${to}${note}: ${event.text}`;
+			const votes = event.noteOnly ? 'note: votes stand' : 'votes reset';
+			return `you → ${event.agents.join(', ')} (message ${event.id}, ${votes}): ${event.text}`;
 		}
-		case 'steer-delivered':
-			return null;
+		case 'steer-delivered': {
+			const presenting = event.phase === 'presentation' ? ' (presenting)' : '';
+			return `${event.agentId}: reads your message ${event.id}${presenting}`;
+		}
 		case 'coordination-end':
-			return coordinationEndLine(event);
+			// Consensus is what the winner line says; the other endings are news.
+			return event.ended === 'consensus' ? null : `coordination ends: ${coordinationText(event)}`;
 		case 'command-sandbox':
 			// Off and unsandboxed are run notices (warnings) already.
 			return event.mode === 'off' || event.mode === 'none' ? null : event.notice;
 		default:
 			return unknownEvent(event);
 	}
-}
-
-function coordinationEndLine(event: RunEventOf<'coordination-end'>): string | null {
-	const { quorum, saved } = event;
-	if (event.ended === 'quorum' && quorum) {
-		const waited = saved?.agentsNotWaitedFor.length
-			? `; not waited for: ${saved.agentsNotWaitedFor.join(', ')}`
-			: '';
-		return `quorum: ${quorum.votes} of ${quorum.required} needed votes back ${quorum.label}${waited}`;
-	}
-	return event.ended === 'finished-by-user' ? 'finish now: coordination ends' : null;
 }
 
 /** `1 vote`, `3 votes`. */

@@ -1,0 +1,32 @@
+/**
+ * Why coordination ended, in words, with a quorum stop's votes and saving: the `coordination-end`
+ * line of the progress display and the run summary say it the same way.
+ */
+import type { CoordinationRecord } from '../../contract/runEvents.js';
+import { formatCost } from './terminalText.js';
+
+const endings: Record<CoordinationRecord['ended'], string> = {
+	consensus: 'every live agent voted',
+	quorum: 'a quorum agreed',
+	'finished-by-user': 'you finished it (finish now)',
+	timeout: 'the coordination timeout',
+	budget: 'the budget',
+	exhausted: 'the answer and restart limits',
+	cancelled: 'the run was cancelled',
+};
+
+/** `a quorum agreed (3 votes for agent1.1, 3 needed); saved: 2 calls stopped, not waited for d, e, about $0.0040`. */
+export function coordinationText(record: CoordinationRecord): string {
+	const quorum = record.quorum
+		? ` (${record.quorum.votes} votes for ${record.quorum.label}, ${record.quorum.required} needed)`
+		: '';
+	const saved = record.saved;
+	if (!saved) return `${endings[record.ended]}${quorum}`;
+	const calls = `${saved.callsStopped} call${saved.callsStopped === 1 ? '' : 's'} stopped`;
+	const waited = saved.agentsNotWaitedFor.length
+		? `, not waited for ${saved.agentsNotWaitedFor.join(', ')}`
+		: '';
+	const cost =
+		saved.estimatedCostUsd === null ? 'cost unknown' : `about ${formatCost(saved.estimatedCostUsd)}`;
+	return `${endings[record.ended]}${quorum}; saved: ${calls}${waited}, ${cost}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * The words a user steers a running team with, the same in `massgen chat` (one line) and in an
+ * inbox file (docs/cli.md#steering-a-run): `/finish` alone finishes now; otherwise optional
+ * directives before the text, in any order — `@<agent id>` (that agent only) and `/note` (note only:
+ * current votes stand) — then the message. In a file the directives may fill the first line alone.
+ */
+import type { SteerMessage } from '../../core/run/runControl.js';
+
+export type SteerCommand =
+	| { readonly kind: 'finish' }
+	| { readonly kind: 'steer'; readonly message: SteerMessage }
+	| { readonly kind: 'refused'; readonly reason: string };
+
+/** The core's cap on one message (`SteerMessage.text`). */
+export const maxSteerChars = 8_000;
+
+export function parseSteerText(raw: string): SteerCommand {
+	const text = raw.trim();
+	if (text === '/finish') return { kind: 'finish' };
+	let rest = text;
+	let agentId: string | undefined;
+	let noteOnly = false;
+	for (;;) {
+		const word = /^(\S+)(\s+|$)/.exec(rest);
+		if (!word) break;
+		const token = word[1]!;
+		if (token === '/note') {
+			if (noteOnly) return refused('/note is given twice');
+			noteOnly = true;
+		} else if (token.startsWith('@') && token.length > 1) {
+			if (agentId !== undefined) return refused('a message goes to one agent (@id) or to all of them');
+			agentId = token.slice(1);
+		} else {
+			break;
+		}
+		rest = rest.slice(word[0].length);
+	}
+	if (rest === '/finish') return refused('/finish takes no agent and no note: write it alone');
+	if (rest === '') return refused('the message has no text');
+	if (rest.length > maxSteerChars) {
+		return refused(`the message has ${rest.length} characters; at most ${maxSteerChars}`);
+	}
+	return {
+		kind: 'steer',
+		message: { text: rest, ...(agentId !== undefined ? { agentId } : {}), ...(noteOnly ? { noteOnly } : {}) },
+	};
+}
+
+function refused(reason: string): SteerCommand {
+	return { kind: 'refused', reason };
+}
