@@ -2,15 +2,20 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { autoAgentTurn } from '../../servers/autoAgent.js';
 import {
 	startLoopbackProvider,
 	type LoopbackOptions,
 	type LoopbackProtocol,
 	type LoopbackProvider,
 	type RecordedRequest,
-	type Reply,
 } from '../../servers/loopbackProvider.js';
+import {
+	readingFiles,
+	readingMarker,
+	readingScript,
+	summaryUsage,
+	type ReadingState,
+} from '../../servers/readingAgent.js';
 import type { ChatServerFlavor } from '../../servers/wire/contextErrors.js';
 import { makeWorkspaceDir } from '../../support/tempTree.js';
 import { runCli } from './cliProcess.js';
@@ -25,38 +30,9 @@ import { runCli } from './cliProcess.js';
  */
 
 /** Ten files of 6 KB each, every one with a marker only it holds: 60 KB to read in all. */
-const files = Array.from({ length: 10 }, (_, i) => `docs/part${i + 1}.md`);
-const marker = (path: string) => `MARKER-${path.replace(/\W/g, '-')}`;
-const fileText = (path: string) =>
-	`${marker(path)}\n${Array.from({ length: 80 }, (_, line) => `line ${line} of ${path}: notes about the module, kept short.`).join('\n')}\n`;
-
-/** Usage the summary call reports: found in the run's usage events, so it is counted. */
-const summaryUsage = { input: 4_321, output: 87 };
-
-/**
- * The reader's model: each call that offers read_file reads the next file until all are read,
- * then it answers once and plays the auto-agent (vote, present). A call without tools is a summary call.
- */
-function readingScript(seen: { reads: number; summaries: number; answered: boolean }) {
-	return (request: RecordedRequest): Reply | undefined => {
-		if (request.method !== 'POST') return undefined;
-		const { prompt } = request;
-		if (prompt.tools.length === 0) {
-			seen.summaries++;
-			return { turn: { text: `SUMMARY: read ${seen.reads} files of the docs so far.`, usage: summaryUsage } };
-		}
-		if (prompt.tools.some((tool) => tool.name === 'read_file') && seen.reads < files.length) {
-			const path = files[seen.reads++]!;
-			return { turn: { text: `Reading ${path}.`, toolCalls: [{ name: 'read_file', arguments: { path } }] } };
-		}
-		if (prompt.tools.some((tool) => tool.name === 'new_answer') && !seen.answered) {
-			seen.answered = true;
-			const content = `The docs hold ${files.length} parts; the reader read each one.`;
-			return { turn: { text: 'Answering.', toolCalls: [{ name: 'new_answer', arguments: { content } }] } };
-		}
-		return { turn: autoAgentTurn(prompt, { name: 'reader' }) };
-	};
-}
+const tree = readingFiles(10);
+const files = Object.keys(tree);
+const marker = readingMarker;
 
 interface ReaderSetup {
 	readonly protocol: LoopbackProtocol;
@@ -68,6 +44,8 @@ interface ReaderSetup {
 	/** The config's `context_window` for the reader. */
 	readonly contextWindow?: number;
 	readonly question?: string;
+	/** The reader alone: a single agent's run is one tool-loop turn (the presentation). */
+	readonly alone?: boolean;
 }
 
 describe('compaction of long tool loops (dist/cli.js)', () => {
@@ -84,16 +62,16 @@ describe('compaction of long tool loops (dist/cli.js)', () => {
 
 	/** A reader on the protocol under test and a peer (auto-agent) on its own server of the same protocol. */
 	async function run(setup: ReaderSetup) {
-		const seen = { reads: 0, summaries: 0, answered: false };
+		const seen: ReadingState = { reads: 0, summaries: 0, answered: false };
 		const reader = await start(setup.protocol, {
-			script: readingScript(seen),
+			script: readingScript(files, seen),
 			contextLimit: {
 				maxPromptBytes: setup.maxPromptBytes,
 				...(setup.flavor ? { flavor: setup.flavor } : {}),
 			},
 		});
 		const peer = await start(setup.protocol, { auto: { name: 'peer' } });
-		const root = makeWorkspaceDir(Object.fromEntries(files.map((path) => [path, fileText(path)])));
+		const root = makeWorkspaceDir(tree);
 		const backend = (server: LoopbackProvider) => ({
 			type: setup.type,
 			model: setup.model,
@@ -108,7 +86,7 @@ describe('compaction of long tool loops (dist/cli.js)', () => {
 					...(setup.contextWindow ? { context_window: setup.contextWindow } : {}),
 				},
 			},
-			{ id: 'peer', backend: backend(peer) },
+			...(setup.alone ? [] : [{ id: 'peer', backend: backend(peer) }]),
 		];
 		const config = join(root, 'team.yaml');
 		writeFileSync(config, stringify({ agents }));
@@ -150,7 +128,7 @@ describe('compaction of long tool loops (dist/cli.js)', () => {
 					path,
 				).toBe(true);
 			}
-			expect(files.length * fileText(files[0]!).length).toBeGreaterThan(maxPromptBytes);
+			expect(Object.values(tree).join('').length).toBeGreaterThan(maxPromptBytes);
 			// The server refused some requests as too long; each refusal was followed by a compaction, and
 			// every request after the last refusal fit.
 			const refused = posts(reader).filter((request) => request.tooLong);
@@ -176,6 +154,30 @@ describe('compaction of long tool loops (dist/cli.js)', () => {
 			expect(cli.stderr).toContain('reader: conversation compacted to fit the context window');
 		}, 90_000);
 	}
+
+	it('llama.cpp server alone (the tool-loop turn): its exceed_context_size_error compacts, the run completes', async () => {
+		const maxPromptBytes = 40_000;
+		const { cli, reader, seen, events, result } = await run({
+			protocol: 'chat',
+			type: 'chatcompletion',
+			model: 'local-model',
+			flavor: 'llamacpp',
+			maxPromptBytes,
+			alone: true,
+		});
+		expect(cli.code, cli.stderr).toBe(0);
+		expect(result.status).toBe('completed');
+		expect(seen.reads).toBe(files.length);
+		expect(result.finalAnswer).toContain('Final answer');
+		const compacted = events.filter((e) => e.type === 'compacted');
+		expect(compacted.length).toBeGreaterThan(0);
+		expect(compacted.every((e) => e['phase'] === 'presentation' && e['how'] === 'summary')).toBe(true);
+		const refused = posts(reader).filter((request) => request.tooLong);
+		expect(refused.length).toBeGreaterThan(0);
+		const after = posts(reader).slice(posts(reader).lastIndexOf(refused.at(-1)!) + 1);
+		expect(Math.max(...after.map(bytes))).toBeLessThanOrEqual(maxPromptBytes);
+		expect(events.filter((e) => e.type === 'agent-killed')).toEqual([]);
+	}, 90_000);
 
 	it('openai: a config context_window compacts before the provider would refuse (no request is refused)', async () => {
 		// 9,000 tokens by the estimate (bytes / 3) is about 27 KB of request: under the server's 40 KB.
