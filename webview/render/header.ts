@@ -90,7 +90,7 @@ export class HeaderView {
 		this._attachments = h('ul', { class: 'run-attachments', attrs: { 'aria-label': t('attached') } });
 		this._attachments.hidden = true;
 		this._instructions = h('ul', {
-			class: 'run-attachments run-instructions',
+			class: 'run-instructions',
 			attrs: { 'aria-label': t('projectInstructions') },
 		});
 		this._instructions.hidden = true;
@@ -243,7 +243,7 @@ export class HeaderView {
 				const label = file.truncated ? t('instructionsCut', file.path) : file.path;
 				return h(
 					'li',
-					{ class: 'attachment instruction', title: `${t('projectInstructions')}: ${label}` },
+					{ class: 'instruction', title: `${t('projectInstructions')}: ${label}` },
 					icon('book'),
 					h('span', { class: 'meta-item' }, label),
 				);

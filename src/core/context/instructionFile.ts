@@ -3,12 +3,13 @@
  * hostile: the path goes through the tools' policy first (`Workspace.resolve`: secret paths, `.git/`,
  * links leading out of the workspace or to a secret are refused before anything is opened), a
  * symbolic link or a special file (FIFO, socket, device) is refused from `lstat` without being
- * opened, and at most `maxBytes` of a regular file are read (a huge file is cut, never loaded).
+ * opened (and the opened file must be the one `lstat` saw), and at most `maxBytes` of a regular
+ * file are read (a huge file is cut, never loaded).
  * The text must be UTF-8 (a UTF-8 or UTF-16 byte-order mark is honoured); binary or undecodable
  * content is refused with the reason.
  */
 import { lstat } from 'node:fs/promises';
-import { readRegularFile, specialKind } from '../util/regularFile.js';
+import { openRegularFile, specialKind } from '../util/regularFile.js';
 import type { Workspace } from '../workspace/types.js';
 
 export type InstructionRead =
@@ -45,8 +46,24 @@ export async function readInstructionFile(
 	const special = specialKind(info);
 	if (special !== null) return refuse(special);
 	try {
-		// Opened non-blocking and checked again on the descriptor (a FIFO swapped in meanwhile).
-		const { bytes, size } = await readRegularFile(resolved.absolute, maxBytes);
+		// Opened non-blocking and checked again on the descriptor (a FIFO swapped in meanwhile); a
+		// link swapped in after the lstat opens another file: its inode differs, and it is not read.
+		const { handle, info: opened } = await openRegularFile(resolved.absolute);
+		let bytes: Buffer;
+		try {
+			if (opened.ino !== info.ino || opened.dev !== info.dev) return refuse('replaced while it was read');
+			bytes = Buffer.alloc(Math.min(opened.size, maxBytes));
+			let length = 0;
+			while (length < bytes.length) {
+				const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+				if (bytesRead === 0) break;
+				length += bytesRead;
+			}
+			bytes = bytes.subarray(0, length);
+		} finally {
+			await handle.close();
+		}
+		const size = opened.size;
 		const truncated = size > bytes.length;
 		const text = decode(bytes, truncated);
 		if (text === null) {

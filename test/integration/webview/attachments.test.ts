@@ -81,4 +81,30 @@ describe('run header attachments', () => {
 		await ui.panel.send({ type: 'events', events: [runStart('r2')] });
 		await page.locator('.run-notices').waitFor({ state: 'hidden', timeout: 5_000 });
 	});
+
+	it('lists the project instruction files the agents got, a cut one marked, none for a run without', async () => {
+		const page = ui.panel.page;
+		const instructions = [
+			{ path: 'AGENTS.md', bytes: 40, sha256: '1'.repeat(64) },
+			{
+				path: '.github/instructions/ts.instructions.md',
+				bytes: 32768,
+				sha256: '2'.repeat(64),
+				truncated: true,
+			},
+		];
+		const start = { ...runStart('r1'), instructions } as RunEvent;
+		expect(reduceRunEvents(initialRunState(), [start]).instructions).toEqual(instructions);
+		await ui.panel.send({ type: 'snapshot', state: null, runs: [] });
+		await ui.panel.send({ type: 'events', events: [start] });
+		const items = page.locator('.run-header .run-instructions .instruction');
+		await items.first().waitFor({ timeout: 5_000 });
+		expect(await items.allTextContents()).toEqual([
+			'AGENTS.md',
+			'.github/instructions/ts.instructions.md (cut to the size caps)',
+		]);
+		expect(await page.locator('.run-instructions').getAttribute('aria-label')).toBe('Project instructions');
+		await ui.panel.send({ type: 'events', events: [runStart('r2')] });
+		await page.locator('.run-instructions').waitFor({ state: 'hidden', timeout: 5_000 });
+	});
 });

@@ -52,3 +52,19 @@ describe('massgen mcp arguments', () => {
 		expect(() => parseCliArgs(['mcp', 'question'], '/w')).toThrow(/mcp takes no arguments/);
 	});
 });
+
+describe('--no-instructions', () => {
+	it('is an option of run and chat only', () => {
+		expect(run('--no-instructions', 'q')).toMatchObject({ question: 'q', noInstructions: true });
+		expect(run('q').noInstructions).toBeUndefined();
+		expect(parseCliArgs(['chat', '--no-instructions'], '/w')).toMatchObject({
+			kind: 'chat',
+			noInstructions: true,
+		});
+		for (const command of [['mcp'], ['trust'], ['runs'], ['revert', 'r'], ['serve']]) {
+			expect(() => parseCliArgs([...command, '--no-instructions'], '/w'), command[0]).toThrow(
+				/--no-instructions is not an option of/,
+			);
+		}
+	});
+});

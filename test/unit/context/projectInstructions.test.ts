@@ -4,7 +4,7 @@
  * being read or waited on.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { filesInPlay, pathWords } from '../../../src/core/context/filesInPlay.js';
@@ -118,6 +118,38 @@ describe('readProjectInstructions', () => {
 			"'.github/copilot-instructions.md' is a FIFO (named pipe): instruction files are read only as regular files",
 			"'.cursorrules' is a FIFO (named pipe): instruction files are read only as regular files",
 		]);
+	});
+
+	it('refuses a hard link to a secret, a linked instructions folder and a linked parent folder', async () => {
+		const outside = await makeTree({
+			'x.instructions.md': '---\napplyTo: "**"\n---\nOUTSIDE-RULE\n',
+			'AGENTS.md': 'OUTSIDE-NESTED\n',
+		});
+		const root = await makeTree({ '.env': 'KEY=HARDLINK-SECRET\n', 'src/a.ts': '' });
+		linkSync(join(root, '.env'), join(root, 'AGENTS.md'));
+		mkdirSync(join(root, '.github'));
+		symlinkSync(outside, join(root, '.github/instructions'));
+		symlinkSync(outside, join(root, 'vendor'));
+		const workspace = await createWorkspace(root);
+		const instructions = await readProjectInstructions(workspace, [file('src/a.ts'), file('vendor/lib.ts')]);
+		expect(instructions.files).toEqual([]);
+		const reasons = instructions.skipped.map((s) => s.reason).join('\n');
+		expect(reasons).toContain("'AGENTS.md' is a hard link to a secret file");
+		expect(reasons).toContain("'.github/instructions' resolves outside the workspace through a symlink");
+		expect(reasons).toContain("'vendor/AGENTS.md' resolves outside the workspace through a symlink");
+		expect(JSON.stringify(instructions)).not.toMatch(/HARDLINK-SECRET|OUTSIDE-RULE|OUTSIDE-NESTED/);
+	});
+
+	it('looks at no more than 16 .instructions.md files, however many the folder holds', async () => {
+		const many = Object.fromEntries(
+			Array.from({ length: 40 }, (_, i) => [
+				`.github/instructions/r${String(i).padStart(2, '0')}.instructions.md`,
+				`---\napplyTo: "**"\n---\nrule ${i}\n`,
+			]),
+		);
+		const { instructions } = await read(many);
+		expect(instructions.files).toHaveLength(16);
+		expect(instructions.files.at(-1)!.path).toBe('.github/instructions/r15.instructions.md');
 	});
 
 	it('cuts a huge file to the cap per file and the rest to the total, and refuses binary text', async () => {
