@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../providers/spec/model.js';
+import { quotedModelText } from './quotedText.js';
 import { bytesPerToken, estimateMessageTokens, estimateTextTokens } from './tokenEstimate.js';
 
 /**
@@ -129,5 +130,6 @@ export function summaryMessage(text: string, count: number, how: CompactionHow):
 		how === 'summary'
 			? `[${count} earlier messages of this turn were replaced by this summary of them, to fit the context window]`
 			: `[${count} earlier messages of this turn were shortened to fit the context window; their start and end follow]`;
-	return { role: 'user', content: `${intro}\n\n${text}` };
+	// The summary (and the clipped transcript) are a model's words and tool results: never the user's.
+	return { role: 'user', content: `${intro}\n\n${quotedModelText(text)}` };
 }

@@ -8,6 +8,7 @@ import { restartToolName, submitToolName } from '../workflow/markers.js';
 import { instructionsSection } from '../context/instructionsSection.js';
 import type { ProjectInstructions } from '../context/projectInstructions.js';
 import { originalMessage } from './prompts.js';
+import { quotedModelText } from './quotedText.js';
 
 export function evaluationSystemPrompt(systemMessage: string | undefined): string {
 	return [
@@ -36,7 +37,7 @@ export function evaluationUserMessage(
 	return [
 		instructionsSection(instructions),
 		originalMessage(question),
-		`FINAL ANSWER TO EVALUATE:\n${finalAnswer}`,
+		`FINAL ANSWER TO EVALUATE:\n${quotedModelText(finalAnswer)}`,
 		files.length
 			? `FILES IT CHANGES (proposed, not yet written):\n${files.join('\n')}`
 			: 'It changes no files.',
@@ -56,10 +57,11 @@ export function restartFeedbackBlock(feedback: {
 	return [
 		'<PREVIOUS ATTEMPT FEEDBACK>',
 		`Attempt ${feedback.attempt - 1} of this request was judged incomplete and restarted.`,
-		`Why: ${feedback.reason}`,
-		`What to do: ${feedback.instructions}`,
+		// The evaluating model's words, read by every agent of the next attempt: never the user's.
+		`Why: ${quotedModelText(feedback.reason)}`,
+		`What to do: ${quotedModelText(feedback.instructions)}`,
 		'Its final answer, for reference (its file changes were discarded):',
-		feedback.previousAnswer,
+		quotedModelText(feedback.previousAnswer),
 		'Please address these issues.',
 		'</PREVIOUS ATTEMPT FEEDBACK>',
 	].join('\n');

@@ -3,6 +3,7 @@ import { instructionsSection } from '../context/instructionsSection.js';
 import { noContext, type PromptContext } from '../context/promptContext.js';
 import { answerTagOpening } from '../workflow/markers.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
+import { quotedModelText } from './quotedText.js';
 import type { Sensitivity, Turn } from './types.js';
 
 /**
@@ -120,7 +121,7 @@ export function presentationUserMessage(options: {
 	const answers = options.answers.map((answer) =>
 		answerBlock(answer, answer.anonId === options.ownAnonId ? ' (your answer)' : ''),
 	);
-	const votes = options.voteReasons.map((vote) => `- for ${vote.label}: ${vote.reason}`);
+	const votes = options.voteReasons.map((vote) => `- for ${vote.label}: ${quotedModelText(vote.reason)}`);
 	return [
 		instructionsSection(options.context?.instructions),
 		historyBlock(options.history),
@@ -180,7 +181,7 @@ function historyBlock(history: readonly Turn[]): string {
 		.flatMap((turn) => [
 			`User: ${turn.question}`,
 			...(turn.steering ?? []).map((text) => `User (while the team worked): ${text}`),
-			`Assistant: ${turn.answer}`,
+			`Assistant: ${quotedModelText(turn.answer)}`,
 			...(turn.changes ? [`(${changeNotes[turn.changes]}.)`] : []),
 		]);
 	return `<CONVERSATION_HISTORY>\n${[...summary, ...lines].join('\n')}\n</CONVERSATION_HISTORY>`;
@@ -199,7 +200,7 @@ function currentAnswers(snapshot: AnswerSnapshot): string {
 function answerBlock(answer: AnswerRecord, note = ''): string {
 	const files = [...answer.overlay.edits.keys()];
 	const changes = files.length ? `\n(This answer changes ${files.length} file(s): ${files.join(', ')}.)` : '';
-	return `${answerTagOpening(answer.anonId)}${note ? ` note="${note.trim()}"` : ''}>\n${answer.content}${changes}\n</answer>`;
+	return `${answerTagOpening(answer.anonId)}${note ? ` note="${note.trim()}"` : ''}>\n${quotedModelText(answer.content)}${changes}\n</answer>`;
 }
 
 /** The summary call's system prompt (`ContextKeeper`): the summary replaces the messages it covers. */
