@@ -59,6 +59,7 @@ export class Inbox {
 	private scanning: Promise<void> | undefined;
 	private again = false;
 	private stopped = false;
+	private lastError: string | undefined;
 	/** Entries that could not be moved aside: reported once, not handled again. */
 	private readonly stuck = new Set<string>();
 	private readonly clock: RunClock;
@@ -103,8 +104,14 @@ export class Inbox {
 		this.scanning = (async () => {
 			do {
 				this.again = false;
-				await this.scanOnce().catch((error: unknown) =>
-					this.options.report(`inbox: cannot read ${this.dir}: ${errorMessage(error)}`),
+				await this.scanOnce().then(
+					() => (this.lastError = undefined),
+					(error: unknown) => {
+						// Said once, not at every poll, until the folder can be read again.
+						const message = `inbox: cannot read ${this.dir}: ${errorMessage(error)}`;
+						if (message !== this.lastError) this.options.report(message);
+						this.lastError = message;
+					},
 				);
 			} while (this.again && !this.stopped);
 		})().finally(() => (this.scanning = undefined));

@@ -11,9 +11,6 @@ export type SteerCommand =
 	| { readonly kind: 'steer'; readonly message: SteerMessage }
 	| { readonly kind: 'refused'; readonly reason: string };
 
-/** The core's cap on one message (`SteerMessage.text`). */
-export const maxSteerChars = 8_000;
-
 export function parseSteerText(raw: string): SteerCommand {
 	const text = raw.trim();
 	if (text === '/finish') return { kind: 'finish' };
@@ -36,10 +33,8 @@ export function parseSteerText(raw: string): SteerCommand {
 		rest = rest.slice(word[0].length);
 	}
 	if (rest === '/finish') return refused('/finish takes no agent and no note: write it alone');
+	// Its length is the core's to check (`SteerInbox.problem`): one rule, one reason.
 	if (rest === '') return refused('the message has no text');
-	if (rest.length > maxSteerChars) {
-		return refused(`the message has ${rest.length} characters; at most ${maxSteerChars}`);
-	}
 	return {
 		kind: 'steer',
 		message: { text: rest, ...(agentId !== undefined ? { agentId } : {}), ...(noteOnly ? { noteOnly } : {}) },

@@ -8,7 +8,15 @@
  * the leader's presentation; hostile inbox entries are refused and moved aside, never read.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -248,6 +256,25 @@ describe('steering a run: --inbox, /finish and SIGUSR1 (dist/cli.js, loopback se
 		expect(run.code).toBe(0);
 		expect(result(held.root).coordination.ended).toBe('finished-by-user');
 		expect(result(held.root).finalAnswer).not.toBeNull();
+	});
+
+	it('a message waiting in the inbox before the run starts is delivered once the team coordinates', async () => {
+		const inbox = join(makeWorkspaceDir(), 'inbox');
+		const text = 'STEER-EARLY: answer in German';
+		mkdirSync(inbox);
+		writeFileSync(join(inbox, 'early'), text);
+		const held = await runToHeldVote(inbox);
+		// Taken from the first round on (its file reads may finish after the first answers and votes).
+		await waitFor(() => held.stderr().includes('massgen: inbox early: '), "the inbox's report on early");
+		expect(held.stderr()).toContain(
+			'massgen: inbox early: message 1 sent to st_a, st_b, st_c (their votes reset)',
+		);
+		open();
+		expect((await held.done).code).toBe(0);
+		for (const id of ids) {
+			expect(requestsOf(id, held.since).some((r) => r.rawBody.includes(text))).toBe(true);
+		}
+		expect(readdirSync(inbox).sort()).toEqual(['delivered', 'refused']);
 	});
 
 	it('hostile inbox entries and refused messages move to refused/ with the reason; the run goes on', async () => {

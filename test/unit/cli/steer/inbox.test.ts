@@ -11,6 +11,7 @@ import {
 	mkdirSync,
 	readdirSync,
 	readFileSync,
+	rmSync,
 	symlinkSync,
 	writeFileSync,
 } from 'node:fs';
@@ -118,6 +119,20 @@ describe('the steering inbox (massgen run --inbox)', () => {
 		await clock.advance(5_000);
 		expect(clock.pending).toBe(0);
 		expect(existsSync(join(dir, 'after'))).toBe(true);
+	});
+
+	it('an inbox folder that goes away is reported once, not at every poll', async () => {
+		const { dir, inbox, reports, clock } = await inboxAt();
+		inbox.start();
+		await clock.advance(0);
+		rmSync(dir, { recursive: true });
+		await clock.advance(500);
+		await inbox.scan();
+		await clock.advance(500);
+		await inbox.scan();
+		expect(reports).toHaveLength(1);
+		expect(reports[0]).toMatch(/^inbox: cannot read .*: ENOENT/);
+		await inbox.stop();
 	});
 
 	it('an inbox whose delivered/ is a link, or that is a file, is not used', async () => {
