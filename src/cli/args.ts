@@ -73,6 +73,8 @@ export interface McpArgs {
 	readonly maxTokens?: number;
 	/** `--max-cost-per-day USD`: what the workspace's runs of the local day may spend (`mcp/callBudget.ts`). */
 	readonly maxCostUsdPerDay?: number;
+	/** `--no-instructions`: no call's agents get the project's instruction files. */
+	readonly noInstructions?: boolean;
 }
 
 export type CliCommand =
@@ -115,7 +117,7 @@ export const usage = `Usage:
   massgen revert RUN_ID [--workspace DIR] [--markers]
   massgen serve [--host 127.0.0.1] [--port N] [--config FILE] [--workspace DIR] [--token T] [--request-timeout SECONDS]
   massgen validate FILE
-  massgen mcp [--config FILE] [--workspace DIR] [--max-cost USD] [--max-tokens N] [--max-cost-per-day USD]
+  massgen mcp [--config FILE] [--workspace DIR] [--max-cost USD] [--max-tokens N] [--max-cost-per-day USD] [--no-instructions]
 ${initUsage}
   massgen --version
 
@@ -206,6 +208,7 @@ mcp       Serve the team over MCP on stdin/stdout for Claude Code, Codex, VS Cod
           --max-cost, --max-tokens  each call's budget, as for run
           --max-cost-per-day  refuse a call once the workspace's runs of this machine started today
                        spent USD; a call gets at most what is left
+          --no-instructions  as for run: no call's agents get the project's instruction files
 ${initHelp}
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
 3 timed out, 4 cancelled.`;
@@ -325,7 +328,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		};
 	}
 	if (command === 'mcp') {
-		const options = ['workspace', 'config', 'max-cost', 'max-tokens', 'max-cost-per-day'];
+		const options = ['workspace', 'config', 'max-cost', 'max-tokens', 'max-cost-per-day', 'no-instructions'];
 		const wrong = given.find((name) => !options.includes(name));
 		if (wrong !== undefined || diffs.length > 0) {
 			throw new UsageError(`--${wrong ?? 'attach-diff'} is not an option of mcp`);
@@ -344,6 +347,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 			...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
 			...(maxTokens !== undefined ? { maxTokens } : {}),
 			...(perDay !== undefined ? { maxCostUsdPerDay: perDay } : {}),
+			...(values['no-instructions'] ? { noInstructions: true } : {}),
 		};
 	}
 	if (values['max-cost-per-day'] !== undefined) {

@@ -149,6 +149,22 @@ describe('MassGen team as an MCP server for agent mode (in VS Code)', function (
 		assert.deepEqual(snapshotFiles(root), before);
 	});
 
+	it('massgen.instructions.enabled false reaches the server as --no-instructions', async () => {
+		await useConfig(config);
+		const global = vscode.ConfigurationTarget.Global;
+		const [on] = (await provider.provideMcpServerDefinitions()) ?? [];
+		assert.ok(on);
+		assert.ok(!on.args.includes('--no-instructions'), on.args.join(' '));
+		await vscode.workspace.getConfiguration().update('massgen.instructions.enabled', false, global);
+		try {
+			const [off] = (await provider.provideMcpServerDefinitions()) ?? [];
+			assert.ok(off);
+			assert.equal(off.args.at(-1), '--no-instructions');
+		} finally {
+			await vscode.workspace.getConfiguration().update('massgen.instructions.enabled', undefined, global);
+		}
+	});
+
 	it('the budget settings reach the server: a day the workspace already spent refuses ask_team before any model call', async () => {
 		await useConfig(config);
 		const root = workspaceRoot();

@@ -47,6 +47,8 @@ export interface TeamCallInput {
 	/** The user's caps (`--max-cost`, `--max-tokens`); the config's `max_cost_usd` counts too. */
 	readonly budget?: UserBudget;
 	readonly coordinationTimeoutMs?: number;
+	/** false: the agents get none of the project's instruction files (`--no-instructions`). */
+	readonly instructions?: boolean;
 	/** Every event, already redacted, in order (`formatEventLine` makes progress lines of them). */
 	readonly onEvent?: (event: RunEvent) => void;
 	/** Each line the run host says (trust, estimate, config notes), redacted, as it is said. */
@@ -179,6 +181,7 @@ async function callTeam(root: string, input: TeamCallInput): Promise<TeamCallOut
 		signal: input.signal,
 		...(input.budget ? { budget: input.budget } : {}),
 		...(input.coordinationTimeoutMs ? { coordinationTimeoutMs: input.coordinationTimeoutMs } : {}),
+		...(input.instructions === false ? { instructions: false } : {}),
 	};
 	let prepared;
 	try {

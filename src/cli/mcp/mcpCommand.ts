@@ -37,6 +37,7 @@ export async function mcpCommand(
 				workspaceRoot: command.workspace,
 				...(command.config ? { configFile: command.config } : {}),
 				budget: caps.budget,
+				...(command.noInstructions ? { instructions: false } : {}),
 				env: io.env,
 				onNote: log,
 			});

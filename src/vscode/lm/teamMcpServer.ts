@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle.js';
-import { onDidChangeSettings, readLowestNumber, settings } from '../common/settings.js';
+import {
+	onDidChangeSettings,
+	readInstructionsEnabled,
+	readLowestNumber,
+	settings,
+} from '../common/settings.js';
 import { readNamedConfig } from '../config/teamConfigSetting.js';
 
 /** `massgen mcp`'s flag for each budget setting. */
@@ -58,6 +63,7 @@ export class TeamMcpServerProvider
 				settings.maxCostUsd.key,
 				settings.maxTokens.key,
 				settings.maxCostUsdPerDay.key,
+				settings.instructionsEnabled.key,
 			]),
 		);
 		this._register(_deps.onDidChangeSecrets(changed));
@@ -79,11 +85,12 @@ export class TeamMcpServerProvider
 			const value = name === 'maxTokens' ? Math.max(1, Math.floor(limit)) : limit;
 			return [capFlags[name], String(value)];
 		});
+		const instructions = readInstructionsEnabled(folder) ? [] : ['--no-instructions'];
 		const cli = vscode.Uri.joinPath(this._deps.extensionUri, 'dist', 'cli.js').fsPath;
 		const server = new vscode.McpStdioServerDefinition(
 			vscode.l10n.t('MassGen team'),
 			this._deps.execPath ?? process.execPath,
-			[cli, 'mcp', '--workspace', folder.fsPath, ...config, ...caps],
+			[cli, 'mcp', '--workspace', folder.fsPath, ...config, ...caps, ...instructions],
 			// VS Code's own executable runs as plain Node with this (Electron); Node ignores it.
 			{ ELECTRON_RUN_AS_NODE: '1' },
 			`${this._deps.version}+${this._generation}`,

@@ -58,6 +58,37 @@ const scriptedTeam = (latencyMs = 0, server?: Record<string, unknown>) =>
 const notRunState = (rel: string) => rel === '.massgen';
 
 describe('teamCall: the team run for a shell without a terminal', () => {
+	it('gives the agents AGENTS.md, and none with instructions: false (massgen mcp --no-instructions)', async () => {
+		const loopback = await startLoopbackTeam({ auto: {} });
+		try {
+			const rule = 'TEAMCALL-AGENTS-RULE-8e2f';
+			const root = makeWorkspaceDir({ 'AGENTS.md': `${rule}\n` });
+			const config = configFile(loopback.configYaml());
+			const servers = Object.values(loopback.servers);
+			const since = (marks: number[]) => servers.flatMap((server, i) => server.requests.slice(marks[i]));
+			const call = (instructions?: false) =>
+				teamCall({
+					workspaceRoot: root,
+					question: 'What are the rules?',
+					configFile: config,
+					signal: new AbortController().signal,
+					env: userEnv(),
+					...(instructions === false ? { instructions } : {}),
+				});
+			expect((await call()).ok).toBe(true);
+			const on = since(servers.map(() => 0));
+			expect(on.length).toBeGreaterThan(0);
+			for (const request of on) expect(request.rawBody).toContain(rule);
+			const marks = servers.map((server) => server.requests.length);
+			expect((await call(false)).ok).toBe(true);
+			const off = since(marks);
+			expect(off.length).toBeGreaterThan(0);
+			for (const request of off) expect(request.rawBody).not.toContain(rule);
+		} finally {
+			await loopback.close();
+		}
+	});
+
 	it('runs the loopback team on a conversation: servers see the turns; answer, votes, usage come back redacted', async () => {
 		const loopback = await startLoopbackTeam({ auto: {} });
 		try {

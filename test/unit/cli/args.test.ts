@@ -54,14 +54,18 @@ describe('massgen mcp arguments', () => {
 });
 
 describe('--no-instructions', () => {
-	it('is an option of run and chat only', () => {
+	it('is an option of run, chat and mcp only', () => {
 		expect(run('--no-instructions', 'q')).toMatchObject({ question: 'q', noInstructions: true });
 		expect(run('q').noInstructions).toBeUndefined();
 		expect(parseCliArgs(['chat', '--no-instructions'], '/w')).toMatchObject({
 			kind: 'chat',
 			noInstructions: true,
 		});
-		for (const command of [['mcp'], ['trust'], ['runs'], ['revert', 'r'], ['serve']]) {
+		expect(parseCliArgs(['mcp', '--no-instructions'], '/w')).toMatchObject({
+			kind: 'mcp',
+			noInstructions: true,
+		});
+		for (const command of [['trust'], ['runs'], ['revert', 'r'], ['serve']]) {
 			expect(() => parseCliArgs([...command, '--no-instructions'], '/w'), command[0]).toThrow(
 				/--no-instructions is not an option of/,
 			);
