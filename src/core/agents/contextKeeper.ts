@@ -32,6 +32,12 @@ const minSummaryTokens = 128;
 const rejectedShare = 0.9;
 /** Rejections in a row, each after a compaction, before the agent is given up. */
 const maxRejections = 3;
+/**
+ * The most a provider's reported prompt tokens raise the estimate: bytes / 3 is rarely off by more
+ * than half, so a larger gap is a count the estimate should not follow (a server's fixed usage,
+ * images billed by size) — the provider's own rejection still lowers the limit.
+ */
+const maxRatio = 3;
 
 /**
  * Keeps one turn's requests inside its model's context window: says when the next request would
@@ -75,7 +81,7 @@ export class ContextKeeper {
 		this.rejections = 0;
 		const estimated = estimateRequestTokens(request);
 		if (usage && estimated > 0 && usage.inputTokens > estimated) {
-			this.ratio = Math.max(this.ratio, usage.inputTokens / estimated);
+			this.ratio = Math.min(maxRatio, Math.max(this.ratio, usage.inputTokens / estimated));
 		}
 	}
 
@@ -202,7 +208,11 @@ export class ContextKeeper {
 
 	private tooLong(tokens: number, limit: number, what: string): ProviderError {
 		const window = this.agent.contextWindow;
-		const known = window === undefined ? 'as the provider answered' : `context window ${window}`;
+		// Where the limit came from: the provider's refusal lowers it below the window.
+		const known =
+			this.rejections > 0 || window === undefined
+				? 'the provider refused a longer request'
+				: `context window ${window}, less the output reserve`;
 		return new ProviderError({
 			provider: this.agent.model.provider,
 			kind: 'context-length',

@@ -215,7 +215,7 @@ describe('compaction of long tool loops (dist/cli.js)', () => {
 		expect(killed).toHaveLength(1);
 		expect(killed[0]).toMatchObject({ agentId: 'reader' });
 		expect(String(killed[0]!['reason'])).toMatch(
-			/the task does not fit claude-haiku-4-5's context window even after compaction: about \d+ tokens, at most about \d+ fit \(context window 200000\)/,
+			/the task does not fit claude-haiku-4-5's context window even after compaction: about \d+ tokens, at most about \d+ fit \(the provider refused a longer request\)/,
 		);
 		expect(events.filter((e) => e.type === 'compacted')).toEqual([]);
 		// The peer answered and presented.
