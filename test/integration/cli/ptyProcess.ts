@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cliPath } from './cliProcess.js';
 
 /**
@@ -11,6 +12,8 @@ export interface PtySession {
 	/** Resolves once `text` has appeared in the output after position `from`; returns its end. */
 	waitFor(text: string | RegExp, from?: number): Promise<number>;
 	type(text: string): void;
+	/** Sends `signal` to the CLI itself (script's child, which `exec` made the CLI; Linux /proc). */
+	signal(signal: NodeJS.Signals): void;
 	exited: Promise<number | null>;
 }
 
@@ -58,6 +61,10 @@ export function startOnPty(
 				check();
 			}),
 		type: (text) => child.stdin.write(text),
+		signal: (signal) => {
+			const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim();
+			process.kill(Number(children.split(' ')[0]), signal);
+		},
 		exited,
 	};
 }
