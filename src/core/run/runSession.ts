@@ -174,7 +174,10 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const { agents, secrets } = buildAgents(config, {
 		keys,
 		priceOf,
-		contextWindowOf: (provider, model) => (prices ? contextWindowFor(provider, model, prices) : undefined),
+		// A vscode_lm model's window is the editor's (Copilot's can be smaller than the vendor's API):
+		// unknown here, so only its context-length error compacts.
+		contextWindowOf: (provider, model) =>
+			provider === 'vscode_lm' || !prices ? undefined : contextWindowFor(provider, model, prices),
 		refuse: (agentId) => gate.agentRefusal(agentId),
 		...(options.codingAgentPaths ? { codingAgentPaths: options.codingAgentPaths } : {}),
 		createModel: (settings, opts) => {
