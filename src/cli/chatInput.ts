@@ -46,9 +46,9 @@ export class ChatInput {
 			reader.on('line', (line) => onLine?.(line));
 		};
 		const shut = () => {
-			const open = reader;
+			const closing = reader;
 			reader = null;
-			open?.close();
+			closing?.close();
 		};
 		return {
 			listen: (handler) => {
