@@ -41,7 +41,7 @@ export async function runCommand(
 	const io = redactedIo(callerIo, () => redactor);
 	const root = resolve(command.workspace);
 	if (!(await isDirectory(root))) return fail(io, `workspace '${command.workspace}' is not a folder`);
-	const inbox = command.inbox === undefined ? undefined : await prepareInbox(command.inbox);
+	const inbox = command.inbox === undefined ? undefined : await prepareInbox(command.inbox, root);
 	if (inbox && !inbox.ok) return fail(io, inbox.reason);
 	const piped = command.stdin && (await readStdin(io));
 	if (piped !== undefined && piped.trim() === '') return fail(io, 'stdin (-) was empty', 2);
@@ -105,7 +105,7 @@ export async function runCommand(
 		const run = startRun(prepared.run, host);
 		steering = new RunSteering({
 			control: run,
-			...(inbox?.ok ? { inboxDir: inbox.dir } : {}),
+			...(inbox?.ok ? { inbox } : {}),
 			...(chat.typed ? { typed: chat.typed } : {}),
 			say,
 		});

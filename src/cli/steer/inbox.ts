@@ -8,7 +8,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, mkdir, readdir, realpath, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { realClock, type RunClock } from '../../core/util/clock.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { hasControlChars, readInboxEntry } from './inboxEntry.js';
@@ -26,16 +26,31 @@ export interface InboxOptions {
 	readonly pollMs?: number;
 	/** fs.watch as well as the poll (default true). */
 	readonly watch?: boolean;
+	/** From `prepareInbox`. */
+	readonly guard?: InboxGuard;
+}
+
+/**
+ * What the inbox holds to against its folder's attackers (test/unit/cli/steer/inboxGuard.test.ts):
+ * the folder itself (a link or another folder swapped in mid-run would have its files, a private
+ * key, sent as the user's words), and the files waiting in it when it lies inside the workspace —
+ * a repository can ship them (`--inbox inbox` in a cloned project), so they are refused unread.
+ */
+export interface InboxGuard {
+	readonly folder: { readonly dev: number; readonly ino: number };
+	readonly seeded: ReadonlySet<string>;
 }
 
 /** DIR resolved, created when missing (0700), with its two folders: or why it cannot be an inbox. */
 export async function prepareInbox(
 	dir: string,
-): Promise<{ ok: true; dir: string } | { ok: false; reason: string }> {
+	workspaceRoot?: string,
+): Promise<{ ok: true; dir: string; guard: InboxGuard } | { ok: false; reason: string }> {
 	try {
 		await mkdir(dir, { recursive: true, mode: 0o700 });
 		const real = await realpath(dir);
-		if (!(await lstat(real)).isDirectory()) return { ok: false, reason: `${dir} is not a folder` };
+		const info = await lstat(real);
+		if (!info.isDirectory()) return { ok: false, reason: `${dir} is not a folder` };
 		for (const folder of Object.values(inboxFolders)) {
 			const path = join(real, folder);
 			await mkdir(path, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
@@ -47,7 +62,12 @@ export async function prepareInbox(
 				return { ok: false, reason: `${path} is not a folder (a link or a file)` };
 			}
 		}
-		return { ok: true, dir: real };
+		const root =
+			workspaceRoot === undefined ? undefined : await realpath(workspaceRoot).catch(() => undefined);
+		const inside =
+			root !== undefined && (real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
+		const seeded = new Set(inside ? (await readdir(real)).filter((name) => !isInboxFolder(name)) : []);
+		return { ok: true, dir: real, guard: { folder: { dev: info.dev, ino: info.ino }, seeded } };
 	} catch (error) {
 		return { ok: false, reason: `cannot use ${dir} as the inbox: ${errorMessage(error)}` };
 	}
@@ -127,10 +147,17 @@ export class Inbox {
 	}
 
 	private async scanOnce(): Promise<void> {
+		const folder = this.options.guard?.folder;
+		if (folder) {
+			const now = await lstat(this.dir);
+			if (now.isSymbolicLink() || !now.isDirectory() || now.dev !== folder.dev || now.ino !== folder.ino) {
+				throw new Error(
+					'it was replaced (a link or another folder) since the run began: its files are not read',
+				);
+			}
+		}
 		const names = (await readdir(this.dir))
-			.filter(
-				(name) => !name.startsWith('.') && name !== inboxFolders.delivered && name !== inboxFolders.refused,
-			)
+			.filter((name) => !name.startsWith('.') && !isInboxFolder(name))
 			.filter((name) => !this.stuck.has(name))
 			.sort();
 		for (const name of names) {
@@ -140,7 +167,13 @@ export class Inbox {
 	}
 
 	private async take(name: string): Promise<void> {
-		const read = await readInboxEntry(this.dir, name);
+		const read = this.options.guard?.seeded.has(name)
+			? {
+					ok: false as const,
+					reason:
+						'it was in the inbox, inside the workspace, before the run: the repository may have put it there',
+				}
+			: await readInboxEntry(this.dir, name);
 		// A file that vanished meanwhile (its writer renamed it again) is nobody's message.
 		if (!read.ok && read.reason === 'it vanished before it was read') return;
 		const outcome = read.ok
@@ -180,6 +213,10 @@ export class Inbox {
 		this.watcher?.close();
 		this.watcher = undefined;
 	}
+}
+
+function isInboxFolder(name: string): boolean {
+	return name === inboxFolders.delivered || name === inboxFolders.refused;
 }
 
 /** A name as it can be printed: control characters as `\u{…}`. */

@@ -6,7 +6,7 @@
  */
 import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunControl } from '../../core/run/runControl.js';
-import { Inbox } from './inbox.js';
+import { Inbox, type InboxGuard } from './inbox.js';
 import { sendSteer } from './sendSteer.js';
 import { parseSteerText } from './steerText.js';
 
@@ -21,7 +21,7 @@ export interface TypedLines {
 export interface RunSteeringOptions {
 	readonly control: Pick<RunControl, 'steer' | 'finishNow'>;
 	/** From `prepareInbox`. */
-	readonly inboxDir?: string;
+	readonly inbox?: { readonly dir: string; readonly guard: InboxGuard };
 	readonly typed?: TypedLines;
 	/** One line for the user (stderr). */
 	readonly say: (line: string) => void;
@@ -40,8 +40,9 @@ export class RunSteering {
 	}
 
 	onEvent(event: RunEvent): void {
-		if (event.type !== 'round-start' || this.inbox || !this.options.inboxDir) return;
-		this.inbox = new Inbox(this.options.inboxDir, {
+		if (event.type !== 'round-start' || this.inbox || !this.options.inbox) return;
+		this.inbox = new Inbox(this.options.inbox.dir, {
+			guard: this.options.inbox.guard,
 			deliver: (text) => sendSteer(this.options.control, parseSteerText(text)),
 			report: this.options.say,
 		});
