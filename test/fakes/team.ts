@@ -45,7 +45,9 @@ export async function runTeam(
 		clock?: ManualClock;
 		/** Given the orchestrator before it starts: the test steers it or says Finish now from a handler. */
 		control?: (orchestrator: Orchestrator) => void;
-	} & Partial<Pick<RunOptions, 'history' | 'anonymousOrder' | 'random' | 'attachments'>> = {},
+	} & Partial<
+		Pick<RunOptions, 'history' | 'anonymousOrder' | 'random' | 'attachments' | 'instructions'>
+	> = {},
 ): Promise<TeamRun> {
 	const models = new Map<string, ScriptedModel>();
 	const agents: AgentSpec[] = members.map((member) => {
@@ -62,6 +64,7 @@ export async function runTeam(
 		signal: options.signal,
 		history: options.history,
 		attachments: options.attachments,
+		...(options.instructions ? { instructions: options.instructions } : {}),
 		anonymousOrder: options.anonymousOrder ?? 'config',
 		random: options.random,
 		clock: options.clock,

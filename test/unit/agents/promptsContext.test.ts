@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Attachment } from '../../../src/core/context/attachment.js';
+import { evaluationUserMessage } from '../../../src/core/agents/evaluationPrompts.js';
+import {
+	coordinationUserMessage,
+	presentationUserMessage,
+	singleAgentUserMessage,
+} from '../../../src/core/agents/prompts.js';
+import { instructionsSection } from '../../../src/core/context/instructionsSection.js';
 import { answerThenVote, read, runTeam } from '../../fakes/team.js';
 
 const attachments: Attachment[] = [
@@ -67,5 +74,45 @@ describe('the context section', () => {
 		expect(run.models.get('alice')!.requests[0]!.messages[0]!.content).not.toContain('<CONTEXT>');
 		expect(run.result.attachments).toBeUndefined();
 		expect(run.of('run-start')[0]!.attachments).toBeUndefined();
+	});
+});
+
+describe('the project instructions section', () => {
+	it('opens the first message of every conversation with the same bytes, and a run of agents carries it', async () => {
+		const instructions = {
+			files: [{ path: 'AGENTS.md', text: 'Use tabs.\n', truncated: false }],
+			skipped: [],
+		};
+		const context = { attachments: [], images: false, instructions };
+		const section = instructionsSection(instructions);
+		const snapshot = { version: 0, answers: new Map() };
+		const firsts = [
+			coordinationUserMessage('Q?', [], snapshot, context),
+			presentationUserMessage({
+				question: 'Q?',
+				history: [],
+				answers: [],
+				ownAnonId: undefined,
+				voteReasons: [],
+				context,
+			}),
+			singleAgentUserMessage('Q?', [], context),
+			evaluationUserMessage('Q?', 'final', [], instructions),
+		];
+		for (const first of firsts) expect(first.startsWith(`${section}\n\n`)).toBe(true);
+		expect(coordinationUserMessage('Q?', [], snapshot)).not.toContain('PROJECT INSTRUCTIONS');
+
+		const run = await runTeam(
+			[
+				{ id: 'alice', handler: answerThenVote('Alpha') },
+				{ id: 'bob', handler: answerThenVote('Beta') },
+			],
+			{ question: 'Q?', instructions, settings: { staleCallRestartFraction: 0 } },
+		);
+		for (const id of ['alice', 'bob']) {
+			for (const request of run.models.get(id)!.requests) {
+				expect(request.messages[0]!.content.startsWith(`${section}\n\n`)).toBe(true);
+			}
+		}
 	});
 });
