@@ -130,6 +130,11 @@ export class HeaderView {
 		);
 	}
 
+	/** A new snapshot: Finish now is offered again (an answer the hidden page missed is not waited for). */
+	reset(): void {
+		setDisabled(this._finish, false);
+	}
+
 	/** The host's answer to Finish now: refused, its reason shown and the button offered again. */
 	finishResult(runId: string, ok: boolean, reason: string | undefined): void {
 		if (runId !== this._state?.runId || ok) return;

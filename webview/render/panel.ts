@@ -113,6 +113,8 @@ export class Panel {
 	/** A snapshot replaced the state: drop per-request local bookkeeping. */
 	reset(): void {
 		this._approvals.reset();
+		this._steer.reset();
+		this._header.reset();
 	}
 
 	render(

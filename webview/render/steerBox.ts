@@ -106,6 +106,12 @@ export class SteerBox {
 		this._changed();
 	}
 
+	/** A new snapshot: an answer the page could not take (it was hidden) is not waited for. */
+	reset(): void {
+		this._pending = false;
+		this._changed();
+	}
+
 	/** A lane's "Message" button: the box is for that agent now and has the keyboard. */
 	messageAgent(agentId: string): void {
 		if ([...this._target.options].some((option) => option.value === agentId && !option.disabled)) {

@@ -20,6 +20,7 @@ import { runsView } from './runsView';
 import { runsViewLive } from './runsViewLive';
 import type { Scenario } from './scenario';
 import { showPanel } from './showPanel';
+import { steerPanel } from './steerPanel';
 import { teamPanelKeyboard } from './teamPanelKeyboard';
 import { teamConfigAndKeys } from './teamConfigAndKeys';
 import { walkthrough } from './walkthrough';
@@ -31,6 +32,7 @@ export const scenarios: readonly Scenario[] = [
 	teamPanelKeyboard,
 	askTeam,
 	liveTeam,
+	steerPanel,
 	teamConfigAndKeys,
 	changes,
 	changesPreview,
