@@ -258,6 +258,7 @@ describe('Team view and Build Team (in VS Code)', function () {
 			voting: (input) => highlight(input, (item) => item.label === 'strict'),
 			answers: (input) => ((input as vscode.InputBox).value = '2'),
 			timeout: (input) => ((input as vscode.InputBox).value = ''),
+			quorum: (input) => highlight(input, (item) => item.label === 'majority'),
 			where: (input) => highlight(input, (item) => item.label === 'This workspace'),
 		};
 		// Each step as it shows; the test answers it and presses Enter (VS Code's accept command).
@@ -265,7 +266,7 @@ describe('Team view and Build Team (in VS Code)', function () {
 		const listener = api.teamView.onDidShowBuilderStep((step) => shown.push(step));
 		try {
 			const command = vscode.commands.executeCommand<string | undefined>(commandIds.buildTeam);
-			for (const name of ['members', 'role:0', 'voting', 'answers', 'timeout', 'where']) {
+			for (const name of ['members', 'role:0', 'voting', 'answers', 'timeout', 'quorum', 'where']) {
 				const [step, input] = await until(`the builder's ${name} step`, () => shown.shift(), 30_000);
 				assert.equal(step, name);
 				await answers[name]!(input);
@@ -283,6 +284,7 @@ describe('Team view and Build Team (in VS Code)', function () {
 			assert.equal(agent.system_message, 'You are terse.');
 			assert.equal(loaded.config!.orchestrator.voting_sensitivity, 'strict');
 			assert.equal(loaded.config!.orchestrator.max_new_answers_per_agent, 2);
+			assert.equal(loaded.config!.orchestrator.coordination?.quorum, 'majority');
 			// The view shows the new team; Ask Team runs it (through the local server to the loopback one).
 			const nodes = await rows();
 			assert.equal(agentItem(nodes, 'loopback-chat').item.contextValue, 'agent editable');

@@ -24,7 +24,7 @@ type Member = MemberChoice & vscode.QuickPickItem;
 
 /**
  * "MassGen: Build Team": pick members among what is available here, a role each, the options
- * that matter, and where to keep it; writes a commented config (core `teamConfigYaml`) that
+ * that matter (voting, answer cap, timeout, quorum: default off), and where to keep it; writes a commented config (core `teamConfigYaml`) that
  * validates, never over an existing file without asking. Back goes one step back.
  */
 export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> {
@@ -50,7 +50,7 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 		user: false,
 	};
 	const steps: (() => Promise<boolean | typeof back | undefined>)[] = [];
-	const total = () => 5 + state.members.length;
+	const total = () => 6 + state.members.length;
 	const step = (name: string, index: () => number): BuilderStep => ({
 		name,
 		title: vscode.l10n.t('MassGen: Build Team'),
@@ -148,6 +148,31 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 			maxAnswersPerAgent: cap ? Number(cap) : undefined,
 			orchestratorTimeoutSeconds: timeout ? Number(timeout) : undefined,
 		};
+		return true;
+	});
+	steps.push(async () => {
+		// Off is MassGen's rule (every live agent votes); a quorum ends coordination once enough agree.
+		const size = state.members.length;
+		const quorums = [
+			{
+				label: vscode.l10n.t('Off'),
+				description: vscode.l10n.t('wait for every agent’s vote (the default)'),
+			},
+			{ label: 'majority', description: vscode.l10n.t('more than half of the live agents') },
+			...Array.from({ length: Math.max(0, size - 2) }, (_, i) => ({
+				label: String(i + 2),
+				description: vscode.l10n.t('{0} agents back the same answer', i + 2),
+			})),
+		];
+		const picked = await askPick(
+			step('quorum', () => state.members.length + 5),
+			quorums,
+			{ placeholder: vscode.l10n.t('Quorum: end coordination as soon as enough agents agree') },
+		);
+		if (!picked || picked === back) return picked;
+		const label = picked[0]?.label;
+		const quorum = label === 'majority' ? 'majority' : /^\d+$/.test(label ?? '') ? Number(label) : undefined;
+		state.options = { ...state.options, quorum };
 		return true;
 	});
 	const folder = teamFolder();

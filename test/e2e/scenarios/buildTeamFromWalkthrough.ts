@@ -33,20 +33,21 @@ export const buildTeamFromWalkthrough: Scenario = {
 				"(document.activeElement?.closest('.getting-started-step.expanded')?.textContent ?? '').includes('Build your team')",
 			);
 			await step.getByText('Build Team', { exact: true }).click();
-			await builderStep(page, '1/5', 'Members of the team');
+			await builderStep(page, '1/6', 'Members of the team');
 			await page
 				.locator('.quick-input-list .monaco-list-row', { hasText: 'loopback-chat' })
 				.waitFor({ timeout: 30_000 });
 			for (const key of ['ArrowDown', 'Space', 'Enter']) await page.keyboard.press(key);
-			await builderStep(page, '2/6', `Role of ${local.type}:loopback-chat`);
+			await builderStep(page, '2/7', `Role of ${local.type}:loopback-chat`);
 			await page.keyboard.type(role, { delay: 30 });
 			assert.equal(await page.locator('.quick-input-widget input.input').inputValue(), role);
 			await page.keyboard.press('Enter');
 			for (const [counter, text] of [
-				['3/6', 'Voting sensitivity'],
-				['4/6', 'Answers per agent'],
-				['5/6', 'Coordination timeout'],
-				['6/6', 'Where to keep the team'],
+				['3/7', 'Voting sensitivity'],
+				['4/7', 'Answers per agent'],
+				['5/7', 'Coordination timeout'],
+				['6/7', 'Quorum'],
+				['7/7', 'Where to keep the team'],
 			] as const) {
 				await builderStep(page, counter, text);
 				await page.keyboard.press('Enter');

@@ -48,7 +48,7 @@ export async function builderStep(page: Page, step: string, text: string | RegEx
 /**
  * Build Team from the palette by keyboard alone, with a local model server answering on its usual
  * port (Ollama's): two of its models checked, a role typed for each, strict voting by arrows, an
- * answer cap typed, the timeout and the place taken with Enter. The written .massgen/config.yaml
+ * answer cap typed, the timeout taken with Enter, a majority quorum by arrow, the place with Enter. The written .massgen/config.yaml
  * passes `dist/cli.js validate`, the Team view lists both agents as answering; Remove Agent asks
  * first (Escape keeps the agent, Remove takes it out of the file). The team runs in the panel.
  * Screenshots for the README: the Team view and the panel, dark and light (`readme-*.png`).
@@ -79,7 +79,7 @@ async function build(workbench: Workbench, folder: string, type: string): Promis
 	await paletteByKeyboard(page, 'MassGen: Build Team');
 
 	// Members: both models of the local server; the arrow moves into the list, Space checks a row.
-	await builderStep(page, '1/5', 'Members of the team');
+	await builderStep(page, '1/6', 'Members of the team');
 	const rows = page.locator('.quick-input-list .monaco-list-row');
 	const group = `${type} at http://localhost:`;
 	await rows.filter({ hasText: 'loopback-mini' }).filter({ hasText: group }).waitFor({ timeout: 30_000 });
@@ -88,23 +88,29 @@ async function build(workbench: Workbench, folder: string, type: string): Promis
 	assert.equal(await page.locator('.quick-input-list .monaco-list-row[aria-checked="true"]').count(), 2);
 	await keys('Enter');
 	// A role each (typed), strict voting (two arrows down), a cap of 2 answers, the default timeout.
-	await builderStep(page, '2/7', `Role of ${type}:loopback-chat`);
+	await builderStep(page, '2/8', `Role of ${type}:loopback-chat`);
 	await page.keyboard.type('You propose the plan.');
 	await keys('Enter');
-	await builderStep(page, '3/7', `Role of ${type}:loopback-mini`);
+	await builderStep(page, '3/8', `Role of ${type}:loopback-mini`);
 	await page.keyboard.type('You look for what the plan misses.');
 	await keys('Enter');
-	await builderStep(page, '4/7', 'Voting sensitivity');
+	await builderStep(page, '4/8', 'Voting sensitivity');
 	await rows.filter({ hasText: 'strict' }).waitFor({ timeout: 15_000 });
 	await keys('ArrowDown', 'ArrowDown');
 	await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'strict' }).waitFor();
 	await keys('Enter');
-	await builderStep(page, '5/7', 'Answers per agent');
+	await builderStep(page, '5/8', 'Answers per agent');
 	await page.keyboard.type('2');
 	await keys('Enter');
-	await builderStep(page, '6/7', 'Coordination timeout');
+	await builderStep(page, '6/8', 'Coordination timeout');
 	await keys('Enter');
-	await builderStep(page, '7/7', 'Where to keep the team');
+	// A quorum: majority (one arrow down from Off, the default).
+	await builderStep(page, '7/8', 'Quorum');
+	await rows.filter({ hasText: 'majority' }).waitFor({ timeout: 15_000 });
+	await keys('ArrowDown');
+	await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'majority' }).waitFor();
+	await keys('Enter');
+	await builderStep(page, '8/8', 'Where to keep the team');
 	await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'This workspace' }).waitFor();
 	await keys('Enter');
 
@@ -114,6 +120,7 @@ async function build(workbench: Workbench, folder: string, type: string): Promis
 	const text = readFileSync(config, 'utf8');
 	assert.match(text, /^# Written by MassGen: Build Team\./);
 	assert.match(text, /system_message: You look for what the plan misses\./);
+	assert.match(text, /quorum: majority/);
 	const validate = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'validate', config], {
 		cwd: folder,
 		encoding: 'utf8',
