@@ -33,7 +33,7 @@ export function parseSteerText(raw: string): SteerCommand {
 		rest = rest.slice(word[0].length);
 	}
 	if (rest === '/finish') return refused('/finish takes no agent and no note: write it alone');
-	// Its length is the core's to check (`SteerInbox.problem`): one rule, one reason.
+	// Its length is the core's to check (`SteerInbox.problem`, with the run's bounds): one rule, one reason.
 	if (rest === '') return refused('the message has no text');
 	return {
 		kind: 'steer',

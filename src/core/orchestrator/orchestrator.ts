@@ -135,7 +135,7 @@ export class Orchestrator {
 	 * votes are taken away. During the presentation it is for the presenter.
 	 */
 	steer(message: SteerMessage): SteerOutcome {
-		const problem = SteerInbox.problem(message.text);
+		const problem = this.steering.problem(message.text);
 		if (problem) return { ok: false, reason: problem };
 		const agents = this.steerTargets(message.agentId);
 		if (typeof agents === 'string') return { ok: false, reason: agents };

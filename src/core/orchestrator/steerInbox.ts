@@ -19,6 +19,15 @@ export type SteerOutcome =
 export const maxSteerChars = 8_000;
 
 /**
+ * A run takes at most this many messages and characters of them: each goes into every later
+ * request of its agents and stays through compaction, so a flood (an inbox anyone can write to, a
+ * script gone wrong) would otherwise grow every request and the run's cost without bound
+ * (test/unit/orchestrator/steerFlood.test.ts).
+ */
+export const maxSteerMessagesPerRun = 64;
+export const maxSteerCharsPerRun = 32_000;
+
+/**
  * The run's messages from the user, in order, each with the agents it is for. Turns read it
  * through `SteerFeed`; the orchestrator alone adds to it. It outlives attempts: a restarted
  * attempt's agents get every message again.
@@ -30,11 +39,19 @@ export class SteerInbox implements SteerFeed {
 		return this.notes.map((note) => note.record);
 	}
 
-	/** Checks the text; undefined when it may be sent, else why not. */
-	static problem(text: string): string | undefined {
+	/** Checks the text against the message's and the run's bounds; undefined when it may be sent, else why not. */
+	problem(text: string): string | undefined {
 		if (text.trim() === '') return 'The message is empty.';
 		if (text.length > maxSteerChars) {
 			return `The message is too long (${text.length} characters; at most ${maxSteerChars}).`;
+		}
+		if (this.notes.length >= maxSteerMessagesPerRun) {
+			return `The team has had ${maxSteerMessagesPerRun} messages in this run, the most it takes.`;
+		}
+		const sent = this.notes.reduce((sum, note) => sum + note.record.text.length, 0);
+		if (sent + text.trim().length > maxSteerCharsPerRun) {
+			const total = maxSteerCharsPerRun.toLocaleString('en-US');
+			return `This run's messages would pass ${total} characters in all (${sent.toLocaleString('en-US')} sent so far), the most it takes.`;
 		}
 		return undefined;
 	}
