@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { runMarkdown, sessionMarkdown } from '../core/sessions/exportMarkdown.js';
+import { coordinationText, steeringLines } from '../core/sessions/coordinationText.js';
 import { SessionError, turnChain } from '../core/sessions/historyOf.js';
 import {
 	formatAttachment,
@@ -52,6 +53,7 @@ function runText(report: RunReport): string {
 			`winner    ${result.winner ? `${result.winner.agentId} (${result.winner.label})` : 'none'}`,
 			`cost      ${formatCost(report.costUsd)}`,
 			...budgetLines(result.budget),
+			...(result.coordination ? [`ended     ${coordinationText(result.coordination)}`] : []),
 			`changes   ${formatChanges(result.changes.length, report.changes)}`,
 			`session   ${report.session.id}${report.session.parentRunId ? ` (follows up on ${report.session.parentRunId})` : ''}`,
 			...(report.madeHere
@@ -70,6 +72,9 @@ function runText(report: RunReport): string {
 	}
 	if (result.votes.length) {
 		parts.push(section('votes', formatVotes(result.votes).join('\n')));
+	}
+	if (result.steering?.length) {
+		parts.push(section('your messages to the team', steeringLines(result.steering).join('\n')));
 	}
 	parts.push(section('final answer', result.finalAnswer ?? '(none)'));
 	if (report.patch.trim()) parts.push(section('changes', report.patch));

@@ -6,7 +6,7 @@ import type { RunEvent } from '../../contract/runEvents.js';
 import type { RunState } from '../../protocol/runState.js';
 import { formatDuration } from './terminalText.js';
 import { budgetCapsText } from './budgetLine.js';
-import { coordinationText } from './coordinationText.js';
+import { coordinationText } from '../../core/sessions/coordinationText.js';
 
 /**
  * Formats `event` with `state` already folded over it (for tallies and names). The result may

@@ -4,7 +4,7 @@
  * its budget. From `result.json`'s record, so they match what `massgen show` reads later.
  */
 import type { RunResult } from '../../contract/runResult.js';
-import { coordinationText } from './coordinationText.js';
+import { coordinationText } from '../../core/sessions/coordinationText.js';
 import { plural } from './formatEventLine.js';
 import { formatCost, formatTokens } from './terminalText.js';
 

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { RunStatus } from '../../contract/runEvents.js';
+import { coordinationRecord } from './runEventSchema.js';
 
 const runStatuses = ['completed', 'cancelled', 'timeout', 'failed'] as const satisfies readonly RunStatus[];
 
@@ -54,9 +55,17 @@ export function runResultSchema(runId: string) {
 		/** Missing or not a number: 0 (reports print it; a planted file may leave it out). */
 		durationMs: z.number().catch(0),
 		session: sessionRecordSchema.optional(),
+		/** Why coordination ended (reports say it); a malformed record reads as none. */
+		coordination: coordinationRecord.optional().catch(undefined),
 		/** The user's messages to the team; a malformed list reads as none (a follow-up's history carries them). */
 		steering: z
-			.array(z.looseObject({ text: z.string(), noteOnly: z.boolean().optional() }))
+			.array(
+				z.looseObject({
+					text: z.string(),
+					targetAgentId: z.string().optional(),
+					noteOnly: z.boolean().optional(),
+				}),
+			)
 			.optional()
 			.catch(undefined),
 	});

@@ -13,6 +13,7 @@ import {
 	formatTime,
 	oneLine,
 } from './reportFormat.js';
+import { coordinationText, steeringLines } from './coordinationText.js';
 import { turnChain } from './historyOf.js';
 
 export async function exportRunMarkdown(workspaceRoot: string, runId: string): Promise<string> {
@@ -48,6 +49,7 @@ export function runMarkdown(report: RunReport, options: { level?: number; title?
 			['Winner', result.winner ? `${result.winner.agentId} (${result.winner.label})` : 'none'],
 			['Cost', formatCost(report.costUsd)],
 			['Changes', formatChanges(result.changes.length, report.changes)],
+			...(result.coordination ? [['Coordination', coordinationText(result.coordination)] as const] : []),
 			...(report.session.parentRunId
 				? [['Follows up on', `\`${report.session.parentRunId}\``] as const]
 				: []),
@@ -58,6 +60,14 @@ export function runMarkdown(report: RunReport, options: { level?: number; title?
 		sections.push(
 			`${h(1)} Attachments`,
 			result.attachments.map((a) => `- ${formatAttachment(a)}`).join('\n'),
+		);
+	}
+	if (result.steering?.length) {
+		sections.push(
+			`${h(1)} Your messages to the team`,
+			steeringLines(result.steering)
+				.map((line) => `- ${line}`)
+				.join('\n'),
 		);
 	}
 	sections.push(`${h(1)} Final answer`, result.finalAnswer?.trim() || '_No final answer._');

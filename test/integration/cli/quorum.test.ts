@@ -71,11 +71,16 @@ describe('quorum (dist/cli.js, one loopback server)', () => {
 			onHeld();
 		}
 		const done = await cli;
-		return { done, result: readResult<RunResult>(runDir(root)), requests: server.requests.slice(since) };
+		return {
+			done,
+			root,
+			result: readResult<RunResult>(runDir(root)),
+			requests: server.requests.slice(since),
+		};
 	}
 
 	it('quorum 3: the run ends on the fast votes; the slow calls are stopped, counted, and the saving recorded', async () => {
-		const { done, result, requests } = await run(3);
+		const { done, root, result, requests } = await run(3);
 		expect(done.code).toBe(0);
 		expect(result.coordination).toMatchObject({
 			ended: 'quorum',
@@ -91,6 +96,11 @@ describe('quorum (dist/cli.js, one loopback server)', () => {
 		expect(result.votes).toHaveLength(3);
 		expect(requests.filter(isPresentation)).toHaveLength(1);
 		expect(result.status).toBe('completed');
+		// `massgen show` says why coordination ended and what the quorum saved.
+		const show = await runCli(['show', result.runId], { cwd: root });
+		expect(show.stdout).toMatch(
+			/\nended {5}a quorum agreed \(3 votes for agent\d\.1, 3 needed\); saved: 2 calls stopped, not waited for q_4, q_5, cost unknown\n/,
+		);
 	});
 
 	it('quorum off (control): the presentation waits for the slow votes, and all five count', async () => {

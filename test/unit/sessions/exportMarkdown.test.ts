@@ -50,6 +50,31 @@ describe('exportRunMarkdown', () => {
 		expect(md).toContain('| alice |  | 2 | 100 | 0 | 20 | 0 | $0.0012 |');
 	});
 
+	it("says why coordination ended and lists the user's messages; malformed records read as none", async () => {
+		await write(A, {
+			coordination: {
+				ended: 'quorum',
+				quorum: { required: 3, votes: 3, label: 'agent2.1' },
+				saved: { callsStopped: 2, agentsNotWaitedFor: ['d', 'e'], estimatedCostUsd: 0.004 },
+			},
+			steering: [
+				{ id: 1, text: 'Use tabs.\nNo spaces.', noteOnly: false, t: 4 },
+				{ id: 2, text: 'CI is slow.', targetAgentId: 'bob', noteOnly: true, t: 9 },
+			],
+		});
+		const md = await exportRunMarkdown(ws, A);
+		expect(md).toContain(
+			'- **Coordination:** a quorum agreed (3 votes for agent2.1, 3 needed); saved: 2 calls stopped, not waited for d, e, about $0.0040\n',
+		);
+		expect(md).toContain(
+			'## Your messages to the team\n\n- to the team: Use tabs. No spaces.\n- to bob (note): CI is slow.',
+		);
+		await write(B, { coordination: { ended: 'whatever' } as never, steering: [{ text: 7 }] as never });
+		const planted = await exportRunMarkdown(ws, B);
+		expect(planted).not.toContain('**Coordination:**');
+		expect(planted).not.toContain('Your messages');
+	});
+
 	it('exports a session as every turn of the chain, oldest first', async () => {
 		await write(A, {});
 		await write(B, { question: 'Now the tests', session: { id: A, parentRunId: A } });

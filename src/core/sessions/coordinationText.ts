@@ -1,9 +1,10 @@
 /**
- * Why coordination ended, in words, with a quorum stop's votes and saving: the `coordination-end`
- * line of the progress display and the run summary say it the same way.
+ * Why coordination ended, in words, with a quorum stop's votes and saving, and the user's messages
+ * to the team: the CLI's progress line and run summary, `massgen show` and Export Run say them the
+ * same way.
  */
-import type { CoordinationRecord } from '../../contract/runEvents.js';
-import { formatCost } from './terminalText.js';
+import type { CoordinationRecord, SteerRecord } from '../../contract/runEvents.js';
+import { formatCost } from './reportFormat.js';
 
 const endings: Record<CoordinationRecord['ended'], string> = {
 	consensus: 'every live agent voted',
@@ -29,4 +30,14 @@ export function coordinationText(record: CoordinationRecord): string {
 	const cost =
 		saved.estimatedCostUsd === null ? 'cost unknown' : `about ${formatCost(saved.estimatedCostUsd)}`;
 	return `${endings[record.ended]}${quorum}; saved: ${calls}${waited}, ${cost}`;
+}
+
+/** `to bob (note): Check the tests.`, one line each (a message's own lines joined). */
+export function steeringLines(
+	messages: readonly Pick<SteerRecord, 'text' | 'targetAgentId' | 'noteOnly'>[],
+): string[] {
+	return messages.map((message) => {
+		const note = message.noteOnly ? ' (note)' : '';
+		return `to ${message.targetAgentId ?? 'the team'}${note}: ${message.text.replace(/\s+/g, ' ').trim()}`;
+	});
 }
