@@ -16,6 +16,8 @@ function recorder() {
 		ready: record('ready'),
 		ask: record('ask'),
 		cancel: record('cancel'),
+		steer: record('steer'),
+		finishNow: record('finishNow'),
 		openDiff: record('openDiff'),
 		accept: record('accept'),
 		selectHunks: record('selectHunks'),
@@ -40,6 +42,9 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'ready' },
 			{ type: 'ask', question: '  Why?  ' },
 			{ type: 'cancel', runId: R },
+			{ type: 'steer', runId: R, text: '  Use SQLite  ', noteOnly: false },
+			{ type: 'steer', runId: R, text: 'Be brief', agentId: 'b', noteOnly: true },
+			{ type: 'finish-now', runId: R },
 			{ type: 'open-diff', runId: R, path: 'src/a.ts' },
 			{ type: 'accept', runId: R },
 			{ type: 'accept', runId: R, paths: ['src/a.ts'] },
@@ -60,6 +65,9 @@ describe('dispatchWebviewMessage', () => {
 			['ready'],
 			['ask', 'Why?', []],
 			['cancel', R],
+			['steer', R, { text: 'Use SQLite', noteOnly: false }],
+			['steer', R, { text: 'Be brief', noteOnly: true, agentId: 'b' }],
+			['finishNow', R],
 			['openDiff', R, 'src/a.ts'],
 			['accept', { runId: R }],
 			['accept', { runId: R, paths: ['src/a.ts'] }],
@@ -92,6 +100,8 @@ describe('dispatchWebviewMessage', () => {
 			{ type: 'open-link', url: 'javascript:alert(1)' },
 			{ type: 'open-link', url: 'command:massgen.acceptChanges' },
 			{ type: 'focus', focused: 1 },
+			{ type: 'steer', runId: R, text: 'x'.repeat(8_001), noteOnly: false },
+			{ type: 'finish-now', runId: 'not-a-run' },
 		];
 		for (const message of invalid) expect(await send(message)).toBe(false);
 		expect(calls).toEqual([]);
