@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../providers/spec/model.js';
-import { quotedModelText } from './quotedText.js';
+import { quotedModelText } from '../context/quotedText.js';
 import { bytesPerToken, estimateMessageTokens, estimateTextTokens } from './tokenEstimate.js';
 
 /**

@@ -8,7 +8,7 @@ import { restartToolName, submitToolName } from '../workflow/markers.js';
 import { instructionsSection } from '../context/instructionsSection.js';
 import type { ProjectInstructions } from '../context/projectInstructions.js';
 import { originalMessage } from './prompts.js';
-import { quotedModelText } from './quotedText.js';
+import { quotedModelText } from '../context/quotedText.js';
 
 export function evaluationSystemPrompt(systemMessage: string | undefined): string {
 	return [

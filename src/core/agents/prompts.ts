@@ -3,7 +3,7 @@ import { instructionsSection } from '../context/instructionsSection.js';
 import { noContext, type PromptContext } from '../context/promptContext.js';
 import { answerTagOpening } from '../workflow/markers.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
-import { quotedModelText } from './quotedText.js';
+import { quotedModelText } from '../context/quotedText.js';
 import type { Sensitivity, Turn } from './types.js';
 
 /**

@@ -5,6 +5,7 @@
  */
 import { attachmentSource, type Attachment } from './attachment.js';
 import type { PromptContext } from './promptContext.js';
+import { quotedModelText } from './quotedText.js';
 import { formatBytes } from './resolveAttachments.js';
 
 /** Empty when nothing is attached (the prompt then has no section). */
@@ -29,7 +30,9 @@ function attachmentBlock(attachment: Attachment, image: number | undefined): str
 		attachment.kind === 'file' && attachment.range
 			? ` lines="${attachment.range.start}-${attachment.range.end}"`
 			: '';
-	const open = `<attachment kind="${attachment.kind}" source="${attachmentSource(attachment)}"${lines}>`;
+	// File names and text are the repository's: neither closes the block nor speaks as the user.
+	const source = quotedModelText(JSON.stringify(attachmentSource(attachment)));
+	const open = `<attachment kind="${attachment.kind}" source=${source}${lines}>`;
 	if (attachment.kind === 'image') {
 		const what = `${attachment.mediaType} image, ${formatBytes(attachment.data.byteLength)}`;
 		const where =
@@ -38,6 +41,7 @@ function attachmentBlock(attachment: Attachment, image: number | undefined): str
 				: `image input ${image} of this message`;
 		return `${open}\n(${what}: ${where})\n</attachment>`;
 	}
-	const body = attachment.text.endsWith('\n') ? attachment.text : `${attachment.text}\n`;
+	const text = quotedModelText(attachment.text);
+	const body = text.endsWith('\n') ? text : `${text}\n`;
 	return `${open}\n${body}${attachment.truncated ? `${attachment.truncated}\n` : ''}</attachment>`;
 }

@@ -4,13 +4,17 @@
  * stable prefix (`ChatRequest.stablePrefixMessages`).
  */
 import type { ProjectInstructions } from './projectInstructions.js';
+import { quotedModelText } from './quotedText.js';
 
 /** Empty when no file is used (the prompt then has no section). */
 export function instructionsSection(instructions: ProjectInstructions | undefined): string {
 	if (!instructions || instructions.files.length === 0) return '';
 	const blocks = instructions.files.map((file) => {
-		const body = file.text.endsWith('\n') ? file.text : `${file.text}\n`;
-		return `<instructions source="${file.path}">\n${body}</instructions>`;
+		// A repository's text and file names: neither closes the section nor speaks as the user
+		// (test/unit/agents/impersonation.test.ts).
+		const text = quotedModelText(file.text);
+		const body = text.endsWith('\n') ? text : `${text}\n`;
+		return `<instructions source=${quotedModelText(JSON.stringify(file.path))}>\n${body}</instructions>`;
 	});
 	return [
 		'<PROJECT INSTRUCTIONS>',

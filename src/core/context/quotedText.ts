@@ -1,7 +1,7 @@
 /**
- * Text a model wrote (a peer's answer, a vote's reason, an earlier turn's answer, a post-evaluation
- * verdict, a summary of a conversation and the tool results in it), as the agents read it inside a
- * user message. The user's own words are marked by a message of their own (`steerMessage`) and by
+ * Text a model or a repository wrote (a peer's answer, a vote's reason, an earlier turn's answer, a
+ * post-evaluation verdict, a summary of a conversation and the tool results in it; an instruction
+ * file, its name, an attached file), as the agents read it inside a user message. The user's own words are marked by a message of their own (`steerMessage`) and by
  * the history's `User:` lines; a hostile model (or a tool result a summary quotes) can write those
  * marks too, or close the block it is shown in and write outside it. Here each such mark comes out
  * visibly quoted, the same bytes for every agent (the cached prefix stays identical):
@@ -10,7 +10,7 @@
 
 /** The prompt's section and answer tags, and the tag of the user's messages: `<` becomes `‹`. */
 const blockTags =
-	/<(\/?)(\s*)(answer\b|user_message\b|CURRENT ANSWERS|ORIGINAL MESSAGE|PROJECT INSTRUCTIONS|CONTEXT\b|CONVERSATION_HISTORY|PREVIOUS ATTEMPT FEEDBACK)/gi;
+	/<(\/?)(\s*)(answer\b|user_message\b|instructions\b|attachment\b|CURRENT ANSWERS|ORIGINAL MESSAGE|PROJECT INSTRUCTIONS|CONTEXT\b|CONVERSATION_HISTORY|PREVIOUS ATTEMPT FEEDBACK)/gi;
 /** The headings of `steerMessage`. */
 const userHeadings = /\b(MESSAGE|NOTE)(\s+)FROM(\s+)THE(\s+)USER\b/gi;
 /** The history's lines of the user (`historyBlock`) at the start of a line. */
