@@ -82,6 +82,9 @@ export class HeaderView {
 			class: 'finish-now',
 		});
 		setTitle(this._finish, t('finishNowTitle'));
+		// Their words go in a narrow side bar (style.css), so the question keeps the room; the names stay.
+		this._finish.replaceChildren(h('span', { class: 'header-button-label', text: t('finishNow') }));
+		this._cancel.replaceChildren(h('span', { class: 'header-button-label', text: t('cancel') }));
 		this._finishNotice = h('div', { class: 'finish-notice', attrs: { role: 'alert' } });
 		this._finishNotice.hidden = true;
 		this._ended = h('div', { class: 'coordination-end', attrs: { role: 'status' } });
@@ -122,9 +125,10 @@ export class HeaderView {
 				this._costItem,
 				this._folderItem,
 				this._commands,
+				// In the meta row (no line of its own while closed); open, the table takes the row's width.
+				this._usage.element,
 			),
 			this._ended,
-			this._usage.element,
 			this._votes.element,
 			this._error,
 		);
