@@ -12,6 +12,7 @@ import { coordinationEndWords } from './coordinationEnd.js';
 import { button, h, icon, setData, setDisabled, setHidden, setText, setTitle } from './dom.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
 import { runLook } from './laneState.js';
+import { costText, sumsOf } from './usageSums.js';
 import { UsageTable } from './usageTable.js';
 import { VoteStrip } from './voteStrip.js';
 
@@ -292,25 +293,12 @@ export class HeaderView {
 	}
 
 	private _renderTotals(state: RunState): void {
-		let input = 0;
-		let output = 0;
-		let cost = 0;
-		let priced = 0;
-		let unpriced = 0;
-		let live = 0;
-		for (const id of state.agentOrder) {
-			const lane = Object.hasOwn(state.agents, id) ? state.agents[id] : undefined;
-			if (!lane) continue;
-			input += lane.inputTokens;
-			output += lane.outputTokens;
-			if (lane.state !== 'killed') live += 1;
-			if (lane.calls === 0) continue;
-			if (lane.costUsd === null) unpriced += 1;
-			else {
-				priced += 1;
-				cost += lane.costUsd;
-			}
-		}
+		const lanes = state.agentOrder.flatMap((id) =>
+			Object.hasOwn(state.agents, id) ? [state.agents[id]!] : [],
+		);
+		const sums = sumsOf(lanes);
+		const { input, output, unpriced } = sums;
+		const live = lanes.filter((lane) => lane.state !== 'killed').length;
 		const total = state.agentOrder.length;
 		setText(
 			this._agents,
@@ -326,8 +314,8 @@ export class HeaderView {
 		);
 		setTitle(this._tokens, t('inputOutput', input.toLocaleString('en-US'), output.toLocaleString('en-US')));
 		// No price known for any agent and no cost cap: no cost shown at all (its tooltip would only say why).
-		setHidden(this._costItem, unpriced > 0 && priced === 0 && costCap === null);
-		const spent = unpriced > 0 ? (priced > 0 ? `≥ ${formatCost(cost)}` : t('noPrice')) : formatCost(cost);
+		setHidden(this._costItem, sums.cost === null && costCap === null);
+		const spent = costText(sums);
 		setText(this._cost, costCap === null ? spent : `${spent} / ${formatCost(costCap)}`);
 		setData(this._cost, 'budget', costCap === null ? '' : String(costCap));
 		const capNote = costCap === null ? '' : t('runBudgetTheRun', formatCost(costCap));

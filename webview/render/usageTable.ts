@@ -9,16 +9,7 @@ import type { ViewStateStore } from '../viewState.js';
 import { collapsible } from './collapsible.js';
 import { h, setText } from './dom.js';
 import { formatCost, formatTokens } from './format.js';
-
-interface Sums {
-	readonly input: number;
-	readonly output: number;
-	readonly cached: number;
-	/** null: no call of any agent had a known price. */
-	readonly cost: number | null;
-	/** Some calls had no price: the cost is a lower bound. */
-	readonly partial: boolean;
-}
+import { costText, sumsOf, type Sums } from './usageSums.js';
 
 export class UsageTable {
 	readonly element: HTMLDetailsElement;
@@ -88,7 +79,7 @@ export class UsageTable {
 
 function row(agentId: string): HTMLTableRowElement {
 	const tr = h('tr', { attrs: { 'data-agent': agentId } });
-	fill(tr, agentId, { input: 0, output: 0, cached: 0, cost: 0, partial: false });
+	fill(tr, agentId, { input: 0, output: 0, cached: 0, cost: 0, unpriced: 0 });
 	return tr;
 }
 
@@ -112,31 +103,4 @@ function fill(tr: HTMLTableRowElement | undefined, name: string, sums: Sums): vo
 		const cell = tr.cells[i + 1]!;
 		if (cell.title !== text) cell.title = text;
 	});
-}
-
-function sumsOf(lanes: readonly AgentLane[]): Sums {
-	let input = 0;
-	let output = 0;
-	let cached = 0;
-	let cost = 0;
-	let priced = 0;
-	let unpriced = 0;
-	for (const lane of lanes) {
-		input += lane.inputTokens;
-		output += lane.outputTokens;
-		cached += lane.cachedInputTokens;
-		if (lane.calls === 0) continue;
-		if (lane.costUsd === null) unpriced += 1;
-		else {
-			priced += 1;
-			cost += lane.costUsd;
-		}
-	}
-	return { input, output, cached, cost: unpriced > 0 && priced === 0 ? null : cost, partial: unpriced > 0 };
-}
-
-/** "$0.12", "≥ $0.12" when some calls had no price, "no price" when none had one. */
-function costText(sums: Sums): string {
-	if (sums.cost === null) return t('noPrice');
-	return sums.partial ? `≥ ${formatCost(sums.cost)}` : formatCost(sums.cost);
 }
