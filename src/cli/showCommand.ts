@@ -53,8 +53,8 @@ function runText(report: RunReport): string {
 			`winner    ${result.winner ? `${result.winner.agentId} (${result.winner.label})` : 'none'}`,
 			`cost      ${formatCost(report.costUsd)}`,
 			...budgetLines(result.budget),
-			...(result.coordination ? [`ended     ${coordinationText(result.coordination)}`] : []),
 			`changes   ${formatChanges(result.changes.length, report.changes)}`,
+			...(result.coordination ? [`ended     ${coordinationText(result.coordination)}`] : []),
 			`session   ${report.session.id}${report.session.parentRunId ? ` (follows up on ${report.session.parentRunId})` : ''}`,
 			...(report.madeHere
 				? []
