@@ -1,8 +1,8 @@
 /**
  * Quorum through `dist/cli.js run` on a loopback chat server that counts what it saw: five agents,
  * two of them slow (the server holds their vote calls). With `quorum: 3` the run ends on the three
- * fast votes without waiting: the slow calls are closed by the client, counted as stopped, and the
- * saving is in result.json. With quorum off (the control) the presentation comes only after the
+ * fast votes (held until both slow vote calls are on the server) without waiting: the slow calls
+ * are closed by the client, counted as stopped, and the saving is in result.json. With quorum off (the control) the presentation comes only after the
  * slow votes were answered.
  */
 import { writeFileSync } from 'node:fs';
@@ -32,11 +32,19 @@ describe('quorum (dist/cli.js, one loopback server)', () => {
 	let server: LoopbackProvider;
 	let release!: () => void;
 	let released: Promise<void>;
+	/** Resolves once both slow vote calls are on the server: the fast votes wait for it, so none lands before. */
+	let slowArrived!: () => void;
+	let bothSlow: Promise<void>;
+	let slowSeen = 0;
 	beforeAll(async () => {
 		server = await startLoopbackProvider('chat', {
 			auto: {},
-			hold: (request) =>
-				isPost(request) && slowModels.has(request.model) && isVoteCall(request) ? released : undefined,
+			hold: (request) => {
+				if (!isPost(request) || !isVoteCall(request)) return undefined;
+				if (!slowModels.has(request.model)) return bothSlow;
+				if (++slowSeen === 2) slowArrived();
+				return released;
+			},
 		});
 	});
 	afterAll(() => {
@@ -46,6 +54,8 @@ describe('quorum (dist/cli.js, one loopback server)', () => {
 
 	async function run(quorum: number | null, onHeld?: () => void) {
 		released = new Promise((resolve) => (release = resolve));
+		bothSlow = new Promise((resolve) => (slowArrived = resolve));
+		slowSeen = 0;
 		const since = server.requests.length;
 		const agents = [1, 2, 3, 4, 5].map((n) => ({
 			id: `q_${n}`,
