@@ -26,6 +26,7 @@ import { DayCap, type GoingInfo } from './dayCap.js';
 import { editorRunHost } from './editorRunHost.js';
 import { ConversationMemory } from './conversationMemory.js';
 import { LiveRun, type RunEventBatch } from './liveRun.js';
+import { RecentStates } from './recentStates.js';
 import { RunQueue } from './runQueue.js';
 import type { Engine } from './loadEngine.js';
 import type { NoModelChoice } from './noModelOffer.js';
@@ -95,9 +96,6 @@ interface ActiveRun {
 	startedAt: number | undefined;
 }
 
-/** Finished runs whose live state stays readable (`stateOf`) for a panel that still shows them. */
-const keptFinished = 8;
-
 /**
  * The one place runs start (Ask team, the panel's question box, Review selection, Chat, the LM
  * tool, the model picker): the window's runs, each with its own state, cancellation, approvals and
@@ -125,7 +123,7 @@ export class RunController extends Disposable implements RunService {
 	private _tickets = 0;
 	/** The live state of the newest run that started, and of the last few that ended. */
 	private _latest: LiveRun | undefined;
-	private readonly _finished = new Map<string, RunState>();
+	private readonly _finished = new RecentStates();
 	private readonly _memory = new ConversationMemory();
 	/** Runs of this window on a shipped team the user picked (`RunRequest.preset`): their follow-ups keep it. */
 	private readonly _presetRuns = new Map<string, NonNullable<RunRequest['preset']>>();
@@ -137,7 +135,7 @@ export class RunController extends Disposable implements RunService {
 
 	constructor(private readonly _deps: RunControllerDeps) {
 		super();
-		this._consent = _deps.consent ?? new WorkspaceConsent(memoryState());
+		this._consent = _deps.consent ?? WorkspaceConsent.forgetful();
 		this._now = _deps.now ?? Date.now;
 		this._dayCap = new DayCap(this._now, _deps.log);
 		this._queue = new RunQueue(_deps.maxConcurrent ?? readMaxConcurrent, () => this._changed());
@@ -296,7 +294,7 @@ export class RunController extends Disposable implements RunService {
 			this._active.delete(ticket);
 			this._dayCap.release(ticket);
 			const runId = live.runId;
-			if (runId) this._keepFinished(runId, live.state);
+			if (runId) this._finished.keep(runId, live.state);
 			this._queue.release(ticket);
 			this._changed();
 		}
@@ -431,7 +429,7 @@ export class RunController extends Disposable implements RunService {
 			runDir: outcome.runDir,
 		};
 		// Readable before the listeners run (the panel and the change review ask for it).
-		this._keepFinished(result.runId, run.live.state);
+		this._finished.keep(result.runId, run.live.state);
 		this._onDidFinishRun.fire(finished);
 		return { run: finished };
 	}
@@ -474,15 +472,6 @@ export class RunController extends Disposable implements RunService {
 		return this._active.size === 1 ? [...this._active.values()][0] : undefined;
 	}
 
-	private _keepFinished(runId: string, state: RunState): void {
-		this._finished.delete(runId);
-		this._finished.set(runId, state);
-		for (const old of this._finished.keys()) {
-			if (this._finished.size <= keptFinished) break;
-			this._finished.delete(old);
-		}
-	}
-
 	/** The list changed: the status bar, the context key and who lists the runs hear of it. */
 	private _changed(): void {
 		const active = this.active();
@@ -494,15 +483,6 @@ export class RunController extends Disposable implements RunService {
 		}
 		this._onDidChangeActive.fire();
 	}
-}
-
-/** A Memento that forgets with the controller (no consent store given). */
-function memoryState(): Pick<vscode.Memento, 'get' | 'update'> {
-	const values = new Map<string, unknown>();
-	return {
-		get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
-		update: async (key: string, value: unknown) => void values.set(key, value),
-	} as Pick<vscode.Memento, 'get' | 'update'>;
 }
 
 /** A control for a run this window does not run (ended, or never was). */

@@ -35,6 +35,15 @@ export class WorkspaceConsent {
 		private readonly _prompt: ConsentPrompt = askModal,
 	) {}
 
+	/** Consent remembered by this object only, forgotten with it (no store given). */
+	static forgetful(): WorkspaceConsent {
+		const values = new Map<string, unknown>();
+		return new WorkspaceConsent({
+			get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+			update: async (key: string, value: unknown) => void values.set(key, value),
+		} as Pick<vscode.Memento, 'get' | 'update'>);
+	}
+
 	/**
 	 * The decision `runSession` enforces for this run's listing: undefined when there is nothing
 	 * to decide; untrusted in Restricted Mode (no question: VS Code's own trust comes first) or when
