@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../../core/util/errorMessage.js';
+import { readUpTo } from '../../core/util/regularFile.js';
 
 /** An inbox file is a message, not a document: at most 64 KiB (the core takes 8,000 characters). */
 export const maxInboxBytes = 64 * 1024;
@@ -41,17 +42,12 @@ export async function readInboxEntry(dir: string, name: string): Promise<InboxRe
 		if (opened.ino !== info.ino || opened.dev !== info.dev || notAFile(opened) || opened.nlink > 1) {
 			return refuse('it was replaced while it was read');
 		}
-		const buffer = Buffer.alloc(maxInboxBytes + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-			if (bytesRead === 0) break;
-			length += bytesRead;
-		}
-		if (length > maxInboxBytes) return refuse(`it grew past ${maxInboxBytes} bytes`);
+		// One byte past the cap tells a file that grew since the lstat.
+		const bytes = await readUpTo(handle, maxInboxBytes + 1);
+		if (bytes.length > maxInboxBytes) return refuse(`it grew past ${maxInboxBytes} bytes`);
 		let text: string;
 		try {
-			text = new TextDecoder('utf-8', { fatal: true }).decode(buffer.subarray(0, length));
+			text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 		} catch {
 			return refuse('it is not UTF-8 text');
 		}

@@ -9,7 +9,7 @@
  * content is refused with the reason.
  */
 import { lstat } from 'node:fs/promises';
-import { openRegularFile, specialKind } from '../util/regularFile.js';
+import { openRegularFile, readUpTo, specialKind } from '../util/regularFile.js';
 import type { Workspace } from '../workspace/types.js';
 
 export type InstructionRead =
@@ -52,14 +52,7 @@ export async function readInstructionFile(
 		let bytes: Buffer;
 		try {
 			if (opened.ino !== info.ino || opened.dev !== info.dev) return refuse('replaced while it was read');
-			bytes = Buffer.alloc(Math.min(opened.size, maxBytes));
-			let length = 0;
-			while (length < bytes.length) {
-				const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
-				if (bytesRead === 0) break;
-				length += bytesRead;
-			}
-			bytes = bytes.subarray(0, length);
+			bytes = await readUpTo(handle, Math.min(opened.size, maxBytes));
 		} finally {
 			await handle.close();
 		}

@@ -81,17 +81,22 @@ export interface RegularRead {
 export async function readRegularFile(path: string, maxBytes: number): Promise<RegularRead> {
 	const { handle, info } = await openRegularFile(path);
 	try {
-		const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
-		let length = 0;
-		while (length < buffer.length) {
-			const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-			if (bytesRead === 0) break;
-			length += bytesRead;
-		}
-		return { bytes: buffer.subarray(0, length), size: info.size };
+		return { bytes: await readUpTo(handle, Math.min(info.size, maxBytes)), size: info.size };
 	} finally {
 		await handle.close();
 	}
+}
+
+/** At most `maxBytes` from the start of an open file (fewer when it ends first), never more. */
+export async function readUpTo(handle: FileHandle, maxBytes: number): Promise<Buffer> {
+	const buffer = Buffer.alloc(maxBytes);
+	let length = 0;
+	while (length < buffer.length) {
+		const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+		if (bytesRead === 0) break;
+		length += bytesRead;
+	}
+	return buffer.subarray(0, length);
 }
 
 /** A regular file's whole UTF-8 text (for files we wrote ourselves, in a folder a repository may also fill). */
