@@ -64,11 +64,11 @@ describe('Review Selection (in VS Code, scripted team)', function () {
 			api.findingThreads().length >= 2 ? api.findingThreads() : undefined,
 		);
 		const byLine = new Map(threads.map((thread) => [thread.line, thread]));
-		assert.equal(byLine.get(3)?.label, 'Error · raised by 3 of 3 agents');
+		assert.equal(byLine.get(3)?.label, 'High · raised by 3 of 3 agents');
 		// When gamma wins, line 6 is not in its review but two other agents agree on it.
 		assert.match(
 			byLine.get(6)?.label ?? '',
-			/^Warning · raised by 2 of 3 agents( · not in the winning review)?$/,
+			/^Medium · raised by 2 of 3 agents( · not in the winning review)?$/,
 		);
 		assert.equal(byLine.get(3)?.thread.uri.toString(), h.uri(calcPath).toString());
 		assert.equal(byLine.get(3)?.thread.range?.start.line, 2);

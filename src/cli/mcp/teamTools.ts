@@ -16,6 +16,7 @@ import {
 import { gitDiff } from '../../core/context/gitDiff.js';
 import { oneLine } from '../../core/sessions/reportFormat.js';
 import type { TeamCallInput, TeamCallOutcome } from '../headless/teamCall.js';
+import { emptyWords, reviewText } from '../review/reviewText.js';
 import { textResult, toolError } from './toolResult.js';
 
 /** What the tools need of a team call: the question, attachments, the request's signal, events. */
@@ -111,20 +112,23 @@ export async function reviewChanges(
 			`run ${outcome.runId} ${outcome.status} without a review${outcome.error ? `: ${outcome.error}` : ''}`,
 		);
 	}
-	const { findings, of } = reviewOutcome(outcome.result);
-	const agents = of === 1 ? '1 agent' : `${of} agents`;
-	const head =
-		findings.length === 0
-			? `The team found no problems in ${diffWords(source)} (${agents} reviewed it).`
-			: `${findings.length} finding(s) in ${diffWords(source)} (${agents} reviewed it), by file and line:`;
-	const lines = findings.map((finding) => {
-		const where = `${finding.path ?? '(no file named)'}:${finding.line}${finding.endLine > finding.line ? `-${finding.endLine}` : ''}`;
-		const raised = `raised by ${finding.agents.length} of ${of} agent(s)${finding.inWinner ? '' : ', not in the winning review'}`;
-		return `- ${finding.severity} ${where} (${raised}): ${finding.message}`;
-	});
+	const review = reviewText(reviewOutcome(outcome.result), source);
 	const tail = [`run id: ${outcome.runId}`, ...outcome.notes.map((note) => `note: ${note}`)].join('\n');
+	const fixes =
+		outcome.patch.trim() === ''
+			? []
+			: [
+					[
+						`The team proposes fixes to ${outcome.changedFiles.length} file(s): ${outcome.changedFiles.join(', ')}.`,
+						notApplied.replace('RUN_ID', outcome.runId),
+						'',
+						'```diff',
+						outcome.patch.trimEnd(),
+						'```',
+					].join('\n'),
+				];
 	const fullReview = `The winning review in full:\n${outcome.finalAnswer}`;
-	return textResult([head, ...lines].join('\n'), tail, fullReview);
+	return textResult(review, tail, ...fixes, fullReview);
 }
 
 function refusal(outcome: Extract<TeamCallOutcome, { ok: false }>): CallToolResult {
@@ -140,18 +144,6 @@ function diffSource(diff: string): DiffSource | undefined {
 	if (diff === 'working') return 'working-tree';
 	if (diff === 'staged') return 'staged';
 	return commitRange(diff);
-}
-
-function diffWords(source: DiffSource): string {
-	if (source === 'working-tree') return 'the working tree changes';
-	return source === 'staged' ? 'the staged changes' : `the changes ${source}`;
-}
-
-function emptyWords(source: DiffSource): string {
-	if (source === 'working-tree') return 'the working tree has no changes';
-	return source === 'staged'
-		? 'nothing is staged'
-		: `no file changes between ${source.replace('..', ' and ')}`;
 }
 
 /** Why `file` is not a path inside the workspace (null: it is, as far as its name says). */

@@ -1,3 +1,5 @@
+import { findingsFormat } from './findingsFormat.js';
+
 /** What a diff review is of: the working tree, the index, or a range of commits (`A..B`). */
 export type ReviewedDiff = 'working-tree' | 'staged' | `${string}..${string}`;
 
@@ -8,20 +10,22 @@ function describe(diff: ReviewedDiff): string {
 }
 
 /**
- * The question a change review sends to the team; the diff itself travels as the run's `diff`
- * attachment (secret files left out by the context resolver). Findings come in the same ```findings
- * block a selection review uses (`parseFindings`), each with the file's path.
+ * The question a change review sends to the team. The diff itself is not in it: it travels once as
+ * the run's `diff` attachment, in the prompt's `<CONTEXT>` section before the question, the same
+ * bytes for every agent and call (`core/context/contextSection.ts`), so it stays in the cached
+ * prefix. It asks for a review, not a rewrite: findings in a ```findings block (`parseFindings`),
+ * each with the file's path, and at most small, certain fixes, which the user reviews as a change set.
  */
 export function diffReviewQuestion(diff: ReviewedDiff): string {
-	const fence = '```';
 	return [
-		`Review ${describe(diff)}, attached as a git diff. Look for bugs, security problems, unclear or fragile code, and missing error handling that these changes introduce. Judge the changed lines; read the surrounding files with your tools where you need their context.`,
+		`Review ${describe(diff)}, attached above as a git diff. This is a code review, not a rewrite: find what is wrong with these changes — bugs, security problems, data loss, missing error handling, fragile or unclear code they introduce — and say why. Judge the changed lines; read the surrounding files with your tools where you need their context. Do not restyle, restructure or rewrite the changes.`,
 		'',
-		"Report your findings in your answer in exactly one fenced block tagged `findings` holding a JSON list. `path` is the file's path relative to the workspace, as in the diff without its `a/` or `b/` prefix; `line` and the optional, inclusive `endLine` are line numbers in the changed version of the file (the `+` side of the hunk headers); `severity` is `error`, `warning` or `info`. Write `[]` if you find nothing. For example:",
-		`${fence}findings`,
-		'[{"path": "src/app.ts", "line": 12, "endLine": 14, "severity": "warning", "message": "What is wrong and why, in one or two sentences."}]',
-		fence,
+		findingsFormat({
+			where:
+				"`path` is the file's path relative to the workspace, as in the diff without its `a/` or `b/` prefix; `line` and the optional, inclusive `endLine` are line numbers in the changed version of the file (the `+` side of the hunk headers).",
+			example: { path: 'src/app.ts', line: 12, endLine: 14 },
+		}),
 		'',
-		'This is a review: do not change any file.',
+		'If a finding has a small fix you are sure of, you may make it with the edit tools: it is proposed to the user as a change to review, never written by itself. Change nothing else.',
 	].join('\n');
 }

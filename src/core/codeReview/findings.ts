@@ -1,4 +1,13 @@
-export type Severity = 'error' | 'warning' | 'info';
+/**
+ * Review severity, one vocabulary for every shell: `high` (a bug, security hole or data loss that
+ * should block the change), `medium` (a real problem worth fixing first), `low` (a minor point).
+ * `massgen review --fail-on`, its JSON and SARIF (`error`/`warning`/`note`) and the editor's thread
+ * labels all use it. Models' other words are read too (`error`, `warning`, `info`, `critical`, `nit`…).
+ */
+export type Severity = 'high' | 'medium' | 'low';
+
+/** Highest first. */
+export const severityOrder: readonly Severity[] = ['high', 'medium', 'low'];
 
 /** One review finding on 1-based file lines (`endLine` inclusive). */
 export interface Finding {
@@ -7,26 +16,35 @@ export interface Finding {
 	readonly line: number;
 	readonly endLine: number;
 	readonly severity: Severity;
+	/** A few words naming the problem (the model's `title`, else the message's first sentence, cut). */
+	readonly title: string;
+	/** What is wrong and why: the reason. */
 	readonly message: string;
 }
 
-const severities: Record<string, Severity> = {
-	error: 'error',
-	critical: 'error',
-	high: 'error',
-	bug: 'error',
-	warning: 'warning',
-	warn: 'warning',
-	medium: 'warning',
-	info: 'info',
-	information: 'info',
-	low: 'info',
-	note: 'info',
-	nit: 'info',
-	suggestion: 'info',
+const severityWords: Record<string, Severity> = {
+	high: 'high',
+	critical: 'high',
+	blocker: 'high',
+	major: 'high',
+	error: 'high',
+	bug: 'high',
+	medium: 'medium',
+	moderate: 'medium',
+	warning: 'medium',
+	warn: 'medium',
+	low: 'low',
+	minor: 'low',
+	info: 'low',
+	information: 'low',
+	note: 'low',
+	nit: 'low',
+	suggestion: 'low',
+	style: 'low',
 };
 
 const MAX_MESSAGE_CHARS = 4_000;
+const MAX_TITLE_CHARS = 100;
 const MAX_PATH_CHARS = 1_000;
 
 /** A positive integer line number (numeric strings accepted), else undefined. */
@@ -35,33 +53,49 @@ function lineNumber(value: unknown): number | undefined {
 	return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : undefined;
 }
 
+/** One line, at most `max` characters (an ellipsis where it was cut). */
+function short(text: string, max: number): string {
+	const flat = text.replace(/\s+/g, ' ').trim();
+	return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** The model's title, else the message's first sentence (or clause before a colon). */
+function titleOf(raw: unknown, message: string): string {
+	if (typeof raw === 'string' && raw.trim() !== '') return short(raw, MAX_TITLE_CHARS);
+	const first = /^(.+?)(?:[.!?](?:\s|$)|:\s)/s.exec(message)?.[1] ?? message;
+	return short(first, 80);
+}
+
 /** One entry of a findings list, or undefined when it is not a usable finding. */
 function toFinding(item: unknown): Finding | undefined {
 	if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
 	const raw = item as Record<string, unknown>;
 	const line = lineNumber(raw.line);
-	const message = typeof raw.message === 'string' ? raw.message.trim().slice(0, MAX_MESSAGE_CHARS) : '';
+	const text =
+		typeof raw.message === 'string' ? raw.message : typeof raw.reason === 'string' ? raw.reason : '';
+	const message = text.trim().slice(0, MAX_MESSAGE_CHARS);
 	if (line === undefined || message === '') return undefined;
 	const end = lineNumber(raw.endLine) ?? lineNumber(raw.end_line) ?? line;
-	const word = typeof raw.severity === 'string' ? raw.severity.trim().toLowerCase() : 'warning';
+	const word = typeof raw.severity === 'string' ? raw.severity.trim().toLowerCase() : '';
 	const file = typeof raw.path === 'string' ? raw.path : typeof raw.file === 'string' ? raw.file : '';
 	const path = file.trim().slice(0, MAX_PATH_CHARS);
 	return {
 		...(path ? { path } : {}),
 		line,
 		endLine: Math.max(line, end),
-		severity: severities[word] ?? 'warning',
+		severity: severityWords[word] ?? 'medium',
+		title: titleOf(raw.title, message),
 		message,
 	};
 }
 
-/** The ```findings block the review prompt asks for (one or more; ```json blocks of findings count too). */
+/** The ```findings block the review prompts ask for (one or more; ```json blocks of findings count too). */
 const blockPattern = /```[ \t]*(findings|json)[^\n]*\n([\s\S]*?)```/gi;
 
 /**
  * Parses the findings of one answer: every fenced `findings` block (or a `json` block holding a
- * findings list) with a JSON array of {path?, line, endLine?, severity, message}. Malformed entries are
- * dropped, never thrown; an answer without a block has no findings.
+ * findings list) with a JSON array of {path?, line, endLine?, severity, title?, message}. Malformed
+ * entries are dropped, never thrown; an answer without a block has no findings.
  */
 export function parseFindings(text: string): Finding[] {
 	const findings: Finding[] = [];

@@ -1,3 +1,5 @@
+import { findingsFormat } from './findingsFormat.js';
+
 /** What the review question is built from (1-based, inclusive line numbers). */
 export interface ReviewSource {
 	/** Workspace-relative path. */
@@ -30,10 +32,10 @@ export function reviewQuestion(source: ReviewSource): string {
 	const parts = [
 		`Review the code selected in \`${source.path}\` (lines ${source.startLine}-${source.endLine}). Look for bugs, security problems, unclear or fragile code, and missing error handling. Judge only the selected lines; the surrounding lines are context.`,
 		'',
-		`Report your findings in your answer in exactly one fenced block tagged \`findings\` holding a JSON list. Use the file's line numbers as shown before the \`|\`; \`endLine\` is optional and inclusive; \`severity\` is \`error\`, \`warning\` or \`info\`. Write \`[]\` if you find nothing. For example:`,
-		`${fence}findings`,
-		`[{"line": ${source.startLine}, "endLine": ${Math.min(source.endLine, source.startLine + 1)}, "severity": "warning", "message": "What is wrong and why, in one or two sentences."}]`,
-		fence,
+		findingsFormat({
+			where: "Use the file's line numbers as shown before the `|`; `endLine` is optional and inclusive.",
+			example: { line: source.startLine, endLine: Math.min(source.endLine, source.startLine + 1) },
+		}),
 		'',
 		`If a fix is clear and small, you may make it with the edit tools in \`${source.path}\`; the user reviews it as a diff before anything is written. Do not change other files.`,
 	];

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgreedFinding } from '../../core/codeReview/agreement.js';
+import type { MergedFinding } from '../../core/codeReview/agreement.js';
 import { reviewOutcome } from '../../core/codeReview/reviewOutcome.js';
 import { reviewQuestion } from '../../core/codeReview/reviewPrompt.js';
 import { contextKeys } from '../common/commandIds.js';
@@ -20,7 +20,7 @@ export interface FindingThread {
 	/** 1-based, inclusive. */
 	readonly line: number;
 	readonly endLine: number;
-	readonly severity: AgreedFinding['severity'];
+	readonly severity: MergedFinding['severity'];
 	readonly message: string;
 	readonly agents: readonly string[];
 	/** Agents whose answers were counted. */
@@ -30,10 +30,10 @@ export interface FindingThread {
 	readonly thread: vscode.CommentThread;
 }
 
-const severityTitle = (): Record<AgreedFinding['severity'], string> => ({
-	error: vscode.l10n.t('Error'),
-	warning: vscode.l10n.t('Warning'),
-	info: vscode.l10n.t('Info'),
+const severityTitle = (): Record<MergedFinding['severity'], string> => ({
+	high: vscode.l10n.t('High'),
+	medium: vscode.l10n.t('Medium'),
+	low: vscode.l10n.t('Low'),
 });
 
 /**
@@ -149,10 +149,10 @@ export class SelectionReview extends Disposable {
 		) {
 			return;
 		}
-		const { findings: agreed, of } = reviewOutcome(result);
+		const { agreed, single, of } = reviewOutcome(result);
 		const doc = await vscode.workspace.openTextDocument(target.uri);
 		this.clear(target.uri);
-		for (const finding of agreed) {
+		for (const finding of [...agreed, ...single]) {
 			if (finding.line > doc.lineCount) continue;
 			this._addThread(doc, finding, of);
 		}
@@ -186,7 +186,7 @@ export class SelectionReview extends Disposable {
 		void vscode.window.showInformationMessage(summary);
 	}
 
-	private _addThread(doc: vscode.TextDocument, finding: AgreedFinding, of: number): void {
+	private _addThread(doc: vscode.TextDocument, finding: MergedFinding, of: number): void {
 		const endLine = Math.min(finding.endLine, doc.lineCount);
 		const range = new vscode.Range(finding.line - 1, 0, endLine - 1, doc.lineAt(endLine - 1).text.length);
 		const raised =

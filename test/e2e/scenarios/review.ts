@@ -47,9 +47,9 @@ export const review: Scenario = {
 
 		const thread = (label: RegExp) =>
 			page.locator('.review-widget', { has: page.locator('.review-title', { hasText: label }) }).first();
-		await thread(/Error · raised by 3 of 3 agents/).waitFor({ timeout: 30_000 });
-		await thread(/Warning · raised by 2 of 3 agents/).waitFor({ timeout: 10_000 });
-		assert.match((await thread(/Warning/).textContent()) ?? '', /zero/i);
+		await thread(/High · raised by 3 of 3 agents/).waitFor({ timeout: 30_000 });
+		await thread(/Medium · raised by 2 of 3 agents/).waitFor({ timeout: 10_000 });
+		assert.match((await thread(/Medium/).textContent()) ?? '', /zero/i);
 		await workbench.notification(/findings on review-demo\/calc\.ts/);
 		await workbench.screenshot('review-02-comment-threads');
 

@@ -99,18 +99,24 @@ describe('massgen mcp review_changes and attacks (official SDK client over stdio
 			const working = await call(mcp, 'review_changes', {});
 			const text = resultText(working);
 			expect(working.isError, text).toBeFalsy();
-			expect(text).toMatch(/^1 finding\(s\) in the working tree changes \(4 agents reviewed it\)/);
-			expect(text).toContain(
-				'- error src/app.ts:2 (raised by 4 of 4 agent(s)): eval runs whatever input holds',
-			);
+			expect(text).toMatch(/^1 agreed finding\(s\) in the working tree changes \(4 agents reviewed them\)/);
+			expect(text).toContain('- high src/app.ts:2 eval runs whatever input holds (raised by 4 of 4 agents)');
+			expect(text).toMatch(/^ {4}claude_agent \(high\): eval runs whatever input holds: code injection\.$/m);
 			expect(text).toMatch(/run id: \d{8}-\d{6}-[0-9a-z]{4}/);
-			// Every agent was sent the diff itself.
-			for (const server of Object.values(team.servers)) {
-				expect(server.requests.some((r) => sawDiff(r.prompt))).toBe(true);
+			// Every agent was sent the diff itself, once, in a first message whose bytes up to the end of
+			// the question are the same for all four (the providers' prefix caches hold it).
+			const firsts = Object.values(team.servers).map(
+				(server) => server.requests.find((r) => sawDiff(r.prompt))!.prompt.texts[0]!,
+			);
+			const prefix = (text: string) => text.slice(0, text.indexOf('</ORIGINAL MESSAGE>'));
+			expect(prefix(firsts[0]!)).toContain('<attachment kind="diff"');
+			for (const first of firsts) {
+				expect(first.split('+export const b = eval(input);')).toHaveLength(2);
+				expect(prefix(first)).toBe(prefix(firsts[0]!));
 			}
 			// A range of commits: the earlier change, reviewed the same way.
 			const range = resultText(await call(mcp, 'review_changes', { diff: 'HEAD~1..HEAD' }));
-			expect(range).toMatch(/^1 finding\(s\) in the changes HEAD~1\.\.HEAD/);
+			expect(range).toMatch(/^1 agreed finding\(s\) in the changes HEAD~1\.\.HEAD/);
 			const empty = resultText(await call(mcp, 'review_changes', { diff: 'HEAD..HEAD' }));
 			expect(empty).toBe('Nothing to review: no file changes between HEAD and HEAD.');
 			for (const diff of [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countAgreement, messageSimilarity, sameFinding } from '../../../src/core/codeReview/agreement.js';
+import { mergeFindings, messageSimilarity, sameFinding } from '../../../src/core/codeReview/agreement.js';
 import { type Finding, parseFindings } from '../../../src/core/codeReview/findings.js';
 import { reviewQuestion } from '../../../src/core/codeReview/reviewPrompt.js';
 
@@ -11,9 +11,15 @@ describe('parseFindings', () => {
 			'[{"line": 4, "severity": "error", "message": "Divides by zero when n is 0."}, {"line": "7", "end_line": 9, "severity": "nit", "message": "Name is unclear."}, {"line": 10, "message": "No severity."}]',
 		);
 		expect(parseFindings(text)).toEqual([
-			{ line: 4, endLine: 4, severity: 'error', message: 'Divides by zero when n is 0.' },
-			{ line: 7, endLine: 9, severity: 'info', message: 'Name is unclear.' },
-			{ line: 10, endLine: 10, severity: 'warning', message: 'No severity.' },
+			{
+				line: 4,
+				endLine: 4,
+				severity: 'high',
+				title: 'Divides by zero when n is 0',
+				message: 'Divides by zero when n is 0.',
+			},
+			{ line: 7, endLine: 9, severity: 'low', title: 'Name is unclear', message: 'Name is unclear.' },
+			{ line: 10, endLine: 10, severity: 'medium', title: 'No severity', message: 'No severity.' },
 		]);
 	});
 
@@ -46,9 +52,9 @@ describe('parseFindings', () => {
 const f = (
 	line: number,
 	message: string,
-	severity: Finding['severity'] = 'warning',
+	severity: Finding['severity'] = 'medium',
 	endLine = line,
-): Finding => ({ line, endLine, severity, message });
+): Finding => ({ line, endLine, severity, title: message, message });
 
 describe('agreement', () => {
 	it('matches findings on nearby lines with similar wording', () => {
@@ -62,49 +68,59 @@ describe('agreement', () => {
 			sameFinding(f(4, 'Divides by zero when count is zero'), f(9, 'divides by zero when count is zero')),
 		).toBe(false);
 		expect(sameFinding(f(4, 'Divides by zero'), f(4, 'Variable name is unclear'))).toBe(false);
-		expect(sameFinding(f(4, 'first wording'), f(4, 'entirely different words'))).toBe(false);
+		expect(sameFinding(f(4, 'Unused import of lodash'), f(4, 'Timeout is never cleared'))).toBe(false);
 		expect(
 			sameFinding(f(4, 'Null check missing for user input'), f(4, 'input may be null; guard against it')),
 		).toBe(true);
 	});
 
-	it('counts the agents that raised each winning finding, and keeps left-out findings two others agree on', () => {
-		const agreed = countAgreement({
+	it('merges each concern across agents, the winner first, and keeps what one agent raised', () => {
+		const merged = mergeFindings({
 			winner: 'alice',
-			final: [f(4, 'Divides by zero when count is zero', 'error'), f(12, 'Unused variable total', 'info')],
+			final: [f(4, 'Divides by zero when count is zero', 'high'), f(12, 'Unused variable total', 'low')],
 			answers: [
-				{ agentId: 'alice', findings: [f(4, 'Division by zero if count is zero', 'error')] },
+				{ agentId: 'alice', findings: [f(4, 'Division by zero if count is zero', 'high')] },
 				{
 					agentId: 'bob',
 					findings: [
-						f(5, 'count can be zero so this divides by zero', 'error'),
+						f(5, 'count can be zero so this divides by zero', 'high'),
 						f(20, 'Missing await on save()'),
 					],
 				},
 				{
 					agentId: 'carol',
 					findings: [
-						f(4, 'divides by zero when count is zero', 'error'),
+						f(4, 'divides by zero when count is zero', 'high'),
 						f(21, 'save() is not awaited; missing await'),
 					],
 				},
 			],
 		});
-		expect(agreed.map((a) => [a.line, a.agents, a.inWinner])).toEqual([
+		expect(merged.map((a) => [a.line, a.agents, a.inWinner])).toEqual([
 			[4, ['alice', 'bob', 'carol'], true],
 			[12, ['alice'], true],
 			[20, ['bob', 'carol'], false],
 		]);
+		expect(merged[0]!.reasons.map((reason) => [reason.agentId, reason.line])).toEqual([
+			['alice', 4],
+			['bob', 5],
+			['carol', 4],
+		]);
 	});
 
-	it('drops a left-out finding only one other agent raised, and duplicate findings in the final review', () => {
-		const agreed = countAgreement({
+	it('counts a concern the winning review repeats from its answer once', () => {
+		const merged = mergeFindings({
 			winner: 'w',
 			final: [f(3, 'Off by one in the loop bound'), f(3, 'Loop bound is off by one')],
-			answers: [{ agentId: 'x', findings: [f(30, 'Unrelated issue')] }],
+			answers: [
+				{ agentId: 'w', findings: [f(3, 'The loop bound is off by one')] },
+				{ agentId: 'x', findings: [f(30, 'Unrelated issue')] },
+			],
 		});
-		expect(agreed).toHaveLength(1);
-		expect(agreed[0]!.agents).toEqual(['w']);
+		expect(merged.map((a) => [a.line, a.agents])).toEqual([
+			[3, ['w']],
+			[30, ['x']],
+		]);
 	});
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { countAgreement } from '../../../src/core/codeReview/agreement.js';
+import { mergeFindings } from '../../../src/core/codeReview/agreement.js';
 import { parseFindings } from '../../../src/core/codeReview/findings.js';
 
 interface ScriptedAgent {
@@ -20,14 +20,16 @@ describe('the selection-review fixture team (test/fixtures/changes/review-team.y
 	}));
 
 	for (const winner of config.agents) {
-		it(`gives line 3 three agents and line 6 two when ${winner.id} wins`, () => {
-			const agreed = countAgreement({
+		it(`gives line 3 three agents, line 6 two and line 1 gamma alone when ${winner.id} wins`, () => {
+			const merged = mergeFindings({
 				winner: winner.id,
 				final: parseFindings(winner.backend.script.presentation.text),
 				answers,
 			});
-			expect(agreed.find((finding) => finding.line === 3)?.agents).toHaveLength(3);
-			expect(agreed.find((finding) => finding.line === 6)?.agents).toHaveLength(2);
+			expect(merged.find((finding) => finding.line === 3)?.agents).toHaveLength(3);
+			expect(merged.find((finding) => finding.line === 6)?.agents).toHaveLength(2);
+			expect(merged.find((finding) => finding.line === 1)?.agents).toEqual(['gamma']);
+			expect(merged).toHaveLength(3);
 		});
 	}
 });
