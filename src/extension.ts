@@ -20,6 +20,9 @@ import { registerTeamMcpServer, TeamMcpServerProvider } from './vscode/lm/teamMc
 import { registerTeamChatProvider } from './vscode/lm/teamChatProvider.js';
 import { createLog, SessionSecrets } from './vscode/common/log.js';
 import { SelectionReview } from './vscode/codeReview/selectionReview.js';
+import { DiffReview } from './vscode/codeReview/diffReview.js';
+import { FindingThreads } from './vscode/codeReview/findingThreads.js';
+import { ReviewSides } from './vscode/codeReview/reviewSides.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
 import { panelShows } from './vscode/common/panelShows.js';
@@ -66,7 +69,11 @@ export function activate(
 			pickContext: () => pickContext(picker),
 		}),
 	);
-	const selection = root.add(new SelectionReview({ runs, log }));
+	const findingThreads = root.add(new FindingThreads());
+	const selection = root.add(new SelectionReview({ runs, log, threads: findingThreads }));
+	const diffReview = root.add(
+		new DiffReview({ runs, log, threads: findingThreads, sides: root.add(new ReviewSides()) }),
+	);
 	const runsView = root.add(
 		new RunsView({
 			runs,
@@ -130,6 +137,8 @@ export function activate(
 			configsDir,
 			changes,
 			selection,
+			diffReview,
+			findingThreads,
 			runsView,
 			teamView,
 			picker,
@@ -166,7 +175,8 @@ export function activate(
 		lastState: () => runs.state,
 		conversation: () => runs.conversation,
 		changes,
-		findingThreads: () => selection.threads(),
+		findingThreads: () => findingThreads.threads(),
+		diffReview,
 		ui: () => ({
 			runActive: runs.runActiveContext,
 			statusBar: statusBar.text,

@@ -18,6 +18,8 @@ import { finishNow, sendMessageToTeam } from './commands/steerTeam.js';
 import { askSeveralTeams } from './compare/askSeveralTeams.js';
 import type { TeamComparisons } from './compare/teamComparisons.js';
 import type { SelectionReview } from './codeReview/selectionReview.js';
+import type { DiffReview } from './codeReview/diffReview.js';
+import type { FindingThreads } from './codeReview/findingThreads.js';
 import type { KeyStore } from './common/secrets.js';
 import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
@@ -37,8 +39,12 @@ export interface CommandDeps {
 	readonly configsDir: string;
 	/** Accept/Reject Changes and File, Next/Previous Changed File, Review Changes. */
 	readonly changes: ChangeReview;
-	/** Review Selection, Dismiss Finding, Clear Review Comments. */
+	/** Review Selection. */
 	readonly selection: SelectionReview;
+	/** Review Changes and its findings list. */
+	readonly diffReview: DiffReview;
+	/** Dismiss Finding, Clear Review Comments. */
+	readonly findingThreads: FindingThreads;
 	/** What Add Context's pickers read besides VS Code's APIs (terminal history, redaction). */
 	readonly picker: ContextPickerDeps;
 	/** The Runs view's row and title actions. */
@@ -63,6 +69,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 	const handlers: Record<CommandId, CommandHandler> = {
 		[commandIds.askTeam]: (arg) => askTeam(deps, arg),
 		[commandIds.reviewSelection]: () => selection.reviewSelection(),
+		[commandIds.reviewGitChanges]: (arg) => deps.diffReview.review(arg),
+		[commandIds.showReviewFindings]: () => deps.diffReview.showFindings(),
 		[commandIds.askTeamToFix]: (uri, diagnostics) => askTeamToFix(deps.runs, uri, diagnostics),
 		[commandIds.addContext]: (arg) => addContext(deps.picker, deps.panel, arg),
 		[commandIds.showPanel]: () => deps.panel.show({ preserveFocus: false }),
@@ -92,8 +100,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.reviewChanges]: (arg) => changes.review(arg),
 		[commandIds.acceptHunk]: (uri, id) => changes.selectHunkIn(uri, id, true),
 		[commandIds.rejectHunk]: (uri, id) => changes.selectHunkIn(uri, id, false),
-		[commandIds.dismissFinding]: (thread) => selection.dismiss(thread),
-		[commandIds.clearReviewComments]: () => selection.clear(),
+		[commandIds.dismissFinding]: (thread) => deps.findingThreads.dismiss(thread),
+		[commandIds.clearReviewComments]: () => deps.findingThreads.clear(),
 		...deps.runsView.handlers(),
 		...team,
 		[commandIds.buildTeam]: async (...args) => progress.teamChosen(await team[commandIds.buildTeam](...args)),

@@ -1,6 +1,7 @@
 import type { Turn } from '../core/orchestrator/types.js';
 import type { RunState } from '../protocol/runState.js';
-import type { FindingThread } from './codeReview/selectionReview.js';
+import type { DiffReview } from './codeReview/diffReview.js';
+import type { FindingThread } from './codeReview/findingThreads.js';
 import type { RunStarter } from './run/runStarter.js';
 import type { ActiveRunInfo, ChangeActions, RunService } from './run/runTypes.js';
 import type { RunsView } from './pastRuns/runsView.js';
@@ -39,8 +40,10 @@ export interface MassGenApi {
 	conversation(): readonly Turn[];
 	/** The change review: the pending change set, its hunk selection, accept and reject. */
 	readonly changes: ChangeActions;
-	/** The selection review's finding threads (Comments API threads cannot be listed otherwise). */
+	/** Review Selection's and Review Changes' finding threads (Comments API threads cannot be listed otherwise). */
 	findingThreads(): readonly FindingThread[];
+	/** Review Changes: the last review's findings (where each is shown) and its list. */
+	readonly diffReview: Pick<DiffReview, 'findings' | 'reveal'>;
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
 	ui(): {
 		readonly runActive: boolean;

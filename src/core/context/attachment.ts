@@ -28,7 +28,12 @@ const revisionPattern = /^[A-Za-z0-9_][A-Za-z0-9_./+-]*(?:[~^][0-9]*)*$/;
 export function commitRange(text: string): CommitRange | undefined {
 	const parts = text.split('..');
 	if (parts.length !== 2 || text.length > 200) return undefined;
-	return parts.every((part) => revisionPattern.test(part)) ? (text as CommitRange) : undefined;
+	return parts.every(isRevision) ? (text as CommitRange) : undefined;
+}
+
+/** `text` is one plain revision (a ref name or a hash, with `~N`/`^N`): never an option or a pathspec. */
+export function isRevision(text: string): boolean {
+	return revisionPattern.test(text);
 }
 export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 

@@ -4,6 +4,10 @@
 export const commandIds = {
 	askTeam: 'massgen.askTeam',
 	reviewSelection: 'massgen.reviewSelection',
+	/** Review Changes: a git diff (working tree, staged, a range, a pull request) reviewed by the team. */
+	reviewGitChanges: 'massgen.reviewGitChanges',
+	/** The last Review Changes' findings in a quick pick. */
+	showReviewFindings: 'massgen.showReviewFindings',
 	/** The quick fix on a diagnostic (hidden from the palette: it needs the diagnostic). */
 	askTeamToFix: 'massgen.askTeamToFix',
 	/** The context pickers; their chips go to the panel's ask box. */

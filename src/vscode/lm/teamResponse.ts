@@ -32,7 +32,7 @@ export function answerText(result: RunResult): string {
 	if (changes.length > 0) {
 		parts.push(
 			vscode.l10n.t(
-				'\n\n**Proposed changes** (not applied; they wait for your review in the MassGen panel or MassGen: Review Changes):\n{0}',
+				'\n\n**Proposed changes** (not applied; they wait for your review in the MassGen panel or MassGen: Review Proposed Changes):\n{0}',
 				changes.map((line) => `- \`${line}\``).join('\n'),
 			),
 		);

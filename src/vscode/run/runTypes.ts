@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { AttachmentRequest } from '../../core/context/attachment.js';
+import type { AttachmentRequest, DiffSource } from '../../core/context/attachment.js';
 import type { Turn } from '../../core/orchestrator/types.js';
 import type { RunResult } from '../../contract/runResult.js';
 import type { Workspace } from '../../core/workspace/types.js';
@@ -16,6 +16,8 @@ export interface RunRequest {
 	readonly question: string;
 	readonly kind: 'ask' | 'review';
 	readonly review?: ReviewTarget;
+	/** A review of a git diff (Review Changes): which diff; its findings go on the diff's new side. */
+	readonly diffReview?: DiffReviewTarget;
 	/**
 	 * The workspace folder the run works on (multi-root). Absent: the folder of the run it follows
 	 * up on, of the reviewed file or the active editor, the only one, or the one the user picks.
@@ -71,6 +73,15 @@ export interface ReviewTarget {
 	/** 0-based, inclusive start and exclusive end lines of the selection. */
 	readonly startLine: number;
 	readonly endLine: number;
+}
+
+/** What Review Changes reviews (its run attaches the diff: `attachments` `{ kind: 'diff', source }`). */
+export interface DiffReviewTarget {
+	readonly source: DiffSource;
+	/** The diff in words, as the picker named it ("the staged changes", "pull request #12"). */
+	readonly label: string;
+	/** The files the diff changes (workspace-relative, `/`), when the review started. */
+	readonly files: readonly string[];
 }
 
 /** A run that ended (completed, timed out, failed or cancelled). */

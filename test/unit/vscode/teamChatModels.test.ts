@@ -164,7 +164,7 @@ describe('the model picker: what a team model streams', () => {
 	it('the final answer, then the vote, then the proposed changes, which await review', () => {
 		expect(answerText(result)).toBe(
 			'---\n\nWrite CONTRIBUTING.md.\n\n---\n**Vote:** planner won with 2 of 2 votes (planner, critic).' +
-				'\n\n**Proposed changes** (not applied; they wait for your review in the MassGen panel or MassGen: Review Changes):\n- `add CONTRIBUTING.md`',
+				'\n\n**Proposed changes** (not applied; they wait for your review in the MassGen panel or MassGen: Review Proposed Changes):\n- `add CONTRIBUTING.md`',
 		);
 		const cancelled = answerText({
 			...result,
