@@ -31,6 +31,8 @@ export interface DiffReviewDeps {
 
 /** One finding of the last diff review, where it is shown (what the findings list and tests see). */
 export interface ListedFinding {
+	/** The review run it comes from. */
+	readonly runId: string;
 	readonly finding: MergedFinding;
 	readonly of: number;
 	/** Raised by one agent of several: shown apart. */
@@ -118,7 +120,12 @@ export class DiffReview extends Disposable {
 
 	/** The last diff review's findings in a quick pick; the one picked is opened at its lines. */
 	async showFindings(): Promise<void> {
-		if (this._listed.length === 0) {
+		// Dismissed or cleared threads are gone from the list too; with none left, so is the review.
+		const { threads } = this._deps;
+		const listed = this._listed.some((item) => item.thread && threads.isShown(item.thread))
+			? this._listed.filter((item) => !item.thread || threads.isShown(item.thread))
+			: [];
+		if (listed.length === 0) {
 			void vscode.window.showInformationMessage(vscode.l10n.t('MassGen: no review findings to show.'));
 			return;
 		}
@@ -133,8 +140,8 @@ export class DiffReview extends Disposable {
 				listed,
 			};
 		};
-		const agreed = this._listed.filter((listed) => !listed.single);
-		const single = this._listed.filter((listed) => listed.single);
+		const agreed = listed.filter((item) => !item.single);
+		const single = listed.filter((item) => item.single);
 		const items: Item[] = [
 			...(agreed.length > 0
 				? [
@@ -218,7 +225,14 @@ export class DiffReview extends Disposable {
 			const doc = side && (await vscode.workspace.openTextDocument(side.uri));
 			const thread = doc ? this._deps.threads.add(doc, finding, of, isSingle) : undefined;
 			if (thread) this._shownThreads.add(thread.thread);
-			listed.push({ finding, of, single: isSingle, side: thread ? side : undefined, thread });
+			listed.push({
+				runId: result.runId,
+				finding,
+				of,
+				single: isSingle,
+				side: thread ? side : undefined,
+				thread,
+			});
 		}
 		this._listed = listed;
 		this._title = vscode.l10n.t('MassGen review of {0}', target.label);

@@ -127,6 +127,11 @@ export class FindingThreads extends Disposable {
 		return shown;
 	}
 
+	/** `thread` is still shown (not dismissed or cleared). */
+	isShown(thread: FindingThread): boolean {
+		return this._threads.get(thread.thread) === thread;
+	}
+
 	dismiss(thread: unknown): void {
 		const known = [...this._threads.keys()].find((candidate) => candidate === thread);
 		if (!known) return;

@@ -37,8 +37,8 @@ export class ReviewSides extends Disposable implements vscode.TextDocumentConten
 
 	/**
 	 * The side of `path` a finding of review `key` goes on. The working tree's new side is the file
-	 * itself; the index's or a commit's is the workspace file when its text is the same (the file as
-	 * open, unsaved edits included), else a virtual document. Undefined: the file is not on the new
+	 * itself; the index's or a commit's is the workspace file when its text is the same (an open
+	 * file's unsaved edits included), else a virtual document. Undefined: the file is not on the new
 	 * side (deleted) or not in the workspace.
 	 */
 	async sideOf(
@@ -49,10 +49,7 @@ export class ReviewSides extends Disposable implements vscode.TextDocumentConten
 		repo: () => Promise<GitRepo>,
 	): Promise<ReviewSide | undefined> {
 		const file = vscode.Uri.joinPath(folder, ...path.split('/'));
-		const workspaceText = await vscode.workspace.openTextDocument(file).then(
-			(doc) => doc.getText(),
-			() => undefined,
-		);
+		const workspaceText = await textOf(file);
 		if (source === 'working-tree') return workspaceText === undefined ? undefined : { uri: file };
 		const git = await repo();
 		const [oldRev, newRev] = source === 'staged' ? ['HEAD', ':'] : rangeSides(source);
@@ -77,5 +74,16 @@ export class ReviewSides extends Disposable implements vscode.TextDocumentConten
 		const uri = vscode.Uri.from({ scheme: reviewScheme, authority: side, path: `/${path}`, query: key });
 		this._texts.set(uri.toString(), text);
 		return uri;
+	}
+}
+
+/** The file's text as the user sees it: an open document's with unsaved edits, else the disk's. */
+async function textOf(file: vscode.Uri): Promise<string | undefined> {
+	const open = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === file.toString());
+	if (open?.isDirty) return open.getText();
+	try {
+		return new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+	} catch {
+		return undefined;
 	}
 }
