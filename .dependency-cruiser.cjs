@@ -40,7 +40,7 @@ const coreLayers = {
 		'tools',
 		'agents',
 	],
-	sessions: ['util', 'changes', 'runStore', 'orchestrator'],
+	sessions: ['util', 'workspace', 'changes', 'runStore', 'orchestrator'],
 	// The YAML's translation into every part's settings, so it sits above the parts it configures.
 	config: ['util', 'secrets', 'workspace', 'permissions', 'providers/spec', 'mcp', 'tools', 'orchestrator'],
 	trust: ['util', 'config', 'mcp', 'providers/spec'],

@@ -39,6 +39,8 @@ export interface RunArgs {
 	readonly noInstructions?: boolean;
 	/** `--inbox DIR`: each file that appears in DIR steers the run (docs/cli.md#steering-a-run). */
 	readonly inbox?: string;
+	/** `--comments FILE` (with `--continue RUN_ID`): the team revises that run's proposal with these review comments. */
+	readonly comments?: string;
 }
 
 /** `massgen chat`: the run options that hold for every question of the conversation. */
@@ -109,6 +111,7 @@ export const usage = `Usage:
               [--max-cost USD] [--max-tokens N] [--provider-tools=allow|ask|deny]
               [--attach PATH]... [--attach-diff[=staged]] [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] [--no-instructions]
               [--inbox DIR] "QUESTION" [-]
+  massgen run --continue RUN_ID --comments FILE [OPTIONS] ["QUESTION"]
   massgen chat [--config FILE] [--workspace DIR] [--timeout SECONDS] [--yes | --deny-all] [--unsandboxed-commands]
                [--continue [RUN_ID|SESSION_ID]] [--trust-workspace] [--no-instructions]
   massgen trust [--workspace DIR] [--config FILE] | --revoke [--workspace DIR] | --list
@@ -170,6 +173,11 @@ run       Ask the team. The final answer goes to stdout, progress to stderr.
                        coordination now. Names starting with '.' are skipped (write .x, then rename).
                        Delivered files move to DIR/delivered/, refused ones to DIR/refused/.
                        SIGUSR1 (kill -USR1 PID) also finishes now
+          --comments   with --continue RUN_ID: send that run's proposal back to the team with review
+                       comments (a JSON or YAML list of {path, line, endLine?, text}; lines of the
+                       proposed files). Every agent starts from the proposal (its files not yet
+                       accepted or rejected, merged onto today's files), revises it and votes again;
+                       the answer cites the comments it addresses. The new change set replaces RUN_ID's
 chat      Ask the team on a terminal, one follow-up after another (each carries the earlier turns).
           At the prompt: a question, or /diff (the last run's changes), /accept (write them),
           /reject, /quit (or Ctrl-D). Ctrl-C stops a run; at the prompt it quits. While a run goes,
@@ -247,6 +255,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 				list: { type: 'boolean', default: false },
 				'provider-tools': { type: 'string' },
 				inbox: { type: 'string' },
+				comments: { type: 'string' },
 				attach: { type: 'string', multiple: true, default: [] },
 				markdown: { type: 'boolean', default: false },
 				session: { type: 'boolean', default: false },
@@ -383,9 +392,18 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		.filter((word) => word !== '-')
 		.join(' ')
 		.trim();
-	if (!question && dashes === 0 && command === 'run') throw new UsageError('run needs a QUESTION');
+	if (!question && dashes === 0 && command === 'run' && values.comments === undefined) {
+		throw new UsageError('run needs a QUESTION');
+	}
 	if (values.attach?.some((path) => path.trim() === '')) throw new UsageError('--attach needs a PATH');
 	if (values.inbox !== undefined && values.inbox.trim() === '') throw new UsageError('--inbox needs a DIR');
+	if (values.comments !== undefined) {
+		if (command !== 'run') throw new UsageError('--comments is an option of run');
+		if (values.comments.trim() === '') throw new UsageError('--comments needs a FILE');
+		if (!continued?.id) {
+			throw new UsageError('--comments needs --continue RUN_ID: the run whose proposal the comments are on');
+		}
+	}
 	let timeoutSeconds: number | undefined;
 	if (values.timeout !== undefined) {
 		timeoutSeconds = Number(values.timeout);
@@ -438,6 +456,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 		...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
 		...(maxTokens !== undefined ? { maxTokens } : {}),
 		...(values.inbox !== undefined ? { inbox: resolve(cwd, values.inbox) } : {}),
+		...(values.comments !== undefined ? { comments: resolve(cwd, values.comments) } : {}),
 		...providerTools,
 	};
 }

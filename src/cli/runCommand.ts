@@ -18,6 +18,7 @@ import { cliRunHost } from './cliRunHost.js';
 import { createDisplay } from './display/createDisplay.js';
 import { runSummaryLines } from './display/runSummary.js';
 import { redactedIo } from './redactedIo.js';
+import { cliRevision, recordRevised } from './revisionRequest.js';
 import { secretWriteConsent } from './secretWritePrompt.js';
 import { prepareInbox } from './steer/inbox.js';
 import { RunSteering, type TypedLines } from './steer/runSteering.js';
@@ -45,7 +46,11 @@ export async function runCommand(
 	if (inbox && !inbox.ok) return fail(io, inbox.reason);
 	const piped = command.stdin && (await readStdin(io));
 	if (piped !== undefined && piped.trim() === '') return fail(io, 'stdin (-) was empty', 2);
-	const question = command.stdin === 'question' ? piped!.trim() : command.question;
+	const revised = command.comments && (await cliRevision(root, command.continue!.id!, command.comments));
+	if (revised && !revised.ok) return fail(io, revised.reason);
+	for (const note of revised ? revised.notes : []) io.stderr.write(`massgen: ${note}\n`);
+	const asked = command.stdin === 'question' ? piped!.trim() : command.question;
+	const question = asked || (revised ? 'Revise the proposal: address the review comments.' : asked);
 	const attachments: AttachmentRequest[] = [
 		...command.attach.map((path) => ({ kind: 'path' as const, path })),
 		...command.attachDiff.map((source) => ({ kind: 'diff' as const, source })),
@@ -63,6 +68,7 @@ export async function runCommand(
 			? { followUp: { ...(command.continue.id ? { from: command.continue.id } : {}) } }
 			: {}),
 		attachments,
+		...(revised ? { revision: revised.revision } : {}),
 		...(command.noInstructions ? { instructions: false } : {}),
 		signal: io.signal,
 		...(command.timeoutSeconds ? { coordinationTimeoutMs: command.timeoutSeconds * 1000 } : {}),
@@ -132,6 +138,8 @@ export async function runCommand(
 	display?.close();
 	const { result, runDir } = outcome;
 	io.stderr.write(`run log: ${runDir}\n`);
+	const unrecorded = revised && (await recordRevised(root, revised.revision.fromRunId, outcome));
+	if (unrecorded) io.stderr.write(`massgen: ${unrecorded}\n`);
 	for (const line of runSummaryLines(result)) io.stderr.write(`${line}\n`);
 	const decisions = outcome.ledger?.entries ?? [];
 	if (decisions.length > 0) {

@@ -3,6 +3,7 @@
  * the run store writes and reads it back, sessions and both shells show it.
  */
 import type { FileChange } from './fileChange.js';
+import type { RevisionRecord } from './revision.js';
 import type {
 	AttachmentRecord,
 	BudgetRecord,
@@ -75,6 +76,8 @@ export interface RunResult {
 	readonly coordination?: CoordinationRecord;
 	/** The user's messages to the team while it worked, in order (absent when none). */
 	readonly steering?: readonly SteerRecord[];
+	/** The review this run answered: the proposal it revised and the comments (absent otherwise). */
+	readonly revision?: RevisionRecord;
 }
 
 /** One attempt that post-evaluation judged incomplete: why, and what the next attempt was told. */

@@ -1,5 +1,6 @@
 import { contextSection } from '../context/contextSection.js';
 import { instructionsSection } from '../context/instructionsSection.js';
+import { reviewSection } from '../context/reviewSection.js';
 import { noContext, type PromptContext } from '../context/promptContext.js';
 import { answerTagOpening } from '../workflow/markers.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
@@ -66,6 +67,7 @@ export function coordinationUserMessage(
 		instructionsSection(context.instructions),
 		historyBlock(history),
 		contextSection(context),
+		reviewSection(context.revision),
 		feedback,
 		originalMessage(question),
 		currentAnswers(snapshot),
@@ -126,6 +128,7 @@ export function presentationUserMessage(options: {
 		instructionsSection(options.context?.instructions),
 		historyBlock(options.history),
 		contextSection(options.context ?? noContext),
+		reviewSection(options.context?.revision),
 		options.feedback ?? '',
 		originalMessage(options.question),
 		answers.length ? `ANSWERS FROM THE TEAM:\n${answers.join('\n')}` : '',
@@ -146,6 +149,7 @@ export function singleAgentUserMessage(
 		instructionsSection(context.instructions),
 		historyBlock(history),
 		contextSection(context),
+		reviewSection(context.revision),
 		feedback,
 		originalMessage(question),
 	]
@@ -165,6 +169,8 @@ const changeNotes: Record<NonNullable<Turn['changes']>, string> = {
 	superseded:
 		'its file changes were never applied (a later run replaced them): they are not in the workspace',
 	reverted: 'the user accepted its file changes, then reverted them: they are not in the workspace',
+	revising:
+		'its file changes were proposed, not applied; the user sent them back for revision (REVIEW COMMENTS): your copy of the workspace holds them',
 };
 
 /** Identical for every agent of a run: it is part of the cached prompt prefix. */

@@ -1,5 +1,6 @@
 import type { Attachment } from '../context/attachment.js';
 import type { ProjectInstructions } from '../context/projectInstructions.js';
+import type { Revision } from '../context/revision.js';
 import type { RunEventBody, RunEventOf, Usage } from '../../contract/runEvents.js';
 import type { ProviderError } from '../providers/spec/providerError.js';
 import type { ToolCall } from '../providers/spec/model.js';
@@ -16,6 +17,8 @@ export interface TurnContext {
 	readonly attachments: readonly Attachment[];
 	/** The project's instruction files (`core/context/projectInstructions.ts`), the same for every agent. */
 	readonly instructions?: ProjectInstructions;
+	/** A revision's proposal and review comments (`core/context/revision.ts`), the same for every agent. */
+	readonly revision?: Revision;
 	/** After a post-evaluation restart: the feedback block every agent's first message carries ('' = none). */
 	readonly restartFeedback: string;
 	readonly settings: AgentSettings;

@@ -47,8 +47,12 @@ export interface AgentSpec {
 /** USD per million tokens (from the dated price table, `configs/prices.yaml`). */
 export type ModelPrice = Price;
 
-/** What became of a turn's proposed file changes, as the next turn's history tells it. */
-export type TurnChanges = 'accepted' | 'partly-accepted' | 'rejected' | 'pending' | 'reverted' | 'superseded';
+/**
+ * What became of a turn's proposed file changes, as the next turn's history tells it; `revising`:
+ * the proposal this run revises (every agent's copy starts with it).
+ */
+export type TurnChanges =
+	'accepted' | 'partly-accepted' | 'rejected' | 'pending' | 'reverted' | 'superseded' | 'revising';
 
 export interface Turn {
 	readonly question: string;

@@ -5,6 +5,7 @@
 import type { ChatMessage, ChatModel, ImageInput } from '../providers/spec/model.js';
 import type { Attachment } from './attachment.js';
 import type { ProjectInstructions } from './projectInstructions.js';
+import type { Revision } from './revision.js';
 
 export interface PromptContext {
 	readonly attachments: readonly Attachment[];
@@ -12,6 +13,8 @@ export interface PromptContext {
 	readonly images: boolean;
 	/** The project's instruction files, the same for every agent; absent when off or none. */
 	readonly instructions?: ProjectInstructions;
+	/** The review comments of a revision (`reviewSection`); absent otherwise. */
+	readonly revision?: Revision;
 }
 
 export const noContext: PromptContext = { attachments: [], images: false };
@@ -20,6 +23,7 @@ export const noContext: PromptContext = { attachments: [], images: false };
 export interface RunContext {
 	readonly attachments: readonly Attachment[];
 	readonly instructions?: ProjectInstructions;
+	readonly revision?: Revision;
 }
 
 export function promptContext(run: RunContext, model: ChatModel): PromptContext {
@@ -27,6 +31,7 @@ export function promptContext(run: RunContext, model: ChatModel): PromptContext 
 		attachments: run.attachments,
 		images: model.capabilities.images === true,
 		...(run.instructions ? { instructions: run.instructions } : {}),
+		...(run.revision ? { revision: run.revision } : {}),
 	};
 }
 

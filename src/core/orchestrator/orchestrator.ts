@@ -334,6 +334,7 @@ export class Orchestrator {
 			history: options.history ?? [],
 			attachments: options.attachments ?? [],
 			...(options.instructions ? { instructions: options.instructions } : {}),
+			...(options.revision ? { revision: options.revision } : {}),
 			restartFeedback: this.restartFeedback,
 			settings: this.settings,
 			steering: this.steering,

@@ -3,6 +3,7 @@ import type { RunTools } from '../tools/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { Attachment } from '../context/attachment.js';
 import type { ProjectInstructions } from '../context/projectInstructions.js';
+import type { Revision } from '../context/revision.js';
 import type { RunClock } from '../util/clock.js';
 import type { BudgetRecord } from '../../contract/runEvents.js';
 import type { QuorumSetting } from './quorum.js';
@@ -70,6 +71,8 @@ export interface RunOptions {
 	readonly attachments?: readonly Attachment[];
 	/** The project's instruction files, first in every agent's first message (`instructionsSection`). */
 	readonly instructions?: ProjectInstructions;
+	/** A revision's proposal and comments: every overlay starts with the proposal, every first message carries the comments. */
+	readonly revision?: Revision;
 	readonly signal?: AbortSignal;
 	/** The run's time (every coordination timer, and the models' own waits); omitted = real time. */
 	readonly clock?: RunClock;

@@ -45,7 +45,9 @@ export async function prepareRun(request: RunRequest, host: RunHost): Promise<Pr
 	const redactor = seedRedactor(keys);
 	host.learnSecrets?.(redactor);
 	const refuse = (refusal: PrepareRefusal): PrepareOutcome => ({ ok: false, ...refusal });
-	const followUp = request.followUp && (await readFollowUp(root, request.followUp));
+	// A revision is its run's next turn unless the request says which turn it follows.
+	const asked = request.followUp ?? (request.revision ? { from: request.revision.fromRunId } : undefined);
+	const followUp = asked && (await readFollowUp(root, asked));
 	if (typeof followUp === 'string') return refuse({ refused: 'follow-up', message: followUp });
 	if (followUp) host.log.info(followUpLine(followUp));
 	const loaded = await loadTeam({

@@ -7,6 +7,7 @@
  */
 import type { CodingAgentPaths } from '../util/cliPathVariables.js';
 import type { AttachmentRequest } from '../context/attachment.js';
+import type { RevisionRequest } from '../../contract/revision.js';
 import type { AgentConfig } from '../config/schema.js';
 import type { ContextLimits } from '../context/resolveAttachments.js';
 import type { BudgetCaps } from '../orchestrator/spendGuard.js';
@@ -36,6 +37,11 @@ export interface RunRequest {
 	 */
 	readonly history?: readonly Turn[];
 	readonly attachments?: readonly AttachmentRequest[];
+	/**
+	 * Revise run `fromRunId`'s proposal with the reviewer's comments (`contract/revision.ts`); the
+	 * run is that run's next turn unless `followUp` says otherwise.
+	 */
+	readonly revision?: RevisionRequest;
 	/**
 	 * Members for this run only, after the team's own (the editor's chat adds its selected model as a
 	 * `vscode_lm` agent); checked like the config's, an id the team holds gets a suffix.

@@ -13,6 +13,10 @@ import type { MassGenConfig } from '../config/schema.js';
 import { toOrchestratorSettings, withRoles } from '../config/toSettings.js';
 import type { AttachmentRequest } from '../context/attachment.js';
 import { resolveAttachments, type ContextLimits } from '../context/resolveAttachments.js';
+import { resolveRevision } from '../context/revision.js';
+import { revisionRecord } from './revisionRecord.js';
+import type { RevisionRequest } from '../../contract/revision.js';
+import { withStartingEdits } from '../workspace/seededWorkspace.js';
 import { filesInPlay } from '../context/filesInPlay.js';
 import {
 	instructionRecord,
@@ -87,6 +91,11 @@ export interface RunSessionOptions {
 	 */
 	readonly attachments?: readonly AttachmentRequest[];
 	readonly contextLimits?: Partial<ContextLimits>;
+	/**
+	 * Revise an earlier run's proposal (`core/context/revision.ts`): every agent starts from it and
+	 * reads the comments. A proposal or comment that cannot be given throws `AttachmentError`.
+	 */
+	readonly revision?: RevisionRequest;
 	/**
 	 * The project's instruction files (`AGENTS.md` …, `core/context/projectInstructions.ts`): read
 	 * unless false (`--no-instructions`, `massgen.instructions.enabled`, an untrusted workspace).
@@ -194,12 +203,15 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	]);
 	options.onRedactor?.(redactor);
 	const secretFiles = secretPaths([...config.orchestrator.secret_paths, ...(options.secretPaths ?? [])]);
-	const workspace = await createWorkspace(root, {
+	const disk = await createWorkspace(root, {
 		protectedPaths: config.orchestrator.protected_paths,
 		secretPaths: secretFiles,
 		ripgrep: options.ripgrep ?? ripgrepOnPath(env) ?? undefined,
 	});
-	const attachments = await resolveAttachments(options.attachments ?? [], workspace, {
+	const revision = options.revision && (await resolveRevision(options.revision, disk));
+	// The team revises the proposal: every agent's copy starts with it.
+	const workspace = revision ? withStartingEdits(disk, revision.startingEdits) : disk;
+	const attachments = await resolveAttachments(options.attachments ?? [], disk, {
 		signal: options.signal,
 		...(options.contextLimits ? { limits: options.contextLimits } : {}),
 	});
@@ -207,8 +219,8 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		options.instructions === false
 			? noInstructions
 			: await readProjectInstructions(
-					workspace,
-					await filesInPlay(options.question, attachments, workspace),
+					disk,
+					await filesInPlay(options.question, attachments, disk),
 					options.instructionLimits,
 					options.signal,
 				);
@@ -256,9 +268,10 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 				...toOrchestratorSettings(config),
 				...(options.coordinationTimeoutMs ? { coordinationTimeoutMs: options.coordinationTimeoutMs } : {}),
 			},
-			history: options.history ?? [],
+			history: revision ? revising(options.history ?? []) : (options.history ?? []),
 			attachments,
 			...(instructions.files.length ? { instructions } : {}),
+			...(revision ? { revision } : {}),
 			signal: options.signal,
 			...(tools ? { tools } : {}),
 			...(caps ? { budget: caps } : {}),
@@ -294,6 +307,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		const result: RunResult = {
 			...finished,
 			...(secretValueFiles.length > 0 ? { secretValueFiles } : {}),
+			...(revision ? { revision: await revisionRecord(revision, finished, disk) } : {}),
 			startedAt: started.toISOString(),
 			session,
 		};
@@ -308,10 +322,17 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			options.onLogError?.(error);
 		}
 		// Each change carries its base (`FileChange.base`): the text the agents read, not the disk now.
-		return { result, runDir: log.runDir, workspace, ledger: options.tools ? ledger : undefined };
+		return { result, runDir: log.runDir, workspace: disk, ledger: options.tools ? ledger : undefined };
 	} finally {
 		// A coding agent's CLI and folder outlive its calls (`ChatModel.close`): they end with the run.
 		await Promise.all(agents.map((agent) => agent.model.close?.()));
 		await log.close().catch((error: unknown) => options.onLogError?.(error));
 	}
+}
+
+/** The turn whose proposal a revision revises is the last; its changes are in every agent's copy now. */
+function revising(history: readonly Turn[]): Turn[] {
+	return history.map((turn, index) =>
+		index === history.length - 1 && turn.changes === 'pending' ? { ...turn, changes: 'revising' } : turn,
+	);
 }

@@ -32,6 +32,7 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 		question: request.question,
 		...(prepared.followUp ?? (request.history ? { history: request.history } : {})),
 		...(request.attachments ? { attachments: request.attachments } : {}),
+		...(request.revision ? { revision: request.revision } : {}),
 		...(request.contextLimits ? { contextLimits: request.contextLimits } : {}),
 		// A workspace the user does not trust gives the agents no instructions of its own.
 		instructions: request.instructions !== false && host.workspaceTrusted,

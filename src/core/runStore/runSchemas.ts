@@ -33,6 +33,26 @@ const changeSchema = z.looseObject({
 	content: z.string().nullable(),
 });
 
+const lineRange = { line: z.number().int().min(1), endLine: z.number().int().min(1) };
+
+const revisionRecordSchema = z.looseObject({
+	fromRunId: z.string(),
+	comments: z
+		.array(
+			z.looseObject({
+				id: z.string().max(8),
+				ref: z.string().max(200).optional(),
+				path: z.string(),
+				...lineRange,
+				text: z.string().max(4_000),
+				addressed: z.boolean(),
+				now: z.object(lineRange).nullable(),
+			}),
+		)
+		.max(100),
+	userEdited: z.array(z.string()),
+});
+
 /** `result.json` of run `runId` as a turn (sessions, reports, history). */
 export function runResultSchema(runId: string) {
 	return z.looseObject({
@@ -68,6 +88,8 @@ export function runResultSchema(runId: string) {
 			)
 			.optional()
 			.catch(undefined),
+		/** The review comments the run answered (reports, the editor's marks); a malformed record reads as none. */
+		revision: revisionRecordSchema.optional().catch(undefined),
 	});
 }
 
