@@ -14,6 +14,7 @@ import { walkthroughAfterFirstCommand, walkthroughOnFirstView } from './firstUse
 import { liveTeam } from './liveTeam';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
+import { reviewChanges } from './reviewChanges';
 import { revertRun } from './revertRun';
 import { runSwitcher } from './runSwitcher';
 import { runsView } from './runsView';
@@ -41,6 +42,7 @@ export const scenarios: readonly Scenario[] = [
 	changeStateMultiDiff,
 	changeStateHunk,
 	review,
+	reviewChanges,
 	approvals,
 	attachments,
 	askBoxChips,
