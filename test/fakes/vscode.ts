@@ -309,6 +309,12 @@ export const window = {
 	},
 };
 
+/** Tests put extensions in `extensions.installed` by id (`exports` is what `activate()` returns). */
+export const extensions = {
+	installed: new Map<string, { isActive: boolean; exports: unknown; activate(): Promise<unknown> }>(),
+	getExtension: (id: string) => extensions.installed.get(id),
+};
+
 /** Tests set `workspace.workspaceFolders`. */
 export const workspace = {
 	workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,

@@ -1,6 +1,5 @@
 // What Review Changes reads from its arguments and from the GitHub Pull Requests extension, and how
 // pure, no `vscode` import (test/unit/vscode/reviewChangesArgs.test.ts).
-import { z } from 'zod';
 import { commitRange, type DiffSource, isRevision } from '../../core/context/attachment.js';
 
 /**
@@ -30,19 +29,21 @@ export interface CheckedOutPullRequest {
 	readonly defaultBranch: string;
 }
 
-const description = z.object({
-	defaultBranch: z.string().min(1).max(200),
-	pullRequest: z.object({ number: z.number().int().positive(), title: z.string().max(1_000) }).optional(),
-});
-
 /**
- * `getRepositoryDescription(uri)`'s answer (the extension's API, `src/api/api.d.ts`), checked: the
- * pull request and the default branch, or undefined when none is checked out or the shape is not
- * the one known (another extension's data is not trusted).
+ * `getRepositoryDescription(uri)`'s answer (the extension's API, `src/api/api.d.ts`), checked field
+ * by field (no zod: it stays out of the extension bundle): the pull request and the default branch,
+ * or undefined when none is checked out or the shape is not the one known (another extension's data
+ * is not trusted).
  */
 export function checkedOutPullRequest(answer: unknown): CheckedOutPullRequest | undefined {
-	const parsed = description.safeParse(answer);
-	if (!parsed.success || !parsed.data.pullRequest || !isRevision(parsed.data.defaultBranch)) return undefined;
-	const { number, title } = parsed.data.pullRequest;
-	return { number, title: title.replace(/\s+/g, ' ').trim(), defaultBranch: parsed.data.defaultBranch };
+	if (typeof answer !== 'object' || answer === null) return undefined;
+	const { defaultBranch, pullRequest } = answer as { defaultBranch?: unknown; pullRequest?: unknown };
+	if (typeof defaultBranch !== 'string' || defaultBranch.length > 200 || !isRevision(defaultBranch)) {
+		return undefined;
+	}
+	if (typeof pullRequest !== 'object' || pullRequest === null) return undefined;
+	const { number, title } = pullRequest as { number?: unknown; title?: unknown };
+	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number <= 0) return undefined;
+	if (typeof title !== 'string') return undefined;
+	return { number, title: title.slice(0, 1_000).replace(/\s+/g, ' ').trim(), defaultBranch };
 }
