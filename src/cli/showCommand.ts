@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { runMarkdown, sessionMarkdown } from '../core/sessions/exportMarkdown.js';
-import { coordinationText, steeringLines } from '../core/sessions/coordinationText.js';
+import { coordinationText, reviewReport, steeringLines } from '../core/sessions/coordinationText.js';
 import { SessionError, turnChain } from '../core/sessions/historyOf.js';
 import {
 	formatAttachment,
@@ -63,6 +63,10 @@ function runText(report: RunReport): string {
 		].join('\n'),
 		section('question', result.question),
 	];
+	if (result.revision) {
+		const title = `review comments on run ${result.revision.fromRunId}'s proposal`;
+		parts.push(section(title, reviewReport(result.revision).join('\n') || '(none)'));
+	}
 	if (result.attachments?.length) {
 		parts.push(section('attachments', result.attachments.map((a) => `- ${formatAttachment(a)}`).join('\n')));
 	}

@@ -186,6 +186,7 @@ function historyBlock(history: readonly Turn[]): string {
 		.filter((turn) => !turn.leftOut)
 		.flatMap((turn) => [
 			`User: ${turn.question}`,
+			...(turn.reviewComments ?? []).map((text) => `User (review comment) ${text}`),
 			...(turn.steering ?? []).map((text) => `User (while the team worked): ${text}`),
 			`Assistant: ${quotedModelText(turn.answer)}`,
 			...(turn.changes ? [`(${changeNotes[turn.changes]}.)`] : []),

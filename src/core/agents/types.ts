@@ -58,6 +58,8 @@ export interface Turn {
 	readonly question: string;
 	/** The user's messages to the team while it worked on the question (`steer`), in order. */
 	readonly steering?: readonly string[];
+	/** The review comments the turn answered (`path:line: text`), sent with its question. */
+	readonly reviewComments?: readonly string[];
 	readonly answer: string;
 	/** Absent: the turn proposed no file changes, or nothing is known of them. */
 	readonly changes?: TurnChanges;

@@ -3,6 +3,7 @@
  * to the team: the CLI's progress line and run summary, `massgen show` and Export Run say them the
  * same way.
  */
+import type { RevisionRecord } from '../../contract/revision.js';
 import type { CoordinationRecord, SteerRecord } from '../../contract/runEvents.js';
 import { formatCost } from './reportFormat.js';
 
@@ -40,4 +41,21 @@ export function steeringLines(
 		const note = message.noteOnly ? ' (note)' : '';
 		return `to ${message.targetAgentId ?? 'the team'}${note}: ${message.text.replace(/\s+/g, ' ').trim()}`;
 	});
+}
+
+/** `calc.ts:3-4: Why 80?`, one line per review comment (its own lines joined). */
+export function reviewLines(revision: Pick<RevisionRecord, 'comments'>): string[] {
+	return revision.comments.map((comment) => {
+		const lines = comment.endLine > comment.line ? `${comment.line}-${comment.endLine}` : `${comment.line}`;
+		return `${comment.path}:${lines}: ${comment.text.replace(/\s+/g, ' ').trim()}`;
+	});
+}
+
+/** `c1 calc.ts:3: Keep it const. (addressed)`: the comments as `massgen show` and Export Run list them. */
+export function reviewReport(revision: RevisionRecord): string[] {
+	const lines = reviewLines(revision);
+	return revision.comments.map(
+		(comment, i) =>
+			`${comment.id} ${lines[i]} (${comment.addressed ? 'addressed' : 'not cited as addressed'})`,
+	);
 }

@@ -13,7 +13,7 @@ import {
 	formatTime,
 	oneLine,
 } from './reportFormat.js';
-import { coordinationText, steeringLines } from './coordinationText.js';
+import { coordinationText, reviewReport, steeringLines } from './coordinationText.js';
 import { turnChain } from './historyOf.js';
 
 export async function exportRunMarkdown(workspaceRoot: string, runId: string): Promise<string> {
@@ -60,6 +60,14 @@ export function runMarkdown(report: RunReport, options: { level?: number; title?
 		sections.push(
 			`${h(1)} Attachments`,
 			result.attachments.map((a) => `- ${formatAttachment(a)}`).join('\n'),
+		);
+	}
+	if (result.revision) {
+		sections.push(
+			`${h(1)} Review comments on run ${result.revision.fromRunId}'s proposal`,
+			reviewReport(result.revision)
+				.map((line) => `- ${line}`)
+				.join('\n') || '_None._',
 		);
 	}
 	if (result.steering?.length) {

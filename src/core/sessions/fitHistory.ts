@@ -26,7 +26,9 @@ export function fitHistory(turns: readonly Turn[], budget: number = defaultHisto
 			? { ...newest, answer: `${newest.answer.slice(0, room)}\n[… answer cut to ${room} characters]` }
 			: newest;
 	return [
-		...turns.slice(0, firstKept).map(({ steering: _, ...turn }) => ({ ...turn, answer: '', leftOut: true })),
+		...turns
+			.slice(0, firstKept)
+			.map(({ steering: _, reviewComments: __, ...turn }) => ({ ...turn, answer: '', leftOut: true })),
 		...turns.slice(firstKept, -1),
 		last,
 	];
@@ -36,6 +38,6 @@ function turnSize(turn: Turn): number {
 	return (
 		turn.question.length +
 		turn.answer.length +
-		(turn.steering ?? []).reduce((sum, text) => sum + text.length, 0)
+		[...(turn.steering ?? []), ...(turn.reviewComments ?? [])].reduce((sum, text) => sum + text.length, 0)
 	);
 }

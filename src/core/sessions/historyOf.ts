@@ -67,6 +67,7 @@ function asTurn(turn: TurnSummary): Turn {
 	return {
 		question: turn.question,
 		...(turn.steering ? { steering: turn.steering } : {}),
+		...(turn.reviewComments ? { reviewComments: turn.reviewComments } : {}),
 		answer,
 		...(changes ? { changes } : {}),
 	};

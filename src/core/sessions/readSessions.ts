@@ -9,6 +9,7 @@
  * against a total, and the texts a turn keeps are cut when read (a 30 MiB planted question is
  * dropped at once, not held for the whole listing).
  */
+import { reviewLines } from './coordinationText.js';
 import { readdir, stat } from 'node:fs/promises';
 import { changeOutcome, type ChangeOutcome } from '../changes/acceptRecord.js';
 import { readChangeLog } from '../runStore/changeLog.js';
@@ -155,6 +156,9 @@ async function readTurnWithin(
 		finalAnswer: result.finalAnswer === null ? null : cut(result.finalAnswer, textChars),
 		...(result.steering?.length
 			? { steering: result.steering.map((note) => cut(note.text, textChars)) }
+			: {}),
+		...(result.revision?.comments.length
+			? { reviewComments: reviewLines(result.revision).map((line) => cut(line, textChars)) }
 			: {}),
 		changes: changes.outcome,
 		files: result.changes.length,

@@ -21,6 +21,8 @@ export interface TurnSummary {
 	readonly finalAnswer: string | null;
 	/** What the user told the team while it worked, in order (absent: nothing). */
 	readonly steering?: readonly string[];
+	/** The review comments the turn answered (`path:line: text`; absent: it revised nothing). */
+	readonly reviewComments?: readonly string[];
 	/** From the run's change record (`changes-log.jsonl`) and its change set. */
 	readonly changes: ChangeOutcome;
 	/** How many files the run's change set has (absent: not read). */

@@ -128,6 +128,23 @@ describe('massgen run --continue RUN_ID --comments FILE', () => {
 		});
 		const log = readFileSync(join(root, '.massgen', 'runs', run1.runId, 'changes-log.jsonl'), 'utf8');
 		expect(JSON.parse(log.trim())).toMatchObject({ kind: 'supersede', by: 'cli', byRun: run2.runId });
+
+		const shown = await runCli(['show', run2.runId], { cwd: root });
+		expect(shown.stdout).toContain(`── review comments on run ${run1.runId}'s proposal ──`);
+		expect(shown.stdout).toContain('c1 calc.ts:3: Keep it const. (addressed)');
+		expect(shown.stdout).toContain('c2 calc.ts:8-9: Why 80? (not cited as addressed)');
+		// The next turn's history carries the comments under the turn they were sent with.
+		const counts = Object.fromEntries(Object.entries(team.servers).map(([n, s]) => [n, s.requests.length]));
+		const third = await runCli(['run', '--config', config, '--continue', 'Anything else?'], { cwd: root });
+		expect(third.code, third.stderr).toBe(0);
+		for (const [name, server] of Object.entries(team.servers)) {
+			const body = server.requests[counts[name]!]!.rawBody;
+			expect(body, name).toContain(
+				escaped(
+					'User: Revise the proposal: address the review comments.\nUser (review comment) calc.ts:3: Keep it const.\nUser (review comment) calc.ts:8-9: Why 80?',
+				),
+			);
+		}
 	});
 
 	it('refuses comments that point past the file, at a protected path, or in a malformed file, before any run starts', async () => {
