@@ -47,10 +47,13 @@ const MAX_MESSAGE_CHARS = 4_000;
 const MAX_TITLE_CHARS = 100;
 const MAX_PATH_CHARS = 1_000;
 
+/** C0 and C1 controls, DEL, and format characters (bidi overrides, zero-width). */
+const controlCharacters = /[\p{Cc}\p{Cf}]/u;
+
 /** A positive integer line number (numeric strings accepted), else undefined. */
 function lineNumber(value: unknown): number | undefined {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : undefined;
+	return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : undefined;
 }
 
 /** One line, at most `max` characters (an ellipsis where it was cut). */
@@ -78,7 +81,10 @@ function toFinding(item: unknown): Finding | undefined {
 	const end = lineNumber(raw.endLine) ?? lineNumber(raw.end_line) ?? line;
 	const word = typeof raw.severity === 'string' ? raw.severity.trim().toLowerCase() : '';
 	const file = typeof raw.path === 'string' ? raw.path : typeof raw.file === 'string' ? raw.file : '';
-	const path = file.trim().slice(0, MAX_PATH_CHARS);
+	// A path with a line break, a control or an invisible character names no file of the diff; printed
+	// (a terminal, a CI log, a SARIF reader) it could pass for lines the shell wrote itself.
+	const trimmed = file.trim();
+	const path = controlCharacters.test(trimmed) ? '' : trimmed.slice(0, MAX_PATH_CHARS);
 	return {
 		...(path ? { path } : {}),
 		line,
@@ -89,30 +95,66 @@ function toFinding(item: unknown): Finding | undefined {
 	};
 }
 
-/** The ```findings block the review prompts ask for (one or more; ```json blocks of findings count too). */
-const blockPattern = /```[ \t]*(findings|json)[^\n]*\n([\s\S]*?)```/gi;
+/**
+ * At most this many findings are read from one answer: a review lists a few dozen, and every one
+ * is compared with every other agent's (`mergeFindings`), so a flood of them would stall the shell.
+ */
+export const maxFindingsPerAnswer = 100;
 
 /**
  * Parses the findings of one answer: every fenced `findings` block (or a `json` block holding a
  * findings list) with a JSON array of {path?, line, endLine?, severity, title?, message}. Malformed
- * entries are dropped, never thrown; an answer without a block has no findings.
+ * entries are dropped, never thrown; an answer without a block has no findings; at most
+ * `maxFindingsPerAnswer` are kept. Linear in the answer's length (`fencedBlocks`).
  */
 export function parseFindings(text: string): Finding[] {
 	const findings: Finding[] = [];
-	for (const match of text.matchAll(blockPattern)) {
+	for (const block of fencedBlocks(text)) {
 		let data: unknown;
 		try {
-			data = JSON.parse(match[2]!);
+			data = JSON.parse(block.body);
 		} catch {
 			continue;
 		}
 		const list = Array.isArray(data) ? data : isFindingsObject(data) ? data.findings : undefined;
-		const parsed = (list ?? []).map(toFinding);
+		const parsed = (list ?? []).slice(0, maxFindingsPerAnswer * 2).map(toFinding);
 		// A plain ```json block counts only when it is entirely findings.
-		if (match[1]!.toLowerCase() === 'json' && parsed.some((finding) => finding === undefined)) continue;
-		for (const finding of parsed) if (finding) findings.push(finding);
+		if (block.tag === 'json' && parsed.some((finding) => finding === undefined)) continue;
+		for (const finding of parsed) {
+			if (!finding) continue;
+			findings.push(finding);
+			if (findings.length === maxFindingsPerAnswer) return findings;
+		}
 	}
 	return findings;
+}
+
+/** After a fence: blanks, then the tag the review prompts ask for (case-insensitive). */
+const tagPattern = /[ \t]*(findings|json)/iy;
+
+/**
+ * Every ```findings (or ```json) block: the tag after a fence, the rest of that line skipped, the
+ * body up to the next fence. Found with `indexOf`, never a backtracking pattern over the whole
+ * answer: a model's answer of a few MiB of unclosed fences or blank lines must not stall the shell.
+ */
+function* fencedBlocks(text: string): Generator<{ readonly tag: string; readonly body: string }> {
+	const fence = '```';
+	let at = text.indexOf(fence);
+	while (at >= 0) {
+		tagPattern.lastIndex = at + fence.length;
+		const tag = tagPattern.exec(text);
+		if (!tag) {
+			at = text.indexOf(fence, at + 1);
+			continue;
+		}
+		// Neither a line end nor a closing fence later: no block can follow.
+		const lineEnd = text.indexOf('\n', tagPattern.lastIndex);
+		if (lineEnd < 0) return;
+		const close = text.indexOf(fence, lineEnd + 1);
+		if (close < 0) return;
+		yield { tag: tag[1]!.toLowerCase(), body: text.slice(lineEnd + 1, close) };
+		at = text.indexOf(fence, close + fence.length);
+	}
 }
 
 function isFindingsObject(data: unknown): data is { findings: unknown[] } {

@@ -42,11 +42,25 @@ export function reviewSection(revision: Revision | undefined): string {
 	return lines.join('\n');
 }
 
-/** The comment ids an answer cites on its `Addresses:` lines, among the known ones. */
+/** One `Addresses:` line (Markdown's list, quote, heading and emphasis marks allowed before it). */
+const addressesPattern = /^[ \t*_>#-]*addresse[sd][*_]*[ \t]*:(.*)$/i;
+
+/**
+ * The comment ids an answer cites on its `Addresses:` lines, among the known ones. Only the lines
+ * that hold the word are matched, each once: a pattern that let blanks run across lines took
+ * quadratic time on an answer of blank lines (64 Ki of them stalled the shell for 18 s).
+ */
 export function addressedComments(answer: string, known: ReadonlySet<string>): Set<string> {
 	const cited = new Set<string>();
-	for (const match of answer.matchAll(/^[\s*_>#-]*addresse[sd][*_]*\s*:(.*)$/gim)) {
-		for (const id of match[1]!.matchAll(/\bc(\d{1,3})\b/gi)) {
+	const text = answer.replace(/\r\n?|\u2028|\u2029/g, '\n');
+	let done = 0;
+	for (const word of text.matchAll(/addresse[sd]/gi)) {
+		if (word.index < done) continue;
+		const start = text.lastIndexOf('\n', word.index) + 1;
+		const end = text.indexOf('\n', word.index);
+		done = end < 0 ? text.length : end;
+		const match = addressesPattern.exec(text.slice(start, done));
+		for (const id of match?.[1]!.matchAll(/\bc(\d{1,3})\b/gi) ?? []) {
 			const name = `c${Number(id[1])}`;
 			if (known.has(name)) cited.add(name);
 		}
