@@ -32,7 +32,10 @@ async function measure(): Promise<PickerBenchResult> {
 	const folder = join(root, 'workspace');
 	mkdirSync(folder);
 	writeFileSync(join(folder, 'README.md'), '# bench workspace\n');
-	const server = await startCodeServer({ version: codeServerVersion(), logFile: join(root, 'code-server.log') });
+	const server = await startCodeServer({
+		version: codeServerVersion(),
+		logFile: join(root, 'code-server.log'),
+	});
 	let browser: Browser | undefined;
 	let workbench: Workbench | undefined;
 	const log: string[] = [];
@@ -84,7 +87,9 @@ async function main() {
 	const command = summary(result.samples.command);
 	const ms = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(0)} ms`);
 	const over = (value: number | undefined, base: number | undefined) =>
-		value === undefined || base === undefined ? '' : ` (${value >= base ? '+' : ''}${(value - base).toFixed(0)})`;
+		value === undefined || base === undefined
+			? ''
+			: ` (${value >= base ? '+' : ''}${(value - base).toFixed(0)})`;
 	process.stdout.write(
 		[
 			`the model picker's path over Ask Team's in the extension host, 4-agent loopback team, no model latency` +

@@ -71,7 +71,11 @@ export async function run(): Promise<void> {
 	const configDir = mkdtempSync(join(tmpdir(), 'massgen-picker-bench-'));
 	const config = join(configDir, 'bench.yaml');
 	writeFileSync(config, team.configYaml());
-	const samples = { picker: [] as PickerSample[], tryStart: [] as PickerSample[], command: [] as PickerSample[] };
+	const samples = {
+		picker: [] as PickerSample[],
+		tryStart: [] as PickerSample[],
+		command: [] as PickerSample[],
+	};
 	try {
 		await useConfig(config);
 		const model = await teamModel();
