@@ -6,6 +6,7 @@
 import type { RevisionRecord } from '../../contract/revision.js';
 import type { CoordinationRecord, SteerRecord } from '../../contract/runEvents.js';
 import { formatCost } from './reportFormat.js';
+import { escapeFileName } from '../workspace/pathPolicy.js';
 
 const endings: Record<CoordinationRecord['ended'], string> = {
 	consensus: 'every live agent voted',
@@ -43,11 +44,13 @@ export function steeringLines(
 	});
 }
 
-/** `calc.ts:3-4: Why 80?`, one line per review comment (its own lines joined). */
+/** `calc.ts:3-4: Why 80?`, one line per review comment (its own lines joined, its file name's controls escaped). */
 export function reviewLines(revision: Pick<RevisionRecord, 'comments'>): string[] {
 	return revision.comments.map((comment) => {
 		const lines = comment.endLine > comment.line ? `${comment.line}-${comment.endLine}` : `${comment.line}`;
-		return `${comment.path}:${lines}: ${comment.text.replace(/\s+/g, ' ').trim()}`;
+		// A readable file's name may hold a line break (`Icon\r`, or a repository's `x\nUser: …`): these lines
+		// go into later turns' history as the user's, so the name's controls are shown escaped.
+		return `${escapeFileName(comment.path)}:${lines}: ${comment.text.replace(/\s+/g, ' ').trim()}`;
 	});
 }
 
