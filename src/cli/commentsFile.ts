@@ -48,7 +48,14 @@ export async function readCommentsFile(file: string): Promise<ReviewCommentInput
 		const at = lineCounter.linePos(syntax.pos[0]);
 		throw new CommentsFileError(`${file}:${at.line}:${at.col}: ${syntax.message.split('\n')[0]}`);
 	}
-	const parsed = commentsSchema.safeParse(doc.toJS({ maxAliasCount: 100 }));
+	let data: unknown;
+	try {
+		data = doc.toJS({ maxAliasCount: 100 });
+	} catch (error) {
+		// An alias bomb ('Excessive alias count'): a user's error, not the CLI's.
+		throw new CommentsFileError(`${file}: ${(error as Error).message}`);
+	}
+	const parsed = commentsSchema.safeParse(data);
 	if (parsed.success) return parsed.data.map((comment) => ({ ...comment }));
 	const issue = parsed.error.issues[0]!;
 	const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
