@@ -64,6 +64,10 @@ export async function resolveRevision(request: RevisionRequest, workspace: Works
 			fail(`the proposal is over ${revisionLimits.totalBytes / 1024 / 1024} MiB`);
 		}
 		proposed.set(path, file.content);
+		// The disk's text now is the base of the revised change: captured before the run, since the
+		// agents' copies start with the proposal and never read the disk's version. Captured later (at
+		// the run's end), a file the user saved meanwhile became the base and Accept wrote over it.
+		await workspace.runSnapshot.entry(path);
 		const ranges = (file.userEdited ?? []).filter((range) => withinText(range, file.content ?? ''));
 		if (ranges.length) userEdited.set(path, ranges);
 	}

@@ -3,7 +3,7 @@
  * anchors go through the tools' policy, lines must exist, sizes are bounded; the prompt section
  * quotes the proposal's lines so a model's text cannot close it or speak as the user.
  */
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RevisionRequest } from '../../../src/contract/revision.js';
@@ -14,7 +14,8 @@ import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js'
 import { withStartingEdits } from '../../../src/core/workspace/seededWorkspace.js';
 import { revisionRecord } from '../../../src/core/run/revisionRecord.js';
 import { reviewLines } from '../../../src/core/sessions/coordinationText.js';
-import { makeTree } from '../../support/tempTree.js';
+import { hashTree, makeTree } from '../../support/tempTree.js';
+import { applyChanges } from '../../../src/core/workspace/applyChanges.js';
 
 const request = (over: Partial<RevisionRequest> = {}): RevisionRequest => ({
 	fromRunId: 'run-1',
@@ -132,6 +133,25 @@ describe('resolveRevision', () => {
 		);
 		const changes = await seeded.createOverlay().changes();
 		expect(changes.map((c) => [c.path, c.base, c.content])).toEqual([['a.ts', 'one\n', 'one\ntwo\nthree\n']]);
+	});
+});
+
+describe("the revised change's base", () => {
+	it('is the disk as the revision began: a file the user saves mid-run is a conflict at accept, never written over', async () => {
+		const root = await makeTree({ 'a.ts': 'one\n' });
+		const ws = await createWorkspace(root);
+		const revision = await resolveRevision(request({ comments: [] }), ws);
+		// No agent reads or writes a.ts: every copy starts with the proposal.
+		const overlay = withStartingEdits(ws, revision.startingEdits).createOverlay();
+		writeFileSync(join(root, 'a.ts'), 'mine\n');
+		const before = hashTree(root);
+		const changes = await overlay.changes();
+		expect(changes.map((c) => [c.path, c.base, c.content])).toEqual([['a.ts', 'one\n', 'one\ntwo\nthree\n']]);
+		// Before: the base was captured at the run's end ('mine'), so the write went through.
+		const applied = await applyChanges(root, changes);
+		expect(applied.applied).toEqual([]);
+		expect(applied.conflicts.map((c) => c.path)).toEqual(['a.ts']);
+		expect(hashTree(root)).toEqual(before);
 	});
 });
 
