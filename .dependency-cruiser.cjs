@@ -217,6 +217,14 @@ module.exports = {
 			to: { path: '^src/(vscode/|extension[.]ts$)', pathNot: '^src/vscode/common/' },
 		},
 		{
+			name: 'review-loop-above-changes',
+			comment:
+				'src/vscode/reviewLoop (comments on a proposal, Send to Team) is built on the change review and the runs; they never import it (extension.ts wires its view decorator into ChangeReview).',
+			severity: 'error',
+			from: { path: '^src/vscode/(changes|run|panel|common)/' },
+			to: { path: '^src/vscode/reviewLoop/', pathNot: '^src/vscode/reviewLoop/revisionContract[.]ts$' },
+		},
+		{
 			name: 'cli-not-editor',
 			comment: 'The headless CLI never loads editor glue.',
 			severity: 'error',

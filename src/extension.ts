@@ -23,6 +23,7 @@ import { SelectionReview } from './vscode/codeReview/selectionReview.js';
 import { DiffReview } from './vscode/codeReview/diffReview.js';
 import { FindingThreads } from './vscode/codeReview/findingThreads.js';
 import { ReviewSides } from './vscode/codeReview/reviewSides.js';
+import { ReviewLoop } from './vscode/reviewLoop/reviewLoop.js';
 import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
 import { panelShows } from './vscode/common/panelShows.js';
@@ -74,6 +75,8 @@ export function activate(
 	const diffReview = root.add(
 		new DiffReview({ runs, log, threads: findingThreads, sides: root.add(new ReviewSides()) }),
 	);
+	const reviewLoop = root.add(new ReviewLoop({ changes, runs, log }));
+	changes.decorateViews((view) => reviewLoop.decorate(view));
 	const runsView = root.add(
 		new RunsView({
 			runs,
@@ -139,6 +142,7 @@ export function activate(
 			selection,
 			diffReview,
 			findingThreads,
+			reviewLoop,
 			runsView,
 			teamView,
 			picker,
@@ -177,6 +181,7 @@ export function activate(
 		changes,
 		findingThreads: () => findingThreads.threads(),
 		diffReview,
+		teamThreads: (runId) => reviewLoop.comments.threads(runId),
 		ui: () => ({
 			runActive: runs.runActiveContext,
 			statusBar: statusBar.text,

@@ -23,6 +23,8 @@ export interface ChangeSetView {
 	/** Agents whose answers count for consensus ("K of N agents"): the winner plus others that answered. */
 	readonly agentCount: number;
 	readonly files: readonly ChangeFileView[];
+	/** The reviewer's open comments on this set: what Send to Team sends (absent: none). */
+	readonly openComments?: number;
 }
 
 export type UserEdit = 'none' | 'merged' | 'conflict' | 'unseen';
@@ -81,6 +83,21 @@ export interface HunkView {
 	readonly sources: readonly string[];
 	/** Winner hunk ids that selecting this runner-up hunk deselects (empty for winner hunks and extras). */
 	readonly replaces: readonly string[];
+	/** The reviewer's comments on this hunk's lines (winner hunks; absent: none). */
+	readonly comments?: readonly HunkCommentView[];
+}
+
+/** A reviewer's comment thread on a hunk, and what a revision made of it. */
+export interface HunkCommentView {
+	/** The thread's id (the key for `comment-hunk` and the row). */
+	readonly id: string;
+	/** The reviewer's words (shortened). */
+	readonly text: string;
+	/** `resolved`: not sent on the next Send to Team. */
+	readonly state: 'open' | 'resolved';
+	/** Set once a revision answered it: the id the agents cited (`c1`) and whether the winner addressed it. */
+	readonly commentId?: string;
+	readonly addressed?: boolean;
 }
 
 /** Lines of one hunk sent to the webview; the diff editor always has the whole text. */

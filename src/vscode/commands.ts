@@ -20,6 +20,7 @@ import type { TeamComparisons } from './compare/teamComparisons.js';
 import type { SelectionReview } from './codeReview/selectionReview.js';
 import type { DiffReview } from './codeReview/diffReview.js';
 import type { FindingThreads } from './codeReview/findingThreads.js';
+import type { ReviewLoop } from './reviewLoop/reviewLoop.js';
 import type { KeyStore } from './common/secrets.js';
 import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
@@ -45,6 +46,8 @@ export interface CommandDeps {
 	readonly diffReview: DiffReview;
 	/** Dismiss Finding, Clear Review Comments. */
 	readonly findingThreads: FindingThreads;
+	/** Comment for the Team, Send to Team and the comment threads' actions. */
+	readonly reviewLoop: ReviewLoop;
 	/** What Add Context's pickers read besides VS Code's APIs (terminal history, redaction). */
 	readonly picker: ContextPickerDeps;
 	/** The Runs view's row and title actions. */
@@ -102,6 +105,16 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.rejectHunk]: (uri, id) => changes.selectHunkIn(uri, id, false),
 		[commandIds.dismissFinding]: (thread) => deps.findingThreads.dismiss(thread),
 		[commandIds.clearReviewComments]: () => deps.findingThreads.clear(),
+		[commandIds.commentForTeam]: (arg) => deps.reviewLoop.commentForTeam(arg),
+		[commandIds.commentOnHunk]: (arg) => deps.reviewLoop.commentOnHunk(arg),
+		[commandIds.sendToTeam]: (arg) => deps.reviewLoop.sendToTeam(arg),
+		[commandIds.editTeamComment]: (comment) => deps.reviewLoop.comments.edit(comment),
+		[commandIds.saveTeamComment]: (comment) => deps.reviewLoop.comments.save(comment),
+		[commandIds.cancelTeamComment]: (comment) => deps.reviewLoop.comments.cancelEdit(comment),
+		[commandIds.deleteTeamComment]: (comment) => deps.reviewLoop.comments.delete(comment),
+		[commandIds.deleteTeamThread]: (thread) => deps.reviewLoop.comments.deleteThread(thread),
+		[commandIds.resolveTeamThread]: (thread) => deps.reviewLoop.comments.setResolved(thread, true),
+		[commandIds.reopenTeamThread]: (thread) => deps.reviewLoop.comments.setResolved(thread, false),
 		...deps.runsView.handlers(),
 		...team,
 		[commandIds.buildTeam]: async (...args) => progress.teamChosen(await team[commandIds.buildTeam](...args)),

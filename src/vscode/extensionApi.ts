@@ -2,6 +2,7 @@ import type { Turn } from '../core/orchestrator/types.js';
 import type { RunState } from '../protocol/runState.js';
 import type { DiffReview } from './codeReview/diffReview.js';
 import type { FindingThread } from './codeReview/findingThreads.js';
+import type { TeamThreadInfo } from './reviewLoop/teamComments.js';
 import type { RunStarter } from './run/runStarter.js';
 import type { ActiveRunInfo, ChangeActions, RunService } from './run/runTypes.js';
 import type { RunsView } from './pastRuns/runsView.js';
@@ -44,6 +45,8 @@ export interface MassGenApi {
 	findingThreads(): readonly FindingThread[];
 	/** Review Changes: the last review's findings (where each is shown) and its list. */
 	readonly diffReview: Pick<DiffReview, 'findings' | 'reveal'>;
+	/** The reviewer's comment threads for the team (all, or one run's): the review loop. */
+	teamThreads(runId?: string): readonly TeamThreadInfo[];
 	/** What the extension last set in the UI: the `massgen.runActive` context key, the status bar text, the panel. */
 	ui(): {
 		readonly runActive: boolean;

@@ -67,6 +67,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	private _acceptDetail = '';
 	private readonly _lenses = this._register(new HunkLenses((runId) => this._provider.set(runId)));
 	private _engine: Promise<typeof import('./changeEngine.js')> | undefined;
+	/** Adds what other parts know to the panel's view of a set (the review loop's comments). */
+	private _decorate: (view: ChangeSetView) => ChangeSetView = (view) => view;
 	private readonly _files = this._register(
 		new PendingFileTracker(
 			() => this._sets.list(),
@@ -106,7 +108,18 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	changeSet(runId: string): ChangeSetView | null {
-		return this._sets.get(runId)?.view() ?? null;
+		const view = this._sets.get(runId)?.view();
+		return view ? this._decorate(view) : null;
+	}
+
+	/** What the panel's view of every set gets besides the change review's own (one decorator). */
+	decorateViews(decorate: (view: ChangeSetView) => ChangeSetView): void {
+		this._decorate = decorate;
+	}
+
+	/** A run's view changed outside the change review (its comments): the panel gets it again. */
+	refreshView(runId: string): void {
+		if (this._sets.get(runId)) this._onDidChangeChangeSet.fire({ runId, changeSet: this.changeSet(runId) });
 	}
 
 	pendingRunIds(): readonly string[] {
@@ -304,8 +317,11 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const pending = new engine.PendingChangeSet(run, set, answers);
 		const runId = pending.runId;
 		this._provider.add(pending);
-		// Beside the sets already waiting: another run's changes never replace these.
+		// Beside the sets already waiting: another run's changes never replace these (but a
+		// revision's replaces the set it revised).
 		this._sets.add(pending);
+		const revised = run.request.revision?.fromRunId;
+		if (revised !== undefined && revised !== runId) await this._supersede(revised, runId);
 		this._files.watch();
 		for (const file of pending.files()) await this._files.refresh(pending.uri(file.path));
 		this._moved(runId);
@@ -391,6 +407,22 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._files.watch();
 		this._moved(pending.runId);
 		await closeChangeTabs(pending.runId, pending.isEmpty ? undefined : new Set(paths));
+	}
+
+	/**
+	 * A revision's change set arrived (Send to Team): the set it revised is no longer offered (the
+	 * core recorded `supersede` in that run's change log); its notification and diffs close. Its
+	 * accepted files stay as they are (the revision was made against them).
+	 */
+	private async _supersede(runId: string, by: string): Promise<void> {
+		const old = this._sets.get(runId);
+		if (!old) return;
+		this._deps.log.info(
+			`change review: run ${runId}'s pending changes are superseded by run ${by}'s revision`,
+		);
+		this._sets.drop(runId);
+		this._moved(runId);
+		await closeChangeTabs(runId);
 	}
 
 	/** Lets a run's set go once nothing of it is pending and no accept of it is followed. */

@@ -45,6 +45,19 @@ export const commandIds = {
 	acceptHunk: 'massgen.acceptHunk',
 	rejectHunk: 'massgen.rejectHunk',
 	dismissFinding: 'massgen.dismissFinding',
+	// The review loop (src/vscode/reviewLoop): comments on a proposal, sent back to the team.
+	commentForTeam: 'massgen.commentForTeam',
+	/** The panel's Comment on a hunk (`{ runId, path, hunkId }`); hidden from the palette. */
+	commentOnHunk: 'massgen.commentOnHunk',
+	sendToTeam: 'massgen.sendToTeam',
+	/** A thread's and a comment's actions (the Comments API passes them); hidden from the palette. */
+	editTeamComment: 'massgen.editTeamComment',
+	saveTeamComment: 'massgen.saveTeamComment',
+	cancelTeamComment: 'massgen.cancelTeamComment',
+	deleteTeamComment: 'massgen.deleteTeamComment',
+	deleteTeamThread: 'massgen.deleteTeamThread',
+	resolveTeamThread: 'massgen.resolveTeamThread',
+	reopenTeamThread: 'massgen.reopenTeamThread',
 	clearReviewComments: 'massgen.clearReviewComments',
 	// The Runs view (src/vscode/pastRuns): rows pass themselves; hidden from the palette but the filter ones.
 	runsOpen: 'massgen.runs.open',
@@ -89,6 +102,8 @@ export const contextKeys = {
 	/** The active editor is the multi-file diff of the pending change set (its title actions). */
 	changesEditorActive: 'massgen.changesEditorActive',
 	hasReviewComments: 'massgen.hasReviewComments',
+	/** The reviewer has open comments for the team (Send to Team shows). */
+	hasTeamComments: 'massgen.hasTeamComments',
 	/** The Runs view has a status or text filter. */
 	runsFiltered: 'massgen.runsFiltered',
 	// The walkthrough's steps complete on these (`completionEvents` `onContext:`), set on success only.

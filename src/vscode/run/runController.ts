@@ -332,6 +332,7 @@ export class RunController extends Disposable implements RunService {
 					...(!from && request.history?.length ? { history: request.history } : {}),
 					...(request.attachments?.length ? { attachments: request.attachments } : {}),
 					...(request.addModel ? { addedAgents: [lmMember(request.addModel)] } : {}),
+					...(request.kind === 'ask' && request.revision ? { revision: request.revision } : {}),
 					// Never read untrusted either: the core checks the host's trust (`startRun`).
 					...(readInstructionsEnabled(folder.uri) ? {} : { instructions: false }),
 					budget: host.budget,

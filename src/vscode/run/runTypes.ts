@@ -8,6 +8,7 @@ import type { AcceptRequest } from '../../protocol/messages.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunState } from '../../protocol/runState.js';
 import type { RunTeam } from './runTeam.js';
+import type { RevisionRequest } from '../reviewLoop/revisionContract.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
 
@@ -63,6 +64,11 @@ export interface RunRequest {
 	 * selected model when the user asks `@massgen /withModel`. Never a model of the `massgen` vendor.
 	 */
 	readonly addModel?: ChatModelInfo;
+	/**
+	 * `ask` only: Send to Team (src/vscode/reviewLoop): revise run `fromRunId`'s proposal with the
+	 * reviewer's comments. The run follows up on `fromRunId` (set `continueFrom` to it as well).
+	 */
+	readonly revision?: RevisionRequest;
 }
 
 export interface ReviewTarget {

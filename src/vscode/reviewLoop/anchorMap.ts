@@ -1,0 +1,58 @@
+import { diffLines } from 'diff';
+
+/** Lines of a text, 1-based and inclusive. */
+export interface LineRange {
+	readonly line: number;
+	readonly endLine: number;
+}
+
+/** How many lines `diffLines` counts in a text (a last line without a newline counts). */
+export function lineCount(text: string): number {
+	if (text === '') return 0;
+	return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/**
+ * Where lines of `before` are in `after` (a comment thread's anchor when its document's text
+ * changes: the proposed side re-renders when a hunk is ticked or unticked, a revision rewrote the
+ * file). A kept line stays on its line; lines inside a replaced block map to the whole replacement;
+ * removed lines collapse onto the line now in their place. Undefined when `after` is empty.
+ */
+export function mapRange(before: string, after: string, range: LineRange): LineRange | undefined {
+	const total = lineCount(after);
+	if (total === 0) return undefined;
+	// first/last new line (0-based) for each old line.
+	const first: number[] = [];
+	const last: number[] = [];
+	const parts = diffLines(before, after);
+	let newLine = 0;
+	for (let i = 0; i < parts.length; i++) {
+		const part = parts[i]!;
+		const count = part.count ?? lineCount(part.value);
+		if (part.added) {
+			newLine += count;
+			continue;
+		}
+		if (!part.removed) {
+			for (let k = 0; k < count; k++) {
+				first.push(newLine + k);
+				last.push(newLine + k);
+			}
+			newLine += count;
+			continue;
+		}
+		const next = parts[i + 1];
+		const replacement = next?.added ? (next.count ?? lineCount(next.value)) : 0;
+		const from = Math.min(newLine, total - 1);
+		const to = replacement > 0 ? newLine + replacement - 1 : from;
+		for (let k = 0; k < count; k++) {
+			first.push(from);
+			last.push(to);
+		}
+	}
+	const at = (index: number, side: number[]) =>
+		side[Math.min(Math.max(index, 0), side.length - 1)] ?? Math.min(newLine, total - 1);
+	const start = at(range.line - 1, first);
+	const end = Math.max(start, at(range.endLine - 1, last));
+	return { line: start + 1, endLine: Math.min(end, total - 1) + 1 };
+}
