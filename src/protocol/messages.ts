@@ -168,6 +168,10 @@ export type WebviewMessage =
 			readonly selected: boolean;
 	  }
 	| { readonly type: 'reject'; readonly runId: string }
+	/** Comment for the Team on a winner hunk: the host opens its diff and asks the reviewer's words. */
+	| { readonly type: 'comment-hunk'; readonly runId: string; readonly path: string; readonly hunkId: string }
+	/** Send to Team: the run's open comments go back to the team as a revision (a follow-up run). */
+	| { readonly type: 'send-to-team'; readonly runId: string }
 	| { readonly type: 'open-run'; readonly runId: string }
 	/** The panel's Revert Run (after the changes were accepted): the host runs `massgen.revertRun` for it. */
 	| { readonly type: 'revert-run'; readonly runId: string }

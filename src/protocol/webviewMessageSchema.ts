@@ -183,6 +183,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 		selected: z.boolean(),
 	}),
 	z.strictObject({ type: z.literal('reject'), runId: runIdString }),
+	z.strictObject({ type: z.literal('comment-hunk'), runId: runIdString, path: relativePath, hunkId }),
+	z.strictObject({ type: z.literal('send-to-team'), runId: runIdString }),
 	z.strictObject({ type: z.literal('open-run'), runId: runIdString }),
 	z.strictObject({ type: z.literal('revert-run'), runId: runIdString }),
 	z.strictObject({

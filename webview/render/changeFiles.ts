@@ -70,6 +70,8 @@ export interface FileRowContext {
 	openDiff(path: string, version?: string): void;
 	/** Posts `select-hunks` and updates the panel at once. */
 	select(path: string, ids: readonly string[], on: boolean): void;
+	/** Posts `comment-hunk` (Comment for the Team on a winner hunk). */
+	comment(path: string, id: string): void;
 }
 
 export interface FileRowData {
@@ -310,6 +312,7 @@ export class FileRow {
 				viewState: this._ctx.viewState,
 				select: (ids, on) => this._ctx.select(this.path, ids, on),
 				openDiff: (version) => this._ctx.openDiff(this.path, version),
+				comment: (id) => this._ctx.comment(this.path, id),
 			});
 			this._body.append(this._hunks.element);
 		}

@@ -29,6 +29,7 @@ export class ChangesView {
 	private readonly _accept: HTMLElement;
 	private readonly _reject: HTMLElement;
 	private readonly _revert: HTMLElement;
+	private readonly _send: HTMLElement;
 	private readonly _title: HTMLHeadingElement;
 	private readonly _selection = new ChangeSelection();
 	private readonly _rows = new Map<string, FileRow>();
@@ -58,7 +59,13 @@ export class ChangesView {
 			secondary: true,
 			class: 'reject-all',
 		});
-		this._actions = h('div', { class: 'changes-actions' }, this._accept, this._reject);
+		this._send = button(t('sendToTeam'), () => this._sendToTeam(), {
+			icon: 'send',
+			secondary: true,
+			class: 'send-to-team',
+		});
+		setTitle(this._send, t('sendToTeamTitle'));
+		this._actions = h('div', { class: 'changes-actions' }, this._accept, this._reject, this._send);
 		this._revert = button(t('revertRun'), () => this._postRevert(), {
 			icon: 'discard',
 			secondary: true,
@@ -108,6 +115,17 @@ export class ChangesView {
 		const runId = this._state?.runId;
 		if (!runId) return;
 		this._post(version ? { type: 'open-diff', runId, path, version } : { type: 'open-diff', runId, path });
+	}
+
+	/** Comment for the Team on a winner hunk of the shown run's pending set. */
+	private _comment(path: string, hunkId: string): void {
+		const runId = this._selection.changeSet?.runId;
+		if (runId !== undefined) this._post({ type: 'comment-hunk', runId, path, hunkId });
+	}
+
+	private _sendToTeam(): void {
+		const runId = this._selection.changeSet?.runId;
+		if (runId !== undefined) this._post({ type: 'send-to-team', runId });
 	}
 
 	/** A checkbox or button of a file: updates the panel at once, then tells the host. */
@@ -168,6 +186,9 @@ export class ChangesView {
 		setHidden(this._revert, !settled || state.runId === null || !written);
 		setDisabled(this._accept, !reviewable || (pending !== null && totals.selected === 0));
 		setDisabled(this._reject, !reviewable);
+		const comments = pending?.openComments ?? 0;
+		setHidden(this._send, !reviewable || comments === 0);
+		setText(this._send, tc('sendToTeam', comments, comments));
 		setText(
 			this._accept,
 			pending
@@ -243,6 +264,7 @@ export class ChangesView {
 						viewState: this._viewState,
 						openDiff: (path, version) => this._openDiff(path, version),
 						select: (path, ids, on) => this._select(path, ids, on),
+						comment: (path, id) => this._comment(path, id),
 					},
 					data.path,
 					data.kind,

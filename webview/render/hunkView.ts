@@ -4,7 +4,7 @@
  * across change sets and updated in place, so focus and scroll never jump.
  */
 import { t, tc } from '../strings.js';
-import type { HunkView } from '../../src/protocol/changeSetView.js';
+import type { HunkCommentView, HunkView } from '../../src/protocol/changeSetView.js';
 import { baseLines, hunkCounts } from '../../src/protocol/hunkWords.js';
 import type { ViewStateStore } from '../viewState.js';
 import { button, h, icon, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
@@ -18,6 +18,8 @@ export interface HunkContext {
 	select(ids: readonly string[], on: boolean): void;
 	/** Posts `open-diff` for this file (`version`: an answer label). */
 	openDiff(version?: string): void;
+	/** Posts `comment-hunk` for a winner hunk of this file (the host asks the words). */
+	comment(id: string): void;
 }
 
 /** Diff lines shown before "Show N more lines" for a long hunk. */
@@ -203,6 +205,55 @@ class DiffBody {
 	}
 }
 
+/**
+ * The reviewer's comments on a hunk (the review loop): each with what a revision made of it,
+ * "Addressed (c1)" or "Not addressed (c2)". Plain text: the words are the reviewer's.
+ */
+class HunkComments {
+	readonly element: HTMLUListElement;
+	private _key = '';
+
+	constructor() {
+		this.element = h('ul', { class: 'hunk-comments' });
+		this.element.hidden = true;
+	}
+
+	update(comments: readonly HunkCommentView[]): void {
+		const key = JSON.stringify(comments);
+		if (key === this._key) return;
+		this._key = key;
+		setHidden(this.element, comments.length === 0);
+		this.element.replaceChildren(
+			...comments.map((comment) => {
+				const verdict =
+					comment.commentId === undefined
+						? null
+						: h('span', {
+								class: 'hunk-comment-verdict',
+								text: comment.addressed
+									? t('commentAddressed', comment.commentId)
+									: t('commentNotAddressed', comment.commentId),
+							});
+				const item = h(
+					'li',
+					{ class: 'hunk-comment' },
+					icon(comment.addressed ? 'pass' : 'comment'),
+					h('span', {
+						class: 'sr-only',
+						text: comment.state === 'resolved' ? t('commentResolved') : t('commentOpen'),
+					}),
+					h('span', { class: 'hunk-comment-text', text: comment.text }),
+					...(verdict ? [verdict] : []),
+				);
+				item.dataset['thread'] = comment.id;
+				item.dataset['state'] = comment.state;
+				if (comment.addressed !== undefined) item.dataset['addressed'] = String(comment.addressed);
+				return item;
+			}),
+		);
+	}
+}
+
 export interface WinnerHunkState {
 	readonly hunk: HunkView;
 	/** 1-based position among the file's winner hunks, and their count. */
@@ -223,6 +274,8 @@ export class WinnerHunk {
 	private readonly _replaced: HTMLSpanElement;
 	private readonly _consensus = new ConsensusMark();
 	private readonly _body: DiffBody;
+	private readonly _comment: HTMLButtonElement;
+	private readonly _comments = new HunkComments();
 	private _id = '';
 
 	constructor(
@@ -247,10 +300,18 @@ export class WinnerHunk {
 			this._replaced,
 		);
 		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
+		this._comment = h(
+			'button',
+			{ class: 'icon-action hunk-comment-add', attrs: { type: 'button' } },
+			icon('comment'),
+		);
+		this._comment.dataset['focusKey'] = `comment:${_ctx.path}#${id}`;
+		this._comment.addEventListener('click', () => this._ctx.comment(this._id));
 		this.element = h(
 			'div',
 			{ class: 'hunk', attrs: { role: 'group' } },
-			h('div', { class: 'hunk-head' }, this.checkbox, label, this._consensus.element),
+			h('div', { class: 'hunk-head' }, this.checkbox, label, this._consensus.element, this._comment),
+			this._comments.element,
 			this._body.element,
 		);
 		this.element.dataset['id'] = id;
@@ -283,6 +344,12 @@ export class WinnerHunk {
 		if (described) this.checkbox.setAttribute('aria-describedby', described);
 		else this.checkbox.removeAttribute('aria-describedby');
 		this.element.setAttribute('aria-label', t('changeOf', state.index, state.total));
+		const commentLabel = t('commentOnChange', state.index);
+		if (this._comment.getAttribute('aria-label') !== commentLabel) {
+			this._comment.setAttribute('aria-label', commentLabel);
+			setTitle(this._comment, commentLabel);
+		}
+		this._comments.update(hunk.comments ?? []);
 		this._body.update(hunk);
 	}
 }

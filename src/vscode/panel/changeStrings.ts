@@ -80,6 +80,13 @@ export function changeStrings(vscode: { readonly l10n: Pick<typeof l10n, 't'> })
 		),
 		changedFiles: vscode.l10n.t('Changed files ({0})'),
 		acceptAll: vscode.l10n.t('Accept all'),
+		sendToTeam: vscode.l10n.t('Send to Team ({0} comment)|Send to Team ({0} comments)'),
+		sendToTeamTitle: vscode.l10n.t('The team revises the proposal with your open comments and votes again'),
+		commentOnChange: vscode.l10n.t('Comment on change {0} for the team'),
+		commentOpen: vscode.l10n.t('Your comment'),
+		commentResolved: vscode.l10n.t('Your comment (resolved)'),
+		commentAddressed: vscode.l10n.t('Addressed ({0})'),
+		commentNotAddressed: vscode.l10n.t('Not addressed ({0})'),
 		applyTheSelectedChange: vscode.l10n.t(
 			'Apply the {0} selected change as one undoable edit|Apply the {0} selected changes as one undoable edit',
 		),

@@ -26,6 +26,10 @@ export interface PanelActions {
 	accept(request: AcceptRequest): void | Promise<void>;
 	/** Hunk checkboxes in the change list (the change review keeps the selection). */
 	selectHunks?(runId: string, path: string, ids: readonly string[], selected: boolean): void | Promise<void>;
+	/** Comment for the Team on a hunk of the run's pending set (the review loop). */
+	commentHunk?(runId: string, path: string, hunkId: string): void | Promise<void>;
+	/** Send to Team: the run's open comments, as a revision. */
+	sendToTeam?(runId: string): void | Promise<void>;
 	reject(runId: string): void | Promise<void>;
 	openRun(runId: string): void | Promise<void>;
 	/** Revert Run from the panel (absent in hosts without the command). */
@@ -92,6 +96,10 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 			return actions.selectHunks?.(message.runId, message.path, message.ids, message.selected);
 		case 'reject':
 			return actions.reject(message.runId);
+		case 'comment-hunk':
+			return actions.commentHunk?.(message.runId, message.path, message.hunkId);
+		case 'send-to-team':
+			return actions.sendToTeam?.(message.runId);
 		case 'open-run':
 			return actions.openRun(message.runId);
 		case 'revert-run':

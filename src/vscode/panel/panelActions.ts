@@ -141,6 +141,13 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			await panel.outcomesChanged();
 		},
 		selectHunks: (runId, path, ids, selected) => changes.selectHunks(runId, path, ids, selected),
+		// The review loop's commands (src/vscode/reviewLoop), as the diff's actions run them.
+		commentHunk: async (runId, path, hunkId) => {
+			await vscode.commands.executeCommand(commandIds.commentOnHunk, { runId, path, hunkId });
+		},
+		sendToTeam: async (runId) => {
+			await vscode.commands.executeCommand(commandIds.sendToTeam, { runId });
+		},
 		approval: (requestId, decision, note) => panel.answerApproval(requestId, decision, note),
 		searchContext: async (query, requestId) => {
 			const search = panel.search();

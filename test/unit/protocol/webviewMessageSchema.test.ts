@@ -77,6 +77,10 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 		},
 	],
 	reject: [{ type: 'reject', runId: '20250102-030405-ab12' }],
+	'comment-hunk': [
+		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: 'src/a.ts', hunkId: 'final#2' },
+	],
+	'send-to-team': [{ type: 'send-to-team', runId: '20250102-030405-ab12' }],
 	'open-run': [{ type: 'open-run', runId: '20250102-030405-ab12' }],
 	'revert-run': [{ type: 'revert-run', runId: '20250102-030405-ab12' }],
 	approval: [
@@ -161,6 +165,20 @@ const invalid: [string, unknown][] = [
 	['open-diff without a run', { type: 'open-diff', path: 'a.ts' }],
 	['select-hunks without a run', { type: 'select-hunks', path: 'a.ts', ids: ['final#0'], selected: true }],
 	['reject without a run', { type: 'reject' }],
+	['comment-hunk without a run', { type: 'comment-hunk', path: 'a.ts', hunkId: 'final#0' }],
+	[
+		'comment-hunk escaping path',
+		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: '../a.ts', hunkId: 'final#0' },
+	],
+	[
+		'comment-hunk with a bad hunk id',
+		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: 'a.ts', hunkId: 'final#0; rm' },
+	],
+	[
+		'comment-hunk carrying words (the host asks them)',
+		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: 'a.ts', hunkId: 'final#0', text: 'x' },
+	],
+	['send-to-team with a bad run', { type: 'send-to-team', runId: '../x' }],
 	['reject with a bad run', { type: 'reject', runId: '../../etc' }],
 	[
 		'unknown diff version',
@@ -323,6 +341,10 @@ describe('assertNever', () => {
 				return (message.paths ?? []).join(',');
 			case 'select-hunks':
 				return message.ids.join(',');
+			case 'comment-hunk':
+				return message.hunkId;
+			case 'send-to-team':
+				return message.runId;
 			case 'open-run':
 			case 'revert-run':
 				return message.runId;
