@@ -65,7 +65,7 @@ describe('Review loop: comment on the change set, Send to Team, a revised and re
 			auto: {
 				// Agents cite the comment they address in their answer ("Addresses: c1").
 				answer: (prompt) =>
-					reviewing(prompt) ? 'Greeting changed to Hi. Addresses: c1' : 'Use template strings.',
+					reviewing(prompt) ? 'Greeting changed to Hi.\nAddresses: c1' : 'Use template strings.',
 				presentationWrites: (prompt) =>
 					reviewing(prompt)
 						? [
@@ -169,7 +169,9 @@ describe('Review loop: comment on the change set, Send to Team, a revised and re
 		for (const text of firstRequests) {
 			assert.ok(text.includes('REVIEW COMMENTS'), text.slice(0, 2000));
 			assert.ok(text.includes(firstComment) && text.includes(secondComment), 'both comments');
-			assert.ok(text.includes(`${greet}:3`) && text.includes(`${greet}:7`), 'anchored to the file and lines');
+			assert.ok(text.includes(`id="c1"`) && text.includes(`id="c2"`), 'the core’s ids');
+			assert.match(text, /<comment id="c1" path=[^>]*review-loop\/greet\.ts[^>]*lines="3">/, 'c1 anchored');
+			assert.match(text, /<comment id="c2" path=[^>]*review-loop\/greet\.ts[^>]*lines="7">/, 'c2 anchored');
 			assert.ok(
 				text.includes('`Hello, ${name}!`') && text.includes('`Goodbye, ${name}.`'),
 				'the proposed lines',

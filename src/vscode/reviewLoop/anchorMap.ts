@@ -1,10 +1,7 @@
 import { diffLines } from 'diff';
+import type { LineRange } from '../../contract/revision.js';
 
-/** Lines of a text, 1-based and inclusive. */
-export interface LineRange {
-	readonly line: number;
-	readonly endLine: number;
-}
+export type { LineRange };
 
 /** How many lines `diffLines` counts in a text (a last line without a newline counts). */
 export function lineCount(text: string): number {

@@ -1,6 +1,6 @@
 import type { ChangeSetView, HunkCommentView, HunkView } from '../../protocol/changeSetView.js';
 import { type LineRange, mapRange } from './anchorMap.js';
-import { commentsOfHunk, type ReviewComment } from './revisionContract.js';
+import { commentsOfHunk, type ReviewComment } from '../../contract/revision.js';
 import { type TeamThread, threadText } from './teamThread.js';
 
 /** Characters of a comment shown in the panel's hunk row (the thread has it whole). */
@@ -46,7 +46,8 @@ export function withComments(view: ChangeSetView, placed: readonly PlacedThread[
 	}));
 	const byId = new Map(placed.map(({ thread }) => [thread.id, thread]));
 	const mark = (path: string, hunk: HunkView): HunkView => {
-		const found = commentsOfHunk(asComments, path, hunk);
+		// commentsOfHunk counts `newStart` from 0, as the core's hunks do; the view's is 1-based.
+		const found = commentsOfHunk(asComments, path, { newStart: hunk.newStart - 1, newLines: hunk.newLines });
 		if (found.length === 0) return hunk;
 		const comments = found.map((comment): HunkCommentView => {
 			const thread = byId.get(comment.id)!;

@@ -1,6 +1,6 @@
 import { targetOf } from '../../core/changes/changeSet.js';
 import type { PendingChangeSet } from '../changes/pendingChangeSet.js';
-import type { ProposalFile } from './revisionContract.js';
+import type { ProposalFile } from '../../contract/revision.js';
 
 /**
  * What Accept would write now for each pending file of a run (base + the selected hunks): the

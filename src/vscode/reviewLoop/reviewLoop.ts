@@ -9,7 +9,6 @@ import type { FinishedRun, RunService } from '../run/runTypes.js';
 import { type LineRange, mapRange } from './anchorMap.js';
 import { placeThreads, withComments } from './hunkComments.js';
 import { proposalFilesOf } from './proposalFiles.js';
-import type { RevisionRecord } from './revisionContract.js';
 import { revisionPlan } from './revisionRequest.js';
 import { maxCommentChars } from './teamThread.js';
 import { type ReviewedChanges, TeamComments } from './teamComments.js';
@@ -140,7 +139,7 @@ export class ReviewLoop extends Disposable {
 
 	/** The revision's change set arrived: the threads move to it and take its verdicts. */
 	private _revised(fromRunId: string, finished: FinishedRun): void {
-		const record = (finished.result as { readonly revision?: RevisionRecord }).revision;
+		const record = finished.result.revision;
 		if (!record || record.fromRunId !== fromRunId) return;
 		const texts = new Map(
 			finished.result.changes.map((change) => [change.path, change.content ?? ''] as const),

@@ -1,4 +1,4 @@
-import type { ProposalFile, RevisionRequest } from './revisionContract.js';
+import type { ProposalFile, RevisionRequest } from '../../contract/revision.js';
 import { maxThreadsPerRun, type TeamThread, threadText } from './teamThread.js';
 
 export interface RevisionPlan {

@@ -6,7 +6,7 @@ import type { PendingChangeSet } from '../changes/pendingChangeSet.js';
 import type { ChangeSetChange } from '../run/runTypes.js';
 import { type LineRange, lineCount, mapRange } from './anchorMap.js';
 import { maxCommentChars, maxThreadsPerRun, type TeamThread, threadText } from './teamThread.js';
-import type { ReviewComment } from './revisionContract.js';
+import type { ReviewComment } from '../../contract/revision.js';
 
 /** What the threads need of the change review. */
 export interface ReviewedChanges {

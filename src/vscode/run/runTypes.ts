@@ -8,7 +8,7 @@ import type { AcceptRequest } from '../../protocol/messages.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunState } from '../../protocol/runState.js';
 import type { RunTeam } from './runTeam.js';
-import type { RevisionRequest } from '../reviewLoop/revisionContract.js';
+import type { RevisionRequest } from '../../contract/revision.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
 
