@@ -4,6 +4,7 @@ import type { DiffSource } from '../core/context/attachment.js';
 import { providerToolsModes, type ProviderToolsMode } from '../core/run/providerToolsDecision.js';
 import { type InitArgs, initHelp, initUsage, parseInitArgs } from './initArgs.js';
 import type { RevertCommand } from './revertCommand.js';
+import { parseReviewArgs, reviewHelp, reviewUsage, type ReviewArgs } from './review/reviewArgs.js';
 import type { ServeArgs } from './serve/serveArgs.js';
 import { notNegative, positiveNumber, takeAttachDiff, takeContinue } from './argWords.js';
 import { UsageError } from './usageError.js';
@@ -99,6 +100,7 @@ export type CliCommand =
 			readonly session: boolean;
 	  }
 	| RevertCommand
+	| ReviewArgs
 	| McpArgs
 	| ServeArgs
 	| InitArgs
@@ -118,6 +120,7 @@ export const usage = `Usage:
   massgen runs [--workspace DIR] [--json] [--keep N] [--keep-days D]
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
+${reviewUsage}
   massgen serve [--host 127.0.0.1] [--port N] [--config FILE] [--workspace DIR] [--token T] [--request-timeout SECONDS]
   massgen validate FILE
   massgen mcp [--config FILE] [--workspace DIR] [--max-cost USD] [--max-tokens N] [--max-cost-per-day USD] [--no-instructions]
@@ -195,6 +198,7 @@ show      Print one run: question, attachments, each agent's answer, votes, winn
 revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping your later edits;
           run again, it re-applies. Exit 0 reverted, 1 nothing to revert, 2 conflicts (nothing written)
           --markers    write conflict markers into the conflicting files instead, and revert the rest
+${reviewHelp}
 trust     Trust what the folder's own config would run and where it would send your keys (listed),
           remembered in your config folder until those parts change
           --revoke     forget the folder       --list   every trusted folder and what was trusted
@@ -219,10 +223,11 @@ mcp       Serve the team over MCP on stdin/stdout for Claude Code, Codex, VS Cod
           --no-instructions  as for run: no call's agents get the project's instruction files
 ${initHelp}
 Exit codes: 0 completed, 1 config or usage error, 2 run failed or an attachment cannot be given,
-3 timed out, 4 cancelled.`;
+3 timed out, 4 cancelled; review: 5 an agreed finding at or above --fail-on.`;
 
 /** Parses argv (without node and script). Throws UsageError with a message for the user. */
 export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
+	if (argv[0] === 'review') return parseReviewArgs(argv.slice(1), cwd);
 	if (argv[0] === 'init') {
 		const init = parseInitArgs(argv.slice(1), cwd);
 		if ('error' in init) throw new UsageError(init.error);

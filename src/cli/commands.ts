@@ -83,6 +83,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 					? await (await import('./runsCommand.js')).runsCommand(command, io)
 					: await (await import('./showCommand.js')).showCommand(command, io);
 			}
+			case 'review': {
+				// The run's own texts are read back redacted; this masks the environment's secrets on top.
+				const redactor = seedRedactor({ env: process.env });
+				const io = redactedIo(
+					{ stdout, stderr, env: process.env, signal: controller.signal },
+					() => redactor,
+				);
+				return await (await import('./review/reviewCommand.js')).reviewCommand(command, io);
+			}
 			case 'serve': {
 				// What it prints passes a redactor that knows the environment's secrets; each run's answer its own.
 				const redactor = seedRedactor({ env: process.env });
