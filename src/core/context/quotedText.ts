@@ -13,8 +13,11 @@ const blockTags =
 	/<(\/?)(\s*)(answer\b|user_message\b|instructions\b|attachment\b|CURRENT ANSWERS|ORIGINAL MESSAGE|PROJECT INSTRUCTIONS|CONTEXT\b|CONVERSATION_HISTORY|PREVIOUS ATTEMPT FEEDBACK|REVIEW COMMENTS|comment\b)/gi;
 /** The headings of `steerMessage`. */
 const userHeadings = /\b(MESSAGE|NOTE)(\s+)FROM(\s+)THE(\s+)USER\b/gi;
-/** The history's lines of the user (`historyBlock`) at the start of a line. */
-const userLines = /^([ \t]*)(User)(?=[ \t]*(?::|\(while))/gim;
+/**
+ * The history's lines of the user (`historyBlock`: `User:`, `User (while the team worked):`,
+ * `User (review comment) …`, and any later `User (…)` mark) at the start of a line.
+ */
+const userLines = /^([ \t]*)(User)(?=[ \t]*[:(])/gim;
 
 export function quotedModelText(text: string): string {
 	return text
