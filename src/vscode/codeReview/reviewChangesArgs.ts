@@ -5,7 +5,7 @@ import { commitRange, type DiffSource, isRevision } from '../../core/context/att
 /**
  * The diff a command argument names: `working` / `working-tree`, `staged`, `A..B`, `{ source }`, or
  * a Source Control resource group (the git extension's `index` is the staged changes,
- * `workingTree` and `untracked` the working tree's). Undefined: ask the user.
+ * `workingTree` the working tree's; untracked files are in no git diff). Undefined: ask the user.
  */
 export function sourceFromArgument(arg: unknown): DiffSource | undefined {
 	if (typeof arg === 'string') {
@@ -17,7 +17,7 @@ export function sourceFromArgument(arg: unknown): DiffSource | undefined {
 	const { id, source } = arg as { id?: unknown; source?: unknown };
 	if (typeof source === 'string') return sourceFromArgument(source);
 	if (id === 'index') return 'staged';
-	if (id === 'workingTree' || id === 'untracked') return 'working-tree';
+	if (id === 'workingTree') return 'working-tree';
 	return undefined;
 }
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
 	checkedOutPullRequest,
@@ -15,6 +17,7 @@ describe('Review Changes: arguments', () => {
 		expect(sourceFromArgument({ id: 'index', label: 'Staged Changes' })).toBe('staged');
 		expect(sourceFromArgument({ id: 'workingTree' })).toBe('working-tree');
 		expect(sourceFromArgument({ id: 'merge' })).toBeUndefined();
+		expect(sourceFromArgument({ id: 'untracked' })).toBeUndefined();
 		// Not a plain range: an option, three dots, a pathspec.
 		expect(sourceFromArgument('--output=/tmp/x..HEAD')).toBeUndefined();
 		expect(sourceFromArgument('main...HEAD')).toBeUndefined();
@@ -40,5 +43,24 @@ describe('Review Changes: arguments', () => {
 		expect(
 			checkedOutPullRequest({ defaultBranch: 'main', pullRequest: { number: -1, title: 't' } }),
 		).toBeUndefined();
+	});
+});
+
+describe('Review Changes in the Source Control view (manifest)', () => {
+	const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+		contributes: { menus: Record<string, { command: string; when?: string }[]> };
+	};
+	const entry = (menu: string) =>
+		manifest.contributes.menus[menu]?.find((item) => item.command === 'massgen.reviewGitChanges');
+
+	it('is in the git repository title menu and on the Changes and Staged Changes groups, whose ids the command reads', () => {
+		expect(entry('scm/title')?.when).toBe('scmProvider == git');
+		const when = entry('scm/resourceGroup/context')?.when ?? '';
+		const groups = /scmResourceGroup =~ \/(.+)\/$/.exec(when)?.[1];
+		expect(groups).toBeDefined();
+		const matches = (id: string) => new RegExp(groups!).test(id);
+		expect(['index', 'workingTree', 'merge', 'untracked'].filter(matches)).toEqual(['index', 'workingTree']);
+		expect(sourceFromArgument({ id: 'index' })).toBe('staged');
+		expect(sourceFromArgument({ id: 'workingTree' })).toBe('working-tree');
 	});
 });
