@@ -86,7 +86,7 @@ export interface TeamCallRun {
 	readonly applyHint: string;
 	/** What the run host said (trust, estimate, tools' warnings), one line each. */
 	readonly notes: readonly string[];
-	/** The whole result (the client may want more: answers, per-agent usage). */
+	/** The whole result, redacted (the client may want more: answers, per-agent usage). */
 	readonly result: RunResult;
 }
 
@@ -230,7 +230,10 @@ async function callTeam(root: string, input: TeamCallInput): Promise<TeamCallOut
 		changedFiles: result.changes.map((change) => change.path),
 		applyHint: result.changes.length > 0 ? applyHint(root, runDir, result.runId) : '',
 		notes,
-		result,
+		// Redacted like every other text here: review_changes reads its findings from it (an agent's
+		// answer quoting a value the run knows reached the MCP client, whose own redactor knows only
+		// the environment's, not the workspace .env's).
+		result: redactor.json(result),
 	};
 }
 

@@ -15,6 +15,8 @@ import { runFile } from '../../../src/contract/runLayout.js';
 import { PassThrough } from 'node:stream';
 import { trustCommand } from '../../../src/cli/trustCommand.js';
 import { teamCall, teamCallBusy } from '../../../src/cli/headless/teamCall.js';
+import { reviewText } from '../../../src/cli/review/reviewText.js';
+import { reviewOutcome } from '../../../src/core/codeReview/reviewOutcome.js';
 import { conversationRequest } from '../../../src/core/sessions/conversationTurns.js';
 import { startLoopbackTeam } from '../../servers/loopbackTeam.js';
 import { runDirs } from '../../support/runDir.js';
@@ -141,6 +143,31 @@ describe('teamCall: the team run for a shell without a terminal', () => {
 			expect(events[0]?.type).toBe('run-start');
 			expect(events.at(-1)?.type).toBe('run-end');
 			expect(hashTree(root, notRunState)).toBe(before);
+		} finally {
+			await loopback.close();
+		}
+	});
+
+	it("redacts the whole result it returns too: a value of the workspace's .env an answer repeats (review_changes reads its findings there)", async () => {
+		const loopback = await startLoopbackTeam({ auto: {} });
+		try {
+			const token = 'tok-dotenv-teamcall-5521';
+			const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n', '.env': `DEPLOY_TOKEN=${token}\n` });
+			const outcome = await teamCall({
+				workspaceRoot: root,
+				question: `Review a.ts: it leaks ${token}`,
+				configFile: configFile(loopback.configYaml()),
+				signal: new AbortController().signal,
+				env: userEnv(),
+			});
+			if (!outcome.ok) throw new Error(`refused: ${outcome.message}`);
+			// The auto agents repeat the question: every answer holds the token before redaction.
+			expect(outcome.result.answers.length).toBeGreaterThan(0);
+			expect(outcome.result.answers.every((answer) => answer.content.includes('[redacted]'))).toBe(true);
+			expect(JSON.stringify(outcome.result)).not.toContain(token);
+			// review_changes prints its findings from these answers (reviewOutcome), past the MCP server's
+			// own redactor, which knows the environment's secrets but not the workspace .env's.
+			expect(reviewText(reviewOutcome(outcome.result), 'working-tree')).not.toContain(token);
 		} finally {
 			await loopback.close();
 		}
