@@ -15,6 +15,7 @@ import { liveTeam } from './liveTeam';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { reviewChanges } from './reviewChanges';
+import { reviewLoop } from './reviewLoop';
 import { revertRun } from './revertRun';
 import { runSwitcher } from './runSwitcher';
 import { runsView } from './runsView';
@@ -43,6 +44,7 @@ export const scenarios: readonly Scenario[] = [
 	changeStateHunk,
 	review,
 	reviewChanges,
+	reviewLoop,
 	approvals,
 	attachments,
 	askBoxChips,
