@@ -33,9 +33,21 @@ export function teamConversation(
 				if (text !== undefined) attachments.push({ kind: 'text', source: part.mimeType, text });
 			}
 		}
-		spoken.push({ role, text: texts.join('') });
+		const said = texts.join('');
+		spoken.push({ role, text: role === 'user' ? unwrapPrompt(said) : said });
 	}
 	return { messages: spoken, attachments };
+}
+
+/**
+ * The user's words in a message Copilot Chat's Ask mode sends (VS Code 1.139's built-in chat, a
+ * picked team in the Chat view: `<prompt>\n…\n</prompt>`, the UI scenario `chatModelPicker`); any
+ * other text as it is.
+ */
+const promptWrapper = /^\s*<prompt>\n((?:(?!<\/prompt>)[\s\S])*)\n<\/prompt>\s*$/;
+
+function unwrapPrompt(text: string): string {
+	return promptWrapper.exec(text)?.[1] ?? text;
 }
 
 function roleOf(role: vscode.LanguageModelChatMessageRole): ConversationMessage['role'] {

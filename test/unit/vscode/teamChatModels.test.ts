@@ -70,6 +70,21 @@ describe('the model picker: a chat’s messages as the team’s question and his
 		});
 	});
 
+	it("Copilot Chat's <prompt> wrapper around the user's words is taken off; other text stays as it is", () => {
+		const chat = teamConversation([
+			message(User, text('<prompt>\nHow should we\ndocument this?\n</prompt>')),
+			message(Assistant, text('<prompt>\nkept\n</prompt>')),
+			message(User, text('<prompt>\na\n</prompt> and <prompt>\nb\n</prompt>')),
+			message(User, text('Use <prompt> tags.')),
+		]);
+		expect(chat.messages.map((m) => m.text)).toEqual([
+			'How should we\ndocument this?',
+			'<prompt>\nkept\n</prompt>',
+			'<prompt>\na\n</prompt> and <prompt>\nb\n</prompt>',
+			'Use <prompt> tags.',
+		]);
+	});
+
 	it('a role other than user or assistant (a system prompt) is left out of the question and history', () => {
 		const chat = teamConversation([
 			message(3 as vscode.LanguageModelChatMessageRole, text('You are Copilot.')),
