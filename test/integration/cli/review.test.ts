@@ -6,7 +6,15 @@
  * exit codes, and the diff given once in the prefix every agent's first message shares.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv-draft-04';
@@ -119,6 +127,13 @@ const sarifSchema = JSON.parse(
 	),
 ) as Record<string, unknown>;
 
+function validator() {
+	// The schema's `language` pattern is not valid with the `u` flag (ajv 6, which jest-sarif uses, has none).
+	const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+	addFormats(ajv);
+	return ajv.compile(sarifSchema);
+}
+
 describe('massgen review (dist/cli.js, four loopback agents, a real git repository)', () => {
 	let team: LoopbackTeam;
 	let config: string;
@@ -196,10 +211,7 @@ describe('massgen review (dist/cli.js, four loopback agents, a real git reposito
 
 		// The SARIF is valid against the SARIF 2.1.0 schema, and says what the text says.
 		const log = JSON.parse(readFileSync(sarif, 'utf8')) as Log;
-		// The schema's `language` pattern is not valid with the `u` flag (ajv 6, which jest-sarif uses, has none).
-		const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-		addFormats(ajv);
-		const validate = ajv.compile(sarifSchema);
+		const validate = validator();
 		expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
 		// Control: the same validator refuses a log that breaks the schema.
 		expect(validate({ ...log, version: '2.0.0' })).toBe(false);
@@ -301,7 +313,7 @@ describe('massgen review (dist/cli.js, four loopback agents, a real git reposito
 		expect(result.stdout).toMatch(/^1 agreed finding\(s\) in the staged changes/);
 	}, 60_000);
 
-	it('--range A..B reviews the commits, not the working tree; an empty range is nothing to review', async () => {
+	it('--range A..B reviews the commits, not the working tree; an empty range is nothing to review (an empty SARIF, never written through a link)', async () => {
 		const root = repository();
 		const result = await review(root, '--range', 'HEAD~1..HEAD', '--fail-on', 'medium');
 		expect(result.code, result.stderr).toBe(0);
@@ -311,12 +323,26 @@ describe('massgen review (dist/cli.js, four loopback agents, a real git reposito
 		expect(result.stdout).not.toContain('eval');
 
 		const runs = readdirSync(join(root, '.massgen', 'runs'));
-		const empty = await review(root, '--range', 'HEAD..HEAD', '--json');
+		const sarif = join(mkdtempSync(join(tmpdir(), 'massgen-review-sarif-')), 'empty.sarif');
+		const empty = await review(root, '--range', 'HEAD..HEAD', '--json', '--sarif', sarif);
 		expect(empty.code, empty.stderr).toBe(0);
 		expect(JSON.parse(empty.stdout)).toMatchObject({ runId: null, status: 'nothing-to-review', agreed: [] });
 		expect(empty.stderr).toContain('nothing to review: no file changes between HEAD and HEAD');
-		// No team run for it.
+		// No team run for it; the SARIF says so with no result (a CI upload still has its file).
 		expect(readdirSync(join(root, '.massgen', 'runs'))).toEqual(runs);
+		const log = JSON.parse(readFileSync(sarif, 'utf8')) as Log;
+		expect(validator()(log)).toBe(true);
+		expect(log.runs[0]!.results).toEqual([]);
+
+		// The SARIF file is never written through a link: the link's target stays as it was.
+		const target = join(mkdtempSync(join(tmpdir(), 'massgen-review-target-')), 'victim.txt');
+		writeFileSync(target, 'keep\n');
+		const link = join(mkdtempSync(join(tmpdir(), 'massgen-review-link-')), 'review.sarif');
+		symlinkSync(target, link);
+		const linked = await review(root, '--range', 'HEAD..HEAD', '--sarif', link);
+		expect(linked.code).toBe(2);
+		expect(linked.stderr).toContain(`cannot write the SARIF file ${link}`);
+		expect(readFileSync(target, 'utf8')).toBe('keep\n');
 	}, 60_000);
 
 	it('usage errors exit 1, a folder that is not a repository exits 2, before any model request', async () => {
