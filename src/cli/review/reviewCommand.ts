@@ -5,6 +5,7 @@
  * run directory. Git runs as for `--attach-diff` (`core/context/hostGit.ts`): nothing the
  * repository's config names runs.
  */
+import { stat } from 'node:fs/promises';
 import { version } from '../../../package.json';
 import type { MergedFinding } from '../../core/codeReview/agreement.js';
 import { diffReviewQuestion } from '../../core/codeReview/diffReviewPrompt.js';
@@ -49,6 +50,15 @@ export async function reviewCommand(command: ReviewArgs, io: CliIo): Promise<num
 		for (const line of text.split('\n')) io.stderr.write(`massgen: ${line}\n`);
 	};
 	const { workspace, source } = command;
+	if (
+		!(await stat(workspace).then(
+			(info) => info.isDirectory(),
+			() => false,
+		))
+	) {
+		say(`workspace '${workspace}' is not a folder`);
+		return reviewExit.usageOrConfig;
+	}
 	// Only the changed files' names (every one "refused" here): nothing to review, no team run.
 	try {
 		const listed = await gitDiff(workspace, source, () => 'listed', io.signal);

@@ -354,9 +354,12 @@ describe('massgen review (dist/cli.js, four loopback agents, a real git reposito
 			['--range', 'HEAD...main'],
 			['--fail-on', 'critical'],
 			['src/app.ts'],
+			['--workspace', join(root, 'missing')],
+			['--workspace', join(root, 'src', 'app.ts')],
 		]) {
 			const result = await review(root, ...args);
 			expect(result.code, args.join(' ')).toBe(1);
+			expect(result.stderr, args.join(' ')).not.toContain('internal error');
 		}
 		const plain = makeWorkspaceDir({ 'a.ts': 'export {};\n' });
 		const outside = await review(plain);
