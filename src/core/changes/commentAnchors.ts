@@ -7,10 +7,20 @@ import type { LineRange } from '../../contract/revision.js';
 import { splitHunks, type Hunk } from './hunks.js';
 
 export function mapRange(from: string, to: string, range: LineRange): LineRange {
+	return rangeMapper(from, to)(range);
+}
+
+/**
+ * `mapRange` for many ranges of one pair of texts: the diff is made once (a diff of two large
+ * texts costs up to a second; a hundred comments on one rewritten file took 44 s, one each).
+ */
+export function rangeMapper(from: string, to: string): (range: LineRange) => LineRange {
 	const hunks = splitHunks(from, to);
-	const start = mapLine(hunks, range.line - 1, 'start');
-	const end = Math.max(start, mapLine(hunks, range.endLine - 1, 'end'));
-	return { line: start + 1, endLine: end + 1 };
+	return (range) => {
+		const start = mapLine(hunks, range.line - 1, 'start');
+		const end = Math.max(start, mapLine(hunks, range.endLine - 1, 'end'));
+		return { line: start + 1, endLine: end + 1 };
+	};
 }
 
 /** A 0-based line of the old text as a line of the new one. */

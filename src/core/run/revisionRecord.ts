@@ -2,9 +2,9 @@
  * What `result.json` keeps of a revision: each comment with whether the winner cites it and where
  * its lines are in the new change set (`commentsOfHunk` marks the hunks that answer it).
  */
-import type { RevisionRecord } from '../../contract/revision.js';
+import type { ReviewComment, RevisionRecord } from '../../contract/revision.js';
 import type { RunResult } from '../../contract/runResult.js';
-import { mapRange } from '../changes/commentAnchors.js';
+import { rangeMapper } from '../changes/commentAnchors.js';
 import type { Workspace } from '../workspace/types.js';
 import { addressedComments } from '../context/reviewSection.js';
 import type { Revision } from '../context/revision.js';
@@ -24,25 +24,33 @@ export async function revisionRecord(
 		known,
 	);
 	const disk = workspace.createOverlay();
-	const comments = await Promise.all(
-		revision.comments.map(async (comment) => {
-			const change = result.changes.find((entry) => entry.path === comment.path);
-			// Not in the new set: the file is as the disk had it when the run began.
-			const now = change ? change.content : await disk.readText(comment.path).catch(() => null);
-			const then = revision.proposed.has(comment.path)
-				? revision.proposed.get(comment.path)!
-				: await disk.readText(comment.path).catch(() => null);
-			return {
-				id: comment.id,
-				...(comment.ref ? { ref: comment.ref } : {}),
-				path: comment.path,
-				line: comment.line,
-				endLine: comment.endLine,
-				text: comment.text,
-				addressed: cited.has(comment.id),
-				now: now === null || then === null ? null : mapRange(then, now, comment),
-			};
-		}),
-	);
+	// One diff per file, however many comments are on it.
+	const mappers = new Map<string, ReturnType<typeof rangeMapper> | null>();
+	const mapperOf = async (path: string) => {
+		if (mappers.has(path)) return mappers.get(path)!;
+		const change = result.changes.find((entry) => entry.path === path);
+		// Not in the new set: the file is as the disk had it when the run began.
+		const now = change ? change.content : await disk.readText(path).catch(() => null);
+		const then = revision.proposed.has(path)
+			? revision.proposed.get(path)!
+			: await disk.readText(path).catch(() => null);
+		const mapper = now === null || then === null ? null : rangeMapper(then, now);
+		mappers.set(path, mapper);
+		return mapper;
+	};
+	const comments: ReviewComment[] = [];
+	for (const comment of revision.comments) {
+		const mapper = await mapperOf(comment.path);
+		comments.push({
+			id: comment.id,
+			...(comment.ref ? { ref: comment.ref } : {}),
+			path: comment.path,
+			line: comment.line,
+			endLine: comment.endLine,
+			text: comment.text,
+			addressed: cited.has(comment.id),
+			now: mapper ? mapper(comment) : null,
+		});
+	}
 	return { fromRunId: revision.fromRunId, comments, userEdited: [...revision.userEdited.keys()] };
 }

@@ -1,4 +1,4 @@
-import { diffLines } from 'diff';
+import { boundedDiffLines } from '../../core/util/boundedDiff.js';
 import type { LineRange } from '../../contract/revision.js';
 
 export type { LineRange };
@@ -16,12 +16,23 @@ export function lineCount(text: string): number {
  * removed lines collapse onto the line now in their place. Undefined when `after` is empty.
  */
 export function mapRange(before: string, after: string, range: LineRange): LineRange | undefined {
+	return rangeMapper(before, after)(range);
+}
+
+export type RangeMapper = (range: LineRange) => LineRange | undefined;
+
+/**
+ * `mapRange` for every range of one pair of texts, with one diff, and that diff bounded
+ * (`boundedDiffLines`): a model's rewrite of a large file cost seconds per diff unbounded, and
+ * every thread on the file made its own on each re-render of the proposed side.
+ */
+export function rangeMapper(before: string, after: string): RangeMapper {
 	const total = lineCount(after);
-	if (total === 0) return undefined;
+	if (total === 0) return () => undefined;
 	// first/last new line (0-based) for each old line.
 	const first: number[] = [];
 	const last: number[] = [];
-	const parts = diffLines(before, after);
+	const parts = boundedDiffLines(before, after);
 	let newLine = 0;
 	for (let i = 0; i < parts.length; i++) {
 		const part = parts[i]!;
@@ -49,7 +60,21 @@ export function mapRange(before: string, after: string, range: LineRange): LineR
 	}
 	const at = (index: number, side: number[]) =>
 		side[Math.min(Math.max(index, 0), side.length - 1)] ?? Math.min(newLine, total - 1);
-	const start = at(range.line - 1, first);
-	const end = Math.max(start, at(range.endLine - 1, last));
-	return { line: start + 1, endLine: Math.min(end, total - 1) + 1 };
+	return (range) => {
+		const start = at(range.line - 1, first);
+		const end = Math.max(start, at(range.endLine - 1, last));
+		return { line: start + 1, endLine: Math.min(end, total - 1) + 1 };
+	};
+}
+
+/** One `rangeMapper` per pair of texts for a pass over many threads (they share their file's texts). */
+export function mapperCache(): (before: string, after: string) => RangeMapper {
+	const made: { before: string; after: string; map: RangeMapper }[] = [];
+	return (before, after) => {
+		const hit = made.find((entry) => entry.before === before && entry.after === after);
+		if (hit) return hit.map;
+		const map = rangeMapper(before, after);
+		made.push({ before, after, map });
+		return map;
+	};
 }

@@ -1,5 +1,5 @@
 import type { ChangeSetView, HunkCommentView, HunkView } from '../../protocol/changeSetView.js';
-import { type LineRange, mapRange } from './anchorMap.js';
+import { type LineRange, mapperCache } from './anchorMap.js';
 import { commentsOfHunk, type ReviewComment } from '../../contract/revision.js';
 import { type TeamThread, threadText } from './teamThread.js';
 
@@ -20,11 +20,12 @@ export function placeThreads(
 	threads: readonly TeamThread[],
 	finalText: (path: string) => string | undefined,
 ): PlacedThread[] {
+	const mapper = mapperCache();
 	return threads.map((thread) => {
 		const final = finalText(thread.path);
 		if (final === undefined) return { thread, now: null };
 		const now =
-			final === thread.anchoredText ? thread.range : mapRange(thread.anchoredText, final, thread.range);
+			final === thread.anchoredText ? thread.range : mapper(thread.anchoredText, final)(thread.range);
 		return { thread, now: now ?? null };
 	});
 }

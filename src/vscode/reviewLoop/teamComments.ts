@@ -4,7 +4,7 @@ import { contextKeys } from '../common/commandIds.js';
 import { changeScheme, changeUri, parseChangeUri } from '../changes/changeUri.js';
 import type { PendingChangeSet } from '../changes/pendingChangeSet.js';
 import type { ChangeSetChange } from '../run/runTypes.js';
-import { type LineRange, lineCount, mapRange } from './anchorMap.js';
+import { type LineRange, lineCount, mapperCache } from './anchorMap.js';
 import { maxCommentChars, maxThreadsPerRun, type TeamThread, threadText } from './teamThread.js';
 import type { ReviewComment } from '../../contract/revision.js';
 
@@ -322,11 +322,12 @@ export class TeamComments extends Disposable {
 	private _reanchor(runId: string): void {
 		const pending = this._changes.pending(runId);
 		if (!pending) return;
+		const mapper = mapperCache();
 		for (const [vsThread, thread] of this._threads) {
 			if (thread.runId !== runId || !pending.file(thread.path)) continue;
 			const text = pending.proposedText(thread.path);
 			if (text === thread.anchoredText) continue;
-			const range = mapRange(thread.anchoredText, text, thread.range);
+			const range = mapper(thread.anchoredText, text)(thread.range);
 			thread.anchoredText = text;
 			if (!range) continue;
 			thread.range = range;

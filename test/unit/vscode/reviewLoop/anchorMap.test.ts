@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineCount, mapRange } from '../../../../src/vscode/reviewLoop/anchorMap.js';
+import { placeThreads } from '../../../../src/vscode/reviewLoop/hunkComments.js';
+import type { TeamThread } from '../../../../src/vscode/reviewLoop/teamThread.js';
 
 const text = (...lines: string[]) => lines.map((line) => `${line}\n`).join('');
 
@@ -45,5 +47,27 @@ describe('mapRange: a thread keeps its lines when its proposed text re-renders',
 
 	it('handles a last line without a newline', () => {
 		expect(mapRange('a\nb', 'x\na\nb', { line: 2, endLine: 2 })).toEqual({ line: 3, endLine: 3 });
+	});
+});
+
+describe('placing many threads on a file a model rewrote', () => {
+	it('makes one bounded diff for all of them (unbounded, one each: 30,000 rewritten lines cost seconds per thread)', () => {
+		const before = Array.from({ length: 30_000 }, (_, i) => `const a${i} = ${i};\n`).join('');
+		const after = Array.from({ length: 30_000 }, (_, i) => `let b${i} = '${i}';\n`).join('');
+		const threads: TeamThread[] = Array.from({ length: 100 }, (_, i) => ({
+			id: `t${i}`,
+			runId: 'run-1',
+			path: 'big.ts',
+			range: { line: 100 + i, endLine: 100 + i },
+			anchoredText: before,
+			comments: ['why?'],
+			resolved: false,
+		}));
+		const start = performance.now();
+		const placed = placeThreads(threads, () => after);
+		const ms = performance.now() - start;
+		// The whole file was replaced: every thread lands on the replacement.
+		expect(placed.every(({ now }) => now !== null && now.line === 1)).toBe(true);
+		expect(ms).toBeLessThan(3_000);
 	});
 });
