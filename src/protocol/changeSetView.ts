@@ -48,6 +48,11 @@ export interface ChangeFileView {
 	 */
 	readonly userEdit: UserEdit;
 	/**
+	 * Set when the user edited the proposal (saved the proposed side of its diff): the hunks are
+	 * then base → the user's text, and Accept writes it.
+	 */
+	readonly edited?: true;
+	/**
 	 * Set on a file other tools run or obey later (CI, editor tasks, hooks, agent configs:
 	 * `executablePaths.ts`), saying who; such a file starts unticked.
 	 */
@@ -83,6 +88,8 @@ export interface HunkView {
 	readonly sources: readonly string[];
 	/** Winner hunk ids that selecting this runner-up hunk deselects (empty for winner hunks and extras). */
 	readonly replaces: readonly string[];
+	/** A hunk of the user's edit of the proposal that none of the agents made ("edited by you"). */
+	readonly byUser?: true;
 	/** The reviewer's comments on this hunk's lines (winner hunks; absent: none). */
 	readonly comments?: readonly HunkCommentView[];
 }

@@ -103,6 +103,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.reviewChanges]: (arg) => changes.review(arg),
 		[commandIds.acceptHunk]: (uri, id) => changes.selectHunkIn(uri, id, true),
 		[commandIds.rejectHunk]: (uri, id) => changes.selectHunkIn(uri, id, false),
+		[commandIds.discardProposalEdit]: (arg) => changes.discardEdit(arg),
 		[commandIds.dismissFinding]: (thread) => deps.findingThreads.dismiss(thread),
 		[commandIds.clearReviewComments]: () => deps.findingThreads.clear(),
 		[commandIds.commentForTeam]: (arg) => deps.reviewLoop.commentForTeam(arg),

@@ -54,6 +54,7 @@ export async function openOwnPanel(
 			selectHunks: () => {},
 			changeSet: () => null,
 			pendingRunIds: () => [],
+			proposalFiles: () => [],
 			onDidChangeChangeSet: noChanges.event,
 		}),
 	});

@@ -111,6 +111,8 @@ export class FileRow {
 	private readonly _userEdit: HTMLSpanElement;
 	private readonly _userEditText: HTMLSpanElement;
 	private readonly _runsCode: HTMLSpanElement;
+	/** "edited by you": the user edited the proposal in the diff. */
+	private readonly _edited: HTMLSpanElement;
 	private readonly _lines: HTMLSpanElement;
 	private readonly _added: HTMLSpanElement;
 	private readonly _removed: HTMLSpanElement;
@@ -156,6 +158,12 @@ export class FileRow {
 			icon('terminal'),
 			h('span', { text: t('runsCodeMark') }),
 		);
+		this._edited = h(
+			'span',
+			{ class: 'change-edited', title: t('editedByYouFile') },
+			icon('edit'),
+			h('span', { text: t('editedByYou') }),
+		);
 		this._added = h('span', { class: 'lines-added' });
 		this._removed = h('span', { class: 'lines-removed' });
 		this._lines = h('span', { class: 'change-lines' }, this._added, this._removed);
@@ -188,6 +196,7 @@ export class FileRow {
 			dir ? h('span', { class: 'change-dir', text: dir, title: path }) : h('span', { class: 'change-dir' }),
 			this._outcome,
 			this._runsCode,
+			this._edited,
 			this._userEdit,
 			this._count,
 			this._lines,
@@ -222,6 +231,8 @@ export class FileRow {
 			setTitle(this._userEdit, edited.title);
 			setText(this._userEditNoteText, edited.note);
 		}
+		setHidden(this._edited, review?.file.edited !== true);
+		setData(this.element, 'edited', String(review?.file.edited === true));
 		const runsCode = review?.file.runsCode;
 		setHidden(this._runsCode, runsCode === undefined);
 		setData(this.element, 'runsCode', runsCode ?? '');

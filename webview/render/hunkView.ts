@@ -273,6 +273,8 @@ export class WinnerHunk {
 	private readonly _summary: HTMLSpanElement;
 	private readonly _replaced: HTMLSpanElement;
 	private readonly _consensus = new ConsensusMark();
+	/** "edited by you": a change the user wrote in the diff. */
+	private readonly _byUser: HTMLSpanElement;
 	private readonly _body: DiffBody;
 	private readonly _comment: HTMLButtonElement;
 	private readonly _comments = new HunkComments();
@@ -299,6 +301,12 @@ export class WinnerHunk {
 			this._summary,
 			this._replaced,
 		);
+		this._byUser = h(
+			'span',
+			{ class: 'hunk-by-user', title: t('editedByYouHunk'), attrs: { id: uniqueId('by-user') } },
+			icon('edit'),
+			h('span', { text: t('editedByYou') }),
+		);
 		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
 		this._comment = h(
 			'button',
@@ -310,7 +318,15 @@ export class WinnerHunk {
 		this.element = h(
 			'div',
 			{ class: 'hunk', attrs: { role: 'group' } },
-			h('div', { class: 'hunk-head' }, this.checkbox, label, this._consensus.element, this._comment),
+			h(
+				'div',
+				{ class: 'hunk-head' },
+				this.checkbox,
+				label,
+				this._consensus.element,
+				this._byUser,
+				this._comment,
+			),
 			this._comments.element,
 			this._body.element,
 		);
@@ -331,6 +347,8 @@ export class WinnerHunk {
 		setHidden(this._summary, state.replacedBy.length > 0);
 		setText(this._replaced, state.replacedBy.length > 0 ? t('replacedBy', state.replacedBy.join(', ')) : '');
 		this._consensus.update(hunk, this._ctx.agentCount, true);
+		setHidden(this._byUser, hunk.byUser !== true);
+		setData(this.element, 'byUser', String(hunk.byUser === true));
 		const name = t(
 			'changeOfIn',
 			state.index,
@@ -340,7 +358,12 @@ export class WinnerHunk {
 			hunkSummary(hunk),
 		);
 		if (this.checkbox.getAttribute('aria-label') !== name) this.checkbox.setAttribute('aria-label', name);
-		const described = [this._consensus.element.hidden ? '' : this._consensus.id].filter(Boolean).join(' ');
+		const described = [
+			this._consensus.element.hidden ? '' : this._consensus.id,
+			this._byUser.hidden ? '' : this._byUser.id,
+		]
+			.filter(Boolean)
+			.join(' ');
 		if (described) this.checkbox.setAttribute('aria-describedby', described);
 		else this.checkbox.removeAttribute('aria-describedby');
 		this.element.setAttribute('aria-label', t('changeOf', state.index, state.total));

@@ -23,6 +23,12 @@ export interface ReviewHunk extends Hunk {
 	readonly agreeing: readonly string[];
 	/** Other agents whose change of the same lines differs only in a few names (`hunkAgreement.ts`: similar). */
 	readonly similar: readonly string[];
+	/**
+	 * In a file whose proposal the user edited (`userProposal.ts`): set on a hunk that is none of
+	 * the team's ("edited by you"); `from` on one that is a runner-up's hunk the user kept.
+	 */
+	readonly byUser?: true;
+	readonly from?: readonly { readonly agentId: string; readonly label: string }[];
 }
 
 /** A hunk that other agents made and the winner did not: an alternative or an extra. */

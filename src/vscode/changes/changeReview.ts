@@ -3,30 +3,26 @@ import { readPreviewBeforeApply } from '../common/settings.js';
 import type { AnswerChanges } from '../../core/changes/changeSet.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
-import { contextKeys } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { ChangeActions, ChangeSetChange, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
 import { reportNotWritten, reportWritten } from './acceptParts.js';
 import { AcceptWatch } from './acceptWatch.js';
+import { ChangeContexts } from './changeContexts.js';
 import { ChangeNotice, noticeOf } from './changeNotice.js';
 import { ChangeContentProvider } from './changeContentProvider.js';
 import { type ChangePrompts, windowPrompts } from './changePrompts.js';
 import { ChangeStatusBar } from './changeStatusBar.js';
 import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri.js';
-import {
-	activeChange,
-	activeChangesEditorRun,
-	closeChangeTabs,
-	openChangeDiff,
-	openChangesEditor,
-} from './diffTabs.js';
+import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs.js';
 import { fileInPlay } from './fileInPlay.js';
 import { playHints } from './playHints.js';
 import { HunkLenses } from './hunkLenses.js';
 import type { FileOutcome, PendingChangeSet } from './pendingChangeSet.js';
 import { PendingFileTracker } from './pendingFileTracker.js';
 import { PendingSets } from './pendingSets.js';
+import { ProposalEdits } from './proposalEdits.js';
+import type { ProposalFile } from '../../core/changes/userProposal.js';
 import { fileForCommand, setForCommand } from './commandTarget.js';
 import { errorDetail } from '../common/log.js';
 
@@ -49,7 +45,16 @@ export interface ChangeReviewDeps {
  */
 export class ChangeReview extends Disposable implements ChangeActions {
 	private readonly _sets = new PendingSets();
-	private readonly _provider = this._register(new ChangeContentProvider());
+	/** The user's edits of the proposed side (`_provider` takes their saves). */
+	private readonly _edits: ProposalEdits = new ProposalEdits({
+		pending: (runId) => this._sets.get(runId),
+		changed: (runId, path) => {
+			this._provider.proposedChanged(runId, path);
+			this._fireChanged(runId);
+		},
+		log: { info: (message: string) => this._deps.log.info(message) },
+	});
+	private readonly _provider = this._register(new ChangeContentProvider(this._edits));
 	private readonly _onDidChangeChangeSet = this._register(new vscode.EventEmitter<ChangeSetChange>());
 	readonly onDidChangeChangeSet = this._onDidChangeChangeSet.event;
 	private readonly _onDidAccept = this._register(new vscode.EventEmitter<readonly string[]>());
@@ -57,8 +62,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	readonly onDidAccept = this._onDidAccept.event;
 	private readonly _prompts: ChangePrompts;
 	private _busy = false;
-	/** The context keys as last set (`_setContext`). */
-	private readonly _contexts = new Map<string, boolean>();
+	private readonly _contexts = new ChangeContexts(this._sets);
 	private readonly _notice = new ChangeNotice();
 	/** Each run's accepts: an undo of one puts its files back into that run's set. */
 	private readonly _accepts = this._register(new AcceptWatch());
@@ -79,14 +83,16 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	constructor(private readonly _deps: ChangeReviewDeps) {
 		super();
 		this._prompts = _deps.prompts ?? windowPrompts;
-		this._register(vscode.workspace.registerTextDocumentContentProvider(changeScheme, this._provider));
+		this._register(
+			vscode.workspace.registerFileSystemProvider(changeScheme, this._provider, { isCaseSensitive: true }),
+		);
 		this._register(
 			_deps.runs.onDidFinishRun(
 				(run) => void this._onFinished(run).catch((error: unknown) => this._fail('review', error)),
 			),
 		);
-		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._updateDiffContext()));
-		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._updateDiffContext()));
+		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._contexts.update()));
+		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._contexts.update()));
 		// Undo or Redo of an accept (or Revert Run) changes what that run has pending, what the status
 		// bar says and whether its notification still stands.
 		this._register(this._accepts.onDidChange((runId) => this._followAccept(runId)));
@@ -172,13 +178,28 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	selectHunks(runId: string, path: string, ids: readonly string[], selected: boolean): void {
 		const pending = this._sets.get(runId);
+		if (pending && this._edits.dirty(runId, path)) {
+			// The proposed text would change under the user's unsaved typing: it waits for the save.
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t(
+					'MassGen: save your edit of {0} first (or discard it), then change its selection.',
+					path,
+				),
+			);
+			this._fireChanged(runId);
+			return;
+		}
 		if (!pending?.select(path, ids, selected)) return;
 		this._provider.proposedChanged(pending.runId, path);
 		this._fireChanged(runId);
 	}
 
 	async accept(request: AcceptRequest): Promise<void> {
-		const { paths, hunks, runId } = request;
+		const { paths, runId } = request;
+		// What the diff shows is what Accept writes: unsaved typing in a proposed side is saved first,
+		// and the panel's hunk ids of a file that just became the user's text no longer apply.
+		const saved = await this._edits.saveDirty(runId, paths);
+		const hunks = request.hunks?.filter((selection) => !saved.includes(selection.path));
 		const pending = this._sets.get(runId);
 		if (!pending) {
 			this._deps.log.warn(`change review: accept for run ${runId} ignored; it has no pending changes`);
@@ -257,6 +278,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const pending = await this._setFor(arg);
 		const path = pending && (await fileForCommand(pending, arg, vscode.l10n.t('Accept which file?')));
 		if (!pending || !path) return;
+		await this._edits.saveDirty(pending.runId, [path]);
 		const ids = pending.acceptFileHunks(path);
 		const runId = pending.runId;
 		await this._thenNext(pending, path, () =>
@@ -268,6 +290,27 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const pending = await this._setFor(arg);
 		const path = pending && (await fileForCommand(pending, arg, vscode.l10n.t('Reject which file?')));
 		if (pending && path) await this._thenNext(pending, path, () => this.reject(pending.runId, [path]));
+	}
+
+	/** Discard My Edit (a diff's lens, the palette): the file's proposal is the team's again. */
+	async discardEdit(arg?: unknown): Promise<void> {
+		const pending = await this._setFor(arg);
+		const path =
+			pending && (await fileForCommand(pending, arg, vscode.l10n.t('Discard your edit of which file?')));
+		if (pending && path && !(await this._edits.discard(pending.runId, path))) {
+			this._deps.log.info(
+				`change review: ${path} of run ${pending.runId} has no edit of yours; nothing was done`,
+			);
+		}
+	}
+
+	/**
+	 * The run's pending files as a follow-up tells the team (`RevisionRequest.files`): what Accept
+	 * would write now (selection and the user's edits), with the lines the user wrote. Empty when
+	 * nothing of the run is pending.
+	 */
+	proposalFiles(runId: string): ProposalFile[] {
+		return this._sets.get(runId)?.proposalFiles() ?? [];
 	}
 
 	/** Resolves one file; when its diff was the active editor, the run's next pending file's diff takes its place. */
@@ -461,32 +504,10 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		return (this._engine ??= import('./changeEngine.js'));
 	}
 
-	/** The context keys of the editor-title actions (anything pending, a pending run's diff or multi-file view active). */
-	private _updateDiffContext(): void {
-		const active = activeChange()?.runId;
-		const editorRun = activeChangesEditorRun();
-		this._setContext(contextKeys.hasPendingChanges, this._sets.size > 0);
-		this._setContext(
-			contextKeys.changeDiffActive,
-			active !== undefined && this._sets.get(active) !== undefined,
-		);
-		this._setContext(
-			contextKeys.changesEditorActive,
-			editorRun !== undefined && this._sets.get(editorRun) !== undefined,
-		);
-	}
-
-	/** Sets a context key when its value changes. */
-	private _setContext(key: string, value: boolean): void {
-		if (this._contexts.get(key) === value) return;
-		this._contexts.set(key, value);
-		void vscode.commands.executeCommand('setContext', key, value);
-	}
-
 	private _fireChanged(runId: string): void {
 		this._status.showFor(this._sets.list(), this._accepts.last, this._acceptDetail);
 		this._lenses.refresh();
-		this._updateDiffContext();
+		this._contexts.update();
 		this._onDidChangeChangeSet.fire({ runId, changeSet: this.changeSet(runId) });
 	}
 

@@ -52,6 +52,7 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
 		const spots = hunkLensSpots(file, selected);
 		const uri = document.uri;
 		const top = Math.min(spots[0]?.line ?? 0, Math.max(0, document.lineCount - 1));
+		const byUser = new Set(file.hunks.filter((hunk) => hunk.byUser).map((hunk) => hunk.id));
 		const chosen = spots.filter((spot) => spot.selected).length;
 		const lenses = [
 			new vscode.CodeLens(at(top), {
@@ -68,15 +69,28 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
 				arguments: [uri],
 			}),
 		];
+		// The file's proposal is the user's text (they saved the proposed side): they can go back.
+		if (pending.userProposal(parsed.path)) {
+			lenses.push(
+				new vscode.CodeLens(at(top), {
+					title: vscode.l10n.t('$(discard) Discard My Edit'),
+					tooltip: vscode.l10n.t('Go back to the team’s proposal for this file'),
+					command: commandIds.discardProposalEdit,
+					arguments: [uri],
+				}),
+			);
+		}
 		// A file with one change (a new file, a deletion) is accepted or rejected as a whole.
 		if (spots.length < 2) return lenses;
 		for (const spot of spots) {
 			const line = Math.min(spot.line, Math.max(0, document.lineCount - 1));
+			const where =
+				describe(spot, this._words) + (byUser.has(spot.id) ? vscode.l10n.t(', edited by you') : '');
 			lenses.push(
 				new vscode.CodeLens(at(line), {
 					title: spot.selected
-						? vscode.l10n.t('$(close) Reject Change ({0})', describe(spot, this._words))
-						: vscode.l10n.t('$(add) Accept Change ({0})', describe(spot, this._words)),
+						? vscode.l10n.t('$(close) Reject Change ({0})', where)
+						: vscode.l10n.t('$(add) Accept Change ({0})', where),
 					command: spot.selected ? commandIds.rejectHunk : commandIds.acceptHunk,
 					arguments: [uri, spot.id],
 				}),

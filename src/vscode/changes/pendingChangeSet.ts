@@ -8,6 +8,13 @@ import {
 	toggleHunk,
 } from '../../core/changes/changeSet.js';
 import { isUnkept, planFile } from '../../core/changes/planFile.js';
+import {
+	type ProposalFile,
+	proposedContent,
+	type UserProposal,
+	userEditedLines,
+	withUserText,
+} from '../../core/changes/userProposal.js';
 import { sha256 } from '../../core/workspace/sha256.js';
 import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView.js';
 import { runName } from '../common/runName.js';
@@ -30,6 +37,8 @@ export class PendingChangeSet {
 	private readonly _userEdits = new Map<string, UserEdit>();
 	/** Files no longer pending, and how they left. */
 	private readonly _outcomes = new Map<string, FileOutcome>();
+	/** Files whose proposal the user wrote (saved the proposed side of their diff). */
+	private readonly _proposals = new Map<string, UserProposal>();
 
 	constructor(
 		readonly run: FinishedRun,
@@ -60,18 +69,78 @@ export class PendingChangeSet {
 		return this._files.size === 0;
 	}
 
-	/** Pending files in change-set order. */
+	/** Pending files in change-set order (a file the user edited: as the user's proposal). */
 	files(): ReviewFile[] {
-		return [...this._files.values()];
+		return [...this._files.values()].map((file) => this._proposals.get(file.path)?.file ?? file);
 	}
 
 	file(path: string): ReviewFile | undefined {
-		return this._files.get(path);
+		const file = this._files.get(path);
+		return file && (this._proposals.get(path)?.file ?? file);
 	}
 
 	/** Every file of the run, also those already accepted or rejected (the diffs stay readable). */
 	anyFile(path: string): ReviewFile | undefined {
+		return this._proposals.get(path)?.file ?? this.teamFile(path);
+	}
+
+	/** A file of the run as the team proposed it (whatever the user wrote). */
+	teamFile(path: string): ReviewFile | undefined {
 		return this.set.files.find((file) => file.path === path);
+	}
+
+	/** The user's proposal for a file, when they edited it. */
+	userProposal(path: string): UserProposal | undefined {
+		return this._proposals.get(path);
+	}
+
+	/**
+	 * The user saved the proposed side of a pending file's diff: from now on the file's proposal is
+	 * `text` (re-split into hunks against the base, all selected). Text equal to the team's
+	 * proposal is no edit. Returns false for a file that is not pending.
+	 */
+	setUserText(path: string, text: string): boolean {
+		const team = this._files.get(path);
+		if (!team) return false;
+		const earlier = this._proposals.get(path);
+		const teamSelection = earlier?.teamSelection ?? this.selected(path);
+		const teamText = earlier?.teamText ?? this.proposedText(path);
+		if (text === teamText) {
+			this.discardUserText(path);
+			return true;
+		}
+		const file = withUserText(team, text, teamSelection);
+		this._proposals.set(path, { text, teamText, team, teamSelection, file });
+		this._selection.set(path, new Set(file.hunks.map((hunk) => hunk.id)));
+		this._updateUserEdit(path);
+		return true;
+	}
+
+	/** Discard My Edit: the file's proposal is the team's again, with the selection it had. */
+	discardUserText(path: string): boolean {
+		const proposal = this._proposals.get(path);
+		if (!proposal) return false;
+		this._proposals.delete(path);
+		this._selection.set(path, new Set(proposal.teamSelection));
+		this._updateUserEdit(path);
+		return true;
+	}
+
+	/**
+	 * The pending files as the team is told them on a follow-up (`RevisionRequest.files`): what
+	 * Accept would write now, and the lines the user wrote themselves.
+	 */
+	proposalFiles(): ProposalFile[] {
+		return this.files().map((file) => {
+			const selected = this.selected(file.path);
+			const proposal = this._proposals.get(file.path);
+			const userEdited = proposal ? userEditedLines(proposal, selected) : [];
+			return {
+				path: file.path,
+				content: proposedContent(file, selected),
+				...(userEdited.length > 0 ? { userEdited } : {}),
+			};
+		});
 	}
 
 	uri(path: string): vscode.Uri {
@@ -88,14 +157,14 @@ export class PendingChangeSet {
 	 * the winner's whole change: the user chose it from its diff (an unkept one then asks first).
 	 */
 	acceptFileHunks(path: string): readonly string[] | undefined {
-		const file = this._files.get(path);
+		const file = this.file(path);
 		const unticked = file && (Boolean(executableFlag(file)) || isUnkept(file, sha256));
 		return file && unticked && this.selected(path).size === 0 ? allHunkIds(file) : undefined;
 	}
 
 	/** Switches hunks on or off; returns whether anything changed. */
 	select(path: string, ids: readonly string[], on: boolean): boolean {
-		const file = this._files.get(path);
+		const file = this.file(path);
 		if (!file) return false;
 		const before = this.selected(path);
 		let next = new Set(before);
@@ -134,7 +203,7 @@ export class PendingChangeSet {
 
 	private _updateUserEdit(path: string): boolean {
 		const before = this.userEdit(path);
-		const file = this._files.get(path);
+		const file = this.file(path);
 		const current = this._current.get(path);
 		let state: UserEdit = 'none';
 		if (file && current !== undefined) {
@@ -188,6 +257,7 @@ export class PendingChangeSet {
 			answers: this.answers,
 			selected: (path) => this.selected(path),
 			userEdit: (path) => this.userEdit(path),
+			edited: (path) => this._proposals.has(path),
 		});
 	}
 }

@@ -16,6 +16,8 @@ export interface ViewInput {
 	readonly answers: readonly AnswerChanges[];
 	readonly selected: (path: string) => ReadonlySet<string>;
 	readonly userEdit: (path: string) => UserEdit;
+	/** Whether the user edited the file's proposal (its hunks are then the user's text's). */
+	readonly edited?: (path: string) => boolean;
 }
 
 /** The panel's view of the pending change set (plain JSON, 1-based lines). */
@@ -30,8 +32,21 @@ export function toChangeSetView(input: ViewInput): ChangeSetView {
 		files: input.files.map((file): ChangeFileView => {
 			const selected = input.selected(file.path);
 			const hunks = file.hunks.map((hunk) => {
-				const agents = [...(set.winner ? [set.winner.agentId] : []), ...hunk.agreeing];
-				const sources = [...(set.winner ? [set.winner.label] : []), ...hunk.agreeing.map(labelOf)];
+				if (hunk.byUser) {
+					return { ...hunkView(hunk, hunk.id, selected.has(hunk.id), [], [], []), byUser: true as const };
+				}
+				const winner = hunk.from ? [] : set.winner ? [set.winner] : [];
+				const from = hunk.from ?? [];
+				const agents = [
+					...winner.map((one) => one.agentId),
+					...hunk.agreeing,
+					...from.map((one) => one.agentId),
+				];
+				const sources = [
+					...winner.map((one) => one.label),
+					...hunk.agreeing.map(labelOf),
+					...from.map((one) => one.label),
+				];
 				const view = hunkView(hunk, hunk.id, selected.has(hunk.id), agents, sources, []);
 				return hunk.similar.length > 0 ? { ...view, similar: hunk.similar } : view;
 			});
@@ -55,6 +70,7 @@ export function toChangeSetView(input: ViewInput): ChangeSetView {
 				added: chosen.reduce((sum, hunk) => sum + hunk.newLines, 0),
 				removed: chosen.reduce((sum, hunk) => sum + hunk.oldLines, 0),
 				userEdit: input.userEdit(file.path),
+				...(input.edited?.(file.path) ? { edited: true as const } : {}),
 				hunks,
 				alternatives,
 			};

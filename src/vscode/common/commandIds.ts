@@ -44,6 +44,7 @@ export const commandIds = {
 	/** A hunk's Accept or Reject in the diff (its CodeLens passes the proposed document and the hunk id); hidden from the palette. */
 	acceptHunk: 'massgen.acceptHunk',
 	rejectHunk: 'massgen.rejectHunk',
+	discardProposalEdit: 'massgen.discardProposalEdit',
 	dismissFinding: 'massgen.dismissFinding',
 	// The review loop (src/vscode/reviewLoop): comments on a proposal, sent back to the team.
 	commentForTeam: 'massgen.commentForTeam',

@@ -31,6 +31,11 @@ export function changeStrings(vscode: { readonly l10n: Pick<typeof l10n, 't'> })
 		editedSinceTheTeam2: vscode.l10n.t(
 			'Edited since the team read it: merged. You changed this file after the team read it; accepting keeps your edits and adds the selected changes (3-way).',
 		),
+		editedByYou: vscode.l10n.t('edited by you'),
+		editedByYouFile: vscode.l10n.t(
+			'You edited the proposal: Accept writes your text. Discard My Edit in the diff goes back to the team’s.',
+		),
+		editedByYouHunk: vscode.l10n.t('You wrote this change in the diff; none of the agents made it.'),
 		editedSinceConflict: vscode.l10n.t('edited since: conflict'),
 		editedSinceTheTeam3: vscode.l10n.t(
 			'Edited since the team read it: conflict. Your edits and the selected changes overlap; accepting asks first.',

@@ -3,6 +3,7 @@ import type { AttachmentRequest, DiffSource } from '../../core/context/attachmen
 import type { Turn } from '../../core/orchestrator/types.js';
 import type { RunResult } from '../../contract/runResult.js';
 import type { Workspace } from '../../core/workspace/types.js';
+import type { ProposalFile } from '../../core/changes/userProposal.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
@@ -180,6 +181,12 @@ export interface ChangeActions {
 	changeSet(runId: string): ChangeSetView | null;
 	/** The runs with a pending change set, in the order they finished. */
 	pendingRunIds(): readonly string[];
+	/**
+	 * The run's pending files as a follow-up tells the team (`RevisionRequest.files`): what Accept
+	 * would write now (the selection and the user's edits of the proposal) and the lines the user
+	 * wrote. Empty when nothing of the run is pending.
+	 */
+	proposalFiles(runId: string): readonly ProposalFile[];
 	/** Fires whenever a run's `changeSet` changes (new run, selection, accept, reject, a file edited meanwhile). */
 	readonly onDidChangeChangeSet: vscode.Event<ChangeSetChange>;
 }

@@ -10,6 +10,7 @@ export function noPendingChanges(): ChangeActions {
 		selectHunks: () => undefined,
 		changeSet: () => null,
 		pendingRunIds: () => [],
+		proposalFiles: () => [],
 		onDidChangeChangeSet: new vscode.EventEmitter<ChangeSetChange>().event,
 	};
 }

@@ -160,6 +160,7 @@ function changeActions(calls: unknown[][] = []) {
 		selectHunks: (...args) => void calls.push(['selectHunks', ...args]),
 		changeSet: () => null,
 		pendingRunIds: () => [],
+		proposalFiles: () => [],
 		onDidChangeChangeSet: changed.event,
 	};
 	return { actions, changed };
