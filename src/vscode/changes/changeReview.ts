@@ -13,7 +13,7 @@ import { ChangeNotice, noticeOf } from './changeNotice.js';
 import { ChangeContentProvider } from './changeContentProvider.js';
 import { type ChangePrompts, windowPrompts } from './changePrompts.js';
 import { ChangeStatusBar } from './changeStatusBar.js';
-import { changeScheme, isChangeVersion, parseChangeUri } from './changeUri.js';
+import { isChangeVersion, parseChangeUri } from './changeUri.js';
 import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs.js';
 import { fileInPlay } from './fileInPlay.js';
 import { playHints } from './playHints.js';
@@ -83,9 +83,6 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	constructor(private readonly _deps: ChangeReviewDeps) {
 		super();
 		this._prompts = _deps.prompts ?? windowPrompts;
-		this._register(
-			vscode.workspace.registerFileSystemProvider(changeScheme, this._provider, { isCaseSensitive: true }),
-		);
 		this._register(
 			_deps.runs.onDidFinishRun(
 				(run) => void this._onFinished(run).catch((error: unknown) => this._fail('review', error)),
@@ -445,6 +442,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		paths: readonly string[],
 		outcome: FileOutcome,
 	): Promise<void> {
+		if (outcome === 'rejected') await this._edits.revertDirty(pending.runId, paths);
 		pending.remove(paths, outcome);
 		this._sets.settle(pending);
 		this._files.watch();

@@ -57,6 +57,20 @@ export class ProposalEdits implements ProposalWrites {
 	}
 
 	/**
+	 * Unsaved typing in the proposed documents of files leaving the set by a Reject: the user threw
+	 * the change away, so the typing goes too (closing the tab must not ask to save into a file no
+	 * longer pending).
+	 */
+	async revertDirty(runId: string, paths: readonly string[]): Promise<void> {
+		for (const path of paths) {
+			const doc = this.dirty(runId, path);
+			if (!doc) continue;
+			await vscode.window.showTextDocument(doc, { preserveFocus: false, preview: true });
+			await vscode.commands.executeCommand('workbench.action.files.revert');
+		}
+	}
+
+	/**
 	 * Discard My Edit: the file's proposal is the team's again (with the selection it had). Unsaved
 	 * typing in its proposed document goes too: the document gets the team's text and is saved.
 	 */
