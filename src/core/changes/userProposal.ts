@@ -1,21 +1,7 @@
+import type { LineRange, ProposalFile } from '../../contract/revision.js';
 import { type ReviewFile, type ReviewHunk, targetOf } from './changeSet.js';
 import { type Hunk, sameHunk, splitHunks } from './hunks.js';
-
-/** Lines of a text (1-based, inclusive). */
-export interface LineRange {
-	readonly line: number;
-	readonly endLine: number;
-}
-
-/**
- * One file of a proposal as the team is told it (`RevisionRequest.files`): what Accept would write
- * now (null: the file is deleted, or an added file left out), and the lines the user wrote.
- */
-export interface ProposalFile {
-	readonly path: string;
-	readonly content: string | null;
-	readonly userEdited?: readonly LineRange[];
-}
+import { planFile } from './planFile.js';
 
 /** The user's text for a file's proposal, and the team's proposal it replaced. */
 export interface UserProposal {
@@ -92,6 +78,58 @@ export function userEditedLines(proposal: UserProposal, selected: ReadonlySet<st
 		if (!dropped && own.has(line)) lines.push(line + shift + 1);
 	}
 	return toRanges(lines);
+}
+
+/**
+ * A pending file as the team is told it on a follow-up (`RevisionRequest.files`): what Accept
+ * would write now onto the file as the user has it (`current`: buffer or disk, null: no file,
+ * undefined: not read yet, taken as the base), merged three-way as Accept merges it, and the lines
+ * the user wrote: their edit of the proposal and their own edits of the file. Undefined for a file
+ * whose merge conflicts (Accept would ask; the team revises the rest).
+ */
+export function proposalOnCurrent(
+	input: {
+		readonly file: ReviewFile;
+		readonly selected: ReadonlySet<string>;
+		readonly current: string | null | undefined;
+		readonly proposal?: UserProposal;
+	},
+	hash: (text: string) => string,
+): ProposalFile | undefined {
+	const { file, selected, current, proposal } = input;
+	const proposed = proposedContent(file, selected);
+	let content: string | null = proposed;
+	if (current !== undefined) {
+		const plan = planFile(file, targetOf(file, selected), current, hash);
+		if (plan.outcome === 'conflict') return undefined;
+		if (plan.outcome === 'skip' || plan.outcome === 'already') content = current;
+		else content = plan.op.kind === 'write' ? plan.op.text : null;
+	}
+	const own = proposal && proposed !== null ? userEditedLines(proposal, selected) : [];
+	const userEdited = content === null ? [] : carry(proposed ?? '', content, own);
+	return { path: file.path, content, ...(userEdited.length > 0 ? { userEdited } : {}) };
+}
+
+/**
+ * The user's lines of `from` where they are in `to` (lines `to` replaced are gone), and every line
+ * `to` has that `from` has not (the user's own edits of the file).
+ */
+function carry(from: string, to: string, own: readonly LineRange[]): LineRange[] {
+	const hunks = splitHunks(from, to);
+	const lines = new Set<number>();
+	for (const range of own) {
+		for (let line = range.line - 1; line < range.endLine; line++) {
+			if (hunks.some((hunk) => hunk.oldStart <= line && line < hunk.oldStart + hunk.oldLines)) continue;
+			const shift = hunks
+				.filter((hunk) => hunk.oldStart + hunk.oldLines <= line)
+				.reduce((sum, hunk) => sum + hunk.newLines - hunk.oldLines, 0);
+			lines.add(line + shift + 1);
+		}
+	}
+	for (const hunk of hunks) {
+		for (let line = hunk.newStart; line < hunk.newStart + hunk.newLines; line++) lines.add(line + 1);
+	}
+	return toRanges([...lines].sort((a, b) => a - b));
 }
 
 function toRanges(lines: readonly number[]): LineRange[] {

@@ -22,7 +22,7 @@ import type { FileOutcome, PendingChangeSet } from './pendingChangeSet.js';
 import { PendingFileTracker } from './pendingFileTracker.js';
 import { PendingSets } from './pendingSets.js';
 import { ProposalEdits } from './proposalEdits.js';
-import type { ProposalFile } from '../../core/changes/userProposal.js';
+import type { ProposalFile } from '../../contract/revision.js';
 import { fileForCommand, setForCommand } from './commandTarget.js';
 import { errorDetail } from '../common/log.js';
 

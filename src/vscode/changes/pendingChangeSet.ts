@@ -8,13 +8,8 @@ import {
 	toggleHunk,
 } from '../../core/changes/changeSet.js';
 import { isUnkept, planFile } from '../../core/changes/planFile.js';
-import {
-	type ProposalFile,
-	proposedContent,
-	type UserProposal,
-	userEditedLines,
-	withUserText,
-} from '../../core/changes/userProposal.js';
+import type { ProposalFile } from '../../contract/revision.js';
+import { proposalOnCurrent, type UserProposal, withUserText } from '../../core/changes/userProposal.js';
 import { sha256 } from '../../core/workspace/sha256.js';
 import type { ChangeSetView, UserEdit } from '../../protocol/changeSetView.js';
 import { runName } from '../common/runName.js';
@@ -128,18 +123,21 @@ export class PendingChangeSet {
 
 	/**
 	 * The pending files as the team is told them on a follow-up (`RevisionRequest.files`): what
-	 * Accept would write now, and the lines the user wrote themselves.
+	 * Accept would write now (merged onto the user's current text as Accept merges it), and the
+	 * lines the user wrote themselves. A file whose merge conflicts is left out.
 	 */
 	proposalFiles(): ProposalFile[] {
-		return this.files().map((file) => {
-			const selected = this.selected(file.path);
-			const proposal = this._proposals.get(file.path);
-			const userEdited = proposal ? userEditedLines(proposal, selected) : [];
-			return {
-				path: file.path,
-				content: proposedContent(file, selected),
-				...(userEdited.length > 0 ? { userEdited } : {}),
-			};
+		return this.files().flatMap((file) => {
+			const told = proposalOnCurrent(
+				{
+					file,
+					selected: this.selected(file.path),
+					current: this._current.get(file.path),
+					proposal: this._proposals.get(file.path),
+				},
+				sha256,
+			);
+			return told ? [told] : [];
 		});
 	}
 

@@ -3,7 +3,7 @@ import type { AttachmentRequest, DiffSource } from '../../core/context/attachmen
 import type { Turn } from '../../core/orchestrator/types.js';
 import type { RunResult } from '../../contract/runResult.js';
 import type { Workspace } from '../../core/workspace/types.js';
-import type { ProposalFile } from '../../core/changes/userProposal.js';
+import type { ProposalFile } from '../../contract/revision.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';

@@ -159,6 +159,25 @@ describe('PendingChangeSet.proposalFiles: what the next follow-up tells the team
 		});
 	});
 
+	it('on the file as the user has it now: merged three-way as Accept would (their own edits are their lines too); a conflicting file is left out', () => {
+		const set = pending();
+		set.setUserText('a.txt', team.replace('four', 'FOUR'));
+		set.setCurrent('a.txt', base.replace('eight', 'eight (edited on disk)'));
+		expect(set.proposalFiles()[0]).toEqual({
+			path: 'a.txt',
+			content: team.replace('four', 'FOUR').replace('eight', 'eight (edited on disk)'),
+			userEdited: [
+				{ line: 4, endLine: 4 },
+				{ line: 8, endLine: 8 },
+			],
+		});
+		// The user's file now holds the proposal already: told as it is.
+		set.setCurrent('new.txt', 'team\n');
+		expect(set.proposalFiles()[1]).toEqual({ path: 'new.txt', content: 'team\n' });
+		set.setCurrent('a.txt', base.replace('two', 'deux'));
+		expect(set.proposalFiles().map((file) => file.path)).toEqual(['new.txt', 'old.txt']);
+	});
+
 	it('a file with nothing selected is its base; a file already decided is not told', () => {
 		const set = pending();
 		set.select('a.txt', ['final#0', 'final#1'], false);
