@@ -85,7 +85,8 @@ export function userEditedLines(proposal: UserProposal, selected: ReadonlySet<st
  * would write now onto the file as the user has it (`current`: buffer or disk, null: no file,
  * undefined: not read yet, taken as the base), merged three-way as Accept merges it, and the lines
  * the user wrote: their edit of the proposal and their own edits of the file. Undefined for a file
- * whose merge conflicts (Accept would ask; the team revises the rest).
+ * with nothing selected (the team is asked about what the user would accept) and for one whose
+ * merge conflicts (Accept would ask; the team revises the rest).
  */
 export function proposalOnCurrent(
 	input: {
@@ -97,12 +98,13 @@ export function proposalOnCurrent(
 	hash: (text: string) => string,
 ): ProposalFile | undefined {
 	const { file, selected, current, proposal } = input;
+	if (targetOf(file, selected).op === 'none') return undefined;
 	const proposed = proposedContent(file, selected);
 	let content: string | null = proposed;
 	if (current !== undefined) {
 		const plan = planFile(file, targetOf(file, selected), current, hash);
 		if (plan.outcome === 'conflict') return undefined;
-		if (plan.outcome === 'skip' || plan.outcome === 'already') content = current;
+		if (plan.outcome === 'already' || plan.outcome === 'skip') content = current;
 		else content = plan.op.kind === 'write' ? plan.op.text : null;
 	}
 	const own = proposal && proposed !== null ? userEditedLines(proposal, selected) : [];

@@ -124,7 +124,8 @@ export class PendingChangeSet {
 	/**
 	 * The pending files as the team is told them on a follow-up (`RevisionRequest.files`): what
 	 * Accept would write now (merged onto the user's current text as Accept merges it), and the
-	 * lines the user wrote themselves. A file whose merge conflicts is left out.
+	 * lines the user wrote themselves. A file with nothing selected, or whose merge conflicts, is
+	 * left out.
 	 */
 	proposalFiles(): ProposalFile[] {
 		return this.files().flatMap((file) => {

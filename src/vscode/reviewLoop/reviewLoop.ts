@@ -8,7 +8,6 @@ import { chooseRun, runArgOf } from '../changes/runChoice.js';
 import type { FinishedRun, RunService } from '../run/runTypes.js';
 import { type LineRange, mapRange } from './anchorMap.js';
 import { placeThreads, withComments } from './hunkComments.js';
-import { proposalFilesOf } from './proposalFiles.js';
 import { revisionPlan } from './revisionRequest.js';
 import { maxCommentChars } from './teamThread.js';
 import { type ReviewedChanges, TeamComments } from './teamComments.js';
@@ -110,7 +109,7 @@ export class ReviewLoop extends Disposable {
 			);
 			return undefined;
 		}
-		const plan = revisionPlan(runId, proposalFilesOf(pending), this.comments.openThreads(runId));
+		const plan = revisionPlan(runId, pending.proposalFiles(), this.comments.openThreads(runId));
 		if (plan.revision.comments.length === 0) {
 			void vscode.window.showInformationMessage(
 				vscode.l10n.t('MassGen: there are no open comments on a pending file of this change set.'),

@@ -178,10 +178,10 @@ describe('PendingChangeSet.proposalFiles: what the next follow-up tells the team
 		expect(set.proposalFiles().map((file) => file.path)).toEqual(['new.txt', 'old.txt']);
 	});
 
-	it('a file with nothing selected is its base; a file already decided is not told', () => {
+	it('a file with nothing selected and a file already decided are not told', () => {
 		const set = pending();
 		set.select('a.txt', ['final#0', 'final#1'], false);
-		set.remove(['new.txt', 'old.txt'], 'rejected');
-		expect(set.proposalFiles()).toEqual([{ path: 'a.txt', content: base }]);
+		set.remove(['old.txt'], 'rejected');
+		expect(set.proposalFiles()).toEqual([{ path: 'new.txt', content: 'team\n' }]);
 	});
 });
