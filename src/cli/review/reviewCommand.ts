@@ -97,7 +97,7 @@ export async function reviewCommand(command: ReviewArgs, io: CliIo): Promise<num
 	say(`run log: ${outcome.runDir}`);
 	if (outcome.status === 'cancelled') return reviewExit.cancelled;
 	if (outcome.finalAnswer === null) {
-		say(`the review ${outcome.status} without an answer${outcome.error ? `: ${outcome.error}` : ''}`);
+		say(`the review ended without an answer (${outcome.status})${outcome.error ? `: ${outcome.error}` : ''}`);
 		return outcome.status === 'timeout' ? reviewExit.timedOut : reviewExit.failed;
 	}
 	// The run's result as written to its directory: redacted with every secret the run knew.

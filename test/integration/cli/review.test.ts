@@ -371,3 +371,28 @@ describe('massgen review (dist/cli.js, four loopback agents, a real git reposito
 		);
 	}, 60_000);
 });
+
+describe('massgen review that runs out of time', () => {
+	it('--timeout: the coordination timeout ends the review without one, exit 3', async () => {
+		let release!: () => void;
+		const released = new Promise<void>((done) => (release = done));
+		// Every model call waits until the test ends: coordination cannot finish in time.
+		const held = await startLoopbackTeam({ hold: () => released });
+		try {
+			const config = join(mkdtempSync(join(tmpdir(), 'massgen-review-held-')), 'team.yaml');
+			writeFileSync(config, held.configYaml());
+			const result = await runCli(['review', '--config', config, '--timeout', '1'], {
+				cwd: repository(),
+				deadlineMs: 30_000,
+			});
+			expect(result.code, result.stderr).toBe(3);
+			expect(result.stderr).toContain(
+				'massgen: the review ended without an answer (timeout): the coordination timeout passed before any answer',
+			);
+			expect(result.stdout).toBe('');
+		} finally {
+			release();
+			await held.close();
+		}
+	}, 40_000);
+});
