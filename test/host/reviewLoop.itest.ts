@@ -213,6 +213,22 @@ describe('Review loop: comment on the change set, Send to Team, a revised and re
 		// The revised set is superseded: not pending, no change set for the panel.
 		assert.ok(!api.changes.pendingRunIds().includes(parent), JSON.stringify(api.changes.pendingRunIds()));
 		assert.equal(api.changes.changeSet(parent), null);
+		const entries = () =>
+			readFileSync(join(first.runDir, 'changes-log.jsonl'), 'utf8')
+				.trim()
+				.split('\n')
+				.map((line) => JSON.parse(line) as { kind: string; by?: string; byRun?: string });
+		const record = await until('the supersede record', () =>
+			entries().length === 2 ? entries() : undefined,
+		);
+		assert.deepEqual(
+			record.map((entry) => [entry.kind, entry.by, entry.byRun ?? null]),
+			[
+				['accept', 'editor', null],
+				['supersede', 'editor', runId],
+			],
+			'the parent’s record: notes.md accepted, then superseded by the revision',
+		);
 		assert.equal(api.changes.changeSet(runId)?.openComments, 1, 'one comment left open to send again');
 
 		// The reviewer reopens the addressed thread: it is open again, to be sent with the other.

@@ -451,8 +451,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	/**
-	 * A revision's change set arrived (Send to Team): the set it revised is no longer offered (the
-	 * core recorded `supersede` in that run's change log); its notification and diffs close. Its
+	 * A revision's change set arrived (Send to Team): the set it revised is no longer offered and is
+	 * recorded as `supersede` in that run's change log; its notification and diffs close. Its
 	 * accepted files stay as they are (the revision was made against them).
 	 */
 	private async _supersede(runId: string, by: string): Promise<void> {
@@ -461,8 +461,14 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		this._deps.log.info(
 			`change review: run ${runId}'s pending changes are superseded by run ${by}'s revision`,
 		);
+		// Gone in the same tick the new set came: never two sets for one proposal.
 		this._sets.drop(runId);
 		this._moved(runId);
+		// The record says so (the Runs view, a follow-up's history and massgen show read it).
+		const { appendChangeLog } = await this._loadEngine();
+		await appendChangeLog(old.run.runDir, { kind: 'supersede', by: 'editor', byRun: by }).catch(
+			(error: unknown) => this._fail('record', error),
+		);
 		await closeChangeTabs(runId);
 	}
 
