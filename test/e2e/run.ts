@@ -23,9 +23,12 @@ interface Result {
 	readonly error?: string;
 }
 
-/** The smoke leg's in-host tests, by title (mocha's grep): activation, the view, a run, an accept. */
+/**
+ * The smoke leg's in-host tests, by title (mocha's grep): activation, the view, a run, an accept,
+ * and a model picker request stopped by Cancel Run (1.106 never forwards the caller's cancel).
+ */
 const smokeGrep =
-	'activates, quickly|Show Panel reveals the side bar view|runs the team on a question argument|a run with changes: pending change set|deselect one hunk, accept';
+	'activates, quickly|Show Panel reveals the side bar view|runs the team on a question argument|a run with changes: pending change set|deselect one hunk, accept|Cancel Run stops a picker request';
 
 const results: Result[] = [];
 const started = Date.now();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { commandIds } from '../../src/vscode/common/commandIds';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { startLoopbackProvider } from '../servers/loopbackProvider';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
@@ -28,6 +29,20 @@ async function teamModel(name: string): Promise<vscode.LanguageModelChat> {
 		if (Date.now() > deadline) throw new Error(`no model '${name}' (listed: ${seen.join(', ')})`);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
+}
+
+/** One agent on a chat server that holds its reply (`latency`): a run that waits until cancelled. */
+function heldTeam(baseUrl: string): string {
+	return [
+		'agents:',
+		'  - id: held_agent',
+		'    backend:',
+		'      type: chatcompletion',
+		'      model: loopback-chat',
+		`      base_url: ${baseUrl}`,
+		'      api_key: loopback-key',
+		'',
+	].join('\n');
 }
 
 /** The response's text parts as they streamed, and whether the stream ended in an error. */
@@ -163,17 +178,7 @@ describe('The team in the model picker (vendor massgen, LanguageModelChatProvide
 			latency: () => ({ firstByteMs: 600_000, streamMs: 0 }),
 		});
 		closers.push(() => held.close());
-		const yaml = [
-			'agents:',
-			'  - id: held_agent',
-			'    backend:',
-			'      type: chatcompletion',
-			'      model: loopback-chat',
-			`      base_url: ${held.baseUrl}`,
-			'      api_key: loopback-key',
-			'',
-		].join('\n');
-		await useConfig(teamFile('held', yaml));
+		await useConfig(teamFile('held', heldTeam(held.baseUrl)));
 		const model = await teamModel('MassGen: held (1 agent)');
 		const before = snapshotFiles(workspaceRoot());
 		const finished = nextFinish(api);
@@ -196,6 +201,37 @@ describe('The team in the model picker (vendor massgen, LanguageModelChatProvide
 		assert.equal(api.runs.isRunning, false);
 		assert.deepEqual(snapshotFiles(workspaceRoot()), before);
 		tokens.dispose();
+	});
+
+	it('Cancel Run stops a picker request: the run ends cancelled, the response says so', async () => {
+		// The way to stop a request on VS Code 1.106–1.126, where the caller's token never reaches
+		// the provider (docs/editor.md); the smoke leg runs it there.
+		const held = await startLoopbackProvider('chat', {
+			auto: { name: 'held' },
+			latency: () => ({ firstByteMs: 600_000, streamMs: 0 }),
+		});
+		closers.push(() => held.close());
+		await useConfig(teamFile('held', heldTeam(held.baseUrl)));
+		const model = await teamModel('MassGen: held (1 agent)');
+		const before = snapshotFiles(workspaceRoot());
+		const finished = nextFinish(api);
+		const reading = model
+			.sendRequest([User('Take your time.')])
+			.then(readResponse, (error: unknown) => ({ text: '', error }));
+		const call = await until('the held server to get the model call', () =>
+			held.requests.find((request) => request.method === 'POST'),
+		);
+		await vscode.commands.executeCommand(commandIds.cancelRun);
+		const run = await finished;
+		assert.equal(run.result.status, 'cancelled');
+		await call.settled;
+		assert.equal(call.closedByClient, true, 'the model call was aborted');
+		// The caller's token was not cancelled: the response ends by saying how the run ended.
+		const { text, error } = await reading;
+		assert.equal(error, undefined);
+		assert.match(text, /The MassGen run was cancelled/);
+		assert.equal(api.runs.isRunning, false);
+		assert.deepEqual(snapshotFiles(workspaceRoot()), before);
 	});
 
 	it('a vscode_lm member never resolves to a MassGen team, though the picker lists them', async () => {
