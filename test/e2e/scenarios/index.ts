@@ -15,6 +15,7 @@ import { liveTeam } from './liveTeam';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { reviewChanges } from './reviewChanges';
+import { proposalEdit } from './proposalEdit';
 import { reviewLoop } from './reviewLoop';
 import { revertRun } from './revertRun';
 import { runSwitcher } from './runSwitcher';
@@ -45,6 +46,7 @@ export const scenarios: readonly Scenario[] = [
 	review,
 	reviewChanges,
 	reviewLoop,
+	proposalEdit,
 	approvals,
 	attachments,
 	askBoxChips,
