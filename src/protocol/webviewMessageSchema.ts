@@ -44,6 +44,8 @@ const relativePath = z
 
 /** `final#<n>` (the winner's hunks) or `alt#<n>` (runner-up hunks). */
 const hunkId = z.string().regex(/^(?:final|alt)#\d{1,6}$/, 'must be a hunk id');
+/** A hunk of the proposal a comment can be on: the winner's, or one the user wrote (`you#n`). */
+const proposalHunkId = z.string().regex(/^(?:final|you)#\d{1,6}$/, 'must be a hunk of the proposal');
 
 /** Which version an `open-diff` shows: proposed, the winner's final text, or an answer label. */
 const diffVersion = z
@@ -183,7 +185,12 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 		selected: z.boolean(),
 	}),
 	z.strictObject({ type: z.literal('reject'), runId: runIdString }),
-	z.strictObject({ type: z.literal('comment-hunk'), runId: runIdString, path: relativePath, hunkId }),
+	z.strictObject({
+		type: z.literal('comment-hunk'),
+		runId: runIdString,
+		path: relativePath,
+		hunkId: proposalHunkId,
+	}),
 	z.strictObject({ type: z.literal('send-to-team'), runId: runIdString }),
 	z.strictObject({ type: z.literal('open-run'), runId: runIdString }),
 	z.strictObject({ type: z.literal('revert-run'), runId: runIdString }),

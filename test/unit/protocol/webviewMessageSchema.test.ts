@@ -79,6 +79,7 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 	reject: [{ type: 'reject', runId: '20250102-030405-ab12' }],
 	'comment-hunk': [
 		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: 'src/a.ts', hunkId: 'final#2' },
+		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: 'src/a.ts', hunkId: 'you#0' },
 	],
 	'send-to-team': [{ type: 'send-to-team', runId: '20250102-030405-ab12' }],
 	'open-run': [{ type: 'open-run', runId: '20250102-030405-ab12' }],
@@ -177,6 +178,10 @@ const invalid: [string, unknown][] = [
 	[
 		'comment-hunk carrying words (the host asks them)',
 		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: 'a.ts', hunkId: 'final#0', text: 'x' },
+	],
+	[
+		'comment-hunk on a runner-up hunk (not in the proposal)',
+		{ type: 'comment-hunk', runId: '20250102-030405-ab12', path: 'a.ts', hunkId: 'alt#0' },
 	],
 	['send-to-team with a bad run', { type: 'send-to-team', runId: '../x' }],
 	['reject with a bad run', { type: 'reject', runId: '../../etc' }],
