@@ -3,8 +3,9 @@
 // the other (Comment for the Team on the proposed side, and the panel's Comment on a hunk, both
 // through the extension's commands) and sends them to the team. The follow-up run's requests, as
 // the servers recorded them, carry both comments with their anchors and the proposed lines; the
-// revision's change set marks which hunk addresses which comment, the threads follow (resolved or
-// open), the accepted file stays as accepted and the revised run's set is no longer pending.
+// revision's change set marks which hunk addresses which comment, the threads follow with the
+// team's verdict and stay open until the reviewer resolves them (the team's "Addresses: c1" is a
+// model's claim), the accepted file stays as accepted and the revised run's set is no longer pending.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -96,7 +97,7 @@ describe('Review loop: comment on the change set, Send to Team, a revised and re
 		rmSync(dir, { recursive: true, force: true });
 	});
 
-	it('both comments reach every agent with their anchors and the proposal; the new set marks which hunk addresses which; threads resolved or open; the accepted file stays; the revised set is gone', async () => {
+	it('both comments reach every agent with their anchors and the proposal; the new set marks which hunk addresses which; threads carry the team's verdict and stay open until the reviewer resolves them; the accepted file stays; the revised set is gone', async () => {
 		const { run: first } = await runTeam(api, 'Use template strings in the greetings');
 		const parent = first.result.runId;
 		const set = await until('the proposal pending', () => api.changes.changeSet(parent) ?? undefined);
@@ -190,25 +191,27 @@ describe('Review loop: comment on the change set, Send to Team, a revised and re
 			(hunk.comments ?? []).map((comment) => [comment.commentId, comment.addressed, comment.state]),
 		]);
 		assert.deepEqual(marks, [
-			[3, [['c1', true, 'resolved']]],
+			[3, [['c1', true, 'open']]],
 			[7, [['c2', false, 'open']]],
 		]);
 
-		// The threads moved to the new proposal: addressed resolved, the other open.
+		// The threads moved to the new proposal with the team's verdict, both still open: the winner's
+		// "Addresses: c1" is a model's claim, and the reviewer resolves threads.
 		assert.deepEqual(
 			api
 				.teamThreads(runId)
 				.map((thread) => [thread.id, thread.line, thread.resolved, thread.outcome?.addressed]),
 			[
-				[t1, 3, true, true],
+				[t1, 3, false, true],
 				[t2, 7, false, false],
 			],
 		);
 		assert.equal(api.teamThreads(parent).length, 0);
-		const [resolvedThread, openThread] = api.teamThreads(runId);
-		assert.equal(resolvedThread!.thread.state, vscode.CommentThreadState.Resolved);
+		const [addressedThread, openThread] = api.teamThreads(runId);
+		assert.equal(addressedThread!.thread.state, vscode.CommentThreadState.Unresolved);
 		assert.equal(openThread!.thread.state, vscode.CommentThreadState.Unresolved);
-		assert.equal(resolvedThread!.thread.uri.toString(), changeUri(runId, 'proposed', greet).toString());
+		assert.match(String(addressedThread!.thread.label), /Addressed by the team \(c1\)/);
+		assert.equal(addressedThread!.thread.uri.toString(), changeUri(runId, 'proposed', greet).toString());
 
 		// The revised set is superseded: not pending, no change set for the panel.
 		assert.ok(!api.changes.pendingRunIds().includes(parent), JSON.stringify(api.changes.pendingRunIds()));
@@ -229,10 +232,14 @@ describe('Review loop: comment on the change set, Send to Team, a revised and re
 			],
 			'the parent’s record: notes.md accepted, then superseded by the revision',
 		);
-		assert.equal(api.changes.changeSet(runId)?.openComments, 1, 'one comment left open to send again');
+		assert.equal(api.changes.changeSet(runId)?.openComments, 2, 'both open until the reviewer resolves one');
 
-		// The reviewer reopens the addressed thread: it is open again, to be sent with the other.
-		await vscode.commands.executeCommand(commandIds.reopenTeamThread, resolvedThread!.thread);
+		// The reviewer agrees with the team on c1 and resolves it: only c2 would be sent again; reopened, both.
+		await vscode.commands.executeCommand(commandIds.resolveTeamThread, addressedThread!.thread);
+		assert.equal(api.teamThreads(runId)[0]!.resolved, true);
+		assert.equal(addressedThread!.thread.state, vscode.CommentThreadState.Resolved);
+		assert.equal(api.changes.changeSet(runId)?.openComments, 1, 'one comment left open to send again');
+		await vscode.commands.executeCommand(commandIds.reopenTeamThread, addressedThread!.thread);
 		assert.equal(api.teamThreads(runId)[0]!.resolved, false);
 		assert.equal(api.changes.changeSet(runId)?.openComments, 2);
 	});

@@ -196,7 +196,8 @@ export class TeamComments extends Disposable {
 	/**
 	 * A revision of `fromRunId` arrived as run `runId` with these comments: each thread moves to the
 	 * new run's proposed document at the lines its comment has now (a file the new set does not
-	 * change keeps its thread where it was), resolved when the winner addressed it, open otherwise.
+	 * change keeps its thread where it was), labelled with the team's verdict. It stays open either way:
+	 * the winner's "Addresses: c1" is a model's claim, so the reviewer resolves the thread, not the team.
 	 * `texts`: the new run's text per path (the proposed side as it opens: every hunk selected).
 	 */
 	applyRevision(
@@ -210,7 +211,6 @@ export class TeamComments extends Disposable {
 			const comment = comments.find((candidate) => candidate.ref === thread.id);
 			if (!comment) continue;
 			thread.outcome = { commentId: comment.id, addressed: comment.addressed, fromRunId };
-			thread.resolved = comment.addressed;
 			const text = texts.get(thread.path);
 			if (comment.now && text !== undefined) {
 				const total = Math.max(lineCount(text), 1);
@@ -314,7 +314,7 @@ export class TeamComments extends Disposable {
 		vsThread.label = !outcome
 			? vscode.l10n.t('For the team')
 			: outcome.addressed
-				? vscode.l10n.t('Addressed by the team ({0})', outcome.commentId)
+				? vscode.l10n.t('Addressed by the team ({0}): resolve it if you agree', outcome.commentId)
 				: vscode.l10n.t('Not addressed by the team ({0})', outcome.commentId);
 	}
 
