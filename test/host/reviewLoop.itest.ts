@@ -97,7 +97,7 @@ describe('Review loop: comment on the change set, Send to Team, a revised and re
 		rmSync(dir, { recursive: true, force: true });
 	});
 
-	it('both comments reach every agent with their anchors and the proposal; the new set marks which hunk addresses which; threads carry the team's verdict and stay open until the reviewer resolves them; the accepted file stays; the revised set is gone', async () => {
+	it('both comments reach every agent with their anchors and the proposal; the new set marks which hunk addresses which; threads carry the team’s verdict and stay open until the reviewer resolves them; the accepted file stays; the revised set is gone', async () => {
 		const { run: first } = await runTeam(api, 'Use template strings in the greetings');
 		const parent = first.result.runId;
 		const set = await until('the proposal pending', () => api.changes.changeSet(parent) ?? undefined);
