@@ -48,7 +48,7 @@ function hunk(id: string, newStart: number, newLines: number): HunkView {
 
 describe('revisionPlan: what Send to Team asks of the core', () => {
 	const files = [
-		{ path: 'src/a.ts', content: text('a', 'b') },
+		{ path: 'src/a.ts', content: text('a', 'b', 'c', 'd', 'e', 'f') },
 		{ path: 'src/gone.ts', content: null },
 	];
 
@@ -67,6 +67,19 @@ describe('revisionPlan: what Send to Team asks of the core', () => {
 			],
 		});
 		expect(plan.left.map((t) => t.id)).toEqual(['t3']);
+	});
+
+	it("maps a thread's lines onto the text sent when it differs from the text the reviewer saw", () => {
+		// The user's own edit of the file on disk (two lines above) is merged into what is sent.
+		const sentText = text('x', 'y', 'a', 'b', 'c', 'd', 'e', 'f');
+		const plan = revisionPlan(
+			'run-1',
+			[{ path: 'src/a.ts', content: sentText }],
+			[thread('t1', 'src/a.ts', 2, 3, ['rename b and c'])],
+		);
+		expect(plan.revision.comments).toEqual([
+			{ id: 't1', path: 'src/a.ts', line: 4, endLine: 5, text: 'rename b and c' },
+		]);
 	});
 
 	it('never sends more comments than the core takes, and caps each text', () => {
