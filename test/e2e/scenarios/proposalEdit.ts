@@ -38,9 +38,12 @@ export const proposalEdit: Scenario = {
 
 		await workbench.runCommand('MassGen: Accept Changes');
 		const expected = appFinal.replace('\treturn a + b;', `\treturn a + b;${mine}`);
-		await untilOnDisk('the edited proposal on disk', () => read(folder, appPath) === expected);
-		assert.equal(read(folder, notesPath), notesFinal);
+		// One WorkspaceEdit writes both; each file's save lands in its own time.
 		assert.notEqual(notesFinal, notesBase);
+		await untilOnDisk(
+			"the edited proposal and the team's other change on disk",
+			() => read(folder, appPath) === expected && read(folder, notesPath) === notesFinal,
+		);
 		await workbench.screenshot('proposal-edit-02-accepted');
 	},
 };
