@@ -100,8 +100,16 @@ describe('Steering from the panel (in VS Code, loopback server)', function () {
 		({ runs, panel, posted } = own);
 	});
 
-	// In front: a hidden tab has no page, and nothing is posted to it until it shows again.
-	beforeEach(() => panel.surface!.reveal(false));
+	/**
+	 * The tab in front with its page's snapshot delivered: a hidden tab has no page, and nothing is
+	 * posted to it until its page says `ready` again (an editor an earlier suite opens late can
+	 * cover it at any moment).
+	 */
+	const inFront = async () => {
+		panel.surface!.reveal(false);
+		await panel.receive({ type: 'ready' });
+	};
+	beforeEach(inFront);
 
 	afterEach(async () => {
 		holding = () => false;
@@ -284,6 +292,7 @@ describe('Steering from the panel (in VS Code, loopback server)', function () {
 		assert.ok(held.every((r) => r.closedByClient));
 		// The header's reason, and a second Finish now is refused with the run's reason.
 		assert.equal(run.state.coordinationEnd?.reason, 'finished-by-user');
+		await inFront();
 		await panel.receive({ type: 'finish-now', runId });
 		const refusal = await resultOf(runId, 'finish-now', 2);
 		assert.equal(refusal?.type === 'control-result' && refusal.ok, false);
