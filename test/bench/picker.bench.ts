@@ -79,7 +79,9 @@ async function main() {
 		loadAfter: Number(loadavg()[0]!.toFixed(2)),
 	};
 	if (process.argv.includes('--json')) {
-		process.stdout.write(`${JSON.stringify({ conditions, samples: result.samples }, null, 2)}\n`);
+		process.stdout.write(
+			`${JSON.stringify({ conditions, activation: result.activation, samples: result.samples }, null, 2)}\n`,
+		);
 		return;
 	}
 	const picker = summary(result.samples.picker);
@@ -101,6 +103,9 @@ async function main() {
 			`| \`tryStart\` (Ask Team's run path): request → first event batch, → run end | ${ms(tryStart.firstMs)} | ${ms(tryStart.totalMs)} |`,
 			`| Ask Team command (\`massgen.askTeam\`, opens the panel): → resolves | — | ${ms(command.totalMs)}${over(command.totalMs, tryStart.totalMs)} |`,
 			`| picker: \`sendRequest\` (vendor \`massgen\`) → first text part, → stream end | ${ms(picker.firstMs)}${over(picker.firstMs, tryStart.firstMs)} | ${ms(picker.totalMs)}${over(picker.totalMs, tryStart.totalMs)} |`,
+			'',
+			`Activation (one sample, a fresh extension host): \`activate()\` ${result.activation.activateMs.toFixed(1)} ms;` +
+				` with loading dist/extension.js ${result.activation.withLoadMs.toFixed(1)} ms.`,
 			'',
 		].join('\n'),
 	);

@@ -36,27 +36,32 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 5_
 describe('MassGen extension (in VS Code)', () => {
 	let extension: vscode.Extension<MassGenApi>;
 
-	let activationMs = 0;
+	let wasActive = false;
 
 	before(async () => {
 		const found = vscode.extensions.getExtension<MassGenApi>(extensionId);
 		assert.ok(found, `${extensionId} is not loaded`);
 		extension = found;
 		// Nothing activates the extension before this (it activates on its commands and panel only).
-		const wasActive = extension.isActive;
+		wasActive = extension.isActive;
 		const t = performance.now();
 		const api = await extension.activate();
-		activationMs = performance.now() - t;
+		const activationMs = performance.now() - t;
 		console.log(
 			`activation: ${activationMs.toFixed(1)} ms including loading dist/extension.js (activate() itself: ${api.activationMs.toFixed(1)} ms)${wasActive ? ' [was already active]' : ''}`,
 		);
 	});
 
-	it('activates, quickly', () => {
+	// How long it takes is `npm run bench:host`'s figure, not a bound here: what keeps it short is
+	// that activation never loads the engine bundle.
+	it('activates without loading the engine bundle', () => {
 		assert.equal(extension.isActive, true);
-		const api = extension.exports as MassGenApi;
-		assert.ok(api.activationMs < 50, `activate() took ${api.activationMs} ms`);
-		assert.ok(activationMs < 2_000, `loading and activating took ${activationMs} ms`);
+		if (!wasActive) {
+			assert.equal(
+				Object.keys(require.cache).find((file) => /[\\/]dist[\\/]engine\.js$/.test(file)),
+				undefined,
+			);
+		}
 	});
 
 	it('registers every contributed command, and contributes every registered massgen command', async () => {

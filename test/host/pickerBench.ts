@@ -2,7 +2,7 @@
 // test/bench/picker.bench.ts as the extension tests entry in code-server's extension host: the
 // same team asked through VS Code's language model API (the model picker's path: vendor `massgen`,
 // `sendRequest`, the response stream) and through the run controller's `tryStart` (the path Ask
-// Team takes), and the Ask Team command itself. Prints one `massgen-picker-bench <json>` line.
+// Team takes), and the Ask Team command itself; first, how long the extension took to activate. Prints one `massgen-picker-bench <json>` line.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +66,9 @@ export async function run(): Promise<void> {
 	const runs = Number(process.env['BENCH_PICKER_RUNS'] ?? 9);
 	const extension = vscode.extensions.getExtension<MassGenApi>('massgen.massgen-vscode');
 	if (!extension) throw new Error('the extension is not loaded');
+	const loadStarted = performance.now();
 	const api = await extension.activate();
+	const activation = { activateMs: api.activationMs, withLoadMs: performance.now() - loadStarted };
 	const team = await startLoopbackTeam({ auto: {} });
 	const configDir = mkdtempSync(join(tmpdir(), 'massgen-picker-bench-'));
 	const config = join(configDir, 'bench.yaml');
@@ -99,6 +101,12 @@ export async function run(): Promise<void> {
 		await team.close();
 		rmSync(configDir, { recursive: true, force: true });
 	}
-	const result: PickerBenchResult = { vscodeVersion: vscode.version, node: process.version, runs, samples };
+	const result: PickerBenchResult = {
+		vscodeVersion: vscode.version,
+		node: process.version,
+		runs,
+		activation,
+		samples,
+	};
 	console.log(`${pickerBenchPrefix} ${JSON.stringify(result)}`);
 }

@@ -12,5 +12,7 @@ export interface PickerBenchResult {
 	readonly vscodeVersion: string;
 	readonly node: string;
 	readonly runs: number;
+	/** The extension's own `activate()` (its `activationMs`), and with loading dist/extension.js. */
+	readonly activation: { readonly activateMs: number; readonly withLoadMs: number };
 	readonly samples: Readonly<Record<'picker' | 'tryStart' | 'command', readonly PickerSample[]>>;
 }
