@@ -1,13 +1,17 @@
 /**
  * One hunk of the change set: the winner's (with a checkbox) or a runner-up's alternative (with
  * "Use instead" / "Add"), its `@@` header, consensus mark and diff lines. Elements are kept
- * across change sets and updated in place, so focus and scroll never jump.
+ * across change sets and updated in place, so focus and scroll never jump. The marks are their
+ * own files: consensusMark.ts, hunkComments.ts (the review loop's), byUserMark.ts (proposal edits').
  */
 import { t, tc } from '../strings.js';
-import type { HunkCommentView, HunkView } from '../../src/protocol/changeSetView.js';
+import type { HunkView } from '../../src/protocol/changeSetView.js';
 import { baseLines, hunkCounts } from '../../src/protocol/hunkWords.js';
 import type { ViewStateStore } from '../viewState.js';
 import { button, h, icon, setData, setHidden, setText, setTitle, uniqueId } from './dom.js';
+import { ByUserMark } from './byUserMark.js';
+import { ConsensusMark, joinWords } from './consensusMark.js';
+import { CommentButton, HunkComments } from './hunkComments.js';
 
 export interface HunkContext {
 	readonly path: string;
@@ -26,9 +30,6 @@ export interface HunkContext {
 const PREVIEW_LINES = 16;
 /** Hunks up to this many lines are shown whole. */
 const FULL_LINES = 24;
-/** Dots of the consensus meter (more agents: text only). */
-const MAX_DOTS = 8;
-
 const answerLabel = /^agent\d{1,4}\.\d{1,6}$/;
 
 /**
@@ -46,73 +47,6 @@ export function hunkSummary(hunk: HunkView): string {
 	if (hunk.oldLines === 0) return tc('adds', hunk.newLines, hunk.newLines);
 	if (hunk.newLines === 0) return tc('removes', hunk.oldLines, hunk.oldLines);
 	return tc('replacesWith', hunk.oldLines, hunk.oldLines, hunk.newLines);
-}
-
-function joinWords(items: readonly string[]): string {
-	if (items.length <= 1) return items.join('');
-	return t('and', items.slice(0, -1).join(', '), items.at(-1) ?? '');
-}
-
-/**
- * "K of N agents" with a dot meter, "(similar)" when agents whose change differs only in a few
- * names are counted (`core/changes/hunkAgreement.ts`); every agent agreeing is highlighted, "only
- * the winner" is neutral. The agents, with their answer labels, are in the tooltip and for screen
- * readers.
- */
-class ConsensusMark {
-	readonly element: HTMLSpanElement;
-	readonly id = uniqueId('consensus');
-	private _key = '';
-
-	constructor() {
-		this.element = h('span', { class: 'consensus', attrs: { id: this.id } });
-	}
-
-	update(hunk: HunkView, agentCount: number, winnerHunk: boolean): void {
-		const similar = hunk.similar ?? [];
-		const k = hunk.agents.length + similar.length;
-		const key = `${k}/${agentCount}/${winnerHunk}/${hunk.agents.join(',')}/${similar.join(',')}/${hunk.sources.join(',')}`;
-		if (key === this._key) return;
-		this._key = key;
-		const hidden = agentCount <= 1 || k === 0;
-		setHidden(this.element, hidden);
-		if (hidden) return;
-		const solo = winnerHunk && k === 1;
-		const level = solo ? 'solo' : k >= agentCount && similar.length === 0 ? 'all' : 'some';
-		setData(this.element, 'level', level);
-		setData(this.element, 'agents', String(k));
-		setData(this.element, 'of', String(agentCount));
-		const who = hunk.agents.map((agent, i) => {
-			const label = hunk.sources[i];
-			const role = winnerHunk && i === 0 ? t('winnerSr') : label;
-			return role ? `${agent} (${role})` : agent;
-		});
-		const counted = t('ofAgents', k, agentCount) + (similar.length > 0 ? t('similarMark') : '');
-		const title =
-			t('madeThisChange', counted, joinWords(who)) +
-			(similar.length > 0 ? t('similarChangeBy', joinWords(similar)) : '');
-		setTitle(this.element, title);
-		const dots =
-			agentCount <= MAX_DOTS
-				? h(
-						'span',
-						{ class: 'consensus-dots', attrs: { 'aria-hidden': 'true' } },
-						...Array.from({ length: agentCount }, (_, i) =>
-							h('span', { class: i < k ? 'dot is-on' : 'dot' }),
-						),
-					)
-				: null;
-		this.element.replaceChildren(
-			dots ?? icon(solo ? 'person' : 'organization'),
-			h('span', { class: 'consensus-text', text: solo ? t('onlyTheWinner') : counted }),
-			h('span', {
-				class: 'sr-only',
-				text:
-					(solo ? ` (${counted}): ${joinWords(who)}` : `: ${joinWords(who)}`) +
-					(similar.length > 0 ? t('similarChangeBy', joinWords(similar)) : ''),
-			}),
-		);
-	}
 }
 
 /** The diff lines of a hunk, numbered, with "Show N more lines" for long ones and the truncation note. */
@@ -205,55 +139,6 @@ class DiffBody {
 	}
 }
 
-/**
- * The reviewer's comments on a hunk (the review loop): each with what a revision made of it,
- * "Addressed (c1)" or "Not addressed (c2)". Plain text: the words are the reviewer's.
- */
-class HunkComments {
-	readonly element: HTMLUListElement;
-	private _key = '';
-
-	constructor() {
-		this.element = h('ul', { class: 'hunk-comments' });
-		this.element.hidden = true;
-	}
-
-	update(comments: readonly HunkCommentView[]): void {
-		const key = JSON.stringify(comments);
-		if (key === this._key) return;
-		this._key = key;
-		setHidden(this.element, comments.length === 0);
-		this.element.replaceChildren(
-			...comments.map((comment) => {
-				const verdict =
-					comment.commentId === undefined
-						? null
-						: h('span', {
-								class: 'hunk-comment-verdict',
-								text: comment.addressed
-									? t('commentAddressed', comment.commentId)
-									: t('commentNotAddressed', comment.commentId),
-							});
-				const item = h(
-					'li',
-					{ class: 'hunk-comment' },
-					icon(comment.addressed ? 'pass' : 'comment'),
-					h('span', {
-						class: 'sr-only',
-						text: comment.state === 'resolved' ? t('commentResolved') : t('commentOpen'),
-					}),
-					h('span', { class: 'hunk-comment-text', text: comment.text }),
-					...(verdict ? [verdict] : []),
-				);
-				item.dataset['thread'] = comment.id;
-				item.dataset['state'] = comment.state;
-				if (comment.addressed !== undefined) item.dataset['addressed'] = String(comment.addressed);
-				return item;
-			}),
-		);
-	}
-}
-
 export interface WinnerHunkState {
 	readonly hunk: HunkView;
 	/** 1-based position among the file's winner hunks, and their count. */
@@ -274,9 +159,9 @@ export class WinnerHunk {
 	private readonly _replaced: HTMLSpanElement;
 	private readonly _consensus = new ConsensusMark();
 	/** "edited by you": a change the user wrote in the diff. */
-	private readonly _byUser: HTMLSpanElement;
+	private readonly _byUser = new ByUserMark();
 	private readonly _body: DiffBody;
-	private readonly _comment: HTMLButtonElement;
+	private readonly _comment: CommentButton;
 	private readonly _comments = new HunkComments();
 	private _id = '';
 
@@ -301,20 +186,8 @@ export class WinnerHunk {
 			this._summary,
 			this._replaced,
 		);
-		this._byUser = h(
-			'span',
-			{ class: 'hunk-by-user', title: t('editedByYouHunk'), attrs: { id: uniqueId('by-user') } },
-			icon('edit'),
-			h('span', { text: t('editedByYou') }),
-		);
 		this._body = new DiffBody(_ctx, `hunk:${_ctx.path}#${id}`);
-		this._comment = h(
-			'button',
-			{ class: 'icon-action hunk-comment-add', attrs: { type: 'button' } },
-			icon('comment'),
-		);
-		this._comment.dataset['focusKey'] = `comment:${_ctx.path}#${id}`;
-		this._comment.addEventListener('click', () => this._ctx.comment(this._id));
+		this._comment = new CommentButton(_ctx.path, id, () => this._ctx.comment(this._id));
 		this.element = h(
 			'div',
 			{ class: 'hunk', attrs: { role: 'group' } },
@@ -324,8 +197,8 @@ export class WinnerHunk {
 				this.checkbox,
 				label,
 				this._consensus.element,
-				this._byUser,
-				this._comment,
+				this._byUser.element,
+				this._comment.element,
 			),
 			this._comments.element,
 			this._body.element,
@@ -347,8 +220,7 @@ export class WinnerHunk {
 		setHidden(this._summary, state.replacedBy.length > 0);
 		setText(this._replaced, state.replacedBy.length > 0 ? t('replacedBy', state.replacedBy.join(', ')) : '');
 		this._consensus.update(hunk, this._ctx.agentCount, true);
-		setHidden(this._byUser, hunk.byUser !== true);
-		setData(this.element, 'byUser', String(hunk.byUser === true));
+		this._byUser.update(hunk, this.element);
 		const name = t(
 			'changeOfIn',
 			state.index,
@@ -360,18 +232,14 @@ export class WinnerHunk {
 		if (this.checkbox.getAttribute('aria-label') !== name) this.checkbox.setAttribute('aria-label', name);
 		const described = [
 			this._consensus.element.hidden ? '' : this._consensus.id,
-			this._byUser.hidden ? '' : this._byUser.id,
+			this._byUser.element.hidden ? '' : this._byUser.id,
 		]
 			.filter(Boolean)
 			.join(' ');
 		if (described) this.checkbox.setAttribute('aria-describedby', described);
 		else this.checkbox.removeAttribute('aria-describedby');
 		this.element.setAttribute('aria-label', t('changeOf', state.index, state.total));
-		const commentLabel = t('commentOnChange', state.index);
-		if (this._comment.getAttribute('aria-label') !== commentLabel) {
-			this._comment.setAttribute('aria-label', commentLabel);
-			setTitle(this._comment, commentLabel);
-		}
+		this._comment.update(state.index);
 		this._comments.update(hunk.comments ?? []);
 		this._body.update(hunk);
 	}

@@ -18,6 +18,14 @@ export interface ReviewOutcome {
 }
 
 /**
+ * Whether a finished review run has findings to show: it answered and was neither cancelled nor
+ * failed (Review Selection and Review Changes both show nothing otherwise).
+ */
+export function reviewAnswered(result: Pick<RunResult, 'finalAnswer' | 'status'>): boolean {
+	return result.finalAnswer !== null && result.status !== 'cancelled' && result.status !== 'failed';
+}
+
+/**
  * Every agent's latest answer and the winning final answer parsed (`parseFindings`), merged across
  * agents by location and meaning (`mergeFindings`), then split into agreed and single-agent findings.
  */

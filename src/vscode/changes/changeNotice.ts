@@ -20,7 +20,7 @@ interface Shown {
  * The end-of-run notifications, one per run, and the state each stands for. Every change of what
  * a run has pending (`moved`: files decided, a new set, an accept undone or redone) counts that
  * run's generation and closes its notification; its links carry the run and the generation they
- * were made for, so a link clicked later (`isStale`) does nothing. Another run's notification or
+ * were made for, so a link clicked later (`refuseStale`) does nothing. Another run's notification or
  * change leaves them standing.
  */
 export class ChangeNotice {
@@ -77,9 +77,30 @@ export class ChangeNotice {
 	}
 
 	/** Whether `arg` came from a notification's link that no longer stands for what its run has pending. */
-	isStale(arg: NoticeArg, pending: boolean): boolean {
+	private _isStale(arg: NoticeArg, pending: boolean): boolean {
 		const shown = this._shown.get(arg.runId);
 		return !(shown && shown.generation === arg.notice && pending);
+	}
+
+	/**
+	 * Whether a command came from a notification's link that no longer stands for what its run has
+	 * pending (`pending`: whether the run has anything pending); such a click does nothing (it never
+	 * applies anything) and says so.
+	 */
+	refuseStale(
+		arg: unknown,
+		pending: (runId: string) => boolean,
+		log: Pick<vscode.LogOutputChannel, 'info'>,
+	): boolean {
+		const from = noticeOf(arg);
+		if (!from || !this._isStale(from, pending(from.runId))) return false;
+		log.info(
+			`change review: a notification of run ${from.runId} was out of date (state ${from.notice}, now ${this.generation(from.runId)}); nothing was done`,
+		);
+		void vscode.window.showInformationMessage(
+			vscode.l10n.t('MassGen: that notification was out of date; nothing was done.'),
+		);
+		return true;
 	}
 }
 

@@ -1,28 +1,33 @@
 import * as vscode from 'vscode';
-import { readPreviewBeforeApply } from '../common/settings.js';
 import type { AnswerChanges } from '../../core/changes/changeSet.js';
 import type { ChangeSetView } from '../../protocol/changeSetView.js';
 import type { AcceptRequest } from '../../protocol/messages.js';
 import { Disposable } from '../common/lifecycle.js';
-import type { ChangeActions, ChangeSetChange, FinishedRun, RunService } from '../run/runTypes.js';
+import type { ChangeActions, FinishedRun, RunService } from '../run/runTypes.js';
 import type { AcceptResult } from './acceptPending.js';
+import { AcceptGate } from './acceptGate.js';
 import { reportNotWritten, reportWritten } from './acceptParts.js';
 import { AcceptWatch } from './acceptWatch.js';
-import { ChangeContexts } from './changeContexts.js';
 import { ChangeNotice, noticeOf } from './changeNotice.js';
 import { ChangeContentProvider } from './changeContentProvider.js';
 import { type ChangePrompts, windowPrompts } from './changePrompts.js';
-import { ChangeStatusBar } from './changeStatusBar.js';
+import { ChangeViews } from './changeViews.js';
 import { isChangeVersion, parseChangeUri } from './changeUri.js';
-import { activeChange, closeChangeTabs, openChangeDiff, openChangesEditor } from './diffTabs.js';
+import {
+	closeChangeTabs,
+	openChangeDiff,
+	openChangesEditor,
+	resolveThenNext,
+	stepChangeDiff,
+} from './diffTabs.js';
 import { fileInPlay } from './fileInPlay.js';
 import { playHints } from './playHints.js';
-import { HunkLenses } from './hunkLenses.js';
 import type { FileOutcome, PendingChangeSet } from './pendingChangeSet.js';
 import { PendingFileTracker } from './pendingFileTracker.js';
 import { PendingSets } from './pendingSets.js';
 import { ProposalEdits } from './proposalEdits.js';
 import type { ProposalFile } from '../../contract/revision.js';
+import type { NewChangeLogEntry } from '../../core/runStore/changeLog.js';
 import { fileForCommand, setForCommand } from './commandTarget.js';
 import { errorDetail } from '../common/log.js';
 
@@ -41,7 +46,10 @@ export interface ChangeReviewDeps {
  * accepted, rejected and undone on its own), serves their versions as virtual documents, opens the
  * diffs without taking the keyboard, and applies the accepted part as one WorkspaceEdit after the
  * base-hash check (3-way merge against that run's snapshot on a mismatch: another run's accept
- * is merged with, never overwritten).
+ * is merged with, never overwritten). This class decides what happens to the sets; each other
+ * piece of state has its owner: `ChangeViews` (how the sets are shown, the review loop's
+ * decorator), `AcceptGate` (one accept at a time), `ProposalEdits` (the user's edits of the
+ * proposed side), `ChangeNotice` (the end-of-run notifications), `AcceptWatch` (undo of accepts).
  */
 export class ChangeReview extends Disposable implements ChangeActions {
 	private readonly _sets = new PendingSets();
@@ -50,46 +58,41 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		pending: (runId) => this._sets.get(runId),
 		changed: (runId, path) => {
 			this._provider.proposedChanged(runId, path);
-			this._fireChanged(runId);
+			this._views.changed(runId);
 		},
 		log: { info: (message: string) => this._deps.log.info(message) },
 	});
 	private readonly _provider = this._register(new ChangeContentProvider(this._edits));
-	private readonly _onDidChangeChangeSet = this._register(new vscode.EventEmitter<ChangeSetChange>());
-	readonly onDidChangeChangeSet = this._onDidChangeChangeSet.event;
+	/** Each run's accepts: an undo of one puts its files back into that run's set. */
+	private readonly _accepts = this._register(new AcceptWatch());
+	/** The panel's views, status bar, lenses and context keys of the sets. */
+	private readonly _views = this._register(
+		new ChangeViews(this._sets, this._accepts, (runId) => this._provider.set(runId)),
+	);
+	readonly onDidChangeChangeSet = this._views.onDidChange;
 	private readonly _onDidAccept = this._register(new vscode.EventEmitter<readonly string[]>());
 	/** Accept wrote files (their paths): the walkthrough's "Review and accept a change" is done. */
 	readonly onDidAccept = this._onDidAccept.event;
 	private readonly _prompts: ChangePrompts;
-	private _busy = false;
-	private readonly _contexts = new ChangeContexts(this._sets);
+	private readonly _gate: AcceptGate;
 	private readonly _notice = new ChangeNotice();
-	/** Each run's accepts: an undo of one puts its files back into that run's set. */
-	private readonly _accepts = this._register(new AcceptWatch());
-	private readonly _status = this._register(new ChangeStatusBar());
-	/** What the last accept did besides writing (merged, conflict markers, left to review), for the status bar. */
-	private _acceptDetail = '';
-	private readonly _lenses = this._register(new HunkLenses((runId) => this._provider.set(runId)));
 	private _engine: Promise<typeof import('./changeEngine.js')> | undefined;
-	/** Adds what other parts know to the panel's view of a set (the review loop's comments). */
-	private _decorate: (view: ChangeSetView) => ChangeSetView = (view) => view;
 	private readonly _files = this._register(
 		new PendingFileTracker(
 			() => this._sets.list(),
-			(set) => this._fireChanged(set.runId),
+			(set) => this._views.changed(set.runId),
 		),
 	);
 
 	constructor(private readonly _deps: ChangeReviewDeps) {
 		super();
 		this._prompts = _deps.prompts ?? windowPrompts;
+		this._gate = new AcceptGate({ prompts: this._prompts, log: _deps.log, engine: () => this._loadEngine() });
 		this._register(
 			_deps.runs.onDidFinishRun(
 				(run) => void this._onFinished(run).catch((error: unknown) => this._fail('review', error)),
 			),
 		);
-		this._register(vscode.window.tabGroups.onDidChangeTabs(() => this._contexts.update()));
-		this._register(vscode.window.tabGroups.onDidChangeTabGroups(() => this._contexts.update()));
 		// Undo or Redo of an accept (or Revert Run) changes what that run has pending, what the status
 		// bar says and whether its notification still stands.
 		this._register(this._accepts.onDidChange((runId) => this._followAccept(runId)));
@@ -97,7 +100,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	/** The change sets' status bar text (undefined: hidden), for tests. */
 	get statusText(): string | undefined {
-		return this._status.text;
+		return this._views.statusText;
 	}
 
 	/** The end-of-run notification of `runId` showing now (else the one shown last), for tests. */
@@ -111,18 +114,17 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	changeSet(runId: string): ChangeSetView | null {
-		const view = this._sets.get(runId)?.view();
-		return view ? this._decorate(view) : null;
+		return this._views.view(runId);
 	}
 
-	/** What the panel's view of every set gets besides the change review's own (one decorator). */
+	/** What the panel's view of every set gets besides the change review's own (the review loop's comments). */
 	decorateViews(decorate: (view: ChangeSetView) => ChangeSetView): void {
-		this._decorate = decorate;
+		this._views.decorate(decorate);
 	}
 
 	/** A run's view changed outside the change review (its comments): the panel gets it again. */
 	refreshView(runId: string): void {
-		if (this._sets.get(runId)) this._onDidChangeChangeSet.fire({ runId, changeSet: this.changeSet(runId) });
+		this._views.refresh(runId);
 	}
 
 	pendingRunIds(): readonly string[] {
@@ -174,21 +176,15 @@ export class ChangeReview extends Disposable implements ChangeActions {
 	}
 
 	selectHunks(runId: string, path: string, ids: readonly string[], selected: boolean): void {
-		const pending = this._sets.get(runId);
-		if (pending && this._edits.dirty(runId, path)) {
-			// The proposed text would change under the user's unsaved typing: it waits for the save.
-			void vscode.window.showInformationMessage(
-				vscode.l10n.t(
-					'MassGen: save your edit of {0} first (or discard it), then change its selection.',
-					path,
-				),
-			);
-			this._fireChanged(runId);
+		if (this._edits.selectionWaits(runId, path)) {
+			// The panel's checkbox goes back to the selection that stands.
+			this._views.changed(runId);
 			return;
 		}
+		const pending = this._sets.get(runId);
 		if (!pending?.select(path, ids, selected)) return;
 		this._provider.proposedChanged(pending.runId, path);
-		this._fireChanged(runId);
+		this._views.changed(runId);
 	}
 
 	async accept(request: AcceptRequest): Promise<void> {
@@ -205,43 +201,8 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		const unknown = (paths ?? []).filter((path) => !pending.file(path));
 		if (unknown.length > 0) this._deps.log.warn(`change review: not pending: ${unknown.join(', ')}`);
 		if (paths && unknown.length === paths.length) return;
-		if (this._busy) {
-			void vscode.window.showInformationMessage(
-				vscode.l10n.t('MassGen: the changes are being applied already.'),
-			);
-			return;
-		}
-		// The diff shows the real text, the run log `[redacted]`: writing a known secret is asked first.
-		const marked = (pending.run.result.secretValueFiles ?? []).filter(
-			(path) => pending.file(path) && (!paths || paths.includes(path)),
-		);
-		const ask = this._prompts.secretValues ?? windowPrompts.secretValues!;
-		if (marked.length > 0 && !(await ask(marked))) {
-			this._deps.log.info(
-				`change review: not accepted: ${marked.join(', ')} would get a secret value this run knows; nothing was written`,
-			);
-			return;
-		}
-		const engine = await this._loadEngine();
-		this._busy = true;
-		try {
-			const result = await engine.acceptPending({
-				pending,
-				paths: paths?.filter((path) => pending.file(path)),
-				hunks,
-				preview: readPreviewBeforeApply(),
-				prompts: this._prompts,
-			});
-			await this._afterAccept(pending, result);
-		} catch (error) {
-			if (engine.HunkApplyError.is(error)) {
-				void vscode.window.showErrorMessage(
-					vscode.l10n.t('MassGen: cannot apply that selection: {0}.', error.message),
-				);
-			} else throw error;
-		} finally {
-			this._busy = false;
-		}
+		// One accept at a time, a secret value asked first (`AcceptGate`); what follows is this set's.
+		await this._gate.run(pending, paths, hunks, (result) => this._afterAccept(pending, result));
 	}
 
 	async reject(runId: string, paths?: readonly string[]): Promise<void> {
@@ -263,11 +224,13 @@ export class ChangeReview extends Disposable implements ChangeActions {
 
 	/** Appends a reject entry to the run's record (the Runs view and follow-ups read it); a failure is logged. */
 	private async _recordReject(pending: PendingChangeSet, paths: readonly string[]): Promise<void> {
-		if (paths.length === 0) return;
+		if (paths.length > 0) await this._record(pending, { kind: 'reject', by: 'editor', paths: [...paths] });
+	}
+
+	/** Appends an entry to a run's change log (the Runs view, follow-ups and `massgen show` read it); a failure is logged. */
+	private async _record(pending: PendingChangeSet, entry: NewChangeLogEntry): Promise<void> {
 		const { appendChangeLog } = await this._loadEngine();
-		await appendChangeLog(pending.run.runDir, { kind: 'reject', by: 'editor', paths: [...paths] }).catch(
-			(error: unknown) => this._fail('record', error),
-		);
+		await appendChangeLog(pending.run.runDir, entry).catch((error: unknown) => this._fail('record', error));
 	}
 
 	/** Accept File / Reject File: the file of the diff the action is on, else the active diff, else a pick. */
@@ -310,31 +273,15 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		return this._sets.get(runId)?.proposalFiles() ?? [];
 	}
 
-	/** Resolves one file; when its diff was the active editor, the run's next pending file's diff takes its place. */
-	private async _thenNext(
-		pending: PendingChangeSet,
-		path: string,
-		resolve: () => Promise<void>,
-	): Promise<void> {
-		const active = activeChange();
-		const wasActive = active?.runId === pending.runId && active.path === path;
-		const at = pending.files().findIndex((file) => file.path === path);
-		await resolve();
-		if (!wasActive || this._sets.get(pending.runId) !== pending || pending.file(path)) return;
-		const rest = pending.files();
-		const next = rest[Math.min(at, rest.length - 1)];
-		if (next) await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
-	}
-
 	/** Opens the next (or previous) pending file's diff of a run, wrapping around. */
 	async step(by: 1 | -1): Promise<void> {
 		const pending = await this._setFor(undefined);
-		if (!pending) return;
-		const files = pending.files();
-		const current = activeChange();
-		const at = current?.runId === pending.runId ? files.findIndex((file) => file.path === current.path) : -1;
-		const next = files[(at + by + files.length) % files.length]!;
-		await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
+		if (pending) await stepChangeDiff(pending, by);
+	}
+
+	/** Resolves one file; when its diff was the active editor, the run's next pending file's diff takes its place. */
+	private _thenNext(pending: PendingChangeSet, path: string, resolve: () => Promise<void>): Promise<void> {
+		return resolveThenNext(pending, path, resolve, () => this._sets.get(pending.runId) === pending);
 	}
 
 	/** The pending set a command is for (`commandTarget.ts`); undefined when none (the user was told). */
@@ -392,20 +339,9 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			.catch((error: unknown) => this._fail('notification', error));
 	}
 
-	/**
-	 * Whether a command came from a notification's link that no longer stands for what its run has
-	 * pending; such a click does nothing (it never applies anything) and says so.
-	 */
+	/** A click on a notification's link that is out of date does nothing (`ChangeNotice.refuseStale`). */
 	private _staleNotice(arg: unknown): boolean {
-		const from = noticeOf(arg);
-		if (!from || !this._notice.isStale(from, this._sets.get(from.runId) !== undefined)) return false;
-		this._deps.log.info(
-			`change review: a notification of run ${from.runId} was out of date (state ${from.notice}, now ${this._notice.generation(from.runId)}); nothing was done`,
-		);
-		void vscode.window.showInformationMessage(
-			vscode.l10n.t('MassGen: that notification was out of date; nothing was done.'),
-		);
-		return true;
+		return this._notice.refuseStale(arg, (runId) => this._sets.get(runId) !== undefined, this._deps.log);
 	}
 
 	private async _afterAccept(pending: PendingChangeSet, result: AcceptResult): Promise<void> {
@@ -421,7 +357,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 			void this._deps.runs.start(pending.run.request);
 			return;
 		}
-		this._acceptDetail = reportWritten(result, runId, log);
+		this._views.acceptDone(reportWritten(result, runId, log));
 		await this._resolve(pending, result.resolved, 'accepted');
 		if (result.written.length > 0) this._onDidAccept.fire(result.written);
 		for (const path of result.marked) {
@@ -464,11 +400,7 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		// Gone in the same tick the new set came: never two sets for one proposal.
 		this._sets.drop(runId);
 		this._moved(runId);
-		// The record says so (the Runs view, a follow-up's history and massgen show read it).
-		const { appendChangeLog } = await this._loadEngine();
-		await appendChangeLog(old.run.runDir, { kind: 'supersede', by: 'editor', byRun: by }).catch(
-			(error: unknown) => this._fail('record', error),
-		);
+		await this._record(old, { kind: 'supersede', by: 'editor', byRun: by });
 		await closeChangeTabs(runId);
 	}
 
@@ -508,20 +440,13 @@ export class ChangeReview extends Disposable implements ChangeActions {
 		return (this._engine ??= import('./changeEngine.js'));
 	}
 
-	private _fireChanged(runId: string): void {
-		this._status.showFor(this._sets.list(), this._accepts.last, this._acceptDetail);
-		this._lenses.refresh();
-		this._contexts.update();
-		this._onDidChangeChangeSet.fire({ runId, changeSet: this.changeSet(runId) });
-	}
-
 	/**
 	 * What a run has pending changed (files resolved, a new set, an accept undone or redone): its
 	 * notification no longer stands for it and closes; its links, if clicked meanwhile, do nothing.
 	 */
 	private _moved(runId: string): void {
 		this._notice.moved(runId);
-		this._fireChanged(runId);
+		this._views.changed(runId);
 	}
 
 	private _fail(what: string, error: unknown): void {

@@ -152,3 +152,32 @@ export async function closeChangeTabs(runId: string, paths?: ReadonlySet<string>
 	if (!paths) multiDiffTitles.delete(runId);
 	if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }
+
+/** Opens the next (or previous) pending file's diff of a set after the active one, wrapping around. */
+export async function stepChangeDiff(pending: PendingChangeSet, by: 1 | -1): Promise<void> {
+	const files = pending.files();
+	const current = activeChange();
+	const at = current?.runId === pending.runId ? files.findIndex((file) => file.path === current.path) : -1;
+	const next = files[(at + by + files.length) % files.length]!;
+	await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
+}
+
+/**
+ * Resolves one file of a set (`resolve`: its accept or reject); when its diff was the active editor
+ * and the set is still the run's pending one (`current`), the next pending file's diff takes its place.
+ */
+export async function resolveThenNext(
+	pending: PendingChangeSet,
+	path: string,
+	resolve: () => Promise<void>,
+	current: () => boolean,
+): Promise<void> {
+	const active = activeChange();
+	const wasActive = active?.runId === pending.runId && active.path === path;
+	const at = pending.files().findIndex((file) => file.path === path);
+	await resolve();
+	if (!wasActive || !current() || pending.file(path)) return;
+	const rest = pending.files();
+	const next = rest[Math.min(at, rest.length - 1)];
+	if (next) await openChangeDiff(pending, next.path, 'proposed', { preserveFocus: false, preview: true });
+}

@@ -42,6 +42,18 @@ export class ProposalEdits implements ProposalWrites {
 	}
 
 	/**
+	 * Whether a selection change of a pending file must wait: its proposed document has unsaved
+	 * typing, and the proposed text would change under it. The user is told to save or discard first.
+	 */
+	selectionWaits(runId: string, path: string): boolean {
+		if (!this._deps.pending(runId) || !this.dirty(runId, path)) return false;
+		void vscode.window.showInformationMessage(
+			vscode.l10n.t('MassGen: save your edit of {0} first (or discard it), then change its selection.', path),
+		);
+		return true;
+	}
+
+	/**
 	 * Saves the unsaved typing in the proposed documents of a run's pending files (`paths`: only
 	 * those), so Accept writes what the diff shows; returns the paths saved.
 	 */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { MergedFinding } from '../../core/codeReview/agreement.js';
 import { diffReviewQuestion } from '../../core/codeReview/diffReviewPrompt.js';
-import { reviewOutcome } from '../../core/codeReview/reviewOutcome.js';
+import { reviewAnswered, reviewOutcome } from '../../core/codeReview/reviewOutcome.js';
 import { AttachmentError } from '../../core/context/attachment.js';
 import { gitDiff } from '../../core/context/gitDiff.js';
 import { type GitRepo, openGitRepo } from '../../core/context/gitRevision.js';
@@ -195,14 +195,7 @@ export class DiffReview extends Disposable {
 	private async _showFindings(run: FinishedRun): Promise<void> {
 		const { result, request, folder } = run;
 		const target = request.diffReview;
-		if (
-			!target ||
-			result.finalAnswer === null ||
-			result.status === 'cancelled' ||
-			result.status === 'failed'
-		) {
-			return;
-		}
+		if (!target || !reviewAnswered(result)) return;
 		const { agreed, single, of } = reviewOutcome(result);
 		// The previous diff review's threads give way (Review Selection's stay).
 		for (const thread of this._shownThreads) this._deps.threads.dismiss(thread);

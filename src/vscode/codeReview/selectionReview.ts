@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { reviewOutcome } from '../../core/codeReview/reviewOutcome.js';
+import { reviewAnswered, reviewOutcome } from '../../core/codeReview/reviewOutcome.js';
 import { reviewQuestion } from '../../core/codeReview/reviewPrompt.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { FindingThreads } from './findingThreads.js';
@@ -88,14 +88,7 @@ export class SelectionReview extends Disposable {
 	private async _showFindings(run: FinishedRun): Promise<void> {
 		const { result, request } = run;
 		const target = request.review;
-		if (
-			!target ||
-			result.finalAnswer === null ||
-			result.status === 'cancelled' ||
-			result.status === 'failed'
-		) {
-			return;
-		}
+		if (!target || !reviewAnswered(result)) return;
 		const { agreed, single, of } = reviewOutcome(result);
 		const doc = await vscode.workspace.openTextDocument(target.uri);
 		const threads = this._deps.threads;
