@@ -1,7 +1,8 @@
 import { version } from '../../package.json';
 import { RunsDirError } from '../core/runStore/runsDirGuard.js';
 import { seedRedactor } from '../core/secrets/seedRedactor.js';
-import { parseCliArgs, usage } from './args.js';
+import { parseCliArgs } from './args.js';
+import { usage } from './cliUsage.js';
 import { UsageError } from './usageError.js';
 import { terminalSafe } from './display/terminalStream.js';
 import { redactedIo } from './redactedIo.js';
