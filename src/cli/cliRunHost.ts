@@ -15,6 +15,12 @@ import { shippedConfigsDir } from './shippedFiles.js';
 import { cliWorkspaceTrust } from './trustPrompt.js';
 import { defaultTrustStorePath, FileTrustStore } from './trustStore.js';
 
+/** What the run host takes from a command's flags (`run`, `chat`, `plan`). */
+export type CliRunOptions = Pick<
+	RunArgs,
+	'config' | 'approvals' | 'unsandboxedCommands' | 'trustWorkspace' | 'providerTools'
+>;
+
 export interface CliRunHost extends RunHost {
 	/** Where approval requests wait (the terminal approver answers them on a terminal). */
 	readonly broker: ApprovalBroker;
@@ -26,7 +32,7 @@ export interface CliRunHost extends RunHost {
  * one terminal question, the estimate and provider-tools prompts or their flags; its log is stderr.
  */
 export function cliRunHost(
-	command: RunArgs,
+	command: CliRunOptions,
 	io: CliIo,
 	root: string,
 	options: { readonly interactive: boolean; readonly learnSecrets: (redactor: Redactor) => void },

@@ -1,27 +1,20 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RunStatus } from '../contract/runEvents.js';
-import { runFile, runFileNames } from '../contract/runLayout.js';
-import { AttachmentError, type AttachmentRequest } from '../core/context/attachment.js';
-import { EstimateDeclinedError } from '../core/run/estimateDeclinedError.js';
-import { prepareRun } from '../core/run/prepareRun.js';
+import { runFile } from '../contract/runLayout.js';
+import type { AttachmentRequest } from '../core/context/attachment.js';
 import type { RunRequest } from '../core/run/runHost.js';
 import type { RunSessionOutcome } from '../core/run/runSession.js';
-import { startRun } from '../core/run/startRun.js';
 import { seedRedactor } from '../core/secrets/seedRedactor.js';
 import { applyWinner } from './applyWinner.js';
-import { TerminalApprover } from './approvalPrompt.js';
 import type { CliCommand } from './args.js';
 import type { CliIo } from './cliIo.js';
-import { missingConfig } from './cliHost.js';
-import { cliRunHost } from './cliRunHost.js';
-import { createDisplay } from './display/createDisplay.js';
-import { runSummaryLines } from './display/runSummary.js';
 import { redactedIo } from './redactedIo.js';
 import { cliRevision, recordRevised } from './revisionRequest.js';
 import { secretWriteConsent } from './secretWritePrompt.js';
 import { prepareInbox } from './steer/inbox.js';
-import { RunSteering, type TypedLines } from './steer/runSteering.js';
+import type { TypedLines } from './steer/runSteering.js';
+import { terminalRun } from './terminalRun.js';
 
 const exitCodes: Record<RunStatus, number> = { completed: 0, failed: 2, timeout: 3, cancelled: 4 };
 
@@ -57,10 +50,6 @@ export async function runCommand(
 		...(command.stdin === 'attachment' ? [{ kind: 'text' as const, source: 'stdin', text: piped! }] : []),
 	];
 	const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
-	const host = cliRunHost(command, io, root, {
-		interactive,
-		learnSecrets: (learned) => (redactor = learned),
-	});
 	const request: RunRequest = {
 		question,
 		workspaceRoot: root,
@@ -77,82 +66,21 @@ export async function runCommand(
 			...(command.maxTokens ? { maxTokens: { limit: command.maxTokens, source: '--max-tokens' } } : {}),
 		},
 	};
-	const prepared = await prepareRun(request, host);
-	if (!prepared.ok) {
-		if (prepared.refused === 'follow-up') return fail(io, prepared.message);
-		if (prepared.refused === 'config') return fail(io, missingConfig(prepared.file));
-		return 1;
-	}
-	const display = command.json ? undefined : createDisplay(io.stderr);
-	let steering: RunSteering | undefined;
-	const approver =
-		interactive && io.stdin
-			? new TerminalApprover(host.broker, {
-					input: io.stdin,
-					output: io.stderr,
-					pause: () => {
-						steering?.pause();
-						display?.pause?.();
-					},
-					resume: () => {
-						display?.resume?.();
-						steering?.resume();
-					},
-				})
-			: undefined;
-	// Said above the live table (which steps aside for the line).
-	const say = (line: string) => {
-		display?.pause?.();
-		io.stderr.write(`massgen: ${line}\n`);
-		display?.resume?.();
-	};
-	let outcome: RunSessionOutcome;
-	try {
-		const run = startRun(prepared.run, host);
-		steering = new RunSteering({
-			control: run,
-			...(inbox?.ok ? { inbox } : {}),
-			...(chat.typed ? { typed: chat.typed } : {}),
-			say,
-		});
-		for await (const event of run.events) {
-			steering.onEvent(event);
-			// The tools' warnings (a server that did not start) are said in every mode, as they happen.
-			if (event.type === 'notice' && event.source === 'tools') {
-				io.stderr.write(`massgen: ${event.message}\n`);
-			}
-			display?.onEvent(event);
-			if (command.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-		}
-		outcome = await run.result;
-	} catch (error) {
-		// Ctrl-C while attachments were read: no run started, and none is reported.
-		if (io.signal.aborted) return fail(io, 'cancelled', exitCodes.cancelled);
-		if (AttachmentError.is(error)) return fail(io, error.message, 2);
-		if (EstimateDeclinedError.is(error)) return 1;
-		throw error;
-	} finally {
-		await steering?.stop();
-		approver?.dispose();
-	}
-	display?.close();
+	const ran = await terminalRun({
+		options: command,
+		request,
+		io,
+		interactive,
+		learnSecrets: (learned) => (redactor = learned),
+		jsonEvents: command.json,
+		...(inbox?.ok ? { inbox } : {}),
+		...(chat.typed ? { typed: chat.typed } : {}),
+	});
+	if (!ran.ok) return ran.code;
+	const { outcome } = ran;
 	const { result, runDir } = outcome;
-	io.stderr.write(`run log: ${runDir}\n`);
 	const unrecorded = revised && (await recordRevised(root, revised.revision.fromRunId, outcome));
 	if (unrecorded) io.stderr.write(`massgen: ${unrecorded}\n`);
-	for (const line of runSummaryLines(result)) io.stderr.write(`${line}\n`);
-	const decisions = outcome.ledger?.entries ?? [];
-	if (decisions.length > 0) {
-		const denied = decisions.filter((entry) => entry.decision === 'deny').length;
-		io.stderr.write(
-			`tool permissions: ${decisions.length} decision(s), ${denied} denied (${outcome.ledger?.path ?? runFileNames.permissions})\n`,
-		);
-	}
-	if (result.error) io.stderr.write(`error: ${result.error}\n`);
-	// A failed run already said why (its error is the reason).
-	if (result.budget?.reason && result.status !== 'failed') {
-		io.stderr.write(`budget: ${result.budget.reason}\n`);
-	}
 	if (!command.json && result.finalAnswer !== null) io.stdout.write(`${result.finalAnswer.trimEnd()}\n`);
 	if (command.apply && result.changes.length > 0 && result.status !== 'cancelled') {
 		const consent = secretWriteConsent({

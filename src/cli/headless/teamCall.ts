@@ -158,16 +158,9 @@ async function callTeam(root: string, input: TeamCallInput): Promise<TeamCallOut
 	if (!(await isDirectory(root))) return refuse('workspace', `workspace '${root}' is not a folder`);
 	const host = cliRunHost(
 		{
-			kind: 'run',
-			question: input.question,
 			...(input.configFile ? { config: input.configFile } : {}),
-			workspace: root,
-			json: false,
-			apply: false,
 			// Nobody to ask: what needs asking is denied, and each denial tells the agent why.
 			approvals: 'ask',
-			attach: [],
-			attachDiff: [],
 		},
 		headlessIo(env, input.signal, note),
 		root,
