@@ -41,6 +41,8 @@ const coreLayers = {
 		'agents',
 	],
 	sessions: ['util', 'workspace', 'changes', 'runStore', 'orchestrator'],
+	// Voted plans: made from a run's answers, carried out by runs; the documents beside the run store.
+	plans: ['util', 'codeReview', 'runStore', 'context'],
 	// The YAML's translation into every part's settings, so it sits above the parts it configures.
 	config: ['util', 'secrets', 'workspace', 'permissions', 'providers/spec', 'mcp', 'tools', 'orchestrator'],
 	trust: ['util', 'config', 'mcp', 'providers/spec'],

@@ -1,6 +1,7 @@
 /**
  * One line of the past-runs list (panel and `listRuns`), read back from a run directory.
  */
+import type { PlanRunRecord } from './plan.js';
 import type { RunStatus } from './runEvents.js';
 
 export interface PastRunSummary {
@@ -14,4 +15,6 @@ export interface PastRunSummary {
 	/** ISO 8601, from the run id (UTC) or, for a foreign id, the directory's modification time. */
 	readonly startedAt: string;
 	readonly winner: { readonly agentId: string; readonly label: string } | null;
+	/** The run's part in a plan (`planRunLabel` names it); absent otherwise. */
+	readonly plan?: PlanRunRecord;
 }

@@ -3,6 +3,7 @@
  * the run store writes and reads it back, sessions and both shells show it.
  */
 import type { FileChange } from './fileChange.js';
+import type { PlanRunRecord } from './plan.js';
 import type { RevisionRecord } from './revision.js';
 import type {
 	AttachmentRecord,
@@ -78,6 +79,8 @@ export interface RunResult {
 	readonly steering?: readonly SteerRecord[];
 	/** The review this run answered: the proposal it revised and the comments (absent otherwise). */
 	readonly revision?: RevisionRecord;
+	/** The run's part in a plan: made it, carried out a step, or all steps (absent otherwise). */
+	readonly plan?: PlanRunRecord;
 }
 
 /** One attempt that post-evaluation judged incomplete: why, and what the next attempt was told. */

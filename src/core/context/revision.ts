@@ -38,9 +38,14 @@ export const revisionLimits = {
 	totalBytes: 32 * 1024 * 1024,
 } as const;
 
-export async function resolveRevision(request: RevisionRequest, workspace: Workspace): Promise<Revision> {
+export async function resolveRevision(
+	request: RevisionRequest,
+	workspace: Workspace,
+	/** What the refusal says cannot be sent (a plan step's earlier changes are not a review). */
+	what = 'the review',
+): Promise<Revision> {
 	const fail = (why: string): never => {
-		throw new AttachmentError(`cannot send the review to the team: ${why}`);
+		throw new AttachmentError(`cannot send ${what} to the team: ${why}`);
 	};
 	if (typeof request.fromRunId !== 'string' || request.fromRunId === '') fail('it names no run');
 	if (request.files.length > revisionLimits.files) {

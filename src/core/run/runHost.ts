@@ -8,6 +8,7 @@
 import type { CodingAgentPaths } from '../util/cliPathVariables.js';
 import type { AttachmentRequest } from '../context/attachment.js';
 import type { RevisionRequest } from '../../contract/revision.js';
+import type { PlanRunRecord } from '../../contract/plan.js';
 import type { AgentConfig } from '../config/schema.js';
 import type { ContextLimits } from '../context/resolveAttachments.js';
 import type { BudgetCaps } from '../orchestrator/spendGuard.js';
@@ -42,6 +43,15 @@ export interface RunRequest {
 	 * run is that run's next turn unless `followUp` says otherwise.
 	 */
 	readonly revision?: RevisionRequest;
+	/**
+	 * Files every agent's copy starts with, not written: a plan step after earlier steps whose
+	 * changes are still pending (`core/plans`; the CLI's `plan --execute` without `--apply`).
+	 */
+	readonly startFrom?: Pick<RevisionRequest, 'fromRunId' | 'files'>;
+	/** Every agent read-only (no write tools, no run_command) and no change set: a plan run. */
+	readonly readOnly?: boolean;
+	/** The run's part in a plan (`contract/plan.ts`), kept in `result.json`. */
+	readonly plan?: PlanRunRecord;
 	/**
 	 * Members for this run only, after the team's own (the editor's chat adds its selected model as a
 	 * `vscode_lm` agent); checked like the config's, an id the team holds gets a suffix.

@@ -16,6 +16,7 @@ import { resolveAttachments, type ContextLimits } from '../context/resolveAttach
 import { resolveRevision } from '../context/revision.js';
 import { revisionRecord } from './revisionRecord.js';
 import type { RevisionRequest } from '../../contract/revision.js';
+import type { PlanRunRecord } from '../../contract/plan.js';
 import { withStartingEdits } from '../workspace/seededWorkspace.js';
 import { filesInPlay } from '../context/filesInPlay.js';
 import {
@@ -97,6 +98,15 @@ export interface RunSessionOptions {
 	 */
 	readonly revision?: RevisionRequest;
 	/**
+	 * Files every agent's copy starts with, not written (a plan step after earlier steps whose
+	 * changes are still pending); checked as a revision's proposal is.
+	 */
+	readonly startFrom?: Pick<RevisionRequest, 'fromRunId' | 'files'>;
+	/** Every agent read-only, and no change set (a plan run). */
+	readonly readOnly?: boolean;
+	/** The run's part in a plan, kept in `result.json`. */
+	readonly plan?: PlanRunRecord;
+	/**
 	 * The project's instruction files (`AGENTS.md` …, `core/context/projectInstructions.ts`): read
 	 * unless false (`--no-instructions`, `massgen.instructions.enabled`, an untrusted workspace).
 	 */
@@ -155,7 +165,11 @@ export interface RunSessionOutcome {
 
 /** Runs one team on one question; resolves when the run has ended and its log is closed. */
 export async function runSession(options: RunSessionOptions): Promise<RunSessionOutcome> {
-	const { config } = options.team;
+	// A plan run reads only: every agent gets the read-only role (no write tools, no run_command).
+	const team = options.readOnly
+		? { ...options.team, config: readOnlyTeam(options.team.config) }
+		: options.team;
+	const { config } = team;
 	const root = options.workspaceRoot;
 	// Host tools (bwrap, rg, the coding agents' CLIs) are found on a PATH the workspace cannot add to.
 	const keys = { ...options.keys, env: hostEnvironment(options.keys.env, root) };
@@ -174,10 +188,10 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	const listing = trustListing({
 		workspaceRoot: root,
 		config,
-		file: options.team.file,
+		file: team.file,
 		keys,
 		...(workspaceMcp ? { workspaceServers: workspaceMcp.servers } : {}),
-		chosenByWorkspace: options.team.kind === 'workspace',
+		chosenByWorkspace: team.kind === 'workspace',
 	});
 	const gate = trustGate(listing, options.workspaceTrust);
 	const { agents, secrets } = buildAgents(config, {
@@ -209,8 +223,13 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		ripgrep: options.ripgrep ?? ripgrepOnPath(env) ?? undefined,
 	});
 	const revision = options.revision && (await resolveRevision(options.revision, disk));
-	// The team revises the proposal: every agent's copy starts with it.
-	const workspace = revision ? withStartingEdits(disk, revision.startingEdits) : disk;
+	// Checked as a revision's proposal is (paths, sizes), with no comments and no review section.
+	const startFrom =
+		options.startFrom &&
+		(await resolveRevision({ ...options.startFrom, comments: [] }, disk, "the earlier plan steps' changes"));
+	// The team revises the proposal (or goes on from earlier plan steps'): every agent's copy starts with it.
+	const seed = revision ?? startFrom;
+	const workspace = seed ? withStartingEdits(disk, seed.startingEdits) : disk;
 	const attachments = await resolveAttachments(options.attachments ?? [], disk, {
 		signal: options.signal,
 		...(options.contextLimits ? { limits: options.contextLimits } : {}),
@@ -248,7 +267,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 	};
 	try {
 		const context = {
-			...options.team,
+			...team,
 			root,
 			env,
 			ledger,
@@ -306,6 +325,9 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 		const secretValueFiles = filesWithSecretValues(finished.changes, redactor);
 		const result: RunResult = {
 			...finished,
+			// A plan run's output is its plan: whatever a coding agent changed in its own copy is not offered.
+			...(options.readOnly ? { changes: [], answerChanges: undefined } : {}),
+			...(options.plan ? { plan: options.plan } : {}),
 			...(secretValueFiles.length > 0 ? { secretValueFiles } : {}),
 			...(revision ? { revision: await revisionRecord(revision, finished, disk) } : {}),
 			startedAt: started.toISOString(),
@@ -335,4 +357,9 @@ function revising(history: readonly Turn[]): Turn[] {
 	return history.map((turn, index) =>
 		index === history.length - 1 && turn.changes === 'pending' ? { ...turn, changes: 'revising' } : turn,
 	);
+}
+
+/** The same team with every agent read-only. */
+function readOnlyTeam(config: MassGenConfig): MassGenConfig {
+	return { ...config, agents: config.agents.map((agent) => ({ ...agent, role: 'read-only' as const })) };
 }

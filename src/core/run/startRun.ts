@@ -33,6 +33,9 @@ export function startRun(prepared: PreparedRun, host: RunHost): RunHandle {
 		...(prepared.followUp ?? (request.history ? { history: request.history } : {})),
 		...(request.attachments ? { attachments: request.attachments } : {}),
 		...(request.revision ? { revision: request.revision } : {}),
+		...(request.startFrom ? { startFrom: request.startFrom } : {}),
+		...(request.readOnly ? { readOnly: true } : {}),
+		...(request.plan ? { plan: request.plan } : {}),
 		...(request.contextLimits ? { contextLimits: request.contextLimits } : {}),
 		// A workspace the user does not trust gives the agents no instructions of its own.
 		instructions: request.instructions !== false && host.workspaceTrusted,

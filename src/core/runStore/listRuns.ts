@@ -60,11 +60,19 @@ async function summarise(
 	const partial = (await readResultSummary(runDir)) ?? (await startedOnly(runDir, processes));
 	if (!partial) return null;
 	const { started, question, status, winner } = partial;
+	const plan = 'plan' in partial ? partial.plan : undefined;
 	const now = Date.now();
 	// A start in the future is not believed (it would list first for as long as the clock allows).
 	const startedAt =
 		[started, runIdDate(runId)].find((date) => date && date.getTime() <= now) ?? (await stat(runDir)).mtime;
-	return { runId, startedAt: startedAt.toISOString(), question: cut(question), status, winner };
+	return {
+		runId,
+		startedAt: startedAt.toISOString(),
+		question: cut(question),
+		status,
+		winner,
+		...(plan ? { plan } : {}),
+	};
 }
 
 /** A run without a readable result: its question from the log's first line. */

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { SessionRecord } from '../../contract/runEvents.js';
+import type { PlanRunRecord } from '../../contract/plan.js';
 import type { RunResult } from '../../contract/runResult.js';
 import { readRegularFile } from '../util/regularFile.js';
 import { runFile, runFileNames } from '../../contract/runLayout.js';
@@ -68,14 +69,15 @@ export interface ResultSummary {
 	readonly winner: RunResult['winner'];
 	/** The recorded start (to the millisecond), null when absent or not a time. */
 	readonly started: Date | null;
+	readonly plan?: PlanRunRecord;
 }
 
 /** The list's fields of `<runDir>/result.json`; null when it is missing, over the cap or malformed. */
 export async function readResultSummary(runDir: string): Promise<ResultSummary | null> {
 	const read = await readResultFile(runDir, resultSummarySchema);
 	if (read === null) return null;
-	const { question, status, winner, startedAt } = read;
-	return { question, status, winner, started: recordedStart(startedAt) };
+	const { question, status, winner, startedAt, plan } = read;
+	return { question, status, winner, started: recordedStart(startedAt), ...(plan ? { plan } : {}) };
 }
 
 /** The change set `result.json` records: how many files, and the paths as recorded (strings only). */

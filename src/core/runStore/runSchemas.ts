@@ -17,6 +17,24 @@ const winnerSchema = z.object({ agentId: z.string(), label: z.string() });
 
 const sessionRecordSchema = z.object({ id: z.string().min(1), parentRunId: z.string().nullable() });
 
+/** A run's part in a plan (`contract/plan.ts`); bounded, as a planted file can fill it. */
+const planRecordSchema = z.discriminatedUnion('kind', [
+	z.object({
+		kind: z.literal('planning'),
+		planId: z.string().max(64),
+		depth: z.enum(['shallow', 'medium', 'deep', 'dynamic']),
+		task: z.string().max(20_000),
+	}),
+	z.object({
+		kind: z.literal('step'),
+		planId: z.string().max(64),
+		step: z.number().int().min(1),
+		of: z.number().int().min(1),
+		title: z.string().max(2_000),
+	}),
+	z.object({ kind: z.literal('all'), planId: z.string().max(64), of: z.number().int().min(1) }),
+]);
+
 /** What the past-runs list reads of `result.json`; a malformed winner lists as none. */
 export const resultSummarySchema = z.looseObject({
 	question: z.string(),
@@ -24,6 +42,8 @@ export const resultSummarySchema = z.looseObject({
 	winner: winnerSchema.nullable().catch(null),
 	/** ISO 8601; checked by `recordedStart` (an unreadable one falls back to the run id). */
 	startedAt: z.unknown().optional(),
+	/** A malformed plan record lists as none. */
+	plan: planRecordSchema.optional().catch(undefined),
 });
 
 const changeSchema = z.looseObject({
@@ -90,6 +110,8 @@ export function runResultSchema(runId: string) {
 			.catch(undefined),
 		/** The review comments the run answered (reports, the editor's marks); a malformed record reads as none. */
 		revision: revisionRecordSchema.optional().catch(undefined),
+		/** The run's part in a plan (reports name it); a malformed record reads as none. */
+		plan: planRecordSchema.optional().catch(undefined),
 	});
 }
 
