@@ -3,13 +3,16 @@
  * but the agent's next call waits until the cancelled command's sandbox is gone, so no command
  * is still running while the overlay is written into the copy.
  */
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../../src/core/exec/sandbox/detectSandbox.js';
 import { ScratchCopy } from '../../../src/core/exec/commandScratch.js';
 import { runCommandTool } from '../../../src/core/tools/runCommandTool.js';
 import { createWorkspace } from '../../../src/core/workspace/createWorkspace.js';
 import { makeWorkspaceDir } from '../../fakes/team.js';
+import { waitFor } from '../../support/waitFor.js';
 
 const detection = process.platform === 'linux' ? await detectSandbox() : { sandbox: null };
 const copies: ScratchCopy[] = [];
@@ -40,11 +43,18 @@ describe.runIf(detection.sandbox !== null)('run_command (the tool, real bubblewr
 		const first = new AbortController();
 		// The first command notes when it started, then sleeps until cancelled; the second notes when it starts.
 		const slow = tool.execute({ command: 'date +%s%N > started.txt; sleep 5' }, context(first.signal));
-		setTimeout(() => first.abort(), 400);
+		// Asked while the first still runs: it must wait for the first's sandbox to be gone.
 		const second = tool.execute(
 			{ command: 'cat started.txt; date +%s%N' },
 			context(new AbortController().signal),
 		);
+		// Cancelled once it has surely started (a loaded machine can take long to start bubblewrap).
+		await waitFor(
+			() => copy.dir !== undefined && existsSync(join(copy.dir, 'started.txt')),
+			'the first command to start',
+		);
+		const cancelledAt = Date.now();
+		first.abort();
 		expect((await slow).text).toMatch(/^cancelled/);
 		const outcome = await second;
 		expect(outcome).toMatchObject({ isError: false });
@@ -52,6 +62,8 @@ describe.runIf(detection.sandbox !== null)('run_command (the tool, real bubblewr
 			.split('\n')
 			.slice(1)
 			.map((line) => Number(line) / 1e6);
-		expect(startedSecond! - startedFirst!).toBeGreaterThan(300);
+		expect(startedFirst).toBeLessThan(cancelledAt);
+		// The same wall clock: the second started only after the cancel, not beside the first.
+		expect(startedSecond).toBeGreaterThanOrEqual(cancelledAt);
 	});
 });
