@@ -65,7 +65,11 @@ function asTurn(turn: TurnSummary): Turn {
 	const answer = turn.finalAnswer ?? `(no final answer: the run ${endings[turn.status]})`;
 	const changes = turnChanges(turn.changes);
 	return {
-		question: turn.question,
+		// A plan run's question is mostly the plan format: later turns need only what was planned.
+		question:
+			turn.plan?.kind === 'planning'
+				? `Make a plan for this task (read only, no changes): ${turn.plan.task}`
+				: turn.question,
 		...(turn.steering ? { steering: turn.steering } : {}),
 		...(turn.reviewComments ? { reviewComments: turn.reviewComments } : {}),
 		answer,

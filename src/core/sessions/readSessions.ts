@@ -160,6 +160,7 @@ async function readTurnWithin(
 		...(result.revision?.comments.length
 			? { reviewComments: reviewLines(result.revision).map((line) => cut(line, textChars)) }
 			: {}),
+		...(result.plan ? { plan: result.plan } : {}),
 		changes: changes.outcome,
 		files: result.changes.length,
 		madeHere,

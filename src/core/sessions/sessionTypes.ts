@@ -3,6 +3,7 @@
  * directories alone (`readSessions`). A fork is a new line whose first turn follows up on a
  * turn of another line.
  */
+import type { PlanRunRecord } from '../../contract/plan.js';
 import type { RunStatus } from '../../contract/runEvents.js';
 import type { ChangeOutcome } from '../changes/acceptRecord.js';
 
@@ -23,6 +24,8 @@ export interface TurnSummary {
 	readonly steering?: readonly string[];
 	/** The review comments the turn answered (`path:line: text`; absent: it revised nothing). */
 	readonly reviewComments?: readonly string[];
+	/** The turn's part in a plan (`contract/plan.ts`; absent: none). */
+	readonly plan?: PlanRunRecord;
 	/** From the run's change record (`changes-log.jsonl`) and its change set. */
 	readonly changes: ChangeOutcome;
 	/** How many files the run's change set has (absent: not read). */

@@ -240,6 +240,24 @@ describe('historyOf', () => {
 		]);
 	});
 
+	it("gives a plan run's turn as the task it planned, and reads each turn's part in the plan back", async () => {
+		const planning = { kind: 'planning', planId: A1, depth: 'medium', task: 'Add a flag' } as const;
+		const step = { kind: 'step', planId: A1, step: 1, of: 2, title: 'Parse it' } as const;
+		await turn(
+			A1,
+			'Plan the task below; do not carry it out. <TASK>…',
+			{ id: A1, parentRunId: null },
+			{ plan: planning },
+		);
+		await turn(A2, 'Carry out step 1 of 2', { id: A1, parentRunId: A1 }, { plan: step });
+		expect((await historyOf(ws, A2)).map((t) => t.question)).toEqual([
+			'Make a plan for this task (read only, no changes): Add a flag',
+			'Carry out step 1 of 2',
+		]);
+		const [line] = (await readSessions(ws)).sessions;
+		expect(line!.turns.map((t) => t.plan)).toEqual([planning, step]);
+	});
+
 	it('keeps the newest turns whole within the budget and marks the older ones left out', async () => {
 		await sessionWithFork();
 		// q3 + its answer = 2 + 12 characters; q2 would make 28.
