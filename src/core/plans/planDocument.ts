@@ -86,8 +86,19 @@ export function renderPlanDocument(meta: PlanMeta, plan: AgreedPlan): string {
 		if (step.verify) out.push(`  - Verify: ${oneLine(step.verify)}`);
 		if (step.details) {
 			out.push('');
-			// Indented under the item: no line of the model's text can start a step or end the item.
-			for (const line of step.details.split('\n')) out.push(line.trim() ? `  ${line}` : '');
+			// Indented under the item: no line of the model's text can start a step or end the item, and
+			// one that looks like execution's marks is escaped (Markdown shows `\-` as `-`): a model
+			// cannot name the run a step was done in.
+			for (const line of step.details.split('\n')) {
+				const indented = `  ${line}`;
+				out.push(
+					!line.trim()
+						? ''
+						: runLine.test(indented) || stoppedLine.test(indented)
+							? `  \\${line.trimStart()}`
+							: indented,
+				);
+			}
 		}
 		out.push('');
 	}
