@@ -31,6 +31,8 @@ import { RunsView } from './vscode/pastRuns/runsView.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/common/secrets.js';
 import { FirstUseWalkthrough } from './vscode/walkthrough.js';
+import { PlanExecutions } from './vscode/plans/planExecutions.js';
+import { PlanProgress } from './vscode/plans/planProgress.js';
 import { WalkthroughProgress } from './vscode/walkthroughProgress.js';
 
 /**
@@ -56,6 +58,7 @@ export function activate(
 	// One broker for every run's approval requests; the panel's cards and the notifications answer it.
 	const broker = new ApprovalBroker();
 	const grants = new WorkspacePermissionStore(context.workspaceState);
+	const planProgress = root.add(new PlanProgress());
 	const { engine, statusBar, runs, changes, panel } = root.add(
 		composeRunPanel({
 			extensionUri: context.extensionUri,
@@ -68,7 +71,11 @@ export function activate(
 			consent: new WorkspaceConsent(context.globalState),
 			changes: (runs) => root.add(new ChangeReview({ runs, log })),
 			pickContext: () => pickContext(picker),
+			plans: planProgress,
 		}),
+	);
+	const plans = root.add(
+		new PlanExecutions({ runs, changes, progress: planProgress, log, redact: secrets.text }),
 	);
 	const findingThreads = root.add(new FindingThreads());
 	const selection = root.add(new SelectionReview({ runs, log, threads: findingThreads }));
@@ -150,6 +157,7 @@ export function activate(
 			around: (command) => walkthrough.around(command),
 			progress,
 			comparisons,
+			plans,
 		}),
 	);
 	root.add(registerFixCodeActions());
@@ -203,6 +211,7 @@ export function activate(
 		activationMs,
 		approvals: approvals.api,
 		compare: comparisons,
+		plans: planProgress,
 	};
 }
 

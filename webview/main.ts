@@ -8,6 +8,7 @@ import type { HostMessage, PastRunSummary, WebviewMessage } from '../src/protoco
 import { reduceRunEvents } from '../src/protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../src/protocol/runState.js';
 import { isWebviewStrings } from '../src/protocol/stringsTable.js';
+import { isPlanProgressView, type PlanProgressView } from '../src/protocol/planProgress.js';
 import { linkUrlOf } from './render/markdown.js';
 import { Panel } from './render/panel.js';
 import { setStrings } from './strings.js';
@@ -24,6 +25,8 @@ let runs: readonly PastRunSummary[] = [];
 let changeSet: ChangeSetView | null | undefined;
 /** What became of the shown run's files that are no longer pending (undefined: not known). */
 let outcomes: ChangeOutcomesView | undefined;
+/** Execute Plan's progress (the host's `plan-progress`). */
+let plans: readonly PlanProgressView[] = [];
 let frame = 0;
 let renders = 0;
 let restoredPageScroll = false;
@@ -36,7 +39,7 @@ function scheduleRender(): void {
 	frame = requestAnimationFrame(() => {
 		frame = 0;
 		if (!panel) return;
-		panel.render(state, runs, changeSet, outcomes);
+		panel.render(state, runs, changeSet, outcomes, plans);
 		renders += 1;
 		if (typeof MASSGEN_TEST !== 'undefined' && MASSGEN_TEST) {
 			(globalThis as { __massgenRenders?: number }).__massgenRenders = renders;
@@ -84,6 +87,10 @@ function isHostMessage(data: unknown): data is HostMessage {
 				typeof (message as { runId?: unknown }).runId === 'string' &&
 				typeof (message as { ok?: unknown }).ok === 'boolean'
 			);
+		case 'plan-progress': {
+			const list = (message as { plans?: unknown }).plans;
+			return Array.isArray(list) && list.every(isPlanProgressView);
+		}
 		default:
 			return false;
 	}
@@ -118,6 +125,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 			break;
 		case 'change-outcomes':
 			outcomes = { runId: message.runId, files: message.files };
+			break;
+		case 'plan-progress':
+			plans = message.plans;
 			break;
 		// The ask box's own answers: no run state changes, nothing to render.
 		case 'context-results':

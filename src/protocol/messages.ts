@@ -7,6 +7,7 @@ import type { RunEvent } from '../contract/runEvents.js';
 import type { PastRunSummary } from '../contract/pastRunSummary.js';
 import type { AttachmentChip } from './attachmentChip.js';
 import type { ChangeOutcomesView, ChangeSetView } from './changeSetView.js';
+import type { PlanProgressView } from './planProgress.js';
 import type { RunState } from './runState.js';
 import type { WebviewStrings } from './stringsTable.js';
 
@@ -79,7 +80,12 @@ export type HostMessage =
 			readonly action: 'steer' | 'finish-now';
 			readonly ok: boolean;
 			readonly reason?: string;
-	  };
+	  }
+	/**
+	 * The window's plan executions (Execute Plan), newest first: sent after `snapshot` and whenever
+	 * one moves. The panel shows the one whose `runIds` hold the run it shows.
+	 */
+	| { readonly type: 'plan-progress'; readonly plans: readonly PlanProgressView[] };
 
 /** What the switcher says of a run (the state words come from the strings table). */
 export type SwitcherRunState =

@@ -1,6 +1,6 @@
 /**
  * The panel's texts as one table (docs/l10n.md): the webview renders nothing in a language of its own.
- * The host fills it from `vscode.l10n.t` (`src/vscode/panel/panelStrings.ts`, `changeStrings.ts`, `steerStrings.ts`) and
+ * The host fills it from `vscode.l10n.t` (`src/vscode/panel/panelStrings.ts`, `changeStrings.ts`, `steerStrings.ts`, `plans/planStrings.ts`) and
  * sends it with every `snapshot`; the webview checks it (`isWebviewStrings`) before it builds the panel.
  * `{0}`, `{1}`… are filled by `formatString`; a value with `|` holds the `one|other` forms of a count.
  */
@@ -363,6 +363,15 @@ export const webviewStringKeys = [
 	'usageTotal',
 	'usageBudgetCost',
 	'usageBudgetTokens',
+	'planStepOf',
+	'planAllSteps',
+	'planEnded',
+	'planSteps',
+	'planStepTodo',
+	'planStepRunning',
+	'planStepReview',
+	'planStepDone',
+	'planStepStopped',
 ] as const;
 
 export type WebviewStringKey = (typeof webviewStringKeys)[number];

@@ -26,6 +26,8 @@ import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 import type { PanelHost } from './panel/panelHost.js';
 import type { WalkthroughProgress } from './walkthroughProgress.js';
+import type { PlanExecutions } from './plans/planExecutions.js';
+import { executePlan } from './plans/executePlan.js';
 import { errorMessage } from '../core/util/errorMessage.js';
 import { errorDetail } from './common/log.js';
 
@@ -62,6 +64,8 @@ export interface CommandDeps {
 	readonly progress: Pick<WalkthroughProgress, 'teamChosen'>;
 	/** Ask Several Teams and its comparison page's links. */
 	readonly comparisons: TeamComparisons;
+	/** Execute Plan. */
+	readonly plans: PlanExecutions;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
@@ -91,6 +95,7 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.compareAccept]: (id, runId) => deps.comparisons.accept(id, runId),
 		[commandIds.compareDiff]: (id, a, b, path) => deps.comparisons.diff(id, a, b, path),
 		[commandIds.openRunLog]: (arg) => openRunLog(arg),
+		[commandIds.executePlan]: (arg) => executePlan(deps.plans, arg),
 		[commandIds.revertRun]: (arg) =>
 			revertRunCommand(arg, {
 				log: deps.log,

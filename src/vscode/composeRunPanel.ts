@@ -10,6 +10,7 @@ import { RunController, type RunControllerDeps } from './run/runController.js';
 import { RunStatusBar } from './run/runStatusBar.js';
 import type { ChangeActions } from './run/runTypes.js';
 import { PanelHost } from './panel/panelHost.js';
+import type { PlanProgressSource } from './plans/planProgress.js';
 
 /** What a run controller takes from outside: the rest (engine, status bar, diagnostics, presets) is built here. */
 export type RunParts = Pick<
@@ -28,6 +29,8 @@ export interface PanelParts<C extends ChangeActions> {
 	/** The change review over these runs (the extension's `ChangeReview`; a test's own may stand in); the caller disposes it. */
 	readonly changes: (runs: RunController) => C;
 	readonly pickContext?: () => Promise<readonly AttachmentChip[] | undefined>;
+	/** Execute Plan's progress, shown with the plan's runs. */
+	readonly plans?: PlanProgressSource;
 }
 
 /** A run controller and what it is built with; disposing it disposes them, newest first. */
@@ -76,7 +79,7 @@ export function composeRuns(parts: RunParts): RunSide {
 
 /** The run side and its panel (`composeRuns`, then the `PanelHost` over its runs). */
 export function composeRunPanel<C extends ChangeActions>(parts: RunParts & PanelParts<C>): RunPanel<C> {
-	const { memento, changes: changesOf, pickContext, ...runParts } = parts;
+	const { memento, changes: changesOf, pickContext, plans, ...runParts } = parts;
 	const side = composeRuns(runParts);
 	const changes = changesOf(side.runs);
 	const panel = new PanelHost({
@@ -87,6 +90,7 @@ export function composeRunPanel<C extends ChangeActions>(parts: RunParts & Panel
 		memento,
 		...(parts.secrets ? { secrets: parts.secrets } : {}),
 		...(pickContext ? { pickContext } : {}),
+		...(plans ? { plans } : {}),
 		questions: side.questions,
 	});
 	return {

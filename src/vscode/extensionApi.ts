@@ -8,6 +8,7 @@ import type { ActiveRunInfo, ChangeActions, RunService } from './run/runTypes.js
 import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 import type { TeamComparisons } from './compare/teamComparisons.js';
+import type { PlanProgressSource } from './plans/planProgress.js';
 
 /** One surface of the panel as the host sees it. */
 export interface PanelSurfaceState {
@@ -71,6 +72,8 @@ export interface MassGenApi {
 	};
 	/** Ask Several Teams: start a comparison, read one as its page shows it. */
 	readonly compare: Pick<TeamComparisons, 'ask' | 'view'>;
+	/** Execute Plan's progress, as the panel shows it (each plan executing or ended lately). */
+	readonly plans: PlanProgressSource;
 	/** Milliseconds `activate()` took (module load excluded). */
 	readonly activationMs: number;
 }

@@ -16,6 +16,8 @@ import { HeaderView } from './header.js';
 import { runLook } from './laneState.js';
 import { LanesView } from './lanes.js';
 import { PastRunsView } from './pastRuns.js';
+import { PlanProgressPart } from './planProgress.js';
+import type { PlanProgressView } from '../../src/protocol/planProgress.js';
 import { ResultView } from './result.js';
 import { RunSwitcherView } from './runSwitcher.js';
 import { SteerBox } from './steerBox.js';
@@ -24,6 +26,7 @@ import { VotesView } from './votes.js';
 export class Panel {
 	private readonly _switcher: RunSwitcherView;
 	private readonly _header: HeaderView;
+	private readonly _plan = new PlanProgressPart();
 	private readonly _steer: SteerBox;
 	private readonly _empty: HTMLElement;
 	private readonly _approvals: ApprovalsView;
@@ -75,6 +78,7 @@ export class Panel {
 		root.replaceChildren(
 			this._switcher.element,
 			this._header.element,
+			this._plan.element,
 			this._empty,
 			this._approvals.element,
 			this._result.element,
@@ -122,8 +126,10 @@ export class Panel {
 		runs: readonly PastRunSummary[],
 		changeSet: ChangeSetInput = undefined,
 		outcomes?: ChangeOutcomesView,
+		plans: readonly PlanProgressView[] = [],
 	): void {
 		const hasRun = state !== null && state.runId !== null;
+		this._plan.update(plans, state?.runId ?? null);
 		if (hasRun) this._viewState.useRun(state.runId);
 		setHidden(this._header.element, !hasRun);
 		setHidden(this._empty, hasRun);

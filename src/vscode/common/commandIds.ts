@@ -33,6 +33,8 @@ export const commandIds = {
 	compareAccept: 'massgen.compare.accept',
 	compareDiff: 'massgen.compare.diff',
 	openRunLog: 'massgen.openRunLog',
+	/** Execute Plan (src/vscode/plans): a plan document's editor title, a plan run's row, the palette. */
+	executePlan: 'massgen.executePlan',
 	/** Undo (or redo) what Accept wrote for a run, from its record; takes a run id or a row with `runId`. */
 	revertRun: 'massgen.revertRun',
 	// Change review (src/vscode/changes) and selection review comments (src/vscode/codeReview).

@@ -2,6 +2,7 @@ import type { WebviewStrings } from '../../protocol/stringsTable.js';
 import type { l10n } from 'vscode';
 import { changeStrings } from './changeStrings.js';
 import { steerStrings } from './steerStrings.js';
+import { planStrings } from '../plans/planStrings.js';
 
 /**
  * The webview's whole strings table, in the display language: the webview has no text of its own
@@ -10,7 +11,7 @@ import { steerStrings } from './steerStrings.js';
  * `vscode` tests pass `englishTexts`.
  */
 export function webviewStrings(vscode: TextSource): WebviewStrings {
-	return { ...panelTexts(vscode), ...changeStrings(vscode), ...steerStrings(vscode) };
+	return { ...panelTexts(vscode), ...changeStrings(vscode), ...steerStrings(vscode), ...planStrings(vscode) };
 }
 
 /**

@@ -18,6 +18,7 @@ import { SwitcherFeed, switcherRuns } from './runSwitcher.js';
 import type { WebviewSurface } from './webviewSurface.js';
 import type { RunController } from '../run/runController.js';
 import type { ChangeActions } from '../run/runTypes.js';
+import type { PlanProgressSource } from '../plans/planProgress.js';
 
 export interface SurfaceHostDeps {
 	readonly extensionUri: vscode.Uri;
@@ -33,6 +34,8 @@ export interface SurfaceHostDeps {
 	readonly pickContext?: () => Promise<readonly AttachmentChip[] | undefined>;
 	/** Where the link question is recorded when asked (the in-host tests read it). */
 	readonly questions?: ShownQuestions;
+	/** Execute Plan's progress, posted as `plan-progress` (absent: none is shown). */
+	readonly plans?: PlanProgressSource;
 	/** An approval card's answer (validated; the request may no longer wait: its receiver checks). */
 	readonly answerApproval: (requestId: string, decision: ApprovalDecision, note: string | undefined) => void;
 }
@@ -146,6 +149,8 @@ export class SurfaceHost extends Disposable {
 			}),
 		);
 		this._register(runs.onDidFinishRun(() => void this._postRuns()));
+		const plans = _deps.plans;
+		if (plans) this._register(plans.onDidChange(() => this._webview.post(this._planProgress())));
 	}
 
 	/** The surface rendered into; undefined before it is resolved or opened, and after it closed. */
@@ -249,6 +254,7 @@ export class SurfaceHost extends Disposable {
 				type: 'change-set',
 				changeSet: runId ? this._deps.changes.changeSet(runId) : null,
 			});
+			if (this._deps.plans) this._webview.post(this._planProgress());
 		});
 		await this._postOutcomes();
 	}
@@ -266,6 +272,10 @@ export class SurfaceHost extends Disposable {
 		} catch (error) {
 			this._deps.log.warn(`panel: cannot read what became of run ${runId}'s changes: ${errorMessage(error)}`);
 		}
+	}
+
+	private _planProgress(): HostMessage {
+		return { type: 'plan-progress', plans: this._deps.plans?.views() ?? [] };
 	}
 
 	private async _postRuns(): Promise<void> {

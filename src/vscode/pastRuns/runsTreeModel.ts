@@ -13,6 +13,7 @@ import {
 	type RowLook,
 } from './liveRunRows.js';
 import { matchesFilter, type RunsFilter } from './runsFilter.js';
+import { planRunName } from '../plans/planRunName.js';
 
 export interface FolderSessions {
 	readonly name: string;
@@ -171,15 +172,16 @@ function sessionLook(node: SessionNode, now: Date, newestSessionId: string | und
 		session.forkedFrom ? vscode.l10n.t('fork') : '',
 		node.pinned ? vscode.l10n.t('pinned') : '',
 	].filter(Boolean);
+	const name = first.plan ? planRunName(first.plan) : questionLine(first.question);
 	const tooltip = [
-		`**${escapeMarkdown(questionLine(first.question))}**`,
+		`**${escapeMarkdown(name)}**`,
 		vscode.l10n.t('{0}, last {1}', plural(session.turns.length, 'turn'), fullDate(last.startedAt)),
 		session.forkedFrom ? vscode.l10n.t('Forked from run `{0}`', session.forkedFrom) : '',
 		node.pinned ? vscode.l10n.t('Pinned: kept by `massgen.runs.keep`') : '',
 		foreign ? notMadeHereTooltip() : '',
 	].filter(Boolean);
 	return {
-		label: questionLine(first.question),
+		label: name,
 		description: description.join(' · '),
 		tooltip: tooltip.join('\n\n'),
 		icon: node.pinned ? 'pinned' : session.forkedFrom ? 'repo-forked' : 'comment-discussion',
@@ -207,8 +209,9 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 			: vscode.l10n.t('No winner'),
 		vscode.l10n.t('Cost: {0}', cost || vscode.l10n.t('no price')),
 	];
+	const name = turn.plan ? planRunName(turn.plan) : questionLine(turn.question);
 	const tooltip = [
-		`**${escapeMarkdown(questionLine(turn.question))}**`,
+		`**${escapeMarkdown(name)}**`,
 		facts.join(' · '),
 		vscode.l10n.t('Started {0}', fullDate(turn.startedAt)),
 		turn.changes === 'none'
@@ -218,11 +221,12 @@ function turnLook(node: TurnNode, now: Date): NodeLook {
 		turn.madeHere ? '' : notMadeHereTooltip(),
 	].filter(Boolean);
 	// A foreign run offers no Revert Run (its change words drive that menu); the command refuses it too.
+	// A plan's run offers Execute Plan (`plan`): the plan document is in the run's folder.
 	const words = turn.madeHere
-		? ['turn', ...(node.isLast ? ['last'] : []), ...changeWords(turn.changes)]
+		? ['turn', ...(node.isLast ? ['last'] : []), ...changeWords(turn.changes), ...(turn.plan ? ['plan'] : [])]
 		: ['turn', 'foreign', ...(node.isLast ? ['last'] : [])];
 	return {
-		label: questionLine(turn.question),
+		label: name,
 		description: description.join(' · '),
 		tooltip: tooltip.join('\n\n'),
 		...statusLook[turn.status],

@@ -10,6 +10,7 @@ import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunState } from '../../protocol/runState.js';
 import type { RunTeam } from './runTeam.js';
 import type { RevisionRequest } from '../../contract/revision.js';
+import type { PlanRunRecord } from '../../contract/plan.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
 
@@ -70,6 +71,11 @@ export interface RunRequest {
 	 * reviewer's comments. The run follows up on `fromRunId` (set `continueFrom` to it as well).
 	 */
 	readonly revision?: RevisionRequest;
+	/**
+	 * The run's part in a plan (`result.json`'s `plan`; the Runs view names the run by it): a
+	 * step's run or all steps' (Execute Plan, src/vscode/plans), the planning run.
+	 */
+	readonly plan?: PlanRunRecord;
 }
 
 export interface ReviewTarget {
