@@ -11,6 +11,7 @@ import { changeStateHunk, changeStateMultiDiff, changeStateUndo } from './change
 import { costEstimate } from './costEstimate';
 import { firstRun } from './firstRun';
 import { walkthroughAfterFirstCommand, walkthroughOnFirstView } from './firstUseWalkthrough';
+import { executePlan } from './executePlan';
 import { liveTeam } from './liveTeam';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
@@ -47,6 +48,7 @@ export const scenarios: readonly Scenario[] = [
 	reviewChanges,
 	reviewLoop,
 	proposalEdit,
+	executePlan,
 	approvals,
 	attachments,
 	askBoxChips,
