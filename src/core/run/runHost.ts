@@ -50,7 +50,10 @@ export interface RunRequest {
 	readonly startFrom?: Pick<RevisionRequest, 'fromRunId' | 'files'>;
 	/** Every agent read-only (no write tools, no run_command) and no change set: a plan run. */
 	readonly readOnly?: boolean;
-	/** The run's part in a plan (`contract/plan.ts`), kept in `result.json`. */
+	/**
+	 * The run's part in a plan (`contract/plan.ts`), kept in `result.json`. A planning run's `planId`
+	 * is its own run id whatever the shell sent (no shell knows the id before the run starts).
+	 */
 	readonly plan?: PlanRunRecord;
 	/**
 	 * Members for this run only, after the team's own (the editor's chat adds its selected model as a

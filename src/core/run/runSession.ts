@@ -327,7 +327,10 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			...finished,
 			// A plan run's output is its plan: whatever a coding agent changed in its own copy is not offered.
 			...(options.readOnly ? { changes: [], answerChanges: undefined } : {}),
-			...(options.plan ? { plan: options.plan } : {}),
+			// A planning run's plan is named by the run's own id, which no shell knows before the start.
+			...(options.plan
+				? { plan: options.plan.kind === 'planning' ? { ...options.plan, planId: runId } : options.plan }
+				: {}),
 			...(secretValueFiles.length > 0 ? { secretValueFiles } : {}),
 			...(revision ? { revision: await revisionRecord(revision, finished, disk) } : {}),
 			startedAt: started.toISOString(),

@@ -46,7 +46,8 @@ describe('a plan run and a plan step (runSession, loopback team)', () => {
 		teams.push(team);
 		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
 		const before = hashTree(root);
-		const record = { kind: 'planning', planId: 'x', depth: 'deep', task: 'Plan it.' } as const;
+		// The shell cannot know the run's id: the record is named by it whatever planId says.
+		const record = { kind: 'planning', planId: '', depth: 'deep', task: 'Plan it.' } as const;
 		const { result, runDir } = await start(team, root, { readOnly: true, plan: record });
 		expect(result.status).toBe('completed');
 		const offered = Object.values(team.servers).flatMap((server) =>
@@ -55,9 +56,9 @@ describe('a plan run and a plan step (runSession, loopback team)', () => {
 		expect(offered).toContain('read_file');
 		expect(offered.filter((name) => /write|edit|delete|run_command/.test(name))).toEqual([]);
 		expect(result.changes).toEqual([]);
-		expect(result.plan).toEqual({ ...record, planId: 'x' });
+		expect(result.plan).toEqual({ ...record, planId: result.runId });
 		const read = await readRunResult(runDir, result.runId);
-		expect(read.ok && read.result.plan).toEqual(record);
+		expect(read.ok && read.result.plan).toEqual({ ...record, planId: result.runId });
 		expect(hashTree(root, (rel) => rel.startsWith('.massgen'))).toEqual(before);
 		expect(JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')).changes).toEqual([]);
 	});
