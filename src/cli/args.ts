@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { DiffSource } from '../core/context/attachment.js';
 import { providerToolsModes, type ProviderToolsMode } from '../core/run/providerToolsDecision.js';
 import { type InitArgs, parseInitArgs } from './initArgs.js';
+import { hasRunPlanFlag, parsePlanArgs, parseRunPlanArgs, type PlanArgs } from './plan/planArgs.js';
 import type { RevertCommand } from './revertCommand.js';
 import { parseReviewArgs, type ReviewArgs } from './review/reviewArgs.js';
 import type { ServeArgs } from './serve/serveArgs.js';
@@ -101,6 +102,7 @@ export type CliCommand =
 	  }
 	| RevertCommand
 	| ReviewArgs
+	| PlanArgs
 	| McpArgs
 	| ServeArgs
 	| InitArgs
@@ -111,6 +113,9 @@ export type CliCommand =
 /** Parses argv (without node and script). Throws UsageError with a message for the user. */
 export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	if (argv[0] === 'review') return parseReviewArgs(argv.slice(1), cwd);
+	if (argv[0] === 'plan') return parsePlanArgs(argv.slice(1), cwd);
+	// MassGen's plan flags on run (--plan, --plan-and-execute, --execute-plan) make it a plan command.
+	if (argv[0] === 'run' && hasRunPlanFlag(argv.slice(1))) return parseRunPlanArgs(argv.slice(1), cwd);
 	if (argv[0] === 'init') {
 		const init = parseInitArgs(argv.slice(1), cwd);
 		if ('error' in init) throw new UsageError(init.error);

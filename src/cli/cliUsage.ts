@@ -1,5 +1,6 @@
 /** `massgen --help`: every command's usage line and its flags (docs/cli.md says the same at length). */
 import { initHelp, initUsage } from './initArgs.js';
+import { planHelp, planUsage } from './plan/planArgs.js';
 import { reviewHelp, reviewUsage } from './review/reviewArgs.js';
 
 export const usage = `Usage:
@@ -15,6 +16,7 @@ export const usage = `Usage:
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
 ${reviewUsage}
+${planUsage}
   massgen serve [--host 127.0.0.1] [--port N] [--config FILE] [--workspace DIR] [--token T] [--request-timeout SECONDS]
   massgen validate FILE
   massgen mcp [--config FILE] [--workspace DIR] [--max-cost USD] [--max-tokens N] [--max-cost-per-day USD] [--no-instructions]
@@ -93,6 +95,7 @@ revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping yo
           run again, it re-applies. Exit 0 reverted, 1 nothing to revert, 2 conflicts (nothing written)
           --markers    write conflict markers into the conflicting files instead, and revert the rest
 ${reviewHelp}
+${planHelp}
 trust     Trust what the folder's own config would run and where it would send your keys (listed),
           remembered in your config folder until those parts change
           --revoke     forget the folder       --list   every trusted folder and what was trusted

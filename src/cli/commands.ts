@@ -93,6 +93,16 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 				);
 				return await (await import('./review/reviewCommand.js')).reviewCommand(command, io);
 			}
+			case 'plan':
+				return await (
+					await import('./plan/planCommand.js')
+				).planCommand(command, {
+					stdout,
+					stderr,
+					env: process.env,
+					signal: controller.signal,
+					stdin: process.stdin,
+				});
 			case 'serve': {
 				// What it prints passes a redactor that knows the environment's secrets; each run's answer its own.
 				const redactor = seedRedactor({ env: process.env });

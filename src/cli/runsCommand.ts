@@ -4,6 +4,7 @@
  * refuse it. The listing's reads are bounded (`readSessions`), so a planted folder cannot stall it.
  */
 import { resolve } from 'node:path';
+import { planRunLabel } from '../contract/plan.js';
 import { readSessions } from '../core/sessions/readSessions.js';
 import { formatChanges, formatCost, formatTime, oneLine } from '../core/sessions/reportFormat.js';
 import type { TurnSummary } from '../core/sessions/sessionTypes.js';
@@ -45,7 +46,8 @@ function formatRuns(runs: readonly TurnSummary[]): string {
 		run.winner?.agentId ?? '-',
 		formatCost(run.costUsd),
 		formatChanges(0, run.changes),
-		`${run.madeHere ? '' : '[not made on this machine] '}${mark(run)}${oneLine(run.question, 60)}`,
+		// A plan's runs by their part in it (the question is the long planning or step prompt).
+		`${run.madeHere ? '' : '[not made on this machine] '}${mark(run)}${oneLine(run.plan ? planRunLabel(run.plan) : run.question, 60)}`,
 	]);
 	const head = ['RUN', 'STARTED', 'STATUS', 'WINNER', 'COST', 'CHANGES', 'QUESTION'];
 	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -3,6 +3,7 @@
  * the Markdown report the editor's Export Run writes.
  */
 import { resolve } from 'node:path';
+import { planRunLabel } from '../contract/plan.js';
 import { runMarkdown, sessionMarkdown } from '../core/sessions/exportMarkdown.js';
 import { coordinationText, reviewReport, steeringLines } from '../core/sessions/coordinationText.js';
 import { SessionError, turnChain } from '../core/sessions/historyOf.js';
@@ -55,6 +56,7 @@ function runText(report: RunReport): string {
 			...budgetLines(result.budget),
 			`changes   ${formatChanges(result.changes.length, report.changes)}`,
 			...(result.coordination ? [`ended     ${coordinationText(result.coordination)}`] : []),
+			...(result.plan ? [`plan      ${planRunLabel(result.plan)} (plan ${result.plan.planId})`] : []),
 			`session   ${report.session.id}${report.session.parentRunId ? ` (follows up on ${report.session.parentRunId})` : ''}`,
 			...(report.madeHere
 				? []

@@ -36,7 +36,7 @@ const members: readonly { protocol: LoopbackProtocol; id: string; type: string; 
 export async function startLoopbackTeam(
 	options: { auto?: AutoAgentOptions } & Pick<
 		LoopbackOptions,
-		'delayMs' | 'latency' | 'clock' | 'simulateCache' | 'hold'
+		'delayMs' | 'latency' | 'clock' | 'simulateCache' | 'hold' | 'script'
 	> = {},
 ): Promise<LoopbackTeam> {
 	const { auto, ...rest } = options;
