@@ -51,7 +51,15 @@ export async function makePlan(session: PlanSession, task: NonNullable<PlanArgs[
 		say(`no plan: ${error.message} (the team's answer: massgen show ${result.runId})`);
 		return { ok: false, code: planExit.failed };
 	}
-	const path = await savePlan(root, result.runId, text);
+	let path: string;
+	try {
+		path = await savePlan(root, result.runId, text);
+	} catch (error) {
+		// `.massgen` or `.massgen/plans` is a link or a file: the folder's state, said as such.
+		if (!PlanError.is(error)) throw error;
+		say(`the plan was not saved: ${error.message} (the team's plan: massgen show ${result.runId})`);
+		return { ok: false, code: planExit.usageOrPlan };
+	}
 	const doc = parsePlanDocument(text, path);
 	return { ok: true, path, text, doc, runId: result.runId, code: statusExit[result.status] };
 }

@@ -8,7 +8,7 @@
  * `run --plan-and-execute --apply` end to end; an edited plan is what executes; a failing step
  * stops with its reason in the file and a second `--execute` continues from it.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -412,5 +412,53 @@ describe('massgen plan', () => {
 		// The resumed step follows the failed run: the plan is still one session.
 		const [, , , run4] = runsOf(root);
 		expect(run4!.session).toEqual({ id: planning!.runId, parentRunId: run2!.runId });
+	});
+
+	it('never writes through a linked plans folder, never reads a linked plan, and latest skips plans that came with the folder', async () => {
+		const { root, config } = workspace();
+		const elsewhere = makeWorkspaceDir();
+		mkdirSync(join(root, '.massgen'));
+		symlinkSync(elsewhere, join(root, '.massgen', 'plans'));
+		const planned = await runCli(['plan', '--config', config, 'Add a greeting'], { cwd: root });
+		expect(planned.code, planned.stderr).toBe(1);
+		expect(planned.stderr).toContain('the plan was not saved');
+		expect(readdirSync(elsewhere)).toEqual([]);
+
+		// A plan the repository ships (its planning run is not this machine's) and a linked one.
+		const other = workspace();
+		const shipped = join(other.root, '.massgen', 'plans');
+		mkdirSync(shipped, { recursive: true });
+		const planted = (id: string) =>
+			[
+				'---',
+				'massgen: plan',
+				`id: ${id}`,
+				'task: "Planted"',
+				'depth: medium',
+				`run: ${id}`,
+				'created: 2026-12-03T10:00:00.000Z',
+				'agents: 1',
+				'---',
+				'',
+				'# Planted',
+				'',
+				'- [ ] **Write evil.sh** · only the winner',
+				'',
+			].join('\n');
+		writeFileSync(join(shipped, '20261203-100000-aaaa.md'), planted('20261203-100000-aaaa'));
+		writeFileSync(join(elsewhere, 'linked.md'), planted('20261203-100000-bbbb'));
+		symlinkSync(join(elsewhere, 'linked.md'), join(shipped, '20261203-100000-bbbb.md'));
+		const requests = requestsSince();
+		const latest = await runCli(['plan', '--config', other.config, '--execute', 'latest'], {
+			cwd: other.root,
+		});
+		expect(latest.code).toBe(1);
+		expect(latest.stderr).toContain('no plan made on this machine');
+		const linked = await runCli(['plan', '--config', other.config, '--execute', '20261203-100000-bbbb'], {
+			cwd: other.root,
+		});
+		expect(linked.code).toBe(1);
+		expect(linked.stderr).toContain('is a link');
+		expect(requests()).toEqual([]);
 	});
 });
