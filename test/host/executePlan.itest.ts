@@ -38,6 +38,8 @@ const two = 'plan-exec/two.ts';
 const oneText = 'export const one = 1;\n';
 const twoFirst = 'export const two = 2;\n';
 const twoSecond = 'export const two = 2; // second try\n';
+const allAtOnce = 'plan-exec/all.ts';
+const allText = 'export const both = [1, 2];\n';
 const promptText = (prompt: PromptView) => [prompt.system, ...prompt.texts].join('\n');
 /** The step the run carries out: the last one named (a follow-up's history names the earlier ones first). */
 const stepOf = (prompt: PromptView) =>
@@ -85,6 +87,9 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 			auto: {
 				answer: (prompt) => `Step ${stepOf(prompt) ?? '?'} carried out.`,
 				presentationWrites: (prompt) => {
+					if (promptText(prompt).includes('Carry out the plan attached above')) {
+						return [{ path: allAtOnce, content: allText }];
+					}
 					const step = stepOf(prompt);
 					if (step === '1') return [{ path: one, content: oneText }];
 					if (step === '2') {
@@ -97,12 +102,16 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 		dir = mkdtempSync(join(tmpdir(), 'massgen-execute-plan-'));
 		writeFileSync(join(dir, 'team.yaml'), stringify({ agents: team.agents.slice(0, 2) }));
 		await useConfig(join(dir, 'team.yaml'));
-		const text = renderPlanDocument(
+		planUri = vscode.Uri.file(await savePlan(root(), planId, planText(planId)));
+	});
+
+	const planText = (id: string) =>
+		renderPlanDocument(
 			{
-				id: planId,
+				id,
 				task: 'Add two constants',
 				depth: 'medium',
-				run: planId,
+				run: id,
 				created: '2026-12-03T15:01:02.000Z',
 				agents: 2,
 			},
@@ -132,8 +141,6 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 				],
 			},
 		);
-		planUri = vscode.Uri.file(await savePlan(root(), planId, text));
-	});
 
 	after(async () => {
 		await rejectPendingChanges(api);
@@ -290,5 +297,48 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 		assert.equal(outcome.status, 'reverted', JSON.stringify(outcome));
 		await until('one.ts removed', () => !existsSync(join(root(), one)));
 		assert.equal(disk(two), twoSecond, "step 2's file is as step 2 wrote it");
+	});
+
+	it('all steps as one run: one run carries every open step; accepting it ticks them all with its id', async () => {
+		const id = '20261203-160000-cd34';
+		const uri = vscode.Uri.file(await savePlan(root(), id, planText(id)));
+		const finished = nextFinish(api);
+		const started = await vscode.commands.executeCommand<ExecutePlanStarted | undefined>(
+			commandIds.executePlan,
+			{ uri, mode: 'all' },
+		);
+		assert.ok(started);
+		const run = await finished;
+		assert.deepEqual(run.result.plan, { kind: 'all', planId: id, of: 2 });
+		await until('the run pending review', () => api.changes.changeSet(run.result.runId) ?? undefined);
+		assert.equal(api.plans.views().find((view) => view.planId === id)?.allAtOnce, true);
+		await api.changes.accept({ runId: run.result.runId });
+		assert.deepEqual(await started.end, { ended: 'complete', steps: 2 });
+		assert.equal(disk(allAtOnce), allText);
+		const plan = readFileSync(uri.fsPath, 'utf8');
+		assert.match(plan, /- \[x\] \*\*Write one\.ts\*\*/);
+		assert.match(plan, /- \[x\] \*\*Write two\.ts\*\*/);
+		assert.equal(plan.split(`- Run: ${run.result.runId}`).length, 3, 'both steps name the run');
+	});
+
+	it('a file outside .massgen/plans is not a plan: refused, no run, the file untouched (whoever calls the command)', async () => {
+		// A plan-shaped document elsewhere (a crafted link, another extension): Execute Plan would tick it.
+		const elsewhere = join(root(), 'plan-exec', 'not-a-plan.md');
+		writeFileSync(elsewhere, planText('20261203-161000-ef56'));
+		const before = readFileSync(elsewhere, 'utf8');
+		let started = 0;
+		const listener = api.runs.onDidFinishRun(() => started++);
+		try {
+			const refused = await vscode.commands.executeCommand<ExecutePlanStarted | undefined>(
+				commandIds.executePlan,
+				{ uri: vscode.Uri.file(elsewhere), mode: 'steps' },
+			);
+			assert.equal(refused, undefined);
+			assert.equal(api.runs.isRunning, false, 'no run started');
+			assert.equal(started, 0);
+			assert.equal(readFileSync(elsewhere, 'utf8'), before);
+		} finally {
+			listener.dispose();
+		}
 	});
 });
