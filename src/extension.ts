@@ -28,6 +28,8 @@ import { WorkspaceConsent } from './vscode/trust/workspaceConsent.js';
 import { reportEnded } from './vscode/run/runMessages.js';
 import { panelShows } from './vscode/common/panelShows.js';
 import { RunsView } from './vscode/pastRuns/runsView.js';
+import { OtherPlans } from './vscode/plans/otherPlans.js';
+import { PlanDocuments } from './vscode/plans/planDocuments.js';
 import { TeamView } from './vscode/team/teamView.js';
 import { KeyStore } from './vscode/common/secrets.js';
 import { FirstUseWalkthrough } from './vscode/walkthrough.js';
@@ -125,6 +127,8 @@ export function activate(
 		}),
 	);
 	const comparisons = root.add(new TeamComparisons({ runs, changes: runChangeSets(changes), log }));
+	const planDocuments = root.add(new PlanDocuments({ runs, log }));
+	const otherPlans = root.add(new OtherPlans(log));
 	// A finished run is announced by a notification unless a visible panel already shows it.
 	root.add(
 		runs.onDidFinishRun((run) =>
@@ -158,6 +162,8 @@ export function activate(
 			progress,
 			comparisons,
 			plans,
+			planDocuments,
+			otherPlans,
 		}),
 	);
 	root.add(registerFixCodeActions());
@@ -171,7 +177,7 @@ export function activate(
 		}),
 	);
 	root.add(registerTeamMcpServer(teamMcp));
-	root.add(registerChatParticipant(context.extensionUri, { runs, changes }));
+	root.add(registerChatParticipant(context.extensionUri, { runs, changes, planDocuments }));
 	root.add(
 		registerTeamChatProvider({
 			source: { engine, keys, shippedConfigsDir: configsDir, log },
@@ -212,6 +218,7 @@ export function activate(
 		approvals: approvals.api,
 		compare: comparisons,
 		plans: planProgress,
+		planDocuments,
 	};
 }
 

@@ -138,8 +138,16 @@ export type ApprovalDecision = 'allow-once' | 'allow-run' | 'always' | 'deny';
 /** Webview → host. Untrusted: the host accepts only what `parseWebviewMessage` returns. */
 export type WebviewMessage =
 	| { readonly type: 'ready' }
-	/** `attachments`: the ask box's chips, validated and converted by the host (`chipToRequest`). */
-	| { readonly type: 'ask'; readonly question: string; readonly attachments?: readonly AttachmentChip[] }
+	/**
+	 * `attachments`: the ask box's chips, validated and converted by the host (`chipToRequest`).
+	 * `mode: 'plan'`: the ask box's Plan toggle is on: the question is a task the team plans (read-only).
+	 */
+	| {
+			readonly type: 'ask';
+			readonly question: string;
+			readonly attachments?: readonly AttachmentChip[];
+			readonly mode?: 'plan';
+	  }
 	/** Cancel the run the page was rendered for (`runId`: a click after a switch cannot hit another run). */
 	| { readonly type: 'cancel'; readonly runId: string }
 	/** Stop agent: that agent's call is aborted and it leaves the vote; its answers stay. */

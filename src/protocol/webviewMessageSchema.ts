@@ -150,6 +150,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 		type: z.literal('ask'),
 		question: z.string().trim().min(1).max(MAX_QUESTION_CHARS),
 		attachments: chips.optional(),
+		mode: z.literal('plan').optional(),
 	}),
 	z.strictObject({ type: z.literal('cancel'), runId: runIdString }),
 	z.strictObject({ type: z.literal('stop-agent'), runId: runIdString, agentId }),

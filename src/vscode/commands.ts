@@ -17,6 +17,9 @@ import { cancelRun } from './commands/cancelRun.js';
 import { finishNow, sendMessageToTeam } from './commands/steerTeam.js';
 import { askSeveralTeams } from './compare/askSeveralTeams.js';
 import type { TeamComparisons } from './compare/teamComparisons.js';
+import type { OtherPlans } from './plans/otherPlans.js';
+import type { PlanDocuments } from './plans/planDocuments.js';
+import { planWithTeam } from './plans/planWithTeam.js';
 import type { SelectionReview } from './codeReview/selectionReview.js';
 import type { DiffReview } from './codeReview/diffReview.js';
 import type { FindingThreads } from './codeReview/findingThreads.js';
@@ -66,6 +69,9 @@ export interface CommandDeps {
 	readonly comparisons: TeamComparisons;
 	/** Execute Plan. */
 	readonly plans: PlanExecutions;
+	/** Plan with Team's documents, and a plan document's runner-up plans. */
+	readonly planDocuments: PlanDocuments;
+	readonly otherPlans: OtherPlans;
 }
 
 /** Registers every contributed command exactly once. Returns one disposable for all of them. */
@@ -91,6 +97,8 @@ export function registerCommands(deps: CommandDeps): IDisposable {
 		[commandIds.setApiKey]: () => setApiKey(deps.keys),
 		[commandIds.tryDemoTeam]: () => tryDemoTeam(deps.runs),
 		[commandIds.selectTeamConfig]: async () => progress.teamChosen(await selectTeamConfig(deps.configsDir)),
+		[commandIds.planWithTeam]: (arg) => planWithTeam({ runs: deps.runs, plans: deps.planDocuments }, arg),
+		[commandIds.showOtherPlans]: (arg) => deps.otherPlans.show(arg),
 		[commandIds.askSeveralTeams]: () => askSeveralTeams(deps.comparisons, deps.configsDir),
 		[commandIds.compareAccept]: (id, runId) => deps.comparisons.accept(id, runId),
 		[commandIds.compareDiff]: (id, a, b, path) => deps.comparisons.diff(id, a, b, path),

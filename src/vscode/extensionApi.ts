@@ -9,6 +9,7 @@ import type { RunsView } from './pastRuns/runsView.js';
 import type { TeamView } from './team/teamView.js';
 import type { TeamComparisons } from './compare/teamComparisons.js';
 import type { PlanProgressSource } from './plans/planProgress.js';
+import type { PlanDocuments } from './plans/planDocuments.js';
 
 /** One surface of the panel as the host sees it. */
 export interface PanelSurfaceState {
@@ -74,6 +75,8 @@ export interface MassGenApi {
 	readonly compare: Pick<TeamComparisons, 'ask' | 'view'>;
 	/** Execute Plan's progress, as the panel shows it (each plan executing or ended lately). */
 	readonly plans: PlanProgressSource;
+	/** Plan with Team: each plan run's document (or why there is none). */
+	readonly planDocuments: Pick<PlanDocuments, 'outcome'>;
 	/** Milliseconds `activate()` took (module load excluded). */
 	readonly activationMs: number;
 }

@@ -75,7 +75,7 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		// The real RunController (its live events are not part of the typed test API).
 		runs = api.runs as unknown as RunStarter;
 		// The real ChangeReview (its onDidAccept is not part of the typed test API).
-		deps = { runs, changes: api.changes as unknown as ChatChanges };
+		deps = { runs, changes: api.changes as unknown as ChatChanges, planDocuments: api.planDocuments };
 		fixtures = join(extension.extensionPath, 'test', 'fixtures', 'vscode');
 		const folder = vscode.workspace.workspaceFolders?.[0];
 		assert.ok(folder);
@@ -86,12 +86,12 @@ describe('MassGen in the Chat view: the @massgen participant handler (scripted t
 		await endRunAndConfig(api);
 	});
 
-	it('is contributed as @massgen with /review, /withModel, /changes and /accept', () => {
+	it('is contributed as @massgen with /review, /withModel, /plan, /changes and /accept', () => {
 		const participants = vscode.extensions.getExtension(extensionId)?.packageJSON.contributes
 			.chatParticipants as { id: string; name: string; commands: { name: string }[] }[];
 		assert.deepEqual(
 			participants.map((p) => [p.id, p.name, p.commands.map((c) => c.name)]),
-			[['massgen.chat', 'massgen', ['review', 'withModel', 'changes', 'accept']]],
+			[['massgen.chat', 'massgen', ['review', 'withModel', 'plan', 'changes', 'accept']]],
 		);
 	});
 

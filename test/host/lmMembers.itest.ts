@@ -70,6 +70,7 @@ describe('vscode_lm members over real VS Code language models (the recording pro
 		deps = {
 			runs: api.runs as unknown as RunStarter,
 			changes: api.changes as unknown as ChatChanges,
+			planDocuments: api.planDocuments,
 		};
 		fixtures = join(extension.extensionPath, 'test', 'fixtures', 'vscode');
 		root = vscode.workspace.workspaceFolders![0]!.uri;

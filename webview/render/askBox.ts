@@ -1,5 +1,7 @@
 /**
- * The question box: a textarea, its attachment chips and an Ask button. Enter asks (so do Ctrl/Cmd+
+ * The question box: a textarea, its attachment chips, a Plan toggle and an Ask button. With Plan on
+ * (`aria-pressed`; it survives reloads) the question is a task for Plan with Team: the host starts
+ * a read-only plan run instead of a question. Enter asks (so do Ctrl/Cmd+
  * Enter), Shift+Enter is a new line, and an Enter that ends an IME composition only commits it. From
  * the moment a question is sent until the host answers (the run's first event, a refusal) a
  * "starting" line says the team is being started. Context
@@ -15,7 +17,7 @@ import type { RunStateStatus } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
 import { ChipList } from './chips.js';
 import { ContextCompletion } from './contextCompletion.js';
-import { button, h, icon, setDisabled, setText } from './dom.js';
+import { button, h, icon, setClass, setDisabled, setText } from './dom.js';
 import { imageChip, imageRoom, imageTypes } from './imageChip.js';
 
 interface TextareaElement extends HTMLElement {
@@ -39,6 +41,7 @@ export class AskBox {
 	readonly element: HTMLElement;
 	private readonly _input: TextareaElement;
 	private readonly _ask: HTMLElement;
+	private readonly _plan: HTMLElement;
 	private readonly _hint: HTMLSpanElement;
 	private readonly _notice: HTMLDivElement;
 	private readonly _starting: HTMLDivElement;
@@ -46,6 +49,8 @@ export class AskBox {
 	private readonly _completion: ContextCompletion;
 	private _chips: readonly AttachmentChip[];
 	private _running = false;
+	/** Whether the panel shows a run (undefined before the host's first update). */
+	private _hasRun: boolean | undefined;
 	/** Sent and not answered yet: the run shown when it was sent (null: none), until the host answers. */
 	private _sentFrom: { readonly runId: string | null } | undefined;
 	/** A question the host gave back (`refused`) and still in the box untouched: it may run later. */
@@ -65,7 +70,6 @@ export class AskBox {
 		this._input.setAttribute('rows', '3');
 		this._input.setAttribute('resize', 'vertical');
 		this._input.setAttribute('label', t('questionForTheTeam'));
-		this._input.setAttribute('placeholder', t('askTheTeam'));
 		this._input.value = _viewState.draft;
 		this._chips = _viewState.chips;
 		this._completion = new ContextCompletion({
@@ -102,6 +106,14 @@ export class AskBox {
 			ariaLabel: t('askTheTeam2'),
 		});
 		this._ask.id = 'ask-button';
+		this._plan = button('', () => this._togglePlan(), {
+			icon: 'checklist',
+			secondary: true,
+			class: 'ask-plan',
+			ariaLabel: t('planToggle'),
+		});
+		this._plan.id = 'ask-plan';
+		this._plan.title = t('planToggleTitle');
 		const add = button('', () => this._post({ type: 'pick-context' }), {
 			icon: 'add',
 			secondary: true,
@@ -133,7 +145,7 @@ export class AskBox {
 			this._chipList.element,
 			this._input,
 			this._notice,
-			h('div', { class: 'ask-row' }, add, this._hint, this._ask),
+			h('div', { class: 'ask-row' }, add, this._hint, this._plan, this._ask),
 		);
 		this.element.addEventListener('dragover', (event) => this._dragOver(event));
 		this.element.addEventListener('drop', (event) => void this._drop(event));
@@ -163,10 +175,7 @@ export class AskBox {
 		if (key === this._key) return;
 		this._key = key;
 		this._running = status === 'running';
-		this._input.setAttribute(
-			'placeholder',
-			this._running ? t('askAnotherQuestion') : hasRun ? t('askAFollowUp') : t('askTheTeamA'),
-		);
+		this._hasRun = hasRun;
 		this._refresh();
 	}
 
@@ -310,17 +319,48 @@ export class AskBox {
 		this._refresh();
 	}
 
+	private get _planning(): boolean {
+		return this._viewState.isOpen('ask:plan', false);
+	}
+
+	private _togglePlan(): void {
+		this._viewState.setOpen('ask:plan', !this._planning);
+		this._refresh();
+	}
+
 	private _refresh(): void {
 		const empty = this._input.value.trim().length === 0;
+		const planning = this._planning;
 		setDisabled(this._ask, empty);
-		setText(this._hint, this._running ? t('aRunIsIn') : t('enterToAsk'));
+		setText(this._hint, this._running ? t('aRunIsIn') : planning ? t('enterToPlan') : t('enterToAsk'));
+		this._plan.setAttribute('aria-pressed', String(planning));
+		setClass(this._plan, 'pressed', planning);
+		setText(this._ask, planning ? t('plan') : t('ask'));
+		this._ask.setAttribute('aria-label', planning ? t('makePlan') : t('askTheTeam2'));
+		const placeholder = planning
+			? t('describeATaskTo')
+			: this._hasRun === undefined
+				? t('askTheTeam')
+				: this._running
+					? t('askAnotherQuestion')
+					: this._hasRun
+						? t('askAFollowUp')
+						: t('askTheTeamA');
+		if (this._input.getAttribute('placeholder') !== placeholder) {
+			this._input.setAttribute('placeholder', placeholder);
+		}
 	}
 
 	private _submit(): void {
 		const question = this._input.value.trim();
 		if (!question) return;
 		const attachments = this._chips;
-		this._post({ type: 'ask', question, ...(attachments.length ? { attachments } : {}) });
+		this._post({
+			type: 'ask',
+			question,
+			...(attachments.length ? { attachments } : {}),
+			...(this._planning ? { mode: 'plan' as const } : {}),
+		});
 		// Shown now, not when the host answers: preparing a run (the engine, the team, keys) takes seconds.
 		this._sentFrom = { runId: this._shownRunId };
 		this._starting.hidden = false;

@@ -6,6 +6,9 @@ import { massgenVendor } from '../lm/memberChatModels.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import type { RunStarter } from '../run/runStarter.js';
 import type { FinishedRun, RunRequest } from '../run/runTypes.js';
+import { readPlanDepth } from '../common/settings.js';
+import type { PlanDocuments } from '../plans/planDocuments.js';
+import { planRunRequest } from '../plans/planRunRequest.js';
 import {
 	changeCommand,
 	chatFollowups,
@@ -25,6 +28,8 @@ export const participantId = 'massgen.chat';
 export interface ParticipantDeps {
 	readonly runs: RunStarter;
 	readonly changes: ChatChanges;
+	/** `/plan`: the plan document its run made. */
+	readonly planDocuments: Pick<PlanDocuments, 'outcome'>;
 }
 
 /** The part of `ChatResponseStream` the handler writes to (a recording object in tests). */
@@ -37,7 +42,8 @@ export type ParticipantStream = Pick<
  * `@massgen` (docs/editor.md): runs the team on the chat request with its references as attachments,
  * streams one progress line per phase, then the final answer, the vote, the changed files as anchors
  * and the cited lines as references, and buttons to the panel and the change review. `/review`
- * reviews the referenced file or selection (or the active editor's); `/withModel` asks with the
+ * reviews the referenced file or selection (or the active editor's); `/plan` has the team plan the
+ * task read-only and shows the plan document it made (src/vscode/plans); `/withModel` asks with the
  * chat's selected model as one more member; `/changes` and `/accept` (the follow-ups) run the change
  * review's commands on the last answer's change set.
  */
@@ -53,7 +59,12 @@ export async function handleChatRequest(
 	if (request.command === 'accept' || request.command === 'changes') {
 		return changeCommand(request.command, lastRunId(context.history, participantId), stream, deps.changes);
 	}
-	const built = request.command === 'review' ? await reviewRequest(request) : askRequest(request, context);
+	const built =
+		request.command === 'review'
+			? await reviewRequest(request)
+			: request.command === 'plan'
+				? planRequest(request)
+				: askRequest(request, context);
 	const withModel =
 		request.command === 'withModel' && typeof built !== 'string' ? addedModel(request.model) : undefined;
 	if (typeof withModel === 'string') {
@@ -83,7 +94,8 @@ export async function handleChatRequest(
 		stream.markdown(message);
 		return { errorDetails: { message } };
 	}
-	await showResult(outcome.run, stream);
+	if (built.kind === 'plan') await showPlan(outcome.run, stream, deps.planDocuments);
+	else await showResult(outcome.run, stream);
 	const metadata: ParticipantResultMetadata = {
 		runId: outcome.run.result.runId,
 		...(built.kind === 'ask' ? { question: built.question } : {}),
@@ -123,6 +135,17 @@ function askRequest(
 		continueConversation: ours,
 		...(typeof runId === 'string' ? { continueFrom: runId } : {}),
 	};
+}
+
+/** `/plan TASK`: a plan run at the `massgen.plan.depth` depth, the references attached. */
+function planRequest(request: Pick<vscode.ChatRequest, 'prompt' | 'references'>): RunRequest | string {
+	const task = request.prompt.trim();
+	if (!task) return vscode.l10n.t('Describe the task to plan, e.g. `@massgen /plan add a --verbose flag`');
+	return planRunRequest({
+		task,
+		depth: readPlanDepth(),
+		attachments: request.references.flatMap(referenceAttachment),
+	});
 }
 
 /** A reference the team can read: a file (`vscode.Uri`) or a range of it (`vscode.Location`). */
@@ -209,6 +232,39 @@ async function showResult(run: FinishedRun, stream: ParticipantStream): Promise<
 	if (result.changes.length) {
 		stream.button({ command: commandIds.reviewChanges, title: vscode.l10n.t('Review Changes') });
 	}
+}
+
+/**
+ * `/plan`'s end: the plan as the document has it (steps with their agreement marks), a link to the
+ * document (opened in an editor too), the vote; or the run's ending when there is no plan.
+ */
+async function showPlan(
+	run: FinishedRun,
+	stream: ParticipantStream,
+	plans: Pick<PlanDocuments, 'outcome'>,
+): Promise<void> {
+	const outcome = await plans.outcome(run.result.runId);
+	if (!outcome || 'reason' in outcome) {
+		stream.markdown(vscode.l10n.t('The team made no plan: {0}.', outcome?.reason ?? runEnding(run.result)));
+	} else {
+		const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(outcome.uri));
+		stream.markdown(
+			vscode.l10n.t(
+				'The team’s plan is saved as a document you own: edit, reorder or delete its steps. Each step says how many agents’ plans had it.',
+			),
+		);
+		stream.markdown('\n\n');
+		stream.anchor(outcome.uri, vscode.workspace.asRelativePath(outcome.uri, false));
+		stream.markdown('\n\n');
+		stream.markdown(withoutFrontMatter(text));
+	}
+	stream.markdown(vscode.l10n.t('\n\n---\n**Vote:** {0}', voteSummary(run.result)));
+	stream.button({ command: commandIds.showPanel, title: vscode.l10n.t('Show MassGen Panel') });
+}
+
+function withoutFrontMatter(text: string): string {
+	const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n/.exec(text);
+	return match ? text.slice(match[0].length) : text;
 }
 
 /** Registers `@massgen`; the id must match `contributes.chatParticipants`. */

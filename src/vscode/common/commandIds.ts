@@ -27,6 +27,10 @@ export const commandIds = {
 	/** The scripted demo team on a sample question (the walkthrough, the Team view, the no-model offer's peer). */
 	tryDemoTeam: 'massgen.tryDemoTeam',
 	selectTeamConfig: 'massgen.selectTeamConfig',
+	/** Plan with Team: the team plans a task read-only and votes; the plan is a document (src/vscode/plans). */
+	planWithTeam: 'massgen.planWithTeam',
+	/** A plan document's runner-up plans (its CodeLens passes the document's URI), read-only. */
+	showOtherPlans: 'massgen.showOtherPlans',
 	/** One question, several teams at once, their outcomes compared (src/vscode/compare). */
 	askSeveralTeams: 'massgen.askSeveralTeams',
 	/** The comparison page's links (command URIs; hidden from the palette). */

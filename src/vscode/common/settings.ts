@@ -7,6 +7,7 @@
  * it interprets the value at length, beside its one user (permission rules, secret paths, budgets).
  */
 import * as vscode from 'vscode';
+import { defaultPlanDepth, type PlanDepth, planDepths } from '../../contract/plan.js';
 import type { ProviderToolsMode } from '../../core/run/providerToolsDecision.js';
 import { type MergePolicy, type SettingLevels, tightest, userValue } from './settingPolicies.js';
 
@@ -184,6 +185,16 @@ export const settings = {
 		restricted: true,
 		policy: 'plain',
 	},
+	/** Plan with Team's first depth; a repository's choice counts only when trusted (a deeper plan costs more). */
+	planDepth: {
+		key: 'massgen.plan.depth',
+		type: 'string',
+		enum: planDepths,
+		default: defaultPlanDepth,
+		scope: 'resource',
+		restricted: true,
+		policy: 'plain',
+	},
 	/** Only the user's own value: a repository cannot make a window spend on more runs at once. */
 	maxConcurrent: {
 		key: 'massgen.runs.maxConcurrent',
@@ -320,4 +331,10 @@ export function readProviderToolsMode(folder: vscode.Uri): ProviderToolsMode {
 		tightest(settingLevels(settings.providerTools.key, folder), valid, strictness) ??
 		settings.providerTools.default
 	);
+}
+
+/** `massgen.plan.depth` for `folder`: one of the depths, else the default. */
+export function readPlanDepth(folder?: vscode.Uri): PlanDepth {
+	const value = configuration(folder).get<unknown>(settings.planDepth.key);
+	return planDepths.find((depth) => depth === value) ?? defaultPlanDepth;
 }

@@ -7,8 +7,11 @@ import type { ParseResult } from '../../protocol/webviewMessageSchema.js';
 /** What the panel can ask the host to do (each maps to one validated message type). */
 export interface PanelActions {
 	ready(): void | Promise<void>;
-	/** `attachments`: the ask box's chips (empty when none), for `RunRequest.attachments`. */
-	ask(question: string, attachments: readonly AttachmentChip[]): void | Promise<void>;
+	/**
+	 * `attachments`: the ask box's chips (empty when none), for `RunRequest.attachments`; `plan`: the
+	 * Plan toggle was on (the question is a task for Plan with Team).
+	 */
+	ask(question: string, attachments: readonly AttachmentChip[], mode: 'ask' | 'plan'): void | Promise<void>;
 	/** Cancel `runId` (the run the page was rendered for). */
 	cancel(runId: string): void | Promise<void>;
 	/** Stop agent in a lane of `runId` (absent in hosts without a run to stop). */
@@ -71,7 +74,7 @@ function dispatch(message: WebviewMessage, actions: PanelActions): void | Promis
 		case 'ready':
 			return actions.ready();
 		case 'ask':
-			return actions.ask(message.question, message.attachments ?? []);
+			return actions.ask(message.question, message.attachments ?? [], message.mode ?? 'ask');
 		case 'cancel':
 			return actions.cancel(message.runId);
 		case 'stop-agent':

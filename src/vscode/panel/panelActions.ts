@@ -4,6 +4,8 @@ import { errorMessage } from '../../core/util/errorMessage.js';
 import type { AttachmentChip } from '../../protocol/attachmentChip.js';
 import type { ApprovalDecision, HostMessage } from '../../protocol/messages.js';
 import { commandIds } from '../common/commandIds.js';
+import { readPlanDepth } from '../common/settings.js';
+import { planRunRequest } from '../plans/planRunRequest.js';
 import type { ShownQuestions } from '../common/shownQuestions.js';
 import { chipsToRequests } from '../context/chipRequest.js';
 import type { SessionSecrets } from '../common/log.js';
@@ -68,7 +70,7 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			panel.closeGate();
 			await panel.snapshot();
 		},
-		ask: async (question, chips) => {
+		ask: async (question, chips, mode) => {
 			// A question that does not run goes back to the ask box with its chips and the reason.
 			const refused = (reason: string) =>
 				panel.post({ type: 'ask-refused', question, attachments: chips, reason });
@@ -85,8 +87,9 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			const folder = panel.folder();
 			const shownRunId = panel.shownRunId();
 			// A question asked while the shown run still goes is a new one beside it: a follow-up
-			// needs a finished turn to follow.
-			const follows = !(shownRunId && runs.active().some((run) => run.runId === shownRunId));
+			// needs a finished turn to follow. A task to plan is a plan run of its own.
+			const follows =
+				mode === 'ask' && !(shownRunId && runs.active().some((run) => run.runId === shownRunId));
 			// The run asked here is shown here once it starts (also after waiting in the queue).
 			let claimed = false;
 			const follow = (batch: { readonly runId: string }) => {
@@ -97,14 +100,21 @@ export function panelActions(deps: PanelActionDeps): PanelActions {
 			let outcome;
 			try {
 				outcome = await runs.tryStart(
-					{
-						question,
-						kind: 'ask',
-						...(folder ? { folder: folder.uri } : {}),
-						...(follows ? { continueConversation: true } : {}),
-						...(follows && shownRunId ? { continueFrom: shownRunId } : {}),
-						...(attachments.length ? { attachments } : {}),
-					},
+					mode === 'plan'
+						? planRunRequest({
+								task: question,
+								depth: readPlanDepth(folder?.uri),
+								...(folder ? { folder: folder.uri } : {}),
+								attachments,
+							})
+						: {
+								question,
+								kind: 'ask',
+								...(folder ? { folder: folder.uri } : {}),
+								...(follows ? { continueConversation: true } : {}),
+								...(follows && shownRunId ? { continueFrom: shownRunId } : {}),
+								...(attachments.length ? { attachments } : {}),
+							},
 					undefined,
 					follow,
 				);

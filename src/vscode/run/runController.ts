@@ -333,6 +333,7 @@ export class RunController extends Disposable implements RunService {
 					...(request.attachments?.length ? { attachments: request.attachments } : {}),
 					...(request.addModel ? { addedAgents: [lmMember(request.addModel)] } : {}),
 					...(request.kind === 'ask' && request.revision ? { revision: request.revision } : {}),
+					...(request.kind === 'plan' ? { readOnly: true } : {}),
 					...(request.plan ? { plan: request.plan } : {}),
 					// Never read untrusted either: the core checks the host's trust (`startRun`).
 					...(readInstructionsEnabled(folder.uri) ? {} : { instructions: false }),

@@ -14,10 +14,13 @@ import type { PlanRunRecord } from '../../contract/plan.js';
 
 /** Contracts between the run controller (Ask team, panel) and the change review / selection review. */
 
-/** What the user asked for. A review carries the selection it is about. */
+/**
+ * What the user asked for. A review carries the selection it is about; a plan run (`plan`: Plan
+ * with Team, src/vscode/plans) is read-only, and its answer becomes a plan document.
+ */
 export interface RunRequest {
 	readonly question: string;
-	readonly kind: 'ask' | 'review';
+	readonly kind: 'ask' | 'review' | 'plan';
 	readonly review?: ReviewTarget;
 	/** A review of a git diff (Review Changes): which diff; its findings go on the diff's new side. */
 	readonly diffReview?: DiffReviewTarget;
@@ -73,7 +76,8 @@ export interface RunRequest {
 	readonly revision?: RevisionRequest;
 	/**
 	 * The run's part in a plan (`result.json`'s `plan`; the Runs view names the run by it): a
-	 * step's run or all steps' (Execute Plan, src/vscode/plans), the planning run.
+	 * step's run or all steps' (Execute Plan, src/vscode/plans), the planning run (Plan with Team:
+	 * `kind: 'plan'`, which makes every agent read-only with no change set).
 	 */
 	readonly plan?: PlanRunRecord;
 }

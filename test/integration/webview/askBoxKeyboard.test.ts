@@ -174,4 +174,39 @@ describe('ask box from the keyboard', () => {
 		await ui.panel.send({ type: 'runs', runs: [] });
 		expect(await starting(page).isHidden()).toBe(true);
 	});
+
+	it('the Plan toggle from the keyboard: Tab reaches it, Space presses it (aria-pressed), the question goes as a plan; pressed again, a question again', async () => {
+		const page = ui.panel.page;
+		const toggle = page.locator('#ask-plan');
+		const placeholder = () => page.locator('#ask-input').getAttribute('placeholder');
+		expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+		await ui.panel.send({ type: 'focus-ask' });
+		await page.keyboard.type('Add a --verbose flag to the CLI');
+		// From the box: the "+" button, then the toggle.
+		for (let i = 0; i < 5 && (await focusedId(page)) !== 'ask-plan'; i++) await page.keyboard.press('Tab');
+		expect(await focusedId(page)).toBe('ask-plan');
+		await page.keyboard.press('Space');
+		expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+		expect(await toggle.getAttribute('aria-label')).toBe('Plan mode');
+		expect(await page.locator('#ask-button').textContent()).toBe('Plan');
+		expect(await page.locator('#ask-button').getAttribute('aria-label')).toBe('Make the plan');
+		expect(await page.locator('.ask-hint').textContent()).toBe('Enter to plan, Shift+Enter for a new line');
+		expect(await placeholder()).toBe('Describe a task for the team to plan… (# adds context)');
+		await ui.panel.screenshot('ask-box-plan-toggle', false);
+		await page.locator('#ask-input').focus();
+		await page.keyboard.press('Enter');
+		expect(await asks()).toEqual([
+			{ type: 'ask', question: 'Add a --verbose flag to the CLI', mode: 'plan' },
+		]);
+		// It stays on for the next task until the user turns it off (Enter on the button works too).
+		expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+		await toggle.focus();
+		await page.keyboard.press('Enter');
+		expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+		expect(await page.locator('#ask-button').textContent()).toBe('Ask');
+		await page.locator('#ask-input').focus();
+		await page.keyboard.type('Why?');
+		await page.keyboard.press('Enter');
+		expect((await asks()).at(-1)).toEqual({ type: 'ask', question: 'Why?' });
+	});
 });

@@ -84,6 +84,11 @@ const verdicts: Record<string, Verdict> = {
 		restricted: true,
 		why: 'deletes run folders (the user’s logs and revert records): an untrusted workspace cannot shorten retention',
 	},
+	'massgen.plan.depth': {
+		scope: 'resource',
+		restricted: true,
+		why: 'a deeper plan asks the team for more (and costs more): an untrusted workspace cannot choose it',
+	},
 	'massgen.runs.maxConcurrent': {
 		scope: 'application',
 		why: 'how many runs spend at once: the user’s own settings only (read from globalValue)',

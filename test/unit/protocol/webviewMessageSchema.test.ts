@@ -21,6 +21,7 @@ const valid: { [K in WebviewMessageType]: Extract<WebviewMessage, { type: K }>[]
 	ask: [
 		{ type: 'ask', question: 'Why is the build slow?' },
 		{ type: 'ask', question: 'x'.repeat(MAX_QUESTION_CHARS) },
+		{ type: 'ask', question: 'Add a --verbose flag', mode: 'plan' },
 	],
 	cancel: [{ type: 'cancel', runId: '20261130-010000-aaaa' }],
 	'stop-agent': [
@@ -121,6 +122,8 @@ const invalid: [string, unknown][] = [
 	['question not a string', { type: 'ask', question: 42 }],
 	['question blank', { type: 'ask', question: '   ' }],
 	['question oversized', { type: 'ask', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }],
+	['ask mode not plan', { type: 'ask', question: 'Do it', mode: 'execute' }],
+	['ask mode not a string', { type: 'ask', question: 'Do it', mode: true }],
 	['absolute path', { type: 'open-diff', runId: '20250102-030405-ab12', path: '/etc/passwd' }],
 	['drive path', { type: 'open-diff', runId: '20250102-030405-ab12', path: 'C:/Windows/win.ini' }],
 	['parent escape', { type: 'open-diff', runId: '20250102-030405-ab12', path: '../secret' }],

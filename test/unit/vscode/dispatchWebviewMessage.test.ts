@@ -43,6 +43,7 @@ describe('dispatchWebviewMessage', () => {
 		const valid = [
 			{ type: 'ready' },
 			{ type: 'ask', question: '  Why?  ' },
+			{ type: 'ask', question: 'Add a flag', mode: 'plan' },
 			{ type: 'cancel', runId: R },
 			{ type: 'steer', runId: R, text: '  Use SQLite  ', noteOnly: false },
 			{ type: 'steer', runId: R, text: 'Be brief', agentId: 'b', noteOnly: true },
@@ -67,7 +68,8 @@ describe('dispatchWebviewMessage', () => {
 		for (const message of valid) expect(await send(message)).toBe(true);
 		expect(calls).toEqual([
 			['ready'],
-			['ask', 'Why?', []],
+			['ask', 'Why?', [], 'ask'],
+			['ask', 'Add a flag', [], 'plan'],
 			['cancel', R],
 			['steer', R, { text: 'Use SQLite', noteOnly: false }],
 			['steer', R, { text: 'Be brief', noteOnly: true, agentId: 'b' }],
