@@ -16,6 +16,7 @@ import { liveTeam } from './liveTeam';
 import { multiRoot } from './multiRoot';
 import { review } from './review';
 import { reviewChanges } from './reviewChanges';
+import { planToggle } from './planToggle';
 import { proposalEdit } from './proposalEdit';
 import { reviewLoop } from './reviewLoop';
 import { revertRun } from './revertRun';
@@ -49,6 +50,7 @@ export const scenarios: readonly Scenario[] = [
 	reviewLoop,
 	proposalEdit,
 	executePlan,
+	planToggle,
 	approvals,
 	attachments,
 	askBoxChips,
