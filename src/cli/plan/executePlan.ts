@@ -79,7 +79,8 @@ export async function executePlan(session: PlanSession, ref: string, options: Op
 		pending,
 	});
 	for (;;) {
-		const pick = await pickStep(session, plan.doc, options.apply);
+		// One run for every step not ticked (`allStepsRequest`) redoes proposed ones too: nothing is carried.
+		const pick = await pickStep(session, plan.doc, options.apply || options.allInOne);
 		const target = pick.target;
 		if (!target) {
 			const left = plan.doc.steps.filter((step) => !step.done).length;
@@ -166,16 +167,17 @@ export async function executePlan(session: PlanSession, ref: string, options: Op
 /**
  * The step to run: the first not ticked, except (without `--apply`) steps an earlier execution
  * proposed (marked with a run, not stopped): their proposal is carried into the next step.
+ * `fromDisk`: every step not ticked counts (with `--apply`, and for `--all-in-one`).
  */
 async function pickStep(
 	session: PlanSession,
 	doc: PlanDocument,
-	apply: boolean,
+	fromDisk: boolean,
 ): Promise<{ target?: PlanStep; carried?: { fromRunId: string; files: readonly ProposalFile[] } }> {
 	let carried: { fromRunId: string; files: readonly ProposalFile[] } | undefined;
 	for (const step of doc.steps) {
 		if (step.done) continue;
-		if (apply || step.runId === null || step.stopped !== null) {
+		if (fromDisk || step.runId === null || step.stopped !== null) {
 			return { target: step, ...(carried ? { carried } : {}) };
 		}
 		const proposal = await proposalOf(session.root, step.runId);

@@ -114,6 +114,10 @@ const planAttached = (prompt: PromptView): string =>
 
 /** The step a run's presenter carries out: the file of the step whose title the question names. */
 const writes = (prompt: PromptView): PresentationWrite[] => {
+	// All steps as one run: every step's file.
+	if (/^Carry out the plan attached above/m.test(asked(prompt))) {
+		return [greet, exported, tested].map((s) => ({ path: s.file, content: s.content }));
+	}
 	const step = stepAsked(prompt);
 	if (!step) return [];
 	const known = [greet, exported, tested, readme, hello].find((s) => s.title === step[3]!.trim());
@@ -412,6 +416,48 @@ describe('massgen plan', () => {
 		// The resumed step follows the failed run: the plan is still one session.
 		const [, , , run4] = runsOf(root);
 		expect(run4!.session).toEqual({ id: planning!.runId, parentRunId: run2!.runId });
+	});
+
+	it('--all-in-one carries out every step left in one run, marks each with it, and --json reports it', async () => {
+		const { root, config } = workspace();
+		const planned = await runCli(['plan', '--config', config, 'Add a greeting'], { cwd: root });
+		expect(planned.code, planned.stderr).toBe(0);
+		const [planning] = runsOf(root);
+		const requests = requestsSince();
+		const all = await runCli(
+			['plan', '--config', config, '--execute', 'latest', '--all-in-one', '--apply', '--json'],
+			{
+				cwd: root,
+			},
+		);
+		expect(all.code, all.stderr).toBe(0);
+		const [, run] = runsOf(root);
+		expect(runsOf(root)).toHaveLength(2);
+		expect(run!.plan).toEqual({ kind: 'all', planId: planning!.runId, of: 3 });
+		const question = requests().map((r) => asked(r.prompt))[0]!;
+		expect(question).toContain(`1. ${greet.title}\n2. ${exported.title}\n3. ${tested.title}`);
+		const json = JSON.parse(all.stdout) as {
+			plan: { steps: { done: boolean; runId: string }[] };
+			planning: null;
+			execution: {
+				exitCode: number;
+				runs: { steps: number[]; runId: string; outcome: string }[];
+				pending: null;
+			};
+		};
+		expect(run!.changes.map((c) => c.path).sort()).toEqual(['greet.test.ts', 'greet.ts', 'index.ts']);
+		expect(readFileSync(join(root, 'index.ts'), 'utf8')).toBe(exported.content);
+		expect(json.planning).toBeNull();
+		expect(json.execution).toMatchObject({
+			exitCode: 0,
+			runs: [{ steps: [1, 2, 3], runId: run!.runId, outcome: 'done' }],
+			pending: null,
+		});
+		expect(json.plan.steps.map((step) => [step.done, step.runId])).toEqual([
+			[true, run!.runId],
+			[true, run!.runId],
+			[true, run!.runId],
+		]);
 	});
 
 	it('never writes through a linked plans folder, never reads a linked plan, and latest skips plans that came with the folder', async () => {
