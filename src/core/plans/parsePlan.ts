@@ -98,13 +98,18 @@ export function parsePlanAnswer(text: string): ParsedPlan {
 	return { title: title || 'Plan', steps: steps.filter((step) => step.title !== '') };
 }
 
-/** Bold, backticks at the ends, trailing colons off; at most `titleChars`. */
+/**
+ * Bold off, leading dashes and colons and trailing colons off; at most `titleChars`. Trimmed by
+ * index, not by a `[…]+$` pattern: that backtracks over every run of spaces (quadratic on a
+ * document's title line, which may be 1 MiB).
+ */
 export function cleanTitle(text: string): string {
-	return text
-		.replace(/\*\*/g, '')
-		.replace(/^[ \t:—-]+|[ \t:]+$/g, '')
-		.slice(0, planLimits.titleChars)
-		.trim();
+	const bare = text.replace(/\*\*/g, '');
+	let start = 0;
+	while (start < bare.length && ' \t:—-'.includes(bare[start]!)) start++;
+	let end = bare.length;
+	while (end > start && ' \t:'.includes(bare[end - 1]!)) end--;
+	return bare.slice(start, Math.min(end, start + planLimits.titleChars)).trim();
 }
 
 /** `` `a.ts`, `b.ts` `` or `a.ts, b.ts`: the backticked names when there are any, else the comma list. */
@@ -135,8 +140,10 @@ export function dedent(lines: readonly string[]): string {
 	let last = lines.length - 1;
 	while (lines[last]!.trim() === '') last--;
 	const kept = lines.slice(first, last + 1);
-	const indent = Math.min(
-		...kept.filter((line) => line.trim() !== '').map((line) => /^[ \t]*/.exec(line)![0].length),
-	);
+	// A loop, not Math.min(...lines): a spread of 250,000 lines overflows the stack.
+	let indent = Infinity;
+	for (const line of kept) {
+		if (line.trim() !== '') indent = Math.min(indent, /^[ \t]*/.exec(line)![0].length);
+	}
 	return kept.map((line) => line.slice(indent)).join('\n');
 }
