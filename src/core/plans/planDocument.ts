@@ -58,7 +58,36 @@ export const runLine = /^[ \t]+- Run: (\S+)[ \t]*$/;
 export const stoppedLine = /^[ \t]+> Stopped: (.*)$/;
 const agreementMark = / · (\d{1,3} of \d{1,3}|only the winner)[ \t]*$/;
 
+/**
+ * How much of each step a document keeps when the whole plan would pass the 1 MiB a plan may hold
+ * (a model's answer is unbounded): the first that fits is used, so the plan is always readable.
+ */
+const renderCuts: readonly (StepCut | null)[] = [
+	null,
+	{ chars: 1_000, files: 20 },
+	{ chars: 200, files: 5 },
+	{ chars: 60, files: 0 },
+];
+
+interface StepCut {
+	/** Details, risk and check, each. */
+	readonly chars: number;
+	readonly files: number;
+}
+
 export function renderPlanDocument(meta: PlanMeta, plan: AgreedPlan): string {
+	for (const cut of renderCuts) {
+		const text = renderWith(meta, plan, cut);
+		if (Buffer.byteLength(text, 'utf8') <= planDocumentLimits.bytes) return text;
+	}
+	throw new PlanError(
+		`the plan is over ${planDocumentLimits.bytes / 1024 / 1024} MiB even with each step cut short (is the task that long?); nothing was saved`,
+	);
+}
+
+function renderWith(meta: PlanMeta, plan: AgreedPlan, cut: StepCut | null): string {
+	const short = (text: string) =>
+		cut && text.length > cut.chars ? `${text.slice(0, cut.chars)}… ${cutNote}` : text;
 	const out = [
 		'---',
 		'massgen: plan',
@@ -74,22 +103,25 @@ export function renderPlanDocument(meta: PlanMeta, plan: AgreedPlan): string {
 		'',
 	];
 	for (const step of plan.steps) {
-		out.push(
-			`- [ ] **${oneLine(step.title).replace(/\*/g, '')}** · ${agreementWords(step.agents.length, plan.of)}`,
-		);
-		if (step.files.length) {
-			out.push(`  - Files: ${step.files.map((file) => `\`${file.replace(/`/g, '')}\``).join(', ')}`);
+		out.push(`- [ ] **${stepTitle(step.title)}** · ${agreementWords(step.agents.length, plan.of)}`);
+		const files = cut ? step.files.slice(0, cut.files) : step.files;
+		if (files.length) {
+			const more = step.files.length - files.length;
+			out.push(
+				`  - Files: ${files.map((file) => `\`${file.replace(/`/g, '')}\``).join(', ')}${more ? ` and ${more} more ${cutNote}` : ''}`,
+			);
 		}
 		if (step.risk || step.riskNote) {
-			out.push(`  - Risk: ${[step.risk, oneLine(step.riskNote)].filter(Boolean).join(' — ')}`);
+			out.push(`  - Risk: ${[step.risk, short(oneLine(step.riskNote))].filter(Boolean).join(' — ')}`);
 		}
-		if (step.verify) out.push(`  - Verify: ${oneLine(step.verify)}`);
-		if (step.details) {
+		if (step.verify) out.push(`  - Verify: ${short(oneLine(step.verify))}`);
+		const details = cut && step.details.length > cut.chars ? short(step.details) : step.details;
+		if (details) {
 			out.push('');
 			// Indented under the item: no line of the model's text can start a step or end the item, and
 			// one that looks like execution's marks is escaped (Markdown shows `\-` as `-`): a model
 			// cannot name the run a step was done in.
-			for (const line of step.details.split('\n')) {
+			for (const line of details.split('\n')) {
 				const indented = `  ${line}`;
 				out.push(
 					!line.trim()
@@ -104,6 +136,25 @@ export function renderPlanDocument(meta: PlanMeta, plan: AgreedPlan): string {
 	}
 	return out.join('\n');
 }
+
+const cutNote = '(cut: the plan was over 1 MiB)';
+
+/**
+ * One line, no bold marks, and no agreement mark of the model's own at its end (`Drop the tests ·
+ * 3 of 3`): the document's mark is the one counted from the agents' plans.
+ */
+function stepTitle(title: string): string {
+	let text = oneLine(title).replace(/\*/g, '');
+	for (let last = ''; last !== text;) {
+		last = text;
+		text = text.replace(fakeAgreement, '').trimEnd();
+	}
+	return text || 'Step';
+}
+
+/** Titles are at most `planLimits.titleChars`: this pattern runs on short text only. */
+const fakeAgreement =
+	/[ \t]*[(\[]?[ \t]*[·•∙⋅・|—–-]?[ \t]*(?:\d{1,3} of \d{1,3}|only the winner)[ \t]*[)\]]?$/i;
 
 export function parsePlanDocument(text: string, source: string): PlanDocument {
 	if (Buffer.byteLength(text, 'utf8') > planDocumentLimits.bytes) {
