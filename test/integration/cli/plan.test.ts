@@ -222,6 +222,8 @@ describe('massgen plan', () => {
 		// `massgen runs` names the run by its part in the plan.
 		const runs = await runCli(['runs'], { cwd: root });
 		expect(runs.stdout).toContain('Plan: Add a greeting');
+		const shown = await runCli(['show', run!.runId], { cwd: root });
+		expect(shown.stdout).toContain(`plan      Plan: Add a greeting (plan ${run!.runId})`);
 	});
 
 	it('--execute latest runs one step per run, writes nothing, and starts each step from the proposal so far', async () => {
@@ -288,6 +290,9 @@ describe('massgen plan', () => {
 			`3 proposed change(s), nothing written: ${join(root, '.massgen', 'runs', run3!.runId, 'changes.patch')}`,
 		);
 		expect(executed.stdout).toContain(`## Step 2 of 3: ${exported.title}\n\nCarried out: ${exported.title}`);
+
+		const listed = await runCli(['runs'], { cwd: root });
+		expect(listed.stdout).toContain(`Plan step 2 of 3: ${exported.title}`);
 
 		// Run again, nothing is left: the proposed steps are carried, not repeated.
 		const again = await runCli(['plan', '--config', config, '--execute', planning!.runId], { cwd: root });
