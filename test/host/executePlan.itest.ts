@@ -156,6 +156,13 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 	let step1: FinishedRun;
 	let step2: FinishedRun;
 
+	/** The plan's progress once its steps are in `states` (the panel's view of the execution). */
+	const inReview = (id: string, states: readonly string[]) =>
+		until(`plan ${id}'s steps ${states.join(', ')}`, () => {
+			const view = api.plans.views().find((candidate) => candidate.planId === id);
+			return view && view.steps.map((step) => step.state).join() === states.join() ? view : undefined;
+		});
+
 	it('runs step 1 with the plan as the editor holds it (unsaved edit); accepting it writes the file, ticks the step and starts step 2 in the same session', async () => {
 		const doc = await vscode.workspace.openTextDocument(planUri);
 		await vscode.window.showTextDocument(doc);
@@ -187,8 +194,8 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 		}
 		const runId = step1.result.runId;
 		await until('step 1 pending review', () => api.changes.changeSet(runId) ?? undefined);
-		const reviewing = api.plans.views().find((view) => view.planId === planId);
-		assert.ok(reviewing);
+		// The change set is pending a moment before the execution learns its run ended: wait for both.
+		const reviewing = await inReview(planId, ['review', 'todo']);
 		assert.equal(reviewing.current, 1);
 		assert.deepEqual(
 			reviewing.steps.map((step) => step.state),
@@ -214,7 +221,7 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 		const runId = step2.result.runId;
 		await until('step 2 pending review', () => api.changes.changeSet(runId) ?? undefined);
 		const before = snapshotFiles(root());
-		const executing = api.plans.views().find((view) => view.planId === planId);
+		const executing = await inReview(planId, ['done', 'review']);
 		assert.deepEqual(
 			executing?.steps.map((step) => step.state),
 			['done', 'review'],
@@ -311,7 +318,7 @@ describe('Execute Plan: step by step, each step reviewed, stop on reject, contin
 		const run = await finished;
 		assert.deepEqual(run.result.plan, { kind: 'all', planId: id, of: 2 });
 		await until('the run pending review', () => api.changes.changeSet(run.result.runId) ?? undefined);
-		assert.equal(api.plans.views().find((view) => view.planId === id)?.allAtOnce, true);
+		assert.equal((await inReview(id, ['review', 'todo'])).allAtOnce, true);
 		await api.changes.accept({ runId: run.result.runId });
 		assert.deepEqual(await started.end, { ended: 'complete', steps: 2 });
 		assert.equal(disk(allAtOnce), allText);
