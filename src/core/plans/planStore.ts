@@ -6,10 +6,11 @@
  * a repository ships is run only when the user names it).
  */
 import { lstat, mkdir, readdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isSafeRunId } from '../../contract/runId.js';
 import { readOwnRuns } from '../runStore/ownRuns.js';
-import { assertRealFolder, RunsDirError } from '../runStore/runsDirGuard.js';
+import { readResultSummary } from '../runStore/readResult.js';
+import { assertRealFolder, checkedRunDir, RunsDirError } from '../runStore/runsDirGuard.js';
 import { atomicWrite } from '../util/atomicWrite.js';
 import { errorMessage } from '../util/errorMessage.js';
 import { readRegularFile } from '../util/regularFile.js';
@@ -65,14 +66,35 @@ export async function resolvePlan(
 				`no plan made on this machine in ${planRelPath(workspaceRoot, plansDir(workspaceRoot))} (name a plan by its id or path)`,
 			);
 		}
-		return readPlan(newest.path, own);
+		return readPlan(workspaceRoot, newest.path, own);
 	}
 	// `<id>.md` and any other name with a slash or an extension is a path.
 	const path =
 		isSafeRunId(ref) && !/\.md$/i.test(ref)
 			? join(await checkedPlansDir(workspaceRoot), `${ref}.md`)
 			: resolve(workspaceRoot, ref);
-	return readPlan(path, own);
+	await assertRealFoldersTo(workspaceRoot, path);
+	return readPlan(workspaceRoot, path, own);
+}
+
+/**
+ * A path inside the workspace is read only through real folders: a repository can make `.massgen`,
+ * `.massgen/plans` or any folder a link, and the marks of an execution would be written where it
+ * leads. (A path outside the workspace is the user's to name.)
+ */
+async function assertRealFoldersTo(workspaceRoot: string, path: string): Promise<void> {
+	const rel = relative(workspaceRoot, dirname(path));
+	if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return;
+	let at = workspaceRoot;
+	for (const part of rel.split(sep)) {
+		at = join(at, part);
+		const info = await lstat(at).catch(() => null);
+		if (info?.isSymbolicLink()) {
+			throw new PlanError(
+				`${planRelPath(workspaceRoot, at)} is a link: a plan in the workspace is read only through real folders`,
+			);
+		}
+	}
 }
 
 export interface ListedPlan {
@@ -104,7 +126,7 @@ export async function listPlans(
 	for (const name of names) {
 		const path = join(dir, name);
 		try {
-			const { doc, madeHere } = await readPlan(path, own);
+			const { doc, madeHere } = await readPlan(workspaceRoot, path, own);
 			listed.push({ path, doc, madeHere });
 		} catch (error) {
 			listed.push({ path, doc: null, madeHere: false, error: errorMessage(error) });
@@ -114,7 +136,11 @@ export async function listPlans(
 	return listed.sort((a, b) => key(b).localeCompare(key(a)) || b.path.localeCompare(a.path));
 }
 
-async function readPlan(path: string, own: ReadonlySet<string>): Promise<ResolvedPlan> {
+async function readPlan(
+	workspaceRoot: string,
+	path: string,
+	own: ReadonlySet<string>,
+): Promise<ResolvedPlan> {
 	const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
 		throw new PlanError(
 			error.code === 'ENOENT' ? `no plan at ${path}` : `cannot read ${path}: ${error.message}`,
@@ -136,7 +162,29 @@ async function readPlan(path: string, own: ReadonlySet<string>): Promise<Resolve
 	}
 	const text = read.bytes.toString('utf8');
 	const doc = parsePlanDocument(text, path);
-	return { path, text, doc, madeHere: own.has(doc.meta.run) };
+	return { path, text, doc, madeHere: await madeHere(workspaceRoot, path, doc, own) };
+}
+
+/**
+ * The plan a planning run of this machine saved: the file `savePlan` wrote for that run
+ * (`.massgen/plans/<run>.md`, its id the run's) and the run's own record says it planned it. A
+ * front matter that only names one of the user's runs (any run: a chat, a review) is not enough:
+ * a repository (or a collaborator's commit) can write any id there.
+ */
+async function madeHere(
+	workspaceRoot: string,
+	path: string,
+	doc: PlanDocument,
+	own: ReadonlySet<string>,
+): Promise<boolean> {
+	const { id, run } = doc.meta;
+	if (!own.has(run) || id !== run) return false;
+	if (resolve(path) !== join(resolve(plansDir(workspaceRoot)), `${id}.md`) || basename(path) !== `${id}.md`) {
+		return false;
+	}
+	const runDir = await checkedRunDir(workspaceRoot, run).catch(() => null);
+	const record = runDir === null ? undefined : (await readResultSummary(runDir).catch(() => null))?.plan;
+	return record?.kind === 'planning' && record.planId === id;
 }
 
 /** `.massgen/plans`, once `.massgen` and it are known to be real folders (or absent). */
