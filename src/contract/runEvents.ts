@@ -1,8 +1,10 @@
 /**
  * RunEvent: the contract between the orchestrator and every consumer (panel, CLI, logs, tests),
  * and the words it is made of. Plain JSON data only. `agentId` is always the config id; anonymity
- * is for prompts only. Imports nothing: every layer may import it without forming a loop.
+ * is for prompts only. Imports only the contract's own leaf types (`plan.ts`): every layer may
+ * import it without forming a loop.
  */
+import type { PlanRunRecord } from './plan.js';
 
 /** Tokens of one model call as the provider reports them. */
 export interface Usage {
@@ -141,6 +143,8 @@ export type RunEventBody =
 			session?: SessionRecord;
 			/** The run's spending caps (nothing spent yet); absent when the run has none. */
 			budget?: BudgetRecord;
+			/** The run's part in a plan (added by `runSession`): the panel names the run by it. */
+			plan?: PlanRunRecord;
 	  }
 	| {
 			type: 'round-start';

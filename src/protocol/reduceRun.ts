@@ -1,6 +1,7 @@
 /**
  * The pure fold from RunEvents to RunState, shared by the webview, the extension host and the CLI.
  */
+import { planRunLabel } from '../contract/plan.js';
 import type { Phase, RunEvent, RunEventOf } from '../contract/runEvents.js';
 import {
 	appendBounded,
@@ -331,7 +332,8 @@ function startRun(state: RunState, e: RunEventOf<'run-start'>): RunState {
 	const extra = state.agentOrder.filter((id) => !order.includes(id));
 	return {
 		...state,
-		question: e.question,
+		// A plan's run is named by its part in the plan: its question is mostly the plan format.
+		question: e.plan ? planRunLabel(e.plan) : e.question,
 		workspace: e.workspace,
 		...(e.attachments?.length ? { attachments: e.attachments } : {}),
 		...(e.instructions?.length ? { instructions: e.instructions } : {}),

@@ -300,6 +300,9 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			steer: (message) => orchestrator.steer(message),
 			finishNow: () => orchestrator.finishNow(),
 		});
+		// A planning run's plan is named by the run's own id, which no shell knows before the start.
+		const plan =
+			options.plan && (options.plan.kind === 'planning' ? { ...options.plan, planId: runId } : options.plan);
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
 			const event: RunEvent =
 				raw.type === 'run-start'
@@ -307,6 +310,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 							...raw,
 							...(instructionRecords.length ? { instructions: instructionRecords } : {}),
 							session,
+							...(plan ? { plan } : {}),
 							agents: withRoles(raw.agents, config),
 						}
 					: raw;
@@ -327,10 +331,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			...finished,
 			// A plan run's output is its plan: whatever a coding agent changed in its own copy is not offered.
 			...(options.readOnly ? { changes: [], answerChanges: undefined } : {}),
-			// A planning run's plan is named by the run's own id, which no shell knows before the start.
-			...(options.plan
-				? { plan: options.plan.kind === 'planning' ? { ...options.plan, planId: runId } : options.plan }
-				: {}),
+			...(plan ? { plan } : {}),
 			...(secretValueFiles.length > 0 ? { secretValueFiles } : {}),
 			...(revision ? { revision: await revisionRecord(revision, finished, disk) } : {}),
 			startedAt: started.toISOString(),

@@ -5,6 +5,7 @@
  * and the webview see it (`hostileRunFiles.test.ts`); unknown keys are stripped.
  */
 import { z } from 'zod';
+import { isSafeRunId } from '../../contract/runId.js';
 import type { RunEvent } from '../../contract/runEvents.js';
 
 const count = z.number().int().nonnegative();
@@ -58,6 +59,31 @@ export const coordinationRecord = z.object({
 		.optional(),
 });
 
+/** A plan id names a plan file (`.massgen/plans/<planId>.md`): a run id, never a path. */
+const planIdSchema = z.string().max(64).refine(isSafeRunId);
+/** A plan document holds at most 200 steps (`planDocumentLimits`). */
+const stepCount = z.number().int().min(1).max(200);
+
+/** A run's part in a plan (`contract/plan.ts`); bounded, as a planted file can fill it. */
+export const planRecordSchema = z.discriminatedUnion('kind', [
+	z.object({
+		kind: z.literal('planning'),
+		planId: planIdSchema,
+		depth: z.enum(['shallow', 'medium', 'deep', 'dynamic']),
+		task: z.string().max(20_000),
+	}),
+	z
+		.object({
+			kind: z.literal('step'),
+			planId: planIdSchema,
+			step: stepCount,
+			of: stepCount,
+			title: z.string().max(2_000),
+		})
+		.refine((record) => record.step <= record.of),
+	z.object({ kind: z.literal('all'), planId: planIdSchema, of: stepCount }),
+]);
+
 /** The first line of `events.jsonl`: the past-runs list, reports and Re-run read only it (`readRunStart`). */
 export const runStartSchema = z.object({
 	...base,
@@ -73,6 +99,8 @@ export const runStartSchema = z.object({
 		.optional(),
 	session: z.object({ id: z.string().min(1), parentRunId: z.string().nullable() }).optional(),
 	budget: budget.optional(),
+	/** A malformed plan record reads as none. */
+	plan: planRecordSchema.optional().catch(undefined),
 });
 
 export const runEventSchema = z.discriminatedUnion('type', [

@@ -7,8 +7,7 @@
  */
 import { z } from 'zod';
 import type { RunStatus } from '../../contract/runEvents.js';
-import { isSafeRunId } from '../../contract/runId.js';
-import { coordinationRecord } from './runEventSchema.js';
+import { coordinationRecord, planRecordSchema } from './runEventSchema.js';
 
 const runStatuses = ['completed', 'cancelled', 'timeout', 'failed'] as const satisfies readonly RunStatus[];
 
@@ -17,31 +16,6 @@ const runStatusSchema = z.enum(runStatuses);
 const winnerSchema = z.object({ agentId: z.string(), label: z.string() });
 
 const sessionRecordSchema = z.object({ id: z.string().min(1), parentRunId: z.string().nullable() });
-
-/** A plan id names a plan file (`.massgen/plans/<planId>.md`): a run id, never a path. */
-const planIdSchema = z.string().max(64).refine(isSafeRunId);
-/** A plan document holds at most 200 steps (`planDocumentLimits`). */
-const stepCount = z.number().int().min(1).max(200);
-
-/** A run's part in a plan (`contract/plan.ts`); bounded, as a planted file can fill it. */
-const planRecordSchema = z.discriminatedUnion('kind', [
-	z.object({
-		kind: z.literal('planning'),
-		planId: planIdSchema,
-		depth: z.enum(['shallow', 'medium', 'deep', 'dynamic']),
-		task: z.string().max(20_000),
-	}),
-	z
-		.object({
-			kind: z.literal('step'),
-			planId: planIdSchema,
-			step: stepCount,
-			of: stepCount,
-			title: z.string().max(2_000),
-		})
-		.refine((record) => record.step <= record.of),
-	z.object({ kind: z.literal('all'), planId: planIdSchema, of: stepCount }),
-]);
 
 /** What the past-runs list reads of `result.json`; a malformed winner lists as none. */
 export const resultSummarySchema = z.looseObject({

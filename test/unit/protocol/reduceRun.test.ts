@@ -22,6 +22,20 @@ const start: RunEventBody = {
 	],
 };
 
+describe('reduceRun: a plan run', () => {
+	it("is named by its part in the plan, not its question (mostly the plan's format)", () => {
+		const plan = { kind: 'planning', planId: RUN_ID, depth: 'medium', task: 'Add a flag' } as const;
+		expect(fold(stamp([{ ...start, question: 'Plan the task below…', plan } as RunEventBody])).question).toBe(
+			'Plan: Add a flag',
+		);
+		const step = { kind: 'step', planId: RUN_ID, step: 2, of: 3, title: 'Print it' } as const;
+		expect(fold(stamp([{ ...start, plan: step } as RunEventBody])).question).toBe(
+			'Plan step 2 of 3: Print it',
+		);
+		expect(fold(stamp([start])).question).toBe('q');
+	});
+});
+
 describe('reduceRun: convergence', () => {
 	const state = fold(convergenceEvents());
 
