@@ -245,6 +245,9 @@ async function write(
 		metadata,
 	);
 	if (stale.length > 0) return { status: 'unsafe', ...nothing, unsafe: staleRefusals(stale) };
+	// No `{ isRefactoring: true }`: with it VS Code's bulk edit service saves every dirty file the
+	// edit touched (`files.refactoring.autoSave`, on by default), the user's dirty buffers included.
+	// Without it the edit saves nothing; the loop below saves what it should.
 	const applied = await vscode.workspace.applyEdit(edit);
 	if (!applied) return { status: 'refused', ...nothing };
 
