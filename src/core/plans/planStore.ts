@@ -105,7 +105,7 @@ export interface ListedPlan {
 	readonly error?: string;
 }
 
-/** The plans in `.massgen/plans/`, newest first; unreadable ones with why. */
+/** The plans in `.massgen/plans/`: those made here, then the others, each newest first; unreadable ones with why. */
 export async function listPlans(
 	workspaceRoot: string,
 	env: NodeJS.ProcessEnv = process.env,
@@ -133,7 +133,11 @@ export async function listPlans(
 		}
 	}
 	const key = (plan: ListedPlan) => plan.doc?.meta.created || plan.doc?.meta.id || '';
-	return listed.sort((a, b) => key(b).localeCompare(key(a)) || b.path.localeCompare(a.path));
+	// The user's own plans before any that came with the folder, whose `created` can say any date.
+	return listed.sort(
+		(a, b) =>
+			Number(b.madeHere) - Number(a.madeHere) || key(b).localeCompare(key(a)) || b.path.localeCompare(a.path),
+	);
 }
 
 async function readPlan(

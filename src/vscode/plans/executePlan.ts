@@ -83,9 +83,9 @@ async function planTarget(engine: PlanEngine, arg: unknown): Promise<Target> {
 	return picked && fileTarget(picked);
 }
 
-/** The workspace's plans, newest first; undefined when the user backed out or there is none (told). */
+/** The workspace's plans, the user's own first, each newest first; undefined when the user backed out or there is none (told). */
 async function pickPlan({ listPlans }: PlanEngine): Promise<vscode.Uri | undefined> {
-	const items: (vscode.QuickPickItem & { uri: vscode.Uri; created: string })[] = [];
+	const items: (vscode.QuickPickItem & { uri: vscode.Uri })[] = [];
 	for (const folder of vscode.workspace.workspaceFolders ?? []) {
 		for (const plan of await listPlans(folder.uri.fsPath)) {
 			if (!plan.doc) continue;
@@ -93,9 +93,12 @@ async function pickPlan({ listPlans }: PlanEngine): Promise<vscode.Uri | undefin
 			items.push({
 				label: plan.doc.title,
 				description: vscode.l10n.t('{0} of {1} steps done', done, plan.doc.steps.length),
-				detail: vscode.workspace.asRelativePath(plan.path),
+				// A plan that came with the folder can copy the user's title: it says so.
+				detail: [
+					vscode.workspace.asRelativePath(plan.path),
+					...(plan.madeHere ? [] : [vscode.l10n.t('not made on this machine')]),
+				].join(' · '),
 				uri: vscode.Uri.file(plan.path),
-				created: plan.doc.meta.created,
 			});
 		}
 	}
@@ -105,7 +108,7 @@ async function pickPlan({ listPlans }: PlanEngine): Promise<vscode.Uri | undefin
 		);
 		return undefined;
 	}
-	items.sort((a, b) => b.created.localeCompare(a.created));
+	// listPlans' order: the user's own plans first (a planted plan's `created` can say any date).
 	const picked = await vscode.window.showQuickPick(items, {
 		title: vscode.l10n.t('Execute Plan'),
 		placeHolder: vscode.l10n.t('Which plan?'),

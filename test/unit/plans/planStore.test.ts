@@ -51,9 +51,10 @@ describe('the plan store', () => {
 			planText(planted, '2026-12-03T16:00:00.000Z'),
 		);
 		const listed = await listPlans(root, env);
+		// The user's own first, though the planted one says it is newer.
 		expect(listed.map((p) => [p.doc?.meta.id, p.madeHere])).toEqual([
-			[planted, false],
 			[mine, true],
+			[planted, false],
 		]);
 		expect((await resolvePlan(root, 'latest', env)).doc.meta.id).toBe(mine);
 		expect((await resolvePlan(root, planted, env)).madeHere).toBe(false);
