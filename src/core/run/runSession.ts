@@ -301,8 +301,14 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			finishNow: () => orchestrator.finishNow(),
 		});
 		// A planning run's plan is named by the run's own id, which no shell knows before the start.
+		// Cut to what the run store reads back (runSchemas.ts): a longer task or title dropped the record.
 		const plan =
-			options.plan && (options.plan.kind === 'planning' ? { ...options.plan, planId: runId } : options.plan);
+			options.plan &&
+			(options.plan.kind === 'planning'
+				? { ...options.plan, planId: runId, task: options.plan.task.slice(0, 20_000) }
+				: options.plan.kind === 'step'
+					? { ...options.plan, title: options.plan.title.slice(0, 2_000) }
+					: options.plan);
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
 			const event: RunEvent =
 				raw.type === 'run-start'

@@ -63,6 +63,22 @@ describe('a plan run and a plan step (runSession, loopback team)', () => {
 		expect(JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')).changes).toEqual([]);
 	});
 
+	it('a plan run of a task longer than the run store reads back keeps its record, the task cut', async () => {
+		const team = await startLoopbackTeam({});
+		teams.push(team);
+		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+		const task = 'x'.repeat(30_000);
+		const record = { kind: 'planning', planId: '', depth: 'medium', task } as const;
+		const { result, runDir } = await start(team, root, { readOnly: true, plan: record });
+		const read = await readRunResult(runDir, result.runId);
+		expect(read.ok && read.result.plan).toEqual({
+			...record,
+			planId: result.runId,
+			task: task.slice(0, 20_000),
+		});
+		expect((await listRuns(root)).find((run) => run.runId === result.runId)?.plan?.kind).toBe('planning');
+	});
+
 	it("a plan step starts from the earlier steps' proposal (not written), and lists with its record", async () => {
 		const team = await startLoopbackTeam({
 			auto: { presentationWrites: [{ path: 'b.ts', content: 'export const b = 1;\n' }] },
