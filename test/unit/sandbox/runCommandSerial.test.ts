@@ -3,7 +3,7 @@
  * but the agent's next call waits until the cancelled command's sandbox is gone, so no command
  * is still running while the overlay is written into the copy.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,10 +49,12 @@ describe.runIf(detection.sandbox !== null)('run_command (the tool, real bubblewr
 			context(new AbortController().signal),
 		);
 		// Cancelled once it has surely started (a loaded machine can take long to start bubblewrap).
-		await waitFor(
-			() => copy.dir !== undefined && existsSync(join(copy.dir, 'started.txt')),
-			'the first command to start',
-		);
+		// The shell creates the file before `date` writes to it: wait for the whole line.
+		const started = () => {
+			const file = copy.dir === undefined ? undefined : join(copy.dir, 'started.txt');
+			return file !== undefined && existsSync(file) && readFileSync(file, 'utf8').endsWith('\n');
+		};
+		await waitFor(started, 'the first command to start');
 		const cancelledAt = Date.now();
 		first.abort();
 		expect((await slow).text).toMatch(/^cancelled/);
@@ -62,7 +64,8 @@ describe.runIf(detection.sandbox !== null)('run_command (the tool, real bubblewr
 			.split('\n')
 			.slice(1)
 			.map((line) => Number(line) / 1e6);
-		expect(startedFirst).toBeLessThan(cancelledAt);
+		// `Date.now()` is whole milliseconds (floored): the first may have started within that one.
+		expect(startedFirst).toBeLessThan(cancelledAt + 1);
 		// The same wall clock: the second started only after the cancel, not beside the first.
 		expect(startedSecond).toBeGreaterThanOrEqual(cancelledAt);
 	});
