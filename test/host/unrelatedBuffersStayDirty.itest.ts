@@ -1,6 +1,9 @@
 // In-host: an accept writes only the files of its change set. The user's unsaved edits in another
 // document stay unsaved, and that file on disk stays as it was, whether the change set creates a
-// file or only modifies existing ones.
+// file or only modifies existing ones. Named to run after the change-state and change-review
+// suites: its accepts leave undo elements for the fixture's files in the window (no API clears
+// them), and Change set state's Undo of a three-file accept needs those files' undo history clean
+// (run before it, its Undo restored two files of three).
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
