@@ -28,7 +28,7 @@ interface Result {
  * and a model picker request stopped by Cancel Run (1.106 never forwards the caller's cancel).
  */
 const smokeGrep =
-	'activates, quickly|Show Panel reveals the side bar view|runs the team on a question argument|a run with changes: pending change set|deselect one hunk, accept|Cancel Run stops a picker request';
+	'activates without loading the engine bundle|Show Panel reveals the side bar view|runs the team on a question argument|a run with changes: pending change set|deselect one hunk, accept|Cancel Run stops a picker request';
 
 const results: Result[] = [];
 const started = Date.now();
