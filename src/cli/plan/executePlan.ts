@@ -18,7 +18,7 @@ import type { RunResult } from '../../contract/runResult.js';
 import { markStep, type StepMark } from '../../core/plans/markStep.js';
 import type { PlanDocument, PlanStep } from '../../core/plans/planDocument.js';
 import { PlanError } from '../../core/plans/planError.js';
-import { allStepsRequest, stepRequest } from '../../core/plans/planRequests.js';
+import { allStepsRequest, lastPlanRun, stepRequest } from '../../core/plans/planRequests.js';
 import { planRelPath, resolvePlan, writePlanText } from '../../core/plans/planStore.js';
 import { readRunResult } from '../../core/runStore/readResult.js';
 import { SessionError } from '../../core/sessions/historyOf.js';
@@ -68,7 +68,7 @@ export async function executePlan(session: PlanSession, ref: string, options: Op
 	const path = plan.path;
 	const relPath = planRelPath(root, path);
 	// A plan that came with the folder: its runs are not this machine's to follow up on.
-	let previous = plan.madeHere ? lastRunOf(plan.doc) : undefined;
+	let previous = plan.madeHere ? lastPlanRun(plan.doc, undefined) : undefined;
 	if (!plan.madeHere) say(`${relPath} was not made on this machine: its steps run as a new session`);
 	const end = (code: number, stopped: Execution['stopped'], pending: Execution['pending'] = null) => ({
 		code,
@@ -268,11 +268,6 @@ async function markSteps(
 
 function unique<T>(items: readonly T[]): T | undefined {
 	return items.length === 1 ? items[0] : undefined;
-}
-
-/** The plan's last run: the last step in the document that has one, else the planning run. */
-function lastRunOf(doc: PlanDocument): string {
-	return [...doc.steps].reverse().find((step) => step.runId !== null)?.runId ?? doc.meta.run;
 }
 
 /** How to review and write a pending proposal: nothing here writes it. */

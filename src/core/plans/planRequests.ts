@@ -73,3 +73,15 @@ export function allStepsRequest(doc: PlanDocument, relPath: string): StepRequest
 function planAttachment(doc: PlanDocument, relPath: string): AttachmentRequest {
 	return { kind: 'text', source: `plan ${relPath}`, text: `Task: ${doc.meta.task}\n\n${doc.body}` };
 }
+
+/**
+ * The plan's run a step follows: the step's own last run (it stopped there), else the last run of
+ * a step before it, else the planning run. All steps at once (`index` undefined): the last step
+ * with a run, else the planning run.
+ */
+export function lastPlanRun(doc: PlanDocument, index: number | undefined): string {
+	const step = index === undefined ? undefined : doc.steps[index - 1];
+	if (step?.runId) return step.runId;
+	const before = index === undefined ? doc.steps : doc.steps.slice(0, index - 1);
+	return before.findLast((candidate) => candidate.runId !== null)?.runId ?? doc.meta.run;
+}

@@ -3,7 +3,7 @@
  * parser, the run store's change record (zod) behind `stepDecision`. `PlanExecutions` and
  * `executePlan` reach it only through `import()` (test/unit/vscode/lazyActivation.test.ts).
  */
-export { allStepsRequest, nextStep, stepRequest } from '../../core/plans/planRequests.js';
+export { allStepsRequest, lastPlanRun, nextStep, stepRequest } from '../../core/plans/planRequests.js';
 export { listPlans, plansDir } from '../../core/plans/planStore.js';
 export { markPlanStep, planFileOf, readPlan } from './planText.js';
 export { stepDecision } from './stepDecision.js';

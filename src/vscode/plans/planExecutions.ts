@@ -179,6 +179,7 @@ export class PlanExecutions extends Disposable {
 		previous: string | undefined,
 	): Promise<{ run: FinishedRun } | { reason: string }> {
 		const root = file.folder.uri.fsPath;
+		const { lastPlanRun } = await this._engine();
 		const last = previous ?? lastPlanRun(doc, request.plan.kind === 'step' ? request.plan.step : undefined);
 		const from = isSafeRunId(last) && existsSync(runDirOf(root, last)) ? last : undefined;
 		this._deps.log.info(
@@ -290,18 +291,6 @@ export class PlanExecutions extends Disposable {
 	private get _env(): NodeJS.ProcessEnv {
 		return this._deps.env ?? process.env;
 	}
-}
-
-/**
- * The plan's run a step follows: the step's own last run (it stopped there), else the last run of
- * a step before it, else the planning run. All steps at once (`index` undefined): the last step
- * with a run, else the planning run.
- */
-export function lastPlanRun(doc: PlanDocument, index: number | undefined): string {
-	const step = index === undefined ? undefined : doc.steps[index - 1];
-	if (step?.runId) return step.runId;
-	const before = index === undefined ? doc.steps : doc.steps.slice(0, index - 1);
-	return before.findLast((candidate) => candidate.runId !== null)?.runId ?? doc.meta.run;
 }
 
 function stopped(runId: string, reason: string): StepEnd {

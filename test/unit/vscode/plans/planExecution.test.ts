@@ -11,7 +11,7 @@ import { isPlanProgressView, type PlanProgressView } from '../../../../src/proto
 import { noFilter } from '../../../../src/vscode/pastRuns/runsFilter.js';
 import { buildRunsTree, lookOf, type SessionNode } from '../../../../src/vscode/pastRuns/runsTreeModel.js';
 import type { PlanDocument, PlanStep } from '../../../../src/core/plans/planDocument.js';
-import { lastPlanRun } from '../../../../src/vscode/plans/planExecutions.js';
+import { lastPlanRun } from '../../../../src/core/plans/planRequests.js';
 import { planRunName } from '../../../../src/vscode/plans/planRunName.js';
 import { changedSpan } from '../../../../src/vscode/plans/planText.js';
 import { stepDecision } from '../../../../src/vscode/plans/stepDecision.js';
