@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator } from 'playwright-core';
 import { repoRoot, type Workbench } from '../workbench';
 import type { Scenario } from './scenario';
 
@@ -11,13 +10,13 @@ const titles = (() => {
 	return ids.map((id) => nls[`walkthrough.${id}.title`]);
 })();
 
-/** The first webview frame that shows `selector`: the walkthrough's SVG media are webviews as the panel is. */
-async function frameWith(workbench: Workbench, selector: string): Promise<FrameLocator> {
+/** Waits until a webview shows `selector`: the walkthrough's SVG media are webviews as the panel is. */
+async function frameWith(workbench: Workbench, selector: string): Promise<void> {
 	for (let attempt = 0; attempt < 60; attempt++) {
 		const count = await workbench.page.locator('iframe.webview.ready').count();
 		for (let i = 0; i < count; i++) {
 			const frame = workbench.webviewFrame(i);
-			if (await frame.locator(selector).count()) return frame;
+			if (await frame.locator(selector).count()) return;
 		}
 		await workbench.page.waitForTimeout(500);
 	}
@@ -123,10 +122,11 @@ async function walk(workbench: Workbench, folder: string): Promise<void> {
 	// "Use the Demo Team": the demo team answers a sample question; no picker, no flag to type.
 	await select(titles[2]);
 	await expanded.getByText('Use the Demo Team', { exact: true }).click();
-	const frame = await frameWith(workbench, '.winner-banner .winner-title strong');
-	assert.equal(await frame.locator('.question').textContent(), 'How should we document this project?');
-	// Looked up again: a frame is found by its place among the page's webviews, and the walkthrough's
-	// own media webviews come and go as its steps open.
+	// Each check finds its frame anew: a frame is found by its place among the page's webviews, and
+	// the walkthrough's own media webviews come and go as its steps open (a frame found for one
+	// check may be another webview by the next).
+	await frameWith(workbench, '.winner-banner .winner-title strong');
+	await frameWith(workbench, '.question:text-is("How should we document this project?")');
 	await frameWith(workbench, '.run-status:has-text("Completed")');
 	assert.equal(await page.locator('.quick-input-widget:visible').count(), 0, 'no picker opened');
 	// The run's diff opens a moment after the run ends and covers the walkthrough: back to it after that.
