@@ -41,6 +41,8 @@ const coreLayers = {
 		'agents',
 	],
 	sessions: ['util', 'workspace', 'changes', 'runStore', 'orchestrator'],
+	// The stats: a read model over the run directories and their change records, never writing.
+	stats: ['util', 'changes', 'runStore'],
 	// Voted plans: made from a run's answers, carried out by runs; the documents beside the run store.
 	plans: ['util', 'codeReview', 'runStore', 'context'],
 	// The YAML's translation into every part's settings, so it sits above the parts it configures.

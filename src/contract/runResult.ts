@@ -9,6 +9,7 @@ import type {
 	AttachmentRecord,
 	BudgetRecord,
 	CoordinationRecord,
+	RunAgentInfo,
 	RunStatus,
 	SessionRecord,
 	SteerRecord,
@@ -81,6 +82,11 @@ export interface RunResult {
 	readonly revision?: RevisionRecord;
 	/** The run's part in a plan: made it, carried out a step, or all steps (absent otherwise). */
 	readonly plan?: PlanRunRecord;
+	/**
+	 * The team as it ran: config id, anonymous id, provider and model (added by `runSession`, as
+	 * `run-start` has them; absent in results from before it was kept: the stats read `run-start`).
+	 */
+	readonly agents?: readonly RunAgentInfo[];
 }
 
 /** One attempt that post-evaluation judged incomplete: why, and what the next attempt was told. */

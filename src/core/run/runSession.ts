@@ -29,7 +29,7 @@ import { newRunId } from '../../contract/runId.js';
 import { RunLogWriter } from '../runStore/runLog.js';
 import { specSecrets } from '../mcp/mcpServerSpec.js';
 import { readWorkspaceMcpServers } from '../mcp/workspaceMcpFiles.js';
-import type { RunEvent, SessionRecord } from '../../contract/runEvents.js';
+import type { RunAgentInfo, RunEvent, SessionRecord } from '../../contract/runEvents.js';
 import type { RunControl } from './runControl.js';
 import { Orchestrator } from '../orchestrator/orchestrator.js';
 import type { Turn } from '../orchestrator/types.js';
@@ -309,6 +309,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 				: options.plan.kind === 'step'
 					? { ...options.plan, title: options.plan.title.slice(0, 2_000) }
 					: options.plan);
+		let ranAgents: RunAgentInfo[] | undefined;
 		for await (const raw of redactEvents(orchestrator.run(), redactor)) {
 			const event: RunEvent =
 				raw.type === 'run-start'
@@ -320,6 +321,7 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 							agents: withRoles(raw.agents, config),
 						}
 					: raw;
+			if (event.type === 'run-start') ranAgents = event.agents;
 			log.append(event);
 			options.onEvent(event);
 		}
@@ -342,6 +344,8 @@ export async function runSession(options: RunSessionOptions): Promise<RunSession
 			...(revision ? { revision: await revisionRecord(revision, finished, disk) } : {}),
 			startedAt: started.toISOString(),
 			session,
+			// Who ran, as `run-start` said it: the stats read it without the event log.
+			...(ranAgents ? { agents: ranAgents } : {}),
 		};
 		try {
 			// Against the bases the agents read (the run snapshot), as the changes carry them.

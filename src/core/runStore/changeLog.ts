@@ -40,6 +40,16 @@ const entrySchema = z.discriminatedUnion('kind', [
 		partialPaths: z.array(z.string()).optional(),
 		/** The run's `protected_paths` (normalised): a revert's writes are checked against them too. */
 		protectedPaths: z.array(z.string()).optional(),
+		/**
+		 * The runner-up hunks the user selected, one element each, with the agents (config ids) whose
+		 * answers made it (editor only). A malformed list reads as none: the accept still reverts.
+		 */
+		runnerUpHunks: z
+			.array(z.object({ path: z.string(), from: z.array(z.string()) }))
+			.optional()
+			.catch(undefined),
+		/** Files whose proposal the user edited before accepting (editor only); malformed reads as none. */
+		editedPaths: z.array(z.string()).optional().catch(undefined),
 		files: z.array(recordedFileSchema),
 	}),
 	z.object({

@@ -40,13 +40,13 @@ const maxFirstLineBytes = 32 * 1024 * 1024;
 export type RunStart = Extract<RunEvent, { type: 'run-start' }>;
 
 /**
- * The run's `run-start`, reading only the first line (a crashed run's log may be large); null when
- * the log is missing, not a regular file, or its first line is not a well-formed `run-start`.
+ * The run's `run-start`, reading only the first line within `maxBytes` (a crashed run's log may be
+ * large); null when the log is missing, not a regular file, or its first line is not a well-formed `run-start`.
  */
-export async function readRunStart(runDir: string): Promise<RunStart | null> {
+export async function readRunStart(runDir: string, maxBytes = maxFirstLineBytes): Promise<RunStart | null> {
 	const opened = await openRegularFile(runFile(runDir, 'events')).catch(() => null);
 	if (opened === null) return null;
-	const stream = opened.handle.createReadStream({ encoding: 'utf8', end: maxFirstLineBytes - 1 });
+	const stream = opened.handle.createReadStream({ encoding: 'utf8', end: maxBytes - 1 });
 	const lines = createInterface({ input: stream, crlfDelay: Infinity });
 	try {
 		for await (const line of lines) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { type AcceptChoices, acceptChoices } from '../../core/changes/acceptChoices.js';
 import { recordFile } from '../../core/changes/acceptRecord.js';
 import { appendChangeLog, type RecordedFile } from '../../core/runStore/changeLog.js';
 import { allHunkIds, type FileTarget, type ReviewFile, targetOf } from '../../core/changes/changeSet.js';
@@ -91,6 +92,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		const plan = planFile(file, target, current.text, sha256, labels);
 		plans.push({ plan, dirty: current.dirty, before: current.text, file, target });
 	}
+	const choices = acceptChoices(files, (path) => override.get(path) ?? pending.selected(path));
 	const conflicts = plans.flatMap(({ plan }) => (plan.outcome === 'conflict' ? [plan] : []));
 	const writable = plans.filter(({ plan }) => plan.outcome === 'apply' || plan.outcome === 'merged').length;
 	let choice: 'resolve' | 'skip' | undefined;
@@ -122,7 +124,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 		resolved.push(plan.path);
 	}
 	if (entries.length === 0) {
-		const unrecorded = await record(pending, alreadyRecords(plans), { partial, partialPaths });
+		const unrecorded = await record(pending, alreadyRecords(plans), { partial, partialPaths, choices });
 		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
 	}
 
@@ -142,7 +144,7 @@ export async function acceptPending(input: AcceptInput): Promise<AcceptResult> {
 	try {
 		const changed = await recheck(pending, plans, entries, { choice, labels });
 		if (changed.length > 0) return { status: 'unsafe', ...nothing, unsafe: changed };
-		return await write(input, plans, entries, { resolved, skipped, partial, partialPaths, winner });
+		return await write(input, plans, entries, { resolved, skipped, partial, partialPaths, winner, choices });
 	} finally {
 		await lock.release();
 	}
@@ -210,13 +212,20 @@ async function write(
 	input: AcceptInput,
 	plans: readonly Planned[],
 	entries: readonly Entry[],
-	state: { resolved: string[]; skipped: string[]; partial: boolean; partialPaths: string[]; winner: string },
+	state: {
+		resolved: string[];
+		skipped: string[];
+		partial: boolean;
+		partialPaths: string[];
+		winner: string;
+		choices: AcceptChoices;
+	},
 ): Promise<AcceptResult> {
 	const { pending } = input;
-	const { resolved, skipped, partial, partialPaths, winner } = state;
+	const { resolved, skipped, partial, partialPaths, winner, choices } = state;
 	const already = alreadyRecords(plans);
 	if (entries.length === 0) {
-		const unrecorded = await record(pending, already, { partial, partialPaths });
+		const unrecorded = await record(pending, already, { partial, partialPaths, choices });
 		return { status: 'applied', ...nothing, resolved, skipped, ...unrecorded };
 	}
 	// Re-resolved now, right before the edit: a link the tree gained since the run must not redirect a write.
@@ -277,7 +286,7 @@ async function write(
 		const before = plans.find(({ plan }) => plan.path === entry.path)!.before;
 		wrote.push(recordFile(entry.path, before, (await readCurrent(pending.uri(entry.path))).text));
 	}
-	const unrecorded = await record(pending, [...wrote, ...already], { partial, partialPaths });
+	const unrecorded = await record(pending, [...wrote, ...already], { partial, partialPaths, choices });
 	const merged = plans.flatMap(({ plan }) =>
 		plan.outcome === 'merged' && landed.has(plan.path) ? [plan.path] : [],
 	);
@@ -299,21 +308,33 @@ function acceptLabel(pending: PendingChangeSet, winner: string): string {
 	return vscode.l10n.t('MassGen: {0} ({1})', runName(pending.run.request.question), winner);
 }
 
-/** Appends the accept to the run's record; a failure is reported, never thrown (the edit is applied already). */
+/**
+ * Appends the accept to the run's record; a failure is reported, never thrown (the edit is applied
+ * already). The runner-up hunks and edited files it names are those of the files it records.
+ */
 async function record(
 	pending: PendingChangeSet,
 	files: readonly RecordedFile[],
-	{ partial, partialPaths }: { partial: boolean; partialPaths: readonly string[] },
+	{
+		partial,
+		partialPaths,
+		choices,
+	}: { partial: boolean; partialPaths: readonly string[]; choices: AcceptChoices },
 ): Promise<{ unrecorded?: string }> {
 	if (files.length === 0) return {};
 	const protectedPaths = [...pending.run.writePolicy.protectedPaths];
+	const recorded = (path: string) => files.some((file) => file.path === path);
+	const runnerUpHunks = choices.runnerUpHunks.filter((hunk) => recorded(hunk.path));
+	const editedPaths = choices.editedPaths.filter(recorded);
 	try {
 		await appendChangeLog(pending.run.runDir, {
 			kind: 'accept',
 			by: 'editor',
 			partial,
-			partialPaths: partialPaths.filter((path) => files.some((file) => file.path === path)),
+			partialPaths: partialPaths.filter(recorded),
 			protectedPaths,
+			...(runnerUpHunks.length > 0 ? { runnerUpHunks } : {}),
+			...(editedPaths.length > 0 ? { editedPaths } : {}),
 			files: [...files],
 		});
 		return {};
