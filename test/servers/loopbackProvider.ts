@@ -19,7 +19,7 @@ import { contextLengthError, type ChatServerFlavor } from './wire/contextErrors.
 import { geminiWire } from './wire/gemini.js';
 import { responsesWire } from './wire/responses.js';
 
-export type { LoopbackProtocol, PromptView, Reply, SseEvent, Turn } from './types.js';
+export type { LoopbackProtocol, PromptMessage, PromptView, Reply, SseEvent, Turn } from './types.js';
 export type { Latency, LatencyPlan } from './latency.js';
 
 const protocols: Record<LoopbackProtocol, WireProtocol> = {

@@ -78,6 +78,19 @@ export interface PromptView {
 	readonly tools: readonly { readonly name: string; readonly parameters: Record<string, unknown> }[];
 	/** Text of the last message when it is a tool result. */
 	readonly lastToolResult?: string;
+	/**
+	 * The same texts with who wrote them, in order: the user's messages, the model's own earlier
+	 * output, tool results (each wire's own shape: a tool role, a `tool_result` block, a
+	 * `functionResponse` part, a `function_call_output` item).
+	 */
+	readonly messages: readonly PromptMessage[];
+}
+
+export interface PromptMessage {
+	readonly role: 'user' | 'assistant' | 'tool';
+	readonly text: string;
+	/** A tool result's tool: the name of the call it answers (empty when the request does not say). */
+	readonly toolName?: string;
 }
 
 /** One piece of a request in the order the provider reads it (tools, system, messages), for prefix caching. */

@@ -1,4 +1,4 @@
-import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import type { PromptMessage, PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
 import { argumentText, asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 const errorTypes: Record<number, string> = {
@@ -99,26 +99,40 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 function readPrompt(body: unknown, model: string): PromptView {
 	const request = asRecord(body);
 	const texts: string[] = [];
+	const messages: PromptMessage[] = [];
+	const callNames = new Map<unknown, string>();
 	let lastToolResult: string | undefined;
 	for (const message of asArray(request['messages']).map(asRecord)) {
 		lastToolResult = undefined;
+		const role = message['role'] === 'assistant' ? 'assistant' : 'user';
 		const content = message['content'];
 		if (typeof content === 'string') {
 			texts.push(content);
+			messages.push({ role, text: content });
 			continue;
 		}
 		for (const block of asArray(content).map(asRecord)) {
-			if (block['type'] === 'text') texts.push(String(block['text'] ?? ''));
+			if (block['type'] === 'text') {
+				const text = String(block['text'] ?? '');
+				texts.push(text);
+				messages.push({ role, text });
+			}
+			if (block['type'] === 'tool_use') callNames.set(block['id'], String(block['name']));
 			if (block['type'] === 'tool_result') {
 				lastToolResult = textOf(block['content'] ?? '');
 				texts.push(lastToolResult);
+				messages.push({
+					role: 'tool',
+					text: lastToolResult,
+					toolName: callNames.get(block['tool_use_id']) ?? '',
+				});
 			}
 		}
 	}
 	const tools = asArray(request['tools'])
 		.map(asRecord)
 		.map((tool) => ({ name: String(tool['name']), parameters: asRecord(tool['input_schema']) }));
-	return { model, system: textOf(request['system'] ?? ''), texts, tools, lastToolResult };
+	return { model, system: textOf(request['system'] ?? ''), texts, tools, lastToolResult, messages };
 }
 
 /** Tools, then system blocks, then each message's content blocks: the order Anthropic caches in. */

@@ -1,4 +1,4 @@
-import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import type { PromptMessage, PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
 import { argumentText, asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 const azurePath = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
@@ -83,17 +83,29 @@ function readPrompt(body: unknown, model: string): PromptView {
 	const request = asRecord(body);
 	let system = '';
 	const texts: string[] = [];
+	const messages: PromptMessage[] = [];
+	const callNames = new Map<unknown, string>();
 	let lastToolResult: string | undefined;
 	for (const message of asArray(request['messages']).map(asRecord)) {
 		const text = textOf(message['content'] ?? '');
-		lastToolResult = message['role'] === 'tool' ? text : undefined;
-		if (message['role'] === 'system' || message['role'] === 'developer') system += text;
-		else texts.push(text);
+		const role = message['role'];
+		lastToolResult = role === 'tool' ? text : undefined;
+		for (const call of asArray(message['tool_calls']).map(asRecord)) {
+			callNames.set(call['id'], String(asRecord(call['function'])['name']));
+		}
+		if (role === 'system' || role === 'developer') system += text;
+		else if (role === 'tool') {
+			texts.push(text);
+			messages.push({ role: 'tool', text, toolName: callNames.get(message['tool_call_id']) ?? '' });
+		} else {
+			texts.push(text);
+			messages.push({ role: role === 'assistant' ? 'assistant' : 'user', text });
+		}
 	}
 	const tools = asArray(request['tools'])
 		.map((tool) => asRecord(asRecord(tool)['function']))
 		.map((fn) => ({ name: String(fn['name']), parameters: asRecord(fn['parameters']) }));
-	return { model, system, texts, tools, lastToolResult };
+	return { model, system, texts, tools, lastToolResult, messages };
 }
 
 function promptSegments(body: unknown): PromptSegment[] {

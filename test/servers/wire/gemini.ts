@@ -1,4 +1,4 @@
-import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import type { PromptMessage, PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
 import { asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 const statusNames: Record<number, string> = {
@@ -75,16 +75,27 @@ function encodeTurn(turn: Turn, model: string): SseEvent[] {
 function readPrompt(body: unknown, model: string): PromptView {
 	const request = asRecord(body);
 	const texts: string[] = [];
+	const messages: PromptMessage[] = [];
 	let lastToolResult: string | undefined;
 	for (const content of asArray(request['contents']).map(asRecord)) {
 		lastToolResult = undefined;
+		const role = content['role'] === 'model' ? 'assistant' : 'user';
 		for (const part of asArray(content['parts']).map(asRecord)) {
-			if (typeof part['text'] === 'string' && !part['thought']) texts.push(part['text']);
-			const response = asRecord(part['functionResponse'])['response'];
+			if (typeof part['text'] === 'string' && !part['thought']) {
+				texts.push(part['text']);
+				messages.push({ role, text: part['text'] });
+			}
+			const functionResponse = asRecord(part['functionResponse']);
+			const response = functionResponse['response'];
 			if (response !== undefined) {
 				const record = asRecord(response);
 				lastToolResult = textOf(record['output'] ?? record['error'] ?? JSON.stringify(response));
 				texts.push(lastToolResult);
+				messages.push({
+					role: 'tool',
+					text: lastToolResult,
+					toolName: String(functionResponse['name'] ?? ''),
+				});
 			}
 		}
 	}
@@ -99,7 +110,7 @@ function readPrompt(body: unknown, model: string): PromptView {
 	const system = asArray(asRecord(request['systemInstruction'])['parts'])
 		.map((part) => String(asRecord(part)['text'] ?? ''))
 		.join('');
-	return { model, system, texts, tools, lastToolResult };
+	return { model, system, texts, tools, lastToolResult, messages };
 }
 
 function promptSegments(body: unknown): PromptSegment[] {

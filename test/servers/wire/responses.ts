@@ -1,4 +1,4 @@
-import type { PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
+import type { PromptMessage, PromptSegment, PromptView, SseEvent, Turn, WireProtocol } from '../types.js';
 import { argumentText, asArray, asRecord, nextId, pieces, segmentsOf, textOf } from './split.js';
 
 /** OpenAI Responses API: `POST /v1/responses`, typed SSE events with sequence numbers. */
@@ -170,19 +170,27 @@ function readPrompt(body: unknown, model: string): PromptView {
 	const input = request['input'];
 	const items = typeof input === 'string' ? [{ role: 'user', content: input }] : asArray(input).map(asRecord);
 	const texts: string[] = [];
+	const messages: PromptMessage[] = [];
+	const callNames = new Map<unknown, string>();
 	let lastToolResult: string | undefined;
 	for (const item of items) {
 		lastToolResult = undefined;
+		if (item['type'] === 'function_call') callNames.set(item['call_id'], String(item['name']));
 		if (item['type'] === 'function_call_output') {
 			lastToolResult = textOf(item['output']);
 			texts.push(lastToolResult);
-		} else if (item['role'] !== undefined) texts.push(textOf(item['content']));
+			messages.push({ role: 'tool', text: lastToolResult, toolName: callNames.get(item['call_id']) ?? '' });
+		} else if (item['role'] !== undefined) {
+			const text = textOf(item['content']);
+			texts.push(text);
+			messages.push({ role: item['role'] === 'assistant' ? 'assistant' : 'user', text });
+		}
 	}
 	const tools = asArray(request['tools'])
 		.map(asRecord)
 		.filter((tool) => tool['type'] === 'function')
 		.map((tool) => ({ name: String(tool['name']), parameters: asRecord(tool['parameters']) }));
-	return { model, system: textOf(request['instructions'] ?? ''), texts, tools, lastToolResult };
+	return { model, system: textOf(request['instructions'] ?? ''), texts, tools, lastToolResult, messages };
 }
 
 function promptSegments(body: unknown): PromptSegment[] {
