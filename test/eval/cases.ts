@@ -31,8 +31,8 @@ export interface ExpectedOutcome {
 	readonly answers?: Readonly<Record<string, number>>;
 	/** The agent's latest answer opens "Building on <label of `on`>'s answer". */
 	readonly buildsOn?: { readonly agent: string; readonly on: string };
-	/** Names the final answer must hold in backticks. */
-	readonly finalNames: readonly string[];
+	/** The names the files export: the final answer must name each in backticks, and no other. */
+	readonly truth: readonly string[];
 }
 
 const shapes = [
@@ -108,7 +108,7 @@ export const evalCases: readonly EvalCase[] = [
 		outcome: {
 			winner: 'claude_agent',
 			answers: { openai_agent: 1, claude_agent: 1, gemini_agent: 1 },
-			finalNames: ['area', 'perimeter', 'scale'],
+			truth: ['area', 'perimeter', 'scale'],
 		},
 	},
 	{
@@ -129,7 +129,7 @@ export const evalCases: readonly EvalCase[] = [
 			winner: 'chat_agent',
 			answers: { chat_agent: 2, gemini_agent: 1 },
 			buildsOn: { agent: 'chat_agent', on: 'gemini_agent' },
-			finalNames: ['parse', 'format', 'render', 'save'],
+			truth: ['parse', 'format', 'render', 'save'],
 		},
 	},
 	{
@@ -155,7 +155,7 @@ export const evalCases: readonly EvalCase[] = [
 		outcome: {
 			winner: 'openai_agent',
 			answers: { openai_agent: 1, claude_agent: 1, gemini_agent: 1 },
-			finalNames: ['area', 'perimeter', 'scale'],
+			truth: ['area', 'perimeter', 'scale'],
 		},
 	},
 ];

@@ -26,9 +26,9 @@ export function evalTable(outcomes: readonly CaseOutcome[]): string {
 			'',
 			`${o.name} FAILED:`,
 			...o.failures.map((f) => `  - ${f}`),
-			...Object.entries(o.decisions).map(
-				([agent, steps]) => `  ${agent}: ${steps.join(' → ') || '(no request)'}`,
-			),
+			...Object.entries(o.decisions)
+				.filter(([, steps]) => steps.length > 0)
+				.map(([agent, steps]) => `  ${agent}: ${steps.join(' → ')}`),
 		]);
 	return [...table, ...details].join('\n');
 }
