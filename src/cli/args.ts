@@ -7,6 +7,7 @@ import { hasRunPlanFlag, parsePlanArgs, parseRunPlanArgs, type PlanArgs } from '
 import type { RevertCommand } from './revertCommand.js';
 import { parseReviewArgs, type ReviewArgs } from './review/reviewArgs.js';
 import type { ServeArgs } from './serve/serveArgs.js';
+import { parseStatsArgs, type StatsArgs } from './stats/statsArgs.js';
 import { notNegative, positiveNumber, takeAttachDiff, takeContinue } from './argWords.js';
 import { UsageError } from './usageError.js';
 
@@ -103,6 +104,7 @@ export type CliCommand =
 	| RevertCommand
 	| ReviewArgs
 	| PlanArgs
+	| StatsArgs
 	| McpArgs
 	| ServeArgs
 	| InitArgs
@@ -114,6 +116,7 @@ export type CliCommand =
 export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 	if (argv[0] === 'review') return parseReviewArgs(argv.slice(1), cwd);
 	if (argv[0] === 'plan') return parsePlanArgs(argv.slice(1), cwd);
+	if (argv[0] === 'stats') return parseStatsArgs(argv.slice(1), cwd);
 	// MassGen's plan flags on run (--plan, --plan-and-execute, --execute-plan) make it a plan command.
 	if (argv[0] === 'run' && hasRunPlanFlag(argv.slice(1))) return parseRunPlanArgs(argv.slice(1), cwd);
 	if (argv[0] === 'init') {

@@ -2,6 +2,7 @@
 import { initHelp, initUsage } from './initArgs.js';
 import { planHelp, planUsage } from './plan/planArgs.js';
 import { reviewHelp, reviewUsage } from './review/reviewArgs.js';
+import { statsHelp, statsUsage } from './stats/statsArgs.js';
 
 export const usage = `Usage:
   massgen run [--config FILE] [--workspace DIR] [--json] [--timeout SECONDS] [--apply] [--yes | --deny-all] [--unsandboxed-commands]
@@ -15,6 +16,7 @@ export const usage = `Usage:
   massgen runs [--workspace DIR] [--json] [--keep N] [--keep-days D]
   massgen show RUN_ID [--workspace DIR] [--markdown] [--session]
   massgen revert RUN_ID [--workspace DIR] [--markers]
+${statsUsage}
 ${reviewUsage}
 ${planUsage}
   massgen serve [--host 127.0.0.1] [--port N] [--config FILE] [--workspace DIR] [--token T] [--request-timeout SECONDS]
@@ -94,6 +96,7 @@ show      Print one run: question, attachments, each agent's answer, votes, winn
 revert    Undo what --apply (or the editor's Accept) wrote for a run, keeping your later edits;
           run again, it re-applies. Exit 0 reverted, 1 nothing to revert, 2 conflicts (nothing written)
           --markers    write conflict markers into the conflicting files instead, and revert the rest
+${statsHelp}
 ${reviewHelp}
 ${planHelp}
 trust     Trust what the folder's own config would run and where it would send your keys (listed),

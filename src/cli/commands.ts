@@ -84,6 +84,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 					? await (await import('./runsCommand.js')).runsCommand(command, io)
 					: await (await import('./showCommand.js')).showCommand(command, io);
 			}
+			case 'stats': {
+				// Names come from run directories (redacted as written); this masks the environment's secrets on top.
+				const redactor = seedRedactor({ env: process.env });
+				const io = redactedIo(
+					{ stdout, stderr, env: process.env, signal: controller.signal },
+					() => redactor,
+				);
+				return await (await import('./stats/statsCommand.js')).statsCommand(command, io);
+			}
 			case 'review': {
 				// The run's own texts are read back redacted; this masks the environment's secrets on top.
 				const redactor = seedRedactor({ env: process.env });

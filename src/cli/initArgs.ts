@@ -29,7 +29,8 @@ export const initUsage = `  massgen init [--agent PROVIDER:MODEL [--role TEXT] [
 
 export const initHelp = `init      Write a team config (default: <workspace>/.massgen/config.yaml). On a terminal with no --agent it
           lists what is available here (providers with a key in the environment or .env, with their
-          models; local servers answering on their usual ports) and asks; otherwise:
+          models; local servers answering on their usual ports) and asks, first offering the team
+          Suggest a Team finds in your runs here (docs/stats.md) with its evidence; otherwise:
           --agent      a member, e.g. openai:gpt-5-mini or ollama:qwen3:8b; repeatable. --role and
                        --base-url after it apply to it
           --out        the file to write; an existing file is kept unless --yes (or you agree on a terminal)

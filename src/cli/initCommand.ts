@@ -14,6 +14,7 @@ import {
 import { cliKeys } from './cliHost.js';
 import type { InitArgs } from './initArgs.js';
 import { askTeamDraft, type Prompter, terminalPrompter } from './initPrompts.js';
+import { initSuggestion, type InitSuggestion } from './initSuggestion.js';
 import { shellWord } from './shellWord.js';
 
 export interface InitIo {
@@ -38,7 +39,10 @@ export async function initCommand(args: InitArgs, io: InitIo): Promise<number> {
 	}
 	const prompter = io.interactive ? terminalPrompter(io.stdin, io.stderr) : undefined;
 	try {
-		const draft = args.agents.length > 0 ? fromFlags(args) : await askTeamDraft(prompter!, keys, io.stderr);
+		const draft =
+			args.agents.length > 0
+				? fromFlags(args)
+				: await askTeamDraft(prompter!, keys, io.stderr, await suggestion(args.workspace, io));
 		if (!draft) {
 			io.stderr.write('massgen: no agent chosen; nothing written\n');
 			return 1;
@@ -51,6 +55,16 @@ export async function initCommand(args: InitArgs, io: InitIo): Promise<number> {
 		return 4;
 	} finally {
 		prompter?.close();
+	}
+}
+
+/** Suggest a Team over the workspace's runs; none when the runs cannot be read (init goes on without it). */
+async function suggestion(workspace: string, io: InitIo): Promise<InitSuggestion | undefined> {
+	try {
+		return await initSuggestion(resolve(workspace), io.env);
+	} catch (error) {
+		io.stderr.write(`massgen: no suggested team: ${(error as Error).message}\n`);
+		return undefined;
 	}
 }
 

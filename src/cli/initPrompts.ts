@@ -13,6 +13,7 @@ import {
 import { rawTerminal } from './display/terminalStream.js';
 import { visibleControls } from '../protocol/visibleText.js';
 import { parseAgent, parseQuorum } from './initArgs.js';
+import type { InitSuggestion } from './initSuggestion.js';
 
 export interface Prompter {
 	ask(question: string): Promise<string>;
@@ -78,6 +79,32 @@ export async function askTeamDraft(
 	prompter: Prompter,
 	keys: ApiKeySources,
 	stderr: NodeJS.WritableStream,
+	suggestion?: InitSuggestion,
+): Promise<TeamDraft | undefined> {
+	const suggested = suggestion && (await offerSuggestion(prompter, suggestion, stderr));
+	return suggested ? draftOf(prompter, suggested, stderr) : askMembers(prompter, keys, stderr);
+}
+
+/** The suggested team first, with its evidence: its members when the user takes it. */
+async function offerSuggestion(
+	prompter: Prompter,
+	suggestion: InitSuggestion,
+	stderr: NodeJS.WritableStream,
+): Promise<Candidate[] | undefined> {
+	stderr.write(
+		`From your runs in this folder: the cheapest team whose members' winning changes you accepted at least ` +
+			`${Math.round(suggestion.targetAcceptanceRate * 100)}% of the time (about $${suggestion.costPerRunUsd.toFixed(4)} per run):\n` +
+			suggestion.evidence.map((line) => `  ${line}\n`).join(''),
+	);
+	const members = suggestion.members.map((member) => `${member.type}:${member.model}`).join(' ');
+	if (!(await prompter.confirm(`Use this team (${members})?`))) return undefined;
+	return suggestion.members.map((member) => ({ ...member, why: 'suggested' }));
+}
+
+async function askMembers(
+	prompter: Prompter,
+	keys: ApiKeySources,
+	stderr: NodeJS.WritableStream,
 ): Promise<TeamDraft | undefined> {
 	stderr.write('Looking for providers with a key and local servers…\n');
 	const candidates = await findCandidates(keys);
@@ -93,6 +120,15 @@ export async function askTeamDraft(
 	);
 	const chosen = await pickMembers(prompter, candidates, stderr);
 	if (chosen.length === 0) return undefined;
+	return draftOf(prompter, chosen, stderr);
+}
+
+/** A role for each chosen member, then the orchestrator options. */
+async function draftOf(
+	prompter: Prompter,
+	chosen: readonly Candidate[],
+	stderr: NodeJS.WritableStream,
+): Promise<TeamDraft> {
 	const taken = new Set<string>();
 	const agents: DraftAgent[] = [];
 	for (const member of chosen) {
