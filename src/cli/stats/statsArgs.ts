@@ -60,16 +60,32 @@ export function parseStatsArgs(
 	};
 }
 
-/** `30d`, `12h` (before `now`) or a date `2026-11-01` (UTC midnight) / an ISO time. */
+/**
+ * `30d`, `12h` (before `now`) or a date `2026-11-01` / a time `2026-11-01T09:30[:00[.000]][Z]`,
+ * always UTC. A day or time that does not exist (`2026-02-31`, `T24:00`) is refused: `Date` would
+ * roll it over into another day without a word.
+ */
 export function sinceDate(text: string, now: Date): Date {
 	const relative = /^([1-9]\d{0,4})([dh])$/.exec(text);
 	if (relative) {
 		const hours = Number(relative[1]) * (relative[2] === 'd' ? 24 : 1);
 		return new Date(now.getTime() - hours * 3600 * 1000);
 	}
-	if (/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/.test(text)) {
-		const date = new Date(text);
-		if (!Number.isNaN(date.getTime())) return date;
+	const parts = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?Z?)?$/.exec(text);
+	if (parts) {
+		const [year, month, day, hour = 0, minute = 0, second = 0] = parts
+			.slice(1, 7)
+			.map((part) => Number(part ?? 0));
+		const ms = Number((parts[7] ?? '0').padEnd(3, '0'));
+		const date = new Date(Date.UTC(year!, month! - 1, day, hour, minute, second, ms));
+		const exists =
+			date.getUTCFullYear() === year &&
+			date.getUTCMonth() === month! - 1 &&
+			date.getUTCDate() === day &&
+			date.getUTCHours() === hour &&
+			date.getUTCMinutes() === minute &&
+			date.getUTCSeconds() === second;
+		if (exists) return date;
 	}
 	throw new UsageError(
 		`--since is a number of days (30d), hours (12h) or a date (2026-11-01), not '${text}'`,

@@ -34,6 +34,29 @@ describe('massgen stats arguments', () => {
 			'--since is a number of days',
 		);
 		expect(() => parseStatsArgs(['--since', '0d'], '/ws', now)).toThrow('--since is a number of days');
+		// A day or time that does not exist is refused, not rolled over (2026-02-31 was read as March 3).
+		for (const bad of [
+			'2026-02-31',
+			'2026-04-31',
+			'2025-02-29',
+			'2026-11-01T24:00',
+			'2026-11-01T10:60Z',
+			'2026-11-01T10:00:61Z',
+		]) {
+			expect(() => parseStatsArgs(['--since', bad], '/ws', now), bad).toThrow('--since is a number of days');
+		}
+	});
+
+	it('--since a time is UTC, with or without Z', () => {
+		expect(parseStatsArgs(['--since', '2024-02-29'], '/ws', now)).toMatchObject({
+			since: new Date('2024-02-29T00:00:00.000Z'),
+		});
+		expect(parseStatsArgs(['--since', '2026-11-01T09:30'], '/ws', now)).toMatchObject({
+			since: new Date('2026-11-01T09:30:00.000Z'),
+		});
+		expect(parseStatsArgs(['--since', '2026-11-01T09:30:15.5Z'], '/ws', now)).toMatchObject({
+			since: new Date('2026-11-01T09:30:15.500Z'),
+		});
 		for (const bad of ['0', '-2', '1.5', 'many']) {
 			expect(() => parseStatsArgs([`--min-runs=${bad}`], '/ws', now)).toThrow(
 				`--min-runs must be a whole number of runs, 1 or more, not '${bad}'`,
