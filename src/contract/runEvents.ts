@@ -87,6 +87,21 @@ interface EventBase {
 	readonly t: number;
 }
 
+/** One criterion of the evaluation checklist (`orchestrator.coordination.checklist_criteria_inline` and after). */
+export interface ChecklistCriterion {
+	/** `C1`, `C2`, … in the order criteria entered the checklist. */
+	id: string;
+	text: string;
+	category: 'primary' | 'standard' | 'stretch';
+	/** 0: given in the config or generated before coordination; n: proposed in its proposer's round n. */
+	round: number;
+	/** Config id of the agent that proposed it (`criteria_mode: bootstrap_inline`). */
+	proposedBy?: string;
+}
+
+/** A vote's scores: per answer label (`agentN.k`), each criterion's score 1–10. */
+export type VoteScores = { label: string; criteria: { id: string; score: number }[] }[];
+
 export interface RunAgentInfo {
 	readonly agentId: string;
 	/** The anonymous id prompts use for this agent's answers (`agentN`), fixed for the run. */
@@ -258,6 +273,15 @@ export type RunEventBody =
 			/** Config id of the agent voted for. */
 			votedForAgent: string;
 			reason: string;
+			/** With a checklist: the voter's score (1–10) of every answer it saw on every criterion in force. */
+			scores?: VoteScores;
+	  }
+	/** The evaluation checklist in force from now on (run start, and each time proposals merge). */
+	| {
+			type: 'checklist';
+			criteria: ChecklistCriterion[];
+			/** The score (1–10) a voted answer needs on every criterion. */
+			threshold: number;
 	  }
 	| {
 			type: 'votes-invalidated';

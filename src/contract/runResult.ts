@@ -8,12 +8,14 @@ import type { RevisionRecord } from './revision.js';
 import type {
 	AttachmentRecord,
 	BudgetRecord,
+	ChecklistCriterion,
 	CoordinationRecord,
 	RunAgentInfo,
 	RunStatus,
 	SessionRecord,
 	SteerRecord,
 	Usage,
+	VoteScores,
 } from './runEvents.js';
 
 export interface AgentUsage extends Usage {
@@ -47,7 +49,11 @@ export interface RunResult {
 		readonly votedFor: string;
 		readonly votedForLabel: string;
 		readonly reason: string;
+		/** With a checklist: the voter's scores (`VoteScores`). */
+		readonly scores?: VoteScores;
 	}[];
+	/** The evaluation checklist as it stood at the end (absent when the run had none). */
+	readonly checklist?: { readonly criteria: readonly ChecklistCriterion[]; readonly threshold: number };
 	readonly finalAnswer: string | null;
 	readonly changes: readonly FileChange[];
 	/**

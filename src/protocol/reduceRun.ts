@@ -193,6 +193,8 @@ function apply(state: RunState, e: RunEvent): RunState {
 			);
 		case 'vote':
 			return recordVote(state, e);
+		case 'checklist':
+			return { ...state, checklist: { criteria: e.criteria, threshold: e.threshold } };
 		case 'votes-invalidated':
 			return invalidateVotes(state, e);
 		case 'workflow-error':

@@ -13,6 +13,7 @@ export function recordVote(state: RunState, e: RunEventOf<'vote'>): RunState {
 		votedForAgent: e.votedForAgent,
 		reason: e.reason,
 		t: e.t,
+		...(e.scores ? { scores: e.scores } : {}),
 	};
 	const votes = { ...state.votes };
 	setOwn(votes, e.voter, vote);

@@ -6,16 +6,25 @@
 import type {
 	AttachmentRecord,
 	ChangeKind,
+	ChecklistCriterion,
 	CoordinationEndReason,
 	CoordinationSaving,
 	InstructionRecord,
 	Phase,
 	RunStatus,
 	SandboxMode,
+	VoteScores,
 } from '../contract/runEvents.js';
 
 /** The webview sees the core's vocabulary only through `src/protocol`. */
-export type { AttachmentRecord, CoordinationEndReason, CoordinationSaving, InstructionRecord };
+export type {
+	AttachmentRecord,
+	ChecklistCriterion,
+	CoordinationEndReason,
+	CoordinationSaving,
+	InstructionRecord,
+	VoteScores,
+};
 
 /** Overall run status; `idle` before `run-start`, `running` until `run-end`. */
 export type RunStateStatus = 'idle' | 'running' | RunStatus;
@@ -132,6 +141,8 @@ export interface VoteView {
 	readonly votedForAgent: string;
 	readonly reason: string;
 	readonly t: number;
+	/** With a checklist: the voter's scores of every answer it saw. */
+	readonly scores?: VoteScores;
 }
 
 /** `VoteHistoryEntry.invalidatedBy` of a vote the user's message withdrew (no answer label looks so). */
@@ -235,6 +246,8 @@ export interface RunState {
 		readonly quorum?: { readonly required: number; readonly votes: number; readonly label: string };
 		readonly saved?: CoordinationSaving;
 	};
+	/** The evaluation checklist in force (`checklist` events); absent when the run has none. */
+	readonly checklist?: { readonly criteria: readonly ChecklistCriterion[]; readonly threshold: number };
 	/** Set by `run-end`. */
 	readonly durationMs: number | null;
 	readonly error: string | null;

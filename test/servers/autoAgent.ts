@@ -29,6 +29,14 @@ export interface AutoAgentOptions {
 	 */
 	readonly presentationWrites?:
 		readonly PresentationWrite[] | ((prompt: PromptView) => readonly PresentationWrite[]);
+	/**
+	 * A checklist run (`vote` takes `scores`): the score it gives answer `anonId` on criterion `id`
+	 * (default 8 for every one). It votes for the first answer it scored at or above the threshold
+	 * the prompt states on every criterion; with none, it answers.
+	 */
+	readonly score?: (prompt: PromptView, anonId: string, criterionId: string) => number;
+	/** `proposed_criteria` it sends with its first answer when the tools take them (bootstrap_inline). */
+	readonly propose?: (prompt: PromptView) => readonly string[];
 }
 
 /** One file a presenter writes. */
@@ -79,7 +87,28 @@ function plainTurn(prompt: PromptView, options: AutoAgentOptions): Turn {
 			usage,
 		};
 	}
-	if (vote && ids.length && hasAnswers && !(voteFailed && newAnswer)) {
+	const checklist = checklistOf(prompt, vote?.parameters);
+	if (checklist && vote && ids.length && hasAnswers && !(voteFailed && newAnswer)) {
+		const score = options.score ?? (() => 8);
+		const scores = ids.map((anonId) => ({
+			agent_id: anonId,
+			criteria: checklist.criteria.map((id) => ({ id, score: score(prompt, anonId, id) })),
+		}));
+		const target = scores.find((entry) => entry.criteria.every((c) => c.score >= checklist.threshold));
+		if (target) {
+			return {
+				text: `Scored every answer on ${checklist.criteria.length} criteria; ${target.agent_id} meets them all.`,
+				toolCalls: [
+					{
+						name: 'vote',
+						arguments: { agent_id: target.agent_id, reason: `${name} agent: meets the checklist.`, scores },
+					},
+				],
+				usage,
+			};
+		}
+	}
+	if (vote && ids.length && hasAnswers && !(voteFailed && newAnswer) && !checklist) {
 		return {
 			text: `Reviewing the answers; ${ids[0]} is solid.`,
 			toolCalls: [
@@ -96,9 +125,16 @@ function plainTurn(prompt: PromptView, options: AutoAgentOptions): Turn {
 			typeof options.answer === 'function'
 				? options.answer(prompt)
 				: (options.answer ?? defaultAnswer(name, prompt));
+		const takesProposals = Object.hasOwn(properties(newAnswer.parameters), 'proposed_criteria');
+		const proposals = takesProposals && options.propose ? options.propose(prompt) : [];
 		return {
 			text: 'Drafting an answer.',
-			toolCalls: [{ name: 'new_answer', arguments: { content } }],
+			toolCalls: [
+				{
+					name: 'new_answer',
+					arguments: { content, ...(proposals.length ? { proposed_criteria: [...proposals] } : {}) },
+				},
+			],
 			usage,
 		};
 	}
@@ -136,6 +172,26 @@ function styled(turn: Turn, style: StreamStyle): Turn {
 /** The marker a reviser's second answer carries, so it revises only once. */
 function revised(prompt: PromptView): string {
 	return `Revised answer from ${prompt.model}`;
+}
+
+function properties(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
+	return (parameters?.['properties'] as Record<string, unknown> | undefined) ?? {};
+}
+
+/**
+ * The checklist a vote must score (the tool takes `scores`): the criterion ids of the prompt's
+ * EVALUATION CHECKLIST block and the threshold it states; undefined without one.
+ */
+export function checklistOf(
+	prompt: PromptView,
+	voteParameters: Record<string, unknown> | undefined,
+): { readonly criteria: string[]; readonly threshold: number } | undefined {
+	if (!Object.hasOwn(properties(voteParameters), 'scores')) return undefined;
+	const text = prompt.texts.join('\n');
+	const block = /<EVALUATION CHECKLIST>([\s\S]*?)<\/EVALUATION CHECKLIST>/.exec(text)?.[1] ?? '';
+	const criteria = [...block.matchAll(/^- (C\d+) \[/gm)].map((match) => match[1]!);
+	const threshold = Number(/with at least (\d+) on all of them/.exec(block)?.[1] ?? 1);
+	return { criteria, threshold };
 }
 
 function voteEnum(parameters: Record<string, unknown> | undefined): string[] {

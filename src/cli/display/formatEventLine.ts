@@ -2,7 +2,7 @@
  * One human line per meaningful event (plain progress, and the log above the live table).
  * Streaming deltas, tool calls and usage are too frequent to print and return null.
  */
-import type { RunEvent } from '../../contract/runEvents.js';
+import type { RunEvent, RunEventOf } from '../../contract/runEvents.js';
 import type { RunState } from '../../protocol/runState.js';
 import { formatDuration } from './terminalText.js';
 import { budgetCapsText } from './budgetLine.js';
@@ -36,7 +36,9 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 		case 'new-answer':
 			return `${event.agentId}: new answer ${event.label} (${event.content.length} chars)`;
 		case 'vote':
-			return `${event.voter} votes ${event.votedFor}: ${event.reason}`;
+			return `${event.voter} votes ${event.votedFor}: ${event.reason}${scoresText(event.scores)}`;
+		case 'checklist':
+			return `checklist (${event.criteria.length === 1 ? '1 criterion' : `${event.criteria.length} criteria`}, threshold ${event.threshold}): ${event.criteria.map((c) => c.id).join(', ') || 'none yet'}`;
 		case 'votes-invalidated':
 			return `${event.byLabel} invalidates the votes of ${event.voters.join(', ')}`;
 		case 'workflow-error':
@@ -125,6 +127,12 @@ export function formatEventLine(event: RunEvent, state: RunState): string | null
 /** `1 vote`, `3 votes`. */
 export function plural(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A vote's scores in one line: ` [agent1.1 8 7 · agent2.1 5 9]` (each answer's scores, criteria in order). */
+function scoresText(scores: RunEventOf<'vote'>['scores']): string {
+	if (!scores?.length) return '';
+	return ` [${scores.map((entry) => `${entry.label} ${entry.criteria.map((c) => c.score).join(' ')}`).join(' · ')}]`;
 }
 
 /** Compile-time exhaustiveness; an unknown type from a newer core prints nothing. */

@@ -13,11 +13,20 @@ import { budgetedCalls, runToolCalls, type ToolRun } from './toolRunner.js';
 import { SteerCursor } from './steering.js';
 import type { AgentTurn, TurnContext, TurnStep } from './turn.js';
 import type { AgentSpec } from './types.js';
+import type { VoteScores } from '../../contract/runEvents.js';
+import { checklistBlock } from './checklistPrompts.js';
+import type { ExecutionChecklist } from './checklistRules.js';
 import { decideWorkflow, keptCall, workflowToolNames, workflowTools } from './workflowTools.js';
 
 /** What a coordination execution ends in; the orchestrator applies it to the board. */
 export type ExecutionDecision =
-	| { readonly kind: 'answer'; readonly content: string; readonly overlay: OverlaySnapshot }
+	| {
+			readonly kind: 'answer';
+			readonly content: string;
+			readonly overlay: OverlaySnapshot;
+			/** Criteria it proposed (`bootstrap_inline`), checked: the orchestrator merges them. */
+			readonly proposals: readonly string[];
+	  }
 	/**
 	 * Counts only if no answer landed since `snapshotVersion` and no message of the user took the
 	 * voter's vote away after `steerSeen`; else `voteWasStale` and go on.
@@ -29,6 +38,9 @@ export type ExecutionDecision =
 			readonly reason: string;
 			readonly snapshotVersion: number;
 			readonly steerSeen: number;
+			/** With a checklist: every answer's scores, the gate passed. */
+			readonly scores?: VoteScores;
+			readonly proposals: readonly string[];
 	  }
 	/** Every workflow attempt of the turn was invalid. */
 	| { readonly kind: 'exhausted'; readonly message: string };
@@ -40,6 +52,8 @@ export interface ExecutionContext extends TurnContext {
 	readonly peers: PeerView;
 	/** A toolbox over the agent's overlay that can read these answers' files. */
 	toolbox(answers: ReadonlyMap<string, OverlaySnapshot>): Toolbox;
+	/** The checklist of this execution (criteria in force at its start); absent when off. */
+	readonly checklist?: ExecutionChecklist;
 }
 
 /**
@@ -81,6 +95,7 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 			this.snapshot,
 			prompt,
 			context.restartFeedback,
+			context.checklist ? checklistBlock(context.checklist) : '',
 		);
 		this.messages.push(userMessage(first, prompt));
 	}
@@ -213,13 +228,21 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 	private request(): ChatRequest {
 		const { settings, anonIds, runId } = this.context;
 		const toolbox = this.toolbox();
-		const workflow = workflowTools(anonIds);
+		const { checklist } = settings;
+		const workflow = checklist
+			? workflowTools(anonIds, {
+					proposals: checklist.mode === 'bootstrap_inline',
+					maxProposals: checklist.maxProposalsPerAgentPerRound,
+					threshold: checklist.threshold,
+				})
+			: workflowTools(anonIds);
 		return {
 			system: prompts.coordinationSystemPrompt({
 				systemMessage: this.agent.systemMessage,
 				votingSensitivity: settings.votingSensitivity,
 				noveltyRequirement: settings.answerNoveltyRequirement,
 				...(settings.planningMode ? { planning: settings.planningModeInstruction } : {}),
+				...(checklist ? { checklistThreshold: checklist.threshold } : {}),
 			}),
 			messages: [...this.messages],
 			tools: this.toolCalls < settings.maxToolCallsPerTurn ? [...toolbox.definitions, ...workflow] : workflow,
@@ -240,12 +263,14 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 			answersSoFar: peers.answerCount(this.agent.id),
 			maxAnswers: settings.maxNewAnswersPerAgent,
 			novelty: settings.answerNoveltyRequirement,
+			...(this.context.checklist ? { checklist: this.context.checklist } : {}),
 		});
 		if (decision.kind === 'answer') {
-			return { kind: 'answer', content: decision.content, overlay: this.overlay.snapshot() };
+			const { content, proposals } = decision;
+			return { kind: 'answer', content, overlay: this.overlay.snapshot(), proposals };
 		}
 		if (decision.kind === 'vote') {
-			const { call, target, reason } = decision;
+			const { call, target, reason, scores, proposals } = decision;
 			const { version } = this.snapshot;
 			return {
 				kind: 'vote',
@@ -254,6 +279,8 @@ export class AgentExecution implements AgentTurn<ExecutionDecision> {
 				reason,
 				snapshotVersion: version,
 				steerSeen: this.steering.lastSeen,
+				...(scores ? { scores } : {}),
+				proposals,
 			};
 		}
 		this.attempts++;

@@ -16,6 +16,8 @@ export interface PresentationInput {
 	readonly anonId: string | undefined;
 	readonly answers: readonly AnswerRecord[];
 	readonly voteReasons: readonly { readonly label: string; readonly reason: string }[];
+	/** The winner's unmet criteria (`unmetCriteriaBlock`); absent when none or no checklist. */
+	readonly unmet?: string;
 	/** Starts from the winner's latest answer: its edits become the change set unless it changes them. */
 	readonly overlay: Overlay;
 	/** The presenter's write tools over `overlay`. */
@@ -46,6 +48,7 @@ export class PresentationTurn extends ToolLoopTurn<string> {
 						answers: input.answers,
 						ownAnonId: input.anonId,
 						voteReasons: input.voteReasons,
+						...(input.unmet ? { unmet: input.unmet } : {}),
 						context: prompt,
 						feedback: restartFeedback,
 					});

@@ -5,6 +5,7 @@ import { noContext, type PromptContext } from '../context/promptContext.js';
 import { answerTagOpening } from '../workflow/markers.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
 import { quotedModelText } from '../context/quotedText.js';
+import { checklistVotingRule } from './checklistPrompts.js';
 import type { Sensitivity, Turn } from './types.js';
 
 /**
@@ -32,6 +33,8 @@ export function coordinationSystemPrompt(options: {
 	readonly noveltyRequirement: Sensitivity;
 	/** Planning mode's instruction (`planning_mode_instruction`); absent when off. */
 	readonly planning?: string;
+	/** Checklist evaluation's threshold; absent when off (the voting sensitivity's sentence stays). */
+	readonly checklistThreshold?: number;
 }): string {
 	const parts = [
 		options.systemMessage?.trim(),
@@ -39,7 +42,9 @@ export function coordinationSystemPrompt(options: {
 			'You are one of a team of AI agents, each answering the whole request. You see the latest answers as',
 			'agent1, agent2, … (one may be your own earlier work). Decide whether the best current answer already',
 			'addresses the ORIGINAL MESSAGE.',
-			votingCriteria[options.votingSensitivity],
+			options.checklistThreshold === undefined
+				? votingCriteria[options.votingSensitivity]
+				: checklistVotingRule(options.checklistThreshold),
 			"Otherwise combine the answers' strengths, fix their weaknesses and submit an improved, complete answer with new_answer.",
 			noveltyRules[options.noveltyRequirement],
 		]
@@ -49,19 +54,23 @@ export function coordinationSystemPrompt(options: {
 			'The workspace is read-only context. Your file edits go to your private copy and travel with your answer;',
 			"view_answer_changes shows an answer's file changes. Check files, not claims, before you vote.",
 		].join(' '),
-		'End every turn with exactly one workflow call: new_answer(content) or vote(agent_id, reason). Make the call, do not only describe it.',
+		`End every turn with exactly one workflow call: new_answer(content) or ${options.checklistThreshold === undefined ? 'vote(agent_id, reason)' : 'vote(agent_id, reason, scores)'}. Make the call, do not only describe it.`,
 		options.planning?.trim(),
 	];
 	return parts.filter(Boolean).join('\n\n');
 }
 
-/** `feedback`: a restarted attempt's block (`restartFeedbackBlock`), the same for every agent. */
+/**
+ * `feedback`: a restarted attempt's block (`restartFeedbackBlock`), the same for every agent;
+ * `checklist`: the EVALUATION CHECKLIST block ('' = none).
+ */
 export function coordinationUserMessage(
 	question: string,
 	history: readonly Turn[],
 	snapshot: AnswerSnapshot,
 	context: PromptContext = noContext,
 	feedback = '',
+	checklist = '',
 ): string {
 	return [
 		instructionsSection(context.instructions),
@@ -71,6 +80,7 @@ export function coordinationUserMessage(
 		feedback,
 		originalMessage(question),
 		currentAnswers(snapshot),
+		checklist,
 	]
 		.filter(Boolean)
 		.join('\n\n');
@@ -119,6 +129,8 @@ export function presentationUserMessage(options: {
 	readonly voteReasons: readonly { readonly label: string; readonly reason: string }[];
 	readonly context?: PromptContext;
 	readonly feedback?: string;
+	/** The winner's unmet criteria (`unmetCriteriaBlock`); absent or '' when none. */
+	readonly unmet?: string;
 }): string {
 	const answers = options.answers.map((answer) =>
 		answerBlock(answer, answer.anonId === options.ownAnonId ? ' (your answer)' : ''),
@@ -133,6 +145,7 @@ export function presentationUserMessage(options: {
 		originalMessage(options.question),
 		answers.length ? `ANSWERS FROM THE TEAM:\n${answers.join('\n')}` : '',
 		votes.length ? `VOTING RESULTS:\n${votes.join('\n')}` : '',
+		options.unmet ?? '',
 		'Present the final answer now.',
 	]
 		.filter(Boolean)

@@ -1,3 +1,4 @@
+import type { Phase } from '../../contract/runEvents.js';
 import type { ChatMessage, ChatRequest, ToolCall } from '../providers/spec/model.js';
 import type { Toolbox } from '../tools/types.js';
 import type { ModelCallResult } from './modelCall.js';
@@ -28,6 +29,7 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 	private pendingTools: readonly ToolCall[] | undefined;
 	private retry: ChatRequest | undefined;
 	private ended: { readonly value: Done } | undefined;
+	private readonly phase: Phase;
 
 	constructor(
 		protected readonly agent: AgentSpec,
@@ -35,10 +37,13 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 		protected readonly context: TurnContext,
 		private readonly signal: AbortSignal,
 		first: ChatMessage,
+		/** The phase its events name: the criteria generator's call comes before coordination. */
+		phase: Phase = 'presentation',
 	) {
-		this.caller = new ModelCaller(agent, 'presentation', context, signal);
-		this.steering = new SteerCursor(context.steering, agent.id, 'presentation', (body) => context.emit(body));
-		this.keeper = new ContextKeeper(agent, 'presentation', context, signal);
+		this.phase = phase;
+		this.caller = new ModelCaller(agent, phase, context, signal);
+		this.steering = new SteerCursor(context.steering, agent.id, phase, (body) => context.emit(body));
+		this.keeper = new ContextKeeper(agent, phase, context, signal);
 		this.messages = [first];
 	}
 
@@ -90,7 +95,7 @@ export abstract class ToolLoopTurn<Done> implements AgentTurn<Done> {
 		this.pendingTools = undefined;
 		const run: ToolRun = {
 			agentId: this.agent.id,
-			phase: 'presentation',
+			phase: this.phase,
 			toolbox: this.toolbox,
 			signal: this.signal,
 			emit: (body) => this.context.emit(body),

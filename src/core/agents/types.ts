@@ -1,5 +1,6 @@
 import type { ChatModel } from '../providers/spec/model.js';
 import type { Price } from '../providers/spec/pricing.js';
+import type { ChecklistSettings } from './checklist.js';
 
 export type Sensitivity = 'lenient' | 'balanced' | 'strict';
 
@@ -25,6 +26,8 @@ export interface AgentSettings {
 	readonly planningMode: boolean;
 	/** Added to the coordination system prompt in planning mode (`planning_mode_instruction`). */
 	readonly planningModeInstruction: string;
+	/** Checklist evaluation (`voting_sensitivity: checklist_gated`); null = off. */
+	readonly checklist: ChecklistSettings | null;
 }
 
 export interface AgentSpec {

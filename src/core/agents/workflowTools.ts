@@ -1,6 +1,9 @@
 import type { ToolCall, ToolDefinition } from '../providers/spec/model.js';
 import { newAnswerToolName, voteToolName } from '../workflow/markers.js';
+import type { VoteScores } from '../../contract/runEvents.js';
 import type { AnswerRecord, AnswerSnapshot } from './answers.js';
+import { checklistLimits } from './checklist.js';
+import { checkProposals, checkScores, type ExecutionChecklist } from './checklistRules.js';
 import { jaccardSimilarity, noveltyThreshold } from './novelty.js';
 import type { Sensitivity } from './types.js';
 
@@ -15,6 +18,8 @@ export const workflowToolNames = new Set([newAnswerToolName, voteToolName]);
 export const maxAnswerBytes = 256 * 1024;
 /** A vote's reason is a sentence or a paragraph; it reaches the presenter's prompt. */
 export const maxVoteReasonBytes = 8 * 1024;
+/** A vote's `scores` or a call's `proposed_criteria` over this (as JSON) is not kept in the agent's history. */
+const maxChecklistArgumentBytes = 64 * 1024;
 
 const kib = (bytes: number) => `${bytes / 1024} KB`;
 
@@ -24,14 +29,58 @@ const kib = (bytes: number) => `${bytes / 1024} KB`;
  * prefix — never changes and the prompt cache holds. `decideWorkflow` rejects votes for ids without
  * an answer in the agent's snapshot.
  */
-export function workflowTools(anonIds: readonly string[]): ToolDefinition[] {
+export function workflowTools(
+	anonIds: readonly string[],
+	checklist?: { readonly proposals: boolean; readonly maxProposals: number; readonly threshold: number },
+): ToolDefinition[] {
+	// With a checklist the tools take more; the same all run either way (criteria ids are not in the schema).
+	const proposals = checklist?.proposals
+		? {
+				proposed_criteria: {
+					type: 'array',
+					items: { type: 'string' },
+					description: `Up to ${checklist.maxProposals} new criteria (one sentence each, at most ${checklistLimits.criterionBytes} bytes) that the current answers do not meet yet; they join the EVALUATION CHECKLIST from the next round.`,
+				},
+			}
+		: {};
+	const scores = checklist
+		? {
+				scores: {
+					type: 'array',
+					description: `Your score of every answer in CURRENT ANSWERS on every criterion of the EVALUATION CHECKLIST (an empty list while it has none). You may vote only for an answer you scored at least ${checklist.threshold} on every criterion.`,
+					items: {
+						type: 'object',
+						properties: {
+							agent_id: { type: 'string', enum: [...anonIds] },
+							criteria: {
+								type: 'array',
+								items: {
+									type: 'object',
+									properties: {
+										id: { type: 'string', description: 'The criterion id (C1, C2, …).' },
+										score: { type: 'integer', minimum: 1, maximum: 10 },
+									},
+									required: ['id', 'score'],
+									additionalProperties: false,
+								},
+							},
+						},
+						required: ['agent_id', 'criteria'],
+						additionalProperties: false,
+					},
+				},
+			}
+		: {};
 	return [
 		{
 			name: newAnswerToolName,
 			description: `Submit a new, complete, improved answer to the ORIGINAL MESSAGE. Ends your turn. At most ${kib(maxAnswerBytes)}: do not paste files.`,
 			parameters: {
 				type: 'object',
-				properties: { content: { type: 'string', description: 'Your complete answer (Markdown).' } },
+				properties: {
+					content: { type: 'string', description: 'Your complete answer (Markdown).' },
+					...proposals,
+				},
 				required: ['content'],
 				additionalProperties: false,
 			},
@@ -44,8 +93,10 @@ export function workflowTools(anonIds: readonly string[]): ToolDefinition[] {
 				properties: {
 					agent_id: { type: 'string', enum: [...anonIds] },
 					reason: { type: 'string', description: `Why it is the best (at most ${kib(maxVoteReasonBytes)}).` },
+					...scores,
+					...proposals,
 				},
-				required: ['agent_id', 'reason'],
+				required: checklist ? ['agent_id', 'reason', 'scores'] : ['agent_id', 'reason'],
 				additionalProperties: false,
 			},
 		},
@@ -58,11 +109,26 @@ export interface WorkflowRules {
 	readonly answersSoFar: number;
 	readonly maxAnswers: number | null;
 	readonly novelty: Sensitivity;
+	/** Checklist evaluation; absent when off. */
+	readonly checklist?: ExecutionChecklist;
 }
 
 export type WorkflowDecision =
-	| { readonly kind: 'answer'; readonly call: ToolCall; readonly content: string }
-	| { readonly kind: 'vote'; readonly call: ToolCall; readonly target: AnswerRecord; readonly reason: string }
+	| {
+			readonly kind: 'answer';
+			readonly call: ToolCall;
+			readonly content: string;
+			/** `proposed_criteria` (bootstrap_inline), checked. */
+			readonly proposals: readonly string[];
+	  }
+	| {
+			readonly kind: 'vote';
+			readonly call: ToolCall;
+			readonly target: AnswerRecord;
+			readonly reason: string;
+			readonly scores?: VoteScores;
+			readonly proposals: readonly string[];
+	  }
 	| {
 			readonly kind: 'errors';
 			readonly errors: readonly { readonly call: ToolCall; readonly message: string }[];
@@ -115,7 +181,19 @@ function checkVote(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 			`The reason is ${reasonBytes} bytes; the cap is ${maxVoteReasonBytes} (${kib(maxVoteReasonBytes)}). Shorten it to a few sentences and vote again.`,
 		);
 	}
-	return { kind: 'vote', call, target, reason: reason.trim() };
+	if (!rules.checklist) return { kind: 'vote', call, target, reason: reason.trim(), proposals: [] };
+	const proposals = checkProposals(call.arguments['proposed_criteria'], rules.checklist);
+	if ('error' in proposals) return one(call, proposals.error);
+	const scores = checkScores(call.arguments['scores'], rules.snapshot.answers, target, rules.checklist);
+	if ('error' in scores) return one(call, scores.error);
+	return {
+		kind: 'vote',
+		call,
+		target,
+		reason: reason.trim(),
+		...(scores.ok ? { scores: scores.ok } : {}),
+		proposals: proposals.ok,
+	};
 }
 
 function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
@@ -153,7 +231,10 @@ function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 			}
 		}
 	}
-	return { kind: 'answer', call, content: text };
+	if (!rules.checklist) return { kind: 'answer', call, content: text, proposals: [] };
+	const proposals = checkProposals(call.arguments['proposed_criteria'], rules.checklist);
+	if ('error' in proposals) return one(call, proposals.error);
+	return { kind: 'answer', call, content: text, proposals: proposals.ok };
 }
 
 /**
@@ -161,6 +242,30 @@ function checkAnswer(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
  * size, so the rejected text is not sent again with every later request of this agent.
  */
 export function keptCall(call: ToolCall): ToolCall {
+	return keptWorkflowText(keptChecklistArguments(call));
+}
+
+/** `scores` and `proposed_criteria` over their cap (as JSON) leave the history as a note of their size. */
+function keptChecklistArguments(call: ToolCall): ToolCall {
+	if (!workflowToolNames.has(call.name)) return call;
+	let kept = call;
+	for (const key of ['scores', 'proposed_criteria']) {
+		const value = call.arguments[key];
+		if (value === undefined) continue;
+		const bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+		if (bytes <= maxChecklistArgumentBytes) continue;
+		kept = {
+			...kept,
+			arguments: {
+				...kept.arguments,
+				[key]: `[${bytes} bytes, over the ${kib(maxChecklistArgumentBytes)} cap: not kept]`,
+			},
+		};
+	}
+	return kept;
+}
+
+function keptWorkflowText(call: ToolCall): ToolCall {
 	const cap =
 		call.name === newAnswerToolName ? maxAnswerBytes : call.name === voteToolName ? maxVoteReasonBytes : null;
 	const key = call.name === newAnswerToolName ? 'content' : 'reason';

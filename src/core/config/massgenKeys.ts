@@ -126,15 +126,20 @@ export const unsupportedKeys: Readonly<Record<KeyLocation, Readonly<Record<strin
 			ignoredByMassGen: true,
 		},
 	},
-	coordination: keys([
-		'enable_agent_task_planning',
-		'max_tasks_per_plan',
-		'task_planning_filesystem_mode',
-		'enable_memory_filesystem_mode',
-		'use_skills',
-		'massgen_skills',
-		'skills_directory',
-	]),
+	coordination: {
+		checklist_criteria_preset: {
+			hint: 'MassGen’s named criteria sets are not bundled here: write the criteria in checklist_criteria_inline',
+		},
+		...keys([
+			'enable_agent_task_planning',
+			'max_tasks_per_plan',
+			'task_planning_filesystem_mode',
+			'enable_memory_filesystem_mode',
+			'use_skills',
+			'massgen_skills',
+			'skills_directory',
+		]),
+	},
 	context_path: {},
 	timeout_settings: {},
 	ui: {

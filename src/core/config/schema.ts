@@ -4,7 +4,13 @@ import { isCodingAgentType } from '../providers/spec/codingAgentTypes.js';
 import { roleToolNames } from '../tools/toolRole.js';
 import { didYouMeanSuffix } from './didYouMean.js';
 import { isRecord } from './isRecord.js';
-import { orchestratorSchema, timeoutSettingsSchema, uiSchema } from './orchestratorSchema.js';
+import {
+	checklistWithoutCriteria,
+	orchestratorSchema,
+	timeoutSettingsSchema,
+	uiSchema,
+	type OrchestratorConfig,
+} from './orchestratorSchema.js';
 import { permissionsSchema } from './toolsSchema.js';
 
 /** One agent as written in YAML; `id` defaults to `agent{i}` (1-based) after parsing. */
@@ -74,6 +80,19 @@ export const massGenConfigSchema = rootObject
 					path: [],
 					message: "no agents: add 'agents:' (a list of agents) or 'agent:' (a single agent)",
 					params: { code: 'no-agents' },
+				});
+			}
+			const { orchestrator } = root as Record<string, unknown>;
+			if (isRecord(orchestrator) && checklistWithoutCriteria(orchestrator as OrchestratorConfig)) {
+				const inCoordination =
+					isRecord(orchestrator.coordination) && orchestrator.coordination.voting_sensitivity !== undefined;
+				ctx.addIssue({
+					code: 'custom',
+					path: ['orchestrator', ...(inCoordination ? ['coordination'] : []), 'voting_sensitivity'],
+					message:
+						'checklist_gated needs criteria: give orchestrator.coordination.checklist_criteria_inline, set ' +
+						'evaluation_criteria_generator: { enabled: true }, or criteria_mode: bootstrap_inline',
+					params: { code: 'checklist-without-criteria' },
 				});
 			}
 			const entries: [unknown, (string | number)[]][] = Array.isArray(agents)

@@ -1,6 +1,12 @@
 import { RE2JS } from 're2js';
 import type { McpServerSpec } from '../mcp/mcpServerSpec.js';
-import { defaultOrchestratorSettings, type OrchestratorSettings } from '../orchestrator/types.js';
+import {
+	defaultOrchestratorSettings,
+	defaultVotingThreshold,
+	type ChecklistSettings,
+	type OrchestratorSettings,
+	type Sensitivity,
+} from '../orchestrator/types.js';
 import type { CommandMatcher } from '../permissions/permissionEngine.js';
 import type { BackendSettings } from '../providers/spec/backendSettings.js';
 import { supportedProviderTools } from '../providers/spec/providerToolSupport.js';
@@ -16,7 +22,9 @@ const ms = (seconds: number): number => Math.round(seconds * 1000);
 export function toOrchestratorSettings(config: MassGenConfig): Partial<OrchestratorSettings> {
 	const { orchestrator, timeout_settings: timeouts } = config;
 	return {
-		votingSensitivity: orchestrator.voting_sensitivity,
+		votingSensitivity: sensitivityOf(
+			orchestrator.coordination?.voting_sensitivity ?? orchestrator.voting_sensitivity,
+		),
 		answerNoveltyRequirement: orchestrator.answer_novelty_requirement,
 		maxNewAnswersPerAgent: orchestrator.max_new_answers_per_agent,
 		maxToolCallsPerTurn: orchestrator.max_tool_calls_per_turn,
@@ -30,9 +38,31 @@ export function toOrchestratorSettings(config: MassGenConfig): Partial<Orchestra
 			orchestrator.coordination?.max_orchestration_restarts ??
 			defaultOrchestratorSettings.maxOrchestrationRestarts,
 		quorum: orchestrator.coordination?.quorum ?? defaultOrchestratorSettings.quorum,
+		checklist: toChecklistSettings(config),
 		coordinationTimeoutMs: ms(timeouts.orchestrator_timeout_seconds),
 		agentTurnTimeoutMs: timeouts.agent_timeout_seconds === null ? null : ms(timeouts.agent_timeout_seconds),
 		presentationTimeoutMs: ms(timeouts.presentation_timeout_seconds),
+	};
+}
+
+/** The prompt wording's sensitivity: a checklist run's prompt speaks of the checklist instead. */
+function sensitivityOf(value: MassGenConfig['orchestrator']['voting_sensitivity']): Sensitivity {
+	return value === 'checklist_gated' ? defaultOrchestratorSettings.votingSensitivity : value;
+}
+
+/** Checklist evaluation's settings; null unless `voting_sensitivity: checklist_gated`. */
+export function toChecklistSettings(config: MassGenConfig): ChecklistSettings | null {
+	const { orchestrator } = config;
+	const coordination = orchestrator.coordination;
+	const mode = coordination?.voting_sensitivity ?? orchestrator.voting_sensitivity;
+	if (mode !== 'checklist_gated') return null;
+	return {
+		threshold: coordination?.voting_threshold ?? orchestrator.voting_threshold ?? defaultVotingThreshold,
+		criteria: coordination?.checklist_criteria_inline ?? [],
+		generate: coordination?.evaluation_criteria_generator?.enabled === true,
+		mode: coordination?.criteria_mode === 'bootstrap_inline' ? 'bootstrap_inline' : 'static',
+		maxProposalsPerAgentPerRound: coordination?.bootstrap_max_per_agent_per_round ?? 3,
+		maxProposedTotal: coordination?.bootstrap_max_total ?? 30,
 	};
 }
 

@@ -10,7 +10,7 @@
 
 /** The prompt's section and answer tags, and the tag of the user's messages: `<` becomes `‹`. */
 const blockTags =
-	/<(\/?)(\s*)(answer\b|user_message\b|instructions\b|attachment\b|CURRENT ANSWERS|ORIGINAL MESSAGE|PROJECT INSTRUCTIONS|CONTEXT\b|CONVERSATION_HISTORY|PREVIOUS ATTEMPT FEEDBACK|REVIEW COMMENTS|comment\b)/gi;
+	/<(\/?)(\s*)(answer\b|user_message\b|instructions\b|attachment\b|CURRENT ANSWERS|ORIGINAL MESSAGE|PROJECT INSTRUCTIONS|CONTEXT\b|CONVERSATION_HISTORY|PREVIOUS ATTEMPT FEEDBACK|REVIEW COMMENTS|EVALUATION CHECKLIST|UNMET CRITERIA|comment\b)/gi;
 /** The headings of `steerMessage`. */
 const userHeadings = /\b(MESSAGE|NOTE)(\s+)FROM(\s+)THE(\s+)USER\b/gi;
 /**

@@ -1,3 +1,4 @@
+import type { VoteScores } from '../../contract/runEvents.js';
 import type { AnswerRecord, AnswerSnapshot, PeerView } from '../agents/answers.js';
 import type { OverlaySnapshot } from '../workspace/types.js';
 
@@ -6,6 +7,8 @@ export interface VoteRecord {
 	readonly votedForAgent: string;
 	readonly label: string;
 	readonly reason: string;
+	/** With a checklist: the voter's scores of every answer it saw. */
+	readonly scores?: VoteScores;
 }
 
 /**
@@ -93,9 +96,16 @@ export class Board implements PeerView {
 		target: AnswerRecord,
 		reason: string,
 		snapshotVersion: number,
+		scores?: VoteScores,
 	): VoteRecord | 'stale' {
 		if (snapshotVersion !== this.version) return 'stale';
-		const vote: VoteRecord = { voter, votedForAgent: target.agentId, label: target.label, reason };
+		const vote: VoteRecord = {
+			voter,
+			votedForAgent: target.agentId,
+			label: target.label,
+			reason,
+			...(scores ? { scores } : {}),
+		};
 		this.validVotes.set(voter, vote);
 		return vote;
 	}

@@ -8,6 +8,7 @@ import { sleep } from '../util/sleep.js';
 import type { OverlaySnapshot } from '../workspace/types.js';
 import { stopReasons, type AgentRuntime } from './agentRuntime.js';
 import { Board } from './board.js';
+import type { ChecklistBoard } from './checklistBoard.js';
 import { quorumReached } from './quorum.js';
 import type { RunEventStream } from './runEventStream.js';
 import type { Driven, TurnDriver } from './turnDriver.js';
@@ -54,6 +55,8 @@ export class Coordination {
 			readonly steering: SteerFeed;
 			/** What a quorum stop saved: the agents not waited for, their calls in flight. */
 			readonly saving: (notWaitedFor: readonly AgentRuntime[]) => CoordinationRecord['saved'];
+			/** The evaluation checklist; absent when off. */
+			readonly checklist?: ChecklistBoard;
 		},
 	) {
 		this.current = new Board(run.order);
@@ -260,7 +263,7 @@ export class Coordination {
 			const outcome = await this.run.driver.drive(execution, rt, signal, hooks);
 			if (outcome.kind !== 'done') return outcome;
 			const decision = outcome.value;
-			if (decision.kind === 'answer') this.applyAnswer(rt, decision.content, decision.overlay);
+			if (decision.kind === 'answer') this.applyAnswer(rt, decision);
 			if (decision.kind === 'answer' && this.finishing) this.end('finished-by-user');
 			if (decision.kind !== 'vote' || this.applyVote(rt, decision) === 'accepted') return outcome;
 			execution.voteWasStale(decision);
@@ -299,14 +302,16 @@ export class Coordination {
 		this.schedule();
 	}
 
-	private applyAnswer(rt: AgentRuntime, content: string, overlay: OverlaySnapshot): void {
+	private applyAnswer(rt: AgentRuntime, decision: Extract<ExecutionDecision, { kind: 'answer' }>): void {
 		const { events } = this.run;
 		const agentId = rt.spec.id;
+		const { content, overlay } = decision;
 		const { record, invalidated } = this.current.acceptAnswer(agentId, content, overlay, events.now());
 		events.emit({ type: 'new-answer', agentId, label: record.label, content });
 		if (invalidated.length > 0) {
 			events.emit({ type: 'votes-invalidated', voters: invalidated, byLabel: record.label });
 		}
+		this.run.checklist?.merge(agentId, rt.rounds, decision.proposals);
 		for (const other of this.run.runtimes.values()) {
 			if (other !== rt) other.running?.execution?.answersChanged(other.firstOutput.ms);
 		}
@@ -315,9 +320,9 @@ export class Coordination {
 
 	private applyVote(rt: AgentRuntime, decision: Extract<ExecutionDecision, { kind: 'vote' }>) {
 		const agentId = rt.spec.id;
-		const { target, reason, snapshotVersion, steerSeen } = decision;
+		const { target, reason, snapshotVersion, steerSeen, scores } = decision;
 		if (this.run.steering.lastInvalidating(agentId) > steerSeen) return 'stale';
-		const vote = this.current.castVote(agentId, target, reason, snapshotVersion);
+		const vote = this.current.castVote(agentId, target, reason, snapshotVersion, scores);
 		if (vote === 'stale') return 'stale';
 		this.run.events.emit({
 			type: 'vote',
@@ -326,7 +331,9 @@ export class Coordination {
 			votedFor: vote.label,
 			votedForAgent: vote.votedForAgent,
 			reason,
+			...(scores ? { scores } : {}),
 		});
+		this.run.checklist?.merge(agentId, rt.rounds, decision.proposals);
 		this.checkConsensus();
 		return 'accepted';
 	}
@@ -337,6 +344,7 @@ export class Coordination {
 			anonIds: this.current.anonIds,
 			peers: this.current,
 			toolbox: (answers) => this.run.toolbox(rt, answers),
+			...(this.run.checklist ? { checklist: this.run.checklist.forExecution(rt.spec.id, rt.rounds) } : {}),
 		};
 	}
 }

@@ -18,6 +18,8 @@ import type { RunEventStream } from './runEventStream.js';
 import type { SpendGuard } from './spendGuard.js';
 import type { TurnDriver } from './turnDriver.js';
 import type { UsageLedger } from './usageLedger.js';
+import type { ChecklistBoard } from './checklistBoard.js';
+import { unmetCriteriaBlock } from '../agents/checklistPrompts.js';
 
 /** The orchestrator's state that ending a run reads; the orchestrator hands it over, nothing reaches in. */
 export interface FinishingRun {
@@ -40,6 +42,8 @@ export interface FinishingRun {
 	readonly workspace: Workspace;
 	/** The agent presenting (and checking its presentation) from now on: the user's messages go to it. */
 	readonly presenting: (agentId: string) => void;
+	/** The evaluation checklist; absent when off. */
+	readonly checklist?: ChecklistBoard;
 }
 
 /** A presented attempt, not yet ended: post-evaluation may still send it back. */
@@ -167,12 +171,17 @@ async function present(run: FinishingRun, rt: AgentRuntime, stored: AnswerRecord
 	try {
 		const overlay = run.workspace.createOverlay(stored?.overlay);
 		const votes = run.board.votes();
+		const unmet =
+			stored && run.checklist
+				? unmetCriteriaBlock(run.checklist.unmet(stored.label, votes), run.checklist.settings.threshold)
+				: '';
 		const turn = new PresentationTurn(
 			{
 				agent: rt.spec,
 				anonId: stored ? rt.anonId : undefined,
 				answers: run.board.latestAnswers(),
 				voteReasons: votes.map((vote) => ({ label: vote.label, reason: vote.reason })),
+				...(unmet ? { unmet } : {}),
 				overlay,
 				toolbox: run.toolbox(rt.spec.id, overlay, true),
 			},
@@ -227,7 +236,11 @@ function finish(
 			votedFor: vote.votedForAgent,
 			votedForLabel: vote.label,
 			reason: vote.reason,
+			...(vote.scores ? { scores: vote.scores } : {}),
 		})),
+		...(run.checklist
+			? { checklist: { criteria: [...run.checklist.inForce], threshold: run.checklist.settings.threshold } }
+			: {}),
 		finalAnswer: status === 'cancelled' ? null : (parts.finalAnswer ?? null),
 		changes: status === 'cancelled' ? [] : (parts.changes ?? []),
 		...(parts.answerChanges && status !== 'cancelled' ? { answerChanges: parts.answerChanges } : {}),

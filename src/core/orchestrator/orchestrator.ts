@@ -10,7 +10,9 @@ import type { RunToolsSession, Toolbox } from '../tools/types.js';
 import { realClock, type RunClock } from '../util/clock.js';
 import type { Overlay, OverlaySnapshot } from '../workspace/types.js';
 import { anonymousOrder, type AgentRuntime } from './agentRuntime.js';
+import { ChecklistBoard } from './checklistBoard.js';
 import { Coordination } from './coordination.js';
+import { prepareChecklist } from './prepareChecklist.js';
 import { evaluateAttempt } from './evaluateAttempt.js';
 import { cancelRun, emptyResult, endPresented, presentRun, type FinishingRun } from './finishRun.js';
 import { RunEventStream } from './runEventStream.js';
@@ -39,6 +41,8 @@ export class Orchestrator {
 	private readonly driver: TurnDriver;
 	private readonly coordination: Coordination;
 	private readonly steering = new SteerInbox();
+	/** The evaluation checklist (`voting_sensitivity: checklist_gated`); undefined when off. */
+	private readonly checklist: ChecklistBoard | undefined;
 	/** The agent presenting (or checking its presentation) now; undefined outside presentation. */
 	private presenter: string | undefined;
 	/** Aborted on cancel; every execution's signal follows it. */
@@ -56,6 +60,8 @@ export class Orchestrator {
 		this.settings = { ...defaultOrchestratorSettings, ...options.settings };
 		this.clock = options.clock ?? realClock;
 		this.events = new RunEventStream(this.runId, this.clock);
+		const checklist = this.settings.checklist;
+		this.checklist = checklist ? new ChecklistBoard(checklist, (body) => this.events.emit(body)) : undefined;
 		this.spend = new SpendGuard(options.budget ?? null, (event) => {
 			this.events.emit(event);
 			this.coordination.end('budget');
@@ -91,6 +97,7 @@ export class Orchestrator {
 			toolbox: (rt, answers) => this.toolbox(rt.spec.id, rt.overlay, answers, true),
 			steering: this.steering,
 			saving: (notWaitedFor) => estimateSaving(notWaitedFor, this.ledger, [...runtimes.keys()]),
+			...(this.checklist ? { checklist: this.checklist } : {}),
 		});
 		for (const spec of options.agents) {
 			this.runtimes.set(spec.id, {
@@ -217,6 +224,7 @@ export class Orchestrator {
 		for (const rt of this.runtimes.values()) void rt.spec.model.prepare?.();
 		try {
 			await this.openTools();
+			if (this.checklist) await prepareChecklist(this.checklist, this.finishing());
 			const result = await this.attempts();
 			const coordination = this.coordination.record;
 			const steering = this.steering.records;
@@ -322,6 +330,7 @@ export class Orchestrator {
 			spend,
 			workspace: this.options.workspace,
 			presenting: (agentId) => (this.presenter = agentId),
+			...(this.checklist ? { checklist: this.checklist } : {}),
 		};
 	}
 

@@ -10,6 +10,8 @@ import type { QuorumSetting } from './quorum.js';
 
 /** What a run is given and returns speaks of the agents' own types. */
 export type { AgentSpec, ModelPrice, Sensitivity, Turn, TurnChanges } from '../agents/types.js';
+export type { ChecklistSettings } from '../agents/checklist.js';
+export { checklistLimits, defaultVotingThreshold } from '../agents/checklist.js';
 
 /** Orchestrator knobs, already defaulted (the config layer maps YAML onto this). */
 export interface OrchestratorSettings extends AgentSettings {
@@ -54,6 +56,7 @@ export const defaultOrchestratorSettings: OrchestratorSettings = {
 	staleCallRestartFraction: 0.5,
 	maxOrchestrationRestarts: 0,
 	quorum: null,
+	checklist: null,
 	planningMode: false,
 	planningModeInstruction:
 		'PLANNING MODE: during coordination, do not carry out actions that change anything outside your private copy of the workspace (MCP tools that write, commands with network access): they are not run. Describe each such action in your answer as a plan (tool, arguments, why); the agent that presents the final answer carries out the plan, with the user’s approval.',

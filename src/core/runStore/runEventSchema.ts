@@ -46,6 +46,27 @@ const attachment = z.object({
 	truncated: z.boolean().optional(),
 });
 const agentEvent = { ...base, agentId: z.string() };
+/**
+ * A checklist and a vote's scores, bounded like the orchestrator bounds them (`checklistLimits`): a
+ * planted log cannot make the panel draw a table of a million cells.
+ */
+const criterionId = z.string().max(16);
+export const checklistCriterionSchema = z.object({
+	id: criterionId,
+	text: z.string().max(4_096),
+	category: z.enum(['primary', 'standard', 'stretch']),
+	round: count,
+	proposedBy: z.string().optional(),
+});
+export const checklistCriteriaSchema = z.array(checklistCriterionSchema).max(200);
+export const voteScoresSchema = z
+	.array(
+		z.object({
+			label: z.string().max(64),
+			criteria: z.array(z.object({ id: criterionId, score: z.number().int().min(1).max(10) })).max(200),
+		}),
+	)
+	.max(64);
 /** `coordination-end`'s body and `result.json`'s `coordination`. */
 export const coordinationRecord = z.object({
 	ended: z.enum(['consensus', 'quorum', 'finished-by-user', 'timeout', 'budget', 'exhausted', 'cancelled']),
@@ -188,6 +209,13 @@ export const runEventSchema = z.discriminatedUnion('type', [
 		votedFor: z.string(),
 		votedForAgent: z.string(),
 		reason: z.string(),
+		scores: voteScoresSchema.optional(),
+	}),
+	z.object({
+		...base,
+		type: z.literal('checklist'),
+		criteria: checklistCriteriaSchema,
+		threshold: z.number().int().min(1).max(10),
 	}),
 	z.object({
 		...base,

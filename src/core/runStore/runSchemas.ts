@@ -7,7 +7,12 @@
  */
 import { z } from 'zod';
 import type { RunStatus } from '../../contract/runEvents.js';
-import { coordinationRecord, planRecordSchema } from './runEventSchema.js';
+import {
+	checklistCriteriaSchema,
+	coordinationRecord,
+	planRecordSchema,
+	voteScoresSchema,
+} from './runEventSchema.js';
 
 const runStatuses = ['completed', 'cancelled', 'timeout', 'failed'] as const satisfies readonly RunStatus[];
 
@@ -70,8 +75,15 @@ export function runResultSchema(runId: string) {
 				votedFor: z.string(),
 				votedForLabel: z.string(),
 				reason: z.string(),
+				/** A malformed score table reads as none. */
+				scores: voteScoresSchema.optional().catch(undefined),
 			}),
 		),
+		/** The checklist in force at the end (the panel's score table); a malformed one reads as none. */
+		checklist: z
+			.looseObject({ criteria: checklistCriteriaSchema, threshold: z.number().int().min(1).max(10) })
+			.optional()
+			.catch(undefined),
 		changes: z.array(changeSchema),
 		usage: z.array(z.looseObject({ agentId: z.string(), costUsd: z.number().nullable().optional() })),
 		/** Missing or not a number: 0 (reports print it; a planted file may leave it out). */

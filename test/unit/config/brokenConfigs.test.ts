@@ -91,8 +91,40 @@ const cases: Readonly<Record<string, readonly Expected[]>> = {
 			'4:23',
 			'error',
 			'invalid-value',
-			"'strickt' is not one of 'lenient', 'balanced', 'strict' (did you mean 'strict'?)",
+			"'strickt' is not one of 'lenient', 'balanced', 'strict', 'checklist_gated' (did you mean 'strict'?)",
 		],
+	],
+	'checklist-bootstrap-subagent.yaml': [
+		[
+			'6:20',
+			'error',
+			'unsupported-value',
+			"criteria_mode: 'bootstrap_subagent' (MassGen's critic agent between rounds) is not supported: use static or bootstrap_inline",
+		],
+		[
+			'7:5',
+			'warning',
+			'unsupported-key',
+			"'checklist_criteria_preset' in orchestrator.coordination is not supported yet and is ignored: MassGen’s named criteria sets are not bundled here",
+		],
+	],
+	'checklist-without-criteria.yaml': [
+		[
+			'4:23',
+			'error',
+			'checklist-without-criteria',
+			'orchestrator.voting_sensitivity: checklist_gated needs criteria: give orchestrator.coordination.checklist_criteria_inline',
+		],
+		['5:21', 'error', 'too-big', 'orchestrator.voting_threshold: must be at most 10, got 11'],
+	],
+	'checklist-bad-criterion.yaml': [
+		[
+			'8:19',
+			'error',
+			'invalid-value',
+			"checklist_criteria_inline[0].category: 'must' is not one of 'primary'",
+		],
+		['9:15', 'error', 'too-small', 'checklist_criteria_inline[1].text: must not be empty'],
 	],
 	'bad-context-path.yaml': [
 		['6:19', 'error', 'invalid-value', "permission: 'readwrite' is not one of 'read', 'write'"],

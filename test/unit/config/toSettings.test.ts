@@ -27,8 +27,57 @@ describe('toOrchestratorSettings', () => {
 			presentationTimeoutMs: 120_000,
 			maxOrchestrationRestarts: 0,
 			quorum: 'majority',
+			checklist: null,
 			planningMode: false,
 			planningModeInstruction: defaultOrchestratorSettings.planningModeInstruction,
+		});
+	});
+
+	it('maps the checklist keys (MassGen: orchestrator.voting_*, orchestrator.coordination.*)', () => {
+		const text = [
+			'agents: [{ backend: { model: gpt-5-mini } }]',
+			'orchestrator:',
+			'  voting_sensitivity: checklist_gated',
+			'  voting_threshold: 8',
+			'  coordination:',
+			'    criteria_mode: bootstrap_inline',
+			'    bootstrap_max_per_agent_per_round: 2',
+			'    bootstrap_max_total: 5',
+			'    checklist_criteria_inline:',
+			'      - { text: "  Handles   empty input ", category: primary }',
+			'      - { text: Has tests }',
+		].join('\n');
+		const { config, issues } = loadConfigText(text, 'team.yaml');
+		expect(issues).toEqual([]);
+		const settings = toOrchestratorSettings(config!);
+		expect(settings.votingSensitivity).toBe('lenient');
+		expect(settings.checklist).toEqual({
+			threshold: 8,
+			criteria: [
+				{ text: 'Handles   empty input', category: 'primary' },
+				{ text: 'Has tests', category: 'standard' },
+			],
+			generate: false,
+			mode: 'bootstrap_inline',
+			maxProposalsPerAgentPerRound: 2,
+			maxProposedTotal: 5,
+		});
+		// The generator alone turns a checklist on too; the threshold defaults to 7; coordination's keys win.
+		const generated = loadConfigText(
+			[
+				'agents: [{ backend: { model: gpt-5-mini } }]',
+				'orchestrator:',
+				'  voting_sensitivity: strict',
+				'  coordination: { voting_sensitivity: checklist_gated, evaluation_criteria_generator: { enabled: true } }',
+			].join('\n'),
+			'team.yaml',
+		);
+		expect(generated.issues).toEqual([]);
+		expect(toOrchestratorSettings(generated.config!).checklist).toMatchObject({
+			threshold: 7,
+			criteria: [],
+			generate: true,
+			mode: 'static',
 		});
 	});
 

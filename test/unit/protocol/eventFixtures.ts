@@ -134,6 +134,12 @@ const samples: Samples = {
 		votedFor: 'agent1.1',
 		votedForAgent: 'alice',
 		reason: 'complete and correct',
+		scores: [{ label: 'agent1.1', criteria: [{ id: 'C1', score: 8 }] }],
+	},
+	checklist: {
+		type: 'checklist',
+		criteria: [{ id: 'C1', text: 'Handles empty input', category: 'primary', round: 0 }],
+		threshold: 7,
 	},
 	'votes-invalidated': { type: 'votes-invalidated', voters: ['bob'], byLabel: 'agent1.2' },
 	'workflow-error': {
