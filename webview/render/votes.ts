@@ -5,6 +5,7 @@
 import { t, tc } from '../strings.js';
 import { BY_USER_MESSAGE, type RunState, type VoteHistoryEntry } from '../../src/protocol/runState.js';
 import type { ViewStateStore } from '../viewState.js';
+import { checklistScores } from './checklistScores.js';
 import { collapsible } from './collapsible.js';
 import { h, icon } from './dom.js';
 import { formatDuration } from './format.js';
@@ -35,6 +36,7 @@ export class VotesView {
 			state.winner,
 			state.answerLabels,
 			state.agentOrder,
+			state.checklist,
 		];
 		const count = Object.keys(state.votes).length;
 		if (key.every((part, i) => part === this._key[i])) return count;
@@ -45,6 +47,7 @@ export class VotesView {
 					class: 'empty-note',
 					text: t('noVotesYetAgents'),
 				}),
+				...[checklistScores(state)].filter((part) => part !== null),
 			);
 			return count;
 		}
@@ -53,6 +56,7 @@ export class VotesView {
 		this.element.replaceChildren(
 			h('div', { class: 'votes-top' }, voteGraph(state, targets), tallyList(state, targets)),
 			currentVotes(state),
+			...[checklistScores(state)].filter((part) => part !== null),
 			this._history(state.voteHistory),
 		);
 		return count;

@@ -193,6 +193,13 @@ function panelTexts(vscode: TextSource) {
 		noVoteCurrentlyCounts: vscode.l10n.t(
 			'No vote currently counts (votes were invalidated by newer answers).',
 		),
+		checklistScores: vscode.l10n.t('Checklist scores'),
+		checklistScoresNote: vscode.l10n.t(
+			'Scores 1–10 from the current votes; a vote needs at least {0} on every criterion.',
+		),
+		criterion: vscode.l10n.t('Criterion'),
+		proposedByInRound: vscode.l10n.t('proposed by {0} in round {1}'),
+		scoredBy: vscode.l10n.t('{0} scored {1}'),
 		agentCount: vscode.l10n.t('{0} agent|{0} agents'),
 		nextInstructions: vscode.l10n.t(' (next: {0})'),
 		laneIdle: vscode.l10n.t('idle'),
