@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { readChangeLog } from '../../src/core/runStore/changeLog';
 import { changeUri } from '../../src/vscode/changes/changeUri';
 import type { MassGenApi } from '../../src/vscode/extensionApi';
 import { ChangeHarness, until } from '../fixtures/changes/changeHarness';
@@ -52,7 +53,7 @@ describe('Editing the proposal before accepting (in VS Code, scripted team)', fu
 	});
 
 	/** Runs the team and opens app.ts's diff; returns its run id and the diff's proposed editor. */
-	async function proposedEditor(): Promise<{ runId: string; editor: vscode.TextEditor }> {
+	async function proposedEditor(): Promise<{ runId: string; runDir: string; editor: vscode.TextEditor }> {
 		const { run } = await h.runTeam();
 		const runId = run.result.runId;
 		await h.changes.openDiff(runId, appPath);
@@ -61,7 +62,7 @@ describe('Editing the proposal before accepting (in VS Code, scripted team)', fu
 			vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.toString() === uri),
 		);
 		assert.equal(editor.document.getText(), appFinal);
-		return { runId, editor };
+		return { runId, runDir: run.runDir, editor };
 	}
 
 	/** Types `text` over line `line` (0-based) of the proposed side, as the user would in the diff. */
@@ -70,7 +71,7 @@ describe('Editing the proposal before accepting (in VS Code, scripted team)', fu
 	}
 
 	it('typed and saved in the diff: the proposal is the user’s text, marked "edited by you", kept across selection changes, written by Accept exactly; the disk untouched before', async () => {
-		const { runId, editor } = await proposedEditor();
+		const { runId, runDir, editor } = await proposedEditor();
 		const disk = { app: hash(readFileSync(h.abs(appPath), 'utf8')), notes: hash(notesBase) };
 		await type(editor, 2, '\treturn a + b; // checked by me');
 		assert.ok(editor.document.isDirty);
@@ -128,6 +129,11 @@ describe('Editing the proposal before accepting (in VS Code, scripted team)', fu
 		);
 		assert.equal(readFileSync(h.abs(addedPath), 'utf8'), addedFinal);
 		assert.equal(h.changes.changeSet(runId), null);
+		// The run's record says the user edited app.ts before accepting (the stats' "not unchanged"), and took no runner-up hunk.
+		const accepts = (await readChangeLog(runDir)).filter((entry) => entry.kind === 'accept');
+		assert.equal(accepts.length, 1);
+		assert.deepEqual(accepts[0]!.editedPaths, [appPath]);
+		assert.equal(accepts[0]!.runnerUpHunks, undefined);
 	});
 
 	it('Discard My Edit (the lens) goes back to the team’s proposal and selection; the base and the winner’s text are read-only', async () => {
