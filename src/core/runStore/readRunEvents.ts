@@ -1,21 +1,56 @@
 /**
- * A run's `events.jsonl` read back: whole (replaying a past run in the panel, tests) or only its
- * first line, `run-start` (the past-runs list, reports, Re-run), which is all a large log is read
- * for. The file is in the workspace: never a blocking open (`regularFile.ts`).
+ * A run's `events.jsonl` read back: up to a cap (replaying a past run in the panel, tests) or only
+ * its first line, `run-start` (the past-runs list, reports, Re-run), which is all a large log is
+ * read for. The file is in the workspace: never a blocking open (`regularFile.ts`), never more
+ * than a cap (a log that came with the folder is read only to a small one: `readShownRunEvents`).
  */
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import type { RunEvent } from '../../contract/runEvents.js';
-import { openRegularFile, readRegularText } from '../util/regularFile.js';
+import { openRegularFile, readRegularFile } from '../util/regularFile.js';
 import { runFile } from '../../contract/runLayout.js';
+import { readOwnRuns } from './ownRuns.js';
+import { checkedRunDir } from './runsDirGuard.js';
 import { runEventSchema, runStartSchema } from './runEventSchema.js';
 
+/** How much of a log is replayed. */
+export const replayLimits = {
+	/** A run this machine made: its log as the orchestrator wrote it. */
+	ownBytes: 64 * 1024 * 1024,
+	/**
+	 * A run that came with the folder (`ownRuns.ts`): the panel folds every event into its state,
+	 * and a planted log of thousands of answers or voters costs that fold about a millisecond per
+	 * event (a 750 KB log of 5,000 voters held the extension host 45 s).
+	 */
+	foreignBytes: 128 * 1024,
+} as const;
+
 /**
- * Parses every complete event line. A run killed mid-write leaves a truncated last line, and an
- * unreadable line elsewhere should not hide the rest of the run: both are skipped.
+ * Parses every complete event line within `maxBytes` (the lines after the cap are not read). A run
+ * killed mid-write leaves a truncated last line, and an unreadable line elsewhere should not hide
+ * the rest of the run: both are skipped.
  */
-export async function readRunEvents(runDir: string): Promise<RunEvent[]> {
-	return parseRunEventLines(await readRegularText(runFile(runDir, 'events')));
+export async function readRunEvents(
+	runDir: string,
+	maxBytes: number = replayLimits.ownBytes,
+): Promise<RunEvent[]> {
+	const { bytes } = await readRegularFile(runFile(runDir, 'events'), maxBytes);
+	const whole = bytes.length < maxBytes ? bytes : bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
+	return parseRunEventLines(whole.toString('utf8'));
+}
+
+/**
+ * The events of run `runId` of the workspace for the panel: a run this machine made up to
+ * `replayLimits.ownBytes`, one that came with the folder up to `replayLimits.foreignBytes`.
+ */
+export async function readShownRunEvents(
+	workspaceRoot: string,
+	runId: string,
+	env: NodeJS.ProcessEnv = process.env,
+): Promise<RunEvent[]> {
+	const runDir = await checkedRunDir(workspaceRoot, runId);
+	const own = await readOwnRuns(workspaceRoot, env);
+	return readRunEvents(runDir, own.has(runId) ? replayLimits.ownBytes : replayLimits.foreignBytes);
 }
 
 function parseRunEventLines(text: string): RunEvent[] {

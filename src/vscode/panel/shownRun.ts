@@ -1,5 +1,4 @@
 import type * as vscode from 'vscode';
-import { checkedRunDir } from '../../core/runStore/runsDirGuard.js';
 import { errorMessage } from '../../core/util/errorMessage.js';
 import { reduceRunEvents } from '../../protocol/reduceRun.js';
 import { initialRunState, type RunState } from '../../protocol/runState.js';
@@ -98,8 +97,8 @@ export class ShownRun {
 		if (!root) return undefined;
 		try {
 			// The run store's readers check with zod: loaded at the first read, not at activation.
-			const { readRunEvents } = await import('../../core/runStore/readRunEvents.js');
-			const events = await readRunEvents(await checkedRunDir(root, runId));
+			const { readShownRunEvents } = await import('../../core/runStore/readRunEvents.js');
+			const events = await readShownRunEvents(root, runId);
 			return events.length ? reduceRunEvents(initialRunState(), events) : undefined;
 		} catch (error) {
 			this._log.warn(`panel: cannot read run ${runId}: ${errorMessage(error)}`);
