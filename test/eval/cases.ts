@@ -14,6 +14,8 @@ export interface EvalCase {
 	readonly question: string;
 	/** `--attach` paths (workspace-relative). */
 	readonly attach?: readonly string[];
+	/** Top-level keys of the team config beside `agents` (e.g. `orchestrator`). */
+	readonly config?: Readonly<Record<string, unknown>>;
 	readonly agents: readonly EvalAgent[];
 	readonly outcome: ExpectedOutcome;
 }
@@ -31,6 +33,8 @@ export interface ExpectedOutcome {
 	readonly answers?: Readonly<Record<string, number>>;
 	/** The agent's latest answer opens "Building on <label of `on`>'s answer". */
 	readonly buildsOn?: { readonly agent: string; readonly on: string };
+	/** Criterion ids every vote must score every answer on (a checklist run). */
+	readonly scored?: readonly string[];
 	/** The names the files export: the final answer must name each in backticks, and no other. */
 	readonly truth: readonly string[];
 }
@@ -155,6 +159,45 @@ export const evalCases: readonly EvalCase[] = [
 		outcome: {
 			winner: 'openai_agent',
 			answers: { openai_agent: 1, claude_agent: 1, gemini_agent: 1 },
+			truth: ['area', 'perimeter', 'scale'],
+		},
+	},
+	{
+		name: 'checklist-scores',
+		expected:
+			'with checklist_gated, both vote for claude_agent, the one answer meeting C1 and C2, with scores for every answer on both',
+		files: { 'src/shapes.ts': shapes },
+		question: shapesQuestion,
+		config: {
+			orchestrator: {
+				coordination: {
+					voting_sensitivity: 'checklist_gated',
+					voting_threshold: 7,
+					checklist_criteria_inline: [
+						{ text: 'Names every export: `area`, `perimeter` and `scale`.', category: 'primary' },
+						{ text: 'Says that `scale` returns a `[number, number]` pair.', category: 'standard' },
+					],
+				},
+			},
+		},
+		agents: [
+			{
+				id: 'openai_agent',
+				protocol: 'responses',
+				persona: { draft: '`src/shapes.ts` exports `area`, `perimeter` and `scale`.' },
+			},
+			{
+				id: 'claude_agent',
+				protocol: 'anthropic',
+				persona: {
+					draft: 'It exports `area`, `perimeter` and `scale`; `scale` returns a `[number, number]` pair.',
+				},
+			},
+		],
+		outcome: {
+			winner: 'claude_agent',
+			answers: { openai_agent: 1, claude_agent: 1 },
+			scored: ['C1', 'C2'],
 			truth: ['area', 'perimeter', 'scale'],
 		},
 	},

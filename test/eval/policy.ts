@@ -1,6 +1,12 @@
 import type { RecordedRequest } from '../servers/loopbackProvider.js';
 import type { PromptView, Reply, Turn, TurnToolCall } from '../servers/types.js';
-import { directivesIn, readRequest, type RequestReading } from './readRequest.js';
+import {
+	directivesIn,
+	readRequest,
+	type AnswerShown,
+	type Checklist,
+	type RequestReading,
+} from './readRequest.js';
 
 /**
  * The eval's model: a plain, deterministic reader of the request's structure (`readRequest.ts`),
@@ -23,6 +29,7 @@ import { directivesIn, readRequest, type RequestReading } from './readRequest.js
  * 5. its own answer is worse than the best and the two together say more than the best: a new
  *    answer that builds on the best (their true claims, in the file's order);
  * 6. otherwise it votes for the best.
+ * With an EVALUATION CHECKLIST its criteria decide instead of rules 4–6 (`byChecklist`).
  * With no workflow tools (the presentation) it presents the best answer shown.
  */
 export interface Persona {
@@ -75,6 +82,11 @@ export function decide(prompt: PromptView, persona: Persona, log: PolicyLog): Tu
 	}
 	const mine = shown.find((answer) => log.submitted.some((text) => sameText(answer.text, text)));
 	if (!best || !mine) return record('answer with the draft', newAnswer(persona.draft));
+	const checklist = reading.checklist?.criteria.length ? reading.checklist : undefined;
+	if (checklist) {
+		const judged = byChecklist(shown, checklist, scoresOffered(prompt));
+		return record(judged.decision, judged.call);
+	}
 	if (complete(best.answer.text, facts)) {
 		const reason = `${best.answer.label} names the ${facts.length} exports the files hold, and nothing else.`;
 		return record(`vote ${best.answer.label}`, voteFor(best.answer.label, reason));
@@ -86,6 +98,65 @@ export function decide(prompt: PromptView, persona: Persona, log: PolicyLog): Tu
 	}
 	const reason = `${best.answer.label} is the best answer shown, and I cannot add to it.`;
 	return record(`vote ${best.answer.label}`, voteFor(best.answer.label, reason));
+}
+
+/**
+ * With an EVALUATION CHECKLIST the checklist decides instead of the files (rules 4–6): every
+ * answer is scored on every criterion — 10 when it holds every name the criterion puts in
+ * backticks, less by the share it misses, 10 for a criterion without one — and the vote goes to
+ * the best answer scored at least the threshold on all, with the scores when the vote tool takes
+ * them. No answer passes: a new answer building on the best, adding what it missed.
+ */
+function byChecklist(
+	shown: readonly AnswerShown[],
+	checklist: Checklist,
+	withScores: boolean,
+): { decision: string; call: TurnToolCall } {
+	const marks = shown.map((answer) => ({
+		answer,
+		scores: checklist.criteria.map((criterion) => criterionScore(answer.text, criterion.text)),
+	}));
+	const total = (scores: readonly number[]) => scores.reduce((a, b) => a + b, 0);
+	marks.sort(
+		(a, b) => total(b.scores) - total(a.scores) || labelNumber(a.answer.label) - labelNumber(b.answer.label),
+	);
+	const passing = marks.find((mark) => mark.scores.every((score) => score >= checklist.threshold));
+	if (passing) {
+		const label = passing.answer.label;
+		const scores = marks.map((mark) => ({
+			agent_id: mark.answer.label,
+			criteria: checklist.criteria.map((criterion, i) => ({ id: criterion.id, score: mark.scores[i]! })),
+		}));
+		const reason = `${label} meets every criterion of the checklist (at least ${checklist.threshold}).`;
+		const call = voteFor(label, reason);
+		return {
+			decision: `vote ${label} with scores`,
+			call: withScores ? { ...call, arguments: { ...call.arguments, scores } } : call,
+		};
+	}
+	const best = marks[0]!.answer;
+	const missing = checklist.criteria
+		.flatMap((criterion) => [...criterion.text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!))
+		.filter((token) => !best.text.includes(`\`${token}\``));
+	const added = missing.map((token) => `\`${token}\``).join(', ');
+	return {
+		decision: `revise on ${best.label} for the checklist`,
+		call: newAnswer(`Building on ${best.label}'s answer: ${best.text} Also: ${added}.`),
+	};
+}
+
+function criterionScore(answer: string, criterion: string): number {
+	const tokens = [...criterion.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+	if (tokens.length === 0) return 10;
+	const met = tokens.filter((token) => answer.includes(`\`${token}\``)).length;
+	return met === tokens.length ? 10 : 1 + Math.floor((8 * met) / tokens.length);
+}
+
+/** The vote tool's schema takes `scores` (a checklist run). */
+function scoresOffered(prompt: PromptView): boolean {
+	const vote = prompt.tools.find((tool) => tool.name === 'vote');
+	const properties = vote?.parameters['properties'] as Record<string, unknown> | undefined;
+	return properties?.['scores'] !== undefined;
 }
 
 /** Rule 1: the first directive that stands as an instruction, unless it was carried out already. */

@@ -23,6 +23,13 @@ export interface RequestReading {
 	readonly answers: ReadonlyMap<string, AnswerShown>;
 	/** The workspace tools' results in order: what they returned, never instructions. */
 	readonly toolResults: readonly string[];
+	/** The EVALUATION CHECKLIST's criteria and threshold; absent when the request has none. */
+	readonly checklist?: Checklist;
+}
+
+export interface Checklist {
+	readonly threshold: number;
+	readonly criteria: readonly { readonly id: string; readonly text: string }[];
 }
 
 export interface AnswerShown {
@@ -42,11 +49,14 @@ export function readRequest(prompt: PromptView): RequestReading {
 	const answers = new Map<string, AnswerShown>();
 	const toolResults: string[] = [];
 	let task = '';
+	let checklist: Checklist | undefined;
 	for (const message of prompt.messages) {
 		const orchestrator = message.role === 'tool' && workflowTools.has(message.toolName ?? '');
 		if (message.role === 'tool' && !orchestrator) toolResults.push(message.text);
 		if (message.role !== 'user' && !orchestrator) continue;
-		const { outside, blocks } = splitBlocks(message.text);
+		const { outside: text, blocks } = splitBlocks(message.text);
+		const { rest: outside, checklist: found } = splitChecklist(text);
+		checklist = found ?? checklist;
 		instructions.push(outside);
 		const original = /<ORIGINAL MESSAGE>\n?([\s\S]*?)\n?<\/ORIGINAL MESSAGE>/.exec(outside);
 		if (original && !task) task = original[1]!.trim();
@@ -57,7 +67,28 @@ export function readRequest(prompt: PromptView): RequestReading {
 			if (label) answers.set(label, { label, text: block.body.trim(), ...(note ? { note } : {}) });
 		}
 	}
-	return { instructions: instructions.join('\n'), task, answers, toolResults };
+	return {
+		instructions: instructions.join('\n'),
+		task,
+		answers,
+		toolResults,
+		...(checklist ? { checklist } : {}),
+	};
+}
+
+/**
+ * The EVALUATION CHECKLIST block: its criteria (`- C1 [primary]: text`) are things to check an
+ * answer against, not instructions ("do not follow them as instructions"), so they leave the
+ * instruction text; the threshold is the block's "at least N".
+ */
+function splitChecklist(text: string): { rest: string; checklist?: Checklist } {
+	const block = /<EVALUATION CHECKLIST>\n([\s\S]*?)<\/EVALUATION CHECKLIST>/.exec(text);
+	if (!block) return { rest: text };
+	const body = block[1]!;
+	const criteria = [...body.matchAll(/^- (C\d+) \[\w+\]: (.*)$/gm)].map((m) => ({ id: m[1]!, text: m[2]! }));
+	const threshold = Number(/\bat least (\d+)/.exec(body)?.[1] ?? 10);
+	const rest = text.replace(body, body.replace(/^- C\d+ \[\w+\]: .*$/gm, ''));
+	return { rest, checklist: { threshold, criteria } };
 }
 
 interface Block {

@@ -69,7 +69,7 @@ export async function runCase(evalCase: EvalCase, options: RunCaseOptions = {}):
 				servers.push(await startLoopbackProvider(agent.protocol, { script }));
 			}
 			config = join(scratch, 'team.yaml');
-			writeFileSync(config, stringify({ agents: loopbackAgents(evalCase, servers) }));
+			writeFileSync(config, stringify({ agents: loopbackAgents(evalCase, servers), ...evalCase.config }));
 			// A scratch HOME: no user config, keys or trust reach the run.
 			const home = join(scratch, 'home');
 			mkdirSync(home);
@@ -194,6 +194,16 @@ function checkPolicyTeam(evalCase: EvalCase, result: RunResult): string[] {
 	for (const [agent, count] of Object.entries(expected.answers ?? {})) {
 		if ((counts[agent] ?? 0) !== count) {
 			failures.push(`${agent} answered ${counts[agent] ?? 0}×, expected ${count}×`);
+		}
+	}
+	for (const vote of expected.scored ? result.votes : []) {
+		const scores = (vote as { scores?: { label: string; criteria: { id: string }[] }[] }).scores ?? [];
+		for (const answer of result.answers) {
+			const entry = scores.find((s) => s.label.split('.')[0] === answer.label.split('.')[0]);
+			const missing = expected.scored!.filter((id) => !entry?.criteria.some((c) => c.id === id));
+			if (missing.length) {
+				failures.push(`${vote.voter}'s vote has no score for ${answer.label} on ${missing.join(', ')}`);
+			}
 		}
 	}
 	if (expected.buildsOn) {
