@@ -197,7 +197,7 @@ function checkPolicyTeam(evalCase: EvalCase, result: RunResult): string[] {
 		}
 	}
 	for (const vote of expected.scored ? result.votes : []) {
-		const scores = (vote as { scores?: { label: string; criteria: { id: string }[] }[] }).scores ?? [];
+		const scores = vote.scores ?? [];
 		for (const answer of result.answers) {
 			const entry = scores.find((s) => s.label.split('.')[0] === answer.label.split('.')[0]);
 			const missing = expected.scored!.filter((id) => !entry?.criteria.some((c) => c.id === id));
