@@ -53,7 +53,7 @@ export interface LeaderboardOptions {
 	since?: Date;
 }
 
-export const defaultMinRuns = 5;
+const defaultMinRuns = 5;
 
 export function leaderboard(facts: RunFactsRead, options: LeaderboardOptions = {}): Leaderboard {
 	const minRuns = wholeAtLeastOne(options.minRuns) ?? defaultMinRuns;

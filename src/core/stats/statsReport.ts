@@ -138,6 +138,6 @@ function seconds(ms: number): string {
  * Every character Markdown gives a meaning to, backslash-escaped: `|` (table cells), `$` (math), and
  * `:` `@` `.` so no URL or address in a name is linked by the preview's linkify.
  */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
 	return text.replace(/[\\`*_{}[\]()<>#+\-.!|~&$:@]/g, (char) => `\\${char}`);
 }

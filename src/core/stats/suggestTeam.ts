@@ -67,7 +67,7 @@ export function suggestTeam(
 }
 
 /** `openai/gpt-4o-mini: 12 runs, won 5, 4 of 5 winning changes accepted (80%), $0.0031 per run`. */
-export function evidenceLine(row: StatsRow): string {
+function evidenceLine(row: StatsRow): string {
 	const accepted = row.acceptedUnchanged + row.partlyAccepted;
 	const decided = accepted + row.rejected + row.reverted;
 	return (
