@@ -4,6 +4,7 @@ import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { apiKeyVariables } from '../config/apiKeys.js';
 import type { BackendType } from '../config/backendSchema.js';
 import { atomicWrite } from '../util/atomicWrite.js';
+import { defaultVotingThreshold } from '../orchestrator/types.js';
 
 /** One member the builder (editor) or `massgen init` (CLI) chose. */
 export interface DraftAgent {
@@ -25,6 +26,11 @@ export interface DraftOptions {
 	readonly agentTimeoutSeconds?: number;
 	/** `orchestrator.coordination.quorum`: end coordination once this many agents back one answer. */
 	readonly quorum?: number | 'majority';
+	/**
+	 * "Evaluate with a checklist": `voting_sensitivity: checklist_gated` (over `votingSensitivity`),
+	 * criteria written from the task and grown by the agents (docs/config.md#checklists).
+	 */
+	readonly checklist?: boolean;
 }
 
 export interface TeamDraft {
@@ -55,7 +61,15 @@ export function teamConfigYaml(draft: TeamDraft, writtenBy: string): string {
 		doc,
 		'orchestrator',
 		'voting_sensitivity',
-		' How readily agents vote instead of answering again: lenient, balanced or strict.',
+		draft.options?.checklist
+			? ' checklist_gated: before voting, agents score every answer on the checklist (lenient, balanced or strict instead: how readily they vote).'
+			: ' How readily agents vote instead of answering again: lenient, balanced or strict.',
+	);
+	comment(
+		doc,
+		'orchestrator',
+		'voting_threshold',
+		' checklist_gated: an agent may vote only for an answer it scored at least this (1–10) on every criterion.',
 	);
 	comment(
 		doc,
@@ -67,7 +81,13 @@ export function teamConfigYaml(draft: TeamDraft, writtenBy: string): string {
 		doc,
 		'orchestrator',
 		'coordination',
-		' quorum: coordination ends as soon as this many live agents vote for one answer (majority: more than half), without waiting for the rest.',
+		[
+			' quorum: coordination ends as soon as this many live agents vote for one answer (majority: more than half), without waiting for the rest.',
+			' evaluation_criteria_generator: one call writes the checklist from the task; criteria_mode bootstrap_inline: agents add criteria the answers miss.',
+			' checklist_criteria_inline: [{ text, category: primary | standard | stretch }] gives the criteria yourself.',
+		]
+			.slice(0, draft.options?.checklist ? 3 : 1)
+			.join('\n'),
 	);
 	comment(
 		doc,
@@ -128,12 +148,26 @@ function toPlain(draft: TeamDraft): Record<string, unknown> {
 		},
 		...(agent.systemMessage?.trim() ? { system_message: agent.systemMessage.trim() } : {}),
 	}));
-	const { votingSensitivity, maxAnswersPerAgent, orchestratorTimeoutSeconds, agentTimeoutSeconds, quorum } =
-		draft.options ?? {};
+	const {
+		votingSensitivity,
+		maxAnswersPerAgent,
+		orchestratorTimeoutSeconds,
+		agentTimeoutSeconds,
+		quorum,
+		checklist,
+	} = draft.options ?? {};
+	const coordination = {
+		...(quorum ? { quorum } : {}),
+		...(checklist
+			? { evaluation_criteria_generator: { enabled: true }, criteria_mode: 'bootstrap_inline' }
+			: {}),
+	};
+	const sensitivity = checklist ? 'checklist_gated' : votingSensitivity;
 	const orchestrator = {
-		...(votingSensitivity ? { voting_sensitivity: votingSensitivity } : {}),
+		...(sensitivity ? { voting_sensitivity: sensitivity } : {}),
+		...(checklist ? { voting_threshold: defaultVotingThreshold } : {}),
 		...(maxAnswersPerAgent ? { max_new_answers_per_agent: maxAnswersPerAgent } : {}),
-		...(quorum ? { coordination: { quorum } } : {}),
+		...(Object.keys(coordination).length ? { coordination } : {}),
 	};
 	const timeouts = {
 		...(orchestratorTimeoutSeconds ? { orchestrator_timeout_seconds: orchestratorTimeoutSeconds } : {}),

@@ -101,14 +101,24 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 		return true;
 	});
 	steps.push(async () => {
-		const levels = ['lenient', 'balanced', 'strict'].map((label) => ({
-			label,
-			description: {
-				lenient: vscode.l10n.t('agents vote readily (fewer rounds, the default)'),
-				balanced: vscode.l10n.t('vote when an answer is clearly good'),
-				strict: vscode.l10n.t('answer again unless an answer is excellent'),
-			}[label],
-		}));
+		const levels = [
+			...['lenient', 'balanced', 'strict'].map((label) => ({
+				label,
+				description: {
+					lenient: vscode.l10n.t('agents vote readily (fewer rounds, the default)'),
+					balanced: vscode.l10n.t('vote when an answer is clearly good'),
+					strict: vscode.l10n.t('answer again unless an answer is excellent'),
+				}[label],
+				checklist: false,
+			})),
+			{
+				label: vscode.l10n.t('Evaluate with a checklist'),
+				description: vscode.l10n.t(
+					'agents score every answer on criteria written from the task, and vote only for one that meets them all',
+				),
+				checklist: true,
+			},
+		];
 		const picked = await askPick(
 			step('voting', () => state.members.length + 2),
 			levels,
@@ -117,8 +127,16 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 			},
 		);
 		if (!picked || picked === back) return picked;
+		if (picked[0]?.checklist) {
+			state.options = { ...state.options, votingSensitivity: undefined, checklist: true };
+			return true;
+		}
 		const level = picked[0]?.label as Sensitivity;
-		state.options = { ...state.options, votingSensitivity: level === 'lenient' ? undefined : level };
+		state.options = {
+			...state.options,
+			votingSensitivity: level === 'lenient' ? undefined : level,
+			checklist: undefined,
+		};
 		return true;
 	});
 	steps.push(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/core/config/loadConfig.js';
+import { toOrchestratorSettings } from '../../../src/core/config/toSettings.js';
 import {
 	draftAgentId,
 	teamConfigYaml,
@@ -90,6 +91,32 @@ describe('teamConfigYaml: the file the builder and massgen init write', () => {
 		expect(text).toContain('# How readily agents vote');
 		expect(text).toContain('# One agent turn, in seconds.');
 		expect(text).not.toMatch(/api_key/);
+	});
+
+	it('"Evaluate with a checklist" writes the checklist keys, commented, and the orchestrator reads them as a checklist run', () => {
+		const text = teamConfigYaml(
+			{ agents: draft.agents, options: { checklist: true, quorum: 'majority' } },
+			'MassGen: Build Team',
+		);
+		const loaded = loadConfigText(text, 'config.yaml');
+		expect(loaded.issues).toEqual([]);
+		const { orchestrator } = loaded.config!;
+		expect(orchestrator.voting_sensitivity).toBe('checklist_gated');
+		expect(orchestrator.voting_threshold).toBe(7);
+		expect(orchestrator.coordination).toMatchObject({
+			quorum: 'majority',
+			evaluation_criteria_generator: { enabled: true },
+			criteria_mode: 'bootstrap_inline',
+		});
+		expect(toOrchestratorSettings(loaded.config!).checklist).toMatchObject({
+			threshold: 7,
+			generate: true,
+			mode: 'bootstrap_inline',
+		});
+		expect(text).toContain('# checklist_gated: an agent may vote only for an answer it scored at least this');
+		expect(text).toContain('# evaluation_criteria_generator: one call writes the checklist from the task');
+		// Without it, no checklist key is written.
+		expect(teamConfigYaml(draft, 'x')).not.toMatch(/checklist|criteria|voting_threshold/);
 	});
 
 	it('leaves unset options out (the schema defaults apply) and refuses an empty team', () => {
