@@ -224,7 +224,8 @@ export class Orchestrator {
 		for (const rt of this.runtimes.values()) void rt.spec.model.prepare?.();
 		try {
 			await this.openTools();
-			if (this.checklist) await prepareChecklist(this.checklist, this.finishing());
+			// A single agent (or skipped coordination) never votes: no checklist, no generator call.
+			if (this.checklist && !this.presentsAlone) await prepareChecklist(this.checklist, this.finishing());
 			const result = await this.attempts();
 			const coordination = this.coordination.record;
 			const steering = this.steering.records;
@@ -257,7 +258,7 @@ export class Orchestrator {
 	 */
 	private async attempts(): Promise<RunResult> {
 		const restarts: RestartRecord[] = [];
-		const single = this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
+		const single = this.presentsAlone;
 		for (let attempt = 1; ; attempt++) {
 			const end = single ? undefined : await this.coordination.coordinate();
 			const ending = this.coordination.record;
@@ -296,6 +297,11 @@ export class Orchestrator {
 			);
 			this.events.emit({ type: 'attempt-start', attempt: attempt + 1, reason, instructions });
 		}
+	}
+
+	/** One agent, or coordination skipped: the first agent presents at once. */
+	private get presentsAlone(): boolean {
+		return this.runtimes.size === 1 || this.settings.skipCoordinationRounds;
 	}
 
 	/** Every agent afresh: a new board, empty overlays, no rounds or failures counted (killed agents stay out). */

@@ -445,4 +445,14 @@ describe('checklist evaluation (voting_sensitivity: checklist_gated)', () => {
 		);
 		expect(empty.of('checklist')[0]!.criteria).toEqual([]);
 	});
+
+	it('a single agent never votes: no checklist event, no generator call', async () => {
+		const run = await runTeam([{ id: 'solo', handler: () => ({ text: 'just the answer' }) }], {
+			settings: { checklist: { ...given, criteria: [], generate: true } },
+		});
+		expect(run.result.status).toBe('completed');
+		expect(run.models.get('solo')!.requests).toHaveLength(1);
+		expect(run.of('checklist')).toEqual([]);
+		expect(run.result.checklist?.criteria).toEqual([]);
+	});
 });
