@@ -73,6 +73,20 @@ describe('toOrchestratorSettings', () => {
 			'team.yaml',
 		);
 		expect(generated.issues).toEqual([]);
+		// A given criterion is one sentence: 512 KB is refused with its position, not sent to every agent.
+		const huge = loadConfigText(
+			[
+				'agents: [{ backend: { model: gpt-5-mini } }]',
+				'orchestrator: { voting_sensitivity: checklist_gated, coordination: { checklist_criteria_inline: [{ text: ' +
+					'x'.repeat(512 * 1024) +
+					' }] } }',
+			].join('\n'),
+			'team.yaml',
+		);
+		expect(huge.config).toBeUndefined();
+		expect(huge.issues.map((i) => `${i.line}:${i.col} ${i.message}`)).toEqual([
+			'2:106 orchestrator.coordination.checklist_criteria_inline[0].text: a criterion is one sentence of at most 1024 bytes',
+		]);
 		expect(toOrchestratorSettings(generated.config!).checklist).toMatchObject({
 			threshold: 7,
 			criteria: [],
