@@ -5,6 +5,7 @@
  * evidence: a model never ranked, never priced, or never decided on is not proposed.
  */
 import { acceptanceOf, type Leaderboard, type StatsRow } from './leaderboard.js';
+import { maxNameChars } from './statsText.js';
 
 export interface TeamSuggestion {
 	members: StatsRow[];
@@ -39,14 +40,19 @@ export function suggestTeam(
 		return { none: `the target acceptance rate must be between 0 and 1 (it is ${target})` };
 	}
 	const ranked = board.models.filter((row) => row.ranked);
-	const decided = ranked.filter((row) => acceptanceOf(row) !== null);
+	const named = ranked.filter(namesAModel);
+	const decided = named.filter((row) => acceptanceOf(row) !== null);
 	const priced = decided.filter((row) => row.costPerRunUsd !== null);
 	const meeting = priced.filter((row) => acceptanceOf(row)! >= target);
 	if (meeting.length < size) {
 		return {
 			none:
 				`${meeting.length} model(s) meet an acceptance rate of ${percent(target)} and ${size} are needed ` +
-				`(${ranked.length} ranked with at least ${board.minRuns} runs, ${decided.length} with a decided winning change, ` +
+				`(${ranked.length} ranked with at least ${board.minRuns} runs` +
+				(named.length < ranked.length
+					? `, ${ranked.length - named.length} of them without a usable model name`
+					: '') +
+				`, ${decided.length} with a decided winning change, ` +
 				`${priced.length} with a known cost)`,
 		};
 	}
@@ -64,6 +70,26 @@ export function suggestTeam(
 		costPerRunUsd: members.reduce((sum, row) => sum + row.costPerRunUsd!, 0),
 		evidence: members.map(evidenceLine),
 	};
+}
+
+/**
+ * Whether a model row names a model a config can be written with: its record named it (not
+ * `unknown`), and the name was not cut or masked for display (`shownName`: `…` at the cap, `?` for
+ * an invisible character). Anything else written into a team would be another model or none.
+ */
+export function namesAModel(row: StatsRow): boolean {
+	const name = row.key.replace(/^model:/, '');
+	const slash = name.indexOf('/');
+	if (slash <= 0) return false;
+	return [name.slice(0, slash), name.slice(slash + 1)].every((part) => {
+		const chars = [...part];
+		return (
+			part !== '' &&
+			part !== 'unknown' &&
+			!part.includes('?') &&
+			!(chars.length >= maxNameChars && part.endsWith('…'))
+		);
+	});
 }
 
 /** `openai/gpt-4o-mini: 12 runs, won 5, 4 of 5 winning changes accepted (80%), $0.0031 per run`. */

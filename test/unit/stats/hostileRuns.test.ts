@@ -140,6 +140,36 @@ describe('stats over hostile run folders', () => {
 		expect(new Set(modelLines.map(cells)).size).toBe(1);
 	});
 
+	it('Suggest a Team never proposes a name cut or masked for display, or unknown: it would write another model', async () => {
+		const { ws, env } = await setup();
+		const agents = [
+			{ id: 'masked', provider: 'openai', model: 'gpt\u200b4o', costUsd: 0.001 },
+			{ id: 'cut', provider: 'openai', model: `gpt-${'x'.repeat(200)}`, costUsd: 0.001 },
+			{ id: 'nameless', provider: 'openai', model: '', costUsd: 0.001 },
+			{ id: 'good', provider: 'openai', model: 'gpt-4o-mini', costUsd: 0.01 },
+		];
+		for (const [i, winner] of agents.entries()) {
+			const dir = await writeRun(ws, env, {
+				runId: `20261101-10000${i}-sgst`,
+				agents,
+				winner: winner.id,
+				changed: ['x.ts'],
+			});
+			await accept(dir, ['x.ts']);
+		}
+		const board = leaderboard(await readRunFacts(ws, { env }), { minRuns: 1 });
+		expect(board.models.map((row) => row.label)).toEqual(
+			expect.arrayContaining(['openai/gpt?4o', 'openai/unknown', expect.stringMatching(/^openai\/gpt-x+…$/)]),
+		);
+		// The three cheaper rows are not names a config can be written with: the dearer real one is chosen.
+		expect(suggestTeam(board, { size: 1 })).toMatchObject({
+			members: [expect.objectContaining({ label: 'openai/gpt-4o-mini' })],
+		});
+		expect(suggestTeam(board, { size: 2 })).toEqual({
+			none: expect.stringContaining('3 of them without a usable model name'),
+		});
+	});
+
 	it('a planted agents list of thousands is cut to the cap', async () => {
 		const { ws, env } = await setup();
 		const agents = Array.from({ length: 500 }, (_, i) => ({ id: `a${i}`, provider: 'p', model: `m${i}` }));
