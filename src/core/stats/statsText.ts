@@ -6,7 +6,7 @@
 const invisible = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** The most characters a name keeps. */
-const maxNameChars = 80;
+export const maxNameChars = 80;
 
 /** `text` with each invisible character as `?`, cut to `maxNameChars` (marked `…`); empty as `unknown`. */
 export function shownName(text: string): string {
