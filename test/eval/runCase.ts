@@ -181,15 +181,18 @@ function checkAnyTeam(evalCase: EvalCase, result: RunResult, events: readonly Lo
 function checkPolicyTeam(evalCase: EvalCase, result: RunResult): string[] {
 	const expected = evalCase.outcome;
 	const failures: string[] = [];
-	if (result.winner?.agentId !== expected.winner) {
-		failures.push(`winner ${result.winner?.agentId ?? 'none'}, expected ${expected.winner}`);
-	}
+	const winner = result.winner?.agentId ?? 'none';
+	const winners = expected.winner.join(' or ');
+	if (!expected.winner.includes(winner)) failures.push(`winner ${winner}, expected ${winners}`);
 	for (const agent of evalCase.agents) {
 		const vote = result.votes.find((v) => v.voter === agent.id);
-		if (vote?.votedFor !== expected.winner) {
-			failures.push(`${agent.id} voted for ${vote?.votedFor ?? 'nobody'}, expected ${expected.winner}`);
+		if (!vote || !expected.winner.includes(vote.votedFor) || vote.votedFor !== winner) {
+			failures.push(`${agent.id} voted for ${vote?.votedFor ?? 'nobody'}, expected the winner (${winners})`);
 		}
 	}
+	const won = result.answers.find((a) => a.agentId === winner)?.content ?? '';
+	const lacking = (expected.winnerHolds ?? []).filter((text) => !won.includes(text));
+	if (lacking.length) failures.push(`the winner's answer lacks ${lacking.join(', ')}`);
 	const counts = answerCounts(result);
 	for (const [agent, count] of Object.entries(expected.answers ?? {})) {
 		if ((counts[agent] ?? 0) !== count) {
