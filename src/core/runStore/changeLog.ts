@@ -10,8 +10,10 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { readRegularText } from '../util/regularFile.js';
+import { readRegularFile, readRegularText } from '../util/regularFile.js';
 import { runFile } from '../../contract/runLayout.js';
+import { readOwnRuns } from './ownRuns.js';
+import { checkedRunDir } from './runsDirGuard.js';
 
 /** Who wrote the entry. */
 export type ChangeActor = 'editor' | 'cli';
@@ -121,11 +123,38 @@ export async function appendChangeLog(
 
 const appendFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
-/** Every readable entry in order; no file = no entries. Torn or malformed lines are skipped. */
-export async function readChangeLog(runDir: string): Promise<ChangeLogEntry[]> {
+/** How much of a foreign run's record the panel reads (as much as a sessions listing does). */
+export const foreignChangeLogBytes = 256 * 1024;
+
+/**
+ * The record of run `runId` of the workspace as the panel shows it: a run this machine made whole,
+ * one that came with the folder only within `foreignChangeLogBytes` (whole lines), so a planted
+ * record of hundreds of MB is not loaded into the extension host to mark the files of a viewed run.
+ */
+export async function readShownChangeLog(
+	workspaceRoot: string,
+	runId: string,
+	env: NodeJS.ProcessEnv = process.env,
+): Promise<ChangeLogEntry[]> {
+	const runDir = await checkedRunDir(workspaceRoot, runId);
+	const own = await readOwnRuns(workspaceRoot, env);
+	return readChangeLog(runDir, own.has(runId) ? undefined : foreignChangeLogBytes);
+}
+
+/**
+ * Every readable entry in order (within `maxBytes` when given: whole lines up to it); no file = no
+ * entries. Torn or malformed lines are skipped.
+ */
+export async function readChangeLog(runDir: string, maxBytes?: number): Promise<ChangeLogEntry[]> {
 	let text: string;
 	try {
-		text = await readRegularText(runFile(runDir, 'changeLog'));
+		const file = runFile(runDir, 'changeLog');
+		if (maxBytes === undefined) text = await readRegularText(file);
+		else {
+			const { bytes } = await readRegularFile(file, maxBytes);
+			const whole = bytes.length < maxBytes ? bytes : bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1);
+			text = whole.toString('utf8');
+		}
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
 		throw error;
