@@ -17,6 +17,7 @@ import { KeyStore } from '../../src/vscode/common/secrets';
 import type { FinishedRun } from '../../src/vscode/run/runTypes';
 import type { TeamNode } from '../../src/vscode/team/teamTree';
 import { TeamTreeProvider } from '../../src/vscode/team/teamTreeProvider';
+import { TeamStats } from '../../src/vscode/team/teamStats';
 import { startLoopbackTeam, type LoopbackTeam } from '../servers/loopbackTeam';
 import { endRunAndConfig, nextFinish, until, useConfig, workspaceRoot } from './hostWaits';
 
@@ -156,12 +157,16 @@ describe('Team view and Build Team (in VS Code)', function () {
 		const engine = engineLoader(() => loadEngineBundle(join(extension.extensionPath, 'dist')), {
 			info: () => undefined,
 		});
-		const provider = new TeamTreeProvider({
-			engine,
-			keys: new KeyStore(secrets),
-			shippedConfigsDir: join(extension.extensionPath, 'configs'),
-			log: vscode.window.createOutputChannel('team test', { log: true }),
-		});
+		const stats = new TeamStats();
+		const provider = new TeamTreeProvider(
+			{
+				engine,
+				keys: new KeyStore(secrets),
+				shippedConfigsDir: join(extension.extensionPath, 'configs'),
+				log: vscode.window.createOutputChannel('team test', { log: true }),
+			},
+			(root) => stats.board(root),
+		);
 		const nodes = await rows(provider);
 		const item = provider.getTreeItem(nodes.find((n) => n.kind === 'agent' && n.row.id === 'no_key')!);
 		assert.equal(item.description, 'key stored in VS Code (XAI_API_KEY) · grok/grok-4');

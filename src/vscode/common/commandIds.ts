@@ -96,6 +96,10 @@ export const commandIds = {
 	teamEditRole: 'massgen.team.editRole',
 	teamChangeModel: 'massgen.team.changeModel',
 	teamRunDemo: 'massgen.team.runDemo',
+	/** The leaderboard of the folder's runs as a Markdown report (the Team view's Stats row opens it). */
+	showTeamStats: 'massgen.showTeamStats',
+	/** The cheapest team the user's own runs support, with its evidence; written only on consent. */
+	suggestTeam: 'massgen.suggestTeam',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];

@@ -24,7 +24,13 @@ export interface BuilderStep {
 export function askPick<T extends vscode.QuickPickItem>(
 	step: BuilderStep,
 	items: readonly T[],
-	options: { placeholder: string; canSelectMany?: boolean; selected?: readonly T[] },
+	options: {
+		placeholder: string;
+		canSelectMany?: boolean;
+		selected?: readonly T[];
+		/** Items Enter does not take (shown for reading, such as evidence lines); all by default. */
+		takes?: (item: T) => boolean;
+	},
 ): Promise<readonly T[] | typeof back | undefined> {
 	const pick = vscode.window.createQuickPick<T>();
 	return run(step, pick, (settle) => {
@@ -35,12 +41,13 @@ export function askPick<T extends vscode.QuickPickItem>(
 		if (options.selected?.length) {
 			pick.selectedItems = items.filter((item) => options.selected!.includes(item));
 		}
-		return pick.onDidAccept(() =>
+		return pick.onDidAccept(() => {
 			// Enter with nothing checked takes the highlighted item, as a single pick would.
-			settle(
-				pick.canSelectMany && pick.selectedItems.length ? pick.selectedItems : pick.activeItems.slice(0, 1),
-			),
-		);
+			const taken =
+				pick.canSelectMany && pick.selectedItems.length ? pick.selectedItems : pick.activeItems.slice(0, 1);
+			if (options.takes && !taken.every(options.takes)) return;
+			settle(taken);
+		});
 	});
 }
 

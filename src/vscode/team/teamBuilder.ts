@@ -8,11 +8,16 @@ import { clearConfigSetting, readConfigSetting, writeUserConfigSetting } from '.
 import { teamFolder } from './teamFolder.js';
 import { availableChoices, type MemberChoice } from './teamChoices.js';
 import { askInput, askPick, back, type BuilderStep, type StepHook } from './quickSteps.js';
+import type { TeamSuggestion } from '../../core/stats/suggestTeam.js';
+import type { TeamMember } from './teamMember.js';
+import { evidenceItems, suggestedMembers, suggestionSummary } from './suggestionItems.js';
 
 export interface BuilderDeps {
 	readonly engine: () => Promise<Engine>;
 	readonly keys: () => Promise<ApiKeySources>;
 	readonly lmModels: () => Promise<readonly vscode.LanguageModelChat[]>;
+	/** The team the user's own runs suggest (Suggest a Team's), offered first; undefined when there is none. */
+	readonly suggestion: () => Promise<TeamSuggestion | undefined>;
 	/** Called with each step as it shows (the in-host test answers through it). */
 	readonly onStep?: StepHook;
 }
@@ -22,6 +27,14 @@ export const userTeamFile = (): string => join(homedir(), '.config', 'massgen', 
 
 type Member = MemberChoice & vscode.QuickPickItem;
 
+/** What the writer needs: the members, a role each (empty: none), the options, and where (the user's file or the folder's). */
+export interface TeamToWrite {
+	readonly members: readonly TeamMember[];
+	readonly roles: readonly string[];
+	readonly options: DraftOptions;
+	readonly user: boolean;
+}
+
 /**
  * "MassGen: Build Team": pick members among what is available here, a role each, the options
  * that matter (voting, answer cap, timeout, quorum: default off), and where to keep it; writes a commented config (core `teamConfigYaml`) that
@@ -29,7 +42,11 @@ type Member = MemberChoice & vscode.QuickPickItem;
  */
 export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> {
 	const engine = await deps.engine();
-	const [keys, lm] = await Promise.all([deps.keys(), deps.lmModels().catch(() => [])]);
+	const [keys, lm, suggestion] = await Promise.all([
+		deps.keys(),
+		deps.lmModels().catch(() => []),
+		deps.suggestion().catch(() => undefined),
+	]);
 	const choices = await vscode.window.withProgress(
 		{ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('MassGen: looking for models') },
 		() => availableChoices(engine, keys, lm),
@@ -50,14 +67,37 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 		user: false,
 	};
 	const steps: (() => Promise<boolean | typeof back | undefined>)[] = [];
-	const total = () => 6 + state.members.length;
+	// The suggested team first, when every one of its members is available here to pick.
+	const suggested = suggestion && suggestedItems(suggestion, items);
+	const first = suggested ? 1 : 0;
+	const total = () => first + 6 + state.members.length;
 	const step = (name: string, index: () => number): BuilderStep => ({
 		name,
 		title: vscode.l10n.t('MassGen: Build Team'),
-		step: index(),
+		step: first + index(),
 		totalSteps: total(),
 		...(deps.onStep ? { onStep: deps.onStep } : {}),
 	});
+	if (suggestion && suggested) {
+		steps.push(async () => {
+			const use = {
+				label: vscode.l10n.t('$(sparkle) Start from the Suggested Team'),
+				detail: suggestionSummary(suggestion),
+			};
+			const own = { label: vscode.l10n.t('$(list-selection) Choose the Members Myself') };
+			const picked = await askPick(
+				step('suggestion', () => 0),
+				[use, own, ...evidenceItems(suggestion)],
+				{
+					placeholder: vscode.l10n.t('Your runs here suggest a team'),
+					takes: (item) => item === use || item === own,
+				},
+			);
+			if (!picked || picked === back) return picked;
+			if (picked[0] === use) state.members = [...suggested];
+			return true;
+		});
+	}
 	steps.push(async () => {
 		const picked = await askPick(
 			step('members', () => 1),
@@ -218,9 +258,22 @@ export async function buildTeam(deps: BuilderDeps): Promise<string | undefined> 
 	return writeTeam(engine, state, folder);
 }
 
-async function writeTeam(
+/** The builder's items for a suggestion's members, in its order; undefined when one of them is not available here. */
+function suggestedItems(suggestion: TeamSuggestion, items: readonly Member[]): Member[] | undefined {
+	const found = suggestedMembers(suggestion).map((member) =>
+		items.find((item) => item.type === member.type && item.model === member.model),
+	);
+	return found.every((item) => item !== undefined) ? (found as Member[]) : undefined;
+}
+
+/**
+ * Build Team's writer (Suggest a Team's too): the team as a commented config that must validate,
+ * written atomically to the folder's `.massgen/config.yaml` or the user's team file (then the
+ * user setting points at it), never over an existing file without asking; opened afterwards.
+ */
+export async function writeTeam(
 	engine: Engine,
-	state: { members: readonly Member[]; roles: readonly string[]; options: DraftOptions; user: boolean },
+	state: TeamToWrite,
 	folder: vscode.WorkspaceFolder | undefined,
 ): Promise<string | undefined> {
 	const taken = new Set<string>();
@@ -236,14 +289,20 @@ async function writeTeam(
 			...(role ? { systemMessage: role } : {}),
 		};
 	});
-	const text = engine.team.teamConfigYaml({ agents, options: state.options }, 'MassGen: Build Team');
 	const file = state.user || !folder ? userTeamFile() : join(folder.uri.fsPath, '.massgen', 'config.yaml');
-	const loaded = engine.team.loadConfigText(text, file);
-	if (!loaded.config) {
-		const first = loaded.issues[0];
-		void vscode.window.showErrorMessage(
-			vscode.l10n.t('MassGen: the team is not valid: {0}', first?.message ?? vscode.l10n.t('unknown error')),
-		);
+	// A suggested member's provider comes from a run's record: one the config does not know fails here.
+	let text: string;
+	let problem: string | undefined;
+	try {
+		text = engine.team.teamConfigYaml({ agents, options: state.options }, 'MassGen: Build Team');
+		const loaded = engine.team.loadConfigText(text, file);
+		if (!loaded.config) problem = loaded.issues[0]?.message ?? vscode.l10n.t('unknown error');
+	} catch (error) {
+		text = '';
+		problem = (error as Error).message;
+	}
+	if (problem !== undefined) {
+		void vscode.window.showErrorMessage(vscode.l10n.t('MassGen: the team is not valid: {0}', problem));
 		return undefined;
 	}
 	const uri = vscode.Uri.file(file);

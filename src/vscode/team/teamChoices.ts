@@ -5,12 +5,10 @@ import type { AgentConfig } from '../../core/config/schema.js';
 import type { Engine } from '../run/loadEngine.js';
 import type { ChatModelInfo } from '../lm/pickChatModel.js';
 import { keyProviders } from '../common/secrets.js';
+import type { TeamMember } from './teamMember.js';
 
 /** One member the builder offers: something that can actually run here. */
-export interface MemberChoice {
-	readonly type: BackendType;
-	readonly model: string;
-	readonly baseUrl?: string;
+export interface MemberChoice extends TeamMember {
 	/** The group it is listed under (the provider and why it is available). */
 	readonly group: string;
 	readonly label: string;

@@ -2,13 +2,16 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { commandIds } from '../common/commandIds.js';
 import type { TeamAgentRow, TeamSnapshot } from './teamSnapshot.js';
+import { statsLook, type StatsNode } from './statsTree.js';
+import { statsWords } from './statsWords.js';
 
 export type TeamNode =
 	| { readonly kind: 'source'; readonly snapshot: TeamSnapshot }
 	| { readonly kind: 'agent'; readonly row: TeamAgentRow; readonly snapshot: TeamSnapshot }
 	| { readonly kind: 'problem'; readonly message: string }
 	| { readonly kind: 'note'; readonly text: string }
-	| { readonly kind: 'demo' };
+	| { readonly kind: 'demo' }
+	| StatsNode;
 
 const kindLabels = (): Record<TeamSnapshot['kind'], string> => ({
 	workspace: vscode.l10n.t('workspace team'),
@@ -57,6 +60,10 @@ export function teamItem(node: TeamNode): vscode.TreeItem {
 			item.contextValue = 'note';
 			return item;
 		}
+		case 'stats':
+		case 'stats-model':
+		case 'stats-skipped':
+			return statsItem(node);
 		case 'demo': {
 			const item = new vscode.TreeItem(vscode.l10n.t('Run demo team'));
 			item.description = vscode.l10n.t('scripted agents: no key, no network');
@@ -91,5 +98,22 @@ function agentItem(row: TeamAgentRow, snapshot: TeamSnapshot): vscode.TreeItem {
 	if (snapshot.editable && !row.added) words.push('editable');
 	if (row.kind === 'key-missing') words.push('needsKey');
 	item.contextValue = words.join(' ');
+	return item;
+}
+
+function statsItem(node: StatsNode): vscode.TreeItem {
+	const look = statsLook(node, statsWords());
+	const item = new vscode.TreeItem(
+		look.label,
+		look.expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+	);
+	item.description = look.description;
+	// Plain text: a model's name comes from a run's record, not Markdown to render.
+	item.tooltip = look.tooltip;
+	item.iconPath = new vscode.ThemeIcon(look.icon);
+	item.contextValue = node.kind;
+	if (node.kind === 'stats') {
+		item.command = { command: commandIds.showTeamStats, title: vscode.l10n.t('Show Team Stats') };
+	}
 	return item;
 }

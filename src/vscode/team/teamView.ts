@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { onDidChangeSettings } from '../common/settings.js';
+import { runsWatchGlobs } from '../../contract/runLayout.js';
 import { commandIds, viewIds } from '../common/commandIds.js';
 import { Disposable } from '../common/lifecycle.js';
 import type { Engine } from '../run/loadEngine.js';
@@ -10,6 +11,9 @@ import { buildTeam } from './teamBuilder.js';
 import { modelsOf } from './teamChoices.js';
 import type { StepHook } from './quickSteps.js';
 import { TeamTreeProvider } from './teamTreeProvider.js';
+import { TeamStats } from './teamStats.js';
+import { StatsDocuments } from './statsDocuments.js';
+import { suggestTeamCommand } from './suggestTeamCommand.js';
 import { memberChatModels } from '../lm/memberChatModels.js';
 
 export interface TeamViewDeps {
@@ -28,7 +32,9 @@ type TeamCommandId =
 	| typeof commandIds.teamRemoveAgent
 	| typeof commandIds.teamEditRole
 	| typeof commandIds.teamChangeModel
-	| typeof commandIds.teamRunDemo;
+	| typeof commandIds.teamRunDemo
+	| typeof commandIds.showTeamStats
+	| typeof commandIds.suggestTeam;
 
 const refreshDelayMs = 300;
 
@@ -40,20 +46,30 @@ const refreshDelayMs = 300;
 export class TeamView extends Disposable {
 	readonly provider: TeamTreeProvider;
 	readonly view: vscode.TreeView<unknown>;
+	/** The stats core, loaded at the first Stats row, report or suggestion. */
+	readonly stats = new TeamStats();
+	private readonly _reports: StatsDocuments;
 	/** The builder's steps as they show (the in-host test answers them through this). */
 	private readonly _onDidShowBuilderStep = this._register(new vscode.EventEmitter<Parameters<StepHook>>());
 	readonly onDidShowBuilderStep = this._onDidShowBuilderStep.event;
 	private _timer: ReturnType<typeof setTimeout> | undefined;
+	private _statsTimer: ReturnType<typeof setTimeout> | undefined;
 
 	constructor(private readonly _deps: TeamViewDeps) {
 		super();
 		this.provider = this._register(
-			new TeamTreeProvider({
-				engine: _deps.engine,
-				keys: _deps.keys,
-				shippedConfigsDir: _deps.shippedConfigsDir,
-				log: _deps.log,
-			}),
+			new TeamTreeProvider(
+				{
+					engine: _deps.engine,
+					keys: _deps.keys,
+					shippedConfigsDir: _deps.shippedConfigsDir,
+					log: _deps.log,
+				},
+				(root) => this.stats.board(root),
+			),
+		);
+		this._reports = this._register(
+			new StatsDocuments(async (root) => this.stats.report(await this.stats.board(root))),
 		);
 		this.view = this._register(
 			vscode.window.createTreeView(viewIds.team, { treeDataProvider: this.provider }),
@@ -61,6 +77,11 @@ export class TeamView extends Disposable {
 		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.massgen/*.{yaml,yml}'));
 		for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) {
 			this._register(event(() => this.scheduleRefresh()));
+		}
+		// A run's end or its change record (accept, reject, revert; from the CLI too) changes the stats only.
+		const runs = this._register(vscode.workspace.createFileSystemWatcher(runsWatchGlobs.files));
+		for (const event of [runs.onDidCreate, runs.onDidChange, runs.onDidDelete]) {
+			this._register(event(() => this._scheduleStats()));
 		}
 		const later = () => this.scheduleRefresh();
 		this._register(onDidChangeSettings(later));
@@ -70,12 +91,17 @@ export class TeamView extends Disposable {
 		this._register(vscode.workspace.onDidChangeWorkspaceFolders(later));
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(later));
 		this._register(vscode.lm.onDidChangeChatModels(later));
-		this._register({ dispose: () => clearTimeout(this._timer) });
+		this._register({ dispose: () => (clearTimeout(this._timer), clearTimeout(this._statsTimer)) });
 	}
 
 	scheduleRefresh(): void {
 		clearTimeout(this._timer);
 		this._timer = setTimeout(() => this.provider.refresh(), refreshDelayMs);
+	}
+
+	private _scheduleStats(): void {
+		clearTimeout(this._statsTimer);
+		this._statsTimer = setTimeout(() => this.provider.refreshStats(), refreshDelayMs);
 	}
 
 	/** Every Team view command's handler (`registerCommands` adds them to its record). */
@@ -88,8 +114,23 @@ export class TeamView extends Disposable {
 					engine,
 					keys: () => this._keys(),
 					lmModels: memberChatModels,
+					suggestion: () => this._suggestion(),
 					onStep: (name, input) => this._onDidShowBuilderStep.fire([name, input]),
 				});
+				if (file) this.provider.refresh();
+				return file;
+			},
+			[commandIds.showTeamStats]: () => this._reports.show(),
+			[commandIds.suggestTeam]: async (size) => {
+				const file = await suggestTeamCommand(
+					{
+						engine,
+						stats: this.stats,
+						teamSize: () => this._teamSize(),
+						onStep: (name, input) => this._onDidShowBuilderStep.fire([name, input]),
+					},
+					size,
+				);
 				if (file) this.provider.refresh();
 				return file;
 			},
@@ -124,6 +165,19 @@ export class TeamView extends Disposable {
 				),
 			[commandIds.teamRunDemo]: () => runDemoTeam(),
 		};
+	}
+
+	/** How many agents the view's team has (a suggestion keeps the size; without a team, MassGen's usual three). */
+	private async _teamSize(): Promise<number> {
+		return (await this.provider.snapshot()).snapshot?.agents.length ?? 3;
+	}
+
+	/** The suggested team Build Team offers first: of the team's size, from the view's folder's runs. */
+	private async _suggestion() {
+		const folder = teamFolder();
+		if (!folder) return undefined;
+		const found = await this.stats.suggest(await this.stats.board(folder.uri.fsPath), await this._teamSize());
+		return 'none' in found ? undefined : found;
 	}
 
 	/** Whether a team file lies in the view's folder (by path or real path): the workspace's, not the user's. */

@@ -120,8 +120,12 @@ describe('activation is lazy: build:ext makes a small extension bundle and a sep
 		expect(all.length).toBeGreaterThan(10);
 		expect(all.filter((file) => heavy.some((pattern) => pattern.test(file)))).toEqual([]);
 		// The panel's message schema (zod) is in the bundle, but only behind import(): it runs at the first panel message.
-		expect(
-			walk((kind) => kind !== 'dynamic-import').filter((file) => /node_modules\/zod\//.test(file)),
-		).toEqual([]);
+		const eager = walk((kind) => kind !== 'dynamic-import');
+		expect(eager.filter((file) => /node_modules\/zod\//.test(file))).toEqual([]);
+		// The stats core's reader (run store, zod) and report (the Team view's Stats, Show Team Stats,
+		// Suggest a Team) too: at their first use. Its figures' formatting (`usd`) is eager: a line.
+		const statsReaders = /^src\/core\/stats\/(runFacts|statsReport)\.ts$/;
+		expect(all.filter((file) => statsReaders.test(file))).toHaveLength(2);
+		expect(eager.filter((file) => statsReaders.test(file))).toEqual([]);
 	});
 });
