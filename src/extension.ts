@@ -182,7 +182,7 @@ export function activate(
 		registerTeamChatProvider({
 			source: { engine, keys, shippedConfigsDir: configsDir, log },
 			runs,
-			onDidChangeTeam: teamView.provider.onDidChangeTreeData,
+			onDidChangeTeam: teamView.provider.onDidChangeTeam,
 		}),
 	);
 

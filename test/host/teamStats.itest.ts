@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { runsDir } from '../../src/contract/runLayout';
 import { loadConfigText } from '../../src/core/config/loadConfig';
 import { leaderboard, type Leaderboard, type StatsRow } from '../../src/core/stats/leaderboard';
 import { readRunFacts } from '../../src/core/stats/runFacts';
@@ -48,8 +49,9 @@ describe('Team view Stats, Show Team Stats and Suggest a Team (in VS Code)', fun
 	/** The local server's backend type (the first usual port that was free). */
 	let type = '';
 	let dir: string;
-	const made: string[] = [];
 	const root = () => workspaceRoot();
+	/** The earlier suites' runs, kept aside meanwhile: the board is this suite's runs alone. */
+	const aside = () => join(root(), '.massgen', 'runs.stats-test');
 	const model = (name: string) => `${type}/${name}`;
 	const config = () => join(root(), '.massgen', 'config.yaml');
 	const backup = () => `${config()}.stats-test`;
@@ -95,6 +97,7 @@ describe('Team view Stats, Show Team Stats and Suggest a Team (in VS Code)', fun
 			}
 		}
 		assert.ok(server, 'one of the usual local-server ports is free');
+		if (existsSync(runsDir(root()))) renameSync(runsDir(root()), aside());
 		// Three models: alpha and beta ranked (every winning change accepted), gamma with too few runs.
 		const alpha = (extra: Partial<PlannedAgent> = {}): PlannedAgent => ({
 			id: 'a',
@@ -124,7 +127,6 @@ describe('Team view Stats, Show Team Stats and Suggest a Team (in VS Code)', fun
 				changed,
 				durationMs: 2000,
 			});
-			made.push(runDir);
 			return runDir;
 		};
 		for (const n of [1, 2, 3]) {
@@ -144,16 +146,12 @@ describe('Team view Stats, Show Team Stats and Suggest a Team (in VS Code)', fun
 		await revert(reverted, ['notes.md']);
 		await run(9, [alpha(), gamma], 'c', []);
 		// A run folder that came with the repository, alpha winning it: never counted.
-		const planted = await plantRun(root(), {
-			runId: '20261120-100010-stat',
-			agents: [alpha()],
-			winner: 'a',
-		});
-		made.push(planted);
+		await plantRun(root(), { runId: '20261120-100010-stat', agents: [alpha()], winner: 'a' });
 	});
 
 	after(async () => {
-		for (const runDir of made) rmSync(runDir, { recursive: true, force: true });
+		rmSync(runsDir(root()), { recursive: true, force: true });
+		if (existsSync(aside())) renameSync(aside(), runsDir(root()));
 		if (existsSync(backup())) renameSync(backup(), config());
 		if (server) await close(server);
 		await endRunAndConfig(api);
@@ -181,10 +179,9 @@ describe('Team view Stats, Show Team Stats and Suggest a Team (in VS Code)', fun
 		const stats = await statsNode();
 		const top = api.teamView.provider.getTreeItem(stats);
 		assert.equal(top.label, 'Stats');
-		assert.equal(
-			top.description,
-			`${now.runs} runs · you accepted ${Math.round(now.acceptanceRate! * 100)}%`,
-		);
+		// Nine runs counted (the planted one is not); 6 of the 8 decided changes accepted.
+		assert.deepEqual([now.runs, now.acceptanceRate], [9, 0.75]);
+		assert.equal(top.description, '9 runs · you accepted 75%');
 		assert.equal(top.command?.command, commandIds.showTeamStats);
 		const children = (await api.teamView.provider.getChildren(stats)) as TeamNode[];
 		const models = children.filter((node) => node.kind === 'stats-model');
@@ -225,6 +222,28 @@ describe('Team view Stats, Show Team Stats and Suggest a Team (in VS Code)', fun
 		);
 	});
 
+	it('a run file written again refreshes the Stats row; a Stats refresh announces no team change (the model picker follows the team only)', async () => {
+		let stats = 0;
+		let team = 0;
+		const listeners = [
+			api.teamView.provider.onDidChangeTreeData(() => stats++),
+			api.teamView.provider.onDidChangeTeam(() => team++),
+		];
+		try {
+			// The runs watcher refreshes the tree (the Stats row)…
+			const result = join(runsDir(root()), '20261120-100009-stat', 'result.json');
+			writeFileSync(result, readFileSync(result));
+			await until('the Stats row refreshed by the runs watcher', () => stats > 0);
+			// …through refreshStats, which announces no team change (read synchronously: an earlier
+			// suite's debounced team refresh may land any time).
+			const [treeBefore, teamBefore] = [stats, team];
+			api.teamView.provider.refreshStats();
+			assert.deepEqual([stats - treeBefore, team - teamBefore], [1, 0]);
+		} finally {
+			for (const listener of listeners) listener.dispose();
+		}
+	});
+
 	it('Show Team Stats opens the core’s Markdown report of those runs (a virtual document) in the preview', async () => {
 		const uri = await vscode.commands.executeCommand<vscode.Uri>(commandIds.showTeamStats);
 		assert.ok(uri);
@@ -242,11 +261,12 @@ describe('Team view Stats, Show Team Stats and Suggest a Team (in VS Code)', fun
 	it('Suggest a Team: shows the core’s suggestion and evidence; Escape writes nothing, Enter on evidence neither; a place writes a valid team', async () => {
 		const expected = suggestTeam(await board(), { size: 2 });
 		assert.ok(!('none' in expected), `a suggestion: ${JSON.stringify(expected)}`);
+		// The two ranked models, each at 100% against the user's 75%; gamma has too few runs.
 		assert.deepEqual(
-			expected.members.map((row) => row.label).sort(),
+			expected.members.map((row) => row.label),
 			[model('stats-alpha'), model('stats-beta')],
-			'the only priced models with decided changes here are the generated ones',
 		);
+		assert.ok(Math.abs(expected.costPerRunUsd - 0.012) < 1e-9, String(expected.costPerRunUsd));
 		if (existsSync(config())) renameSync(config(), backup());
 		const before = written();
 		const steps: Step[] = [];

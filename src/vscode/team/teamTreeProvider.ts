@@ -20,6 +20,9 @@ export type BoardSource = (root: string) => Promise<Leaderboard>;
 export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvider<TeamNode> {
 	private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<void>());
 	readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+	/** The team was read again (not only the stats): what the model picker's teams follow. */
+	private readonly _onDidChangeTeam = this._register(new vscode.EventEmitter<void>());
+	readonly onDidChangeTeam = this._onDidChangeTeam.event;
 	private _read: Promise<TeamRead> | undefined;
 	private _stats: Promise<StatsNode | undefined> | undefined;
 
@@ -34,8 +37,10 @@ export class TeamTreeProvider extends Disposable implements vscode.TreeDataProvi
 		this._read = undefined;
 		this._stats = undefined;
 		this._onDidChangeTreeData.fire();
+		this._onDidChangeTeam.fire();
 	}
 
+	/** Only the Stats row (a run ended, a change was decided): the team is not read again, nor announced. */
 	refreshStats(): void {
 		this._stats = undefined;
 		this._onDidChangeTreeData.fire();
