@@ -83,6 +83,11 @@ export class ChecklistBoard {
 		this.announce();
 	}
 
+	/** A post-evaluation restart: rounds count from 1 again, and so do the proposal quotas (the criteria stay). */
+	newAttempt(): void {
+		this.proposed.clear();
+	}
+
 	/** The winner's criteria that some counted vote scored below the threshold, with the lowest score. */
 	unmet(label: string, votes: readonly { readonly scores?: VoteScores }[]): UnmetCriterion[] {
 		const lowest = new Map<string, number>();

@@ -308,6 +308,7 @@ export class Orchestrator {
 	private startAttempt(feedback: string): void {
 		this.restartFeedback = feedback;
 		this.coordination.reset();
+		this.checklist?.newAttempt();
 		for (const rt of this.runtimes.values()) {
 			rt.overlay = this.options.workspace.createOverlay();
 			rt.rounds = 0;
