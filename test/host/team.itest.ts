@@ -210,7 +210,18 @@ describe('Team view and Build Team (in VS Code)', function () {
 		assert.equal(api.teamView.provider.getTreeItem(demo).command?.command, commandIds.teamRunDemo);
 	});
 
-	it('Build Team: members, role, options, place; the file validates and the team runs', async function () {
+	/**
+	 * Build Team through every step (a local server on a usual port relaying to the loopback chat
+	 * server; `voting` picks the voting step's item), then `check` with the written, validated team.
+	 */
+	async function buildTeamThrough(
+		voting: string,
+		check: (written: {
+			text: string;
+			loaded: ReturnType<typeof loadConfigText>;
+			team: LoopbackTeam;
+		}) => Promise<void>,
+	): Promise<void> {
 		const team: LoopbackTeam = await startLoopbackTeam();
 		// A local server on its usual port (Ollama's, else the next), relaying to the loopback chat server.
 		const usual = [
@@ -260,7 +271,7 @@ describe('Team view and Build Team (in VS Code)', function () {
 		> = {
 			members: (input) => highlight(input, (item) => item.type === type && item.label === 'loopback-chat'),
 			'role:0': (input) => ((input as vscode.InputBox).value = 'You are terse.'),
-			voting: (input) => highlight(input, (item) => item.label === 'strict'),
+			voting: (input) => highlight(input, (item) => item.label === voting),
 			answers: (input) => ((input as vscode.InputBox).value = '2'),
 			timeout: (input) => ((input as vscode.InputBox).value = ''),
 			quorum: (input) => highlight(input, (item) => item.label === 'majority'),
@@ -287,6 +298,19 @@ describe('Team view and Build Team (in VS Code)', function () {
 			assert.equal(agent.backend.type, type);
 			assert.equal(agent.backend.model, 'loopback-chat');
 			assert.equal(agent.system_message, 'You are terse.');
+			await check({ text, loaded, team });
+		} finally {
+			listener.dispose();
+			await close(local);
+			await team.close();
+			rmSync(config, { force: true });
+			if (existsSync(backup)) renameSync(backup, config);
+			await until('no run', () => !api.runs.isRunning);
+		}
+	}
+
+	it('Build Team: members, role, options, place; the file validates and the team runs', async function () {
+		await buildTeamThrough('strict', async ({ loaded, team }) => {
 			assert.equal(loaded.config!.orchestrator.voting_sensitivity, 'strict');
 			assert.equal(loaded.config!.orchestrator.max_new_answers_per_agent, 2);
 			assert.equal(loaded.config!.orchestrator.coordination?.quorum, 'majority');
@@ -306,108 +330,18 @@ describe('Team view and Build Team (in VS Code)', function () {
 			assert.ok(run);
 			assert.equal(run.result.status, 'completed', run.result.error);
 			assert.ok(team.servers.chat.requests.length > before, 'the loopback server was asked');
-		} finally {
-			listener.dispose();
-			await close(local);
-			await team.close();
-			rmSync(config, { force: true });
-			if (existsSync(backup)) renameSync(backup, config);
-			await until('no run', () => !api.runs.isRunning);
-		}
+		});
 	});
 
 	it('Build Team: "Evaluate with a checklist" writes a checklist team that validates', async function () {
-		const team: LoopbackTeam = await startLoopbackTeam();
-		// A local server on its usual port (Ollama's, else the next), relaying to the loopback chat server.
-		const usual = [
-			['ollama', 11434],
-			['lmstudio', 1234],
-			['vllm', 8000],
-			['sglang', 30000],
-		] as const;
-		let local: Server | undefined;
-		let type = '';
-		for (const [name, port] of usual) {
-			const server = localServer(['loopback-chat'], team.servers.chat.baseUrl);
-			try {
-				await listen(server, port);
-				local = server;
-				type = name;
-				break;
-			} catch {
-				await close(server).catch(() => undefined);
-			}
-		}
-		assert.ok(local, 'one of the usual local-server ports is free');
-		const root = workspaceRoot();
-		const config = join(root, '.massgen', 'config.yaml');
-		const backup = `${config}.team-test`;
-		if (existsSync(config)) renameSync(config, backup);
-		await useConfig(undefined);
-		/** Down-arrow (VS Code's command) until the highlighted item is the wanted one; Enter then takes it. */
-		const highlight = async (
-			input: unknown,
-			wanted: (item: vscode.QuickPickItem & { type?: string }) => boolean,
-		) => {
-			const pick = input as vscode.QuickPick<vscode.QuickPickItem & { type?: string }>;
-			assert.ok(
-				pick.items.some(wanted),
-				`offered: ${pick.items.map((i) => `${i.type}:${i.label}`).join(', ')}`,
-			);
-			for (let i = 0; i <= pick.items.length && !(pick.activeItems[0] && wanted(pick.activeItems[0])); i++) {
-				const before = pick.activeItems[0];
-				await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-				await until('the highlight to move', () => pick.activeItems[0] !== before, 10_000);
-			}
-		};
-		const answers: Record<
-			string,
-			(input: vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox) => unknown
-		> = {
-			members: (input) => highlight(input, (item) => item.type === type && item.label === 'loopback-chat'),
-			'role:0': (input) => ((input as vscode.InputBox).value = 'You are terse.'),
-			voting: (input) => highlight(input, (item) => item.label === 'Evaluate with a checklist'),
-			answers: (input) => ((input as vscode.InputBox).value = '2'),
-			timeout: (input) => ((input as vscode.InputBox).value = ''),
-			quorum: (input) => highlight(input, (item) => item.label === 'majority'),
-			where: (input) => highlight(input, (item) => item.label === 'This workspace'),
-		};
-		// Each step as it shows; the test answers it and presses Enter (VS Code's accept command).
-		const shown: [string, vscode.QuickPick<vscode.QuickPickItem> | vscode.InputBox][] = [];
-		const listener = api.teamView.onDidShowBuilderStep((step) => shown.push(step));
-		try {
-			const command = vscode.commands.executeCommand<string | undefined>(commandIds.buildTeam);
-			for (const name of ['members', 'role:0', 'voting', 'answers', 'timeout', 'quorum', 'where']) {
-				const [step, input] = await until(`the builder's ${name} step`, () => shown.shift(), 30_000);
-				assert.equal(step, name);
-				await answers[name]!(input);
-				await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-			}
-			const file = await command;
-			assert.equal(file, config);
-			const text = readFileSync(config, 'utf8');
-			assert.match(text, /^# Written by MassGen: Build Team\./);
-			const loaded = loadConfigText(text, config);
-			assert.deepEqual(loaded.issues, []);
-			const agent = loaded.config!.agents[0]!;
-			assert.equal(agent.backend.type, type);
-			assert.equal(agent.backend.model, 'loopback-chat');
-			assert.equal(agent.system_message, 'You are terse.');
-			assert.equal(loaded.config!.orchestrator.voting_sensitivity, 'checklist_gated');
-			assert.equal(loaded.config!.orchestrator.voting_threshold, 7);
-			assert.deepEqual(loaded.config!.orchestrator.coordination?.evaluation_criteria_generator, {
-				enabled: true,
-			});
-			assert.equal(loaded.config!.orchestrator.coordination?.criteria_mode, 'bootstrap_inline');
-			assert.equal(loaded.config!.orchestrator.coordination?.quorum, 'majority');
+		await buildTeamThrough('Evaluate with a checklist', async ({ text, loaded }) => {
+			const { orchestrator } = loaded.config!;
+			assert.equal(orchestrator.voting_sensitivity, 'checklist_gated');
+			assert.equal(orchestrator.voting_threshold, 7);
+			assert.deepEqual(orchestrator.coordination?.evaluation_criteria_generator, { enabled: true });
+			assert.equal(orchestrator.coordination?.criteria_mode, 'bootstrap_inline');
+			assert.equal(orchestrator.coordination?.quorum, 'majority');
 			assert.match(text, /# checklist_gated: before voting, agents score every answer on the checklist/);
-		} finally {
-			listener.dispose();
-			await close(local);
-			await team.close();
-			rmSync(config, { force: true });
-			if (existsSync(backup)) renameSync(backup, config);
-			await until('no run', () => !api.runs.isRunning);
-		}
+		});
 	});
 });
