@@ -60,13 +60,16 @@ export function checkProposals(value: unknown, checklist: ExecutionChecklist): C
 
 /**
  * A vote's `scores` over the answers of the voter's snapshot and the criteria in force, then the
- * gate: the voted answer scores at least the threshold on every criterion.
+ * gate: the voted answer scores at least the threshold on every criterion. `canAnswer` false (the
+ * voter's answer limit is reached): no gate, since the improvement it asks for cannot be sent; the
+ * low scores still reach the presenter as unmet criteria.
  */
 export function checkScores(
 	value: unknown,
 	answers: ReadonlyMap<string, AnswerRecord>,
 	target: AnswerRecord,
 	checklist: ExecutionChecklist,
+	canAnswer = true,
 ): Checked<VoteScores | undefined> {
 	const { criteria, threshold } = checklist;
 	if (criteria.length === 0) return { ok: undefined };
@@ -113,7 +116,7 @@ export function checkScores(
 	if (unscored.length) return { error: `scores miss ${few(unscored)}. ${howTo}` };
 	const targetScores = byAnswer.get(target.anonId)!;
 	const below = criterionIds.filter((id) => targetScores.get(id)! < threshold);
-	if (below.length) {
+	if (below.length && canAnswer) {
 		const list = few(below.map((id) => `${id} (${targetScores.get(id)})`));
 		return {
 			error:

@@ -184,7 +184,14 @@ function checkVote(call: ToolCall, rules: WorkflowRules): WorkflowDecision {
 	if (!rules.checklist) return { kind: 'vote', call, target, reason: reason.trim(), proposals: [] };
 	const proposals = checkProposals(call.arguments['proposed_criteria'], rules.checklist);
 	if ('error' in proposals) return one(call, proposals.error);
-	const scores = checkScores(call.arguments['scores'], rules.snapshot.answers, target, rules.checklist);
+	const canAnswer = rules.maxAnswers === null || rules.answersSoFar < rules.maxAnswers;
+	const scores = checkScores(
+		call.arguments['scores'],
+		rules.snapshot.answers,
+		target,
+		rules.checklist,
+		canAnswer,
+	);
 	if ('error' in scores) return one(call, scores.error);
 	return {
 		kind: 'vote',

@@ -75,6 +75,32 @@ describe('checkScores: the vote tool’s scores and its gate', () => {
 		expect((checked as { error: string }).error).toContain('improve it with new_answer');
 	});
 
+	it('lets a voter at its answer limit vote below the threshold, keeping its scores (it cannot improve the answer)', () => {
+		const checked = checkScores(full([8, 9], [5, 7]), answers, answers.get('agent2')!, checklist, false);
+		expect(checked).toEqual({
+			ok: [
+				{
+					label: 'agent1.1',
+					criteria: [
+						{ id: 'C1', score: 8 },
+						{ id: 'C2', score: 9 },
+					],
+				},
+				{
+					label: 'agent2.2',
+					criteria: [
+						{ id: 'C1', score: 5 },
+						{ id: 'C2', score: 7 },
+					],
+				},
+			],
+		});
+		// Malformed scores are refused at the limit too: only the gate is lifted.
+		expect(checkScores(full([8, 0], [5, 7]), answers, answers.get('agent2')!, checklist, false)).toEqual({
+			error: expect.stringContaining('is 0'),
+		});
+	});
+
 	it.each([
 		['missing scores', undefined, 'Missing scores'],
 		['not a list', { agent1: 8 }, 'Missing scores'],

@@ -77,3 +77,33 @@ describe('workflow caps', () => {
 		expect(keptCall(other)).toBe(other);
 	});
 });
+
+describe('the checklist gate and the answer limit', () => {
+	const checklist = {
+		criteria: [{ id: 'C1', text: 'Has tests', category: 'standard' as const, round: 0 }],
+		threshold: 7,
+		proposalQuota: 0,
+		proposals: false,
+	};
+	const low = call('vote', {
+		agent_id: 'agent2',
+		reason: 'The only answer.',
+		scores: [{ agent_id: 'agent2', criteria: [{ id: 'C1', score: 3 }] }],
+	});
+
+	it('refuses a vote below the threshold while the voter can still answer', () => {
+		const open = { ...rules, checklist, answersSoFar: 1, maxAnswers: 2 };
+		expect(decideWorkflow([low], open)).toMatchObject({
+			kind: 'errors',
+			errors: [{ message: expect.stringContaining('improve it with new_answer') }],
+		});
+	});
+
+	it('takes it, with its scores, once the voter has used its answers (it could only vote or fail)', () => {
+		const spent = { ...rules, checklist, answersSoFar: 2, maxAnswers: 2 };
+		expect(decideWorkflow([low], spent)).toMatchObject({
+			kind: 'vote',
+			scores: [{ label: 'agent2.1', criteria: [{ id: 'C1', score: 3 }] }],
+		});
+	});
+});
