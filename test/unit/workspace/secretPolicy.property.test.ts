@@ -23,6 +23,9 @@ import { secretPaths } from '../../../src/core/workspace/secretPaths.js';
 import type { Workspace } from '../../../src/core/workspace/types.js';
 import { addFiles } from '../../support/tempTree.js';
 
+// The same generated cases on every run: a failure here is reproducible, never a lucky draw.
+fc.configureGlobal({ seed: 20261203 });
+
 const userPattern = 'geheimnis-\u00e4.txt';
 const policy = secretPaths([userPattern]);
 /** Secret files (content holds SECRET), by the policy's names. */
