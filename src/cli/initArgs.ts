@@ -24,7 +24,7 @@ export interface InitArgs {
 }
 
 export const initUsage = `  massgen init [--agent PROVIDER:MODEL [--role TEXT] [--base-url URL]]... [--out FILE] [--workspace DIR] [--yes]
-               [--voting lenient|balanced|strict] [--max-answers N] [--timeout SECONDS] [--agent-timeout SECONDS]
+               [--voting lenient|balanced|strict|checklist_gated] [--max-answers N] [--timeout SECONDS] [--agent-timeout SECONDS]
                [--quorum N|majority]`;
 
 export const initHelp = `init      Write a team config (default: <workspace>/.massgen/config.yaml). On a terminal with no --agent it
@@ -34,6 +34,9 @@ export const initHelp = `init      Write a team config (default: <workspace>/.ma
           --agent      a member, e.g. openai:gpt-5-mini or ollama:qwen3:8b; repeatable. --role and
                        --base-url after it apply to it
           --out        the file to write; an existing file is kept unless --yes (or you agree on a terminal)
+          --voting     how readily agents vote (default lenient); checklist_gated: before voting, each
+                       agent scores every answer on a checklist written from the task and grown by the
+                       agents, and votes only for one that meets it (docs/config.md#checklists)
           --quorum     end coordination as soon as N agents (or a majority) vote for one answer, without
                        waiting for the rest (default: off, every live agent votes)`;
 
@@ -94,8 +97,11 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 		if (url.dropped) last.droppedCredentials = true;
 	}
 	const { values } = parsed;
-	if (values.voting !== undefined && !sensitivities.includes(values.voting as Sensitivity)) {
-		return { error: `--voting is one of ${sensitivities.join(', ')}, not '${values.voting}'` };
+	const checklist = values.voting === 'checklist_gated';
+	if (values.voting !== undefined && !checklist && !sensitivities.includes(values.voting as Sensitivity)) {
+		return {
+			error: `--voting is one of ${[...sensitivities, 'checklist_gated'].join(', ')}, not '${values.voting}'`,
+		};
 	}
 	const numbers = {
 		maxAnswersPerAgent: positive(values['max-answers'], '--max-answers', true),
@@ -108,7 +114,11 @@ export function parseInitArgs(argv: readonly string[], cwd: string): InitArgs | 
 		return { error: `--quorum is a whole number of agents or 'majority', not '${values.quorum}'` };
 	}
 	const options: DraftOptions = {
-		...(values.voting ? { votingSensitivity: values.voting as Sensitivity } : {}),
+		...(checklist
+			? { checklist: true }
+			: values.voting
+				? { votingSensitivity: values.voting as Sensitivity }
+				: {}),
 		...(quorum !== undefined ? { quorum } : {}),
 		...(Object.fromEntries(Object.entries(numbers).filter(([, v]) => v !== undefined)) as DraftOptions),
 	};

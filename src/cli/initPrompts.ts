@@ -180,10 +180,11 @@ async function askOptions(prompter: Prompter, stderr: NodeJS.WritableStream): Pr
 	const sensitivity = await askUntil(
 		prompter,
 		stderr,
-		'Voting sensitivity: lenient, balanced or strict (Enter = lenient): ',
-		(a) => (['lenient', 'balanced', 'strict'].includes(a) ? a : undefined),
+		'Voting sensitivity: lenient, balanced, strict or checklist_gated (each agent scores every answer on a checklist first) (Enter = lenient): ',
+		(a) => (['lenient', 'balanced', 'strict', 'checklist_gated'].includes(a) ? a : undefined),
 	);
-	if (sensitivity && sensitivity !== 'lenient') options.votingSensitivity = sensitivity as Sensitivity;
+	if (sensitivity === 'checklist_gated') options.checklist = true;
+	else if (sensitivity && sensitivity !== 'lenient') options.votingSensitivity = sensitivity as Sensitivity;
 	const cap = await askUntil(
 		prompter,
 		stderr,

@@ -15,6 +15,34 @@ describe('massgen init (dist/cli.js)', () => {
 	});
 	afterAll(() => team.close());
 
+	it('--voting checklist_gated writes the checklist keys Build Team writes; the config validates', async () => {
+		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
+		const init = await runCli(
+			[
+				'init',
+				'--agent',
+				'openai:gpt-5-mini',
+				'--agent',
+				'claude:claude-haiku-4-5',
+				'--voting',
+				'checklist_gated',
+			],
+			{ cwd: root, env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } },
+		);
+		expect(init.code).toBe(0);
+		const file = join(root, '.massgen', 'config.yaml');
+		const { config, issues } = loadConfigText(readFileSync(file, 'utf8'), file);
+		expect(issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+		expect(config!.orchestrator.voting_sensitivity).toBe('checklist_gated');
+		expect(config!.orchestrator.voting_threshold).toBe(7);
+		expect(config!.orchestrator.coordination?.evaluation_criteria_generator?.enabled).toBe(true);
+		const wrong = await runCli(['init', '--agent', 'openai:gpt-5-mini', '--voting', 'checklist'], {
+			cwd: root,
+		});
+		expect(wrong.code).toBe(1);
+		expect(wrong.stderr).toContain('--voting is one of lenient, balanced, strict, checklist_gated');
+	});
+
 	it('--agent flags write a commented config that validates and runs against the loopback servers', async () => {
 		const root = makeWorkspaceDir({ 'a.ts': 'export const a = 1;\n' });
 		const agentFlags = team.agents.flatMap((agent) => [
