@@ -13,6 +13,7 @@ import {
 	formatCost,
 	formatDuration,
 	formatTime,
+	formatChecklist,
 	formatVotes,
 } from '../core/sessions/reportFormat.js';
 import { readRunReport, type RunReport } from '../core/sessions/runReport.js';
@@ -78,6 +79,9 @@ function runText(report: RunReport): string {
 	}
 	if (result.votes.length) {
 		parts.push(section('votes', formatVotes(result.votes).join('\n')));
+	}
+	if (result.checklist) {
+		parts.push(section('checklist (! below the threshold)', formatChecklist(result).join('\n')));
 	}
 	if (result.steering?.length) {
 		parts.push(section('your messages to the team', steeringLines(result.steering).join('\n')));

@@ -9,6 +9,7 @@ import {
 	formatAttachment,
 	formatChanges,
 	formatCost,
+	formatChecklist,
 	formatDuration,
 	formatTime,
 	oneLine,
@@ -82,6 +83,14 @@ export function runMarkdown(report: RunReport, options: { level?: number; title?
 	if (result.votes.length) {
 		const rows = result.votes.map((v) => [v.voter, `${v.votedFor} (${v.votedForLabel})`, v.reason]);
 		sections.push(`${h(1)} Votes`, table(['Voter', 'For', 'Reason'], rows));
+	}
+	if (result.checklist) {
+		sections.push(
+			`${h(1)} Checklist (! below the threshold)`,
+			formatChecklist(result)
+				.map((line) => `- ${line}`)
+				.join('\n'),
+		);
 	}
 	if (result.answers.length) {
 		sections.push(

@@ -50,6 +50,29 @@ export function oneLine(text: string, max: number): string {
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * The evaluation checklist of a run (`massgen show`, Export Run): the threshold, each criterion on
+ * a line, then each vote's scores per answer. Empty without a checklist.
+ */
+export function formatChecklist(result: Pick<RunResult, 'checklist' | 'votes'>): string[] {
+	if (!result.checklist) return [];
+	const { criteria, threshold } = result.checklist;
+	const lines = [`an answer needs ${threshold} or more on every criterion to be voted for`];
+	for (const c of criteria) {
+		const from = c.proposedBy ? `, proposed by ${c.proposedBy} in round ${c.round}` : '';
+		lines.push(`${c.id} (${c.category}${from}): ${oneLine(c.text, 300)}`);
+	}
+	for (const vote of result.votes) {
+		if (!vote.scores?.length) continue;
+		const per = vote.scores.map(
+			(answer) =>
+				`${answer.label} ${answer.criteria.map((score) => `${score.id} ${score.score}${score.score < threshold ? '!' : ''}`).join(' ')}`,
+		);
+		lines.push(`${vote.voter} scored: ${per.join(' · ')}`);
+	}
+	return lines;
+}
+
 /** `voter → votedFor (label): reason`, one line per vote (`massgen show`, the headless team call). */
 export function formatVotes(votes: RunResult['votes']): string[] {
 	return votes.map((v) => `${v.voter} → ${v.votedFor} (${v.votedForLabel}): ${v.reason}`);

@@ -70,11 +70,11 @@ describe('checklist evaluation (dist/cli.js, mixed loopback team)', () => {
 			.trim()
 			.split('\n')
 			.map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
-		return { done, result: readResult<RunResult>(dir), requests, events };
+		return { done, result: readResult<RunResult>(dir), requests, events, root };
 	}
 
 	it('static criteria: every agent scores with every criterion in its request; every vote carries the scores', async () => {
-		const { done, result, requests, events } = await run({ checklist_criteria_inline: criteria });
+		const { done, result, requests, events, root } = await run({ checklist_criteria_inline: criteria });
 		expect(done.code).toBe(0);
 		expect(result.status).toBe('completed');
 		for (const [protocol, list] of Object.entries(requests)) {
@@ -112,6 +112,13 @@ describe('checklist evaluation (dist/cli.js, mixed loopback team)', () => {
 		expect(events.filter((e) => e.type === 'checklist')).toHaveLength(1);
 		// Requests of an unchecked run would not carry the block: the first request of every agent, before any answer, has it too.
 		for (const list of Object.values(requests)) expect(checklistBlock(list[0]!)).toContain('C1');
+		// massgen show prints the checklist and every voter's scores.
+		const show = await runCli(['show', result.runId], { cwd: root });
+		expect(show.code).toBe(0);
+		expect(show.stdout).toContain('C1 (primary): Names the exported constant');
+		for (const voter of ids) {
+			expect(show.stdout).toMatch(new RegExp(`${voter} scored: agent\\d\\.\\d C1 8 C2 8`));
+		}
 	});
 
 	it('bootstrap_inline: the criterion the OpenAI agent proposed in round 1 is in the later rounds’ requests of the others', async () => {

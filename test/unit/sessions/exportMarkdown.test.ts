@@ -75,6 +75,55 @@ describe('exportRunMarkdown', () => {
 		expect(planted).not.toContain('Your messages');
 	});
 
+	it('lists the checklist and each vote’s scores, marking those below the threshold; none without a checklist', async () => {
+		await write(A, {
+			votes: [
+				{
+					voter: 'bob',
+					votedFor: 'alice',
+					votedForLabel: 'agent1.1',
+					reason: 'meets both',
+					scores: [
+						{
+							label: 'agent1.1',
+							criteria: [
+								{ id: 'C1', score: 8 },
+								{ id: 'C2', score: 9 },
+							],
+						},
+						{
+							label: 'agent2.1',
+							criteria: [
+								{ id: 'C1', score: 5 },
+								{ id: 'C2', score: 7 },
+							],
+						},
+					],
+				},
+			],
+			checklist: {
+				threshold: 7,
+				criteria: [
+					{ id: 'C1', text: 'Handles\nempty input', category: 'primary', round: 0 },
+					{ id: 'C2', text: 'Has tests', category: 'standard', round: 1, proposedBy: 'bob' },
+				],
+			},
+		});
+		const md = await exportRunMarkdown(ws, A);
+		expect(md).toContain(
+			[
+				'## Checklist (! below the threshold)',
+				'',
+				'- an answer needs 7 or more on every criterion to be voted for',
+				'- C1 (primary): Handles empty input',
+				'- C2 (standard, proposed by bob in round 1): Has tests',
+				'- bob scored: agent1.1 C1 8 C2 9 · agent2.1 C1 5! C2 7',
+			].join('\n'),
+		);
+		await write(B, {});
+		expect(await exportRunMarkdown(ws, B)).not.toContain('Checklist');
+	});
+
 	it('exports a session as every turn of the chain, oldest first', async () => {
 		await write(A, {});
 		await write(B, { question: 'Now the tests', session: { id: A, parentRunId: A } });
